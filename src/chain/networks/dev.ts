@@ -1,0 +1,63 @@
+import { hexToBytes, utf8ToBytes } from '@ethereumjs/util';
+import { DEV_ACCOUNT_BALANCE, DEV_ACCOUNTS } from './devAccounts.js';
+import type { NetworkDefinition } from './types.js';
+
+/**
+ * Dev minimum difficulty (= genesis difficulty, so it stays pinned: below 2048 the adjustment step
+ * `parent/2048` is 0, and the bomb is removed from block 0).
+ *
+ * Why 2: sealing needs on average `difficulty` light Ethash hashes. At the ≥200 hashes/s the fast
+ * verifier targets (≈2–5 ms per light hash) that is a few ms per block, with the real algorithm and
+ * real epoch cache. Not 1: at difficulty 1 every nonce wins, and the `eth_getWork` boundary
+ * 2^256/difficulty would not fit its 32 bytes; at 2 the boundary is 2^255 and half of all nonces
+ * are rejected, so the seal check still means something.
+ */
+export const DEV_MINIMUM_DIFFICULTY = 2n;
+
+/**
+ * 30,000,000: what Hardhat/Anvil/geth --dev use, enough for any contract deploy (Spiral's
+ * 49,152-byte initcode limit included) and ~1,400 plain transfers per block.
+ */
+export const DEV_GAS_LIMIT = 30_000_000n;
+
+const ZERO32 = new Uint8Array(32);
+
+export const dev: NetworkDefinition = {
+  name: 'dev',
+  chainId: 1337n,
+  networkId: 1337n,
+  netVersion: '1337',
+  // Everything through Spiral from block 0: one EVM rule set, Etchash epochs of 60,000 blocks.
+  forks: {
+    homestead: 0n,
+    gasReprice: 0n,
+    dieHard: 0n,
+    gotham: 0n,
+    defuse: 0n,
+    atlantis: 0n,
+    agharta: 0n,
+    phoenix: 0n,
+    thanos: 0n,
+    magneto: 0n,
+    mystique: 0n,
+    spiral: 0n,
+  },
+  eraLength: 5_000_000n,
+  bombPause: null,
+  pow: { minimumDifficulty: DEV_MINIMUM_DIFFICULTY, ecip1099Block: 0n },
+  genesis: {
+    header: {
+      parentHash: ZERO32,
+      coinbase: new Uint8Array(20),
+      timestamp: 0n,
+      extraData: utf8ToBytes('svc-node dev'),
+      gasLimit: DEV_GAS_LIMIT,
+      difficulty: DEV_MINIMUM_DIFFICULTY,
+      mixHash: ZERO32,
+      nonce: new Uint8Array(8),
+    },
+    loadAlloc: async () =>
+      DEV_ACCOUNTS.map((account) => ({ address: hexToBytes(account.address as `0x${string}`), balance: DEV_ACCOUNT_BALANCE })),
+  },
+  requiredBlockHashes: [],
+};

@@ -1,0 +1,106 @@
+/**
+ * Genesis state root and block for a network: the state root is computed from the allocation with
+ * `@ethereumjs/mpt`, the header is built with `@ethereumjs/block` under the network's block-0 rules.
+ */
+import { createBlock, type Block } from '@ethereumjs/block';
+import { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import { RLP } from '@ethereumjs/rlp';
+import { Account, bytesToHex, equalsBytes, KECCAK256_NULL, KECCAK256_RLP, KECCAK256_RLP_ARRAY, unpadBytes } from '@ethereumjs/util';
+import { keccak256 } from '../crypto.js';
+import { evmRulesAt } from '../rules/evmRules.js';
+import type { GenesisAccount, NetworkDefinition } from './types.js';
+
+function newSecureTrie(): MerklePatriciaTrie {
+  return new MerklePatriciaTrie({ useKeyHashing: true, useKeyHashingFunction: keccak256 });
+}
+
+async function storageRoot(storage: GenesisAccount['storage']): Promise<Uint8Array> {
+  if (storage === undefined || storage.length === 0) return KECCAK256_RLP;
+  const trie = newSecureTrie();
+  for (const [slot, value] of storage) {
+    const unpadded = unpadBytes(value);
+    if (unpadded.length > 0) await trie.put(slot, RLP.encode(unpadded));
+  }
+  return trie.root();
+}
+
+/** The state account (RLP [nonce, balance, storageRoot, codeHash]) of one allocation entry. */
+export async function genesisAccountState(entry: GenesisAccount): Promise<Account> {
+  return new Account(
+    entry.nonce ?? 0n,
+    entry.balance,
+    await storageRoot(entry.storage),
+    entry.code !== undefined && entry.code.length > 0 ? keccak256(entry.code) : KECCAK256_NULL,
+  );
+}
+
+/** State root of a genesis allocation. */
+export async function computeGenesisStateRoot(alloc: readonly GenesisAccount[]): Promise<Uint8Array> {
+  const trie = newSecureTrie();
+  for (const entry of alloc) {
+    await trie.put(entry.address, (await genesisAccountState(entry)).serialize());
+  }
+  return trie.root();
+}
+
+export interface GenesisBlockInfo {
+  /** The genesis block (empty body), built with the network's block-0 Common. */
+  readonly block: Block;
+  readonly hash: Uint8Array;
+  readonly stateRoot: Uint8Array;
+  readonly alloc: readonly GenesisAccount[];
+}
+
+export class GenesisMismatchError extends Error {}
+
+/** Genesis block of `network` with a state root computed from the allocation. */
+export async function buildGenesisBlock(network: NetworkDefinition): Promise<GenesisBlockInfo> {
+  const alloc = await network.genesis.loadAlloc();
+  const stateRoot = await computeGenesisStateRoot(alloc);
+  const { expectedStateRoot, expectedHash } = network.genesis;
+  if (expectedStateRoot !== undefined && !equalsBytes(stateRoot, expectedStateRoot)) {
+    throw new GenesisMismatchError(
+      `${network.name} genesis state root ${bytesToHex(stateRoot)} differs from the published ${bytesToHex(expectedStateRoot)}`,
+    );
+  }
+  const h = network.genesis.header;
+  const block = createBlock(
+    {
+      header: {
+        parentHash: h.parentHash,
+        uncleHash: KECCAK256_RLP_ARRAY,
+        coinbase: h.coinbase,
+        stateRoot,
+        transactionsTrie: KECCAK256_RLP,
+        receiptTrie: KECCAK256_RLP,
+        difficulty: h.difficulty,
+        number: 0n,
+        gasLimit: h.gasLimit,
+        gasUsed: 0n,
+        timestamp: h.timestamp,
+        extraData: h.extraData,
+        mixHash: h.mixHash,
+        nonce: h.nonce,
+      },
+    },
+    { common: evmRulesAt(network, 0n) },
+  );
+  const hash = block.hash();
+  if (expectedHash !== undefined && !equalsBytes(hash, expectedHash)) {
+    throw new GenesisMismatchError(`${network.name} genesis hash ${bytesToHex(hash)} differs from the published ${bytesToHex(expectedHash)}`);
+  }
+  return { block, hash, stateRoot, alloc };
+}
+
+const genesisCache = new Map<NetworkDefinition, Promise<GenesisBlockInfo>>();
+
+/** `buildGenesisBlock`, memoised per network definition (the mainnet one takes a second or so). */
+export function genesisBlockOf(network: NetworkDefinition): Promise<GenesisBlockInfo> {
+  let pending = genesisCache.get(network);
+  if (pending === undefined) {
+    pending = buildGenesisBlock(network);
+    pending.catch(() => genesisCache.delete(network));
+    genesisCache.set(network, pending);
+  }
+  return pending;
+}
