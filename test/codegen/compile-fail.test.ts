@@ -1,0 +1,37 @@
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from './paths.js';
+
+const fixtures = path.join(repoRoot, 'test/fixtures/compile-fail');
+
+/** Type-checks one fixture with the project's compiler options (the fixtures are excluded from tsconfig.json). */
+function typeErrors(fixture: string): string[] {
+  const config = ts.readConfigFile(path.join(repoRoot, 'tsconfig.json'), ts.sys.readFile);
+  const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, repoRoot);
+  const program = ts.createProgram([path.join(fixtures, fixture)], { ...options, noEmit: true });
+  return ts.getPreEmitDiagnostics(program).map((d) => {
+    const where = d.file ? `${path.relative(repoRoot, d.file.fileName)}: ` : '';
+    return `${where}TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+  });
+}
+
+describe('the generated client is typed', () => {
+  it('accepts correct calls, batches, request and the WebSocket transport with ws', () => {
+    expect(typeErrors('correct-usage.ts')).toEqual([]);
+  });
+
+  it('rejects a param of the wrong type', () => {
+    const errors = typeErrors('wrong-param-type.ts');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain('wrong-param-type.ts: TS2345');
+    expect(errors[0]).toContain("Argument of type '42' is not assignable to parameter of type '`0x${string}`'");
+  });
+
+  it('rejects using a batch entry as the wrong type', () => {
+    const errors = typeErrors('wrong-result-type.ts');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain('wrong-result-type.ts: TS2322');
+    expect(errors[0]).toMatch(/Type '`0x\$\{string\}` \| RpcClientError' is not assignable to type 'number'/);
+  });
+});

@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadDocument } from '../../codegen/document.js';
+import { generate } from '../../codegen/generate.js';
+import { openrpcFile, repoRoot as root } from './paths.js';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-codegen-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+/** Relative path → content of every file below `dir`. */
+function readTree(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    files.set(path.relative(dir, file), fs.readFileSync(file, 'utf8'));
+  }
+  return files;
+}
+
+describe('npm run codegen', () => {
+  const doc = loadDocument(openrpcFile);
+
+  it('regenerates src/generated/ byte for byte (the committed output is current)', async () => {
+    const out = path.join(tmp, 'generated');
+    await generate(doc, out);
+    const fresh = readTree(out);
+    const committed = readTree(path.join(root, 'src/generated'));
+    expect([...committed.keys()].sort()).toEqual([...fresh.keys()].sort());
+    for (const [name, content] of fresh) expect(committed.get(name), `${name} is stale: run npm run codegen`).toBe(content);
+  });
+
+  it('is deterministic: two runs give identical files', async () => {
+    const a = path.join(tmp, 'a');
+    const b = path.join(tmp, 'b');
+    await generate(doc, a);
+    await generate(structuredClone(doc), b);
+    expect(readTree(b)).toEqual(readTree(a));
+  });
+
+  const docsGenerator = path.join(root, 'codegen/docs/index.ts');
+  it.runIf(fs.existsSync(docsGenerator))('regenerates docs/ byte for byte', async () => {
+    const { generateDocs } = (await import(pathToFileURL(docsGenerator).href)) as {
+      generateDocs: (d: typeof doc, dir: string) => unknown;
+    };
+    const out = path.join(tmp, 'docs');
+    await generateDocs(doc, out);
+    const fresh = readTree(out);
+    const committed = readTree(path.join(root, 'docs'));
+    for (const [name, content] of fresh) expect(committed.get(name), `docs/${name} is stale: run npm run codegen`).toBe(content);
+  });
+});
