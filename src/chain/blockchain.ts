@@ -1,0 +1,579 @@
+/**
+ * The chain engine: stores blocks, executes them, chooses the canonical chain by total difficulty and
+ * announces head changes. Imports are serialised (one at a time) and every imported block — header,
+ * body, receipts, indexes, state nodes and, when it wins, the canonical index and head pointer — is one
+ * atomic LevelDB batch, so a crash leaves the database at a consistent head.
+ */
+import { EventEmitter } from 'node:events';
+import { join } from 'node:path';
+import {
+  Block,
+  createBlockHeader,
+  type BlockHeader,
+} from '@ethereumjs/block';
+import type { Common } from '@ethereumjs/common';
+import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
+import { RLP } from '@ethereumjs/rlp';
+import type { TypedTransaction } from '@ethereumjs/tx';
+import { bytesToHex, equalsBytes, KECCAK256_RLP_ARRAY } from '@ethereumjs/util';
+import { BlockCodec } from './block-codec.js';
+import { BlockStore, type TxLocation } from './db/block-store.js';
+import { ChainDB, WriteBatch } from './db/chain-db.js';
+import type { ChainRules, EngineNetwork, SealVerifier } from './engine-types.js';
+import { BlockRunner, type RunnerResult } from './exec/block-runner.js';
+import { runCall, type CallMessage, type CallResult } from './exec/call.js';
+import { transactionsRoot, type TxReceipt } from './exec/receipts.js';
+import { sharedCommon } from './exec/shared-common.js';
+import { buildGenesis, genesisBlock } from './genesis.js';
+import { openState, StateView } from './state/state-view.js';
+import { TrieNodeStore } from './state/trie-db.js';
+
+export interface OpenOptions {
+  /** The node's data directory; the chain database lives in `<dataDir>/chaindata`. */
+  readonly dataDir: string;
+  readonly network: EngineNetwork;
+  readonly rules: ChainRules;
+  /** Required unless `noProof`. */
+  readonly seal?: SealVerifier;
+  /** Networks/test configurations without proof of work: seals are not checked. */
+  readonly noProof?: boolean;
+}
+
+/** A block by canonical height, by hash, or a tag. ('pending' belongs to the miner, not the engine.) */
+export type BlockRef = bigint | Uint8Array | 'latest' | 'earliest';
+
+export type ImportResult =
+  | { readonly status: 'known'; readonly hash: Uint8Array }
+  /** Stored and made the head (possibly by a reorg). */
+  | { readonly status: 'head'; readonly block: Block; readonly dropped: readonly Block[]; readonly added: readonly Block[] }
+  /** Stored on a side chain with no more total difficulty than the head. */
+  | { readonly status: 'side'; readonly block: Block };
+
+export type ImportFailure = 'unknown-parent' | 'invalid-header' | 'invalid-seal' | 'invalid-body' | 'invalid-state';
+
+export class BlockImportError extends Error {
+  constructor(
+    readonly failure: ImportFailure,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'BlockImportError';
+  }
+}
+
+export interface ReorgEvent {
+  /** Blocks that left the canonical chain, highest first. */
+  readonly dropped: readonly Block[];
+  /** Blocks that joined it, lowest first (the new head last). */
+  readonly added: readonly Block[];
+  readonly commonAncestor: Block;
+}
+
+export interface ChainEvents {
+  /** The head changed (extension, reorg or rewind); `block` is the new head. */
+  newHead: [block: Block];
+  /** Canonical blocks were replaced or removed; fires before the matching `newHead`. */
+  reorg: [event: ReorgEvent];
+}
+
+export interface TransactionLookup {
+  readonly tx: TypedTransaction;
+  readonly block: Block;
+  readonly index: number;
+  readonly receipt: TxReceipt;
+}
+
+export interface AssembleOptions {
+  /** Defaults to the head. */
+  readonly parentHash?: Uint8Array;
+  /** Candidates in the order to try them; ones that do not apply are skipped and reported. */
+  readonly transactions: Iterable<TypedTransaction>;
+  readonly coinbase: Uint8Array;
+  /** Defaults to max(now, parent + 1). */
+  readonly timestamp?: bigint;
+  readonly extraData?: Uint8Array;
+  /** Defaults to the parent's gas limit. */
+  readonly gasLimit?: bigint;
+  /** Defaults to the rules' difficulty for the parent and timestamp. */
+  readonly difficulty?: bigint;
+  readonly uncles?: readonly BlockHeader[];
+}
+
+export interface AssembledBlock {
+  /** The unsealed block (zero nonce and mix hash): what the seal is computed over. */
+  readonly template: Block;
+  readonly transactions: readonly TypedTransaction[];
+  readonly receipts: readonly TxReceipt[];
+  readonly rejected: readonly { readonly tx: TypedTransaction; readonly reason: string }[];
+  /** The same block with a seal; importing it reuses this execution instead of running it again. */
+  seal(nonce: Uint8Array, mixHash: Uint8Array): Block;
+}
+
+class TypedEmitter extends EventEmitter {
+  override on<K extends keyof ChainEvents>(event: K, listener: (...args: ChainEvents[K]) => void): this {
+    return super.on(event, listener as (...args: unknown[]) => void);
+  }
+  override off<K extends keyof ChainEvents>(event: K, listener: (...args: ChainEvents[K]) => void): this {
+    return super.off(event, listener as (...args: unknown[]) => void);
+  }
+  override once<K extends keyof ChainEvents>(event: K, listener: (...args: ChainEvents[K]) => void): this {
+    return super.once(event, listener as (...args: unknown[]) => void);
+  }
+  override emit<K extends keyof ChainEvents>(event: K, ...args: ChainEvents[K]): boolean {
+    return super.emit(event, ...args);
+  }
+}
+
+const MAX_UNCLES = 2;
+const UNCLE_GENERATIONS = 7;
+
+export class Blockchain extends TypedEmitter {
+  private head!: Block;
+  private headTd!: bigint;
+  private genesis!: Block;
+  private importQueue: Promise<unknown> = Promise.resolve();
+  private readonly commons = new Map<string, Common>();
+  /** Executions done by `assemble`, reused when the sealed block is imported. */
+  private readonly preExecuted = new WeakMap<Block, RunnerResult>();
+
+  private constructor(
+    private readonly db: ChainDB,
+    private readonly nodes: TrieNodeStore,
+    private readonly store: BlockStore,
+    private readonly codec: BlockCodec,
+    private readonly opts: OpenOptions,
+  ) {
+    super();
+  }
+
+  /** Opens (or initialises from genesis) the chain database of `dataDir`; refuses another network's database. */
+  static async open(opts: OpenOptions): Promise<Blockchain> {
+    if (opts.noProof !== true && opts.seal === undefined) throw new Error('a seal verifier is required unless noProof is set');
+    const db = await ChainDB.open(join(opts.dataDir, 'chaindata'));
+    try {
+      const nodes = new TrieNodeStore(db);
+      let chain!: Blockchain;
+      const codec = new BlockCodec(
+        (n) => chain.commonAt(n),
+        (n) => chain.txCommonAt(n),
+      );
+      const store = new BlockStore(db, codec, (n) => chain.commonAt(n));
+      chain = new Blockchain(db, nodes, store, codec, opts);
+      await chain.initialise();
+      return chain;
+    } catch (err) {
+      await db.close();
+      throw err;
+    }
+  }
+
+  private async initialise(): Promise<void> {
+    const { network } = this.opts;
+    const storedGenesis = await this.store.getMeta('genesis');
+    if (storedGenesis === undefined) {
+      const { block, stateWrites } = await buildGenesis(network, this.commonAt(0n), this.nodes);
+      const batch = new WriteBatch();
+      stateWrites?.writeTo(batch);
+      this.store.stageBlock(batch, block, [], block.header.difficulty);
+      this.store.stageCanonical(batch, block);
+      this.store.stageHead(batch, block.hash());
+      this.store.stageGenesisMeta(batch, block.hash());
+      await this.db.write(batch);
+      this.genesis = block;
+    } else {
+      const expected = network.genesisHeader.stateRoot !== undefined
+        ? genesisBlock(network, this.commonAt(0n), network.genesisHeader.stateRoot)
+        : (await buildGenesis(network, this.commonAt(0n), this.nodes)).block;
+      if (!equalsBytes(expected.hash(), storedGenesis)) {
+        throw new Error(
+          `the database in ${this.opts.dataDir} belongs to a chain with genesis ${bytesToHex(storedGenesis)}, ` +
+            `not ${network.name} (genesis ${bytesToHex(expected.hash())})`,
+        );
+      }
+      this.genesis = (await this.store.getBlock(storedGenesis))!;
+    }
+    const headHash = await this.store.getMeta('head');
+    const head = headHash && (await this.store.getBlock(headHash));
+    const td = headHash && (await this.store.getTotalDifficulty(headHash));
+    if (!head || td === undefined) throw new Error('the chain database has no readable head block');
+    this.head = head;
+    this.headTd = td as bigint;
+  }
+
+  async close(): Promise<void> {
+    await this.importQueue.catch(() => undefined);
+    await this.db.close();
+  }
+
+  get network(): EngineNetwork {
+    return this.opts.network;
+  }
+
+  /**
+   * The Common for blocks at `number`, shared by every object of those blocks. Rules may build a new
+   * Common per call; one shared instance per distinct rule set keeps object construction cheap.
+   */
+  commonAt(number: bigint): Common {
+    return this.shared(this.opts.rules.commonAt(number));
+  }
+
+  /** The Common to build transactions for block `number` with (the tx pool and RPC decode with it). */
+  txCommonAt(number: bigint): Common {
+    const rules = this.opts.rules;
+    return rules.txCommonAt === undefined ? this.commonAt(number) : this.shared(rules.txCommonAt(number));
+  }
+
+  private shared(fresh: Common): Common {
+    const key = `${fresh.chainId()}|${fresh.hardfork()}|${fresh.eips().join(',')}`;
+    let shared = this.commons.get(key);
+    if (shared === undefined) {
+      shared = sharedCommon(fresh);
+      this.commons.set(key, shared);
+    }
+    return shared;
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  getHead(): Block {
+    return this.head;
+  }
+
+  getHeadTotalDifficulty(): bigint {
+    return this.headTd;
+  }
+
+  getGenesis(): Block {
+    return this.genesis;
+  }
+
+  /** Canonical block at a height, or by hash (any stored block, canonical or not). */
+  async getBlock(ref: BlockRef): Promise<Block | undefined> {
+    if (ref === 'latest') return this.head;
+    if (ref === 'earliest') return this.genesis;
+    if (ref instanceof Uint8Array) return this.store.getBlock(ref);
+    if (ref === this.head.header.number) return this.head;
+    if (ref > this.head.header.number || ref < 0n) return undefined;
+    const hash = await this.store.getCanonicalHash(ref);
+    return hash === undefined ? undefined : this.store.getBlock(hash);
+  }
+
+  async getHeader(hash: Uint8Array): Promise<BlockHeader | undefined> {
+    return this.store.getHeader(hash);
+  }
+
+  async getCanonicalHash(number: bigint): Promise<Uint8Array | undefined> {
+    if (number > this.head.header.number) return undefined;
+    return this.store.getCanonicalHash(number);
+  }
+
+  /** Is this stored block on the canonical chain? */
+  async isCanonical(hash: Uint8Array): Promise<boolean> {
+    const number = await this.store.getNumber(hash);
+    if (number === undefined || number > this.head.header.number) return false;
+    const canonical = await this.store.getCanonicalHash(number);
+    return canonical !== undefined && equalsBytes(canonical, hash);
+  }
+
+  async getTotalDifficulty(hash: Uint8Array): Promise<bigint | undefined> {
+    return this.store.getTotalDifficulty(hash);
+  }
+
+  /** Receipts of a stored block, in transaction order. */
+  async getReceipts(blockHash: Uint8Array): Promise<TxReceipt[] | undefined> {
+    return this.store.getReceipts(blockHash);
+  }
+
+  /** Where a transaction sits on the canonical chain. */
+  async getTransactionLocation(txHash: Uint8Array): Promise<TxLocation | undefined> {
+    return this.store.getTxLocation(txHash);
+  }
+
+  /** A canonical transaction with its block and receipt. */
+  async getTransaction(txHash: Uint8Array): Promise<TransactionLookup | undefined> {
+    const at = await this.store.getTxLocation(txHash);
+    if (at === undefined) return undefined;
+    const [block, receipts] = await Promise.all([this.store.getBlock(at.blockHash), this.store.getReceipts(at.blockHash)]);
+    if (block === undefined || receipts === undefined) return undefined;
+    return { tx: block.transactions[at.index], block, index: at.index, receipt: receipts[at.index] };
+  }
+
+  /** Account and storage reads at the state after `ref`; undefined if the block is unknown. */
+  async stateAt(ref: BlockRef): Promise<StateView | undefined> {
+    const block = await this.getBlock(ref);
+    if (block === undefined) return undefined;
+    const { stateManager } = openState(this.nodes, this.commonAt(block.header.number), block.header.stateRoot);
+    return new StateView(stateManager, block.header.stateRoot);
+  }
+
+  /** Executes a message call on the state after `ref` with that block as environment; nothing is persisted. */
+  async call(ref: BlockRef, msg: CallMessage): Promise<CallResult | undefined> {
+    const block = await this.getBlock(ref);
+    if (block === undefined) return undefined;
+    return runCall(
+      {
+        store: this.nodes,
+        common: this.commonAt(block.header.number),
+        stateRoot: block.header.stateRoot,
+        envBlock: block,
+        ancestors: this.ancestorsOf(block.header),
+      },
+      msg,
+    );
+  }
+
+  /** Decodes a block received from a peer or test_importRawBlock with the fork rules of its height. */
+  decodeBlock(rlp: Uint8Array): Block {
+    return this.codec.blockFromRLP(rlp);
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  /** Validates, executes and stores a block, then applies fork choice. One import runs at a time. */
+  importBlock(block: Block): Promise<ImportResult> {
+    const run = this.importQueue.then(() => this.importNow(block));
+    this.importQueue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Moves the head back to canonical block `number` (test_rewindToBlock); later blocks stay stored as a side chain. */
+  rewindTo(number: bigint): Promise<Block> {
+    const run = this.importQueue.then(() => this.rewindNow(number));
+    this.importQueue = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Builds the contents of a child of `parentHash` (default: head) from candidate transactions, executing
+   * them once; the miner seals `template` and imports `seal(nonce, mixHash)`.
+   */
+  async assemble(opts: AssembleOptions): Promise<AssembledBlock> {
+    const parent = await this.store.getHeader(opts.parentHash ?? this.head.hash());
+    if (parent === undefined) throw new Error('assemble: unknown parent block');
+    const number = parent.number + 1n;
+    const common = this.commonAt(number);
+    const now = BigInt(Math.floor(Date.now() / 1000));
+    const timestamp = opts.timestamp ?? (now > parent.timestamp ? now : parent.timestamp + 1n);
+    const uncles = opts.uncles ?? [];
+    const env = {
+      parentHash: parent.hash(),
+      uncleHash: uncles.length === 0 ? KECCAK256_RLP_ARRAY : common.customCrypto.keccak256!(RLP.encode(uncles.map((u) => u.raw()))),
+      coinbase: opts.coinbase,
+      difficulty: opts.difficulty ?? this.opts.rules.difficulty(parent, timestamp),
+      number,
+      gasLimit: opts.gasLimit ?? parent.gasLimit,
+      timestamp,
+      extraData: opts.extraData ?? new Uint8Array(0),
+    };
+    const envBlock = new Block(createBlockHeader(env, { common }), [], [...uncles], undefined, { common });
+    const runner = await BlockRunner.start({
+      store: this.nodes,
+      common,
+      parentStateRoot: parent.stateRoot,
+      envBlock,
+      ancestors: this.ancestorsOf(parent),
+    });
+    const included: TypedTransaction[] = [];
+    const rejected: { tx: TypedTransaction; reason: string }[] = [];
+    for (const tx of opts.transactions) {
+      const outcome = await runner.apply(tx);
+      if (outcome.ok) included.push(tx);
+      else rejected.push({ tx, reason: outcome.reason });
+    }
+    const result = await runner.finish(this.opts.rules.rewards(envBlock.header, uncles));
+    const headerData = {
+      ...env,
+      stateRoot: result.stateRoot,
+      transactionsTrie: transactionsRoot(included, common),
+      receiptTrie: result.receiptsRoot,
+      logsBloom: result.logsBloom,
+      gasUsed: result.gasUsed,
+    };
+    const build = (nonce: Uint8Array, mixHash: Uint8Array): Block =>
+      new Block(createBlockHeader({ ...headerData, nonce, mixHash }, { common }), included, [...uncles], undefined, { common });
+    const template = build(new Uint8Array(8), new Uint8Array(32));
+    return {
+      template,
+      transactions: included,
+      receipts: result.receipts,
+      rejected,
+      seal: (nonce, mixHash) => {
+        const sealed = build(nonce, mixHash);
+        this.preExecuted.set(sealed, result);
+        return sealed;
+      },
+    };
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private async importNow(block: Block): Promise<ImportResult> {
+    const hash = block.hash();
+    if ((await this.store.getNumber(hash)) !== undefined) return { status: 'known', hash };
+    const header = block.header;
+    const parent = await this.store.getHeader(header.parentHash);
+    if (parent === undefined) {
+      throw new BlockImportError('unknown-parent', `block ${header.number} ${bytesToHex(hash)}: unknown parent ${bytesToHex(header.parentHash)}`);
+    }
+    const common = this.commonAt(header.number);
+    if (block.common.hardfork() !== common.hardfork()) block = this.codec.block(block.raw());
+    // A block this chain assembled was built from valid parts; only the seal is new.
+    const assembled = this.preExecuted.get(block);
+    await this.validateHeader(parent, header, 'block');
+    if (assembled === undefined) await this.validateBody(block, parent, common);
+
+    const result = assembled ?? (await this.execute(block, parent, common));
+    const td = (await this.store.getTotalDifficulty(parent.hash()))! + header.difficulty;
+
+    const batch = new WriteBatch();
+    result.stateWrites.writeTo(batch);
+    this.store.stageBlock(batch, block, result.receipts, td);
+    if (td <= this.headTd) {
+      await this.db.write(batch);
+      this.nodes.remember(result.stateWrites.pending);
+      this.store.remember(block, result.receipts);
+      return { status: 'side', block };
+    }
+    const change = await this.stageCanonicalSwitch(batch, block);
+    this.store.stageHead(batch, hash);
+    await this.db.write(batch);
+
+    this.nodes.remember(result.stateWrites.pending);
+    this.store.remember(block, result.receipts);
+    if (change.dropped.length > 0) this.store.forgetCanonical();
+    else for (const b of change.added) this.store.noteCanonical(b.header.number, b.hash());
+    this.head = block;
+    this.headTd = td;
+    if (change.dropped.length > 0) this.emit('reorg', change);
+    this.emit('newHead', block);
+    return { status: 'head', block, dropped: change.dropped, added: change.added };
+  }
+
+  private async rewindNow(number: bigint): Promise<Block> {
+    const target = await this.getBlock(number);
+    if (target === undefined) throw new Error(`cannot rewind to block ${number}: beyond the head ${this.head.header.number}`);
+    if (number === this.head.header.number) return this.head;
+    const batch = new WriteBatch();
+    const dropped: Block[] = [];
+    for (let n = this.head.header.number; n > number; n--) {
+      const b = (await this.getBlock(n))!;
+      dropped.push(b);
+      this.store.stageNonCanonical(batch, b, true);
+    }
+    this.store.stageHead(batch, target.hash());
+    await this.db.write(batch);
+    this.store.forgetCanonical();
+    this.head = target;
+    this.headTd = (await this.store.getTotalDifficulty(target.hash()))!;
+    this.emit('reorg', { dropped, added: [], commonAncestor: target });
+    this.emit('newHead', target);
+    return target;
+  }
+
+  /** Stages the canonical index and tx index change that makes `newHead` the head. */
+  private async stageCanonicalSwitch(batch: WriteBatch, newHead: Block): Promise<ReorgEvent> {
+    const added: Block[] = [newHead];
+    let cursor = (await this.store.getBlock(newHead.header.parentHash))!;
+    while (!(await this.isCanonical(cursor.hash()))) {
+      added.unshift(cursor);
+      cursor = (await this.store.getBlock(cursor.header.parentHash))!;
+    }
+    const dropped: Block[] = [];
+    for (let n = this.head.header.number; n > cursor.header.number; n--) {
+      dropped.push((await this.getBlock(n))!);
+    }
+    for (const b of dropped) this.store.stageNonCanonical(batch, b, b.header.number > newHead.header.number);
+    for (const b of added) this.store.stageCanonical(batch, b);
+    return { dropped, added, commonAncestor: cursor };
+  }
+
+  private async execute(block: Block, parent: BlockHeader, common: Common): Promise<RunnerResult> {
+    const runner = await BlockRunner.start({
+      store: this.nodes,
+      common,
+      parentStateRoot: parent.stateRoot,
+      envBlock: block,
+      ancestors: this.ancestorsOf(parent),
+    });
+    for (let i = 0; i < block.transactions.length; i++) {
+      const outcome = await runner.apply(block.transactions[i]);
+      if (!outcome.ok) throw this.invalid(block, 'invalid-body', `transaction ${i} cannot be applied: ${outcome.reason}`);
+    }
+    const result = await runner.finish(this.opts.rules.rewards(block.header, block.uncleHeaders));
+    const h = block.header;
+    const mismatch = (what: string, have: unknown, want: unknown) =>
+      this.invalid(block, 'invalid-state', `${what} mismatch: header has ${have}, execution gives ${want}`);
+    if (h.gasUsed !== result.gasUsed) throw mismatch('gasUsed', h.gasUsed, result.gasUsed);
+    if (!equalsBytes(h.receiptTrie, result.receiptsRoot)) throw mismatch('receiptsRoot', bytesToHex(h.receiptTrie), bytesToHex(result.receiptsRoot));
+    if (!equalsBytes(h.logsBloom, result.logsBloom)) throw mismatch('logsBloom', 'another bloom', 'a different one');
+    if (!equalsBytes(h.stateRoot, result.stateRoot)) throw mismatch('stateRoot', bytesToHex(h.stateRoot), bytesToHex(result.stateRoot));
+    return result;
+  }
+
+  private async validateHeader(parent: BlockHeader, header: BlockHeader, what: 'block' | 'uncle'): Promise<void> {
+    const fail = (failure: ImportFailure, reason: string) =>
+      new BlockImportError(failure, `${what} ${header.number} ${bytesToHex(header.hash())}: ${reason}`);
+    if (header.number !== parent.number + 1n) throw fail('invalid-header', `number is not parent number + 1`);
+    const verdict = await this.opts.rules.validateHeader(parent, header);
+    if (typeof verdict === 'string') throw fail('invalid-header', verdict);
+    if (this.opts.noProof !== true) {
+      const seal = await this.opts.seal!.verify(header);
+      if (seal !== true) throw fail('invalid-seal', seal);
+    }
+  }
+
+  private async validateBody(block: Block, parent: BlockHeader, common: Common): Promise<void> {
+    if (!equalsBytes(transactionsRoot(block.transactions, common), block.header.transactionsTrie)) throw this.invalid(block, 'invalid-body', 'transactions root mismatch');
+    if (!block.uncleHashIsValid()) throw this.invalid(block, 'invalid-body', 'uncle hash mismatch');
+    const uncles = block.uncleHeaders;
+    if (uncles.length === 0) return;
+    if (uncles.length > MAX_UNCLES) throw this.invalid(block, 'invalid-body', `more than ${MAX_UNCLES} uncles`);
+    // Ancestors (up to 7 generations back) and every uncle they already included.
+    const ancestors = new Map<string, BlockHeader>();
+    const usedUncles = new Set<string>();
+    let cursor: BlockHeader | undefined = parent;
+    for (let i = 0; i < UNCLE_GENERATIONS && cursor !== undefined; i++) {
+      ancestors.set(bytesToHex(cursor.hash()), cursor);
+      const b = await this.store.getBlock(cursor.hash());
+      for (const u of b?.uncleHeaders ?? []) usedUncles.add(bytesToHex(u.hash()));
+      cursor = cursor.number === 0n ? undefined : await this.store.getHeader(cursor.parentHash);
+    }
+    for (const uncle of uncles) {
+      const key = bytesToHex(uncle.hash());
+      if (ancestors.has(key)) throw this.invalid(block, 'invalid-body', `uncle ${key} is an ancestor`);
+      if (usedUncles.has(key)) throw this.invalid(block, 'invalid-body', `uncle ${key} is already included`);
+      usedUncles.add(key);
+      const uncleParent = ancestors.get(bytesToHex(uncle.parentHash));
+      if (uncleParent === undefined || equalsBytes(uncle.parentHash, block.header.parentHash)) {
+        throw this.invalid(block, 'invalid-body', `uncle ${key} is not a sibling of a recent ancestor`);
+      }
+      await this.validateHeader(uncleParent, uncle, 'uncle');
+    }
+  }
+
+  private invalid(block: Block, failure: ImportFailure, reason: string): BlockImportError {
+    return new BlockImportError(failure, `block ${block.header.number} ${bytesToHex(block.hash())}: ${reason}`);
+  }
+
+  /** BLOCKHASH for a block whose parent is `parent`: walks its own ancestry, which may leave the canonical chain. */
+  private ancestorsOf(parent: BlockHeader): EVMMockBlockchainInterface {
+    const hashAt = async (n: bigint): Promise<Uint8Array> => {
+      let cursor: BlockHeader | undefined = parent;
+      while (cursor !== undefined && cursor.number > n) {
+        if (await this.isCanonical(cursor.hash())) return (await this.store.getCanonicalHash(n))!;
+        cursor = await this.store.getHeader(cursor.parentHash);
+      }
+      return cursor?.number === n ? cursor.hash() : new Uint8Array(32);
+    };
+    const chain: EVMMockBlockchainInterface = {
+      getBlock: async (n: number) => {
+        const hash = await hashAt(BigInt(n));
+        return { hash: () => hash } as Awaited<ReturnType<EVMMockBlockchainInterface['getBlock']>>;
+      },
+      putBlock: async () => {},
+      shallowCopy: () => chain,
+    };
+    return chain;
+  }
+}
+

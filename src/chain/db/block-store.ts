@@ -1,0 +1,160 @@
+/**
+ * Blocks, receipts and chain indexes on the chain database, with decoded-object caches.
+ *
+ * Everything keyed by block hash is immutable, so it is cached under an LRU bound without expiry.
+ * Everything keyed by height or tx hash follows the canonical chain and is cached only until a reorg.
+ * Writes are staged into a WriteBatch by the caller (one per block) and never applied here.
+ */
+import type { Block, BlockBytes, BlockHeader, BlockHeaderBytes } from '@ethereumjs/block';
+import type { Common } from '@ethereumjs/common';
+import { RLP } from '@ethereumjs/rlp';
+import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToUnprefixedHex } from '@ethereumjs/util';
+import { decodeStoredReceipts, encodeStoredReceipts, type TxReceipt } from '../exec/receipts.js';
+import type { BlockCodec } from '../block-codec.js';
+import type { ChainDB, WriteBatch } from './chain-db.js';
+import { SCHEMA_VERSION, decodeNumber, encodeNumber, keys } from './keys.js';
+import { Lru } from './lru.js';
+
+export interface TxLocation {
+  readonly blockHash: Uint8Array;
+  readonly index: number;
+}
+
+const hexKey = bytesToUnprefixedHex;
+
+export class BlockStore {
+  private readonly blocks = new Lru<string, Block>(512);
+  private readonly headers = new Lru<string, BlockHeader>(4096);
+  private readonly receipts = new Lru<string, TxReceipt[]>(256);
+  private readonly canonical = new Lru<bigint, Uint8Array>(8192);
+
+  constructor(
+    private readonly db: ChainDB,
+    private readonly codec: BlockCodec,
+    /** The shared Common for a height (receipt blooms hash with its keccak). */
+    private readonly commonAt: (number: bigint) => Common,
+  ) {}
+
+  // ---- reads ----
+
+  async getHeader(hash: Uint8Array): Promise<BlockHeader | undefined> {
+    const key = hexKey(hash);
+    const cached = this.blocks.get(key)?.header ?? this.headers.get(key);
+    if (cached !== undefined) return cached;
+    const bytes = await this.db.get(keys.header(hash));
+    if (bytes === undefined) return undefined;
+    const header = this.codec.header(RLP.decode(bytes) as unknown as BlockHeaderBytes);
+    this.headers.set(key, header);
+    return header;
+  }
+
+  async getBlock(hash: Uint8Array): Promise<Block | undefined> {
+    const key = hexKey(hash);
+    const cached = this.blocks.get(key);
+    if (cached !== undefined) return cached;
+    const [headerBytes, bodyBytes] = await Promise.all([this.db.get(keys.header(hash)), this.db.get(keys.body(hash))]);
+    if (headerBytes === undefined || bodyBytes === undefined) return undefined;
+    const headerValues = RLP.decode(headerBytes) as unknown as BlockHeaderBytes;
+    const [txs, uncles] = RLP.decode(bodyBytes) as unknown as [BlockBytes[1], BlockBytes[2]];
+    const block = this.codec.block([headerValues, txs, uncles] as BlockBytes);
+    this.blocks.set(key, block);
+    return block;
+  }
+
+  async getReceipts(hash: Uint8Array): Promise<TxReceipt[] | undefined> {
+    const key = hexKey(hash);
+    const cached = this.receipts.get(key);
+    if (cached !== undefined) return cached;
+    const bytes = await this.db.get(keys.receipts(hash));
+    if (bytes === undefined) return undefined;
+    const number = await this.getNumber(hash);
+    const decoded = decodeStoredReceipts(bytes, number === undefined ? undefined : this.commonAt(number));
+    this.receipts.set(key, decoded);
+    return decoded;
+  }
+
+  async getNumber(hash: Uint8Array): Promise<bigint | undefined> {
+    const cached = this.blocks.get(hexKey(hash));
+    if (cached !== undefined) return cached.header.number;
+    const bytes = await this.db.get(keys.number(hash));
+    return bytes === undefined ? undefined : decodeNumber(bytes);
+  }
+
+  async getTotalDifficulty(hash: Uint8Array): Promise<bigint | undefined> {
+    const bytes = await this.db.get(keys.totalDifficulty(hash));
+    return bytes === undefined ? undefined : bytesToBigInt(bytes);
+  }
+
+  async getCanonicalHash(number: bigint): Promise<Uint8Array | undefined> {
+    const cached = this.canonical.get(number);
+    if (cached !== undefined) return cached;
+    const hash = await this.db.get(keys.canonical(number));
+    if (hash !== undefined) this.canonical.set(number, hash);
+    return hash;
+  }
+
+  async getTxLocation(txHash: Uint8Array): Promise<TxLocation | undefined> {
+    const bytes = await this.db.get(keys.txLookup(txHash));
+    if (bytes === undefined) return undefined;
+    const [blockHash, index] = RLP.decode(bytes) as Uint8Array[];
+    return { blockHash, index: Number(bytesToBigInt(index)) };
+  }
+
+  async getMeta(name: 'head' | 'genesis' | 'version'): Promise<Uint8Array | undefined> {
+    return this.db.get(keys.meta(name));
+  }
+
+  // ---- staged writes ----
+
+  /** A block with its receipts and total difficulty; does not make it canonical. */
+  stageBlock(batch: WriteBatch, block: Block, receipts: readonly TxReceipt[], totalDifficulty: bigint): void {
+    const hash = block.hash();
+    const raw = block.raw();
+    batch
+      .put(keys.header(hash), block.header.serialize())
+      .put(keys.body(hash), RLP.encode([raw[1], raw[2]]))
+      .put(keys.receipts(hash), encodeStoredReceipts(receipts))
+      .put(keys.number(hash), encodeNumber(block.header.number))
+      .put(keys.totalDifficulty(hash), bigIntToUnpaddedBytes(totalDifficulty));
+  }
+
+  /** Makes `block` the canonical block at its height and indexes its transactions. */
+  stageCanonical(batch: WriteBatch, block: Block): void {
+    const hash = block.hash();
+    batch.put(keys.canonical(block.header.number), hash);
+    block.transactions.forEach((tx, index) => {
+      batch.put(keys.txLookup(tx.hash()), RLP.encode([hash, index]));
+    });
+  }
+
+  /** Removes a block that leaves the canonical chain: its height entry (if nothing replaces it) and tx index. */
+  stageNonCanonical(batch: WriteBatch, block: Block, dropHeight: boolean): void {
+    if (dropHeight) batch.del(keys.canonical(block.header.number));
+    for (const tx of block.transactions) batch.del(keys.txLookup(tx.hash()));
+  }
+
+  stageHead(batch: WriteBatch, hash: Uint8Array): void {
+    batch.put(keys.meta('head'), hash);
+  }
+
+  stageGenesisMeta(batch: WriteBatch, genesisHash: Uint8Array): void {
+    batch.put(keys.meta('genesis'), genesisHash).put(keys.meta('version'), Uint8Array.of(SCHEMA_VERSION));
+  }
+
+  // ---- cache maintenance after a batch is written ----
+
+  remember(block: Block, receipts?: TxReceipt[]): void {
+    const key = hexKey(block.hash());
+    this.blocks.set(key, block);
+    if (receipts !== undefined) this.receipts.set(key, receipts);
+  }
+
+  noteCanonical(number: bigint, hash: Uint8Array): void {
+    this.canonical.set(number, hash);
+  }
+
+  /** After a reorg or rewind the height index changed in ways cheaper to forget than to patch. */
+  forgetCanonical(): void {
+    this.canonical.clear();
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The one LevelDB of a node: raw binary keys (see keys.ts) and values. Reads go straight to LevelDB;
+ * writes only through `write(batch)`, one atomic LevelDB batch per imported block.
+ */
+import { mkdirSync } from 'node:fs';
+import { Level } from 'level';
+
+export type WriteOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { type: 'del'; key: Uint8Array };
+
+/** Collects the writes of one block (chain records and state nodes) to commit them together. */
+export class WriteBatch {
+  readonly ops: WriteOp[] = [];
+
+  put(key: Uint8Array, value: Uint8Array): this {
+    this.ops.push({ type: 'put', key, value });
+    return this;
+  }
+
+  del(key: Uint8Array): this {
+    this.ops.push({ type: 'del', key });
+    return this;
+  }
+}
+
+const binary = { keyEncoding: 'view', valueEncoding: 'view' } as const;
+
+export class ChainDB {
+  private constructor(private readonly level: Level<Uint8Array, Uint8Array>) {}
+
+  static async open(dir: string): Promise<ChainDB> {
+    mkdirSync(dir, { recursive: true });
+    const level = new Level<Uint8Array, Uint8Array>(dir, binary);
+    await level.open();
+    return new ChainDB(level);
+  }
+
+  async get(key: Uint8Array): Promise<Uint8Array | undefined> {
+    const value = await this.level.get(key);
+    if (value === undefined) return undefined;
+    // classic-level hands back Buffers; callers get plain Uint8Arrays (same memory, no copy).
+    return Buffer.isBuffer(value) ? new Uint8Array(value.buffer, value.byteOffset, value.byteLength) : value;
+  }
+
+  async write(batch: WriteBatch): Promise<void> {
+    if (batch.ops.length === 0) return;
+    await this.level.batch(batch.ops);
+  }
+
+  async close(): Promise<void> {
+    await this.level.close();
+  }
+}

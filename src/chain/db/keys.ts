@@ -1,0 +1,59 @@
+/**
+ * Key schema of the chain database. Every key is binary: a one-byte table tag, then the record's id.
+ *
+ *   'H' hash32          → header RLP                         (every stored block, canonical or not)
+ *   'B' hash32          → body RLP [txs, uncles]
+ *   'R' hash32          → receipts RLP (see receipt-codec.ts)
+ *   'N' hash32          → block number, 8 bytes big-endian
+ *   'T' hash32          → total difficulty, big-endian bytes
+ *   'C' number8         → canonical block hash at that height
+ *   'X' txHash32        → RLP [blockHash, index] for canonical transactions only
+ *   'S' trieKey         → state trie node (32-byte hash) or contract code ('c' + code hash)
+ *   'M' name            → metadata: head hash, genesis hash, schema version
+ *
+ * Big-endian numbers keep 'C' keys in height order, so a range delete drops everything above a height.
+ */
+const tag = (c: string): number => c.charCodeAt(0);
+
+function tagged(t: number, id: Uint8Array): Uint8Array {
+  const key = new Uint8Array(1 + id.length);
+  key[0] = t;
+  key.set(id, 1);
+  return key;
+}
+
+export function encodeNumber(n: bigint): Uint8Array {
+  const out = new Uint8Array(8);
+  new DataView(out.buffer).setBigUint64(0, n);
+  return out;
+}
+
+export function decodeNumber(bytes: Uint8Array): bigint {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getBigUint64(0);
+}
+
+export const Tag = {
+  header: tag('H'),
+  body: tag('B'),
+  receipts: tag('R'),
+  number: tag('N'),
+  totalDifficulty: tag('T'),
+  canonical: tag('C'),
+  txLookup: tag('X'),
+  state: tag('S'),
+  meta: tag('M'),
+} as const;
+
+export const keys = {
+  header: (hash: Uint8Array) => tagged(Tag.header, hash),
+  body: (hash: Uint8Array) => tagged(Tag.body, hash),
+  receipts: (hash: Uint8Array) => tagged(Tag.receipts, hash),
+  number: (hash: Uint8Array) => tagged(Tag.number, hash),
+  totalDifficulty: (hash: Uint8Array) => tagged(Tag.totalDifficulty, hash),
+  canonical: (n: bigint) => tagged(Tag.canonical, encodeNumber(n)),
+  txLookup: (txHash: Uint8Array) => tagged(Tag.txLookup, txHash),
+  state: (trieKey: Uint8Array) => tagged(Tag.state, trieKey),
+  meta: (name: 'head' | 'genesis' | 'version') => tagged(Tag.meta, new TextEncoder().encode(name)),
+};
+
+export const SCHEMA_VERSION = 1;

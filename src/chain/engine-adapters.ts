@@ -1,0 +1,59 @@
+/**
+ * Binds the network definitions (src/chain/networks) and consensus rules (src/chain/rules) to the
+ * engine's seams (engine-types.ts).
+ */
+import type { Common } from '@ethereumjs/common';
+import type { NetworkDefinition } from './networks/types.js';
+import { blockRewards, expectedDifficulty, headerErrors, type ChainRules as ConsensusRules } from './rules/index.js';
+import { evmRulesAt, txRulesAt } from './rules/evmRules.js';
+import { etcRules } from './rules/chainRules.js';
+import type { ChainRules, EngineNetwork } from './engine-types.js';
+
+export function engineNetworkOf(def: NetworkDefinition): EngineNetwork {
+  const g = def.genesis;
+  return {
+    name: def.name,
+    chainId: def.chainId,
+    genesisHeader: { ...g.header, ...(g.expectedStateRoot !== undefined ? { stateRoot: g.expectedStateRoot } : {}) },
+    loadAlloc: () => g.loadAlloc(),
+    ...(g.expectedHash !== undefined ? { expectedGenesisHash: g.expectedHash } : {}),
+  };
+}
+
+export interface RulesAdapterOptions {
+  readonly consensus: ConsensusRules;
+  readonly commonAt: (number: bigint) => Common;
+  readonly txCommonAt?: (number: bigint) => Common;
+  /** Local clock for the "not too far in the future" check; omit to skip it (replays, tests). */
+  readonly nowSeconds?: () => bigint;
+}
+
+export function engineRules(opts: RulesAdapterOptions): ChainRules {
+  const { consensus } = opts;
+  return {
+    commonAt: opts.commonAt,
+    ...(opts.txCommonAt !== undefined ? { txCommonAt: opts.txCommonAt } : {}),
+    validateHeader(parent, header) {
+      const [first] = headerErrors(consensus, header, parent, opts.nowSeconds?.());
+      return first?.message;
+    },
+    difficulty: (parent, timestamp) => expectedDifficulty(consensus, parent, timestamp),
+    rewards(header, uncles) {
+      const r = blockRewards(consensus.rewards, header.number, uncles.map((u) => ({ number: u.number })));
+      return [
+        { address: header.coinbase.bytes, amount: r.miner },
+        ...uncles.map((u, i) => ({ address: u.coinbase.bytes, amount: r.uncles[i] })),
+      ];
+    },
+  };
+}
+
+/** ETC rules of a network definition (dev, mordor, etc). */
+export function etcEngineRules(def: NetworkDefinition, nowSeconds?: () => bigint): ChainRules {
+  return engineRules({
+    consensus: etcRules(def),
+    commonAt: (n) => evmRulesAt(def, n),
+    txCommonAt: (n) => txRulesAt(def, n),
+    ...(nowSeconds !== undefined ? { nowSeconds } : {}),
+  });
+}

@@ -1,0 +1,133 @@
+/**
+ * Runs transactions on a parent state under one block header: the shared core of block import (every
+ * transaction must apply) and block assembly (transactions that do not apply are skipped with a reason).
+ *
+ * One VM and one Common per block; `runTx` per transaction (not BlockBuilder, which rebuilds the block
+ * on every addition); the state manager holds an outer checkpoint so its caches reach the trie once,
+ * at `finish`. Rewards come from the chain rules, not from the VM.
+ */
+import type { Block } from '@ethereumjs/block';
+import type { Common } from '@ethereumjs/common';
+import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
+import type { TypedTransaction } from '@ethereumjs/tx';
+import { Account, Address } from '@ethereumjs/util';
+import { createVM, runTx, type VM } from '@ethereumjs/vm';
+import type { RewardCredit } from '../engine-types.js';
+import { openState, type OpenedState } from '../state/state-view.js';
+import type { BufferedTrieDB, TrieNodeStore } from '../state/trie-db.js';
+import { combineBlooms, receiptsRoot, type TxReceipt } from './receipts.js';
+
+export interface BlockRunnerInput {
+  readonly store: TrieNodeStore;
+  /** The block's shared Common (see shared-common.ts). */
+  readonly common: Common;
+  readonly parentStateRoot: Uint8Array;
+  /** The block whose header supplies the execution environment (coinbase, number, time, difficulty, gas limit). */
+  readonly envBlock: Block;
+  /** BLOCKHASH source: the ancestors of this block, which need not be canonical. */
+  readonly ancestors: EVMMockBlockchainInterface;
+}
+
+export type ApplyOutcome = { ok: true; receipt: TxReceipt } | { ok: false; reason: string };
+
+export interface RunnerResult {
+  readonly receipts: TxReceipt[];
+  readonly gasUsed: bigint;
+  readonly stateRoot: Uint8Array;
+  readonly receiptsRoot: Uint8Array;
+  readonly logsBloom: Uint8Array;
+  /** State trie nodes written by the block, to go into its batch. */
+  readonly stateWrites: BufferedTrieDB;
+}
+
+export class BlockRunner {
+  private readonly receipts: TxReceipt[] = [];
+  private gasUsed = 0n;
+
+  private constructor(
+    private readonly input: BlockRunnerInput,
+    private readonly opened: OpenedState,
+    private readonly vm: VM,
+  ) {}
+
+  static async start(input: BlockRunnerInput): Promise<BlockRunner> {
+    const opened = openState(input.store, input.common, input.parentStateRoot);
+    const vm = await createVM({
+      // A fresh shallow copy: the EVM subscribes to the Common's events, which must not pile up on the shared one.
+      common: input.common.copy(),
+      stateManager: opened.stateManager,
+      blockchain: input.ancestors,
+    });
+    await opened.stateManager.checkpoint();
+    return new BlockRunner(input, opened, vm);
+  }
+
+  get cumulativeGasUsed(): bigint {
+    return this.gasUsed;
+  }
+
+  /** Applies one transaction; on failure the state is untouched and the reason says why. */
+  async apply(tx: TypedTransaction): Promise<ApplyOutcome> {
+    const header = this.input.envBlock.header;
+    if (this.gasUsed + tx.gasLimit > header.gasLimit) {
+      return { ok: false, reason: `transaction gas limit ${tx.gasLimit} exceeds the gas left in the block (${header.gasLimit - this.gasUsed})` };
+    }
+    let result;
+    try {
+      result = await runTx(this.vm, {
+        tx,
+        block: this.input.envBlock,
+        blockGasUsed: this.gasUsed,
+      });
+    } catch (err) {
+      return { ok: false, reason: reasonOf(err) };
+    }
+    this.gasUsed += result.totalGasSpent;
+    const r = result.receipt;
+    const receipt: TxReceipt = {
+      type: tx.type,
+      ...('status' in r ? { status: r.status } : { stateRoot: (r as { stateRoot: Uint8Array }).stateRoot }),
+      cumulativeGasUsed: r.cumulativeBlockGasUsed,
+      gasUsed: result.totalGasSpent,
+      logs: r.logs.map(([address, topics, data]) => ({ address, topics, data })),
+      logsBloom: r.bitvector,
+      from: senderOf(tx, this.input.common),
+      ...(result.createdAddress !== undefined ? { contractAddress: result.createdAddress.bytes } : {}),
+    };
+    this.receipts.push(receipt);
+    return { ok: true, receipt };
+  }
+
+  /** Credits rewards, flushes the state caches into the trie once, and computes the block's roots. */
+  async finish(rewards: readonly RewardCredit[]): Promise<RunnerResult> {
+    const sm = this.opened.stateManager;
+    for (const { address, amount } of rewards) {
+      const addr = new Address(address);
+      const account = (await sm.getAccount(addr)) ?? new Account();
+      account.balance += amount;
+      await sm.putAccount(addr, account);
+    }
+    await sm.commit();
+    const stateRoot = await sm.getStateRoot();
+    return {
+      receipts: this.receipts,
+      gasUsed: this.gasUsed,
+      stateRoot,
+      receiptsRoot: receiptsRoot(this.receipts, this.input.common),
+      logsBloom: combineBlooms(this.receipts.map((r) => r.logsBloom)),
+      stateWrites: this.opened.buffer,
+    };
+  }
+}
+
+/** The sender from the public key runTx already recovered (cached on the frozen tx), hashed with the Common's keccak. */
+function senderOf(tx: TypedTransaction, common: Common): Uint8Array {
+  const keccak = common.customCrypto.keccak256;
+  return keccak === undefined ? tx.getSenderAddress().bytes : keccak(tx.getSenderPublicKey()).subarray(12);
+}
+
+function reasonOf(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  // @ethereumjs appends " (<vm> -> <block> -> <tx>)" to its messages: keep the part a person can read.
+  return message.replace(/ \([^]*? -> [^]*$/, '').trim();
+}

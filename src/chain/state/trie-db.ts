@@ -1,0 +1,74 @@
+/**
+ * State trie storage on the chain database.
+ *
+ * Trie nodes are content-addressed and shared between the states of many blocks, so they are never
+ * deleted (no pruning: every stored block keeps a readable state). A state manager writes into a
+ * `BufferedTrieDB`; the buffer is flushed into the block's LevelDB batch, so a block's header, body,
+ * receipts, indexes and state nodes land atomically. Read-only work (calls, historical reads) uses a
+ * buffer that is simply dropped.
+ */
+import { hexToBytes, type BatchDBOp, type DB } from '@ethereumjs/util';
+import type { ChainDB, WriteBatch } from '../db/chain-db.js';
+import { keys } from '../db/keys.js';
+import { Lru } from '../db/lru.js';
+
+const unprefixedHexToBytes = (hex: string): Uint8Array => hexToBytes(`0x${hex}`);
+
+/** Committed nodes: LevelDB under the state tag, fronted by an LRU of recently used nodes. */
+export class TrieNodeStore {
+  private readonly recent: Lru<string, Uint8Array>;
+
+  constructor(
+    private readonly db: ChainDB,
+    cacheSize = 250_000,
+  ) {
+    this.recent = new Lru(cacheSize);
+  }
+
+  async get(hexKey: string): Promise<Uint8Array | undefined> {
+    const cached = this.recent.get(hexKey);
+    if (cached !== undefined) return cached;
+    const value = await this.db.get(keys.state(unprefixedHexToBytes(hexKey)));
+    if (value !== undefined) this.recent.set(hexKey, value);
+    return value;
+  }
+
+  /** Call after the batch holding these nodes has been written: they are the hottest nodes. */
+  remember(nodes: ReadonlyMap<string, Uint8Array>): void {
+    for (const [k, v] of nodes) this.recent.set(k, v);
+  }
+}
+
+/** The @ethereumjs `DB` a trie writes through: puts are held in memory until `writeTo`. */
+export class BufferedTrieDB implements DB<string, Uint8Array> {
+  readonly pending = new Map<string, Uint8Array>();
+
+  constructor(private readonly store: TrieNodeStore) {}
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    return this.pending.get(key) ?? (await this.store.get(key));
+  }
+
+  async put(key: string, value: Uint8Array): Promise<void> {
+    this.pending.set(key, value);
+  }
+
+  /** Nodes may still be referenced by older states, so deletes are ignored. */
+  async del(_key: string): Promise<void> {}
+
+  async batch(ops: BatchDBOp<string, Uint8Array>[]): Promise<void> {
+    for (const op of ops) if (op.type === 'put') this.pending.set(op.key, op.value);
+  }
+
+  /** Storage tries are shallow copies of the account trie and must write into the same buffer. */
+  shallowCopy(): DB<string, Uint8Array> {
+    return this;
+  }
+
+  async open(): Promise<void> {}
+
+  /** Adds the buffered nodes to a block's batch. */
+  writeTo(batch: WriteBatch): void {
+    for (const [k, v] of this.pending) batch.put(keys.state(unprefixedHexToBytes(k)), v);
+  }
+}

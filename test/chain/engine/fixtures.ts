@@ -1,0 +1,64 @@
+/** Shared set-up for the engine tests and bench: a dev chain without proof of work in a temp dir. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLegacyTx, type TypedTransaction } from '@ethereumjs/tx';
+import { Address, hexToBytes } from '@ethereumjs/util';
+import { Blockchain } from '../../../src/chain/blockchain.js';
+import { engineNetworkOf, etcEngineRules } from '../../../src/chain/engine-adapters.js';
+import { dev, DEV_ACCOUNTS } from '../../../src/chain/networks/index.js';
+
+export const keys = DEV_ACCOUNTS.map((a) => hexToBytes(a.privateKey as `0x${string}`));
+export const addresses = DEV_ACCOUNTS.map((a) => hexToBytes(a.address.toLowerCase() as `0x${string}`));
+
+export function tempDir(prefix = 'engine-'): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export function openDevChain(dataDir: string): Promise<Blockchain> {
+  return Blockchain.open({ dataDir, network: engineNetworkOf(dev), rules: etcEngineRules(dev), noProof: true });
+}
+
+export interface TxSpec {
+  readonly from: number;
+  readonly nonce: bigint;
+  readonly to?: Uint8Array;
+  readonly value?: bigint;
+  readonly data?: Uint8Array;
+  readonly gasLimit?: bigint;
+  readonly gasPrice?: bigint;
+}
+
+export function signedTx(chain: Blockchain, spec: TxSpec, atBlock = chain.getHead().header.number + 1n): TypedTransaction {
+  return createLegacyTx(
+    {
+      nonce: spec.nonce,
+      to: spec.to === undefined ? undefined : new Address(spec.to),
+      value: spec.value ?? 0n,
+      data: spec.data ?? new Uint8Array(0),
+      gasLimit: spec.gasLimit ?? 21_000n,
+      gasPrice: spec.gasPrice ?? 1_000_000_000n,
+    },
+    { common: chain.txCommonAt(atBlock) },
+  ).sign(keys[spec.from]);
+}
+
+/** Assembles a block on the head (or `parentHash`), seals it with a dummy seal and imports it. */
+export async function mine(
+  chain: Blockchain,
+  txs: TypedTransaction[],
+  opts: { parentHash?: Uint8Array; coinbase?: Uint8Array; timestamp?: bigint } = {},
+) {
+  const parent = opts.parentHash ?? chain.getHead().hash();
+  const parentHeader = (await chain.getHeader(parent))!;
+  const assembled = await chain.assemble({
+    parentHash: parent,
+    transactions: txs,
+    coinbase: opts.coinbase ?? new Uint8Array(20).fill(0xcb),
+    timestamp: opts.timestamp ?? parentHeader.timestamp + 13n,
+  });
+  const block = assembled.seal(new Uint8Array(8), new Uint8Array(32));
+  const result = await chain.importBlock(block);
+  return { assembled, block, result };
+}
