@@ -7,14 +7,15 @@ import type { GenesisAccount } from './types.js';
  * is ~2.9 MB of JS that only the `etc` network needs, once, to build its genesis state.
  */
 export async function loadEthereumMainnetAlloc(): Promise<GenesisAccount[]> {
-  let mainnetGenesis: Record<string, string>;
+  let mainnetGenesis: Record<string, unknown>;
   try {
-    ({ mainnetGenesis } = await import('@ethereumjs/genesis/mainnet'));
+    ({ mainnetGenesis } = (await import('@ethereumjs/genesis/mainnet')) as { mainnetGenesis: Record<string, unknown> });
   } catch (cause) {
     throw new Error('The etc network needs the mainnet genesis allocation from the "@ethereumjs/genesis" package; install it', { cause });
   }
   return Object.entries(mainnetGenesis).map(([address, balance]) => ({
     address: hexToBytes(address as `0x${string}`),
-    balance: BigInt(balance),
+    // Presale entries are plain balance strings; the package's type also allows richer account objects.
+    balance: BigInt(typeof balance === 'string' ? balance : (balance as [string])[0]),
   }));
 }
