@@ -1,0 +1,11 @@
+/**
+ * The transaction pool (JSON-RPC-free). Wire it with a `PoolChainView` over the engine; see
+ * chain-view.ts for what each member must answer.
+ */
+export { TxPool, type AddTxResult, type ReorgResult, type TxAddedEvent, type TxDropReason, type TxDroppedEvent, type TxPoolEvents } from './txpool.js';
+export type { PoolChainView, PoolAccount } from './chain-view.js';
+export { TxRejectedError, isTxRejectedError, type TxRejectionReason, type TxRejectionDetails } from './errors.js';
+export { resolvePoolOptions, type TxPoolOptions, type ResolvedPoolOptions } from './options.js';
+export { ExecutableTxCursor } from './executable-cursor.js';
+export { decodePoolTransaction, recoverSender, type PoolTransaction, type DecodeRules } from './decode.js';
+export type { PooledTx, PoolTxStatus } from './pooled-tx.js';

@@ -1,0 +1,513 @@
+/**
+ * The transaction pool: validates incoming transactions against the head state, keeps each sender's
+ * transactions in nonce order split into pending (executable now) and queued (behind a nonce gap),
+ * enforces size limits by evicting the cheapest, and follows the chain as blocks arrive or reorganise.
+ *
+ * Concurrency: `add` awaits one account read; everything after that read is synchronous, so two adds
+ * never interleave their checks. If the head moved during the read (`onBlockAdded`/`onReorg` ran),
+ * the read is repeated so a transaction is never judged against a stale nonce or balance.
+ */
+import { EventEmitter } from 'node:events';
+import type { TypedTransaction } from '@ethereumjs/tx';
+import { type Address, bytesToHex } from '@ethereumjs/util';
+import type { PoolAccount, PoolChainView } from './chain-view.js';
+import { type PoolTransaction, decodePoolTransaction, recoverSender } from './decode.js';
+import { TxRejectedError } from './errors.js';
+import { ExecutableTxCursor } from './executable-cursor.js';
+import { type ResolvedPoolOptions, type TxPoolOptions, resolvePoolOptions } from './options.js';
+import type { PoolTxStatus, PooledTx } from './pooled-tx.js';
+import { SenderQueue } from './sender-queue.js';
+
+/** Why a transaction left the pool. */
+export type TxDropReason =
+  /** Included in a canonical block. */
+  | 'mined'
+  /** Replaced by a same-sender same-nonce transaction with a higher gas price. */
+  | 'replaced'
+  /** Pushed out by a better-paying transaction while the pool was full. */
+  | 'evicted'
+  /** Queued longer than `queuedLifetimeMs`. */
+  | 'expired'
+  /** Its nonce is below the sender's account nonce (another transaction with that nonce was mined). */
+  | 'stale'
+  /** After a head change it costs more than the sender's balance. */
+  | 'unpayable'
+  /** Taken out with `remove` (e.g. the miner found it cannot execute). */
+  | 'removed'
+  /** `clear()` emptied the pool. */
+  | 'cleared';
+
+export interface TxAddedEvent {
+  readonly tx: PooledTx;
+  readonly status: PoolTxStatus;
+  /** The transaction it replaced, if any (also reported as `tx:dropped` with reason `replaced`). */
+  readonly replaced?: PooledTx;
+}
+
+export interface TxDroppedEvent {
+  readonly tx: PooledTx;
+  readonly reason: TxDropReason;
+}
+
+export interface TxPoolEvents {
+  /** A transaction was accepted (pending-transaction filters and subscriptions listen here). */
+  'tx:added': [event: TxAddedEvent];
+  /** A queued transaction became executable because its nonce gap closed. */
+  'tx:promoted': [tx: PooledTx];
+  /** A transaction left the pool. */
+  'tx:dropped': [event: TxDroppedEvent];
+}
+
+export interface AddTxResult {
+  readonly hash: Uint8Array;
+  readonly status: PoolTxStatus;
+  /** Hash of the transaction this one replaced. */
+  readonly replaced?: Uint8Array;
+}
+
+export interface ReorgResult {
+  /** Transactions of dropped blocks that are back in the pool. */
+  readonly reinjected: PooledTx[];
+  /** Transactions of dropped blocks that no longer validate (e.g. nonce too low on the new chain). */
+  readonly rejected: Array<{ readonly hash: Uint8Array; readonly error: TxRejectedError }>;
+}
+
+/** A decoded, statically valid transaction waiting for its account check. */
+interface Candidate {
+  readonly tx: PoolTransaction;
+  readonly raw: Uint8Array;
+  readonly hash: Uint8Array;
+  readonly hashHex: string;
+  readonly sender: Address;
+  readonly senderHex: string;
+  readonly cost: bigint;
+}
+
+/** Head changes seen while an add waits for its account read before it gives up re-reading. */
+const MAX_ACCOUNT_REREADS = 3;
+/** Expired queued transactions are swept at most this often during adds. */
+const EXPIRY_SWEEP_INTERVAL_MS = 1000;
+
+export class TxPool {
+  private readonly options: ResolvedPoolOptions;
+  private readonly byHash = new Map<string, PooledTx>();
+  private readonly senders = new Map<string, SenderQueue>();
+  private readonly emitter = new EventEmitter<TxPoolEvents>();
+  private nextSeq = 0;
+  /** Bumped on every head change; an add whose account read straddles a bump reads again. */
+  private headEpoch = 0;
+  private lastExpirySweep = 0;
+
+  constructor(
+    private readonly chain: PoolChainView,
+    options: TxPoolOptions = {},
+  ) {
+    this.options = resolvePoolOptions(options);
+  }
+
+  // ---- adding -------------------------------------------------------------------------------
+
+  /**
+   * Validates and pools a signed transaction (raw bytes as sent to `eth_sendRawTransaction`, or a
+   * transaction object, which is re-encoded and goes through the same checks). Rejects with a
+   * `TxRejectedError` naming the reason.
+   */
+  async add(input: Uint8Array | TypedTransaction): Promise<AddTxResult> {
+    const raw = input instanceof Uint8Array ? input : input.serialize();
+    const candidate = this.checkStatic(raw);
+    for (let reads = 0; ; reads++) {
+      const epoch = this.headEpoch;
+      const account = await this.chain.account(candidate.sender);
+      if (epoch !== this.headEpoch && reads < MAX_ACCOUNT_REREADS) continue;
+      return this.insert(candidate, account);
+    }
+  }
+
+  /** Checks that need no state: encoding, signature, chain id, known, price floor, gas bounds. */
+  private checkStatic(raw: Uint8Array): Candidate {
+    const { maxTxBytes, allowUnprotected, minGasPrice } = this.options;
+    if (raw.length > maxTxBytes) {
+      throw new TxRejectedError('oversized', `transaction too large: ${raw.length} bytes, the limit is ${maxTxBytes}`, {
+        have: BigInt(raw.length),
+        limit: BigInt(maxTxBytes),
+      });
+    }
+    const tx = decodePoolTransaction(raw, { chainId: this.chain.chainId, common: this.chain.commonForNextBlock(), allowUnprotected });
+    const hash = tx.hash();
+    const hashHex = bytesToHex(hash);
+    if (this.byHash.has(hashHex)) throw alreadyKnown(hashHex);
+    if (tx.gasPrice < minGasPrice) {
+      throw new TxRejectedError(
+        'gas-price-too-low',
+        `transaction underpriced: gas price ${tx.gasPrice} wei is below this node's minimum of ${minGasPrice} wei`,
+        { have: tx.gasPrice, minimum: minGasPrice },
+      );
+    }
+    const blockGasLimit = this.chain.blockGasLimit();
+    if (tx.gasLimit > blockGasLimit) {
+      throw new TxRejectedError(
+        'gas-limit-exceeds-block-limit',
+        `exceeds block gas limit: the transaction's gas limit ${tx.gasLimit} is above the block gas limit of ${blockGasLimit}`,
+        { have: tx.gasLimit, limit: blockGasLimit },
+      );
+    }
+    const intrinsicGas = tx.getIntrinsicGas();
+    if (tx.gasLimit < intrinsicGas) {
+      throw new TxRejectedError(
+        'intrinsic-gas-too-low',
+        `intrinsic gas too low: the transaction needs at least ${intrinsicGas} gas before execution, its gas limit is ${tx.gasLimit}`,
+        { have: tx.gasLimit, minimum: intrinsicGas },
+      );
+    }
+    const sender = recoverSender(tx);
+    return { tx, raw: tx.serialize(), hash, hashHex, sender, senderHex: sender.toString(), cost: tx.gasLimit * tx.gasPrice + tx.value };
+  }
+
+  /** Checks against the sender's account and the pool, then stores. Synchronous: nothing interleaves. */
+  private insert(candidate: Candidate, account: PoolAccount): AddTxResult {
+    const { tx, senderHex } = candidate;
+    if (this.byHash.has(candidate.hashHex)) throw alreadyKnown(candidate.hashHex);
+    if (tx.nonce < account.nonce) {
+      throw new TxRejectedError(
+        'nonce-too-low',
+        `nonce too low: the next nonce of ${senderHex} is ${account.nonce}, the transaction has nonce ${tx.nonce}`,
+        { expectedNonce: account.nonce, nonce: tx.nonce },
+      );
+    }
+    if (candidate.cost > account.balance) {
+      throw new TxRejectedError(
+        'insufficient-funds',
+        `insufficient funds for gas * price + value: ${senderHex} has ${account.balance} wei, the transaction needs up to ${candidate.cost} wei`,
+        { need: candidate.cost, have: account.balance },
+      );
+    }
+
+    let queue = this.senders.get(senderHex);
+    if (queue !== undefined && queue.accountNonce !== account.nonce) this.rebaseQueue(queue, account);
+    queue = this.senders.get(senderHex);
+
+    const existing = queue?.get(tx.nonce);
+    if (existing !== undefined) {
+      const needed = this.replacementPrice(existing.gasPrice);
+      if (tx.gasPrice < needed) {
+        throw new TxRejectedError(
+          'replacement-underpriced',
+          `replacement transaction underpriced: ${senderHex} already has a transaction with nonce ${tx.nonce} at gas price ` +
+            `${existing.gasPrice} wei; a replacement needs at least ${needed} wei (+${this.options.priceBumpPercent}%)`,
+          { have: tx.gasPrice, minimum: needed, nonce: tx.nonce },
+        );
+      }
+    } else {
+      if (queue !== undefined && queue.size >= this.options.maxPerSender) {
+        throw new TxRejectedError(
+          'sender-limit',
+          `too many pooled transactions from ${senderHex}: it has ${queue.size}, the limit is ${this.options.maxPerSender}; ` +
+            'wait until some are mined',
+          { limit: BigInt(this.options.maxPerSender) },
+        );
+      }
+      if (this.byHash.size >= this.options.maxSize) {
+        this.makeRoomFor(candidate);
+        // Expiry or eviction may have emptied (and so removed) this sender's queue.
+        queue = this.senders.get(senderHex);
+      }
+    }
+
+    if (queue === undefined) {
+      queue = new SenderQueue(candidate.sender, senderHex, account.nonce);
+      this.senders.set(senderHex, queue);
+    }
+    const pooled: PooledTx = {
+      tx,
+      hash: candidate.hash,
+      hashHex: candidate.hashHex,
+      raw: candidate.raw,
+      sender: candidate.sender,
+      senderHex,
+      nonce: tx.nonce,
+      gasPrice: tx.gasPrice,
+      gasLimit: tx.gasLimit,
+      cost: candidate.cost,
+      addedAt: this.options.now(),
+      seq: this.nextSeq++,
+    };
+    const { replaced, promoted } = queue.put(pooled);
+    this.byHash.set(pooled.hashHex, pooled);
+    if (replaced !== undefined) {
+      this.byHash.delete(replaced.hashHex);
+      this.emitter.emit('tx:dropped', { tx: replaced, reason: 'replaced' });
+    }
+    const status: PoolTxStatus = queue.isPending(pooled) ? 'pending' : 'queued';
+    this.emitter.emit('tx:added', replaced === undefined ? { tx: pooled, status } : { tx: pooled, status, replaced });
+    for (const tx of promoted) this.emitter.emit('tx:promoted', tx);
+    this.maybeSweepExpired();
+    return replaced === undefined ? { hash: pooled.hash, status } : { hash: pooled.hash, status, replaced: replaced.hash };
+  }
+
+  /** Lowest gas price that may replace one at `oldPrice`: +priceBump% rounded up, and strictly higher. */
+  private replacementPrice(oldPrice: bigint): bigint {
+    const bumped = (oldPrice * BigInt(100 + this.options.priceBumpPercent) + 99n) / 100n;
+    return bumped > oldPrice ? bumped : oldPrice + 1n;
+  }
+
+  /**
+   * The pool is full: evict the cheapest sender tail (a highest-nonce transaction, so no sender is
+   * left with a gap), provided the newcomer pays strictly more. Expired queued transactions go first.
+   */
+  private makeRoomFor(candidate: Candidate): void {
+    this.pruneExpired();
+    if (this.byHash.size < this.options.maxSize) return;
+    let cheapest: PooledTx | undefined;
+    for (const queue of this.senders.values()) {
+      const tail = queue.tail();
+      if (tail === undefined) continue;
+      if (cheapest === undefined || tail.gasPrice < cheapest.gasPrice || (tail.gasPrice === cheapest.gasPrice && tail.seq > cheapest.seq)) {
+        cheapest = tail;
+      }
+    }
+    const wouldOpenOwnGap = cheapest !== undefined && cheapest.senderHex === candidate.senderHex && cheapest.nonce < candidate.tx.nonce;
+    if (cheapest === undefined || candidate.tx.gasPrice <= cheapest.gasPrice || wouldOpenOwnGap) {
+      const floor = cheapest?.gasPrice ?? 0n;
+      throw new TxRejectedError(
+        'pool-full',
+        `txpool is full: it holds ${this.byHash.size} transactions (the limit); a new one must pay a gas price above ` +
+          `${floor} wei, the cheapest evictable one, and this one pays ${candidate.tx.gasPrice} wei`,
+        { have: candidate.tx.gasPrice, minimum: floor + 1n, limit: BigInt(this.options.maxSize) },
+      );
+    }
+    this.removeTx(cheapest, 'evicted');
+  }
+
+  // ---- reading ------------------------------------------------------------------------------
+
+  /** Number of pooled transactions (pending + queued). */
+  get size(): number {
+    return this.byHash.size;
+  }
+
+  get pendingCount(): number {
+    let count = 0;
+    for (const queue of this.senders.values()) count += queue.pendingCount;
+    return count;
+  }
+
+  get queuedCount(): number {
+    return this.byHash.size - this.pendingCount;
+  }
+
+  /** A pooled transaction by hash (bytes, or 0x hex in any case). */
+  get(hash: Uint8Array | string): PooledTx | undefined {
+    return this.byHash.get(hashKey(hash));
+  }
+
+  has(hash: Uint8Array | string): boolean {
+    return this.byHash.has(hashKey(hash));
+  }
+
+  statusOf(hash: Uint8Array | string): PoolTxStatus | undefined {
+    const tx = this.get(hash);
+    if (tx === undefined) return undefined;
+    return this.senders.get(tx.senderHex)!.isPending(tx) ? 'pending' : 'queued';
+  }
+
+  /** Every pooled transaction, sender by sender, each sender's in nonce order. */
+  all(): PooledTx[] {
+    const out: PooledTx[] = [];
+    for (const queue of this.senders.values()) out.push(...queue.all());
+    return out;
+  }
+
+  /** Executable transactions, sender by sender in nonce order. */
+  pending(): PooledTx[] {
+    const out: PooledTx[] = [];
+    for (const queue of this.senders.values()) out.push(...queue.pending());
+    return out;
+  }
+
+  /** Transactions waiting behind a nonce gap. */
+  queued(): PooledTx[] {
+    const out: PooledTx[] = [];
+    for (const queue of this.senders.values()) out.push(...queue.queued());
+    return out;
+  }
+
+  /** Executable transactions per sender (0x lowercase address → nonce-ordered list, starting at the account nonce). */
+  pendingBySender(): Map<string, PooledTx[]> {
+    const out = new Map<string, PooledTx[]>();
+    for (const [key, queue] of this.senders) {
+      if (queue.pendingCount > 0) out.set(key, queue.pending());
+    }
+    return out;
+  }
+
+  /** A cursor over the executable transactions in price-then-nonce order, for block assembly. */
+  executable(): ExecutableTxCursor {
+    return new ExecutableTxCursor(this.pendingBySender().values());
+  }
+
+  /**
+   * The nonce a new transaction from `address` should use if the pool is counted (account nonce at the
+   * head + its contiguous pending transactions); undefined if the pool holds nothing from it.
+   */
+  pendingNonce(address: Address | string): bigint | undefined {
+    const key = typeof address === 'string' ? address.toLowerCase() : address.toString();
+    return this.senders.get(key)?.pendingEnd;
+  }
+
+  // ---- removing and following the chain -------------------------------------------------------
+
+  /** Drops a transaction (e.g. the miner could not execute it). Later ones of its sender become queued. */
+  remove(hash: Uint8Array | string, reason: TxDropReason = 'removed'): boolean {
+    const tx = this.get(hash);
+    if (tx === undefined) return false;
+    this.removeTx(tx, reason);
+    return true;
+  }
+
+  /** Removes queued transactions older than `queuedLifetimeMs`; returns how many. */
+  pruneExpired(): number {
+    const deadline = this.options.now() - this.options.queuedLifetimeMs;
+    this.lastExpirySweep = this.options.now();
+    let removed = 0;
+    for (const queue of [...this.senders.values()]) {
+      for (const tx of queue.queued()) {
+        if (tx.addedAt <= deadline) {
+          this.removeTx(tx, 'expired');
+          removed++;
+        }
+      }
+    }
+    return removed;
+  }
+
+  /**
+   * A block became the new canonical head (its parent was the previous head). Its transactions leave
+   * the pool as `mined`; their senders' nonces and balances are read again at the new head, which
+   * drops transactions whose nonce another mined transaction took and promotes the rest.
+   */
+  async onBlockAdded(minedTxs: Iterable<TypedTransaction>): Promise<void> {
+    this.headEpoch++;
+    const minedHashes = new Set<string>();
+    const touched = new Set<string>();
+    for (const tx of minedTxs) {
+      const hashHex = bytesToHex(tx.hash());
+      minedHashes.add(hashHex);
+      const pooled = this.byHash.get(hashHex);
+      if (pooled !== undefined) touched.add(pooled.senderHex);
+      else {
+        const sender = senderOf(tx);
+        if (sender !== undefined && this.senders.has(sender)) touched.add(sender);
+      }
+    }
+    await this.refreshSenders(touched, minedHashes);
+    this.pruneExpired();
+  }
+
+  /**
+   * The canonical chain switched branches. `droppedTxs` are the transactions of the blocks that left
+   * the canonical chain, `addedTxs` those of the blocks that joined it (both in block order). Added
+   * ones leave the pool as mined; every sender is re-read at the new head; dropped ones that are not
+   * on the new branch are validated again and re-enter the pool.
+   */
+  async onReorg(droppedTxs: Iterable<TypedTransaction>, addedTxs: Iterable<TypedTransaction>): Promise<ReorgResult> {
+    this.headEpoch++;
+    const minedHashes = new Set<string>();
+    for (const tx of addedTxs) minedHashes.add(bytesToHex(tx.hash()));
+    await this.refreshSenders(new Set(this.senders.keys()), minedHashes);
+
+    const reinjected: PooledTx[] = [];
+    const rejected: Array<{ hash: Uint8Array; error: TxRejectedError }> = [];
+    for (const tx of droppedTxs) {
+      const hash = tx.hash();
+      if (minedHashes.has(bytesToHex(hash)) || this.has(hash)) continue;
+      try {
+        await this.add(tx);
+        reinjected.push(this.get(hash)!);
+      } catch (error) {
+        if (!(error instanceof TxRejectedError)) throw error;
+        rejected.push({ hash, error });
+      }
+    }
+    this.pruneExpired();
+    return { reinjected, rejected };
+  }
+
+  /** Empties the pool (e.g. `test_rewindToBlock`). */
+  clear(): void {
+    const all = this.all();
+    this.byHash.clear();
+    this.senders.clear();
+    for (const tx of all) this.emitter.emit('tx:dropped', { tx, reason: 'cleared' });
+  }
+
+  // ---- events -------------------------------------------------------------------------------
+
+  on<E extends keyof TxPoolEvents>(event: E, listener: (...args: TxPoolEvents[E]) => void): this {
+    this.emitter.on(event, listener as never);
+    return this;
+  }
+
+  off<E extends keyof TxPoolEvents>(event: E, listener: (...args: TxPoolEvents[E]) => void): this {
+    this.emitter.off(event, listener as never);
+    return this;
+  }
+
+  // ---- internals ----------------------------------------------------------------------------
+
+  private async refreshSenders(keys: ReadonlySet<string>, minedHashes: ReadonlySet<string>): Promise<void> {
+    const queues = [...keys].map((key) => this.senders.get(key)).filter((queue): queue is SenderQueue => queue !== undefined);
+    const accounts = await Promise.all(queues.map((queue) => this.chain.account(queue.address)));
+    queues.forEach((queue, i) => {
+      // A queue emptied and re-created during the reads was built from a fresh account already.
+      if (this.senders.get(queue.key) === queue) this.rebaseQueue(queue, accounts[i], minedHashes);
+    });
+    // A mined transaction still here had a sender whose nonce did not move; it is in a block all the same.
+    for (const hashHex of minedHashes) {
+      const pooled = this.byHash.get(hashHex);
+      if (pooled !== undefined) this.removeTx(pooled, 'mined');
+    }
+  }
+
+  private rebaseQueue(queue: SenderQueue, account: PoolAccount, minedHashes?: ReadonlySet<string>): void {
+    const { stale, unpayable, promoted } = queue.rebase(account.nonce, account.balance);
+    for (const tx of stale) {
+      this.byHash.delete(tx.hashHex);
+      this.emitter.emit('tx:dropped', { tx, reason: minedHashes?.has(tx.hashHex) ? 'mined' : 'stale' });
+    }
+    for (const tx of unpayable) {
+      this.byHash.delete(tx.hashHex);
+      this.emitter.emit('tx:dropped', { tx, reason: 'unpayable' });
+    }
+    if (queue.size === 0) this.senders.delete(queue.key);
+    for (const tx of promoted) this.emitter.emit('tx:promoted', tx);
+  }
+
+  private removeTx(tx: PooledTx, reason: TxDropReason): void {
+    const queue = this.senders.get(tx.senderHex);
+    if (queue === undefined) return;
+    queue.remove(tx.nonce);
+    if (queue.size === 0) this.senders.delete(queue.key);
+    this.byHash.delete(tx.hashHex);
+    this.emitter.emit('tx:dropped', { tx, reason });
+  }
+
+  private maybeSweepExpired(): void {
+    if (this.options.now() - this.lastExpirySweep >= EXPIRY_SWEEP_INTERVAL_MS) this.pruneExpired();
+  }
+}
+
+function alreadyKnown(hashHex: string): TxRejectedError {
+  return new TxRejectedError('already-known', `already known: transaction ${hashHex} is already in the pool`);
+}
+
+function hashKey(hash: Uint8Array | string): string {
+  return typeof hash === 'string' ? hash.toLowerCase() : bytesToHex(hash);
+}
+
+function senderOf(tx: TypedTransaction): string | undefined {
+  try {
+    return tx.getSenderAddress().toString();
+  } catch {
+    return undefined;
+  }
+}
