@@ -1,0 +1,15 @@
+/**
+ * Worker-thread entry that builds one epoch's verification cache and transfers it back (no copy).
+ * Spawned by cache-store.ts; workerData = { epoch, epochLength }.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { buildCache } from './cache.js';
+import { cacheSize, seedHash } from './epoch.js';
+import { loadKeccak } from './keccak.js';
+
+const { epoch, epochLength } = workerData as { epoch: number; epochLength: number };
+await loadKeccak();
+const cache = buildCache(cacheSize(epoch), seedHash(epoch, epochLength));
+// buildCache allocates a plain (non-shared) ArrayBuffer, which can be transferred.
+const buffer = cache.buffer as ArrayBuffer;
+parentPort?.postMessage(buffer, [buffer]);

@@ -1,0 +1,138 @@
+/**
+ * The Ethash/Etchash engine for one network: picks the epoch of a block under the network's PoW parameters,
+ * fetches its cache from the store, and checks or finds seals. Implements the engine's SealVerifier.
+ */
+import { randomBytes } from 'node:crypto';
+import type { BlockHeader } from '@ethereumjs/block';
+import { RLP } from '@ethereumjs/rlp';
+import type { SealVerifier } from '../engine-types.js';
+import { EthashCacheStore, type CacheStoreOptions } from './cache-store.js';
+import { datasetSize, epochAt, seedHash, type EpochInfo, type PowParams } from './epoch.js';
+import { hashimotoLight, type LightHash } from './hashimoto.js';
+import { keccak256, loadKeccak } from './keccak.js';
+import { boundaryBytes, checkSeal, mineLight, type MinedSeal, type SealCheck, type SealInput } from './seal.js';
+
+export interface EthashOptions extends CacheStoreOptions {
+  /** The network's PoW parameters; `{}` = plain Ethash (no ECIP-1099). */
+  readonly params: PowParams;
+  /** Directory for cache files (e.g. `<datadir>/ethash`); undefined = memory only. */
+  readonly cacheDir?: string;
+  /** Start building the next epoch's cache once a block in the last tenth of its epoch is seen (default true). */
+  readonly prebuildNext?: boolean;
+}
+
+/** What eth_getWork hands to an external miner. */
+export interface WorkPackage {
+  readonly powHash: Uint8Array;
+  readonly seedHash: Uint8Array;
+  /** 2^256 / difficulty as 32 big-endian bytes. */
+  readonly boundary: Uint8Array;
+}
+
+export class Ethash implements SealVerifier {
+  readonly caches: EthashCacheStore;
+  private readonly prebuildNext: boolean;
+
+  private constructor(readonly params: PowParams, options: EthashOptions) {
+    this.caches = new EthashCacheStore(options.cacheDir, options);
+    this.prebuildNext = options.prebuildNext ?? true;
+  }
+
+  /** Loads the WASM Keccak, then returns the engine. Caches are built lazily (see `cacheFor`). */
+  static async create(options: EthashOptions): Promise<Ethash> {
+    await loadKeccak();
+    return new Ethash(options.params, options);
+  }
+
+  epochOf(blockNumber: bigint | number): EpochInfo {
+    return epochAt(blockNumber, this.params);
+  }
+
+  seedHash(blockNumber: bigint | number): Uint8Array {
+    const { epoch, epochLength } = this.epochOf(blockNumber);
+    return seedHash(epoch, epochLength);
+  }
+
+  /** The block's epoch cache; may pre-build the next epoch's in the background. */
+  cacheFor(blockNumber: bigint | number): Promise<Uint32Array> {
+    const info = this.epochOf(blockNumber);
+    if (this.prebuildNext) {
+      const offset = Number(blockNumber) - info.epoch * info.epochLength;
+      if (offset >= info.epochLength * 0.9) this.caches.prefetch(this.epochOf((info.epoch + 1) * info.epochLength));
+    }
+    return this.caches.get(info);
+  }
+
+  /** Light hashimoto for one pow hash and nonce at the block's epoch. */
+  async hash(powHash: Uint8Array, nonce: Uint8Array | bigint, blockNumber: bigint | number): Promise<LightHash> {
+    const cache = await this.cacheFor(blockNumber);
+    return hashimotoLight(cache, datasetSize(this.epochOf(blockNumber).epoch), powHash, nonce);
+  }
+
+  async verifySeal(seal: SealInput & { readonly blockNumber: bigint | number }): Promise<SealCheck> {
+    const cache = await this.cacheFor(seal.blockNumber);
+    return checkSeal(cache, datasetSize(this.epochOf(seal.blockNumber).epoch), seal);
+  }
+
+  /** SealVerifier: checks a header's nonce and mixHash against its seal hash and difficulty. */
+  async verify(header: BlockHeader): Promise<true | string> {
+    const check = await this.verifySeal({
+      powHash: sealHash(header),
+      nonce: header.nonce,
+      mixDigest: header.mixHash,
+      difficulty: header.difficulty,
+      blockNumber: header.number,
+    });
+    return check.valid ? true : check.message;
+  }
+
+  /**
+   * Searches `maxIters` nonces from `startNonce` on the calling thread (each costs one light hash, a few ms);
+   * undefined if none meets the boundary.
+   */
+  async mine(
+    powHash: Uint8Array,
+    difficulty: bigint,
+    blockNumber: bigint | number,
+    startNonce: bigint,
+    maxIters: number,
+  ): Promise<MinedSeal | undefined> {
+    const cache = await this.cacheFor(blockNumber);
+    return mineLight(cache, datasetSize(this.epochOf(blockNumber).epoch), powHash, difficulty, startNonce, maxIters);
+  }
+
+  /**
+   * Mines until a seal is found without monopolising the event loop: batches of `batchSize` light hashes
+   * (default 20, ~0.1 s) separated by a macrotask yield. Resolves undefined once `signal` aborts.
+   * Starts at a random nonce unless `startNonce` is given; `attempts` counts every nonce tried.
+   */
+  async searchNonce(
+    powHash: Uint8Array,
+    difficulty: bigint,
+    blockNumber: bigint | number,
+    options: { readonly startNonce?: bigint; readonly batchSize?: number; readonly signal?: AbortSignal } = {},
+  ): Promise<MinedSeal | undefined> {
+    const cache = await this.cacheFor(blockNumber);
+    const fullSize = datasetSize(this.epochOf(blockNumber).epoch);
+    const batchSize = Math.max(1, options.batchSize ?? 20);
+    let nonce = options.startNonce ?? randomBytes(8).readBigUInt64BE();
+    let attempts = 0;
+    while (options.signal?.aborted !== true) {
+      const found = mineLight(cache, fullSize, powHash, difficulty, nonce, batchSize);
+      if (found !== undefined) return { ...found, attempts: attempts + found.attempts };
+      attempts += batchSize;
+      nonce = BigInt.asUintN(64, nonce + BigInt(batchSize));
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    return undefined;
+  }
+
+  workPackage(powHash: Uint8Array, difficulty: bigint, blockNumber: bigint | number): WorkPackage {
+    return { powHash, seedHash: this.seedHash(blockNumber), boundary: boundaryBytes(difficulty) };
+  }
+}
+
+/** keccak256 of the RLP of the header's first 13 fields (without mixHash and nonce); needs loadKeccak(). */
+export function sealHash(header: BlockHeader): Uint8Array {
+  return keccak256(RLP.encode(header.raw().slice(0, 13)));
+}

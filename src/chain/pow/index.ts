@@ -1,0 +1,19 @@
+/** Ethash/Etchash proof of work: light verification, sealing and per-epoch cache management. */
+export { Ethash, sealHash, type EthashOptions, type WorkPackage } from './ethash.js';
+export { EthashCacheStore, type CacheStoreOptions } from './cache-store.js';
+export {
+  epochAt,
+  epochLengthAt,
+  seedHash,
+  seedIterations,
+  cacheSize,
+  datasetSize,
+  EPOCH_LENGTH_DEFAULT,
+  EPOCH_LENGTH_ECIP1099,
+  type EpochInfo,
+  type PowParams,
+} from './epoch.js';
+export { buildCache } from './cache.js';
+export { hashimotoLight, calcDatasetItem, type LightHash } from './hashimoto.js';
+export { boundary, boundaryBytes, checkSeal, mineLight, type MinedSeal, type SealCheck, type SealFailure, type SealInput } from './seal.js';
+export { loadKeccak } from './keccak.js';

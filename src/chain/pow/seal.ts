@@ -1,0 +1,121 @@
+/**
+ * Seal checking and light mining over one epoch cache. A seal is valid when hashimoto's mix digest equals the
+ * header's mixHash and its result, read as a big-endian number, is at most the boundary 2^256 / difficulty.
+ */
+import { hashimotoLightInto, splitNonce } from './hashimoto.js';
+
+const TWO_256 = 1n << 256n;
+
+/** 2^256 / difficulty (integer division); difficulty 1 gives 2^256, which every result meets. */
+export function boundary(difficulty: bigint): bigint {
+  if (difficulty <= 0n) throw new RangeError(`difficulty must be positive, got ${difficulty}`);
+  return TWO_256 / difficulty;
+}
+
+/** The boundary as the 32 big-endian bytes eth_getWork reports (2^256 - 1 for difficulty 1). */
+export function boundaryBytes(difficulty: bigint): Uint8Array {
+  const target = boundary(difficulty);
+  return bigintTo32Bytes(target >= TWO_256 ? TWO_256 - 1n : target);
+}
+
+function bigintTo32Bytes(value: bigint): Uint8Array {
+  const out = new Uint8Array(32);
+  let v = value;
+  for (let i = 31; i >= 0; i--) {
+    out[i] = Number(v & 0xffn);
+    v >>= 8n;
+  }
+  return out;
+}
+
+/** A precomputed boundary test: compares the result bytes without building a bigint per attempt. */
+function makeTargetTest(difficulty: bigint): (result: Uint8Array) => boolean {
+  const target = boundary(difficulty);
+  if (target >= TWO_256) return () => true;
+  const targetBytes = bigintTo32Bytes(target);
+  return (result) => {
+    for (let i = 0; i < 32; i++) {
+      if (result[i] !== targetBytes[i]) return result[i] < targetBytes[i];
+    }
+    return true;
+  };
+}
+
+export type SealFailure = 'invalid-difficulty' | 'invalid-length' | 'mix-digest-mismatch' | 'difficulty-not-met';
+
+export type SealCheck =
+  | { readonly valid: true; readonly result: Uint8Array }
+  | { readonly valid: false; readonly reason: SealFailure; readonly message: string };
+
+export interface SealInput {
+  /** keccak256 of the RLP of the header without mixHash and nonce (32 bytes). */
+  readonly powHash: Uint8Array;
+  /** The header's nonce: 8 big-endian bytes, or its value. */
+  readonly nonce: Uint8Array | bigint;
+  readonly mixDigest: Uint8Array;
+  readonly difficulty: bigint;
+}
+
+/** Checks a seal against the epoch cache (`fullSize` = the epoch's dataset size). */
+export function checkSeal(cache: Uint32Array, fullSize: number, seal: SealInput): SealCheck {
+  if (seal.difficulty <= 0n) {
+    return { valid: false, reason: 'invalid-difficulty', message: `difficulty must be positive, got ${seal.difficulty}` };
+  }
+  if (seal.powHash.length !== 32 || seal.mixDigest.length !== 32 || (seal.nonce instanceof Uint8Array && seal.nonce.length !== 8)) {
+    return { valid: false, reason: 'invalid-length', message: 'pow hash and mix digest must be 32 bytes and the nonce 8 bytes' };
+  }
+  const [hi, lo] = splitNonce(seal.nonce);
+  const mixDigest = new Uint8Array(32);
+  const result = new Uint8Array(32);
+  hashimotoLightInto(cache, fullSize, seal.powHash, hi, lo, mixDigest, result);
+  for (let i = 0; i < 32; i++) {
+    if (mixDigest[i] !== seal.mixDigest[i]) {
+      return { valid: false, reason: 'mix-digest-mismatch', message: 'invalid mix digest' };
+    }
+  }
+  if (!makeTargetTest(seal.difficulty)(result)) {
+    return { valid: false, reason: 'difficulty-not-met', message: 'invalid proof-of-work: result above the difficulty boundary' };
+  }
+  return { valid: true, result };
+}
+
+export interface MinedSeal {
+  /** The winning nonce as the header stores it (8 big-endian bytes). */
+  readonly nonce: Uint8Array;
+  readonly mixDigest: Uint8Array;
+  /** Nonces tried, including the winning one. */
+  readonly attempts: number;
+}
+
+/**
+ * Tries nonces startNonce, startNonce + 1, … (wrapping at 2^64) for at most `maxIters` attempts and returns
+ * the first that meets the boundary, or undefined. Synchronous: callers on the event loop should mine in
+ * small batches (one attempt costs one light hash, a few milliseconds) or in a worker.
+ */
+export function mineLight(
+  cache: Uint32Array,
+  fullSize: number,
+  powHash: Uint8Array,
+  difficulty: bigint,
+  startNonce: bigint,
+  maxIters: number,
+): MinedSeal | undefined {
+  if (powHash.length !== 32) throw new RangeError(`pow hash must be 32 bytes, got ${powHash.length}`);
+  const meets = makeTargetTest(difficulty);
+  let [hi, lo] = splitNonce(BigInt.asUintN(64, startNonce));
+  const mixDigest = new Uint8Array(32);
+  const result = new Uint8Array(32);
+  for (let attempt = 1; attempt <= maxIters; attempt++) {
+    hashimotoLightInto(cache, fullSize, powHash, hi, lo, mixDigest, result);
+    if (meets(result)) {
+      const nonce = new Uint8Array(8);
+      const view = new DataView(nonce.buffer);
+      view.setUint32(0, hi);
+      view.setUint32(4, lo);
+      return { nonce, mixDigest, attempts: attempt };
+    }
+    lo = (lo + 1) >>> 0;
+    if (lo === 0) hi = (hi + 1) >>> 0;
+  }
+  return undefined;
+}
