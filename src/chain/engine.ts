@@ -1,0 +1,88 @@
+/**
+ * The chain engine as one unit: the block store and executor (`Blockchain`), proof of work (`Ethash`), the
+ * transaction pool and the miner, wired to each other for one network and one data directory.
+ * Knows nothing of JSON-RPC; the node attaches it and handlers read from it.
+ */
+import { join } from 'node:path';
+import type { Block } from '@ethereumjs/block';
+import { Blockchain } from './blockchain.js';
+import { engineNetworkOf, etcEngineRules } from './engine-adapters.js';
+import type { ChainRules, EngineNetwork } from './engine-types.js';
+import { sharedCommon } from './exec/shared-common.js';
+import { getNetwork } from './networks/index.js';
+import type { NetworkDefinition, NetworkName } from './networks/types.js';
+import { Ethash } from './pow/ethash.js';
+import { txRulesAt } from './rules/evmRules.js';
+import { TxPool } from './txpool/txpool.js';
+import type { PoolChainView } from './txpool/chain-view.js';
+import type { TxPoolOptions } from './txpool/options.js';
+
+export interface EngineOptions {
+  readonly dataDir: string;
+  readonly network: NetworkName | NetworkDefinition;
+  readonly pool?: TxPoolOptions;
+  /** Defaults to the network's ETC rules; test mode passes Ethereum rules and its own network. */
+  readonly rules?: ChainRules;
+  /** Skip seal checks (retesteth's NoProof chains). */
+  readonly noProof?: boolean;
+  readonly onWarning?: (message: string) => void;
+}
+
+export class ChainEngine {
+  private constructor(
+    readonly definition: NetworkDefinition,
+    readonly network: EngineNetwork,
+    readonly chain: Blockchain,
+    readonly pow: Ethash,
+    readonly pool: TxPool,
+  ) {}
+
+  static async open(opts: EngineOptions): Promise<ChainEngine> {
+    const definition = typeof opts.network === 'string' ? getNetwork(opts.network) : opts.network;
+    const network = engineNetworkOf(definition);
+    const pow = await Ethash.create({
+      params: definition.pow.ecip1099Block == null ? {} : { ecip1099Block: definition.pow.ecip1099Block },
+      cacheDir: join(opts.dataDir, 'ethash'),
+      ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
+    });
+    const chain = await Blockchain.open({
+      dataDir: opts.dataDir,
+      network,
+      rules: opts.rules ?? etcEngineRules(definition, () => BigInt(Math.floor(Date.now() / 1000))),
+      seal: pow,
+      ...(opts.noProof ? { noProof: true } : {}),
+    });
+    const pool = new TxPool(poolViewOf(chain, definition), opts.pool);
+    const engine = new ChainEngine(definition, network, chain, pow, pool);
+    engine.keepPoolInStep();
+    return engine;
+  }
+
+  /** Every new head (mined here, imported from a peer or a test) takes its transactions out of the pool. */
+  private keepPoolInStep(): void {
+    this.chain.on('reorg', (e: { dropped: readonly Block[]; added: readonly Block[] }) => {
+      void this.pool.onReorg(e.dropped.flatMap((b) => b.transactions), e.added.flatMap((b) => b.transactions));
+    });
+    this.chain.on('newHead', (block: Block) => {
+      void this.pool.onBlockAdded(block.transactions);
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.chain.close();
+  }
+}
+
+function poolViewOf(chain: Blockchain, definition: NetworkDefinition): PoolChainView {
+  return {
+    chainId: definition.chainId,
+    blockGasLimit: () => chain.getHead().header.gasLimit,
+    async account(address) {
+      const state = await chain.stateAt('latest');
+      if (state === undefined) return { nonce: 0n, balance: 0n };
+      const [nonce, balance] = await Promise.all([state.getNonce(address.bytes), state.getBalance(address.bytes)]);
+      return { nonce, balance };
+    },
+    commonForNextBlock: () => sharedCommon(txRulesAt(definition, chain.getHead().header.number + 1n)),
+  };
+}
