@@ -1,0 +1,24 @@
+/**
+ * What every handler receives besides its params. HTTP requests share one context object (no per-request
+ * allocation); each WebSocket connection gets its own, carrying the connection so that subscriptions can push
+ * notifications and clean up when the client goes away.
+ */
+import type { SvcNode } from '../node.js';
+
+export type Transport = 'http' | 'ws';
+
+export interface ClientConnection {
+  /** Unique per process, for logs and subscription bookkeeping. */
+  readonly id: number;
+  /** Sends one JSON-RPC message (e.g. an `eth_subscription` notification) to this client. */
+  send(message: unknown): void;
+  /** Runs `listener` once when the connection closes. */
+  onClose(listener: () => void): void;
+}
+
+export interface HandlerContext {
+  readonly node: SvcNode;
+  readonly transport: Transport;
+  /** Present on WebSocket only. */
+  readonly connection?: ClientConnection;
+}

@@ -1,0 +1,8 @@
+import type { EthChainIdParams, EthChainIdResult } from '../../generated/types.js';
+import type { HandlerContext } from '../context.js';
+import { toQuantity } from '../hex.js';
+
+/** EIP-155 chain id: 0x539 on dev, 0x3f on mordor, 0x3d on etc. */
+export function eth_chainId(_params: EthChainIdParams, ctx: HandlerContext): EthChainIdResult {
+  return toQuantity(ctx.node.network.chainId);
+}

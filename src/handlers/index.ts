@@ -1,0 +1,32 @@
+/** Every handler, by namespace: the object the dispatcher calls into. `tsc` checks it against the generated interfaces. */
+import type { Handlers } from '../generated/handlers.js';
+import { checkpointingHandlers } from './checkpointing/index.js';
+import type { HandlerContext } from './context.js';
+import { debugHandlers } from './debug/index.js';
+import { ethHandlers } from './eth/index.js';
+import { ieleHandlers } from './iele/index.js';
+import { mcpHandlers } from './mcp/index.js';
+import { netHandlers } from './net/index.js';
+import { personalHandlers } from './personal/index.js';
+import { qaHandlers } from './qa/index.js';
+import { rpcHandlers } from './rpc/index.js';
+import { svcHandlers } from './svc/index.js';
+import { testHandlers } from './test/index.js';
+import { web3Handlers } from './web3/index.js';
+
+export type { HandlerContext } from './context.js';
+
+export const handlers: Handlers<HandlerContext> = {
+  eth: ethHandlers,
+  web3: web3Handlers,
+  net: netHandlers,
+  personal: personalHandlers,
+  debug: debugHandlers,
+  qa: qaHandlers,
+  checkpointing: checkpointingHandlers,
+  svc: svcHandlers,
+  test: testHandlers,
+  iele: ieleHandlers,
+  mcp: mcpHandlers,
+  rpc: rpcHandlers,
+};

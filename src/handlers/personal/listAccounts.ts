@@ -1,0 +1,9 @@
+import type { PersonalListAccountsParams, PersonalListAccountsResult } from '../../generated/types.js';
+import type { HandlerContext } from '../context.js';
+import { hexFromBytes } from '../hex.js';
+import { accountsOf } from './accounts.js';
+
+/** Node-held accounts first, then keystore accounts in creation order. */
+export async function personal_listAccounts(_params: PersonalListAccountsParams, ctx: HandlerContext): Promise<PersonalListAccountsResult> {
+  return (await accountsOf(ctx).list()).map(hexFromBytes);
+}

@@ -1,0 +1,90 @@
+/**
+ * The node as the handlers see it: configuration, network facts, and the parts attached as they come to exist
+ * (the chain engine attaches a `ChainStatusSource`; later issues attach more). Nothing here knows JSON-RPC.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Namespace } from './generated/registry.js';
+import type { NodeConfig } from './server/config.js';
+import type { Logger } from './server/logger.js';
+import type { NetworkName } from './server/settings.js';
+
+export interface NetworkFacts {
+  readonly name: NetworkName;
+  /** EIP-155 chain id (`eth_chainId`). */
+  readonly chainId: bigint;
+  /** `net_version`: decimal string, as the spec's table gives it. */
+  readonly netVersion: string;
+}
+
+export const networks: Readonly<Record<NetworkName, NetworkFacts>> = {
+  dev: { name: 'dev', chainId: 1337n, netVersion: '1337' },
+  mordor: { name: 'mordor', chainId: 63n, netVersion: '63' },
+  etc: { name: 'etc', chainId: 61n, netVersion: '61' },
+};
+
+/** What the health endpoints need from the chain and sync machinery. Block numbers are `undefined` when unknown. */
+export interface ChainStatus {
+  readonly peerCount: number;
+  readonly bestStoredBlock?: bigint;
+  /** While syncing: the sync target and the block being fetched. */
+  readonly syncing?: { readonly startingBlock: bigint; readonly currentBlock: bigint; readonly targetBlock: bigint };
+  /** Not syncing: the number of the pending block (best + 1), when a chain exists. */
+  readonly pendingBlock?: bigint;
+}
+
+export interface ChainStatusSource {
+  status(): ChainStatus;
+}
+
+/** Before an engine is attached the node has no peers and no blocks, and says so. */
+const noChain: ChainStatusSource = { status: () => ({ peerCount: 0 }) };
+
+export class SvcNode {
+  readonly network: NetworkFacts;
+  readonly clientVersion: string;
+  readonly version: string;
+  /** Enabled namespaces (the effective `apis` list). */
+  readonly enabledNamespaces: ReadonlySet<Namespace>;
+  readonly startedAt = Date.now();
+  #chainStatus: ChainStatusSource = noChain;
+
+  constructor(
+    readonly config: NodeConfig,
+    readonly log: Logger,
+  ) {
+    this.network = networks[config.network];
+    this.version = packageVersion();
+    this.clientVersion = `svc-node/v${this.version}/${process.platform}-${process.arch}/node${process.versions.node}`;
+    this.enabledNamespaces = new Set(config.rpc.apis);
+  }
+
+  /** Called by the chain engine once it is running. */
+  attachChainStatus(source: ChainStatusSource): void {
+    this.#chainStatus = source;
+  }
+
+  chainStatus(): ChainStatus {
+    return this.#chainStatus.status();
+  }
+}
+
+let cachedVersion: string | undefined;
+
+/** The package version, found by walking up from this file (works from src/ under tsx and from dist/). */
+export function packageVersion(): string {
+  if (cachedVersion) return cachedVersion;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'svc-node' && pkg.version) return (cachedVersion = pkg.version);
+    } catch {
+      // not here; keep walking up
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return (cachedVersion = '0.0.0');
+    dir = parent;
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * The Hono app: JSON-RPC on `POST /`, the health endpoints and the docs portal, with CORS in front of all of
+ * them (a wrapper around `fetch`, so requests without an Origin pay nothing for it). WebSocket upgrades do not
+ * pass through Hono (see ws.ts).
+ */
+import type { HttpBindings } from '@hono/node-server';
+import { Hono, type Context } from 'hono';
+import type { HandlerContext } from '../handlers/context.js';
+import { withCors, type CorsPolicy, type FetchCallback } from './cors.js';
+import type { Dispatcher } from './dispatch.js';
+import type { HealthChecker, HealthReport } from './health.js';
+import { jsonRpcHttpHandler } from './http.js';
+import type { Logger } from './logger.js';
+import type { RateLimiter } from './rate-limit.js';
+import { readDocsFile } from './static-docs.js';
+
+type Env = { Bindings: HttpBindings };
+
+export interface AppOptions {
+  readonly dispatcher: Dispatcher;
+  readonly httpContext: HandlerContext;
+  readonly health: HealthChecker;
+  readonly cors: CorsPolicy;
+  readonly rateLimiter?: RateLimiter;
+  readonly maxBodySize: number;
+  readonly docsDir: string;
+  /** Whether the server speaks TLS (for the same-origin rule of CORS). */
+  readonly secure: boolean;
+  readonly log: Logger;
+}
+
+export interface App {
+  readonly fetch: FetchCallback;
+}
+
+export function createApp(options: AppOptions): App {
+  const { cors, health, docsDir, log, secure } = options;
+  const app = new Hono<Env>();
+
+  app.post(
+    '/',
+    jsonRpcHttpHandler({
+      dispatcher: options.dispatcher,
+      context: options.httpContext,
+      maxBodySize: options.maxBodySize,
+      rateLimiter: options.rateLimiter,
+    }),
+  );
+
+  const healthResponse = (c: Context<Env>, report: HealthReport) =>
+    c.body(JSON.stringify(report.body, null, 2), report.httpStatus, { 'content-type': 'application/json' });
+  app.get('/health', (c) => healthResponse(c, health.liveness()));
+  app.get('/readiness', (c) => healthResponse(c, health.readiness()));
+  app.get('/healthcheck', (c) => healthResponse(c, health.healthcheck()));
+
+  // Relative links in the portal resolve against /docs/, so /docs itself redirects there.
+  app.get('/docs', (c) => c.redirect('/docs/', 301));
+  app.get('/docs/*', async (c) => {
+    const file = await readDocsFile(docsDir, c.req.path.slice('/docs/'.length) || 'index.html');
+    if (!file) return c.text('Not Found', 404);
+    return c.body(file.body as Uint8Array<ArrayBuffer>, 200, { 'content-type': file.contentType });
+  });
+
+  app.onError((err, c) => {
+    log.error('unhandled error in HTTP route', { path: c.req.path, error: err });
+    return c.text('Internal Server Error', 500);
+  });
+
+  return { fetch: withCors(app.fetch, cors, secure) };
+}

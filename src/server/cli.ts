@@ -1,0 +1,131 @@
+/**
+ * The `svc-node` command line: flags (from the settings table) → configuration → node → RPC server.
+ * Prints one `listening` log line with the real address, port and network once the server accepts requests.
+ */
+import { mkdirSync } from 'node:fs';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { handlers } from '../handlers/index.js';
+import { SvcNode, packageVersion } from '../node.js';
+import { ConfigError, loadConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { startServer, type RunningServer } from './server.js';
+import { envNameOf, settings } from './settings.js';
+
+export interface CliIo {
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stderr: NodeJS.WritableStream;
+}
+
+export type CliOutcome =
+  | { readonly exitCode: number }
+  | { readonly node: SvcNode; readonly server: RunningServer; stop(): Promise<void> };
+
+const flagSettings = settings.filter((s) => s.flag !== undefined);
+
+const parseOptions: ParseArgsConfig['options'] = {
+  config: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+  ...Object.fromEntries(flagSettings.map((s) => [s.flag!, { type: s.kind === 'bool' ? 'boolean' : 'string' }] as const)),
+};
+
+export function helpText(): string {
+  const flagRows: Array<[string, string]> = [
+    ['--config <file>', `TOML configuration file (env SVC_NODE_CONFIG)`],
+    ...flagSettings.map((s): [string, string] => [
+      `--${s.flag}${s.kind === 'bool' ? '' : s.values ? ` <${s.values.join('|')}>` : ' <value>'}`,
+      `${s.description} (default: ${s.defaultText})`,
+    ]),
+    ['--help, -h', 'print this help'],
+    ['--version', 'print the version'],
+  ];
+  const width = Math.max(...flagRows.map(([flag]) => flag.length)) + 2;
+  const lines = [
+    `svc-node ${packageVersion()}: an Ethereum Classic node whose JSON-RPC API is defined by one OpenRPC document`,
+    '',
+    'Usage: svc-node [options]        (from the repo: npm start -- [options])',
+    '',
+    'Options:',
+    ...flagRows.map(([flag, text]) => `  ${flag.padEnd(width)}${text}`),
+    '',
+    'Every setting can be given in the config file (TOML, keys as sections: [network.rpc.http] port = 8546),',
+    'by environment variable, or by flag; flags beat the environment, which beats the file.',
+    '',
+    'Settings (config key, environment variable, default):',
+    ...settings.map((s) => `  ${s.key}\n      ${envNameOf(s.key)}  (default: ${s.defaultText})  ${s.description}`),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+/** Flag values keyed by setting key. */
+function flagsToSettings(values: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const s of flagSettings) {
+    if (values[s.flag!] !== undefined) out[s.key] = values[s.flag!];
+  }
+  return out;
+}
+
+export async function runCli(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  io: CliIo = { stdout: process.stdout, stderr: process.stderr },
+): Promise<CliOutcome> {
+  const fail = (message: string, exitCode = 1): CliOutcome => {
+    io.stderr.write(`svc-node: ${message}\n`);
+    return { exitCode };
+  };
+
+  let values: Record<string, unknown>;
+  try {
+    ({ values } = parseArgs({ args: [...argv], options: parseOptions, strict: true, allowPositionals: false }));
+  } catch (err) {
+    return fail(`${(err as Error).message}\nRun svc-node --help for the options.`, 2);
+  }
+  if (values.help) {
+    io.stdout.write(helpText());
+    return { exitCode: 0 };
+  }
+  if (values.version) {
+    io.stdout.write(`${packageVersion()}\n`);
+    return { exitCode: 0 };
+  }
+
+  let config;
+  try {
+    config = loadConfig({ flags: flagsToSettings(values), env, configFile: values.config as string | undefined });
+  } catch (err) {
+    if (err instanceof ConfigError) return fail(err.message);
+    throw err;
+  }
+
+  const log = createLogger({ level: config.logLevel, stream: io.stdout });
+  const node = new SvcNode(config, log);
+  let server: RunningServer;
+  try {
+    mkdirSync(config.datadir, { recursive: true });
+    server = await startServer(node, { handlers });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    log.error('start-up failed', { error: message });
+    return fail(`cannot start: ${message}`);
+  }
+  log.info('listening', {
+    address: server.address,
+    port: server.port,
+    network: config.network,
+    url: server.url,
+    ws: server.wsUrl,
+    apis: config.rpc.apis.join(','),
+    datadir: config.datadir,
+  });
+  return {
+    node,
+    server,
+    async stop() {
+      log.info('shutting down');
+      await server.close();
+    },
+  };
+}

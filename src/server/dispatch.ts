@@ -1,0 +1,258 @@
+/**
+ * JSON-RPC 2.0 dispatch, independent of the transport: text or a parsed body in, a response (or nothing, for
+ * notifications) out. HTTP and WebSocket both call it. Order of checks for one request: shape (-32600),
+ * version (-32006), method known and enabled (-32601), transport (-32601), available (-32004), params
+ * (-32602), then the handler; anything a handler throws that is not an `RpcError` is a fault (-32603, logged).
+ */
+import type { Handlers } from '../generated/handlers.js';
+import type { MethodSpec, Namespace } from '../generated/registry.js';
+import type { HandlerContext } from '../handlers/context.js';
+import { ErrorCode, RpcError, methodNotSupported } from './errors.js';
+import type { Logger } from './logger.js';
+
+export type JsonRpcId = unknown;
+
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export type JsonRpcResponse =
+  | { jsonrpc: '2.0'; id: JsonRpcId; result: unknown }
+  | { jsonrpc: '2.0'; id: JsonRpcId; error: JsonRpcErrorObject };
+
+export type DispatchOutput = JsonRpcResponse | JsonRpcResponse[] | undefined;
+
+type HandlerFn = (params: unknown[], ctx: HandlerContext) => unknown;
+
+interface Route {
+  readonly spec: MethodSpec;
+  readonly handler?: HandlerFn;
+  readonly enabled: boolean;
+}
+
+export interface DispatcherOptions {
+  /** The registry's `methods`. */
+  readonly methods: { readonly [name: string]: MethodSpec };
+  readonly handlers: Handlers<HandlerContext>;
+  readonly enabledNamespaces: ReadonlySet<Namespace>;
+  readonly maxBatchSize: number;
+  /** Check results against their schemas (dev/test); a mismatch is a fault. */
+  readonly validateResults: boolean;
+  readonly log: Logger;
+}
+
+/** A value, or a promise of it when some handler involved is async (callers `await` only then). */
+export type Maybe<T> = T | Promise<T>;
+
+export interface Dispatcher {
+  /** Parses `text` (a -32700 answer when it is not JSON) and dispatches it. */
+  handleText(text: string, ctx: HandlerContext): Maybe<DispatchOutput>;
+  /** Dispatches an already parsed body: a request object or a batch array. */
+  handle(body: unknown, ctx: HandlerContext): Maybe<DispatchOutput>;
+  /** JSON text of a response; a result JSON cannot encode (e.g. a bigint) becomes a logged -32603. */
+  serialize(output: JsonRpcResponse | JsonRpcResponse[]): string;
+}
+
+const errorResponse = (id: JsonRpcId, code: number, message: string, data?: unknown): JsonRpcResponse => ({
+  jsonrpc: '2.0',
+  id,
+  error: data === undefined ? { code, message } : { code, message, data },
+});
+
+const invalidRequest = (id: JsonRpcId, why: string) => errorResponse(id, ErrorCode.InvalidRequest, `Invalid request: ${why}`);
+
+export function createDispatcher(options: DispatcherOptions): Dispatcher {
+  const { log, maxBatchSize, validateResults } = options;
+  const routes = buildRoutes(options);
+  let faultCounter = 0;
+
+  /** Logs a real fault under a fresh id and returns the only thing the client learns about it. */
+  const fault = (id: JsonRpcId, method: string, err: unknown): JsonRpcResponse => {
+    const requestId = `${process.pid.toString(36)}-${(++faultCounter).toString(36)}`;
+    log.error('internal error while handling a request', { requestId, method, error: err });
+    return errorResponse(id, ErrorCode.InternalError, `Internal error (request id ${requestId})`);
+  };
+
+  /** Synchronous unless the handler is async: a sync handler's answer costs no promise or microtask. */
+  function handleOne(request: unknown, ctx: HandlerContext): Maybe<JsonRpcResponse | undefined> {
+    if (request === null || typeof request !== 'object' || Array.isArray(request)) {
+      return invalidRequest(null, 'expected a JSON-RPC request object');
+    }
+    const req = request as Record<string, unknown>;
+    const isNotification = !('id' in req);
+    const id = isNotification ? null : req.id;
+    if (req.jsonrpc !== '2.0') {
+      return errorResponse(id, ErrorCode.VersionNotSupported, 'Unsupported JSON-RPC version: "jsonrpc" must be "2.0"');
+    }
+    const method = req.method;
+    if (typeof method !== 'string') return invalidRequest(id, '"method" must be a string');
+    const rawParams = req.params;
+    let params: unknown[];
+    if (rawParams === undefined) params = [];
+    else if (Array.isArray(rawParams)) params = rawParams;
+    else if (rawParams !== null && typeof rawParams === 'object') {
+      return isNotification
+        ? undefined
+        : errorResponse(id, ErrorCode.InvalidParams, 'Invalid params: this node takes parameters by position; send "params" as an array');
+    } else return invalidRequest(id, '"params" must be an array');
+
+    const outcome = run(method, params, ctx, id);
+    if (!isNotification) return outcome;
+    return outcome instanceof Promise ? outcome.then(() => undefined) : undefined;
+  }
+
+  function run(method: string, params: unknown[], ctx: HandlerContext, id: JsonRpcId): Maybe<JsonRpcResponse> {
+    const route = routes.get(method);
+    if (route === undefined) {
+      return errorResponse(id, ErrorCode.MethodNotFound, `The method ${method} does not exist / is not available`);
+    }
+    const { spec } = route;
+    if (!route.enabled) {
+      return errorResponse(
+        id,
+        ErrorCode.MethodNotFound,
+        `The method ${method} does not exist / is not available (the ${spec.namespace} namespace is not enabled on this node)`,
+      );
+    }
+    if (spec.transport === 'ws' && ctx.transport !== 'ws') {
+      return errorResponse(id, ErrorCode.MethodNotFound, `The method ${method} is only available over WebSocket (connect to /ws)`);
+    }
+    if (spec.unavailable !== undefined || route.handler === undefined) {
+      return { jsonrpc: '2.0', id, error: methodNotSupported(method, spec.unavailable).toJSON() };
+    }
+    const paramError = checkParams(spec, params);
+    if (paramError) return { jsonrpc: '2.0', id, error: paramError.toJSON() };
+
+    let result: unknown;
+    try {
+      result = route.handler(params, ctx);
+    } catch (err) {
+      return failure(id, method, err);
+    }
+    if (result instanceof Promise) {
+      return result.then(
+        (value: unknown) => success(spec, id, value),
+        (err: unknown) => failure(id, method, err),
+      );
+    }
+    return success(spec, id, result);
+  }
+
+  function success(spec: MethodSpec, id: JsonRpcId, value: unknown): JsonRpcResponse {
+    const result = value === undefined ? null : value;
+    if (validateResults) {
+      const reason = spec.checkResult(result);
+      if (reason !== undefined) {
+        return fault(id, spec.name, new Error(`result of ${spec.name} does not match its schema: ${reason}`));
+      }
+    }
+    return { jsonrpc: '2.0', id, result };
+  }
+
+  function failure(id: JsonRpcId, method: string, err: unknown): JsonRpcResponse {
+    return err instanceof RpcError ? { jsonrpc: '2.0', id, error: err.toJSON() } : fault(id, method, err);
+  }
+
+  function handle(body: unknown, ctx: HandlerContext): Maybe<DispatchOutput> {
+    if (!Array.isArray(body)) return handleOne(body, ctx);
+    if (body.length === 0) return invalidRequest(null, 'empty batch');
+    if (body.length > maxBatchSize) {
+      return invalidRequest(null, `batch too large: ${body.length} requests, at most ${maxBatchSize} allowed`);
+    }
+    return handleBatch(body, ctx);
+  }
+
+  /** Sequential on purpose: a batch of writes (e.g. transactions with consecutive nonces) keeps its order. */
+  async function handleBatch(batch: unknown[], ctx: HandlerContext): Promise<DispatchOutput> {
+    const responses: JsonRpcResponse[] = [];
+    for (const request of batch) {
+      let response = handleOne(request, ctx);
+      if (response instanceof Promise) response = await response;
+      if (response !== undefined) responses.push(response);
+    }
+    return responses.length === 0 ? undefined : responses;
+  }
+
+  return {
+    handle,
+    handleText(text, ctx) {
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return errorResponse(null, ErrorCode.ParseError, 'Parse error: the request body is not valid JSON');
+      }
+      return handle(body, ctx);
+    },
+    serialize(output) {
+      try {
+        return JSON.stringify(output);
+      } catch (err) {
+        // Rare: find the responses that cannot be encoded and replace only those.
+        const one = (r: JsonRpcResponse): JsonRpcResponse => {
+          try {
+            JSON.stringify(r);
+            return r;
+          } catch (e) {
+            return fault(r.id, 'result serialization', e);
+          }
+        };
+        return JSON.stringify(Array.isArray(output) ? output.map(one) : one(output));
+      }
+    },
+  };
+}
+
+function buildRoutes(options: DispatcherOptions): Map<string, Route> {
+  const table = options.handlers as unknown as Record<string, Record<string, HandlerFn> | undefined>;
+  const routes = new Map<string, Route>();
+  for (const spec of Object.values(options.methods)) {
+    const handler = table[spec.namespace]?.[spec.name];
+    if (spec.unavailable === undefined && typeof handler !== 'function') {
+      throw new Error(`method ${spec.name} is available in the registry but has no handler`);
+    }
+    routes.set(spec.name, {
+      spec,
+      handler: typeof handler === 'function' ? handler : undefined,
+      enabled: options.enabledNamespaces.has(spec.namespace),
+    });
+  }
+  return routes;
+}
+
+const countText = (n: number) => `${n} parameter${n === 1 ? '' : 's'}`;
+
+/**
+ * Arity, then each param against its compiled validator. Trailing optional params may be omitted; an explicit
+ * `null` for an optional param whose schema rejects null counts as omitted (what geth does).
+ */
+export function checkParams(spec: MethodSpec, params: unknown[]): RpcError | undefined {
+  const max = spec.params.length;
+  const min = spec.requiredParams;
+  if (params.length < min || params.length > max) {
+    const expected = max === 0 ? 'no parameters' : min === max ? countText(max) : `${min} to ${countText(max)}`;
+    return new RpcError(ErrorCode.InvalidParams, `Invalid params for ${spec.name}: expected ${expected}, got ${params.length}`, {
+      expected: { min, max },
+      actual: params.length,
+    });
+  }
+  for (let i = 0; i < params.length; i++) {
+    const param = spec.params[i]!;
+    const value = params[i];
+    if (value === undefined) continue;
+    const reason = param.check(value);
+    if (reason === undefined) continue;
+    if (value === null && !param.required) {
+      params[i] = undefined;
+      continue;
+    }
+    return new RpcError(
+      ErrorCode.InvalidParams,
+      `Invalid params for ${spec.name}: argument ${i} (${param.name}) must be ${param.expects}; ${reason}`,
+      { index: i, param: param.name, expected: param.expects, reason },
+    );
+  }
+  return undefined;
+}

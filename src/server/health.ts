@@ -1,0 +1,120 @@
+/**
+ * `/health` (liveness), `/readiness` and `/healthcheck`, with the bodies and status codes of the original product:
+ * `{"checks":[{"name","status":"OK"|"ERROR","info"?}]}`. A check that throws is reported as ERROR with the message.
+ */
+import type { ChainStatus, SvcNode } from '../node.js';
+
+export interface HealthCheck {
+  readonly name: string;
+  readonly status: 'OK' | 'ERROR';
+  readonly info?: string;
+}
+
+export interface HealthReport {
+  readonly httpStatus: 200 | 500 | 503;
+  readonly body: { readonly checks: readonly HealthCheck[] };
+}
+
+type CheckFn = (status: ChainStatus) => HealthCheck;
+type CheckName = 'peerCount' | 'bestStoredBlock' | 'bestKnownBlock' | 'bestFetchingBlock' | 'updateStatus' | 'syncStatus';
+
+export class HealthChecker {
+  #lastFetching: bigint | undefined;
+  #lastChangeAt: number;
+
+  constructor(
+    private readonly node: SvcNode,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.#lastChangeAt = now();
+  }
+
+  liveness(): HealthReport {
+    return { httpStatus: 200, body: { checks: [{ name: 'server', status: 'OK', info: 'running' }] } };
+  }
+
+  readiness(): HealthReport {
+    return this.#report(['peerCount', 'bestStoredBlock', 'updateStatus'], 503);
+  }
+
+  healthcheck(): HealthReport {
+    return this.#report(['peerCount', 'bestStoredBlock', 'bestKnownBlock', 'bestFetchingBlock', 'updateStatus', 'syncStatus'], 500);
+  }
+
+  #report(names: readonly CheckName[], failStatus: 500 | 503): HealthReport {
+    let status: ChainStatus | undefined;
+    let statusError: unknown;
+    try {
+      status = this.node.chainStatus();
+    } catch (err) {
+      statusError = err;
+    }
+    const results = names.map((name): HealthCheck => {
+      try {
+        if (status === undefined) throw statusError;
+        return this.#checks[name](status);
+      } catch (err) {
+        return { name, status: 'ERROR' as const, info: err instanceof Error ? err.message : String(err) };
+      }
+    });
+    return { httpStatus: results.every((c) => c.status === 'OK') ? 200 : failStatus, body: { checks: results } };
+  }
+
+  readonly #checks: Record<CheckName, CheckFn> = {
+    peerCount,
+    bestStoredBlock,
+    bestKnownBlock,
+    bestFetchingBlock,
+    updateStatus: (s) => this.#updateStatus(s),
+    syncStatus: (s) => this.#syncStatus(s),
+  };
+
+  /** ERROR when the block being fetched has not moved for `no-update-duration-threshold`. */
+  #updateStatus(s: ChainStatus): HealthCheck {
+    const fetching = fetchingBlock(s);
+    const now = this.now();
+    if (fetching !== this.#lastFetching) {
+      this.#lastFetching = fetching;
+      this.#lastChangeAt = now;
+    }
+    const threshold = this.node.config.rpc.health.noUpdateDurationThresholdMs;
+    return now - this.#lastChangeAt > threshold
+      ? { name: 'updateStatus', status: 'ERROR', info: `block did not change for more than ${Math.round(threshold / 1000)} s` }
+      : { name: 'updateStatus', status: 'OK' };
+  }
+
+  #syncStatus(s: ChainStatus): HealthCheck {
+    if (!s.syncing) return { name: 'syncStatus', status: 'OK', info: 'STARTING' };
+    const behind = s.syncing.targetBlock - s.syncing.currentBlock;
+    const syncing = behind > BigInt(this.node.config.rpc.health.syncingStatusThreshold);
+    return { name: 'syncStatus', status: 'OK', info: syncing ? 'SYNCING' : 'SYNCED' };
+  }
+}
+
+function peerCount(s: ChainStatus): HealthCheck {
+  return s.peerCount > 0
+    ? { name: 'peerCount', status: 'OK', info: String(s.peerCount) }
+    : { name: 'peerCount', status: 'ERROR', info: 'peer count is 0' };
+}
+
+function bestStoredBlock(s: ChainStatus): HealthCheck {
+  return s.bestStoredBlock !== undefined
+    ? { name: 'bestStoredBlock', status: 'OK', info: s.bestStoredBlock.toString() }
+    : { name: 'bestStoredBlock', status: 'ERROR', info: 'No block is currently stored' };
+}
+
+function bestKnownBlock(s: ChainStatus): HealthCheck {
+  const known = s.syncing ? s.syncing.targetBlock : s.bestStoredBlock;
+  return known !== undefined
+    ? { name: 'bestKnownBlock', status: 'OK', info: known.toString() }
+    : { name: 'bestKnownBlock', status: 'ERROR', info: 'no block is known' };
+}
+
+function bestFetchingBlock(s: ChainStatus): HealthCheck {
+  const fetching = fetchingBlock(s);
+  return fetching !== undefined
+    ? { name: 'bestFetchingBlock', status: 'OK', info: fetching.toString() }
+    : { name: 'bestFetchingBlock', status: 'ERROR', info: 'no best fetching block' };
+}
+
+const fetchingBlock = (s: ChainStatus): bigint | undefined => (s.syncing ? s.syncing.currentBlock : s.pendingBlock);

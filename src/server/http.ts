@@ -1,0 +1,103 @@
+/**
+ * `POST /`: JSON-RPC over HTTP. This is the hot path, so it reads the body straight from Node's request stream
+ * (not through a WHATWG Request) and answers with a string body, which @hono/node-server writes without
+ * building a WHATWG Response. JSON-RPC errors travel with HTTP 200; only transport faults change the status.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { HttpBindings } from '@hono/node-server';
+import type { Context } from 'hono';
+import type { HandlerContext } from '../handlers/context.js';
+import type { Dispatcher } from './dispatch.js';
+import { ErrorCode } from './errors.js';
+import { RateLimiter, clientIp } from './rate-limit.js';
+
+export interface JsonRpcHttpOptions {
+  readonly dispatcher: Dispatcher;
+  /** Shared by every HTTP request. */
+  readonly context: HandlerContext;
+  readonly maxBodySize: number;
+  readonly rateLimiter?: RateLimiter;
+}
+
+type Env = { Bindings: HttpBindings };
+
+/** What geth accepts; anything else (or no Content-Type) is 415. */
+const acceptedContentTypes = new Set(['application/json', 'application/json-rpc', 'application/jsonrequest']);
+
+export function isJsonContentType(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  const semi = header.indexOf(';');
+  return acceptedContentTypes.has((semi === -1 ? header : header.slice(0, semi)).trim().toLowerCase());
+}
+
+/** A fresh object each time: @hono/node-server adds Content-Length to the headers object it is given. */
+const jsonHeaders = (extra?: Record<string, string>): Record<string, string> =>
+  extra ? { 'content-type': 'application/json', ...extra } : { 'content-type': 'application/json' };
+
+/** A transport-level refusal, still in JSON-RPC form so clients can read it. */
+function transportError(status: number, code: number, message: string, data?: unknown, headers?: Record<string, string>): Response {
+  const error = data === undefined ? { code, message } : { code, message, data };
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error }), { status, headers: jsonHeaders(headers) });
+}
+
+const tooLarge = Symbol('too large');
+
+/** Collects the body up to `limit` bytes; beyond it, stops buffering and reports `tooLarge`. */
+function readBody(incoming: IncomingMessage, limit: number): Promise<string | typeof tooLarge> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        incoming.off('data', onData);
+        incoming.resume(); // discard the rest; the response is sent at once
+        resolve(tooLarge);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    incoming.on('data', onData);
+    incoming.once('end', () => {
+      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+    });
+    incoming.once('error', reject);
+  });
+}
+
+export function jsonRpcHttpHandler(options: JsonRpcHttpOptions) {
+  const { dispatcher, context, maxBodySize, rateLimiter } = options;
+  const tooLargeMessage = `Request body too large: at most ${maxBodySize} bytes`;
+
+  return async (c: Context<Env>): Promise<Response> => {
+    const incoming = c.env.incoming;
+    const headers = incoming.headers;
+
+    if (!isJsonContentType(headers['content-type'])) {
+      return transportError(415, ErrorCode.InvalidRequest, 'Unsupported content type: send application/json');
+    }
+    if (rateLimiter) {
+      const decision = rateLimiter.check(clientIp(headers['x-forwarded-for'], incoming.socket.remoteAddress));
+      if (!decision.allowed) {
+        return transportError(
+          429,
+          ErrorCode.LimitExceeded,
+          'request rate exceeded',
+          { backoffSeconds: decision.backoffSeconds },
+          { 'retry-after': String(decision.backoffSeconds) },
+        );
+      }
+    }
+    const declared = headers['content-length'];
+    if (declared !== undefined && Number(declared) > maxBodySize) {
+      return transportError(413, ErrorCode.InvalidRequest, tooLargeMessage);
+    }
+    const text = await readBody(incoming, maxBodySize);
+    if (text === tooLarge) return transportError(413, ErrorCode.InvalidRequest, tooLargeMessage);
+
+    let output = dispatcher.handleText(text, context);
+    if (output instanceof Promise) output = await output;
+    if (output === undefined) return new Response(null, { status: 204 });
+    return new Response(dispatcher.serialize(output), { status: 200, headers: jsonHeaders() });
+  };
+}

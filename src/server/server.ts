@@ -1,0 +1,108 @@
+/**
+ * Wires the RPC server together for a node and starts listening: dispatcher, Hono app on @hono/node-server
+ * (HTTP or HTTPS), WebSocket, rate limiter shared by both transports.
+ */
+import { createServer as createHttpsServer } from 'node:https';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import type { Handlers } from '../generated/handlers.js';
+import { methods as registryMethods, type MethodSpec } from '../generated/registry.js';
+import type { HandlerContext } from '../handlers/context.js';
+import type { SvcNode } from '../node.js';
+import { createApp } from './app.js';
+import { createCorsPolicy } from './cors.js';
+import { createDispatcher, type Dispatcher } from './dispatch.js';
+import { HealthChecker } from './health.js';
+import { RateLimiter } from './rate-limit.js';
+import { defaultDocsDir } from './static-docs.js';
+import { loadTlsOptions } from './tls.js';
+import { attachWebSocket, type WebSocketEndpoint } from './ws.js';
+
+export interface StartServerOptions {
+  readonly handlers: Handlers<HandlerContext>;
+  /** Defaults to the generated registry. */
+  readonly methods?: { readonly [name: string]: MethodSpec };
+  readonly docsDir?: string;
+}
+
+export interface RunningServer {
+  readonly address: string;
+  /** The real port (differs from the configured one when that was 0). */
+  readonly port: number;
+  /** Base URL of JSON-RPC over HTTP(S), e.g. `http://127.0.0.1:8546/`. */
+  readonly url: string;
+  /** WebSocket URL, when WebSocket is enabled. */
+  readonly wsUrl?: string;
+  readonly dispatcher: Dispatcher;
+  close(): Promise<void>;
+}
+
+export async function startServer(node: SvcNode, options: StartServerOptions): Promise<RunningServer> {
+  const { config, log } = node;
+  const http = config.rpc.http;
+  const secure = http.mode === 'https';
+  const rpcLog = log.child({ component: 'rpc' });
+
+  const dispatcher = createDispatcher({
+    methods: options.methods ?? registryMethods,
+    handlers: options.handlers,
+    enabledNamespaces: node.enabledNamespaces,
+    maxBatchSize: config.rpc.maxBatchSize,
+    validateResults: config.rpc.validateResults,
+    log: rpcLog,
+  });
+  const cors = createCorsPolicy(http.corsAllowedOrigins);
+  const rateLimiter = http.rateLimit.enabled ? new RateLimiter(http.rateLimit) : undefined;
+  const app = createApp({
+    dispatcher,
+    httpContext: { node, transport: 'http' },
+    health: new HealthChecker(node),
+    cors,
+    rateLimiter,
+    maxBodySize: http.maxBodySize,
+    docsDir: options.docsDir ?? defaultDocsDir,
+    secure,
+    log: rpcLog,
+  });
+
+  // The JSON-RPC route always consumes (or deliberately drains) the request body itself, so the adapter's
+  // per-request cleanup listeners are pure overhead on the hot path.
+  const adaptorOptions = { fetch: app.fetch, autoCleanupIncoming: false };
+  const server = (
+    secure
+      ? createAdaptorServer({ ...adaptorOptions, createServer: createHttpsServer, serverOptions: loadTlsOptions(http.certificate!) })
+      : createAdaptorServer(adaptorOptions)
+  ) as Server;
+
+  let ws: WebSocketEndpoint | undefined;
+  if (config.rpc.ws.enabled) {
+    ws = attachWebSocket(server, { node, dispatcher, cors, rateLimiter, secure, maxPayload: http.maxBodySize, log: rpcLog });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(http.port, http.interface, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  server.on('error', (err) => rpcLog.error('server error', { error: err }));
+
+  const { address, port } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+  return {
+    address,
+    port,
+    url: `${secure ? 'https' : 'http'}://${host}:${port}/`,
+    wsUrl: ws ? `${secure ? 'wss' : 'ws'}://${host}:${port}/ws` : undefined,
+    dispatcher,
+    async close() {
+      await ws?.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

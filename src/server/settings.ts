@@ -1,0 +1,72 @@
+/**
+ * The table of every setting the node reads. One table drives the config file, the environment variables,
+ * the command-line flags and `--help`, so the four can never disagree. Keys are the spec's keys without the
+ * `svc.` root (`network.rpc.http.port`); in the TOML file they are written as sections (`[network.rpc.http]`).
+ */
+export type NetworkName = 'dev' | 'mordor' | 'etc';
+export const networkNames: readonly NetworkName[] = ['dev', 'mordor', 'etc'];
+
+export type SettingKind = 'string' | 'path' | 'int' | 'bool' | 'duration' | 'list' | 'origins' | 'enum';
+
+export interface Setting {
+  readonly key: string;
+  readonly kind: SettingKind;
+  /** Command-line flag without the leading `--`, when the setting has one. */
+  readonly flag?: string;
+  readonly values?: readonly string[];
+  readonly description: string;
+  /** The default as shown by --help; may depend on the network. */
+  readonly defaultText: string;
+}
+
+export const settings: readonly Setting[] = [
+  { key: 'blockchains.network', kind: 'enum', flag: 'network', values: networkNames, defaultText: 'dev',
+    description: 'the chain to run: dev (local PoW chain, chain id 1337), mordor (testnet) or etc (mainnet)' },
+  { key: 'datadir', kind: 'path', flag: 'datadir', defaultText: '~/.svc-node/<network>',
+    description: 'data directory (chain database, keystore, node key)' },
+  { key: 'testmode', kind: 'bool', flag: 'testmode', defaultText: 'false',
+    description: 'enable the test and debug namespaces (conformance testing)' },
+  { key: 'logging.level', kind: 'enum', flag: 'log-level', values: ['debug', 'info', 'warn', 'error'], defaultText: 'info',
+    description: 'lowest log level written' },
+  { key: 'network.rpc.apis', kind: 'list', flag: 'apis', defaultText: 'dev: all but test; mordor/etc: eth,web3,net',
+    description: 'comma-separated namespaces to enable (rpc is always on)' },
+  { key: 'network.rpc.max-batch-size', kind: 'int', defaultText: '1000',
+    description: 'most requests in one JSON-RPC batch' },
+  { key: 'network.rpc.validate-results', kind: 'bool', defaultText: 'true when NODE_ENV=test or testmode',
+    description: 'check every result against its OpenRPC schema (a mismatch is answered -32603)' },
+  { key: 'network.rpc.account-transactions-max-blocks', kind: 'int', defaultText: '1000',
+    description: 'widest block range svc_getAccountTransactions searches' },
+  { key: 'network.rpc.http.mode', kind: 'enum', values: ['http', 'https'], defaultText: 'http',
+    description: 'https needs network.rpc.http.certificate.*' },
+  { key: 'network.rpc.http.interface', kind: 'string', flag: 'http.addr', defaultText: '127.0.0.1',
+    description: 'address the RPC server listens on' },
+  { key: 'network.rpc.http.port', kind: 'int', flag: 'http.port', defaultText: '8546',
+    description: 'RPC port (0 picks a free one; the "listening" log line reports it)' },
+  { key: 'network.rpc.http.cors-allowed-origins', kind: 'origins', flag: 'http.cors', defaultText: 'none',
+    description: 'browser origins allowed to call the node: "*" or a comma list' },
+  { key: 'network.rpc.http.max-body-size', kind: 'int', defaultText: '5242880',
+    description: 'largest request body in bytes (HTTP 413 above it; also the WebSocket message limit)' },
+  { key: 'network.rpc.http.certificate.keystore-path', kind: 'path', defaultText: 'none',
+    description: 'PKCS#12 keystore holding the TLS key and certificate' },
+  { key: 'network.rpc.http.certificate.keystore-type', kind: 'enum', values: ['pkcs12'], defaultText: 'pkcs12',
+    description: 'keystore format' },
+  { key: 'network.rpc.http.certificate.password-file', kind: 'path', defaultText: 'none',
+    description: 'file whose first line is the keystore password' },
+  { key: 'network.rpc.http.rate-limit.enabled', kind: 'bool', defaultText: 'false',
+    description: 'limit each client IP to one request per min-request-interval' },
+  { key: 'network.rpc.http.rate-limit.min-request-interval', kind: 'duration', defaultText: '10s',
+    description: 'shortest time between two requests of one IP (ms, or "100ms", "10s", "1m")' },
+  { key: 'network.rpc.http.rate-limit.latest-timestamp-cache-size', kind: 'int', defaultText: '1024',
+    description: 'how many client IPs the limiter remembers (least recently seen are forgotten)' },
+  { key: 'network.rpc.ws.enabled', kind: 'bool', defaultText: 'true',
+    description: 'serve JSON-RPC over WebSocket at /ws on the RPC port' },
+  { key: 'network.rpc.health.no-update-duration-threshold', kind: 'duration', defaultText: '30m',
+    description: 'readiness fails when the best block has not moved for this long' },
+  { key: 'network.rpc.health.syncing-status-threshold', kind: 'int', defaultText: '10',
+    description: 'blocks behind the target before syncStatus reports SYNCING' },
+];
+
+export const settingsByKey: ReadonlyMap<string, Setting> = new Map(settings.map((s) => [s.key, s]));
+
+/** `network.rpc.http.rate-limit.enabled` → `SVC_NODE_NETWORK_RPC_HTTP_RATE_LIMIT_ENABLED`. */
+export const envNameOf = (key: string): string => 'SVC_NODE_' + key.toUpperCase().replace(/[.-]/g, '_');

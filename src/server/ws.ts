@@ -1,0 +1,124 @@
+/**
+ * JSON-RPC over WebSocket at `/ws`, sharing the HTTP port (the `ws` library in noServer mode on the node server's
+ * `upgrade` event) and the same dispatcher. Each connection gets its own handler context so subscriptions can
+ * push notifications to it. The same CORS policy and per-IP rate limit apply (the limit per message).
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import type { SvcNode } from '../node.js';
+import type { ClientConnection, HandlerContext } from '../handlers/context.js';
+import type { CorsPolicy } from './cors.js';
+import type { Dispatcher } from './dispatch.js';
+import { ErrorCode } from './errors.js';
+import type { Logger } from './logger.js';
+import { clientIp, type RateLimiter } from './rate-limit.js';
+
+export interface WebSocketOptions {
+  readonly node: SvcNode;
+  readonly dispatcher: Dispatcher;
+  readonly cors: CorsPolicy;
+  readonly maxPayload: number;
+  readonly secure: boolean;
+  readonly rateLimiter?: RateLimiter;
+  readonly log: Logger;
+  readonly path?: string;
+}
+
+export interface WebSocketEndpoint {
+  readonly clientCount: number;
+  close(): Promise<void>;
+}
+
+let nextConnectionId = 1;
+
+function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
+/** -32005 for every request in a body refused by the rate limiter, keeping their ids. */
+function rateLimited(text: string, backoffSeconds: number): unknown {
+  const error = { code: ErrorCode.LimitExceeded, message: 'request rate exceeded', data: { backoffSeconds } };
+  const idOf = (r: unknown) => (r !== null && typeof r === 'object' && 'id' in r ? (r as { id: unknown }).id : null);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { jsonrpc: '2.0', id: null, error };
+  }
+  return Array.isArray(body) && body.length > 0
+    ? body.map((r) => ({ jsonrpc: '2.0', id: idOf(r), error }))
+    : { jsonrpc: '2.0', id: idOf(body), error };
+}
+
+export function attachWebSocket(server: Server, options: WebSocketOptions): WebSocketEndpoint {
+  const { node, dispatcher, cors, log, rateLimiter } = options;
+  const path = options.path ?? '/ws';
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload });
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = req.url ?? '/';
+    const pathname = url.split('?', 1)[0];
+    if (pathname !== path) return refuseUpgrade(socket, 404, 'Not Found');
+    const origin = req.headers.origin;
+    if (origin !== undefined && cors.check(origin, req.headers.host, options.secure) === false) {
+      return refuseUpgrade(socket, 403, 'Forbidden');
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, req));
+  });
+
+  function onConnection(ws: WebSocket, req: IncomingMessage): void {
+    const ip = clientIp(req.headers['x-forwarded-for'], req.socket.remoteAddress);
+    const closeListeners: Array<() => void> = [];
+    const connection: ClientConnection = {
+      id: nextConnectionId++,
+      send(message) {
+        if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+      },
+      onClose(listener) {
+        closeListeners.push(listener);
+      },
+    };
+    const ctx: HandlerContext = { node, transport: 'ws', connection };
+    log.debug('websocket connected', { connection: connection.id, ip });
+
+    ws.on('message', (data: RawData) => {
+      const text = Buffer.isBuffer(data)
+        ? data.toString('utf8')
+        : Array.isArray(data)
+          ? Buffer.concat(data).toString('utf8')
+          : Buffer.from(data).toString('utf8');
+      if (rateLimiter) {
+        const decision = rateLimiter.check(ip);
+        if (!decision.allowed) return connection.send(rateLimited(text, decision.backoffSeconds));
+      }
+      Promise.resolve(dispatcher.handleText(text, ctx)).then(
+        (output) => {
+          if (output !== undefined && ws.readyState === WebSocket.OPEN) ws.send(dispatcher.serialize(output));
+        },
+        (err: unknown) => log.error('websocket dispatch failed', { connection: connection.id, error: err }),
+      );
+    });
+    ws.on('error', (err) => log.debug('websocket error', { connection: connection.id, error: err.message }));
+    ws.once('close', () => {
+      log.debug('websocket closed', { connection: connection.id });
+      for (const listener of closeListeners) {
+        try {
+          listener();
+        } catch (err) {
+          log.error('websocket close listener failed', { connection: connection.id, error: err });
+        }
+      }
+    });
+  }
+
+  return {
+    get clientCount() {
+      return wss.clients.size;
+    },
+    close() {
+      for (const client of wss.clients) client.terminate();
+      return new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}

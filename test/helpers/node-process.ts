@@ -1,0 +1,129 @@
+/**
+ * Runs svc-node as a child process, the way a user does: `node --import tsx src/main.ts <flags>` on a free
+ * loopback port (`--http.port 0`) with a temporary datadir, waits for its `listening` log line, and kills it after.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const mainPath = join(repoRoot, 'src/main.ts');
+
+export interface NodeProcess {
+  readonly child: ChildProcess;
+  readonly port: number;
+  /** `http://127.0.0.1:<port>/` (or https). */
+  readonly url: string;
+  readonly wsUrl: string;
+  readonly datadir: string;
+  /** Every stdout line so far, parsed when it is JSON. */
+  readonly logs: Array<Record<string, unknown>>;
+  stop(): Promise<void>;
+}
+
+export interface StartNodeOptions {
+  /** Extra flags; `--http.port 0`, `--http.addr 127.0.0.1` and `--datadir <tmp>` are added unless given. */
+  readonly args?: readonly string[];
+  readonly env?: NodeJS.ProcessEnv;
+  readonly timeoutMs?: number;
+}
+
+function spawnMain(args: readonly string[], env: NodeJS.ProcessEnv | undefined): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', mainPath, ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, NODE_ENV: 'test', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+export async function startNode(options: StartNodeOptions = {}): Promise<NodeProcess> {
+  const args = [...(options.args ?? [])];
+  const datadir = mkdtempSync(join(tmpdir(), 'svc-node-test-'));
+  if (!args.includes('--http.port')) args.push('--http.port', '0');
+  if (!args.includes('--http.addr')) args.push('--http.addr', '127.0.0.1');
+  if (!args.includes('--datadir')) args.push('--datadir', datadir);
+
+  const child = spawnMain(args, options.env);
+  const logs: Array<Record<string, unknown>> = [];
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+
+  const listening = await new Promise<Record<string, unknown>>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`svc-node did not report listening within ${options.timeoutMs ?? 30_000} ms\nstderr: ${stderr}`));
+    }, options.timeoutMs ?? 30_000);
+    let buffered = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      buffered += chunk;
+      let newline: number;
+      while ((newline = buffered.indexOf('\n')) !== -1) {
+        const line = buffered.slice(0, newline);
+        buffered = buffered.slice(newline + 1);
+        let entry: Record<string, unknown>;
+        try {
+          entry = JSON.parse(line) as Record<string, unknown>;
+        } catch {
+          entry = { raw: line };
+        }
+        logs.push(entry);
+        if (entry.msg === 'listening') {
+          clearTimeout(timer);
+          resolve(entry);
+        }
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`svc-node exited with ${code} before listening\nstderr: ${stderr}`));
+    });
+  });
+
+  const port = listening.port as number;
+  const url = listening.url as string;
+  return {
+    child,
+    port,
+    url,
+    wsUrl: listening.ws as string,
+    datadir,
+    logs,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      rmSync(datadir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface CliRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the CLI to completion (for --help and start-up failures). */
+export function runCli(args: readonly string[], env?: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<CliRun> {
+  const child = spawnMain(args, env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`svc-node ${args.join(' ')} did not exit within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}

@@ -1,0 +1,87 @@
+/** Small raw JSON-RPC clients for the tests: exact control over bytes, headers and status codes. */
+import WebSocket from 'ws';
+
+export interface RawResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+  /** The parsed body, or undefined when empty / not JSON. */
+  readonly body: any;
+}
+
+export async function post(
+  url: string,
+  body: unknown,
+  init: { headers?: Record<string, string>; raw?: boolean } = {},
+): Promise<RawResponse> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...init.headers },
+    body: init.raw ? (body as string) : JSON.stringify(body),
+  });
+  return readResponse(res);
+}
+
+export async function readResponse(res: Response): Promise<RawResponse> {
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, body };
+}
+
+/** `{jsonrpc, id, method, params}` */
+export const request = (method: string, params?: unknown[], id: unknown = 1) =>
+  params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+
+/** A WebSocket that answers one request at a time: send text, await the next message. */
+export class WsClient {
+  private readonly queue: string[] = [];
+  private readonly waiters: Array<(text: string) => void> = [];
+
+  private constructor(readonly socket: WebSocket) {
+    socket.on('message', (data) => {
+      const text = data.toString();
+      const waiter = this.waiters.shift();
+      if (waiter) waiter(text);
+      else this.queue.push(text);
+    });
+  }
+
+  static open(url: string, options?: WebSocket.ClientOptions): Promise<WsClient> {
+    const socket = new WebSocket(url, options);
+    return new Promise((resolve, reject) => {
+      socket.once('open', () => resolve(new WsClient(socket)));
+      socket.once('error', reject);
+      socket.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: HTTP ${res.statusCode}`)));
+    });
+  }
+
+  next(timeoutMs = 5_000): Promise<any> {
+    const queued = this.queue.shift();
+    if (queued !== undefined) return Promise.resolve(JSON.parse(queued));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no WebSocket message')), timeoutMs);
+      this.waiters.push((text) => {
+        clearTimeout(timer);
+        resolve(JSON.parse(text));
+      });
+    });
+  }
+
+  send(body: unknown, raw = false): void {
+    this.socket.send(raw ? (body as string) : JSON.stringify(body));
+  }
+
+  async call(body: unknown, raw = false): Promise<any> {
+    this.send(body, raw);
+    return this.next();
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}

@@ -1,0 +1,69 @@
+/** The command line as a process: --help, start-up failures, and the config file / environment / flag precedence. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, startNode } from '../helpers/node-process.js';
+import { post, request } from '../helpers/rpc.js';
+
+describe('svc-node CLI', () => {
+  it('prints --help with every flag and exits 0', async () => {
+    const run = await runCli(['--help']);
+    expect(run.code).toBe(0);
+    for (const flag of ['--config', '--network', '--datadir', '--http.addr', '--http.port', '--apis', '--testmode', '--log-level']) {
+      expect(run.stdout).toContain(flag);
+    }
+    expect(run.stdout).toContain('SVC_NODE_NETWORK_RPC_HTTP_PORT');
+    expect(run.stdout).toContain('network.rpc.http.rate-limit.min-request-interval');
+  });
+
+  it('fails at start on an unknown namespace, listing the valid ones', async () => {
+    const run = await runCli(['--apis', 'eth,bogus', '--http.port', '0']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('Invalid RPC APIs specified: bogus');
+    expect(run.stderr).toContain('eth, web3, net, personal, debug, qa, checkpointing, svc, test, iele, mcp, rpc');
+  });
+
+  it('fails on an unknown flag, a bad value, and the test namespace without --testmode', async () => {
+    const unknown = await runCli(['--no-such-flag']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/--no-such-flag/);
+    const badPort = await runCli(['--http.port', 'eighty']);
+    expect(badPort.code).toBe(1);
+    expect(badPort.stderr).toMatch(/network\.rpc\.http\.port \(--http\.port\) must be a non-negative integer/);
+    const test = await runCli(['--apis', 'eth,test']);
+    expect(test.code).toBe(1);
+    expect(test.stderr).toMatch(/testmode/);
+  });
+
+  it('reads a TOML config file, overridden by the environment, overridden by flags', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-node-config-'));
+    const file = join(dir, 'node.toml');
+    writeFileSync(
+      file,
+      [
+        '[blockchains]',
+        'network = "mordor"',
+        '[network.rpc]',
+        'apis = "eth,web3,net,personal"',
+        '[network.rpc.http]',
+        'port = 0',
+        'cors-allowed-origins = ["https://app.example"]',
+      ].join('\n'),
+    );
+    const node = await startNode({ args: ['--config', file, '--apis', 'eth,web3'], env: { SVC_NODE_NETWORK_RPC_APIS: 'net' } });
+    try {
+      expect((await post(node.url, request('net_version'))).body.error.code).toBe(-32601); // flag beat env
+      expect((await post(node.url, request('eth_chainId'))).body.result).toBe('0x3f'); // from the file
+      const allowed = await post(node.url, request('eth_chainId'), { headers: { origin: 'https://app.example' } });
+      expect(allowed.status).toBe(200);
+    } finally {
+      await node.stop();
+    }
+    const unknownKey = join(dir, 'bad.toml');
+    writeFileSync(unknownKey, '[network.rpc.http]\nprot = 1\n');
+    const run = await runCli(['--config', unknownKey]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/unknown setting "network\.rpc\.http\.prot"/);
+  });
+});

@@ -1,0 +1,174 @@
+/** JSON-RPC over real HTTP against a dev node started as a process. */
+import { keccak256, toUtf8Bytes } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNode, type NodeProcess } from '../helpers/node-process.js';
+import { post, request } from '../helpers/rpc.js';
+
+let node: NodeProcess;
+
+beforeAll(async () => {
+  node = await startNode();
+});
+afterAll(async () => {
+  await node?.stop();
+});
+
+describe('JSON-RPC over HTTP (dev node)', () => {
+  it('logs one listening line with the real port and network', () => {
+    const line = node.logs.find((l) => l.msg === 'listening')!;
+    expect(line).toMatchObject({ level: 'info', address: '127.0.0.1', network: 'dev' });
+    expect(line.port).toBeGreaterThan(0);
+    expect(line.port).not.toBe(8546);
+  });
+
+  it('serves the base methods', async () => {
+    const res = await post(node.url, [
+      request('web3_clientVersion', [], 1),
+      request('net_version', [], 2),
+      request('net_listening', [], 3),
+      request('eth_chainId', [], 4),
+      request('web3_sha3', ['0x68656c6c6f20776f726c64'], 5),
+      request('rpc_modules', [], 6),
+    ]);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const [version, net, listening, chainId, sha3, modules] = res.body;
+    expect(version.result).toMatch(new RegExp(`^svc-node/v\\d+\\.\\d+\\.\\d+/${process.platform}-${process.arch}/node\\d+`));
+    expect(net.result).toBe('1337');
+    expect(listening.result).toBe(true);
+    expect(chainId.result).toBe('0x539');
+    expect(sha3.result).toBe(keccak256(toUtf8Bytes('hello world')));
+    expect(sha3.result).toBe('0x47173285a8d7341e5e972fc677286384f802f8ef42a5ec5f03bbfa254cb01fad');
+    expect(Object.keys(modules.result).sort()).toEqual(
+      ['checkpointing', 'debug', 'eth', 'iele', 'mcp', 'net', 'personal', 'qa', 'rpc', 'svc', 'web3'].sort(),
+    );
+    expect(new Set(Object.values(modules.result))).toEqual(new Set(['1.0']));
+  });
+
+  it('answers a batch with mixed good and bad entries, one response per request with an id', async () => {
+    const res = await post(node.url, [
+      request('eth_chainId', [], 'first'),
+      { jsonrpc: '2.0', method: 'eth_chainId' }, // notification: no entry
+      request('eth_noSuchMethod', [], 3),
+      request('web3_sha3', ['0x1'], 4), // odd-length hex
+      request('web3_sha3', [], 5),
+      { jsonrpc: '1.0', id: 6, method: 'eth_chainId' },
+      42,
+      request('eth_blockNumber', [], null),
+      request('eth_chainId', [], { complex: ['id'] }),
+    ]);
+    expect(res.status).toBe(200);
+    const byPosition = res.body as any[];
+    expect(byPosition).toHaveLength(8);
+    expect(byPosition[0]).toEqual({ jsonrpc: '2.0', id: 'first', result: '0x539' });
+    expect(byPosition[1]).toMatchObject({ id: 3, error: { code: -32601 } });
+    expect(byPosition[2]).toMatchObject({ id: 4, error: { code: -32602 } });
+    expect(byPosition[2].error.message).toMatch(/argument 0 \(\w+\) must be/);
+    expect(byPosition[3]).toMatchObject({ id: 5, error: { code: -32602 } });
+    expect(byPosition[3].error.message).toBe('Invalid params for web3_sha3: expected 1 parameter, got 0');
+    expect(byPosition[4]).toMatchObject({ id: 6, error: { code: -32006 } });
+    expect(byPosition[5]).toMatchObject({ id: null, error: { code: -32600 } });
+    expect(byPosition[6]).toMatchObject({ id: null, error: { code: -32004 } });
+    expect(byPosition[7]).toEqual({ jsonrpc: '2.0', id: { complex: ['id'] }, result: '0x539' });
+  });
+
+  it('reports the arity of a method with no params', async () => {
+    const res = await post(node.url, request('eth_chainId', [1, 2]));
+    expect(res.body.error).toMatchObject({
+      code: -32602,
+      message: 'Invalid params for eth_chainId: expected no parameters, got 2',
+      data: { expected: { min: 0, max: 0 }, actual: 2 },
+    });
+  });
+
+  it('answers -32700 for malformed JSON with HTTP 200', async () => {
+    const res = await post(node.url, '{"jsonrpc":"2.0",', { raw: true });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+  });
+
+  it('answers -32600 for a non-request and for an empty or oversized batch', async () => {
+    expect((await post(node.url, 'true', { raw: true })).body).toMatchObject({ id: null, error: { code: -32600 } });
+    const empty = await post(node.url, []);
+    expect(empty.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid request: empty batch' } });
+    const big = await post(node.url, Array.from({ length: 1001 }, (_, i) => request('eth_chainId', [], i)));
+    expect(big.body).toMatchObject({ id: null, error: { code: -32600 } });
+    expect(big.body.error.message).toMatch(/batch too large: 1001 requests, at most 1000/);
+    const max = await post(node.url, Array.from({ length: 1000 }, (_, i) => request('eth_chainId', [], i)));
+    expect(max.body).toHaveLength(1000);
+  });
+
+  it('answers -32004 for methods the engine cannot serve yet, without checking their params', async () => {
+    const res = await post(node.url, request('eth_getBalance', ['not an address']));
+    expect(res.body.error.code).toBe(-32004);
+    expect(res.body.error.message).toMatch(/^Method not supported: eth_getBalance/);
+  });
+
+  it('refuses WebSocket-only methods over HTTP with -32601 naming WebSocket', async () => {
+    const res = await post(node.url, request('eth_subscribe', ['newHeads']));
+    expect(res.body.error.code).toBe(-32601);
+    expect(res.body.error.message).toMatch(/WebSocket/);
+  });
+
+  it('keeps the test namespace off without --testmode', async () => {
+    const res = await post(node.url, request('test_mineBlocks', [1]));
+    expect(res.body.error.code).toBe(-32601);
+  });
+
+  it('returns HTTP 204 with no body for a notification or an all-notification batch', async () => {
+    const single = await post(node.url, { jsonrpc: '2.0', method: 'eth_chainId' });
+    expect(single.status).toBe(204);
+    expect(single.text).toBe('');
+    const batch = await post(node.url, [
+      { jsonrpc: '2.0', method: 'eth_chainId' },
+      { jsonrpc: '2.0', method: 'no_such' },
+    ]);
+    expect(batch.status).toBe(204);
+  });
+
+  it('uses 415 for a non-JSON content type and 413 above the body limit', async () => {
+    const form = await post(node.url, request('eth_chainId'), { headers: { 'content-type': 'text/plain' } });
+    expect(form.status).toBe(415);
+    expect(form.body).toMatchObject({ error: { code: -32600 } });
+    const charset = await post(node.url, request('eth_chainId'), { headers: { 'content-type': 'application/json; charset=utf-8' } });
+    expect(charset.body.result).toBe('0x539');
+    const huge = await post(node.url, request('web3_sha3', ['0x' + 'ab'.repeat(3 * 1024 * 1024)]));
+    expect(huge.status).toBe(413);
+  });
+
+  it('serves the health endpoints with the product bodies and status codes', async () => {
+    const health = await fetch(node.url + 'health');
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ checks: [{ name: 'server', status: 'OK', info: 'running' }] });
+
+    const readiness = await fetch(node.url + 'readiness');
+    expect(readiness.status).toBe(503);
+    expect(await readiness.json()).toEqual({
+      checks: [
+        { name: 'peerCount', status: 'ERROR', info: 'peer count is 0' },
+        { name: 'bestStoredBlock', status: 'ERROR', info: 'No block is currently stored' },
+        { name: 'updateStatus', status: 'OK' },
+      ],
+    });
+
+    const healthcheck = await fetch(node.url + 'healthcheck');
+    expect(healthcheck.status).toBe(500);
+    const body = (await healthcheck.json()) as { checks: Array<{ name: string }> };
+    expect(body.checks.map((c) => c.name)).toEqual([
+      'peerCount',
+      'bestStoredBlock',
+      'bestKnownBlock',
+      'bestFetchingBlock',
+      'updateStatus',
+      'syncStatus',
+    ]);
+  });
+
+  it('serves the docs portal under /docs/ and redirects /docs', async () => {
+    const redirect = await fetch(node.url + 'docs', { redirect: 'manual' });
+    expect(redirect.status).toBe(301);
+    expect(redirect.headers.get('location')).toBe('/docs/');
+    const escape = await fetch(node.url + 'docs/..%2fpackage.json');
+    expect(escape.status).toBe(404);
+  });
+});
