@@ -5,6 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AccountManager } from './chain/accounts/index.js';
+import type { ChainEngine } from './chain/engine.js';
 import type { Namespace } from './generated/registry.js';
 import type { NodeConfig } from './server/config.js';
 import type { Logger } from './server/logger.js';
@@ -49,6 +51,8 @@ export class SvcNode {
   readonly enabledNamespaces: ReadonlySet<Namespace>;
   readonly startedAt = Date.now();
   #chainStatus: ChainStatusSource = noChain;
+  #engine: ChainEngine | undefined;
+  #accounts: AccountManager | undefined;
 
   constructor(
     readonly config: NodeConfig,
@@ -63,6 +67,30 @@ export class SvcNode {
   /** Called by the chain engine once it is running. */
   attachChainStatus(source: ChainStatusSource): void {
     this.#chainStatus = source;
+  }
+
+  /** Attaches the running chain engine; health and handlers read the chain through it from then on. */
+  attachEngine(engine: ChainEngine): void {
+    this.#engine = engine;
+    this.attachChainStatus({
+      status: () => {
+        const head = engine.chain.getHead().header.number;
+        return { peerCount: 0, bestStoredBlock: head, pendingBlock: head + 1n };
+      },
+    });
+  }
+
+  attachAccounts(accounts: AccountManager): void {
+    this.#accounts = accounts;
+  }
+
+  /** The chain engine, or undefined while none is attached (unit tests of the transport). */
+  get engine(): ChainEngine | undefined {
+    return this.#engine;
+  }
+
+  get accounts(): AccountManager | undefined {
+    return this.#accounts;
   }
 
   chainStatus(): ChainStatus {

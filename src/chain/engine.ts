@@ -11,6 +11,7 @@ import type { ChainRules, EngineNetwork } from './engine-types.js';
 import { sharedCommon } from './exec/shared-common.js';
 import { getNetwork } from './networks/index.js';
 import type { NetworkDefinition, NetworkName } from './networks/types.js';
+import { Miner } from './miner/index.js';
 import { Ethash } from './pow/ethash.js';
 import { txRulesAt } from './rules/evmRules.js';
 import { TxPool } from './txpool/txpool.js';
@@ -26,6 +27,15 @@ export interface EngineOptions {
   /** Skip seal checks (retesteth's NoProof chains). */
   readonly noProof?: boolean;
   readonly onWarning?: (message: string) => void;
+  readonly mining?: MiningOptions;
+}
+
+export interface MiningOptions {
+  /** Receives block rewards; the zero address when none is configured. */
+  readonly coinbase?: Uint8Array;
+  readonly extraData?: Uint8Array;
+  /** On dev: also seal an empty block after this many seconds without one (0 = only when transactions are pending). */
+  readonly blockTimeSeconds?: number;
 }
 
 export class ChainEngine {
@@ -35,6 +45,7 @@ export class ChainEngine {
     readonly chain: Blockchain,
     readonly pow: Ethash,
     readonly pool: TxPool,
+    readonly miner: Miner,
   ) {}
 
   static async open(opts: EngineOptions): Promise<ChainEngine> {
@@ -48,12 +59,24 @@ export class ChainEngine {
     const chain = await Blockchain.open({
       dataDir: opts.dataDir,
       network,
-      rules: opts.rules ?? etcEngineRules(definition, () => BigInt(Math.floor(Date.now() / 1000))),
+      // Dev automine seals bursts faster than one block per second (timestamps run ahead of the clock),
+      // so the "not from the future" check applies to public networks only.
+      rules: opts.rules ?? etcEngineRules(definition, definition.name === 'dev' ? undefined : () => BigInt(Math.floor(Date.now() / 1000))),
       seal: pow,
       ...(opts.noProof ? { noProof: true } : {}),
     });
     const pool = new TxPool(poolViewOf(chain, definition), opts.pool);
-    const engine = new ChainEngine(definition, network, chain, pow, pool);
+    const miner = new Miner({
+      chain,
+      pool,
+      pow,
+      consensus: opts.noProof ? 'none' : 'pow',
+      coinbase: opts.mining?.coinbase ?? new Uint8Array(20),
+      ...(opts.mining?.extraData ? { extraData: opts.mining.extraData } : {}),
+      policy: definition.name === 'dev' ? 'dev' : 'continuous',
+      blockTimeSeconds: opts.mining?.blockTimeSeconds ?? 0,
+    });
+    const engine = new ChainEngine(definition, network, chain, pow, pool, miner);
     engine.keepPoolInStep();
     return engine;
   }
@@ -69,6 +92,7 @@ export class ChainEngine {
   }
 
   async close(): Promise<void> {
+    await this.miner.close();
     await this.chain.close();
   }
 }

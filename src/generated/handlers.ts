@@ -23,8 +23,22 @@ export interface NetHandlers<Ctx> {
   net_version(params: T.NetVersionParams, ctx: Ctx): MaybePromise<T.NetVersionResult>;
 }
 
-/** Every `personal` method is marked x-unavailable, so there is nothing to implement yet. */
-export interface PersonalHandlers<Ctx> {}
+export interface PersonalHandlers<Ctx> {
+  /** Returns the address that signed a message (EIP-191). */
+  personal_ecRecover(params: T.PersonalEcRecoverParams, ctx: Ctx): MaybePromise<T.PersonalEcRecoverResult>;
+  /** Imports a private key into the keystore. */
+  personal_importRawKey(params: T.PersonalImportRawKeyParams, ctx: Ctx): MaybePromise<T.PersonalImportRawKeyResult>;
+  /** Lists the addresses in the keystore. */
+  personal_listAccounts(params: T.PersonalListAccountsParams, ctx: Ctx): MaybePromise<T.PersonalListAccountsResult>;
+  /** Locks an account. */
+  personal_lockAccount(params: T.PersonalLockAccountParams, ctx: Ctx): MaybePromise<T.PersonalLockAccountResult>;
+  /** Creates a new key in the keystore. */
+  personal_newAccount(params: T.PersonalNewAccountParams, ctx: Ctx): MaybePromise<T.PersonalNewAccountResult>;
+  /** Signs a message with a keystore key (EIP-191). */
+  personal_sign(params: T.PersonalSignParams, ctx: Ctx): MaybePromise<T.PersonalSignResult>;
+  /** Unlocks an account for signing. */
+  personal_unlockAccount(params: T.PersonalUnlockAccountParams, ctx: Ctx): MaybePromise<T.PersonalUnlockAccountResult>;
+}
 
 /** Every `debug` method is marked x-unavailable, so there is nothing to implement yet. */
 export interface DebugHandlers<Ctx> {}

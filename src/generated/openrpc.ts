@@ -4066,8 +4066,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0xfa79da70f7633f745ef95c7b5e9ec2e5337b88b6"
           }
         }
-      ],
-      "x-unavailable": "Needs the keystore, which is not built yet."
+      ]
     },
     {
       "name": "personal_importRawKey",
@@ -4133,8 +4132,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0x72f78c32f60228503eb7ef6025446eacee8879da"
           }
         }
-      ],
-      "x-unavailable": "Needs the keystore, which is not built yet."
+      ]
     },
     {
       "name": "personal_listAccounts",
@@ -4168,8 +4166,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             ]
           }
         }
-      ],
-      "x-unavailable": "Needs the keystore, which is not built yet."
+      ]
     },
     {
       "name": "personal_unlockAccount",
@@ -4290,8 +4287,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": false
           }
         }
-      ],
-      "x-unavailable": "Needs the keystore, which is not built yet."
+      ]
     },
     {
       "name": "personal_lockAccount",
@@ -4333,8 +4329,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": true
           }
         }
-      ],
-      "x-unavailable": "Needs the keystore, which is not built yet."
+      ]
     },
     {
       "name": "personal_sendTransaction",
@@ -4586,8 +4581,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0x010493dd61349bd1bfd4d7af20fd96c2ea68713660eb398bc7b43341e48b54835fe495a36c36a045ebee4e19a7b1f1a1ba3997da24f3a8cfae7c16560e05ec941b"
           }
         }
-      ],
-      "x-unavailable": "Needs the keystore, which is not built yet."
+      ]
     },
     {
       "name": "personal_ecRecover",
@@ -4649,8 +4643,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0x72f78c32f60228503eb7ef6025446eacee8879da"
           }
         }
-      ],
-      "x-unavailable": "Ships with the keystore-backed personal namespace, which is not built yet."
+      ]
     },
     {
       "name": "debug_listPeersInfo",
@@ -8812,11 +8805,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       },
       "PassphraseTooShort": {
         "code": -32000,
-        "message": "Passphrase must have at least 7 characters."
+        "message": "Provided passphrase must have at least 7 characters"
       },
       "AccountExists": {
         "code": -32000,
-        "message": "Account 0x… already exists in the keystore."
+        "message": "account already exists"
       },
       "InvalidPrivateKey": {
         "code": -32602,
@@ -8824,11 +8817,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       },
       "NoKeyForAddress": {
         "code": -32000,
-        "message": "No key in the keystore for 0x…: create one with personal_newAccount or import one with personal_importRawKey."
+        "message": "No key found for the given address"
       },
       "WrongPassphrase": {
         "code": -32000,
-        "message": "Could not decrypt the key of 0x… with the given passphrase."
+        "message": "Could not decrypt key with given passphrase"
       },
       "InvalidSignatureV": {
         "code": -32602,

@@ -1190,7 +1190,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 2,
     checkResult: checker(validators.validatePersonalEcRecoverResult),
-    unavailable: 'Ships with the keystore-backed personal namespace, which is not built yet.',
     transport: 'any',
   },
   personal_importRawKey: {
@@ -1212,7 +1211,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 2,
     checkResult: checker(validators.validatePersonalImportRawKeyResult),
-    unavailable: 'Needs the keystore, which is not built yet.',
     transport: 'any',
   },
   personal_listAccounts: {
@@ -1221,7 +1219,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     params: [],
     requiredParams: 0,
     checkResult: checker(validators.validatePersonalListAccountsResult),
-    unavailable: 'Needs the keystore, which is not built yet.',
     transport: 'any',
   },
   personal_lockAccount: {
@@ -1237,7 +1234,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validatePersonalLockAccountResult),
-    unavailable: 'Needs the keystore, which is not built yet.',
     transport: 'any',
   },
   personal_newAccount: {
@@ -1253,7 +1249,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validatePersonalNewAccountResult),
-    unavailable: 'Needs the keystore, which is not built yet.',
     transport: 'any',
   },
   personal_sendTransaction: {
@@ -1303,7 +1298,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 3,
     checkResult: checker(validators.validatePersonalSignResult),
-    unavailable: 'Needs the keystore, which is not built yet.',
     transport: 'any',
   },
   personal_signAndSendTransaction: {
@@ -1353,7 +1347,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 2,
     checkResult: checker(validators.validatePersonalUnlockAccountResult),
-    unavailable: 'Needs the keystore, which is not built yet.',
     transport: 'any',
   },
   debug_accountRange: {

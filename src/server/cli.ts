@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { handlers } from '../handlers/index.js';
 import { SvcNode, packageVersion } from '../node.js';
+import { openNodeServices, type NodeServices } from '../services.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { startServer, type RunningServer } from './server.js';
@@ -103,12 +104,15 @@ export async function runCli(
   const log = createLogger({ level: config.logLevel, stream: io.stdout });
   const node = new SvcNode(config, log);
   let server: RunningServer;
+  let services: NodeServices | undefined;
   try {
     mkdirSync(config.datadir, { recursive: true });
+    services = await openNodeServices(node);
     server = await startServer(node, { handlers });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     log.error('start-up failed', { error: message });
+    await services?.close().catch(() => undefined);
     return fail(`cannot start: ${message}`);
   }
   log.info('listening', {
@@ -126,6 +130,7 @@ export async function runCli(
     async stop() {
       log.info('shutting down');
       await server.close();
+      await services?.close();
     },
   };
 }

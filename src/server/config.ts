@@ -10,6 +10,9 @@ import { namespaces, type Namespace } from '../generated/registry.js';
 import type { LogLevel } from './logger.js';
 import { envNameOf, settings, settingsByKey, type NetworkName, type Setting } from './settings.js';
 
+/** The first account of the dev mnemonic, so dev rewards land in an account the developer holds. */
+const DEV_COINBASE = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -26,8 +29,19 @@ export interface RateLimitConfig {
   readonly latestTimestampCacheSize: number;
 }
 
+export interface MiningConfig {
+  readonly enabled: boolean;
+  /** 0x-prefixed address; undefined = none configured. */
+  readonly coinbase?: string;
+  readonly blockTimeMs: number;
+  readonly extraData: string;
+}
+
 export interface NodeConfig {
   readonly network: NetworkName;
+  readonly mining: MiningConfig;
+  readonly keystore: { readonly minimalPassphraseLength: number };
+  readonly txpool: { readonly size: number; readonly transactionTimeoutMs: number };
   readonly datadir: string;
   readonly testmode: boolean;
   readonly logLevel: LogLevel;
@@ -121,8 +135,23 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
   const port = get<number>('network.rpc.http.port') ?? 8546;
   if (port > 65535) throw new ConfigError(`network.rpc.http.port must be 0..65535, got ${port}`);
 
+  const coinbase = get<string>('mining.coinbase');
+  if (coinbase !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(coinbase)) {
+    throw new ConfigError(`mining.coinbase must be a 20-byte address (0x + 40 hex digits), got "${coinbase}"`);
+  }
   return {
     network,
+    mining: {
+      enabled: get<boolean>('mining.mining-enabled') ?? network === 'dev',
+      coinbase: coinbase ?? (network === 'dev' ? DEV_COINBASE : undefined),
+      blockTimeMs: get<number>('mining.block-time') ?? 0,
+      extraData: get<string>('mining.header-extra-data') ?? 'svc-node',
+    },
+    keystore: { minimalPassphraseLength: get<number>('keystore.minimal-passphrase-length') ?? 7 },
+    txpool: {
+      size: get<number>('txpool.tx-pool-size') ?? 1000,
+      transactionTimeoutMs: get<number>('txpool.transaction-timeout') ?? 120_000,
+    },
     datadir: getPath('datadir') ?? join(homedir(), '.svc-node', network),
     testmode,
     logLevel: get<LogLevel>('logging.level') ?? 'info',

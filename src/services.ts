@@ -1,0 +1,51 @@
+/**
+ * Opens what the node runs on besides the RPC server: the chain engine (chain, PoW, pool, miner) and the
+ * node-held accounts, configured from `NodeConfig`, and closes them again in the right order.
+ */
+import { hexToBytes } from '@ethereumjs/util';
+import { AccountManager, keystoreDirOf } from './chain/accounts/index.js';
+import { ChainEngine } from './chain/engine.js';
+import { DEV_ACCOUNTS } from './chain/networks/devAccounts.js';
+import type { SvcNode } from './node.js';
+
+export interface NodeServices {
+  readonly engine: ChainEngine;
+  readonly accounts: AccountManager;
+  close(): Promise<void>;
+}
+
+export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
+  const { config, log } = node;
+  const engine = await ChainEngine.open({
+    dataDir: config.datadir,
+    network: config.network,
+    pool: { maxSize: config.txpool.size, queuedLifetimeMs: config.txpool.transactionTimeoutMs },
+    onWarning: (message) => log.warn(message),
+    mining: {
+      ...(config.mining.coinbase ? { coinbase: hexToBytes(config.mining.coinbase as `0x${string}`) } : {}),
+      extraData: new TextEncoder().encode(config.mining.extraData),
+      blockTimeSeconds: config.mining.blockTimeMs / 1000,
+    },
+  });
+  engine.miner.on('failure', (err: Error) => log.warn('mining failed', { error: err.message }));
+  if (config.mining.enabled) engine.miner.start();
+  const accounts = new AccountManager({
+    keystoreDir: keystoreDirOf(config.datadir),
+    minPassphraseLength: config.keystore.minimalPassphraseLength,
+    allowEmptyPassphrase: false,
+  });
+  // The dev chain's prefunded test-mnemonic accounts are node-held and unlocked, as in other dev nodes.
+  if (config.network === 'dev') accounts.addNodeHeldKeys(DEV_ACCOUNTS.map((a) => hexToBytes(a.privateKey as `0x${string}`)));
+  node.attachEngine(engine);
+  node.attachAccounts(accounts);
+  const head = engine.chain.getHead();
+  log.info('chain opened', { network: config.network, head: head.header.number.toString(), hash: `0x${Buffer.from(head.hash()).toString('hex')}` });
+  return {
+    engine,
+    accounts,
+    async close() {
+      accounts.lockAll();
+      await engine.close();
+    },
+  };
+}
