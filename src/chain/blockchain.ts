@@ -25,6 +25,7 @@ import { runCall, type CallMessage, type CallResult } from './exec/call.js';
 import { transactionsRoot, type TxReceipt } from './exec/receipts.js';
 import { sharedCommon } from './exec/shared-common.js';
 import { buildGenesis, genesisBlock } from './genesis.js';
+import { indexWrites, type LogIndexReader } from './logs/log-index.js';
 import { openState, StateView } from './state/state-view.js';
 import { TrieNodeStore } from './state/trie-db.js';
 
@@ -203,6 +204,11 @@ export class Blockchain extends TypedEmitter {
   async close(): Promise<void> {
     await this.importQueue.catch(() => undefined);
     await this.db.close();
+  }
+
+  /** Read access to the log index postings written with every block. */
+  get logIndex(): LogIndexReader {
+    return this.db;
   }
 
   get network(): EngineNetwork {
@@ -428,6 +434,8 @@ export class Blockchain extends TypedEmitter {
     const batch = new WriteBatch();
     result.stateWrites.writeTo(batch);
     this.store.stageBlock(batch, block, result.receipts, td);
+    // Log postings are per block hash and immutable like receipts, so they go in the block's own batch.
+    batch.ops.push(...indexWrites(block, result.receipts));
     if (td <= this.headTd) {
       await this.db.write(batch);
       this.nodes.remember(result.stateWrites.pending);

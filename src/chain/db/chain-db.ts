@@ -41,6 +41,11 @@ export class ChainDB {
     return Buffer.isBuffer(value) ? new Uint8Array(value.buffer, value.byteOffset, value.byteLength) : value;
   }
 
+  /** Ordered keys in `[gte, lt)`: the log index scans its postings this way. */
+  keys(range: { gte: Uint8Array; lt: Uint8Array }) {
+    return this.level.keys(range);
+  }
+
   async write(batch: WriteBatch): Promise<void> {
     if (batch.ops.length === 0) return;
     await this.level.batch(batch.ops);

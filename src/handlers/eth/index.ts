@@ -1,5 +1,16 @@
 import type { EthHandlers } from '../../generated/handlers.js';
 import type { HandlerContext } from '../context.js';
 import { eth_chainId } from './chainId.js';
+import { ethLogHandlers } from './logs.handlers.js';
+import { ethMiningHandlers } from './mining.handlers.js';
+import { ethReadHandlers } from './read.handlers.js';
+import { ethWriteHandlers } from './write.handlers.js';
 
-export const ethHandlers: EthHandlers<HandlerContext> = { eth_chainId };
+/** The groups are assembled here so that `tsc` checks the whole namespace against the generated interface. */
+export const ethHandlers: EthHandlers<HandlerContext> = {
+  eth_chainId,
+  ...ethReadHandlers,
+  ...ethWriteHandlers,
+  ...ethMiningHandlers,
+  ...ethLogHandlers,
+};

@@ -1,0 +1,433 @@
+/**
+ * Polled filters (eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter) and push
+ * subscriptions (for eth_subscribe) over the chain's head changes and the pool's new transactions.
+ *
+ * Head changes are processed one at a time, in the order the chain announced them, so every filter
+ * and subscription sees one consistent history: logs of added blocks, and after a reorganisation the
+ * logs of dropped blocks again with `removed: true`. A watcher only gets `removed` copies of logs it
+ * was given: it remembers `since`, the lowest height from which it has seen every canonical block.
+ *
+ * Polled filters expire after `timeoutMs` without a poll and buffer at most `maxBufferedChanges`
+ * items; subscriptions live until their owner (a WebSocket connection) unsubscribes.
+ */
+import { logsOfBlock } from '../logs/block-logs.js';
+import { bloomMayMatch, bytesEqual, compileCriteria, matchesLog, type CompiledCriteria } from '../logs/match.js';
+import type { LogQueries } from '../logs/query.js';
+import type { Log, LogCriteria, LogSource } from '../logs/types.js';
+import { FilterLimitError, FilterNotFoundError, FilterOverflowError } from './errors.js';
+import { randomId } from './ids.js';
+import { PolledBuffer } from './polled-buffer.js';
+
+/** What the manager needs of a block in a head event: ethereumjs `Block` satisfies it. */
+export interface HeadBlock {
+  hash(): Uint8Array;
+  readonly header: { readonly number: bigint; readonly parentHash: Uint8Array; readonly logsBloom: Uint8Array };
+}
+
+/** The chain's `reorg` event: `dropped` highest first, `added` lowest first. */
+export interface HeadReorg<B extends HeadBlock> {
+  readonly dropped: readonly B[];
+  readonly added: readonly B[];
+  readonly commonAncestor: B;
+}
+
+/** An eth_newFilter filter with resolved heights; an undefined bound follows the head ("latest"). */
+export interface LogFilterSpec extends LogCriteria {
+  readonly fromBlock?: bigint;
+  readonly toBlock?: bigint;
+}
+
+export interface FilterManagerOptions<B extends HeadBlock> {
+  readonly source: LogSource;
+  /** Answers getFilterLogs, with the node's log query limits. */
+  readonly queries: LogQueries;
+  /** A stored block by hash: recovers blocks a head change jumped over (a rewind, then a longer side chain). */
+  readonly blockByHash: (hash: Uint8Array) => Promise<B | undefined>;
+  /** The head when the manager starts; without it the first head event is taken as the only new block. */
+  readonly initialHead?: B;
+  /** Idle time after which a polled filter is removed; every poll resets it. Default 5 minutes. */
+  readonly timeoutMs?: number;
+  /** Most polled filters held at once. Default 10,000. */
+  readonly maxFilters?: number;
+  /** Most items (logs, hashes) one polled filter holds between polls. Default 10,000. */
+  readonly maxBufferedChanges?: number;
+  /** How often expired filters are swept away. Default min(timeoutMs, 60 s). */
+  readonly sweepIntervalMs?: number;
+  /** Milliseconds clock, for tests. Default `Date.now`. */
+  readonly now?: () => number;
+  /** Failures of head processing or of subscription listeners (the manager carries on). Default: ignored. */
+  readonly onError?: (error: unknown) => void;
+}
+
+export type FilterKind = 'logs' | 'blocks' | 'transactions';
+
+/** What eth_getFilterChanges returns, by filter kind. */
+export type FilterChanges =
+  | { readonly kind: 'logs'; readonly logs: Log[] }
+  | { readonly kind: 'blocks'; readonly hashes: Uint8Array[] }
+  | { readonly kind: 'transactions'; readonly hashes: Uint8Array[] };
+
+export interface Subscription {
+  readonly id: bigint;
+  /** False if it was already gone. */
+  unsubscribe(): boolean;
+}
+
+/** Anything that receives the logs of new (and reorganised) blocks. */
+interface LogWatcher {
+  readonly criteria: CompiledCriteria;
+  readonly fromBlock?: bigint;
+  readonly toBlock?: bigint;
+  /** Every canonical block at this height or above has been delivered to this watcher. */
+  since: bigint;
+  active: boolean;
+  deliver(logs: readonly Log[], block: bigint): void;
+}
+
+interface PolledFilterBase {
+  readonly id: bigint;
+  lastPoll: number;
+}
+interface LogFilter extends PolledFilterBase {
+  readonly kind: 'logs';
+  readonly spec: LogFilterSpec;
+  readonly watcher: LogWatcher;
+  readonly buffer: PolledBuffer<Log>;
+}
+interface HashFilter extends PolledFilterBase {
+  readonly kind: 'blocks' | 'transactions';
+  readonly buffer: PolledBuffer<Uint8Array>;
+}
+type PolledFilter = LogFilter | HashFilter;
+
+type SubscriptionEntry<B> =
+  | { readonly kind: 'newHeads'; readonly listener: (block: B) => void }
+  | { readonly kind: 'logs'; readonly watcher: LogWatcher }
+  | { readonly kind: 'newPendingTransactions'; readonly listener: (hash: Uint8Array) => void };
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, got ${value}`);
+  return value;
+}
+
+export class FilterManager<B extends HeadBlock = HeadBlock> {
+  readonly timeoutMs: number;
+  readonly maxFilters: number;
+  readonly maxBufferedChanges: number;
+  private readonly filters = new Map<bigint, PolledFilter>();
+  private readonly subscriptions = new Map<bigint, SubscriptionEntry<B>>();
+  private readonly watchers = new Set<LogWatcher>();
+  private head: { number: bigint; hash: Uint8Array } | undefined;
+  /** Head changes, processed strictly in order. */
+  private queue: Promise<void> = Promise.resolve();
+  private readonly sweeper: NodeJS.Timeout;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: FilterManagerOptions<B>) {
+    this.timeoutMs = positiveInteger('timeoutMs', opts.timeoutMs ?? 5 * 60_000);
+    this.maxFilters = positiveInteger('maxFilters', opts.maxFilters ?? 10_000);
+    this.maxBufferedChanges = positiveInteger('maxBufferedChanges', opts.maxBufferedChanges ?? 10_000);
+    this.now = opts.now ?? Date.now;
+    if (opts.initialHead !== undefined) this.head = { number: opts.initialHead.header.number, hash: opts.initialHead.hash() };
+    const sweepEvery = positiveInteger('sweepIntervalMs', opts.sweepIntervalMs ?? Math.min(this.timeoutMs, 60_000));
+    this.sweeper = setInterval(() => this.sweep(), sweepEvery);
+    this.sweeper.unref();
+  }
+
+  /** Stops the sweeper and drops every filter and subscription. */
+  close(): void {
+    clearInterval(this.sweeper);
+    this.filters.clear();
+    this.subscriptions.clear();
+    for (const w of this.watchers) w.active = false;
+    this.watchers.clear();
+  }
+
+  get filterCount(): number {
+    return this.filters.size;
+  }
+
+  get subscriptionCount(): number {
+    return this.subscriptions.size;
+  }
+
+  // ------------------------------------------------------------------ feeds
+
+  /** The chain's `newHead` event. */
+  onNewHead(block: B): void {
+    this.enqueue(() => this.advanceTo(block));
+  }
+
+  /** The chain's `reorg` event (it precedes the matching `newHead`). */
+  onReorg(event: HeadReorg<B>): void {
+    this.enqueue(() => this.reorganise(event));
+  }
+
+  /** The pool's `tx:added` event: a transaction entered the pending set. */
+  onPendingTransaction(hash: Uint8Array): void {
+    for (const f of this.filters.values()) if (f.kind === 'transactions') f.buffer.push(hash);
+    for (const s of this.subscriptions.values()) if (s.kind === 'newPendingTransactions') this.call(() => s.listener(hash));
+  }
+
+  /** Resolves once every head change announced so far has been delivered. */
+  settled(): Promise<void> {
+    return this.queue;
+  }
+
+  // ------------------------------------------------------------------ polled filters
+
+  /**
+   * Installs a log filter. Like every installation it takes effect in order with the head changes
+   * announced before the call, so it reports exactly the blocks that come after them.
+   */
+  newLogFilter(spec: LogFilterSpec): Promise<bigint> {
+    return this.inOrder(() => {
+      const id = this.reserveId();
+      const buffer = new PolledBuffer<Log>(this.maxBufferedChanges);
+      const watcher = this.watcher(spec, spec.fromBlock, spec.toBlock, (logs, block) => {
+        for (const log of logs) buffer.push(log, block);
+      });
+      this.filters.set(id, { kind: 'logs', id, spec, watcher, buffer, lastPoll: this.now() });
+      this.watchers.add(watcher);
+      return id;
+    });
+  }
+
+  newBlockFilter(): Promise<bigint> {
+    return this.inOrder(() => this.newHashFilter('blocks'));
+  }
+
+  newPendingTransactionFilter(): Promise<bigint> {
+    return this.inOrder(() => this.newHashFilter('transactions'));
+  }
+
+  /** What the filter collected since the last poll (which this call becomes). Throws FilterNotFoundError or FilterOverflowError. */
+  async changes(id: bigint): Promise<FilterChanges> {
+    await this.settled();
+    const filter = this.live(id);
+    filter.lastPoll = this.now();
+    const overflow = filter.buffer.overflowed;
+    if (overflow !== undefined) {
+      this.remove(id);
+      throw new FilterOverflowError(id, this.maxBufferedChanges, overflow.block);
+    }
+    if (filter.kind === 'logs') return { kind: 'logs', logs: filter.buffer.drain() };
+    return { kind: filter.kind, hashes: filter.buffer.drain() };
+  }
+
+  /**
+   * Every log the filter's range holds now (eth_getFilterLogs), subject to the query limits; [] for
+   * block and transaction filters. Resets the idle timer, does not move the poll point.
+   */
+  async filterLogs(id: bigint): Promise<Log[]> {
+    const filter = this.live(id);
+    filter.lastPoll = this.now();
+    if (filter.kind !== 'logs') return [];
+    const head = this.opts.source.headNumber();
+    const { fromBlock, toBlock, ...criteria } = filter.spec;
+    return this.opts.queries.queryLogs({ ...criteria, fromBlock: fromBlock ?? head, toBlock: toBlock ?? head });
+  }
+
+  /** Removes a filter; false if the id names none (or it had expired). */
+  uninstall(id: bigint): boolean {
+    const filter = this.filters.get(id);
+    if (filter === undefined) return false;
+    const expired = this.isExpired(filter);
+    this.remove(id);
+    return !expired;
+  }
+
+  /** Which kind of filter `id` is, if installed. */
+  kindOf(id: bigint): FilterKind | undefined {
+    const filter = this.filters.get(id);
+    return filter === undefined || this.isExpired(filter) ? undefined : filter.kind;
+  }
+
+  /** Removes the filters idle for longer than the timeout. Runs on a timer; callable directly. */
+  sweep(): void {
+    for (const [id, filter] of this.filters) if (this.isExpired(filter)) this.remove(id);
+  }
+
+  // ------------------------------------------------------------------ subscriptions
+
+  /** Every new canonical block, lowest first (all blocks a reorganisation adds). */
+  subscribeNewHeads(listener: (block: B) => void): Promise<Subscription> {
+    return this.inOrder(() => this.addSubscription({ kind: 'newHeads', listener }));
+  }
+
+  /** Logs of new blocks matching `criteria`, and their `removed: true` copies when a reorganisation drops them. */
+  subscribeLogs(criteria: LogCriteria, listener: (log: Log) => void): Promise<Subscription> {
+    return this.inOrder(() => {
+      const watcher = this.watcher(criteria, undefined, undefined, (logs) => {
+        for (const log of logs) this.call(() => listener(log));
+      });
+      this.watchers.add(watcher);
+      return this.addSubscription({ kind: 'logs', watcher });
+    });
+  }
+
+  /** Hashes of transactions entering the pool. */
+  subscribePendingTransactions(listener: (hash: Uint8Array) => void): Promise<Subscription> {
+    return this.inOrder(() => this.addSubscription({ kind: 'newPendingTransactions', listener }));
+  }
+
+  unsubscribe(id: bigint): boolean {
+    const entry = this.subscriptions.get(id);
+    if (entry === undefined) return false;
+    this.subscriptions.delete(id);
+    if (entry.kind === 'logs') {
+      entry.watcher.active = false;
+      this.watchers.delete(entry.watcher);
+    }
+    return true;
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  private reserveId(): bigint {
+    if (this.filters.size >= this.maxFilters) this.sweep();
+    if (this.filters.size >= this.maxFilters) throw new FilterLimitError(this.maxFilters);
+    return randomId((id) => this.filters.has(id) || this.subscriptions.has(id));
+  }
+
+  private newHashFilter(kind: 'blocks' | 'transactions'): bigint {
+    const id = this.reserveId();
+    this.filters.set(id, { kind, id, buffer: new PolledBuffer<Uint8Array>(this.maxBufferedChanges), lastPoll: this.now() });
+    return id;
+  }
+
+  private addSubscription(entry: SubscriptionEntry<B>): Subscription {
+    const id = randomId((taken) => this.filters.has(taken) || this.subscriptions.has(taken));
+    this.subscriptions.set(id, entry);
+    return { id, unsubscribe: () => this.unsubscribe(id) };
+  }
+
+  private watcher(
+    criteria: LogCriteria,
+    fromBlock: bigint | undefined,
+    toBlock: bigint | undefined,
+    deliver: (logs: readonly Log[], block: bigint) => void,
+  ): LogWatcher {
+    return {
+      criteria: compileCriteria(criteria),
+      ...(fromBlock !== undefined ? { fromBlock } : {}),
+      ...(toBlock !== undefined ? { toBlock } : {}),
+      // Blocks up to the head as processed so far were never delivered to it.
+      since: this.head === undefined ? 0n : this.head.number + 1n,
+      active: true,
+      deliver,
+    };
+  }
+
+  private live(id: bigint): PolledFilter {
+    const filter = this.filters.get(id);
+    if (filter === undefined) throw new FilterNotFoundError(id);
+    if (this.isExpired(filter)) {
+      this.remove(id);
+      throw new FilterNotFoundError(id);
+    }
+    return filter;
+  }
+
+  private isExpired(filter: PolledFilter): boolean {
+    return this.now() - filter.lastPoll > this.timeoutMs;
+  }
+
+  private remove(id: bigint): void {
+    const filter = this.filters.get(id);
+    if (filter === undefined) return;
+    this.filters.delete(id);
+    if (filter.kind === 'logs') {
+      filter.watcher.active = false;
+      this.watchers.delete(filter.watcher);
+    }
+  }
+
+  /** Runs `task` after every head change announced so far (and before any announced later). */
+  private inOrder<T>(task: () => T | Promise<T>): Promise<T> {
+    const run = this.queue.then(task);
+    this.queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  private enqueue(task: () => Promise<void>): void {
+    this.inOrder(task).catch((error: unknown) => this.opts.onError?.(error));
+  }
+
+  /** Runs a subscriber's listener; one failing listener must not stop delivery to the others. */
+  private call(fn: () => void): void {
+    try {
+      fn();
+    } catch (error) {
+      this.opts.onError?.(error);
+    }
+  }
+
+  private async advanceTo(block: B): Promise<void> {
+    const hash = block.hash();
+    const head = this.head;
+    if (head !== undefined && bytesEqual(head.hash, hash)) return; // already delivered with its reorg
+    // Normally one new block; after a rewind the new head may bring stored ancestors with it.
+    const added: B[] = [block];
+    if (head !== undefined) {
+      let cursor = block;
+      while (cursor.header.number > head.number + 1n && !bytesEqual(cursor.header.parentHash, head.hash)) {
+        const parent = await this.opts.blockByHash(cursor.header.parentHash);
+        if (parent === undefined) break;
+        added.unshift(parent);
+        cursor = parent;
+      }
+    }
+    for (const b of added) await this.deliverAdded(b);
+  }
+
+  private async reorganise(event: HeadReorg<B>): Promise<void> {
+    const dropped = [...event.dropped].sort((a, b) => (a.header.number < b.header.number ? -1 : 1));
+    for (const b of dropped) await this.deliverLogs(b, true);
+    // Every canonical block above the common ancestor will be delivered anew.
+    const ancestor = event.commonAncestor.header.number;
+    for (const w of this.watchers) if (w.since > ancestor + 1n) w.since = ancestor + 1n;
+    this.head = { number: ancestor, hash: event.commonAncestor.hash() };
+    for (const b of event.added) await this.deliverAdded(b);
+  }
+
+  private async deliverAdded(block: B): Promise<void> {
+    const hash = block.hash();
+    const number = block.header.number;
+    for (const f of this.filters.values()) if (f.kind === 'blocks') f.buffer.push(hash, number);
+    for (const s of this.subscriptions.values()) if (s.kind === 'newHeads') this.call(() => s.listener(block));
+    await this.deliverLogs(block, false);
+    this.head = { number, hash };
+  }
+
+  /** Reads the block's receipts once, only if some watcher's criteria may match its bloom. */
+  private async deliverLogs(block: B, removed: boolean): Promise<void> {
+    const number = block.header.number;
+    const interested = [...this.watchers].filter(
+      (w) =>
+        w.since <= number &&
+        (w.fromBlock === undefined || number >= w.fromBlock) &&
+        (w.toBlock === undefined || number <= w.toBlock) &&
+        bloomMayMatch(w.criteria, block.header.logsBloom),
+    );
+    if (interested.length === 0) return;
+    const receipts = await this.opts.source.blockReceipts(block.hash()).catch((error: unknown) => {
+      this.opts.onError?.(error);
+      return undefined;
+    });
+    if (receipts === undefined) {
+      // Should not happen (receipts are stored with the block); report it and keep the stream going.
+      this.opts.onError?.(new Error(`receipts of block ${number} are missing; its logs were not delivered`));
+      return;
+    }
+    const logs = logsOfBlock(receipts, undefined, removed);
+    for (const w of interested) {
+      if (!w.active) continue;
+      const matching = logs.filter((log) => matchesLog(w.criteria, log));
+      if (matching.length > 0) w.deliver(matching, number);
+    }
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * The persistent log index: which blocks hold a log from an address, or with a topic at a position.
+ *
+ * Keys (one table tag, 'L', beside the chain tables of src/chain/db/keys.ts), empty values:
+ *
+ *   'L' 0x00                   number8 hash32   block has at least one log
+ *   'L' 0x01 address20         number8 hash32   block has a log emitted by address
+ *   'L' 0x10+p topic32         number8 hash32   block has a log with topic at position p (0..3)
+ *
+ * Entries are written for every *stored* block, canonical or not, in the same batch as the block's
+ * receipts (`indexWrites`), and are keyed by hash as well as height: like the receipts they describe
+ * they never change, so a reorganisation needs no index work and a crash cannot leave the index out
+ * of step with the blocks. Readers keep the candidates whose hash is the canonical one at that height.
+ * A query reads one key range per OR-ed value and intersects the criteria, so its cost follows the
+ * number of blocks holding its rarest criterion, not the width of the range (see `candidates`).
+ *
+ * The index must be written from genesis on: a block stored without its entries is invisible to
+ * indexed queries.
+ */
+import type { WriteOp } from '../db/chain-db.js';
+import type { CompiledCriteria } from './match.js';
+import type { ReceiptWithLogs } from './types.js';
+
+export const LOG_INDEX_TAG = 'L'.charCodeAt(0);
+const KIND_ANY_LOG = 0x00;
+const KIND_ADDRESS = 0x01;
+const KIND_TOPIC = 0x10;
+const MAX_U64 = (1n << 64n) - 1n;
+
+/** What the index needs of a block: ethereumjs `Block` satisfies it. */
+export interface IndexableBlock {
+  hash(): Uint8Array;
+  readonly header: { readonly number: bigint };
+}
+
+/** An ordered key iterator (a LevelDB `db.keys(...)` iterator satisfies it). */
+export interface KeyIterator {
+  /** Up to `size` next keys; an empty array at the end. */
+  nextv(size: number): Promise<Uint8Array[]>;
+  close(): Promise<void>;
+}
+
+/** Ordered key reads on the chain database: LevelDB's `db.keys({ gte, lt })` satisfies it. */
+export interface LogIndexReader {
+  keys(range: { gte: Uint8Array; lt: Uint8Array }): KeyIterator;
+}
+
+/** A block that the index says may hold matching logs; not yet checked to be canonical. */
+export interface IndexCandidate {
+  readonly number: bigint;
+  readonly hash: Uint8Array;
+}
+
+function u64(n: bigint): Uint8Array {
+  const out = new Uint8Array(8);
+  new DataView(out.buffer).setBigUint64(0, n < 0n ? 0n : n > MAX_U64 ? MAX_U64 : n);
+  return out;
+}
+
+function concat(...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+const prefixOf = (kind: number, value?: Uint8Array): Uint8Array =>
+  concat(Uint8Array.of(LOG_INDEX_TAG, kind), value ?? new Uint8Array(0));
+
+/** Every index key of one block, deduplicated (many logs with one topic give one key). */
+function blockKeys(block: IndexableBlock, receipts: readonly ReceiptWithLogs[]): Uint8Array[] {
+  const suffix = concat(u64(block.header.number), block.hash());
+  const prefixes = new Map<string, Uint8Array>();
+  const add = (prefix: Uint8Array) => prefixes.set(Buffer.from(prefix).toString('latin1'), prefix);
+  for (const receipt of receipts) {
+    for (const log of receipt.logs) {
+      add(prefixOf(KIND_ANY_LOG));
+      add(prefixOf(KIND_ADDRESS, log.address));
+      log.topics.forEach((topic, position) => add(prefixOf(KIND_TOPIC + position, topic)));
+    }
+  }
+  return [...prefixes.values()].map((p) => concat(p, suffix));
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** The index entries of a newly stored block, for the engine's per-block write batch. */
+export function indexWrites(block: IndexableBlock, receipts: readonly ReceiptWithLogs[]): WriteOp[] {
+  return blockKeys(block, receipts).map((key) => ({ type: 'put', key, value: EMPTY }));
+}
+
+/**
+ * Deletes a block's entries. Reorganisations do not need it (entries are per hash); it is for pruning
+ * stored side-chain blocks or rebuilding the index.
+ */
+export function unindexWrites(block: IndexableBlock, receipts: readonly ReceiptWithLogs[]): WriteOp[] {
+  return blockKeys(block, receipts).map((key) => ({ type: 'del', key }));
+}
+
+function candidateOf(key: Uint8Array): IndexCandidate {
+  const at = key.length - 40;
+  const number = new DataView(key.buffer, key.byteOffset + at, 8).getBigUint64(0);
+  return { number, hash: key.subarray(at + 8) };
+}
+
+const idOf = (key: Uint8Array): string => Buffer.from(key.buffer, key.byteOffset + key.length - 40, 40).toString('latin1');
+
+/** One OR-group of the criteria (the addresses, or one topic position): a key range per value. */
+class GroupScan {
+  readonly found = new Map<string, IndexCandidate>();
+  /** Every key of the group's ranges has been read. */
+  complete = false;
+  /** Below this height the group's membership is fully known (fixed when the scan stops). */
+  knownBelow = 0n;
+  private readonly live: { iterator: KeyIterator; reached: bigint }[];
+
+  constructor(reader: LogIndexReader, prefixes: readonly Uint8Array[], from: bigint, to: bigint) {
+    this.live = prefixes.map((prefix) => ({
+      iterator: reader.keys({
+        gte: concat(prefix, u64(from)),
+        lt: to >= MAX_U64 ? concat(prefix, u64(MAX_U64), new Uint8Array(32).fill(0xff)) : concat(prefix, u64(to + 1n)),
+      }),
+      reached: from - 1n,
+    }));
+  }
+
+
+  async step(chunk: number): Promise<void> {
+    await Promise.all(
+      [...this.live].map(async (entry) => {
+        const keys = await entry.iterator.nextv(chunk);
+        if (keys.length === 0) {
+          this.live.splice(this.live.indexOf(entry), 1);
+          this.complete = this.live.length === 0;
+          await entry.iterator.close();
+          return;
+        }
+        for (const key of keys) {
+          const id = idOf(key);
+          if (!this.found.has(id)) this.found.set(id, candidateOf(key));
+        }
+        entry.reached = candidateOf(keys[keys.length - 1]).number;
+      }),
+    );
+  }
+
+  async close(): Promise<void> {
+    this.knownBelow = this.live.reduce((min, it) => (it.reached < min ? it.reached : min), MAX_U64 + 1n);
+    await Promise.all(this.live.map((entry) => entry.iterator.close()));
+    this.live.length = 0;
+  }
+}
+
+const FIRST_CHUNK = 64;
+const MAX_CHUNK = 4096;
+
+export class LogIndex {
+  constructor(private readonly reader: LogIndexReader) {}
+
+  /**
+   * Blocks in [from, to] (canonical or not) that may hold a log matching `c`, in ascending height.
+   *
+   * Every criterion (the addresses, each constrained topic position) is an OR-group of key ranges and
+   * a block must appear in all of them. The groups are scanned in step, in growing chunks, until the
+   * most selective one is complete: a popular topic (an event signature in every block) costs about
+   * as many key reads as the rare address it is combined with, not one per block of the range.
+   * Candidates are then pruned by the other groups as far as they were scanned; the rest is left to
+   * the exact match on the receipts.
+   */
+  async candidates(c: CompiledCriteria, from: bigint, to: bigint): Promise<IndexCandidate[]> {
+    const prefixGroups: Uint8Array[][] = [];
+    if (c.addresses !== undefined) prefixGroups.push(c.addresses.map((a) => prefixOf(KIND_ADDRESS, a)));
+    c.topics.forEach((set, position) => {
+      if (set !== undefined) prefixGroups.push(set.map((t) => prefixOf(KIND_TOPIC + position, t)));
+    });
+    if (prefixGroups.length === 0) prefixGroups.push([prefixOf(KIND_ANY_LOG)]);
+
+    const groups = prefixGroups.map((prefixes) => new GroupScan(this.reader, prefixes, from, to));
+    try {
+      let chunk = FIRST_CHUNK;
+      while (!groups.some((g) => g.complete)) {
+        await Promise.all(groups.map((g) => g.step(chunk)));
+        chunk = Math.min(chunk * 2, MAX_CHUNK);
+      }
+    } finally {
+      await Promise.all(groups.map((g) => g.close()));
+    }
+    const complete = groups.filter((g) => g.complete).sort((a, b) => a.found.size - b.found.size);
+    const [smallest] = complete;
+    const others = groups.filter((g) => g !== smallest);
+    const out: IndexCandidate[] = [];
+    for (const [id, candidate] of smallest.found) {
+      if (others.every((g) => g.found.has(id) || (!g.complete && candidate.number >= g.knownBelow))) out.push(candidate);
+    }
+    return out.sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * eth_getLogs on the engine: a canonical block range or one block by hash, bounded by a maximum block
+ * range and a maximum result count so that no query can exhaust the node.
+ *
+ * With a log index, only the blocks the index names are read; without one (a database not indexed),
+ * each canonical block's header bloom is checked before its receipts are read.
+ */
+import { logsOfBlock } from './block-logs.js';
+import { LimitExceededError, UnknownBlockError } from './errors.js';
+import { LogIndex, type LogIndexReader } from './log-index.js';
+import { bloomMayMatch, bytesEqual, compileCriteria, type CompiledCriteria } from './match.js';
+import type { Log, LogQuery, LogSource } from './types.js';
+
+export interface LogQueryLimits {
+  /** Widest block range (toBlock - fromBlock + 1) one query may span. Default 10,000. */
+  readonly maxBlockRange?: number;
+  /** Most logs one query may return. Default 10,000. */
+  readonly maxResults?: number;
+}
+
+export interface LogQueryOptions extends LogQueryLimits {
+  readonly source: LogSource;
+  /** Key reads on the database holding the log index (`indexWrites`); without it, blooms are scanned. */
+  readonly index?: LogIndexReader;
+  /** Blocks read concurrently. Default 16. */
+  readonly readAhead?: number;
+}
+
+export const DEFAULT_MAX_BLOCK_RANGE = 10_000;
+export const DEFAULT_MAX_RESULTS = 10_000;
+
+interface BlockRef {
+  readonly number: bigint;
+  readonly hash: Uint8Array;
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, got ${value}`);
+  return value;
+}
+
+export class LogQueries {
+  readonly maxBlockRange: number;
+  readonly maxResults: number;
+  private readonly source: LogSource;
+  private readonly index: LogIndex | undefined;
+  private readonly readAhead: number;
+
+  constructor(opts: LogQueryOptions) {
+    this.source = opts.source;
+    this.index = opts.index === undefined ? undefined : new LogIndex(opts.index);
+    this.maxBlockRange = positiveInteger('maxBlockRange', opts.maxBlockRange ?? DEFAULT_MAX_BLOCK_RANGE);
+    this.maxResults = positiveInteger('maxResults', opts.maxResults ?? DEFAULT_MAX_RESULTS);
+    this.readAhead = positiveInteger('readAhead', opts.readAhead ?? 16);
+  }
+
+  /** Logs matching `query`, in chain order. Throws LimitExceededError or UnknownBlockError. */
+  async queryLogs(query: LogQuery): Promise<Log[]> {
+    const criteria = compileCriteria(query);
+    if ('blockHash' in query) return this.inBlock(query.blockHash, criteria);
+    const head = this.source.headNumber();
+    const from = query.fromBlock < 0n ? 0n : query.fromBlock;
+    const to = query.toBlock > head ? head : query.toBlock;
+    if (from > to) return [];
+    if (to - from + 1n > BigInt(this.maxBlockRange)) throw LimitExceededError.blockRange(this.maxBlockRange, from, to);
+    const blocks = this.index !== undefined ? await this.indexedBlocks(criteria, from, to) : await this.bloomScannedBlocks(criteria, from, to);
+    return this.collect(blocks, criteria, from);
+  }
+
+  private async inBlock(hash: Uint8Array, criteria: CompiledCriteria): Promise<Log[]> {
+    const header = await this.source.header(hash);
+    if (header === undefined) throw new UnknownBlockError(hash);
+    if (!bloomMayMatch(criteria, header.logsBloom)) return [];
+    return this.collect([{ number: header.number, hash }], criteria, header.number);
+  }
+
+  /** Index candidates that are canonical. */
+  private async indexedBlocks(criteria: CompiledCriteria, from: bigint, to: bigint): Promise<BlockRef[]> {
+    const candidates = await this.index!.candidates(criteria, from, to);
+    const canonical = await this.mapWindowed(candidates, async (c) => {
+      const hash = await this.source.canonicalHash(c.number);
+      return hash !== undefined && bytesEqual(hash, c.hash);
+    });
+    return candidates.filter((_, i) => canonical[i]);
+  }
+
+  /** Canonical blocks whose header bloom may match (the fallback without an index). */
+  private async bloomScannedBlocks(criteria: CompiledCriteria, from: bigint, to: bigint): Promise<BlockRef[]> {
+    const numbers: bigint[] = [];
+    for (let n = from; n <= to; n++) numbers.push(n);
+    const refs = await this.mapWindowed(numbers, async (number): Promise<BlockRef | undefined> => {
+      const hash = await this.source.canonicalHash(number);
+      const header = hash === undefined ? undefined : await this.source.header(hash);
+      return header !== undefined && bloomMayMatch(criteria, header.logsBloom) ? { number, hash: header.hash } : undefined;
+    });
+    return refs.filter((r): r is BlockRef => r !== undefined);
+  }
+
+  /** Reads the blocks' receipts in order, a window at a time, and stops as soon as the result cap is passed. */
+  private async collect(blocks: readonly BlockRef[], criteria: CompiledCriteria, from: bigint): Promise<Log[]> {
+    const out: Log[] = [];
+    for (let start = 0; start < blocks.length; start += this.readAhead) {
+      const window = blocks.slice(start, start + this.readAhead);
+      const logsPerBlock = await Promise.all(
+        window.map(async (b) => {
+          const receipts = await this.source.blockReceipts(b.hash);
+          // A block pruned between the index read and now has nothing to report.
+          return receipts === undefined ? [] : logsOfBlock(receipts, criteria);
+        }),
+      );
+      for (let i = 0; i < window.length; i++) {
+        const logs = logsPerBlock[i];
+        if (out.length + logs.length > this.maxResults) {
+          const overflow = window[i].number;
+          throw LimitExceededError.results(this.maxResults, from, overflow > from ? overflow - 1n : undefined, overflow);
+        }
+        for (const log of logs) out.push(log);
+      }
+    }
+    return out;
+  }
+
+  private async mapWindowed<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+    const out: R[] = [];
+    // Wider windows here: these are single small reads, mostly served by the store's caches.
+    const width = this.readAhead * 4;
+    for (let start = 0; start < items.length; start += width) {
+      out.push(...(await Promise.all(items.slice(start, start + width).map(fn))));
+    }
+    return out;
+  }
+}
