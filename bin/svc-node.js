@@ -3,7 +3,7 @@
 // sources through tsx (a dependency), so `npx svc-node` works from a fresh clone.
 import { existsSync } from 'node:fs';
 
-const built = new URL('../dist/src/main.js', import.meta.url);
+const built = new URL('../dist/main.js', import.meta.url);
 if (existsSync(built)) {
   await import(built.href);
 } else {
