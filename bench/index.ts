@@ -5,6 +5,9 @@
  * the median is reported with the ratio. Output: bench/results/latest.md.
  *
  * Knobs (environment): BENCH_RUNS (default 5), BENCH_DURATION seconds per run (5), BENCH_CONNECTIONS (10).
+ *
+ * `npm run bench -- --peers [--quick]` instead runs the side-by-side comparison with Ganache, Hardhat and the
+ * EthereumJS client (bench/compare/index.ts), writing bench/results/latest-peers.{md,svg,json}.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -79,6 +82,10 @@ async function checkAnswers(server: Server): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--peers')) {
+    const { runPeerComparison } = await import('./compare/index.js');
+    return runPeerComparison(process.argv.slice(2));
+  }
   const servers = [
     await startServer('bare node:http JSON echo', ['--import', 'tsx', 'bench/echo-server.ts']),
     await startServer('svc-node web3_clientVersion', ['--import', 'tsx', 'src/main.ts', '--http.port', '0', '--datadir', `${repo}.data/bench`]),
@@ -126,3 +133,18 @@ async function main(): Promise<void> {
 }
 
 await main();
+
+// Logs over JSON-RPC: eth_getLogs over 1k/10k blocks, block import under 1,000 filters + 200 WebSocket
+// subscribers (bench/logs-rpc.ts → bench/results/logs-rpc.md). BENCH_LOGS=0 skips it.
+if (!process.argv.includes('--peers') && process.env.BENCH_LOGS !== '0') {
+  const logsBench = spawn(process.execPath, ['--import', 'tsx', 'bench/logs-rpc.ts'], { cwd: repo, stdio: 'inherit' });
+  process.exitCode = await new Promise<number>((resolve) => logsBench.once('exit', (code) => resolve(code ?? 1)));
+}
+
+// Writes and calls over JSON-RPC: signed transfers sent and mined per second, eth_call and eth_getBalance
+// requests per second (bench/rpc-write.ts → bench/results/rpc-write.md). BENCH_RPC_WRITE=0 skips it.
+if (!process.argv.includes('--peers') && process.env.BENCH_RPC_WRITE !== '0') {
+  const writeBench = spawn(process.execPath, ['--import', 'tsx', 'bench/rpc-write.ts'], { cwd: repo, stdio: 'inherit' });
+  const code = await new Promise<number>((resolve) => writeBench.once('exit', (c) => resolve(c ?? 1)));
+  if (code !== 0) process.exitCode = code;
+}

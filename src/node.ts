@@ -80,6 +80,16 @@ export class SvcNode {
     });
   }
 
+  /**
+   * Test mode (test_setChainParams): puts a fresh engine in place of the running one and hands back the old one
+   * for the caller to close once nothing uses it any more.
+   */
+  replaceEngine(engine: ChainEngine): ChainEngine | undefined {
+    const previous = this.#engine;
+    this.attachEngine(engine);
+    return previous;
+  }
+
   attachAccounts(accounts: AccountManager): void {
     this.#accounts = accounts;
   }

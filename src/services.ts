@@ -4,7 +4,9 @@
  */
 import { hexToBytes } from '@ethereumjs/util';
 import { AccountManager, keystoreDirOf } from './chain/accounts/index.js';
-import { ChainEngine } from './chain/engine.js';
+import { ChainEngine, type EngineOptions } from './chain/engine.js';
+import { etcEngineRules } from './chain/engine-adapters.js';
+import { getNetwork } from './chain/networks/index.js';
 import { DEV_ACCOUNTS } from './chain/networks/devAccounts.js';
 import type { SvcNode } from './node.js';
 
@@ -16,17 +18,7 @@ export interface NodeServices {
 
 export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
   const { config, log } = node;
-  const engine = await ChainEngine.open({
-    dataDir: config.datadir,
-    network: config.network,
-    pool: { maxSize: config.txpool.size, queuedLifetimeMs: config.txpool.transactionTimeoutMs },
-    onWarning: (message) => log.warn(message),
-    mining: {
-      ...(config.mining.coinbase ? { coinbase: hexToBytes(config.mining.coinbase as `0x${string}`) } : {}),
-      extraData: new TextEncoder().encode(config.mining.extraData),
-      blockTimeSeconds: config.mining.blockTimeMs / 1000,
-    },
-  });
+  const engine = await ChainEngine.open(engineOptionsOf(node));
   engine.miner.on('failure', (err: Error) => log.warn('mining failed', { error: err.message }));
   if (config.mining.enabled) engine.miner.start();
   const accounts = new AccountManager({
@@ -45,7 +37,35 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
     accounts,
     async close() {
       accounts.lockAll();
-      await engine.close();
+      // test_setChainParams may have put another engine in place of this one (and closed this one then).
+      await (node.engine ?? engine).close();
     },
+  };
+}
+
+/**
+ * The engine options the configuration gives. Test mode (src/handlers/test/) opens its chains with these too,
+ * overriding network, data directory, rules and seal checks.
+ */
+export function engineOptionsOf(node: SvcNode): EngineOptions {
+  const { config, log } = node;
+  return {
+    dataDir: config.datadir,
+    network: config.network,
+    pool: { maxSize: config.txpool.size, queuedLifetimeMs: config.txpool.transactionTimeoutMs },
+    onWarning: (message) => log.warn(message),
+    logs: {
+      maxBlockRange: config.rpc.logs.maxBlockRange,
+      maxResults: config.rpc.logs.maxResults,
+      filterTimeoutMs: config.rpc.filterTimeoutMs,
+      accountHistoryMaxBlocks: config.rpc.accountTransactionsMaxBlocks,
+    },
+    mining: {
+      ...(config.mining.coinbase ? { coinbase: hexToBytes(config.mining.coinbase as `0x${string}`) } : {}),
+      extraData: new TextEncoder().encode(config.mining.extraData),
+      blockTimeSeconds: config.mining.blockTimeMs / 1000,
+    },
+    // Test chains run at whatever time their blocks say: no "from the future" check in test mode.
+    ...(config.testmode ? { rules: etcEngineRules(getNetwork(config.network)) } : {}),
   };
 }

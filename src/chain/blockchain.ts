@@ -25,6 +25,7 @@ import { runCall, type CallMessage, type CallResult } from './exec/call.js';
 import { transactionsRoot, type TxReceipt } from './exec/receipts.js';
 import { sharedCommon } from './exec/shared-common.js';
 import { buildGenesis, genesisBlock } from './genesis.js';
+import { addressIndexWrites } from './history/address-index.js';
 import { indexWrites, type LogIndexReader } from './logs/log-index.js';
 import { openState, StateView } from './state/state-view.js';
 import { TrieNodeStore } from './state/trie-db.js';
@@ -415,7 +416,15 @@ export class Blockchain extends TypedEmitter {
 
   private async importNow(block: Block): Promise<ImportResult> {
     const hash = block.hash();
-    if ((await this.store.getNumber(hash)) !== undefined) return { status: 'known', hash };
+    if ((await this.store.getNumber(hash)) !== undefined) {
+      // A stored side block (e.g. the old head after a rewind) that now outweighs the head becomes the head again.
+      const td = await this.store.getTotalDifficulty(hash);
+      if (td !== undefined && td > this.headTd && !(await this.isCanonical(hash))) {
+        const stored = (await this.store.getBlock(hash)) ?? block;
+        return this.switchHead(new WriteBatch(), stored, td);
+      }
+      return { status: 'known', hash };
+    }
     const header = block.header;
     const parent = await this.store.getHeader(header.parentHash);
     if (parent === undefined) {
@@ -435,19 +444,26 @@ export class Blockchain extends TypedEmitter {
     result.stateWrites.writeTo(batch);
     this.store.stageBlock(batch, block, result.receipts, td);
     // Log postings are per block hash and immutable like receipts, so they go in the block's own batch.
-    batch.ops.push(...indexWrites(block, result.receipts));
+    batch.ops.push(...indexWrites(block, result.receipts), ...addressIndexWrites(block, result.receipts));
     if (td <= this.headTd) {
       await this.db.write(batch);
       this.nodes.remember(result.stateWrites.pending);
       this.store.remember(block, result.receipts);
       return { status: 'side', block };
     }
+    return this.switchHead(batch, block, td, () => {
+      this.nodes.remember(result.stateWrites.pending);
+      this.store.remember(block, result.receipts);
+    });
+  }
+
+  /** Makes a stored (or being-stored, in `batch`) block the head: canonical index, tx index and head pointer in one write. */
+  private async switchHead(batch: WriteBatch, block: Block, td: bigint, afterWrite?: () => void): Promise<ImportResult> {
     const change = await this.stageCanonicalSwitch(batch, block);
-    this.store.stageHead(batch, hash);
+    this.store.stageHead(batch, block.hash());
     await this.db.write(batch);
 
-    this.nodes.remember(result.stateWrites.pending);
-    this.store.remember(block, result.receipts);
+    afterWrite?.();
     if (change.dropped.length > 0) this.store.forgetCanonical();
     else for (const b of change.added) this.store.noteCanonical(b.header.number, b.hash());
     this.head = block;

@@ -6,14 +6,13 @@
 import { join } from 'node:path';
 import type { Block } from '@ethereumjs/block';
 import { Blockchain } from './blockchain.js';
+import { attachLogServices, type EngineLogs, type LogServiceOptions } from './engine-logs.js';
 import { engineNetworkOf, etcEngineRules } from './engine-adapters.js';
 import type { ChainRules, EngineNetwork } from './engine-types.js';
-import { sharedCommon } from './exec/shared-common.js';
 import { getNetwork } from './networks/index.js';
 import type { NetworkDefinition, NetworkName } from './networks/types.js';
 import { Miner } from './miner/index.js';
 import { Ethash } from './pow/ethash.js';
-import { txRulesAt } from './rules/evmRules.js';
 import { TxPool } from './txpool/txpool.js';
 import type { PoolChainView } from './txpool/chain-view.js';
 import type { TxPoolOptions } from './txpool/options.js';
@@ -26,8 +25,12 @@ export interface EngineOptions {
   readonly rules?: ChainRules;
   /** Skip seal checks (retesteth's NoProof chains). */
   readonly noProof?: boolean;
+  /** Where Ethash caches live (default `<dataDir>/ethash`); test mode shares one across its short-lived chains. */
+  readonly powCacheDir?: string;
   readonly onWarning?: (message: string) => void;
   readonly mining?: MiningOptions;
+  /** Log query limits, filter timeout and account-history limit. */
+  readonly logs?: LogServiceOptions;
 }
 
 export interface MiningOptions {
@@ -46,6 +49,8 @@ export class ChainEngine {
     readonly pow: Ethash,
     readonly pool: TxPool,
     readonly miner: Miner,
+    /** Log queries, filters and subscriptions, account history. */
+    readonly logs: EngineLogs,
   ) {}
 
   static async open(opts: EngineOptions): Promise<ChainEngine> {
@@ -53,7 +58,7 @@ export class ChainEngine {
     const network = engineNetworkOf(definition);
     const pow = await Ethash.create({
       params: definition.pow.ecip1099Block == null ? {} : { ecip1099Block: definition.pow.ecip1099Block },
-      cacheDir: join(opts.dataDir, 'ethash'),
+      cacheDir: opts.powCacheDir ?? join(opts.dataDir, 'ethash'),
       ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
     });
     const chain = await Blockchain.open({
@@ -65,7 +70,7 @@ export class ChainEngine {
       seal: pow,
       ...(opts.noProof ? { noProof: true } : {}),
     });
-    const pool = new TxPool(poolViewOf(chain, definition), opts.pool);
+    const pool = new TxPool(poolViewOf(chain), opts.pool);
     const miner = new Miner({
       chain,
       pool,
@@ -76,7 +81,8 @@ export class ChainEngine {
       policy: definition.name === 'dev' ? 'dev' : 'continuous',
       blockTimeSeconds: opts.mining?.blockTimeSeconds ?? 0,
     });
-    const engine = new ChainEngine(definition, network, chain, pow, pool, miner);
+    const logs = attachLogServices(chain, pool, { onError: (e) => opts.onWarning?.(`log filters: ${(e as Error)?.message ?? e}`), ...opts.logs });
+    const engine = new ChainEngine(definition, network, chain, pow, pool, miner, logs);
     engine.keepPoolInStep();
     return engine;
   }
@@ -84,22 +90,35 @@ export class ChainEngine {
   /** Every new head (mined here, imported from a peer or a test) takes its transactions out of the pool. */
   private keepPoolInStep(): void {
     this.chain.on('reorg', (e: { dropped: readonly Block[]; added: readonly Block[] }) => {
-      void this.pool.onReorg(e.dropped.flatMap((b) => b.transactions), e.added.flatMap((b) => b.transactions));
+      this.trackPoolSync(this.pool.onReorg(e.dropped.flatMap((b) => b.transactions), e.added.flatMap((b) => b.transactions)));
     });
     this.chain.on('newHead', (block: Block) => {
-      void this.pool.onBlockAdded(block.transactions);
+      this.trackPoolSync(this.pool.onBlockAdded(block.transactions));
     });
+  }
+
+  private poolSync: Promise<unknown> = Promise.resolve();
+
+  private trackPoolSync(work: Promise<unknown>): void {
+    const all = Promise.all([this.poolSync, work]).catch(() => undefined);
+    this.poolSync = all;
+  }
+
+  /** Resolves once the pool has caught up with every head change so far (test_rewindToBlock empties it after). */
+  async poolInStep(): Promise<void> {
+    await this.poolSync;
   }
 
   async close(): Promise<void> {
     await this.miner.close();
+    this.logs.detach();
     await this.chain.close();
   }
 }
 
-function poolViewOf(chain: Blockchain, definition: NetworkDefinition): PoolChainView {
+function poolViewOf(chain: Blockchain): PoolChainView {
   return {
-    chainId: definition.chainId,
+    chainId: chain.network.chainId,
     blockGasLimit: () => chain.getHead().header.gasLimit,
     async account(address) {
       const state = await chain.stateAt('latest');
@@ -107,6 +126,7 @@ function poolViewOf(chain: Blockchain, definition: NetworkDefinition): PoolChain
       const [nonce, balance] = await Promise.all([state.getNonce(address.bytes), state.getBalance(address.bytes)]);
       return { nonce, balance };
     },
-    commonForNextBlock: () => sharedCommon(txRulesAt(definition, chain.getHead().header.number + 1n)),
+    // The chain's own rules (ETC by default, Ethereum's for test chains) decide how the next block's transactions decode.
+    commonForNextBlock: () => chain.txCommonAt(chain.getHead().header.number + 1n),
   };
 }

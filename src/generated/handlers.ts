@@ -5,8 +5,110 @@ import type * as T from './types.js';
 export type MaybePromise<T> = T | Promise<T>;
 
 export interface EthHandlers<Ctx> {
+  /** Lists the addresses whose keys this node's keystore holds. */
+  eth_accounts(params: T.EthAccountsParams, ctx: Ctx): MaybePromise<T.EthAccountsResult>;
+  /** Returns the number of the newest block of the canonical chain. */
+  eth_blockNumber(params: T.EthBlockNumberParams, ctx: Ctx): MaybePromise<T.EthBlockNumberResult>;
+  /** Executes a message call without creating a transaction. */
+  eth_call(params: T.EthCallParams, ctx: Ctx): MaybePromise<T.EthCallResult>;
   /** Returns the EIP-155 chain id. */
   eth_chainId(params: T.EthChainIdParams, ctx: Ctx): MaybePromise<T.EthChainIdResult>;
+  /** Returns the address that receives this node's mining rewards. */
+  eth_coinbase(params: T.EthCoinbaseParams, ctx: Ctx): MaybePromise<T.EthCoinbaseResult>;
+  /** Estimates the gas a transaction needs. */
+  eth_estimateGas(params: T.EthEstimateGasParams, ctx: Ctx): MaybePromise<T.EthEstimateGasResult>;
+  /** Returns a gas price suggestion in wei. */
+  eth_gasPrice(params: T.EthGasPriceParams, ctx: Ctx): MaybePromise<T.EthGasPriceResult>;
+  /** Returns the balance of an account in wei. */
+  eth_getBalance(params: T.EthGetBalanceParams, ctx: Ctx): MaybePromise<T.EthGetBalanceResult>;
+  /** Returns a block by hash. */
+  eth_getBlockByHash(params: T.EthGetBlockByHashParams, ctx: Ctx): MaybePromise<T.EthGetBlockByHashResult>;
+  /** Returns a block by number or tag. */
+  eth_getBlockByNumber(params: T.EthGetBlockByNumberParams, ctx: Ctx): MaybePromise<T.EthGetBlockByNumberResult>;
+  /** Returns the receipts of every transaction in a block. */
+  eth_getBlockReceipts(params: T.EthGetBlockReceiptsParams, ctx: Ctx): MaybePromise<T.EthGetBlockReceiptsResult>;
+  /** Returns the number of transactions in a block, by block hash. */
+  eth_getBlockTransactionCountByHash(params: T.EthGetBlockTransactionCountByHashParams, ctx: Ctx): MaybePromise<T.EthGetBlockTransactionCountByHashResult>;
+  /** Returns the number of transactions in a block, by number or tag. */
+  eth_getBlockTransactionCountByNumber(params: T.EthGetBlockTransactionCountByNumberParams, ctx: Ctx): MaybePromise<T.EthGetBlockTransactionCountByNumberResult>;
+  /** Returns the runtime bytecode at an address. */
+  eth_getCode(params: T.EthGetCodeParams, ctx: Ctx): MaybePromise<T.EthGetCodeResult>;
+  /** Returns what a filter has seen since its previous poll. */
+  eth_getFilterChanges(params: T.EthGetFilterChangesParams, ctx: Ctx): MaybePromise<T.EthGetFilterChangesResult>;
+  /** Returns every log matching a log filter. */
+  eth_getFilterLogs(params: T.EthGetFilterLogsParams, ctx: Ctx): MaybePromise<T.EthGetFilterLogsResult>;
+  /** Returns the logs matching a filter. */
+  eth_getLogs(params: T.EthGetLogsParams, ctx: Ctx): MaybePromise<T.EthGetLogsResult>;
+  /** Returns an EIP-1186 Merkle proof of an account and some of its storage slots. */
+  eth_getProof(params: T.EthGetProofParams, ctx: Ctx): MaybePromise<T.EthGetProofResult>;
+  /** Returns the signed bytes of a transaction, by block hash and position. */
+  eth_getRawTransactionByBlockHashAndIndex(params: T.EthGetRawTransactionByBlockHashAndIndexParams, ctx: Ctx): MaybePromise<T.EthGetRawTransactionByBlockHashAndIndexResult>;
+  /** Returns the signed bytes of a transaction, by block number and position. */
+  eth_getRawTransactionByBlockNumberAndIndex(params: T.EthGetRawTransactionByBlockNumberAndIndexParams, ctx: Ctx): MaybePromise<T.EthGetRawTransactionByBlockNumberAndIndexResult>;
+  /** Returns the signed bytes of a transaction, by hash. */
+  eth_getRawTransactionByHash(params: T.EthGetRawTransactionByHashParams, ctx: Ctx): MaybePromise<T.EthGetRawTransactionByHashResult>;
+  /** Returns one storage slot of a contract. */
+  eth_getStorageAt(params: T.EthGetStorageAtParams, ctx: Ctx): MaybePromise<T.EthGetStorageAtResult>;
+  /** Returns the storage-trie root of an account (an ETC extension). */
+  eth_getStorageRoot(params: T.EthGetStorageRootParams, ctx: Ctx): MaybePromise<T.EthGetStorageRootResult>;
+  /** Returns a transaction by block hash and position. */
+  eth_getTransactionByBlockHashAndIndex(params: T.EthGetTransactionByBlockHashAndIndexParams, ctx: Ctx): MaybePromise<T.EthGetTransactionByBlockHashAndIndexResult>;
+  /** Returns a transaction by block number and position. */
+  eth_getTransactionByBlockNumberAndIndex(params: T.EthGetTransactionByBlockNumberAndIndexParams, ctx: Ctx): MaybePromise<T.EthGetTransactionByBlockNumberAndIndexResult>;
+  /** Returns a transaction by hash. */
+  eth_getTransactionByHash(params: T.EthGetTransactionByHashParams, ctx: Ctx): MaybePromise<T.EthGetTransactionByHashResult>;
+  /** Returns the number of transactions an account has sent (its nonce). */
+  eth_getTransactionCount(params: T.EthGetTransactionCountParams, ctx: Ctx): MaybePromise<T.EthGetTransactionCountResult>;
+  /** Returns the receipt of a mined transaction. */
+  eth_getTransactionReceipt(params: T.EthGetTransactionReceiptParams, ctx: Ctx): MaybePromise<T.EthGetTransactionReceiptResult>;
+  /** Returns an uncle of a block, by block hash and uncle index. */
+  eth_getUncleByBlockHashAndIndex(params: T.EthGetUncleByBlockHashAndIndexParams, ctx: Ctx): MaybePromise<T.EthGetUncleByBlockHashAndIndexResult>;
+  /** Returns an uncle of a block, by block number and uncle index. */
+  eth_getUncleByBlockNumberAndIndex(params: T.EthGetUncleByBlockNumberAndIndexParams, ctx: Ctx): MaybePromise<T.EthGetUncleByBlockNumberAndIndexResult>;
+  /** Returns the number of uncles (ommers) in a block, by block hash. */
+  eth_getUncleCountByBlockHash(params: T.EthGetUncleCountByBlockHashParams, ctx: Ctx): MaybePromise<T.EthGetUncleCountByBlockHashResult>;
+  /** Returns the number of uncles (ommers) in a block, by number or tag. */
+  eth_getUncleCountByBlockNumber(params: T.EthGetUncleCountByBlockNumberParams, ctx: Ctx): MaybePromise<T.EthGetUncleCountByBlockNumberResult>;
+  /** Returns a proof-of-work package for external miners. */
+  eth_getWork(params: T.EthGetWorkParams, ctx: Ctx): MaybePromise<T.EthGetWorkResult>;
+  /** Returns the hash rate of this node's miners, in hashes per second. */
+  eth_hashrate(params: T.EthHashrateParams, ctx: Ctx): MaybePromise<T.EthHashrateResult>;
+  /** Tells whether this node is mining. */
+  eth_mining(params: T.EthMiningParams, ctx: Ctx): MaybePromise<T.EthMiningResult>;
+  /** Creates a filter that reports new block hashes. */
+  eth_newBlockFilter(params: T.EthNewBlockFilterParams, ctx: Ctx): MaybePromise<T.EthNewBlockFilterResult>;
+  /** Creates a log filter to poll with eth_getFilterChanges. */
+  eth_newFilter(params: T.EthNewFilterParams, ctx: Ctx): MaybePromise<T.EthNewFilterResult>;
+  /** Creates a filter that reports new pending transaction hashes. */
+  eth_newPendingTransactionFilter(params: T.EthNewPendingTransactionFilterParams, ctx: Ctx): MaybePromise<T.EthNewPendingTransactionFilterResult>;
+  /** Lists the transactions waiting in this node's pool. */
+  eth_pendingTransactions(params: T.EthPendingTransactionsParams, ctx: Ctx): MaybePromise<T.EthPendingTransactionsResult>;
+  /** Returns the eth wire-protocol version this node speaks. */
+  eth_protocolVersion(params: T.EthProtocolVersionParams, ctx: Ctx): MaybePromise<T.EthProtocolVersionResult>;
+  /** Submits a signed transaction to the pool and the network. */
+  eth_sendRawTransaction(params: T.EthSendRawTransactionParams, ctx: Ctx): MaybePromise<T.EthSendRawTransactionResult>;
+  /** Signs a transaction with a keystore account and submits it. */
+  eth_sendTransaction(params: T.EthSendTransactionParams, ctx: Ctx): MaybePromise<T.EthSendTransactionResult>;
+  /** Signs a message with a keystore account (EIP-191). */
+  eth_sign(params: T.EthSignParams, ctx: Ctx): MaybePromise<T.EthSignResult>;
+  /** Reports an external miner's hash rate. */
+  eth_submitHashrate(params: T.EthSubmitHashrateParams, ctx: Ctx): MaybePromise<T.EthSubmitHashrateResult>;
+  /** Submits a proof-of-work solution. */
+  eth_submitWork(params: T.EthSubmitWorkParams, ctx: Ctx): MaybePromise<T.EthSubmitWorkResult>;
+  /** Subscribes to chain events pushed over the WebSocket connection. */
+  eth_subscribe(params: T.EthSubscribeParams, ctx: Ctx): MaybePromise<T.EthSubscribeResult>;
+  /** Reports synchronisation progress, or false when not syncing. */
+  eth_syncing(params: T.EthSyncingParams, ctx: Ctx): MaybePromise<T.EthSyncingResult>;
+  /** Removes a filter. */
+  eth_uninstallFilter(params: T.EthUninstallFilterParams, ctx: Ctx): MaybePromise<T.EthUninstallFilterResult>;
+  /** Cancels a subscription. */
+  eth_unsubscribe(params: T.EthUnsubscribeParams, ctx: Ctx): MaybePromise<T.EthUnsubscribeResult>;
+  /** Returns the mining state of this node. */
+  miner_getStatus(params: T.MinerGetStatusParams, ctx: Ctx): MaybePromise<T.MinerGetStatusResult>;
+  /** Starts the built-in CPU miner. */
+  miner_start(params: T.MinerStartParams, ctx: Ctx): MaybePromise<T.MinerStartResult>;
+  /** Stops the built-in CPU miner. */
+  miner_stop(params: T.MinerStopParams, ctx: Ctx): MaybePromise<T.MinerStopResult>;
 }
 
 export interface Web3Handlers<Ctx> {
@@ -19,6 +121,8 @@ export interface Web3Handlers<Ctx> {
 export interface NetHandlers<Ctx> {
   /** Returns whether the node accepts inbound peer connections. */
   net_listening(params: T.NetListeningParams, ctx: Ctx): MaybePromise<T.NetListeningResult>;
+  /** Returns the number of connected peers. */
+  net_peerCount(params: T.NetPeerCountParams, ctx: Ctx): MaybePromise<T.NetPeerCountResult>;
   /** Returns the network identifier as a decimal string. */
   net_version(params: T.NetVersionParams, ctx: Ctx): MaybePromise<T.NetVersionResult>;
 }
@@ -34,26 +138,52 @@ export interface PersonalHandlers<Ctx> {
   personal_lockAccount(params: T.PersonalLockAccountParams, ctx: Ctx): MaybePromise<T.PersonalLockAccountResult>;
   /** Creates a new key in the keystore. */
   personal_newAccount(params: T.PersonalNewAccountParams, ctx: Ctx): MaybePromise<T.PersonalNewAccountResult>;
+  /** Signs and sends a transaction with a passphrase. */
+  personal_sendTransaction(params: T.PersonalSendTransactionParams, ctx: Ctx): MaybePromise<T.PersonalSendTransactionResult>;
   /** Signs a message with a keystore key (EIP-191). */
   personal_sign(params: T.PersonalSignParams, ctx: Ctx): MaybePromise<T.PersonalSignResult>;
+  /** Alias of personal_sendTransaction. */
+  personal_signAndSendTransaction(params: T.PersonalSignAndSendTransactionParams, ctx: Ctx): MaybePromise<T.PersonalSignAndSendTransactionResult>;
   /** Unlocks an account for signing. */
   personal_unlockAccount(params: T.PersonalUnlockAccountParams, ctx: Ctx): MaybePromise<T.PersonalUnlockAccountResult>;
 }
 
-/** Every `debug` method is marked x-unavailable, so there is nothing to implement yet. */
-export interface DebugHandlers<Ctx> {}
+export interface DebugHandlers<Ctx> {
+  /** Pages through the accounts of a block's state (retesteth). */
+  debug_accountRange(params: T.DebugAccountRangeParams, ctx: Ctx): MaybePromise<T.DebugAccountRangeResult>;
+  /** Pages through an account's storage at a block (retesteth). */
+  debug_storageRangeAt(params: T.DebugStorageRangeAtParams, ctx: Ctx): MaybePromise<T.DebugStorageRangeAtResult>;
+}
 
-/** Every `qa` method is marked x-unavailable, so there is nothing to implement yet. */
-export interface QaHandlers<Ctx> {}
+export interface QaHandlers<Ctx> {
+  /** Orders the dev miner to mine blocks now (test networks). */
+  qa_mineBlocks(params: T.QaMineBlocksParams, ctx: Ctx): MaybePromise<T.QaMineBlocksResult>;
+}
 
 /** Every `checkpointing` method is marked x-unavailable, so there is nothing to implement yet. */
 export interface CheckpointingHandlers<Ctx> {}
 
-/** Every `svc` method is marked x-unavailable, so there is nothing to implement yet. */
-export interface SvcHandlers<Ctx> {}
+export interface SvcHandlers<Ctx> {
+  /** Lists the transactions an account sent or received in a block range. */
+  svc_getAccountTransactions(params: T.SvcGetAccountTransactionsParams, ctx: Ctx): MaybePromise<T.SvcGetAccountTransactionsResult>;
+}
 
-/** Every `test` method is marked x-unavailable, so there is nothing to implement yet. */
-export interface TestHandlers<Ctx> {}
+export interface TestHandlers<Ctx> {
+  /** Sets the coinbase of mined blocks. */
+  miner_setEtherbase(params: T.MinerSetEtherbaseParams, ctx: Ctx): MaybePromise<T.MinerSetEtherbaseResult>;
+  /** Returns the hash of a transaction's logs. */
+  test_getLogHash(params: T.TestGetLogHashParams, ctx: Ctx): MaybePromise<T.TestGetLogHashResult>;
+  /** Imports an RLP-encoded block and returns its hash. */
+  test_importRawBlock(params: T.TestImportRawBlockParams, ctx: Ctx): MaybePromise<T.TestImportRawBlockResult>;
+  /** Mines blocks from the pool at once. */
+  test_mineBlocks(params: T.TestMineBlocksParams, ctx: Ctx): MaybePromise<T.TestMineBlocksResult>;
+  /** Sets the timestamp of the next mined block. */
+  test_modifyTimestamp(params: T.TestModifyTimestampParams, ctx: Ctx): MaybePromise<T.TestModifyTimestampResult>;
+  /** Drops every block above a number. */
+  test_rewindToBlock(params: T.TestRewindToBlockParams, ctx: Ctx): MaybePromise<T.TestRewindToBlockResult>;
+  /** Replaces the chain with a new test chain. */
+  test_setChainParams(params: T.TestSetChainParamsParams, ctx: Ctx): MaybePromise<T.TestSetChainParamsResult>;
+}
 
 /** Every `iele` method is marked x-unavailable, so there is nothing to implement yet. */
 export interface IeleHandlers<Ctx> {}

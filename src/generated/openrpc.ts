@@ -83,8 +83,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0x2"
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine (blocks and state), which is not built yet."
+      ]
     },
     {
       "name": "eth_protocolVersion",
@@ -114,8 +113,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0x44"
           }
         }
-      ],
-      "x-unavailable": "Needs the peer-to-peer layer that speaks the eth wire protocol, which is not built yet."
+      ]
     },
     {
       "name": "eth_syncing",
@@ -168,13 +166,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             }
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine and block synchronisation, which are not built yet."
+      ]
     },
     {
       "name": "eth_gasPrice",
       "summary": "Returns a gas price suggestion in wei.",
-      "description": "The average gas price of the transactions in the last 31 blocks, or 0x0 when those blocks hold no transactions (the original product's rule; ETC has no base fee). Wallets use it as the gasPrice of legacy and EIP-2930 transactions; eth_sendTransaction fills in this value when gasPrice is absent.",
+      "description": "A gas price suggestion in wei, not a market measurement: the median gas price of the transactions in the last 20 blocks, never below 1 gwei, and 1 gwei when those blocks hold no transactions (the original product averaged the last 31 blocks and answered 0x0 for empty ones). ETC has no base fee: wallets use it as the gasPrice of legacy and EIP-2930 transactions; eth_sendTransaction fills in this value when gasPrice is absent.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -198,8 +195,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0x3b9aca00"
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine (blocks and state), which is not built yet."
+      ]
     },
     {
       "name": "eth_accounts",
@@ -233,8 +229,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             ]
           }
         }
-      ],
-      "x-unavailable": "Needs the keystore and the chain engine, which are not built yet."
+      ]
     },
     {
       "name": "eth_coinbase",
@@ -263,13 +258,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0x1000000000000000000000000000000000000001"
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine and the proof-of-work miner, which are not built yet."
+      ]
     },
     {
       "name": "eth_getBlockByHash",
       "summary": "Returns a block by hash.",
-      "description": "Finds the block with this hash, canonical or not (a side-chain block that was imported is still returned). Full blocks follow execution-apis (mixHash included; no baseFeePerGas or withdrawals, which ETC does not have) plus the ETC fields totalDifficulty, lastCheckpointNumber and checkpoint (null unless the block carries an ECIP-1097 checkpoint). Unlike the original product there are no `signature`/`signer` \"N/A\" placeholders. With fullTransactions=true, transactions are Transaction objects with v, r, s (and type, chainId); otherwise their hashes. Returns null when nothing matches; that is not an error.",
+      "description": "Finds the block with this hash, canonical or not (a side-chain block that was imported is still returned). Full blocks follow execution-apis (mixHash included; no baseFeePerGas or withdrawals, which ETC does not have) plus the ETC fields totalDifficulty and checkpoint (null unless the block carries an ECIP-1097 checkpoint; lastCheckpointNumber is omitted until this node implements checkpointing). Unlike the original product there are no `signature`/`signer` \"N/A\" placeholders. With fullTransactions=true, transactions are Transaction objects with v, r, s (and type, chainId); otherwise their hashes. Returns null when nothing matches; that is not an error.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -337,7 +331,6 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
               "miner": "0x1000000000000000000000000000000000000001",
               "difficulty": "0x20000",
               "totalDifficulty": "0x40000",
-              "lastCheckpointNumber": "0x0",
               "extraData": "0x7376632d6e6f64652f76302e312e30",
               "size": "0x3c3",
               "gasLimit": "0x7a1200",
@@ -370,13 +363,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": null
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine (blocks and state), which is not built yet."
+      ]
     },
     {
       "name": "eth_getBlockByNumber",
       "summary": "Returns a block by number or tag.",
-      "description": "Reads the canonical block at a number, or `earliest` (genesis), `latest` (the head) or `pending` (the block this node would mine next from its pool; its nonce and mixHash are zero because it is not sealed, and its hash is that of the unsealed header). Full blocks follow execution-apis (mixHash included; no baseFeePerGas or withdrawals, which ETC does not have) plus the ETC fields totalDifficulty, lastCheckpointNumber and checkpoint (null unless the block carries an ECIP-1097 checkpoint). Unlike the original product there are no `signature`/`signer` \"N/A\" placeholders. With fullTransactions=true, transactions are Transaction objects with v, r, s; otherwise their hashes. A number above the head returns null.",
+      "description": "Reads the canonical block at a number, or `earliest` (genesis), `latest` (the head) or `pending` (the block this node would mine next from its pool; its nonce and mixHash are zero because it is not sealed, and its hash is that of the unsealed header). Full blocks follow execution-apis (mixHash included; no baseFeePerGas or withdrawals, which ETC does not have) plus the ETC fields totalDifficulty and checkpoint (null unless the block carries an ECIP-1097 checkpoint; lastCheckpointNumber is omitted until this node implements checkpointing). Unlike the original product there are no `signature`/`signer` \"N/A\" placeholders. With fullTransactions=true, transactions are Transaction objects with v, r, s; otherwise their hashes. A number above the head returns null.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -444,7 +436,6 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
               "miner": "0x1000000000000000000000000000000000000001",
               "difficulty": "0x20000",
               "totalDifficulty": "0x40000",
-              "lastCheckpointNumber": "0x0",
               "extraData": "0x7376632d6e6f64652f76302e312e30",
               "size": "0x3c3",
               "gasLimit": "0x7a1200",
@@ -548,7 +539,6 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
               "miner": "0x1000000000000000000000000000000000000001",
               "difficulty": "0x20000",
               "totalDifficulty": "0x60000",
-              "lastCheckpointNumber": "0x0",
               "extraData": "0x7376632d6e6f64652f76302e312e30",
               "size": "0x415",
               "gasLimit": "0x7a1200",
@@ -579,8 +569,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": null
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine (blocks and state), which is not built yet."
+      ]
     },
     {
       "name": "eth_getBlockTransactionCountByHash",
@@ -630,8 +619,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0x3"
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine (blocks and state), which is not built yet."
+      ]
     },
     {
       "name": "eth_getBlockTransactionCountByNumber",
@@ -681,8 +669,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0x3"
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine (blocks and state), which is not built yet."
+      ]
     },
     {
       "name": "eth_getUncleCountByBlockHash",
@@ -732,8 +719,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0x1"
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine (blocks and state), which is not built yet."
+      ]
     },
     {
       "name": "eth_getUncleCountByBlockNumber",
@@ -783,8 +769,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0x1"
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine (blocks and state), which is not built yet."
+      ]
     },
     {
       "name": "eth_getUncleByBlockHashAndIndex",
@@ -857,7 +842,6 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
               "miner": "0x3000000000000000000000000000000000000003",
               "difficulty": "0x20000",
               "totalDifficulty": "0x40000",
-              "lastCheckpointNumber": "0x0",
               "extraData": "0x6f74686572206d696e6572",
               "size": "0x20a",
               "gasLimit": "0x7a1200",
@@ -868,8 +852,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             }
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine (blocks and state), which is not built yet."
+      ]
     },
     {
       "name": "eth_getUncleByBlockNumberAndIndex",
@@ -942,7 +925,6 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
               "miner": "0x3000000000000000000000000000000000000003",
               "difficulty": "0x20000",
               "totalDifficulty": "0x40000",
-              "lastCheckpointNumber": "0x0",
               "extraData": "0x6f74686572206d696e6572",
               "size": "0x20a",
               "gasLimit": "0x7a1200",
@@ -970,8 +952,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": null
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine (blocks and state), which is not built yet."
+      ]
     },
     {
       "name": "eth_getBlockReceipts",
@@ -1100,8 +1081,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": []
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine (blocks and state), which is not built yet."
+      ]
     },
     {
       "name": "eth_getTransactionByHash",
@@ -1237,8 +1217,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             }
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine and its transaction pool, which are not built yet."
+      ]
     },
     {
       "name": "eth_getTransactionByBlockHashAndIndex",
@@ -1317,8 +1296,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             }
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine (blocks and state), which is not built yet."
+      ]
     },
     {
       "name": "eth_getTransactionByBlockNumberAndIndex",
@@ -1414,8 +1392,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": null
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine (blocks and state), which is not built yet."
+      ]
     },
     {
       "name": "eth_getRawTransactionByHash",
@@ -1465,8 +1442,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0xf86d01843b9aca00825208942000000000000000000000000000000000000002880de0b6b3a764000080820a95a0ddf63ba609b252cfa09e4f191dea3c73de7a4b851ee60daec2931f82ba5d44faa074b2e8517014478abb4aa9cf749dc6f4f40c56bd19fc37eaa7c317726a1f6e0c"
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine and its transaction pool, which are not built yet."
+      ]
     },
     {
       "name": "eth_getRawTransactionByBlockHashAndIndex",
@@ -1528,8 +1504,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0x01f8a082053902843b9aca008275309462656845a7df600dada90a47c7787217c574ba358080f838f79462656845a7df600dada90a47c7787217c574ba35e1a0000000000000000000000000000000000000000000000000000000000000000001a0a3847195771d12fbe5d08f68e368b1467084bb6fb6bee554f03c0cb782aece0fa033b111bd0864c983dea254b33ae14622bd0f315496a83038de2940285fd26fed"
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine (blocks and state), which is not built yet."
+      ]
     },
     {
       "name": "eth_getRawTransactionByBlockNumberAndIndex",
@@ -1591,8 +1566,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0xf86d01843b9aca00825208942000000000000000000000000000000000000002880de0b6b3a764000080820a95a0ddf63ba609b252cfa09e4f191dea3c73de7a4b851ee60daec2931f82ba5d44faa074b2e8517014478abb4aa9cf749dc6f4f40c56bd19fc37eaa7c317726a1f6e0c"
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine (blocks and state), which is not built yet."
+      ]
     },
     {
       "name": "eth_getTransactionReceipt",
@@ -1712,8 +1686,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": null
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine (blocks and state), which is not built yet."
+      ]
     },
     {
       "name": "eth_getTransactionCount",
@@ -1736,7 +1709,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "name": "block",
-          "description": "The block whose post-state is read: a number, or `earliest`, `latest` or `pending` (the state after the pool's executable transactions).",
+          "description": "The block whose post-state is read: a number, or `earliest`, `latest` or `pending` (the head's nonce advanced past the sender's executable pool transactions).",
           "required": true,
           "schema": {
             "$ref": "#/components/schemas/BlockNumberOrTag"
@@ -1789,8 +1762,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0x4"
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine (blocks and state), which is not built yet."
+      ]
     },
     {
       "name": "eth_pendingTransactions",
@@ -1841,8 +1813,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             ]
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine and its transaction pool, which are not built yet."
+      ]
     },
     {
       "name": "eth_sendRawTransaction",
@@ -1907,8 +1878,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0xbd5202c369fb3e35a7c72e17a9c7be64cb632330604c6c823f1f50dbfc891e21"
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine and its transaction pool, which are not built yet."
+      ]
     },
     {
       "name": "eth_sendTransaction",
@@ -1985,8 +1955,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0xbd5202c369fb3e35a7c72e17a9c7be64cb632330604c6c823f1f50dbfc891e21"
           }
         }
-      ],
-      "x-unavailable": "Needs the keystore and the chain engine, which are not built yet."
+      ]
     },
     {
       "name": "eth_sign",
@@ -2045,8 +2014,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0x08d4baee28b237f44822cb0e050b7458d2e37d9e9d1adcccc2d9464dc34e9eac0868551d80defb707204706b3a4f125b74af996a6dba2fa715bb98f5c4dc4ba91b"
           }
         }
-      ],
-      "x-unavailable": "Needs the keystore and the chain engine, which are not built yet."
+      ]
     },
     {
       "name": "eth_getBalance",
@@ -2069,7 +2037,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "name": "block",
-          "description": "The block whose post-state is read: a number, or `earliest`, `latest` or `pending` (the state after the pool's executable transactions).",
+          "description": "The block whose post-state is read: a number, or `earliest`, `latest` or `pending` (read as the head's state: pool transactions are not applied).",
           "required": true,
           "schema": {
             "$ref": "#/components/schemas/BlockNumberOrTag"
@@ -2139,8 +2107,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0x0"
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine (blocks and state), which is not built yet."
+      ]
     },
     {
       "name": "eth_getCode",
@@ -2163,7 +2130,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "name": "block",
-          "description": "The block whose post-state is read: a number, or `earliest`, `latest` or `pending` (the state after the pool's executable transactions).",
+          "description": "The block whose post-state is read: a number, or `earliest`, `latest` or `pending` (read as the head's state: pool transactions are not applied).",
           "required": true,
           "schema": {
             "$ref": "#/components/schemas/BlockNumberOrTag"
@@ -2216,8 +2183,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0x"
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine (blocks and state), which is not built yet."
+      ]
     },
     {
       "name": "eth_getStorageAt",
@@ -2248,7 +2214,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "name": "block",
-          "description": "The block whose post-state is read: a number, or `earliest`, `latest` or `pending` (the state after the pool's executable transactions).",
+          "description": "The block whose post-state is read: a number, or `earliest`, `latest` or `pending` (read as the head's state: pool transactions are not applied).",
           "required": true,
           "schema": {
             "$ref": "#/components/schemas/BlockNumberOrTag"
@@ -2288,8 +2254,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0x000000000000000000000000000000000000000000000000000000000000002a"
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine (blocks and state), which is not built yet."
+      ]
     },
     {
       "name": "eth_getStorageRoot",
@@ -2312,7 +2277,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "name": "block",
-          "description": "The block whose post-state is read: a number, or `earliest`, `latest` or `pending` (the state after the pool's executable transactions).",
+          "description": "The block whose post-state is read: a number, or `earliest`, `latest` or `pending` (read as the head's state: pool transactions are not applied).",
           "required": true,
           "schema": {
             "$ref": "#/components/schemas/BlockNumberOrTag"
@@ -2365,8 +2330,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421"
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine (blocks and state), which is not built yet."
+      ]
     },
     {
       "name": "eth_getProof",
@@ -2400,7 +2364,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "name": "block",
-          "description": "The block whose post-state is read: a number, or `earliest`, `latest` or `pending` (the state after the pool's executable transactions).",
+          "description": "The block whose post-state is read: a number, or `earliest`, `latest` or `pending` (read as the head's state: pool transactions are not applied).",
           "required": true,
           "schema": {
             "$ref": "#/components/schemas/BlockNumberOrTag"
@@ -2461,8 +2425,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             }
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine (blocks and state), which is not built yet."
+      ]
     },
     {
       "name": "eth_call",
@@ -2530,8 +2493,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0x000000000000000000000000000000000000000000000000000000000000002a"
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine (state and EVM execution), which is not built yet."
+      ]
     },
     {
       "name": "eth_estimateGas",
@@ -2596,13 +2558,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0x5208"
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine (state and EVM execution), which is not built yet."
+      ]
     },
     {
       "name": "eth_getLogs",
       "summary": "Returns the logs matching a filter.",
-      "description": "Filter: `address` is one address or an array (OR); `topics` has up to 4 positions, each null (any), a topic, or an array of topics (OR); a log must have at least as many topics as the filter has positions. Give either `blockHash` (EIP-234) or a `fromBlock`/`toBlock` range (both default to `latest`), not both (-32602). Logs are returned in chain order. A range with fromBlock > toBlock returns []. To keep responses bounded, a range of more than 5000 blocks or a result of more than 10000 logs gives -32005 with the limit in the message: page by querying consecutive fromBlock/toBlock windows (both limits are configurable). An unknown blockHash gives -32001. Logs follow the standard: logIndex is the position of the log in its block (the original product counted per transaction) and `removed` is true only for logs that a reorganisation dropped (delivered by filters and subscriptions).",
+      "description": "Filter: `address` is one address or an array (OR); `topics` has up to 4 positions, each null (any), a topic, or an array of topics (OR); a log must have at least as many topics as the filter has positions. Give either `blockHash` (EIP-234) or a `fromBlock`/`toBlock` range (both default to `latest`), not both (-32602). Logs are returned in chain order. A range with fromBlock > toBlock returns []. To keep responses bounded, a range of more than 10000 blocks or a result of more than 10000 logs gives -32005 with the limit in the message: page by querying consecutive fromBlock/toBlock windows (both limits are configurable). An unknown blockHash gives -32001. Logs follow the standard: logIndex is the position of the log in its block (the original product counted per transaction) and `removed` is true only for logs that a reorganisation dropped (delivered by filters and subscriptions).",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -2689,13 +2650,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": []
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine and its filter manager, which are not built yet."
+      ]
     },
     {
       "name": "eth_newFilter",
       "summary": "Creates a log filter to poll with eth_getFilterChanges.",
-      "description": "Filter: `address` is one address or an array (OR); `topics` has up to 4 positions, each null (any), a topic, or an array of topics (OR); a log must have at least as many topics as the filter has positions. Give either `blockHash` (EIP-234) or a `fromBlock`/`toBlock` range (both default to `latest`), not both (-32602). Filter ids are random quantities. A filter that is not polled for 10 minutes is removed; every poll resets the timer. Filters live in memory and do not survive a restart. The first eth_getFilterChanges returns the matching logs of blocks added since the filter was created; eth_getFilterLogs returns all matches of the range.",
+      "description": "Filter: `address` is one address or an array (OR); `topics` has up to 4 positions, each null (any), a topic, or an array of topics (OR); a log must have at least as many topics as the filter has positions. Give either `blockHash` (EIP-234) or a `fromBlock`/`toBlock` range (both default to `latest`), not both (-32602); eth_newFilter does not take blockHash (-32602: use eth_getLogs for one block). Filter ids are random quantities. A filter that is not polled for 5 minutes (configurable: filter.filter-timeout) is removed; every poll resets the timer. Filters live in memory and do not survive a restart. The first eth_getFilterChanges returns the matching logs of blocks added since the filter was created; eth_getFilterLogs returns all matches of the range.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -2738,13 +2698,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0x4a3c7f2e1b9d6085"
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine and its filter manager, which are not built yet."
+      ]
     },
     {
       "name": "eth_newBlockFilter",
       "summary": "Creates a filter that reports new block hashes.",
-      "description": "eth_getFilterChanges then returns the hashes of blocks added to the canonical chain since the previous poll (after a reorganisation, the blocks of the new branch). Filter ids are random quantities. A filter that is not polled for 10 minutes is removed; every poll resets the timer. Filters live in memory and do not survive a restart.",
+      "description": "eth_getFilterChanges then returns the hashes of blocks added to the canonical chain since the previous poll (after a reorganisation, the blocks of the new branch). Filter ids are random quantities. A filter that is not polled for 5 minutes (configurable: filter.filter-timeout) is removed; every poll resets the timer. Filters live in memory and do not survive a restart.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -2768,13 +2727,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0x4a3c7f2e1b9d6085"
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine and its filter manager, which are not built yet."
+      ]
     },
     {
       "name": "eth_newPendingTransactionFilter",
       "summary": "Creates a filter that reports new pending transaction hashes.",
-      "description": "eth_getFilterChanges then returns the hashes of transactions that entered the pool since the previous poll, from any sender (the original product reported only keystore senders). Filter ids are random quantities. A filter that is not polled for 10 minutes is removed; every poll resets the timer. Filters live in memory and do not survive a restart.",
+      "description": "eth_getFilterChanges then returns the hashes of transactions that entered the pool since the previous poll, from any sender (the original product reported only keystore senders). Filter ids are random quantities. A filter that is not polled for 5 minutes (configurable: filter.filter-timeout) is removed; every poll resets the timer. Filters live in memory and do not survive a restart.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -2798,13 +2756,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0x4a3c7f2e1b9d6085"
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine and its filter manager, which are not built yet."
+      ]
     },
     {
       "name": "eth_getFilterChanges",
       "summary": "Returns what a filter has seen since its previous poll.",
-      "description": "For a log filter: Log objects (logs that a reorganisation removed come again with removed: true). For a block filter: block hashes. For a pending-transaction filter: transaction hashes. [] when nothing is new. Each poll advances the filter and resets its 10-minute expiry. An unknown or expired id gives -32000 \"filter not found\" (as geth; clients such as viem then re-create the filter), where the original product silently returned []. Logs follow the standard: logIndex is the position of the log in its block (the original product counted per transaction) and `removed` is true only for logs that a reorganisation dropped (delivered by filters and subscriptions).",
+      "description": "For a log filter: Log objects (logs that a reorganisation removed come again with removed: true). For a block filter: block hashes. For a pending-transaction filter: transaction hashes. [] when nothing is new. Each poll advances the filter and resets its 5-minute expiry. An unknown or expired id gives -32000 \"filter not found\" (as geth; clients such as viem then re-create the filter), where the original product silently returned []. Logs follow the standard: logIndex is the position of the log in its block (the original product counted per transaction) and `removed` is true only for logs that a reorganisation dropped (delivered by filters and subscriptions).",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -2902,8 +2859,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": []
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine and its filter manager, which are not built yet."
+      ]
     },
     {
       "name": "eth_getFilterLogs",
@@ -2973,8 +2929,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             ]
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine and its filter manager, which are not built yet."
+      ]
     },
     {
       "name": "eth_uninstallFilter",
@@ -3030,8 +2985,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": false
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine and its filter manager, which are not built yet."
+      ]
     },
     {
       "name": "eth_mining",
@@ -3064,8 +3018,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": true
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine and the proof-of-work miner, which are not built yet."
+      ]
     },
     {
       "name": "eth_hashrate",
@@ -3098,8 +3051,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0xf4240"
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine and the proof-of-work miner, which are not built yet."
+      ]
     },
     {
       "name": "eth_getWork",
@@ -3139,8 +3091,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             ]
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine and the proof-of-work miner, which are not built yet."
+      ]
     },
     {
       "name": "eth_submitWork",
@@ -3211,8 +3162,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": true
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine and the proof-of-work miner, which are not built yet."
+      ]
     },
     {
       "name": "eth_submitHashrate",
@@ -3278,8 +3228,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": true
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine and the proof-of-work miner, which are not built yet."
+      ]
     },
     {
       "name": "miner_start",
@@ -3312,8 +3261,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": true
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine and the proof-of-work miner, which are not built yet."
+      ]
     },
     {
       "name": "miner_stop",
@@ -3346,8 +3294,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": true
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine and the proof-of-work miner, which are not built yet."
+      ]
     },
     {
       "name": "miner_getStatus",
@@ -3385,8 +3332,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             }
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine and the proof-of-work miner, which are not built yet."
+      ]
     },
     {
       "name": "eth_subscribe",
@@ -3488,7 +3434,6 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           }
         }
       ],
-      "x-unavailable": "Needs the chain engine and WebSocket subscriptions, which are not built yet.",
       "x-transport": "ws"
     },
     {
@@ -3537,7 +3482,6 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           }
         }
       ],
-      "x-unavailable": "Needs the chain engine and WebSocket subscriptions, which are not built yet.",
       "x-transport": "ws"
     },
     {
@@ -3694,8 +3638,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0x2"
           }
         }
-      ],
-      "x-unavailable": "Needs devp2p peering, which is not built yet."
+      ]
     },
     {
       "name": "net_listPeers",
@@ -4417,8 +4360,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0xcccdea49e5fce63ffc8f982375d8a10283db5b3b7cdd034ac795d99c04420369"
           }
         }
-      ],
-      "x-unavailable": "Needs the keystore, which is not built yet."
+      ]
     },
     {
       "name": "personal_signAndSendTransaction",
@@ -4506,8 +4448,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0xcccdea49e5fce63ffc8f982375d8a10283db5b3b7cdd034ac795d99c04420369"
           }
         }
-      ],
-      "x-unavailable": "Needs the keystore, which is not built yet."
+      ]
     },
     {
       "name": "personal_sign",
@@ -4786,8 +4727,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             }
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine, which is not built yet."
+      ]
     },
     {
       "name": "debug_storageRangeAt",
@@ -4892,8 +4832,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             }
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine, which is not built yet."
+      ]
     },
     {
       "name": "qa_mineBlocks",
@@ -4997,8 +4936,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             }
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine and its miner, which are not built yet."
+      ]
     },
     {
       "name": "qa_generateCheckpoint",
@@ -5382,8 +5320,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             }
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine, which is not built yet."
+      ]
     },
     {
       "name": "test_setChainParams",
@@ -5493,8 +5430,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": true
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine, which is not built yet."
+      ]
     },
     {
       "name": "test_importRawBlock",
@@ -5544,8 +5480,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0x4b7af50a5b68d957bf8774954c468b9d69cde26a6570d22e01376a4e0467a85a"
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine, which is not built yet."
+      ]
     },
     {
       "name": "test_mineBlocks",
@@ -5592,8 +5527,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": true
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine, which is not built yet."
+      ]
     },
     {
       "name": "test_modifyTimestamp",
@@ -5635,8 +5569,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": true
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine, which is not built yet."
+      ]
     },
     {
       "name": "test_rewindToBlock",
@@ -5683,8 +5616,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": true
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine, which is not built yet."
+      ]
     },
     {
       "name": "test_getLogHash",
@@ -5726,8 +5658,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": "0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347"
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine, which is not built yet."
+      ]
     },
     {
       "name": "miner_setEtherbase",
@@ -5769,8 +5700,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": true
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine, which is not built yet."
+      ]
     },
     {
       "name": "iele_call",
@@ -6608,7 +6538,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "Block": {
         "title": "Block",
         "type": "object",
-        "description": "A block. Standard execution-apis fields (pre-London: no baseFeePerGas, no withdrawals) plus the ETC fields totalDifficulty, lastCheckpointNumber and checkpoint.",
+        "description": "A block. Standard execution-apis fields (pre-London: no baseFeePerGas, no withdrawals) plus the ETC fields totalDifficulty, checkpoint (null unless the block carries an ECIP-1097 checkpoint) and lastCheckpointNumber (present only on a network with ECIP-1097 checkpointing configured; this node does not implement checkpointing yet, so it omits the field rather than report a made-up number).",
         "properties": {
           "number": {
             "$ref": "#/components/schemas/uint"
@@ -7665,12 +7595,19 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "AccountRange": {
         "title": "AccountRange",
         "type": "object",
-        "description": "One page of a state dump. Accounts are ordered by keccak256(address), the order of the state trie; addressMap maps each such hash to its address. nextKey is the hash to pass as startKey for the next page, or 32 zero bytes when the dump is complete.",
+        "description": "One page of a state dump, read from the state trie. Accounts are ordered by keccak256(address), the order of the state trie; addressMap maps each such hash to its address, or to null when the node never saw the address (the trie stores only the hash). nextKey is the hash to pass as startKey for the next page, or 32 zero bytes when the dump is complete.",
         "properties": {
           "addressMap": {
             "type": "object",
             "additionalProperties": {
-              "$ref": "#/components/schemas/address"
+              "oneOf": [
+                {
+                  "$ref": "#/components/schemas/address"
+                },
+                {
+                  "$ref": "#/components/schemas/notFound"
+                }
+              ]
             }
           },
           "nextKey": {
@@ -8785,11 +8722,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       },
       "LogRangeTooWide": {
         "code": -32005,
-        "message": "query exceeds the limit of 5000 blocks: split fromBlock..toBlock into windows of at most 5000 blocks"
+        "message": "block range 0x…..0x… spans <n> blocks, more than the limit of 10000; query at most 10000 blocks at a time, e.g. 0x…..0x…"
       },
       "TooManyLogs": {
         "code": -32005,
-        "message": "query returned more than 10000 logs: narrow the block range, the addresses or the topics and repeat"
+        "message": "query returned more than 10000 results; narrow the block range, e.g. 0x…..0x…"
       },
       "MiningUnavailable": {
         "code": -32002,

@@ -178,7 +178,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     params: [],
     requiredParams: 0,
     checkResult: checker(validators.validateEthAccountsResult),
-    unavailable: 'Needs the keystore and the chain engine, which are not built yet.',
     transport: 'any',
   },
   eth_blockNumber: {
@@ -187,7 +186,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     params: [],
     requiredParams: 0,
     checkResult: checker(validators.validateEthBlockNumberResult),
-    unavailable: 'Needs the chain engine (blocks and state), which is not built yet.',
     transport: 'any',
   },
   eth_call: {
@@ -209,7 +207,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateEthCallResult),
-    unavailable: 'Needs the chain engine (state and EVM execution), which is not built yet.',
     transport: 'any',
   },
   eth_chainId: {
@@ -226,7 +223,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     params: [],
     requiredParams: 0,
     checkResult: checker(validators.validateEthCoinbaseResult),
-    unavailable: 'Needs the chain engine and the proof-of-work miner, which are not built yet.',
     transport: 'any',
   },
   eth_estimateGas: {
@@ -248,7 +244,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateEthEstimateGasResult),
-    unavailable: 'Needs the chain engine (state and EVM execution), which is not built yet.',
     transport: 'any',
   },
   eth_gasPrice: {
@@ -257,7 +252,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     params: [],
     requiredParams: 0,
     checkResult: checker(validators.validateEthGasPriceResult),
-    unavailable: 'Needs the chain engine (blocks and state), which is not built yet.',
     transport: 'any',
   },
   eth_getBalance: {
@@ -279,7 +273,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 2,
     checkResult: checker(validators.validateEthGetBalanceResult),
-    unavailable: 'Needs the chain engine (blocks and state), which is not built yet.',
     transport: 'any',
   },
   eth_getBlockByHash: {
@@ -301,7 +294,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 2,
     checkResult: checker(validators.validateEthGetBlockByHashResult),
-    unavailable: 'Needs the chain engine (blocks and state), which is not built yet.',
     transport: 'any',
   },
   eth_getBlockByNumber: {
@@ -323,7 +315,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 2,
     checkResult: checker(validators.validateEthGetBlockByNumberResult),
-    unavailable: 'Needs the chain engine (blocks and state), which is not built yet.',
     transport: 'any',
   },
   eth_getBlockReceipts: {
@@ -339,7 +330,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateEthGetBlockReceiptsResult),
-    unavailable: 'Needs the chain engine (blocks and state), which is not built yet.',
     transport: 'any',
   },
   eth_getBlockTransactionCountByHash: {
@@ -355,7 +345,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateEthGetBlockTransactionCountByHashResult),
-    unavailable: 'Needs the chain engine (blocks and state), which is not built yet.',
     transport: 'any',
   },
   eth_getBlockTransactionCountByNumber: {
@@ -371,7 +360,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateEthGetBlockTransactionCountByNumberResult),
-    unavailable: 'Needs the chain engine (blocks and state), which is not built yet.',
     transport: 'any',
   },
   eth_getCode: {
@@ -393,7 +381,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 2,
     checkResult: checker(validators.validateEthGetCodeResult),
-    unavailable: 'Needs the chain engine (blocks and state), which is not built yet.',
     transport: 'any',
   },
   eth_getFilterChanges: {
@@ -409,7 +396,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateEthGetFilterChangesResult),
-    unavailable: 'Needs the chain engine and its filter manager, which are not built yet.',
     transport: 'any',
   },
   eth_getFilterLogs: {
@@ -425,7 +411,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateEthGetFilterLogsResult),
-    unavailable: 'Needs the chain engine and its filter manager, which are not built yet.',
     transport: 'any',
   },
   eth_getLogs: {
@@ -441,7 +426,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateEthGetLogsResult),
-    unavailable: 'Needs the chain engine and its filter manager, which are not built yet.',
     transport: 'any',
   },
   eth_getProof: {
@@ -469,7 +453,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 3,
     checkResult: checker(validators.validateEthGetProofResult),
-    unavailable: 'Needs the chain engine (blocks and state), which is not built yet.',
     transport: 'any',
   },
   eth_getRawTransactionByBlockHashAndIndex: {
@@ -491,7 +474,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 2,
     checkResult: checker(validators.validateEthGetRawTransactionByBlockHashAndIndexResult),
-    unavailable: 'Needs the chain engine (blocks and state), which is not built yet.',
     transport: 'any',
   },
   eth_getRawTransactionByBlockNumberAndIndex: {
@@ -513,7 +495,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 2,
     checkResult: checker(validators.validateEthGetRawTransactionByBlockNumberAndIndexResult),
-    unavailable: 'Needs the chain engine (blocks and state), which is not built yet.',
     transport: 'any',
   },
   eth_getRawTransactionByHash: {
@@ -529,7 +510,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateEthGetRawTransactionByHashResult),
-    unavailable: 'Needs the chain engine and its transaction pool, which are not built yet.',
     transport: 'any',
   },
   eth_getStorageAt: {
@@ -557,7 +537,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 3,
     checkResult: checker(validators.validateEthGetStorageAtResult),
-    unavailable: 'Needs the chain engine (blocks and state), which is not built yet.',
     transport: 'any',
   },
   eth_getStorageRoot: {
@@ -579,7 +558,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 2,
     checkResult: checker(validators.validateEthGetStorageRootResult),
-    unavailable: 'Needs the chain engine (blocks and state), which is not built yet.',
     transport: 'any',
   },
   eth_getTransactionByBlockHashAndIndex: {
@@ -601,7 +579,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 2,
     checkResult: checker(validators.validateEthGetTransactionByBlockHashAndIndexResult),
-    unavailable: 'Needs the chain engine (blocks and state), which is not built yet.',
     transport: 'any',
   },
   eth_getTransactionByBlockNumberAndIndex: {
@@ -623,7 +600,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 2,
     checkResult: checker(validators.validateEthGetTransactionByBlockNumberAndIndexResult),
-    unavailable: 'Needs the chain engine (blocks and state), which is not built yet.',
     transport: 'any',
   },
   eth_getTransactionByHash: {
@@ -639,7 +615,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateEthGetTransactionByHashResult),
-    unavailable: 'Needs the chain engine and its transaction pool, which are not built yet.',
     transport: 'any',
   },
   eth_getTransactionCount: {
@@ -661,7 +636,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 2,
     checkResult: checker(validators.validateEthGetTransactionCountResult),
-    unavailable: 'Needs the chain engine (blocks and state), which is not built yet.',
     transport: 'any',
   },
   eth_getTransactionReceipt: {
@@ -677,7 +651,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateEthGetTransactionReceiptResult),
-    unavailable: 'Needs the chain engine (blocks and state), which is not built yet.',
     transport: 'any',
   },
   eth_getUncleByBlockHashAndIndex: {
@@ -699,7 +672,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 2,
     checkResult: checker(validators.validateEthGetUncleByBlockHashAndIndexResult),
-    unavailable: 'Needs the chain engine (blocks and state), which is not built yet.',
     transport: 'any',
   },
   eth_getUncleByBlockNumberAndIndex: {
@@ -721,7 +693,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 2,
     checkResult: checker(validators.validateEthGetUncleByBlockNumberAndIndexResult),
-    unavailable: 'Needs the chain engine (blocks and state), which is not built yet.',
     transport: 'any',
   },
   eth_getUncleCountByBlockHash: {
@@ -737,7 +708,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateEthGetUncleCountByBlockHashResult),
-    unavailable: 'Needs the chain engine (blocks and state), which is not built yet.',
     transport: 'any',
   },
   eth_getUncleCountByBlockNumber: {
@@ -753,7 +723,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateEthGetUncleCountByBlockNumberResult),
-    unavailable: 'Needs the chain engine (blocks and state), which is not built yet.',
     transport: 'any',
   },
   eth_getWork: {
@@ -762,7 +731,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     params: [],
     requiredParams: 0,
     checkResult: checker(validators.validateEthGetWorkResult),
-    unavailable: 'Needs the chain engine and the proof-of-work miner, which are not built yet.',
     transport: 'any',
   },
   eth_hashrate: {
@@ -771,7 +739,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     params: [],
     requiredParams: 0,
     checkResult: checker(validators.validateEthHashrateResult),
-    unavailable: 'Needs the chain engine and the proof-of-work miner, which are not built yet.',
     transport: 'any',
   },
   eth_mining: {
@@ -780,7 +747,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     params: [],
     requiredParams: 0,
     checkResult: checker(validators.validateEthMiningResult),
-    unavailable: 'Needs the chain engine and the proof-of-work miner, which are not built yet.',
     transport: 'any',
   },
   eth_newBlockFilter: {
@@ -789,7 +755,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     params: [],
     requiredParams: 0,
     checkResult: checker(validators.validateEthNewBlockFilterResult),
-    unavailable: 'Needs the chain engine and its filter manager, which are not built yet.',
     transport: 'any',
   },
   eth_newFilter: {
@@ -805,7 +770,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateEthNewFilterResult),
-    unavailable: 'Needs the chain engine and its filter manager, which are not built yet.',
     transport: 'any',
   },
   eth_newPendingTransactionFilter: {
@@ -814,7 +778,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     params: [],
     requiredParams: 0,
     checkResult: checker(validators.validateEthNewPendingTransactionFilterResult),
-    unavailable: 'Needs the chain engine and its filter manager, which are not built yet.',
     transport: 'any',
   },
   eth_pendingTransactions: {
@@ -823,7 +786,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     params: [],
     requiredParams: 0,
     checkResult: checker(validators.validateEthPendingTransactionsResult),
-    unavailable: 'Needs the chain engine and its transaction pool, which are not built yet.',
     transport: 'any',
   },
   eth_protocolVersion: {
@@ -832,7 +794,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     params: [],
     requiredParams: 0,
     checkResult: checker(validators.validateEthProtocolVersionResult),
-    unavailable: 'Needs the peer-to-peer layer that speaks the eth wire protocol, which is not built yet.',
     transport: 'any',
   },
   eth_sendRawTransaction: {
@@ -848,7 +809,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateEthSendRawTransactionResult),
-    unavailable: 'Needs the chain engine and its transaction pool, which are not built yet.',
     transport: 'any',
   },
   eth_sendTransaction: {
@@ -864,7 +824,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateEthSendTransactionResult),
-    unavailable: 'Needs the keystore and the chain engine, which are not built yet.',
     transport: 'any',
   },
   eth_sign: {
@@ -886,7 +845,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 2,
     checkResult: checker(validators.validateEthSignResult),
-    unavailable: 'Needs the keystore and the chain engine, which are not built yet.',
     transport: 'any',
   },
   eth_submitHashrate: {
@@ -908,7 +866,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 2,
     checkResult: checker(validators.validateEthSubmitHashrateResult),
-    unavailable: 'Needs the chain engine and the proof-of-work miner, which are not built yet.',
     transport: 'any',
   },
   eth_submitWork: {
@@ -936,7 +893,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 3,
     checkResult: checker(validators.validateEthSubmitWorkResult),
-    unavailable: 'Needs the chain engine and the proof-of-work miner, which are not built yet.',
     transport: 'any',
   },
   eth_subscribe: {
@@ -958,7 +914,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateEthSubscribeResult),
-    unavailable: 'Needs the chain engine and WebSocket subscriptions, which are not built yet.',
     transport: 'ws',
   },
   eth_syncing: {
@@ -967,7 +922,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     params: [],
     requiredParams: 0,
     checkResult: checker(validators.validateEthSyncingResult),
-    unavailable: 'Needs the chain engine and block synchronisation, which are not built yet.',
     transport: 'any',
   },
   eth_uninstallFilter: {
@@ -983,7 +937,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateEthUninstallFilterResult),
-    unavailable: 'Needs the chain engine and its filter manager, which are not built yet.',
     transport: 'any',
   },
   eth_unsubscribe: {
@@ -999,7 +952,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateEthUnsubscribeResult),
-    unavailable: 'Needs the chain engine and WebSocket subscriptions, which are not built yet.',
     transport: 'ws',
   },
   miner_getStatus: {
@@ -1008,7 +960,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     params: [],
     requiredParams: 0,
     checkResult: checker(validators.validateMinerGetStatusResult),
-    unavailable: 'Needs the chain engine and the proof-of-work miner, which are not built yet.',
     transport: 'any',
   },
   miner_start: {
@@ -1017,7 +968,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     params: [],
     requiredParams: 0,
     checkResult: checker(validators.validateMinerStartResult),
-    unavailable: 'Needs the chain engine and the proof-of-work miner, which are not built yet.',
     transport: 'any',
   },
   miner_stop: {
@@ -1026,7 +976,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     params: [],
     requiredParams: 0,
     checkResult: checker(validators.validateMinerStopResult),
-    unavailable: 'Needs the chain engine and the proof-of-work miner, which are not built yet.',
     transport: 'any',
   },
   web3_clientVersion: {
@@ -1144,7 +1093,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     params: [],
     requiredParams: 0,
     checkResult: checker(validators.validateNetPeerCountResult),
-    unavailable: 'Needs devp2p peering, which is not built yet.',
     transport: 'any',
   },
   net_removeFromBlacklist: {
@@ -1270,7 +1218,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 2,
     checkResult: checker(validators.validatePersonalSendTransactionResult),
-    unavailable: 'Needs the keystore, which is not built yet.',
     transport: 'any',
   },
   personal_sign: {
@@ -1319,7 +1266,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 2,
     checkResult: checker(validators.validatePersonalSignAndSendTransactionResult),
-    unavailable: 'Needs the keystore, which is not built yet.',
     transport: 'any',
   },
   personal_unlockAccount: {
@@ -1380,7 +1326,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 4,
     checkResult: checker(validators.validateDebugAccountRangeResult),
-    unavailable: 'Needs the chain engine, which is not built yet.',
     transport: 'any',
   },
   debug_listPeersInfo: {
@@ -1429,7 +1374,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 5,
     checkResult: checker(validators.validateDebugStorageRangeAtResult),
-    unavailable: 'Needs the chain engine, which is not built yet.',
     transport: 'any',
   },
   qa_generateCheckpoint: {
@@ -1488,7 +1432,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateQaMineBlocksResult),
-    unavailable: 'Needs the chain engine and its miner, which are not built yet.',
     transport: 'any',
   },
   checkpointing_getLatestBlock: {
@@ -1560,7 +1503,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 3,
     checkResult: checker(validators.validateSvcGetAccountTransactionsResult),
-    unavailable: 'Needs the chain engine, which is not built yet.',
     transport: 'any',
   },
   miner_setEtherbase: {
@@ -1576,7 +1518,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateMinerSetEtherbaseResult),
-    unavailable: 'Needs the chain engine, which is not built yet.',
     transport: 'any',
   },
   test_getLogHash: {
@@ -1592,7 +1533,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateTestGetLogHashResult),
-    unavailable: 'Needs the chain engine, which is not built yet.',
     transport: 'any',
   },
   test_importRawBlock: {
@@ -1608,7 +1548,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateTestImportRawBlockResult),
-    unavailable: 'Needs the chain engine, which is not built yet.',
     transport: 'any',
   },
   test_mineBlocks: {
@@ -1624,7 +1563,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateTestMineBlocksResult),
-    unavailable: 'Needs the chain engine, which is not built yet.',
     transport: 'any',
   },
   test_modifyTimestamp: {
@@ -1640,7 +1578,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateTestModifyTimestampResult),
-    unavailable: 'Needs the chain engine, which is not built yet.',
     transport: 'any',
   },
   test_rewindToBlock: {
@@ -1656,7 +1593,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateTestRewindToBlockResult),
-    unavailable: 'Needs the chain engine, which is not built yet.',
     transport: 'any',
   },
   test_setChainParams: {
@@ -1672,7 +1608,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateTestSetChainParamsResult),
-    unavailable: 'Needs the chain engine, which is not built yet.',
     transport: 'any',
   },
   iele_call: {

@@ -185,7 +185,7 @@ export interface Checkpoint {
   signers: Bytes[];
 }
 /**
- * A block. Standard execution-apis fields (pre-London: no baseFeePerGas, no withdrawals) plus the ETC fields totalDifficulty, lastCheckpointNumber and checkpoint.
+ * A block. Standard execution-apis fields (pre-London: no baseFeePerGas, no withdrawals) plus the ETC fields totalDifficulty, checkpoint (null unless the block carries an ECIP-1097 checkpoint) and lastCheckpointNumber (present only on a network with ECIP-1097 checkpointing configured; this node does not implement checkpointing yet, so it omits the field rather than report a made-up number).
  */
 export interface Block {
   number: Uint;
@@ -444,11 +444,11 @@ export interface BlacklistEntry {
   expiresAt: NotFound | number;
 }
 /**
- * One page of a state dump. Accounts are ordered by keccak256(address), the order of the state trie; addressMap maps each such hash to its address. nextKey is the hash to pass as startKey for the next page, or 32 zero bytes when the dump is complete.
+ * One page of a state dump, read from the state trie. Accounts are ordered by keccak256(address), the order of the state trie; addressMap maps each such hash to its address, or to null when the node never saw the address (the trie stores only the hash). nextKey is the hash to pass as startKey for the next page, or 32 zero bytes when the dump is complete.
  */
 export interface AccountRange {
   addressMap: {
-    [k: string]: Address | undefined;
+    [k: string]: Address | NotFound | undefined;
   };
   nextKey: Bytes32;
 }

@@ -12,6 +12,8 @@ export interface ClientConnection {
   readonly id: number;
   /** Sends one JSON-RPC message (e.g. an `eth_subscription` notification) to this client. */
   send(message: unknown): void;
+  /** Sends one message already serialised as JSON text (one payload formatted once for many subscribers). */
+  sendText(json: string): void;
   /** Runs `listener` once when the connection closes. */
   onClose(listener: () => void): void;
 }

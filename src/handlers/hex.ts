@@ -10,3 +10,8 @@ export const bytesFromHex = (hex: string): Buffer => Buffer.from(hex.slice(2), '
 
 export const hexFromBytes = (bytes: Uint8Array): `0x${string}` =>
   `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`;
+
+/** A storage slot given as a quantity (`0x0`) or as 32 bytes → the 32-byte key both name. */
+export function slotFromHex(hex: string): Buffer {
+  return Buffer.from(BigInt(hex).toString(16).padStart(64, '0'), 'hex');
+}

@@ -52,6 +52,10 @@ export interface NodeConfig {
     readonly maxBatchSize: number;
     readonly validateResults: boolean;
     readonly accountTransactionsMaxBlocks: number;
+    /** eth_getLogs / eth_getFilterLogs limits. */
+    readonly logs: { readonly maxBlockRange: number; readonly maxResults: number };
+    /** Idle time after which a polled filter is removed. */
+    readonly filterTimeoutMs: number;
     readonly http: {
       readonly mode: 'http' | 'https';
       readonly interface: string;
@@ -61,7 +65,8 @@ export interface NodeConfig {
       readonly certificate?: CertificateConfig;
       readonly rateLimit: RateLimitConfig;
     };
-    readonly ws: { readonly enabled: boolean };
+    /** `maxBufferedBytes`: unsent bytes one client may fall behind before it is disconnected. */
+    readonly ws: { readonly enabled: boolean; readonly maxBufferedBytes: number };
     readonly health: { readonly noUpdateDurationThresholdMs: number; readonly syncingStatusThreshold: number };
   };
 }
@@ -161,6 +166,11 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
       maxBatchSize: get<number>('network.rpc.max-batch-size') ?? 1000,
       validateResults: get<boolean>('network.rpc.validate-results') ?? (env.NODE_ENV === 'test' || testmode),
       accountTransactionsMaxBlocks: get<number>('network.rpc.account-transactions-max-blocks') ?? 1000,
+      logs: {
+        maxBlockRange: get<number>('network.rpc.logs.max-block-range') ?? 10_000,
+        maxResults: get<number>('network.rpc.logs.max-results') ?? 10_000,
+      },
+      filterTimeoutMs: get<number>('filter.filter-timeout') ?? 5 * 60_000,
       http: {
         mode,
         interface: get<string>('network.rpc.http.interface') ?? '127.0.0.1',
@@ -180,7 +190,10 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
           latestTimestampCacheSize: get<number>('network.rpc.http.rate-limit.latest-timestamp-cache-size') ?? 1024,
         },
       },
-      ws: { enabled: get<boolean>('network.rpc.ws.enabled') ?? true },
+      ws: {
+        enabled: get<boolean>('network.rpc.ws.enabled') ?? true,
+        maxBufferedBytes: get<number>('network.rpc.ws.max-buffered-bytes') ?? 16 * 1024 * 1024,
+      },
       health: {
         noUpdateDurationThresholdMs: get<number>('network.rpc.health.no-update-duration-threshold') ?? 30 * 60_000,
         syncingStatusThreshold: get<number>('network.rpc.health.syncing-status-threshold') ?? 10,

@@ -77,7 +77,7 @@ export async function startServer(node: SvcNode, options: StartServerOptions): P
 
   let ws: WebSocketEndpoint | undefined;
   if (config.rpc.ws.enabled) {
-    ws = attachWebSocket(server, { node, dispatcher, cors, rateLimiter, secure, maxPayload: http.maxBodySize, log: rpcLog });
+    ws = attachWebSocket(server, { node, dispatcher, cors, rateLimiter, secure, maxPayload: http.maxBodySize, maxBufferedBytes: config.rpc.ws.maxBufferedBytes, log: rpcLog });
   }
 
   await new Promise<void>((resolve, reject) => {

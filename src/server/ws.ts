@@ -23,7 +23,13 @@ export interface WebSocketOptions {
   readonly rateLimiter?: RateLimiter;
   readonly log: Logger;
   readonly path?: string;
+  /** Unsent bytes one client may fall behind (responses and notifications) before it is disconnected. Default 16 MiB. */
+  readonly maxBufferedBytes?: number;
 }
+
+/** Close code for a client that does not read fast enough: 1008 "policy violation" (RFC 6455 §7.4.1). */
+export const SLOW_CONSUMER_CLOSE_CODE = 1008;
+
 
 export interface WebSocketEndpoint {
   readonly clientCount: number;
@@ -70,11 +76,40 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): WebS
   function onConnection(ws: WebSocket, req: IncomingMessage): void {
     const ip = clientIp(req.headers['x-forwarded-for'], req.socket.remoteAddress);
     const closeListeners: Array<() => void> = [];
+    const maxBuffered = options.maxBufferedBytes ?? 16 * 1024 * 1024;
+    let corked = false;
+    // Every outgoing message goes through here: a client that stops reading makes `bufferedAmount` grow
+    // (the socket's unsent bytes); past the bound it is disconnected instead of growing the node's memory.
+    const sendText = (text: string): void => {
+      if (ws.readyState !== WebSocket.OPEN) return;
+      if (ws.bufferedAmount + Buffer.byteLength(text) > maxBuffered) {
+        log.warn('websocket client too slow, disconnecting', { connection: connection.id, ip, bufferedBytes: ws.bufferedAmount });
+        // The close frame queues behind the unsent bytes, so a client that resumes reading learns why; one that
+        // never does is cut off by the ws library's close timeout (30 s). Nothing more is queued meanwhile.
+        ws.close(SLOW_CONSUMER_CLOSE_CODE, `slow consumer: more than ${maxBuffered} bytes waiting to be sent`);
+        return;
+      }
+      // A head change sends many notifications to one client in one turn: cork its socket until the next tick so
+      // they leave in one write instead of one syscall each. (`_socket` is the ws library's underlying socket.)
+      if (!corked) {
+        const socket = (ws as unknown as { _socket?: Duplex })._socket;
+        if (socket !== undefined) {
+          corked = true;
+          socket.cork();
+          process.nextTick(() => {
+            corked = false;
+            socket.uncork();
+          });
+        }
+      }
+      ws.send(text);
+    };
     const connection: ClientConnection = {
       id: nextConnectionId++,
       send(message) {
-        if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+        sendText(JSON.stringify(message));
       },
+      sendText,
       onClose(listener) {
         closeListeners.push(listener);
       },
@@ -94,7 +129,7 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): WebS
       }
       Promise.resolve(dispatcher.handleText(text, ctx)).then(
         (output) => {
-          if (output !== undefined && ws.readyState === WebSocket.OPEN) ws.send(dispatcher.serialize(output));
+          if (output !== undefined) sendText(dispatcher.serialize(output));
         },
         (err: unknown) => log.error('websocket dispatch failed', { connection: connection.id, error: err }),
       );

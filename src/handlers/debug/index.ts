@@ -1,5 +1,10 @@
 import type { DebugHandlers } from '../../generated/handlers.js';
 import type { HandlerContext } from '../context.js';
+import { debug_accountRange } from './accountRange.js';
+import { debug_storageRangeAt } from './storageRangeAt.js';
 
-/** No debug_* method is available yet: each answers -32004 until its issue lands and `tsc` asks for the handler here. */
-export const debugHandlers: DebugHandlers<HandlerContext> = {};
+/** State dumps over the real state trie (retesteth's post-state checks). debug_listPeersInfo waits for devp2p. */
+export const debugHandlers: DebugHandlers<HandlerContext> = {
+  debug_accountRange,
+  debug_storageRangeAt,
+};

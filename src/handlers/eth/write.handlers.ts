@@ -1,2 +1,14 @@
-/** The write group of eth_* handlers (one file per method beside this one). */
-export const ethWriteHandlers = {};
+/** The write, call and signing group of eth_* handlers (one file per method beside this one). */
+import { eth_call } from './call.js';
+import { eth_estimateGas } from './estimateGas.js';
+import { eth_sendRawTransaction } from './sendRawTransaction.js';
+import { eth_sendTransaction } from './sendTransaction.js';
+import { eth_sign } from './sign.js';
+
+export const ethWriteHandlers = {
+  eth_call,
+  eth_estimateGas,
+  eth_sendRawTransaction,
+  eth_sendTransaction,
+  eth_sign,
+};

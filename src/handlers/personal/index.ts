@@ -5,14 +5,14 @@ import { personal_importRawKey } from './importRawKey.js';
 import { personal_listAccounts } from './listAccounts.js';
 import { personal_lockAccount } from './lockAccount.js';
 import { personal_newAccount } from './newAccount.js';
+import { personal_sendTransaction, personal_signAndSendTransaction } from './sendTransaction.js';
 import { personal_sign } from './sign.js';
 import { personal_unlockAccount } from './unlockAccount.js';
 
 /**
- * The personal_* methods that need no chain. Bound through a variable (not an object literal) so this
+ * The personal_* methods. Bound through a variable (not an object literal) so this
  * compiles both while the methods are still `x-unavailable` (the interface is empty) and after their
  * markers are removed and codegen adds them (then `tsc` checks each signature here).
- * personal_sendTransaction / personal_signAndSendTransaction come with eth_sendTransaction.
  */
 const implemented = {
   personal_newAccount,
@@ -22,6 +22,8 @@ const implemented = {
   personal_lockAccount,
   personal_sign,
   personal_ecRecover,
+  personal_sendTransaction,
+  personal_signAndSendTransaction,
 };
 
 export const personalHandlers: PersonalHandlers<HandlerContext> = implemented;

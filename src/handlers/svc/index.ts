@@ -1,5 +1,7 @@
 import type { SvcHandlers } from '../../generated/handlers.js';
 import type { HandlerContext } from '../context.js';
+import { svc_getAccountTransactions } from './getAccountTransactions.js';
 
-/** No svc_* method is available yet: each answers -32004 until its issue lands and `tsc` asks for the handler here. */
-export const svcHandlers: SvcHandlers<HandlerContext> = {};
+export const svcHandlers: SvcHandlers<HandlerContext> = {
+  svc_getAccountTransactions,
+};

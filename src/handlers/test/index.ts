@@ -1,5 +1,20 @@
 import type { TestHandlers } from '../../generated/handlers.js';
 import type { HandlerContext } from '../context.js';
+import { test_getLogHash } from './getLogHash.js';
+import { test_importRawBlock } from './importRawBlock.js';
+import { test_mineBlocks } from './mineBlocks.js';
+import { test_modifyTimestamp } from './modifyTimestamp.js';
+import { test_rewindToBlock } from './rewindToBlock.js';
+import { test_setChainParams } from './setChainParams.js';
+import { miner_setEtherbase } from './setEtherbase.js';
 
-/** No test_* method is available yet: each answers -32004 until its issue lands and `tsc` asks for the handler here. */
-export const testHandlers: TestHandlers<HandlerContext> = {};
+/** The retesteth interface (enabled by --testmode). */
+export const testHandlers: TestHandlers<HandlerContext> = {
+  test_setChainParams,
+  test_importRawBlock,
+  test_mineBlocks,
+  test_modifyTimestamp,
+  test_rewindToBlock,
+  test_getLogHash,
+  miner_setEtherbase,
+};

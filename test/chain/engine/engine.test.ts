@@ -190,6 +190,12 @@ describe('chain engine', () => {
     expect(a.getHead().header.number).toBe(2n);
     expect(await a.getCanonicalHash(3n)).toBeUndefined();
     expect(await a.getBlock(tip.hash())).toBeDefined();
+
+    // Importing the old tip again (e.g. re-mining the same block after test_rewindToBlock) restores it as the head.
+    const again = await a.importBlock(tip);
+    expect(again.status).toBe('head');
+    expect(a.getHead().hash()).toEqual(tip.hash());
+    expect(await a.getCanonicalHash(3n)).toBeDefined();
   });
 
   it('refuses a database made for another genesis', async () => {

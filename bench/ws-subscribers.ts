@@ -1,0 +1,33 @@
+/**
+ * Child process of bench/logs-rpc.ts: opens N WebSocket connections to a node, each with one subscription
+ * (half newHeads, half logs of one address), prints `ready` once all are confirmed and `received <n>` when
+ * asked (a line on stdin), so the subscribers' own CPU is not counted in the node's process.
+ *   npx tsx bench/ws-subscribers.ts <wsUrl> <count> <logAddress>
+ */
+import { createInterface } from 'node:readline';
+import WebSocket from 'ws';
+
+const [url, countText, address] = process.argv.slice(2);
+const count = Number(countText);
+let received = 0;
+let confirmed = 0;
+const sockets: WebSocket[] = [];
+for (let i = 0; i < count; i++) {
+  const ws = new WebSocket(url);
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  ws.on('message', (data) => {
+    const msg = JSON.parse(String(data)) as { method?: string };
+    if (msg.method === 'eth_subscription') received++;
+    else if (++confirmed === count) process.stdout.write('ready\n');
+  });
+  const params = i % 2 === 0 ? ['newHeads'] : ['logs', { address }];
+  ws.send(JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_subscribe', params }));
+  sockets.push(ws);
+}
+createInterface({ input: process.stdin }).on('line', (line) => {
+  if (line === 'exit') {
+    for (const ws of sockets) ws.terminate();
+    process.exit(0);
+  }
+  process.stdout.write(`received ${received}\n`);
+});

@@ -1,0 +1,29 @@
+/** Small labelled badges: a namespace's safety class, a method's availability and transport. */
+import { html, Html } from './html.js';
+import type { MethodView } from './model.js';
+
+/** What each `x-safety` class asks of an operator, shown next to the badge. */
+export const SAFETY_MEANING: Readonly<Record<string, string>> = {
+  safe: 'read-only or harmless; fine to expose',
+  write: 'changes node or chain state; expose deliberately',
+  development: 'holds or uses keys; never expose publicly',
+  caution: 'heavy or revealing; keep to trusted callers',
+  testing: 'for test networks and harnesses only',
+  optional: 'only present when its feature is enabled',
+};
+
+export function safetyBadge(safety: string | undefined): Html {
+  if (!safety) return html``;
+  const known = Object.hasOwn(SAFETY_MEANING, safety);
+  return html`<span class="badge safety safety-${known ? safety : 'other'}" title="${known ? SAFETY_MEANING[safety] : ''}">${safety}</span>`;
+}
+
+export function availabilityBadge(method: MethodView): Html {
+  return method.unavailable === undefined
+    ? html`<span class="badge available">available</span>`
+    : html`<span class="badge unavailable" title="${method.unavailable}">not yet available</span>`;
+}
+
+export function transportBadge(method: MethodView): Html {
+  return method.transport === 'ws' ? html`<span class="badge transport">WebSocket only</span>` : html``;
+}

@@ -1,0 +1,107 @@
+/**
+ * The conformance runner: replays Ethereum BlockchainTests and GeneralStateTests JSON files through a test-mode
+ * node's RPC and reports one outcome per case. Cases for forks after Berlin are skipped (Ethereum Classic has no
+ * EIP-1559, merge, withdrawals or blobs); other vector kinds (difficulty, transaction, PoW tests) are not cases here.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { isSupportedForkName } from '../src/chain/testing/fork-schedule.js';
+import { runBlockchainCase } from './blockchain-tests.js';
+import { RpcClient } from './rpc.js';
+import { runStateResult } from './state-tests.js';
+import { Difference, type BlockchainTestCase, type CaseOutcome, type StateTestCase } from './types.js';
+
+export type { CaseOutcome } from './types.js';
+
+export interface RunOptions {
+  /** Files or folders (searched recursively for .json files). */
+  readonly paths: readonly string[];
+  readonly url: string;
+  /** Only cases whose id contains this text. */
+  readonly filter?: string;
+  /** Called after every case. */
+  readonly onOutcome?: (outcome: CaseOutcome) => void;
+}
+
+export interface RunSummary {
+  readonly outcomes: CaseOutcome[];
+  readonly passed: number;
+  readonly failed: number;
+  readonly skipped: number;
+}
+
+export function jsonFilesUnder(path: string): string[] {
+  if (statSync(path).isFile()) return path.endsWith('.json') ? [path] : [];
+  return readdirSync(path)
+    .sort()
+    .flatMap((name) => jsonFilesUnder(join(path, name)));
+}
+
+const afterBerlin = (fork: string): string => `fork ${fork} is after Berlin: Ethereum Classic has no EIP-1559, merge, withdrawals or blobs`;
+
+export async function runConformance(opts: RunOptions): Promise<RunSummary> {
+  const rpc = new RpcClient(opts.url);
+  const outcomes: CaseOutcome[] = [];
+  const report = (o: CaseOutcome) => {
+    outcomes.push(o);
+    opts.onOutcome?.(o);
+  };
+  for (const root of opts.paths) {
+    const base = statSync(root).isFile() ? dirname(root) : root;
+    for (const file of jsonFilesUnder(root)) {
+      const folder = relative(base, dirname(file)) || '.';
+      const shortFile = relative(base, file) || file;
+      let content: Record<string, unknown>;
+      try {
+        content = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      } catch {
+        continue;
+      }
+      for (const [name, value] of Object.entries(content)) {
+        if (typeof value !== 'object' || value === null) continue;
+        if (isBlockchainTest(value)) {
+          const id = `${shortFile}::${name}`;
+          if (opts.filter !== undefined && !id.includes(opts.filter)) continue;
+          if (!isSupportedForkName(value.network)) {
+            report({ id, folder, status: 'skipped', reason: afterBerlin(value.network) });
+            continue;
+          }
+          report(await outcomeOf(id, folder, () => runBlockchainCase(rpc, value)));
+        } else if (isStateTest(value)) {
+          for (const [fork, results] of Object.entries(value.post)) {
+            for (const result of results) {
+              const { data, gas, value: v } = result.indexes;
+              const id = `${shortFile}::${name}_${fork}_d${data}g${gas}v${v}`;
+              if (opts.filter !== undefined && !id.includes(opts.filter)) continue;
+              if (!isSupportedForkName(fork)) {
+                report({ id, folder, status: 'skipped', reason: afterBerlin(fork) });
+                continue;
+              }
+              report(await outcomeOf(id, folder, () => runStateResult(rpc, value, fork, result)));
+            }
+          }
+        }
+      }
+    }
+  }
+  const count = (s: CaseOutcome['status']) => outcomes.filter((o) => o.status === s).length;
+  return { outcomes, passed: count('passed'), failed: count('failed'), skipped: count('skipped') };
+}
+
+async function outcomeOf(id: string, folder: string, run: () => Promise<void>): Promise<CaseOutcome> {
+  try {
+    await run();
+    return { id, folder, status: 'passed' };
+  } catch (err) {
+    const reason = err instanceof Difference ? err.message : `error: ${(err as Error).message}`;
+    return { id, folder, status: 'failed', reason: reason.split('\n')[0] };
+  }
+}
+
+function isBlockchainTest(v: object): v is BlockchainTestCase {
+  return 'blocks' in v && 'genesisBlockHeader' in v && 'network' in v;
+}
+
+function isStateTest(v: object): v is StateTestCase {
+  return 'env' in v && 'transaction' in v && 'post' in v;
+}

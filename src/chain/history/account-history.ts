@@ -1,0 +1,93 @@
+/**
+ * svc_getAccountTransactions on the engine: the canonical transactions an account sent or received in a
+ * block range, newest block first and the last transaction first within a block, read through the
+ * address index so the cost follows the account's own transactions.
+ */
+import type { Block } from '@ethereumjs/block';
+import type { TypedTransaction } from '@ethereumjs/tx';
+import { equalsBytes } from '@ethereumjs/util';
+import type { Blockchain } from '../blockchain.js';
+import type { TxReceipt } from '../exec/receipts.js';
+import { AddressIndex, type AddressIndexReader } from './address-index.js';
+
+export const DEFAULT_ACCOUNT_HISTORY_MAX_BLOCKS = 1000;
+
+/** The range asked for spans more blocks than the node searches in one call. */
+export class AccountRangeTooWideError extends Error {
+  constructor(
+    readonly limit: number,
+    readonly requested: bigint,
+  ) {
+    super(`Maximum number of blocks to search is ${limit}, requested: ${requested}. Split the range into smaller requests.`);
+    this.name = 'AccountRangeTooWideError';
+  }
+}
+
+export interface AccountTransaction {
+  readonly tx: TypedTransaction;
+  readonly block: Block;
+  /** Index of the transaction in its block. */
+  readonly index: number;
+  readonly receipt: TxReceipt;
+  /** The account is the sender (otherwise it is the recipient). */
+  readonly isOutgoing: boolean;
+}
+
+export class AccountHistory {
+  private readonly index: AddressIndex;
+
+  constructor(
+    private readonly chain: Blockchain,
+    reader: AddressIndexReader,
+    readonly maxBlocks = DEFAULT_ACCOUNT_HISTORY_MAX_BLOCKS,
+  ) {
+    if (!Number.isSafeInteger(maxBlocks) || maxBlocks < 1) throw new RangeError(`maxBlocks must be a positive integer, got ${maxBlocks}`);
+    this.index = new AddressIndex(reader);
+  }
+
+  /** Canonical transactions of `address` in [from, to] (inclusive), newest first. Throws AccountRangeTooWideError. */
+  async transactions(address: Uint8Array, from: bigint, to: bigint): Promise<AccountTransaction[]> {
+    if (from > to) return [];
+    const requested = to - from + 1n;
+    if (requested > BigInt(this.maxBlocks)) throw new AccountRangeTooWideError(this.maxBlocks, requested);
+    const head = this.chain.getHead().header.number;
+    const last = to > head ? head : to;
+    if (from > last) return [];
+    const entries = await this.index.entries(address, from, last);
+    const blocks = new Map<string, Promise<{ block: Block; receipts: TxReceipt[] } | undefined>>();
+    const load = (hash: Uint8Array) => {
+      const key = Buffer.from(hash).toString('hex');
+      let loaded = blocks.get(key);
+      if (loaded === undefined) {
+        loaded = (async () => {
+          const [block, receipts] = await Promise.all([this.chain.getBlock(hash), this.chain.getReceipts(hash)]);
+          return block === undefined || receipts === undefined ? undefined : { block, receipts };
+        })();
+        blocks.set(key, loaded);
+      }
+      return loaded;
+    };
+    const canonical = await Promise.all(
+      entries.map(async (e) => {
+        const hash = await this.chain.getCanonicalHash(e.number);
+        return hash !== undefined && equalsBytes(hash, e.blockHash);
+      }),
+    );
+    const out: AccountTransaction[] = [];
+    for (let i = entries.length - 1; i >= 0; i--) {
+      if (!canonical[i]) continue;
+      const entry = entries[i];
+      const loaded = await load(entry.blockHash);
+      if (loaded === undefined) continue;
+      const receipt = loaded.receipts[entry.index];
+      out.push({
+        tx: loaded.block.transactions[entry.index],
+        block: loaded.block,
+        index: entry.index,
+        receipt,
+        isOutgoing: equalsBytes(receipt.from, address),
+      });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * The address index: which transactions an account sent or received, so that an account's history
+ * costs reads in proportion to its own transactions, not to everything else in the range.
+ *
+ * Keys (table tag 'A', beside the chain tables of src/chain/db/keys.ts and the log index 'L'), empty values:
+ *
+ *   'A' address20 number8 blockHash32 txIndex4     the transaction at txIndex of that block has the
+ *                                                  address as its sender or its recipient
+ *
+ * Like the log index, entries are written for every stored block (canonical or not) in the block's own
+ * batch, are keyed by block hash and never change: a reorganisation needs no index work, and readers
+ * keep the entries whose hash is the canonical one at that height.
+ */
+import type { WriteOp } from '../db/chain-db.js';
+import type { KeyIterator } from '../logs/log-index.js';
+
+export const ADDRESS_INDEX_TAG = 'A'.charCodeAt(0);
+const MAX_U64 = (1n << 64n) - 1n;
+const KEY_LENGTH = 1 + 20 + 8 + 32 + 4;
+
+/** What the index needs of a block: ethereumjs `Block` satisfies it. */
+export interface AddressIndexableBlock {
+  hash(): Uint8Array;
+  readonly header: { readonly number: bigint };
+  readonly transactions: readonly { readonly to?: { readonly bytes: Uint8Array } | undefined }[];
+}
+
+/** What the index needs of a receipt: the sender the execution recovered (TxReceipt satisfies it). */
+export interface SenderReceipt {
+  readonly from: Uint8Array;
+}
+
+/** Ordered key reads on the chain database (`Blockchain.logIndex` satisfies it). */
+export interface AddressIndexReader {
+  keys(range: { gte: Uint8Array; lt: Uint8Array }): KeyIterator;
+}
+
+/** One indexed transaction: where it is; not yet checked to be canonical. */
+export interface AddressIndexEntry {
+  readonly number: bigint;
+  readonly blockHash: Uint8Array;
+  readonly index: number;
+}
+
+function prefixOf(address: Uint8Array, number: bigint): Uint8Array {
+  const key = new Uint8Array(1 + 20 + 8);
+  key[0] = ADDRESS_INDEX_TAG;
+  key.set(address, 1);
+  new DataView(key.buffer).setBigUint64(21, number < 0n ? 0n : number > MAX_U64 ? MAX_U64 : number);
+  return key;
+}
+
+function keyOf(address: Uint8Array, number: bigint, blockHash: Uint8Array, index: number): Uint8Array {
+  const key = new Uint8Array(KEY_LENGTH);
+  key.set(prefixOf(address, number));
+  key.set(blockHash, 29);
+  new DataView(key.buffer).setUint32(61, index);
+  return key;
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** The index entries of a newly stored block, for the engine's per-block write batch. */
+export function addressIndexWrites(block: AddressIndexableBlock, receipts: readonly SenderReceipt[]): WriteOp[] {
+  const hash = block.hash();
+  const number = block.header.number;
+  const ops: WriteOp[] = [];
+  block.transactions.forEach((tx, index) => {
+    const from = receipts[index].from;
+    ops.push({ type: 'put', key: keyOf(from, number, hash, index), value: EMPTY });
+    const to = tx.to?.bytes;
+    if (to !== undefined && Buffer.compare(to, from) !== 0) ops.push({ type: 'put', key: keyOf(to, number, hash, index), value: EMPTY });
+  });
+  return ops;
+}
+
+const READ_CHUNK = 1024;
+
+export class AddressIndex {
+  constructor(private readonly reader: AddressIndexReader) {}
+
+  /** Entries of `address` in blocks [from, to], ascending by height (canonical or not). */
+  async entries(address: Uint8Array, from: bigint, to: bigint): Promise<AddressIndexEntry[]> {
+    const iterator = this.reader.keys({ gte: prefixOf(address, from), lt: prefixOf(address, to + 1n) });
+    const out: AddressIndexEntry[] = [];
+    try {
+      for (;;) {
+        const keys = await iterator.nextv(READ_CHUNK);
+        if (keys.length === 0) break;
+        for (const key of keys) {
+          const view = new DataView(key.buffer, key.byteOffset, key.byteLength);
+          out.push({ number: view.getBigUint64(21), blockHash: key.slice(29, 61), index: view.getUint32(61) });
+        }
+      }
+    } finally {
+      await iterator.close();
+    }
+    return out;
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Ordered, paged reads of a secure trie (state or storage) straight from its nodes: the entries whose hashed key
+ * is ≥ `start`, in key order, descending only into subtrees that can hold such keys. This is what
+ * debug_accountRange and debug_storageRangeAt page through — the real trie, not a list of known accounts.
+ */
+import { BranchMPTNode, ExtensionMPTNode, LeafMPTNode, type MerklePatriciaTrie, type MPTNode } from '@ethereumjs/mpt';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import { Address } from '@ethereumjs/util';
+
+export interface TrieEntry {
+  /** The 32-byte trie key: keccak256 of the address or storage slot. */
+  readonly key: Uint8Array;
+  /** The stored value (account RLP, or the RLP of a storage value). */
+  readonly value: Uint8Array;
+}
+
+export interface TriePage {
+  readonly entries: TrieEntry[];
+  /** First key after this page, or undefined when the trie holds nothing more. */
+  readonly next?: Uint8Array;
+}
+
+type NodeRef = Uint8Array | Uint8Array[];
+
+/** Up to `limit` entries with key ≥ `start` (32 bytes), and the key that starts the next page. */
+export async function trieRange(trie: MerklePatriciaTrie, start: Uint8Array, limit: number): Promise<TriePage> {
+  const entries: TrieEntry[] = [];
+  if (equalsEmptyRoot(trie)) return { entries };
+  const startNibbles = toNibbles(start);
+  let next: Uint8Array | undefined;
+  const visit = async (ref: NodeRef, path: number[]): Promise<boolean> => {
+    // Every key below `path` is smaller than `start`: skip the subtree.
+    if (comparePrefix(path, startNibbles) < 0) return true;
+    const node: MPTNode = await trie.lookupNode(ref);
+    if (node instanceof LeafMPTNode) {
+      const full = path.concat(node.key());
+      if (compareNibbles(full, startNibbles) < 0) return true;
+      const key = fromNibbles(full);
+      if (entries.length === limit) {
+        next = key;
+        return false;
+      }
+      entries.push({ key, value: node.value() });
+      return true;
+    }
+    if (node instanceof ExtensionMPTNode) return visit(node.value(), path.concat(node.key()));
+    if (node instanceof BranchMPTNode) {
+      for (let i = 0; i < 16; i++) {
+        const child = node.getBranch(i);
+        if (child === null || (child instanceof Uint8Array && child.length === 0)) continue;
+        if (!(await visit(child as NodeRef, path.concat(i)))) return false;
+      }
+      return true;
+    }
+    return true;
+  };
+  await visit(trie.root(), []);
+  return { entries, ...(next !== undefined ? { next } : {}) };
+}
+
+/** The account trie behind a state manager positioned at a block's state root. */
+export function accountTrieOf(state: MerkleStateManager): MerklePatriciaTrie {
+  return (state as unknown as { _trie: MerklePatriciaTrie })._trie;
+}
+
+/** The storage trie of `address` in that state (an empty trie for accounts without storage or absent ones). */
+export async function storageTrieOf(state: MerkleStateManager, address: Uint8Array): Promise<MerklePatriciaTrie> {
+  const account = await state.getAccount(new Address(address));
+  const trie = accountTrieOf(state).shallowCopy(false);
+  trie.root(account?.storageRoot ?? trie.EMPTY_TRIE_ROOT);
+  return trie;
+}
+
+function equalsEmptyRoot(trie: MerklePatriciaTrie): boolean {
+  return Buffer.from(trie.root()).equals(Buffer.from(trie.EMPTY_TRIE_ROOT));
+}
+
+function toNibbles(bytes: Uint8Array): number[] {
+  const out: number[] = [];
+  for (const b of bytes) out.push(b >> 4, b & 15);
+  return out;
+}
+
+function fromNibbles(nibbles: readonly number[]): Uint8Array {
+  const out = new Uint8Array(nibbles.length >> 1);
+  for (let i = 0; i < out.length; i++) out[i] = (nibbles[2 * i] << 4) | nibbles[2 * i + 1];
+  return out;
+}
+
+/** Compares `path` with the same-length prefix of `target`. */
+function comparePrefix(path: readonly number[], target: readonly number[]): number {
+  for (let i = 0; i < path.length && i < target.length; i++) if (path[i] !== target[i]) return path[i] - target[i];
+  return 0;
+}
+
+function compareNibbles(a: readonly number[], b: readonly number[]): number {
+  const c = comparePrefix(a, b);
+  return c !== 0 ? c : a.length - b.length;
+}

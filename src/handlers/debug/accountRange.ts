@@ -1,0 +1,42 @@
+import { PreimageBook } from '../../chain/testing/preimage-book.js';
+import { testQuantityNumber } from '../../chain/testing/quantity.js';
+import { accountTrieOf, trieRange } from '../../chain/testing/trie-range.js';
+import type { ChainEngine } from '../../chain/engine.js';
+import type { DebugAccountRangeParams, DebugAccountRangeResult } from '../../generated/types.js';
+import { engineOf } from '../block-ref.js';
+import type { HandlerContext } from '../context.js';
+import { hexFromBytes } from '../hex.js';
+import { cursorKey, stateOfBlock } from './block-state.js';
+
+const ZERO_KEY = `0x${'00'.repeat(32)}` as const;
+
+/** One book per engine, built on first use and kept current from then on. */
+const books = new WeakMap<ChainEngine, Promise<PreimageBook>>();
+
+function bookOf(engine: ChainEngine): Promise<PreimageBook> {
+  let book = books.get(engine);
+  if (book === undefined) {
+    book = PreimageBook.follow(engine);
+    books.set(engine, book);
+  }
+  return book;
+}
+
+/**
+ * One page of the accounts in the block's state trie, in trie (keccak256(address)) order. The txIndex is
+ * ignored: the state is the block's post-state. An account whose address the node never saw maps to null.
+ */
+export async function debug_accountRange(
+  [block, , startKey, maxResults]: DebugAccountRangeParams,
+  ctx: HandlerContext,
+): Promise<DebugAccountRangeResult> {
+  const state = await stateOfBlock(block, ctx);
+  const book = await bookOf(engineOf(ctx));
+  const page = await trieRange(accountTrieOf(state.stateManager), cursorKey(startKey), testQuantityNumber(maxResults, 'maxResults'));
+  const addressMap: Record<string, string | null> = {};
+  for (const { key } of page.entries) {
+    const address = book.addressOf(key);
+    addressMap[hexFromBytes(key)] = address === undefined ? null : hexFromBytes(address);
+  }
+  return { addressMap, nextKey: page.next === undefined ? ZERO_KEY : hexFromBytes(page.next) } as DebugAccountRangeResult;
+}

@@ -1,0 +1,23 @@
+/** The post-state of the block a retesteth dump names: a block hash, or a number in any TestQuantity form. */
+import type { StateView } from '../../chain/state/state-view.js';
+import { testQuantity } from '../../chain/testing/quantity.js';
+import type { TestBlockHashOrNumber } from '../../generated/types.js';
+import { blockNotFound, engineOf } from '../block-ref.js';
+import type { HandlerContext } from '../context.js';
+import { bytesFromHex } from '../hex.js';
+
+export async function stateOfBlock(ref: TestBlockHashOrNumber, ctx: HandlerContext): Promise<StateView> {
+  const chain = engineOf(ctx).chain;
+  const isHash = typeof ref === 'string' && /^0x[0-9a-fA-F]{64}$/.test(ref);
+  const state = await chain.stateAt(isHash ? bytesFromHex(ref) : testQuantity(ref));
+  if (state === undefined) throw blockNotFound(String(ref));
+  return state;
+}
+
+/** A 32-byte trie key from the caller's cursor (shorter input is left-padded, as retesteth's 0x00…01 start is). */
+export function cursorKey(hex: string): Uint8Array {
+  const bytes = bytesFromHex(hex.length % 2 === 1 ? `0x0${hex.slice(2)}` : hex);
+  const key = new Uint8Array(32);
+  key.set(bytes.subarray(Math.max(0, bytes.length - 32)), Math.max(0, 32 - bytes.length));
+  return key;
+}

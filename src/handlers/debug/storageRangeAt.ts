@@ -1,0 +1,50 @@
+import { RLP } from '@ethereumjs/rlp';
+import { keccak256 } from '../../chain/crypto.js';
+import { testQuantityNumber } from '../../chain/testing/quantity.js';
+import { storageTrieOf, trieRange } from '../../chain/testing/trie-range.js';
+import type { DebugStorageRangeAtParams, DebugStorageRangeAtResult } from '../../generated/types.js';
+import type { HandlerContext } from '../context.js';
+import { bytesFromHex, hexFromBytes } from '../hex.js';
+import { cursorKey, stateOfBlock } from './block-state.js';
+
+/** Slots 0 … 4095 cover the fixed slots contracts use; other slots (mapping entries) are listed with a null key. */
+const KNOWN_SLOTS = 4096;
+let slotPreimages: Map<string, Uint8Array> | undefined;
+
+function slotOf(hash: Uint8Array): Uint8Array | undefined {
+  if (slotPreimages === undefined) {
+    slotPreimages = new Map();
+    for (let i = 0; i < KNOWN_SLOTS; i++) {
+      const slot = new Uint8Array(32);
+      slot[30] = i >> 8;
+      slot[31] = i & 0xff;
+      slotPreimages.set(hexFromBytes(keccak256(slot)), slot);
+    }
+  }
+  return slotPreimages.get(hexFromBytes(hash));
+}
+
+const pad32 = (bytes: Uint8Array): Uint8Array => {
+  const out = new Uint8Array(32);
+  out.set(bytes.subarray(Math.max(0, bytes.length - 32)), Math.max(0, 32 - bytes.length));
+  return out;
+};
+
+/** One page of an account's storage trie at the block's post-state, keyed by keccak256(slot); zero values do not exist in the trie. */
+export async function debug_storageRangeAt(
+  [block, , address, begin, maxResults]: DebugStorageRangeAtParams,
+  ctx: HandlerContext,
+): Promise<DebugStorageRangeAtResult> {
+  const state = await stateOfBlock(block, ctx);
+  const trie = await storageTrieOf(state.stateManager, bytesFromHex(address));
+  const page = await trieRange(trie, cursorKey(begin), testQuantityNumber(maxResults, 'maxResults'));
+  const storage: DebugStorageRangeAtResult['storage'] = {};
+  for (const { key, value } of page.entries) {
+    const slot = slotOf(key);
+    storage[hexFromBytes(key)] = {
+      key: slot === undefined ? null : hexFromBytes(slot),
+      value: hexFromBytes(pad32(RLP.decode(value) as Uint8Array)),
+    };
+  }
+  return { complete: page.next === undefined, storage, nextKey: page.next === undefined ? null : hexFromBytes(page.next) };
+}

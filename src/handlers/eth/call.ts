@@ -1,0 +1,19 @@
+import type { EthCallParams, EthCallResult } from '../../generated/types.js';
+import { ErrorCode, RpcError } from '../../server/errors.js';
+import type { HandlerContext } from '../context.js';
+import { hexFromBytes } from '../hex.js';
+import { callBlock, callBlockRef, callMessageOf, checkAffordable, runOn } from './call-request.js';
+import { engineOf } from '../block-ref.js';
+import { executionReverted } from './revert.js';
+
+/** Executes a message call on the state after the given block (default latest); nothing is persisted. */
+export async function eth_call([request, blockParam]: EthCallParams, ctx: HandlerContext): Promise<EthCallResult> {
+  const engine = engineOf(ctx);
+  const block = await callBlock(engine, callBlockRef(blockParam));
+  const msg = callMessageOf(request);
+  await checkAffordable(engine, block, msg, msg.gas ?? block.header.gasLimit);
+  const result = await runOn(engine, block, msg);
+  if (result.reverted) throw executionReverted(result.returnData);
+  if (result.error !== undefined) throw new RpcError(ErrorCode.ServerError, result.error);
+  return hexFromBytes(result.returnData);
+}

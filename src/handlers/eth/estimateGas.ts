@@ -1,0 +1,66 @@
+import type { Block } from '@ethereumjs/block';
+import type { ChainEngine } from '../../chain/engine.js';
+import type { CallMessage, CallResult } from '../../chain/exec/call.js';
+import type { EthEstimateGasParams, EthEstimateGasResult } from '../../generated/types.js';
+import { ErrorCode, RpcError } from '../../server/errors.js';
+import type { HandlerContext } from '../context.js';
+import { toQuantity } from '../hex.js';
+import { balanceAt, callBlock, callBlockRef, callMessageOf, checkAffordable, runOn } from './call-request.js';
+import { engineOf } from '../block-ref.js';
+import { executionReverted } from './revert.js';
+
+/** The lowest gas limit with which the call succeeds, found by binary search (not the gas it used). */
+export async function eth_estimateGas([request, blockParam]: EthEstimateGasParams, ctx: HandlerContext): Promise<EthEstimateGasResult> {
+  const engine = engineOf(ctx);
+  const block = await callBlock(engine, callBlockRef(blockParam));
+  return toQuantity(await estimateGas(engine, block, callMessageOf(request)));
+}
+
+const succeeded = (result: CallResult): boolean => result.error === undefined;
+
+/**
+ * Search bounds: the cap is the given gas, else the block gas limit, lowered to what the sender can pay
+ * when a gas price is given. The run at the cap decides whether any limit works (a revert there is the
+ * caller's answer, code 3). A run never needs less than the gas it used, so `gasUsed - 1` is a lower
+ * bound, and the limit equal to `gasUsed` is tried first: it is the answer for anything without refunds
+ * or the 63/64 call-gas rule.
+ */
+export async function estimateGas(engine: ChainEngine, block: Block, msg: CallMessage): Promise<bigint> {
+  const cap = await gasCap(engine, block, msg);
+  const attempt = (gas: bigint) => runOn(engine, block, { ...msg, gas });
+  const atCap = await attempt(cap);
+  if (!succeeded(atCap)) {
+    if (atCap.reverted) throw executionReverted(atCap.returnData);
+    throw new RpcError(ErrorCode.ServerError, `gas required exceeds allowance (${toQuantity(cap)})`);
+  }
+  let lo = atCap.gasUsed > 0n ? atCap.gasUsed - 1n : 0n; // fails (or is below any valid limit)
+  let hi = cap; // succeeds
+  if (lo + 1n < hi) {
+    if (succeeded(await attempt(lo + 1n))) return lo + 1n;
+    lo += 1n;
+  }
+  while (lo + 1n < hi) {
+    const mid = lo + (hi - lo) / 2n;
+    if (succeeded(await attempt(mid))) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+async function gasCap(engine: ChainEngine, block: Block, msg: CallMessage): Promise<bigint> {
+  if (msg.gas !== undefined) {
+    await checkAffordable(engine, block, msg, msg.gas);
+    return msg.gas;
+  }
+  const blockLimit = block.header.gasLimit;
+  const price = msg.gasPrice ?? 0n;
+  if (price === 0n) {
+    await checkAffordable(engine, block, msg, 0n);
+    return blockLimit;
+  }
+  const value = msg.value ?? 0n;
+  const balance = await balanceAt(engine, block, msg.from);
+  if (balance < value) throw new RpcError(ErrorCode.ServerError, `insufficient funds for transfer: balance ${balance} wei, value ${value} wei`);
+  const allowance = (balance - value) / price;
+  return allowance < blockLimit ? allowance : blockLimit;
+}

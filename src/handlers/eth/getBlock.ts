@@ -1,0 +1,35 @@
+/** eth_getBlockByHash and eth_getBlockByNumber: one block, with transaction hashes or full transactions. */
+import type { ChainEngine } from '../../chain/engine.js';
+import type {
+  Block,
+  EthGetBlockByHashParams,
+  EthGetBlockByHashResult,
+  EthGetBlockByNumberParams,
+  EthGetBlockByNumberResult,
+} from '../../generated/types.js';
+import { engineOf, findBlock, findBlockByHash, receiptsOf, totalDifficultyOf, type ResolvedBlock } from '../block-ref.js';
+import type { HandlerContext } from '../context.js';
+import { formatBlock } from '../format/index.js';
+
+/** Full transactions take their senders from the receipts (stored with the block), not from signature recovery. */
+export async function blockJson(engine: ChainEngine, resolved: ResolvedBlock, fullTransactions: boolean): Promise<Block> {
+  const [td, senders] = await Promise.all([
+    totalDifficultyOf(engine, resolved),
+    fullTransactions && resolved.block.transactions.length > 0
+      ? receiptsOf(engine, resolved).then((receipts) => receipts.map((r) => r.from))
+      : [],
+  ]);
+  return formatBlock(resolved.block, td, fullTransactions ? { full: true, senders } : { full: false });
+}
+
+export async function eth_getBlockByHash([blockHash, full]: EthGetBlockByHashParams, ctx: HandlerContext): Promise<EthGetBlockByHashResult> {
+  const engine = engineOf(ctx);
+  const resolved = await findBlockByHash(engine, blockHash);
+  return resolved === undefined ? null : blockJson(engine, resolved, full);
+}
+
+export async function eth_getBlockByNumber([block, full]: EthGetBlockByNumberParams, ctx: HandlerContext): Promise<EthGetBlockByNumberResult> {
+  const engine = engineOf(ctx);
+  const resolved = await findBlock(engine, block);
+  return resolved === undefined ? null : blockJson(engine, resolved, full);
+}

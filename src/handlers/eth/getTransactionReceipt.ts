@@ -1,0 +1,29 @@
+/** eth_getTransactionReceipt (null while pending or unknown) and eth_getBlockReceipts. */
+import type {
+  EthGetBlockReceiptsParams,
+  EthGetBlockReceiptsResult,
+  EthGetTransactionReceiptParams,
+  EthGetTransactionReceiptResult,
+} from '../../generated/types.js';
+import { engineOf, findBlock, receiptsOf } from '../block-ref.js';
+import type { HandlerContext } from '../context.js';
+import { firstLogIndexOf, formatBlockReceipts, formatReceipt } from '../format/index.js';
+import { findMined } from './transactions.js';
+
+export async function eth_getTransactionReceipt(
+  [hash]: EthGetTransactionReceiptParams,
+  ctx: HandlerContext,
+): Promise<EthGetTransactionReceiptResult> {
+  const mined = await findMined(engineOf(ctx), hash);
+  if (mined === undefined) return null;
+  const { index } = mined.at;
+  return formatReceipt(mined.receipts[index], mined.tx, mined.at, firstLogIndexOf(mined.receipts, index));
+}
+
+/** Any stored block by hash, a canonical one by number or tag; `pending` gives the receipts the pending block would have. */
+export async function eth_getBlockReceipts([block]: EthGetBlockReceiptsParams, ctx: HandlerContext): Promise<EthGetBlockReceiptsResult> {
+  const engine = engineOf(ctx);
+  const resolved = await findBlock(engine, block);
+  if (resolved === undefined) return null;
+  return formatBlockReceipts(resolved.block, await receiptsOf(engine, resolved), resolved.hash);
+}

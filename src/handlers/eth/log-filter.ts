@@ -1,0 +1,71 @@
+/**
+ * The Filter parameter (eth_getLogs, eth_newFilter, eth_subscribe "logs") → engine criteria, and the
+ * engine's log and filter errors → JSON-RPC errors. Shared by the logs group.
+ */
+import type { LogCriteria, LogQuery, TopicCriterion } from '../../chain/logs/types.js';
+import { LimitExceededError, UnknownBlockError } from '../../chain/logs/errors.js';
+import { FilterLimitError, FilterNotFoundError, FilterOverflowError } from '../../chain/filters/errors.js';
+import type { ChainEngine } from '../../chain/engine.js';
+import type { BlockNumberOrTag, Filter } from '../../generated/types.js';
+import { ErrorCode, RpcError, invalidParams } from '../../server/errors.js';
+import { bytesFromHex, fromQuantity, hexFromBytes, toQuantity } from '../hex.js';
+
+/** Address and topics of a filter (what a log must look like, wherever it is). */
+export function criteriaOf(filter: Filter): LogCriteria {
+  const addresses = filter.address === undefined ? undefined : (Array.isArray(filter.address) ? filter.address : [filter.address]).map(bytesFromHex);
+  const topics = filter.topics?.map((t): TopicCriterion => (t === null ? null : Array.isArray(t) ? t.map(bytesFromHex) : bytesFromHex(t)));
+  return {
+    ...(addresses !== undefined && addresses.length > 0 ? { addresses } : {}),
+    ...(topics !== undefined ? { topics } : {}),
+  };
+}
+
+/** EIP-234: blockHash excludes a range. */
+function checkExclusive(filter: Filter, method: string): void {
+  if (filter.blockHash !== undefined && (filter.fromBlock !== undefined || filter.toBlock !== undefined)) {
+    throw invalidParams(`Invalid params for ${method}: give either blockHash or fromBlock/toBlock, not both`);
+  }
+}
+
+/** A range bound as a height: `latest` and `pending` (which holds no logs yet) are the head; absent = latest. */
+function heightOf(tag: BlockNumberOrTag | undefined, head: bigint): bigint {
+  if (tag === undefined || tag === 'latest' || tag === 'pending') return head;
+  if (tag === 'earliest') return 0n;
+  return fromQuantity(tag);
+}
+
+/** eth_getLogs' filter as an engine query, with tags resolved against the current head. */
+export function logQueryOf(engine: ChainEngine, filter: Filter): LogQuery {
+  checkExclusive(filter, 'eth_getLogs');
+  const criteria = criteriaOf(filter);
+  if (filter.blockHash !== undefined) return { ...criteria, blockHash: bytesFromHex(filter.blockHash) };
+  const head = engine.chain.getHead().header.number;
+  return { ...criteria, fromBlock: heightOf(filter.fromBlock, head), toBlock: heightOf(filter.toBlock, head) };
+}
+
+/** A range bound for a filter: `latest`/`pending`/absent stay undefined so the bound follows the head. */
+export function filterBoundOf(tag: BlockNumberOrTag | undefined): bigint | undefined {
+  if (tag === undefined || tag === 'latest' || tag === 'pending') return undefined;
+  return tag === 'earliest' ? 0n : fromQuantity(tag);
+}
+
+export function checkFilterRange(filter: Filter): void {
+  checkExclusive(filter, 'eth_newFilter');
+  if (filter.blockHash !== undefined) {
+    throw invalidParams('Invalid params for eth_newFilter: blockHash is not supported by filters; use eth_getLogs with blockHash');
+  }
+}
+
+/** The engine's typed errors as JSON-RPC errors; anything else is rethrown (a fault). */
+export function rpcErrorOf(err: unknown): never {
+  if (err instanceof LimitExceededError) {
+    const data: Record<string, unknown> = { limit: err.limit, kind: err.limitKind };
+    if (err.suggestion) data.suggestion = { fromBlock: toQuantity(err.suggestion.fromBlock), toBlock: toQuantity(err.suggestion.toBlock) };
+    throw new RpcError(ErrorCode.LimitExceeded, err.message, data);
+  }
+  if (err instanceof UnknownBlockError) throw new RpcError(ErrorCode.ResourceNotFound, `Block ${hexFromBytes(err.blockHash)} not found`);
+  if (err instanceof FilterNotFoundError) throw new RpcError(ErrorCode.ServerError, 'filter not found');
+  if (err instanceof FilterOverflowError) throw new RpcError(ErrorCode.ServerError, err.message);
+  if (err instanceof FilterLimitError) throw new RpcError(ErrorCode.LimitExceeded, err.message, { limit: err.limit });
+  throw err;
+}

@@ -1,0 +1,19 @@
+/** How the mining handlers reach the miner, and how "no proof of work here" becomes -32002. */
+import type { Miner } from '../../chain/miner/index.js';
+import { isMiningUnavailableError } from '../../chain/miner/index.js';
+import { ErrorCode, RpcError } from '../../server/errors.js';
+import { engineOf } from '../block-ref.js';
+import type { HandlerContext } from '../context.js';
+
+const MINING_UNAVAILABLE = 'mining is not available: this network does not use proof-of-work';
+
+/** Runs a miner operation; `MiningUnavailableError` (consensus without PoW) answers -32002 as openrpc.json says. */
+export async function minerCall<T>(ctx: HandlerContext, operation: (miner: Miner) => T | Promise<T>): Promise<T> {
+  const miner = engineOf(ctx).miner;
+  try {
+    return await operation(miner);
+  } catch (error) {
+    if (isMiningUnavailableError(error)) throw new RpcError(ErrorCode.ResourceUnavailable, MINING_UNAVAILABLE);
+    throw error;
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The subscriptions of each WebSocket connection: which ids it owns (an id from another connection is
+ * unknown to it), cleanup when it closes, and in-order delivery that never overtakes the eth_subscribe
+ * response (clients such as viem only route notifications for ids they have already been given).
+ */
+import type { Subscription } from '../../chain/filters/filter-manager.js';
+import type { ClientConnection } from '../context.js';
+import { toQuantity } from '../hex.js';
+
+interface Entry {
+  readonly engine: Subscription;
+  readonly id: string;
+}
+
+/** Payloads shared by many subscribers (a block's header, its logs) are serialised once. */
+const serialised = new WeakMap<object, string>();
+function jsonOf(result: unknown): string {
+  if (result === null || typeof result !== 'object') return JSON.stringify(result);
+  let json = serialised.get(result);
+  if (json === undefined) {
+    json = JSON.stringify(result);
+    serialised.set(result, json);
+  }
+  return json;
+}
+
+const registries = new WeakMap<ClientConnection, Map<string, Entry>>();
+
+function registryOf(connection: ClientConnection): Map<string, Entry> {
+  let registry = registries.get(connection);
+  if (registry === undefined) {
+    const created = new Map<string, Entry>();
+    registry = created;
+    registries.set(connection, created);
+    // A subscription lives exactly as long as its socket: no idle expiry, nothing left behind.
+    connection.onClose(() => {
+      for (const entry of created.values()) entry.engine.unsubscribe();
+      created.clear();
+    });
+  }
+  return registry;
+}
+
+/**
+ * Creates a subscription for `connection`. `start` receives the notifier and returns the engine
+ * subscription; notifications it produces before the eth_subscribe response has been written are held
+ * back until then (the response is written within the same turn of the event loop as the handler
+ * resolves, so releasing them on the next turn keeps the order).
+ */
+export async function openSubscription(
+  connection: ClientConnection,
+  start: (notify: (result: unknown) => void) => Promise<Subscription>,
+): Promise<`0x${string}`> {
+  let id: `0x${string}` | undefined;
+  let held: unknown[] | undefined = [];
+  const send = (result: unknown) =>
+    connection.sendText(`{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${id}","result":${jsonOf(result)}}}`);
+  const notify = (result: unknown) => {
+    if (held !== undefined) held.push(result);
+    else send(result);
+  };
+  const engine = await start(notify);
+  id = toQuantity(engine.id);
+  registryOf(connection).set(id, { engine, id });
+  setImmediate(() => {
+    const queued = held ?? [];
+    held = undefined;
+    for (const result of queued) send(result);
+  });
+  return id;
+}
+
+/** Cancels one of the connection's subscriptions; false when it owns none with that id. */
+export function closeSubscription(connection: ClientConnection, id: string): boolean {
+  const registry = registries.get(connection);
+  const entry = registry?.get(id.toLowerCase());
+  if (registry === undefined || entry === undefined) return false;
+  registry.delete(entry.id);
+  return entry.engine.unsubscribe();
+}

@@ -1,0 +1,73 @@
+/**
+ * The Block object: execution-apis fields for a pre-London chain (mixHash included; no baseFeePerGas or
+ * withdrawals) plus ETC's totalDifficulty and `checkpoint`. `checkpoint` is null: no block carries an
+ * ECIP-1097 checkpoint while this node has no checkpointing. `lastCheckpointNumber` is left out rather
+ * than filled with a made-up 0: the schema makes it optional and it appears once checkpointing exists.
+ * Uncles have the same shape without `transactions` (an uncle's body is not part of the chain).
+ */
+import type { Block as EngineBlock, BlockHeader } from '@ethereumjs/block';
+import { RLP } from '@ethereumjs/rlp';
+import type { Block } from '../../generated/types.js';
+import { hexFromBytes, toQuantity } from '../hex.js';
+import { formatTransaction } from './transaction.js';
+
+/** How to list a block's transactions: their hashes, or full objects with each sender (in block order). */
+export type BlockTransactions = { readonly full: false } | { readonly full: true; readonly senders: readonly Uint8Array[] };
+
+function headerFields(header: BlockHeader, hash: Uint8Array, totalDifficulty: bigint, size: number): Block {
+  return {
+    number: toQuantity(header.number),
+    hash: hexFromBytes(hash),
+    parentHash: hexFromBytes(header.parentHash),
+    nonce: hexFromBytes(header.nonce),
+    mixHash: hexFromBytes(header.mixHash),
+    sha3Uncles: hexFromBytes(header.uncleHash),
+    logsBloom: hexFromBytes(header.logsBloom),
+    transactionsRoot: hexFromBytes(header.transactionsTrie),
+    stateRoot: hexFromBytes(header.stateRoot),
+    receiptsRoot: hexFromBytes(header.receiptTrie),
+    miner: hexFromBytes(header.coinbase.bytes),
+    difficulty: toQuantity(header.difficulty),
+    totalDifficulty: toQuantity(totalDifficulty),
+    extraData: hexFromBytes(header.extraData),
+    size: toQuantity(size),
+    gasLimit: toQuantity(header.gasLimit),
+    gasUsed: toQuantity(header.gasUsed),
+    timestamp: toQuantity(header.timestamp),
+    checkpoint: null,
+    transactions: [],
+    uncles: [],
+  };
+}
+
+/** Encoded sizes are immutable per block object; blocks come from the engine's cache, so this rarely re-encodes. */
+const sizes = new WeakMap<EngineBlock, number>();
+
+function sizeOf(block: EngineBlock): number {
+  let size = sizes.get(block);
+  if (size === undefined) {
+    size = block.serialize().length;
+    sizes.set(block, size);
+  }
+  return size;
+}
+
+export function formatBlock(block: EngineBlock, totalDifficulty: bigint, transactions: BlockTransactions): Block {
+  const hash = block.hash();
+  const out = headerFields(block.header, hash, totalDifficulty, sizeOf(block));
+  out.uncles = block.uncleHeaders.map((u) => hexFromBytes(u.hash()));
+  if (!transactions.full) {
+    out.transactions = block.transactions.map((tx) => hexFromBytes(tx.hash()));
+  } else {
+    const at = { blockHash: hash, blockNumber: block.header.number };
+    out.transactions = block.transactions.map((tx, index) => formatTransaction(tx, transactions.senders[index], { ...at, index }));
+  }
+  return out;
+}
+
+/** An uncle (ommer) header as a block object without `transactions`; its size is that of a block made of the header alone. */
+export function formatUncle(header: BlockHeader, totalDifficulty: bigint): Block {
+  const out = headerFields(header, header.hash(), totalDifficulty, RLP.encode([header.raw(), [], []]).length);
+  delete out.transactions;
+  return out;
+}

@@ -1,0 +1,49 @@
+import { AccountRangeTooWideError } from '../../chain/history/account-history.js';
+import type { AccountTransaction, SvcGetAccountTransactionsParams, SvcGetAccountTransactionsResult } from '../../generated/types.js';
+import { ErrorCode, RpcError } from '../../server/errors.js';
+import { engineOf } from '../block-ref.js';
+import type { HandlerContext } from '../context.js';
+import { formatTransaction } from '../format/index.js';
+import { bytesFromHex, fromQuantity, toQuantity } from '../hex.js';
+
+/**
+ * Transactions `address` sent or received in fromBlock..toBlock, newest block first and the last
+ * transaction first within a block (from the address index), then every matching pending transaction.
+ * No block is checkpointed while this node has no ECIP-1097 checkpointing, so isCheckpointed is false.
+ */
+export async function svc_getAccountTransactions(
+  [address, fromBlock, toBlock]: SvcGetAccountTransactionsParams,
+  ctx: HandlerContext,
+): Promise<SvcGetAccountTransactionsResult> {
+  const engine = engineOf(ctx);
+  const account = bytesFromHex(address);
+  const mined = await engine.logs.history.transactions(account, fromQuantity(fromBlock), fromQuantity(toBlock)).catch((err: unknown) => {
+    if (err instanceof AccountRangeTooWideError) {
+      throw new RpcError(ErrorCode.LimitExceeded, err.message, { limit: err.limit, requested: toQuantity(err.requested) });
+    }
+    throw err;
+  });
+  const transactions: AccountTransaction[] = mined.map((m) => ({
+    ...formatTransaction(m.tx, m.receipt.from, { blockHash: m.block.hash(), blockNumber: m.block.header.number, index: m.index }),
+    isOutgoing: m.isOutgoing,
+    isCheckpointed: false,
+    isPending: false,
+    gasUsed: toQuantity(m.receipt.gasUsed),
+    timestamp: toQuantity(m.block.header.timestamp),
+  }));
+  const lower = address.toLowerCase();
+  for (const pooled of engine.pool.all()) {
+    const isOutgoing = pooled.senderHex === lower;
+    const to = pooled.tx.to?.toString();
+    if (!isOutgoing && to !== lower) continue;
+    transactions.push({
+      ...formatTransaction(pooled.tx, pooled.sender.bytes),
+      isOutgoing,
+      isCheckpointed: false,
+      isPending: true,
+      gasUsed: null,
+      timestamp: null,
+    });
+  }
+  return { transactions };
+}

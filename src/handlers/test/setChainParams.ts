@@ -1,0 +1,18 @@
+import { ChainParamsError, parseChainParams, type ChainParamsInput } from '../../chain/testing/chain-params.js';
+import type { TestSetChainParamsParams, TestSetChainParamsResult } from '../../generated/types.js';
+import { invalidParams } from '../../server/errors.js';
+import type { HandlerContext } from '../context.js';
+import { testSessionOf } from './session.js';
+
+/** Wipes the chain: a new genesis from the retesteth object, under the rules its fork params name. */
+export async function test_setChainParams([chainParams]: TestSetChainParamsParams, ctx: HandlerContext): Promise<TestSetChainParamsResult> {
+  let spec;
+  try {
+    spec = parseChainParams(chainParams as unknown as ChainParamsInput);
+  } catch (err) {
+    if (err instanceof ChainParamsError) throw invalidParams(`Invalid chain params: ${err.message}`);
+    throw err;
+  }
+  await testSessionOf(ctx.node).replaceChain(spec);
+  return true;
+}
