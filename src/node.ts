@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AccountManager } from './chain/accounts/index.js';
 import type { ChainEngine } from './chain/engine.js';
+import { getNetwork } from './chain/networks/index.js';
 import type { Namespace } from './generated/registry.js';
 import type { NodeConfig } from './server/config.js';
 import type { Logger } from './server/logger.js';
@@ -20,11 +21,11 @@ export interface NetworkFacts {
   readonly netVersion: string;
 }
 
-export const networks: Readonly<Record<NetworkName, NetworkFacts>> = {
-  dev: { name: 'dev', chainId: 1337n, netVersion: '1337' },
-  mordor: { name: 'mordor', chainId: 63n, netVersion: '63' },
-  etc: { name: 'etc', chainId: 61n, netVersion: '61' },
-};
+/** The facts the RPC layer reports, taken from the chain engine's network definitions (one source). */
+export function networkFactsOf(name: NetworkName): NetworkFacts {
+  const { chainId, netVersion } = getNetwork(name);
+  return { name, chainId, netVersion };
+}
 
 /** What the health endpoints need from the chain and sync machinery. Block numbers are `undefined` when unknown. */
 export interface ChainStatus {
@@ -58,7 +59,7 @@ export class SvcNode {
     readonly config: NodeConfig,
     readonly log: Logger,
   ) {
-    this.network = networks[config.network];
+    this.network = networkFactsOf(config.network);
     this.version = packageVersion();
     this.clientVersion = `svc-node/v${this.version}/${process.platform}-${process.arch}/node${process.versions.node}`;
     this.enabledNamespaces = new Set(config.rpc.apis);

@@ -74,6 +74,10 @@ export async function startServer(node: SvcNode, options: StartServerOptions): P
       ? createAdaptorServer({ ...adaptorOptions, createServer: createHttpsServer, serverOptions: loadTlsOptions(http.certificate!) })
       : createAdaptorServer(adaptorOptions)
   ) as Server;
+  // Keep idle keep-alive connections longer than clients' own idle timeouts (undici: 4 s, browsers: 60 s), so a
+  // client never reuses a socket the server is closing at that moment ("other side closed" under load).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
 
   let ws: WebSocketEndpoint | undefined;
   if (config.rpc.ws.enabled) {

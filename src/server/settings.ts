@@ -3,8 +3,11 @@
  * the command-line flags and `--help`, so the four can never disagree. Keys are the spec's keys without the
  * `svc.` root (`network.rpc.http.port`); in the TOML file they are written as sections (`[network.rpc.http]`).
  */
-export type NetworkName = 'dev' | 'mordor' | 'etc';
-export const networkNames: readonly NetworkName[] = ['dev', 'mordor', 'etc'];
+import { NETWORK_NAMES } from '../chain/networks/index.js';
+import type { NetworkName } from '../chain/networks/types.js';
+
+export type { NetworkName };
+export const networkNames: readonly NetworkName[] = NETWORK_NAMES;
 
 export type SettingKind = 'string' | 'path' | 'int' | 'bool' | 'duration' | 'list' | 'origins' | 'enum';
 
