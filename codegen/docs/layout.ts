@@ -32,6 +32,7 @@ export function page(model: DocsModel, spec: PageSpec): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${spec.title} · ${model.title}</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${root}${ASSETS.css}">
 <script defer src="${root}${ASSETS.js}"></script>
 </head>

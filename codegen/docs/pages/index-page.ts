@@ -22,7 +22,7 @@ export function indexPage(model: DocsModel): string {
 <section aria-labelledby="about">
 <h2 id="about" class="visually-hidden">About</h2>
 ${prose(model.description)}
-<p>svc-node is an Ethereum Classic node. Every method below is called as JSON-RPC 2.0: <code>POST</code> a request
+<p>Every method below is called as JSON-RPC 2.0: <code>POST</code> a request
 object (or a batch array) with <code>Content-Type: application/json</code> to the node's root URL. Method pages have a
 <strong>Try it</strong> form that sends the example request to the node serving this page.</p>
 <p class="totals">${model.methods.length} methods in ${model.namespaces.length} namespaces; ${availableCount} answer today,
@@ -53,7 +53,7 @@ ${
     ? html`<p>Every method in the document answers.</p>`
     : html`<p>These methods are part of the API but this build cannot serve them yet: the node answers
 <code>-32004 Method not supported</code> without running them.</p>
-<table class="unavailable">
+<table class="unavailable-methods">
 <thead><tr><th scope="col">Method</th><th scope="col">Namespace</th><th scope="col">Why</th></tr></thead>
 <tbody>
 ${unavailable.map(
