@@ -28,13 +28,15 @@ const parseOptions: ParseArgsConfig['options'] = {
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
   ...Object.fromEntries(flagSettings.map((s) => [s.flag!, { type: s.kind === 'bool' ? 'boolean' : 'string' }] as const)),
+  // Boolean flags also come negated (`--no-mine`), since a default of true must be switchable off from the command line.
+  ...Object.fromEntries(flagSettings.filter((s) => s.kind === 'bool').map((s) => [`no-${s.flag!}`, { type: 'boolean' }] as const)),
 };
 
 export function helpText(): string {
   const flagRows: Array<[string, string]> = [
     ['--config <file>', `TOML configuration file (env SVC_NODE_CONFIG)`],
     ...flagSettings.map((s): [string, string] => [
-      `--${s.flag}${s.kind === 'bool' ? '' : s.values ? ` <${s.values.join('|')}>` : ' <value>'}`,
+      `--${s.kind === 'bool' ? `[no-]${s.flag}` : s.flag}${s.kind === 'bool' ? '' : s.values ? ` <${s.values.join('|')}>` : ' <value>'}`,
       `${s.description} (default: ${s.defaultText})`,
     ]),
     ['--help, -h', 'print this help'],
@@ -64,6 +66,7 @@ function flagsToSettings(values: Record<string, unknown>): Record<string, unknow
   const out: Record<string, unknown> = {};
   for (const s of flagSettings) {
     if (values[s.flag!] !== undefined) out[s.key] = values[s.flag!];
+    else if (s.kind === 'bool' && values[`no-${s.flag!}`] === true) out[s.key] = false;
   }
   return out;
 }
