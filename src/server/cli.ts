@@ -36,7 +36,7 @@ export function helpText(): string {
   const flagRows: Array<[string, string]> = [
     ['--config <file>', `TOML configuration file (env SVC_NODE_CONFIG)`],
     ...flagSettings.map((s): [string, string] => [
-      `--${s.kind === 'bool' ? `[no-]${s.flag}` : s.flag}${s.kind === 'bool' ? '' : s.values ? ` <${s.values.join('|')}>` : ' <value>'}`,
+      `--${s.kind === 'bool' ? `${s.flag}, --no-${s.flag}` : s.flag}${s.kind === 'bool' ? '' : s.values ? ` <${s.values.join('|')}>` : ' <value>'}`,
       `${s.description} (default: ${s.defaultText})`,
     ]),
     ['--help, -h', 'print this help'],
