@@ -1,13 +1,15 @@
 /**
  * Child process of bench/logs-rpc.ts: opens N WebSocket connections to a node, each with one subscription
- * (half newHeads, half logs of one address), prints `ready` once all are confirmed and `received <n>` when
- * asked (a line on stdin), so the subscribers' own CPU is not counted in the node's process.
- *   npx tsx bench/ws-subscribers.ts <wsUrl> <count> <logAddress>
+ * (half newHeads, half logs of one of the given addresses, round robin), prints `ready` once all are
+ * confirmed and `received <n>` when asked (a line on stdin), so the subscribers' own CPU is not counted in
+ * the node's process.
+ *   npx tsx bench/ws-subscribers.ts <wsUrl> <count> <address,address,...>
  */
 import { createInterface } from 'node:readline';
 import WebSocket from 'ws';
 
-const [url, countText, address] = process.argv.slice(2);
+const [url, countText, addressList] = process.argv.slice(2);
+const addresses = addressList.split(',');
 const count = Number(countText);
 let received = 0;
 let confirmed = 0;
@@ -20,7 +22,7 @@ for (let i = 0; i < count; i++) {
     if (msg.method === 'eth_subscription') received++;
     else if (++confirmed === count) process.stdout.write('ready\n');
   });
-  const params = i % 2 === 0 ? ['newHeads'] : ['logs', { address }];
+  const params = i % 2 === 0 ? ['newHeads'] : ['logs', { address: addresses[(i >> 1) % addresses.length] }];
   ws.send(JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_subscribe', params }));
   sockets.push(ws);
 }
