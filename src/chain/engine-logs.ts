@@ -44,10 +44,9 @@ export function attachLogServices(chain: Blockchain, pool: TxPool, opts: LogServ
     ...(opts.maxBlockRange !== undefined ? { maxBlockRange: opts.maxBlockRange } : {}),
     ...(opts.maxResults !== undefined ? { maxResults: opts.maxResults } : {}),
   });
-  // The pool's `tx:added` carries an event, not a transaction, so pool arrivals are wired here rather than
-  // through attachFilters' pool parameter. Only executable transactions count as pending (as in geth):
-  // those accepted as pending, and queued ones once their nonce gap closes.
-  const filters = attachFilters(chain, queries, undefined, {
+  // Only executable transactions count as pending (as in geth): those accepted as pending, and queued ones
+  // once their nonce gap closes.
+  const filters = attachFilters(chain, queries, {
     ...(opts.filterTimeoutMs !== undefined ? { timeoutMs: opts.filterTimeoutMs } : {}),
     ...(opts.maxFilters !== undefined ? { maxFilters: opts.maxFilters } : {}),
     ...(opts.onError !== undefined ? { onError: opts.onError } : {}),

@@ -1,15 +1,12 @@
-/** Connects a FilterManager to the chain engine's head events and the transaction pool's arrivals. */
+/**
+ * Connects a FilterManager to the chain engine's head events. Pool arrivals are fed by the caller
+ * (`manager.onPendingTransaction`), which decides what counts as pending (src/chain/engine-logs.ts).
+ */
 import type { Block } from '@ethereumjs/block';
 import type { Blockchain, ReorgEvent } from '../blockchain.js';
 import { chainLogSource } from '../logs/chain-source.js';
 import type { LogQueries } from '../logs/query.js';
 import { FilterManager, type FilterManagerOptions } from './filter-manager.js';
-
-/** The pool's announcement of a transaction entering it; payloads only need a hash. */
-export interface PendingTxEvents {
-  on(event: 'tx:added', listener: (tx: { hash(): Uint8Array }) => void): unknown;
-  off(event: 'tx:added', listener: (tx: { hash(): Uint8Array }) => void): unknown;
-}
 
 export type ChainFilterOptions = Omit<FilterManagerOptions<Block>, 'source' | 'queries' | 'blockByHash' | 'initialHead'>;
 
@@ -19,8 +16,8 @@ export interface ChainFilters {
   detach(): void;
 }
 
-/** A FilterManager fed by `chain` (newHead, reorg) and, if given, `pool` (tx:added). */
-export function attachFilters(chain: Blockchain, queries: LogQueries, pool?: PendingTxEvents, opts: ChainFilterOptions = {}): ChainFilters {
+/** A FilterManager fed by `chain` (newHead, reorg). */
+export function attachFilters(chain: Blockchain, queries: LogQueries, opts: ChainFilterOptions = {}): ChainFilters {
   const manager = new FilterManager<Block>({
     ...opts,
     source: chainLogSource(chain),
@@ -30,16 +27,13 @@ export function attachFilters(chain: Blockchain, queries: LogQueries, pool?: Pen
   });
   const onHead = (block: Block) => manager.onNewHead(block);
   const onReorg = (event: ReorgEvent) => manager.onReorg(event);
-  const onTx = (tx: { hash(): Uint8Array }) => manager.onPendingTransaction(tx.hash());
   chain.on('newHead', onHead);
   chain.on('reorg', onReorg);
-  pool?.on('tx:added', onTx);
   return {
     manager,
     detach() {
       chain.off('newHead', onHead);
       chain.off('reorg', onReorg);
-      pool?.off('tx:added', onTx);
       manager.close();
     },
   };

@@ -10,4 +10,4 @@ export {
   type Subscription,
 } from './filter-manager.js';
 export { FilterNotFoundError, FilterLimitError, FilterOverflowError } from './errors.js';
-export { attachFilters, type ChainFilters, type ChainFilterOptions, type PendingTxEvents } from './chain-wiring.js';
+export { attachFilters, type ChainFilters, type ChainFilterOptions } from './chain-wiring.js';
