@@ -1,8 +1,8 @@
 /**
  * Child process of bench/logs-rpc.ts: opens N WebSocket connections to a node, each with one subscription
  * (half newHeads, half logs of one of the given addresses, round robin), prints `ready` once all are
- * confirmed and `received <n>` when asked (a line on stdin), so the subscribers' own CPU is not counted in
- * the node's process.
+ * confirmed and `received <n>` once told on stdin `wait <n> <timeoutMs>` (n notifications arrived, or the time
+ * ran out), so the subscribers' own CPU is not counted in the node's process.
  *   npx tsx bench/ws-subscribers.ts <wsUrl> <count> <address,address,...>
  */
 import { createInterface } from 'node:readline';
@@ -19,17 +19,35 @@ for (let i = 0; i < count; i++) {
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
   ws.on('message', (data) => {
     const msg = JSON.parse(String(data)) as { method?: string };
-    if (msg.method === 'eth_subscription') received++;
-    else if (++confirmed === count) process.stdout.write('ready\n');
+    if (msg.method === 'eth_subscription') {
+      received++;
+      answerWait();
+    } else if (++confirmed === count) process.stdout.write('ready\n');
   });
   const params = i % 2 === 0 ? ['newHeads'] : ['logs', { address: addresses[(i >> 1) % addresses.length] }];
   ws.send(JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_subscribe', params }));
   sockets.push(ws);
 }
+/** Answers `wait <n> <timeoutMs>` with `received <count>` once `n` notifications have arrived (or at the timeout). */
+let waiting: { readonly expected: number; readonly timer: NodeJS.Timeout } | undefined;
+function answerWait(): void {
+  if (waiting === undefined || received < waiting.expected) return;
+  clearTimeout(waiting.timer);
+  waiting = undefined;
+  process.stdout.write(`received ${received}\n`);
+}
 createInterface({ input: process.stdin }).on('line', (line) => {
-  if (line === 'exit') {
+  const [command, expected, timeoutMs] = line.split(' ');
+  if (command === 'exit') {
     for (const ws of sockets) ws.terminate();
     process.exit(0);
   }
-  process.stdout.write(`received ${received}\n`);
+  if (command === 'wait') {
+    const timer = setTimeout(() => {
+      waiting = undefined;
+      process.stdout.write(`received ${received}\n`);
+    }, Number(timeoutMs));
+    waiting = { expected: Number(expected), timer };
+    answerWait();
+  }
 });
