@@ -7,5 +7,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Most suites wait on node processes they started rather than compute, so more workers than the 2 cores
+    // shorten the run; the CPU-heavy suites (scrypt, conformance) still get a core each.
+    maxWorkers: 4,
   },
 });
