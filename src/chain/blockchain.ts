@@ -21,13 +21,14 @@ import { BlockStore, type TxLocation } from './db/block-store.js';
 import { ChainDB, WriteBatch } from './db/chain-db.js';
 import type { ChainRules, EngineNetwork, SealVerifier } from './engine-types.js';
 import { BlockRunner, type RunnerResult } from './exec/block-runner.js';
-import { runCall, type CallMessage, type CallResult } from './exec/call.js';
+import { CallExecutor, type CallMessage, type CallResult } from './exec/call.js';
 import { transactionsRoot, type TxReceipt } from './exec/receipts.js';
 import { sharedCommon } from './exec/shared-common.js';
 import { buildGenesis, genesisBlock } from './genesis.js';
 import { addressIndexWrites } from './history/address-index.js';
 import { indexWrites, type LogIndexReader } from './logs/log-index.js';
-import { openState, StateView } from './state/state-view.js';
+import { Lru } from './db/lru.js';
+import { openReadState, StateView } from './state/state-view.js';
 import { TrieNodeStore } from './state/trie-db.js';
 
 export interface OpenOptions {
@@ -107,8 +108,12 @@ export interface AssembledBlock {
   readonly transactions: readonly TypedTransaction[];
   readonly receipts: readonly TxReceipt[];
   readonly rejected: readonly { readonly tx: TypedTransaction; readonly reason: string }[];
-  /** The same block with a seal; importing it reuses this execution instead of running it again. */
-  seal(nonce: Uint8Array, mixHash: Uint8Array): Block;
+  /**
+   * The same block with a seal; importing it reuses this execution instead of running it again.
+   * `sealVerified`: the caller found this seal with the pow module or has just checked it (the miner
+   * does both), so import does not hash it again. Default false: the seal is verified on import.
+   */
+  seal(nonce: Uint8Array, mixHash: Uint8Array, sealVerified?: boolean): Block;
 }
 
 class TypedEmitter extends EventEmitter {
@@ -128,6 +133,13 @@ class TypedEmitter extends EventEmitter {
 
 const MAX_UNCLES = 2;
 const UNCLE_GENERATIONS = 7;
+/**
+ * Recent blocks whose state views and call VMs are kept. Both depend only on the block (its state is
+ * immutable), so they never go stale; the bound is for memory. Reads cluster on the head and a few
+ * blocks below it.
+ */
+const STATE_VIEWS_KEPT = 16;
+const CALL_EXECUTORS_KEPT = 4;
 
 export class Blockchain extends TypedEmitter {
   private head!: Block;
@@ -137,6 +149,11 @@ export class Blockchain extends TypedEmitter {
   private readonly commons = new Map<string, Common>();
   /** Executions done by `assemble`, reused when the sealed block is imported. */
   private readonly preExecuted = new WeakMap<Block, RunnerResult>();
+  /** Assembled blocks whose seal the sealer already verified (an Ethash light hash is ~10 ms). */
+  private readonly sealChecked = new WeakSet<Block>();
+  /** Per block hash (hex): shared read views and call executors (see STATE_VIEWS_KEPT). */
+  private readonly stateViews = new Lru<string, StateView>(STATE_VIEWS_KEPT);
+  private readonly callExecutors = new Lru<string, CallExecutor>(CALL_EXECUTORS_KEPT);
 
   private constructor(
     private readonly db: ChainDB,
@@ -309,24 +326,33 @@ export class Blockchain extends TypedEmitter {
   async stateAt(ref: BlockRef): Promise<StateView | undefined> {
     const block = await this.getBlock(ref);
     if (block === undefined) return undefined;
-    const { stateManager } = openState(this.nodes, this.commonAt(block.header.number), block.header.stateRoot);
-    return new StateView(stateManager, block.header.stateRoot);
+    const key = bytesToHex(block.hash());
+    let view = this.stateViews.get(key);
+    if (view === undefined) {
+      const stateManager = openReadState(this.nodes, this.commonAt(block.header.number), block.header.stateRoot);
+      view = new StateView(stateManager, block.header.stateRoot);
+      this.stateViews.set(key, view);
+    }
+    return view;
   }
 
   /** Executes a message call on the state after `ref` with that block as environment; nothing is persisted. */
   async call(ref: BlockRef, msg: CallMessage): Promise<CallResult | undefined> {
     const block = await this.getBlock(ref);
     if (block === undefined) return undefined;
-    return runCall(
-      {
+    const key = bytesToHex(block.hash());
+    let executor = this.callExecutors.get(key);
+    if (executor === undefined) {
+      executor = new CallExecutor({
         store: this.nodes,
         common: this.commonAt(block.header.number),
         stateRoot: block.header.stateRoot,
         envBlock: block,
         ancestors: this.ancestorsOf(block.header),
-      },
-      msg,
-    );
+      });
+      this.callExecutors.set(key, executor);
+    }
+    return executor.run(msg);
   }
 
   /** Decodes a block received from a peer or test_importRawBlock with the fork rules of its height. */
@@ -404,9 +430,10 @@ export class Blockchain extends TypedEmitter {
       transactions: included,
       receipts: result.receipts,
       rejected,
-      seal: (nonce, mixHash) => {
+      seal: (nonce, mixHash, sealVerified = false) => {
         const sealed = build(nonce, mixHash);
         this.preExecuted.set(sealed, result);
+        if (sealVerified) this.sealChecked.add(sealed);
         return sealed;
       },
     };
@@ -434,7 +461,7 @@ export class Blockchain extends TypedEmitter {
     if (block.common.hardfork() !== common.hardfork()) block = this.codec.block(block.raw());
     // A block this chain assembled was built from valid parts; only the seal is new.
     const assembled = this.preExecuted.get(block);
-    await this.validateHeader(parent, header, 'block');
+    await this.validateHeader(parent, header, 'block', this.sealChecked.has(block));
     if (assembled === undefined) await this.validateBody(block, parent, common);
 
     const result = assembled ?? (await this.execute(block, parent, common));
@@ -534,13 +561,13 @@ export class Blockchain extends TypedEmitter {
     return result;
   }
 
-  private async validateHeader(parent: BlockHeader, header: BlockHeader, what: 'block' | 'uncle'): Promise<void> {
+  private async validateHeader(parent: BlockHeader, header: BlockHeader, what: 'block' | 'uncle', sealVerified = false): Promise<void> {
     const fail = (failure: ImportFailure, reason: string) =>
       new BlockImportError(failure, `${what} ${header.number} ${bytesToHex(header.hash())}: ${reason}`);
     if (header.number !== parent.number + 1n) throw fail('invalid-header', `number is not parent number + 1`);
     const verdict = await this.opts.rules.validateHeader(parent, header);
     if (typeof verdict === 'string') throw fail('invalid-header', verdict);
-    if (this.opts.noProof !== true) {
+    if (this.opts.noProof !== true && !sealVerified) {
       const seal = await this.opts.seal!.verify(header);
       if (seal !== true) throw fail('invalid-seal', seal);
     }

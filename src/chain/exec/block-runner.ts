@@ -16,6 +16,10 @@ import type { RewardCredit } from '../engine-types.js';
 import { openState, type OpenedState } from '../state/state-view.js';
 import type { BufferedTrieDB, TrieNodeStore } from '../state/trie-db.js';
 import { combineBlooms, receiptsRoot, type TxReceipt } from './receipts.js';
+import { installFastSenderAddress } from './sender-address.js';
+
+// runTx asks every transaction for its sender; see sender-address.ts.
+installFastSenderAddress();
 
 export interface BlockRunnerInput {
   readonly store: TrieNodeStore;
@@ -91,7 +95,7 @@ export class BlockRunner {
       gasUsed: result.totalGasSpent,
       logs: r.logs.map(([address, topics, data]) => ({ address, topics, data })),
       logsBloom: r.bitvector,
-      from: senderOf(tx, this.input.common),
+      from: tx.getSenderAddress().bytes,
       ...(result.createdAddress !== undefined ? { contractAddress: result.createdAddress.bytes } : {}),
     };
     this.receipts.push(receipt);
@@ -118,12 +122,6 @@ export class BlockRunner {
       stateWrites: this.opened.buffer,
     };
   }
-}
-
-/** The sender from the public key runTx already recovered (cached on the frozen tx), hashed with the Common's keccak. */
-function senderOf(tx: TypedTransaction, common: Common): Uint8Array {
-  const keccak = common.customCrypto.keccak256;
-  return keccak === undefined ? tx.getSenderAddress().bytes : keccak(tx.getSenderPublicKey()).subarray(12);
 }
 
 function reasonOf(err: unknown): string {

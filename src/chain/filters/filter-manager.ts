@@ -9,14 +9,21 @@
  *
  * Polled filters expire after `timeoutMs` without a poll and buffer at most `maxBufferedChanges`
  * items; subscriptions live until their owner (a WebSocket connection) unsubscribes.
+ *
+ * Cost per block is kept independent of how many watchers are idle: head changes are processed on a
+ * later turn of the event loop (`setImmediate`), not on the import's own path; a block's logs are
+ * decoded once and matched through a `WatcherIndex` (watchers grouped by identical criteria, indexed
+ * by address and first topic); a polled filter keeps a reference to its group's matches and only
+ * copies them out when polled.
  */
 import { logsOfBlock } from '../logs/block-logs.js';
-import { bloomMayMatch, bytesEqual, compileCriteria, matchesLog, type CompiledCriteria } from '../logs/match.js';
+import { bytesEqual } from '../logs/match.js';
 import type { LogQueries } from '../logs/query.js';
 import type { Log, LogCriteria, LogSource } from '../logs/types.js';
 import { FilterLimitError, FilterNotFoundError, FilterOverflowError } from './errors.js';
 import { randomId } from './ids.js';
 import { PolledBuffer } from './polled-buffer.js';
+import { WatcherIndex, type CriteriaGroup } from './watcher-index.js';
 
 /** What the manager needs of a block in a head event: ethereumjs `Block` satisfies it. */
 export interface HeadBlock {
@@ -75,12 +82,13 @@ export interface Subscription {
 
 /** Anything that receives the logs of new (and reorganised) blocks. */
 interface LogWatcher {
-  readonly criteria: CompiledCriteria;
+  readonly group: CriteriaGroup<LogWatcher>;
   readonly fromBlock?: bigint;
   readonly toBlock?: bigint;
   /** Every canonical block at this height or above has been delivered to this watcher. */
   since: bigint;
   active: boolean;
+  /** `logs` is shared with the other watchers of the group: never modified, kept only by reference. */
   deliver(logs: readonly Log[], block: bigint): void;
 }
 
@@ -105,6 +113,9 @@ type SubscriptionEntry<B> =
   | { readonly kind: 'logs'; readonly watcher: LogWatcher }
   | { readonly kind: 'newPendingTransactions'; readonly listener: (hash: Uint8Array) => void };
 
+/** Resolves on the event loop's next check phase: after the I/O callbacks (an import's next step) already due. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 function positiveInteger(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, got ${value}`);
   return value;
@@ -116,7 +127,12 @@ export class FilterManager<B extends HeadBlock = HeadBlock> {
   readonly maxBufferedChanges: number;
   private readonly filters = new Map<bigint, PolledFilter>();
   private readonly subscriptions = new Map<bigint, SubscriptionEntry<B>>();
+  /** The same filters and subscriptions again, by what they receive, so each event visits only its own. */
   private readonly watchers = new Set<LogWatcher>();
+  private readonly index = new WatcherIndex<LogWatcher>();
+  private readonly hashFilters = { blocks: new Set<HashFilter>(), transactions: new Set<HashFilter>() };
+  private readonly headListeners = new Set<(block: B) => void>();
+  private readonly pendingListeners = new Set<(hash: Uint8Array) => void>();
   private head: { number: bigint; hash: Uint8Array } | undefined;
   /** Head changes, processed strictly in order. */
   private queue: Promise<void> = Promise.resolve();
@@ -141,6 +157,11 @@ export class FilterManager<B extends HeadBlock = HeadBlock> {
     this.subscriptions.clear();
     for (const w of this.watchers) w.active = false;
     this.watchers.clear();
+    this.index.clear();
+    this.hashFilters.blocks.clear();
+    this.hashFilters.transactions.clear();
+    this.headListeners.clear();
+    this.pendingListeners.clear();
   }
 
   get filterCount(): number {
@@ -153,20 +174,29 @@ export class FilterManager<B extends HeadBlock = HeadBlock> {
 
   // ------------------------------------------------------------------ feeds
 
-  /** The chain's `newHead` event. */
+  /**
+   * The chain's `newHead` event. Delivery waits for a later turn of the event loop so the chain's import
+   * (which emits synchronously) is not held up by fan-out; the queue keeps the announced order.
+   */
   onNewHead(block: B): void {
-    this.enqueue(() => this.advanceTo(block));
+    this.enqueue(async () => {
+      await nextTurn();
+      await this.advanceTo(block);
+    });
   }
 
   /** The chain's `reorg` event (it precedes the matching `newHead`). */
   onReorg(event: HeadReorg<B>): void {
-    this.enqueue(() => this.reorganise(event));
+    this.enqueue(async () => {
+      await nextTurn();
+      await this.reorganise(event);
+    });
   }
 
   /** The pool's `tx:added` event: a transaction entered the pending set. */
   onPendingTransaction(hash: Uint8Array): void {
-    for (const f of this.filters.values()) if (f.kind === 'transactions') f.buffer.push(hash);
-    for (const s of this.subscriptions.values()) if (s.kind === 'newPendingTransactions') this.call(() => s.listener(hash));
+    for (const f of this.hashFilters.transactions) f.buffer.push(hash);
+    for (const listener of this.pendingListeners) this.call(() => listener(hash));
   }
 
   /** Resolves once every head change announced so far has been delivered. */
@@ -184,11 +214,8 @@ export class FilterManager<B extends HeadBlock = HeadBlock> {
     return this.inOrder(() => {
       const id = this.reserveId();
       const buffer = new PolledBuffer<Log>(this.maxBufferedChanges);
-      const watcher = this.watcher(spec, spec.fromBlock, spec.toBlock, (logs, block) => {
-        for (const log of logs) buffer.push(log, block);
-      });
+      const watcher = this.addWatcher(spec, spec.fromBlock, spec.toBlock, (logs, block) => buffer.pushShared(logs, block));
       this.filters.set(id, { kind: 'logs', id, spec, watcher, buffer, lastPoll: this.now() });
-      this.watchers.add(watcher);
       return id;
     });
   }
@@ -252,33 +279,41 @@ export class FilterManager<B extends HeadBlock = HeadBlock> {
 
   /** Every new canonical block, lowest first (all blocks a reorganisation adds). */
   subscribeNewHeads(listener: (block: B) => void): Promise<Subscription> {
-    return this.inOrder(() => this.addSubscription({ kind: 'newHeads', listener }));
+    return this.inOrder(() => {
+      // A Set holds a function once: wrap it so the same listener can back two subscriptions.
+      const own = (block: B) => listener(block);
+      this.headListeners.add(own);
+      return this.addSubscription({ kind: 'newHeads', listener: own });
+    });
   }
 
   /** Logs of new blocks matching `criteria`, and their `removed: true` copies when a reorganisation drops them. */
   subscribeLogs(criteria: LogCriteria, listener: (log: Log) => void): Promise<Subscription> {
     return this.inOrder(() => {
-      const watcher = this.watcher(criteria, undefined, undefined, (logs) => {
+      const watcher = this.addWatcher(criteria, undefined, undefined, (logs) => {
         for (const log of logs) this.call(() => listener(log));
       });
-      this.watchers.add(watcher);
       return this.addSubscription({ kind: 'logs', watcher });
     });
   }
 
   /** Hashes of transactions entering the pool. */
   subscribePendingTransactions(listener: (hash: Uint8Array) => void): Promise<Subscription> {
-    return this.inOrder(() => this.addSubscription({ kind: 'newPendingTransactions', listener }));
+    return this.inOrder(() => {
+      // A Set holds a function once: wrap it so the same listener can back two subscriptions.
+      const own = (hash: Uint8Array) => listener(hash);
+      this.pendingListeners.add(own);
+      return this.addSubscription({ kind: 'newPendingTransactions', listener: own });
+    });
   }
 
   unsubscribe(id: bigint): boolean {
     const entry = this.subscriptions.get(id);
     if (entry === undefined) return false;
     this.subscriptions.delete(id);
-    if (entry.kind === 'logs') {
-      entry.watcher.active = false;
-      this.watchers.delete(entry.watcher);
-    }
+    if (entry.kind === 'logs') this.removeWatcher(entry.watcher);
+    else if (entry.kind === 'newHeads') this.headListeners.delete(entry.listener);
+    else this.pendingListeners.delete(entry.listener);
     return true;
   }
 
@@ -292,7 +327,9 @@ export class FilterManager<B extends HeadBlock = HeadBlock> {
 
   private newHashFilter(kind: 'blocks' | 'transactions'): bigint {
     const id = this.reserveId();
-    this.filters.set(id, { kind, id, buffer: new PolledBuffer<Uint8Array>(this.maxBufferedChanges), lastPoll: this.now() });
+    const filter: HashFilter = { kind, id, buffer: new PolledBuffer<Uint8Array>(this.maxBufferedChanges), lastPoll: this.now() };
+    this.filters.set(id, filter);
+    this.hashFilters[kind].add(filter);
     return id;
   }
 
@@ -302,21 +339,29 @@ export class FilterManager<B extends HeadBlock = HeadBlock> {
     return { id, unsubscribe: () => this.unsubscribe(id) };
   }
 
-  private watcher(
+  private addWatcher(
     criteria: LogCriteria,
     fromBlock: bigint | undefined,
     toBlock: bigint | undefined,
     deliver: (logs: readonly Log[], block: bigint) => void,
   ): LogWatcher {
-    return {
-      criteria: compileCriteria(criteria),
+    const since = this.head === undefined ? 0n : this.head.number + 1n; // blocks up to the head were never delivered to it
+    const watcher = this.index.add(criteria, (group) => ({
+      group,
       ...(fromBlock !== undefined ? { fromBlock } : {}),
       ...(toBlock !== undefined ? { toBlock } : {}),
-      // Blocks up to the head as processed so far were never delivered to it.
-      since: this.head === undefined ? 0n : this.head.number + 1n,
+      since,
       active: true,
       deliver,
-    };
+    }));
+    this.watchers.add(watcher);
+    return watcher;
+  }
+
+  private removeWatcher(watcher: LogWatcher): void {
+    watcher.active = false;
+    this.watchers.delete(watcher);
+    this.index.remove(watcher.group, watcher);
   }
 
   private live(id: bigint): PolledFilter {
@@ -337,10 +382,8 @@ export class FilterManager<B extends HeadBlock = HeadBlock> {
     const filter = this.filters.get(id);
     if (filter === undefined) return;
     this.filters.delete(id);
-    if (filter.kind === 'logs') {
-      filter.watcher.active = false;
-      this.watchers.delete(filter.watcher);
-    }
+    if (filter.kind === 'logs') this.removeWatcher(filter.watcher);
+    else this.hashFilters[filter.kind].delete(filter);
   }
 
   /** Runs `task` after every head change announced so far (and before any announced later). */
@@ -397,23 +440,16 @@ export class FilterManager<B extends HeadBlock = HeadBlock> {
   private async deliverAdded(block: B): Promise<void> {
     const hash = block.hash();
     const number = block.header.number;
-    for (const f of this.filters.values()) if (f.kind === 'blocks') f.buffer.push(hash, number);
-    for (const s of this.subscriptions.values()) if (s.kind === 'newHeads') this.call(() => s.listener(block));
+    for (const f of this.hashFilters.blocks) f.buffer.push(hash, number);
+    for (const listener of this.headListeners) this.call(() => listener(block));
     await this.deliverLogs(block, false);
     this.head = { number, hash };
   }
 
-  /** Reads the block's receipts once, only if some watcher's criteria may match its bloom. */
+  /** Reads and decodes the block's logs once, only if some watcher's criteria may match its bloom. */
   private async deliverLogs(block: B, removed: boolean): Promise<void> {
     const number = block.header.number;
-    const interested = [...this.watchers].filter(
-      (w) =>
-        w.since <= number &&
-        (w.fromBlock === undefined || number >= w.fromBlock) &&
-        (w.toBlock === undefined || number <= w.toBlock) &&
-        bloomMayMatch(w.criteria, block.header.logsBloom),
-    );
-    if (interested.length === 0) return;
+    if (this.watchers.size === 0 || !this.index.mayMatchBloom(block.header.logsBloom)) return;
     const receipts = await this.opts.source.blockReceipts(block.hash()).catch((error: unknown) => {
       this.opts.onError?.(error);
       return undefined;
@@ -423,11 +459,12 @@ export class FilterManager<B extends HeadBlock = HeadBlock> {
       this.opts.onError?.(new Error(`receipts of block ${number} are missing; its logs were not delivered`));
       return;
     }
-    const logs = logsOfBlock(receipts, undefined, removed);
-    for (const w of interested) {
-      if (!w.active) continue;
-      const matching = logs.filter((log) => matchesLog(w.criteria, log));
-      if (matching.length > 0) w.deliver(matching, number);
+    for (const [group, matching] of this.index.match(logsOfBlock(receipts, undefined, removed))) {
+      for (const w of group.members) {
+        if (!w.active || w.since > number) continue;
+        if ((w.fromBlock !== undefined && number < w.fromBlock) || (w.toBlock !== undefined && number > w.toBlock)) continue;
+        w.deliver(matching, number);
+      }
     }
   }
 }

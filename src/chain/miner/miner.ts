@@ -303,7 +303,8 @@ export class Miner {
       const header = prepared.assembled.template.header;
       const check = await this.pow!.verifySeal({ powHash, nonce, mixDigest, difficulty: header.difficulty, blockNumber: header.number });
       if (!check.valid) return false;
-      const block = prepared.assembled.seal(nonce, mixDigest);
+      // Checked just above: import need not hash it again.
+      const block = prepared.assembled.seal(nonce, mixDigest, true);
       let result: ImportResult;
       try {
         result = await this.chain.importBlock(block);
@@ -367,7 +368,8 @@ export class Miner {
       { powHash: sealHash(header), difficulty: header.difficulty, blockNumber: header.number },
       { chunkMs: this.chunkMs, onProgress: (hashes) => this.meter.record(hashes) },
     );
-    return assembled.seal(found!.nonce, found!.mixDigest);
+    // The search computed this seal, so import need not hash it again.
+    return assembled.seal(found!.nonce, found!.mixDigest, true);
   }
 
   /** After an import: count it, take its transactions out of the pool, drop candidates that cannot execute. */
@@ -433,7 +435,7 @@ export class Miner {
       await this.exclusive(async () => {
         // Another path (a peer's block, mineBlocks, submitWork) may have moved the head while we searched.
         if (!equalsBytes(this.chain.getHead().hash(), state.parentHash)) return;
-        const block = assembled.seal(found.nonce, found.mixDigest);
+        const block = assembled.seal(found.nonce, found.mixDigest, true);
         await this.settle(assembled, block, await this.chain.importBlock(block), true);
       });
     } finally {

@@ -1,11 +1,16 @@
 /**
  * Opening the world state at a state root: a MerkleStateManager over the chain database with per-use
  * caches (flushed once per block by the executor), and a read-only view for RPC-style queries.
+ *
+ * A view is meant to be kept and shared (the chain caches one per recent block): the state of a block
+ * never changes, so it memoises what it has read in small LRU maps. Its state manager has no caches of
+ * its own, because the library's caches record every read for a later flush and would grow without bound.
  */
 import type { Common } from '@ethereumjs/common';
-import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { CacheType, Caches, MerkleStateManager, getMerkleStateProof } from '@ethereumjs/statemanager';
-import { Address, KECCAK256_RLP, ValueEncoding, hexToBytes, setLengthLeft, bytesToBigInt } from '@ethereumjs/util';
+import { type Account, Address, KECCAK256_RLP, ValueEncoding, bytesToBigInt, bytesToUnprefixedHex, hexToBytes, setLengthLeft } from '@ethereumjs/util';
+import { Lru } from '../db/lru.js';
+import { StateTrie } from './state-trie.js';
 import { BufferedTrieDB, type TrieNodeStore } from './trie-db.js';
 
 export interface OpenedState {
@@ -17,21 +22,60 @@ export interface OpenedState {
 /** A state manager positioned at `stateRoot`. Ordered-map caches never evict, so nothing is lost before the flush. */
 export function openState(store: TrieNodeStore, common: Common, stateRoot: Uint8Array): OpenedState {
   const buffer = new BufferedTrieDB(store);
-  const trie = new MerklePatriciaTrie({
-    db: buffer,
-    valueEncoding: ValueEncoding.Bytes,
-    useKeyHashing: true,
-    common,
-    root: stateRoot,
-  });
+  const trie = new StateTrie(
+    {
+      db: buffer,
+      valueEncoding: ValueEncoding.Bytes,
+      useKeyHashing: true,
+      common,
+      root: stateRoot,
+    },
+    store.trieCaches,
+  );
   const caches = new Caches({
     account: { type: CacheType.ORDERED_MAP },
     storage: { type: CacheType.ORDERED_MAP },
     code: { type: CacheType.ORDERED_MAP },
   });
-  const stateManager = new MerkleStateManager({ common, trie, caches });
+  const stateManager = new BatchFlushStateManager({ common, trie, caches });
   return { stateManager, buffer };
 }
+
+/**
+ * Flushes its caches into the account trie as one batch (see state-trie.ts): the library writes each
+ * account with its own put, re-hashing the path every time. Code and storage flush as before.
+ */
+class BatchFlushStateManager extends MerkleStateManager {
+  override async flush(): Promise<void> {
+    const trie = this._trie as StateTrie;
+    trie.beginBatch();
+    try {
+      await super.flush();
+    } catch (err) {
+      trie.discardBatch();
+      throw err;
+    }
+    await trie.commitBatch();
+  }
+}
+
+/** A cache-less state manager for reads only (see the top of this file). */
+export function openReadState(store: TrieNodeStore, common: Common, stateRoot: Uint8Array): MerkleStateManager {
+  const trie = new StateTrie(
+    {
+      db: new BufferedTrieDB(store),
+      valueEncoding: ValueEncoding.Bytes,
+      useKeyHashing: true,
+      common,
+      root: stateRoot,
+    },
+    store.trieCaches,
+  );
+  return new MerkleStateManager({ common, trie });
+}
+
+/** Entries each view memoises per kind (accounts, code, storage slots). */
+const VIEW_CACHE_SIZE = 2048;
 
 export interface AccountProof {
   readonly address: Uint8Array;
@@ -45,32 +89,43 @@ export interface AccountProof {
 
 /** Read-only account and storage queries against the state of one stored block. */
 export class StateView {
+  /** Memoised reads, keyed by address hex (and slot hex): promises, so concurrent reads share one trie walk. */
+  private readonly accounts = new Lru<string, Promise<Account | undefined>>(VIEW_CACHE_SIZE);
+  private readonly codes = new Lru<string, Promise<Uint8Array>>(VIEW_CACHE_SIZE);
+  private readonly slots = new Lru<string, Promise<Uint8Array>>(VIEW_CACHE_SIZE);
+
   constructor(
     private readonly state: MerkleStateManager,
     readonly stateRoot: Uint8Array,
   ) {}
 
   async getBalance(address: Uint8Array): Promise<bigint> {
-    return (await this.state.getAccount(new Address(address)))?.balance ?? 0n;
+    return (await this.account(address))?.balance ?? 0n;
   }
 
   async getNonce(address: Uint8Array): Promise<bigint> {
-    return (await this.state.getAccount(new Address(address)))?.nonce ?? 0n;
+    return (await this.account(address))?.nonce ?? 0n;
   }
 
   async getCode(address: Uint8Array): Promise<Uint8Array> {
-    return this.state.getCode(new Address(address));
+    return memo(this.codes, bytesToUnprefixedHex(address), () => this.state.getCode(new Address(address)));
   }
 
   /** `slot` is a 32-byte key (shorter input is left-padded); the value comes back as 32 bytes. */
   async getStorageAt(address: Uint8Array, slot: Uint8Array): Promise<Uint8Array> {
-    const value = await this.state.getStorage(new Address(address), setLengthLeft(slot, 32));
-    return setLengthLeft(value, 32);
+    const key = setLengthLeft(slot, 32);
+    return memo(this.slots, `${bytesToUnprefixedHex(address)}${bytesToUnprefixedHex(key)}`, async () =>
+      setLengthLeft(await this.state.getStorage(new Address(address), key), 32),
+    );
   }
 
   /** Storage trie root of the account (the empty-trie root for accounts without storage). */
   async getStorageRoot(address: Uint8Array): Promise<Uint8Array> {
-    return (await this.state.getAccount(new Address(address)))?.storageRoot ?? KECCAK256_RLP;
+    return (await this.account(address))?.storageRoot ?? KECCAK256_RLP;
+  }
+
+  private account(address: Uint8Array): Promise<Account | undefined> {
+    return memo(this.accounts, bytesToUnprefixedHex(address), () => this.state.getAccount(new Address(address)));
   }
 
   /** EIP-1186 proof against this block's state root. */
@@ -95,8 +150,18 @@ export class StateView {
     };
   }
 
-  /** For callers that need the raw state manager (e.g. debug methods). Do not write through it. */
+  /** For callers that need the raw state manager (e.g. debug methods). Do not write through it: the view is shared. */
   get stateManager(): MerkleStateManager {
     return this.state;
   }
+}
+
+/** The cached promise for `key`, or a new one from `load`; a failed load is not kept. */
+function memo<T>(cache: Lru<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+  const known = cache.get(key);
+  if (known !== undefined) return known;
+  const loading = load();
+  cache.set(key, loading);
+  loading.catch(() => cache.delete(key));
+  return loading;
 }

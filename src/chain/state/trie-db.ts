@@ -11,18 +11,24 @@ import { hexToBytes, type BatchDBOp, type DB } from '@ethereumjs/util';
 import type { ChainDB, WriteBatch } from '../db/chain-db.js';
 import { keys } from '../db/keys.js';
 import { Lru } from '../db/lru.js';
+import type { StateTrieCaches } from './state-trie.js';
 
 const unprefixedHexToBytes = (hex: string): Uint8Array => hexToBytes(`0x${hex}`);
 
 /** Committed nodes: LevelDB under the state tag, fronted by an LRU of recently used nodes. */
 export class TrieNodeStore {
   private readonly recent: Lru<string, Uint8Array>;
+  /** Trie lookup answers and decoded nodes, shared by every trie on this store (see state-trie.ts). */
+  readonly trieCaches: StateTrieCaches;
 
   constructor(
     private readonly db: ChainDB,
     cacheSize = 250_000,
+    lookupMemoSize = 50_000,
+    decodedNodes = 20_000,
   ) {
     this.recent = new Lru(cacheSize);
+    this.trieCaches = { lookups: new Lru(lookupMemoSize), nodes: new Lru(decodedNodes) };
   }
 
   async get(hexKey: string): Promise<Uint8Array | undefined> {

@@ -14,7 +14,8 @@ import {
   createAccessList2930TxFromBytesArray,
   createLegacyTxFromBytesArray,
 } from '@ethereumjs/tx';
-import { Address, SECP256K1_ORDER_DIV_2, bytesToBigInt, publicToAddress } from '@ethereumjs/util';
+import { type Address, SECP256K1_ORDER_DIV_2, bytesToBigInt } from '@ethereumjs/util';
+import { installFastSenderAddress } from '../exec/sender-address.js';
 import { TxRejectedError } from './errors.js';
 
 /** The transaction kinds ETC has: legacy (type 0) and EIP-2930 access-list (type 1, from Magneto). */
@@ -31,6 +32,8 @@ const TYPE_NAMES: Record<number, string> = {
   3: 'type 3 (EIP-4844 blob)',
   4: 'type 4 (EIP-7702 set-code)',
 };
+
+installFastSenderAddress();
 
 export function decodePoolTransaction(raw: Uint8Array, rules: DecodeRules): PoolTransaction {
   if (raw.length === 0) throw undecodable('empty input');
@@ -120,15 +123,14 @@ export function recoverSender(tx: PoolTransaction): Address {
   if (tx.s !== undefined && tx.s > SECP256K1_ORDER_DIV_2) {
     throw new TxRejectedError('invalid-signature', 'invalid signature: s-value above secp256k1n/2 (EIP-2 requires low-s signatures)');
   }
-  let publicKey: Uint8Array;
   try {
-    publicKey = tx.getSenderPublicKey();
+    tx.getSenderPublicKey();
   } catch {
     throw new TxRejectedError('invalid-signature', 'invalid signature: no sender can be recovered from v, r, s');
   }
-  // getSenderAddress() would hash the key with the library's pure-JS keccak; the Common's native one is several times faster.
-  const keccak = tx.common.customCrypto.keccak256;
-  return new Address(keccak !== undefined ? keccak(publicKey).subarray(12) : publicToAddress(publicKey));
+  // Hashes with the Common's native keccak and caches the address on the transaction, so block
+  // assembly does not hash it again (see exec/sender-address.ts).
+  return tx.getSenderAddress();
 }
 
 function decodeRlpList(bytes: Uint8Array, length: number, shape: string): Uint8Array[] {

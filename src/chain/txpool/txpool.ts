@@ -133,7 +133,9 @@ export class TxPool {
       });
     }
     const tx = decodePoolTransaction(raw, { chainId: this.chain.chainId, common: this.chain.commonForNextBlock(), allowUnprotected });
-    const hash = tx.hash();
+    // One serialization serves the stored bytes and the hash (tx.hash() would serialize again).
+    const serialized = tx.serialize();
+    const hash = hashOnce(tx, serialized);
     const hashHex = bytesToHex(hash);
     if (this.byHash.has(hashHex)) throw alreadyKnown(hashHex);
     if (tx.gasPrice < minGasPrice) {
@@ -160,7 +162,7 @@ export class TxPool {
       );
     }
     const sender = recoverSender(tx);
-    return { tx, raw: tx.serialize(), hash, hashHex, sender, senderHex: sender.toString(), cost: tx.gasLimit * tx.gasPrice + tx.value };
+    return { tx, raw: serialized, hash, hashHex, sender, senderHex: sender.toString(), cost: tx.gasLimit * tx.gasPrice + tx.value };
   }
 
   /** Checks against the sender's account and the pool, then stores. Synchronous: nothing interleaves. */
@@ -494,6 +496,16 @@ export class TxPool {
   private maybeSweepExpired(): void {
     if (this.options.now() - this.lastExpirySweep >= EXPIRY_SWEEP_INTERVAL_MS) this.pruneExpired();
   }
+}
+
+/**
+ * `tx.hash()` is keccak256(tx.serialize()), cached on the (frozen) transaction; seed that cache from the
+ * serialization we already have, with the Common's keccak as the library would use.
+ */
+function hashOnce(tx: PoolTransaction, serialized: Uint8Array): Uint8Array {
+  const keccak = tx.common.customCrypto.keccak256;
+  if (keccak !== undefined && Object.isFrozen(tx)) (tx.cache as { hash?: Uint8Array }).hash ??= keccak(serialized);
+  return tx.hash();
 }
 
 function alreadyKnown(hashHex: string): TxRejectedError {
