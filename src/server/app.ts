@@ -5,24 +5,19 @@
  */
 import type { HttpBindings } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
-import type { HandlerContext } from '../handlers/context.js';
 import { withCors, type CorsPolicy, type FetchCallback } from './cors.js';
-import type { Dispatcher } from './dispatch.js';
 import type { HealthChecker, HealthReport } from './health.js';
-import { jsonRpcHttpHandler } from './http.js';
+import { jsonRpcHttpHandler, type JsonRpcHttp } from './http.js';
 import type { Logger } from './logger.js';
-import type { RateLimiter } from './rate-limit.js';
 import { readDocsFile } from './static-docs.js';
 
 type Env = { Bindings: HttpBindings };
 
 export interface AppOptions {
-  readonly dispatcher: Dispatcher;
-  readonly httpContext: HandlerContext;
+  /** `POST /` (shared with the server's direct path for requests without an Origin). */
+  readonly rpc: JsonRpcHttp;
   readonly health: HealthChecker;
   readonly cors: CorsPolicy;
-  readonly rateLimiter?: RateLimiter;
-  readonly maxBodySize: number;
   readonly docsDir: string;
   /** Whether the server speaks TLS (for the same-origin rule of CORS). */
   readonly secure: boolean;
@@ -37,15 +32,7 @@ export function createApp(options: AppOptions): App {
   const { cors, health, docsDir, log, secure } = options;
   const app = new Hono<Env>();
 
-  app.post(
-    '/',
-    jsonRpcHttpHandler({
-      dispatcher: options.dispatcher,
-      context: options.httpContext,
-      maxBodySize: options.maxBodySize,
-      rateLimiter: options.rateLimiter,
-    }),
-  );
+  app.post('/', jsonRpcHttpHandler(options.rpc));
 
   const healthResponse = (c: Context<Env>, report: HealthReport) =>
     c.body(JSON.stringify(report.body, null, 2), report.httpStatus, { 'content-type': 'application/json' });

@@ -3,7 +3,7 @@
  * (not through a WHATWG Request) and answers with a string body, which @hono/node-server writes without
  * building a WHATWG Response. JSON-RPC errors travel with HTTP 200; only transport faults change the status.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import type { HandlerContext } from '../handlers/context.js';
@@ -30,14 +30,17 @@ export function isJsonContentType(header: string | undefined): boolean {
   return acceptedContentTypes.has((semi === -1 ? header : header.slice(0, semi)).trim().toLowerCase());
 }
 
-/** A fresh object each time: @hono/node-server adds Content-Length to the headers object it is given. */
-const jsonHeaders = (extra?: Record<string, string>): Record<string, string> =>
-  extra ? { 'content-type': 'application/json', ...extra } : { 'content-type': 'application/json' };
+/** What the JSON-RPC route answers, independent of the HTTP framework that writes it. */
+export interface RpcHttpAnswer {
+  readonly status: number;
+  readonly body: string | null;
+  readonly headers?: Readonly<Record<string, string>>;
+}
 
 /** A transport-level refusal, still in JSON-RPC form so clients can read it. */
-function transportError(status: number, code: number, message: string, data?: unknown, headers?: Record<string, string>): Response {
+function transportError(status: number, code: number, message: string, data?: unknown, headers?: Record<string, string>): RpcHttpAnswer {
   const error = data === undefined ? { code, message } : { code, message, data };
-  return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error }), { status, headers: jsonHeaders(headers) });
+  return { status, body: JSON.stringify({ jsonrpc: '2.0', id: null, error }), headers };
 }
 
 const tooLarge = Symbol('too large');
@@ -65,14 +68,15 @@ function readBody(incoming: IncomingMessage, limit: number): Promise<string | ty
   });
 }
 
-export function jsonRpcHttpHandler(options: JsonRpcHttpOptions) {
+export type JsonRpcHttp = (incoming: IncomingMessage) => Promise<RpcHttpAnswer>;
+
+/** `POST /` as a function of Node's request: content type, rate limit, body limit, then the dispatcher. */
+export function createJsonRpcHttp(options: JsonRpcHttpOptions): JsonRpcHttp {
   const { dispatcher, context, maxBodySize, rateLimiter } = options;
   const tooLargeMessage = `Request body too large: at most ${maxBodySize} bytes`;
 
-  return async (c: Context<Env>): Promise<Response> => {
-    const incoming = c.env.incoming;
+  return async (incoming) => {
     const headers = incoming.headers;
-
     if (!isJsonContentType(headers['content-type'])) {
       return transportError(415, ErrorCode.InvalidRequest, 'Unsupported content type: send application/json');
     }
@@ -97,7 +101,35 @@ export function jsonRpcHttpHandler(options: JsonRpcHttpOptions) {
 
     let output = dispatcher.handleText(text, context);
     if (output instanceof Promise) output = await output;
-    if (output === undefined) return new Response(null, { status: 204 });
-    return new Response(dispatcher.serialize(output), { status: 200, headers: jsonHeaders() });
+    if (output === undefined) return { status: 204, body: null };
+    return { status: 200, body: dispatcher.serialize(output) };
   };
+}
+
+/** The Hono route for `POST /` (requests with an Origin header come this way, behind CORS). */
+export function jsonRpcHttpHandler(rpc: JsonRpcHttp) {
+  return async (c: Context<Env>): Promise<Response> => {
+    const answer = await rpc(c.env.incoming);
+    const headers = answer.body === null ? answer.headers : { 'content-type': 'application/json', ...answer.headers };
+    return new Response(answer.body, { status: answer.status, headers: headers as Record<string, string> | undefined });
+  };
+}
+
+/**
+ * Writes an answer straight to Node's response. The server sends plain `POST /` calls (no Origin, so no CORS
+ * decision to make) this way, skipping the WHATWG Request/Response round trip of the framework adapter: that
+ * round trip was the largest cost left on the hottest path.
+ */
+export function writeRpcAnswer(res: ServerResponse, answer: RpcHttpAnswer): void {
+  if (answer.body === null) {
+    res.writeHead(answer.status, answer.headers as Record<string, string> | undefined);
+    res.end();
+    return;
+  }
+  res.writeHead(answer.status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(answer.body),
+    ...answer.headers,
+  });
+  res.end(answer.body);
 }

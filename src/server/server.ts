@@ -3,9 +3,9 @@
  * (HTTP or HTTPS), WebSocket, rate limiter shared by both transports.
  */
 import { createServer as createHttpsServer } from 'node:https';
-import type { Server } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAdaptorServer } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import type { Handlers } from '../generated/handlers.js';
 import { methods as registryMethods, type MethodSpec } from '../generated/registry.js';
 import type { HandlerContext } from '../handlers/context.js';
@@ -14,6 +14,7 @@ import { createApp } from './app.js';
 import { createCorsPolicy } from './cors.js';
 import { createDispatcher, type Dispatcher } from './dispatch.js';
 import { HealthChecker } from './health.js';
+import { createJsonRpcHttp, writeRpcAnswer } from './http.js';
 import { RateLimiter } from './rate-limit.js';
 import { defaultDocsDir } from './static-docs.js';
 import { loadTlsOptions } from './tls.js';
@@ -54,13 +55,11 @@ export async function startServer(node: SvcNode, options: StartServerOptions): P
   });
   const cors = createCorsPolicy(http.corsAllowedOrigins);
   const rateLimiter = http.rateLimit.enabled ? new RateLimiter(http.rateLimit) : undefined;
+  const rpc = createJsonRpcHttp({ dispatcher, context: { node, transport: 'http' }, maxBodySize: http.maxBodySize, rateLimiter });
   const app = createApp({
-    dispatcher,
-    httpContext: { node, transport: 'http' },
+    rpc,
     health: new HealthChecker(node),
     cors,
-    rateLimiter,
-    maxBodySize: http.maxBodySize,
     docsDir: options.docsDir ?? defaultDocsDir,
     secure,
     log: rpcLog,
@@ -68,12 +67,24 @@ export async function startServer(node: SvcNode, options: StartServerOptions): P
 
   // The JSON-RPC route always consumes (or deliberately drains) the request body itself, so the adapter's
   // per-request cleanup listeners are pure overhead on the hot path.
-  const adaptorOptions = { fetch: app.fetch, autoCleanupIncoming: false };
-  const server = (
-    secure
-      ? createAdaptorServer({ ...adaptorOptions, createServer: createHttpsServer, serverOptions: loadTlsOptions(http.certificate!) })
-      : createAdaptorServer(adaptorOptions)
-  ) as Server;
+  const honoListener = getRequestListener(app.fetch, { autoCleanupIncoming: false });
+  // Plain JSON-RPC calls (POST / without an Origin, so there is no CORS decision to make) go straight to the
+  // JSON-RPC function; everything else (browsers, health, docs) goes through the Hono app.
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === 'POST' && req.url === '/' && req.headers.origin === undefined) {
+      rpc(req).then(
+        (answer) => writeRpcAnswer(res, answer),
+        (err: unknown) => {
+          rpcLog.error('unhandled error in JSON-RPC over HTTP', { error: err });
+          if (!res.headersSent) res.writeHead(500);
+          res.end();
+        },
+      );
+      return;
+    }
+    void honoListener(req, res);
+  };
+  const server: Server = secure ? createHttpsServer(loadTlsOptions(http.certificate!), listener) : createHttpServer(listener);
   // Keep idle keep-alive connections longer than clients' own idle timeouts (undici: 4 s, browsers: 60 s), so a
   // client never reuses a socket the server is closing at that moment ("other side closed" under load).
   server.keepAliveTimeout = 65_000;

@@ -13,6 +13,7 @@ import type { Dispatcher } from './dispatch.js';
 import { ErrorCode } from './errors.js';
 import type { Logger } from './logger.js';
 import { clientIp, type RateLimiter } from './rate-limit.js';
+import { byteLengthOf, WebSocketOutbox, type OutgoingMessage } from './ws-outbox.js';
 
 export interface WebSocketOptions {
   readonly node: SvcNode;
@@ -77,39 +78,31 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): WebS
     const ip = clientIp(req.headers['x-forwarded-for'], req.socket.remoteAddress);
     const closeListeners: Array<() => void> = [];
     const maxBuffered = options.maxBufferedBytes ?? 16 * 1024 * 1024;
-    let corked = false;
-    // Every outgoing message goes through here: a client that stops reading makes `bufferedAmount` grow
-    // (the socket's unsent bytes); past the bound it is disconnected instead of growing the node's memory.
-    const sendText = (text: string): void => {
+    const outbox = new WebSocketOutbox(ws);
+    // Every outgoing message goes through here: a client that stops reading makes the backlog grow (the socket's
+    // unsent bytes); past the bound it is disconnected instead of growing the node's memory. Messages of one
+    // tick (a head change's notifications) leave in one socket write.
+    const sendMessage = (message: OutgoingMessage): void => {
       if (ws.readyState !== WebSocket.OPEN) return;
-      if (ws.bufferedAmount + Buffer.byteLength(text) > maxBuffered) {
-        log.warn('websocket client too slow, disconnecting', { connection: connection.id, ip, bufferedBytes: ws.bufferedAmount });
-        // The close frame queues behind the unsent bytes, so a client that resumes reading learns why; one that
-        // never does is cut off by the ws library's close timeout (30 s). Nothing more is queued meanwhile.
+      const bytes = byteLengthOf(message);
+      if (outbox.backlog + bytes > maxBuffered) {
+        log.warn('websocket client too slow, disconnecting', { connection: connection.id, ip, bufferedBytes: outbox.backlog });
+        // What is already queued is written first, then the close frame, so a client that resumes reading learns
+        // why; one that never does is cut off by the ws library's close timeout (30 s). Nothing more is queued.
+        outbox.flush();
         ws.close(SLOW_CONSUMER_CLOSE_CODE, `slow consumer: more than ${maxBuffered} bytes waiting to be sent`);
         return;
       }
-      // A head change sends many notifications to one client in one turn: cork its socket until the next tick so
-      // they leave in one write instead of one syscall each. (`_socket` is the ws library's underlying socket.)
-      if (!corked) {
-        const socket = (ws as unknown as { _socket?: Duplex })._socket;
-        if (socket !== undefined) {
-          corked = true;
-          socket.cork();
-          process.nextTick(() => {
-            corked = false;
-            socket.uncork();
-          });
-        }
-      }
-      ws.send(text);
+      outbox.enqueue(message, bytes);
     };
+    const sendText = (text: string): void => sendMessage(text);
     const connection: ClientConnection = {
       id: nextConnectionId++,
       send(message) {
         sendText(JSON.stringify(message));
       },
       sendText,
+      sendUtf8: sendMessage,
       onClose(listener) {
         closeListeners.push(listener);
       },
