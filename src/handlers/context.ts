@@ -12,8 +12,13 @@ export interface ClientConnection {
   readonly id: number;
   /** Sends one JSON-RPC message (e.g. an `eth_subscription` notification) to this client. */
   send(message: unknown): void;
-  /** Sends one message already serialised as JSON text (one payload formatted once for many subscribers). */
+  /** Sends one message already serialised as JSON text. */
   sendText(json: string): void;
+  /**
+   * Sends one message given as consecutive pieces of UTF-8 JSON: a subscription's own envelope around a
+   * payload encoded once for all its subscribers, so nothing is re-encoded per client.
+   */
+  sendUtf8(pieces: readonly Uint8Array[]): void;
   /** Runs `listener` once when the connection closes. */
   onClose(listener: () => void): void;
 }

@@ -2,11 +2,16 @@
  * Finds, for the logs of one block, which log watchers (filters and subscriptions) they concern, without
  * testing every log against every watcher: with 1,000 filters open that was most of the per-block cost.
  *
- * Watchers with identical criteria share one `CriteriaGroup`, matched once per block. Groups are indexed
- * by what narrows them most cheaply: their addresses if they name any, else their first topic if it is
- * fixed, else a "match anything" bucket. A log is then only tested against the groups of its own address,
- * of its own first topic, and of that bucket. A group sits in one kind of bucket only, and a log has one
- * address and one first topic, so no group is reached twice for the same log.
+ * Watchers with identical criteria share one `CriteriaGroup`, matched once per block. Each group is
+ * indexed under ONE key that a matching log must carry, chosen to be as selective as usual filters allow:
+ * - a fixed topic after the first (an indexed event argument such as the recipient of a Transfer: wallets
+ *   watching `[Transfer, null, me]` share the event topic and the contract, but not this), the last one;
+ * - else its addresses;
+ * - else its first topic (the event signature);
+ * - else a "match anything" bucket.
+ * A log is then only tested against the groups under its own address, under one of its (position, topic)
+ * pairs, and of that bucket. A group sits under one key kind only and a log has one address and one topic
+ * per position, so no group is reached twice for the same log.
  */
 import { bloomMayMatch, compileCriteria, matchesLog, type CompiledCriteria } from '../logs/match.js';
 import type { Log, LogCriteria } from '../logs/types.js';
@@ -42,7 +47,8 @@ function removeFrom<G>(buckets: Map<string, Set<G>>, key: string, group: G): voi
 export class WatcherIndex<W> {
   private readonly groups = new Map<string, CriteriaGroup<W>>();
   private readonly byAddress = new Map<string, Set<CriteriaGroup<W>>>();
-  private readonly byFirstTopic = new Map<string, Set<CriteriaGroup<W>>>();
+  /** Keyed by `<position>:<topic hex>`. */
+  private readonly byTopic = new Map<string, Set<CriteriaGroup<W>>>();
   private readonly anyLog = new Set<CriteriaGroup<W>>();
 
   get groupCount(): number {
@@ -74,7 +80,7 @@ export class WatcherIndex<W> {
   clear(): void {
     this.groups.clear();
     this.byAddress.clear();
-    this.byFirstTopic.clear();
+    this.byTopic.clear();
     this.anyLog.clear();
   }
 
@@ -101,7 +107,7 @@ export class WatcherIndex<W> {
     };
     for (const log of logs) {
       if (this.byAddress.size > 0) test(this.byAddress.get(keyOfBytes(log.address)), log);
-      if (this.byFirstTopic.size > 0 && log.topics.length > 0) test(this.byFirstTopic.get(keyOfBytes(log.topics[0])), log);
+      if (this.byTopic.size > 0) for (let i = 0; i < log.topics.length; i++) test(this.byTopic.get(`${i}:${keyOfBytes(log.topics[i])}`), log);
       test(this.anyLog, log);
     }
     return matched;
@@ -111,8 +117,10 @@ export class WatcherIndex<W> {
   private place(group: CriteriaGroup<W>, present: boolean): void {
     const op = present ? addTo : removeFrom;
     const { addresses, topics } = group.criteria;
-    if (addresses !== undefined) for (const a of addresses) op(this.byAddress, keyOfBytes(a), group);
-    else if (topics[0] !== undefined) for (const t of topics[0]) op(this.byFirstTopic, keyOfBytes(t), group);
+    const position = topics.findLastIndex((values, i) => i > 0 && values !== undefined);
+    if (position > 0) for (const t of topics[position]!) op(this.byTopic, `${position}:${keyOfBytes(t)}`, group);
+    else if (addresses !== undefined) for (const a of addresses) op(this.byAddress, keyOfBytes(a), group);
+    else if (topics[0] !== undefined) for (const t of topics[0]) op(this.byTopic, `0:${keyOfBytes(t)}`, group);
     else if (present) this.anyLog.add(group);
     else this.anyLog.delete(group);
   }

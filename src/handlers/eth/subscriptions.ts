@@ -12,17 +12,21 @@ interface Entry {
   readonly id: string;
 }
 
-/** Payloads shared by many subscribers (a block's header, its logs) are serialised once. */
-const serialised = new WeakMap<object, string>();
-function jsonOf(result: unknown): string {
-  if (result === null || typeof result !== 'object') return JSON.stringify(result);
-  let json = serialised.get(result);
-  if (json === undefined) {
-    json = JSON.stringify(result);
-    serialised.set(result, json);
+/**
+ * Payloads shared by many subscribers (a block's header, its logs) are serialised and UTF-8 encoded once;
+ * each subscription only adds its own envelope (encoded once per subscription).
+ */
+const encoded = new WeakMap<object, Uint8Array>();
+function utf8Of(result: unknown): Uint8Array {
+  if (result === null || typeof result !== 'object') return Buffer.from(JSON.stringify(result), 'utf8');
+  let bytes = encoded.get(result);
+  if (bytes === undefined) {
+    bytes = Buffer.from(JSON.stringify(result), 'utf8');
+    encoded.set(result, bytes);
   }
-  return json;
+  return bytes;
 }
+const ENVELOPE_END = Buffer.from('}}', 'utf8');
 
 const registries = new WeakMap<ClientConnection, Map<string, Entry>>();
 
@@ -51,16 +55,16 @@ export async function openSubscription(
   connection: ClientConnection,
   start: (notify: (result: unknown) => void) => Promise<Subscription>,
 ): Promise<`0x${string}`> {
-  let id: `0x${string}` | undefined;
+  let envelopeStart: Uint8Array | undefined;
   let held: unknown[] | undefined = [];
-  const send = (result: unknown) =>
-    connection.sendText(`{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${id}","result":${jsonOf(result)}}}`);
+  const send = (result: unknown) => connection.sendUtf8([envelopeStart!, utf8Of(result), ENVELOPE_END]);
   const notify = (result: unknown) => {
     if (held !== undefined) held.push(result);
     else send(result);
   };
   const engine = await start(notify);
-  id = toQuantity(engine.id);
+  const id = toQuantity(engine.id);
+  envelopeStart = Buffer.from(`{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${id}","result":`, 'utf8');
   registryOf(connection).set(id, { engine, id });
   setImmediate(() => {
     const queued = held ?? [];
