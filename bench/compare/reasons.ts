@@ -4,15 +4,15 @@
  */
 const transport =
   'Transport-bound: these calls do almost no work, so the HTTP stack is the ceiling. Measured (`npm run bench`, ' +
-  'bench/results/latest.md): svc-node reaches ~0.8 of a bare node:http echo on this machine, while Ganache serves ' +
-  'through native uWebSockets (performance-notes: ~41k req/s vs ~13k for node:http). Closing it needs a different ' +
-  'transport (e.g. uWebSockets.js), a design change outside this benchmark.';
+  'bench/results/latest.md): plain JSON-RPC calls now run at ~1.0 of a bare node:http echo on this machine, so ' +
+  'node:http itself is the ceiling, while Ganache serves through native uWebSockets (performance-notes: ~41k req/s ' +
+  'vs ~13k for node:http). Closing it needs a different transport (e.g. uWebSockets.js), a design change.';
 
 const evm =
-  'Profiled (node --cpu-prof, 16 connections): per call svc-node builds a VM and runs the JS interpreter ' +
-  '(runInterpreter/runStep), re-analyses the contract\'s jump destinations (_getValidJumpDestinations) and reads ' +
-  'storage through the trie (MerkleStateManager.getStorage); Hardhat executes in Rust (EDR/revm). Caching the VM ' +
-  'and jump-destination analysis per code hash would narrow it; matching a native EVM needs one.';
+  'Profiled (node --cpu-prof, 16 connections): VMs are now reused per block (3x faster than before), but each call ' +
+  'still runs the JS interpreter (runInterpreter/runStep), re-analyses the contract\'s jump destinations ' +
+  '(_getValidJumpDestinations) and reads storage through the trie; Hardhat executes in Rust (EDR/revm). Caching the ' +
+  'jump-destination analysis per code hash would narrow it; matching a native EVM needs one.';
 
 const seal =
   'Every svc-node dev block is a real Ethash/Etchash seal (difficulty 2, ~2 light hashes of ~10 ms each: ' +
