@@ -2,7 +2,10 @@ import type { EthChainIdParams, EthChainIdResult } from '../../generated/types.j
 import type { HandlerContext } from '../context.js';
 import { toQuantity } from '../hex.js';
 
-/** EIP-155 chain id: 0x539 on dev, 0x3f on mordor, 0x3d on etc. */
+/**
+ * EIP-155 chain id: 0x539 on dev, 0x3f on mordor, 0x3d on etc; in test mode, the chain id of the chain
+ * test_setChainParams installed (the running engine's network).
+ */
 export function eth_chainId(_params: EthChainIdParams, ctx: HandlerContext): EthChainIdResult {
-  return toQuantity(ctx.node.network.chainId);
+  return toQuantity(ctx.node.engine?.definition.chainId ?? ctx.node.network.chainId);
 }

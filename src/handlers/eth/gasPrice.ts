@@ -1,3 +1,4 @@
+import type { Block } from '@ethereumjs/block';
 import type { ChainEngine } from '../../chain/engine.js';
 import type { EthGasPriceParams, EthGasPriceResult } from '../../generated/types.js';
 import { engineOf } from '../block-ref.js';
@@ -15,8 +16,19 @@ export const GAS_PRICE_FLOOR = 1_000_000_000n;
  * blocks are empty (e.g. a fresh dev chain). The median ignores a few extreme bids, which an average
  * does not. Recomputed only when the head changes.
  */
+const lastSuggestion = new WeakMap<ChainEngine, { readonly head: Block; readonly price: bigint }>();
+
 export async function suggestGasPrice(engine: ChainEngine): Promise<bigint> {
   const head = engine.chain.getHead();
+  // The head Block object changes exactly when the head does, so it keys the cache.
+  const cached = lastSuggestion.get(engine);
+  if (cached !== undefined && cached.head === head) return cached.price;
+  const price = await medianPriceUpTo(engine, head);
+  lastSuggestion.set(engine, { head, price });
+  return price;
+}
+
+async function medianPriceUpTo(engine: ChainEngine, head: Block): Promise<bigint> {
   const prices: bigint[] = [];
   for (let n = head.header.number, seen = 0; n >= 0n && seen < GAS_PRICE_WINDOW; n--, seen++) {
     const block = n === head.header.number ? head : await engine.chain.getBlock(n);
@@ -28,14 +40,6 @@ export async function suggestGasPrice(engine: ChainEngine): Promise<bigint> {
   return median > GAS_PRICE_FLOOR ? median : GAS_PRICE_FLOOR;
 }
 
-const lastSuggestion = new WeakMap<ChainEngine, { readonly head: Uint8Array; readonly price: bigint }>();
-
 export async function eth_gasPrice(_params: EthGasPriceParams, ctx: HandlerContext): Promise<EthGasPriceResult> {
-  const engine = engineOf(ctx);
-  const head = engine.chain.getHead().hash();
-  const cached = lastSuggestion.get(engine);
-  if (cached !== undefined && cached.head === head) return toQuantity(cached.price);
-  const price = await suggestGasPrice(engine);
-  lastSuggestion.set(engine, { head, price });
-  return toQuantity(price);
+  return toQuantity(await suggestGasPrice(engineOf(ctx)));
 }

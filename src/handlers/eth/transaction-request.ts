@@ -6,8 +6,6 @@
 import type { AccountSigner } from '../../chain/accounts/index.js';
 import type { UnsignedLegacyTx } from '../../chain/accounts/index.js';
 import type { ChainEngine } from '../../chain/engine.js';
-import { sharedCommon } from '../../chain/exec/shared-common.js';
-import { txRulesAt } from '../../chain/rules/evmRules.js';
 import type { TransactionRequest } from '../../generated/types.js';
 import { ErrorCode, RpcError, invalidParams } from '../../server/errors.js';
 import { pendingNonce } from '../block-ref.js';
@@ -24,7 +22,7 @@ export function signAndSubmit(engine: ChainEngine, signer: AccountSigner, reques
   return senderLock.run(request.from.toLowerCase(), async () => {
     const fields = await fillTransaction(engine, request);
     const head = engine.chain.getHead().header.number;
-    const tx = await accountCall(() => signer.signTransaction(fields, sharedCommon(txRulesAt(engine.definition, head + 1n))));
+    const tx = await accountCall(() => signer.signTransaction(fields, engine.chain.txCommonAt(head + 1n)));
     return submitToPool(engine, tx);
   });
 }
