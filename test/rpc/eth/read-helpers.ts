@@ -57,10 +57,20 @@ export async function sendRawBatch(url: string, raws: readonly string[]): Promis
   });
 }
 
-/** Waits for a transaction's receipt; on a timeout the error says where the transaction is (pool or chain) and the head. */
+/**
+ * Waits for a transaction's receipt by polling for it, as `tx.wait()` does; on a timeout the error says where
+ * the transaction is (pool or chain) and the head. Not `provider.waitForTransaction`: it compares the receipt
+ * with a block number ethers caches for 250 ms, and on an automine chain, where no later block may come,
+ * a number one block behind makes it wait for ever.
+ */
 export async function waitForReceipt(provider: JsonRpcProvider, hash: string, timeoutMs = 30_000): Promise<TransactionReceipt> {
-  const receipt = await provider.waitForTransaction(hash, 1, timeoutMs).catch(() => null);
-  if (receipt !== null) return receipt;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const receipt = await provider.getTransactionReceipt(hash);
+    if (receipt !== null) return receipt;
+    if (Date.now() >= deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   const [tx, head] = await Promise.all([provider.send('eth_getTransactionByHash', [hash]), provider.send('eth_blockNumber', [])]);
   throw new Error(`no receipt for ${hash} within ${timeoutMs} ms: head ${head}, transaction ${JSON.stringify(tx)}`);
 }
