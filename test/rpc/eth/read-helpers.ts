@@ -34,7 +34,7 @@ export function initCode(): string {
 }
 
 export function providerFor(url: string): JsonRpcProvider {
-  const provider = new JsonRpcProvider(url, Number(DEV_CHAIN_ID), { staticNetwork: true, batchMaxCount: 1 });
+  const provider = new JsonRpcProvider(url, Number(DEV_CHAIN_ID), { staticNetwork: true, batchMaxCount: 1, cacheTimeout: -1 });
   provider.pollingInterval = 50;
   return provider;
 }
