@@ -65,6 +65,7 @@ export function engineOptionsOf(node: SvcNode): EngineOptions {
       extraData: new TextEncoder().encode(config.mining.extraData),
       blockTimeSeconds: config.mining.blockTimeMs / 1000,
     },
+    ...(config.mining.ethashCacheDir !== undefined ? { powCacheDir: config.mining.ethashCacheDir } : {}),
     // Test chains run at whatever time their blocks say: no "from the future" check in test mode.
     ...(config.testmode ? { rules: etcEngineRules(getNetwork(config.network)) } : {}),
   };

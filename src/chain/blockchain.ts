@@ -40,6 +40,8 @@ export interface OpenOptions {
   readonly seal?: SealVerifier;
   /** Networks/test configurations without proof of work: seals are not checked. */
   readonly noProof?: boolean;
+  /** Run every transaction through the EVM, plain transfers included (default false: see exec/plain-transfers.ts). Tests compare the two. */
+  readonly evmOnly?: boolean;
 }
 
 /** A block by canonical height, by hash, or a tag. ('pending' belongs to the miner, not the engine.) */
@@ -405,6 +407,8 @@ export class Blockchain extends TypedEmitter {
       parentStateRoot: parent.stateRoot,
       envBlock,
       ancestors: this.ancestorsOf(parent),
+   
+      plainTransfers: this.opts.evmOnly !== true,
     });
     const included: TypedTransaction[] = [];
     const rejected: { tx: TypedTransaction; reason: string }[] = [];
@@ -545,6 +549,8 @@ export class Blockchain extends TypedEmitter {
       parentStateRoot: parent.stateRoot,
       envBlock: block,
       ancestors: this.ancestorsOf(parent),
+   
+      plainTransfers: this.opts.evmOnly !== true,
     });
     for (let i = 0; i < block.transactions.length; i++) {
       const outcome = await runner.apply(block.transactions[i]);

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { CustomCrypto } from '@ethereumjs/common';
+import { keccak256 as wasmKeccak256Of, keccakLoaded, loadKeccak } from './pow/keccak.js';
 
 // Both packages are CommonJS with a pure-JS fallback when the binding fails to load; load the
 // bindings directly so a missing prebuild is loud instead of silently slow.
@@ -16,9 +17,18 @@ const require = createRequire(import.meta.url);
 const secp256k1 = require('secp256k1/bindings') as typeof import('secp256k1');
 const createKeccak = require('keccak/bindings') as typeof import('keccak');
 
-export function keccak256(data: Uint8Array): Uint8Array {
+// keccak-256 runs for every trie node, transaction hash and sender address. The native package pays an
+// N-API call and a Transform stream per hash (~7 µs on a short input here); hash-wasm's one reused WASM
+// hasher takes ~2 µs (see src/chain/pow/keccak.ts). Its instance is created asynchronously, so this module
+// waits for it once at load; should WASM be unavailable, the native binding serves instead.
+await loadKeccak().catch(() => undefined);
+const wasmKeccak256 = keccakLoaded() ? wasmKeccak256Of : undefined;
+
+function nativeKeccak256(data: Uint8Array): Uint8Array {
   return new Uint8Array(createKeccak('keccak256').update(Buffer.from(data.buffer, data.byteOffset, data.byteLength)).digest());
 }
+
+export const keccak256: (data: Uint8Array) => Uint8Array = wasmKeccak256 ?? nativeKeccak256;
 
 export function sha256(data: Uint8Array): Uint8Array {
   return new Uint8Array(createHash('sha256').update(data).digest());

@@ -70,7 +70,10 @@ export class ChainEngine {
       seal: pow,
       ...(opts.noProof ? { noProof: true } : {}),
     });
-    const pool = new TxPool(poolViewOf(chain), opts.pool);
+    const pool = new TxPool(poolViewOf(chain), {
+      ...opts.pool,
+      senderRecovery: { ...(opts.onWarning ? { onWarning: opts.onWarning } : {}), ...opts.pool?.senderRecovery },
+    });
     const miner = new Miner({
       chain,
       pool,
@@ -111,6 +114,7 @@ export class ChainEngine {
 
   async close(): Promise<void> {
     await this.miner.close();
+    await this.pool.close();
     this.logs.detach();
     await this.chain.close();
   }

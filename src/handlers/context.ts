@@ -28,4 +28,10 @@ export interface HandlerContext {
   readonly transport: Transport;
   /** Present on WebSocket only. */
   readonly connection?: ClientConnection;
+  /**
+   * Present inside a JSON-RPC batch: work an answer would wait for (a dev send's automine block) is handed
+   * here instead, and the batch answers once all of it is done, so the sends of one batch share blocks
+   * rather than waiting for one block each.
+   */
+  readonly afterBatch?: (work: Promise<unknown>) => void;
 }

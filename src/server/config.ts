@@ -35,6 +35,8 @@ export interface MiningConfig {
   readonly coinbase?: string;
   readonly blockTimeMs: number;
   readonly extraData: string;
+  /** undefined = `<datadir>/ethash`. */
+  readonly ethashCacheDir?: string;
 }
 
 export interface NodeConfig {
@@ -151,6 +153,7 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
       coinbase: coinbase ?? (network === 'dev' ? DEV_COINBASE : undefined),
       blockTimeMs: get<number>('mining.block-time') ?? 0,
       extraData: get<string>('mining.header-extra-data') ?? 'svc-node',
+      ...(getPath('mining.ethash-cache-dir') !== undefined ? { ethashCacheDir: getPath('mining.ethash-cache-dir') } : {}),
     },
     keystore: { minimalPassphraseLength: get<number>('keystore.minimal-passphrase-length') ?? 7 },
     txpool: {

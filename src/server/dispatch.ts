@@ -167,11 +167,14 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   /** Sequential on purpose: a batch of writes (e.g. transactions with consecutive nonces) keeps its order. */
   async function handleBatch(batch: unknown[], ctx: HandlerContext): Promise<DispatchOutput> {
     const responses: JsonRpcResponse[] = [];
+    const deferred: Promise<unknown>[] = [];
+    const batchCtx: HandlerContext = { ...ctx, afterBatch: (work) => deferred.push(work) };
     for (const request of batch) {
-      let response = handleOne(request, ctx);
+      let response = handleOne(request, batchCtx);
       if (response instanceof Promise) response = await response;
       if (response !== undefined) responses.push(response);
     }
+    await Promise.allSettled(deferred);
     return responses.length === 0 ? undefined : responses;
   }
 

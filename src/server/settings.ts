@@ -79,6 +79,8 @@ export const settings: readonly Setting[] = [
     description: 'on dev, also seal an empty block after this long without one (0 = only on demand)' },
   { key: 'mining.header-extra-data', kind: 'string', defaultText: 'svc-node',
     description: 'extraData of mined blocks (at most 32 bytes)' },
+  { key: 'mining.ethash-cache-dir', kind: 'path', flag: 'ethash.cachedir', defaultText: '<datadir>/ethash',
+    description: 'where Ethash verification caches are kept; nodes on one machine may share it (each epoch is built once, ~2.5 s)' },
   { key: 'keystore.minimal-passphrase-length', kind: 'int', defaultText: '7',
     description: 'shortest passphrase personal_newAccount and personal_importRawKey accept' },
   { key: 'txpool.tx-pool-size', kind: 'int', defaultText: '1000',

@@ -10,6 +10,7 @@ import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToUnprefixedHex } from '@ethereumjs/util';
 import { decodeStoredReceipts, encodeStoredReceipts, type TxReceipt } from '../exec/receipts.js';
+import { encodeTransactionList, rlpList } from '../exec/tx-bytes.js';
 import type { BlockCodec } from '../block-codec.js';
 import type { ChainDB, WriteBatch } from './chain-db.js';
 import { SCHEMA_VERSION, decodeNumber, encodeNumber, keys } from './keys.js';
@@ -109,10 +110,9 @@ export class BlockStore {
   /** A block with its receipts and total difficulty; does not make it canonical. */
   stageBlock(batch: WriteBatch, block: Block, receipts: readonly TxReceipt[], totalDifficulty: bigint): void {
     const hash = block.hash();
-    const raw = block.raw();
     batch
       .put(keys.header(hash), block.header.serialize())
-      .put(keys.body(hash), RLP.encode([raw[1], raw[2]]))
+      .put(keys.body(hash), rlpList([encodeTransactionList(block.transactions), RLP.encode(block.uncleHeaders.map((u) => u.raw()))]))
       .put(keys.receipts(hash), encodeStoredReceipts(receipts))
       .put(keys.number(hash), encodeNumber(block.header.number))
       .put(keys.totalDifficulty(hash), bigIntToUnpaddedBytes(totalDifficulty));

@@ -2,7 +2,7 @@
  * Runs transactions on a parent state under one block header: the shared core of block import (every
  * transaction must apply) and block assembly (transactions that do not apply are skipped with a reason).
  *
- * One VM and one Common per block; `runTx` per transaction (not BlockBuilder, which rebuilds the block
+ * At most one VM (built when a transaction needs the EVM) and one Common per block; `runTx` per transaction (not BlockBuilder, which rebuilds the block
  * on every addition); the state manager holds an outer checkpoint so its caches reach the trie once,
  * at `finish`. Rewards come from the chain rules, not from the VM.
  */
@@ -15,6 +15,7 @@ import { createVM, runTx, type VM } from '@ethereumjs/vm';
 import type { RewardCredit } from '../engine-types.js';
 import { openState, type OpenedState } from '../state/state-view.js';
 import type { BufferedTrieDB, TrieNodeStore } from '../state/trie-db.js';
+import { PlainTransferLedger, plainTransfersApply } from './plain-transfers.js';
 import { combineBlooms, receiptsRoot, type TxReceipt } from './receipts.js';
 import { installFastSenderAddress } from './sender-address.js';
 
@@ -30,6 +31,8 @@ export interface BlockRunnerInput {
   readonly envBlock: Block;
   /** BLOCKHASH source: the ancestors of this block, which need not be canonical. */
   readonly ancestors: EVMMockBlockchainInterface;
+  /** Apply plain value transfers without the EVM where the rules allow (default true). */
+  readonly plainTransfers?: boolean;
 }
 
 export type ApplyOutcome = { ok: true; receipt: TxReceipt } | { ok: false; reason: string };
@@ -47,23 +50,33 @@ export interface RunnerResult {
 export class BlockRunner {
   private readonly receipts: TxReceipt[] = [];
   private gasUsed = 0n;
+  private vm: Promise<VM> | undefined;
 
   private constructor(
     private readonly input: BlockRunnerInput,
     private readonly opened: OpenedState,
-    private readonly vm: VM,
+    /** Plain value transfers skip the EVM (see plain-transfers.ts); undefined where the rules do not allow it. */
+    private readonly transfers: PlainTransferLedger | undefined,
   ) {}
 
   static async start(input: BlockRunnerInput): Promise<BlockRunner> {
     const opened = openState(input.store, input.common, input.parentStateRoot);
-    const vm = await createVM({
-      // A fresh shallow copy: the EVM subscribes to the Common's events, which must not pile up on the shared one.
-      common: input.common.copy(),
-      stateManager: opened.stateManager,
-      blockchain: input.ancestors,
-    });
     await opened.stateManager.checkpoint();
-    return new BlockRunner(input, opened, vm);
+    const transfers = input.plainTransfers !== false && plainTransfersApply(input.common)
+      ? new PlainTransferLedger(opened.stateManager, input.envBlock.header.coinbase)
+      : undefined;
+    return new BlockRunner(input, opened, transfers);
+  }
+
+  /** Built on first need: a block of plain transfers (or an empty one) never runs the EVM. */
+  private vmOnce(): Promise<VM> {
+    this.vm ??= createVM({
+      // A fresh shallow copy: the EVM subscribes to the Common's events, which must not pile up on the shared one.
+      common: this.input.common.copy(),
+      stateManager: this.opened.stateManager,
+      blockchain: this.input.ancestors,
+    });
+    return this.vm;
   }
 
   get cumulativeGasUsed(): bigint {
@@ -76,9 +89,12 @@ export class BlockRunner {
     if (this.gasUsed + tx.gasLimit > header.gasLimit) {
       return { ok: false, reason: `transaction gas limit ${tx.gasLimit} exceeds the gas left in the block (${header.gasLimit - this.gasUsed})` };
     }
+    const transfer = await this.transfers?.tryApply(tx);
+    if (transfer !== undefined) return this.record(tx, transfer.gasUsed, transfer.sender.bytes);
+    await this.transfers?.flush();
     let result;
     try {
-      result = await runTx(this.vm, {
+      result = await runTx(await this.vmOnce(), {
         tx,
         block: this.input.envBlock,
         blockGasUsed: this.gasUsed,
@@ -102,8 +118,25 @@ export class BlockRunner {
     return { ok: true, receipt };
   }
 
+  /** The receipt of a transfer the ledger applied: success, no logs. */
+  private record(tx: TypedTransaction, gasUsed: bigint, from: Uint8Array): ApplyOutcome {
+    this.gasUsed += gasUsed;
+    const receipt: TxReceipt = {
+      type: tx.type,
+      status: 1,
+      cumulativeGasUsed: this.gasUsed,
+      gasUsed,
+      logs: [],
+      logsBloom: new Uint8Array(256),
+      from,
+    };
+    this.receipts.push(receipt);
+    return { ok: true, receipt };
+  }
+
   /** Credits rewards, flushes the state caches into the trie once, and computes the block's roots. */
   async finish(rewards: readonly RewardCredit[]): Promise<RunnerResult> {
+    await this.transfers?.flush();
     const sm = this.opened.stateManager;
     for (const { address, amount } of rewards) {
       const addr = new Address(address);

@@ -10,6 +10,7 @@ import { bigIntToUnpaddedBytes, bytesToBigInt, concatBytes } from '@ethereumjs/u
 import { Bloom } from '@ethereumjs/vm';
 import { keccak256 } from '../crypto.js';
 import { orderedTrieRoot } from './ordered-trie.js';
+import { txBytes } from './tx-bytes.js';
 
 export interface ReceiptLog {
   readonly address: Uint8Array;
@@ -69,7 +70,7 @@ export function receiptsRoot(receipts: readonly TxReceipt[], common?: Common): U
 }
 
 export function transactionsRoot(txs: readonly TypedTransaction[], common?: Common): Uint8Array {
-  return orderedTrieRoot(txs.map((tx) => tx.serialize()), common?.customCrypto.keccak256 ?? keccak256);
+  return orderedTrieRoot(txs.map(txBytes), common?.customCrypto.keccak256 ?? keccak256);
 }
 
 /** Storage form: [type, statusOrRoot, cumulativeGas, logs, from, contractAddress | empty, gasUsed]. */

@@ -118,15 +118,29 @@ function decodeAccessList(raw: Uint8Array, rules: DecodeRules): AccessList2930Tx
   return requireSigned(tx);
 }
 
-/** The sender, or `invalid-signature`. Uses the Common's `customCrypto.ecrecover` (native secp256k1). */
-export function recoverSender(tx: PoolTransaction): Address {
+/** EIP-2: the pool refuses high-s signatures on every network (checked before any recovery). */
+export function assertLowS(tx: PoolTransaction): void {
   if (tx.s !== undefined && tx.s > SECP256K1_ORDER_DIV_2) {
     throw new TxRejectedError('invalid-signature', 'invalid signature: s-value above secp256k1n/2 (EIP-2 requires low-s signatures)');
   }
+}
+
+/** The rejection for a signature from which no public key can be recovered. */
+export function unrecoverableSignature(): TxRejectedError {
+  return new TxRejectedError('invalid-signature', 'invalid signature: no sender can be recovered from v, r, s');
+}
+
+/**
+ * The sender recovered on the calling thread, or `invalid-signature`. Uses the Common's
+ * `customCrypto.ecrecover` (native secp256k1). The pool normally goes through sender-recovery.ts,
+ * which does the same work on a worker thread and falls back to this.
+ */
+export function recoverSender(tx: PoolTransaction): Address {
+  assertLowS(tx);
   try {
     tx.getSenderPublicKey();
   } catch {
-    throw new TxRejectedError('invalid-signature', 'invalid signature: no sender can be recovered from v, r, s');
+    throw unrecoverableSignature();
   }
   // Hashes with the Common's native keccak and caches the address on the transaction, so block
   // assembly does not hash it again (see exec/sender-address.ts).

@@ -8,4 +8,5 @@ export { TxRejectedError, isTxRejectedError, type TxRejectionReason, type TxReje
 export { resolvePoolOptions, type TxPoolOptions, type ResolvedPoolOptions } from './options.js';
 export { ExecutableTxCursor } from './executable-cursor.js';
 export { decodePoolTransaction, recoverSender, type PoolTransaction, type DecodeRules } from './decode.js';
+export { SenderRecovery, type SenderRecoveryCounts, type SenderRecoveryOptions } from './sender-recovery.js';
 export type { PooledTx, PoolTxStatus } from './pooled-tx.js';

@@ -1,3 +1,5 @@
+import type { SenderRecoveryOptions } from './sender-recovery.js';
+
 /** Tunables of the transaction pool. Every field is optional; `resolvePoolOptions` fills the defaults. */
 export interface TxPoolOptions {
   /** Most transactions held (pending + queued). Default 1000 (the product's `txPool.tx-pool-size`). */
@@ -19,6 +21,8 @@ export interface TxPoolOptions {
   maxTxBytes?: number;
   /** Clock in ms, for tests. Default `Date.now`. */
   now?: () => number;
+  /** Where senders are recovered (a worker thread by default) and whom to tell if the worker fails. */
+  senderRecovery?: SenderRecoveryOptions;
 }
 
 export type ResolvedPoolOptions = Required<TxPoolOptions>;
@@ -33,6 +37,7 @@ export function resolvePoolOptions(options: TxPoolOptions = {}): ResolvedPoolOpt
     allowUnprotected: options.allowUnprotected ?? false,
     maxTxBytes: options.maxTxBytes ?? 128 * 1024,
     now: options.now ?? Date.now,
+    senderRecovery: options.senderRecovery ?? {},
   };
   for (const key of ['maxSize', 'maxPerSender', 'maxTxBytes'] as const) {
     if (!Number.isInteger(resolved[key]) || resolved[key] < 1) throw new RangeError(`txpool ${key} must be a positive integer`);

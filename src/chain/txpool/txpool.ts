@@ -3,20 +3,24 @@
  * transactions in nonce order split into pending (executable now) and queued (behind a nonce gap),
  * enforces size limits by evicting the cheapest, and follows the chain as blocks arrive or reorganise.
  *
- * Concurrency: `add` awaits one account read; everything after that read is synchronous, so two adds
- * never interleave their checks. If the head moved during the read (`onBlockAdded`/`onReorg` ran),
- * the read is repeated so a transaction is never judged against a stale nonce or balance.
+ * Concurrency: `add` awaits its sender's recovery (on a worker thread, see sender-recovery.ts) and then
+ * one account read; everything after that read is synchronous, so two adds never interleave their
+ * checks. If the head moved during the read (`onBlockAdded`/`onReorg` ran), the read is repeated so a
+ * transaction is never judged against a stale nonce or balance. Checks made before the awaits that
+ * depend on the pool (already known) are made again at insertion.
  */
+import { rememberTxBytes } from '../exec/tx-bytes.js';
 import { EventEmitter } from 'node:events';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { type Address, bytesToHex } from '@ethereumjs/util';
 import type { PoolAccount, PoolChainView } from './chain-view.js';
-import { type PoolTransaction, decodePoolTransaction, recoverSender } from './decode.js';
+import { type PoolTransaction, decodePoolTransaction } from './decode.js';
 import { TxRejectedError } from './errors.js';
 import { ExecutableTxCursor } from './executable-cursor.js';
 import { type ResolvedPoolOptions, type TxPoolOptions, resolvePoolOptions } from './options.js';
 import type { PoolTxStatus, PooledTx } from './pooled-tx.js';
 import { SenderQueue } from './sender-queue.js';
+import { SenderRecovery, type SenderRecoveryCounts } from './sender-recovery.js';
 
 /** Why a transaction left the pool. */
 export type TxDropReason =
@@ -97,12 +101,24 @@ export class TxPool {
   /** Bumped on every head change; an add whose account read straddles a bump reads again. */
   private headEpoch = 0;
   private lastExpirySweep = 0;
+  private readonly senderRecovery: SenderRecovery;
 
   constructor(
     private readonly chain: PoolChainView,
     options: TxPoolOptions = {},
   ) {
     this.options = resolvePoolOptions(options);
+    this.senderRecovery = new SenderRecovery(this.options.senderRecovery);
+  }
+
+  /** Stops the sender-recovery worker. The pool stays usable (it then recovers senders in-thread). */
+  async close(): Promise<void> {
+    await this.senderRecovery.close();
+  }
+
+  /** How many senders were recovered on the worker and in-thread (diagnostics, tests). */
+  get senderRecoveryCounts(): Readonly<SenderRecoveryCounts> {
+    return { ...this.senderRecovery.counts };
   }
 
   // ---- adding -------------------------------------------------------------------------------
@@ -114,7 +130,7 @@ export class TxPool {
    */
   async add(input: Uint8Array | TypedTransaction): Promise<AddTxResult> {
     const raw = input instanceof Uint8Array ? input : input.serialize();
-    const candidate = this.checkStatic(raw);
+    const candidate = await this.checkStatic(raw);
     for (let reads = 0; ; reads++) {
       const epoch = this.headEpoch;
       const account = await this.chain.account(candidate.sender);
@@ -123,8 +139,8 @@ export class TxPool {
     }
   }
 
-  /** Checks that need no state: encoding, signature, chain id, known, price floor, gas bounds. */
-  private checkStatic(raw: Uint8Array): Candidate {
+  /** Checks that need no state: encoding, chain id, known, price floor, gas bounds, then the signature. */
+  private async checkStatic(raw: Uint8Array): Promise<Candidate> {
     const { maxTxBytes, allowUnprotected, minGasPrice } = this.options;
     if (raw.length > maxTxBytes) {
       throw new TxRejectedError('oversized', `transaction too large: ${raw.length} bytes, the limit is ${maxTxBytes}`, {
@@ -135,6 +151,7 @@ export class TxPool {
     const tx = decodePoolTransaction(raw, { chainId: this.chain.chainId, common: this.chain.commonForNextBlock(), allowUnprotected });
     // One serialization serves the stored bytes and the hash (tx.hash() would serialize again).
     const serialized = tx.serialize();
+    rememberTxBytes(tx, serialized);
     const hash = hashOnce(tx, serialized);
     const hashHex = bytesToHex(hash);
     if (this.byHash.has(hashHex)) throw alreadyKnown(hashHex);
@@ -161,7 +178,7 @@ export class TxPool {
         { have: tx.gasLimit, minimum: intrinsicGas },
       );
     }
-    const sender = recoverSender(tx);
+    const sender = await this.senderRecovery.recover(tx);
     return { tx, raw: serialized, hash, hashHex, sender, senderHex: sender.toString(), cost: tx.gasLimit * tx.gasPrice + tx.value };
   }
 

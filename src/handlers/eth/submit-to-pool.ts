@@ -3,6 +3,7 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import type { ChainEngine } from '../../chain/engine.js';
 import { isTxRejectedError, type TxDroppedEvent } from '../../chain/txpool/index.js';
 import { ErrorCode, RpcError } from '../../server/errors.js';
+import type { HandlerContext } from '../context.js';
 import { hexFromBytes } from '../hex.js';
 
 /** The longest a send waits for its dev block before answering anyway. */
@@ -15,21 +16,33 @@ const AUTOMINE_WAIT_MS = 10_000;
  * after the send, or waits for the next block number, must not race the sealing (ethers' `tx.wait()` would
  * otherwise wait forever for a block that automine never seals).
  */
-export async function submitToPool(engine: ChainEngine, tx: Uint8Array | TypedTransaction): Promise<`0x${string}`> {
+export async function submitToPool(
+  engine: ChainEngine,
+  tx: Uint8Array | TypedTransaction,
+  afterBatch?: HandlerContext['afterBatch'],
+): Promise<`0x${string}`> {
   const settled = automines(engine) ? leavesPool(engine) : undefined;
+  let added: { hash: Uint8Array; status: string };
   try {
-    const { hash, status } = await engine.pool.add(tx);
-    const hashHex = hexFromBytes(hash);
-    if (settled !== undefined && status === 'pending') await settled.wait(hashHex);
-    return hashHex;
+    added = await engine.pool.add(tx);
   } catch (error) {
+    settled?.cancel();
     if (isTxRejectedError(error)) {
       throw new RpcError(error.reason === 'undecodable' ? ErrorCode.InvalidParams : ErrorCode.TransactionRejected, error.message);
     }
     throw error;
-  } finally {
-    settled?.cancel();
   }
+  const hashHex = hexFromBytes(added.hash);
+  if (settled === undefined) return hashHex;
+  if (added.status !== 'pending') {
+    settled.cancel();
+    return hashHex;
+  }
+  // In a batch the wait moves to the end of the batch (see HandlerContext.afterBatch).
+  const waited = settled.wait(hashHex).finally(() => settled.cancel());
+  if (afterBatch !== undefined) afterBatch(waited);
+  else await waited;
+  return hashHex;
 }
 
 const automines = (engine: ChainEngine): boolean => engine.miner.isRunning && engine.miner.policy === 'dev';

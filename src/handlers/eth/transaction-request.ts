@@ -7,6 +7,7 @@ import type { AccountSigner } from '../../chain/accounts/index.js';
 import type { UnsignedLegacyTx } from '../../chain/accounts/index.js';
 import type { ChainEngine } from '../../chain/engine.js';
 import type { TransactionRequest } from '../../generated/types.js';
+import type { HandlerContext } from '../context.js';
 import { ErrorCode, RpcError, invalidParams } from '../../server/errors.js';
 import { pendingNonce } from '../block-ref.js';
 import { bytesFromHex, fromQuantity } from '../hex.js';
@@ -17,13 +18,18 @@ import { suggestGasPrice } from './gasPrice.js';
 import { submitToPool } from './submit-to-pool.js';
 
 /** Fills, signs and pools `request` with `signer` (whose address must be `request.from`); returns the hash. */
-export function signAndSubmit(engine: ChainEngine, signer: AccountSigner, request: TransactionRequest): Promise<`0x${string}`> {
+export function signAndSubmit(
+  engine: ChainEngine,
+  signer: AccountSigner,
+  request: TransactionRequest,
+  afterBatch?: HandlerContext['afterBatch'],
+): Promise<`0x${string}`> {
   // One fill-sign-submit per sender at a time: two concurrent requests must not both take the same nonce.
   return senderLock.run(request.from.toLowerCase(), async () => {
     const fields = await fillTransaction(engine, request);
     const head = engine.chain.getHead().header.number;
     const tx = await accountCall(() => signer.signTransaction(fields, engine.chain.txCommonAt(head + 1n)));
-    return submitToPool(engine, tx);
+    return submitToPool(engine, tx, afterBatch);
   });
 }
 

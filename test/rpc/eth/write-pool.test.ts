@@ -9,6 +9,7 @@ import { DEV_ACCOUNTS, DEV_MNEMONIC } from '../../../src/chain/networks/devAccou
 import { createClient, httpTransport, RpcClientError, type RpcClient } from '../../../src/generated/client.js';
 import { startNode, type NodeProcess } from '../../helpers/node-process.js';
 import { asHex } from '../contracts.js';
+import { sendRawBatch } from './read-helpers.js';
 
 let node: NodeProcess;
 let client: RpcClient;
@@ -51,6 +52,18 @@ describe('eth_sendRawTransaction', () => {
     const hash = await client.eth_sendRawTransaction(await sign(transfer({ nonce: await nextNonce(sender.address) })));
     const receipt = await client.eth_getTransactionReceipt(hash);
     expect(receipt).toMatchObject({ transactionHash: hash, status: '0x1', from: sender.address.toLowerCase() });
+  });
+
+  it('answers a batch of sends once all are mined, and lets them share blocks instead of one block each', async () => {
+    const first = await nextNonce(sender.address);
+    const raws = await Promise.all(Array.from({ length: 30 }, (_, i) => sign(transfer({ nonce: first + i }))));
+    const before = BigInt(await client.eth_blockNumber());
+    const hashes = await sendRawBatch(node.url, raws);
+    const receipts = await Promise.all(hashes.map((hash) => client.eth_getTransactionReceipt(asHex(hash))));
+    expect(receipts.map((r) => r?.status)).toEqual(hashes.map(() => '0x1'));
+    const blocks = new Set(receipts.map((r) => r!.blockNumber));
+    expect(BigInt(await client.eth_blockNumber()) - before).toBe(BigInt(blocks.size));
+    expect(blocks.size).toBeLessThan(10);
   });
 
   it.each([

@@ -1,0 +1,64 @@
+/**
+ * A transaction's consensus bytes, encoded once per transaction object.
+ *
+ * `tx.serialize()` re-encodes every time, converting each bigint field through a hex string, and a mined
+ * transaction is serialized for the pool, the transactions root and the stored block body (~20 µs each
+ * here). Transactions are frozen (their fields cannot change), so the bytes can be kept beside them.
+ */
+import type { TypedTransaction } from '@ethereumjs/tx';
+
+const known = new WeakMap<TypedTransaction, Uint8Array>();
+
+export function txBytes(tx: TypedTransaction): Uint8Array {
+  let bytes = known.get(tx);
+  if (bytes === undefined) {
+    bytes = tx.serialize();
+    if (Object.isFrozen(tx)) known.set(tx, bytes);
+  }
+  return bytes;
+}
+
+/** Records bytes already produced by `tx.serialize()` (the pool has them), so nobody encodes again. */
+export function rememberTxBytes(tx: TypedTransaction, bytes: Uint8Array): void {
+  if (Object.isFrozen(tx)) known.set(tx, bytes);
+}
+
+/**
+ * RLP of a block body's transaction list: a legacy transaction is its RLP list as is, a typed one
+ * (EIP-2718) an RLP byte string holding `type || payload`.
+ */
+export function encodeTransactionList(txs: readonly TypedTransaction[]): Uint8Array {
+  return rlpList(txs.map((tx) => (tx.type === 0 ? txBytes(tx) : rlpString(txBytes(tx)))));
+}
+
+/** RLP list of already encoded items. */
+export function rlpList(items: readonly Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const item of items) length += item.length;
+  const prefix = lengthPrefix(length, 0xc0);
+  const out = new Uint8Array(prefix.length + length);
+  out.set(prefix, 0);
+  let offset = prefix.length;
+  for (const item of items) {
+    out.set(item, offset);
+    offset += item.length;
+  }
+  return out;
+}
+
+function rlpString(bytes: Uint8Array): Uint8Array {
+  if (bytes.length === 1 && bytes[0] < 0x80) return bytes;
+  const prefix = lengthPrefix(bytes.length, 0x80);
+  const out = new Uint8Array(prefix.length + bytes.length);
+  out.set(prefix, 0);
+  out.set(bytes, prefix.length);
+  return out;
+}
+
+/** Short form below 56 bytes (offset + length), long form above (offset + 55 + length of length, length). */
+function lengthPrefix(length: number, offset: number): Uint8Array {
+  if (length < 56) return Uint8Array.of(offset + length);
+  const lengthBytes: number[] = [];
+  for (let n = length; n > 0; n = Math.floor(n / 256)) lengthBytes.unshift(n % 256);
+  return Uint8Array.of(offset + 55 + lengthBytes.length, ...lengthBytes);
+}

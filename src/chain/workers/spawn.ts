@@ -1,0 +1,46 @@
+/**
+ * Starts a worker thread from a module that sits beside its caller, whether the caller runs from the
+ * TypeScript sources (tsx, vitest) or from the compiled JavaScript in dist/.
+ *
+ * Node 20 does not apply a parent's `--import tsx` hooks to a worker's entry file. So when the caller
+ * is itself a .ts file the worker starts from a tiny eval'd bootstrap that registers tsx's ESM hooks
+ * inside the worker and then imports the .ts entry; compiled output loads the .js entry directly.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+
+/** Options passed through to `new Worker`; `eval` and `execArgv` are decided here. */
+export type ModuleWorkerOptions = Omit<WorkerOptions, 'eval' | 'execArgv'>;
+
+let tsxApiUrl: string | undefined;
+
+/** file: URL of tsx's ESM register API, found through its package.json `exports` (resolved once). */
+function tsxEsmApiUrl(): string {
+  if (tsxApiUrl !== undefined) return tsxApiUrl;
+  const require = createRequire(import.meta.url);
+  const packageJsonPath = require.resolve('tsx/package.json');
+  const pkg = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as {
+    exports: Record<string, { import?: { default?: string } } | string>;
+  };
+  const entry = pkg.exports['./esm/api'];
+  const relative = typeof entry === 'object' ? entry.import?.default : undefined;
+  if (relative === undefined) throw new Error('cannot locate tsx/esm/api to run a worker thread from TypeScript sources');
+  tsxApiUrl = pathToFileURL(join(dirname(packageJsonPath), relative)).href;
+  return tsxApiUrl;
+}
+
+/**
+ * Spawns the worker module `entryName` (file name without extension) that lives in the same folder as
+ * `callerUrl` (pass `import.meta.url`). The extension follows the caller's: .ts from sources, .js when compiled.
+ */
+export function spawnSiblingWorker(callerUrl: string, entryName: string, options: ModuleWorkerOptions = {}): Worker {
+  if (!callerUrl.endsWith('.ts')) return new Worker(new URL(`./${entryName}.js`, callerUrl), options);
+  const entry = new URL(`./${entryName}.ts`, callerUrl).href;
+  const bootstrap =
+    `import(${JSON.stringify(tsxEsmApiUrl())})` +
+    `.then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
+  return new Worker(bootstrap, { ...options, eval: true, execArgv: [] });
+}
