@@ -148,3 +148,11 @@ if (!process.argv.includes('--peers') && process.env.BENCH_RPC_WRITE !== '0') {
   const code = await new Promise<number>((resolve) => writeBench.once('exit', (c) => resolve(c ?? 1)));
   if (code !== 0) process.exitCode = code;
 }
+
+// Signed transfers through the pool and the dev miner in one process, per second: issue 3's throughput target
+// (bench/mined-transfers.ts → bench/results/mined-transfers.md). BENCH_MINED=0 skips it.
+if (!process.argv.includes('--peers') && process.env.BENCH_MINED !== '0') {
+  const minedBench = spawn(process.execPath, ['--import', 'tsx', 'bench/mined-transfers.ts'], { cwd: repo, stdio: 'inherit' });
+  const code = await new Promise<number>((resolve) => minedBench.once('exit', (c) => resolve(c ?? 1)));
+  if (code !== 0) process.exitCode = code;
+}

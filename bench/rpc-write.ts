@@ -4,10 +4,15 @@
  *   1. signed value transfers sent with eth_sendRawTransaction and mined, per second: N transfers pre-signed
  *      by 10 dev accounts (signing is the client's work and happens before the clock starts), sent with
  *      BENCH_TX_CONCURRENCY requests in flight; on dev the automine answer comes once the block is imported,
- *      so the clock stops when the last transfer is in a block;
- *   2. eth_call of a view function and eth_getBalance, requests per second, autocannon in its own process.
- * Knobs: BENCH_TXS (2000), BENCH_TX_CONCURRENCY (64), BENCH_DURATION seconds per autocannon run (5),
- * BENCH_CONNECTIONS (10). Output: bench/results/rpc-write.md.
+ *      so the clock stops when the last transfer is in a block. With one answer per sealed block, this is
+ *      bound by block latency (a real Ethash seal each), not by throughput;
+ *   2. the same transfers in JSON-RPC batches (a batch answers once all its sends are mined, and they share
+ *      blocks), which takes the per-request HTTP cost and most of the per-block seal latency out of the way;
+ *   3. eth_call of a view function and eth_getBalance, requests per second, autocannon in its own process.
+ * The engine's own throughput (pool → miner → import, no HTTP) is bench/mined-transfers.ts.
+ * Knobs: BENCH_TXS (2000), BENCH_TX_CONCURRENCY (64), BENCH_TX_BATCH (100), BENCH_TX_BATCHES_IN_FLIGHT (10),
+ * BENCH_DURATION seconds per autocannon run (5), BENCH_CONNECTIONS (10), BENCH_NODE_PROF (a directory: CPU-profile
+ * the node). Output: bench/results/rpc-write.md.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +26,8 @@ import { Counter } from '../test/rpc/contracts.js';
 const repo = fileURLToPath(new URL('../', import.meta.url));
 const txCount = Number(process.env.BENCH_TXS ?? 2000);
 const concurrency = Number(process.env.BENCH_TX_CONCURRENCY ?? 64);
+const batchSize = Number(process.env.BENCH_TX_BATCH ?? 100);
+const batchesInFlight = Number(process.env.BENCH_TX_BATCHES_IN_FLIGHT ?? 10);
 const duration = Number(process.env.BENCH_DURATION ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SENDERS = 10;
@@ -28,7 +35,7 @@ const GWEI = 1_000_000_000n;
 
 function startNode(datadir: string): Promise<{ url: string; child: ChildProcess }> {
   const { NODE_ENV: _dropped, ...env } = process.env;
-  const args = ['--import', 'tsx', 'src/main.ts', '--http.port', '0', '--http.addr', '127.0.0.1', '--datadir', datadir];
+  const args = [...(process.env.BENCH_NODE_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_NODE_PROF] : []), '--import', 'tsx', 'src/main.ts', '--http.port', '0', '--http.addr', '127.0.0.1', '--datadir', datadir];
   // Bench-sized pool: the product default (1,000) would refuse part of the burst.
   const child = spawn(process.execPath, args, {
     cwd: repo,
@@ -77,7 +84,18 @@ function autocannon(url: string, body: string, seconds: number): Promise<number>
   });
 }
 
-async function transfers(url: string): Promise<{ perSecond: number; blocks: number; ms: number }> {
+/** One JSON-RPC batch of sends; resolves with the hashes (the batch answers once all of them are mined). */
+async function sendBatch(url: string, raws: readonly string[]): Promise<string[]> {
+  const body = raws.map((raw) => ({ jsonrpc: '2.0', id: nextId++, method: 'eth_sendRawTransaction', params: [raw] }));
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const answers = (await res.json()) as { result?: string; error?: { code: number; message: string } }[];
+  const failed = answers.find((a) => a.error !== undefined);
+  if (failed) throw new Error(`eth_sendRawTransaction: ${failed.error!.code} ${failed.error!.message}`);
+  return answers.map((a) => a.result!);
+}
+
+/** `batchSize` 1 = single requests, `concurrency` of them in flight; otherwise batches of `batchSize`. */
+async function transfers(url: string, batchSize = 1): Promise<{ perSecond: number; blocks: number; ms: number }> {
   const wallets = DEV_ACCOUNTS.slice(0, SENDERS).map((a) => new Wallet(a.privateKey));
   const nonces = await Promise.all(wallets.map(async (w) => Number(BigInt(await rpc<string>(url, 'eth_getTransactionCount', [w.address, 'pending'])))));
   const recipient = Wallet.createRandom().address;
@@ -92,8 +110,15 @@ async function transfers(url: string): Promise<{ perSecond: number; blocks: numb
   let next = 0;
   const hashes: string[] = [];
   await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < signed.length) hashes.push(await rpc<string>(url, 'eth_sendRawTransaction', [signed[next++]]));
+    Array.from({ length: batchSize === 1 ? concurrency : batchesInFlight }, async () => {
+      while (next < signed.length) {
+        if (batchSize === 1) hashes.push(await rpc<string>(url, 'eth_sendRawTransaction', [signed[next++]]));
+        else {
+          const batch = signed.slice(next, next + batchSize);
+          next += batch.length;
+          hashes.push(...(await sendBatch(url, batch)));
+        }
+      }
     }),
   );
   const ms = performance.now() - started;
@@ -121,6 +146,8 @@ async function main(): Promise<void> {
     await rpc(node.url, 'eth_sendTransaction', [{ from: DEV_ACCOUNTS[0]!.address, to: DEV_ACCOUNTS[0]!.address, value: '0x1' }]);
     const sent = await transfers(node.url);
     process.stdout.write(`transfers: ${Math.round(sent.perSecond)}/s (${txCount} in ${Math.round(sent.ms)} ms, ${sent.blocks} blocks)\n`);
+    const batched = await transfers(node.url, batchSize);
+    process.stdout.write(`transfers in batches: ${Math.round(batched.perSecond)}/s (${txCount} in ${Math.round(batched.ms)} ms, ${batched.blocks} blocks)\n`);
     const counter = await deployCounter(node.url);
     const callBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: counter, data: new Interface(Counter.abi).encodeFunctionData('count') }, 'latest'] });
     const balanceBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [DEV_ACCOUNTS[3]!.address, 'latest'] });
@@ -138,6 +165,7 @@ async function main(): Promise<void> {
       '| workload | result |',
       '|---|---:|',
       `| signed value transfers, eth_sendRawTransaction → mined (${txCount} txs, ${concurrency} in flight, ${sent.blocks} blocks) | ${Math.round(sent.perSecond)} tx/s |`,
+      `| the same, in JSON-RPC batches of ${batchSize} sends (${batchesInFlight} batches in flight, ${batched.blocks} blocks) | ${Math.round(batched.perSecond)} tx/s |`,
       `| eth_call of a view function (autocannon, ${connections} connections, ${duration} s) | ${Math.round(callRps)} req/s |`,
       `| eth_getBalance (autocannon, ${connections} connections, ${duration} s) | ${Math.round(balanceRps)} req/s |`,
       '',

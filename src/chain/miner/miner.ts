@@ -86,6 +86,8 @@ interface SearchState {
 }
 
 const ERROR_BACKOFF_MS = 1000;
+/** Longest the dev policy waits for adds under way before sealing what is pending. */
+const DEV_GATHER_MS = 25;
 
 export class Miner {
   private readonly chain: MinerChain;
@@ -477,6 +479,8 @@ export class Miner {
       this.devForce = false;
       if (!live() || (!force && this.pool.pendingCount === 0)) continue;
       try {
+        // Sends still on their way into the pool (a batch, a burst) join this block rather than the next one.
+        await this.pool.whenAddsSettled(DEV_GATHER_MS);
         const mined = await this.exclusive(() => this.produce(undefined, true, undefined));
         this.armBlockTimer();
         // More pending than fitted: go on. (Not after a block that took nothing: that work cannot execute now.)

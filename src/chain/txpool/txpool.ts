@@ -103,6 +103,10 @@ export class TxPool {
   private lastExpirySweep = 0;
   private readonly senderRecovery: SenderRecovery;
 
+  /** Adds under way, and who waits for them to finish (see whenAddsSettled). */
+  private adding = 0;
+  private addsSettled: (() => void)[] = [];
+
   constructor(
     private readonly chain: PoolChainView,
     options: TxPoolOptions = {},
@@ -129,14 +133,45 @@ export class TxPool {
    * `TxRejectedError` naming the reason.
    */
   async add(input: Uint8Array | TypedTransaction): Promise<AddTxResult> {
-    const raw = input instanceof Uint8Array ? input : input.serialize();
-    const candidate = await this.checkStatic(raw);
-    for (let reads = 0; ; reads++) {
-      const epoch = this.headEpoch;
-      const account = await this.chain.account(candidate.sender);
-      if (epoch !== this.headEpoch && reads < MAX_ACCOUNT_REREADS) continue;
-      return this.insert(candidate, account);
+    this.adding++;
+    try {
+      const raw = input instanceof Uint8Array ? input : input.serialize();
+      const candidate = await this.checkStatic(raw);
+      for (let reads = 0; ; reads++) {
+        const epoch = this.headEpoch;
+        const account = await this.chain.account(candidate.sender);
+        if (epoch !== this.headEpoch && reads < MAX_ACCOUNT_REREADS) continue;
+        return this.insert(candidate, account);
+      }
+    } finally {
+      if (--this.adding === 0) this.settleAdds();
     }
+  }
+
+  /**
+   * Resolves once no add is under way (none is waiting for its sender recovery or account read), or after
+   * `maxWaitMs`: the dev miner waits for a burst of sends to land so that they share a block.
+   */
+  whenAddsSettled(maxWaitMs: number): Promise<void> {
+    if (this.adding === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, maxWaitMs);
+      this.addsSettled.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** On a later turn of the event loop: the caller that finished one add may start the next in its continuation. */
+  private settleAdds(): void {
+    if (this.addsSettled.length === 0) return;
+    setImmediate(() => {
+      if (this.adding > 0) return;
+      const waiting = this.addsSettled;
+      this.addsSettled = [];
+      for (const resolve of waiting) resolve();
+    });
   }
 
   /** Checks that need no state: encoding, chain id, known, price floor, gas bounds, then the signature. */
