@@ -13,7 +13,7 @@ import type { Dispatcher } from './dispatch.js';
 import { ErrorCode } from './errors.js';
 import type { Logger } from './logger.js';
 import { clientIp, type RateLimiter } from './rate-limit.js';
-import { byteLengthOf, WebSocketOutbox, type OutgoingMessage } from './ws-outbox.js';
+import { byteLengthOf, WebSocketOutbox } from './ws-outbox.js';
 
 export interface WebSocketOptions {
   readonly node: SvcNode;
@@ -80,29 +80,33 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): WebS
     const maxBuffered = options.maxBufferedBytes ?? 16 * 1024 * 1024;
     const outbox = new WebSocketOutbox(ws);
     // Every outgoing message goes through here: a client that stops reading makes the backlog grow (the socket's
-    // unsent bytes); past the bound it is disconnected instead of growing the node's memory. Messages of one
-    // tick (a head change's notifications) leave in one socket write.
-    const sendMessage = (message: OutgoingMessage): void => {
-      if (ws.readyState !== WebSocket.OPEN) return;
-      const bytes = byteLengthOf(message);
-      if (outbox.backlog + bytes > maxBuffered) {
-        log.warn('websocket client too slow, disconnecting', { connection: connection.id, ip, bufferedBytes: outbox.backlog });
-        // What is already queued is written first, then the close frame, so a client that resumes reading learns
-        // why; one that never does is cut off by the ws library's close timeout (30 s). Nothing more is queued.
-        outbox.flush();
-        ws.close(SLOW_CONSUMER_CLOSE_CODE, `slow consumer: more than ${maxBuffered} bytes waiting to be sent`);
-        return;
-      }
-      outbox.enqueue(message, bytes);
+    // unsent bytes); past the bound it is disconnected instead of growing the node's memory. Responses leave on
+    // the tick they are made; notifications may wait for the next shared flush (see ws-outbox.ts).
+    const admit = (bytes: number): boolean => {
+      if (ws.readyState !== WebSocket.OPEN) return false;
+      if (outbox.backlog + bytes <= maxBuffered) return true;
+      log.warn('websocket client too slow, disconnecting', { connection: connection.id, ip, bufferedBytes: outbox.backlog });
+      // What is already queued is written first, then the close frame, so a client that resumes reading learns
+      // why; one that never does is cut off by the ws library's close timeout (30 s). Nothing more is queued.
+      outbox.flush();
+      ws.close(SLOW_CONSUMER_CLOSE_CODE, `slow consumer: more than ${maxBuffered} bytes waiting to be sent`);
+      return false;
     };
-    const sendText = (text: string): void => sendMessage(text);
+    const sendText = (text: string): void => {
+      const bytes = byteLengthOf(text);
+      if (admit(bytes)) outbox.enqueue(text, bytes);
+    };
+    const sendNotification = (pieces: readonly Uint8Array[]): void => {
+      const bytes = byteLengthOf(pieces);
+      if (admit(bytes)) outbox.enqueueNotification(pieces, bytes);
+    };
     const connection: ClientConnection = {
       id: nextConnectionId++,
       send(message) {
         sendText(JSON.stringify(message));
       },
       sendText,
-      sendUtf8: sendMessage,
+      sendUtf8: sendNotification,
       onClose(listener) {
         closeListeners.push(listener);
       },

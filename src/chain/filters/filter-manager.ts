@@ -196,7 +196,7 @@ export class FilterManager<B extends HeadBlock = HeadBlock> {
   /** The pool's `tx:added` event: a transaction entered the pending set. */
   onPendingTransaction(hash: Uint8Array): void {
     for (const f of this.hashFilters.transactions) f.buffer.push(hash);
-    for (const listener of this.pendingListeners) this.call(() => listener(hash));
+    for (const listener of this.pendingListeners) this.call(listener, hash);
   }
 
   /** Resolves once every head change announced so far has been delivered. */
@@ -289,10 +289,18 @@ export class FilterManager<B extends HeadBlock = HeadBlock> {
 
   /** Logs of new blocks matching `criteria`, and their `removed: true` copies when a reorganisation drops them. */
   subscribeLogs(criteria: LogCriteria, listener: (log: Log) => void): Promise<Subscription> {
+    return this.subscribeLogBatches(criteria, (logs) => {
+      for (const log of logs) this.call(listener, log);
+    });
+  }
+
+  /**
+   * `subscribeLogs` by block: one call per block with its matching logs in order. The array is shared
+   * with every subscriber of the same criteria (so per-block work on it can be done once): never modify it.
+   */
+  subscribeLogBatches(criteria: LogCriteria, listener: (logs: readonly Log[]) => void): Promise<Subscription> {
     return this.inOrder(() => {
-      const watcher = this.addWatcher(criteria, undefined, undefined, (logs) => {
-        for (const log of logs) this.call(() => listener(log));
-      });
+      const watcher = this.addWatcher(criteria, undefined, undefined, (logs) => this.call(listener, logs));
       return this.addSubscription({ kind: 'logs', watcher });
     });
   }
@@ -401,9 +409,9 @@ export class FilterManager<B extends HeadBlock = HeadBlock> {
   }
 
   /** Runs a subscriber's listener; one failing listener must not stop delivery to the others. */
-  private call(fn: () => void): void {
+  private call<T>(listener: (value: T) => void, value: T): void {
     try {
-      fn();
+      listener(value);
     } catch (error) {
       this.opts.onError?.(error);
     }
@@ -441,7 +449,7 @@ export class FilterManager<B extends HeadBlock = HeadBlock> {
     const hash = block.hash();
     const number = block.header.number;
     for (const f of this.hashFilters.blocks) f.buffer.push(hash, number);
-    for (const listener of this.headListeners) this.call(() => listener(block));
+    for (const listener of this.headListeners) this.call(listener, block);
     await this.deliverLogs(block, false);
     this.head = { number, hash };
   }

@@ -3,7 +3,7 @@ import type { Block as EngineBlock } from '@ethereumjs/block';
 import type { Subscription } from '../../chain/filters/filter-manager.js';
 import { randomId } from '../../chain/filters/ids.js';
 import type { ChainEngine } from '../../chain/engine.js';
-import type { Log as EngineLog } from '../../chain/logs/types.js';
+import type { Log as EngineLog, LogCriteria } from '../../chain/logs/types.js';
 import type { Block, EthSubscribeParams, Log, EthSubscribeResult, EthUnsubscribeParams, EthUnsubscribeResult, Filter } from '../../generated/types.js';
 import { ErrorCode, RpcError, invalidParams } from '../../server/errors.js';
 import { engineOf } from '../block-ref.js';
@@ -11,7 +11,7 @@ import type { ClientConnection, HandlerContext } from '../context.js';
 import { formatBlock, formatLog, formatTransaction } from '../format/index.js';
 import { hexFromBytes } from '../hex.js';
 import { criteriaOf } from './log-filter.js';
-import { closeSubscription, openSubscription } from './subscriptions.js';
+import { closeSubscription, encodeResult, openSubscription, type EncodedResult } from './subscriptions.js';
 
 function connectionOf(ctx: HandlerContext): ClientConnection {
   if (ctx.connection === undefined) throw new RpcError(ErrorCode.MethodNotFound, 'notifications not supported');
@@ -19,47 +19,78 @@ function connectionOf(ctx: HandlerContext): ClientConnection {
 }
 
 /**
- * newHeads payload: the block without its transaction list. Formatted once per block however many
- * connections subscribe, and chained so that a slow total-difficulty read never reorders heads.
+ * newHeads payload: the block without its transaction list, encoded once per block however many
+ * connections subscribe. Each engine's headers form one chain (a total-difficulty read, then the
+ * encoding), so they resolve in the order the blocks were announced, and so do the subscribers'
+ * reactions to them. Only the newest link is reused: a block announced again later (a head restored
+ * after a rewind) gets a new link behind the ones still pending, never an early, already-resolved one.
  */
-const headers = new WeakMap<EngineBlock, Promise<Block>>();
-function headerOf(engine: ChainEngine, block: EngineBlock): Promise<Block> {
-  let header = headers.get(block);
-  if (header === undefined) {
-    header = engine.chain.getTotalDifficulty(block.hash()).then((td) => {
-      const { transactions: _omitted, ...rest } = formatBlock(block, td ?? 0n, { full: false });
-      return rest;
+interface HeaderLink {
+  readonly block: EngineBlock;
+  readonly encoded: Promise<EncodedResult | undefined>;
+}
+const newestHeader = new WeakMap<ChainEngine, HeaderLink>();
+function encodedHeaderOf(engine: ChainEngine, block: EngineBlock): Promise<EncodedResult | undefined> {
+  const newest = newestHeader.get(engine);
+  if (newest?.block === block) return newest.encoded;
+  const encoded = (newest?.encoded ?? Promise.resolve(undefined))
+    .then(() => engine.chain.getTotalDifficulty(block.hash()))
+    .then(
+      (td) => {
+        const { transactions: _omitted, ...rest } = formatBlock(block, td ?? 0n, { full: false });
+        return encodeResult(rest satisfies Block);
+      },
+      // A failed read skips this head for every subscriber, as the stream carries on.
+      () => undefined,
+    );
+  newestHeader.set(engine, { block, encoded });
+  return encoded;
+}
+
+/** A block's matching logs reach every subscriber of the same criteria as one shared array: encode them once. */
+const encodedLogs = new WeakMap<EngineLog, EncodedResult>();
+const encodedBatches = new WeakMap<readonly EngineLog[], readonly EncodedResult[]>();
+function encodedLogsOf(logs: readonly EngineLog[]): readonly EncodedResult[] {
+  let batch = encodedBatches.get(logs);
+  if (batch === undefined) {
+    batch = logs.map((log) => {
+      // Subscribers with other criteria get other arrays holding some of the same logs.
+      let bytes = encodedLogs.get(log);
+      if (bytes === undefined) encodedLogs.set(log, (bytes = encodeResult(formatLog(log) satisfies Log)));
+      return bytes;
     });
-    headers.set(block, header);
+    encodedBatches.set(logs, batch);
   }
-  return header;
+  return batch;
 }
 
-/** Every logs subscriber of a block gets the same engine log objects: format each once. */
-const formattedLogs = new WeakMap<EngineLog, Log>();
-function logJsonOf(log: EngineLog): Log {
-  let json = formattedLogs.get(log);
-  if (json === undefined) {
-    json = formatLog(log);
-    formattedLogs.set(log, json);
-  }
-  return json;
+function subscribeNewHeads(engine: ChainEngine, notify: (result: EncodedResult) => void): Promise<Subscription> {
+  const deliver = (encoded: EncodedResult | undefined) => {
+    if (encoded !== undefined) notify(encoded);
+  };
+  return engine.logs.filters.subscribeNewHeads((block) => void encodedHeaderOf(engine, block).then(deliver));
 }
 
-function subscribeNewHeads(engine: ChainEngine, notify: (result: unknown) => void): Promise<Subscription> {
-  let order: Promise<void> = Promise.resolve();
-  return engine.logs.filters.subscribeNewHeads((block) => {
-    const header = headerOf(engine, block);
-    order = order.then(() => header.then(notify, () => undefined));
+function subscribeLogs(engine: ChainEngine, criteria: LogCriteria, notify: (result: EncodedResult) => void): Promise<Subscription> {
+  return engine.logs.filters.subscribeLogBatches(criteria, (logs) => {
+    for (const encoded of encodedLogsOf(logs)) notify(encoded);
   });
 }
 
-function subscribePending(engine: ChainEngine, full: boolean, notify: (result: unknown) => void): Promise<Subscription> {
+/** A transaction's hash (or its pending object) is encoded once for all subscribers. */
+const encodedPending = new WeakMap<object, EncodedResult>();
+function encodedOnce(key: object, make: () => unknown): EncodedResult {
+  let bytes = encodedPending.get(key);
+  if (bytes === undefined) encodedPending.set(key, (bytes = encodeResult(make())));
+  return bytes;
+}
+
+function subscribePending(engine: ChainEngine, full: boolean, notify: (result: EncodedResult) => void): Promise<Subscription> {
   return engine.logs.filters.subscribePendingTransactions((hash) => {
-    if (!full) return notify(hexFromBytes(hash));
+    if (!full) return notify(encodedOnce(hash, () => hexFromBytes(hash)));
     const pooled = engine.pool.get(hash);
     // Gone already (mined or replaced within the same turn): nothing truthful to send as a pending object.
-    if (pooled !== undefined) notify(formatTransaction(pooled.tx, pooled.sender.bytes));
+    if (pooled !== undefined) notify(encodedOnce(pooled.tx, () => formatTransaction(pooled.tx, pooled.sender.bytes)));
   });
 }
 
@@ -78,7 +109,7 @@ export async function eth_subscribe([kind, options]: EthSubscribeParams, ctx: Ha
     case 'logs': {
       if (typeof options === 'boolean') throw invalidParams('Invalid params for eth_subscribe: "logs" takes a filter object (address, topics)');
       const criteria = criteriaOf((options ?? {}) as Filter);
-      return openSubscription(connection, (notify) => engine.logs.filters.subscribeLogs(criteria, (log) => notify(logJsonOf(log))));
+      return openSubscription(connection, (notify) => subscribeLogs(engine, criteria, notify));
     }
     case 'newPendingTransactions':
       return openSubscription(connection, (notify) => subscribePending(engine, options === true, notify));

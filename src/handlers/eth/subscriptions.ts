@@ -12,20 +12,13 @@ interface Entry {
   readonly id: string;
 }
 
-/**
- * Payloads shared by many subscribers (a block's header, its logs) are serialised and UTF-8 encoded once;
- * each subscription only adds its own envelope (encoded once per subscription).
- */
-const encoded = new WeakMap<object, Uint8Array>();
-function utf8Of(result: unknown): Uint8Array {
-  if (result === null || typeof result !== 'object') return Buffer.from(JSON.stringify(result), 'utf8');
-  let bytes = encoded.get(result);
-  if (bytes === undefined) {
-    bytes = Buffer.from(JSON.stringify(result), 'utf8');
-    encoded.set(result, bytes);
-  }
-  return bytes;
+/** A notification's `result` as UTF-8 JSON: encoded once by the caller however many subscribers receive it. */
+export type EncodedResult = Uint8Array;
+
+export function encodeResult(result: unknown): EncodedResult {
+  return Buffer.from(JSON.stringify(result), 'utf8');
 }
+
 const ENVELOPE_END = Buffer.from('}}', 'utf8');
 
 const registries = new WeakMap<ClientConnection, Map<string, Entry>>();
@@ -49,16 +42,18 @@ function registryOf(connection: ClientConnection): Map<string, Entry> {
  * Creates a subscription for `connection`. `start` receives the notifier and returns the engine
  * subscription; notifications it produces before the eth_subscribe response has been written are held
  * back until then (the response is written within the same turn of the event loop as the handler
- * resolves, so releasing them on the next turn keeps the order).
+ * resolves, so releasing them on the next turn keeps the order). Each notification is the subscription's
+ * own envelope (encoded once) around a result encoded once for all subscribers: nothing is serialised
+ * per subscriber.
  */
 export async function openSubscription(
   connection: ClientConnection,
-  start: (notify: (result: unknown) => void) => Promise<Subscription>,
+  start: (notify: (result: EncodedResult) => void) => Promise<Subscription>,
 ): Promise<`0x${string}`> {
   let envelopeStart: Uint8Array | undefined;
-  let held: unknown[] | undefined = [];
-  const send = (result: unknown) => connection.sendUtf8([envelopeStart!, utf8Of(result), ENVELOPE_END]);
-  const notify = (result: unknown) => {
+  let held: EncodedResult[] | undefined = [];
+  const send = (result: EncodedResult) => connection.sendUtf8([envelopeStart!, result, ENVELOPE_END]);
+  const notify = (result: EncodedResult) => {
     if (held !== undefined) held.push(result);
     else send(result);
   };

@@ -244,6 +244,23 @@ describe('subscriptions', () => {
     expect(manager.subscriptionCount).toBe(0);
   });
 
+  it('log batches: one call per block with its matching logs in order, the same array for the same criteria', async () => {
+    const batches: (readonly Log[])[] = [];
+    const twins: (readonly Log[])[] = [];
+    await manager.subscribeLogBatches({ addresses: [addr(1)] }, (logs) => batches.push(logs));
+    await manager.subscribeLogBatches({ addresses: [addr(1)] }, (logs) => twins.push(logs));
+    await mine([log(1, [1]), log(2, [1])], [log(1, [2])]);
+    await mine([log(2, [3])]); // nothing for addr(1): no call
+    const three = await mine([log(1, [4])]);
+    const side = await chain.build([[log(1, [9]), log(1, [10])]], (await chain.byHash(three.header.parentHash))!, 'side');
+    reorgTo(side);
+    await manager.settled();
+    expect(batches.map((b) => brief([...b]))).toEqual([['1:1', '1:1'], ['3:1'], ['3:1:removed'], ['3:1', '3:1']]);
+    expect(batches.map((b) => b.map((l) => l.topics[0][31]))).toEqual([[1, 2], [4], [4], [9, 10]]);
+    expect(twins).toHaveLength(4);
+    twins.forEach((b, i) => expect(b).toBe(batches[i]));
+  });
+
   it('keeps delivering to the others when one listener throws', async () => {
     const seen: bigint[] = [];
     await manager.subscribeNewHeads(() => {
