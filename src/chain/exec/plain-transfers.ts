@@ -20,7 +20,7 @@
  */
 import type { Common } from '@ethereumjs/common';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { Account, Address, KECCAK256_NULL, equalsBytes } from '@ethereumjs/util';
+import { Account, Address, KECCAK256_NULL, bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util';
 
 /** What a state manager offers that the ledger needs. */
 export interface AccountState {
@@ -49,7 +49,7 @@ interface Entry {
 }
 
 export class PlainTransferLedger {
-  /** Accounts read or written since the last flush, by the address's bytes as a latin1 string. */
+  /** Accounts read or written since the last flush, by address (unprefixed hex). */
   private readonly entries = new Map<string, Entry>();
 
   constructor(
@@ -102,7 +102,7 @@ export class PlainTransferLedger {
   }
 
   private async entry(address: Address): Promise<Entry> {
-    const key = latin1(address.bytes);
+    const key = bytesToUnprefixedHex(address.bytes);
     let entry = this.entries.get(key);
     if (entry === undefined) {
       entry = { address, account: await this.state.getAccount(address), dirty: false };
@@ -126,8 +126,4 @@ function isPlainTransferShape(tx: TypedTransaction): boolean {
 function inPrecompileRange(address: Uint8Array): boolean {
   for (let i = 0; i < 18; i++) if (address[i] !== 0) return false;
   return true;
-}
-
-function latin1(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 }

@@ -5,6 +5,7 @@
  * transaction is serialized for the pool, the transactions root and the stored block body (~20 µs each
  * here). Transactions are frozen (their fields cannot change), so the bytes can be kept beside them.
  */
+import { RLP } from '@ethereumjs/rlp';
 import type { TypedTransaction } from '@ethereumjs/tx';
 
 const known = new WeakMap<TypedTransaction, Uint8Array>();
@@ -18,17 +19,12 @@ export function txBytes(tx: TypedTransaction): Uint8Array {
   return bytes;
 }
 
-/** Records bytes already produced by `tx.serialize()` (the pool has them), so nobody encodes again. */
-export function rememberTxBytes(tx: TypedTransaction, bytes: Uint8Array): void {
-  if (Object.isFrozen(tx)) known.set(tx, bytes);
-}
-
 /**
  * RLP of a block body's transaction list: a legacy transaction is its RLP list as is, a typed one
  * (EIP-2718) an RLP byte string holding `type || payload`.
  */
 export function encodeTransactionList(txs: readonly TypedTransaction[]): Uint8Array {
-  return rlpList(txs.map((tx) => (tx.type === 0 ? txBytes(tx) : rlpString(txBytes(tx)))));
+  return rlpList(txs.map((tx) => (tx.type === 0 ? txBytes(tx) : RLP.encode(txBytes(tx)))));
 }
 
 /** RLP list of already encoded items. */
@@ -43,15 +39,6 @@ export function rlpList(items: readonly Uint8Array[]): Uint8Array {
     out.set(item, offset);
     offset += item.length;
   }
-  return out;
-}
-
-function rlpString(bytes: Uint8Array): Uint8Array {
-  if (bytes.length === 1 && bytes[0] < 0x80) return bytes;
-  const prefix = lengthPrefix(bytes.length, 0x80);
-  const out = new Uint8Array(prefix.length + bytes.length);
-  out.set(prefix, 0);
-  out.set(bytes, prefix.length);
   return out;
 }
 

@@ -9,7 +9,7 @@
  * transaction is never judged against a stale nonce or balance. Checks made before the awaits that
  * depend on the pool (already known) are made again at insertion.
  */
-import { rememberTxBytes } from '../exec/tx-bytes.js';
+import { txBytes } from '../exec/tx-bytes.js';
 import { EventEmitter } from 'node:events';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { type Address, bytesToHex } from '@ethereumjs/util';
@@ -185,8 +185,7 @@ export class TxPool {
     }
     const tx = decodePoolTransaction(raw, { chainId: this.chain.chainId, common: this.chain.commonForNextBlock(), allowUnprotected });
     // One serialization serves the stored bytes and the hash (tx.hash() would serialize again).
-    const serialized = tx.serialize();
-    rememberTxBytes(tx, serialized);
+    const serialized = txBytes(tx);
     const hash = hashOnce(tx, serialized);
     const hashHex = bytesToHex(hash);
     if (this.byHash.has(hashHex)) throw alreadyKnown(hashHex);
