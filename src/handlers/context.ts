@@ -15,10 +15,11 @@ export interface ClientConnection {
   /** Sends one message already serialised as JSON text. */
   sendText(json: string): void;
   /**
-   * Sends one message given as consecutive pieces of UTF-8 JSON: a subscription's own envelope around a
-   * payload encoded once for all its subscribers, so nothing is re-encoded per client.
+   * Sends subscription `subscriptionId` one `eth_subscription` notification per result (UTF-8 JSON), in
+   * order. Pass the same `results` array to every subscriber that receives the same notifications: the
+   * transport frames them once for all of them.
    */
-  sendUtf8(pieces: readonly Uint8Array[]): void;
+  sendNotifications(subscriptionId: string, results: readonly Uint8Array[]): void;
   /** Runs `listener` once when the connection closes. */
   onClose(listener: () => void): void;
 }

@@ -12,48 +12,20 @@
  *   coalescing the notifications of consecutive blocks into one write per connection divides that by the
  *   number of blocks per window, for a delay bounded by the window.
  *
- * The framing is the plain RFC 6455 §5.2 one for a server: a single unmasked, final text frame per message
- * (what the `ws` library sends for these messages; it does not expose its framing helper in its types).
- * With an extension negotiated (per-message compression) messages go through `ws.send` instead.
+ * Frames are written as `ws-frames.ts` lays them out; notifications come pre-framed for all their
+ * subscribers. With an extension negotiated (per-message compression) messages go through `ws.send` instead.
  */
 import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
+import { copyRun, headerLength, payloadsOf, writeHeader, type NotificationRun } from './ws-frames.js';
 
-/** A message as JSON text, or as consecutive pieces of UTF-8 JSON (payloads encoded once for many clients). */
-export type OutgoingMessage = string | readonly Uint8Array[];
+/** A message as JSON text, or a subscriber's run of pre-framed notifications. */
+export type OutgoingMessage = string | NotificationRun;
 
-/** FIN bit + opcode 0x1 (text). */
-const FINAL_TEXT_FRAME = 0x81;
-
-function headerLength(payloadLength: number): number {
-  return payloadLength < 126 ? 2 : payloadLength < 65_536 ? 4 : 10;
-}
-
-/** Writes the frame header for a payload of `length` bytes at `offset`; returns the offset after it. */
-function writeHeader(out: Buffer, offset: number, length: number): number {
-  out[offset] = FINAL_TEXT_FRAME;
-  if (length < 126) {
-    out[offset + 1] = length;
-    return offset + 2;
-  }
-  if (length < 65_536) {
-    out[offset + 1] = 126;
-    out[offset + 2] = length >>> 8;
-    out[offset + 3] = length & 0xff;
-    return offset + 4;
-  }
-  out[offset + 1] = 127;
-  out.writeBigUInt64BE(BigInt(length), offset + 2);
-  return offset + 10;
-}
-
-/** Size in bytes of a message's UTF-8 form. */
+/** Size in bytes of a message's UTF-8 form (a run's with its frame headers). */
 export function byteLengthOf(message: OutgoingMessage): number {
-  if (typeof message === 'string') return Buffer.byteLength(message, 'utf8');
-  let length = 0;
-  for (const piece of message) length += piece.length;
-  return length;
+  return typeof message === 'string' ? Buffer.byteLength(message, 'utf8') : message.frames.bytes.length;
 }
 
 /** Something the scheduler flushes. */
@@ -61,43 +33,81 @@ interface Flushable {
   flush(): void;
 }
 
+/** How a `FlushScheduler` spaces its flushes. */
+export interface FlushPacing {
+  /** The shortest time from the end of one flush to the start of the next; 0 = no coalescing. */
+  readonly windowMs: number;
+  /** Connections written per turn of the event loop. */
+  readonly perTurn?: number;
+  /**
+   * The share of the thread's time the writes' fixed cost may take while head changes come back to back:
+   * after a flush of N connections the next waits at least N × perWriteMs / busyShare ms (capped by
+   * `maxWindowMs`). Unset = a fixed window.
+   */
+  readonly busyShare?: number;
+  /** What one write costs whatever its size: a system call and the TCP send path. */
+  readonly perWriteMs?: number;
+  readonly maxWindowMs?: number;
+}
+
 /**
  * Decides when queued notifications are written, for every connection at once, as background work that
  * yields to the node's own (block import):
  * - the first flush after a quiet spell starts on the next check phase of the event loop, once the I/O
- *   callbacks already due have run; one requested less than `windowMs` after the previous one ended waits
+ *   callbacks already due have run; one requested sooner than the window after the previous one ended waits
  *   until the window has passed, so back-to-back head changes share one write per connection;
- * - a flush writes at most `perTurn` connections, then continues on the next check phase: an import step
- *   whose I/O completed in the meantime runs first instead of waiting behind hundreds of socket writes.
+ * - the window grows with the number of connections the last flush wrote, so that the writes' fixed cost
+ *   takes at most `busyShare` of the thread however many connections there are: a few subscribers are
+ *   written within `windowMs`, a few hundred wait longer and share each write among more blocks. (Only the
+ *   fixed cost: the bytes cost the same however they are grouped, so a window sized on a flush's whole
+ *   cost would grow with the bytes it let pile up);
+ * - a flush writes the connections waiting when it began, at most `perTurn` per turn of the event loop (it
+ *   continues on the next check phase: an import step whose I/O completed in the meantime runs first instead
+ *   of waiting behind hundreds of socket writes). What is queued meanwhile waits for the next flush.
  * Order is unaffected: each connection's messages stay in one queue and leave in one write.
  */
 export class FlushScheduler {
   private readonly dirty = new Set<Flushable>();
   private pending: NodeJS.Immediate | NodeJS.Timeout | undefined;
   private lastFlush = -Infinity;
+  /** The wait after the last flush: its cost over the busy share, within the bounds. */
+  private window: number;
+  /** The connections of the flush under way (it may span several turns), and the next one to write. */
+  private current: Flushable[] = [];
+  private next = 0;
   private idleWaiters: (() => void)[] = [];
+  readonly windowMs: number;
+  readonly perTurn: number;
+  readonly maxWindowMs: number;
+  private readonly busyShare: number | undefined;
+  private readonly perWriteMs: number;
   /**
    * The longest a connection's oldest notification waited to be written, event-loop delays included: what
    * the coalescing costs in latency. Diagnostics, kept by the outboxes; reset it to measure a period.
    */
   longestWaitMs = 0;
+  /** The longest window used so far (diagnostics). */
+  longestWindowMs = 0;
+
+  constructor(pacing: FlushPacing) {
+    this.windowMs = pacing.windowMs;
+    this.perTurn = pacing.perTurn ?? 32;
+    this.busyShare = pacing.busyShare;
+    this.perWriteMs = pacing.perWriteMs ?? 0.015;
+    this.maxWindowMs = Math.max(pacing.maxWindowMs ?? pacing.windowMs, pacing.windowMs);
+    this.window = pacing.windowMs;
+  }
 
   /** An outbox wrote messages of which the oldest had waited `ms`. */
   noteWait(ms: number): void {
     if (ms > this.longestWaitMs) this.longestWaitMs = ms;
   }
 
-  /** `windowMs` 0 = no coalescing; `perTurn` = connections written per turn of the event loop. */
-  constructor(
-    readonly windowMs: number,
-    readonly perTurn = 32,
-  ) {}
-
   /** Flushes `target` with the others at the next scheduled flush. */
   schedule(target: Flushable): void {
     this.dirty.add(target);
     if (this.pending !== undefined) return;
-    const wait = this.lastFlush + this.windowMs - performance.now();
+    const wait = this.lastFlush + this.window - performance.now();
     this.pending = wait <= 0 ? setImmediate(this.run) : setTimeout(this.run, Math.ceil(wait));
   }
 
@@ -108,19 +118,31 @@ export class FlushScheduler {
   }
 
   private readonly run = (): void => {
-    let budget = this.perTurn;
-    // Targets queued while this flush is under way (more notifications) join it: it ends when none are left.
-    for (const target of this.dirty) {
-      this.dirty.delete(target);
-      target.flush();
-      if (--budget === 0) break;
+    // A flush writes the connections that were waiting when it began; those queued meanwhile (more
+    // notifications, or a connection written already) wait for the next one, after the window.
+    if (this.next === this.current.length) {
+      this.current = [...this.dirty];
+      this.dirty.clear();
+      this.next = 0;
     }
-    if (this.dirty.size > 0) {
+    const end = Math.min(this.current.length, this.next + this.perTurn);
+    while (this.next < end) this.current[this.next++].flush();
+    if (this.next < this.current.length) {
       this.pending = setImmediate(this.run);
       return;
     }
-    this.pending = undefined;
     this.lastFlush = performance.now();
+    if (this.busyShare !== undefined) {
+      this.window = Math.min(this.maxWindowMs, Math.max(this.windowMs, (this.current.length * this.perWriteMs) / this.busyShare));
+      if (this.window > this.longestWindowMs) this.longestWindowMs = this.window;
+    }
+    this.current = [];
+    this.next = 0;
+    if (this.dirty.size > 0) {
+      this.pending = setTimeout(this.run, Math.ceil(this.window));
+      return;
+    }
+    this.pending = undefined;
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();
@@ -128,11 +150,13 @@ export class FlushScheduler {
 }
 
 /**
- * The scheduler of the node's connections. A 25 ms window: back-to-back imports (~15-25 ms a block here)
- * share writes, while at the chain's tip (13 s between blocks) nothing is ever held back. 64 connections
- * (about a millisecond of socket writes) per turn of the event loop.
+ * The scheduler of the node's connections. Blocks at the chain's tip come 13 s apart, so nothing there is
+ * ever held back; back-to-back imports (a sync, a burst of dev blocks, ~15 ms a block here) share writes.
+ * The window is 25 ms, or longer where the writes' fixed cost (~15 µs each on loopback here) would take more
+ * than 5 % of the thread: 60 ms for 200 connections, at most 250 ms. 64 connections (about a millisecond
+ * of socket writes) per turn of the event loop.
  */
-export const notificationFlushes = new FlushScheduler(25, 64);
+export const notificationFlushes = new FlushScheduler({ windowMs: 25, perTurn: 64, busyShare: 0.05, maxWindowMs: 250 });
 
 export class WebSocketOutbox implements Flushable {
   private messages: OutgoingMessage[] = [];
@@ -178,22 +202,23 @@ export class WebSocketOutbox implements Flushable {
     if (this.ws.readyState !== WebSocket.OPEN) return;
     const socket = (this.ws as unknown as { _socket?: Duplex })._socket;
     if (socket === undefined || this.ws.extensions !== '') {
-      for (const message of messages) this.ws.send(typeof message === 'string' ? message : Buffer.concat(message), { binary: false });
+      for (const message of messages) {
+        if (typeof message === 'string') this.ws.send(message, { binary: false });
+        else for (const payload of payloadsOf(message)) this.ws.send(payload, { binary: false });
+      }
       return;
     }
     let size = 0;
-    for (const length of lengths) size += headerLength(length) + length;
+    for (let i = 0; i < messages.length; i++) size += typeof messages[i] === 'string' ? headerLength(lengths[i]) + lengths[i] : lengths[i];
     const out = Buffer.allocUnsafe(size);
     let offset = 0;
     for (let i = 0; i < messages.length; i++) {
-      offset = writeHeader(out, offset, lengths[i]);
       const message = messages[i];
-      if (typeof message === 'string') offset += out.write(message, offset, 'utf8');
-      else
-        for (const piece of message) {
-          out.set(piece, offset);
-          offset += piece.length;
-        }
+      if (typeof message !== 'string') offset = copyRun(message, out, offset);
+      else {
+        offset = writeHeader(out, offset, lengths[i]);
+        offset += out.write(message, offset, 'utf8');
+      }
     }
     socket.write(out);
   }

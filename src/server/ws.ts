@@ -13,6 +13,7 @@ import type { Dispatcher } from './dispatch.js';
 import { ErrorCode } from './errors.js';
 import type { Logger } from './logger.js';
 import { clientIp, type RateLimiter } from './rate-limit.js';
+import { framedNotifications } from './ws-frames.js';
 import { byteLengthOf, WebSocketOutbox } from './ws-outbox.js';
 
 export interface WebSocketOptions {
@@ -96,9 +97,11 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): WebS
       const bytes = byteLengthOf(text);
       if (admit(bytes)) outbox.enqueue(text, bytes);
     };
-    const sendNotification = (pieces: readonly Uint8Array[]): void => {
-      const bytes = byteLengthOf(pieces);
-      if (admit(bytes)) outbox.enqueueNotification(pieces, bytes);
+    const sendNotifications = (subscriptionId: string, results: readonly Uint8Array[]): void => {
+      const id = Buffer.from(subscriptionId, 'latin1');
+      const run = { frames: framedNotifications(results, id.length), id };
+      const bytes = byteLengthOf(run);
+      if (admit(bytes)) outbox.enqueueNotification(run, bytes);
     };
     const connection: ClientConnection = {
       id: nextConnectionId++,
@@ -106,7 +109,7 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): WebS
         sendText(JSON.stringify(message));
       },
       sendText,
-      sendUtf8: sendNotification,
+      sendNotifications,
       onClose(listener) {
         closeListeners.push(listener);
       },

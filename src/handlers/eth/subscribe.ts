@@ -11,7 +11,7 @@ import type { ClientConnection, HandlerContext } from '../context.js';
 import { formatBlock, formatLog, formatTransaction } from '../format/index.js';
 import { hexFromBytes } from '../hex.js';
 import { criteriaOf } from './log-filter.js';
-import { closeSubscription, encodeResult, openSubscription, type EncodedResult } from './subscriptions.js';
+import { closeSubscription, encodeResult, openSubscription, type EncodedResult, type EncodedResults } from './subscriptions.js';
 
 function connectionOf(ctx: HandlerContext): ClientConnection {
   if (ctx.connection === undefined) throw new RpcError(ErrorCode.MethodNotFound, 'notifications not supported');
@@ -27,10 +27,10 @@ function connectionOf(ctx: HandlerContext): ClientConnection {
  */
 interface HeaderLink {
   readonly block: EngineBlock;
-  readonly encoded: Promise<EncodedResult | undefined>;
+  readonly encoded: Promise<EncodedResults | undefined>;
 }
 const newestHeader = new WeakMap<ChainEngine, HeaderLink>();
-function encodedHeaderOf(engine: ChainEngine, block: EngineBlock): Promise<EncodedResult | undefined> {
+function encodedHeaderOf(engine: ChainEngine, block: EngineBlock): Promise<EncodedResults | undefined> {
   const newest = newestHeader.get(engine);
   if (newest?.block === block) return newest.encoded;
   const encoded = (newest?.encoded ?? Promise.resolve(undefined))
@@ -38,7 +38,7 @@ function encodedHeaderOf(engine: ChainEngine, block: EngineBlock): Promise<Encod
     .then(
       (td) => {
         const { transactions: _omitted, ...rest } = formatBlock(block, td ?? 0n, { full: false });
-        return encodeResult(rest satisfies Block);
+        return [encodeResult(rest satisfies Block)];
       },
       // A failed read skips this head for every subscriber, as the stream carries on.
       () => undefined,
@@ -64,28 +64,26 @@ function encodedLogsOf(logs: readonly EngineLog[]): readonly EncodedResult[] {
   return batch;
 }
 
-function subscribeNewHeads(engine: ChainEngine, notify: (result: EncodedResult) => void): Promise<Subscription> {
-  const deliver = (encoded: EncodedResult | undefined) => {
+function subscribeNewHeads(engine: ChainEngine, notify: (results: EncodedResults) => void): Promise<Subscription> {
+  const deliver = (encoded: EncodedResults | undefined) => {
     if (encoded !== undefined) notify(encoded);
   };
   return engine.logs.filters.subscribeNewHeads((block) => void encodedHeaderOf(engine, block).then(deliver));
 }
 
-function subscribeLogs(engine: ChainEngine, criteria: LogCriteria, notify: (result: EncodedResult) => void): Promise<Subscription> {
-  return engine.logs.filters.subscribeLogBatches(criteria, (logs) => {
-    for (const encoded of encodedLogsOf(logs)) notify(encoded);
-  });
+function subscribeLogs(engine: ChainEngine, criteria: LogCriteria, notify: (results: EncodedResults) => void): Promise<Subscription> {
+  return engine.logs.filters.subscribeLogBatches(criteria, (logs) => notify(encodedLogsOf(logs)));
 }
 
 /** A transaction's hash (or its pending object) is encoded once for all subscribers. */
-const encodedPending = new WeakMap<object, EncodedResult>();
-function encodedOnce(key: object, make: () => unknown): EncodedResult {
-  let bytes = encodedPending.get(key);
-  if (bytes === undefined) encodedPending.set(key, (bytes = encodeResult(make())));
-  return bytes;
+const encodedPending = new WeakMap<object, EncodedResults>();
+function encodedOnce(key: object, make: () => unknown): EncodedResults {
+  let results = encodedPending.get(key);
+  if (results === undefined) encodedPending.set(key, (results = [encodeResult(make())]));
+  return results;
 }
 
-function subscribePending(engine: ChainEngine, full: boolean, notify: (result: EncodedResult) => void): Promise<Subscription> {
+function subscribePending(engine: ChainEngine, full: boolean, notify: (results: EncodedResults) => void): Promise<Subscription> {
   return engine.logs.filters.subscribePendingTransactions((hash) => {
     if (!full) return notify(encodedOnce(hash, () => hexFromBytes(hash)));
     const pooled = engine.pool.get(hash);

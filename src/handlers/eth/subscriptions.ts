@@ -15,11 +15,15 @@ interface Entry {
 /** A notification's `result` as UTF-8 JSON: encoded once by the caller however many subscribers receive it. */
 export type EncodedResult = Uint8Array;
 
+/**
+ * The results one change sends a subscription, in order. Subscribers receiving the same results get the same
+ * array (the transport frames them once per array).
+ */
+export type EncodedResults = readonly EncodedResult[];
+
 export function encodeResult(result: unknown): EncodedResult {
   return Buffer.from(JSON.stringify(result), 'utf8');
 }
-
-const ENVELOPE_END = Buffer.from('}}', 'utf8');
 
 const registries = new WeakMap<ClientConnection, Map<string, Entry>>();
 
@@ -42,31 +46,29 @@ function registryOf(connection: ClientConnection): Map<string, Entry> {
  * Creates a subscription for `connection`. `start` receives the notifier and returns the engine
  * subscription; notifications it produces before the eth_subscribe response has been written are held
  * back until then (the response is written within the same turn of the event loop as the handler
- * resolves, so releasing them on the next turn keeps the order). Each notification is the subscription's
- * own envelope (encoded once) around a result encoded once for all subscribers: nothing is serialised
- * per subscriber.
+ * resolves, so releasing them on the next turn keeps the order). Results are encoded once for all
+ * subscribers: nothing is serialised per subscriber.
  */
 export async function openSubscription(
   connection: ClientConnection,
-  start: (notify: (result: EncodedResult) => void) => Promise<Subscription>,
+  start: (notify: (results: EncodedResults) => void) => Promise<Subscription>,
 ): Promise<`0x${string}`> {
-  let envelopeStart: Uint8Array | undefined;
-  let held: EncodedResult[] | undefined = [];
-  const send = (result: EncodedResult) => connection.sendUtf8([envelopeStart!, result, ENVELOPE_END]);
-  const notify = (result: EncodedResult) => {
-    if (held !== undefined) held.push(result);
-    else send(result);
+  let id = '';
+  let held: EncodedResults[] | undefined = [];
+  const notify = (results: EncodedResults) => {
+    if (results.length === 0) return;
+    if (held !== undefined) held.push(results);
+    else connection.sendNotifications(id, results);
   };
   const engine = await start(notify);
-  const id = toQuantity(engine.id);
-  envelopeStart = Buffer.from(`{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${id}","result":`, 'utf8');
+  id = toQuantity(engine.id);
   registryOf(connection).set(id, { engine, id });
   setImmediate(() => {
     const queued = held ?? [];
     held = undefined;
-    for (const result of queued) send(result);
+    for (const results of queued) connection.sendNotifications(id, results);
   });
-  return id;
+  return id as `0x${string}`;
 }
 
 /** Cancels one of the connection's subscriptions; false when it owns none with that id. */
