@@ -6,6 +6,7 @@
  * here). Transactions are frozen (their fields cannot change), so the bytes can be kept beside them.
  */
 import { RLP } from '@ethereumjs/rlp';
+import type { Block } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
 
 const known = new WeakMap<TypedTransaction, Uint8Array>();
@@ -25,6 +26,27 @@ export function txBytes(tx: TypedTransaction): Uint8Array {
  */
 export function encodeTransactionList(txs: readonly TypedTransaction[]): Uint8Array {
   return rlpList(txs.map((tx) => (tx.type === 0 ? txBytes(tx) : RLP.encode(txBytes(tx)))));
+}
+
+/**
+ * Length of the block's RLP encoding (`block.serialize().length`, the JSON-RPC `size`) from the header's
+ * bytes and the transactions' kept ones, without encoding the body again.
+ */
+export function serializedBlockLength(block: Block): number {
+  let transactions = 0;
+  for (const tx of block.transactions) {
+    const length = txBytes(tx).length;
+    transactions += tx.type === 0 ? length : encodedLength(length, 0x80);
+  }
+  let uncles = 0;
+  for (const uncle of block.uncleHeaders) uncles += uncle.serialize().length;
+  const payload = block.header.serialize().length + encodedLength(transactions, 0xc0) + encodedLength(uncles, 0xc0);
+  return encodedLength(payload, 0xc0);
+}
+
+/** Length of an RLP item (string at 0x80, list at 0xc0) with a payload of `length` bytes (never a single byte under 0x80 here). */
+function encodedLength(length: number, offset: number): number {
+  return lengthPrefix(length, offset).length + length;
 }
 
 /** RLP list of already encoded items. */

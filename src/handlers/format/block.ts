@@ -8,6 +8,7 @@
 import type { Block as EngineBlock, BlockHeader } from '@ethereumjs/block';
 import { RLP } from '@ethereumjs/rlp';
 import type { Block } from '../../generated/types.js';
+import { serializedBlockLength } from '../../chain/exec/tx-bytes.js';
 import { hexFromBytes, toQuantity } from '../hex.js';
 import { formatTransaction } from './transaction.js';
 
@@ -46,7 +47,7 @@ const sizes = new WeakMap<EngineBlock, number>();
 function sizeOf(block: EngineBlock): number {
   let size = sizes.get(block);
   if (size === undefined) {
-    size = block.serialize().length;
+    size = serializedBlockLength(block);
     sizes.set(block, size);
   }
   return size;

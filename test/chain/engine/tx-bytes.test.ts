@@ -1,10 +1,11 @@
 /** The stored block body is spliced from each transaction's cached bytes; it must equal the library's RLP. */
+import { createBlock, createBlockHeader } from '@ethereumjs/block';
 import { RLP } from '@ethereumjs/rlp';
 import { createAccessList2930Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx';
 import { Address } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { encodeTransactionList, rlpList, txBytes } from '../../../src/chain/exec/tx-bytes.js';
-import { txRulesAt } from '../../../src/chain/rules/index.js';
+import { encodeTransactionList, rlpList, serializedBlockLength, txBytes } from '../../../src/chain/exec/tx-bytes.js';
+import { evmRulesAt, txRulesAt } from '../../../src/chain/rules/index.js';
 import { dev } from '../../../src/chain/networks/index.js';
 import { keys } from './fixtures.js';
 
@@ -31,5 +32,19 @@ describe('transaction bytes', () => {
     const [tx] = mixed(1);
     expect(txBytes(tx)).toBe(txBytes(tx));
     expect(txBytes(tx)).toEqual(tx.serialize());
+  });
+
+  it.each([
+    [0, 0, 0],
+    [1, 0, 32],
+    [2, 1, 0],
+    [40, 2, 32],
+    [400, 0, 0],
+  ])('give the block size (%i transactions, %i uncles, %i bytes of extraData) without encoding the block', (count, uncleCount, extra) => {
+    const blockCommon = evmRulesAt(dev, 1n);
+    const header = (n: bigint) => ({ number: n, gasLimit: 8_000_000n * 1000n, difficulty: 131_072n, extraData: new Uint8Array(extra).fill(7) });
+    const uncleHeaders = Array.from({ length: uncleCount }, (_, i) => createBlockHeader({ ...header(1n), timestamp: BigInt(i) }, { common: blockCommon }));
+    const block = createBlock({ header: header(2n), transactions: mixed(count), uncleHeaders }, { common: blockCommon });
+    expect(serializedBlockLength(block)).toBe(block.serialize().length);
   });
 });
