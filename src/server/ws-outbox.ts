@@ -156,7 +156,7 @@ export class FlushScheduler {
  * than 5 % of the thread: 60 ms for 200 connections, at most 250 ms. 64 connections (about a millisecond
  * of socket writes) per turn of the event loop.
  */
-export const notificationFlushes = new FlushScheduler({ windowMs: 25, perTurn: 64, busyShare: 0.05, maxWindowMs: 250 });
+export const notificationFlushes = new FlushScheduler({ windowMs: 25, perTurn: 64, busyShare: 0.05, perWriteMs: 0.015, maxWindowMs: 250 });
 
 export class WebSocketOutbox implements Flushable {
   private messages: OutgoingMessage[] = [];
