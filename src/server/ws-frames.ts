@@ -41,7 +41,6 @@ const END = Buffer.from('}}', 'utf8');
 /** One frame per result, ids blank: where each frame's payload starts and ends, and where its id goes. */
 export interface FramedNotifications {
   readonly bytes: Buffer;
-  readonly idLength: number;
   /** Offsets in `bytes` of each frame's subscription id. */
   readonly idOffsets: readonly number[];
   /** [start, end) of each frame's payload (the notification's JSON) in `bytes`. */
@@ -51,7 +50,7 @@ export interface FramedNotifications {
 /** A subscriber's share of some framed notifications: the frames with its id. */
 export interface NotificationRun {
   readonly frames: FramedNotifications;
-  /** The subscription id as ASCII, `frames.idLength` bytes. */
+  /** The subscription id as ASCII, of the length the frames were laid out for. */
   readonly id: Buffer;
 }
 
@@ -86,7 +85,7 @@ function layOut(results: readonly Uint8Array[], idLength: number): FramedNotific
     offset += END.copy(bytes, offset);
     payloads.push([start, offset]);
   }
-  return { bytes, idLength, idOffsets, payloads };
+  return { bytes, idOffsets, payloads };
 }
 
 /** Copies `run`'s frames to `out` at `offset` with its id filled in; returns the offset after them. */

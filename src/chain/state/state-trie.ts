@@ -27,6 +27,7 @@ import {
 } from '@ethereumjs/mpt';
 import { bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util';
 import type { Lru } from '../db/lru.js';
+import { toNibbles } from './nibbles.js';
 import { applyBatch } from './trie-batch.js';
 
 /** (root hex + key hex) → the value under that key, or null when absent. */
@@ -133,7 +134,7 @@ export class StateTrie extends MerklePatriciaTrie {
   override async findPath(key: Uint8Array, throwIfMissing = false, partialPath: { stack: MPTNode[] } = { stack: [] }): Promise<Path> {
     // Resuming from a partial stack is rare (proof code): leave it to the library.
     if (partialPath.stack.length > 0) return super.findPath(key, throwIfMissing, partialPath);
-    const target = bytesToNibbles(key);
+    const target = toNibbles(key);
     const keyLength = target.length;
     const stack: MPTNode[] = [];
     let progress = 0;
@@ -183,13 +184,4 @@ export class StateTrie extends MerklePatriciaTrie {
     if (includeCheckpoints && this.hasCheckpoints()) trie._db.setCheckpoints(this._db.checkpoints);
     return trie;
   }
-}
-
-function bytesToNibbles(key: Uint8Array): number[] {
-  const nibbles = new Array<number>(key.length * 2);
-  for (let i = 0; i < key.length; i++) {
-    nibbles[2 * i] = key[i] >> 4;
-    nibbles[2 * i + 1] = key[i] & 0x0f;
-  }
-  return nibbles;
 }

@@ -12,6 +12,7 @@
  */
 import { RLP } from '@ethereumjs/rlp';
 import { BranchMPTNode, ExtensionMPTNode, LeafMPTNode, type MPTNode, type NodeReferenceOrRawMPTNode } from '@ethereumjs/mpt';
+import { toNibbles } from './nibbles.js';
 
 type Ref = NodeReferenceOrRawMPTNode;
 
@@ -219,14 +220,6 @@ function commonPrefix(path: number[], key: number[], at: number): number {
   return i;
 }
 
-function toNibbles(key: Uint8Array): number[] {
-  const out = new Array<number>(key.length * 2);
-  for (let i = 0; i < key.length; i++) {
-    out[2 * i] = key[i] >> 4;
-    out[2 * i + 1] = key[i] & 0x0f;
-  }
-  return out;
-}
 
 /** Compact (hex-prefix) encoding of a nibble path, with the leaf flag. */
 function hexPrefix(path: number[], leaf: boolean): Uint8Array {

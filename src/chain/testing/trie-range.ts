@@ -6,6 +6,7 @@
 import { BranchMPTNode, ExtensionMPTNode, LeafMPTNode, type MerklePatriciaTrie, type MPTNode } from '@ethereumjs/mpt';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address } from '@ethereumjs/util';
+import { toNibbles } from '../state/nibbles.js';
 
 export interface TrieEntry {
   /** The 32-byte trie key: keccak256 of the address or storage slot. */
@@ -75,11 +76,6 @@ function equalsEmptyRoot(trie: MerklePatriciaTrie): boolean {
   return Buffer.from(trie.root()).equals(Buffer.from(trie.EMPTY_TRIE_ROOT));
 }
 
-function toNibbles(bytes: Uint8Array): number[] {
-  const out: number[] = [];
-  for (const b of bytes) out.push(b >> 4, b & 15);
-  return out;
-}
 
 function fromNibbles(nibbles: readonly number[]): Uint8Array {
   const out = new Uint8Array(nibbles.length >> 1);
