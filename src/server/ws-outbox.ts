@@ -89,6 +89,11 @@ export class FlushScheduler {
   /** The longest window used so far (diagnostics). */
   longestWindowMs = 0;
 
+  /** The wait the next flush keeps after the last one (diagnostics). */
+  get currentWindowMs(): number {
+    return this.window;
+  }
+
   constructor(pacing: FlushPacing) {
     this.windowMs = pacing.windowMs;
     this.perTurn = pacing.perTurn ?? 32;
