@@ -88,7 +88,7 @@ async function main(): Promise<void> {
   }
   const servers = [
     await startServer('bare node:http JSON echo', ['--import', 'tsx', 'bench/echo-server.ts']),
-    await startServer('svc-node web3_clientVersion', ['--import', 'tsx', 'src/main.ts', '--http.port', '0', '--datadir', `${repo}.data/bench`]),
+    await startServer('svc-node web3_clientVersion', ['--import', 'tsx', 'src/main.ts', '--http.port', '0', '--p2p.port', '0', '--datadir', `${repo}.data/bench`]),
   ];
   try {
     for (const server of servers) await checkAnswers(server);

@@ -97,7 +97,7 @@ const say = (line: string) => {
 
 async function startNode(datadir: string, env: Record<string, string> = {}) {
   const quiet = new Writable({ write: (_c, _e, done) => done() });
-  const args = ['--datadir', datadir, '--http.port', '0', '--http.addr', '127.0.0.1'];
+  const args = ['--datadir', datadir, '--http.port', '0', '--http.addr', '127.0.0.1', '--p2p.port', '0'];
   const outcome = await runCli(args, { SVC_NODE_MINING_MINING_ENABLED: 'false', ...env }, { stdout: quiet, stderr: process.stderr });
   if ('exitCode' in outcome) throw new Error(`node did not start (exit ${outcome.exitCode})`);
   return { engine: outcome.node.engine!, url: outcome.server.url, wsUrl: outcome.server.wsUrl!, stop: () => outcome.stop() };

@@ -35,7 +35,7 @@ const GWEI = 1_000_000_000n;
 
 function startNode(datadir: string): Promise<{ url: string; child: ChildProcess }> {
   const { NODE_ENV: _dropped, ...env } = process.env;
-  const args = [...(process.env.BENCH_NODE_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_NODE_PROF] : []), '--import', 'tsx', 'src/main.ts', '--http.port', '0', '--http.addr', '127.0.0.1', '--datadir', datadir];
+  const args = [...(process.env.BENCH_NODE_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_NODE_PROF] : []), '--import', 'tsx', 'src/main.ts', '--http.port', '0', '--http.addr', '127.0.0.1', '--p2p.port', '0', '--datadir', datadir];
   // Bench-sized pool: the product default (1,000) would refuse part of the burst.
   const child = spawn(process.execPath, args, {
     cwd: repo,

@@ -9,6 +9,7 @@ import type { AccountManager } from './chain/accounts/index.js';
 import type { ChainEngine } from './chain/engine.js';
 import { getNetwork } from './chain/networks/index.js';
 import type { Namespace } from './generated/registry.js';
+import type { PeerService } from './p2p/types.js';
 import type { NodeConfig } from './server/config.js';
 import type { Logger } from './server/logger.js';
 import type { NetworkName } from './server/settings.js';
@@ -41,6 +42,21 @@ export interface ChainStatusSource {
   status(): ChainStatus;
 }
 
+/**
+ * Overlays what the peer service knows (handshaked peers, sync progress) on the chain's status. Kept apart from
+ * the chain status source so that an engine attached later (test mode swaps engines) cannot drop it.
+ */
+function withPeers(chain: ChainStatus, peers: PeerService): ChainStatus {
+  const progress = peers.syncProgress();
+  if (progress === null) return { ...chain, peerCount: peers.peerCount() };
+  const { pendingBlock: _onlyWhenNotSyncing, ...rest } = chain;
+  return {
+    ...rest,
+    peerCount: peers.peerCount(),
+    syncing: { startingBlock: progress.startingBlock, currentBlock: progress.currentBlock, targetBlock: progress.highestBlock },
+  };
+}
+
 /** Before an engine is attached the node has no peers and no blocks, and says so. */
 const noChain: ChainStatusSource = { status: () => ({ peerCount: 0 }) };
 
@@ -54,6 +70,7 @@ export class SvcNode {
   #chainStatus: ChainStatusSource = noChain;
   #engine: ChainEngine | undefined;
   #accounts: AccountManager | undefined;
+  #peers: PeerService | undefined;
 
   constructor(
     readonly config: NodeConfig,
@@ -95,6 +112,16 @@ export class SvcNode {
     this.#accounts = accounts;
   }
 
+  /** Attaches the running devp2p service (not done when peering is disabled). */
+  attachPeers(service: PeerService): void {
+    this.#peers = service;
+  }
+
+  /** The peer service, or undefined when peering is off (`--no-p2p`, test mode) or not started yet. */
+  get peers(): PeerService | undefined {
+    return this.#peers;
+  }
+
   /** The chain engine, or undefined while none is attached (unit tests of the transport). */
   get engine(): ChainEngine | undefined {
     return this.#engine;
@@ -105,7 +132,8 @@ export class SvcNode {
   }
 
   chainStatus(): ChainStatus {
-    return this.#chainStatus.status();
+    const chain = this.#chainStatus.status();
+    return this.#peers === undefined ? chain : withPeers(chain, this.#peers);
   }
 }
 

@@ -9,10 +9,13 @@ import { etcEngineRules } from './chain/engine-adapters.js';
 import { getNetwork } from './chain/networks/index.js';
 import { DEV_ACCOUNTS } from './chain/networks/devAccounts.js';
 import type { SvcNode } from './node.js';
+import { startPeerService, type PeerService } from './p2p/index.js';
 
 export interface NodeServices {
   readonly engine: ChainEngine;
   readonly accounts: AccountManager;
+  /** Undefined when peering is off (`--no-p2p`, test mode). */
+  readonly peers: PeerService | undefined;
   close(): Promise<void>;
 }
 
@@ -32,10 +35,33 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
   node.attachAccounts(accounts);
   const head = engine.chain.getHead();
   log.info('chain opened', { network: config.network, head: head.header.number.toString(), hash: `0x${Buffer.from(head.hash()).toString('hex')}` });
+  let peers: PeerService | undefined;
+  if (config.p2p.enabled) {
+    try {
+      peers = await startPeerService({
+        datadir: config.datadir,
+        engine,
+        clientId: node.clientVersion,
+        listenHost: config.p2p.interface,
+        listenPort: config.p2p.port,
+        maxPeers: config.p2p.maxPeers,
+        bootnodes: config.p2p.bootnodes,
+        log,
+      });
+    } catch (err) {
+      await engine.close();
+      throw err;
+    }
+    if (config.p2p.discovery) log.warn('peer discovery is not implemented: only static peers, bootnodes and net_connectToPeer are dialled');
+    node.attachPeers(peers);
+    log.info('p2p listening', { enode: peers.enode, port: peers.listenPort });
+  }
   return {
     engine,
     accounts,
+    peers,
     async close() {
+      await peers?.close();
       accounts.lockAll();
       // test_setChainParams may have put another engine in place of this one (and closed this one then).
       await (node.engine ?? engine).close();

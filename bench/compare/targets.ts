@@ -78,7 +78,7 @@ export const svcNode: Target = {
   blockProduction: 'qa_mineBlocks(n, false)',
   // `tsx src/main.ts` without the npx wrapper, as a user's `npm start` runs it; warn level so no per-request logs.
   launch: (port, dataDir) => ({
-    args: ['--import', 'tsx', 'src/main.ts', '--http.port', String(port), '--datadir', dataDir, '--log-level', 'warn'],
+    args: ['--import', 'tsx', 'src/main.ts', '--http.port', String(port), '--p2p.port', '0', '--datadir', dataDir, '--log-level', 'warn'],
     cwd: repoDir,
     env: baseEnv,
   }),

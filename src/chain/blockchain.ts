@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import {
   Block,
   createBlockHeader,
+  type BlockBytes,
   type BlockHeader,
+  type BlockHeaderBytes,
 } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
@@ -355,6 +357,16 @@ export class Blockchain extends TypedEmitter {
       this.callExecutors.set(key, executor);
     }
     return executor.run(msg);
+  }
+
+  /** Decodes a header's RLP field list (as peers send it) with the fork rules of its height. */
+  decodeHeaderValues(values: readonly Uint8Array[]): BlockHeader {
+    return this.codec.header(values as BlockHeaderBytes);
+  }
+
+  /** Builds a block from a peer's header and body field lists (transactions: typed as bytes, legacy as lists). */
+  decodeBlockValues(header: readonly Uint8Array[], txs: readonly (Uint8Array | readonly Uint8Array[])[], uncles: readonly (readonly Uint8Array[])[]): Block {
+    return this.codec.block([header, txs, uncles] as unknown as BlockBytes);
   }
 
   /** Decodes a block received from a peer or test_importRawBlock with the fork rules of its height. */

@@ -112,7 +112,7 @@ export interface RpcMethodsClient {
   web3_clientVersion(...params: T.Web3ClientVersionParams): Promise<T.Web3ClientVersionResult>;
   /** `web3_sha3`: Returns the Keccak-256 hash of the given data. */
   web3_sha3(...params: T.Web3Sha3Params): Promise<T.Web3Sha3Result>;
-  /** `net_addToBlacklist`: Blocks a peer address, for a while or for good. */
+  /** `net_addToBlacklist`: Blocks a peer by IP address or node id, for a while or for good. */
   net_addToBlacklist(...params: T.NetAddToBlacklistParams): Promise<T.NetAddToBlacklistResult>;
   /** `net_connectToPeer`: Dials a peer by its enode URL. */
   net_connectToPeer(...params: T.NetConnectToPeerParams): Promise<T.NetConnectToPeerResult>;
@@ -126,7 +126,7 @@ export interface RpcMethodsClient {
   net_listening(...params: T.NetListeningParams): Promise<T.NetListeningResult>;
   /** `net_peerCount`: Returns the number of connected peers. */
   net_peerCount(...params: T.NetPeerCountParams): Promise<T.NetPeerCountResult>;
-  /** `net_removeFromBlacklist`: Unblocks a peer address. */
+  /** `net_removeFromBlacklist`: Unblocks a peer address or node id. */
   net_removeFromBlacklist(...params: T.NetRemoveFromBlacklistParams): Promise<T.NetRemoveFromBlacklistResult>;
   /** `net_version`: Returns the network identifier as a decimal string. */
   net_version(...params: T.NetVersionParams): Promise<T.NetVersionResult>;

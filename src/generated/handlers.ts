@@ -119,10 +119,22 @@ export interface Web3Handlers<Ctx> {
 }
 
 export interface NetHandlers<Ctx> {
+  /** Blocks a peer by IP address or node id, for a while or for good. */
+  net_addToBlacklist(params: T.NetAddToBlacklistParams, ctx: Ctx): MaybePromise<T.NetAddToBlacklistResult>;
+  /** Dials a peer by its enode URL. */
+  net_connectToPeer(params: T.NetConnectToPeerParams, ctx: Ctx): MaybePromise<T.NetConnectToPeerResult>;
+  /** Disconnects a peer. */
+  net_disconnectPeer(params: T.NetDisconnectPeerParams, ctx: Ctx): MaybePromise<T.NetDisconnectPeerResult>;
+  /** Lists the blocked peer addresses. */
+  net_listBlacklistedPeers(params: T.NetListBlacklistedPeersParams, ctx: Ctx): MaybePromise<T.NetListBlacklistedPeersResult>;
+  /** Lists the current peer connections. */
+  net_listPeers(params: T.NetListPeersParams, ctx: Ctx): MaybePromise<T.NetListPeersResult>;
   /** Returns whether the node accepts inbound peer connections. */
   net_listening(params: T.NetListeningParams, ctx: Ctx): MaybePromise<T.NetListeningResult>;
   /** Returns the number of connected peers. */
   net_peerCount(params: T.NetPeerCountParams, ctx: Ctx): MaybePromise<T.NetPeerCountResult>;
+  /** Unblocks a peer address or node id. */
+  net_removeFromBlacklist(params: T.NetRemoveFromBlacklistParams, ctx: Ctx): MaybePromise<T.NetRemoveFromBlacklistResult>;
   /** Returns the network identifier as a decimal string. */
   net_version(params: T.NetVersionParams, ctx: Ctx): MaybePromise<T.NetVersionResult>;
 }
@@ -151,6 +163,8 @@ export interface PersonalHandlers<Ctx> {
 export interface DebugHandlers<Ctx> {
   /** Pages through the accounts of a block's state (retesteth). */
   debug_accountRange(params: T.DebugAccountRangeParams, ctx: Ctx): MaybePromise<T.DebugAccountRangeResult>;
+  /** Lists peers with what they announced. */
+  debug_listPeersInfo(params: T.DebugListPeersInfoParams, ctx: Ctx): MaybePromise<T.DebugListPeersInfoResult>;
   /** Pages through an account's storage at a block (retesteth). */
   debug_storageRangeAt(params: T.DebugStorageRangeAtParams, ctx: Ctx): MaybePromise<T.DebugStorageRangeAtResult>;
 }

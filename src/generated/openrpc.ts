@@ -3587,7 +3587,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "net_listening",
       "summary": "Returns whether the node accepts inbound peer connections.",
-      "description": "true while the devp2p TCP listener is open (P2P port 9076 by default). It says nothing about connected peers; see net_peerCount. svc-node has no devp2p listener yet, so today this answers false.",
+      "description": "true while the devp2p TCP listener is open (P2P port 9076 by default; network.server-address.port); false when peering is off (--no-p2p, test mode). It says nothing about connected peers; see net_peerCount.",
       "tags": [
         {
           "$ref": "#/components/tags/net"
@@ -3643,7 +3643,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "net_listPeers",
       "summary": "Lists the current peer connections.",
-      "description": "Every peer connection the node holds, including ones still connecting or handshaking. Use id with net_disconnectPeer.",
+      "description": "Every peer connection the node holds, including ones still connecting or handshaking. Use id with net_disconnectPeer; use nodeId (null until the RLPx handshake has revealed it) with net_addToBlacklist to block one peer where several share an IP address. Fails with -32002 when peering is off (--no-p2p, or test mode).",
       "tags": [
         {
           "$ref": "#/components/tags/net"
@@ -3660,6 +3660,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           }
         }
       },
+      "errors": [
+        {
+          "$ref": "#/components/errors/PeeringDisabled"
+        }
+      ],
       "examples": [
         {
           "name": "one outbound peer",
@@ -3677,13 +3682,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             ]
           }
         }
-      ],
-      "x-unavailable": "Needs devp2p peering, which is not built yet."
+      ]
     },
     {
       "name": "net_disconnectPeer",
       "summary": "Disconnects a peer.",
-      "description": "Drops the connection to the peer with this id (from net_listPeers). Returns false when no peer has that id. The peer may reconnect or be redialled later; use net_addToBlacklist to keep it away.",
+      "description": "Drops the connection with this id (from net_listPeers). Returns false when no connection has that id. The peer may reconnect, and a static peer (a bootnode or one added with net_connectToPeer) is redialled; use net_addToBlacklist to keep it away.",
       "tags": [
         {
           "$ref": "#/components/tags/net"
@@ -3707,6 +3711,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "type": "boolean"
         }
       },
+      "errors": [
+        {
+          "$ref": "#/components/errors/PeeringDisabled"
+        }
+      ],
       "examples": [
         {
           "name": "disconnect a peer",
@@ -3734,13 +3743,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": false
           }
         }
-      ],
-      "x-unavailable": "Needs devp2p peering, which is not built yet."
+      ]
     },
     {
       "name": "net_connectToPeer",
       "summary": "Dials a peer by its enode URL.",
-      "description": "Queues a connection attempt and returns true at once: true does not mean connected. Check net_listPeers for the outcome. A malformed URL fails with -32602 instead of returning false, so a typo is reported rather than silently ignored.",
+      "description": "Queues a connection attempt and returns true once it is queued: true does not mean connected. Check net_listPeers for the outcome. The peer is kept as a static peer and redialled when the connection drops. A malformed URL fails with -32602 instead of returning false, so a typo is reported rather than silently ignored: a URL without the enode shape is refused by the parameter check (the message names the parameter and the expected form), one of the right shape that cannot be used (a port above 65535, a node id that is not a secp256k1 public key) by the peer module, whose message names the problem.",
       "tags": [
         {
           "$ref": "#/components/tags/net"
@@ -3766,6 +3774,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [
         {
           "$ref": "#/components/errors/InvalidEnodeUrl"
+        },
+        {
+          "$ref": "#/components/errors/PeeringDisabled"
         }
       ],
       "examples": [
@@ -3782,13 +3793,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": true
           }
         }
-      ],
-      "x-unavailable": "Needs devp2p peering, which is not built yet."
+      ]
     },
     {
       "name": "net_listBlacklistedPeers",
       "summary": "Lists the blocked peer addresses.",
-      "description": "The addresses the node refuses to connect to or accept, whether added with net_addToBlacklist or blocked by the node for misbehaviour. Expired temporary entries are not listed. (The original node reported placeholder reasons and times; we report the real ones.)",
+      "description": "The IP addresses and node ids the node refuses to connect to or accept, whether added with net_addToBlacklist or blocked by the node for misbehaviour. Expired temporary entries are not listed. (The original node reported placeholder reasons and times; we report the real ones.)",
       "tags": [
         {
           "$ref": "#/components/tags/net"
@@ -3805,6 +3815,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           }
         }
       },
+      "errors": [
+        {
+          "$ref": "#/components/errors/PeeringDisabled"
+        }
+      ],
       "examples": [
         {
           "name": "one temporary entry",
@@ -3820,14 +3835,28 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
               }
             ]
           }
+        },
+        {
+          "name": "one peer blocked by node id, for good",
+          "params": [],
+          "result": {
+            "name": "blacklist",
+            "value": [
+              {
+                "id": "e3bfa9b623cc977137f97334582646ff44877d1ea7a136d9d2b19686f84fa984cc42d83165c26440ebabf7eced7886c23da678f59790b70b4d8df328995e303c",
+                "reason": "added by operator",
+                "addedAt": 1765540800000,
+                "expiresAt": null
+              }
+            ]
+          }
         }
-      ],
-      "x-unavailable": "Needs devp2p peering, which is not built yet."
+      ]
     },
     {
       "name": "net_addToBlacklist",
-      "summary": "Blocks a peer address, for a while or for good.",
-      "description": "Blocks an IP address: existing connections from it are dropped and new ones refused. Give a bare IP, or a peer id from net_listPeers (host:port), whose host is blocked. duration is in seconds; null or omitted means permanent (the spec's meaning; the original node used 365 days). Blocking an address already listed replaces its entry. Not persisted across restarts.",
+      "summary": "Blocks a peer by IP address or node id, for a while or for good.",
+      "description": "Blocks peers: matching connections are dropped at once and new ones refused. address is one of: an IP address (every peer at that IP); a node id, 128 hex digits (the nodeId of net_listPeers; 0x-prefixed or inside an enode URL also do): the way to block one peer where several share an IP, such as nodes on one machine behind loopback; a connection id, host:port of a current peer from net_listPeers, which blocks that peer's node id when the handshake has revealed it, else its IP. duration is in seconds; null or omitted means permanent (the spec's meaning; the original node used 365 days). Blocking an address already listed replaces its entry. Not persisted across restarts. Returns true once the entry is in place; an address of none of these forms fails with -32602.",
       "tags": [
         {
           "$ref": "#/components/tags/net"
@@ -3837,7 +3866,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "params": [
         {
           "name": "address",
-          "description": "The IP address, or a peer id (host:port) from net_listPeers.",
+          "description": "An IP address, a node id (128 hex digits, the nodeId of net_listPeers) or a connection id (host:port of a current peer from net_listPeers).",
           "required": true,
           "schema": {
             "type": "string"
@@ -3877,6 +3906,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [
         {
           "$ref": "#/components/errors/InvalidPeerAddress"
+        },
+        {
+          "$ref": "#/components/errors/PeeringDisabled"
         }
       ],
       "examples": [
@@ -3917,14 +3949,34 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "name": "added",
             "value": true
           }
+        },
+        {
+          "name": "block one peer by node id",
+          "params": [
+            {
+              "name": "address",
+              "value": "e3bfa9b623cc977137f97334582646ff44877d1ea7a136d9d2b19686f84fa984cc42d83165c26440ebabf7eced7886c23da678f59790b70b4d8df328995e303c"
+            },
+            {
+              "name": "duration",
+              "value": null
+            },
+            {
+              "name": "reason",
+              "value": "stale fork"
+            }
+          ],
+          "result": {
+            "name": "added",
+            "value": true
+          }
         }
-      ],
-      "x-unavailable": "Needs devp2p peering, which is not built yet."
+      ]
     },
     {
       "name": "net_removeFromBlacklist",
-      "summary": "Unblocks a peer address.",
-      "description": "Removes the entry for this address (an IP, or a host:port whose host is meant). Returns false when the address was not listed, so a typo shows up; the original node always returned true.",
+      "summary": "Unblocks a peer address or node id.",
+      "description": "Removes the entry listed under this address: an IP address or a node id, as net_listBlacklistedPeers shows it (the other forms net_addToBlacklist takes are read the same way). Returns false when nothing was listed under it, so a typo shows up; the original node always returned true. An address of none of these forms fails with -32602.",
       "tags": [
         {
           "$ref": "#/components/tags/net"
@@ -3934,7 +3986,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "params": [
         {
           "name": "address",
-          "description": "The IP address (as listed by net_listBlacklistedPeers) or a host:port.",
+          "description": "The id as net_listBlacklistedPeers lists it (an IP address or a node id), or any form net_addToBlacklist takes.",
           "required": true,
           "schema": {
             "type": "string"
@@ -3947,6 +3999,14 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "type": "boolean"
         }
       },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidPeerAddress"
+        },
+        {
+          "$ref": "#/components/errors/PeeringDisabled"
+        }
+      ],
       "examples": [
         {
           "name": "unblock",
@@ -3961,8 +4021,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": true
           }
         }
-      ],
-      "x-unavailable": "Needs devp2p peering, which is not built yet."
+      ]
     },
     {
       "name": "personal_newAccount",
@@ -4589,7 +4648,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "debug_listPeersInfo",
       "summary": "Lists peers with what they announced.",
-      "description": "The net_listPeers entries plus each peer's Hello (client id, capabilities) and eth Status (network id, genesis, best block, total difficulty) and whether it passed the fork check. Returns structured objects rather than the original's free-text strings, so tools can read them. Reveals peer addresses and client versions: keep off public interfaces.",
+      "description": "The net_listPeers entries plus each peer's Hello (client id, capabilities) and eth Status (network id, genesis, best block, total difficulty) and whether it passed the fork check. Returns structured objects rather than the original's free-text strings, so tools can read them. Reveals peer addresses and client versions: keep off public interfaces. Fails with -32002 when peering is off.",
       "tags": [
         {
           "$ref": "#/components/tags/debug"
@@ -4606,6 +4665,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           }
         }
       },
+      "errors": [
+        {
+          "$ref": "#/components/errors/PeeringDisabled"
+        }
+      ],
       "examples": [
         {
           "name": "one ETC mainnet peer",
@@ -4634,8 +4698,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             ]
           }
         }
-      ],
-      "x-unavailable": "Needs devp2p peering, which is not built yet."
+      ]
     },
     {
       "name": "debug_accountRange",
@@ -7558,11 +7621,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "BlacklistEntry": {
         "title": "BlacklistEntry",
         "type": "object",
-        "description": "A blocked peer address. Times are milliseconds since the Unix epoch; expiresAt is null for a permanent entry.",
+        "description": "A blocked IP address or node id. Times are milliseconds since the Unix epoch; expiresAt is null for a permanent entry.",
         "properties": {
           "id": {
             "type": "string",
-            "description": "The blocked IP address."
+            "description": "The blocked IP address, or node id (128 hex digits)."
           },
           "reason": {
             "type": "string",
@@ -8770,11 +8833,15 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       },
       "InvalidEnodeUrl": {
         "code": -32602,
-        "message": "Invalid peer URI: <uri>; expected enode://<128 hex digits>@<host>:<port>."
+        "message": "<what is wrong>, naming the URL, e.g. node id is not a valid secp256k1 public key: enode://…"
       },
       "InvalidPeerAddress": {
         "code": -32602,
-        "message": "Invalid peer address: <address>; expected an IP address or host:port."
+        "message": "\"<address>\" is not an IP address, a node id (128 hex digits) or a connection id (host:port) of a current peer"
+      },
+      "PeeringDisabled": {
+        "code": -32002,
+        "message": "Peering is off on this node: restart it with --p2p (network.p2p.enabled = true); test mode turns it off by default."
       },
       "MinerUnresponsive": {
         "code": -32603,

@@ -1008,7 +1008,7 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'address',
         required: true,
-        expects: 'The IP address, or a peer id (host:port) from net_listPeers.',
+        expects: 'An IP address, a node id (128 hex digits, the nodeId of net_listPeers) or a connection id (host:port of a current peer from net_listPeers).',
         check: checker(validators.validateNetAddToBlacklistAddressParam),
       },
       {
@@ -1026,7 +1026,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateNetAddToBlacklistResult),
-    unavailable: 'Needs devp2p peering, which is not built yet.',
     transport: 'any',
   },
   net_connectToPeer: {
@@ -1042,7 +1041,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateNetConnectToPeerResult),
-    unavailable: 'Needs devp2p peering, which is not built yet.',
     transport: 'any',
   },
   net_disconnectPeer: {
@@ -1058,7 +1056,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateNetDisconnectPeerResult),
-    unavailable: 'Needs devp2p peering, which is not built yet.',
     transport: 'any',
   },
   net_listBlacklistedPeers: {
@@ -1067,7 +1064,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     params: [],
     requiredParams: 0,
     checkResult: checker(validators.validateNetListBlacklistedPeersResult),
-    unavailable: 'Needs devp2p peering, which is not built yet.',
     transport: 'any',
   },
   net_listPeers: {
@@ -1076,7 +1072,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     params: [],
     requiredParams: 0,
     checkResult: checker(validators.validateNetListPeersResult),
-    unavailable: 'Needs devp2p peering, which is not built yet.',
     transport: 'any',
   },
   net_listening: {
@@ -1102,13 +1097,12 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'address',
         required: true,
-        expects: 'The IP address (as listed by net_listBlacklistedPeers) or a host:port.',
+        expects: 'The id as net_listBlacklistedPeers lists it (an IP address or a node id), or any form net_addToBlacklist takes.',
         check: checker(validators.validateNetRemoveFromBlacklistAddressParam),
       },
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateNetRemoveFromBlacklistResult),
-    unavailable: 'Needs devp2p peering, which is not built yet.',
     transport: 'any',
   },
   net_version: {
@@ -1334,7 +1328,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     params: [],
     requiredParams: 0,
     checkResult: checker(validators.validateDebugListPeersInfoResult),
-    unavailable: 'Needs devp2p peering, which is not built yet.',
     transport: 'any',
   },
   debug_storageRangeAt: {

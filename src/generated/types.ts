@@ -429,11 +429,11 @@ export interface PeerInfo {
   forkAccepted: NotFound | boolean;
 }
 /**
- * A blocked peer address. Times are milliseconds since the Unix epoch; expiresAt is null for a permanent entry.
+ * A blocked IP address or node id. Times are milliseconds since the Unix epoch; expiresAt is null for a permanent entry.
  */
 export interface BlacklistEntry {
   /**
-   * The blocked IP address.
+   * The blocked IP address, or node id (128 hex digits).
    */
   id: string;
   /**

@@ -6393,7 +6393,7 @@ return errors === 0;
 
 export const validateNetListBlacklistedPeersResult = validate431;
 const schema162 = {"type":"array","items":{"$ref":"BlacklistEntry.json"},"$id":"validateNetListBlacklistedPeersResult"};
-const schema163 = {"title":"BlacklistEntry","type":"object","description":"A blocked peer address. Times are milliseconds since the Unix epoch; expiresAt is null for a permanent entry.","properties":{"id":{"type":"string","description":"The blocked IP address."},"reason":{"type":"string","description":"The reason given to net_addToBlacklist, or the reason the node blocked the peer itself."},"addedAt":{"type":"integer","minimum":0},"expiresAt":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}]}},"required":["id","reason","addedAt","expiresAt"],"additionalProperties":false,"$id":"BlacklistEntry.json"};
+const schema163 = {"title":"BlacklistEntry","type":"object","description":"A blocked IP address or node id. Times are milliseconds since the Unix epoch; expiresAt is null for a permanent entry.","properties":{"id":{"type":"string","description":"The blocked IP address, or node id (128 hex digits)."},"reason":{"type":"string","description":"The reason given to net_addToBlacklist, or the reason the node blocked the peer itself."},"addedAt":{"type":"integer","minimum":0},"expiresAt":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}]}},"required":["id","reason","addedAt","expiresAt"],"additionalProperties":false,"$id":"BlacklistEntry.json"};
 
 function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="BlacklistEntry.json" */;

@@ -1,6 +1,7 @@
 /**
  * The `svc-node` command line: flags (from the settings table) → configuration → node → RPC server.
- * Prints one `listening` log line with the real address, port and network once the server accepts requests.
+ * Prints one `listening` log line with the real address, port and network once the server accepts requests (and,
+ * when peering runs, the enode URL and devp2p port).
  */
 import { mkdirSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
@@ -118,6 +119,8 @@ export async function runCli(
     await services?.close().catch(() => undefined);
     return fail(`cannot start: ${message}`);
   }
+  // Peering's own address rides on the same line, so scripts (and the test helper) learn every port from one line.
+  const peers = node.peers;
   log.info('listening', {
     address: server.address,
     port: server.port,
@@ -126,6 +129,7 @@ export async function runCli(
     ws: server.wsUrl,
     apis: config.rpc.apis.join(','),
     datadir: config.datadir,
+    ...(peers !== undefined ? { enode: peers.enode, p2pPort: peers.listenPort } : {}),
   });
   return {
     node,

@@ -39,8 +39,25 @@ export interface MiningConfig {
   readonly ethashCacheDir?: string;
 }
 
+/** devp2p peering (src/p2p). Enode URLs are checked by the p2p module when it starts, not here. */
+export interface P2pConfig {
+  /** Default true, but false in test mode (retesteth chains are single-node). */
+  readonly enabled: boolean;
+  /** Listen address: 127.0.0.1 on dev, 0.0.0.0 on mordor/etc. */
+  readonly interface: string;
+  /** TCP port, 9076 by default; 0 = pick a free one (the p2p service reports the one it got). */
+  readonly port: number;
+  /** enode URLs to dial at start. */
+  readonly bootnodes: readonly string[];
+  /** At least 1. */
+  readonly maxPeers: number;
+  /** Discovery is not implemented (static peers only): true only makes the node warn at start. */
+  readonly discovery: boolean;
+}
+
 export interface NodeConfig {
   readonly network: NetworkName;
+  readonly p2p: P2pConfig;
   readonly mining: MiningConfig;
   readonly keystore: { readonly minimalPassphraseLength: number };
   readonly txpool: { readonly size: number; readonly transactionTimeoutMs: number };
@@ -142,12 +159,25 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
   const port = get<number>('network.rpc.http.port') ?? 8546;
   if (port > 65535) throw new ConfigError(`network.rpc.http.port must be 0..65535, got ${port}`);
 
+  const p2pPort = get<number>('network.server-address.port') ?? 9076;
+  if (p2pPort > 65535) throw new ConfigError(`network.server-address.port must be 0..65535, got ${p2pPort}`);
+  const maxPeers = get<number>('network.max-peers') ?? 25;
+  if (maxPeers < 1) throw new ConfigError(`network.max-peers must be at least 1, got ${maxPeers}`);
+
   const coinbase = get<string>('mining.coinbase');
   if (coinbase !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(coinbase)) {
     throw new ConfigError(`mining.coinbase must be a 20-byte address (0x + 40 hex digits), got "${coinbase}"`);
   }
   return {
     network,
+    p2p: {
+      enabled: get<boolean>('network.p2p.enabled') ?? !testmode,
+      interface: get<string>('network.server-address.interface') ?? (network === 'dev' ? '127.0.0.1' : '0.0.0.0'),
+      port: p2pPort,
+      bootnodes: get<string[]>('network.bootnodes') ?? [],
+      maxPeers,
+      discovery: get<boolean>('network.discovery.discovery-enabled') ?? false,
+    },
     mining: {
       enabled: get<boolean>('mining.mining-enabled') ?? network === 'dev',
       coinbase: coinbase ?? (network === 'dev' ? DEV_COINBASE : undefined),

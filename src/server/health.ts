@@ -1,6 +1,11 @@
 /**
  * `/health` (liveness), `/readiness` and `/healthcheck`, with the bodies and status codes of the original product:
  * `{"checks":[{"name","status":"OK"|"ERROR","info"?}]}`. A check that throws is reported as ERROR with the message.
+ *
+ * Readiness = synced with at least one handshaked peer. Two departures from the product, both so that the answer
+ * means "ready": readiness also fails while syncStatus is SYNCING (more than syncing-status-threshold blocks
+ * behind), and a dev node with no peers configured (no peering, or no bootnodes and nothing dialled) is a
+ * single-node chain, ready (and healthy in /healthcheck) without peers.
  */
 import type { ChainStatus, SvcNode } from '../node.js';
 
@@ -34,14 +39,14 @@ export class HealthChecker {
   }
 
   readiness(): HealthReport {
-    return this.#report(['peerCount', 'bestStoredBlock', 'updateStatus'], 503);
+    return this.#report(['peerCount', 'bestStoredBlock', 'updateStatus', 'syncStatus'], 503, this.#readinessChecks);
   }
 
   healthcheck(): HealthReport {
     return this.#report(['peerCount', 'bestStoredBlock', 'bestKnownBlock', 'bestFetchingBlock', 'updateStatus', 'syncStatus'], 500);
   }
 
-  #report(names: readonly CheckName[], failStatus: 500 | 503): HealthReport {
+  #report(names: readonly CheckName[], failStatus: 500 | 503, checks: Record<CheckName, CheckFn> = this.#checks): HealthReport {
     let status: ChainStatus | undefined;
     let statusError: unknown;
     try {
@@ -52,7 +57,7 @@ export class HealthChecker {
     const results = names.map((name): HealthCheck => {
       try {
         if (status === undefined) throw statusError;
-        return this.#checks[name](status);
+        return checks[name](status);
       } catch (err) {
         return { name, status: 'ERROR' as const, info: err instanceof Error ? err.message : String(err) };
       }
@@ -61,13 +66,34 @@ export class HealthChecker {
   }
 
   readonly #checks: Record<CheckName, CheckFn> = {
-    peerCount,
+    peerCount: (s) => this.#peerCount(s),
     bestStoredBlock,
     bestKnownBlock,
     bestFetchingBlock,
     updateStatus: (s) => this.#updateStatus(s),
     syncStatus: (s) => this.#syncStatus(s),
   };
+
+  /** The same checks, except that a node still SYNCING is not ready (the detailed healthcheck reports it as OK). */
+  readonly #readinessChecks: Record<CheckName, CheckFn> = {
+    ...this.#checks,
+    syncStatus: (s) => {
+      const check = this.#syncStatus(s);
+      return check.info === 'SYNCING' && s.syncing
+        ? { name: 'syncStatus', status: 'ERROR', info: `SYNCING (at block ${s.syncing.currentBlock}, target ${s.syncing.targetBlock})` }
+        : check;
+    },
+  };
+
+  /** ERROR without handshaked peers, unless this is a single-node dev chain (dev, and no peer configured to dial). */
+  #peerCount(s: ChainStatus): HealthCheck {
+    if (s.peerCount > 0) return { name: 'peerCount', status: 'OK', info: String(s.peerCount) };
+    const peers = this.node.peers;
+    if (this.node.network.name === 'dev' && (peers === undefined || !peers.hasConfiguredPeers())) {
+      return { name: 'peerCount', status: 'OK', info: '0 (single-node dev chain: no peers configured)' };
+    }
+    return { name: 'peerCount', status: 'ERROR', info: 'peer count is 0' };
+  }
 
   /** ERROR when the block being fetched has not moved for `no-update-duration-threshold`. */
   #updateStatus(s: ChainStatus): HealthCheck {
@@ -89,12 +115,6 @@ export class HealthChecker {
     const syncing = behind > BigInt(this.node.config.rpc.health.syncingStatusThreshold);
     return { name: 'syncStatus', status: 'OK', info: syncing ? 'SYNCING' : 'SYNCED' };
   }
-}
-
-function peerCount(s: ChainStatus): HealthCheck {
-  return s.peerCount > 0
-    ? { name: 'peerCount', status: 'OK', info: String(s.peerCount) }
-    : { name: 'peerCount', status: 'ERROR', info: 'peer count is 0' };
 }
 
 function bestStoredBlock(s: ChainStatus): HealthCheck {

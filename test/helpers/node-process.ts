@@ -18,13 +18,20 @@ export interface NodeProcess {
   readonly url: string;
   readonly wsUrl: string;
   readonly datadir: string;
+  /** Our enode URL and devp2p port, from the listening line; undefined when peering is off. */
+  readonly enode?: string;
+  readonly p2pPort?: number;
   /** Every stdout line so far, parsed when it is JSON. */
   readonly logs: Array<Record<string, unknown>>;
   stop(): Promise<void>;
 }
 
 export interface StartNodeOptions {
-  /** Extra flags; `--http.port 0`, `--http.addr 127.0.0.1` and `--datadir <tmp>` are added unless given. */
+  /**
+   * Extra flags; `--http.port 0`, `--http.addr 127.0.0.1` and `--datadir <tmp>` are added unless given, and so
+   * are `--p2p.port 0` and `--p2p.addr 127.0.0.1` unless given or `--no-p2p` (test nodes run in parallel: the
+   * default 9076 would clash, and mordor/etc would listen on every interface).
+   */
   readonly args?: readonly string[];
   readonly env?: NodeJS.ProcessEnv;
   readonly timeoutMs?: number;
@@ -44,6 +51,10 @@ export async function startNode(options: StartNodeOptions = {}): Promise<NodePro
   if (!args.includes('--http.port')) args.push('--http.port', '0');
   if (!args.includes('--http.addr')) args.push('--http.addr', '127.0.0.1');
   if (!args.includes('--datadir')) args.push('--datadir', datadir);
+  if (!args.includes('--no-p2p')) {
+    if (!args.includes('--p2p.port')) args.push('--p2p.port', '0');
+    if (!args.includes('--p2p.addr')) args.push('--p2p.addr', '127.0.0.1');
+  }
   // One Ethash cache for every test node (epoch 0, built once instead of ~2.5 s CPU per node start).
   if (!args.includes('--ethash.cachedir')) args.push('--ethash.cachedir', join(tmpdir(), 'svc-node-test-ethash'));
 
@@ -91,6 +102,8 @@ export async function startNode(options: StartNodeOptions = {}): Promise<NodePro
     url,
     wsUrl: listening.ws as string,
     datadir,
+    ...(typeof listening.enode === 'string' ? { enode: listening.enode } : {}),
+    ...(typeof listening.p2pPort === 'number' ? { p2pPort: listening.p2pPort } : {}),
     logs,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {

@@ -30,7 +30,7 @@ export interface InProcessNode {
 export async function startInProcessNode(opts: { mine?: boolean; env?: Record<string, string> } = {}): Promise<InProcessNode> {
   const datadir = mkdtempSync(join(tmpdir(), 'svc-node-logs-'));
   const quiet = new Writable({ write: (_c, _e, done) => done() });
-  const args = ['--datadir', datadir, '--http.port', '0', '--http.addr', '127.0.0.1'];
+  const args = ['--datadir', datadir, '--http.port', '0', '--http.addr', '127.0.0.1', '--p2p.port', '0'];
   const outcome = await runCli(args, { NODE_ENV: 'test', SVC_NODE_MINING_MINING_ENABLED: String(opts.mine === true), ...opts.env }, { stdout: quiet, stderr: process.stderr });
   if ('exitCode' in outcome) throw new Error(`node did not start (exit ${outcome.exitCode})`);
   const engine = outcome.node.engine!;

@@ -13,8 +13,12 @@ describe('svc-node CLI', () => {
     for (const flag of ['--config', '--network', '--datadir', '--http.addr', '--http.port', '--apis', '--testmode', '--log-level']) {
       expect(run.stdout).toContain(flag);
     }
+    for (const flag of ['--p2p, --no-p2p', '--p2p.addr <value>', '--p2p.port <value>', '--bootnodes <value>', '--maxpeers <value>']) {
+      expect(run.stdout).toContain(flag);
+    }
     expect(run.stdout).toContain('SVC_NODE_NETWORK_RPC_HTTP_PORT');
     expect(run.stdout).toContain('network.rpc.http.rate-limit.min-request-interval');
+    expect(run.stdout).toContain('SVC_NODE_NETWORK_DISCOVERY_DISCOVERY_ENABLED');
   });
 
   it('fails at start on an unknown namespace, listing the valid ones', async () => {
@@ -34,6 +38,12 @@ describe('svc-node CLI', () => {
     const test = await runCli(['--apis', 'eth,test']);
     expect(test.code).toBe(1);
     expect(test.stderr).toMatch(/testmode/);
+    const p2pPort = await runCli(['--p2p.port', '65536']);
+    expect(p2pPort.code).toBe(1);
+    expect(p2pPort.stderr).toMatch(/network\.server-address\.port must be 0\.\.65535, got 65536/);
+    const maxPeers = await runCli(['--maxpeers', '0']);
+    expect(maxPeers.code).toBe(1);
+    expect(maxPeers.stderr).toMatch(/network\.max-peers must be at least 1/);
   });
 
   it('reads a TOML config file, overridden by the environment, overridden by flags', async () => {

@@ -51,7 +51,7 @@ describe.each([
     const [chainId, version, balance] = await client.batch((b) => [
       b.eth_chainId(),
       b.web3_clientVersion(),
-      b.net_listPeers(), // not available yet: -32004
+      b.qa_getFederationMembersInfo(), // not available yet: -32004
     ]);
     expect(chainId).toBe('0x539');
     expect(version).toMatch(/^svc-node\//);

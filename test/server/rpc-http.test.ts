@@ -19,6 +19,13 @@ describe('JSON-RPC over HTTP (dev node)', () => {
     expect(line).toMatchObject({ level: 'info', address: '127.0.0.1', network: 'dev' });
     expect(line.port).toBeGreaterThan(0);
     expect(line.port).not.toBe(8546);
+    // Peering runs on dev by default; the test helper asks for a free devp2p port, reported with the enode.
+    expect(line.enode).toMatch(/^enode:\/\/[0-9a-f]{128}@[^:@]+:\d+/);
+    expect(line.p2pPort).toBeGreaterThan(0);
+    expect(line.p2pPort).not.toBe(9076);
+    expect(String(line.enode)).toContain(`:${String(line.p2pPort)}`);
+    expect(node.enode).toBe(line.enode);
+    expect(node.p2pPort).toBe(line.p2pPort);
   });
 
   it('serves the base methods', async () => {
@@ -54,7 +61,7 @@ describe('JSON-RPC over HTTP (dev node)', () => {
       request('web3_sha3', [], 5),
       { jsonrpc: '1.0', id: 6, method: 'eth_chainId' },
       42,
-      request('net_listPeers', [], null), // not available yet: -32004
+      request('qa_getFederationMembersInfo', [], null), // not available yet: -32004
       request('eth_chainId', [], { complex: ['id'] }),
     ]);
     expect(res.status).toBe(200);
@@ -99,9 +106,9 @@ describe('JSON-RPC over HTTP (dev node)', () => {
   });
 
   it('answers -32004 for methods the engine cannot serve yet, without checking their params', async () => {
-    const res = await post(node.url, request('net_connectToPeer', [42]));
+    const res = await post(node.url, request('iele_call', [42]));
     expect(res.body.error.code).toBe(-32004);
-    expect(res.body.error.message).toMatch(/^Method not supported: net_connectToPeer/);
+    expect(res.body.error.message).toMatch(/^Method not supported: iele_call/);
   });
 
   it('refuses WebSocket-only methods over HTTP with -32601 naming WebSocket', async () => {
@@ -141,18 +148,20 @@ describe('JSON-RPC over HTTP (dev node)', () => {
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ checks: [{ name: 'server', status: 'OK', info: 'running' }] });
 
+    // A dev node with no peer configured is a single-node chain: ready without peers.
     const readiness = await fetch(node.url + 'readiness');
-    expect(readiness.status).toBe(503);
+    expect(readiness.status).toBe(200);
     expect(await readiness.json()).toEqual({
       checks: [
-        { name: 'peerCount', status: 'ERROR', info: 'peer count is 0' },
+        { name: 'peerCount', status: 'OK', info: '0 (single-node dev chain: no peers configured)' },
         { name: 'bestStoredBlock', status: 'OK', info: '0' },
         { name: 'updateStatus', status: 'OK' },
+        { name: 'syncStatus', status: 'OK', info: 'STARTING' },
       ],
     });
 
     const healthcheck = await fetch(node.url + 'healthcheck');
-    expect(healthcheck.status).toBe(500);
+    expect(healthcheck.status).toBe(200);
     const body = (await healthcheck.json()) as { checks: Array<{ name: string }> };
     expect(body.checks.map((c) => c.name)).toEqual([
       'peerCount',

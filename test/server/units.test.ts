@@ -3,7 +3,9 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { ChainEngine } from '../../src/chain/engine.js';
 import { SvcNode, type ChainStatus } from '../../src/node.js';
+import type { PeerService, SyncProgress } from '../../src/p2p/types.js';
 import { ConfigError, loadConfig } from '../../src/server/config.js';
 import { createCorsPolicy } from '../../src/server/cors.js';
 import { HealthChecker } from '../../src/server/health.js';
@@ -51,6 +53,123 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ env: { SVC_NODE_TESTMODE: 'maybe' } })).toThrow(/testmode \(environment SVC_NODE_TESTMODE\) must be true or false/);
     expect(() => loadConfig({ env: { SVC_NODE_NETWORK_RPC_HTTP_MODE: 'https' } })).toThrow(/keystore-path is not set/);
     expect(() => loadConfig({ flags: { 'network.rpc.apis': 'eth,nope' }, env: {} })).toThrow(/Invalid RPC APIs specified: nope/);
+  });
+});
+
+describe('loadConfig: peering', () => {
+  it('has the documented defaults: on, port 9076, loopback on dev and every interface on mordor/etc, off in test mode', () => {
+    expect(loadConfig({ env: {} }).p2p).toEqual({
+      enabled: true,
+      interface: '127.0.0.1',
+      port: 9076,
+      bootnodes: [],
+      maxPeers: 25,
+      discovery: false,
+    });
+    for (const network of ['mordor', 'etc']) {
+      expect(loadConfig({ flags: { 'blockchains.network': network }, env: {} }).p2p).toMatchObject({ enabled: true, interface: '0.0.0.0', port: 9076 });
+    }
+    expect(loadConfig({ flags: { testmode: true }, env: {} }).p2p.enabled).toBe(false);
+    expect(loadConfig({ flags: { testmode: true, 'network.p2p.enabled': true }, env: {} }).p2p.enabled).toBe(true);
+  });
+
+  it('reads every key from TOML sections, the environment and flags, flags winning', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-node-cfg-'));
+    const file = join(dir, 'p2p.toml');
+    const enodeA = `enode://${'a'.repeat(128)}@127.0.0.1:30303`;
+    const enodeB = `enode://${'b'.repeat(128)}@10.0.0.2:9076`;
+    writeFileSync(
+      file,
+      [
+        '[network]',
+        `bootnodes = ["${enodeA}", "${enodeB}"]`,
+        'max-peers = 3',
+        '[network.p2p]',
+        'enabled = false',
+        '[network.server-address]',
+        'interface = "0.0.0.0"',
+        'port = 30399',
+        '[network.discovery]',
+        'discovery-enabled = true',
+      ].join('\n'),
+    );
+    expect(loadConfig({ configFile: file, env: {} }).p2p).toEqual({
+      enabled: false,
+      interface: '0.0.0.0',
+      port: 30399,
+      bootnodes: [enodeA, enodeB],
+      maxPeers: 3,
+      discovery: true,
+    });
+    const env = {
+      SVC_NODE_NETWORK_P2P_ENABLED: 'true',
+      SVC_NODE_NETWORK_SERVER_ADDRESS_PORT: '0',
+      SVC_NODE_NETWORK_BOOTNODES: `${enodeB} , ${enodeA}`,
+      SVC_NODE_NETWORK_MAX_PEERS: '7',
+    };
+    expect(loadConfig({ configFile: file, env }).p2p).toMatchObject({ enabled: true, port: 0, bootnodes: [enodeB, enodeA], maxPeers: 7 });
+    const flags = { 'network.server-address.port': '30400', 'network.server-address.interface': '127.0.0.2', 'network.bootnodes': '' };
+    expect(loadConfig({ configFile: file, env, flags }).p2p).toMatchObject({ port: 30400, interface: '127.0.0.2', bootnodes: [] });
+  });
+
+  it('refuses a port above 65535 and fewer than one peer, naming the setting', () => {
+    expect(() => loadConfig({ env: { SVC_NODE_NETWORK_SERVER_ADDRESS_PORT: '65536' } })).toThrow(/network\.server-address\.port must be 0\.\.65535, got 65536/);
+    expect(loadConfig({ env: { SVC_NODE_NETWORK_SERVER_ADDRESS_PORT: '65535' } }).p2p.port).toBe(65535);
+    expect(() => loadConfig({ flags: { 'network.max-peers': '0' }, env: {} })).toThrow(/network\.max-peers must be at least 1, got 0/);
+    expect(() => loadConfig({ flags: { 'network.max-peers': '-2' }, env: {} })).toThrow(/network\.max-peers \(--maxpeers\) must be a non-negative integer/);
+    expect(() => loadConfig({ env: { SVC_NODE_NETWORK_P2P_ENABLED: 'yes' } })).toThrow(/network\.p2p\.enabled/);
+  });
+});
+
+/** A peer service with settable answers, for the node's status and the health rule. */
+function fakePeers(state: { peerCount: number; configured: boolean; progress?: SyncProgress | null }): PeerService {
+  const unused = (): never => {
+    throw new Error('not used by this test');
+  };
+  return {
+    enode: `enode://${'c'.repeat(128)}@127.0.0.1:30303`,
+    listenPort: 30303,
+    hasConfiguredPeers: () => state.configured,
+    peerCount: () => state.peerCount,
+    syncProgress: () => state.progress ?? null,
+    peers: unused,
+    peerDetails: unused,
+    connect: unused,
+    disconnect: unused,
+    blacklist: unused,
+    addToBlacklist: unused,
+    removeFromBlacklist: unused,
+    onSyncEvent: unused,
+    close: async () => undefined,
+  };
+}
+
+/** Just enough of an engine for `SvcNode.attachEngine`'s status source: a head block number. */
+const engineAt = (head: bigint) => ({ chain: { getHead: () => ({ header: { number: head } }) } }) as unknown as ChainEngine;
+
+describe('SvcNode chain status with a peer service', () => {
+  it('takes peerCount and sync progress from the peer service, and keeps them when test mode swaps the engine', () => {
+    const node = new SvcNode(loadConfig({ env: {} }), silentLogger);
+    node.attachEngine(engineAt(10n));
+    expect(node.peers).toBeUndefined();
+    expect(node.chainStatus()).toEqual({ peerCount: 0, bestStoredBlock: 10n, pendingBlock: 11n });
+
+    const state = { peerCount: 2, configured: true, progress: null as SyncProgress | null };
+    const peers = fakePeers(state);
+    node.attachPeers(peers);
+    expect(node.peers).toBe(peers);
+    expect(node.chainStatus()).toEqual({ peerCount: 2, bestStoredBlock: 10n, pendingBlock: 11n });
+
+    state.progress = { startingBlock: 3n, currentBlock: 10n, highestBlock: 900n };
+    expect(node.chainStatus()).toEqual({
+      peerCount: 2,
+      bestStoredBlock: 10n,
+      syncing: { startingBlock: 3n, currentBlock: 10n, targetBlock: 900n },
+    });
+
+    node.replaceEngine(engineAt(20n));
+    state.peerCount = 4;
+    expect(node.chainStatus()).toMatchObject({ peerCount: 4, bestStoredBlock: 20n, syncing: { targetBlock: 900n } });
   });
 });
 
@@ -129,6 +248,60 @@ describe('HealthChecker', () => {
     expect(checker.readiness().httpStatus).toBe(200);
     node.attachChainStatus({ status: () => { throw new Error('database closed'); } });
     expect(checker.readiness().body.checks[0]).toEqual({ name: 'peerCount', status: 'ERROR', info: 'database closed' });
+  });
+});
+
+describe('HealthChecker readiness rule: synced with a peer, or a single-node dev chain', () => {
+  const synced: ChainStatus = { peerCount: 0, bestStoredBlock: 100n, pendingBlock: 101n };
+  const readinessOf = (network: 'dev' | 'mordor', peers?: PeerService) => {
+    const node = new SvcNode(loadConfig({ flags: { 'blockchains.network': network }, env: {} }), silentLogger);
+    node.attachChainStatus({ status: () => synced });
+    if (peers) node.attachPeers(peers);
+    return new HealthChecker(node).readiness();
+  };
+  const singleNode = { name: 'peerCount', status: 'OK', info: '0 (single-node dev chain: no peers configured)' };
+
+  it('is ready on dev without peers when no peer service runs or none is configured', () => {
+    const withoutService = readinessOf('dev');
+    expect(withoutService.httpStatus).toBe(200);
+    expect(withoutService.body.checks[0]).toEqual(singleNode);
+    const unconfigured = readinessOf('dev', fakePeers({ peerCount: 0, configured: false }));
+    expect(unconfigured.httpStatus).toBe(200);
+    expect(unconfigured.body.checks[0]).toEqual(singleNode);
+  });
+
+  it('is not ready without a handshaked peer when peers are configured, or on mordor/etc in any case', () => {
+    const waiting = readinessOf('dev', fakePeers({ peerCount: 0, configured: true }));
+    expect(waiting.httpStatus).toBe(503);
+    expect(waiting.body.checks[0]).toEqual({ name: 'peerCount', status: 'ERROR', info: 'peer count is 0' });
+    expect(readinessOf('mordor').httpStatus).toBe(503);
+    expect(readinessOf('mordor', fakePeers({ peerCount: 0, configured: false })).httpStatus).toBe(503);
+    const connected = readinessOf('mordor', fakePeers({ peerCount: 1, configured: true }));
+    expect(connected.httpStatus).toBe(200);
+    expect(connected.body.checks[0]).toEqual({ name: 'peerCount', status: 'OK', info: '1' });
+  });
+
+  it('is not ready while syncing more than the threshold behind; the healthcheck still reports SYNCING as OK', () => {
+    const state = { peerCount: 2, configured: true, progress: { startingBlock: 0n, currentBlock: 100n, highestBlock: 500n } as SyncProgress | null };
+    const node = new SvcNode(loadConfig({ flags: { 'blockchains.network': 'mordor' }, env: {} }), silentLogger);
+    node.attachChainStatus({ status: () => synced });
+    node.attachPeers(fakePeers(state));
+    const checker = new HealthChecker(node);
+    const syncing = checker.readiness();
+    expect(syncing.httpStatus).toBe(503);
+    expect(syncing.body.checks.map((c) => c.name)).toEqual(['peerCount', 'bestStoredBlock', 'updateStatus', 'syncStatus']);
+    expect(syncing.body.checks[3]).toEqual({ name: 'syncStatus', status: 'ERROR', info: 'SYNCING (at block 100, target 500)' });
+    const detailed = checker.healthcheck();
+    expect(detailed.httpStatus).toBe(200);
+    expect(detailed.body.checks.at(-1)).toEqual({ name: 'syncStatus', status: 'OK', info: 'SYNCING' });
+    expect(detailed.body.checks[2]).toEqual({ name: 'bestKnownBlock', status: 'OK', info: '500' });
+
+    state.progress = { startingBlock: 0n, currentBlock: 495n, highestBlock: 500n }; // within syncing-status-threshold (10)
+    expect(checker.readiness().body.checks[3]).toEqual({ name: 'syncStatus', status: 'OK', info: 'SYNCED' });
+    expect(checker.readiness().httpStatus).toBe(200);
+    state.progress = null;
+    expect(checker.readiness().body.checks[3]).toEqual({ name: 'syncStatus', status: 'OK', info: 'STARTING' });
+    expect(checker.readiness().httpStatus).toBe(200);
   });
 });
 

@@ -1,7 +1,7 @@
 import { RLP } from '@ethereumjs/rlp';
 import { keccak256 } from '../../chain/crypto.js';
 import { testQuantityNumber } from '../../chain/testing/quantity.js';
-import { storageTrieOf, trieRange } from '../../chain/testing/trie-range.js';
+import { storageTrieOf, trieRange } from '../../chain/state/trie-range.js';
 import type { DebugStorageRangeAtParams, DebugStorageRangeAtResult } from '../../generated/types.js';
 import type { HandlerContext } from '../context.js';
 import { bytesFromHex, hexFromBytes } from '../hex.js';

@@ -4,13 +4,24 @@ import type { Subscription } from '../../chain/filters/filter-manager.js';
 import { randomId } from '../../chain/filters/ids.js';
 import type { ChainEngine } from '../../chain/engine.js';
 import type { Log as EngineLog, LogCriteria } from '../../chain/logs/types.js';
-import type { Block, EthSubscribeParams, Log, EthSubscribeResult, EthUnsubscribeParams, EthUnsubscribeResult, Filter } from '../../generated/types.js';
+import type {
+  Block,
+  EthSubscribeParams,
+  Log,
+  EthSubscribeResult,
+  EthUnsubscribeParams,
+  EthUnsubscribeResult,
+  Filter,
+  SyncingSubscriptionResult,
+} from '../../generated/types.js';
+import type { PeerService, SyncEvent } from '../../p2p/types.js';
 import { ErrorCode, RpcError, invalidParams } from '../../server/errors.js';
 import { engineOf } from '../block-ref.js';
 import type { ClientConnection, HandlerContext } from '../context.js';
 import { formatBlock, formatLog, formatTransaction } from '../format/index.js';
 import { hexFromBytes } from '../hex.js';
 import { criteriaOf } from './log-filter.js';
+import { formatSyncProgress } from './syncing.js';
 import { closeSubscription, encodeResult, openSubscription, type EncodedResult, type EncodedResults } from './subscriptions.js';
 
 function connectionOf(ctx: HandlerContext): ClientConnection {
@@ -75,7 +86,7 @@ function subscribeLogs(engine: ChainEngine, criteria: LogCriteria, notify: (resu
   return engine.logs.filters.subscribeLogBatches(criteria, (logs) => notify(encodedLogsOf(logs)));
 }
 
-/** A transaction's hash (or its pending object) is encoded once for all subscribers. */
+/** A transaction's hash (or its pending object), or a sync event, is encoded once for all subscribers. */
 const encodedPending = new WeakMap<object, EncodedResults>();
 function encodedOnce(key: object, make: () => unknown): EncodedResults {
   let results = encodedPending.get(key);
@@ -92,10 +103,27 @@ function subscribePending(engine: ChainEngine, full: boolean, notify: (results: 
   });
 }
 
-/** This node does not synchronise from peers yet, so a syncing subscription never has a change to report. */
-function subscribeSyncing(): Promise<Subscription> {
+function syncingPayload(event: SyncEvent): SyncingSubscriptionResult {
+  return event.syncing ? { syncing: true, status: formatSyncProgress(event.status) } : { syncing: false };
+}
+
+/**
+ * Sync started, progressed or stopped, as the peer service reports it; each event is encoded once for all
+ * subscribers. With peering off nothing ever syncs, so the subscription stays silent. Its id is random like
+ * the engine's (it lives outside the engine's filter manager).
+ */
+function subscribeSyncing(peers: PeerService | undefined, notify: (results: EncodedResults) => void): Promise<Subscription> {
+  const stopListening = peers?.onSyncEvent((event) => notify(encodedOnce(event, () => syncingPayload(event))));
   let live = true;
-  return Promise.resolve({ id: randomId(() => false), unsubscribe: () => (live ? !(live = false) : false) });
+  return Promise.resolve({
+    id: randomId(() => false),
+    unsubscribe: () => {
+      if (!live) return false;
+      live = false;
+      stopListening?.();
+      return true;
+    },
+  });
 }
 
 export async function eth_subscribe([kind, options]: EthSubscribeParams, ctx: HandlerContext): Promise<EthSubscribeResult> {
@@ -112,7 +140,7 @@ export async function eth_subscribe([kind, options]: EthSubscribeParams, ctx: Ha
     case 'newPendingTransactions':
       return openSubscription(connection, (notify) => subscribePending(engine, options === true, notify));
     case 'syncing':
-      return openSubscription(connection, () => subscribeSyncing());
+      return openSubscription(connection, (notify) => subscribeSyncing(ctx.node.peers, notify));
   }
 }
 

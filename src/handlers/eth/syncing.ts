@@ -1,7 +1,19 @@
-import type { EthSyncingParams, EthSyncingResult } from '../../generated/types.js';
+import type { SyncProgress } from '../../p2p/types.js';
+import type { EthSyncingParams, EthSyncingResult, SyncingStatus } from '../../generated/types.js';
 import type { HandlerContext } from '../context.js';
+import { toQuantity } from '../hex.js';
 
-/** This node has no block synchronisation yet: it is never behind a peer, so it is never syncing. */
-export function eth_syncing(_params: EthSyncingParams, _ctx: HandlerContext): EthSyncingResult {
-  return false;
+/** The wire form of sync progress, shared with the `syncing` subscription. Full sync only: no state counts. */
+export function formatSyncProgress(progress: SyncProgress): SyncingStatus {
+  return {
+    startingBlock: toQuantity(progress.startingBlock),
+    currentBlock: toQuantity(progress.currentBlock),
+    highestBlock: toQuantity(progress.highestBlock),
+  };
+}
+
+/** false when not syncing, or when peering is off (no peer can be ahead of a node that has none). */
+export function eth_syncing(_params: EthSyncingParams, ctx: HandlerContext): EthSyncingResult {
+  const progress = ctx.node.peers?.syncProgress() ?? null;
+  return progress === null ? false : formatSyncProgress(progress);
 }

@@ -1,7 +1,7 @@
 import type { NetListeningParams, NetListeningResult } from '../../generated/types.js';
 import type { HandlerContext } from '../context.js';
 
-/** The RPC server answering this call is listening; p2p listening becomes part of this when peers exist. */
-export function net_listening(_params: NetListeningParams, _ctx: HandlerContext): NetListeningResult {
-  return true;
+/** Whether the devp2p listener is open: it is whenever the peer service runs (it fails start-up otherwise). */
+export function net_listening(_params: NetListeningParams, ctx: HandlerContext): NetListeningResult {
+  return ctx.node.peers !== undefined;
 }

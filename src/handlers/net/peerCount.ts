@@ -2,7 +2,7 @@ import type { NetPeerCountParams, NetPeerCountResult } from '../../generated/typ
 import type { HandlerContext } from '../context.js';
 import { toQuantity } from '../hex.js';
 
-/** Handshaked peers, as the node's chain status reports them: 0 until devp2p peering exists. */
+/** Handshaked peers; 0 when peering is off. */
 export function net_peerCount(_params: NetPeerCountParams, ctx: HandlerContext): NetPeerCountResult {
-  return toQuantity(ctx.node.chainStatus().peerCount);
+  return toQuantity(ctx.node.peers?.peerCount() ?? 0);
 }

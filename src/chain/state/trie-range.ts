@@ -6,7 +6,7 @@
 import { BranchMPTNode, ExtensionMPTNode, LeafMPTNode, type MerklePatriciaTrie, type MPTNode } from '@ethereumjs/mpt';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address } from '@ethereumjs/util';
-import { toNibbles } from '../state/nibbles.js';
+import { toNibbles } from './nibbles.js';
 
 export interface TrieEntry {
   /** The 32-byte trie key: keccak256 of the address or storage slot. */

@@ -1,0 +1,88 @@
+/**
+ * What the rest of the node sees of devp2p: the peer table, the blacklist, dialling and sync progress.
+ * Handlers (net_*, debug_listPeersInfo, eth_syncing), health and the MCP tools read through this one
+ * interface; nothing here knows JSON-RPC, and nothing outside src/p2p knows RLPx.
+ */
+
+/** Connection states of the spec's peer table. */
+export type PeerStatus = 'Connecting' | 'Handshaking' | 'Handshaked' | 'Idle' | 'Disconnected';
+
+export interface PeerSummary {
+  /** Connection handle (the remote socket address, host:port); what disconnectPeer takes. */
+  readonly id: string;
+  readonly remoteAddress: string;
+  /** 64-byte public key as 128 hex digits (no 0x); null until the RLPx handshake revealed it. */
+  readonly nodeId: string | null;
+  readonly incoming: boolean;
+  readonly status: PeerStatus;
+}
+
+export interface PeerDetails extends PeerSummary {
+  readonly clientId: string | null;
+  /** From Hello, e.g. `eth/68`, `snap/1`. */
+  readonly capabilities: readonly string[];
+  readonly networkId: bigint | null;
+  readonly genesisHash: Uint8Array | null;
+  readonly bestHash: Uint8Array | null;
+  /** Highest block number the peer is known to have (from announcements and its best header). */
+  readonly maxBlockNumber: bigint | null;
+  readonly totalDifficulty: bigint | null;
+  /** Whether its fork id passed EIP-2124 validation; null before STATUS. */
+  readonly forkAccepted: boolean | null;
+}
+
+export interface BlacklistEntry {
+  /** An IP address or a node id (128 hex digits). */
+  readonly id: string;
+  readonly reason: string;
+  /** ms since the epoch. */
+  readonly addedAt: number;
+  /** ms since the epoch; null = permanent. */
+  readonly expiresAt: number | null;
+}
+
+export interface SyncProgress {
+  readonly startingBlock: bigint;
+  readonly currentBlock: bigint;
+  readonly highestBlock: bigint;
+}
+
+export type SyncEvent = { readonly syncing: false } | { readonly syncing: true; readonly status: SyncProgress };
+
+/** Thrown for input the operator can fix (a bad enode URL, an unknown address form); the message says what. */
+export class PeerInputError extends Error {
+  override name = 'PeerInputError';
+}
+
+export interface PeerService {
+  /** Our enode URL, `enode://<id>@<host>:<port>`. */
+  readonly enode: string;
+  /** The TCP port actually listened on (the configured one, or the one picked for port 0). */
+  readonly listenPort: number;
+  /**
+   * Whether any peer was configured to dial (bootnodes, static-nodes.json, net_connectToPeer). A dev node with
+   * none is a single-node chain and counts as ready without peers.
+   */
+  hasConfiguredPeers(): boolean;
+  /** Handshaked peers (eth STATUS exchanged and accepted). */
+  peerCount(): number;
+  peers(): readonly PeerSummary[];
+  peerDetails(): readonly PeerDetails[];
+  /** Queues a dial (and keeps redialling it as a static peer). Throws PeerInputError for a malformed URL. */
+  connect(enode: string): void;
+  /** false when no connection has that id. */
+  disconnect(id: string): boolean;
+  blacklist(): readonly BlacklistEntry[];
+  /**
+   * Blocks an IP address, a node id, or the peer of a connection id (host:port from peers()) for `seconds`
+   * (null = permanently); connected matches are dropped at once. Throws PeerInputError for an unusable address.
+   */
+  addToBlacklist(address: string, seconds: number | null, reason: string): void;
+  /** false when nothing was listed under that address. */
+  removeFromBlacklist(address: string): boolean;
+  /** null when not syncing (at the best known peer's head, or no peer ahead of us). */
+  syncProgress(): SyncProgress | null;
+  /** Sync started, progressed or stopped; for the `syncing` subscription. Returns an unsubscribe function. */
+  onSyncEvent(listener: (event: SyncEvent) => void): () => void;
+  close(): Promise<void>;
+}
