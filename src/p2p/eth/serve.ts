@@ -7,14 +7,17 @@ import { RLP } from '@ethereumjs/rlp';
 import type { Blockchain } from '../../chain/blockchain.js';
 import { encodeConsensusReceipt } from '../../chain/exec/receipts.js';
 import type { TxPool } from '../../chain/txpool/txpool.js';
-import type { HeadersRequest, RawBody, RawHeader, RawTx } from './messages.js';
-
-export const MAX_HEADERS_SERVED = 1024;
-export const MAX_BODIES_SERVED = 256;
-export const MAX_RECEIPTS_SERVED = 256;
-export const MAX_POOLED_TXS_SERVED = 256;
-/** Soft limit of one answer's payload, as other clients use (2 MiB). */
-export const SOFT_RESPONSE_BYTES = 2 * 1024 * 1024;
+import {
+  MAX_BODIES_SERVE,
+  MAX_HEADERS_SERVE,
+  MAX_POOLED_TXS_SERVE,
+  MAX_RECEIPTS_SERVE,
+  SOFT_RESPONSE_LIMIT,
+  type HeadersRequest,
+  type RawBody,
+  type RawHeader,
+  type RawTx,
+} from './messages.js';
 
 export class EthServer {
   constructor(
@@ -23,7 +26,7 @@ export class EthServer {
   ) {}
 
   async headers(req: HeadersRequest): Promise<RawHeader[]> {
-    const amount = Math.min(req.amount, MAX_HEADERS_SERVED);
+    const amount = Math.min(req.amount, MAX_HEADERS_SERVE);
     if (amount <= 0) return [];
     const step = BigInt(req.skip) + 1n;
     let first: bigint;
@@ -63,13 +66,13 @@ export class EthServer {
   async bodies(hashes: readonly Uint8Array[]): Promise<RawBody[]> {
     const out: RawBody[] = [];
     let bytes = 0;
-    for (const hash of hashes.slice(0, MAX_BODIES_SERVED)) {
+    for (const hash of hashes.slice(0, MAX_BODIES_SERVE)) {
       const block = await this.chain.getBlock(hash);
       if (block === undefined) continue;
       const [, txs, uncles] = block.raw() as unknown as [RawHeader, RawTx[], RawHeader[]];
       out.push({ txs, uncles });
       bytes += RLP.encode([txs, uncles] as never).length;
-      if (bytes >= SOFT_RESPONSE_BYTES) break;
+      if (bytes >= SOFT_RESPONSE_LIMIT) break;
     }
     return out;
   }
@@ -77,7 +80,7 @@ export class EthServer {
   async receipts(hashes: readonly Uint8Array[]): Promise<unknown[][]> {
     const out: unknown[][] = [];
     let bytes = 0;
-    for (const hash of hashes.slice(0, MAX_RECEIPTS_SERVED)) {
+    for (const hash of hashes.slice(0, MAX_RECEIPTS_SERVE)) {
       const receipts = await this.chain.getReceipts(hash);
       if (receipts === undefined) continue;
       // On the wire a legacy receipt is its RLP list, a typed one its type-prefixed bytes (as in the receipts trie).
@@ -88,7 +91,7 @@ export class EthServer {
           return r.type === 0 ? RLP.decode(encoded) : encoded;
         }),
       );
-      if (bytes >= SOFT_RESPONSE_BYTES) break;
+      if (bytes >= SOFT_RESPONSE_LIMIT) break;
     }
     return out;
   }
@@ -96,12 +99,12 @@ export class EthServer {
   pooledTransactions(hashes: readonly Uint8Array[]): RawTx[] {
     const out: RawTx[] = [];
     let bytes = 0;
-    for (const hash of hashes.slice(0, MAX_POOLED_TXS_SERVED)) {
+    for (const hash of hashes.slice(0, MAX_POOLED_TXS_SERVE)) {
       const pooled = this.pool.get(hash);
       if (pooled === undefined) continue;
       out.push(wireTx(pooled.raw));
       bytes += pooled.raw.length;
-      if (bytes >= SOFT_RESPONSE_BYTES) break;
+      if (bytes >= SOFT_RESPONSE_LIMIT) break;
     }
     return out;
   }

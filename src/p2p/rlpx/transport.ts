@@ -11,7 +11,7 @@ import type { Socket } from 'node:net';
 import { Peer, DISCONNECT_REASON, DisconnectReasonNames, type Capabilities } from '@ethereumjs/devp2p';
 import type { Common } from '@ethereumjs/common';
 import * as snappy from 'snappyjs';
-import { ETH_MESSAGE_COUNT, ETH_VERSION } from '../eth/messages.js';
+import { ETH_MESSAGE_COUNT, ETH_VERSION, MAX_MESSAGE_SIZE } from '../eth/messages.js';
 import { SNAP_MESSAGE_COUNT, SNAP_VERSION } from '../snap/messages.js';
 
 export type SubProtocol = 'eth' | 'snap';
@@ -93,6 +93,7 @@ export class RlpxLink {
       timeout: options.pingTimeoutMs ?? 20_000,
       EIP8: true,
     } as ConstructorParameters<typeof Peer>[0]);
+    guardDecompressedSize(this.#peer);
     this.#peer.events.on('connect', () => {
       this.#events.onConnect(new Set(this.#senders.keys()));
     });
@@ -152,4 +153,39 @@ export class RlpxLink {
   destroy(): void {
     (this.#peer as unknown as { _socket: Socket })._socket.destroy();
   }
+}
+
+/** Largest message a peer may make us decompress: the eth protocol's message limit (10 MiB, as in geth). */
+export const MAX_DECOMPRESSED_BYTES = MAX_MESSAGE_SIZE;
+
+/**
+ * The library decompresses every message without a size limit, so a few bytes claiming a 4 GiB payload would
+ * make us allocate it. Each decrypted frame is checked first: the snappy length prefix (a varint) of a
+ * compressed message over the limit fails the frame, and the library then drops the peer.
+ */
+function guardDecompressedSize(peer: Peer): void {
+  const internals = peer as unknown as { _eciesSession: { parseBody(data: Uint8Array): Uint8Array | undefined }; _hello: { protocolVersion: number } | null };
+  const ecies = internals._eciesSession;
+  const parseBody = ecies.parseBody.bind(ecies);
+  ecies.parseBody = (data: Uint8Array) => {
+    const body = parseBody(data);
+    const code = body?.[0];
+    // Hello (0x80 = code 0) and Disconnect (0x01) may travel uncompressed; everything after Hello v5 is snappy.
+    if (body !== undefined && code !== 0x80 && code !== 0x01 && (internals._hello?.protocolVersion ?? 0) >= 5) {
+      const declared = snappyLength(body, 1);
+      if (declared > MAX_DECOMPRESSED_BYTES) throw new Error(`message would decompress to ${declared} bytes (limit ${MAX_DECOMPRESSED_BYTES})`);
+    }
+    return body;
+  };
+}
+
+/** The uncompressed length a snappy block declares (its leading little-endian base-128 varint). */
+function snappyLength(bytes: Uint8Array, offset: number): number {
+  let value = 0;
+  for (let i = 0; i < 5 && offset + i < bytes.length; i++) {
+    const b = bytes[offset + i]!;
+    value += (b & 0x7f) * 2 ** (7 * i);
+    if ((b & 0x80) === 0) return value;
+  }
+  return value;
 }
