@@ -156,3 +156,11 @@ if (!process.argv.includes('--peers') && process.env.BENCH_MINED !== '0') {
   const code = await new Promise<number>((resolve) => minedBench.once('exit', (c) => resolve(c ?? 1)));
   if (code !== 0) process.exitCode = code;
 }
+
+// Full sync over devp2p between two node processes against local import of the same 2,000 blocks of transfers,
+// blocks per second and their ratio: issue 11 (bench/p2p-sync.ts → bench/results/p2p-sync.md). BENCH_SYNC=0 skips it.
+if (!process.argv.includes('--peers') && process.env.BENCH_SYNC !== '0') {
+  const syncBench = spawn(process.execPath, ['--import', 'tsx', 'bench/p2p-sync.ts'], { cwd: repo, stdio: 'inherit' });
+  const code = await new Promise<number>((resolve) => syncBench.once('exit', (c) => resolve(c ?? 1)));
+  if (code !== 0) process.exitCode = code;
+}

@@ -297,7 +297,13 @@ export class PeerManager {
     conn.session?.closed(disconnectReasonName(reason));
     this.forget(conn, reason === undefined ? 'socket closed' : `${disconnectReasonName(reason)} (${byUs ? 'by us' : 'by peer'})`);
     if (wasReady && conn.session) {
-      this.#opts.log.info('p2p peer disconnected', { peer: conn.id, nodeId: conn.nodeIdHex, reason: disconnectReasonName(reason), byUs });
+      this.#opts.log.info('p2p peer disconnected', {
+        peer: conn.id,
+        nodeId: conn.nodeIdHex,
+        reason: disconnectReasonName(reason),
+        byUs,
+        ...(conn.session.failure !== undefined ? { detail: conn.session.failure } : {}),
+      });
       this.#opts.onSessionGone(conn.session);
     }
   }

@@ -313,6 +313,7 @@ export class P2pService implements PeerService, SessionHost {
   private punish(session: EthSession, reason: string): void {
     const id = session.link.remoteId;
     if (id !== null) this.#blacklist.add(bytesToHex(id).slice(2), BAD_PEER_BAN_SECONDS, reason);
+    session.failure ??= reason;
     this.#opts.log.warn('p2p peer dropped for a bad block or answer', { peer: peerName(session), reason });
     session.link.disconnect(DisconnectReason.SUBPROTOCOL_ERROR);
   }

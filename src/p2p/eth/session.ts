@@ -114,8 +114,12 @@ export class EthSession {
     });
   }
 
+  /** Why we dropped the peer, when it was for something it did (for the disconnect log line). */
+  failure: string | undefined;
+
   /** Drops the link with `err.reason`, failing the handshake and every request still waiting. */
   fail(err: SessionError): void {
+    this.failure ??= err.message;
     clearTimeout(this.#statusTimer);
     this.#onFail?.(err);
     this.#onFail = undefined;

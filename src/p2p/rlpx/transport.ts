@@ -10,11 +10,15 @@
 import type { Socket } from 'node:net';
 import { Peer, DISCONNECT_REASON, DisconnectReasonNames, type Capabilities } from '@ethereumjs/devp2p';
 import type { Common } from '@ethereumjs/common';
+import { RLP } from '@ethereumjs/rlp';
 import * as snappy from 'snappyjs';
 import { ETH_MESSAGE_COUNT, ETH_VERSION, MAX_MESSAGE_SIZE } from '../eth/messages.js';
 import { SNAP_MESSAGE_COUNT, SNAP_VERSION } from '../snap/messages.js';
 
 export type SubProtocol = 'eth' | 'snap';
+
+/** Message code of DISCONNECT in the devp2p base protocol. */
+const BASE_DISCONNECT = 0x01;
 
 /** Disconnect reasons of the devp2p base protocol. */
 export const DisconnectReason = DISCONNECT_REASON;
@@ -144,8 +148,21 @@ export class RlpxLink {
       socket.destroy();
       return;
     }
-    this.#peer.disconnect(reason);
-    // The library half-closes after 2 s; a peer that never closes its side is cut off after that.
+    // The library's own DISCONNECT skips snappy, which devp2p v5 requires after Hello (a strict peer cannot read
+    // the reason then), so it is sent here, compressed, with the library's bookkeeping for a disconnect by us.
+    const peer = this.#peer as unknown as {
+      _sendMessage(code: number, data: Uint8Array): boolean | undefined;
+      _disconnectReason?: number;
+      _disconnectWe: boolean | null;
+      _closed: boolean;
+    };
+    const payload = RLP.encode([reason]);
+    peer._sendMessage(BASE_DISCONNECT, this.#peer.getHelloMessage()!.protocolVersion >= 5 ? snappy.compress(payload) : payload);
+    peer._disconnectReason = reason;
+    peer._disconnectWe = true;
+    peer._closed = true;
+    // Give the message time to leave, half-close, and cut off a peer that never closes its side.
+    setTimeout(() => socket.end(), 1_000).unref();
     setTimeout(() => socket.destroy(), 3_000).unref();
   }
 
