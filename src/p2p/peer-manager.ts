@@ -231,6 +231,7 @@ export class PeerManager {
       events: {
         onConnect: (shared) => void this.onHello(conn, link, shared),
         onMessage: (protocol, code, payload) => conn.session?.handle(protocol, code, payload),
+        onError: (err) => this.#opts.log.debug('p2p link error', { peer: conn.id, nodeId: conn.nodeIdHex, error: err.message }),
         onClose: (reason, byUs) => {
           clearTimeout(handshakeTimer);
           this.onClosed(conn, reason, byUs);

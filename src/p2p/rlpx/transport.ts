@@ -44,6 +44,8 @@ export interface LinkEvents {
   onMessage(protocol: SubProtocol, code: number, payload: Uint8Array): void;
   /** The socket closed; `reason` is the devp2p disconnect reason when one was exchanged, `byUs` whether we sent it. */
   onClose(reason: number | undefined, byUs: boolean | null): void;
+  /** What made the library drop the link (a bad frame, an oversize or undecodable message); the close follows. */
+  onError?(err: Error): void;
 }
 
 export interface LinkOptions {
@@ -101,8 +103,7 @@ export class RlpxLink {
     this.#peer.events.on('connect', () => {
       this.#events.onConnect(new Set(this.#senders.keys()));
     });
-    // 'error' carries what made the library drop the link (a bad frame, a sub-protocol decode error); the close follows.
-    this.#peer.events.on('error', () => undefined);
+    this.#peer.events.on('error', (err: Error) => this.#events.onError?.(err));
     options.socket.once('close', () => {
       this.#closed = true;
       const peer = this.#peer as unknown as { _disconnectReason?: number; _disconnectWe: boolean | null };
@@ -132,10 +133,15 @@ export class RlpxLink {
 
   /** Sends one sub-protocol message (RLP bytes; compressed here as devp2p v5 requires). false if the link is gone. */
   send(protocol: SubProtocol, code: number, payload: Uint8Array): boolean {
+    const hello = this.#peer.getHelloMessage();
+    return this.sendFramed(protocol, code, hello !== null && hello.protocolVersion >= 5 ? snappy.compress(payload) : payload);
+  }
+
+  /** Sends a payload exactly as given, already in wire form (compressed when the link uses snappy). */
+  sendFramed(protocol: SubProtocol, code: number, wirePayload: Uint8Array): boolean {
     const send = this.#senders.get(protocol);
     if (send === undefined || this.#closed || this.#disconnectSent) return false;
-    const hello = this.#peer.getHelloMessage();
-    send(code, hello !== null && hello.protocolVersion >= 5 ? snappy.compress(payload) : payload);
+    send(code, wirePayload);
     return true;
   }
 
