@@ -33,23 +33,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { dev } from '../../src/chain/networks/dev.js';
+import { ETH_HARDFORK_ORDER } from '../../src/chain/rules/evmRules.js';
 import { buildGenesisBlock } from '../../src/chain/networks/genesis.js';
 import type { NetworkDefinition } from '../../src/chain/networks/types.js';
 
-/** Common's Ethereum hardfork names up to Shanghai, in its order; ETC's forks through Spiral map onto them. */
-const HARDFORKS_THROUGH_SHANGHAI = [
-  'chainstart',
-  'homestead',
-  'tangerineWhistle',
-  'spuriousDragon',
-  'byzantium',
-  'constantinople',
-  'petersburg',
-  'istanbul',
-  'berlin',
-  'london',
-  'shanghai',
-] as const;
 
 /** ECIP-1017 era 0 block reward, 5 ETC. */
 const ERA0_REWARD_WEI = '5000000000000000000';
@@ -115,7 +102,7 @@ export async function ethereumjsChainFiles(network: NetworkDefinition = dev): Pr
       nonce: bytesToHex(h.nonce),
       extraData: bytesToHex(h.extraData),
     },
-    hardforks: HARDFORKS_THROUGH_SHANGHAI.map((name) => ({ name, block: 0 })),
+    hardforks: ETH_HARDFORK_ORDER.map((name) => ({ name, block: 0 })),
     customHardforks: etcCustomHardforks(network.pow.minimumDifficulty),
     // Nothing of Mainnet's peers, DNS trees or deposit contract may leak into the base it is spread onto.
     bootstrapNodes: [],

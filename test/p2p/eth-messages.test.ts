@@ -1,13 +1,8 @@
-import { RLP, type Input } from '@ethereumjs/rlp';
-import { hexToBytes } from '@ethereumjs/util';
+import { RLP } from '@ethereumjs/rlp';
 import { describe, expect, it } from 'vitest';
+import { bytes, enc, expectReject, h32, hex } from './wire-codec-fixture.js';
 import * as eth from '../../src/p2p/eth/messages.js';
 import { EthCode, WireDecodeError, type RawBody, type RawHeader, type RawReceipt, type RawTx } from '../../src/p2p/eth/messages.js';
-
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
-const bytes = (h: string) => hexToBytes(`0x${h}`);
-const enc = (v: unknown) => RLP.encode(v as Input);
-const h32 = (suffix: string) => bytes(suffix.padStart(64, '0'));
 
 /** A 15-field pre-London header (ETC's form), distinct per `seed`. */
 function header(seed: number): RawHeader {
@@ -20,16 +15,6 @@ const legacyReceipt = [Uint8Array.of(1), bytes('5208'), new Uint8Array(256), [[n
 const typedReceipt = new Uint8Array([0x01, ...enc([new Uint8Array(0), bytes('01'), new Uint8Array(256), []])]);
 
 /** Throws a WireDecodeError whose message matches every pattern. */
-function expectReject(decode: (p: Uint8Array) => unknown, payload: Uint8Array, ...patterns: RegExp[]): void {
-  let caught: unknown;
-  try {
-    decode(payload);
-  } catch (err) {
-    caught = err;
-  }
-  expect(caught, `accepted ${hex(payload)}`).toBeInstanceOf(WireDecodeError);
-  for (const p of patterns) expect((caught as Error).message).toMatch(p);
-}
 
 describe('constants', () => {
   it('match eth/68', () => {

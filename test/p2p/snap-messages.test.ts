@@ -1,29 +1,16 @@
-import { RLP, type Input } from '@ethereumjs/rlp';
-import { accountBodyToSlim, hexToBytes, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util';
+import { RLP } from '@ethereumjs/rlp';
+import { accountBodyToSlim, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
+import { bytes, enc, expectReject, h32, hex } from './wire-codec-fixture.js';
 import * as snap from '../../src/p2p/snap/messages.js';
 import { SnapCode, WireDecodeError } from '../../src/p2p/snap/messages.js';
 
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
-const bytes = (h: string) => hexToBytes(`0x${h}`);
-const enc = (v: unknown) => RLP.encode(v as Input);
-const h32 = (suffix: string) => bytes(suffix.padStart(64, '0'));
 const empty = new Uint8Array(0);
 
 /** Slim account RLP as @ethereumjs/util builds it (empty root and code hash → empty strings). */
 const plainAccount = RLP.encode(accountBodyToSlim([Uint8Array.of(5), bytes('0de0b6b3a7640000'), KECCAK256_RLP, KECCAK256_NULL]));
 const contractAccount = RLP.encode(accountBodyToSlim([Uint8Array.of(1), empty, h32('5707a6e'), h32('c0de')]));
 
-function expectReject(decode: (p: Uint8Array) => unknown, payload: Uint8Array, ...patterns: RegExp[]): void {
-  let caught: unknown;
-  try {
-    decode(payload);
-  } catch (err) {
-    caught = err;
-  }
-  expect(caught, `accepted ${hex(payload)}`).toBeInstanceOf(WireDecodeError);
-  for (const p of patterns) expect((caught as Error).message).toMatch(p);
-}
 
 describe('constants', () => {
   it('match snap/1', () => {

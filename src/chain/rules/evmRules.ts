@@ -21,7 +21,7 @@ import type { NetworkDefinition } from '../networks/types.js';
 import { evmRuleSetAt, type EvmRuleSetName } from './forks.js';
 
 /** Ethereum hardfork names in Common's order; a rule set uses a prefix of this list. */
-const ETH_HARDFORK_ORDER = [
+export const ETH_HARDFORK_ORDER = [
   'chainstart',
   'homestead',
   'tangerineWhistle',
