@@ -1,7 +1,7 @@
 /**
  * JSON-RPC 2.0 dispatch, independent of the transport: text or a parsed body in, a response (or nothing, for
- * notifications) out. HTTP and WebSocket both call it. Order of checks for one request: shape (-32600),
- * version (-32006), method known and enabled (-32601), transport (-32601), available (-32004), params
+ * notifications) out. HTTP and WebSocket both call it. Order of checks for one request: shape (-32600: not an
+ * object, or no "jsonrpc"), version (-32006: "jsonrpc" present but not "2.0"), method known and enabled (-32601), transport (-32601), available (-32004), params
  * (-32602), then the handler; anything a handler throws that is not an `RpcError` is a fault (-32603, logged).
  */
 import type { Handlers } from '../generated/handlers.js';
@@ -83,6 +83,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const req = request as Record<string, unknown>;
     const isNotification = !('id' in req);
     const id = isNotification ? null : req.id;
+    // An object without "jsonrpc" is not a request at all (e.g. {"foo":1} in a batch); -32006 is for a request
+    // that names another version.
+    if (!('jsonrpc' in req)) return invalidRequest(id, 'expected a JSON-RPC request object with "jsonrpc": "2.0"');
     if (req.jsonrpc !== '2.0') {
       return errorResponse(id, ErrorCode.VersionNotSupported, 'Unsupported JSON-RPC version: "jsonrpc" must be "2.0"');
     }

@@ -94,7 +94,9 @@ describe('dispatch', () => {
       id: 7,
       error: { code: -32006 },
     });
-    expect(await d.handle({ id: 7, method: 'eth_echo', params: ['0x'] }, http)).toMatchObject({ error: { code: -32006 } });
+    // No "jsonrpc" at all is not a request (a stray object in a batch), not a version mismatch.
+    expect(await d.handle({ id: 7, method: 'eth_echo', params: ['0x'] }, http)).toMatchObject({ id: 7, error: { code: -32600 } });
+    expect(await d.handle({ foo: 1 }, http)).toMatchObject({ id: null, error: { code: -32600 } });
   });
 
   it('reports -32601 for unknown and disabled methods, -32004 for unavailable ones', async () => {

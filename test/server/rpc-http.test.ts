@@ -61,12 +61,13 @@ describe('JSON-RPC over HTTP (dev node)', () => {
       request('web3_sha3', [], 5),
       { jsonrpc: '1.0', id: 6, method: 'eth_chainId' },
       42,
-      request('qa_getFederationMembersInfo', [], null), // not available yet: -32004
+      { foo: 1 }, // not a request object: -32600, not -32006
+      request('iele_call', [], null), // not available yet: -32004
       request('eth_chainId', [], { complex: ['id'] }),
     ]);
     expect(res.status).toBe(200);
     const byPosition = res.body as any[];
-    expect(byPosition).toHaveLength(8);
+    expect(byPosition).toHaveLength(9);
     expect(byPosition[0]).toEqual({ jsonrpc: '2.0', id: 'first', result: '0x539' });
     expect(byPosition[1]).toMatchObject({ id: 3, error: { code: -32601 } });
     expect(byPosition[2]).toMatchObject({ id: 4, error: { code: -32602 } });
@@ -75,8 +76,9 @@ describe('JSON-RPC over HTTP (dev node)', () => {
     expect(byPosition[3].error.message).toBe('Invalid params for web3_sha3: expected 1 parameter, got 0');
     expect(byPosition[4]).toMatchObject({ id: 6, error: { code: -32006 } });
     expect(byPosition[5]).toMatchObject({ id: null, error: { code: -32600 } });
-    expect(byPosition[6]).toMatchObject({ id: null, error: { code: -32004 } });
-    expect(byPosition[7]).toEqual({ jsonrpc: '2.0', id: { complex: ['id'] }, result: '0x539' });
+    expect(byPosition[6]).toMatchObject({ id: null, error: { code: -32600 } });
+    expect(byPosition[7]).toMatchObject({ id: null, error: { code: -32004 } });
+    expect(byPosition[8]).toEqual({ jsonrpc: '2.0', id: { complex: ['id'] }, result: '0x539' });
   });
 
   it('reports the arity of a method with no params', async () => {
