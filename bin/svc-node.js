@@ -1,11 +1,22 @@
 #!/usr/bin/env node
-// The `svc-node` command. Runs the built JavaScript when `npm run build` has made it, otherwise the TypeScript
-// sources through tsx (a dependency), so `npx svc-node` works from a fresh clone.
+// The `svc-node` command (`npm start` execs it). One process, which is the node itself and holds its database, running
+// compiled JavaScript from dist/: sources edited since the last compile are compiled first (bin/build.js, milliseconds
+// per file). Only where that cannot happen (an installed package without TypeScript and without a dist/ matching its
+// sources) are the TypeScript sources run through tsx, in this same process.
 import { existsSync } from 'node:fs';
 
-const built = new URL('../dist/main.js', import.meta.url);
-if (existsSync(built)) {
-  await import(built.href);
+const entry = new URL('../dist/main.js', import.meta.url);
+let compiled = false;
+try {
+  const { build } = await import('./build.js');
+  build();
+  compiled = existsSync(entry);
+} catch (err) {
+  const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
+  process.stderr.write(`svc-node: cannot compile src/ into dist/ (${why}); running the TypeScript sources through tsx\n`);
+}
+if (compiled) {
+  await import(entry.href);
 } else {
   const { register } = await import('tsx/esm/api');
   register();

@@ -38,22 +38,57 @@ export interface MethodSpec {
 }
 
 function checker(validate: Validator): (value: unknown) => string | undefined {
-  return (value) => (validate(value) ? undefined : reason(validate.errors ?? []));
+  return (value) => {
+    if (validate(value)) return undefined;
+    const { text, path } = reason(validate.errors ?? []);
+    return path === undefined ? text : text + decimalHint(validate, value, path);
+  };
 }
 
 /**
  * ajv stops at the first failure, except that a failed oneOf/anyOf first lists why each branch failed:
  * when those are all about the same value, naming the alternatives reads better than the first branch alone.
  */
-function reason(errors: readonly ValidationError[]): string {
+function reason(errors: readonly ValidationError[]): { text: string; path?: string } {
   const first = errors[0];
-  if (!first) return 'is invalid';
+  if (!first) return { text: 'is invalid' };
   const last = errors[errors.length - 1];
   if ((last.keyword === 'oneOf' || last.keyword === 'anyOf') && errors.every((e) => e.instancePath === last.instancePath)) {
     const alternatives = [...new Set(errors.slice(0, -1).map(describe))];
-    return at(last.instancePath) + (alternatives.length > 0 ? alternatives.join(' or ') : describe(last));
+    return { text: at(last.instancePath) + (alternatives.length > 0 ? alternatives.join(' or ') : describe(last)), path: last.instancePath };
   }
-  return at(first.instancePath) + describe(first);
+  return { text: at(first.instancePath) + describe(first), path: first.instancePath };
+}
+
+/**
+ * A JSON number or a decimal string where hex is expected is the commonest client mistake (chainId: 61): when the
+ * same number written as a hex quantity would be accepted at that place and its decimal digits would not (so the
+ * place wants hex, not any string), say so.
+ */
+function decimalHint(validate: Validator, root: unknown, path: string): string {
+  const keys = path === '' ? [] : path.slice(1).split('/').map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+  let value: unknown = root;
+  for (const key of keys) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+  const decimal =
+    typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+      ? BigInt(value)
+      : typeof value === 'string' && /^(0|[1-9][0-9]*)$/.test(value)
+        ? BigInt(value)
+        : undefined;
+  if (decimal === undefined) return '';
+  const hex = \`0x\${decimal.toString(16)}\`;
+  const acceptedAt = (replacement: string): boolean => {
+    let fixed: unknown = replacement;
+    if (keys.length > 0) {
+      fixed = structuredClone(root);
+      let parent = fixed as Record<string, unknown>;
+      for (const key of keys.slice(0, -1)) parent = parent[key] as Record<string, unknown>;
+      parent[keys[keys.length - 1]] = replacement;
+    }
+    return validate(fixed) || !(validate.errors ?? []).some((e) => e.instancePath === path);
+  };
+  const wantsHex = acceptedAt(hex) && !acceptedAt(decimal.toString());
+  return wantsHex ? \`; \${JSON.stringify(value)} is decimal: quantities are 0x-prefixed hex, here "\${hex}"\` : '';
 }
 
 const at = (instancePath: string): string => (instancePath ? \`\${instancePath}: \` : '');

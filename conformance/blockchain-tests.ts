@@ -28,7 +28,9 @@ export function chainParamsOf(c: BlockchainTestCase): unknown {
   };
 }
 
-export async function runBlockchainCase(rpc: RpcClient, c: BlockchainTestCase): Promise<void> {
+/** Replays the case; returns the node's reason for each block it refused as the vector expects. */
+export async function runBlockchainCase(rpc: RpcClient, c: BlockchainTestCase): Promise<string[]> {
+  const rejections: string[] = [];
   expectEqual('test_setChainParams', await rpc.call('test_setChainParams', [chainParamsOf(c)]), true);
   const genesis = await rpc.call<RpcBlock>('eth_getBlockByNumber', ['0x0', false]);
   expectEqual('genesis hash', genesis.hash, c.genesisBlockHeader.hash, (a, b) => sameBytes(a as string, b as string));
@@ -47,6 +49,7 @@ export async function runBlockchainCase(rpc: RpcClient, c: BlockchainTestCase): 
       const before = await rpc.call<RpcBlock>('eth_getBlockByNumber', ['latest', false]);
       const failure = await rpc.failure('test_importRawBlock', [block.rlp]);
       if (failure === undefined) throw new Difference(`${which} imported, but the vector expects it rejected (${expectedException(block)})`);
+      rejections.push(`${which} (${expectedException(block)}): ${failure.message}`);
       const after = await rpc.call<RpcBlock>('eth_getBlockByNumber', ['latest', false]);
       expectEqual(`head after rejecting ${which}`, after.hash, before.hash);
     }
@@ -58,6 +61,7 @@ export async function runBlockchainCase(rpc: RpcClient, c: BlockchainTestCase): 
   else if (c.postStateHash !== undefined) {
     expectEqual('post-state root', head.stateRoot, c.postStateHash, (a, b) => sameBytes(a as string, b as string));
   }
+  return rejections;
 }
 
 function expectedException(block: BlockchainTestCase['blocks'][number]): string {

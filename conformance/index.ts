@@ -88,10 +88,10 @@ export async function runConformance(opts: RunOptions): Promise<RunSummary> {
   return { outcomes, passed: count('passed'), failed: count('failed'), skipped: count('skipped') };
 }
 
-async function outcomeOf(id: string, folder: string, run: () => Promise<void>): Promise<CaseOutcome> {
+async function outcomeOf(id: string, folder: string, run: () => Promise<readonly string[] | void>): Promise<CaseOutcome> {
   try {
-    await run();
-    return { id, folder, status: 'passed' };
+    const rejections = await run();
+    return rejections !== undefined && rejections.length > 0 ? { id, folder, status: 'passed', rejections } : { id, folder, status: 'passed' };
   } catch (err) {
     const reason = err instanceof Difference ? err.message : `error: ${(err as Error).message}`;
     return { id, folder, status: 'failed', reason: reason.split('\n')[0] };

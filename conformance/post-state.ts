@@ -24,8 +24,13 @@ export async function checkPostState(rpc: RpcClient, blockNumber: bigint, post: 
     const code = await rpc.call<string>('eth_getCode', [address, at]);
     expectEqual(`${address} code`, code, expected.code, (a, b) => sameBytes(a as string, b as string === '' ? '0x' : (b as string)));
     for (const [slot, value] of Object.entries(expected.storage)) {
-      const actual = await rpc.call<string>('eth_getStorageAt', [address, toQuantity(quantity(slot)), at]);
-      expectEqual(`${address} storage ${slot}`, actual, value, (a, b) => sameQuantity(a as string, b as string));
+      // The slot as the vector spells it ("0x00", "0x03e8": leading zeros, as test tools send slots) and as 32
+      // bytes: both must name the same slot.
+      for (const spelling of new Set([slot, word(slot)])) {
+        const actual = await rpc.call<string>('eth_getStorageAt', [address, spelling, at]);
+        const what = spelling === slot ? `${address} storage ${slot}` : `${address} storage ${slot} (sent as ${spelling})`;
+        expectEqual(what, actual, value, (a, b) => sameQuantity(a as string, b as string));
+      }
     }
     await checkNoExtraSlots(rpc, at, address, expected.storage);
   }

@@ -2,7 +2,8 @@
  * `npm run conformance -- <folder or file>… [--url http://host:port] [--filter text] [--verbose]`
  *
  * Starts a test-mode node (or uses the one at --url), replays the vectors through its RPC, prints one line per
- * failing case with the first difference, pass counts per folder, and ends with `N passed, N failed, N skipped`.
+ * failing case with the first difference (--verbose: every passing case too, with the node's reason for each block
+ * it refused as the vector expects), pass counts per folder, and ends with `N passed, N failed, N skipped`.
  * With no path it runs `../shared/vectors` beside the repository (override: SVC_VECTORS_DIR).
  */
 import { existsSync } from 'node:fs';
@@ -44,7 +45,10 @@ try {
     onOutcome: (o: CaseOutcome) => {
       if (o.status === 'failed') console.log(`FAIL ${o.id}: ${o.reason}`);
       else if (o.status === 'skipped') skipReasons.set(o.reason!, (skipReasons.get(o.reason!) ?? 0) + 1);
-      else if (values.verbose) console.log(`ok   ${o.id}`);
+      else if (values.verbose) {
+        console.log(`ok   ${o.id}`);
+        for (const r of o.rejections ?? []) console.log(`       refused ${r}`);
+      }
     },
   });
   const folders = new Map<string, { passed: number; failed: number; skipped: number }>();

@@ -50,6 +50,8 @@ export interface CaseOutcome {
   readonly status: CaseStatus;
   /** failed: the first difference; skipped: why. */
   readonly reason?: string;
+  /** passed: why the node refused each block the vector expects invalid (its error message), in order. */
+  readonly rejections?: readonly string[];
 }
 
 /** A mismatch: the first one ends the case. */

@@ -108,6 +108,17 @@ export class SvcNode {
     return previous;
   }
 
+  #rpcPort: number | undefined;
+
+  /** The port the RPC server is bound to (the configured one may be 0: "pick a free port"). */
+  noteRpcPort(port: number): void {
+    this.#rpcPort = port;
+  }
+
+  get rpcPort(): number {
+    return this.#rpcPort ?? this.config.rpc.http.port;
+  }
+
   attachAccounts(accounts: AccountManager): void {
     this.#accounts = accounts;
   }

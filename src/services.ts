@@ -6,8 +6,10 @@ import { hexToBytes } from '@ethereumjs/util';
 import { AccountManager, keystoreDirOf } from './chain/accounts/index.js';
 import { ChainEngine, type EngineOptions } from './chain/engine.js';
 import { etcEngineRules } from './chain/engine-adapters.js';
-import { getNetwork } from './chain/networks/index.js';
+import { devWithCheckpointing, getNetwork } from './chain/networks/index.js';
 import { DEV_ACCOUNTS } from './chain/networks/devAccounts.js';
+import { DatabaseLockedError } from './chain/db/chain-db.js';
+import { lockedDatadirMessage, removePidFile, writePidFile } from './datadir-pid.js';
 import type { SvcNode } from './node.js';
 import { startPeerService, type PeerService } from './p2p/index.js';
 
@@ -21,7 +23,11 @@ export interface NodeServices {
 
 export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
   const { config, log } = node;
-  const engine = await ChainEngine.open(engineOptionsOf(node));
+  const engine = await ChainEngine.open(engineOptionsOf(node)).catch((err: unknown) => {
+    throw err instanceof DatabaseLockedError ? new Error(lockedDatadirMessage(config.datadir), { cause: err }) : err;
+  });
+  // The database lock is ours now: say so in the datadir, for a second node that finds it locked.
+  writePidFile(config.datadir);
   engine.miner.on('failure', (err: Error) => log.warn('mining failed', { error: err.message }));
   if (config.mining.enabled) engine.miner.start();
   const accounts = new AccountManager({
@@ -34,7 +40,7 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
   node.attachEngine(engine);
   node.attachAccounts(accounts);
   const head = engine.chain.getHead();
-  log.info('chain opened', { network: config.network, head: head.header.number.toString(), hash: `0x${Buffer.from(head.hash()).toString('hex')}` });
+  log.info('chain opened', { network: config.network, seal: engine.sealMode, head: head.header.number.toString(), hash: `0x${Buffer.from(head.hash()).toString('hex')}` });
   let peers: PeerService | undefined;
   if (config.p2p.enabled) {
     try {
@@ -50,6 +56,7 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
       });
     } catch (err) {
       await engine.close();
+      removePidFile(config.datadir);
       throw err;
     }
     if (config.p2p.discovery) log.warn('peer discovery is not implemented: only static peers, bootnodes and net_connectToPeer are dialled');
@@ -65,6 +72,7 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
       accounts.lockAll();
       // test_setChainParams may have put another engine in place of this one (and closed this one then).
       await (node.engine ?? engine).close();
+      removePidFile(config.datadir);
     },
   };
 }
@@ -77,9 +85,11 @@ export function engineOptionsOf(node: SvcNode): EngineOptions {
   const { config, log } = node;
   return {
     dataDir: config.datadir,
-    network: config.network,
+    network: config.checkpointing ? devWithCheckpointing : config.network,
+    seal: config.mining.seal,
     pool: { maxSize: config.txpool.size, queuedLifetimeMs: config.txpool.transactionTimeoutMs },
     onWarning: (message) => log.warn(message),
+    log: log.child({ component: 'engine' }),
     logs: {
       maxBlockRange: config.rpc.logs.maxBlockRange,
       maxResults: config.rpc.logs.maxResults,

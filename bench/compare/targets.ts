@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { build as buildDist } from '../../bin/build.js';
 import { MethodUnavailable, RpcClient, sleep, toHex } from './rpc.js';
 
 export const repoDir = fileURLToPath(new URL('../../', import.meta.url));
@@ -76,12 +77,16 @@ export const svcNode: Target = {
   name: 'svc-node',
   version: (JSON.parse(readFileSync(`${repoDir}package.json`, 'utf8')) as { version: string }).version,
   blockProduction: 'qa_mineBlocks(n, false)',
-  // `tsx src/main.ts` without the npx wrapper, as a user's `npm start` runs it; warn level so no per-request logs.
-  launch: (port, dataDir) => ({
-    args: ['--import', 'tsx', 'src/main.ts', '--http.port', String(port), '--p2p.port', '0', '--datadir', dataDir, '--log-level', 'warn'],
-    cwd: repoDir,
-    env: baseEnv,
-  }),
+  // `node bin/svc-node.js`, what `npm start` execs (compiled JavaScript from dist/, one process); dist/ is brought up
+  // to date here, before the launcher's clock starts; warn level so no per-request logs.
+  launch: (port, dataDir) => {
+    buildDist();
+    return {
+      args: ['bin/svc-node.js', '--http.port', String(port), '--p2p.port', '0', '--datadir', dataDir, '--log-level', 'warn'],
+      cwd: repoDir,
+      env: baseEnv,
+    };
+  },
   fundedKeys: () => [...TEST_KEYS],
   holdMining: async (rpc) => void (await rpc.call('miner_stop')),
   mineHeld: async (rpc, allMined) => {

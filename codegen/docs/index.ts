@@ -17,8 +17,8 @@ import { schemasPage } from './pages/schemas-page.js';
 
 const ASSET_SOURCES = fileURLToPath(new URL('./assets/', import.meta.url));
 
-/** Everything the generator owns inside docsDir; only these are removed before writing, nothing else. */
-const GENERATED_ENTRIES = ['index.html', 'schemas.html', 'assets', 'namespaces', 'methods'];
+/** Everything the generator owns inside docsDir; only these are removed before writing (the Grafana dashboard and other hand-written files stay). */
+export const GENERATED_ENTRIES = ['index.html', 'schemas.html', 'assets', 'namespaces', 'methods'];
 
 /**
  * @param document the parsed OpenRPC document (plain JSON object, `$ref`s not dereferenced)

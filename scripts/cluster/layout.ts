@@ -118,6 +118,8 @@ export function nodeCommand(spec: ClusterNodeSpec, options: ClusterOptions): { a
     '--p2p.addr', CLUSTER_HOST,
     '--p2p.port', String(spec.p2pPort),
     '--miner.coinbase', spec.coinbase,
+    // A proof-of-work cluster: real Ethash seals, checked by every node (the dev default is instant-seal).
+    '--seal', 'ethash',
     // Shared, so the Ethash cache of epoch 0 is built once for the three nodes, not three times.
     '--ethash.cachedir', join(resolve(options.baseDir), 'ethash'),
   ];

@@ -1,8 +1,8 @@
 /**
- * The chain engine: stores blocks, executes them, chooses the canonical chain by total difficulty and
- * announces head changes. Imports are serialised (one at a time) and every imported block — header,
- * body, receipts, indexes, state nodes and, when it wins, the canonical index and head pointer — is one
- * atomic LevelDB batch, so a crash leaves the database at a consistent head.
+ * The chain engine: stores blocks, executes them, chooses the canonical chain by total difficulty (with ECIP-1097
+ * checkpointing: by latest checkpoint, then total difficulty) and announces head changes. Imports are serialised
+ * (one at a time) and every imported block — header, body, receipts, indexes, state nodes and, when it wins, the
+ * canonical index and head pointer — is one atomic LevelDB batch, so a crash leaves the database at a consistent head.
  */
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
@@ -12,13 +12,27 @@ import {
   type BlockBytes,
   type BlockHeader,
   type BlockHeaderBytes,
+  type HeaderData,
 } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import { RLP } from '@ethereumjs/rlp';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { bytesToHex, equalsBytes, KECCAK256_RLP_ARRAY } from '@ethereumjs/util';
+import { bytesToBigInt, bytesToHex, equalsBytes, KECCAK256_RLP, KECCAK256_RLP_ARRAY } from '@ethereumjs/util';
 import { BlockCodec } from './block-codec.js';
+import {
+  buildCheckpointBlock,
+  checkpointFieldFault,
+  checkpointHeaderFault,
+  checkpointOf,
+  Ecip1097Header,
+  Federation,
+  heavier,
+  type Checkpoint,
+  type CheckpointFault,
+  type CheckpointSignature,
+  type ChainWeight,
+} from './checkpointing/index.js';
 import { BlockStore, type TxLocation } from './db/block-store.js';
 import { ChainDB, WriteBatch } from './db/chain-db.js';
 import type { ChainRules, EngineNetwork, SealVerifier } from './engine-types.js';
@@ -31,7 +45,7 @@ import { addressIndexWrites } from './history/address-index.js';
 import { indexWrites, type LogIndexReader } from './logs/log-index.js';
 import { Lru } from './db/lru.js';
 import { openReadState, StateView } from './state/state-view.js';
-import { TrieNodeStore } from './state/trie-db.js';
+import { BufferedTrieDB, TrieNodeStore } from './state/trie-db.js';
 
 export interface OpenOptions {
   /** The node's data directory; the chain database lives in `<dataDir>/chaindata`. */
@@ -53,18 +67,40 @@ export type ImportResult =
   | { readonly status: 'known'; readonly hash: Uint8Array }
   /** Stored and made the head (possibly by a reorg). */
   | { readonly status: 'head'; readonly block: Block; readonly dropped: readonly Block[]; readonly added: readonly Block[] }
-  /** Stored on a side chain with no more total difficulty than the head. */
+  /**
+   * Stored on a side chain with no more weight than the head (total difficulty; with checkpointing, latest
+   * checkpoint first), or one that would drop the head's latest checkpoint.
+   */
   | { readonly status: 'side'; readonly block: Block };
 
-export type ImportFailure = 'unknown-parent' | 'invalid-header' | 'invalid-seal' | 'invalid-body' | 'invalid-state';
+export type ImportFailure = 'unknown-parent' | 'invalid-header' | 'invalid-seal' | 'invalid-body' | 'invalid-state' | 'invalid-checkpoint';
 
 export class BlockImportError extends Error {
   constructor(
     readonly failure: ImportFailure,
     message: string,
+    /** For 'invalid-checkpoint' (and ECIP-1097 field errors): which checkpointing rule failed. */
+    readonly checkpointFault?: CheckpointFault,
   ) {
     super(message);
     this.name = 'BlockImportError';
+  }
+}
+
+/** The data directory holds another chain than the one asked for (the engine names a dev chain of the other seal mode). */
+export class GenesisMismatchError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly networkName: string,
+    readonly storedGenesis: Uint8Array,
+    /** The genesis the network definition gives. */
+    readonly expected: Block,
+  ) {
+    super(
+      `the database in ${dataDir} belongs to a chain with genesis ${bytesToHex(storedGenesis)}, ` +
+        `not ${networkName} (genesis ${bytesToHex(expected.hash())})`,
+    );
+    this.name = 'GenesisMismatchError';
   }
 }
 
@@ -81,6 +117,17 @@ export interface ChainEvents {
   newHead: [block: Block];
   /** Canonical blocks were replaced or removed; fires before the matching `newHead`. */
   reorg: [event: ReorgEvent];
+  /**
+   * `importBlock` stored a new block (as the head or on a side chain), after its `newHead`/`reorg`. `durationMs`
+   * covers the checks, execution and the write; operators' metrics and progress lines read it.
+   */
+  blockImported: [event: BlockImportedEvent];
+}
+
+export interface BlockImportedEvent {
+  readonly block: Block;
+  readonly status: 'head' | 'side';
+  readonly durationMs: number;
 }
 
 export interface TransactionLookup {
@@ -148,6 +195,8 @@ const CALL_EXECUTORS_KEPT = 4;
 export class Blockchain extends TypedEmitter {
   private head!: Block;
   private headTd!: bigint;
+  /** Number of the latest checkpoint block on the canonical chain (always 0 without checkpointing). */
+  private headCheckpoint = 0n;
   private genesis!: Block;
   private importQueue: Promise<unknown> = Promise.resolve();
   private readonly commons = new Map<string, Common>();
@@ -165,6 +214,8 @@ export class Blockchain extends TypedEmitter {
     private readonly store: BlockStore,
     private readonly codec: BlockCodec,
     private readonly opts: OpenOptions,
+    /** ECIP-1097 settings; undefined = no checkpointing (and none of its code runs). */
+    readonly federation: Federation | undefined,
   ) {
     super();
   }
@@ -175,13 +226,15 @@ export class Blockchain extends TypedEmitter {
     const db = await ChainDB.open(join(opts.dataDir, 'chaindata'));
     try {
       const nodes = new TrieNodeStore(db);
+      const federation = opts.network.checkpointing === undefined ? undefined : new Federation(opts.network.checkpointing);
       let chain!: Blockchain;
       const codec = new BlockCodec(
         (n) => chain.commonAt(n),
         (n) => chain.txCommonAt(n),
+        federation !== undefined,
       );
       const store = new BlockStore(db, codec, (n) => chain.commonAt(n));
-      chain = new Blockchain(db, nodes, store, codec, opts);
+      chain = new Blockchain(db, nodes, store, codec, opts, federation);
       await chain.initialise();
       return chain;
     } catch (err) {
@@ -201,18 +254,15 @@ export class Blockchain extends TypedEmitter {
       this.store.stageCanonical(batch, block);
       this.store.stageHead(batch, block.hash());
       this.store.stageGenesisMeta(batch, block.hash());
+      if (this.federation !== undefined) this.store.stageCheckpointingMeta(batch, this.federation.activationBlock);
       await this.db.write(batch);
       this.genesis = block;
     } else {
       const expected = network.genesisHeader.stateRoot !== undefined
         ? genesisBlock(network, this.commonAt(0n), network.genesisHeader.stateRoot)
         : (await buildGenesis(network, this.commonAt(0n), this.nodes)).block;
-      if (!equalsBytes(expected.hash(), storedGenesis)) {
-        throw new Error(
-          `the database in ${this.opts.dataDir} belongs to a chain with genesis ${bytesToHex(storedGenesis)}, ` +
-            `not ${network.name} (genesis ${bytesToHex(expected.hash())})`,
-        );
-      }
+      if (!equalsBytes(expected.hash(), storedGenesis)) throw new GenesisMismatchError(this.opts.dataDir, network.name, storedGenesis, expected);
+      await this.checkCheckpointingMeta();
       this.genesis = (await this.store.getBlock(storedGenesis))!;
     }
     const headHash = await this.store.getMeta('head');
@@ -221,6 +271,23 @@ export class Blockchain extends TypedEmitter {
     if (!head || td === undefined) throw new Error('the chain database has no readable head block');
     this.head = head;
     this.headTd = td as bigint;
+    if (this.federation !== undefined) this.headCheckpoint = (await this.store.getLastCheckpoint(head.hash())) ?? 0n;
+  }
+
+  /**
+   * A database keeps the header form it was created with: ECIP-1097 headers (16 fields from the activation block)
+   * or standard ones. Opening it the other way would mix both on one chain, which peers of either kind refuse.
+   */
+  private async checkCheckpointingMeta(): Promise<void> {
+    const stored = await this.store.getMeta('checkpointing');
+    const storedActivation = stored === undefined ? undefined : bytesToBigInt(stored);
+    const activation = this.federation?.activationBlock;
+    if (storedActivation === activation) return;
+    const describe = (a: bigint | undefined) => (a === undefined ? 'without ECIP-1097 checkpointing' : `with ECIP-1097 checkpointing from block ${a}`);
+    throw new Error(
+      `the database in ${this.opts.dataDir} was created ${describe(storedActivation)}, but the node runs ${describe(activation)}: ` +
+        'use another data directory (or the same checkpointing setting as before)',
+    );
   }
 
   async close(): Promise<void> {
@@ -269,6 +336,17 @@ export class Blockchain extends TypedEmitter {
 
   getHeadTotalDifficulty(): bigint {
     return this.headTd;
+  }
+
+  /** Number of the latest checkpoint block on the canonical chain: 0 before the first one or without checkpointing. */
+  getHeadLastCheckpoint(): bigint {
+    return this.headCheckpoint;
+  }
+
+  /** Number of the latest checkpoint block in the chain ending at a stored block; undefined without checkpointing. */
+  async getLastCheckpointNumber(hash: Uint8Array): Promise<bigint | undefined> {
+    if (this.federation === undefined) return undefined;
+    return (await this.store.getLastCheckpoint(hash)) ?? 0n;
   }
 
   getGenesis(): Block {
@@ -359,6 +437,16 @@ export class Blockchain extends TypedEmitter {
     return executor.run(msg);
   }
 
+  /**
+   * The ECIP-1097 checkpoint block on `parentHash` carrying `signatures` (sorted as the ECIP orders them), ready
+   * for `importBlock`, which validates it; undefined for an unknown parent.
+   */
+  async checkpointBlock(parentHash: Uint8Array, signatures: readonly CheckpointSignature[]): Promise<Block | undefined> {
+    const parent = await this.store.getHeader(parentHash);
+    if (parent === undefined) return undefined;
+    return buildCheckpointBlock(parent, signatures, this.commonAt(parent.number + 1n));
+  }
+
   /** Decodes a header's RLP field list (as peers send it) with the fork rules of its height. */
   decodeHeaderValues(values: readonly Uint8Array[]): BlockHeader {
     return this.codec.header(values as BlockHeaderBytes);
@@ -378,7 +466,7 @@ export class Blockchain extends TypedEmitter {
 
   /** Validates, executes and stores a block, then applies fork choice. One import runs at a time. */
   importBlock(block: Block): Promise<ImportResult> {
-    const run = this.importQueue.then(() => this.importNow(block));
+    const run = this.importQueue.then(() => this.importTimed(block));
     this.importQueue = run.catch(() => undefined);
     return run;
   }
@@ -412,7 +500,11 @@ export class Blockchain extends TypedEmitter {
       timestamp,
       extraData: opts.extraData ?? new Uint8Array(0),
     };
-    const envBlock = new Block(createBlockHeader(env, { common }), [], [...uncles], undefined, { common });
+    // After ECIP-1097 activation every header carries the (here empty) checkpoint field; the seal covers it.
+    const withCheckpointField = this.federation?.activeAt(number) === true;
+    const newHeader = (data: HeaderData): BlockHeader =>
+      withCheckpointField ? new Ecip1097Header(data, { common }, undefined) : createBlockHeader(data, { common });
+    const envBlock = new Block(newHeader(env), [], [...uncles], undefined, { common });
     const runner = await BlockRunner.start({
       store: this.nodes,
       common,
@@ -439,7 +531,7 @@ export class Blockchain extends TypedEmitter {
       gasUsed: result.gasUsed,
     };
     const build = (nonce: Uint8Array, mixHash: Uint8Array): Block =>
-      new Block(createBlockHeader({ ...headerData, nonce, mixHash }, { common }), included, [...uncles], undefined, { common });
+      new Block(newHeader({ ...headerData, nonce, mixHash }), included, [...uncles], undefined, { common });
     const template = build(new Uint8Array(8), new Uint8Array(32));
     return {
       template,
@@ -457,14 +549,23 @@ export class Blockchain extends TypedEmitter {
 
   // ---------------------------------------------------------------- internals
 
+  private async importTimed(block: Block): Promise<ImportResult> {
+    const started = performance.now();
+    const result = await this.importNow(block);
+    if (result.status !== 'known' && this.listenerCount('blockImported') > 0) {
+      this.emit('blockImported', { block: result.block, status: result.status, durationMs: performance.now() - started });
+    }
+    return result;
+  }
+
   private async importNow(block: Block): Promise<ImportResult> {
     const hash = block.hash();
     if ((await this.store.getNumber(hash)) !== undefined) {
       // A stored side block (e.g. the old head after a rewind) that now outweighs the head becomes the head again.
-      const td = await this.store.getTotalDifficulty(hash);
-      if (td !== undefined && td > this.headTd && !(await this.isCanonical(hash))) {
+      const weight = await this.storedWeight(hash);
+      if (weight !== undefined && heavier(weight, this.headWeight()) && !(await this.isCanonical(hash))) {
         const stored = (await this.store.getBlock(hash)) ?? block;
-        return this.switchHead(new WriteBatch(), stored, td);
+        if (await this.keepsLatestCheckpoint(stored)) return this.switchHead(new WriteBatch(), stored, weight);
       }
       return { status: 'known', hash };
     }
@@ -475,33 +576,87 @@ export class Blockchain extends TypedEmitter {
     }
     const common = this.commonAt(header.number);
     if (block.common.hardfork() !== common.hardfork()) block = this.codec.block(block.raw());
+    // ECIP-1097 checkpoint blocks have their own rules: no seal, no execution, no reward (only where configured).
+    const checkpoint = this.federation === undefined ? undefined : checkpointOf(header);
     // A block this chain assembled was built from valid parts; only the seal is new.
     const assembled = this.preExecuted.get(block);
-    await this.validateHeader(parent, header, 'block', this.sealChecked.has(block));
-    if (assembled === undefined) await this.validateBody(block, parent, common);
+    if (checkpoint !== undefined) {
+      this.validateCheckpointBlock(parent, block, checkpoint);
+    } else {
+      await this.validateHeader(parent, header, 'block', this.sealChecked.has(block));
+      if (assembled === undefined) await this.validateBody(block, parent, common);
+    }
 
-    const result = assembled ?? (await this.execute(block, parent, common));
+    const result = checkpoint !== undefined ? this.unexecuted(parent) : assembled ?? (await this.execute(block, parent, common));
     const td = (await this.store.getTotalDifficulty(parent.hash()))! + header.difficulty;
+    const weight: ChainWeight = {
+      // Each checkpoint is newer than every one before it on its chain (its number is above its parent's).
+      lastCheckpoint:
+        this.federation === undefined ? 0n : checkpoint !== undefined ? header.number : ((await this.store.getLastCheckpoint(parent.hash())) ?? 0n),
+      totalDifficulty: td,
+    };
 
     const batch = new WriteBatch();
     result.stateWrites.writeTo(batch);
     this.store.stageBlock(batch, block, result.receipts, td);
+    if (this.federation !== undefined) this.store.stageLastCheckpoint(batch, hash, weight.lastCheckpoint);
     // Log postings are per block hash and immutable like receipts, so they go in the block's own batch.
     batch.ops.push(...indexWrites(block, result.receipts), ...addressIndexWrites(block, result.receipts));
-    if (td <= this.headTd) {
+    if (!heavier(weight, this.headWeight()) || !(await this.keepsLatestCheckpoint(block))) {
       await this.db.write(batch);
       this.nodes.remember(result.stateWrites.pending);
       this.store.remember(block, result.receipts);
       return { status: 'side', block };
     }
-    return this.switchHead(batch, block, td, () => {
+    return this.switchHead(batch, block, weight, () => {
       this.nodes.remember(result.stateWrites.pending);
       this.store.remember(block, result.receipts);
     });
   }
 
+  private headWeight(): ChainWeight {
+    return { lastCheckpoint: this.headCheckpoint, totalDifficulty: this.headTd };
+  }
+
+  private async storedWeight(hash: Uint8Array): Promise<ChainWeight | undefined> {
+    const totalDifficulty = await this.store.getTotalDifficulty(hash);
+    if (totalDifficulty === undefined) return undefined;
+    const lastCheckpoint = this.federation === undefined ? 0n : ((await this.store.getLastCheckpoint(hash)) ?? 0n);
+    return { lastCheckpoint, totalDifficulty };
+  }
+
+  /**
+   * ECIP-1097: a checkpoint "can never be rolled back". A new head must descend from the head's latest checkpoint
+   * block, whatever its weight (a conflicting, later checkpoint included). Always true without checkpoints.
+   */
+  private async keepsLatestCheckpoint(block: Block): Promise<boolean> {
+    const floor = this.headCheckpoint;
+    if (floor === 0n || equalsBytes(block.header.parentHash, this.head.hash())) return true;
+    if (block.header.number <= floor) return false;
+    let cursor = await this.store.getHeader(block.header.parentHash);
+    while (cursor !== undefined && cursor.number > floor) {
+      // A canonical block above the checkpoint descends from it.
+      if (await this.isCanonical(cursor.hash())) return true;
+      cursor = await this.store.getHeader(cursor.parentHash);
+    }
+    const checkpointHash = await this.store.getCanonicalHash(floor);
+    return cursor !== undefined && checkpointHash !== undefined && equalsBytes(cursor.hash(), checkpointHash);
+  }
+
+  /** A checkpoint block's outcome: the parent's state unchanged, no receipts, no reward. */
+  private unexecuted(parent: BlockHeader): RunnerResult {
+    return {
+      receipts: [],
+      gasUsed: 0n,
+      stateRoot: parent.stateRoot,
+      receiptsRoot: KECCAK256_RLP,
+      logsBloom: new Uint8Array(256),
+      stateWrites: new BufferedTrieDB(this.nodes),
+    };
+  }
+
   /** Makes a stored (or being-stored, in `batch`) block the head: canonical index, tx index and head pointer in one write. */
-  private async switchHead(batch: WriteBatch, block: Block, td: bigint, afterWrite?: () => void): Promise<ImportResult> {
+  private async switchHead(batch: WriteBatch, block: Block, weight: ChainWeight, afterWrite?: () => void): Promise<ImportResult> {
     const change = await this.stageCanonicalSwitch(batch, block);
     this.store.stageHead(batch, block.hash());
     await this.db.write(batch);
@@ -510,7 +665,8 @@ export class Blockchain extends TypedEmitter {
     if (change.dropped.length > 0) this.store.forgetCanonical();
     else for (const b of change.added) this.store.noteCanonical(b.header.number, b.hash());
     this.head = block;
-    this.headTd = td;
+    this.headTd = weight.totalDifficulty;
+    this.headCheckpoint = weight.lastCheckpoint;
     if (change.dropped.length > 0) this.emit('reorg', change);
     this.emit('newHead', block);
     return { status: 'head', block, dropped: change.dropped, added: change.added };
@@ -532,6 +688,7 @@ export class Blockchain extends TypedEmitter {
     this.store.forgetCanonical();
     this.head = target;
     this.headTd = (await this.store.getTotalDifficulty(target.hash()))!;
+    if (this.federation !== undefined) this.headCheckpoint = (await this.store.getLastCheckpoint(target.hash())) ?? 0n;
     this.emit('reorg', { dropped, added: [], commonAncestor: target });
     this.emit('newHead', target);
     return target;
@@ -583,11 +740,28 @@ export class Blockchain extends TypedEmitter {
     const fail = (failure: ImportFailure, reason: string) =>
       new BlockImportError(failure, `${what} ${header.number} ${bytesToHex(header.hash())}: ${reason}`);
     if (header.number !== parent.number + 1n) throw fail('invalid-header', `number is not parent number + 1`);
+    // The ECIP-1097 field is present exactly from its activation block (an instanceof test without checkpointing).
+    const form = checkpointFieldFault(header, this.federation);
+    if (form !== undefined) throw new BlockImportError('invalid-header', `${what} ${header.number} ${bytesToHex(header.hash())}: ${form.message}`, form);
     const verdict = await this.opts.rules.validateHeader(parent, header);
     if (typeof verdict === 'string') throw fail('invalid-header', verdict);
     if (this.opts.noProof !== true && !sealVerified) {
       const seal = await this.opts.seal!.verify(header);
       if (seal !== true) throw fail('invalid-seal', seal);
+    }
+  }
+
+  /** ECIP-1097 §5.5: signatures over the parent hash, the fields §5.3 fixes, an empty body. */
+  private validateCheckpointBlock(parent: BlockHeader, block: Block, checkpoint: Checkpoint): void {
+    const header = block.header;
+    if (header.number !== parent.number + 1n) throw this.invalid(block, 'invalid-header', 'number is not parent number + 1');
+    const fault =
+      checkpointHeaderFault(header, checkpoint, parent, this.federation) ??
+      (block.transactions.length > 0 || block.uncleHeaders.length > 0
+        ? { code: 'malformed-checkpoint-block' as const, message: 'the body is not empty (a checkpoint block has no transactions and no uncles)' }
+        : undefined);
+    if (fault !== undefined) {
+      throw new BlockImportError('invalid-checkpoint', `block ${header.number} ${bytesToHex(block.hash())}: invalid checkpoint: ${fault.message}`, fault);
     }
   }
 
@@ -609,6 +783,8 @@ export class Blockchain extends TypedEmitter {
     }
     for (const uncle of uncles) {
       const key = bytesToHex(uncle.hash());
+      // A checkpoint block has no proof of work to reward; Mantis would take it as an uncle, this node does not.
+      if (checkpointOf(uncle) !== undefined) throw this.invalid(block, 'invalid-body', `uncle ${key} is an ECIP-1097 checkpoint block`);
       if (ancestors.has(key)) throw this.invalid(block, 'invalid-body', `uncle ${key} is an ancestor`);
       if (usedUncles.has(key)) throw this.invalid(block, 'invalid-body', `uncle ${key} is already included`);
       usedUncles.add(key);

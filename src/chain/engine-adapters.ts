@@ -17,6 +17,7 @@ export function engineNetworkOf(def: NetworkDefinition): EngineNetwork {
     genesisHeader: { ...g.header, ...(g.expectedStateRoot !== undefined ? { stateRoot: g.expectedStateRoot } : {}) },
     loadAlloc: () => g.loadAlloc(),
     ...(g.expectedHash !== undefined ? { expectedGenesisHash: g.expectedHash } : {}),
+    ...(def.checkpointing !== undefined ? { checkpointing: def.checkpointing } : {}),
   };
 }
 

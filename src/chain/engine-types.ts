@@ -5,6 +5,7 @@
  */
 import type { BlockHeader } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
+import type { CheckpointingDefinition } from './networks/types.js';
 
 /** One genesis account: balance plus optional code, storage (32-byte key → value) and nonce. */
 export interface GenesisAccount {
@@ -35,6 +36,8 @@ export interface EngineNetwork {
   loadAlloc(): Promise<readonly GenesisAccount[]>;
   /** Published genesis hash: the built genesis must match it. */
   readonly expectedGenesisHash?: Uint8Array;
+  /** ECIP-1097 checkpointing (16-field headers, checkpoint blocks, weight by latest checkpoint); absent = off. */
+  readonly checkpointing?: CheckpointingDefinition;
 }
 
 /** A reward credited after a block's transactions: miner and uncle rewards (ECIP-1017 on ETC). */

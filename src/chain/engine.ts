@@ -5,14 +5,18 @@
  */
 import { join } from 'node:path';
 import type { Block } from '@ethereumjs/block';
-import { Blockchain } from './blockchain.js';
+import { bytesToHex } from '@ethereumjs/util';
+import { Blockchain, GenesisMismatchError } from './blockchain.js';
 import { attachLogServices, type EngineLogs, type LogServiceOptions } from './engine-logs.js';
 import { engineNetworkOf, etcEngineRules } from './engine-adapters.js';
+import { genesisBlock } from './genesis.js';
 import type { ChainRules, EngineNetwork } from './engine-types.js';
 import { getNetwork } from './networks/index.js';
 import type { NetworkDefinition, NetworkName } from './networks/types.js';
 import { Miner } from './miner/index.js';
 import { Ethash } from './pow/ethash.js';
+import type { ProgressLogger } from './progress-log.js';
+import { instantSealNetwork, sealVerifierFor, type SealMode } from './seal-mode.js';
 import { TxPool } from './txpool/txpool.js';
 import type { PoolChainView } from './txpool/chain-view.js';
 import type { TxPoolOptions } from './txpool/options.js';
@@ -25,9 +29,16 @@ export interface EngineOptions {
   readonly rules?: ChainRules;
   /** Skip seal checks (retesteth's NoProof chains). */
   readonly noProof?: boolean;
+  /**
+   * How blocks are sealed (seal-mode.ts). Default `ethash`; the node's configuration picks `instant` on dev. `instant`
+   * turns a dev network definition into its instant-seal variant (another genesis) and is refused on other networks.
+   */
+  readonly seal?: SealMode;
   /** Where Ethash caches live (default `<dataDir>/ethash`); test mode shares one across its short-lived chains. */
   readonly powCacheDir?: string;
   readonly onWarning?: (message: string) => void;
+  /** Where long engine work (an Ethash cache build) logs its start, progress lines and end; default: silent. */
+  readonly log?: ProgressLogger;
   readonly mining?: MiningOptions;
   /** Log query limits, filter timeout and account-history limit. */
   readonly logs?: LogServiceOptions;
@@ -43,6 +54,7 @@ export interface MiningOptions {
 
 export class ChainEngine {
   private constructor(
+    readonly sealMode: SealMode,
     readonly definition: NetworkDefinition,
     readonly network: EngineNetwork,
     readonly chain: Blockchain,
@@ -54,12 +66,15 @@ export class ChainEngine {
   ) {}
 
   static async open(opts: EngineOptions): Promise<ChainEngine> {
-    const definition = typeof opts.network === 'string' ? getNetwork(opts.network) : opts.network;
+    const sealMode = opts.seal ?? 'ethash';
+    const named = typeof opts.network === 'string' ? getNetwork(opts.network) : opts.network;
+    const definition = sealMode === 'instant' ? instantSealNetwork(named) : named;
     const network = engineNetworkOf(definition);
     const pow = await Ethash.create({
       params: definition.pow.ecip1099Block == null ? {} : { ecip1099Block: definition.pow.ecip1099Block },
       cacheDir: opts.powCacheDir ?? join(opts.dataDir, 'ethash'),
       ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
+      ...(opts.log ? { log: opts.log } : {}),
     });
     const chain = await Blockchain.open({
       dataDir: opts.dataDir,
@@ -67,8 +82,10 @@ export class ChainEngine {
       // Dev automine seals bursts faster than one block per second (timestamps run ahead of the clock),
       // so the "not from the future" check applies to public networks only.
       rules: opts.rules ?? etcEngineRules(definition, definition.name === 'dev' ? undefined : () => BigInt(Math.floor(Date.now() / 1000))),
-      seal: pow,
+      seal: sealVerifierFor(sealMode, pow),
       ...(opts.noProof ? { noProof: true } : {}),
+    }).catch((err: unknown) => {
+      throw otherSealModeChain(err, named, sealMode) ?? err;
     });
     const pool = new TxPool(poolViewOf(chain), {
       ...opts.pool,
@@ -78,14 +95,14 @@ export class ChainEngine {
       chain,
       pool,
       pow,
-      consensus: opts.noProof ? 'none' : 'pow',
+      consensus: opts.noProof ? 'none' : sealMode === 'instant' ? 'instant' : 'pow',
       coinbase: opts.mining?.coinbase ?? new Uint8Array(20),
       ...(opts.mining?.extraData ? { extraData: opts.mining.extraData } : {}),
       policy: definition.name === 'dev' ? 'dev' : 'continuous',
       blockTimeSeconds: opts.mining?.blockTimeSeconds ?? 0,
     });
     const logs = attachLogServices(chain, pool, { onError: (e) => opts.onWarning?.(`log filters: ${(e as Error)?.message ?? e}`), ...opts.logs });
-    const engine = new ChainEngine(definition, network, chain, pow, pool, miner, logs);
+    const engine = new ChainEngine(sealMode, definition, network, chain, pow, pool, miner, logs);
     engine.keepPoolInStep();
     return engine;
   }
@@ -118,6 +135,24 @@ export class ChainEngine {
     this.logs.detach();
     await this.chain.close();
   }
+}
+
+/**
+ * A dev data directory holding the dev chain of the other seal mode: an error that says so and what to do, instead
+ * of a bare genesis mismatch. Undefined for any other failure.
+ */
+function otherSealModeChain(err: unknown, named: NetworkDefinition, sealMode: SealMode): Error | undefined {
+  if (!(err instanceof GenesisMismatchError) || named.name !== 'dev') return undefined;
+  const other: SealMode = sealMode === 'instant' ? 'ethash' : 'instant';
+  const otherDefinition = other === 'instant' ? instantSealNetwork(named) : named;
+  // Both variants have the same allocation, so the same state root: only the genesis header differs.
+  const otherGenesis = genesisBlock(engineNetworkOf(otherDefinition), err.expected.common, err.expected.header.stateRoot);
+  if (bytesToHex(otherGenesis.hash()) !== bytesToHex(err.storedGenesis)) return undefined;
+  const describe = (mode: SealMode) => (mode === 'instant' ? 'an instant-seal dev chain' : 'a dev chain sealed with Ethash');
+  return new Error(
+    `the datadir ${err.dataDir} holds ${describe(other)} (genesis ${bytesToHex(err.storedGenesis)}), and this node runs ` +
+      `${describe(sealMode)}: start it with --seal ${other} to use that chain, or give it another --datadir`,
+  );
 }
 
 function poolViewOf(chain: Blockchain): PoolChainView {

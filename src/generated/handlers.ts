@@ -170,12 +170,20 @@ export interface DebugHandlers<Ctx> {
 }
 
 export interface QaHandlers<Ctx> {
+  /** Signs and submits an ECIP-1097 checkpoint with given keys (test networks). */
+  qa_generateCheckpoint(params: T.QaGenerateCheckpointParams, ctx: Ctx): MaybePromise<T.QaGenerateCheckpointResult>;
+  /** Returns the configured checkpointing federation. */
+  qa_getFederationMembersInfo(params: T.QaGetFederationMembersInfoParams, ctx: Ctx): MaybePromise<T.QaGetFederationMembersInfoResult>;
   /** Orders the dev miner to mine blocks now (test networks). */
   qa_mineBlocks(params: T.QaMineBlocksParams, ctx: Ctx): MaybePromise<T.QaMineBlocksResult>;
 }
 
-/** Every `checkpointing` method is marked x-unavailable, so there is nothing to implement yet. */
-export interface CheckpointingHandlers<Ctx> {}
+export interface CheckpointingHandlers<Ctx> {
+  /** Returns the block the federation should checkpoint next. */
+  checkpointing_getLatestBlock(params: T.CheckpointingGetLatestBlockParams, ctx: Ctx): MaybePromise<T.CheckpointingGetLatestBlockResult>;
+  /** Submits federation signatures that checkpoint a block. */
+  checkpointing_pushCheckpoint(params: T.CheckpointingPushCheckpointParams, ctx: Ctx): MaybePromise<T.CheckpointingPushCheckpointResult>;
+}
 
 export interface SvcHandlers<Ctx> {
   /** Lists the transactions an account sent or received in a block range. */
@@ -202,8 +210,22 @@ export interface TestHandlers<Ctx> {
 /** Every `iele` method is marked x-unavailable, so there is nothing to implement yet. */
 export interface IeleHandlers<Ctx> {}
 
-/** Every `mcp` method is marked x-unavailable, so there is nothing to implement yet. */
-export interface McpHandlers<Ctx> {}
+export interface McpHandlers<Ctx> {
+  /** Starts an MCP conversation: returns the server's protocol version and capabilities. */
+  mcp_initialize(params: T.McpInitializeParams, ctx: Ctx): MaybePromise<T.McpInitializeResult>;
+  /** Renders an MCP prompt. */
+  'prompts/get'(params: T.PromptsGetParams, ctx: Ctx): MaybePromise<T.PromptsGetResult>;
+  /** Lists the MCP prompts. */
+  'prompts/list'(params: T.PromptsListParams, ctx: Ctx): MaybePromise<T.PromptsListResult>;
+  /** Lists the MCP resources. */
+  'resources/list'(params: T.ResourcesListParams, ctx: Ctx): MaybePromise<T.ResourcesListResult>;
+  /** Reads an MCP resource. */
+  'resources/read'(params: T.ResourcesReadParams, ctx: Ctx): MaybePromise<T.ResourcesReadResult>;
+  /** Runs an MCP tool. */
+  'tools/call'(params: T.ToolsCallParams, ctx: Ctx): MaybePromise<T.ToolsCallResult>;
+  /** Lists the MCP tools. */
+  'tools/list'(params: T.ToolsListParams, ctx: Ctx): MaybePromise<T.ToolsListResult>;
+}
 
 export interface RpcHandlers<Ctx> {
   /** Returns this OpenRPC document. */

@@ -406,7 +406,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           ]
         }
       },
-      "errors": [],
+      "errors": [
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        }
+      ],
       "examples": [
         {
           "name": "full transactions",
@@ -574,7 +578,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_getBlockTransactionCountByHash",
       "summary": "Returns the number of transactions in a block, by block hash.",
-      "description": "Returns null when nothing matches; that is not an error.",
+      "description": "Returns null when nothing matches; that is not an error. Deliberately stricter than ethereum/execution-apis: the block is required (the standard leaves `required` unset here, which OpenRPC reads as optional, but there is nothing to count without a block; geth requires it too).",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -624,7 +628,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_getBlockTransactionCountByNumber",
       "summary": "Returns the number of transactions in a block, by number or tag.",
-      "description": "`pending` counts the transactions of the block being assembled. A number above the head returns null.",
+      "description": "`pending` counts the transactions of the block being assembled. A number above the head returns null. `safe` and `finalized` give -39001 (no block of a proof-of-work chain is either). Deliberately stricter than ethereum/execution-apis: the block is required (the standard leaves `required` unset here, which OpenRPC reads as optional, but there is nothing to count without a block; geth requires it too).",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -654,7 +658,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           ]
         }
       },
-      "errors": [],
+      "errors": [
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        }
+      ],
       "examples": [
         {
           "name": "block 1",
@@ -754,7 +762,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           ]
         }
       },
-      "errors": [],
+      "errors": [
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        }
+      ],
       "examples": [
         {
           "name": "block 2",
@@ -895,7 +907,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           ]
         }
       },
-      "errors": [],
+      "errors": [
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        }
+      ],
       "examples": [
         {
           "name": "first uncle of block 2",
@@ -967,7 +983,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "params": [
         {
           "name": "block",
-          "description": "Block number, tag (`earliest`, `latest`, `pending`) or block hash.",
+          "description": "Block number, tag (`earliest`, `latest`, `pending`; `safe` and `finalized` give -39001), block hash, or an EIP-1898 object {\"blockHash\", \"requireCanonical\"} / {\"blockNumber\"}.",
           "required": true,
           "schema": {
             "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
@@ -990,7 +1006,14 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           ]
         }
       },
-      "errors": [],
+      "errors": [
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        },
+        {
+          "$ref": "#/components/errors/BlockNotCanonical"
+        }
+      ],
       "examples": [
         {
           "name": "block 1",
@@ -1339,7 +1362,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           ]
         }
       },
-      "errors": [],
+      "errors": [
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        }
+      ],
       "examples": [
         {
           "name": "second transaction of block 1",
@@ -1547,7 +1574,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           ]
         }
       },
-      "errors": [],
+      "errors": [
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        }
+      ],
       "examples": [
         {
           "name": "legacy transfer",
@@ -1709,10 +1740,10 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "name": "block",
-          "description": "The block whose post-state is read: a number, or `earliest`, `latest` or `pending` (the head's nonce advanced past the sender's executable pool transactions).",
-          "required": true,
+          "description": "The block whose post-state is read (default `latest`): a number, a tag (`pending` is the head's nonce advanced past the sender's executable pool transactions), a block hash, or an EIP-1898 object {\"blockHash\", \"requireCanonical\"} / {\"blockNumber\"}.",
+          "required": false,
           "schema": {
-            "$ref": "#/components/schemas/BlockNumberOrTag"
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
           }
         }
       ],
@@ -1725,6 +1756,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [
         {
           "$ref": "#/components/errors/BlockNotFound"
+        },
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        },
+        {
+          "$ref": "#/components/errors/BlockNotCanonical"
         }
       ],
       "examples": [
@@ -1818,7 +1855,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_sendRawTransaction",
       "summary": "Submits a signed transaction to the pool and the network.",
-      "description": "Accepts a signed legacy (EIP-155 or pre-EIP-155) transaction, or an EIP-2930 (type 0x1) transaction from the Magneto fork on. The transaction enters the pool, is broadcast to peers, and its hash is returned at once; mining is asynchronous, so poll eth_getTransactionReceipt. The pool rejects a transaction with -32003 and one of these messages: \"nonce too low\" (the nonce is already used), \"insufficient funds for gas * price + value\", \"intrinsic gas too low\" (gas below 21000 plus data and creation costs), \"exceeds block gas limit\", \"chain id mismatch\" (signed for another chain), \"replacement transaction underpriced\" (same sender and nonce as a pooled transaction without a higher gas price), \"already known\". Bytes that do not decode as a transaction, or a signature from which no sender can be recovered, give -32602 (the original product answered -32600 with HTTP 400).",
+      "description": "Accepts a signed legacy (EIP-155 or pre-EIP-155) transaction, or an EIP-2930 (type 0x1) transaction from the Magneto fork on. The transaction enters the pool, is broadcast to peers, and its hash is returned at once; mining is asynchronous, so poll eth_getTransactionReceipt. The pool rejects a transaction with -32003 and one of these messages: \"nonce too low\" (the nonce is already used), \"insufficient funds for gas * price + value\", \"intrinsic gas too low\" (gas below 21000 plus data and creation costs), \"exceeds block gas limit\", \"chain id mismatch\" (signed for another chain), \"replacement transaction underpriced\" (same sender and nonce as a pooled transaction without a higher gas price), \"already known\". Bytes that do not decode as a transaction, or a signature from which no sender can be recovered, give -32602 (the original product answered -32600 with HTTP 400). Deliberately stricter than ethereum/execution-apis: byte strings need an even number of hex digits (`0x1` names no byte string; geth refuses it too).",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -1883,7 +1920,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_sendTransaction",
       "summary": "Signs a transaction with a keystore account and submits it.",
-      "description": "The `from` account must be in the keystore and unlocked (personal_unlockAccount); otherwise -32000 \"account is locked or unknown\". Missing fields are filled in: nonce = the account's pending nonce, gasPrice = eth_gasPrice, gas = eth_estimateGas of the request (whose revert gives error 3 as in eth_estimateGas), chainId = eth_chainId. Without `to` and with `data`, the transaction creates a contract. The node signs a legacy EIP-155 transaction, submits it like eth_sendRawTransaction, and returns its hash. The pool rejects a transaction with -32003 and one of these messages: \"nonce too low\" (the nonce is already used), \"insufficient funds for gas * price + value\", \"intrinsic gas too low\" (gas below 21000 plus data and creation costs), \"exceeds block gas limit\", \"chain id mismatch\" (signed for another chain), \"replacement transaction underpriced\" (same sender and nonce as a pooled transaction without a higher gas price), \"already known\". For keys you hold yourself, sign locally and use eth_sendRawTransaction.",
+      "description": "The `from` account must be in the keystore and unlocked (personal_unlockAccount); otherwise -32000 \"account is locked or unknown\". Missing fields are filled in: nonce = the account's pending nonce, gasPrice = eth_gasPrice, gas = eth_estimateGas of the request (whose revert gives error 3 as in eth_estimateGas), chainId = eth_chainId. Without `to` and with `data`, the transaction creates a contract. The node signs a legacy EIP-155 transaction, submits it like eth_sendRawTransaction, and returns its hash. The pool rejects a transaction with -32003 and one of these messages: \"nonce too low\" (the nonce is already used), \"insufficient funds for gas * price + value\", \"intrinsic gas too low\" (gas below 21000 plus data and creation costs), \"exceeds block gas limit\", \"chain id mismatch\" (signed for another chain), \"replacement transaction underpriced\" (same sender and nonce as a pooled transaction without a higher gas price), \"already known\". For keys you hold yourself, sign locally and use eth_sendRawTransaction. The node signs legacy transactions only: an EIP-2930 request (type 0x1 or a non-empty accessList) gives -32602, and so do maxFeePerGas/maxPriorityFeePerGas, types 0x2 and later, blob fields and a non-empty authorizationList (Ethereum Classic has no London, Cancun or Prague). Deliberately stricter than ethereum/execution-apis: `from` is required, since it names the key that signs (geth fails a request without it with an unknown-account error). Deliberately stricter than ethereum/execution-apis: byte strings need an even number of hex digits (`0x1` names no byte string; geth refuses it too).",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -1960,7 +1997,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_sign",
       "summary": "Signs a message with a keystore account (EIP-191).",
-      "description": "Computes the secp256k1 signature of keccak256(\"\\x19Ethereum Signed Message:\\n\" + length + message) with the key of an unlocked keystore account and returns r ‖ s ‖ v (65 bytes, v = 27 or 28). The prefix means the signature can never be a valid transaction. Same signature as personal_sign, which takes the message first and a passphrase; prefer personal_sign or local signing. A locked or unknown account gives -32000 \"account is locked or unknown\".",
+      "description": "Computes the secp256k1 signature of keccak256(\"\\x19Ethereum Signed Message:\\n\" + length + message) with the key of an unlocked keystore account and returns r ‖ s ‖ v (65 bytes, v = 27 or 28). The prefix means the signature can never be a valid transaction. Same signature as personal_sign, which takes the message first and a passphrase; prefer personal_sign or local signing. A locked or unknown account gives -32000 \"account is locked or unknown\". Deliberately stricter than ethereum/execution-apis: byte strings need an even number of hex digits (`0x1` names no byte string; geth refuses it too).",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -2037,10 +2074,10 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "name": "block",
-          "description": "The block whose post-state is read: a number, or `earliest`, `latest` or `pending` (read as the head's state: pool transactions are not applied).",
-          "required": true,
+          "description": "The block whose post-state is read (default `latest`): a number, a tag (`pending` is read as the head's state: pool transactions are not applied), a block hash, or an EIP-1898 object {\"blockHash\", \"requireCanonical\"} / {\"blockNumber\"}.",
+          "required": false,
           "schema": {
-            "$ref": "#/components/schemas/BlockNumberOrTag"
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
           }
         }
       ],
@@ -2053,6 +2090,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [
         {
           "$ref": "#/components/errors/BlockNotFound"
+        },
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        },
+        {
+          "$ref": "#/components/errors/BlockNotCanonical"
         }
       ],
       "examples": [
@@ -2130,10 +2173,10 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "name": "block",
-          "description": "The block whose post-state is read: a number, or `earliest`, `latest` or `pending` (read as the head's state: pool transactions are not applied).",
-          "required": true,
+          "description": "The block whose post-state is read (default `latest`): a number, a tag (`pending` is read as the head's state: pool transactions are not applied), a block hash, or an EIP-1898 object {\"blockHash\", \"requireCanonical\"} / {\"blockNumber\"}.",
+          "required": false,
           "schema": {
-            "$ref": "#/components/schemas/BlockNumberOrTag"
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
           }
         }
       ],
@@ -2146,6 +2189,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [
         {
           "$ref": "#/components/errors/BlockNotFound"
+        },
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        },
+        {
+          "$ref": "#/components/errors/BlockNotCanonical"
         }
       ],
       "examples": [
@@ -2206,18 +2255,18 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "name": "position",
-          "description": "The slot, as a quantity (`0x0`) or as 32 bytes.",
+          "description": "The slot: 0 to 32 bytes of hex, leading zeros allowed (`0x0`, `0x00`, `0x01`, 20 or 32 bytes all name slots by number).",
           "required": true,
           "schema": {
-            "$ref": "#/components/schemas/StorageSlot"
+            "$ref": "#/components/schemas/bytesMax32"
           }
         },
         {
           "name": "block",
-          "description": "The block whose post-state is read: a number, or `earliest`, `latest` or `pending` (read as the head's state: pool transactions are not applied).",
-          "required": true,
+          "description": "The block whose post-state is read (default `latest`): a number, a tag (`pending` is read as the head's state: pool transactions are not applied), a block hash, or an EIP-1898 object {\"blockHash\", \"requireCanonical\"} / {\"blockNumber\"}.",
+          "required": false,
           "schema": {
-            "$ref": "#/components/schemas/BlockNumberOrTag"
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
           }
         }
       ],
@@ -2230,6 +2279,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [
         {
           "$ref": "#/components/errors/BlockNotFound"
+        },
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        },
+        {
+          "$ref": "#/components/errors/BlockNotCanonical"
         }
       ],
       "examples": [
@@ -2277,10 +2332,10 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "name": "block",
-          "description": "The block whose post-state is read: a number, or `earliest`, `latest` or `pending` (read as the head's state: pool transactions are not applied).",
-          "required": true,
+          "description": "The block whose post-state is read (default `latest`): a number, a tag (`pending` is read as the head's state: pool transactions are not applied), a block hash, or an EIP-1898 object {\"blockHash\", \"requireCanonical\"} / {\"blockNumber\"}.",
+          "required": false,
           "schema": {
-            "$ref": "#/components/schemas/BlockNumberOrTag"
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
           }
         }
       ],
@@ -2293,6 +2348,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [
         {
           "$ref": "#/components/errors/BlockNotFound"
+        },
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        },
+        {
+          "$ref": "#/components/errors/BlockNotCanonical"
         }
       ],
       "examples": [
@@ -2353,21 +2414,21 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "name": "storageKeys",
-          "description": "Storage slots to prove; may be empty.",
+          "description": "Storage slots to prove, each 0 to 32 bytes of hex as for eth_getStorageAt; may be empty. Each proof's key is the slot as 32 bytes when it was given as 32 bytes, else as a quantity.",
           "required": true,
           "schema": {
             "type": "array",
             "items": {
-              "$ref": "#/components/schemas/StorageSlot"
+              "$ref": "#/components/schemas/bytesMax32"
             }
           }
         },
         {
           "name": "block",
-          "description": "The block whose post-state is read: a number, or `earliest`, `latest` or `pending` (read as the head's state: pool transactions are not applied).",
-          "required": true,
+          "description": "The block whose post-state is read (default `latest`): a number, a tag (`pending` is read as the head's state: pool transactions are not applied), a block hash, or an EIP-1898 object {\"blockHash\", \"requireCanonical\"} / {\"blockNumber\"}.",
+          "required": false,
           "schema": {
-            "$ref": "#/components/schemas/BlockNumberOrTag"
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
           }
         }
       ],
@@ -2380,6 +2441,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [
         {
           "$ref": "#/components/errors/BlockNotFound"
+        },
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        },
+        {
+          "$ref": "#/components/errors/BlockNotCanonical"
         }
       ],
       "examples": [
@@ -2430,7 +2497,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_call",
       "summary": "Executes a message call without creating a transaction.",
-      "description": "Runs the call against the state of the given block (default `latest`) and returns the return data; nothing is stored or broadcast. Defaults: from = the zero address, gas = the block gas limit, gasPrice = 0, value = 0; the sender's balance is only checked when gasPrice or value is non-zero. A revert gives error code 3 with message \"execution reverted: <reason>\" (the decoded Error(string) reason; just \"execution reverted\" otherwise) and `data` = the raw revert bytes as 0x hex, so ethers and viem can decode custom errors. Other EVM failures (out of gas, invalid opcode) give -32000 with the EVM error as message. An unknown block gives -32001.",
+      "description": "Runs the call against the state of the given block (default `latest`) and returns the return data; nothing is stored or broadcast. Defaults: from = the zero address, gas = the block gas limit, gasPrice = 0, value = 0; the sender's balance is only checked when gasPrice or value is non-zero. A revert gives error code 3 with message \"execution reverted: <reason>\" (the decoded Error(string) reason; just \"execution reverted\" otherwise) and `data` = the raw revert bytes as 0x hex, so ethers and viem can decode custom errors. Other EVM failures (out of gas, invalid opcode) give -32000 with the EVM error as message. An unknown block gives -32001. Fields of the standard's transaction object that Ethereum Classic has no use for are accepted as CallRequest describes (fee-market fields ignored, blob and set-code fields refused). Deliberately stricter than ethereum/execution-apis: byte strings need an even number of hex digits (`0x1` names no byte string; geth refuses it too).",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -2448,10 +2515,10 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "name": "block",
-          "description": "The block whose post-state the call runs on; defaults to `latest`.",
+          "description": "The block whose post-state the call runs on (default `latest`; `pending` runs on the head's state): a number, a tag, a block hash, or an EIP-1898 object {\"blockHash\", \"requireCanonical\"} / {\"blockNumber\"}.",
           "required": false,
           "schema": {
-            "$ref": "#/components/schemas/BlockNumberOrTag"
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
           }
         }
       ],
@@ -2470,6 +2537,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/BlockNotFound"
+        },
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        },
+        {
+          "$ref": "#/components/errors/BlockNotCanonical"
         }
       ],
       "examples": [
@@ -2498,7 +2571,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_estimateGas",
       "summary": "Estimates the gas a transaction needs.",
-      "description": "Returns the lowest gas limit with which the transaction succeeds on the state of the given block (default `latest`), found by binary search between the intrinsic gas and the block gas limit (or the request's gas). Because of refunds and the 63/64 rule for nested calls it can exceed the gasUsed of the mined transaction; use it unchanged as the gas limit. Defaults as in eth_call, except that gas is the upper bound of the search. A revert gives error code 3 with message \"execution reverted: <reason>\" (the decoded Error(string) reason; just \"execution reverted\" otherwise) and `data` = the raw revert bytes as 0x hex, so ethers and viem can decode custom errors. Other EVM failures (out of gas, invalid opcode) give -32000 with the EVM error as message. eth_call and eth_estimateGas report the same revert identically. When even the upper bound fails without a revert: -32000 \"gas required exceeds allowance (0x…)\".",
+      "description": "Returns the lowest gas limit with which the transaction succeeds on the state of the given block (default `latest`), found by binary search between the intrinsic gas and the block gas limit (or the request's gas). Because of refunds and the 63/64 rule for nested calls it can exceed the gasUsed of the mined transaction; use it unchanged as the gas limit. Defaults as in eth_call, except that gas is the upper bound of the search. A revert gives error code 3 with message \"execution reverted: <reason>\" (the decoded Error(string) reason; just \"execution reverted\" otherwise) and `data` = the raw revert bytes as 0x hex, so ethers and viem can decode custom errors. Other EVM failures (out of gas, invalid opcode) give -32000 with the EVM error as message. eth_call and eth_estimateGas report the same revert identically. When even the upper bound fails without a revert: -32000 \"gas required exceeds allowance (0x…)\". Fields of the standard's transaction object are treated as in eth_call. Deliberately stricter than ethereum/execution-apis: byte strings need an even number of hex digits (`0x1` names no byte string; geth refuses it too).",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -2516,10 +2589,10 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "name": "block",
-          "description": "The block whose post-state the call runs on; defaults to `latest`.",
+          "description": "The block whose post-state the call runs on (default `latest`; `pending` runs on the head's state): a number, a tag, a block hash, or an EIP-1898 object {\"blockHash\", \"requireCanonical\"} / {\"blockNumber\"}.",
           "required": false,
           "schema": {
-            "$ref": "#/components/schemas/BlockNumberOrTag"
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
           }
         }
       ],
@@ -2538,6 +2611,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/BlockNotFound"
+        },
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        },
+        {
+          "$ref": "#/components/errors/BlockNotCanonical"
         }
       ],
       "examples": [
@@ -2563,7 +2642,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_getLogs",
       "summary": "Returns the logs matching a filter.",
-      "description": "Filter: `address` is one address or an array (OR); `topics` has up to 4 positions, each null (any), a topic, or an array of topics (OR); a log must have at least as many topics as the filter has positions. Give either `blockHash` (EIP-234) or a `fromBlock`/`toBlock` range (both default to `latest`), not both (-32602). Logs are returned in chain order. A range with fromBlock > toBlock returns []. To keep responses bounded, a range of more than 10000 blocks or a result of more than 10000 logs gives -32005 with the limit in the message: page by querying consecutive fromBlock/toBlock windows (both limits are configurable). An unknown blockHash gives -32001. Logs follow the standard: logIndex is the position of the log in its block (the original product counted per transaction) and `removed` is true only for logs that a reorganisation dropped (delivered by filters and subscriptions).",
+      "description": "Filter: `address` is one address or an array (OR); `topics` has up to 4 positions, each null (any), a topic, or an array of topics (OR); a log must have at least as many topics as the filter has positions. Give either `blockHash` (EIP-234) or a `fromBlock`/`toBlock` range (both default to `latest`), not both (-32602). Logs are returned in chain order. A range with fromBlock > toBlock returns []. To keep responses bounded, a range of more than 10000 blocks or a result of more than 10000 logs gives -32005 with the limit in the message: page by querying consecutive fromBlock/toBlock windows (both limits are configurable). An unknown blockHash gives -32001. Logs follow the standard: logIndex is the position of the log in its block (the original product counted per transaction) and `removed` is true only for logs that a reorganisation dropped (delivered by filters and subscriptions). `address` or `topics` null means any. `safe` and `finalized` give -39001 (no block of a proof-of-work chain is either). Deliberately stricter than ethereum/execution-apis: at most 4 topic positions (a log has at most 4 topics; geth refuses more too).",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -2598,6 +2677,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/BlockNotFound"
+        },
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
         }
       ],
       "examples": [
@@ -2655,7 +2737,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_newFilter",
       "summary": "Creates a log filter to poll with eth_getFilterChanges.",
-      "description": "Filter: `address` is one address or an array (OR); `topics` has up to 4 positions, each null (any), a topic, or an array of topics (OR); a log must have at least as many topics as the filter has positions. Give either `blockHash` (EIP-234) or a `fromBlock`/`toBlock` range (both default to `latest`), not both (-32602); eth_newFilter does not take blockHash (-32602: use eth_getLogs for one block). Filter ids are random quantities. A filter that is not polled for 5 minutes (configurable: filter.filter-timeout) is removed; every poll resets the timer. Filters live in memory and do not survive a restart. The first eth_getFilterChanges returns the matching logs of blocks added since the filter was created; eth_getFilterLogs returns all matches of the range.",
+      "description": "Filter: `address` is one address or an array (OR); `topics` has up to 4 positions, each null (any), a topic, or an array of topics (OR); a log must have at least as many topics as the filter has positions. Give either `blockHash` (EIP-234) or a `fromBlock`/`toBlock` range (both default to `latest`), not both (-32602); eth_newFilter does not take blockHash (-32602: use eth_getLogs for one block). Filter ids are random quantities. A filter that is not polled for 5 minutes (configurable: filter.filter-timeout) is removed; every poll resets the timer. Filters live in memory and do not survive a restart. The first eth_getFilterChanges returns the matching logs of blocks added since the filter was created; eth_getFilterLogs returns all matches of the range. `address` or `topics` null means any. `safe` and `finalized` give -39001. Deliberately stricter than ethereum/execution-apis: at most 4 topic positions (a log has at most 4 topics; geth refuses more too).",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -2678,7 +2760,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "$ref": "#/components/schemas/uint"
         }
       },
-      "errors": [],
+      "errors": [
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        }
+      ],
       "examples": [
         {
           "name": "watch a contract",
@@ -2990,7 +3076,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_mining",
       "summary": "Tells whether this node is mining.",
-      "description": "true while the built-in miner runs (miner_start) or while an external miner has used eth_getWork, eth_submitWork or eth_submitHashrate in the last 30 seconds. (The original product ignored miner_start.) Only on proof-of-work networks; otherwise -32002 \"mining is not available: this network does not use proof-of-work\" (the original product answered code 200).",
+      "description": "true while the built-in miner runs (miner_start) or while an external miner has used eth_getWork, eth_submitWork or eth_submitHashrate in the last 30 seconds. (The original product ignored miner_start.) On an instant-seal dev chain (the dev default, --seal instant: blocks sealed at once, nonce and mixHash zero): true while its built-in sealer runs (there are no external miners). Where this node seals no blocks (test-mode NoProof chains) -32002 \"mining is not available: this network does not use proof-of-work\" (the original product answered code 200).",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -3023,7 +3109,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_hashrate",
       "summary": "Returns the hash rate of this node's miners, in hashes per second.",
-      "description": "The sum of the rates external miners reported with eth_submitHashrate in the last 30 seconds, plus the built-in miner's measured rate. Only on proof-of-work networks; otherwise -32002 \"mining is not available: this network does not use proof-of-work\" (the original product answered code 200).",
+      "description": "The sum of the rates external miners reported with eth_submitHashrate in the last 30 seconds, plus the built-in miner's measured rate. Always 0x0 on an instant-seal dev chain (the dev default, --seal instant: blocks sealed at once, nonce and mixHash zero), which seals without hashing. Where this node seals no blocks (test-mode NoProof chains) -32002 \"mining is not available: this network does not use proof-of-work\" (the original product answered code 200).",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -3056,7 +3142,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_getWork",
       "summary": "Returns a proof-of-work package for external miners.",
-      "description": "[powHash, seedHash, boundary] for the block this node would mine next. On ETC the algorithm is Etchash from the Thanos fork (ECIP-1099: 60000-block epochs, so the seed changes every 60000 blocks), plain Ethash before it. A miner searches for a nonce whose Etchash result is at most the boundary, then calls eth_submitWork. Each new head or pool change produces new work; the last 30 packages stay valid. Calling it marks an external miner as active for eth_mining. Only on proof-of-work networks; otherwise -32002 \"mining is not available: this network does not use proof-of-work\" (the original product answered code 200). Before the node has a head to build on: -32000 \"no mining work available yet\".",
+      "description": "[powHash, seedHash, boundary] for the block this node would mine next. On ETC the algorithm is Etchash from the Thanos fork (ECIP-1099: 60000-block epochs, so the seed changes every 60000 blocks), plain Ethash before it. A miner searches for a nonce whose Etchash result is at most the boundary, then calls eth_submitWork. Each new head or pool change produces new work; the last 30 packages stay valid. Calling it marks an external miner as active for eth_mining. Only on proof-of-work chains. On an instant-seal dev chain (the dev default, --seal instant: blocks sealed at once, nonce and mixHash zero) there is no work to hand out: -32002 with a message saying how to get a proof-of-work dev chain: start svc-node with --seal ethash (another chain, in its own datadir). On a chain without proof of work (test-mode NoProof) -32002 \"mining is not available: this network does not use proof-of-work\" (the original product answered code 200). Before the node has a head to build on: -32000 \"no mining work available yet\".",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -3096,7 +3182,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_submitWork",
       "summary": "Submits a proof-of-work solution.",
-      "description": "Returns true when the solution seals a package from eth_getWork that is still valid (not older than the current head, among the last 30) and the block is imported; false otherwise (wrong nonce, stale or unknown powHash). Only on proof-of-work networks; otherwise -32002 \"mining is not available: this network does not use proof-of-work\" (the original product answered code 200).",
+      "description": "Returns true when the solution seals a package from eth_getWork that is still valid (not older than the current head, among the last 30) and the block is imported; false otherwise (wrong nonce, stale or unknown powHash). Only on proof-of-work chains: on an instant-seal dev chain (the dev default, --seal instant: blocks sealed at once, nonce and mixHash zero) -32002 saying to start svc-node with --seal ethash, as eth_getWork; on a chain without proof of work (test-mode NoProof) -32002 \"mining is not available: this network does not use proof-of-work\" (the original product answered code 200).",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -3167,7 +3253,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_submitHashrate",
       "summary": "Reports an external miner's hash rate.",
-      "description": "Each miner picks a random 32-byte id; the latest report per id counts towards eth_hashrate and miner_getStatus for 30 seconds. Always returns true. Only on proof-of-work networks; otherwise -32002 \"mining is not available: this network does not use proof-of-work\" (the original product answered code 200).",
+      "description": "Each miner picks a random 32-byte id; the latest report per id counts towards eth_hashrate and miner_getStatus for 30 seconds. Always returns true. Only on proof-of-work chains: on an instant-seal dev chain (the dev default, --seal instant: blocks sealed at once, nonce and mixHash zero) -32002 saying to start svc-node with --seal ethash, as eth_getWork; on a chain without proof of work (test-mode NoProof) -32002 \"mining is not available: this network does not use proof-of-work\" (the original product answered code 200).",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -3233,7 +3319,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "miner_start",
       "summary": "Starts the built-in CPU miner.",
-      "description": "The miner seals blocks on top of the head with the configured coinbase. Returns true (also when it was already running). Only on proof-of-work networks; otherwise -32002 \"mining is not available: this network does not use proof-of-work\" (the original product answered code 200).",
+      "description": "The miner seals blocks on top of the head with the configured coinbase (on dev: pending transactions at once, with a real Ethash seal under --seal ethash, with no work at all on the default instant-seal chain). Returns true (also when it was already running). Where this node seals no blocks (test-mode NoProof chains) -32002 \"mining is not available: this network does not use proof-of-work\" (the original product answered code 200).",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -3266,7 +3352,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "miner_stop",
       "summary": "Stops the built-in CPU miner.",
-      "description": "Returns true (also when it was not running). Work handed out through eth_getWork stays valid. Only on proof-of-work networks; otherwise -32002 \"mining is not available: this network does not use proof-of-work\" (the original product answered code 200).",
+      "description": "Returns true (also when it was not running). Work handed out through eth_getWork stays valid. Where this node seals no blocks (test-mode NoProof chains) -32002 \"mining is not available: this network does not use proof-of-work\" (the original product answered code 200).",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -3299,7 +3385,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "miner_getStatus",
       "summary": "Returns the mining state of this node.",
-      "description": "isMining as in eth_mining, coinbase as in eth_coinbase, hashRate as in eth_hashrate, blocksMinedCount = blocks sealed by this node since start-up (null when not counted; the spec reserves it). Only on proof-of-work networks; otherwise -32002 \"mining is not available: this network does not use proof-of-work\" (the original product answered code 200).",
+      "description": "isMining as in eth_mining, coinbase as in eth_coinbase, hashRate as in eth_hashrate, blocksMinedCount = blocks sealed by this node since start-up (null when not counted; the spec reserves it). Where this node seals no blocks (test-mode NoProof chains) -32002 \"mining is not available: this network does not use proof-of-work\" (the original product answered code 200).",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -4512,7 +4598,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "personal_sign",
       "summary": "Signs a message with a keystore key (EIP-191).",
-      "description": "Signs keccak256(\"\\x19Ethereum Signed Message:\\n\" + length + message) with the key of address, decrypted with the passphrase for this call only. Returns r ‖ s ‖ v (65 bytes, v = 27 or 28), which personal_ecRecover and ethers' verifyMessage accept. The prefix means the signature can never pass as a transaction signature. Development only: never enable the personal namespace on an interface others can reach, since passphrases travel in the request.",
+      "description": "Signs keccak256(\"\\x19Ethereum Signed Message:\\n\" + length + message) with the key of address, decrypted with the passphrase for this call only, or, without a passphrase, with the key of an unlocked account (as eth_sign). Returns r ‖ s ‖ v (65 bytes, v = 27 or 28), which personal_ecRecover and ethers' verifyMessage accept. The prefix means the signature can never pass as a transaction signature. Development only: never enable the personal namespace on an interface others can reach, since passphrases travel in the request.",
       "tags": [
         {
           "$ref": "#/components/tags/personal"
@@ -4538,8 +4624,8 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "name": "passphrase",
-          "description": "The passphrase of the account.",
-          "required": true,
+          "description": "The passphrase of the account. Omitted: the account must be unlocked (the dev chain's node-held accounts are), which is how wallets and the JSON-RPC signers of ethers and viem call this method: personal_sign(message, address).",
+          "required": false,
           "schema": {
             "type": "string"
           }
@@ -4557,6 +4643,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/WrongPassphrase"
+        },
+        {
+          "$ref": "#/components/errors/AccountLocked"
         }
       ],
       "examples": [
@@ -5004,7 +5093,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "qa_generateCheckpoint",
       "summary": "Signs and submits an ECIP-1097 checkpoint with given keys (test networks).",
-      "description": "Plays the federation: signs the raw 32-byte hash of the block (default: the best block) with each private key (secp256k1, no message prefix, v = 27/28), submits the checkpoint as checkpointing_pushCheckpoint does, and returns it in the same form a checkpoint block carries (signatures sorted by r, s, v, plus the recovered signer keys). An unknown hash is an error; the original silently fell back to the best block. Keys travel in the request: test networks only.",
+      "description": "Plays the federation on a test chain: signs the raw 32-byte hash of the block (default: the best block) with each private key (secp256k1, RFC 6979, no message prefix, v = 27/28), then builds and imports the checkpoint block exactly as checkpointing_pushCheckpoint does, with the same checks and errors. Returns the checkpoint as block results show it: signatures sorted by (r, s, v) as r ‖ s ‖ v, and the signer keys recovered from them. Differences from the original, which answered {signatures: [{r, s, v}]} and pushed without waiting: an unknown hash is -32001 (the original fell back to the best block), and keys outside the federation are refused with the rule that failed. Keys travel in the request: use test keys only (on dev with --checkpointing the federation is dev accounts 7, 8 and 9).",
       "tags": [
         {
           "$ref": "#/components/tags/qa"
@@ -5043,7 +5132,13 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "$ref": "#/components/errors/BlockNotFound"
         },
         {
+          "$ref": "#/components/errors/InvalidCheckpointSignatures"
+        },
+        {
           "$ref": "#/components/errors/CheckpointingNotConfigured"
+        },
+        {
+          "$ref": "#/components/errors/InvalidPrivateKey"
         }
       ],
       "examples": [
@@ -5077,13 +5172,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             }
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine with ECIP-1097 checkpointing, which is not built yet."
+      ]
     },
     {
       "name": "qa_getFederationMembersInfo",
       "summary": "Returns the configured checkpointing federation.",
-      "description": "The public keys whose signatures count toward a checkpoint; a checkpoint needs floor(n/2)+1 of them. Returned as an object (as the original node did) rather than the spec's bare array, so fields can be added later without breaking clients. Empty when checkpointing is not configured.",
+      "description": "The public keys whose signatures count toward a checkpoint; a checkpoint needs floor(n/2)+1 of them unless the network sets another number (dev with --checkpointing: dev accounts 7, 8 and 9, 2 signatures). Returned as an object (as the original node did) rather than the spec's bare array, so fields can be added later without breaking clients. Empty when checkpointing is not configured.",
       "tags": [
         {
           "$ref": "#/components/tags/qa"
@@ -5111,13 +5205,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             }
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine with ECIP-1097 checkpointing, which is not built yet."
+      ]
     },
     {
       "name": "checkpointing_getLatestBlock",
       "summary": "Returns the block the federation should checkpoint next.",
-      "description": "The candidate is the newest canonical block whose number is a multiple of checkpointingInterval (best − best mod interval). If parentCheckpoint is given, the candidate must lie above that block, otherwise block is null; a parentCheckpoint the node does not know also gives null. Federation nodes poll this, agree on the hash, then call checkpointing_pushCheckpoint. number is a hex quantity like every other block number (the original sent a plain JSON number). parentCheckpoint may be omitted (the spec's one-parameter form). ECIP-1097 is withdrawn and off on ETC and Mordor; this works only where a chain file enables it.",
+      "description": "The candidate is the newest canonical block whose number is a multiple of checkpointingInterval (best − best mod interval). If parentCheckpoint is given, the candidate must lie above that block, otherwise block is null; a parentCheckpoint the node does not know also gives null. Federation nodes poll this, agree on the hash, then call checkpointing_pushCheckpoint. number is a hex quantity like every other block number (the original sent a plain JSON number). parentCheckpoint may be omitted (the spec's one-parameter form). It only reads the chain, so it answers on every network, as the original did (ECIP-1097 is withdrawn and off on ETC and Mordor: checkpointing_pushCheckpoint needs a chain with checkpointing, e.g. dev with --checkpointing). Mantis's semantics, not Morpho's stricter reading (multiples of the interval counted from the parent checkpoint).",
       "tags": [
         {
           "$ref": "#/components/tags/checkpointing"
@@ -5213,13 +5306,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             }
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine with ECIP-1097 checkpointing, which is not built yet."
+      ]
     },
     {
       "name": "checkpointing_pushCheckpoint",
       "summary": "Submits federation signatures that checkpoint a block.",
-      "description": "Builds the checkpoint block on top of blockHash (number and timestamp parent + 1, no transactions, no reward, no proof of work) carrying the signatures, and imports it; the chain then prefers the branch with the later checkpoint over more work. Each signature is r ‖ s ‖ v over the raw block hash and must recover to a distinct federation key; at least floor(n/2)+1 are needed. These checks happen before answering, so true means the checkpoint was accepted for import (the original answered true even for an unknown block or bad signatures).",
+      "description": "Builds the checkpoint block on top of blockHash (number and timestamp parent + 1; difficulty, gas limit and state root copied; no transactions, no reward, no proof of work) carrying the signatures sorted by (r, s, v), validates it and imports it; peers receive it like any new head. Each signature is r ‖ s ‖ v over the raw block hash (the 0x prefix is optional, as in the ECIP's example). The checks, in the ECIP's order: no more signatures than federation members; each one recovering to a federation member; no member twice; at least floor(n/2)+1 of them (or the configured number). A failed check is -32602 naming the rule (data.reason: too-many-signatures, invalid-signature, not-federation-signer, duplicate-signer, too-few-signatures), where the original answered true whatever happened; an unknown block is -32001 (the original only logged it). true means the checkpoint block is stored. It becomes the head unless the head's chain has a later checkpoint: fork choice compares the latest checkpoint first, then total difficulty, and never moves the head to a chain without the head's latest checkpoint.",
       "tags": [
         {
           "$ref": "#/components/tags/checkpointing"
@@ -5237,12 +5329,13 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "name": "signatures",
-          "description": "Federation signatures over blockHash.",
+          "description": "Federation signatures over blockHash, each r ‖ s ‖ v (65 bytes; 0x optional), in any order.",
           "required": true,
           "schema": {
             "type": "array",
             "items": {
-              "$ref": "#/components/schemas/bytes65"
+              "type": "string",
+              "pattern": "^(0x)?[0-9a-fA-F]{130}$"
             }
           }
         }
@@ -5285,8 +5378,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "value": true
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine with ECIP-1097 checkpointing, which is not built yet."
+      ]
     },
     {
       "name": "svc_getAccountTransactions",
@@ -5786,10 +5878,10 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "name": "block",
-          "description": "State to run against; default latest.",
+          "description": "State to run against; default latest. A number, a tag, a block hash or an EIP-1898 object, as for eth_call.",
           "required": false,
           "schema": {
-            "$ref": "#/components/schemas/BlockNumberOrTag"
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
           }
         }
       ],
@@ -5916,7 +6008,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "mcp_initialize",
       "summary": "Starts an MCP conversation: returns the server's protocol version and capabilities.",
-      "description": "Answers the MCP initialize handshake. The request object is optional and its content does not change the answer: the server speaks protocol version 2024-11-05 only and offers tools, resources and prompts. Part of the agent protocol (MCP 2024-11-05) served as ordinary JSON-RPC: the MCP params object is wrapped in a one-element positional array; there is no MCP session and there are no notifications.",
+      "description": "Answers the MCP initialize handshake: protocol version 2024-11-05, serverInfo (name svc-node, version of the package), the capabilities tools, resources and prompts (no list-change notifications, no subscriptions) and instructions for the model. The request object is optional and does not change the answer. Part of the agent protocol (MCP) served as ordinary JSON-RPC (protocol version 2024-11-05): the MCP params object is wrapped in a one-element positional array; there is no session and there are no notifications. Standard MCP clients connect to the Streamable HTTP transport at /mcp instead, which serves the same tools, resources and prompts.",
       "tags": [
         {
           "$ref": "#/components/tags/mcp"
@@ -5967,7 +6059,8 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
               "serverInfo": {
                 "name": "svc-node",
                 "version": "0.1.0"
-              }
+              },
+              "instructions": "svc-node is an Ethereum Classic node. Its tools and resources are read-only and report live figures read at the time of the call: node status, identity, chain head, sync progress, peers and configuration. Block numbers are decimal and match eth_blockNumber; difficulties are decimal strings."
             }
           }
         },
@@ -5986,17 +6079,17 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
               "serverInfo": {
                 "name": "svc-node",
                 "version": "0.1.0"
-              }
+              },
+              "instructions": "svc-node is an Ethereum Classic node. Its tools and resources are read-only and report live figures read at the time of the call: node status, identity, chain head, sync progress, peers and configuration. Block numbers are decimal and match eth_blockNumber; difficulties are decimal strings."
             }
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine and devp2p peering, whose status its tools and resources report; neither is built yet."
+      ]
     },
     {
       "name": "tools/list",
       "summary": "Lists the MCP tools.",
-      "description": "The five read-only tools: mcp_node_status, mcp_node_info, mcp_blockchain_info, mcp_sync_status, mcp_peer_list. None takes arguments. Part of the agent protocol (MCP 2024-11-05) served as ordinary JSON-RPC: the MCP params object is wrapped in a one-element positional array; there is no MCP session and there are no notifications.",
+      "description": "The five read-only tools, in this order: mcp_node_status, mcp_node_info, mcp_blockchain_info, mcp_sync_status, mcp_peer_list. None takes arguments: each inputSchema is the JSON Schema of an empty object (additionalProperties false). Each outputSchema is the JSON Schema of the tool's structuredContent (the McpNodeStatus, McpNodeInfo, McpBlockchainInfo, McpSyncStatus and McpPeerList shapes of this document). Part of the agent protocol (MCP) served as ordinary JSON-RPC (protocol version 2024-11-05): the MCP params object is wrapped in a one-element positional array; there is no session and there are no notifications. Standard MCP clients connect to the Streamable HTTP transport at /mcp instead, which serves the same tools, resources and prompts.",
       "tags": [
         {
           "$ref": "#/components/tags/mcp"
@@ -6033,7 +6126,91 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
                   "inputSchema": {
                     "type": "object",
                     "properties": {},
-                    "required": []
+                    "additionalProperties": false
+                  },
+                  "outputSchema": {
+                    "title": "McpNodeStatus",
+                    "type": "object",
+                    "description": "The node at the time of the call: structuredContent of the tool mcp_node_status and the content of the resource svc://node/status. syncState: syncing (catching up with a peer: startBlock, currentBlock and targetBlock are present), synced (peering runs and no peer is ahead), not_syncing (peering is off).",
+                    "properties": {
+                      "running": {
+                        "type": "boolean",
+                        "const": true
+                      },
+                      "syncing": {
+                        "type": "boolean"
+                      },
+                      "syncState": {
+                        "type": "string",
+                        "enum": [
+                          "syncing",
+                          "synced",
+                          "not_syncing"
+                        ]
+                      },
+                      "startBlock": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "description": "Where the running sync started (only while syncing)."
+                      },
+                      "currentBlock": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "description": "The block the sync is at (only while syncing)."
+                      },
+                      "targetBlock": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "description": "The best peer's head (only while syncing)."
+                      },
+                      "bestBlock": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "description": "Number of the head block (eth_blockNumber)."
+                      },
+                      "peerCount": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "description": "Every connection in the peer table, whatever its state (net_listPeers length)."
+                      },
+                      "handshakedPeers": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "description": "Peers past the eth handshake (net_peerCount)."
+                      },
+                      "peering": {
+                        "type": "boolean",
+                        "description": "Whether devp2p peering runs (false with --no-p2p and in test mode)."
+                      },
+                      "networkId": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "description": "devp2p network id."
+                      },
+                      "chainId": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "description": "EIP-155 chain id (eth_chainId)."
+                      }
+                    },
+                    "required": [
+                      "running",
+                      "syncing",
+                      "syncState",
+                      "bestBlock",
+                      "peerCount",
+                      "handshakedPeers",
+                      "peering",
+                      "networkId",
+                      "chainId"
+                    ],
+                    "additionalProperties": false
+                  },
+                  "annotations": {
+                    "readOnlyHint": true,
+                    "destructiveHint": false,
+                    "idempotentHint": true,
+                    "openWorldHint": false
                   }
                 },
                 {
@@ -6042,7 +6219,114 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
                   "inputSchema": {
                     "type": "object",
                     "properties": {},
-                    "required": []
+                    "additionalProperties": false
+                  },
+                  "outputSchema": {
+                    "title": "McpNodeInfo",
+                    "type": "object",
+                    "description": "Who the node is: structuredContent of the tool mcp_node_info.",
+                    "properties": {
+                      "name": {
+                        "type": "string",
+                        "const": "svc-node"
+                      },
+                      "version": {
+                        "type": "string",
+                        "description": "The package version."
+                      },
+                      "clientVersion": {
+                        "type": "string",
+                        "description": "What web3_clientVersion answers."
+                      },
+                      "runtime": {
+                        "type": "string",
+                        "description": "The JavaScript runtime, e.g. Node.js v20.19.5."
+                      },
+                      "network": {
+                        "type": "string",
+                        "enum": [
+                          "dev",
+                          "mordor",
+                          "etc"
+                        ]
+                      },
+                      "networkName": {
+                        "type": "string",
+                        "description": "ETC Mainnet, Mordor Testnet or Dev chain; Chain <id> for a test-mode chain."
+                      },
+                      "chainId": {
+                        "type": "integer",
+                        "minimum": 0
+                      },
+                      "networkId": {
+                        "type": "integer",
+                        "minimum": 0
+                      },
+                      "enode": {
+                        "oneOf": [
+                          {
+                            "title": "notFound",
+                            "type": "null",
+                            "description": "Nothing was found."
+                          },
+                          {
+                            "type": "string"
+                          }
+                        ],
+                        "description": "Our enode URL; null when peering is off."
+                      },
+                      "p2pPort": {
+                        "oneOf": [
+                          {
+                            "title": "notFound",
+                            "type": "null",
+                            "description": "Nothing was found."
+                          },
+                          {
+                            "type": "integer",
+                            "minimum": 0
+                          }
+                        ],
+                        "description": "The devp2p TCP port listened on; null when peering is off."
+                      },
+                      "apis": {
+                        "type": "array",
+                        "items": {
+                          "type": "string"
+                        },
+                        "description": "Enabled JSON-RPC namespaces."
+                      },
+                      "startedAt": {
+                        "type": "string",
+                        "description": "When the node started (ISO 8601, UTC)."
+                      },
+                      "uptimeSeconds": {
+                        "type": "integer",
+                        "minimum": 0
+                      }
+                    },
+                    "required": [
+                      "name",
+                      "version",
+                      "clientVersion",
+                      "runtime",
+                      "network",
+                      "networkName",
+                      "chainId",
+                      "networkId",
+                      "enode",
+                      "p2pPort",
+                      "apis",
+                      "startedAt",
+                      "uptimeSeconds"
+                    ],
+                    "additionalProperties": false
+                  },
+                  "annotations": {
+                    "readOnlyHint": true,
+                    "destructiveHint": false,
+                    "idempotentHint": true,
+                    "openWorldHint": false
                   }
                 },
                 {
@@ -6051,7 +6335,62 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
                   "inputSchema": {
                     "type": "object",
                     "properties": {},
-                    "required": []
+                    "additionalProperties": false
+                  },
+                  "outputSchema": {
+                    "title": "McpBlockchainInfo",
+                    "type": "object",
+                    "description": "The chain: structuredContent of the tool mcp_blockchain_info.",
+                    "properties": {
+                      "network": {
+                        "type": "string",
+                        "enum": [
+                          "dev",
+                          "mordor",
+                          "etc"
+                        ]
+                      },
+                      "networkName": {
+                        "type": "string"
+                      },
+                      "bestBlockNumber": {
+                        "type": "integer",
+                        "minimum": 0
+                      },
+                      "bestBlockHash": {
+                        "type": "string",
+                        "pattern": "^0x[0-9a-f]{64}$"
+                      },
+                      "chainId": {
+                        "type": "integer",
+                        "minimum": 0
+                      },
+                      "totalDifficulty": {
+                        "type": "string",
+                        "pattern": "^(0|[1-9][0-9]*)$",
+                        "description": "Total difficulty of the head, decimal."
+                      },
+                      "genesisHash": {
+                        "type": "string",
+                        "pattern": "^0x[0-9a-f]{64}$"
+                      }
+                    },
+                    "required": [
+                      "network",
+                      "networkName",
+                      "bestBlockNumber",
+                      "bestBlockHash",
+                      "chainId",
+                      "totalDifficulty",
+                      "genesisHash"
+                    ],
+                    "additionalProperties": false
+                  },
+                  "annotations": {
+                    "readOnlyHint": true,
+                    "destructiveHint": false,
+                    "idempotentHint": true,
+                    "openWorldHint": false
                   }
                 },
                 {
@@ -6060,7 +6399,74 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
                   "inputSchema": {
                     "type": "object",
                     "properties": {},
-                    "required": []
+                    "additionalProperties": false
+                  },
+                  "outputSchema": {
+                    "title": "McpSyncStatus",
+                    "type": "object",
+                    "description": "Synchronisation: structuredContent of the tool mcp_sync_status and the content of the resource svc://sync/status. mode: full (a full sync is catching up: the progress fields are present), regular (following peers' announcements, nothing to catch up), idle (peering is off). The numbers are those of eth_syncing.",
+                    "properties": {
+                      "syncing": {
+                        "type": "boolean"
+                      },
+                      "mode": {
+                        "type": "string",
+                        "enum": [
+                          "full",
+                          "regular",
+                          "idle"
+                        ]
+                      },
+                      "status": {
+                        "type": "string",
+                        "enum": [
+                          "syncing",
+                          "synced",
+                          "not_syncing"
+                        ]
+                      },
+                      "bestBlock": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "description": "Number of the head block."
+                      },
+                      "startingBlock": {
+                        "type": "integer",
+                        "minimum": 0
+                      },
+                      "currentBlock": {
+                        "type": "integer",
+                        "minimum": 0
+                      },
+                      "targetBlock": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "description": "eth_syncing's highestBlock."
+                      },
+                      "remainingBlocks": {
+                        "type": "integer",
+                        "minimum": 0
+                      },
+                      "progressPercent": {
+                        "type": "number",
+                        "minimum": 0,
+                        "maximum": 100,
+                        "description": "currentBlock / targetBlock, in percent with two decimals."
+                      }
+                    },
+                    "required": [
+                      "syncing",
+                      "mode",
+                      "status",
+                      "bestBlock"
+                    ],
+                    "additionalProperties": false
+                  },
+                  "annotations": {
+                    "readOnlyHint": true,
+                    "destructiveHint": false,
+                    "idempotentHint": true,
+                    "openWorldHint": false
                   }
                 },
                 {
@@ -6069,20 +6475,155 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
                   "inputSchema": {
                     "type": "object",
                     "properties": {},
-                    "required": []
+                    "additionalProperties": false
+                  },
+                  "outputSchema": {
+                    "title": "McpPeerList",
+                    "type": "object",
+                    "description": "The peer table: structuredContent of the tool mcp_peer_list and the content of the resource svc://peers/connected, sorted by id. count = every connection (net_listPeers), handshakedCount = net_peerCount.",
+                    "properties": {
+                      "peering": {
+                        "type": "boolean",
+                        "description": "Whether devp2p peering runs; when false the list is empty."
+                      },
+                      "count": {
+                        "type": "integer",
+                        "minimum": 0
+                      },
+                      "handshakedCount": {
+                        "type": "integer",
+                        "minimum": 0
+                      },
+                      "peers": {
+                        "type": "array",
+                        "items": {
+                          "type": "object",
+                          "properties": {
+                            "id": {
+                              "type": "string",
+                              "description": "Connection id (host:port), as net_listPeers gives it."
+                            },
+                            "address": {
+                              "type": "string",
+                              "description": "Remote host:port."
+                            },
+                            "direction": {
+                              "type": "string",
+                              "enum": [
+                                "inbound",
+                                "outbound"
+                              ]
+                            },
+                            "status": {
+                              "type": "string",
+                              "enum": [
+                                "connecting",
+                                "handshaking",
+                                "handshaked",
+                                "idle",
+                                "disconnected"
+                              ]
+                            },
+                            "nodeId": {
+                              "oneOf": [
+                                {
+                                  "title": "notFound",
+                                  "type": "null",
+                                  "description": "Nothing was found."
+                                },
+                                {
+                                  "type": "string",
+                                  "pattern": "^[0-9a-f]{128}$"
+                                }
+                              ]
+                            },
+                            "clientId": {
+                              "oneOf": [
+                                {
+                                  "title": "notFound",
+                                  "type": "null",
+                                  "description": "Nothing was found."
+                                },
+                                {
+                                  "type": "string"
+                                }
+                              ]
+                            },
+                            "capabilities": {
+                              "type": "array",
+                              "items": {
+                                "type": "string"
+                              }
+                            },
+                            "bestBlock": {
+                              "oneOf": [
+                                {
+                                  "title": "notFound",
+                                  "type": "null",
+                                  "description": "Nothing was found."
+                                },
+                                {
+                                  "type": "integer",
+                                  "minimum": 0
+                                }
+                              ],
+                              "description": "Highest block the peer is known to have."
+                            },
+                            "totalDifficulty": {
+                              "oneOf": [
+                                {
+                                  "title": "notFound",
+                                  "type": "null",
+                                  "description": "Nothing was found."
+                                },
+                                {
+                                  "type": "string",
+                                  "pattern": "^(0|[1-9][0-9]*)$",
+                                  "description": "A decimal integer as a string (may exceed 2^53)."
+                                }
+                              ]
+                            }
+                          },
+                          "required": [
+                            "id",
+                            "address",
+                            "direction",
+                            "status",
+                            "nodeId",
+                            "clientId",
+                            "capabilities",
+                            "bestBlock",
+                            "totalDifficulty"
+                          ],
+                          "additionalProperties": false
+                        }
+                      }
+                    },
+                    "required": [
+                      "peering",
+                      "count",
+                      "handshakedCount",
+                      "peers"
+                    ],
+                    "additionalProperties": false
+                  },
+                  "annotations": {
+                    "readOnlyHint": true,
+                    "destructiveHint": false,
+                    "idempotentHint": true,
+                    "openWorldHint": false
                   }
                 }
               ]
             }
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine and devp2p peering, whose status its tools and resources report; neither is built yet."
+      ]
     },
     {
       "name": "tools/call",
       "summary": "Runs an MCP tool.",
-      "description": "Runs the named tool and returns its report as text: a header line, then two-space-indented \"Label: value\" lines. arguments is accepted and ignored (no tool takes any). An unknown tool is error -32602 naming it (the original answered success with \"Unknown tool\" text, which agents mistook for data). A tool that fails returns isError true with the reason in the text. Part of the agent protocol (MCP 2024-11-05) served as ordinary JSON-RPC: the MCP params object is wrapped in a one-element positional array; there is no MCP session and there are no notifications.",
+      "description": "Runs the named tool and returns its report twice: as text (a header line, then two-space-indented \"Label: value\" lines) and as structuredContent in the tool's outputSchema shape. Every figure is read from the chain engine, the peer service and the configuration at the time of the call (the original product's tools answered fixed placeholder text). No tool takes arguments: arguments may be omitted or {}. An unknown tool is error -32602 naming it (the original answered success with \"Unknown tool\" text, which agents mistook for data), and so is an argument the tool does not take. A tool that cannot read what it reports (no chain engine running) returns isError true with the reason in the text. Part of the agent protocol (MCP) served as ordinary JSON-RPC (protocol version 2024-11-05): the MCP params object is wrapped in a one-element positional array; there is no session and there are no notifications. Standard MCP clients connect to the Streamable HTTP transport at /mcp instead, which serves the same tools, resources and prompts.",
       "tags": [
         {
           "$ref": "#/components/tags/mcp"
@@ -6110,7 +6651,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "$ref": "#/components/errors/McpUnknownTool"
         },
         {
-          "$ref": "#/components/errors/McpMissingName"
+          "$ref": "#/components/errors/McpInvalidArguments"
         }
       ],
       "examples": [
@@ -6131,19 +6672,131 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
               "content": [
                 {
                   "type": "text",
-                  "text": "Node Status:\n  Running: true\n  Sync State: Synced\n  Sync Progress: Complete\n  Best Block: 21434120\n  Peers: 12 total (11 handshaked)"
+                  "text": "Node Status:\n  Running: true\n  Sync State: Synced\n  Sync Progress: Complete\n  Best Block: 3\n  Peers: 1 total (1 handshaked)\n  Chain ID: 1337\n  Network ID: 1337"
                 }
-              ]
+              ],
+              "structuredContent": {
+                "running": true,
+                "syncing": false,
+                "syncState": "synced",
+                "bestBlock": 3,
+                "peerCount": 1,
+                "handshakedPeers": 1,
+                "peering": true,
+                "networkId": 1337,
+                "chainId": 1337
+              }
+            }
+          }
+        },
+        {
+          "name": "sync status",
+          "params": [
+            {
+              "name": "request",
+              "value": {
+                "name": "mcp_sync_status"
+              }
+            }
+          ],
+          "result": {
+            "name": "toolResult",
+            "value": {
+              "content": [
+                {
+                  "type": "text",
+                  "text": "Sync Status:\n  Mode: Regular sync (following peers)\n  Syncing: false\n  Best Block: 3\n  Status: Synced (no peer is ahead)"
+                }
+              ],
+              "structuredContent": {
+                "syncing": false,
+                "mode": "regular",
+                "status": "synced",
+                "bestBlock": 3
+              }
+            }
+          }
+        },
+        {
+          "name": "peer list",
+          "params": [
+            {
+              "name": "request",
+              "value": {
+                "name": "mcp_peer_list"
+              }
+            }
+          ],
+          "result": {
+            "name": "toolResult",
+            "value": {
+              "content": [
+                {
+                  "type": "text",
+                  "text": "Connected Peers: 1 (1 handshaked)\n  127.0.0.1:47138: inbound, handshaked, node 8318e732…7ae4, svc-node/v0.1.0/linux-x64/node20.20.2"
+                }
+              ],
+              "structuredContent": {
+                "peering": true,
+                "count": 1,
+                "handshakedCount": 1,
+                "peers": [
+                  {
+                    "id": "127.0.0.1:47138",
+                    "address": "127.0.0.1:47138",
+                    "direction": "inbound",
+                    "status": "handshaked",
+                    "nodeId": "8318e7328b8a3a8b9644b7d6869ab6ac06ac201ac8142c6bfb927bdcc544220baa14419a2615f9b13aa3aa46777414aac9dae4fa3629573c8664f2f0c2947ae4",
+                    "clientId": "svc-node/v0.1.0/linux-x64/node20.20.2",
+                    "capabilities": [
+                      "eth/68",
+                      "snap/1"
+                    ],
+                    "bestBlock": null,
+                    "totalDifficulty": "2"
+                  }
+                ]
+              }
+            }
+          }
+        },
+        {
+          "name": "blockchain info",
+          "params": [
+            {
+              "name": "request",
+              "value": {
+                "name": "mcp_blockchain_info"
+              }
+            }
+          ],
+          "result": {
+            "name": "toolResult",
+            "value": {
+              "content": [
+                {
+                  "type": "text",
+                  "text": "Blockchain Information:\n  Network: Dev chain\n  Best Block Number: 3\n  Best Block Hash: 0x33e8fb309ea3055e158d69a0f3d550c428f827a940b3104fdde04b9aaa106bf4\n  Chain ID: 1337\n  Total Difficulty: 8\n  Genesis Hash: 0x499d195d32dd5eb09a3dac06021b5f232868afe39a2586d7f2c44fa48b6c8d71"
+                }
+              ],
+              "structuredContent": {
+                "network": "dev",
+                "networkName": "Dev chain",
+                "bestBlockNumber": 3,
+                "bestBlockHash": "0x33e8fb309ea3055e158d69a0f3d550c428f827a940b3104fdde04b9aaa106bf4",
+                "chainId": 1337,
+                "totalDifficulty": "8",
+                "genesisHash": "0x499d195d32dd5eb09a3dac06021b5f232868afe39a2586d7f2c44fa48b6c8d71"
+              }
             }
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine and devp2p peering, whose status its tools and resources report; neither is built yet."
+      ]
     },
     {
       "name": "resources/list",
       "summary": "Lists the MCP resources.",
-      "description": "The five JSON resources: svc://node/status, svc://node/config, svc://blockchain/latest, svc://peers/connected, svc://sync/status. Part of the agent protocol (MCP 2024-11-05) served as ordinary JSON-RPC: the MCP params object is wrapped in a one-element positional array; there is no MCP session and there are no notifications.",
+      "description": "The five JSON resources, in this order: svc://node/status, svc://node/config, svc://blockchain/latest, svc://peers/connected, svc://sync/status. Part of the agent protocol (MCP) served as ordinary JSON-RPC (protocol version 2024-11-05): the MCP params object is wrapped in a one-element positional array; there is no session and there are no notifications. Standard MCP clients connect to the Streamable HTTP transport at /mcp instead, which serves the same tools, resources and prompts.",
       "tags": [
         {
           "$ref": "#/components/tags/mcp"
@@ -6208,13 +6861,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             }
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine and devp2p peering, whose status its tools and resources report; neither is built yet."
+      ]
     },
     {
       "name": "resources/read",
       "summary": "Reads an MCP resource.",
-      "description": "Returns the resource as one JSON document serialised into text. Numbers are JSON numbers; values that may exceed 2^53 (difficulty, balances) are decimal strings. An unknown URI is error -32602 naming it. Part of the agent protocol (MCP 2024-11-05) served as ordinary JSON-RPC: the MCP params object is wrapped in a one-element positional array; there is no MCP session and there are no notifications.",
+      "description": "Returns the resource as one JSON document serialised into text, read from the node at the time of the call (the original product returned fixed placeholder JSON). Shapes: svc://node/status is McpNodeStatus, svc://node/config McpNodeConfig (no secrets: the paths of key and password files, never their content), svc://blockchain/latest McpLatestBlock, svc://peers/connected McpPeerList, svc://sync/status McpSyncStatus. Block numbers and counts are JSON numbers; difficulty and total difficulty are decimal strings. An unknown URI is error -32602 naming it; -32002 while no chain engine runs. Part of the agent protocol (MCP) served as ordinary JSON-RPC (protocol version 2024-11-05): the MCP params object is wrapped in a one-element positional array; there is no session and there are no notifications. Standard MCP clients connect to the Streamable HTTP transport at /mcp instead, which serves the same tools, resources and prompts.",
       "tags": [
         {
           "$ref": "#/components/tags/mcp"
@@ -6242,7 +6894,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "$ref": "#/components/errors/McpUnknownResource"
         },
         {
-          "$ref": "#/components/errors/McpMissingUri"
+          "$ref": "#/components/errors/ResourceUnavailable"
         }
       ],
       "examples": [
@@ -6263,19 +6915,41 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
                 {
                   "uri": "svc://node/status",
                   "mimeType": "application/json",
-                  "text": "{\"running\":true,\"syncing\":false,\"syncState\":\"synced\",\"bestBlock\":21434120,\"peerCount\":12,\"handshakedPeers\":11,\"networkId\":1,\"chainId\":61}"
+                  "text": "{\"running\":true,\"syncing\":false,\"syncState\":\"synced\",\"bestBlock\":3,\"peerCount\":1,\"handshakedPeers\":1,\"peering\":true,\"networkId\":1337,\"chainId\":1337}"
+                }
+              ]
+            }
+          }
+        },
+        {
+          "name": "latest block",
+          "params": [
+            {
+              "name": "request",
+              "value": {
+                "uri": "svc://blockchain/latest"
+              }
+            }
+          ],
+          "result": {
+            "name": "resource",
+            "value": {
+              "contents": [
+                {
+                  "uri": "svc://blockchain/latest",
+                  "mimeType": "application/json",
+                  "text": "{\"number\":3,\"hash\":\"0x33e8fb309ea3055e158d69a0f3d550c428f827a940b3104fdde04b9aaa106bf4\",\"parentHash\":\"0xd8e1b5a96cc7c0ec0d9d33e2f31aada9b09eaece2270b7c38225267931d94803\",\"miner\":\"0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266\",\"difficulty\":\"2\",\"totalDifficulty\":\"8\",\"gasLimit\":30000000,\"gasUsed\":0,\"timestamp\":1795537758,\"transactionCount\":0,\"stateRoot\":\"0x258b96061cd5757db75cb6637ec2ab664633d198ceadc5686bbe03cc2fa6543d\",\"extraData\":\"0x7376632d6e6f6465\"}"
                 }
               ]
             }
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine and devp2p peering, whose status its tools and resources report; neither is built yet."
+      ]
     },
     {
       "name": "prompts/list",
       "summary": "Lists the MCP prompts.",
-      "description": "The three prompt templates: mcp_node_health_check, mcp_sync_troubleshooting, mcp_peer_management. None takes arguments. Part of the agent protocol (MCP 2024-11-05) served as ordinary JSON-RPC: the MCP params object is wrapped in a one-element positional array; there is no MCP session and there are no notifications.",
+      "description": "The three prompt templates, in this order: mcp_node_health_check, mcp_sync_troubleshooting, mcp_peer_management. None takes arguments. Part of the agent protocol (MCP) served as ordinary JSON-RPC (protocol version 2024-11-05): the MCP params object is wrapped in a one-element positional array; there is no session and there are no notifications. Standard MCP clients connect to the Streamable HTTP transport at /mcp instead, which serves the same tools, resources and prompts.",
       "tags": [
         {
           "$ref": "#/components/tags/mcp"
@@ -6322,13 +6996,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             }
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine and devp2p peering, whose status its tools and resources report; neither is built yet."
+      ]
     },
     {
       "name": "prompts/get",
       "summary": "Renders an MCP prompt.",
-      "description": "Returns the prompt as one user message asking the model to use the tools for the task. arguments is accepted and ignored. An unknown prompt is error -32602 naming it (the original answered success with an empty message list). Part of the agent protocol (MCP 2024-11-05) served as ordinary JSON-RPC: the MCP params object is wrapped in a one-element positional array; there is no MCP session and there are no notifications.",
+      "description": "Returns the prompt as one user message asking the model to examine the node with the tools (it names them). An unknown prompt is error -32602 naming it (the original answered success with an empty message list), and so is an argument the prompt does not take. Part of the agent protocol (MCP) served as ordinary JSON-RPC (protocol version 2024-11-05): the MCP params object is wrapped in a one-element positional array; there is no session and there are no notifications. Standard MCP clients connect to the Streamable HTTP transport at /mcp instead, which serves the same tools, resources and prompts.",
       "tags": [
         {
           "$ref": "#/components/tags/mcp"
@@ -6356,7 +7029,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "$ref": "#/components/errors/McpUnknownPrompt"
         },
         {
-          "$ref": "#/components/errors/McpMissingName"
+          "$ref": "#/components/errors/McpInvalidArguments"
         }
       ],
       "examples": [
@@ -6373,21 +7046,20 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "result": {
             "name": "prompt",
             "value": {
-              "description": "Prompt: mcp_node_health_check",
+              "description": "Perform a comprehensive health check of the node",
               "messages": [
                 {
                   "role": "user",
                   "content": {
                     "type": "text",
-                    "text": "Please check the health of my svc-node Ethereum Classic node. Use the available tools to verify:\n1. Node status and responsiveness\n2. Blockchain sync progress\n3. Peer connectivity\n4. Recent block production\n5. Any concerning metrics or errors\n\nProvide a comprehensive health assessment."
+                    "text": "Please check the health of my svc-node Ethereum Classic node. Use the available tools (mcp_node_status, mcp_blockchain_info, mcp_sync_status, mcp_peer_list) to verify:\n1. Node status and responsiveness\n2. Blockchain sync progress\n3. Peer connectivity\n4. Recent block production\n5. Any concerning metrics or errors\n\nProvide a comprehensive health assessment."
                   }
                 }
               ]
             }
           }
         }
-      ],
-      "x-unavailable": "Needs the chain engine and devp2p peering, whose status its tools and resources report; neither is built yet."
+      ]
     },
     {
       "name": "rpc_modules",
@@ -6542,10 +7214,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         "type": "string",
         "enum": [
           "earliest",
+          "finalized",
+          "safe",
           "latest",
           "pending"
         ],
-        "description": "`earliest` = genesis, `latest` = the newest block of the canonical chain, `pending` = the block being assembled from the pool. ETC is proof-of-work, so `safe` and `finalized` do not exist."
+        "description": "`earliest` = genesis, `latest` = the newest block of the canonical chain, `pending` = the block being assembled from the pool. `safe` and `finalized` are accepted because the standard lists them, but Ethereum Classic is proof-of-work: no block is ever safe or finalized, so they answer -39001 \"Unknown block\", the standard's answer before the merge."
       },
       "BlockNumberOrTag": {
         "title": "BlockNumberOrTag",
@@ -6570,9 +7244,46 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           },
           {
             "$ref": "#/components/schemas/hash32"
+          },
+          {
+            "$ref": "#/components/schemas/BlockHashObject"
+          },
+          {
+            "$ref": "#/components/schemas/BlockNumberObject"
           }
         ],
-        "description": "A block number (hex quantity), a block tag, or a 32-byte block hash."
+        "description": "A block number (hex quantity), a block tag, a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}. An unknown block gives -32001; requireCanonical true on a block off the canonical chain gives -32000."
+      },
+      "BlockHashObject": {
+        "title": "BlockHashObject",
+        "type": "object",
+        "description": "EIP-1898 block by hash. requireCanonical (default false) true refuses a block that is not on the canonical chain with -32000.",
+        "properties": {
+          "blockHash": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "requireCanonical": {
+            "type": "boolean"
+          }
+        },
+        "required": [
+          "blockHash"
+        ],
+        "additionalProperties": false
+      },
+      "BlockNumberObject": {
+        "title": "BlockNumberObject",
+        "type": "object",
+        "description": "EIP-1898 block by number (or tag): the same as giving blockNumber alone.",
+        "properties": {
+          "blockNumber": {
+            "$ref": "#/components/schemas/BlockNumberOrTag"
+          }
+        },
+        "required": [
+          "blockNumber"
+        ],
+        "additionalProperties": false
       },
       "Checkpoint": {
         "title": "Checkpoint",
@@ -6588,7 +7299,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "signers": {
             "type": "array",
             "items": {
-              "$ref": "#/components/schemas/bytes"
+              "$ref": "#/components/schemas/PublicKey"
             }
           }
         },
@@ -6601,7 +7312,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "Block": {
         "title": "Block",
         "type": "object",
-        "description": "A block. Standard execution-apis fields (pre-London: no baseFeePerGas, no withdrawals) plus the ETC fields totalDifficulty, checkpoint (null unless the block carries an ECIP-1097 checkpoint) and lastCheckpointNumber (present only on a network with ECIP-1097 checkpointing configured; this node does not implement checkpointing yet, so it omits the field rather than report a made-up number).",
+        "description": "A block. Standard execution-apis fields (pre-London: no baseFeePerGas, no withdrawals) plus the ETC fields totalDifficulty, checkpoint (null unless the block is an ECIP-1097 checkpoint block: then the federation signatures and their signers) and lastCheckpointNumber (the number of the latest checkpoint block in the chain ending at this block, 0x0 before the first; present only on a network with ECIP-1097 checkpointing, and not on uncles). A checkpoint block has no proof of work: its nonce and mixHash are empty (0x).",
         "properties": {
           "number": {
             "$ref": "#/components/schemas/uint"
@@ -6613,10 +7324,28 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "$ref": "#/components/schemas/hash32"
           },
           "nonce": {
-            "$ref": "#/components/schemas/bytes8"
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/bytes8"
+              },
+              {
+                "type": "string",
+                "const": "0x",
+                "description": "Empty: an ECIP-1097 checkpoint block, which has no proof of work."
+              }
+            ]
           },
           "mixHash": {
-            "$ref": "#/components/schemas/hash32"
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/hash32"
+              },
+              {
+                "type": "string",
+                "const": "0x",
+                "description": "Empty: an ECIP-1097 checkpoint block, which has no proof of work."
+              }
+            ]
           },
           "sha3Uncles": {
             "$ref": "#/components/schemas/hash32"
@@ -6736,6 +7465,42 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "storageKeys"
         ],
         "additionalProperties": false
+      },
+      "byte": {
+        "title": "byte",
+        "type": "string",
+        "pattern": "^0x[0-9a-fA-F]{1,2}$",
+        "description": "One byte as 1 or 2 hex digits (a transaction type: 0x0, 0x00, 0x1 …)."
+      },
+      "AuthorizationList": {
+        "title": "AuthorizationList",
+        "type": "array",
+        "description": "An EIP-7702 authorization list (accepted as the standard writes it; Ethereum Classic has no EIP-7702, so a non-empty list is refused).",
+        "items": {
+          "type": "object",
+          "properties": {
+            "chainId": {
+              "$ref": "#/components/schemas/uint"
+            },
+            "nonce": {
+              "$ref": "#/components/schemas/uint"
+            },
+            "address": {
+              "$ref": "#/components/schemas/address"
+            },
+            "yParity": {
+              "$ref": "#/components/schemas/byte"
+            },
+            "r": {
+              "$ref": "#/components/schemas/uint256"
+            },
+            "s": {
+              "$ref": "#/components/schemas/uint256"
+            }
+          },
+          "required": [],
+          "additionalProperties": false
+        }
       },
       "AccessList": {
         "title": "AccessList",
@@ -7019,7 +7784,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "Filter": {
         "title": "Filter",
         "type": "object",
-        "description": "A log filter. Use blockHash (EIP-234) or a fromBlock/toBlock range, not both.",
+        "description": "A log filter. Use blockHash (EIP-234) or a fromBlock/toBlock range, not both. address and topics may be null (any). At most 4 topic positions: a log has at most 4 topics (geth refuses more too).",
         "properties": {
           "fromBlock": {
             "$ref": "#/components/schemas/BlockNumberOrTag"
@@ -7033,6 +7798,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "address": {
             "oneOf": [
               {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
                 "$ref": "#/components/schemas/address"
               },
               {
@@ -7044,11 +7812,18 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             ]
           },
           "topics": {
-            "type": "array",
-            "maxItems": 4,
-            "items": {
-              "$ref": "#/components/schemas/FilterTopic"
-            }
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "type": "array",
+                "maxItems": 4,
+                "items": {
+                  "$ref": "#/components/schemas/FilterTopic"
+                }
+              }
+            ]
           }
         },
         "required": [],
@@ -7057,7 +7832,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "CallRequest": {
         "title": "CallRequest",
         "type": "object",
-        "description": "A message call for eth_call and eth_estimateGas. Missing fields take defaults: from = the zero address, gas = the block gas limit, gasPrice = 0, value = 0. input and data are synonyms.",
+        "description": "A message call for eth_call and eth_estimateGas: the standard's GenericTransaction, plus data. Missing fields take defaults: from = the zero address, gas = the block gas limit, gasPrice = 0, value = 0. input and data are synonyms (both given and different: -32602). chainId, when given, must be this network's (-32000 otherwise). type, nonce and accessList are read and do not change the call. maxFeePerGas and maxPriorityFeePerGas are ignored, as geth does before London: Ethereum Classic has no base fee (given together with gasPrice: -32602). Blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has neither. chain, hardfork, networkId and common (what web3.js v4 adds to every estimate it makes before a send) are accepted and ignored, as geth ignores fields it does not know.",
         "properties": {
           "from": {
             "$ref": "#/components/schemas/address"
@@ -7092,6 +7867,63 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           },
           "accessList": {
             "$ref": "#/components/schemas/AccessList"
+          },
+          "chainId": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "type": {
+            "$ref": "#/components/schemas/byte"
+          },
+          "maxPriorityFeePerGas": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "maxFeePerGas": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "maxFeePerBlobGas": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "blobVersionedHashes": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/hash32"
+            }
+          },
+          "blobs": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/bytes"
+            }
+          },
+          "commitments": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/bytes"
+            }
+          },
+          "proofs": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/bytes"
+            }
+          },
+          "authorizationList": {
+            "$ref": "#/components/schemas/AuthorizationList"
+          },
+          "chain": {
+            "type": "string",
+            "description": "Sent by web3.js v4 (e.g. \"mainnet\"); ignored."
+          },
+          "hardfork": {
+            "type": "string",
+            "description": "Sent by web3.js v4 (e.g. \"london\"); ignored."
+          },
+          "networkId": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "common": {
+            "type": "object",
+            "description": "Sent by web3.js v4 when a defaultCommon is configured; ignored."
           }
         },
         "required": [],
@@ -7100,7 +7932,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "TransactionRequest": {
         "title": "TransactionRequest",
         "type": "object",
-        "description": "A transaction for the node to sign with a key it holds. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data.",
+        "description": "A transaction for the node to sign with a key it holds: the standard's GenericTransaction with from required (the key that signs), plus gasLimit and data. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data (both given and different: -32602). The node signs legacy transactions (EIP-155): type 0x0 or absent, and an empty or absent accessList. Quantities are hex: chainId 61 is 0x3d. An EIP-2930 request (type 0x1 or a non-empty accessList) gives -32602: sign it yourself and use eth_sendRawTransaction. maxFeePerGas/maxPriorityFeePerGas, type 0x2 and later, blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has no London, Cancun or Prague.",
         "properties": {
           "from": {
             "$ref": "#/components/schemas/address"
@@ -7138,6 +7970,48 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           },
           "chainId": {
             "$ref": "#/components/schemas/uint"
+          },
+          "accessList": {
+            "$ref": "#/components/schemas/AccessList"
+          },
+          "type": {
+            "$ref": "#/components/schemas/byte"
+          },
+          "maxPriorityFeePerGas": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "maxFeePerGas": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "maxFeePerBlobGas": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "blobVersionedHashes": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/hash32"
+            }
+          },
+          "blobs": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/bytes"
+            }
+          },
+          "commitments": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/bytes"
+            }
+          },
+          "proofs": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/bytes"
+            }
+          },
+          "authorizationList": {
+            "$ref": "#/components/schemas/AuthorizationList"
           }
         },
         "required": [
@@ -7184,6 +8058,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           }
         ],
         "description": "A storage slot: a quantity (`0x0`) or 32 bytes (`0x00…00`); both name the same slot."
+      },
+      "bytesMax32": {
+        "title": "bytesMax32",
+        "type": "string",
+        "pattern": "^0x[0-9a-fA-F]{0,64}$",
+        "description": "0 to 32 bytes as hex, as clients send storage slots: leading zeros and an odd digit count allowed, read as a big-endian number left-padded to 32 bytes. `0x`, `0x0`, `0x00` and 32 zero bytes all name slot 0; `0x1`, `0x01`, `0x0000000000000000000000000000000000000001` (20 bytes) and `0x00…01` (32 bytes) all name slot 1."
       },
       "StorageProof": {
         "title": "StorageProof",
@@ -8243,7 +9123,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "McpInitializeRequest": {
         "title": "McpInitializeRequest",
         "type": "object",
-        "description": "The MCP initialize request. Its content is optional and only informative: the server always answers with the one protocol version it speaks.",
+        "description": "An MCP initialize request object (optional; its content is only informative: the server always answers with the one protocol version it speaks).",
         "properties": {
           "protocolVersion": {
             "type": "string"
@@ -8314,6 +9194,10 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
               "version"
             ],
             "additionalProperties": false
+          },
+          "instructions": {
+            "type": "string",
+            "description": "How to use this server, for the model."
           }
         },
         "required": [
@@ -8326,7 +9210,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "McpListRequest": {
         "title": "McpListRequest",
         "type": "object",
-        "description": "An MCP list request. The lists are short and never paged, so cursor is accepted and ignored.",
+        "description": "An MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored).",
         "properties": {
           "cursor": {
             "type": "string"
@@ -8338,7 +9222,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "McpTool": {
         "title": "McpTool",
         "type": "object",
-        "description": "An MCP tool. inputSchema is the JSON Schema of its arguments.",
+        "description": "An MCP tool. inputSchema is the JSON Schema of its arguments, outputSchema that of its structuredContent; annotations are hints for clients (all tools here are read-only).",
         "properties": {
           "name": {
             "type": "string"
@@ -8367,6 +9251,40 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
               "type"
             ],
             "additionalProperties": true
+          },
+          "outputSchema": {
+            "type": "object",
+            "properties": {
+              "type": {
+                "type": "string",
+                "const": "object"
+              }
+            },
+            "required": [
+              "type"
+            ],
+            "additionalProperties": true
+          },
+          "annotations": {
+            "type": "object",
+            "properties": {
+              "title": {
+                "type": "string"
+              },
+              "readOnlyHint": {
+                "type": "boolean"
+              },
+              "destructiveHint": {
+                "type": "boolean"
+              },
+              "idempotentHint": {
+                "type": "boolean"
+              },
+              "openWorldHint": {
+                "type": "boolean"
+              }
+            },
+            "additionalProperties": false
           }
         },
         "required": [
@@ -8399,7 +9317,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "McpToolCallRequest": {
         "title": "McpToolCallRequest",
         "type": "object",
-        "description": "Which tool to run, with its arguments.",
+        "description": "An object naming the tool to run, e.g. {\"name\": \"mcp_node_status\", \"arguments\": {}} (arguments optional).",
         "properties": {
           "name": {
             "type": "string"
@@ -8416,13 +9334,32 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "McpToolCallResult": {
         "title": "McpToolCallResult",
         "type": "object",
-        "description": "The tool's output as text. isError is true when the tool ran but failed (the text then starts with \"Error:\"), per MCP: a failing tool is a result, not a JSON-RPC error.",
+        "description": "The tool's output: its report as text, and the same figures as structuredContent (a JSON object in the tool's outputSchema shape). isError is true when the tool ran but failed (the text then starts with \"Error:\" and there is no structuredContent), per MCP: a failing tool is a result, not a JSON-RPC error.",
         "properties": {
           "content": {
             "type": "array",
             "items": {
               "$ref": "#/components/schemas/McpTextContent"
             }
+          },
+          "structuredContent": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/McpNodeStatus"
+              },
+              {
+                "$ref": "#/components/schemas/McpNodeInfo"
+              },
+              {
+                "$ref": "#/components/schemas/McpBlockchainInfo"
+              },
+              {
+                "$ref": "#/components/schemas/McpSyncStatus"
+              },
+              {
+                "$ref": "#/components/schemas/McpPeerList"
+              }
+            ]
           },
           "isError": {
             "type": "boolean"
@@ -8482,7 +9419,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "McpResourceReadRequest": {
         "title": "McpResourceReadRequest",
         "type": "object",
-        "description": "Which resource to read.",
+        "description": "An object naming the resource to read, e.g. {\"uri\": \"svc://node/status\"}.",
         "properties": {
           "uri": {
             "type": "string"
@@ -8589,7 +9526,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "McpPromptGetRequest": {
         "title": "McpPromptGetRequest",
         "type": "object",
-        "description": "Which prompt to render, with its arguments (string values).",
+        "description": "An object naming the prompt to render, e.g. {\"name\": \"mcp_node_health_check\"} (arguments optional, string values).",
         "properties": {
           "name": {
             "type": "string"
@@ -8641,6 +9578,803 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         "required": [
           "description",
           "messages"
+        ],
+        "additionalProperties": false
+      },
+      "McpNodeStatus": {
+        "title": "McpNodeStatus",
+        "type": "object",
+        "description": "The node at the time of the call: structuredContent of the tool mcp_node_status and the content of the resource svc://node/status. syncState: syncing (catching up with a peer: startBlock, currentBlock and targetBlock are present), synced (peering runs and no peer is ahead), not_syncing (peering is off).",
+        "properties": {
+          "running": {
+            "type": "boolean",
+            "const": true
+          },
+          "syncing": {
+            "type": "boolean"
+          },
+          "syncState": {
+            "type": "string",
+            "enum": [
+              "syncing",
+              "synced",
+              "not_syncing"
+            ]
+          },
+          "startBlock": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Where the running sync started (only while syncing)."
+          },
+          "currentBlock": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "The block the sync is at (only while syncing)."
+          },
+          "targetBlock": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "The best peer's head (only while syncing)."
+          },
+          "bestBlock": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Number of the head block (eth_blockNumber)."
+          },
+          "peerCount": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Every connection in the peer table, whatever its state (net_listPeers length)."
+          },
+          "handshakedPeers": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Peers past the eth handshake (net_peerCount)."
+          },
+          "peering": {
+            "type": "boolean",
+            "description": "Whether devp2p peering runs (false with --no-p2p and in test mode)."
+          },
+          "networkId": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "devp2p network id."
+          },
+          "chainId": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "EIP-155 chain id (eth_chainId)."
+          }
+        },
+        "required": [
+          "running",
+          "syncing",
+          "syncState",
+          "bestBlock",
+          "peerCount",
+          "handshakedPeers",
+          "peering",
+          "networkId",
+          "chainId"
+        ],
+        "additionalProperties": false
+      },
+      "McpNodeInfo": {
+        "title": "McpNodeInfo",
+        "type": "object",
+        "description": "Who the node is: structuredContent of the tool mcp_node_info.",
+        "properties": {
+          "name": {
+            "type": "string",
+            "const": "svc-node"
+          },
+          "version": {
+            "type": "string",
+            "description": "The package version."
+          },
+          "clientVersion": {
+            "type": "string",
+            "description": "What web3_clientVersion answers."
+          },
+          "runtime": {
+            "type": "string",
+            "description": "The JavaScript runtime, e.g. Node.js v20.19.5."
+          },
+          "network": {
+            "type": "string",
+            "enum": [
+              "dev",
+              "mordor",
+              "etc"
+            ]
+          },
+          "networkName": {
+            "type": "string",
+            "description": "ETC Mainnet, Mordor Testnet or Dev chain; Chain <id> for a test-mode chain."
+          },
+          "chainId": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "networkId": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "enode": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "type": "string"
+              }
+            ],
+            "description": "Our enode URL; null when peering is off."
+          },
+          "p2pPort": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "type": "integer",
+                "minimum": 0
+              }
+            ],
+            "description": "The devp2p TCP port listened on; null when peering is off."
+          },
+          "apis": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "Enabled JSON-RPC namespaces."
+          },
+          "startedAt": {
+            "type": "string",
+            "description": "When the node started (ISO 8601, UTC)."
+          },
+          "uptimeSeconds": {
+            "type": "integer",
+            "minimum": 0
+          }
+        },
+        "required": [
+          "name",
+          "version",
+          "clientVersion",
+          "runtime",
+          "network",
+          "networkName",
+          "chainId",
+          "networkId",
+          "enode",
+          "p2pPort",
+          "apis",
+          "startedAt",
+          "uptimeSeconds"
+        ],
+        "additionalProperties": false
+      },
+      "McpBlockchainInfo": {
+        "title": "McpBlockchainInfo",
+        "type": "object",
+        "description": "The chain: structuredContent of the tool mcp_blockchain_info.",
+        "properties": {
+          "network": {
+            "type": "string",
+            "enum": [
+              "dev",
+              "mordor",
+              "etc"
+            ]
+          },
+          "networkName": {
+            "type": "string"
+          },
+          "bestBlockNumber": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "bestBlockHash": {
+            "type": "string",
+            "pattern": "^0x[0-9a-f]{64}$"
+          },
+          "chainId": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "totalDifficulty": {
+            "type": "string",
+            "pattern": "^(0|[1-9][0-9]*)$",
+            "description": "Total difficulty of the head, decimal."
+          },
+          "genesisHash": {
+            "type": "string",
+            "pattern": "^0x[0-9a-f]{64}$"
+          }
+        },
+        "required": [
+          "network",
+          "networkName",
+          "bestBlockNumber",
+          "bestBlockHash",
+          "chainId",
+          "totalDifficulty",
+          "genesisHash"
+        ],
+        "additionalProperties": false
+      },
+      "McpLatestBlock": {
+        "title": "McpLatestBlock",
+        "type": "object",
+        "description": "The head block: the content of the resource svc://blockchain/latest. Quantities that fit in 2^53 are JSON numbers; difficulty and total difficulty are decimal strings.",
+        "properties": {
+          "number": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "hash": {
+            "type": "string",
+            "pattern": "^0x[0-9a-f]{64}$"
+          },
+          "parentHash": {
+            "type": "string",
+            "pattern": "^0x[0-9a-f]{64}$"
+          },
+          "miner": {
+            "type": "string",
+            "pattern": "^0x[0-9a-f]{40}$"
+          },
+          "difficulty": {
+            "type": "string",
+            "pattern": "^(0|[1-9][0-9]*)$",
+            "description": "A decimal integer as a string (may exceed 2^53)."
+          },
+          "totalDifficulty": {
+            "type": "string",
+            "pattern": "^(0|[1-9][0-9]*)$",
+            "description": "A decimal integer as a string (may exceed 2^53)."
+          },
+          "gasLimit": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "gasUsed": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "timestamp": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Unix seconds."
+          },
+          "transactionCount": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "stateRoot": {
+            "type": "string",
+            "pattern": "^0x[0-9a-f]{64}$"
+          },
+          "extraData": {
+            "type": "string",
+            "pattern": "^0x([0-9a-f]{2})*$"
+          }
+        },
+        "required": [
+          "number",
+          "hash",
+          "parentHash",
+          "miner",
+          "difficulty",
+          "totalDifficulty",
+          "gasLimit",
+          "gasUsed",
+          "timestamp",
+          "transactionCount",
+          "stateRoot",
+          "extraData"
+        ],
+        "additionalProperties": false
+      },
+      "McpSyncStatus": {
+        "title": "McpSyncStatus",
+        "type": "object",
+        "description": "Synchronisation: structuredContent of the tool mcp_sync_status and the content of the resource svc://sync/status. mode: full (a full sync is catching up: the progress fields are present), regular (following peers' announcements, nothing to catch up), idle (peering is off). The numbers are those of eth_syncing.",
+        "properties": {
+          "syncing": {
+            "type": "boolean"
+          },
+          "mode": {
+            "type": "string",
+            "enum": [
+              "full",
+              "regular",
+              "idle"
+            ]
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "syncing",
+              "synced",
+              "not_syncing"
+            ]
+          },
+          "bestBlock": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Number of the head block."
+          },
+          "startingBlock": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "currentBlock": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "targetBlock": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "eth_syncing's highestBlock."
+          },
+          "remainingBlocks": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "progressPercent": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 100,
+            "description": "currentBlock / targetBlock, in percent with two decimals."
+          }
+        },
+        "required": [
+          "syncing",
+          "mode",
+          "status",
+          "bestBlock"
+        ],
+        "additionalProperties": false
+      },
+      "McpPeerList": {
+        "title": "McpPeerList",
+        "type": "object",
+        "description": "The peer table: structuredContent of the tool mcp_peer_list and the content of the resource svc://peers/connected, sorted by id. count = every connection (net_listPeers), handshakedCount = net_peerCount.",
+        "properties": {
+          "peering": {
+            "type": "boolean",
+            "description": "Whether devp2p peering runs; when false the list is empty."
+          },
+          "count": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "handshakedCount": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "peers": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "id": {
+                  "type": "string",
+                  "description": "Connection id (host:port), as net_listPeers gives it."
+                },
+                "address": {
+                  "type": "string",
+                  "description": "Remote host:port."
+                },
+                "direction": {
+                  "type": "string",
+                  "enum": [
+                    "inbound",
+                    "outbound"
+                  ]
+                },
+                "status": {
+                  "type": "string",
+                  "enum": [
+                    "connecting",
+                    "handshaking",
+                    "handshaked",
+                    "idle",
+                    "disconnected"
+                  ]
+                },
+                "nodeId": {
+                  "oneOf": [
+                    {
+                      "$ref": "#/components/schemas/notFound"
+                    },
+                    {
+                      "type": "string",
+                      "pattern": "^[0-9a-f]{128}$"
+                    }
+                  ]
+                },
+                "clientId": {
+                  "oneOf": [
+                    {
+                      "$ref": "#/components/schemas/notFound"
+                    },
+                    {
+                      "type": "string"
+                    }
+                  ]
+                },
+                "capabilities": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "bestBlock": {
+                  "oneOf": [
+                    {
+                      "$ref": "#/components/schemas/notFound"
+                    },
+                    {
+                      "type": "integer",
+                      "minimum": 0
+                    }
+                  ],
+                  "description": "Highest block the peer is known to have."
+                },
+                "totalDifficulty": {
+                  "oneOf": [
+                    {
+                      "$ref": "#/components/schemas/notFound"
+                    },
+                    {
+                      "type": "string",
+                      "pattern": "^(0|[1-9][0-9]*)$",
+                      "description": "A decimal integer as a string (may exceed 2^53)."
+                    }
+                  ]
+                }
+              },
+              "required": [
+                "id",
+                "address",
+                "direction",
+                "status",
+                "nodeId",
+                "clientId",
+                "capabilities",
+                "bestBlock",
+                "totalDifficulty"
+              ],
+              "additionalProperties": false
+            }
+          }
+        },
+        "required": [
+          "peering",
+          "count",
+          "handshakedCount",
+          "peers"
+        ],
+        "additionalProperties": false
+      },
+      "McpNodeConfig": {
+        "title": "McpNodeConfig",
+        "type": "object",
+        "description": "The node's effective configuration: the content of the resource svc://node/config. No secrets: file paths of the TLS keystore and its password file appear, never their content. port values are the configured ones (0 = a free port picked at start).",
+        "properties": {
+          "network": {
+            "type": "string",
+            "enum": [
+              "dev",
+              "mordor",
+              "etc"
+            ]
+          },
+          "chainId": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "networkId": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "version": {
+            "type": "string"
+          },
+          "datadir": {
+            "type": "string"
+          },
+          "configFile": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "type": "string"
+              }
+            ]
+          },
+          "testmode": {
+            "type": "boolean"
+          },
+          "logLevel": {
+            "type": "string"
+          },
+          "chain": {
+            "type": "object",
+            "description": "The chain rules in force (from the network definition, or test_setChainParams in test mode).",
+            "properties": {
+              "forks": {
+                "type": "object",
+                "description": "Activation block of each ETC upgrade (ECIP-1066 names); null = never.",
+                "additionalProperties": {
+                  "oneOf": [
+                    {
+                      "$ref": "#/components/schemas/notFound"
+                    },
+                    {
+                      "type": "integer",
+                      "minimum": 0
+                    }
+                  ]
+                }
+              },
+              "eraLength": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "ECIP-1017 era length in blocks."
+              },
+              "minimumDifficulty": {
+                "type": "string",
+                "pattern": "^(0|[1-9][0-9]*)$",
+                "description": "A decimal integer as a string (may exceed 2^53)."
+              }
+            },
+            "required": [
+              "forks",
+              "eraLength",
+              "minimumDifficulty"
+            ],
+            "additionalProperties": false
+          },
+          "rpc": {
+            "type": "object",
+            "properties": {
+              "apis": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "maxBatchSize": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "http": {
+                "type": "object",
+                "properties": {
+                  "mode": {
+                    "type": "string",
+                    "enum": [
+                      "http",
+                      "https"
+                    ]
+                  },
+                  "interface": {
+                    "type": "string"
+                  },
+                  "port": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "corsAllowedOrigins": {
+                    "oneOf": [
+                      {
+                        "type": "string",
+                        "const": "*"
+                      },
+                      {
+                        "type": "array",
+                        "items": {
+                          "type": "string"
+                        }
+                      }
+                    ]
+                  },
+                  "maxBodySize": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "rateLimit": {
+                    "type": "object",
+                    "properties": {
+                      "enabled": {
+                        "type": "boolean"
+                      },
+                      "minRequestIntervalMs": {
+                        "type": "integer",
+                        "minimum": 0
+                      }
+                    },
+                    "required": [
+                      "enabled",
+                      "minRequestIntervalMs"
+                    ],
+                    "additionalProperties": false
+                  },
+                  "certificate": {
+                    "oneOf": [
+                      {
+                        "$ref": "#/components/schemas/notFound"
+                      },
+                      {
+                        "type": "object",
+                        "properties": {
+                          "keystorePath": {
+                            "type": "string"
+                          },
+                          "keystoreType": {
+                            "type": "string"
+                          },
+                          "passwordFile": {
+                            "oneOf": [
+                              {
+                                "$ref": "#/components/schemas/notFound"
+                              },
+                              {
+                                "type": "string"
+                              }
+                            ]
+                          }
+                        },
+                        "required": [
+                          "keystorePath",
+                          "keystoreType",
+                          "passwordFile"
+                        ],
+                        "additionalProperties": false
+                      }
+                    ]
+                  }
+                },
+                "required": [
+                  "mode",
+                  "interface",
+                  "port",
+                  "corsAllowedOrigins",
+                  "maxBodySize",
+                  "rateLimit",
+                  "certificate"
+                ],
+                "additionalProperties": false
+              },
+              "ws": {
+                "type": "object",
+                "properties": {
+                  "enabled": {
+                    "type": "boolean"
+                  }
+                },
+                "required": [
+                  "enabled"
+                ],
+                "additionalProperties": false
+              }
+            },
+            "required": [
+              "apis",
+              "maxBatchSize",
+              "http",
+              "ws"
+            ],
+            "additionalProperties": false
+          },
+          "p2p": {
+            "type": "object",
+            "properties": {
+              "enabled": {
+                "type": "boolean"
+              },
+              "interface": {
+                "type": "string"
+              },
+              "port": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "bootnodes": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "maxPeers": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "discovery": {
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "enabled",
+              "interface",
+              "port",
+              "bootnodes",
+              "maxPeers",
+              "discovery"
+            ],
+            "additionalProperties": false
+          },
+          "mining": {
+            "type": "object",
+            "properties": {
+              "enabled": {
+                "type": "boolean"
+              },
+              "coinbase": {
+                "oneOf": [
+                  {
+                    "$ref": "#/components/schemas/notFound"
+                  },
+                  {
+                    "type": "string"
+                  }
+                ]
+              },
+              "blockTimeMs": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "extraData": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "enabled",
+              "coinbase",
+              "blockTimeMs",
+              "extraData"
+            ],
+            "additionalProperties": false
+          },
+          "txpool": {
+            "type": "object",
+            "properties": {
+              "size": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "transactionTimeoutMs": {
+                "type": "integer",
+                "minimum": 0
+              }
+            },
+            "required": [
+              "size",
+              "transactionTimeoutMs"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "required": [
+          "network",
+          "chainId",
+          "networkId",
+          "version",
+          "datadir",
+          "configFile",
+          "testmode",
+          "logLevel",
+          "chain",
+          "rpc",
+          "p2p",
+          "mining",
+          "txpool"
         ],
         "additionalProperties": false
       },
@@ -8734,6 +10468,14 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "BlockNotFound": {
         "code": -32001,
         "message": "Block 0x… not found"
+      },
+      "UnknownBlockTag": {
+        "code": -39001,
+        "message": "Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)"
+      },
+      "BlockNotCanonical": {
+        "code": -32000,
+        "message": "Block 0x… is not on the canonical chain (requireCanonical is true)"
       },
       "ExecutionReverted": {
         "code": 3,
@@ -8849,7 +10591,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       },
       "CheckpointingNotConfigured": {
         "code": -32000,
-        "message": "Checkpointing is not configured on this node: set the federation public keys and the ECIP-1097 activation block in the chain file."
+        "message": "Checkpointing is not configured on this node: ECIP-1097 is off on this network (on dev, start the node with --checkpointing)."
       },
       "InvalidCheckpointInterval": {
         "code": -32602,
@@ -8857,7 +10599,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       },
       "InvalidCheckpointSignatures": {
         "code": -32602,
-        "message": "Invalid checkpoint signatures: <n> of <required> recover to distinct federation keys."
+        "message": "Invalid checkpoint: <the rule that failed, e.g. \"signature 1 recovers to 0x…, which is not a federation member\">; data.reason names it (too-many-signatures, unsorted-signatures, invalid-signature, not-federation-signer, duplicate-signer, too-few-signatures, malformed-checkpoint-block)."
       },
       "AccountTransactionsRangeTooWide": {
         "code": -32005,
@@ -8895,13 +10637,13 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         "code": -32602,
         "message": "Unknown prompt: <name>. Call prompts/list for the available prompts."
       },
-      "McpMissingName": {
+      "McpInvalidArguments": {
         "code": -32602,
-        "message": "Missing 'name' parameter."
+        "message": "Invalid arguments for <tool|prompt> <name>: unexpected argument '<key>'; this <tool|prompt> takes no arguments. Call tools/list (or prompts/list) for its input schema."
       },
-      "McpMissingUri": {
-        "code": -32602,
-        "message": "Missing 'uri' parameter."
+      "ResourceUnavailable": {
+        "code": -32002,
+        "message": "Resource unavailable: the chain engine is not running"
       }
     },
     "tags": {
@@ -8957,7 +10699,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       },
       "mcp": {
         "name": "mcp",
-        "description": "The agent protocol (MCP) over JSON-RPC.",
+        "description": "The agent protocol (MCP): tools, resources and prompts over the node's live data, as JSON-RPC methods here and as the standard MCP Streamable HTTP transport at /mcp.",
         "x-safety": "safe"
       },
       "rpc": {

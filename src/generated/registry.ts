@@ -131,22 +131,57 @@ export interface MethodSpec {
 }
 
 function checker(validate: Validator): (value: unknown) => string | undefined {
-  return (value) => (validate(value) ? undefined : reason(validate.errors ?? []));
+  return (value) => {
+    if (validate(value)) return undefined;
+    const { text, path } = reason(validate.errors ?? []);
+    return path === undefined ? text : text + decimalHint(validate, value, path);
+  };
 }
 
 /**
  * ajv stops at the first failure, except that a failed oneOf/anyOf first lists why each branch failed:
  * when those are all about the same value, naming the alternatives reads better than the first branch alone.
  */
-function reason(errors: readonly ValidationError[]): string {
+function reason(errors: readonly ValidationError[]): { text: string; path?: string } {
   const first = errors[0];
-  if (!first) return 'is invalid';
+  if (!first) return { text: 'is invalid' };
   const last = errors[errors.length - 1];
   if ((last.keyword === 'oneOf' || last.keyword === 'anyOf') && errors.every((e) => e.instancePath === last.instancePath)) {
     const alternatives = [...new Set(errors.slice(0, -1).map(describe))];
-    return at(last.instancePath) + (alternatives.length > 0 ? alternatives.join(' or ') : describe(last));
+    return { text: at(last.instancePath) + (alternatives.length > 0 ? alternatives.join(' or ') : describe(last)), path: last.instancePath };
   }
-  return at(first.instancePath) + describe(first);
+  return { text: at(first.instancePath) + describe(first), path: first.instancePath };
+}
+
+/**
+ * A JSON number or a decimal string where hex is expected is the commonest client mistake (chainId: 61): when the
+ * same number written as a hex quantity would be accepted at that place and its decimal digits would not (so the
+ * place wants hex, not any string), say so.
+ */
+function decimalHint(validate: Validator, root: unknown, path: string): string {
+  const keys = path === '' ? [] : path.slice(1).split('/').map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+  let value: unknown = root;
+  for (const key of keys) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+  const decimal =
+    typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+      ? BigInt(value)
+      : typeof value === 'string' && /^(0|[1-9][0-9]*)$/.test(value)
+        ? BigInt(value)
+        : undefined;
+  if (decimal === undefined) return '';
+  const hex = `0x${decimal.toString(16)}`;
+  const acceptedAt = (replacement: string): boolean => {
+    let fixed: unknown = replacement;
+    if (keys.length > 0) {
+      fixed = structuredClone(root);
+      let parent = fixed as Record<string, unknown>;
+      for (const key of keys.slice(0, -1)) parent = parent[key] as Record<string, unknown>;
+      parent[keys[keys.length - 1]] = replacement;
+    }
+    return validate(fixed) || !(validate.errors ?? []).some((e) => e.instancePath === path);
+  };
+  const wantsHex = acceptedAt(hex) && !acceptedAt(decimal.toString());
+  return wantsHex ? `; ${JSON.stringify(value)} is decimal: quantities are 0x-prefixed hex, here "${hex}"` : '';
 }
 
 const at = (instancePath: string): string => (instancePath ? `${instancePath}: ` : '');
@@ -195,13 +230,13 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'transaction',
         required: true,
-        expects: 'A message call for eth_call and eth_estimateGas. Missing fields take defaults: from = the zero address, gas = the block gas limit, gasPrice = 0, value = 0. input and data are synonyms.',
+        expects: 'A message call for eth_call and eth_estimateGas: the standard\'s GenericTransaction, plus data. Missing fields take defaults: from = the zero address, gas = the block gas limit, gasPrice = 0, value = 0. input and data are synonyms (both given and different: -32602). chainId, when given, must be this network\'s (-32000 otherwise). type, nonce and accessList are read and do not change the call. maxFeePerGas and maxPriorityFeePerGas are ignored, as geth does before London: Ethereum Classic has no base fee (given together with gasPrice: -32602). Blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has neither. chain, hardfork, networkId and common (what web3.js v4 adds to every estimate it makes before a send) are accepted and ignored, as geth ignores fields it does not know.',
         check: checker(validators.validateEthCallTransactionParam),
       },
       {
         name: 'block',
         required: false,
-        expects: 'A block number (hex quantity) or a block tag.',
+        expects: 'A block number (hex quantity), a block tag, a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}. An unknown block gives -32001; requireCanonical true on a block off the canonical chain gives -32000.',
         check: checker(validators.validateEthCallBlockParam),
       },
     ],
@@ -232,13 +267,13 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'transaction',
         required: true,
-        expects: 'A message call for eth_call and eth_estimateGas. Missing fields take defaults: from = the zero address, gas = the block gas limit, gasPrice = 0, value = 0. input and data are synonyms.',
+        expects: 'A message call for eth_call and eth_estimateGas: the standard\'s GenericTransaction, plus data. Missing fields take defaults: from = the zero address, gas = the block gas limit, gasPrice = 0, value = 0. input and data are synonyms (both given and different: -32602). chainId, when given, must be this network\'s (-32000 otherwise). type, nonce and accessList are read and do not change the call. maxFeePerGas and maxPriorityFeePerGas are ignored, as geth does before London: Ethereum Classic has no base fee (given together with gasPrice: -32602). Blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has neither. chain, hardfork, networkId and common (what web3.js v4 adds to every estimate it makes before a send) are accepted and ignored, as geth ignores fields it does not know.',
         check: checker(validators.validateEthEstimateGasTransactionParam),
       },
       {
         name: 'block',
         required: false,
-        expects: 'A block number (hex quantity) or a block tag.',
+        expects: 'A block number (hex quantity), a block tag, a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}. An unknown block gives -32001; requireCanonical true on a block off the canonical chain gives -32000.',
         check: checker(validators.validateEthEstimateGasBlockParam),
       },
     ],
@@ -266,12 +301,12 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       },
       {
         name: 'block',
-        required: true,
-        expects: 'A block number (hex quantity) or a block tag.',
+        required: false,
+        expects: 'A block number (hex quantity), a block tag, a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}. An unknown block gives -32001; requireCanonical true on a block off the canonical chain gives -32000.',
         check: checker(validators.validateEthGetBalanceBlockParam),
       },
     ],
-    requiredParams: 2,
+    requiredParams: 1,
     checkResult: checker(validators.validateEthGetBalanceResult),
     transport: 'any',
   },
@@ -324,7 +359,7 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'block',
         required: true,
-        expects: 'A block number (hex quantity), a block tag, or a 32-byte block hash.',
+        expects: 'A block number (hex quantity), a block tag, a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}. An unknown block gives -32001; requireCanonical true on a block off the canonical chain gives -32000.',
         check: checker(validators.validateEthGetBlockReceiptsBlockParam),
       },
     ],
@@ -374,12 +409,12 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       },
       {
         name: 'block',
-        required: true,
-        expects: 'A block number (hex quantity) or a block tag.',
+        required: false,
+        expects: 'A block number (hex quantity), a block tag, a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}. An unknown block gives -32001; requireCanonical true on a block off the canonical chain gives -32000.',
         check: checker(validators.validateEthGetCodeBlockParam),
       },
     ],
-    requiredParams: 2,
+    requiredParams: 1,
     checkResult: checker(validators.validateEthGetCodeResult),
     transport: 'any',
   },
@@ -420,7 +455,7 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'filter',
         required: true,
-        expects: 'A log filter. Use blockHash (EIP-234) or a fromBlock/toBlock range, not both.',
+        expects: 'A log filter. Use blockHash (EIP-234) or a fromBlock/toBlock range, not both. address and topics may be null (any). At most 4 topic positions: a log has at most 4 topics (geth refuses more too).',
         check: checker(validators.validateEthGetLogsFilterParam),
       },
     ],
@@ -441,17 +476,17 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'storageKeys',
         required: true,
-        expects: 'Storage slots to prove; may be empty.',
+        expects: 'Storage slots to prove, each 0 to 32 bytes of hex as for eth_getStorageAt; may be empty. Each proof\'s key is the slot as 32 bytes when it was given as 32 bytes, else as a quantity.',
         check: checker(validators.validateEthGetProofStorageKeysParam),
       },
       {
         name: 'block',
-        required: true,
-        expects: 'A block number (hex quantity) or a block tag.',
+        required: false,
+        expects: 'A block number (hex quantity), a block tag, a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}. An unknown block gives -32001; requireCanonical true on a block off the canonical chain gives -32000.',
         check: checker(validators.validateEthGetProofBlockParam),
       },
     ],
-    requiredParams: 3,
+    requiredParams: 2,
     checkResult: checker(validators.validateEthGetProofResult),
     transport: 'any',
   },
@@ -525,17 +560,17 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'position',
         required: true,
-        expects: 'A storage slot: a quantity (`0x0`) or 32 bytes (`0x00…00`); both name the same slot.',
+        expects: '0 to 32 bytes as hex, as clients send storage slots: leading zeros and an odd digit count allowed, read as a big-endian number left-padded to 32 bytes. `0x`, `0x0`, `0x00` and 32 zero bytes all name slot 0; `0x1`, `0x01`, `0x0000000000000000000000000000000000000001` (20 bytes) and `0x00…01` (32 bytes) all name slot 1.',
         check: checker(validators.validateEthGetStorageAtPositionParam),
       },
       {
         name: 'block',
-        required: true,
-        expects: 'A block number (hex quantity) or a block tag.',
+        required: false,
+        expects: 'A block number (hex quantity), a block tag, a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}. An unknown block gives -32001; requireCanonical true on a block off the canonical chain gives -32000.',
         check: checker(validators.validateEthGetStorageAtBlockParam),
       },
     ],
-    requiredParams: 3,
+    requiredParams: 2,
     checkResult: checker(validators.validateEthGetStorageAtResult),
     transport: 'any',
   },
@@ -551,12 +586,12 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       },
       {
         name: 'block',
-        required: true,
-        expects: 'A block number (hex quantity) or a block tag.',
+        required: false,
+        expects: 'A block number (hex quantity), a block tag, a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}. An unknown block gives -32001; requireCanonical true on a block off the canonical chain gives -32000.',
         check: checker(validators.validateEthGetStorageRootBlockParam),
       },
     ],
-    requiredParams: 2,
+    requiredParams: 1,
     checkResult: checker(validators.validateEthGetStorageRootResult),
     transport: 'any',
   },
@@ -629,12 +664,12 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       },
       {
         name: 'block',
-        required: true,
-        expects: 'A block number (hex quantity) or a block tag.',
+        required: false,
+        expects: 'A block number (hex quantity), a block tag, a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}. An unknown block gives -32001; requireCanonical true on a block off the canonical chain gives -32000.',
         check: checker(validators.validateEthGetTransactionCountBlockParam),
       },
     ],
-    requiredParams: 2,
+    requiredParams: 1,
     checkResult: checker(validators.validateEthGetTransactionCountResult),
     transport: 'any',
   },
@@ -764,7 +799,7 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'filter',
         required: true,
-        expects: 'A log filter. Use blockHash (EIP-234) or a fromBlock/toBlock range, not both.',
+        expects: 'A log filter. Use blockHash (EIP-234) or a fromBlock/toBlock range, not both. address and topics may be null (any). At most 4 topic positions: a log has at most 4 topics (geth refuses more too).',
         check: checker(validators.validateEthNewFilterFilterParam),
       },
     ],
@@ -818,7 +853,7 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'transaction',
         required: true,
-        expects: 'A transaction for the node to sign with a key it holds. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data.',
+        expects: 'A transaction for the node to sign with a key it holds: the standard\'s GenericTransaction with from required (the key that signs), plus gasLimit and data. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data (both given and different: -32602). The node signs legacy transactions (EIP-155): type 0x0 or absent, and an empty or absent accessList. Quantities are hex: chainId 61 is 0x3d. An EIP-2930 request (type 0x1 or a non-empty accessList) gives -32602: sign it yourself and use eth_sendRawTransaction. maxFeePerGas/maxPriorityFeePerGas, type 0x2 and later, blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has no London, Cancun or Prague.',
         check: checker(validators.validateEthSendTransactionTransactionParam),
       },
     ],
@@ -1200,7 +1235,7 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'transaction',
         required: true,
-        expects: 'A transaction for the node to sign with a key it holds. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data.',
+        expects: 'A transaction for the node to sign with a key it holds: the standard\'s GenericTransaction with from required (the key that signs), plus gasLimit and data. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data (both given and different: -32602). The node signs legacy transactions (EIP-155): type 0x0 or absent, and an empty or absent accessList. Quantities are hex: chainId 61 is 0x3d. An EIP-2930 request (type 0x1 or a non-empty accessList) gives -32602: sign it yourself and use eth_sendRawTransaction. maxFeePerGas/maxPriorityFeePerGas, type 0x2 and later, blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has no London, Cancun or Prague.',
         check: checker(validators.validatePersonalSendTransactionTransactionParam),
       },
       {
@@ -1232,12 +1267,12 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       },
       {
         name: 'passphrase',
-        required: true,
-        expects: 'The passphrase of the account.',
+        required: false,
+        expects: 'The passphrase of the account. Omitted: the account must be unlocked (the dev chain\'s node-held accounts are), which is how wallets and the JSON-RPC signers of ethers and viem call this method: personal_sign(message, address).',
         check: checker(validators.validatePersonalSignPassphraseParam),
       },
     ],
-    requiredParams: 3,
+    requiredParams: 2,
     checkResult: checker(validators.validatePersonalSignResult),
     transport: 'any',
   },
@@ -1248,7 +1283,7 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'transaction',
         required: true,
-        expects: 'A transaction for the node to sign with a key it holds. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data.',
+        expects: 'A transaction for the node to sign with a key it holds: the standard\'s GenericTransaction with from required (the key that signs), plus gasLimit and data. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data (both given and different: -32602). The node signs legacy transactions (EIP-155): type 0x0 or absent, and an empty or absent accessList. Quantities are hex: chainId 61 is 0x3d. An EIP-2930 request (type 0x1 or a non-empty accessList) gives -32602: sign it yourself and use eth_sendRawTransaction. maxFeePerGas/maxPriorityFeePerGas, type 0x2 and later, blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has no London, Cancun or Prague.',
         check: checker(validators.validatePersonalSignAndSendTransactionTransactionParam),
       },
       {
@@ -1388,7 +1423,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateQaGenerateCheckpointResult),
-    unavailable: 'Needs the chain engine with ECIP-1097 checkpointing, which is not built yet.',
     transport: 'any',
   },
   qa_getFederationMembersInfo: {
@@ -1397,7 +1431,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     params: [],
     requiredParams: 0,
     checkResult: checker(validators.validateQaGetFederationMembersInfoResult),
-    unavailable: 'Needs the chain engine with ECIP-1097 checkpointing, which is not built yet.',
     transport: 'any',
   },
   qa_mineBlocks: {
@@ -1446,7 +1479,6 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateCheckpointingGetLatestBlockResult),
-    unavailable: 'Needs the chain engine with ECIP-1097 checkpointing, which is not built yet.',
     transport: 'any',
   },
   checkpointing_pushCheckpoint: {
@@ -1462,13 +1494,12 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'signatures',
         required: true,
-        expects: 'Federation signatures over blockHash.',
+        expects: 'Federation signatures over blockHash, each r ‖ s ‖ v (65 bytes; 0x optional), in any order.',
         check: checker(validators.validateCheckpointingPushCheckpointSignaturesParam),
       },
     ],
     requiredParams: 2,
     checkResult: checker(validators.validateCheckpointingPushCheckpointResult),
-    unavailable: 'Needs the chain engine with ECIP-1097 checkpointing, which is not built yet.',
     transport: 'any',
   },
   svc_getAccountTransactions: {
@@ -1616,7 +1647,7 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'block',
         required: false,
-        expects: 'A block number (hex quantity) or a block tag.',
+        expects: 'A block number (hex quantity), a block tag, a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}. An unknown block gives -32001; requireCanonical true on a block off the canonical chain gives -32000.',
         check: checker(validators.validateIeleCallBlockParam),
       },
     ],
@@ -1648,13 +1679,12 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'request',
         required: false,
-        expects: 'The MCP initialize request. Its content is optional and only informative: the server always answers with the one protocol version it speaks.',
+        expects: 'An MCP initialize request object (optional; its content is only informative: the server always answers with the one protocol version it speaks).',
         check: checker(validators.validateMcpInitializeRequestParam),
       },
     ],
     requiredParams: 0,
     checkResult: checker(validators.validateMcpInitializeResult),
-    unavailable: 'Needs the chain engine and devp2p peering, whose status its tools and resources report; neither is built yet.',
     transport: 'any',
   },
   'prompts/get': {
@@ -1664,13 +1694,12 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'request',
         required: true,
-        expects: 'Which prompt to render, with its arguments (string values).',
+        expects: 'An object naming the prompt to render, e.g. {"name": "mcp_node_health_check"} (arguments optional, string values).',
         check: checker(validators.validatePromptsGetRequestParam),
       },
     ],
     requiredParams: 1,
     checkResult: checker(validators.validatePromptsGetResult),
-    unavailable: 'Needs the chain engine and devp2p peering, whose status its tools and resources report; neither is built yet.',
     transport: 'any',
   },
   'prompts/list': {
@@ -1680,13 +1709,12 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'request',
         required: false,
-        expects: 'An MCP list request. The lists are short and never paged, so cursor is accepted and ignored.',
+        expects: 'An MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored).',
         check: checker(validators.validatePromptsListRequestParam),
       },
     ],
     requiredParams: 0,
     checkResult: checker(validators.validatePromptsListResult),
-    unavailable: 'Needs the chain engine and devp2p peering, whose status its tools and resources report; neither is built yet.',
     transport: 'any',
   },
   'resources/list': {
@@ -1696,13 +1724,12 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'request',
         required: false,
-        expects: 'An MCP list request. The lists are short and never paged, so cursor is accepted and ignored.',
+        expects: 'An MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored).',
         check: checker(validators.validateResourcesListRequestParam),
       },
     ],
     requiredParams: 0,
     checkResult: checker(validators.validateResourcesListResult),
-    unavailable: 'Needs the chain engine and devp2p peering, whose status its tools and resources report; neither is built yet.',
     transport: 'any',
   },
   'resources/read': {
@@ -1712,13 +1739,12 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'request',
         required: true,
-        expects: 'Which resource to read.',
+        expects: 'An object naming the resource to read, e.g. {"uri": "svc://node/status"}.',
         check: checker(validators.validateResourcesReadRequestParam),
       },
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateResourcesReadResult),
-    unavailable: 'Needs the chain engine and devp2p peering, whose status its tools and resources report; neither is built yet.',
     transport: 'any',
   },
   'tools/call': {
@@ -1728,13 +1754,12 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'request',
         required: true,
-        expects: 'Which tool to run, with its arguments.',
+        expects: 'An object naming the tool to run, e.g. {"name": "mcp_node_status", "arguments": {}} (arguments optional).',
         check: checker(validators.validateToolsCallRequestParam),
       },
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateToolsCallResult),
-    unavailable: 'Needs the chain engine and devp2p peering, whose status its tools and resources report; neither is built yet.',
     transport: 'any',
   },
   'tools/list': {
@@ -1744,13 +1769,12 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'request',
         required: false,
-        expects: 'An MCP list request. The lists are short and never paged, so cursor is accepted and ignored.',
+        expects: 'An MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored).',
         check: checker(validators.validateToolsListRequestParam),
       },
     ],
     requiredParams: 0,
     checkResult: checker(validators.validateToolsListResult),
-    unavailable: 'Needs the chain engine and devp2p peering, whose status its tools and resources report; neither is built yet.',
     transport: 'any',
   },
   'rpc.discover': {

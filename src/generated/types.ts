@@ -45,21 +45,40 @@ export type Address = `0x${string}`;
  */
 export type NotFound = null;
 /**
- * `earliest` = genesis, `latest` = the newest block of the canonical chain, `pending` = the block being assembled from the pool. ETC is proof-of-work, so `safe` and `finalized` do not exist.
+ * `earliest` = genesis, `latest` = the newest block of the canonical chain, `pending` = the block being assembled from the pool. `safe` and `finalized` are accepted because the standard lists them, but Ethereum Classic is proof-of-work: no block is ever safe or finalized, so they answer -39001 "Unknown block", the standard's answer before the merge.
  */
-export type BlockTag = "earliest" | "latest" | "pending";
+export type BlockTag = "earliest" | "finalized" | "safe" | "latest" | "pending";
 /**
  * A block number (hex quantity) or a block tag.
  */
 export type BlockNumberOrTag = Uint | BlockTag;
 /**
- * A block number (hex quantity), a block tag, or a 32-byte block hash.
+ * A block number (hex quantity), a block tag, a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}. An unknown block gives -32001; requireCanonical true on a block off the canonical chain gives -32000.
  */
-export type BlockNumberOrTagOrHash = Uint | BlockTag | Hash32;
+export type BlockNumberOrTagOrHash = Uint | BlockTag | Hash32 | BlockHashObject | BlockNumberObject;
+/**
+ * An uncompressed secp256k1 public key without its 0x04 prefix: 64 bytes as 128 hex digits.
+ */
+export type PublicKey = `0x${string}`;
 /**
  * An EIP-2930 access list.
  */
 export type AccessList = AccessListEntry[];
+/**
+ * One byte as 1 or 2 hex digits (a transaction type: 0x0, 0x00, 0x1 …).
+ */
+export type Byte = `0x${string}`;
+/**
+ * An EIP-7702 authorization list (accepted as the standard writes it; Ethereum Classic has no EIP-7702, so a non-empty list is refused).
+ */
+export type AuthorizationList = {
+  chainId?: Uint;
+  nonce?: Uint;
+  address?: Address;
+  yParity?: Byte;
+  r?: Uint256;
+  s?: Uint256;
+}[];
 /**
  * One topic position: null = any, a topic, or an array of alternatives (OR).
  */
@@ -68,6 +87,10 @@ export type FilterTopic = NotFound | Bytes32 | Bytes32[];
  * A storage slot: a quantity (`0x0`) or 32 bytes (`0x00…00`); both name the same slot.
  */
 export type StorageSlot = Uint256 | Bytes32;
+/**
+ * 0 to 32 bytes as hex, as clients send storage slots: leading zeros and an odd digit count allowed, read as a big-endian number left-padded to 32 bytes. `0x`, `0x0`, `0x00` and 32 zero bytes all name slot 0; `0x1`, `0x01`, `0x0000000000000000000000000000000000000001` (20 bytes) and `0x00…01` (32 bytes) all name slot 1.
+ */
+export type BytesMax32 = `0x${string}`;
 /**
  * Ethash work package: [powHash (Keccak-256 of the pending header without nonce and mixHash), seedHash (the DAG seed of the block's epoch), boundary (2^256 / difficulty, big-endian)].
  *
@@ -99,10 +122,6 @@ export type EnodeUrl = string;
  * A secp256k1 private key: 32 bytes as 64 hex digits; the 0x prefix is optional (geth-style keys without it are accepted).
  */
 export type PrivateKey = string;
-/**
- * An uncompressed secp256k1 public key without its 0x04 prefix: 64 bytes as 128 hex digits.
- */
-export type PublicKey = `0x${string}`;
 export type EthAccountsResult = Address[];
 export type EthGetBlockByHashFullTransactionsParam = boolean;
 export type EthGetBlockByHashResult = NotFound | Block;
@@ -114,7 +133,7 @@ export type EthGetBlockTransactionCountByNumberResult = NotFound | Uint;
 export type EthGetFilterChangesResult = Log[] | Hash32[];
 export type EthGetFilterLogsResult = Log[];
 export type EthGetLogsResult = Log[];
-export type EthGetProofStorageKeysParam = StorageSlot[];
+export type EthGetProofStorageKeysParam = BytesMax32[];
 export type EthGetRawTransactionByBlockHashAndIndexResult = NotFound | Bytes;
 export type EthGetRawTransactionByBlockNumberAndIndexResult = NotFound | Bytes;
 export type EthGetRawTransactionByHashResult = NotFound | Bytes;
@@ -168,7 +187,7 @@ export type QaMineBlocksWithTransactionsParam = boolean;
 export type QaMineBlocksParentHashParam = NotFound | Hash32;
 export type CheckpointingGetLatestBlockCheckpointingIntervalParam = number | Uint;
 export type CheckpointingGetLatestBlockParentCheckpointParam = NotFound | Hash32;
-export type CheckpointingPushCheckpointSignaturesParam = Bytes65[];
+export type CheckpointingPushCheckpointSignaturesParam = string[];
 export type CheckpointingPushCheckpointResult = boolean;
 export type MinerSetEtherbaseResult = boolean;
 export type TestMineBlocksResult = boolean;
@@ -178,21 +197,34 @@ export type TestSetChainParamsResult = boolean;
 export type IeleCallResult = Bytes[];
 
 /**
+ * EIP-1898 block by hash. requireCanonical (default false) true refuses a block that is not on the canonical chain with -32000.
+ */
+export interface BlockHashObject {
+  blockHash: Hash32;
+  requireCanonical?: boolean;
+}
+/**
+ * EIP-1898 block by number (or tag): the same as giving blockNumber alone.
+ */
+export interface BlockNumberObject {
+  blockNumber: BlockNumberOrTag;
+}
+/**
  * An ECIP-1097 checkpoint carried by a checkpoint block: federation signatures over the parent hash and the signers recovered from them.
  */
 export interface Checkpoint {
   signatures: Bytes65[];
-  signers: Bytes[];
+  signers: PublicKey[];
 }
 /**
- * A block. Standard execution-apis fields (pre-London: no baseFeePerGas, no withdrawals) plus the ETC fields totalDifficulty, checkpoint (null unless the block carries an ECIP-1097 checkpoint) and lastCheckpointNumber (present only on a network with ECIP-1097 checkpointing configured; this node does not implement checkpointing yet, so it omits the field rather than report a made-up number).
+ * A block. Standard execution-apis fields (pre-London: no baseFeePerGas, no withdrawals) plus the ETC fields totalDifficulty, checkpoint (null unless the block is an ECIP-1097 checkpoint block: then the federation signatures and their signers) and lastCheckpointNumber (the number of the latest checkpoint block in the chain ending at this block, 0x0 before the first; present only on a network with ECIP-1097 checkpointing, and not on uncles). A checkpoint block has no proof of work: its nonce and mixHash are empty (0x).
  */
 export interface Block {
   number: Uint;
   hash: Hash32;
   parentHash: Hash32;
-  nonce: Bytes8;
-  mixHash: Hash32;
+  nonce: Bytes8 | "0x";
+  mixHash: Hash32 | "0x";
   sha3Uncles: Hash32;
   logsBloom: Bytes256;
   transactionsRoot: Hash32;
@@ -276,17 +308,15 @@ export interface Receipt {
   status?: "0x0" | "0x1";
 }
 /**
- * A log filter. Use blockHash (EIP-234) or a fromBlock/toBlock range, not both.
+ * A log filter. Use blockHash (EIP-234) or a fromBlock/toBlock range, not both. address and topics may be null (any). At most 4 topic positions: a log has at most 4 topics (geth refuses more too).
  */
 export interface Filter {
   fromBlock?: BlockNumberOrTag;
   toBlock?: BlockNumberOrTag;
   blockHash?: Hash32;
-  address?: Address | Address[];
-  /**
-   * @maxItems 4
-   */
+  address?: NotFound | Address | Address[];
   topics?:
+    | NotFound
     | []
     | [FilterTopic]
     | [FilterTopic, FilterTopic]
@@ -294,7 +324,7 @@ export interface Filter {
     | [FilterTopic, FilterTopic, FilterTopic, FilterTopic];
 }
 /**
- * A message call for eth_call and eth_estimateGas. Missing fields take defaults: from = the zero address, gas = the block gas limit, gasPrice = 0, value = 0. input and data are synonyms.
+ * A message call for eth_call and eth_estimateGas: the standard's GenericTransaction, plus data. Missing fields take defaults: from = the zero address, gas = the block gas limit, gasPrice = 0, value = 0. input and data are synonyms (both given and different: -32602). chainId, when given, must be this network's (-32000 otherwise). type, nonce and accessList are read and do not change the call. maxFeePerGas and maxPriorityFeePerGas are ignored, as geth does before London: Ethereum Classic has no base fee (given together with gasPrice: -32602). Blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has neither. chain, hardfork, networkId and common (what web3.js v4 adds to every estimate it makes before a send) are accepted and ignored, as geth ignores fields it does not know.
  */
 export interface CallRequest {
   from?: Address;
@@ -306,9 +336,34 @@ export interface CallRequest {
   input?: Bytes;
   nonce?: Uint;
   accessList?: AccessList;
+  chainId?: Uint;
+  type?: Byte;
+  maxPriorityFeePerGas?: Uint;
+  maxFeePerGas?: Uint;
+  maxFeePerBlobGas?: Uint;
+  blobVersionedHashes?: Hash32[];
+  blobs?: Bytes[];
+  commitments?: Bytes[];
+  proofs?: Bytes[];
+  authorizationList?: AuthorizationList;
+  /**
+   * Sent by web3.js v4 (e.g. "mainnet"); ignored.
+   */
+  chain?: string;
+  /**
+   * Sent by web3.js v4 (e.g. "london"); ignored.
+   */
+  hardfork?: string;
+  networkId?: Uint;
+  /**
+   * Sent by web3.js v4 when a defaultCommon is configured; ignored.
+   */
+  common?: {
+    [k: string]: unknown | undefined;
+  };
 }
 /**
- * A transaction for the node to sign with a key it holds. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data.
+ * A transaction for the node to sign with a key it holds: the standard's GenericTransaction with from required (the key that signs), plus gasLimit and data. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data (both given and different: -32602). The node signs legacy transactions (EIP-155): type 0x0 or absent, and an empty or absent accessList. Quantities are hex: chainId 61 is 0x3d. An EIP-2930 request (type 0x1 or a non-empty accessList) gives -32602: sign it yourself and use eth_sendRawTransaction. maxFeePerGas/maxPriorityFeePerGas, type 0x2 and later, blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has no London, Cancun or Prague.
  */
 export interface TransactionRequest {
   from: Address;
@@ -321,6 +376,16 @@ export interface TransactionRequest {
   input?: Bytes;
   nonce?: Uint;
   chainId?: Uint;
+  accessList?: AccessList;
+  type?: Byte;
+  maxPriorityFeePerGas?: Uint;
+  maxFeePerGas?: Uint;
+  maxFeePerBlobGas?: Uint;
+  blobVersionedHashes?: Hash32[];
+  blobs?: Bytes[];
+  commitments?: Bytes[];
+  proofs?: Bytes[];
+  authorizationList?: AuthorizationList;
 }
 /**
  * Progress of a running synchronisation. knownStates/pulledStates appear only during fast (state) sync: state trie nodes known and downloaded so far.
@@ -618,7 +683,7 @@ export interface McpTextContent {
   text: string;
 }
 /**
- * The MCP initialize request. Its content is optional and only informative: the server always answers with the one protocol version it speaks.
+ * An MCP initialize request object (optional; its content is only informative: the server always answers with the one protocol version it speaks).
  */
 export interface McpInitializeRequest {
   protocolVersion?: string;
@@ -652,16 +717,20 @@ export interface McpInitializeResult {
     name: string;
     version: string;
   };
+  /**
+   * How to use this server, for the model.
+   */
+  instructions?: string;
 }
 /**
- * An MCP list request. The lists are short and never paged, so cursor is accepted and ignored.
+ * An MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored).
  */
 export interface McpListRequest {
   cursor?: string;
   [k: string]: unknown | undefined;
 }
 /**
- * An MCP tool. inputSchema is the JSON Schema of its arguments.
+ * An MCP tool. inputSchema is the JSON Schema of its arguments, outputSchema that of its structuredContent; annotations are hints for clients (all tools here are read-only).
  */
 export interface McpTool {
   name: string;
@@ -674,6 +743,17 @@ export interface McpTool {
     required?: string[];
     [k: string]: unknown | undefined;
   };
+  outputSchema?: {
+    type: "object";
+    [k: string]: unknown | undefined;
+  };
+  annotations?: {
+    title?: string;
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
 }
 /**
  * The tools of this server. nextCursor is never set (no paging).
@@ -683,7 +763,7 @@ export interface McpToolList {
   nextCursor?: string;
 }
 /**
- * Which tool to run, with its arguments.
+ * An object naming the tool to run, e.g. {"name": "mcp_node_status", "arguments": {}} (arguments optional).
  */
 export interface McpToolCallRequest {
   name: string;
@@ -693,11 +773,167 @@ export interface McpToolCallRequest {
   [k: string]: unknown | undefined;
 }
 /**
- * The tool's output as text. isError is true when the tool ran but failed (the text then starts with "Error:"), per MCP: a failing tool is a result, not a JSON-RPC error.
+ * The tool's output: its report as text, and the same figures as structuredContent (a JSON object in the tool's outputSchema shape). isError is true when the tool ran but failed (the text then starts with "Error:" and there is no structuredContent), per MCP: a failing tool is a result, not a JSON-RPC error.
  */
 export interface McpToolCallResult {
   content: McpTextContent[];
+  structuredContent?: McpNodeStatus | McpNodeInfo | McpBlockchainInfo | McpSyncStatus | McpPeerList;
   isError?: boolean;
+}
+/**
+ * The node at the time of the call: structuredContent of the tool mcp_node_status and the content of the resource svc://node/status. syncState: syncing (catching up with a peer: startBlock, currentBlock and targetBlock are present), synced (peering runs and no peer is ahead), not_syncing (peering is off).
+ */
+export interface McpNodeStatus {
+  running: true;
+  syncing: boolean;
+  syncState: "syncing" | "synced" | "not_syncing";
+  /**
+   * Where the running sync started (only while syncing).
+   */
+  startBlock?: number;
+  /**
+   * The block the sync is at (only while syncing).
+   */
+  currentBlock?: number;
+  /**
+   * The best peer's head (only while syncing).
+   */
+  targetBlock?: number;
+  /**
+   * Number of the head block (eth_blockNumber).
+   */
+  bestBlock: number;
+  /**
+   * Every connection in the peer table, whatever its state (net_listPeers length).
+   */
+  peerCount: number;
+  /**
+   * Peers past the eth handshake (net_peerCount).
+   */
+  handshakedPeers: number;
+  /**
+   * Whether devp2p peering runs (false with --no-p2p and in test mode).
+   */
+  peering: boolean;
+  /**
+   * devp2p network id.
+   */
+  networkId: number;
+  /**
+   * EIP-155 chain id (eth_chainId).
+   */
+  chainId: number;
+}
+/**
+ * Who the node is: structuredContent of the tool mcp_node_info.
+ */
+export interface McpNodeInfo {
+  name: "svc-node";
+  /**
+   * The package version.
+   */
+  version: string;
+  /**
+   * What web3_clientVersion answers.
+   */
+  clientVersion: string;
+  /**
+   * The JavaScript runtime, e.g. Node.js v20.19.5.
+   */
+  runtime: string;
+  network: "dev" | "mordor" | "etc";
+  /**
+   * ETC Mainnet, Mordor Testnet or Dev chain; Chain <id> for a test-mode chain.
+   */
+  networkName: string;
+  chainId: number;
+  networkId: number;
+  /**
+   * Our enode URL; null when peering is off.
+   */
+  enode: NotFound | string;
+  /**
+   * The devp2p TCP port listened on; null when peering is off.
+   */
+  p2pPort: NotFound | number;
+  /**
+   * Enabled JSON-RPC namespaces.
+   */
+  apis: string[];
+  /**
+   * When the node started (ISO 8601, UTC).
+   */
+  startedAt: string;
+  uptimeSeconds: number;
+}
+/**
+ * The chain: structuredContent of the tool mcp_blockchain_info.
+ */
+export interface McpBlockchainInfo {
+  network: "dev" | "mordor" | "etc";
+  networkName: string;
+  bestBlockNumber: number;
+  bestBlockHash: `0x${string}`;
+  chainId: number;
+  /**
+   * Total difficulty of the head, decimal.
+   */
+  totalDifficulty: string;
+  genesisHash: `0x${string}`;
+}
+/**
+ * Synchronisation: structuredContent of the tool mcp_sync_status and the content of the resource svc://sync/status. mode: full (a full sync is catching up: the progress fields are present), regular (following peers' announcements, nothing to catch up), idle (peering is off). The numbers are those of eth_syncing.
+ */
+export interface McpSyncStatus {
+  syncing: boolean;
+  mode: "full" | "regular" | "idle";
+  status: "syncing" | "synced" | "not_syncing";
+  /**
+   * Number of the head block.
+   */
+  bestBlock: number;
+  startingBlock?: number;
+  currentBlock?: number;
+  /**
+   * eth_syncing's highestBlock.
+   */
+  targetBlock?: number;
+  remainingBlocks?: number;
+  /**
+   * currentBlock / targetBlock, in percent with two decimals.
+   */
+  progressPercent?: number;
+}
+/**
+ * The peer table: structuredContent of the tool mcp_peer_list and the content of the resource svc://peers/connected, sorted by id. count = every connection (net_listPeers), handshakedCount = net_peerCount.
+ */
+export interface McpPeerList {
+  /**
+   * Whether devp2p peering runs; when false the list is empty.
+   */
+  peering: boolean;
+  count: number;
+  handshakedCount: number;
+  peers: {
+    /**
+     * Connection id (host:port), as net_listPeers gives it.
+     */
+    id: string;
+    /**
+     * Remote host:port.
+     */
+    address: string;
+    direction: "inbound" | "outbound";
+    status: "connecting" | "handshaking" | "handshaked" | "idle" | "disconnected";
+    nodeId: NotFound | string;
+    clientId: NotFound | string;
+    capabilities: string[];
+    /**
+     * Highest block the peer is known to have.
+     */
+    bestBlock: NotFound | number;
+    totalDifficulty: NotFound | string;
+  }[];
 }
 /**
  * An MCP resource: a JSON document identified by an svc:// URI.
@@ -716,7 +952,7 @@ export interface McpResourceList {
   nextCursor?: string;
 }
 /**
- * Which resource to read.
+ * An object naming the resource to read, e.g. {"uri": "svc://node/status"}.
  */
 export interface McpResourceReadRequest {
   uri: string;
@@ -752,7 +988,7 @@ export interface McpPromptList {
   nextCursor?: string;
 }
 /**
- * Which prompt to render, with its arguments (string values).
+ * An object naming the prompt to render, e.g. {"name": "mcp_node_health_check"} (arguments optional, string values).
  */
 export interface McpPromptGetRequest {
   name: string;
@@ -770,6 +1006,107 @@ export interface McpPromptGetResult {
     role: "user" | "assistant";
     content: McpTextContent;
   }[];
+}
+/**
+ * The head block: the content of the resource svc://blockchain/latest. Quantities that fit in 2^53 are JSON numbers; difficulty and total difficulty are decimal strings.
+ */
+export interface McpLatestBlock {
+  number: number;
+  hash: `0x${string}`;
+  parentHash: `0x${string}`;
+  miner: `0x${string}`;
+  /**
+   * A decimal integer as a string (may exceed 2^53).
+   */
+  difficulty: string;
+  /**
+   * A decimal integer as a string (may exceed 2^53).
+   */
+  totalDifficulty: string;
+  gasLimit: number;
+  gasUsed: number;
+  /**
+   * Unix seconds.
+   */
+  timestamp: number;
+  transactionCount: number;
+  stateRoot: `0x${string}`;
+  extraData: `0x${string}`;
+}
+/**
+ * The node's effective configuration: the content of the resource svc://node/config. No secrets: file paths of the TLS keystore and its password file appear, never their content. port values are the configured ones (0 = a free port picked at start).
+ */
+export interface McpNodeConfig {
+  network: "dev" | "mordor" | "etc";
+  chainId: number;
+  networkId: number;
+  version: string;
+  datadir: string;
+  configFile: NotFound | string;
+  testmode: boolean;
+  logLevel: string;
+  /**
+   * The chain rules in force (from the network definition, or test_setChainParams in test mode).
+   */
+  chain: {
+    /**
+     * Activation block of each ETC upgrade (ECIP-1066 names); null = never.
+     */
+    forks: {
+      [k: string]: NotFound | number | undefined;
+    };
+    /**
+     * ECIP-1017 era length in blocks.
+     */
+    eraLength: number;
+    /**
+     * A decimal integer as a string (may exceed 2^53).
+     */
+    minimumDifficulty: string;
+  };
+  rpc: {
+    apis: string[];
+    maxBatchSize: number;
+    http: {
+      mode: "http" | "https";
+      interface: string;
+      port: number;
+      corsAllowedOrigins: "*" | string[];
+      maxBodySize: number;
+      rateLimit: {
+        enabled: boolean;
+        minRequestIntervalMs: number;
+      };
+      certificate:
+        | NotFound
+        | {
+            keystorePath: string;
+            keystoreType: string;
+            passwordFile: NotFound | string;
+          };
+    };
+    ws: {
+      enabled: boolean;
+    };
+  };
+  p2p: {
+    enabled: boolean;
+    interface: string;
+    port: number;
+    bootnodes: string[];
+    maxPeers: number;
+    discovery: boolean;
+  };
+  mining: {
+    enabled: boolean;
+    coinbase: NotFound | string;
+    blockTimeMs: number;
+    extraData: string;
+  };
+  txpool: {
+    size: number;
+    transactionTimeoutMs: number;
+  };
 }
 /**
  * The enabled namespaces, each with its API version "1.0". rpc is always present.
@@ -810,7 +1147,7 @@ export type EthBlockNumberParams = [];
 /** Result of `eth_blockNumber`. */
 export type EthBlockNumberResult = Uint;
 /** Positional params of `eth_call`. */
-export type EthCallParams = [transaction: CallRequest, block?: BlockNumberOrTag];
+export type EthCallParams = [transaction: CallRequest, block?: BlockNumberOrTagOrHash];
 /** Result of `eth_call`. */
 export type EthCallResult = Bytes;
 /** Positional params of `eth_chainId`. */
@@ -822,7 +1159,7 @@ export type EthCoinbaseParams = [];
 /** Result of `eth_coinbase`. */
 export type EthCoinbaseResult = Address;
 /** Positional params of `eth_estimateGas`. */
-export type EthEstimateGasParams = [transaction: CallRequest, block?: BlockNumberOrTag];
+export type EthEstimateGasParams = [transaction: CallRequest, block?: BlockNumberOrTagOrHash];
 /** Result of `eth_estimateGas`. */
 export type EthEstimateGasResult = Uint;
 /** Positional params of `eth_gasPrice`. */
@@ -830,7 +1167,7 @@ export type EthGasPriceParams = [];
 /** Result of `eth_gasPrice`. */
 export type EthGasPriceResult = Uint;
 /** Positional params of `eth_getBalance`. */
-export type EthGetBalanceParams = [address: Address, block: BlockNumberOrTag];
+export type EthGetBalanceParams = [address: Address, block?: BlockNumberOrTagOrHash];
 /** Result of `eth_getBalance`. */
 export type EthGetBalanceResult = Uint;
 /** Positional params of `eth_getBlockByHash`. */
@@ -844,7 +1181,7 @@ export type EthGetBlockTransactionCountByHashParams = [blockHash: Hash32];
 /** Positional params of `eth_getBlockTransactionCountByNumber`. */
 export type EthGetBlockTransactionCountByNumberParams = [block: BlockNumberOrTag];
 /** Positional params of `eth_getCode`. */
-export type EthGetCodeParams = [address: Address, block: BlockNumberOrTag];
+export type EthGetCodeParams = [address: Address, block?: BlockNumberOrTagOrHash];
 /** Result of `eth_getCode`. */
 export type EthGetCodeResult = Bytes;
 /** Positional params of `eth_getFilterChanges`. */
@@ -854,7 +1191,7 @@ export type EthGetFilterLogsParams = [filterId: Uint];
 /** Positional params of `eth_getLogs`. */
 export type EthGetLogsParams = [filter: Filter];
 /** Positional params of `eth_getProof`. */
-export type EthGetProofParams = [address: Address, storageKeys: EthGetProofStorageKeysParam, block: BlockNumberOrTag];
+export type EthGetProofParams = [address: Address, storageKeys: EthGetProofStorageKeysParam, block?: BlockNumberOrTagOrHash];
 /** Result of `eth_getProof`. */
 export type EthGetProofResult = AccountProof;
 /** Positional params of `eth_getRawTransactionByBlockHashAndIndex`. */
@@ -864,11 +1201,11 @@ export type EthGetRawTransactionByBlockNumberAndIndexParams = [block: BlockNumbe
 /** Positional params of `eth_getRawTransactionByHash`. */
 export type EthGetRawTransactionByHashParams = [transactionHash: Hash32];
 /** Positional params of `eth_getStorageAt`. */
-export type EthGetStorageAtParams = [address: Address, position: StorageSlot, block: BlockNumberOrTag];
+export type EthGetStorageAtParams = [address: Address, position: BytesMax32, block?: BlockNumberOrTagOrHash];
 /** Result of `eth_getStorageAt`. */
 export type EthGetStorageAtResult = Bytes32;
 /** Positional params of `eth_getStorageRoot`. */
-export type EthGetStorageRootParams = [address: Address, block: BlockNumberOrTag];
+export type EthGetStorageRootParams = [address: Address, block?: BlockNumberOrTagOrHash];
 /** Result of `eth_getStorageRoot`. */
 export type EthGetStorageRootResult = Hash32;
 /** Positional params of `eth_getTransactionByBlockHashAndIndex`. */
@@ -878,7 +1215,7 @@ export type EthGetTransactionByBlockNumberAndIndexParams = [block: BlockNumberOr
 /** Positional params of `eth_getTransactionByHash`. */
 export type EthGetTransactionByHashParams = [transactionHash: Hash32];
 /** Positional params of `eth_getTransactionCount`. */
-export type EthGetTransactionCountParams = [address: Address, block: BlockNumberOrTag];
+export type EthGetTransactionCountParams = [address: Address, block?: BlockNumberOrTagOrHash];
 /** Result of `eth_getTransactionCount`. */
 export type EthGetTransactionCountResult = Uint;
 /** Positional params of `eth_getTransactionReceipt`. */
@@ -1000,7 +1337,7 @@ export type PersonalSendTransactionParams = [transaction: TransactionRequest, pa
 /** Result of `personal_sendTransaction`. */
 export type PersonalSendTransactionResult = Hash32;
 /** Positional params of `personal_sign`. */
-export type PersonalSignParams = [message: Bytes, address: Address, passphrase: PersonalSignPassphraseParam];
+export type PersonalSignParams = [message: Bytes, address: Address, passphrase?: PersonalSignPassphraseParam];
 /** Result of `personal_sign`. */
 export type PersonalSignResult = Bytes65;
 /** Positional params of `personal_signAndSendTransaction`. */
@@ -1058,7 +1395,7 @@ export type TestRewindToBlockParams = [blockNumber: TestQuantity];
 /** Positional params of `test_setChainParams`. */
 export type TestSetChainParamsParams = [chainParams: ChainParams];
 /** Positional params of `iele_call`. */
-export type IeleCallParams = [call: IeleCallRequest, block?: BlockNumberOrTag];
+export type IeleCallParams = [call: IeleCallRequest, block?: BlockNumberOrTagOrHash];
 /** Positional params of `iele_sendTransaction`. */
 export type IeleSendTransactionParams = [transaction: IeleTransactionRequest];
 /** Result of `iele_sendTransaction`. */

@@ -95,7 +95,7 @@ return errors === 0;
 
 export const validateEthCallTransactionParam = validate27;
 const schema10 = {"$ref":"CallRequest.json","$id":"validateEthCallTransactionParam"};
-const schema11 = {"title":"CallRequest","type":"object","description":"A message call for eth_call and eth_estimateGas. Missing fields take defaults: from = the zero address, gas = the block gas limit, gasPrice = 0, value = 0. input and data are synonyms.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"data":{"$ref":"bytes.json"},"input":{"$ref":"bytes.json"},"nonce":{"$ref":"uint.json"},"accessList":{"$ref":"AccessList.json"}},"required":[],"additionalProperties":false,"$id":"CallRequest.json"};
+const schema11 = {"title":"CallRequest","type":"object","description":"A message call for eth_call and eth_estimateGas: the standard's GenericTransaction, plus data. Missing fields take defaults: from = the zero address, gas = the block gas limit, gasPrice = 0, value = 0. input and data are synonyms (both given and different: -32602). chainId, when given, must be this network's (-32000 otherwise). type, nonce and accessList are read and do not change the call. maxFeePerGas and maxPriorityFeePerGas are ignored, as geth does before London: Ethereum Classic has no base fee (given together with gasPrice: -32602). Blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has neither. chain, hardfork, networkId and common (what web3.js v4 adds to every estimate it makes before a send) are accepted and ignored, as geth ignores fields it does not know.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"data":{"$ref":"bytes.json"},"input":{"$ref":"bytes.json"},"nonce":{"$ref":"uint.json"},"accessList":{"$ref":"AccessList.json"},"chainId":{"$ref":"uint.json"},"type":{"$ref":"byte.json"},"maxPriorityFeePerGas":{"$ref":"uint.json"},"maxFeePerGas":{"$ref":"uint.json"},"maxFeePerBlobGas":{"$ref":"uint.json"},"blobVersionedHashes":{"type":"array","items":{"$ref":"hash32.json"}},"blobs":{"type":"array","items":{"$ref":"bytes.json"}},"commitments":{"type":"array","items":{"$ref":"bytes.json"}},"proofs":{"type":"array","items":{"$ref":"bytes.json"}},"authorizationList":{"$ref":"AuthorizationList.json"},"chain":{"type":"string","description":"Sent by web3.js v4 (e.g. \"mainnet\"); ignored."},"hardfork":{"type":"string","description":"Sent by web3.js v4 (e.g. \"london\"); ignored."},"networkId":{"$ref":"uint.json"},"common":{"type":"object","description":"Sent by web3.js v4 when a defaultCommon is configured; ignored."}},"required":[],"additionalProperties":false,"$id":"CallRequest.json"};
 const func2 = Object.prototype.hasOwnProperty;
 const schema12 = {"title":"notFound","type":"null","description":"Nothing was found.","$id":"notFound.json"};
 
@@ -262,6 +262,174 @@ return false;
 }
 }
 validate40.errors = vErrors;
+return errors === 0;
+}
+
+const schema17 = {"title":"byte","type":"string","pattern":"^0x[0-9a-fA-F]{1,2}$","description":"One byte as 1 or 2 hex digits (a transaction type: 0x0, 0x00, 0x1 …).","$id":"byte.json"};
+const pattern4 = new RegExp("^0x[0-9a-fA-F]{1,2}$", "u");
+
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="byte.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(typeof data === "string"){
+if(!pattern4.test(data)){
+validate48.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,2}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,2}$"+"\""}];
+return false;
+}
+}
+else {
+validate48.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate48.errors = vErrors;
+return errors === 0;
+}
+
+const schema18 = {"title":"AuthorizationList","type":"array","description":"An EIP-7702 authorization list (accepted as the standard writes it; Ethereum Classic has no EIP-7702, so a non-empty list is refused).","items":{"type":"object","properties":{"chainId":{"$ref":"uint.json"},"nonce":{"$ref":"uint.json"},"address":{"$ref":"address.json"},"yParity":{"$ref":"byte.json"},"r":{"$ref":"uint256.json"},"s":{"$ref":"uint256.json"}},"required":[],"additionalProperties":false},"$id":"AuthorizationList.json"};
+const schema19 = {"title":"uint256","type":"string","pattern":"^0x(0|[1-9a-f][0-9a-f]{0,63})$","description":"A quantity that fits in 256 bits.","$id":"uint256.json"};
+const pattern5 = new RegExp("^0x(0|[1-9a-f][0-9a-f]{0,63})$", "u");
+
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="uint256.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(typeof data === "string"){
+if(!pattern5.test(data)){
+validate62.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-f][0-9a-f]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-f][0-9a-f]{0,63})$"+"\""}];
+return false;
+}
+}
+else {
+validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate62.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="AuthorizationList.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(Array.isArray(data)){
+var valid0 = true;
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+const _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const _errs3 = errors;
+for(const key0 in data0){
+if(!((((((key0 === "chainId") || (key0 === "nonce")) || (key0 === "address")) || (key0 === "yParity")) || (key0 === "r")) || (key0 === "s"))){
+validate57.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs3 === errors){
+if(data0.chainId !== undefined){
+const _errs4 = errors;
+if(!(validate25(data0.chainId, {instancePath:instancePath+"/" + i0+"/chainId",parentData:data0,parentDataProperty:"chainId",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs4 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.nonce !== undefined){
+const _errs5 = errors;
+if(!(validate25(data0.nonce, {instancePath:instancePath+"/" + i0+"/nonce",parentData:data0,parentDataProperty:"nonce",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.address !== undefined){
+const _errs6 = errors;
+if(!(validate22(data0.address, {instancePath:instancePath+"/" + i0+"/address",parentData:data0,parentDataProperty:"address",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs6 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.yParity !== undefined){
+const _errs7 = errors;
+if(!(validate48(data0.yParity, {instancePath:instancePath+"/" + i0+"/yParity",parentData:data0,parentDataProperty:"yParity",rootData}))){
+vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.r !== undefined){
+const _errs8 = errors;
+if(!(validate62(data0.r, {instancePath:instancePath+"/" + i0+"/r",parentData:data0,parentDataProperty:"r",rootData}))){
+vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs8 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.s !== undefined){
+const _errs9 = errors;
+if(!(validate62(data0.s, {instancePath:instancePath+"/" + i0+"/s",parentData:data0,parentDataProperty:"s",rootData}))){
+vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+break;
+}
+}
+}
+else {
+validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+validate57.errors = vErrors;
 return errors === 0;
 }
 
@@ -437,6 +605,261 @@ var valid0 = _errs13 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.chainId !== undefined){
+const _errs14 = errors;
+if(!(validate25(data.chainId, {instancePath:instancePath+"/chainId",parentData:data,parentDataProperty:"chainId",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined){
+const _errs15 = errors;
+if(!(validate48(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData}))){
+vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.maxPriorityFeePerGas !== undefined){
+const _errs16 = errors;
+if(!(validate25(data.maxPriorityFeePerGas, {instancePath:instancePath+"/maxPriorityFeePerGas",parentData:data,parentDataProperty:"maxPriorityFeePerGas",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.maxFeePerGas !== undefined){
+const _errs17 = errors;
+if(!(validate25(data.maxFeePerGas, {instancePath:instancePath+"/maxFeePerGas",parentData:data,parentDataProperty:"maxFeePerGas",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.maxFeePerBlobGas !== undefined){
+const _errs18 = errors;
+if(!(validate25(data.maxFeePerBlobGas, {instancePath:instancePath+"/maxFeePerBlobGas",parentData:data,parentDataProperty:"maxFeePerBlobGas",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.blobVersionedHashes !== undefined){
+let data14 = data.blobVersionedHashes;
+const _errs19 = errors;
+if(errors === _errs19){
+if(Array.isArray(data14)){
+var valid2 = true;
+const len0 = data14.length;
+for(let i0=0; i0<len0; i0++){
+const _errs21 = errors;
+if(!(validate43(data14[i0], {instancePath:instancePath+"/blobVersionedHashes/" + i0,parentData:data14,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid2 = _errs21 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/blobVersionedHashes",schemaPath:"#/properties/blobVersionedHashes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.blobs !== undefined){
+let data16 = data.blobs;
+const _errs22 = errors;
+if(errors === _errs22){
+if(Array.isArray(data16)){
+var valid3 = true;
+const len1 = data16.length;
+for(let i1=0; i1<len1; i1++){
+const _errs24 = errors;
+if(!(validate36(data16[i1], {instancePath:instancePath+"/blobs/" + i1,parentData:data16,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+var valid3 = _errs24 === errors;
+if(!valid3){
+break;
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/blobs",schemaPath:"#/properties/blobs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.commitments !== undefined){
+let data18 = data.commitments;
+const _errs25 = errors;
+if(errors === _errs25){
+if(Array.isArray(data18)){
+var valid4 = true;
+const len2 = data18.length;
+for(let i2=0; i2<len2; i2++){
+const _errs27 = errors;
+if(!(validate36(data18[i2], {instancePath:instancePath+"/commitments/" + i2,parentData:data18,parentDataProperty:i2,rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+var valid4 = _errs27 === errors;
+if(!valid4){
+break;
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/commitments",schemaPath:"#/properties/commitments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs25 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.proofs !== undefined){
+let data20 = data.proofs;
+const _errs28 = errors;
+if(errors === _errs28){
+if(Array.isArray(data20)){
+var valid5 = true;
+const len3 = data20.length;
+for(let i3=0; i3<len3; i3++){
+const _errs30 = errors;
+if(!(validate36(data20[i3], {instancePath:instancePath+"/proofs/" + i3,parentData:data20,parentDataProperty:i3,rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+var valid5 = _errs30 === errors;
+if(!valid5){
+break;
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/proofs",schemaPath:"#/properties/proofs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs28 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.authorizationList !== undefined){
+const _errs31 = errors;
+if(!(validate57(data.authorizationList, {instancePath:instancePath+"/authorizationList",parentData:data,parentDataProperty:"authorizationList",rootData}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs31 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.chain !== undefined){
+const _errs32 = errors;
+if(typeof data.chain !== "string"){
+validate28.errors = [{instancePath:instancePath+"/chain",schemaPath:"#/properties/chain/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs32 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.hardfork !== undefined){
+const _errs34 = errors;
+if(typeof data.hardfork !== "string"){
+validate28.errors = [{instancePath:instancePath+"/hardfork",schemaPath:"#/properties/hardfork/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs34 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.networkId !== undefined){
+const _errs36 = errors;
+if(!(validate25(data.networkId, {instancePath:instancePath+"/networkId",parentData:data,parentDataProperty:"networkId",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs36 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.common !== undefined){
+let data26 = data.common;
+const _errs37 = errors;
+if(!(data26 && typeof data26 == "object" && !Array.isArray(data26))){
+validate28.errors = [{instancePath:instancePath+"/common",schemaPath:"#/properties/common/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid0 = _errs37 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -469,29 +892,90 @@ validate27.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthCallBlockParam = validate48;
-const schema17 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthCallBlockParam"};
-const schema18 = {"title":"BlockNumberOrTag","oneOf":[{"$ref":"uint.json"},{"$ref":"BlockTag.json"}],"description":"A block number (hex quantity) or a block tag.","$id":"BlockNumberOrTag.json"};
-const schema19 = {"title":"BlockTag","type":"string","enum":["earliest","latest","pending"],"description":"`earliest` = genesis, `latest` = the newest block of the canonical chain, `pending` = the block being assembled from the pool. ETC is proof-of-work, so `safe` and `finalized` do not exist.","$id":"BlockTag.json"};
+export const validateEthCallBlockParam = validate68;
+const schema20 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateEthCallBlockParam"};
+const schema21 = {"title":"BlockNumberOrTagOrHash","anyOf":[{"$ref":"uint.json"},{"$ref":"BlockTag.json"},{"$ref":"hash32.json"},{"$ref":"BlockHashObject.json"},{"$ref":"BlockNumberObject.json"}],"description":"A block number (hex quantity), a block tag, a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}. An unknown block gives -32001; requireCanonical true on a block off the canonical chain gives -32000.","$id":"BlockNumberOrTagOrHash.json"};
+const schema22 = {"title":"BlockTag","type":"string","enum":["earliest","finalized","safe","latest","pending"],"description":"`earliest` = genesis, `latest` = the newest block of the canonical chain, `pending` = the block being assembled from the pool. `safe` and `finalized` are accepted because the standard lists them, but Ethereum Classic is proof-of-work: no block is ever safe or finalized, so they answer -39001 \"Unknown block\", the standard's answer before the merge.","$id":"BlockTag.json"};
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="BlockTag.json" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate51.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((data === "earliest") || (data === "latest")) || (data === "pending"))){
-validate51.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema19.enum},message:"must be equal to one of the allowed values"}];
+if(!(((((data === "earliest") || (data === "finalized")) || (data === "safe")) || (data === "latest")) || (data === "pending"))){
+validate71.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema22.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-validate51.errors = vErrors;
+validate71.errors = vErrors;
 return errors === 0;
 }
 
+const schema23 = {"title":"BlockHashObject","type":"object","description":"EIP-1898 block by hash. requireCanonical (default false) true refuses a block that is not on the canonical chain with -32000.","properties":{"blockHash":{"$ref":"hash32.json"},"requireCanonical":{"type":"boolean"}},"required":["blockHash"],"additionalProperties":false,"$id":"BlockHashObject.json"};
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="BlockHashObject.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.blockHash === undefined) && (missing0 = "blockHash")){
+validate74.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "blockHash") || (key0 === "requireCanonical"))){
+validate74.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.blockHash !== undefined){
+const _errs2 = errors;
+if(!(validate43(data.blockHash, {instancePath:instancePath+"/blockHash",parentData:data,parentDataProperty:"blockHash",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.requireCanonical !== undefined){
+const _errs3 = errors;
+if(typeof data.requireCanonical !== "boolean"){
+validate74.errors = [{instancePath:instancePath+"/requireCanonical",schemaPath:"#/properties/requireCanonical/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate74.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate74.errors = vErrors;
+return errors === 0;
+}
+
+const schema24 = {"title":"BlockNumberObject","type":"object","description":"EIP-1898 block by number (or tag): the same as giving blockNumber alone.","properties":{"blockNumber":{"$ref":"BlockNumberOrTag.json"}},"required":["blockNumber"],"additionalProperties":false,"$id":"BlockNumberObject.json"};
+const schema25 = {"title":"BlockNumberOrTag","oneOf":[{"$ref":"uint.json"},{"$ref":"BlockTag.json"}],"description":"A block number (hex quantity) or a block tag.","$id":"BlockNumberOrTag.json"};
+
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="BlockNumberOrTag.json" */;
 let vErrors = null;
 let errors = 0;
@@ -509,8 +993,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate51(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
+if(!(validate71(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -533,7 +1017,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate49.errors = vErrors;
+validate78.errors = vErrors;
 return false;
 }
 else {
@@ -547,27 +1031,144 @@ vErrors = null;
 }
 }
 }
-validate49.errors = vErrors;
+validate78.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="BlockNumberObject.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.blockNumber === undefined) && (missing0 = "blockNumber")){
+validate77.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "blockNumber")){
+validate77.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.blockNumber !== undefined){
+if(!(validate78(data.blockNumber, {instancePath:instancePath+"/blockNumber",parentData:data,parentDataProperty:"blockNumber",rootData}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+errors = vErrors.length;
+}
+}
+}
+}
+}
+else {
+validate77.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate77.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="BlockNumberOrTagOrHash.json" */;
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs2 = errors;
+if(!(validate71(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs2 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs3 = errors;
+if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs3 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs4 = errors;
+if(!(validate74(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs4 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs5 = errors;
+if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs5 === errors;
+valid0 = valid0 || _valid0;
+}
+}
+}
+}
+if(!valid0){
+const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+validate69.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate69.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthCallBlockParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate49(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate48.errors = vErrors;
+validate68.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthCallResult = validate54;
-const schema20 = {"$ref":"bytes.json","$id":"validateEthCallResult"};
+export const validateEthCallResult = validate84;
+const schema26 = {"$ref":"bytes.json","$id":"validateEthCallResult"};
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthCallResult" */;
 let vErrors = null;
 let errors = 0;
@@ -575,14 +1176,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate54.errors = vErrors;
+validate84.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthChainIdResult = validate56;
-const schema21 = {"$ref":"uint.json","$id":"validateEthChainIdResult"};
+export const validateEthChainIdResult = validate86;
+const schema27 = {"$ref":"uint.json","$id":"validateEthChainIdResult"};
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthChainIdResult" */;
 let vErrors = null;
 let errors = 0;
@@ -590,14 +1191,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate56.errors = vErrors;
+validate86.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthCoinbaseResult = validate58;
-const schema22 = {"$ref":"address.json","$id":"validateEthCoinbaseResult"};
+export const validateEthCoinbaseResult = validate88;
+const schema28 = {"$ref":"address.json","$id":"validateEthCoinbaseResult"};
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthCoinbaseResult" */;
 let vErrors = null;
 let errors = 0;
@@ -605,14 +1206,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate58.errors = vErrors;
+validate88.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthEstimateGasTransactionParam = validate60;
-const schema23 = {"$ref":"CallRequest.json","$id":"validateEthEstimateGasTransactionParam"};
+export const validateEthEstimateGasTransactionParam = validate90;
+const schema29 = {"$ref":"CallRequest.json","$id":"validateEthEstimateGasTransactionParam"};
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthEstimateGasTransactionParam" */;
 let vErrors = null;
 let errors = 0;
@@ -620,29 +1221,29 @@ if(!(validate28(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
-validate60.errors = vErrors;
+validate90.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthEstimateGasBlockParam = validate62;
-const schema24 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthEstimateGasBlockParam"};
+export const validateEthEstimateGasBlockParam = validate92;
+const schema30 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateEthEstimateGasBlockParam"};
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthEstimateGasBlockParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate49(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate62.errors = vErrors;
+validate92.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthEstimateGasResult = validate64;
-const schema25 = {"$ref":"uint.json","$id":"validateEthEstimateGasResult"};
+export const validateEthEstimateGasResult = validate94;
+const schema31 = {"$ref":"uint.json","$id":"validateEthEstimateGasResult"};
 
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthEstimateGasResult" */;
 let vErrors = null;
 let errors = 0;
@@ -650,14 +1251,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate64.errors = vErrors;
+validate94.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGasPriceResult = validate66;
-const schema26 = {"$ref":"uint.json","$id":"validateEthGasPriceResult"};
+export const validateEthGasPriceResult = validate96;
+const schema32 = {"$ref":"uint.json","$id":"validateEthGasPriceResult"};
 
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGasPriceResult" */;
 let vErrors = null;
 let errors = 0;
@@ -665,14 +1266,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate66.errors = vErrors;
+validate96.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBalanceAddressParam = validate68;
-const schema27 = {"$ref":"address.json","$id":"validateEthGetBalanceAddressParam"};
+export const validateEthGetBalanceAddressParam = validate98;
+const schema33 = {"$ref":"address.json","$id":"validateEthGetBalanceAddressParam"};
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBalanceAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -680,29 +1281,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate68.errors = vErrors;
+validate98.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBalanceBlockParam = validate70;
-const schema28 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetBalanceBlockParam"};
+export const validateEthGetBalanceBlockParam = validate100;
+const schema34 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateEthGetBalanceBlockParam"};
 
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBalanceBlockParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate49(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate70.errors = vErrors;
+validate100.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBalanceResult = validate72;
-const schema29 = {"$ref":"uint.json","$id":"validateEthGetBalanceResult"};
+export const validateEthGetBalanceResult = validate102;
+const schema35 = {"$ref":"uint.json","$id":"validateEthGetBalanceResult"};
 
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBalanceResult" */;
 let vErrors = null;
 let errors = 0;
@@ -710,14 +1311,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate72.errors = vErrors;
+validate102.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBlockByHashBlockHashParam = validate74;
-const schema30 = {"$ref":"hash32.json","$id":"validateEthGetBlockByHashBlockHashParam"};
+export const validateEthGetBlockByHashBlockHashParam = validate104;
+const schema36 = {"$ref":"hash32.json","$id":"validateEthGetBlockByHashBlockHashParam"};
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBlockByHashBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -725,100 +1326,123 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate74.errors = vErrors;
+validate104.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBlockByHashFullTransactionsParam = validate76;
-const schema31 = {"type":"boolean","$id":"validateEthGetBlockByHashFullTransactionsParam"};
+export const validateEthGetBlockByHashFullTransactionsParam = validate106;
+const schema37 = {"type":"boolean","$id":"validateEthGetBlockByHashFullTransactionsParam"};
 
-function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBlockByHashFullTransactionsParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate76.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate106.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate76.errors = vErrors;
+validate106.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBlockByHashResult = validate77;
-const schema32 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Block.json"}],"$id":"validateEthGetBlockByHashResult"};
-const schema33 = {"title":"Block","type":"object","description":"A block. Standard execution-apis fields (pre-London: no baseFeePerGas, no withdrawals) plus the ETC fields totalDifficulty, checkpoint (null unless the block carries an ECIP-1097 checkpoint) and lastCheckpointNumber (present only on a network with ECIP-1097 checkpointing configured; this node does not implement checkpointing yet, so it omits the field rather than report a made-up number).","properties":{"number":{"$ref":"uint.json"},"hash":{"$ref":"hash32.json"},"parentHash":{"$ref":"hash32.json"},"nonce":{"$ref":"bytes8.json"},"mixHash":{"$ref":"hash32.json"},"sha3Uncles":{"$ref":"hash32.json"},"logsBloom":{"$ref":"bytes256.json"},"transactionsRoot":{"$ref":"hash32.json"},"stateRoot":{"$ref":"hash32.json"},"receiptsRoot":{"$ref":"hash32.json"},"miner":{"$ref":"address.json"},"difficulty":{"$ref":"uint.json"},"totalDifficulty":{"$ref":"uint.json"},"lastCheckpointNumber":{"$ref":"uint.json"},"extraData":{"$ref":"bytes.json"},"size":{"$ref":"uint.json"},"gasLimit":{"$ref":"uint.json"},"gasUsed":{"$ref":"uint.json"},"timestamp":{"$ref":"uint.json"},"checkpoint":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"Checkpoint.json"}]},"transactions":{"anyOf":[{"type":"array","items":{"$ref":"hash32.json"}},{"type":"array","items":{"$ref":"Transaction.json"}}]},"uncles":{"type":"array","items":{"$ref":"hash32.json"}}},"required":["number","hash","parentHash","nonce","mixHash","sha3Uncles","logsBloom","transactionsRoot","stateRoot","receiptsRoot","miner","difficulty","totalDifficulty","extraData","size","gasLimit","gasUsed","timestamp","uncles"],"additionalProperties":false,"$id":"Block.json"};
-const schema34 = {"title":"bytes8","type":"string","pattern":"^0x[0-9a-fA-F]{16}$","description":"8 bytes as 16 hex digits.","$id":"bytes8.json"};
-const pattern4 = new RegExp("^0x[0-9a-fA-F]{16}$", "u");
+export const validateEthGetBlockByHashResult = validate107;
+const schema38 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Block.json"}],"$id":"validateEthGetBlockByHashResult"};
+const schema39 = {"title":"Block","type":"object","description":"A block. Standard execution-apis fields (pre-London: no baseFeePerGas, no withdrawals) plus the ETC fields totalDifficulty, checkpoint (null unless the block is an ECIP-1097 checkpoint block: then the federation signatures and their signers) and lastCheckpointNumber (the number of the latest checkpoint block in the chain ending at this block, 0x0 before the first; present only on a network with ECIP-1097 checkpointing, and not on uncles). A checkpoint block has no proof of work: its nonce and mixHash are empty (0x).","properties":{"number":{"$ref":"uint.json"},"hash":{"$ref":"hash32.json"},"parentHash":{"$ref":"hash32.json"},"nonce":{"oneOf":[{"$ref":"bytes8.json"},{"type":"string","const":"0x","description":"Empty: an ECIP-1097 checkpoint block, which has no proof of work."}]},"mixHash":{"oneOf":[{"$ref":"hash32.json"},{"type":"string","const":"0x","description":"Empty: an ECIP-1097 checkpoint block, which has no proof of work."}]},"sha3Uncles":{"$ref":"hash32.json"},"logsBloom":{"$ref":"bytes256.json"},"transactionsRoot":{"$ref":"hash32.json"},"stateRoot":{"$ref":"hash32.json"},"receiptsRoot":{"$ref":"hash32.json"},"miner":{"$ref":"address.json"},"difficulty":{"$ref":"uint.json"},"totalDifficulty":{"$ref":"uint.json"},"lastCheckpointNumber":{"$ref":"uint.json"},"extraData":{"$ref":"bytes.json"},"size":{"$ref":"uint.json"},"gasLimit":{"$ref":"uint.json"},"gasUsed":{"$ref":"uint.json"},"timestamp":{"$ref":"uint.json"},"checkpoint":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"Checkpoint.json"}]},"transactions":{"anyOf":[{"type":"array","items":{"$ref":"hash32.json"}},{"type":"array","items":{"$ref":"Transaction.json"}}]},"uncles":{"type":"array","items":{"$ref":"hash32.json"}}},"required":["number","hash","parentHash","nonce","mixHash","sha3Uncles","logsBloom","transactionsRoot","stateRoot","receiptsRoot","miner","difficulty","totalDifficulty","extraData","size","gasLimit","gasUsed","timestamp","uncles"],"additionalProperties":false,"$id":"Block.json"};
+const schema40 = {"title":"bytes8","type":"string","pattern":"^0x[0-9a-fA-F]{16}$","description":"8 bytes as 16 hex digits.","$id":"bytes8.json"};
+const pattern6 = new RegExp("^0x[0-9a-fA-F]{16}$", "u");
 
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bytes8.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
-if(!pattern4.test(data)){
-validate83.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\""}];
+if(!pattern6.test(data)){
+validate113.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\""}];
 return false;
 }
 }
 else {
-validate83.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate113.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate83.errors = vErrors;
+validate113.errors = vErrors;
 return errors === 0;
 }
 
-const schema35 = {"title":"bytes256","type":"string","pattern":"^0x[0-9a-fA-F]{512}$","description":"256 bytes as 512 hex digits: a logs bloom.","$id":"bytes256.json"};
-const pattern5 = new RegExp("^0x[0-9a-fA-F]{512}$", "u");
+const schema41 = {"title":"bytes256","type":"string","pattern":"^0x[0-9a-fA-F]{512}$","description":"256 bytes as 512 hex digits: a logs bloom.","$id":"bytes256.json"};
+const pattern7 = new RegExp("^0x[0-9a-fA-F]{512}$", "u");
 
-function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bytes256.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
-if(!pattern5.test(data)){
-validate87.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\""}];
+if(!pattern7.test(data)){
+validate117.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\""}];
 return false;
 }
 }
 else {
-validate87.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate117.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate87.errors = vErrors;
+validate117.errors = vErrors;
 return errors === 0;
 }
 
-const schema36 = {"title":"Checkpoint","type":"object","description":"An ECIP-1097 checkpoint carried by a checkpoint block: federation signatures over the parent hash and the signers recovered from them.","properties":{"signatures":{"type":"array","items":{"$ref":"bytes65.json"}},"signers":{"type":"array","items":{"$ref":"bytes.json"}}},"required":["signatures","signers"],"additionalProperties":false,"$id":"Checkpoint.json"};
-const schema37 = {"title":"bytes65","type":"string","pattern":"^0x[0-9a-fA-F]{130}$","description":"65 bytes as 130 hex digits: a secp256k1 signature r ‖ s ‖ v.","$id":"bytes65.json"};
-const pattern6 = new RegExp("^0x[0-9a-fA-F]{130}$", "u");
+const schema42 = {"title":"Checkpoint","type":"object","description":"An ECIP-1097 checkpoint carried by a checkpoint block: federation signatures over the parent hash and the signers recovered from them.","properties":{"signatures":{"type":"array","items":{"$ref":"bytes65.json"}},"signers":{"type":"array","items":{"$ref":"PublicKey.json"}}},"required":["signatures","signers"],"additionalProperties":false,"$id":"Checkpoint.json"};
+const schema43 = {"title":"bytes65","type":"string","pattern":"^0x[0-9a-fA-F]{130}$","description":"65 bytes as 130 hex digits: a secp256k1 signature r ‖ s ‖ v.","$id":"bytes65.json"};
+const pattern8 = new RegExp("^0x[0-9a-fA-F]{130}$", "u");
 
-function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bytes65.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
-if(!pattern6.test(data)){
-validate103.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{130}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{130}$"+"\""}];
+if(!pattern8.test(data)){
+validate133.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{130}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{130}$"+"\""}];
 return false;
 }
 }
 else {
-validate103.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate133.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate103.errors = vErrors;
+validate133.errors = vErrors;
+return errors === 0;
+}
+
+const schema44 = {"title":"PublicKey","type":"string","pattern":"^0x[0-9a-fA-F]{128}$","description":"An uncompressed secp256k1 public key without its 0x04 prefix: 64 bytes as 128 hex digits.","$id":"PublicKey.json"};
+const pattern9 = new RegExp("^0x[0-9a-fA-F]{128}$", "u");
+
+function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="PublicKey.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(typeof data === "string"){
+if(!pattern9.test(data)){
+validate135.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{128}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{128}$"+"\""}];
+return false;
+}
+}
+else {
+validate135.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate135.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="Checkpoint.json" */;
 let vErrors = null;
 let errors = 0;
@@ -826,14 +1450,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.signatures === undefined) && (missing0 = "signatures")) || ((data.signers === undefined) && (missing0 = "signers"))){
-validate102.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate132.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "signatures") || (key0 === "signers"))){
-validate102.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate132.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -848,8 +1472,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate103(data0[i0], {instancePath:instancePath+"/signatures/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
+if(!(validate133(data0[i0], {instancePath:instancePath+"/signatures/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -859,7 +1483,7 @@ break;
 }
 }
 else {
-validate102.errors = [{instancePath:instancePath+"/signatures",schemaPath:"#/properties/signatures/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate132.errors = [{instancePath:instancePath+"/signatures",schemaPath:"#/properties/signatures/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -878,8 +1502,8 @@ var valid2 = true;
 const len1 = data2.length;
 for(let i1=0; i1<len1; i1++){
 const _errs7 = errors;
-if(!(validate36(data2[i1], {instancePath:instancePath+"/signers/" + i1,parentData:data2,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+if(!(validate135(data2[i1], {instancePath:instancePath+"/signers/" + i1,parentData:data2,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs7 === errors;
@@ -889,7 +1513,7 @@ break;
 }
 }
 else {
-validate102.errors = [{instancePath:instancePath+"/signers",schemaPath:"#/properties/signers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate132.errors = [{instancePath:instancePath+"/signers",schemaPath:"#/properties/signers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -903,17 +1527,17 @@ var valid0 = true;
 }
 }
 else {
-validate102.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate132.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate102.errors = vErrors;
+validate132.errors = vErrors;
 return errors === 0;
 }
 
-const schema38 = {"title":"Transaction","type":"object","description":"A signed transaction as stored in a block or the pool: legacy (type 0x0, EIP-155 when chainId is present) or EIP-2930 (type 0x1, from Magneto). Block fields are null while pending.","properties":{"type":{"type":"string","enum":["0x0","0x1"]},"hash":{"$ref":"hash32.json"},"nonce":{"$ref":"uint.json"},"blockHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"blockNumber":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"transactionIndex":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"value":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"gas":{"$ref":"uint.json"},"input":{"$ref":"bytes.json"},"chainId":{"$ref":"uint.json"},"accessList":{"$ref":"AccessList.json"},"v":{"$ref":"uint.json"},"r":{"$ref":"uint.json"},"s":{"$ref":"uint.json"},"yParity":{"$ref":"uint.json"}},"required":["type","hash","nonce","blockHash","blockNumber","transactionIndex","from","to","value","gasPrice","gas","input","v","r","s"],"additionalProperties":false,"$id":"Transaction.json"};
+const schema45 = {"title":"Transaction","type":"object","description":"A signed transaction as stored in a block or the pool: legacy (type 0x0, EIP-155 when chainId is present) or EIP-2930 (type 0x1, from Magneto). Block fields are null while pending.","properties":{"type":{"type":"string","enum":["0x0","0x1"]},"hash":{"$ref":"hash32.json"},"nonce":{"$ref":"uint.json"},"blockHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"blockNumber":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"transactionIndex":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"value":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"gas":{"$ref":"uint.json"},"input":{"$ref":"bytes.json"},"chainId":{"$ref":"uint.json"},"accessList":{"$ref":"AccessList.json"},"v":{"$ref":"uint.json"},"r":{"$ref":"uint.json"},"s":{"$ref":"uint.json"},"yParity":{"$ref":"uint.json"}},"required":["type","hash","nonce","blockHash","blockNumber","transactionIndex","from","to","value","gasPrice","gas","input","v","r","s"],"additionalProperties":false,"$id":"Transaction.json"};
 
-function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="Transaction.json" */;
 let vErrors = null;
 let errors = 0;
@@ -921,14 +1545,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.gasPrice === undefined) && (missing0 = "gasPrice"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.input === undefined) && (missing0 = "input"))) || ((data.v === undefined) && (missing0 = "v"))) || ((data.r === undefined) && (missing0 = "r"))) || ((data.s === undefined) && (missing0 = "s"))){
-validate108.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate139.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema38.properties, key0))){
-validate108.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema45.properties, key0))){
+validate139.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -938,11 +1562,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate108.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate139.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data0 === "0x0") || (data0 === "0x1"))){
-validate108.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema38.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate139.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema45.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -1016,7 +1640,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate108.errors = vErrors;
+validate139.errors = vErrors;
 return false;
 }
 else {
@@ -1077,7 +1701,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate108.errors = vErrors;
+validate139.errors = vErrors;
 return false;
 }
 else {
@@ -1138,7 +1762,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate108.errors = vErrors;
+validate139.errors = vErrors;
 return false;
 }
 else {
@@ -1211,7 +1835,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate108.errors = vErrors;
+validate139.errors = vErrors;
 return false;
 }
 else {
@@ -1371,16 +1995,16 @@ var valid0 = true;
 }
 }
 else {
-validate108.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate139.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate108.errors = vErrors;
+validate139.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="Block.json" */;
 let vErrors = null;
 let errors = 0;
@@ -1388,14 +2012,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((((((((((data.number === undefined) && (missing0 = "number")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.parentHash === undefined) && (missing0 = "parentHash"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.mixHash === undefined) && (missing0 = "mixHash"))) || ((data.sha3Uncles === undefined) && (missing0 = "sha3Uncles"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.transactionsRoot === undefined) && (missing0 = "transactionsRoot"))) || ((data.stateRoot === undefined) && (missing0 = "stateRoot"))) || ((data.receiptsRoot === undefined) && (missing0 = "receiptsRoot"))) || ((data.miner === undefined) && (missing0 = "miner"))) || ((data.difficulty === undefined) && (missing0 = "difficulty"))) || ((data.totalDifficulty === undefined) && (missing0 = "totalDifficulty"))) || ((data.extraData === undefined) && (missing0 = "extraData"))) || ((data.size === undefined) && (missing0 = "size"))) || ((data.gasLimit === undefined) && (missing0 = "gasLimit"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))) || ((data.uncles === undefined) && (missing0 = "uncles"))){
-validate79.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate109.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema33.properties, key0))){
-validate79.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema39.properties, key0))){
+validate109.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -1438,219 +2062,43 @@ var valid0 = true;
 }
 if(valid0){
 if(data.nonce !== undefined){
+let data3 = data.nonce;
 const _errs5 = errors;
-if(!(validate83(data.nonce, {instancePath:instancePath+"/nonce",parentData:data,parentDataProperty:"nonce",rootData}))){
-vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.mixHash !== undefined){
 const _errs6 = errors;
-if(!(validate43(data.mixHash, {instancePath:instancePath+"/mixHash",parentData:data,parentDataProperty:"mixHash",rootData}))){
-vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.sha3Uncles !== undefined){
-const _errs7 = errors;
-if(!(validate43(data.sha3Uncles, {instancePath:instancePath+"/sha3Uncles",parentData:data,parentDataProperty:"sha3Uncles",rootData}))){
-vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.logsBloom !== undefined){
-const _errs8 = errors;
-if(!(validate87(data.logsBloom, {instancePath:instancePath+"/logsBloom",parentData:data,parentDataProperty:"logsBloom",rootData}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.transactionsRoot !== undefined){
-const _errs9 = errors;
-if(!(validate43(data.transactionsRoot, {instancePath:instancePath+"/transactionsRoot",parentData:data,parentDataProperty:"transactionsRoot",rootData}))){
-vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.stateRoot !== undefined){
-const _errs10 = errors;
-if(!(validate43(data.stateRoot, {instancePath:instancePath+"/stateRoot",parentData:data,parentDataProperty:"stateRoot",rootData}))){
-vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.receiptsRoot !== undefined){
-const _errs11 = errors;
-if(!(validate43(data.receiptsRoot, {instancePath:instancePath+"/receiptsRoot",parentData:data,parentDataProperty:"receiptsRoot",rootData}))){
-vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.miner !== undefined){
-const _errs12 = errors;
-if(!(validate22(data.miner, {instancePath:instancePath+"/miner",parentData:data,parentDataProperty:"miner",rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.difficulty !== undefined){
-const _errs13 = errors;
-if(!(validate25(data.difficulty, {instancePath:instancePath+"/difficulty",parentData:data,parentDataProperty:"difficulty",rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs13 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.totalDifficulty !== undefined){
-const _errs14 = errors;
-if(!(validate25(data.totalDifficulty, {instancePath:instancePath+"/totalDifficulty",parentData:data,parentDataProperty:"totalDifficulty",rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.lastCheckpointNumber !== undefined){
-const _errs15 = errors;
-if(!(validate25(data.lastCheckpointNumber, {instancePath:instancePath+"/lastCheckpointNumber",parentData:data,parentDataProperty:"lastCheckpointNumber",rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs15 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.extraData !== undefined){
-const _errs16 = errors;
-if(!(validate36(data.extraData, {instancePath:instancePath+"/extraData",parentData:data,parentDataProperty:"extraData",rootData}))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.size !== undefined){
-const _errs17 = errors;
-if(!(validate25(data.size, {instancePath:instancePath+"/size",parentData:data,parentDataProperty:"size",rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs17 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.gasLimit !== undefined){
-const _errs18 = errors;
-if(!(validate25(data.gasLimit, {instancePath:instancePath+"/gasLimit",parentData:data,parentDataProperty:"gasLimit",rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.gasUsed !== undefined){
-const _errs19 = errors;
-if(!(validate25(data.gasUsed, {instancePath:instancePath+"/gasUsed",parentData:data,parentDataProperty:"gasUsed",rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs19 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.timestamp !== undefined){
-const _errs20 = errors;
-if(!(validate25(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.checkpoint !== undefined){
-let data19 = data.checkpoint;
-const _errs21 = errors;
-const _errs22 = errors;
 let valid1 = false;
 let passing0 = null;
-const _errs23 = errors;
-if(!(validate30(data19, {instancePath:instancePath+"/checkpoint",parentData:data,parentDataProperty:"checkpoint",rootData}))){
-vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+const _errs7 = errors;
+if(!(validate113(data3, {instancePath:instancePath+"/nonce",parentData:data,parentDataProperty:"nonce",rootData}))){
+vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs23 === errors;
+var _valid0 = _errs7 === errors;
 if(_valid0){
 valid1 = true;
 passing0 = 0;
 }
-const _errs24 = errors;
-if(!(validate102(data19, {instancePath:instancePath+"/checkpoint",parentData:data,parentDataProperty:"checkpoint",rootData}))){
-vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
-errors = vErrors.length;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+const err0 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
 }
-var _valid0 = _errs24 === errors;
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if("0x" !== data3){
+const err1 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/oneOf/1/const",keyword:"const",params:{allowedValue: "0x"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
 if(_valid0 && valid1){
 valid1 = false;
 passing0 = [passing0, 1];
@@ -1662,89 +2110,7 @@ passing0 = 1;
 }
 }
 if(!valid1){
-const err0 = {instancePath:instancePath+"/checkpoint",schemaPath:"#/properties/checkpoint/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-validate79.errors = vErrors;
-return false;
-}
-else {
-errors = _errs22;
-if(vErrors !== null){
-if(_errs22){
-vErrors.length = _errs22;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs21 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.transactions !== undefined){
-let data20 = data.transactions;
-const _errs25 = errors;
-const _errs26 = errors;
-let valid2 = false;
-const _errs27 = errors;
-if(errors === _errs27){
-if(Array.isArray(data20)){
-var valid3 = true;
-const len0 = data20.length;
-for(let i0=0; i0<len0; i0++){
-const _errs29 = errors;
-if(!(validate43(data20[i0], {instancePath:instancePath+"/transactions/" + i0,parentData:data20,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-errors = vErrors.length;
-}
-var valid3 = _errs29 === errors;
-if(!valid3){
-break;
-}
-}
-}
-else {
-const err1 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-var _valid1 = _errs27 === errors;
-valid2 = valid2 || _valid1;
-if(!valid2){
-const _errs30 = errors;
-if(errors === _errs30){
-if(Array.isArray(data20)){
-var valid4 = true;
-const len1 = data20.length;
-for(let i1=0; i1<len1; i1++){
-const _errs32 = errors;
-if(!(validate108(data20[i1], {instancePath:instancePath+"/transactions/" + i1,parentData:data20,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
-errors = vErrors.length;
-}
-var valid4 = _errs32 === errors;
-if(!valid4){
-break;
-}
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err2 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1752,13 +2118,45 @@ else {
 vErrors.push(err2);
 }
 errors++;
+validate109.errors = vErrors;
+return false;
+}
+else {
+errors = _errs6;
+if(vErrors !== null){
+if(_errs6){
+vErrors.length = _errs6;
+}
+else {
+vErrors = null;
 }
 }
-var _valid1 = _errs30 === errors;
-valid2 = valid2 || _valid1;
 }
-if(!valid2){
-const err3 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mixHash !== undefined){
+let data4 = data.mixHash;
+const _errs10 = errors;
+const _errs11 = errors;
+let valid2 = false;
+let passing1 = null;
+const _errs12 = errors;
+if(!(validate43(data4, {instancePath:instancePath+"/mixHash",parentData:data,parentDataProperty:"mixHash",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs12 === errors;
+if(_valid1){
+valid2 = true;
+passing1 = 0;
+}
+const _errs13 = errors;
+if(typeof data4 !== "string"){
+const err3 = {instancePath:instancePath+"/mixHash",schemaPath:"#/properties/mixHash/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1766,19 +2164,182 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate79.errors = vErrors;
+}
+if("0x" !== data4){
+const err4 = {instancePath:instancePath+"/mixHash",schemaPath:"#/properties/mixHash/oneOf/1/const",keyword:"const",params:{allowedValue: "0x"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var _valid1 = _errs13 === errors;
+if(_valid1 && valid2){
+valid2 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid2 = true;
+passing1 = 1;
+}
+}
+if(!valid2){
+const err5 = {instancePath:instancePath+"/mixHash",schemaPath:"#/properties/mixHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+validate109.errors = vErrors;
 return false;
 }
 else {
-errors = _errs26;
+errors = _errs11;
 if(vErrors !== null){
-if(_errs26){
-vErrors.length = _errs26;
+if(_errs11){
+vErrors.length = _errs11;
 }
 else {
 vErrors = null;
 }
 }
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.sha3Uncles !== undefined){
+const _errs15 = errors;
+if(!(validate43(data.sha3Uncles, {instancePath:instancePath+"/sha3Uncles",parentData:data,parentDataProperty:"sha3Uncles",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.logsBloom !== undefined){
+const _errs16 = errors;
+if(!(validate117(data.logsBloom, {instancePath:instancePath+"/logsBloom",parentData:data,parentDataProperty:"logsBloom",rootData}))){
+vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.transactionsRoot !== undefined){
+const _errs17 = errors;
+if(!(validate43(data.transactionsRoot, {instancePath:instancePath+"/transactionsRoot",parentData:data,parentDataProperty:"transactionsRoot",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.stateRoot !== undefined){
+const _errs18 = errors;
+if(!(validate43(data.stateRoot, {instancePath:instancePath+"/stateRoot",parentData:data,parentDataProperty:"stateRoot",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.receiptsRoot !== undefined){
+const _errs19 = errors;
+if(!(validate43(data.receiptsRoot, {instancePath:instancePath+"/receiptsRoot",parentData:data,parentDataProperty:"receiptsRoot",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.miner !== undefined){
+const _errs20 = errors;
+if(!(validate22(data.miner, {instancePath:instancePath+"/miner",parentData:data,parentDataProperty:"miner",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.difficulty !== undefined){
+const _errs21 = errors;
+if(!(validate25(data.difficulty, {instancePath:instancePath+"/difficulty",parentData:data,parentDataProperty:"difficulty",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs21 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.totalDifficulty !== undefined){
+const _errs22 = errors;
+if(!(validate25(data.totalDifficulty, {instancePath:instancePath+"/totalDifficulty",parentData:data,parentDataProperty:"totalDifficulty",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.lastCheckpointNumber !== undefined){
+const _errs23 = errors;
+if(!(validate25(data.lastCheckpointNumber, {instancePath:instancePath+"/lastCheckpointNumber",parentData:data,parentDataProperty:"lastCheckpointNumber",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs23 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.extraData !== undefined){
+const _errs24 = errors;
+if(!(validate36(data.extraData, {instancePath:instancePath+"/extraData",parentData:data,parentDataProperty:"extraData",rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.size !== undefined){
+const _errs25 = errors;
+if(!(validate25(data.size, {instancePath:instancePath+"/size",parentData:data,parentDataProperty:"size",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
 }
 var valid0 = _errs25 === errors;
 }
@@ -1786,31 +2347,224 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uncles !== undefined){
-let data23 = data.uncles;
+if(data.gasLimit !== undefined){
+const _errs26 = errors;
+if(!(validate25(data.gasLimit, {instancePath:instancePath+"/gasLimit",parentData:data,parentDataProperty:"gasLimit",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.gasUsed !== undefined){
+const _errs27 = errors;
+if(!(validate25(data.gasUsed, {instancePath:instancePath+"/gasUsed",parentData:data,parentDataProperty:"gasUsed",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs27 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.timestamp !== undefined){
+const _errs28 = errors;
+if(!(validate25(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs28 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.checkpoint !== undefined){
+let data19 = data.checkpoint;
+const _errs29 = errors;
+const _errs30 = errors;
+let valid3 = false;
+let passing2 = null;
+const _errs31 = errors;
+if(!(validate30(data19, {instancePath:instancePath+"/checkpoint",parentData:data,parentDataProperty:"checkpoint",rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+var _valid2 = _errs31 === errors;
+if(_valid2){
+valid3 = true;
+passing2 = 0;
+}
+const _errs32 = errors;
+if(!(validate132(data19, {instancePath:instancePath+"/checkpoint",parentData:data,parentDataProperty:"checkpoint",rootData}))){
+vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
+errors = vErrors.length;
+}
+var _valid2 = _errs32 === errors;
+if(_valid2 && valid3){
+valid3 = false;
+passing2 = [passing2, 1];
+}
+else {
+if(_valid2){
+valid3 = true;
+passing2 = 1;
+}
+}
+if(!valid3){
+const err6 = {instancePath:instancePath+"/checkpoint",schemaPath:"#/properties/checkpoint/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+validate109.errors = vErrors;
+return false;
+}
+else {
+errors = _errs30;
+if(vErrors !== null){
+if(_errs30){
+vErrors.length = _errs30;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs29 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.transactions !== undefined){
+let data20 = data.transactions;
 const _errs33 = errors;
-if(errors === _errs33){
-if(Array.isArray(data23)){
-var valid5 = true;
-const len2 = data23.length;
-for(let i2=0; i2<len2; i2++){
+const _errs34 = errors;
+let valid4 = false;
 const _errs35 = errors;
-if(!(validate43(data23[i2], {instancePath:instancePath+"/uncles/" + i2,parentData:data23,parentDataProperty:i2,rootData}))){
+if(errors === _errs35){
+if(Array.isArray(data20)){
+var valid5 = true;
+const len0 = data20.length;
+for(let i0=0; i0<len0; i0++){
+const _errs37 = errors;
+if(!(validate43(data20[i0], {instancePath:instancePath+"/transactions/" + i0,parentData:data20,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-var valid5 = _errs35 === errors;
+var valid5 = _errs37 === errors;
 if(!valid5){
 break;
 }
 }
 }
 else {
-validate79.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+const err7 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+var _valid3 = _errs35 === errors;
+valid4 = valid4 || _valid3;
+if(!valid4){
+const _errs38 = errors;
+if(errors === _errs38){
+if(Array.isArray(data20)){
+var valid6 = true;
+const len1 = data20.length;
+for(let i1=0; i1<len1; i1++){
+const _errs40 = errors;
+if(!(validate139(data20[i1], {instancePath:instancePath+"/transactions/" + i1,parentData:data20,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+errors = vErrors.length;
+}
+var valid6 = _errs40 === errors;
+if(!valid6){
+break;
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+var _valid3 = _errs38 === errors;
+valid4 = valid4 || _valid3;
+}
+if(!valid4){
+const err9 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+validate109.errors = vErrors;
 return false;
+}
+else {
+errors = _errs34;
+if(vErrors !== null){
+if(_errs34){
+vErrors.length = _errs34;
+}
+else {
+vErrors = null;
+}
 }
 }
 var valid0 = _errs33 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.uncles !== undefined){
+let data23 = data.uncles;
+const _errs41 = errors;
+if(errors === _errs41){
+if(Array.isArray(data23)){
+var valid7 = true;
+const len2 = data23.length;
+for(let i2=0; i2<len2; i2++){
+const _errs43 = errors;
+if(!(validate43(data23[i2], {instancePath:instancePath+"/uncles/" + i2,parentData:data23,parentDataProperty:i2,rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid7 = _errs43 === errors;
+if(!valid7){
+break;
+}
+}
+}
+else {
+validate109.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs41 === errors;
 }
 else {
 var valid0 = true;
@@ -1840,16 +2594,16 @@ var valid0 = true;
 }
 }
 else {
-validate79.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate109.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate79.errors = vErrors;
+validate109.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBlockByHashResult" */;
 let vErrors = null;
 let errors = 0;
@@ -1867,8 +2621,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
+if(!(validate109(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -1891,7 +2645,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate77.errors = vErrors;
+validate107.errors = vErrors;
 return false;
 }
 else {
@@ -1905,44 +2659,44 @@ vErrors = null;
 }
 }
 }
-validate77.errors = vErrors;
+validate107.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBlockByNumberBlockParam = validate133;
-const schema39 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetBlockByNumberBlockParam"};
+export const validateEthGetBlockByNumberBlockParam = validate164;
+const schema46 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetBlockByNumberBlockParam"};
 
-function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBlockByNumberBlockParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate49(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
-validate133.errors = vErrors;
+validate164.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBlockByNumberFullTransactionsParam = validate135;
-const schema40 = {"type":"boolean","$id":"validateEthGetBlockByNumberFullTransactionsParam"};
+export const validateEthGetBlockByNumberFullTransactionsParam = validate166;
+const schema47 = {"type":"boolean","$id":"validateEthGetBlockByNumberFullTransactionsParam"};
 
-function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBlockByNumberFullTransactionsParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate135.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate166.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate135.errors = vErrors;
+validate166.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBlockByNumberResult = validate136;
-const schema41 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Block.json"}],"$id":"validateEthGetBlockByNumberResult"};
+export const validateEthGetBlockByNumberResult = validate167;
+const schema48 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Block.json"}],"$id":"validateEthGetBlockByNumberResult"};
 
-function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBlockByNumberResult" */;
 let vErrors = null;
 let errors = 0;
@@ -1960,8 +2714,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
+if(!(validate109(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -1984,7 +2738,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate136.errors = vErrors;
+validate167.errors = vErrors;
 return false;
 }
 else {
@@ -1998,113 +2752,53 @@ vErrors = null;
 }
 }
 }
-validate136.errors = vErrors;
+validate167.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBlockReceiptsBlockParam = validate139;
-const schema42 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateEthGetBlockReceiptsBlockParam"};
-const schema43 = {"title":"BlockNumberOrTagOrHash","anyOf":[{"$ref":"uint.json"},{"$ref":"BlockTag.json"},{"$ref":"hash32.json"}],"description":"A block number (hex quantity), a block tag, or a 32-byte block hash.","$id":"BlockNumberOrTagOrHash.json"};
+export const validateEthGetBlockReceiptsBlockParam = validate170;
+const schema49 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateEthGetBlockReceiptsBlockParam"};
 
-function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="BlockNumberOrTagOrHash.json" */;
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
-if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs2 = errors;
-if(!(validate51(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs3 = errors;
-if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
-}
-}
-if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-validate140.errors = vErrors;
-return false;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate140.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBlockReceiptsBlockParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate140(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate139.errors = vErrors;
+validate170.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBlockReceiptsResult = validate145;
-const schema44 = {"oneOf":[{"$ref":"notFound.json"},{"type":"array","items":{"$ref":"Receipt.json"}}],"$id":"validateEthGetBlockReceiptsResult"};
-const schema45 = {"title":"Receipt","type":"object","description":"A transaction receipt. Before Atlantis (Byzantium rules) it carries the post-state root instead of status.","properties":{"type":{"type":"string","enum":["0x0","0x1"]},"transactionHash":{"$ref":"hash32.json"},"transactionIndex":{"$ref":"uint.json"},"blockHash":{"$ref":"hash32.json"},"blockNumber":{"$ref":"uint.json"},"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"cumulativeGasUsed":{"$ref":"uint.json"},"gasUsed":{"$ref":"uint.json"},"effectiveGasPrice":{"$ref":"uint.json"},"contractAddress":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"logs":{"type":"array","items":{"$ref":"Log.json"}},"logsBloom":{"$ref":"bytes256.json"},"root":{"$ref":"hash32.json"},"status":{"type":"string","enum":["0x0","0x1"]}},"required":["type","transactionHash","transactionIndex","blockHash","blockNumber","from","to","cumulativeGasUsed","gasUsed","effectiveGasPrice","contractAddress","logs","logsBloom"],"additionalProperties":false,"$id":"Receipt.json"};
-const schema46 = {"title":"Log","type":"object","description":"An event log. logIndex counts across the whole block (the standard, not the original product's per-transaction count); removed is true when a reorganisation dropped the log.","properties":{"removed":{"type":"boolean"},"logIndex":{"$ref":"uint.json"},"transactionIndex":{"$ref":"uint.json"},"transactionHash":{"$ref":"hash32.json"},"blockHash":{"$ref":"hash32.json"},"blockNumber":{"$ref":"uint.json"},"address":{"$ref":"address.json"},"data":{"$ref":"bytes.json"},"topics":{"type":"array","items":{"$ref":"bytes32.json"}}},"required":["removed","logIndex","transactionIndex","transactionHash","blockHash","blockNumber","address","data","topics"],"additionalProperties":false,"$id":"Log.json"};
-const schema47 = {"title":"bytes32","type":"string","pattern":"^0x[0-9a-fA-F]{64}$","description":"32 bytes as 64 hex digits.","$id":"bytes32.json"};
+export const validateEthGetBlockReceiptsResult = validate172;
+const schema50 = {"oneOf":[{"$ref":"notFound.json"},{"type":"array","items":{"$ref":"Receipt.json"}}],"$id":"validateEthGetBlockReceiptsResult"};
+const schema51 = {"title":"Receipt","type":"object","description":"A transaction receipt. Before Atlantis (Byzantium rules) it carries the post-state root instead of status.","properties":{"type":{"type":"string","enum":["0x0","0x1"]},"transactionHash":{"$ref":"hash32.json"},"transactionIndex":{"$ref":"uint.json"},"blockHash":{"$ref":"hash32.json"},"blockNumber":{"$ref":"uint.json"},"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"cumulativeGasUsed":{"$ref":"uint.json"},"gasUsed":{"$ref":"uint.json"},"effectiveGasPrice":{"$ref":"uint.json"},"contractAddress":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"logs":{"type":"array","items":{"$ref":"Log.json"}},"logsBloom":{"$ref":"bytes256.json"},"root":{"$ref":"hash32.json"},"status":{"type":"string","enum":["0x0","0x1"]}},"required":["type","transactionHash","transactionIndex","blockHash","blockNumber","from","to","cumulativeGasUsed","gasUsed","effectiveGasPrice","contractAddress","logs","logsBloom"],"additionalProperties":false,"$id":"Receipt.json"};
+const schema52 = {"title":"Log","type":"object","description":"An event log. logIndex counts across the whole block (the standard, not the original product's per-transaction count); removed is true when a reorganisation dropped the log.","properties":{"removed":{"type":"boolean"},"logIndex":{"$ref":"uint.json"},"transactionIndex":{"$ref":"uint.json"},"transactionHash":{"$ref":"hash32.json"},"blockHash":{"$ref":"hash32.json"},"blockNumber":{"$ref":"uint.json"},"address":{"$ref":"address.json"},"data":{"$ref":"bytes.json"},"topics":{"type":"array","items":{"$ref":"bytes32.json"}}},"required":["removed","logIndex","transactionIndex","transactionHash","blockHash","blockNumber","address","data","topics"],"additionalProperties":false,"$id":"Log.json"};
+const schema53 = {"title":"bytes32","type":"string","pattern":"^0x[0-9a-fA-F]{64}$","description":"32 bytes as 64 hex digits.","$id":"bytes32.json"};
 
-function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bytes32.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern3.test(data)){
-validate168.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\""}];
+validate195.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate168.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate195.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate168.errors = vErrors;
+validate195.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="Log.json" */;
 let vErrors = null;
 let errors = 0;
@@ -2112,14 +2806,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((data.removed === undefined) && (missing0 = "removed")) || ((data.logIndex === undefined) && (missing0 = "logIndex"))) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.transactionHash === undefined) && (missing0 = "transactionHash"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.address === undefined) && (missing0 = "address"))) || ((data.data === undefined) && (missing0 = "data"))) || ((data.topics === undefined) && (missing0 = "topics"))){
-validate160.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate187.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema46.properties, key0))){
-validate160.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema52.properties, key0))){
+validate187.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -2128,7 +2822,7 @@ if(_errs1 === errors){
 if(data.removed !== undefined){
 const _errs2 = errors;
 if(typeof data.removed !== "boolean"){
-validate160.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate187.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -2230,8 +2924,8 @@ var valid1 = true;
 const len0 = data8.length;
 for(let i0=0; i0<len0; i0++){
 const _errs13 = errors;
-if(!(validate168(data8[i0], {instancePath:instancePath+"/topics/" + i0,parentData:data8,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+if(!(validate195(data8[i0], {instancePath:instancePath+"/topics/" + i0,parentData:data8,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs13 === errors;
@@ -2241,7 +2935,7 @@ break;
 }
 }
 else {
-validate160.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate187.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -2262,16 +2956,16 @@ var valid0 = true;
 }
 }
 else {
-validate160.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate187.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate160.errors = vErrors;
+validate187.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="Receipt.json" */;
 let vErrors = null;
 let errors = 0;
@@ -2279,14 +2973,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((((data.type === undefined) && (missing0 = "type")) || ((data.transactionHash === undefined) && (missing0 = "transactionHash"))) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))) || ((data.cumulativeGasUsed === undefined) && (missing0 = "cumulativeGasUsed"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.effectiveGasPrice === undefined) && (missing0 = "effectiveGasPrice"))) || ((data.contractAddress === undefined) && (missing0 = "contractAddress"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))){
-validate147.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate174.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema45.properties, key0))){
-validate147.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema51.properties, key0))){
+validate174.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -2296,11 +2990,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate147.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate174.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data0 === "0x0") || (data0 === "0x1"))){
-validate147.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema45.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate174.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema51.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -2410,7 +3104,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate147.errors = vErrors;
+validate174.errors = vErrors;
 return false;
 }
 else {
@@ -2507,7 +3201,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate147.errors = vErrors;
+validate174.errors = vErrors;
 return false;
 }
 else {
@@ -2536,8 +3230,8 @@ var valid3 = true;
 const len0 = data11.length;
 for(let i0=0; i0<len0; i0++){
 const _errs22 = errors;
-if(!(validate160(data11[i0], {instancePath:instancePath+"/logs/" + i0,parentData:data11,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+if(!(validate187(data11[i0], {instancePath:instancePath+"/logs/" + i0,parentData:data11,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
 errors = vErrors.length;
 }
 var valid3 = _errs22 === errors;
@@ -2547,7 +3241,7 @@ break;
 }
 }
 else {
-validate147.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate174.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -2559,8 +3253,8 @@ var valid0 = true;
 if(valid0){
 if(data.logsBloom !== undefined){
 const _errs23 = errors;
-if(!(validate87(data.logsBloom, {instancePath:instancePath+"/logsBloom",parentData:data,parentDataProperty:"logsBloom",rootData}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+if(!(validate117(data.logsBloom, {instancePath:instancePath+"/logsBloom",parentData:data,parentDataProperty:"logsBloom",rootData}))){
+vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs23 === errors;
@@ -2585,11 +3279,11 @@ if(data.status !== undefined){
 let data15 = data.status;
 const _errs25 = errors;
 if(typeof data15 !== "string"){
-validate147.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate174.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data15 === "0x0") || (data15 === "0x1"))){
-validate147.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema45.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate174.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema51.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs25 === errors;
@@ -2615,16 +3309,16 @@ var valid0 = true;
 }
 }
 else {
-validate147.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate174.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate147.errors = vErrors;
+validate174.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBlockReceiptsResult" */;
 let vErrors = null;
 let errors = 0;
@@ -2648,8 +3342,8 @@ var valid1 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate147(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
+if(!(validate174(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -2689,7 +3383,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate145.errors = vErrors;
+validate172.errors = vErrors;
 return false;
 }
 else {
@@ -2703,14 +3397,14 @@ vErrors = null;
 }
 }
 }
-validate145.errors = vErrors;
+validate172.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBlockTransactionCountByHashBlockHashParam = validate174;
-const schema48 = {"$ref":"hash32.json","$id":"validateEthGetBlockTransactionCountByHashBlockHashParam"};
+export const validateEthGetBlockTransactionCountByHashBlockHashParam = validate201;
+const schema54 = {"$ref":"hash32.json","$id":"validateEthGetBlockTransactionCountByHashBlockHashParam"};
 
-function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBlockTransactionCountByHashBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -2718,14 +3412,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate174.errors = vErrors;
+validate201.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBlockTransactionCountByHashResult = validate176;
-const schema49 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}],"$id":"validateEthGetBlockTransactionCountByHashResult"};
+export const validateEthGetBlockTransactionCountByHashResult = validate203;
+const schema55 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}],"$id":"validateEthGetBlockTransactionCountByHashResult"};
 
-function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBlockTransactionCountByHashResult" */;
 let vErrors = null;
 let errors = 0;
@@ -2767,7 +3461,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate176.errors = vErrors;
+validate203.errors = vErrors;
 return false;
 }
 else {
@@ -2781,29 +3475,29 @@ vErrors = null;
 }
 }
 }
-validate176.errors = vErrors;
+validate203.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBlockTransactionCountByNumberBlockParam = validate179;
-const schema50 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetBlockTransactionCountByNumberBlockParam"};
+export const validateEthGetBlockTransactionCountByNumberBlockParam = validate206;
+const schema56 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetBlockTransactionCountByNumberBlockParam"};
 
-function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBlockTransactionCountByNumberBlockParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate49(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
-validate179.errors = vErrors;
+validate206.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBlockTransactionCountByNumberResult = validate181;
-const schema51 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}],"$id":"validateEthGetBlockTransactionCountByNumberResult"};
+export const validateEthGetBlockTransactionCountByNumberResult = validate208;
+const schema57 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}],"$id":"validateEthGetBlockTransactionCountByNumberResult"};
 
-function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBlockTransactionCountByNumberResult" */;
 let vErrors = null;
 let errors = 0;
@@ -2845,7 +3539,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate181.errors = vErrors;
+validate208.errors = vErrors;
 return false;
 }
 else {
@@ -2859,14 +3553,14 @@ vErrors = null;
 }
 }
 }
-validate181.errors = vErrors;
+validate208.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetCodeAddressParam = validate184;
-const schema52 = {"$ref":"address.json","$id":"validateEthGetCodeAddressParam"};
+export const validateEthGetCodeAddressParam = validate211;
+const schema58 = {"$ref":"address.json","$id":"validateEthGetCodeAddressParam"};
 
-function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetCodeAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -2874,29 +3568,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate184.errors = vErrors;
+validate211.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetCodeBlockParam = validate186;
-const schema53 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetCodeBlockParam"};
+export const validateEthGetCodeBlockParam = validate213;
+const schema59 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateEthGetCodeBlockParam"};
 
-function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetCodeBlockParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate49(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate186.errors = vErrors;
+validate213.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetCodeResult = validate188;
-const schema54 = {"$ref":"bytes.json","$id":"validateEthGetCodeResult"};
+export const validateEthGetCodeResult = validate215;
+const schema60 = {"$ref":"bytes.json","$id":"validateEthGetCodeResult"};
 
-function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetCodeResult" */;
 let vErrors = null;
 let errors = 0;
@@ -2904,14 +3598,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate188.errors = vErrors;
+validate215.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetFilterChangesFilterIdParam = validate190;
-const schema55 = {"$ref":"uint.json","$id":"validateEthGetFilterChangesFilterIdParam"};
+export const validateEthGetFilterChangesFilterIdParam = validate217;
+const schema61 = {"$ref":"uint.json","$id":"validateEthGetFilterChangesFilterIdParam"};
 
-function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetFilterChangesFilterIdParam" */;
 let vErrors = null;
 let errors = 0;
@@ -2919,14 +3613,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate190.errors = vErrors;
+validate217.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetFilterChangesResult = validate192;
-const schema56 = {"anyOf":[{"type":"array","items":{"$ref":"Log.json"}},{"type":"array","items":{"$ref":"hash32.json"}}],"$id":"validateEthGetFilterChangesResult"};
+export const validateEthGetFilterChangesResult = validate219;
+const schema62 = {"anyOf":[{"type":"array","items":{"$ref":"Log.json"}},{"type":"array","items":{"$ref":"hash32.json"}}],"$id":"validateEthGetFilterChangesResult"};
 
-function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetFilterChangesResult" */;
 let vErrors = null;
 let errors = 0;
@@ -2939,8 +3633,8 @@ var valid1 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate160(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+if(!(validate187(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs3 === errors;
@@ -3003,7 +3697,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate192.errors = vErrors;
+validate219.errors = vErrors;
 return false;
 }
 else {
@@ -3017,14 +3711,14 @@ vErrors = null;
 }
 }
 }
-validate192.errors = vErrors;
+validate219.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetFilterLogsFilterIdParam = validate195;
-const schema57 = {"$ref":"uint.json","$id":"validateEthGetFilterLogsFilterIdParam"};
+export const validateEthGetFilterLogsFilterIdParam = validate222;
+const schema63 = {"$ref":"uint.json","$id":"validateEthGetFilterLogsFilterIdParam"};
 
-function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetFilterLogsFilterIdParam" */;
 let vErrors = null;
 let errors = 0;
@@ -3032,14 +3726,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate195.errors = vErrors;
+validate222.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetFilterLogsResult = validate197;
-const schema58 = {"type":"array","items":{"$ref":"Log.json"},"$id":"validateEthGetFilterLogsResult"};
+export const validateEthGetFilterLogsResult = validate224;
+const schema64 = {"type":"array","items":{"$ref":"Log.json"},"$id":"validateEthGetFilterLogsResult"};
 
-function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetFilterLogsResult" */;
 let vErrors = null;
 let errors = 0;
@@ -3049,8 +3743,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate160(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+if(!(validate187(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -3060,20 +3754,20 @@ break;
 }
 }
 else {
-validate197.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate224.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate197.errors = vErrors;
+validate224.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetLogsFilterParam = validate199;
-const schema59 = {"$ref":"Filter.json","$id":"validateEthGetLogsFilterParam"};
-const schema60 = {"title":"Filter","type":"object","description":"A log filter. Use blockHash (EIP-234) or a fromBlock/toBlock range, not both.","properties":{"fromBlock":{"$ref":"BlockNumberOrTag.json"},"toBlock":{"$ref":"BlockNumberOrTag.json"},"blockHash":{"$ref":"hash32.json"},"address":{"oneOf":[{"$ref":"address.json"},{"type":"array","items":{"$ref":"address.json"}}]},"topics":{"type":"array","maxItems":4,"items":{"$ref":"FilterTopic.json"}}},"required":[],"additionalProperties":false,"$id":"Filter.json"};
-const schema61 = {"title":"FilterTopic","oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes32.json"},{"type":"array","items":{"$ref":"bytes32.json"}}],"description":"One topic position: null = any, a topic, or an array of alternatives (OR).","$id":"FilterTopic.json"};
+export const validateEthGetLogsFilterParam = validate226;
+const schema65 = {"$ref":"Filter.json","$id":"validateEthGetLogsFilterParam"};
+const schema66 = {"title":"Filter","type":"object","description":"A log filter. Use blockHash (EIP-234) or a fromBlock/toBlock range, not both. address and topics may be null (any). At most 4 topic positions: a log has at most 4 topics (geth refuses more too).","properties":{"fromBlock":{"$ref":"BlockNumberOrTag.json"},"toBlock":{"$ref":"BlockNumberOrTag.json"},"blockHash":{"$ref":"hash32.json"},"address":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"},{"type":"array","items":{"$ref":"address.json"}}]},"topics":{"oneOf":[{"$ref":"notFound.json"},{"type":"array","maxItems":4,"items":{"$ref":"FilterTopic.json"}}]}},"required":[],"additionalProperties":false,"$id":"Filter.json"};
+const schema67 = {"title":"FilterTopic","oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes32.json"},{"type":"array","items":{"$ref":"bytes32.json"}}],"description":"One topic position: null = any, a topic, or an array of alternatives (OR).","$id":"FilterTopic.json"};
 
-function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="FilterTopic.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3091,8 +3785,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate168(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -3112,8 +3806,8 @@ var valid1 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
-if(!(validate168(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+if(!(validate195(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs5 === errors;
@@ -3154,7 +3848,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate206.errors = vErrors;
+validate235.errors = vErrors;
 return false;
 }
 else {
@@ -3168,12 +3862,12 @@ vErrors = null;
 }
 }
 }
-validate206.errors = vErrors;
+validate235.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="Filter.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3182,7 +3876,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "fromBlock") || (key0 === "toBlock")) || (key0 === "blockHash")) || (key0 === "address")) || (key0 === "topics"))){
-validate200.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate227.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3190,8 +3884,8 @@ break;
 if(_errs1 === errors){
 if(data.fromBlock !== undefined){
 const _errs2 = errors;
-if(!(validate49(data.fromBlock, {instancePath:instancePath+"/fromBlock",parentData:data,parentDataProperty:"fromBlock",rootData}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+if(!(validate78(data.fromBlock, {instancePath:instancePath+"/fromBlock",parentData:data,parentDataProperty:"fromBlock",rootData}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -3202,8 +3896,8 @@ var valid0 = true;
 if(valid0){
 if(data.toBlock !== undefined){
 const _errs3 = errors;
-if(!(validate49(data.toBlock, {instancePath:instancePath+"/toBlock",parentData:data,parentDataProperty:"toBlock",rootData}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+if(!(validate78(data.toBlock, {instancePath:instancePath+"/toBlock",parentData:data,parentDataProperty:"toBlock",rootData}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -3231,8 +3925,8 @@ const _errs6 = errors;
 let valid1 = false;
 let passing0 = null;
 const _errs7 = errors;
-if(!(validate22(data3, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+if(!(validate30(data3, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -3241,32 +3935,9 @@ valid1 = true;
 passing0 = 0;
 }
 const _errs8 = errors;
-if(errors === _errs8){
-if(Array.isArray(data3)){
-var valid2 = true;
-const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
-const _errs10 = errors;
-if(!(validate22(data3[i0], {instancePath:instancePath+"/address/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+if(!(validate22(data3, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
-}
-var valid2 = _errs10 === errors;
-if(!valid2){
-break;
-}
-}
-}
-else {
-const err0 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
 }
 var _valid0 = _errs8 === errors;
 if(_valid0 && valid1){
@@ -3278,6 +3949,45 @@ if(_valid0){
 valid1 = true;
 passing0 = 1;
 }
+const _errs9 = errors;
+if(errors === _errs9){
+if(Array.isArray(data3)){
+var valid2 = true;
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+const _errs11 = errors;
+if(!(validate22(data3[i0], {instancePath:instancePath+"/address/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+var valid2 = _errs11 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+const err0 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf/2/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var _valid0 = _errs9 === errors;
+if(_valid0 && valid1){
+valid1 = false;
+passing0 = [passing0, 2];
+}
+else {
+if(_valid0){
+valid1 = true;
+passing0 = 2;
+}
+}
 }
 if(!valid1){
 const err1 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
@@ -3288,7 +3998,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate200.errors = vErrors;
+validate227.errors = vErrors;
 return false;
 }
 else {
@@ -3310,35 +4020,95 @@ var valid0 = true;
 if(valid0){
 if(data.topics !== undefined){
 let data5 = data.topics;
-const _errs11 = errors;
-if(errors === _errs11){
-if(Array.isArray(data5)){
-if(data5.length > 4){
-validate200.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items"}];
-return false;
-}
-else {
-var valid3 = true;
-const len1 = data5.length;
-for(let i1=0; i1<len1; i1++){
+const _errs12 = errors;
 const _errs13 = errors;
-if(!(validate206(data5[i1], {instancePath:instancePath+"/topics/" + i1,parentData:data5,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+let valid3 = false;
+let passing1 = null;
+const _errs14 = errors;
+if(!(validate30(data5, {instancePath:instancePath+"/topics",parentData:data,parentDataProperty:"topics",rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 errors = vErrors.length;
 }
-var valid3 = _errs13 === errors;
-if(!valid3){
+var _valid1 = _errs14 === errors;
+if(_valid1){
+valid3 = true;
+passing1 = 0;
+}
+const _errs15 = errors;
+if(errors === _errs15){
+if(Array.isArray(data5)){
+if(data5.length > 4){
+const err2 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf/1/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+else {
+var valid4 = true;
+const len1 = data5.length;
+for(let i1=0; i1<len1; i1++){
+const _errs17 = errors;
+if(!(validate235(data5[i1], {instancePath:instancePath+"/topics/" + i1,parentData:data5,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate235.errors : vErrors.concat(validate235.errors);
+errors = vErrors.length;
+}
+var valid4 = _errs17 === errors;
+if(!valid4){
 break;
 }
 }
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+const err3 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+var _valid1 = _errs15 === errors;
+if(_valid1 && valid3){
+valid3 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid3 = true;
+passing1 = 1;
+}
+}
+if(!valid3){
+const err4 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+validate227.errors = vErrors;
 return false;
 }
+else {
+errors = _errs13;
+if(vErrors !== null){
+if(_errs13){
+vErrors.length = _errs13;
 }
-var valid0 = _errs11 === errors;
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
@@ -3350,31 +4120,31 @@ var valid0 = true;
 }
 }
 else {
-validate200.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate227.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate200.errors = vErrors;
+validate227.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetLogsFilterParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate200(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
+if(!(validate227(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
 errors = vErrors.length;
 }
-validate199.errors = vErrors;
+validate226.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetLogsResult = validate212;
-const schema62 = {"type":"array","items":{"$ref":"Log.json"},"$id":"validateEthGetLogsResult"};
+export const validateEthGetLogsResult = validate241;
+const schema68 = {"type":"array","items":{"$ref":"Log.json"},"$id":"validateEthGetLogsResult"};
 
-function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetLogsResult" */;
 let vErrors = null;
 let errors = 0;
@@ -3384,8 +4154,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate160(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+if(!(validate187(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -3395,18 +4165,18 @@ break;
 }
 }
 else {
-validate212.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate241.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate212.errors = vErrors;
+validate241.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetProofAddressParam = validate214;
-const schema63 = {"$ref":"address.json","$id":"validateEthGetProofAddressParam"};
+export const validateEthGetProofAddressParam = validate243;
+const schema69 = {"$ref":"address.json","$id":"validateEthGetProofAddressParam"};
 
-function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetProofAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -3414,54 +4184,126 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate214.errors = vErrors;
+validate243.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetProofStorageKeysParam = validate216;
-const schema64 = {"type":"array","items":{"$ref":"StorageSlot.json"},"$id":"validateEthGetProofStorageKeysParam"};
-const schema65 = {"title":"StorageSlot","anyOf":[{"$ref":"uint256.json"},{"$ref":"bytes32.json"}],"description":"A storage slot: a quantity (`0x0`) or 32 bytes (`0x00…00`); both name the same slot.","$id":"StorageSlot.json"};
-const schema66 = {"title":"uint256","type":"string","pattern":"^0x(0|[1-9a-f][0-9a-f]{0,63})$","description":"A quantity that fits in 256 bits.","$id":"uint256.json"};
-const pattern8 = new RegExp("^0x(0|[1-9a-f][0-9a-f]{0,63})$", "u");
+export const validateEthGetProofStorageKeysParam = validate245;
+const schema70 = {"type":"array","items":{"$ref":"bytesMax32.json"},"$id":"validateEthGetProofStorageKeysParam"};
+const schema71 = {"title":"bytesMax32","type":"string","pattern":"^0x[0-9a-fA-F]{0,64}$","description":"0 to 32 bytes as hex, as clients send storage slots: leading zeros and an odd digit count allowed, read as a big-endian number left-padded to 32 bytes. `0x`, `0x0`, `0x00` and 32 zero bytes all name slot 0; `0x1`, `0x01`, `0x0000000000000000000000000000000000000001` (20 bytes) and `0x00…01` (32 bytes) all name slot 1.","$id":"bytesMax32.json"};
+const pattern11 = new RegExp("^0x[0-9a-fA-F]{0,64}$", "u");
 
-function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="uint256.json" */;
+function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="bytesMax32.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
-if(!pattern8.test(data)){
-validate218.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-f][0-9a-f]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-f][0-9a-f]{0,63})$"+"\""}];
+if(!pattern11.test(data)){
+validate246.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{0,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{0,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate218.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate246.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate218.errors = vErrors;
+validate246.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEthGetProofStorageKeysParam" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(Array.isArray(data)){
+var valid0 = true;
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+const _errs1 = errors;
+if(!(validate246(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate246.errors : vErrors.concat(validate246.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+break;
+}
+}
+}
+else {
+validate245.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+validate245.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEthGetProofBlockParam = validate248;
+const schema72 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateEthGetProofBlockParam"};
+
+function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEthGetProofBlockParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+errors = vErrors.length;
+}
+validate248.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEthGetProofResult = validate250;
+const schema73 = {"$ref":"AccountProof.json","$id":"validateEthGetProofResult"};
+const schema74 = {"title":"AccountProof","type":"object","description":"EIP-1186 account proof: the account fields and the RLP trie nodes from the block's stateRoot down to the account, plus one storage proof per requested slot. An account that does not exist proves its absence with zero fields.","properties":{"address":{"$ref":"address.json"},"accountProof":{"type":"array","items":{"$ref":"bytes.json"}},"balance":{"$ref":"uint256.json"},"codeHash":{"$ref":"hash32.json"},"nonce":{"$ref":"uint64.json"},"storageHash":{"$ref":"hash32.json"},"storageProof":{"type":"array","items":{"$ref":"StorageProof.json"}}},"required":["address","accountProof","balance","codeHash","nonce","storageHash","storageProof"],"additionalProperties":false,"$id":"AccountProof.json"};
+const schema75 = {"title":"uint64","type":"string","pattern":"^0x(0|[1-9a-f][0-9a-f]{0,15})$","description":"A quantity that fits in 64 bits.","$id":"uint64.json"};
+const pattern12 = new RegExp("^0x(0|[1-9a-f][0-9a-f]{0,15})$", "u");
+
+function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="uint64.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(typeof data === "string"){
+if(!pattern12.test(data)){
+validate256.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-f][0-9a-f]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-f][0-9a-f]{0,15})$"+"\""}];
+return false;
+}
+}
+else {
+validate256.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate256.errors = vErrors;
+return errors === 0;
+}
+
+const schema76 = {"title":"StorageProof","type":"object","description":"EIP-1186 Merkle proof of one storage slot against the account's storageHash. A slot that was never written proves value 0x0.","properties":{"key":{"$ref":"StorageSlot.json"},"value":{"$ref":"uint256.json"},"proof":{"type":"array","items":{"$ref":"bytes.json"}}},"required":["key","value","proof"],"additionalProperties":false,"$id":"StorageProof.json"};
+const schema77 = {"title":"StorageSlot","anyOf":[{"$ref":"uint256.json"},{"$ref":"bytes32.json"}],"description":"A storage slot: a quantity (`0x0`) or 32 bytes (`0x00…00`); both name the same slot.","$id":"StorageSlot.json"};
+
+function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="StorageSlot.json" */;
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate218(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate218.errors : vErrors.concat(validate218.errors);
+if(!(validate62(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate168(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -3476,7 +4318,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate217.errors = vErrors;
+validate260.errors = vErrors;
 return false;
 }
 else {
@@ -3490,84 +4332,12 @@ vErrors = null;
 }
 }
 }
-validate217.errors = vErrors;
+validate260.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEthGetProofStorageKeysParam" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(Array.isArray(data)){
-var valid0 = true;
-const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
-const _errs1 = errors;
-if(!(validate217(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate217.errors : vErrors.concat(validate217.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs1 === errors;
-if(!valid0){
-break;
-}
-}
-}
-else {
-validate216.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-validate216.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEthGetProofBlockParam = validate222;
-const schema67 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetProofBlockParam"};
-
-function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEthGetProofBlockParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate49(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
-errors = vErrors.length;
-}
-validate222.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEthGetProofResult = validate224;
-const schema68 = {"$ref":"AccountProof.json","$id":"validateEthGetProofResult"};
-const schema69 = {"title":"AccountProof","type":"object","description":"EIP-1186 account proof: the account fields and the RLP trie nodes from the block's stateRoot down to the account, plus one storage proof per requested slot. An account that does not exist proves its absence with zero fields.","properties":{"address":{"$ref":"address.json"},"accountProof":{"type":"array","items":{"$ref":"bytes.json"}},"balance":{"$ref":"uint256.json"},"codeHash":{"$ref":"hash32.json"},"nonce":{"$ref":"uint64.json"},"storageHash":{"$ref":"hash32.json"},"storageProof":{"type":"array","items":{"$ref":"StorageProof.json"}}},"required":["address","accountProof","balance","codeHash","nonce","storageHash","storageProof"],"additionalProperties":false,"$id":"AccountProof.json"};
-const schema70 = {"title":"uint64","type":"string","pattern":"^0x(0|[1-9a-f][0-9a-f]{0,15})$","description":"A quantity that fits in 64 bits.","$id":"uint64.json"};
-const pattern9 = new RegExp("^0x(0|[1-9a-f][0-9a-f]{0,15})$", "u");
-
-function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="uint64.json" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(typeof data === "string"){
-if(!pattern9.test(data)){
-validate230.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-f][0-9a-f]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-f][0-9a-f]{0,15})$"+"\""}];
-return false;
-}
-}
-else {
-validate230.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-validate230.errors = vErrors;
-return errors === 0;
-}
-
-const schema71 = {"title":"StorageProof","type":"object","description":"EIP-1186 Merkle proof of one storage slot against the account's storageHash. A slot that was never written proves value 0x0.","properties":{"key":{"$ref":"StorageSlot.json"},"value":{"$ref":"uint256.json"},"proof":{"type":"array","items":{"$ref":"bytes.json"}}},"required":["key","value","proof"],"additionalProperties":false,"$id":"StorageProof.json"};
-
-function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="StorageProof.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3575,14 +4345,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.key === undefined) && (missing0 = "key")) || ((data.value === undefined) && (missing0 = "value"))) || ((data.proof === undefined) && (missing0 = "proof"))){
-validate233.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate259.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "key") || (key0 === "value")) || (key0 === "proof"))){
-validate233.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate259.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3590,8 +4360,8 @@ break;
 if(_errs1 === errors){
 if(data.key !== undefined){
 const _errs2 = errors;
-if(!(validate217(data.key, {instancePath:instancePath+"/key",parentData:data,parentDataProperty:"key",rootData}))){
-vErrors = vErrors === null ? validate217.errors : vErrors.concat(validate217.errors);
+if(!(validate260(data.key, {instancePath:instancePath+"/key",parentData:data,parentDataProperty:"key",rootData}))){
+vErrors = vErrors === null ? validate260.errors : vErrors.concat(validate260.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -3602,8 +4372,8 @@ var valid0 = true;
 if(valid0){
 if(data.value !== undefined){
 const _errs3 = errors;
-if(!(validate218(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
-vErrors = vErrors === null ? validate218.errors : vErrors.concat(validate218.errors);
+if(!(validate62(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
+vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -3632,7 +4402,7 @@ break;
 }
 }
 else {
-validate233.errors = [{instancePath:instancePath+"/proof",schemaPath:"#/properties/proof/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate259.errors = [{instancePath:instancePath+"/proof",schemaPath:"#/properties/proof/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -3647,16 +4417,16 @@ var valid0 = true;
 }
 }
 else {
-validate233.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate259.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate233.errors = vErrors;
+validate259.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AccountProof.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3664,14 +4434,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.address === undefined) && (missing0 = "address")) || ((data.accountProof === undefined) && (missing0 = "accountProof"))) || ((data.balance === undefined) && (missing0 = "balance"))) || ((data.codeHash === undefined) && (missing0 = "codeHash"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.storageHash === undefined) && (missing0 = "storageHash"))) || ((data.storageProof === undefined) && (missing0 = "storageProof"))){
-validate225.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate251.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "address") || (key0 === "accountProof")) || (key0 === "balance")) || (key0 === "codeHash")) || (key0 === "nonce")) || (key0 === "storageHash")) || (key0 === "storageProof"))){
-validate225.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate251.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3709,7 +4479,7 @@ break;
 }
 }
 else {
-validate225.errors = [{instancePath:instancePath+"/accountProof",schemaPath:"#/properties/accountProof/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate251.errors = [{instancePath:instancePath+"/accountProof",schemaPath:"#/properties/accountProof/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -3721,8 +4491,8 @@ var valid0 = true;
 if(valid0){
 if(data.balance !== undefined){
 const _errs6 = errors;
-if(!(validate218(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
-vErrors = vErrors === null ? validate218.errors : vErrors.concat(validate218.errors);
+if(!(validate62(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -3745,8 +4515,8 @@ var valid0 = true;
 if(valid0){
 if(data.nonce !== undefined){
 const _errs8 = errors;
-if(!(validate230(data.nonce, {instancePath:instancePath+"/nonce",parentData:data,parentDataProperty:"nonce",rootData}))){
-vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
+if(!(validate256(data.nonce, {instancePath:instancePath+"/nonce",parentData:data,parentDataProperty:"nonce",rootData}))){
+vErrors = vErrors === null ? validate256.errors : vErrors.concat(validate256.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -3776,8 +4546,8 @@ var valid2 = true;
 const len1 = data7.length;
 for(let i1=0; i1<len1; i1++){
 const _errs12 = errors;
-if(!(validate233(data7[i1], {instancePath:instancePath+"/storageProof/" + i1,parentData:data7,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate233.errors : vErrors.concat(validate233.errors);
+if(!(validate259(data7[i1], {instancePath:instancePath+"/storageProof/" + i1,parentData:data7,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs12 === errors;
@@ -3787,7 +4557,7 @@ break;
 }
 }
 else {
-validate225.errors = [{instancePath:instancePath+"/storageProof",schemaPath:"#/properties/storageProof/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate251.errors = [{instancePath:instancePath+"/storageProof",schemaPath:"#/properties/storageProof/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -3806,31 +4576,31 @@ var valid0 = true;
 }
 }
 else {
-validate225.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate251.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate225.errors = vErrors;
+validate251.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetProofResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate225(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate225.errors : vErrors.concat(validate225.errors);
+if(!(validate251(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
 errors = vErrors.length;
 }
-validate224.errors = vErrors;
+validate250.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetRawTransactionByBlockHashAndIndexBlockHashParam = validate239;
-const schema72 = {"$ref":"hash32.json","$id":"validateEthGetRawTransactionByBlockHashAndIndexBlockHashParam"};
+export const validateEthGetRawTransactionByBlockHashAndIndexBlockHashParam = validate268;
+const schema78 = {"$ref":"hash32.json","$id":"validateEthGetRawTransactionByBlockHashAndIndexBlockHashParam"};
 
-function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetRawTransactionByBlockHashAndIndexBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -3838,14 +4608,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate239.errors = vErrors;
+validate268.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetRawTransactionByBlockHashAndIndexIndexParam = validate241;
-const schema73 = {"$ref":"uint.json","$id":"validateEthGetRawTransactionByBlockHashAndIndexIndexParam"};
+export const validateEthGetRawTransactionByBlockHashAndIndexIndexParam = validate270;
+const schema79 = {"$ref":"uint.json","$id":"validateEthGetRawTransactionByBlockHashAndIndexIndexParam"};
 
-function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetRawTransactionByBlockHashAndIndexIndexParam" */;
 let vErrors = null;
 let errors = 0;
@@ -3853,14 +4623,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate241.errors = vErrors;
+validate270.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetRawTransactionByBlockHashAndIndexResult = validate243;
-const schema74 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes.json"}],"$id":"validateEthGetRawTransactionByBlockHashAndIndexResult"};
+export const validateEthGetRawTransactionByBlockHashAndIndexResult = validate272;
+const schema80 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes.json"}],"$id":"validateEthGetRawTransactionByBlockHashAndIndexResult"};
 
-function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetRawTransactionByBlockHashAndIndexResult" */;
 let vErrors = null;
 let errors = 0;
@@ -3902,7 +4672,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate243.errors = vErrors;
+validate272.errors = vErrors;
 return false;
 }
 else {
@@ -3916,29 +4686,29 @@ vErrors = null;
 }
 }
 }
-validate243.errors = vErrors;
+validate272.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetRawTransactionByBlockNumberAndIndexBlockParam = validate246;
-const schema75 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetRawTransactionByBlockNumberAndIndexBlockParam"};
+export const validateEthGetRawTransactionByBlockNumberAndIndexBlockParam = validate275;
+const schema81 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetRawTransactionByBlockNumberAndIndexBlockParam"};
 
-function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetRawTransactionByBlockNumberAndIndexBlockParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate49(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
-validate246.errors = vErrors;
+validate275.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetRawTransactionByBlockNumberAndIndexIndexParam = validate248;
-const schema76 = {"$ref":"uint.json","$id":"validateEthGetRawTransactionByBlockNumberAndIndexIndexParam"};
+export const validateEthGetRawTransactionByBlockNumberAndIndexIndexParam = validate277;
+const schema82 = {"$ref":"uint.json","$id":"validateEthGetRawTransactionByBlockNumberAndIndexIndexParam"};
 
-function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetRawTransactionByBlockNumberAndIndexIndexParam" */;
 let vErrors = null;
 let errors = 0;
@@ -3946,14 +4716,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate248.errors = vErrors;
+validate277.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetRawTransactionByBlockNumberAndIndexResult = validate250;
-const schema77 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes.json"}],"$id":"validateEthGetRawTransactionByBlockNumberAndIndexResult"};
+export const validateEthGetRawTransactionByBlockNumberAndIndexResult = validate279;
+const schema83 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes.json"}],"$id":"validateEthGetRawTransactionByBlockNumberAndIndexResult"};
 
-function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetRawTransactionByBlockNumberAndIndexResult" */;
 let vErrors = null;
 let errors = 0;
@@ -3995,7 +4765,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate250.errors = vErrors;
+validate279.errors = vErrors;
 return false;
 }
 else {
@@ -4009,14 +4779,14 @@ vErrors = null;
 }
 }
 }
-validate250.errors = vErrors;
+validate279.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetRawTransactionByHashTransactionHashParam = validate253;
-const schema78 = {"$ref":"hash32.json","$id":"validateEthGetRawTransactionByHashTransactionHashParam"};
+export const validateEthGetRawTransactionByHashTransactionHashParam = validate282;
+const schema84 = {"$ref":"hash32.json","$id":"validateEthGetRawTransactionByHashTransactionHashParam"};
 
-function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetRawTransactionByHashTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4024,14 +4794,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate253.errors = vErrors;
+validate282.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetRawTransactionByHashResult = validate255;
-const schema79 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes.json"}],"$id":"validateEthGetRawTransactionByHashResult"};
+export const validateEthGetRawTransactionByHashResult = validate284;
+const schema85 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes.json"}],"$id":"validateEthGetRawTransactionByHashResult"};
 
-function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetRawTransactionByHashResult" */;
 let vErrors = null;
 let errors = 0;
@@ -4073,7 +4843,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate255.errors = vErrors;
+validate284.errors = vErrors;
 return false;
 }
 else {
@@ -4087,14 +4857,14 @@ vErrors = null;
 }
 }
 }
-validate255.errors = vErrors;
+validate284.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetStorageAtAddressParam = validate258;
-const schema80 = {"$ref":"address.json","$id":"validateEthGetStorageAtAddressParam"};
+export const validateEthGetStorageAtAddressParam = validate287;
+const schema86 = {"$ref":"address.json","$id":"validateEthGetStorageAtAddressParam"};
 
-function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetStorageAtAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4102,59 +4872,59 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate258.errors = vErrors;
+validate287.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetStorageAtPositionParam = validate260;
-const schema81 = {"$ref":"StorageSlot.json","$id":"validateEthGetStorageAtPositionParam"};
+export const validateEthGetStorageAtPositionParam = validate289;
+const schema87 = {"$ref":"bytesMax32.json","$id":"validateEthGetStorageAtPositionParam"};
 
-function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetStorageAtPositionParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate217(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate217.errors : vErrors.concat(validate217.errors);
+if(!(validate246(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate246.errors : vErrors.concat(validate246.errors);
 errors = vErrors.length;
 }
-validate260.errors = vErrors;
+validate289.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetStorageAtBlockParam = validate262;
-const schema82 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetStorageAtBlockParam"};
+export const validateEthGetStorageAtBlockParam = validate291;
+const schema88 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateEthGetStorageAtBlockParam"};
 
-function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetStorageAtBlockParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate49(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate262.errors = vErrors;
+validate291.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetStorageAtResult = validate264;
-const schema83 = {"$ref":"bytes32.json","$id":"validateEthGetStorageAtResult"};
+export const validateEthGetStorageAtResult = validate293;
+const schema89 = {"$ref":"bytes32.json","$id":"validateEthGetStorageAtResult"};
 
-function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetStorageAtResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate168(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
 errors = vErrors.length;
 }
-validate264.errors = vErrors;
+validate293.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetStorageRootAddressParam = validate266;
-const schema84 = {"$ref":"address.json","$id":"validateEthGetStorageRootAddressParam"};
+export const validateEthGetStorageRootAddressParam = validate295;
+const schema90 = {"$ref":"address.json","$id":"validateEthGetStorageRootAddressParam"};
 
-function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetStorageRootAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4162,29 +4932,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate266.errors = vErrors;
+validate295.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetStorageRootBlockParam = validate268;
-const schema85 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetStorageRootBlockParam"};
+export const validateEthGetStorageRootBlockParam = validate297;
+const schema91 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateEthGetStorageRootBlockParam"};
 
-function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetStorageRootBlockParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate49(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate268.errors = vErrors;
+validate297.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetStorageRootResult = validate270;
-const schema86 = {"$ref":"hash32.json","$id":"validateEthGetStorageRootResult"};
+export const validateEthGetStorageRootResult = validate299;
+const schema92 = {"$ref":"hash32.json","$id":"validateEthGetStorageRootResult"};
 
-function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate299(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetStorageRootResult" */;
 let vErrors = null;
 let errors = 0;
@@ -4192,14 +4962,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate270.errors = vErrors;
+validate299.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionByBlockHashAndIndexBlockHashParam = validate272;
-const schema87 = {"$ref":"hash32.json","$id":"validateEthGetTransactionByBlockHashAndIndexBlockHashParam"};
+export const validateEthGetTransactionByBlockHashAndIndexBlockHashParam = validate301;
+const schema93 = {"$ref":"hash32.json","$id":"validateEthGetTransactionByBlockHashAndIndexBlockHashParam"};
 
-function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionByBlockHashAndIndexBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4207,14 +4977,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate272.errors = vErrors;
+validate301.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionByBlockHashAndIndexIndexParam = validate274;
-const schema88 = {"$ref":"uint.json","$id":"validateEthGetTransactionByBlockHashAndIndexIndexParam"};
+export const validateEthGetTransactionByBlockHashAndIndexIndexParam = validate303;
+const schema94 = {"$ref":"uint.json","$id":"validateEthGetTransactionByBlockHashAndIndexIndexParam"};
 
-function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionByBlockHashAndIndexIndexParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4222,14 +4992,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate274.errors = vErrors;
+validate303.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionByBlockHashAndIndexResult = validate276;
-const schema89 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Transaction.json"}],"$id":"validateEthGetTransactionByBlockHashAndIndexResult"};
+export const validateEthGetTransactionByBlockHashAndIndexResult = validate305;
+const schema95 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Transaction.json"}],"$id":"validateEthGetTransactionByBlockHashAndIndexResult"};
 
-function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionByBlockHashAndIndexResult" */;
 let vErrors = null;
 let errors = 0;
@@ -4247,8 +5017,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate108(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
+if(!(validate139(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -4271,7 +5041,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate276.errors = vErrors;
+validate305.errors = vErrors;
 return false;
 }
 else {
@@ -4285,29 +5055,29 @@ vErrors = null;
 }
 }
 }
-validate276.errors = vErrors;
+validate305.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionByBlockNumberAndIndexBlockParam = validate279;
-const schema90 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetTransactionByBlockNumberAndIndexBlockParam"};
+export const validateEthGetTransactionByBlockNumberAndIndexBlockParam = validate308;
+const schema96 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetTransactionByBlockNumberAndIndexBlockParam"};
 
-function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionByBlockNumberAndIndexBlockParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate49(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
-validate279.errors = vErrors;
+validate308.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionByBlockNumberAndIndexIndexParam = validate281;
-const schema91 = {"$ref":"uint.json","$id":"validateEthGetTransactionByBlockNumberAndIndexIndexParam"};
+export const validateEthGetTransactionByBlockNumberAndIndexIndexParam = validate310;
+const schema97 = {"$ref":"uint.json","$id":"validateEthGetTransactionByBlockNumberAndIndexIndexParam"};
 
-function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionByBlockNumberAndIndexIndexParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4315,14 +5085,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate281.errors = vErrors;
+validate310.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionByBlockNumberAndIndexResult = validate283;
-const schema92 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Transaction.json"}],"$id":"validateEthGetTransactionByBlockNumberAndIndexResult"};
+export const validateEthGetTransactionByBlockNumberAndIndexResult = validate312;
+const schema98 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Transaction.json"}],"$id":"validateEthGetTransactionByBlockNumberAndIndexResult"};
 
-function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionByBlockNumberAndIndexResult" */;
 let vErrors = null;
 let errors = 0;
@@ -4340,8 +5110,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate108(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
+if(!(validate139(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -4364,7 +5134,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate283.errors = vErrors;
+validate312.errors = vErrors;
 return false;
 }
 else {
@@ -4378,14 +5148,14 @@ vErrors = null;
 }
 }
 }
-validate283.errors = vErrors;
+validate312.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionByHashTransactionHashParam = validate286;
-const schema93 = {"$ref":"hash32.json","$id":"validateEthGetTransactionByHashTransactionHashParam"};
+export const validateEthGetTransactionByHashTransactionHashParam = validate315;
+const schema99 = {"$ref":"hash32.json","$id":"validateEthGetTransactionByHashTransactionHashParam"};
 
-function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionByHashTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4393,14 +5163,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate286.errors = vErrors;
+validate315.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionByHashResult = validate288;
-const schema94 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Transaction.json"}],"$id":"validateEthGetTransactionByHashResult"};
+export const validateEthGetTransactionByHashResult = validate317;
+const schema100 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Transaction.json"}],"$id":"validateEthGetTransactionByHashResult"};
 
-function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate317(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionByHashResult" */;
 let vErrors = null;
 let errors = 0;
@@ -4418,8 +5188,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate108(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
+if(!(validate139(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -4442,7 +5212,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate288.errors = vErrors;
+validate317.errors = vErrors;
 return false;
 }
 else {
@@ -4456,14 +5226,14 @@ vErrors = null;
 }
 }
 }
-validate288.errors = vErrors;
+validate317.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionCountAddressParam = validate291;
-const schema95 = {"$ref":"address.json","$id":"validateEthGetTransactionCountAddressParam"};
+export const validateEthGetTransactionCountAddressParam = validate320;
+const schema101 = {"$ref":"address.json","$id":"validateEthGetTransactionCountAddressParam"};
 
-function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionCountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4471,29 +5241,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate291.errors = vErrors;
+validate320.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionCountBlockParam = validate293;
-const schema96 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetTransactionCountBlockParam"};
+export const validateEthGetTransactionCountBlockParam = validate322;
+const schema102 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateEthGetTransactionCountBlockParam"};
 
-function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionCountBlockParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate49(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate293.errors = vErrors;
+validate322.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionCountResult = validate295;
-const schema97 = {"$ref":"uint.json","$id":"validateEthGetTransactionCountResult"};
+export const validateEthGetTransactionCountResult = validate324;
+const schema103 = {"$ref":"uint.json","$id":"validateEthGetTransactionCountResult"};
 
-function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionCountResult" */;
 let vErrors = null;
 let errors = 0;
@@ -4501,14 +5271,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate295.errors = vErrors;
+validate324.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionReceiptTransactionHashParam = validate297;
-const schema98 = {"$ref":"hash32.json","$id":"validateEthGetTransactionReceiptTransactionHashParam"};
+export const validateEthGetTransactionReceiptTransactionHashParam = validate326;
+const schema104 = {"$ref":"hash32.json","$id":"validateEthGetTransactionReceiptTransactionHashParam"};
 
-function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionReceiptTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4516,14 +5286,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate297.errors = vErrors;
+validate326.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionReceiptResult = validate299;
-const schema99 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Receipt.json"}],"$id":"validateEthGetTransactionReceiptResult"};
+export const validateEthGetTransactionReceiptResult = validate328;
+const schema105 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Receipt.json"}],"$id":"validateEthGetTransactionReceiptResult"};
 
-function validate299(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionReceiptResult" */;
 let vErrors = null;
 let errors = 0;
@@ -4541,8 +5311,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate147(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
+if(!(validate174(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -4565,7 +5335,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate299.errors = vErrors;
+validate328.errors = vErrors;
 return false;
 }
 else {
@@ -4579,14 +5349,14 @@ vErrors = null;
 }
 }
 }
-validate299.errors = vErrors;
+validate328.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleByBlockHashAndIndexBlockHashParam = validate302;
-const schema100 = {"$ref":"hash32.json","$id":"validateEthGetUncleByBlockHashAndIndexBlockHashParam"};
+export const validateEthGetUncleByBlockHashAndIndexBlockHashParam = validate331;
+const schema106 = {"$ref":"hash32.json","$id":"validateEthGetUncleByBlockHashAndIndexBlockHashParam"};
 
-function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleByBlockHashAndIndexBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4594,14 +5364,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate302.errors = vErrors;
+validate331.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleByBlockHashAndIndexIndexParam = validate304;
-const schema101 = {"$ref":"uint.json","$id":"validateEthGetUncleByBlockHashAndIndexIndexParam"};
+export const validateEthGetUncleByBlockHashAndIndexIndexParam = validate333;
+const schema107 = {"$ref":"uint.json","$id":"validateEthGetUncleByBlockHashAndIndexIndexParam"};
 
-function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleByBlockHashAndIndexIndexParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4609,14 +5379,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate304.errors = vErrors;
+validate333.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleByBlockHashAndIndexResult = validate306;
-const schema102 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Block.json"}],"$id":"validateEthGetUncleByBlockHashAndIndexResult"};
+export const validateEthGetUncleByBlockHashAndIndexResult = validate335;
+const schema108 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Block.json"}],"$id":"validateEthGetUncleByBlockHashAndIndexResult"};
 
-function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleByBlockHashAndIndexResult" */;
 let vErrors = null;
 let errors = 0;
@@ -4634,8 +5404,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
+if(!(validate109(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -4658,7 +5428,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate306.errors = vErrors;
+validate335.errors = vErrors;
 return false;
 }
 else {
@@ -4672,29 +5442,29 @@ vErrors = null;
 }
 }
 }
-validate306.errors = vErrors;
+validate335.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleByBlockNumberAndIndexBlockParam = validate309;
-const schema103 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetUncleByBlockNumberAndIndexBlockParam"};
+export const validateEthGetUncleByBlockNumberAndIndexBlockParam = validate338;
+const schema109 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetUncleByBlockNumberAndIndexBlockParam"};
 
-function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleByBlockNumberAndIndexBlockParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate49(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
-validate309.errors = vErrors;
+validate338.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleByBlockNumberAndIndexIndexParam = validate311;
-const schema104 = {"$ref":"uint.json","$id":"validateEthGetUncleByBlockNumberAndIndexIndexParam"};
+export const validateEthGetUncleByBlockNumberAndIndexIndexParam = validate340;
+const schema110 = {"$ref":"uint.json","$id":"validateEthGetUncleByBlockNumberAndIndexIndexParam"};
 
-function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleByBlockNumberAndIndexIndexParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4702,14 +5472,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate311.errors = vErrors;
+validate340.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleByBlockNumberAndIndexResult = validate313;
-const schema105 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Block.json"}],"$id":"validateEthGetUncleByBlockNumberAndIndexResult"};
+export const validateEthGetUncleByBlockNumberAndIndexResult = validate342;
+const schema111 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Block.json"}],"$id":"validateEthGetUncleByBlockNumberAndIndexResult"};
 
-function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleByBlockNumberAndIndexResult" */;
 let vErrors = null;
 let errors = 0;
@@ -4727,8 +5497,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
+if(!(validate109(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -4751,7 +5521,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate313.errors = vErrors;
+validate342.errors = vErrors;
 return false;
 }
 else {
@@ -4765,14 +5535,14 @@ vErrors = null;
 }
 }
 }
-validate313.errors = vErrors;
+validate342.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleCountByBlockHashBlockHashParam = validate316;
-const schema106 = {"$ref":"hash32.json","$id":"validateEthGetUncleCountByBlockHashBlockHashParam"};
+export const validateEthGetUncleCountByBlockHashBlockHashParam = validate345;
+const schema112 = {"$ref":"hash32.json","$id":"validateEthGetUncleCountByBlockHashBlockHashParam"};
 
-function validate316(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleCountByBlockHashBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4780,14 +5550,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate316.errors = vErrors;
+validate345.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleCountByBlockHashResult = validate318;
-const schema107 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}],"$id":"validateEthGetUncleCountByBlockHashResult"};
+export const validateEthGetUncleCountByBlockHashResult = validate347;
+const schema113 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}],"$id":"validateEthGetUncleCountByBlockHashResult"};
 
-function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleCountByBlockHashResult" */;
 let vErrors = null;
 let errors = 0;
@@ -4829,7 +5599,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate318.errors = vErrors;
+validate347.errors = vErrors;
 return false;
 }
 else {
@@ -4843,29 +5613,29 @@ vErrors = null;
 }
 }
 }
-validate318.errors = vErrors;
+validate347.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleCountByBlockNumberBlockParam = validate321;
-const schema108 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetUncleCountByBlockNumberBlockParam"};
+export const validateEthGetUncleCountByBlockNumberBlockParam = validate350;
+const schema114 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetUncleCountByBlockNumberBlockParam"};
 
-function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleCountByBlockNumberBlockParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate49(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
-validate321.errors = vErrors;
+validate350.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleCountByBlockNumberResult = validate323;
-const schema109 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}],"$id":"validateEthGetUncleCountByBlockNumberResult"};
+export const validateEthGetUncleCountByBlockNumberResult = validate352;
+const schema115 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}],"$id":"validateEthGetUncleCountByBlockNumberResult"};
 
-function validate323(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleCountByBlockNumberResult" */;
 let vErrors = null;
 let errors = 0;
@@ -4907,7 +5677,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate323.errors = vErrors;
+validate352.errors = vErrors;
 return false;
 }
 else {
@@ -4921,27 +5691,27 @@ vErrors = null;
 }
 }
 }
-validate323.errors = vErrors;
+validate352.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetWorkResult = validate326;
-const schema110 = {"$ref":"WorkResult.json","$id":"validateEthGetWorkResult"};
-const schema111 = {"title":"WorkResult","type":"array","items":{"$ref":"bytes32.json"},"minItems":3,"maxItems":3,"description":"Ethash work package: [powHash (Keccak-256 of the pending header without nonce and mixHash), seedHash (the DAG seed of the block's epoch), boundary (2^256 / difficulty, big-endian)].","$id":"WorkResult.json"};
+export const validateEthGetWorkResult = validate355;
+const schema116 = {"$ref":"WorkResult.json","$id":"validateEthGetWorkResult"};
+const schema117 = {"title":"WorkResult","type":"array","items":{"$ref":"bytes32.json"},"minItems":3,"maxItems":3,"description":"Ethash work package: [powHash (Keccak-256 of the pending header without nonce and mixHash), seedHash (the DAG seed of the block's epoch), boundary (2^256 / difficulty, big-endian)].","$id":"WorkResult.json"};
 
-function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="WorkResult.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(Array.isArray(data)){
 if(data.length > 3){
-validate327.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+validate356.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
 return false;
 }
 else {
 if(data.length < 3){
-validate327.errors = [{instancePath,schemaPath:"#/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
+validate356.errors = [{instancePath,schemaPath:"#/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
 return false;
 }
 else {
@@ -4949,8 +5719,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate168(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+if(!(validate195(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -4962,31 +5732,31 @@ break;
 }
 }
 else {
-validate327.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate356.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate327.errors = vErrors;
+validate356.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetWorkResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate327(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate327.errors : vErrors.concat(validate327.errors);
+if(!(validate356(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate356.errors : vErrors.concat(validate356.errors);
 errors = vErrors.length;
 }
-validate326.errors = vErrors;
+validate355.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthHashrateResult = validate330;
-const schema112 = {"$ref":"uint.json","$id":"validateEthHashrateResult"};
+export const validateEthHashrateResult = validate359;
+const schema118 = {"$ref":"uint.json","$id":"validateEthHashrateResult"};
 
-function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthHashrateResult" */;
 let vErrors = null;
 let errors = 0;
@@ -4994,29 +5764,29 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate330.errors = vErrors;
+validate359.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthMiningResult = validate332;
-const schema113 = {"type":"boolean","$id":"validateEthMiningResult"};
+export const validateEthMiningResult = validate361;
+const schema119 = {"type":"boolean","$id":"validateEthMiningResult"};
 
-function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthMiningResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate332.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate361.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate332.errors = vErrors;
+validate361.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthNewBlockFilterResult = validate333;
-const schema114 = {"$ref":"uint.json","$id":"validateEthNewBlockFilterResult"};
+export const validateEthNewBlockFilterResult = validate362;
+const schema120 = {"$ref":"uint.json","$id":"validateEthNewBlockFilterResult"};
 
-function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthNewBlockFilterResult" */;
 let vErrors = null;
 let errors = 0;
@@ -5024,29 +5794,29 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate333.errors = vErrors;
+validate362.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthNewFilterFilterParam = validate335;
-const schema115 = {"$ref":"Filter.json","$id":"validateEthNewFilterFilterParam"};
+export const validateEthNewFilterFilterParam = validate364;
+const schema121 = {"$ref":"Filter.json","$id":"validateEthNewFilterFilterParam"};
 
-function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthNewFilterFilterParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate200(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
+if(!(validate227(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
 errors = vErrors.length;
 }
-validate335.errors = vErrors;
+validate364.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthNewFilterResult = validate337;
-const schema116 = {"$ref":"uint.json","$id":"validateEthNewFilterResult"};
+export const validateEthNewFilterResult = validate366;
+const schema122 = {"$ref":"uint.json","$id":"validateEthNewFilterResult"};
 
-function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthNewFilterResult" */;
 let vErrors = null;
 let errors = 0;
@@ -5054,14 +5824,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate337.errors = vErrors;
+validate366.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthNewPendingTransactionFilterResult = validate339;
-const schema117 = {"$ref":"uint.json","$id":"validateEthNewPendingTransactionFilterResult"};
+export const validateEthNewPendingTransactionFilterResult = validate368;
+const schema123 = {"$ref":"uint.json","$id":"validateEthNewPendingTransactionFilterResult"};
 
-function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate368(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthNewPendingTransactionFilterResult" */;
 let vErrors = null;
 let errors = 0;
@@ -5069,14 +5839,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate339.errors = vErrors;
+validate368.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthPendingTransactionsResult = validate341;
-const schema118 = {"type":"array","items":{"$ref":"Transaction.json"},"$id":"validateEthPendingTransactionsResult"};
+export const validateEthPendingTransactionsResult = validate370;
+const schema124 = {"type":"array","items":{"$ref":"Transaction.json"},"$id":"validateEthPendingTransactionsResult"};
 
-function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthPendingTransactionsResult" */;
 let vErrors = null;
 let errors = 0;
@@ -5086,8 +5856,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate108(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
+if(!(validate139(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -5097,18 +5867,18 @@ break;
 }
 }
 else {
-validate341.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate370.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate341.errors = vErrors;
+validate370.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthProtocolVersionResult = validate343;
-const schema119 = {"$ref":"uint.json","$id":"validateEthProtocolVersionResult"};
+export const validateEthProtocolVersionResult = validate372;
+const schema125 = {"$ref":"uint.json","$id":"validateEthProtocolVersionResult"};
 
-function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthProtocolVersionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -5116,14 +5886,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate343.errors = vErrors;
+validate372.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSendRawTransactionSignedTransactionParam = validate345;
-const schema120 = {"$ref":"bytes.json","$id":"validateEthSendRawTransactionSignedTransactionParam"};
+export const validateEthSendRawTransactionSignedTransactionParam = validate374;
+const schema126 = {"$ref":"bytes.json","$id":"validateEthSendRawTransactionSignedTransactionParam"};
 
-function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSendRawTransactionSignedTransactionParam" */;
 let vErrors = null;
 let errors = 0;
@@ -5131,14 +5901,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate345.errors = vErrors;
+validate374.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSendRawTransactionResult = validate347;
-const schema121 = {"$ref":"hash32.json","$id":"validateEthSendRawTransactionResult"};
+export const validateEthSendRawTransactionResult = validate376;
+const schema127 = {"$ref":"hash32.json","$id":"validateEthSendRawTransactionResult"};
 
-function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSendRawTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -5146,15 +5916,15 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate347.errors = vErrors;
+validate376.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSendTransactionTransactionParam = validate349;
-const schema122 = {"$ref":"TransactionRequest.json","$id":"validateEthSendTransactionTransactionParam"};
-const schema123 = {"title":"TransactionRequest","type":"object","description":"A transaction for the node to sign with a key it holds. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasLimit":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"data":{"$ref":"bytes.json"},"input":{"$ref":"bytes.json"},"nonce":{"$ref":"uint.json"},"chainId":{"$ref":"uint.json"}},"required":["from"],"additionalProperties":false,"$id":"TransactionRequest.json"};
+export const validateEthSendTransactionTransactionParam = validate378;
+const schema128 = {"$ref":"TransactionRequest.json","$id":"validateEthSendTransactionTransactionParam"};
+const schema129 = {"title":"TransactionRequest","type":"object","description":"A transaction for the node to sign with a key it holds: the standard's GenericTransaction with from required (the key that signs), plus gasLimit and data. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data (both given and different: -32602). The node signs legacy transactions (EIP-155): type 0x0 or absent, and an empty or absent accessList. Quantities are hex: chainId 61 is 0x3d. An EIP-2930 request (type 0x1 or a non-empty accessList) gives -32602: sign it yourself and use eth_sendRawTransaction. maxFeePerGas/maxPriorityFeePerGas, type 0x2 and later, blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has no London, Cancun or Prague.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasLimit":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"data":{"$ref":"bytes.json"},"input":{"$ref":"bytes.json"},"nonce":{"$ref":"uint.json"},"chainId":{"$ref":"uint.json"},"accessList":{"$ref":"AccessList.json"},"type":{"$ref":"byte.json"},"maxPriorityFeePerGas":{"$ref":"uint.json"},"maxFeePerGas":{"$ref":"uint.json"},"maxFeePerBlobGas":{"$ref":"uint.json"},"blobVersionedHashes":{"type":"array","items":{"$ref":"hash32.json"}},"blobs":{"type":"array","items":{"$ref":"bytes.json"}},"commitments":{"type":"array","items":{"$ref":"bytes.json"}},"proofs":{"type":"array","items":{"$ref":"bytes.json"}},"authorizationList":{"$ref":"AuthorizationList.json"}},"required":["from"],"additionalProperties":false,"$id":"TransactionRequest.json"};
 
-function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TransactionRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5162,14 +5932,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.from === undefined) && (missing0 = "from")){
-validate350.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate379.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema123.properties, key0))){
-validate350.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema129.properties, key0))){
+validate379.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5228,7 +5998,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate350.errors = vErrors;
+validate379.errors = vErrors;
 return false;
 }
 else {
@@ -5343,6 +6113,208 @@ var valid0 = _errs14 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.accessList !== undefined){
+const _errs15 = errors;
+if(!(validate40(data.accessList, {instancePath:instancePath+"/accessList",parentData:data,parentDataProperty:"accessList",rootData}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined){
+const _errs16 = errors;
+if(!(validate48(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData}))){
+vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.maxPriorityFeePerGas !== undefined){
+const _errs17 = errors;
+if(!(validate25(data.maxPriorityFeePerGas, {instancePath:instancePath+"/maxPriorityFeePerGas",parentData:data,parentDataProperty:"maxPriorityFeePerGas",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.maxFeePerGas !== undefined){
+const _errs18 = errors;
+if(!(validate25(data.maxFeePerGas, {instancePath:instancePath+"/maxFeePerGas",parentData:data,parentDataProperty:"maxFeePerGas",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.maxFeePerBlobGas !== undefined){
+const _errs19 = errors;
+if(!(validate25(data.maxFeePerBlobGas, {instancePath:instancePath+"/maxFeePerBlobGas",parentData:data,parentDataProperty:"maxFeePerBlobGas",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.blobVersionedHashes !== undefined){
+let data15 = data.blobVersionedHashes;
+const _errs20 = errors;
+if(errors === _errs20){
+if(Array.isArray(data15)){
+var valid2 = true;
+const len0 = data15.length;
+for(let i0=0; i0<len0; i0++){
+const _errs22 = errors;
+if(!(validate43(data15[i0], {instancePath:instancePath+"/blobVersionedHashes/" + i0,parentData:data15,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid2 = _errs22 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate379.errors = [{instancePath:instancePath+"/blobVersionedHashes",schemaPath:"#/properties/blobVersionedHashes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.blobs !== undefined){
+let data17 = data.blobs;
+const _errs23 = errors;
+if(errors === _errs23){
+if(Array.isArray(data17)){
+var valid3 = true;
+const len1 = data17.length;
+for(let i1=0; i1<len1; i1++){
+const _errs25 = errors;
+if(!(validate36(data17[i1], {instancePath:instancePath+"/blobs/" + i1,parentData:data17,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+var valid3 = _errs25 === errors;
+if(!valid3){
+break;
+}
+}
+}
+else {
+validate379.errors = [{instancePath:instancePath+"/blobs",schemaPath:"#/properties/blobs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs23 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.commitments !== undefined){
+let data19 = data.commitments;
+const _errs26 = errors;
+if(errors === _errs26){
+if(Array.isArray(data19)){
+var valid4 = true;
+const len2 = data19.length;
+for(let i2=0; i2<len2; i2++){
+const _errs28 = errors;
+if(!(validate36(data19[i2], {instancePath:instancePath+"/commitments/" + i2,parentData:data19,parentDataProperty:i2,rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+var valid4 = _errs28 === errors;
+if(!valid4){
+break;
+}
+}
+}
+else {
+validate379.errors = [{instancePath:instancePath+"/commitments",schemaPath:"#/properties/commitments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.proofs !== undefined){
+let data21 = data.proofs;
+const _errs29 = errors;
+if(errors === _errs29){
+if(Array.isArray(data21)){
+var valid5 = true;
+const len3 = data21.length;
+for(let i3=0; i3<len3; i3++){
+const _errs31 = errors;
+if(!(validate36(data21[i3], {instancePath:instancePath+"/proofs/" + i3,parentData:data21,parentDataProperty:i3,rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+var valid5 = _errs31 === errors;
+if(!valid5){
+break;
+}
+}
+}
+else {
+validate379.errors = [{instancePath:instancePath+"/proofs",schemaPath:"#/properties/proofs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs29 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.authorizationList !== undefined){
+const _errs32 = errors;
+if(!(validate57(data.authorizationList, {instancePath:instancePath+"/authorizationList",parentData:data,parentDataProperty:"authorizationList",rootData}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs32 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -5356,31 +6328,31 @@ var valid0 = true;
 }
 }
 else {
-validate350.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate379.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate350.errors = vErrors;
+validate379.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate349(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate378(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSendTransactionTransactionParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate350(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate350.errors : vErrors.concat(validate350.errors);
+if(!(validate379(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate379.errors : vErrors.concat(validate379.errors);
 errors = vErrors.length;
 }
-validate349.errors = vErrors;
+validate378.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSendTransactionResult = validate363;
-const schema124 = {"$ref":"hash32.json","$id":"validateEthSendTransactionResult"};
+export const validateEthSendTransactionResult = validate402;
+const schema130 = {"$ref":"hash32.json","$id":"validateEthSendTransactionResult"};
 
-function validate363(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate402(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSendTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -5388,14 +6360,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate363.errors = vErrors;
+validate402.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSignAddressParam = validate365;
-const schema125 = {"$ref":"address.json","$id":"validateEthSignAddressParam"};
+export const validateEthSignAddressParam = validate404;
+const schema131 = {"$ref":"address.json","$id":"validateEthSignAddressParam"};
 
-function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate404(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSignAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -5403,14 +6375,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate365.errors = vErrors;
+validate404.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSignMessageParam = validate367;
-const schema126 = {"$ref":"bytes.json","$id":"validateEthSignMessageParam"};
+export const validateEthSignMessageParam = validate406;
+const schema132 = {"$ref":"bytes.json","$id":"validateEthSignMessageParam"};
 
-function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate406(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSignMessageParam" */;
 let vErrors = null;
 let errors = 0;
@@ -5418,29 +6390,29 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate367.errors = vErrors;
+validate406.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSignResult = validate369;
-const schema127 = {"$ref":"bytes65.json","$id":"validateEthSignResult"};
+export const validateEthSignResult = validate408;
+const schema133 = {"$ref":"bytes65.json","$id":"validateEthSignResult"};
 
-function validate369(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate408(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSignResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
+if(!(validate133(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
 errors = vErrors.length;
 }
-validate369.errors = vErrors;
+validate408.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubmitHashrateHashRateParam = validate371;
-const schema128 = {"anyOf":[{"$ref":"uint.json"},{"$ref":"bytes32.json"}],"$id":"validateEthSubmitHashrateHashRateParam"};
+export const validateEthSubmitHashrateHashRateParam = validate410;
+const schema134 = {"anyOf":[{"$ref":"uint.json"},{"$ref":"bytes32.json"}],"$id":"validateEthSubmitHashrateHashRateParam"};
 
-function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate410(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubmitHashrateHashRateParam" */;
 let vErrors = null;
 let errors = 0;
@@ -5455,8 +6427,8 @@ var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate168(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -5471,7 +6443,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate371.errors = vErrors;
+validate410.errors = vErrors;
 return false;
 }
 else {
@@ -5485,59 +6457,59 @@ vErrors = null;
 }
 }
 }
-validate371.errors = vErrors;
+validate410.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubmitHashrateMinerIdParam = validate374;
-const schema129 = {"$ref":"bytes32.json","$id":"validateEthSubmitHashrateMinerIdParam"};
+export const validateEthSubmitHashrateMinerIdParam = validate413;
+const schema135 = {"$ref":"bytes32.json","$id":"validateEthSubmitHashrateMinerIdParam"};
 
-function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate413(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubmitHashrateMinerIdParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate168(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
 errors = vErrors.length;
 }
-validate374.errors = vErrors;
+validate413.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubmitHashrateResult = validate376;
-const schema130 = {"type":"boolean","$id":"validateEthSubmitHashrateResult"};
+export const validateEthSubmitHashrateResult = validate415;
+const schema136 = {"type":"boolean","$id":"validateEthSubmitHashrateResult"};
 
-function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate415(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubmitHashrateResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate376.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate415.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate376.errors = vErrors;
+validate415.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubmitWorkNonceParam = validate377;
-const schema131 = {"$ref":"bytes8.json","$id":"validateEthSubmitWorkNonceParam"};
+export const validateEthSubmitWorkNonceParam = validate416;
+const schema137 = {"$ref":"bytes8.json","$id":"validateEthSubmitWorkNonceParam"};
 
-function validate377(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate416(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubmitWorkNonceParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate83(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+if(!(validate113(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
 errors = vErrors.length;
 }
-validate377.errors = vErrors;
+validate416.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubmitWorkPowHashParam = validate379;
-const schema132 = {"$ref":"hash32.json","$id":"validateEthSubmitWorkPowHashParam"};
+export const validateEthSubmitWorkPowHashParam = validate418;
+const schema138 = {"$ref":"hash32.json","$id":"validateEthSubmitWorkPowHashParam"};
 
-function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate418(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubmitWorkPowHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -5545,14 +6517,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate379.errors = vErrors;
+validate418.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubmitWorkMixDigestParam = validate381;
-const schema133 = {"$ref":"hash32.json","$id":"validateEthSubmitWorkMixDigestParam"};
+export const validateEthSubmitWorkMixDigestParam = validate420;
+const schema139 = {"$ref":"hash32.json","$id":"validateEthSubmitWorkMixDigestParam"};
 
-function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate420(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubmitWorkMixDigestParam" */;
 let vErrors = null;
 let errors = 0;
@@ -5560,62 +6532,62 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate381.errors = vErrors;
+validate420.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubmitWorkResult = validate383;
-const schema134 = {"type":"boolean","$id":"validateEthSubmitWorkResult"};
+export const validateEthSubmitWorkResult = validate422;
+const schema140 = {"type":"boolean","$id":"validateEthSubmitWorkResult"};
 
-function validate383(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate422(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubmitWorkResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate383.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate422.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate383.errors = vErrors;
+validate422.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubscribeKindParam = validate384;
-const schema135 = {"$ref":"SubscriptionKind.json","$id":"validateEthSubscribeKindParam"};
-const schema136 = {"title":"SubscriptionKind","type":"string","enum":["newHeads","logs","newPendingTransactions","syncing"],"description":"What an eth_subscribe subscription delivers.","$id":"SubscriptionKind.json"};
+export const validateEthSubscribeKindParam = validate423;
+const schema141 = {"$ref":"SubscriptionKind.json","$id":"validateEthSubscribeKindParam"};
+const schema142 = {"title":"SubscriptionKind","type":"string","enum":["newHeads","logs","newPendingTransactions","syncing"],"description":"What an eth_subscribe subscription delivers.","$id":"SubscriptionKind.json"};
 
-function validate385(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate424(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="SubscriptionKind.json" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate385.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate424.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data === "newHeads") || (data === "logs")) || (data === "newPendingTransactions")) || (data === "syncing"))){
-validate385.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema136.enum},message:"must be equal to one of the allowed values"}];
+validate424.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema142.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-validate385.errors = vErrors;
+validate424.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate384(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubscribeKindParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate385(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate385.errors : vErrors.concat(validate385.errors);
+if(!(validate424(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate424.errors : vErrors.concat(validate424.errors);
 errors = vErrors.length;
 }
-validate384.errors = vErrors;
+validate423.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubscribeOptionsParam = validate387;
-const schema137 = {"oneOf":[{"$ref":"Filter.json"},{"type":"boolean"}],"$id":"validateEthSubscribeOptionsParam"};
+export const validateEthSubscribeOptionsParam = validate426;
+const schema143 = {"oneOf":[{"$ref":"Filter.json"},{"type":"boolean"}],"$id":"validateEthSubscribeOptionsParam"};
 
-function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate426(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubscribeOptionsParam" */;
 let vErrors = null;
 let errors = 0;
@@ -5623,8 +6595,8 @@ const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
-if(!(validate200(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
+if(!(validate227(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -5663,7 +6635,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate387.errors = vErrors;
+validate426.errors = vErrors;
 return false;
 }
 else {
@@ -5677,53 +6649,53 @@ vErrors = null;
 }
 }
 }
-validate387.errors = vErrors;
+validate426.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubscribeResult = validate389;
-const schema138 = {"$ref":"SubscriptionId.json","$id":"validateEthSubscribeResult"};
-const schema139 = {"title":"SubscriptionId","type":"string","pattern":"^0x[0-9a-f]{1,32}$","description":"An opaque subscription id (16 random bytes as hex), valid on the WebSocket connection that created it.","$id":"SubscriptionId.json"};
-const pattern10 = new RegExp("^0x[0-9a-f]{1,32}$", "u");
+export const validateEthSubscribeResult = validate428;
+const schema144 = {"$ref":"SubscriptionId.json","$id":"validateEthSubscribeResult"};
+const schema145 = {"title":"SubscriptionId","type":"string","pattern":"^0x[0-9a-f]{1,32}$","description":"An opaque subscription id (16 random bytes as hex), valid on the WebSocket connection that created it.","$id":"SubscriptionId.json"};
+const pattern13 = new RegExp("^0x[0-9a-f]{1,32}$", "u");
 
-function validate390(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate429(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="SubscriptionId.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
-if(!pattern10.test(data)){
-validate390.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-f]{1,32}$"+"\""}];
+if(!pattern13.test(data)){
+validate429.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-f]{1,32}$"+"\""}];
 return false;
 }
 }
 else {
-validate390.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate429.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate390.errors = vErrors;
+validate429.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate428(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubscribeResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate390(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate390.errors : vErrors.concat(validate390.errors);
+if(!(validate429(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate429.errors : vErrors.concat(validate429.errors);
 errors = vErrors.length;
 }
-validate389.errors = vErrors;
+validate428.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSyncingResult = validate392;
-const schema140 = {"oneOf":[{"type":"boolean","enum":[false]},{"$ref":"SyncingStatus.json"}],"$id":"validateEthSyncingResult"};
-const schema141 = {"title":"SyncingStatus","type":"object","description":"Progress of a running synchronisation. knownStates/pulledStates appear only during fast (state) sync: state trie nodes known and downloaded so far.","properties":{"startingBlock":{"$ref":"uint.json"},"currentBlock":{"$ref":"uint.json"},"highestBlock":{"$ref":"uint.json"},"knownStates":{"$ref":"uint.json"},"pulledStates":{"$ref":"uint.json"}},"required":["startingBlock","currentBlock","highestBlock"],"additionalProperties":false,"$id":"SyncingStatus.json"};
+export const validateEthSyncingResult = validate431;
+const schema146 = {"oneOf":[{"type":"boolean","enum":[false]},{"$ref":"SyncingStatus.json"}],"$id":"validateEthSyncingResult"};
+const schema147 = {"title":"SyncingStatus","type":"object","description":"Progress of a running synchronisation. knownStates/pulledStates appear only during fast (state) sync: state trie nodes known and downloaded so far.","properties":{"startingBlock":{"$ref":"uint.json"},"currentBlock":{"$ref":"uint.json"},"highestBlock":{"$ref":"uint.json"},"knownStates":{"$ref":"uint.json"},"pulledStates":{"$ref":"uint.json"}},"required":["startingBlock","currentBlock","highestBlock"],"additionalProperties":false,"$id":"SyncingStatus.json"};
 
-function validate393(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="SyncingStatus.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5731,14 +6703,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.startingBlock === undefined) && (missing0 = "startingBlock")) || ((data.currentBlock === undefined) && (missing0 = "currentBlock"))) || ((data.highestBlock === undefined) && (missing0 = "highestBlock"))){
-validate393.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate432.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "startingBlock") || (key0 === "currentBlock")) || (key0 === "highestBlock")) || (key0 === "knownStates")) || (key0 === "pulledStates"))){
-validate393.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate432.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5811,16 +6783,16 @@ var valid0 = true;
 }
 }
 else {
-validate393.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate432.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate393.errors = vErrors;
+validate432.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate431(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSyncingResult" */;
 let vErrors = null;
 let errors = 0;
@@ -5839,7 +6811,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(data === false)){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/enum",keyword:"enum",params:{allowedValues: schema140.oneOf[0].enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/oneOf/0/enum",keyword:"enum",params:{allowedValues: schema146.oneOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5854,8 +6826,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs3 = errors;
-if(!(validate393(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate393.errors : vErrors.concat(validate393.errors);
+if(!(validate432(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate432.errors : vErrors.concat(validate432.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
@@ -5878,7 +6850,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate392.errors = vErrors;
+validate431.errors = vErrors;
 return false;
 }
 else {
@@ -5892,14 +6864,14 @@ vErrors = null;
 }
 }
 }
-validate392.errors = vErrors;
+validate431.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthUninstallFilterFilterIdParam = validate400;
-const schema142 = {"$ref":"uint.json","$id":"validateEthUninstallFilterFilterIdParam"};
+export const validateEthUninstallFilterFilterIdParam = validate439;
+const schema148 = {"$ref":"uint.json","$id":"validateEthUninstallFilterFilterIdParam"};
 
-function validate400(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate439(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthUninstallFilterFilterIdParam" */;
 let vErrors = null;
 let errors = 0;
@@ -5907,60 +6879,60 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate400.errors = vErrors;
+validate439.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthUninstallFilterResult = validate402;
-const schema143 = {"type":"boolean","$id":"validateEthUninstallFilterResult"};
+export const validateEthUninstallFilterResult = validate441;
+const schema149 = {"type":"boolean","$id":"validateEthUninstallFilterResult"};
 
-function validate402(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate441(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthUninstallFilterResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate402.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate441.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate402.errors = vErrors;
+validate441.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthUnsubscribeSubscriptionIdParam = validate403;
-const schema144 = {"$ref":"SubscriptionId.json","$id":"validateEthUnsubscribeSubscriptionIdParam"};
+export const validateEthUnsubscribeSubscriptionIdParam = validate442;
+const schema150 = {"$ref":"SubscriptionId.json","$id":"validateEthUnsubscribeSubscriptionIdParam"};
 
-function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate442(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthUnsubscribeSubscriptionIdParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate390(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate390.errors : vErrors.concat(validate390.errors);
+if(!(validate429(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate429.errors : vErrors.concat(validate429.errors);
 errors = vErrors.length;
 }
-validate403.errors = vErrors;
+validate442.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthUnsubscribeResult = validate405;
-const schema145 = {"type":"boolean","$id":"validateEthUnsubscribeResult"};
+export const validateEthUnsubscribeResult = validate444;
+const schema151 = {"type":"boolean","$id":"validateEthUnsubscribeResult"};
 
-function validate405(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate444(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthUnsubscribeResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate405.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate444.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate405.errors = vErrors;
+validate444.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMinerGetStatusResult = validate406;
-const schema146 = {"$ref":"MiningStatus.json","$id":"validateMinerGetStatusResult"};
-const schema147 = {"title":"MiningStatus","type":"object","description":"State of proof-of-work mining on this node.","properties":{"isMining":{"type":"boolean","description":"true while the built-in miner runs (miner_start) or an external miner used eth_getWork, eth_submitWork or eth_submitHashrate in the last 30 seconds."},"coinbase":{"$ref":"address.json"},"hashRate":{"$ref":"uint.json"},"blocksMinedCount":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}],"description":"Blocks sealed by this node since start-up; null when not counted."}},"required":["isMining","coinbase","hashRate","blocksMinedCount"],"additionalProperties":false,"$id":"MiningStatus.json"};
+export const validateMinerGetStatusResult = validate445;
+const schema152 = {"$ref":"MiningStatus.json","$id":"validateMinerGetStatusResult"};
+const schema153 = {"title":"MiningStatus","type":"object","description":"State of proof-of-work mining on this node.","properties":{"isMining":{"type":"boolean","description":"true while the built-in miner runs (miner_start) or an external miner used eth_getWork, eth_submitWork or eth_submitHashrate in the last 30 seconds."},"coinbase":{"$ref":"address.json"},"hashRate":{"$ref":"uint.json"},"blocksMinedCount":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}],"description":"Blocks sealed by this node since start-up; null when not counted."}},"required":["isMining","coinbase","hashRate","blocksMinedCount"],"additionalProperties":false,"$id":"MiningStatus.json"};
 
-function validate407(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate446(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="MiningStatus.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5968,14 +6940,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.isMining === undefined) && (missing0 = "isMining")) || ((data.coinbase === undefined) && (missing0 = "coinbase"))) || ((data.hashRate === undefined) && (missing0 = "hashRate"))) || ((data.blocksMinedCount === undefined) && (missing0 = "blocksMinedCount"))){
-validate407.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate446.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "isMining") || (key0 === "coinbase")) || (key0 === "hashRate")) || (key0 === "blocksMinedCount"))){
-validate407.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate446.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5984,7 +6956,7 @@ if(_errs1 === errors){
 if(data.isMining !== undefined){
 const _errs2 = errors;
 if(typeof data.isMining !== "boolean"){
-validate407.errors = [{instancePath:instancePath+"/isMining",schemaPath:"#/properties/isMining/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate446.errors = [{instancePath:instancePath+"/isMining",schemaPath:"#/properties/isMining/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -6058,7 +7030,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate407.errors = vErrors;
+validate446.errors = vErrors;
 return false;
 }
 else {
@@ -6084,76 +7056,76 @@ var valid0 = true;
 }
 }
 else {
-validate407.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate446.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate407.errors = vErrors;
+validate446.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate406(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate445(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMinerGetStatusResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate407(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate407.errors : vErrors.concat(validate407.errors);
+if(!(validate446(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate446.errors : vErrors.concat(validate446.errors);
 errors = vErrors.length;
 }
-validate406.errors = vErrors;
+validate445.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMinerStartResult = validate413;
-const schema148 = {"type":"boolean","$id":"validateMinerStartResult"};
+export const validateMinerStartResult = validate452;
+const schema154 = {"type":"boolean","$id":"validateMinerStartResult"};
 
-function validate413(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate452(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMinerStartResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate413.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate452.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate413.errors = vErrors;
+validate452.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMinerStopResult = validate414;
-const schema149 = {"type":"boolean","$id":"validateMinerStopResult"};
+export const validateMinerStopResult = validate453;
+const schema155 = {"type":"boolean","$id":"validateMinerStopResult"};
 
-function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate453(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMinerStopResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate414.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate453.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate414.errors = vErrors;
+validate453.errors = vErrors;
 return errors === 0;
 }
 
-export const validateWeb3ClientVersionResult = validate415;
-const schema150 = {"type":"string","$id":"validateWeb3ClientVersionResult"};
+export const validateWeb3ClientVersionResult = validate454;
+const schema156 = {"type":"string","$id":"validateWeb3ClientVersionResult"};
 
-function validate415(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate454(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateWeb3ClientVersionResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate415.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate454.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate415.errors = vErrors;
+validate454.errors = vErrors;
 return errors === 0;
 }
 
-export const validateWeb3Sha3DataParam = validate416;
-const schema151 = {"$ref":"bytes.json","$id":"validateWeb3Sha3DataParam"};
+export const validateWeb3Sha3DataParam = validate455;
+const schema157 = {"$ref":"bytes.json","$id":"validateWeb3Sha3DataParam"};
 
-function validate416(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate455(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateWeb3Sha3DataParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6161,14 +7133,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate416.errors = vErrors;
+validate455.errors = vErrors;
 return errors === 0;
 }
 
-export const validateWeb3Sha3Result = validate418;
-const schema152 = {"$ref":"hash32.json","$id":"validateWeb3Sha3Result"};
+export const validateWeb3Sha3Result = validate457;
+const schema158 = {"$ref":"hash32.json","$id":"validateWeb3Sha3Result"};
 
-function validate418(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate457(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateWeb3Sha3Result" */;
 let vErrors = null;
 let errors = 0;
@@ -6176,29 +7148,29 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate418.errors = vErrors;
+validate457.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetAddToBlacklistAddressParam = validate420;
-const schema153 = {"type":"string","$id":"validateNetAddToBlacklistAddressParam"};
+export const validateNetAddToBlacklistAddressParam = validate459;
+const schema159 = {"type":"string","$id":"validateNetAddToBlacklistAddressParam"};
 
-function validate420(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate459(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetAddToBlacklistAddressParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate420.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate459.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate420.errors = vErrors;
+validate459.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetAddToBlacklistDurationParam = validate421;
-const schema154 = {"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":1}],"$id":"validateNetAddToBlacklistDurationParam"};
+export const validateNetAddToBlacklistDurationParam = validate460;
+const schema160 = {"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":1}],"$id":"validateNetAddToBlacklistDurationParam"};
 
-function validate421(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate460(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetAddToBlacklistDurationParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6260,7 +7232,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate421.errors = vErrors;
+validate460.errors = vErrors;
 return false;
 }
 else {
@@ -6274,128 +7246,128 @@ vErrors = null;
 }
 }
 }
-validate421.errors = vErrors;
+validate460.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetAddToBlacklistReasonParam = validate423;
-const schema155 = {"type":"string","$id":"validateNetAddToBlacklistReasonParam"};
+export const validateNetAddToBlacklistReasonParam = validate462;
+const schema161 = {"type":"string","$id":"validateNetAddToBlacklistReasonParam"};
 
-function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate462(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetAddToBlacklistReasonParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate423.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate462.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate423.errors = vErrors;
+validate462.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetAddToBlacklistResult = validate424;
-const schema156 = {"type":"boolean","$id":"validateNetAddToBlacklistResult"};
+export const validateNetAddToBlacklistResult = validate463;
+const schema162 = {"type":"boolean","$id":"validateNetAddToBlacklistResult"};
 
-function validate424(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate463(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetAddToBlacklistResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate424.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate463.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate424.errors = vErrors;
+validate463.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetConnectToPeerEnodeParam = validate425;
-const schema157 = {"$ref":"EnodeUrl.json","$id":"validateNetConnectToPeerEnodeParam"};
-const schema158 = {"title":"EnodeUrl","type":"string","description":"A devp2p node URL: enode://<128 hex digits of the node public key>@<host or IP>:<TCP port>, optionally followed by ?discport=<UDP port>.","pattern":"^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$","$id":"EnodeUrl.json"};
-const pattern11 = new RegExp("^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$", "u");
+export const validateNetConnectToPeerEnodeParam = validate464;
+const schema163 = {"$ref":"EnodeUrl.json","$id":"validateNetConnectToPeerEnodeParam"};
+const schema164 = {"title":"EnodeUrl","type":"string","description":"A devp2p node URL: enode://<128 hex digits of the node public key>@<host or IP>:<TCP port>, optionally followed by ?discport=<UDP port>.","pattern":"^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$","$id":"EnodeUrl.json"};
+const pattern14 = new RegExp("^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$", "u");
 
-function validate426(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="EnodeUrl.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
-if(!pattern11.test(data)){
-validate426.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$"},message:"must match pattern \""+"^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$"+"\""}];
+if(!pattern14.test(data)){
+validate465.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$"},message:"must match pattern \""+"^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$"+"\""}];
 return false;
 }
 }
 else {
-validate426.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate465.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate426.errors = vErrors;
+validate465.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate425(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate464(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetConnectToPeerEnodeParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate426(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate426.errors : vErrors.concat(validate426.errors);
+if(!(validate465(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate465.errors : vErrors.concat(validate465.errors);
 errors = vErrors.length;
 }
-validate425.errors = vErrors;
+validate464.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetConnectToPeerResult = validate428;
-const schema159 = {"type":"boolean","$id":"validateNetConnectToPeerResult"};
+export const validateNetConnectToPeerResult = validate467;
+const schema165 = {"type":"boolean","$id":"validateNetConnectToPeerResult"};
 
-function validate428(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate467(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetConnectToPeerResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate428.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate467.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate428.errors = vErrors;
+validate467.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetDisconnectPeerPeerIdParam = validate429;
-const schema160 = {"type":"string","$id":"validateNetDisconnectPeerPeerIdParam"};
+export const validateNetDisconnectPeerPeerIdParam = validate468;
+const schema166 = {"type":"string","$id":"validateNetDisconnectPeerPeerIdParam"};
 
-function validate429(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate468(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetDisconnectPeerPeerIdParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate429.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate468.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate429.errors = vErrors;
+validate468.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetDisconnectPeerResult = validate430;
-const schema161 = {"type":"boolean","$id":"validateNetDisconnectPeerResult"};
+export const validateNetDisconnectPeerResult = validate469;
+const schema167 = {"type":"boolean","$id":"validateNetDisconnectPeerResult"};
 
-function validate430(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate469(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetDisconnectPeerResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate430.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate469.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate430.errors = vErrors;
+validate469.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetListBlacklistedPeersResult = validate431;
-const schema162 = {"type":"array","items":{"$ref":"BlacklistEntry.json"},"$id":"validateNetListBlacklistedPeersResult"};
-const schema163 = {"title":"BlacklistEntry","type":"object","description":"A blocked IP address or node id. Times are milliseconds since the Unix epoch; expiresAt is null for a permanent entry.","properties":{"id":{"type":"string","description":"The blocked IP address, or node id (128 hex digits)."},"reason":{"type":"string","description":"The reason given to net_addToBlacklist, or the reason the node blocked the peer itself."},"addedAt":{"type":"integer","minimum":0},"expiresAt":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}]}},"required":["id","reason","addedAt","expiresAt"],"additionalProperties":false,"$id":"BlacklistEntry.json"};
+export const validateNetListBlacklistedPeersResult = validate470;
+const schema168 = {"type":"array","items":{"$ref":"BlacklistEntry.json"},"$id":"validateNetListBlacklistedPeersResult"};
+const schema169 = {"title":"BlacklistEntry","type":"object","description":"A blocked IP address or node id. Times are milliseconds since the Unix epoch; expiresAt is null for a permanent entry.","properties":{"id":{"type":"string","description":"The blocked IP address, or node id (128 hex digits)."},"reason":{"type":"string","description":"The reason given to net_addToBlacklist, or the reason the node blocked the peer itself."},"addedAt":{"type":"integer","minimum":0},"expiresAt":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}]}},"required":["id","reason","addedAt","expiresAt"],"additionalProperties":false,"$id":"BlacklistEntry.json"};
 
-function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate471(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="BlacklistEntry.json" */;
 let vErrors = null;
 let errors = 0;
@@ -6403,14 +7375,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) && (missing0 = "id")) || ((data.reason === undefined) && (missing0 = "reason"))) || ((data.addedAt === undefined) && (missing0 = "addedAt"))) || ((data.expiresAt === undefined) && (missing0 = "expiresAt"))){
-validate432.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate471.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "id") || (key0 === "reason")) || (key0 === "addedAt")) || (key0 === "expiresAt"))){
-validate432.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate471.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -6419,7 +7391,7 @@ if(_errs1 === errors){
 if(data.id !== undefined){
 const _errs2 = errors;
 if(typeof data.id !== "string"){
-validate432.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate471.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -6431,7 +7403,7 @@ if(valid0){
 if(data.reason !== undefined){
 const _errs4 = errors;
 if(typeof data.reason !== "string"){
-validate432.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate471.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -6444,13 +7416,13 @@ if(data.addedAt !== undefined){
 let data2 = data.addedAt;
 const _errs6 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate432.errors = [{instancePath:instancePath+"/addedAt",schemaPath:"#/properties/addedAt/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate471.errors = [{instancePath:instancePath+"/addedAt",schemaPath:"#/properties/addedAt/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-validate432.errors = [{instancePath:instancePath+"/addedAt",schemaPath:"#/properties/addedAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate471.errors = [{instancePath:instancePath+"/addedAt",schemaPath:"#/properties/addedAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -6522,7 +7494,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate432.errors = vErrors;
+validate471.errors = vErrors;
 return false;
 }
 else {
@@ -6548,16 +7520,16 @@ var valid0 = true;
 }
 }
 else {
-validate432.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate471.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate432.errors = vErrors;
+validate471.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate431(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate470(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetListBlacklistedPeersResult" */;
 let vErrors = null;
 let errors = 0;
@@ -6567,8 +7539,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate432(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate432.errors : vErrors.concat(validate432.errors);
+if(!(validate471(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate471.errors : vErrors.concat(validate471.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -6578,20 +7550,20 @@ break;
 }
 }
 else {
-validate431.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate470.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate431.errors = vErrors;
+validate470.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetListPeersResult = validate435;
-const schema164 = {"type":"array","items":{"$ref":"Peer.json"},"$id":"validateNetListPeersResult"};
-const schema165 = {"title":"Peer","type":"object","description":"A connected (or connecting) devp2p peer. id is the handle for net_disconnectPeer; nodeId is null until the encryption handshake has revealed the remote public key.","properties":{"id":{"type":"string","description":"Connection identifier, the remote host:port."},"remoteAddress":{"type":"string","description":"Remote socket address, host:port."},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"incomingConnection":{"type":"boolean","description":"true when the peer dialled us."},"status":{"type":"string","enum":["Connecting","Handshaking","Handshaked","Idle","Disconnected"]}},"required":["id","remoteAddress","nodeId","incomingConnection","status"],"additionalProperties":false,"$id":"Peer.json"};
-const pattern12 = new RegExp("^[0-9a-f]{128}$", "u");
+export const validateNetListPeersResult = validate474;
+const schema170 = {"type":"array","items":{"$ref":"Peer.json"},"$id":"validateNetListPeersResult"};
+const schema171 = {"title":"Peer","type":"object","description":"A connected (or connecting) devp2p peer. id is the handle for net_disconnectPeer; nodeId is null until the encryption handshake has revealed the remote public key.","properties":{"id":{"type":"string","description":"Connection identifier, the remote host:port."},"remoteAddress":{"type":"string","description":"Remote socket address, host:port."},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"incomingConnection":{"type":"boolean","description":"true when the peer dialled us."},"status":{"type":"string","enum":["Connecting","Handshaking","Handshaked","Idle","Disconnected"]}},"required":["id","remoteAddress","nodeId","incomingConnection","status"],"additionalProperties":false,"$id":"Peer.json"};
+const pattern15 = new RegExp("^[0-9a-f]{128}$", "u");
 
-function validate436(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate475(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="Peer.json" */;
 let vErrors = null;
 let errors = 0;
@@ -6599,14 +7571,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) && (missing0 = "id")) || ((data.remoteAddress === undefined) && (missing0 = "remoteAddress"))) || ((data.nodeId === undefined) && (missing0 = "nodeId"))) || ((data.incomingConnection === undefined) && (missing0 = "incomingConnection"))) || ((data.status === undefined) && (missing0 = "status"))){
-validate436.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate475.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "id") || (key0 === "remoteAddress")) || (key0 === "nodeId")) || (key0 === "incomingConnection")) || (key0 === "status"))){
-validate436.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate475.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -6615,7 +7587,7 @@ if(_errs1 === errors){
 if(data.id !== undefined){
 const _errs2 = errors;
 if(typeof data.id !== "string"){
-validate436.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate475.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -6627,7 +7599,7 @@ if(valid0){
 if(data.remoteAddress !== undefined){
 const _errs4 = errors;
 if(typeof data.remoteAddress !== "string"){
-validate436.errors = [{instancePath:instancePath+"/remoteAddress",schemaPath:"#/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate475.errors = [{instancePath:instancePath+"/remoteAddress",schemaPath:"#/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -6655,7 +7627,7 @@ passing0 = 0;
 const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data2 === "string"){
-if(!pattern12.test(data2)){
+if(!pattern15.test(data2)){
 const err0 = {instancePath:instancePath+"/nodeId",schemaPath:"#/properties/nodeId/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{128}$"},message:"must match pattern \""+"^[0-9a-f]{128}$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -6697,7 +7669,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate436.errors = vErrors;
+validate475.errors = vErrors;
 return false;
 }
 else {
@@ -6720,7 +7692,7 @@ if(valid0){
 if(data.incomingConnection !== undefined){
 const _errs11 = errors;
 if(typeof data.incomingConnection !== "boolean"){
-validate436.errors = [{instancePath:instancePath+"/incomingConnection",schemaPath:"#/properties/incomingConnection/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate475.errors = [{instancePath:instancePath+"/incomingConnection",schemaPath:"#/properties/incomingConnection/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -6733,11 +7705,11 @@ if(data.status !== undefined){
 let data4 = data.status;
 const _errs13 = errors;
 if(typeof data4 !== "string"){
-validate436.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate475.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data4 === "Connecting") || (data4 === "Handshaking")) || (data4 === "Handshaked")) || (data4 === "Idle")) || (data4 === "Disconnected"))){
-validate436.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema165.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate475.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema171.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -6753,16 +7725,16 @@ var valid0 = true;
 }
 }
 else {
-validate436.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate475.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate436.errors = vErrors;
+validate475.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate435(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate474(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetListPeersResult" */;
 let vErrors = null;
 let errors = 0;
@@ -6772,8 +7744,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate436(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
+if(!(validate475(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate475.errors : vErrors.concat(validate475.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -6783,33 +7755,33 @@ break;
 }
 }
 else {
-validate435.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate474.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate435.errors = vErrors;
+validate474.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetListeningResult = validate439;
-const schema166 = {"type":"boolean","$id":"validateNetListeningResult"};
+export const validateNetListeningResult = validate478;
+const schema172 = {"type":"boolean","$id":"validateNetListeningResult"};
 
-function validate439(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate478(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetListeningResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate439.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate478.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate439.errors = vErrors;
+validate478.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetPeerCountResult = validate440;
-const schema167 = {"$ref":"uint.json","$id":"validateNetPeerCountResult"};
+export const validateNetPeerCountResult = validate479;
+const schema173 = {"$ref":"uint.json","$id":"validateNetPeerCountResult"};
 
-function validate440(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate479(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetPeerCountResult" */;
 let vErrors = null;
 let errors = 0;
@@ -6817,68 +7789,68 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate440.errors = vErrors;
+validate479.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetRemoveFromBlacklistAddressParam = validate442;
-const schema168 = {"type":"string","$id":"validateNetRemoveFromBlacklistAddressParam"};
+export const validateNetRemoveFromBlacklistAddressParam = validate481;
+const schema174 = {"type":"string","$id":"validateNetRemoveFromBlacklistAddressParam"};
 
-function validate442(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate481(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetRemoveFromBlacklistAddressParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate442.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate481.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate442.errors = vErrors;
+validate481.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetRemoveFromBlacklistResult = validate443;
-const schema169 = {"type":"boolean","$id":"validateNetRemoveFromBlacklistResult"};
+export const validateNetRemoveFromBlacklistResult = validate482;
+const schema175 = {"type":"boolean","$id":"validateNetRemoveFromBlacklistResult"};
 
-function validate443(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate482(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetRemoveFromBlacklistResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate443.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate482.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate443.errors = vErrors;
+validate482.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetVersionResult = validate444;
-const schema170 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$","$id":"validateNetVersionResult"};
-const pattern13 = new RegExp("^(0|[1-9][0-9]*)$", "u");
+export const validateNetVersionResult = validate483;
+const schema176 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$","$id":"validateNetVersionResult"};
+const pattern16 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate444(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate483(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetVersionResult" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
-if(!pattern13.test(data)){
-validate444.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""}];
+if(!pattern16.test(data)){
+validate483.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""}];
 return false;
 }
 }
 else {
-validate444.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate483.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate444.errors = vErrors;
+validate483.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalEcRecoverMessageParam = validate445;
-const schema171 = {"$ref":"bytes.json","$id":"validatePersonalEcRecoverMessageParam"};
+export const validatePersonalEcRecoverMessageParam = validate484;
+const schema177 = {"$ref":"bytes.json","$id":"validatePersonalEcRecoverMessageParam"};
 
-function validate445(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate484(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalEcRecoverMessageParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6886,29 +7858,29 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate445.errors = vErrors;
+validate484.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalEcRecoverSignatureParam = validate447;
-const schema172 = {"$ref":"bytes65.json","$id":"validatePersonalEcRecoverSignatureParam"};
+export const validatePersonalEcRecoverSignatureParam = validate486;
+const schema178 = {"$ref":"bytes65.json","$id":"validatePersonalEcRecoverSignatureParam"};
 
-function validate447(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate486(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalEcRecoverSignatureParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
+if(!(validate133(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
 errors = vErrors.length;
 }
-validate447.errors = vErrors;
+validate486.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalEcRecoverResult = validate449;
-const schema173 = {"$ref":"address.json","$id":"validatePersonalEcRecoverResult"};
+export const validatePersonalEcRecoverResult = validate488;
+const schema179 = {"$ref":"address.json","$id":"validatePersonalEcRecoverResult"};
 
-function validate449(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate488(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalEcRecoverResult" */;
 let vErrors = null;
 let errors = 0;
@@ -6916,67 +7888,67 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate449.errors = vErrors;
+validate488.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalImportRawKeyPrivateKeyParam = validate451;
-const schema174 = {"$ref":"PrivateKey.json","$id":"validatePersonalImportRawKeyPrivateKeyParam"};
-const schema175 = {"title":"PrivateKey","type":"string","pattern":"^(0x)?[0-9a-fA-F]{64}$","description":"A secp256k1 private key: 32 bytes as 64 hex digits; the 0x prefix is optional (geth-style keys without it are accepted).","$id":"PrivateKey.json"};
-const pattern14 = new RegExp("^(0x)?[0-9a-fA-F]{64}$", "u");
+export const validatePersonalImportRawKeyPrivateKeyParam = validate490;
+const schema180 = {"$ref":"PrivateKey.json","$id":"validatePersonalImportRawKeyPrivateKeyParam"};
+const schema181 = {"title":"PrivateKey","type":"string","pattern":"^(0x)?[0-9a-fA-F]{64}$","description":"A secp256k1 private key: 32 bytes as 64 hex digits; the 0x prefix is optional (geth-style keys without it are accepted).","$id":"PrivateKey.json"};
+const pattern17 = new RegExp("^(0x)?[0-9a-fA-F]{64}$", "u");
 
-function validate452(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate491(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="PrivateKey.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
-if(!pattern14.test(data)){
-validate452.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0x)?[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^(0x)?[0-9a-fA-F]{64}$"+"\""}];
+if(!pattern17.test(data)){
+validate491.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0x)?[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^(0x)?[0-9a-fA-F]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate452.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate491.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate452.errors = vErrors;
+validate491.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate451(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate490(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalImportRawKeyPrivateKeyParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate452(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate452.errors : vErrors.concat(validate452.errors);
+if(!(validate491(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate491.errors : vErrors.concat(validate491.errors);
 errors = vErrors.length;
 }
-validate451.errors = vErrors;
+validate490.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalImportRawKeyPassphraseParam = validate454;
-const schema176 = {"type":"string","$id":"validatePersonalImportRawKeyPassphraseParam"};
+export const validatePersonalImportRawKeyPassphraseParam = validate493;
+const schema182 = {"type":"string","$id":"validatePersonalImportRawKeyPassphraseParam"};
 
-function validate454(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate493(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalImportRawKeyPassphraseParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate454.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate493.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate454.errors = vErrors;
+validate493.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalImportRawKeyResult = validate455;
-const schema177 = {"$ref":"address.json","$id":"validatePersonalImportRawKeyResult"};
+export const validatePersonalImportRawKeyResult = validate494;
+const schema183 = {"$ref":"address.json","$id":"validatePersonalImportRawKeyResult"};
 
-function validate455(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate494(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalImportRawKeyResult" */;
 let vErrors = null;
 let errors = 0;
@@ -6984,14 +7956,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate455.errors = vErrors;
+validate494.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalListAccountsResult = validate457;
-const schema178 = {"type":"array","items":{"$ref":"address.json"},"$id":"validatePersonalListAccountsResult"};
+export const validatePersonalListAccountsResult = validate496;
+const schema184 = {"type":"array","items":{"$ref":"address.json"},"$id":"validatePersonalListAccountsResult"};
 
-function validate457(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate496(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalListAccountsResult" */;
 let vErrors = null;
 let errors = 0;
@@ -7012,18 +7984,18 @@ break;
 }
 }
 else {
-validate457.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate496.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate457.errors = vErrors;
+validate496.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalLockAccountAddressParam = validate459;
-const schema179 = {"$ref":"address.json","$id":"validatePersonalLockAccountAddressParam"};
+export const validatePersonalLockAccountAddressParam = validate498;
+const schema185 = {"$ref":"address.json","$id":"validatePersonalLockAccountAddressParam"};
 
-function validate459(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate498(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalLockAccountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -7031,44 +8003,44 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate459.errors = vErrors;
+validate498.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalLockAccountResult = validate461;
-const schema180 = {"type":"boolean","$id":"validatePersonalLockAccountResult"};
+export const validatePersonalLockAccountResult = validate500;
+const schema186 = {"type":"boolean","$id":"validatePersonalLockAccountResult"};
 
-function validate461(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate500(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalLockAccountResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate461.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate500.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate461.errors = vErrors;
+validate500.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalNewAccountPassphraseParam = validate462;
-const schema181 = {"type":"string","$id":"validatePersonalNewAccountPassphraseParam"};
+export const validatePersonalNewAccountPassphraseParam = validate501;
+const schema187 = {"type":"string","$id":"validatePersonalNewAccountPassphraseParam"};
 
-function validate462(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate501(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalNewAccountPassphraseParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate462.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate501.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate462.errors = vErrors;
+validate501.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalNewAccountResult = validate463;
-const schema182 = {"$ref":"address.json","$id":"validatePersonalNewAccountResult"};
+export const validatePersonalNewAccountResult = validate502;
+const schema188 = {"$ref":"address.json","$id":"validatePersonalNewAccountResult"};
 
-function validate463(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate502(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalNewAccountResult" */;
 let vErrors = null;
 let errors = 0;
@@ -7076,44 +8048,44 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate463.errors = vErrors;
+validate502.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSendTransactionTransactionParam = validate465;
-const schema183 = {"$ref":"TransactionRequest.json","$id":"validatePersonalSendTransactionTransactionParam"};
+export const validatePersonalSendTransactionTransactionParam = validate504;
+const schema189 = {"$ref":"TransactionRequest.json","$id":"validatePersonalSendTransactionTransactionParam"};
 
-function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate504(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSendTransactionTransactionParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate350(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate350.errors : vErrors.concat(validate350.errors);
+if(!(validate379(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate379.errors : vErrors.concat(validate379.errors);
 errors = vErrors.length;
 }
-validate465.errors = vErrors;
+validate504.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSendTransactionPassphraseParam = validate467;
-const schema184 = {"type":"string","$id":"validatePersonalSendTransactionPassphraseParam"};
+export const validatePersonalSendTransactionPassphraseParam = validate506;
+const schema190 = {"type":"string","$id":"validatePersonalSendTransactionPassphraseParam"};
 
-function validate467(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate506(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSendTransactionPassphraseParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate467.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate506.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate467.errors = vErrors;
+validate506.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSendTransactionResult = validate468;
-const schema185 = {"$ref":"hash32.json","$id":"validatePersonalSendTransactionResult"};
+export const validatePersonalSendTransactionResult = validate507;
+const schema191 = {"$ref":"hash32.json","$id":"validatePersonalSendTransactionResult"};
 
-function validate468(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate507(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSendTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -7121,14 +8093,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate468.errors = vErrors;
+validate507.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignMessageParam = validate470;
-const schema186 = {"$ref":"bytes.json","$id":"validatePersonalSignMessageParam"};
+export const validatePersonalSignMessageParam = validate509;
+const schema192 = {"$ref":"bytes.json","$id":"validatePersonalSignMessageParam"};
 
-function validate470(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate509(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignMessageParam" */;
 let vErrors = null;
 let errors = 0;
@@ -7136,14 +8108,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate470.errors = vErrors;
+validate509.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignAddressParam = validate472;
-const schema187 = {"$ref":"address.json","$id":"validatePersonalSignAddressParam"};
+export const validatePersonalSignAddressParam = validate511;
+const schema193 = {"$ref":"address.json","$id":"validatePersonalSignAddressParam"};
 
-function validate472(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate511(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -7151,74 +8123,74 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate472.errors = vErrors;
+validate511.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignPassphraseParam = validate474;
-const schema188 = {"type":"string","$id":"validatePersonalSignPassphraseParam"};
+export const validatePersonalSignPassphraseParam = validate513;
+const schema194 = {"type":"string","$id":"validatePersonalSignPassphraseParam"};
 
-function validate474(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate513(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignPassphraseParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate474.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate513.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate474.errors = vErrors;
+validate513.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignResult = validate475;
-const schema189 = {"$ref":"bytes65.json","$id":"validatePersonalSignResult"};
+export const validatePersonalSignResult = validate514;
+const schema195 = {"$ref":"bytes65.json","$id":"validatePersonalSignResult"};
 
-function validate475(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
+if(!(validate133(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
 errors = vErrors.length;
 }
-validate475.errors = vErrors;
+validate514.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignAndSendTransactionTransactionParam = validate477;
-const schema190 = {"$ref":"TransactionRequest.json","$id":"validatePersonalSignAndSendTransactionTransactionParam"};
+export const validatePersonalSignAndSendTransactionTransactionParam = validate516;
+const schema196 = {"$ref":"TransactionRequest.json","$id":"validatePersonalSignAndSendTransactionTransactionParam"};
 
-function validate477(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate516(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignAndSendTransactionTransactionParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate350(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate350.errors : vErrors.concat(validate350.errors);
+if(!(validate379(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate379.errors : vErrors.concat(validate379.errors);
 errors = vErrors.length;
 }
-validate477.errors = vErrors;
+validate516.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignAndSendTransactionPassphraseParam = validate479;
-const schema191 = {"type":"string","$id":"validatePersonalSignAndSendTransactionPassphraseParam"};
+export const validatePersonalSignAndSendTransactionPassphraseParam = validate518;
+const schema197 = {"type":"string","$id":"validatePersonalSignAndSendTransactionPassphraseParam"};
 
-function validate479(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate518(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignAndSendTransactionPassphraseParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate479.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate518.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate479.errors = vErrors;
+validate518.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignAndSendTransactionResult = validate480;
-const schema192 = {"$ref":"hash32.json","$id":"validatePersonalSignAndSendTransactionResult"};
+export const validatePersonalSignAndSendTransactionResult = validate519;
+const schema198 = {"$ref":"hash32.json","$id":"validatePersonalSignAndSendTransactionResult"};
 
-function validate480(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate519(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignAndSendTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -7226,14 +8198,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate480.errors = vErrors;
+validate519.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalUnlockAccountAddressParam = validate482;
-const schema193 = {"$ref":"address.json","$id":"validatePersonalUnlockAccountAddressParam"};
+export const validatePersonalUnlockAccountAddressParam = validate521;
+const schema199 = {"$ref":"address.json","$id":"validatePersonalUnlockAccountAddressParam"};
 
-function validate482(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate521(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalUnlockAccountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -7241,29 +8213,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate482.errors = vErrors;
+validate521.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalUnlockAccountPassphraseParam = validate484;
-const schema194 = {"type":"string","$id":"validatePersonalUnlockAccountPassphraseParam"};
+export const validatePersonalUnlockAccountPassphraseParam = validate523;
+const schema200 = {"type":"string","$id":"validatePersonalUnlockAccountPassphraseParam"};
 
-function validate484(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate523(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalUnlockAccountPassphraseParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate484.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate523.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate484.errors = vErrors;
+validate523.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalUnlockAccountDurationParam = validate485;
-const schema195 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"},{"type":"integer","minimum":0}],"$id":"validatePersonalUnlockAccountDurationParam"};
+export const validatePersonalUnlockAccountDurationParam = validate524;
+const schema201 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"},{"type":"integer","minimum":0}],"$id":"validatePersonalUnlockAccountDurationParam"};
 
-function validate485(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate524(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalUnlockAccountDurationParam" */;
 let vErrors = null;
 let errors = 0;
@@ -7341,7 +8313,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate485.errors = vErrors;
+validate524.errors = vErrors;
 return false;
 }
 else {
@@ -7355,33 +8327,33 @@ vErrors = null;
 }
 }
 }
-validate485.errors = vErrors;
+validate524.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalUnlockAccountResult = validate488;
-const schema196 = {"type":"boolean","$id":"validatePersonalUnlockAccountResult"};
+export const validatePersonalUnlockAccountResult = validate527;
+const schema202 = {"type":"boolean","$id":"validatePersonalUnlockAccountResult"};
 
-function validate488(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate527(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalUnlockAccountResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate488.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate527.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate488.errors = vErrors;
+validate527.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugAccountRangeBlockParam = validate489;
-const schema197 = {"$ref":"TestBlockHashOrNumber.json","$id":"validateDebugAccountRangeBlockParam"};
-const schema198 = {"title":"TestBlockHashOrNumber","description":"A block for the retesteth state dumps: a 32-byte block hash (0x and 64 hex digits) or a block number as a TestQuantity (\"1\", 1 or \"0x01\").","anyOf":[{"$ref":"hash32.json"},{"$ref":"TestQuantity.json"}],"$id":"TestBlockHashOrNumber.json"};
-const schema199 = {"title":"TestQuantity","description":"A non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\"). A string without 0x is decimal (the original node read every string as hex).","oneOf":[{"type":"integer","minimum":0},{"type":"string","pattern":"^[0-9]+$"},{"type":"string","pattern":"^0x[0-9a-fA-F]+$"}],"$id":"TestQuantity.json"};
-const pattern15 = new RegExp("^[0-9]+$", "u");
-const pattern16 = new RegExp("^0x[0-9a-fA-F]+$", "u");
+export const validateDebugAccountRangeBlockParam = validate528;
+const schema203 = {"$ref":"TestBlockHashOrNumber.json","$id":"validateDebugAccountRangeBlockParam"};
+const schema204 = {"title":"TestBlockHashOrNumber","description":"A block for the retesteth state dumps: a 32-byte block hash (0x and 64 hex digits) or a block number as a TestQuantity (\"1\", 1 or \"0x01\").","anyOf":[{"$ref":"hash32.json"},{"$ref":"TestQuantity.json"}],"$id":"TestBlockHashOrNumber.json"};
+const schema205 = {"title":"TestQuantity","description":"A non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\"). A string without 0x is decimal (the original node read every string as hex).","oneOf":[{"type":"integer","minimum":0},{"type":"string","pattern":"^[0-9]+$"},{"type":"string","pattern":"^0x[0-9a-fA-F]+$"}],"$id":"TestQuantity.json"};
+const pattern18 = new RegExp("^[0-9]+$", "u");
+const pattern19 = new RegExp("^0x[0-9a-fA-F]+$", "u");
 
-function validate492(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate531(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TestQuantity.json" */;
 let vErrors = null;
 let errors = 0;
@@ -7421,7 +8393,7 @@ passing0 = 0;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data === "string"){
-if(!pattern15.test(data)){
+if(!pattern18.test(data)){
 const err2 = {instancePath,schemaPath:"#/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -7456,7 +8428,7 @@ passing0 = 1;
 const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data === "string"){
-if(!pattern16.test(data)){
+if(!pattern19.test(data)){
 const err4 = {instancePath,schemaPath:"#/oneOf/2/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]+$"},message:"must match pattern \""+"^0x[0-9a-fA-F]+$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
@@ -7499,7 +8471,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate492.errors = vErrors;
+validate531.errors = vErrors;
 return false;
 }
 else {
@@ -7513,12 +8485,12 @@ vErrors = null;
 }
 }
 }
-validate492.errors = vErrors;
+validate531.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate490(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TestBlockHashOrNumber.json" */;
 let vErrors = null;
 let errors = 0;
@@ -7533,8 +8505,8 @@ var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate492(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate531(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -7549,7 +8521,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate490.errors = vErrors;
+validate529.errors = vErrors;
 return false;
 }
 else {
@@ -7563,42 +8535,42 @@ vErrors = null;
 }
 }
 }
-validate490.errors = vErrors;
+validate529.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate489(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugAccountRangeBlockParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate490(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate490.errors : vErrors.concat(validate490.errors);
+if(!(validate529(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate529.errors : vErrors.concat(validate529.errors);
 errors = vErrors.length;
 }
-validate489.errors = vErrors;
+validate528.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugAccountRangeTxIndexParam = validate495;
-const schema200 = {"$ref":"TestQuantity.json","$id":"validateDebugAccountRangeTxIndexParam"};
+export const validateDebugAccountRangeTxIndexParam = validate534;
+const schema206 = {"$ref":"TestQuantity.json","$id":"validateDebugAccountRangeTxIndexParam"};
 
-function validate495(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate534(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugAccountRangeTxIndexParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate492(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate531(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
-validate495.errors = vErrors;
+validate534.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugAccountRangeStartKeyParam = validate497;
-const schema201 = {"$ref":"bytes.json","$id":"validateDebugAccountRangeStartKeyParam"};
+export const validateDebugAccountRangeStartKeyParam = validate536;
+const schema207 = {"$ref":"bytes.json","$id":"validateDebugAccountRangeStartKeyParam"};
 
-function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate536(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugAccountRangeStartKeyParam" */;
 let vErrors = null;
 let errors = 0;
@@ -7606,30 +8578,30 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate497.errors = vErrors;
+validate536.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugAccountRangeMaxResultsParam = validate499;
-const schema202 = {"$ref":"TestQuantity.json","$id":"validateDebugAccountRangeMaxResultsParam"};
+export const validateDebugAccountRangeMaxResultsParam = validate538;
+const schema208 = {"$ref":"TestQuantity.json","$id":"validateDebugAccountRangeMaxResultsParam"};
 
-function validate499(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate538(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugAccountRangeMaxResultsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate492(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate531(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
-validate499.errors = vErrors;
+validate538.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugAccountRangeResult = validate501;
-const schema203 = {"$ref":"AccountRange.json","$id":"validateDebugAccountRangeResult"};
-const schema204 = {"title":"AccountRange","type":"object","description":"One page of a state dump, read from the state trie. Accounts are ordered by keccak256(address), the order of the state trie; addressMap maps each such hash to its address, or to null when the node never saw the address (the trie stores only the hash). nextKey is the hash to pass as startKey for the next page, or 32 zero bytes when the dump is complete.","properties":{"addressMap":{"type":"object","additionalProperties":{"oneOf":[{"$ref":"address.json"},{"$ref":"notFound.json"}]}},"nextKey":{"$ref":"bytes32.json"}},"required":["addressMap","nextKey"],"additionalProperties":false,"$id":"AccountRange.json"};
+export const validateDebugAccountRangeResult = validate540;
+const schema209 = {"$ref":"AccountRange.json","$id":"validateDebugAccountRangeResult"};
+const schema210 = {"title":"AccountRange","type":"object","description":"One page of a state dump, read from the state trie. Accounts are ordered by keccak256(address), the order of the state trie; addressMap maps each such hash to its address, or to null when the node never saw the address (the trie stores only the hash). nextKey is the hash to pass as startKey for the next page, or 32 zero bytes when the dump is complete.","properties":{"addressMap":{"type":"object","additionalProperties":{"oneOf":[{"$ref":"address.json"},{"$ref":"notFound.json"}]}},"nextKey":{"$ref":"bytes32.json"}},"required":["addressMap","nextKey"],"additionalProperties":false,"$id":"AccountRange.json"};
 
-function validate502(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate541(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AccountRange.json" */;
 let vErrors = null;
 let errors = 0;
@@ -7637,14 +8609,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.addressMap === undefined) && (missing0 = "addressMap")) || ((data.nextKey === undefined) && (missing0 = "nextKey"))){
-validate502.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate541.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "addressMap") || (key0 === "nextKey"))){
-validate502.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate541.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -7696,7 +8668,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate502.errors = vErrors;
+validate541.errors = vErrors;
 return false;
 }
 else {
@@ -7717,7 +8689,7 @@ break;
 }
 }
 else {
-validate502.errors = [{instancePath:instancePath+"/addressMap",schemaPath:"#/properties/addressMap/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate541.errors = [{instancePath:instancePath+"/addressMap",schemaPath:"#/properties/addressMap/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -7729,8 +8701,8 @@ var valid0 = true;
 if(valid0){
 if(data.nextKey !== undefined){
 const _errs9 = errors;
-if(!(validate168(data.nextKey, {instancePath:instancePath+"/nextKey",parentData:data,parentDataProperty:"nextKey",rootData}))){
-vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+if(!(validate195(data.nextKey, {instancePath:instancePath+"/nextKey",parentData:data,parentDataProperty:"nextKey",rootData}))){
+vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs9 === errors;
@@ -7743,32 +8715,32 @@ var valid0 = true;
 }
 }
 else {
-validate502.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate541.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate502.errors = vErrors;
+validate541.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate501(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate540(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugAccountRangeResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate502(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate502.errors : vErrors.concat(validate502.errors);
+if(!(validate541(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate541.errors : vErrors.concat(validate541.errors);
 errors = vErrors.length;
 }
-validate501.errors = vErrors;
+validate540.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugListPeersInfoResult = validate507;
-const schema205 = {"type":"array","items":{"$ref":"PeerInfo.json"},"$id":"validateDebugListPeersInfoResult"};
-const schema206 = {"title":"PeerInfo","type":"object","description":"Debug details of a peer: the Peer fields plus what its Hello and eth Status messages announced. Fields the peer has not sent yet are null. (The original node returned one free-text string per peer.)","properties":{"id":{"type":"string","description":"Connection identifier, the remote host:port."},"remoteAddress":{"type":"string"},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"incomingConnection":{"type":"boolean"},"status":{"type":"string","enum":["Connecting","Handshaking","Handshaked","Idle","Disconnected"]},"clientId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]},"capabilities":{"type":"array","items":{"type":"string"},"description":"Capabilities from the Hello message, e.g. eth/68, snap/1."},"networkId":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"genesisHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"bestBlockHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"maxBlockNumber":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"totalDifficulty":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"forkAccepted":{"oneOf":[{"$ref":"notFound.json"},{"type":"boolean","description":"Whether the peer passed the fork-id / DAO-fork check."}]}},"required":["id","remoteAddress","nodeId","incomingConnection","status","clientId","capabilities","networkId","genesisHash","bestBlockHash","maxBlockNumber","totalDifficulty","forkAccepted"],"additionalProperties":false,"$id":"PeerInfo.json"};
+export const validateDebugListPeersInfoResult = validate546;
+const schema211 = {"type":"array","items":{"$ref":"PeerInfo.json"},"$id":"validateDebugListPeersInfoResult"};
+const schema212 = {"title":"PeerInfo","type":"object","description":"Debug details of a peer: the Peer fields plus what its Hello and eth Status messages announced. Fields the peer has not sent yet are null. (The original node returned one free-text string per peer.)","properties":{"id":{"type":"string","description":"Connection identifier, the remote host:port."},"remoteAddress":{"type":"string"},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"incomingConnection":{"type":"boolean"},"status":{"type":"string","enum":["Connecting","Handshaking","Handshaked","Idle","Disconnected"]},"clientId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]},"capabilities":{"type":"array","items":{"type":"string"},"description":"Capabilities from the Hello message, e.g. eth/68, snap/1."},"networkId":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"genesisHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"bestBlockHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"maxBlockNumber":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"totalDifficulty":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"forkAccepted":{"oneOf":[{"$ref":"notFound.json"},{"type":"boolean","description":"Whether the peer passed the fork-id / DAO-fork check."}]}},"required":["id","remoteAddress","nodeId","incomingConnection","status","clientId","capabilities","networkId","genesisHash","bestBlockHash","maxBlockNumber","totalDifficulty","forkAccepted"],"additionalProperties":false,"$id":"PeerInfo.json"};
 
-function validate508(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate547(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="PeerInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -7776,14 +8748,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((((data.id === undefined) && (missing0 = "id")) || ((data.remoteAddress === undefined) && (missing0 = "remoteAddress"))) || ((data.nodeId === undefined) && (missing0 = "nodeId"))) || ((data.incomingConnection === undefined) && (missing0 = "incomingConnection"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.clientId === undefined) && (missing0 = "clientId"))) || ((data.capabilities === undefined) && (missing0 = "capabilities"))) || ((data.networkId === undefined) && (missing0 = "networkId"))) || ((data.genesisHash === undefined) && (missing0 = "genesisHash"))) || ((data.bestBlockHash === undefined) && (missing0 = "bestBlockHash"))) || ((data.maxBlockNumber === undefined) && (missing0 = "maxBlockNumber"))) || ((data.totalDifficulty === undefined) && (missing0 = "totalDifficulty"))) || ((data.forkAccepted === undefined) && (missing0 = "forkAccepted"))){
-validate508.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate547.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema206.properties, key0))){
-validate508.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema212.properties, key0))){
+validate547.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -7792,7 +8764,7 @@ if(_errs1 === errors){
 if(data.id !== undefined){
 const _errs2 = errors;
 if(typeof data.id !== "string"){
-validate508.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate547.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -7804,7 +8776,7 @@ if(valid0){
 if(data.remoteAddress !== undefined){
 const _errs4 = errors;
 if(typeof data.remoteAddress !== "string"){
-validate508.errors = [{instancePath:instancePath+"/remoteAddress",schemaPath:"#/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate547.errors = [{instancePath:instancePath+"/remoteAddress",schemaPath:"#/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -7832,7 +8804,7 @@ passing0 = 0;
 const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data2 === "string"){
-if(!pattern12.test(data2)){
+if(!pattern15.test(data2)){
 const err0 = {instancePath:instancePath+"/nodeId",schemaPath:"#/properties/nodeId/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{128}$"},message:"must match pattern \""+"^[0-9a-f]{128}$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -7874,7 +8846,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate508.errors = vErrors;
+validate547.errors = vErrors;
 return false;
 }
 else {
@@ -7897,7 +8869,7 @@ if(valid0){
 if(data.incomingConnection !== undefined){
 const _errs11 = errors;
 if(typeof data.incomingConnection !== "boolean"){
-validate508.errors = [{instancePath:instancePath+"/incomingConnection",schemaPath:"#/properties/incomingConnection/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate547.errors = [{instancePath:instancePath+"/incomingConnection",schemaPath:"#/properties/incomingConnection/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -7910,11 +8882,11 @@ if(data.status !== undefined){
 let data4 = data.status;
 const _errs13 = errors;
 if(typeof data4 !== "string"){
-validate508.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate547.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data4 === "Connecting") || (data4 === "Handshaking")) || (data4 === "Handshaked")) || (data4 === "Idle")) || (data4 === "Disconnected"))){
-validate508.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema206.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate547.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema212.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -7970,7 +8942,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate508.errors = vErrors;
+validate547.errors = vErrors;
 return false;
 }
 else {
@@ -8000,7 +8972,7 @@ const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
 const _errs22 = errors;
 if(typeof data6[i0] !== "string"){
-validate508.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"#/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate547.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"#/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid3 = _errs22 === errors;
@@ -8010,7 +8982,7 @@ break;
 }
 }
 else {
-validate508.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate547.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -8061,7 +9033,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
-validate508.errors = vErrors;
+validate547.errors = vErrors;
 return false;
 }
 else {
@@ -8122,7 +9094,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate508.errors = vErrors;
+validate547.errors = vErrors;
 return false;
 }
 else {
@@ -8183,7 +9155,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
-validate508.errors = vErrors;
+validate547.errors = vErrors;
 return false;
 }
 else {
@@ -8244,7 +9216,7 @@ else {
 vErrors.push(err8);
 }
 errors++;
-validate508.errors = vErrors;
+validate547.errors = vErrors;
 return false;
 }
 else {
@@ -8305,7 +9277,7 @@ else {
 vErrors.push(err9);
 }
 errors++;
-validate508.errors = vErrors;
+validate547.errors = vErrors;
 return false;
 }
 else {
@@ -8372,7 +9344,7 @@ else {
 vErrors.push(err11);
 }
 errors++;
-validate508.errors = vErrors;
+validate547.errors = vErrors;
 return false;
 }
 else {
@@ -8407,16 +9379,16 @@ var valid0 = true;
 }
 }
 else {
-validate508.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate547.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate508.errors = vErrors;
+validate547.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate507(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate546(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugListPeersInfoResult" */;
 let vErrors = null;
 let errors = 0;
@@ -8426,8 +9398,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate508(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate508.errors : vErrors.concat(validate508.errors);
+if(!(validate547(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate547.errors : vErrors.concat(validate547.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -8437,48 +9409,48 @@ break;
 }
 }
 else {
-validate507.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate546.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate507.errors = vErrors;
+validate546.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtBlockParam = validate523;
-const schema207 = {"$ref":"TestBlockHashOrNumber.json","$id":"validateDebugStorageRangeAtBlockParam"};
+export const validateDebugStorageRangeAtBlockParam = validate562;
+const schema213 = {"$ref":"TestBlockHashOrNumber.json","$id":"validateDebugStorageRangeAtBlockParam"};
 
-function validate523(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate562(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtBlockParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate490(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate490.errors : vErrors.concat(validate490.errors);
+if(!(validate529(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate529.errors : vErrors.concat(validate529.errors);
 errors = vErrors.length;
 }
-validate523.errors = vErrors;
+validate562.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtTxIndexParam = validate525;
-const schema208 = {"$ref":"TestQuantity.json","$id":"validateDebugStorageRangeAtTxIndexParam"};
+export const validateDebugStorageRangeAtTxIndexParam = validate564;
+const schema214 = {"$ref":"TestQuantity.json","$id":"validateDebugStorageRangeAtTxIndexParam"};
 
-function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate564(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtTxIndexParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate492(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate531(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
-validate525.errors = vErrors;
+validate564.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtAddressParam = validate527;
-const schema209 = {"$ref":"address.json","$id":"validateDebugStorageRangeAtAddressParam"};
+export const validateDebugStorageRangeAtAddressParam = validate566;
+const schema215 = {"$ref":"address.json","$id":"validateDebugStorageRangeAtAddressParam"};
 
-function validate527(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate566(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -8486,14 +9458,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate527.errors = vErrors;
+validate566.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtBeginParam = validate529;
-const schema210 = {"$ref":"bytes.json","$id":"validateDebugStorageRangeAtBeginParam"};
+export const validateDebugStorageRangeAtBeginParam = validate568;
+const schema216 = {"$ref":"bytes.json","$id":"validateDebugStorageRangeAtBeginParam"};
 
-function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate568(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtBeginParam" */;
 let vErrors = null;
 let errors = 0;
@@ -8501,30 +9473,30 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate529.errors = vErrors;
+validate568.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtMaxResultsParam = validate531;
-const schema211 = {"$ref":"TestQuantity.json","$id":"validateDebugStorageRangeAtMaxResultsParam"};
+export const validateDebugStorageRangeAtMaxResultsParam = validate570;
+const schema217 = {"$ref":"TestQuantity.json","$id":"validateDebugStorageRangeAtMaxResultsParam"};
 
-function validate531(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate570(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtMaxResultsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate492(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate531(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
-validate531.errors = vErrors;
+validate570.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtResult = validate533;
-const schema212 = {"$ref":"StorageRange.json","$id":"validateDebugStorageRangeAtResult"};
-const schema213 = {"title":"StorageRange","type":"object","description":"One page of an account's storage. storage maps keccak256(slot) to the slot and its value (both 32 bytes; key is null when the node does not know the slot preimage). Zero values are never listed. complete is true when nothing follows; then nextKey is null, otherwise it is the begin of the next page.","properties":{"complete":{"type":"boolean"},"storage":{"type":"object","additionalProperties":{"type":"object","properties":{"key":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes32.json"}]},"value":{"$ref":"bytes32.json"}},"required":["key","value"],"additionalProperties":false}},"nextKey":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes32.json"}]}},"required":["complete","storage","nextKey"],"additionalProperties":false,"$id":"StorageRange.json"};
+export const validateDebugStorageRangeAtResult = validate572;
+const schema218 = {"$ref":"StorageRange.json","$id":"validateDebugStorageRangeAtResult"};
+const schema219 = {"title":"StorageRange","type":"object","description":"One page of an account's storage. storage maps keccak256(slot) to the slot and its value (both 32 bytes; key is null when the node does not know the slot preimage). Zero values are never listed. complete is true when nothing follows; then nextKey is null, otherwise it is the begin of the next page.","properties":{"complete":{"type":"boolean"},"storage":{"type":"object","additionalProperties":{"type":"object","properties":{"key":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes32.json"}]},"value":{"$ref":"bytes32.json"}},"required":["key","value"],"additionalProperties":false}},"nextKey":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes32.json"}]}},"required":["complete","storage","nextKey"],"additionalProperties":false,"$id":"StorageRange.json"};
 
-function validate534(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate573(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="StorageRange.json" */;
 let vErrors = null;
 let errors = 0;
@@ -8532,14 +9504,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.complete === undefined) && (missing0 = "complete")) || ((data.storage === undefined) && (missing0 = "storage"))) || ((data.nextKey === undefined) && (missing0 = "nextKey"))){
-validate534.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate573.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "complete") || (key0 === "storage")) || (key0 === "nextKey"))){
-validate534.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate573.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -8548,7 +9520,7 @@ if(_errs1 === errors){
 if(data.complete !== undefined){
 const _errs2 = errors;
 if(typeof data.complete !== "boolean"){
-validate534.errors = [{instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate573.errors = [{instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -8569,14 +9541,14 @@ if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if(((data2.key === undefined) && (missing1 = "key")) || ((data2.value === undefined) && (missing1 = "value"))){
-validate534.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate573.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs9 = errors;
 for(const key2 in data2){
 if(!((key2 === "key") || (key2 === "value"))){
-validate534.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate573.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -8599,8 +9571,8 @@ valid3 = true;
 passing0 = 0;
 }
 const _errs13 = errors;
-if(!(validate168(data3, {instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/key",parentData:data2,parentDataProperty:"key",rootData}))){
-vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+if(!(validate195(data3, {instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/key",parentData:data2,parentDataProperty:"key",rootData}))){
+vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
@@ -8623,7 +9595,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate534.errors = vErrors;
+validate573.errors = vErrors;
 return false;
 }
 else {
@@ -8645,8 +9617,8 @@ var valid2 = true;
 if(valid2){
 if(data2.value !== undefined){
 const _errs14 = errors;
-if(!(validate168(data2.value, {instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/value",parentData:data2,parentDataProperty:"value",rootData}))){
-vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+if(!(validate195(data2.value, {instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/value",parentData:data2,parentDataProperty:"value",rootData}))){
+vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs14 === errors;
@@ -8659,7 +9631,7 @@ var valid2 = true;
 }
 }
 else {
-validate534.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate573.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -8670,7 +9642,7 @@ break;
 }
 }
 else {
-validate534.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate573.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -8697,8 +9669,8 @@ valid4 = true;
 passing1 = 0;
 }
 const _errs18 = errors;
-if(!(validate168(data5, {instancePath:instancePath+"/nextKey",parentData:data,parentDataProperty:"nextKey",rootData}))){
-vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+if(!(validate195(data5, {instancePath:instancePath+"/nextKey",parentData:data,parentDataProperty:"nextKey",rootData}))){
+vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs18 === errors;
@@ -8721,7 +9693,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate534.errors = vErrors;
+validate573.errors = vErrors;
 return false;
 }
 else {
@@ -8746,31 +9718,31 @@ var valid0 = true;
 }
 }
 else {
-validate534.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate573.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate534.errors = vErrors;
+validate573.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate533(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate572(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate534(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate534.errors : vErrors.concat(validate534.errors);
+if(!(validate573(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate573.errors : vErrors.concat(validate573.errors);
 errors = vErrors.length;
 }
-validate533.errors = vErrors;
+validate572.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaGenerateCheckpointPrivateKeysParam = validate541;
-const schema214 = {"type":"array","items":{"$ref":"PrivateKey.json"},"$id":"validateQaGenerateCheckpointPrivateKeysParam"};
+export const validateQaGenerateCheckpointPrivateKeysParam = validate580;
+const schema220 = {"type":"array","items":{"$ref":"PrivateKey.json"},"$id":"validateQaGenerateCheckpointPrivateKeysParam"};
 
-function validate541(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate580(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaGenerateCheckpointPrivateKeysParam" */;
 let vErrors = null;
 let errors = 0;
@@ -8780,8 +9752,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate452(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate452.errors : vErrors.concat(validate452.errors);
+if(!(validate491(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate491.errors : vErrors.concat(validate491.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -8791,18 +9763,18 @@ break;
 }
 }
 else {
-validate541.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate580.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate541.errors = vErrors;
+validate580.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaGenerateCheckpointBlockHashParam = validate543;
-const schema215 = {"$ref":"hash32.json","$id":"validateQaGenerateCheckpointBlockHashParam"};
+export const validateQaGenerateCheckpointBlockHashParam = validate582;
+const schema221 = {"$ref":"hash32.json","$id":"validateQaGenerateCheckpointBlockHashParam"};
 
-function validate543(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate582(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaGenerateCheckpointBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -8810,53 +9782,30 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate543.errors = vErrors;
+validate582.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaGenerateCheckpointResult = validate545;
-const schema216 = {"$ref":"Checkpoint.json","$id":"validateQaGenerateCheckpointResult"};
+export const validateQaGenerateCheckpointResult = validate584;
+const schema222 = {"$ref":"Checkpoint.json","$id":"validateQaGenerateCheckpointResult"};
 
-function validate545(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate584(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaGenerateCheckpointResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate102(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+if(!(validate132(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
 errors = vErrors.length;
 }
-validate545.errors = vErrors;
+validate584.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaGetFederationMembersInfoResult = validate547;
-const schema217 = {"$ref":"FederationMembersInfo.json","$id":"validateQaGetFederationMembersInfoResult"};
-const schema218 = {"title":"FederationMembersInfo","type":"object","description":"The ECIP-1097 checkpointing federation configured on this node.","properties":{"membersPublicKeys":{"type":"array","items":{"$ref":"PublicKey.json"}}},"required":["membersPublicKeys"],"additionalProperties":false,"$id":"FederationMembersInfo.json"};
-const schema219 = {"title":"PublicKey","type":"string","pattern":"^0x[0-9a-fA-F]{128}$","description":"An uncompressed secp256k1 public key without its 0x04 prefix: 64 bytes as 128 hex digits.","$id":"PublicKey.json"};
-const pattern18 = new RegExp("^0x[0-9a-fA-F]{128}$", "u");
+export const validateQaGetFederationMembersInfoResult = validate586;
+const schema223 = {"$ref":"FederationMembersInfo.json","$id":"validateQaGetFederationMembersInfoResult"};
+const schema224 = {"title":"FederationMembersInfo","type":"object","description":"The ECIP-1097 checkpointing federation configured on this node.","properties":{"membersPublicKeys":{"type":"array","items":{"$ref":"PublicKey.json"}}},"required":["membersPublicKeys"],"additionalProperties":false,"$id":"FederationMembersInfo.json"};
 
-function validate549(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="PublicKey.json" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(typeof data === "string"){
-if(!pattern18.test(data)){
-validate549.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{128}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{128}$"+"\""}];
-return false;
-}
-}
-else {
-validate549.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-validate549.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate548(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate587(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="FederationMembersInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -8864,14 +9813,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.membersPublicKeys === undefined) && (missing0 = "membersPublicKeys")){
-validate548.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate587.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "membersPublicKeys")){
-validate548.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate587.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -8886,8 +9835,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate549(data0[i0], {instancePath:instancePath+"/membersPublicKeys/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate549.errors : vErrors.concat(validate549.errors);
+if(!(validate135(data0[i0], {instancePath:instancePath+"/membersPublicKeys/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -8897,7 +9846,7 @@ break;
 }
 }
 else {
-validate548.errors = [{instancePath:instancePath+"/membersPublicKeys",schemaPath:"#/properties/membersPublicKeys/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate587.errors = [{instancePath:instancePath+"/membersPublicKeys",schemaPath:"#/properties/membersPublicKeys/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -8906,31 +9855,31 @@ return false;
 }
 }
 else {
-validate548.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate587.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate548.errors = vErrors;
+validate587.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate547(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate586(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaGetFederationMembersInfoResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate548(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate548.errors : vErrors.concat(validate548.errors);
+if(!(validate587(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate587.errors : vErrors.concat(validate587.errors);
 errors = vErrors.length;
 }
-validate547.errors = vErrors;
+validate586.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaMineBlocksCountParam = validate552;
-const schema220 = {"oneOf":[{"type":"integer","minimum":1},{"$ref":"uint.json"}],"$id":"validateQaMineBlocksCountParam"};
+export const validateQaMineBlocksCountParam = validate590;
+const schema225 = {"oneOf":[{"type":"integer","minimum":1},{"$ref":"uint.json"}],"$id":"validateQaMineBlocksCountParam"};
 
-function validate552(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate590(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaMineBlocksCountParam" */;
 let vErrors = null;
 let errors = 0;
@@ -8992,7 +9941,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate552.errors = vErrors;
+validate590.errors = vErrors;
 return false;
 }
 else {
@@ -9006,29 +9955,29 @@ vErrors = null;
 }
 }
 }
-validate552.errors = vErrors;
+validate590.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaMineBlocksWithTransactionsParam = validate554;
-const schema221 = {"type":"boolean","$id":"validateQaMineBlocksWithTransactionsParam"};
+export const validateQaMineBlocksWithTransactionsParam = validate592;
+const schema226 = {"type":"boolean","$id":"validateQaMineBlocksWithTransactionsParam"};
 
-function validate554(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate592(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaMineBlocksWithTransactionsParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate554.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate592.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate554.errors = vErrors;
+validate592.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaMineBlocksParentHashParam = validate555;
-const schema222 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}],"$id":"validateQaMineBlocksParentHashParam"};
+export const validateQaMineBlocksParentHashParam = validate593;
+const schema227 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}],"$id":"validateQaMineBlocksParentHashParam"};
 
-function validate555(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate593(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaMineBlocksParentHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9070,7 +10019,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate555.errors = vErrors;
+validate593.errors = vErrors;
 return false;
 }
 else {
@@ -9084,15 +10033,15 @@ vErrors = null;
 }
 }
 }
-validate555.errors = vErrors;
+validate593.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaMineBlocksResult = validate558;
-const schema223 = {"$ref":"QaMineBlocksResult.json","$id":"validateQaMineBlocksResult"};
-const schema224 = {"title":"QaMineBlocksResult","type":"object","description":"What the miner did with the order. MiningOrdered: the blocks are being mined. MinerIsWorking: an earlier order is still running, nothing new was ordered. MinerNotExist: this node runs no miner. MinerNotSupport: the configured miner cannot mine on demand. MiningError: the order failed; message says why.","properties":{"responseType":{"type":"string","enum":["MiningOrdered","MinerIsWorking","MinerNotExist","MinerNotSupport","MiningError"]},"message":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]}},"required":["responseType","message"],"additionalProperties":false,"$id":"QaMineBlocksResult.json"};
+export const validateQaMineBlocksResult = validate596;
+const schema228 = {"$ref":"QaMineBlocksResult.json","$id":"validateQaMineBlocksResult"};
+const schema229 = {"title":"QaMineBlocksResult","type":"object","description":"What the miner did with the order. MiningOrdered: the blocks are being mined. MinerIsWorking: an earlier order is still running, nothing new was ordered. MinerNotExist: this node runs no miner. MinerNotSupport: the configured miner cannot mine on demand. MiningError: the order failed; message says why.","properties":{"responseType":{"type":"string","enum":["MiningOrdered","MinerIsWorking","MinerNotExist","MinerNotSupport","MiningError"]},"message":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]}},"required":["responseType","message"],"additionalProperties":false,"$id":"QaMineBlocksResult.json"};
 
-function validate559(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate597(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="QaMineBlocksResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -9100,14 +10049,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.responseType === undefined) && (missing0 = "responseType")) || ((data.message === undefined) && (missing0 = "message"))){
-validate559.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate597.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "responseType") || (key0 === "message"))){
-validate559.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate597.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9117,11 +10066,11 @@ if(data.responseType !== undefined){
 let data0 = data.responseType;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate559.errors = [{instancePath:instancePath+"/responseType",schemaPath:"#/properties/responseType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate597.errors = [{instancePath:instancePath+"/responseType",schemaPath:"#/properties/responseType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data0 === "MiningOrdered") || (data0 === "MinerIsWorking")) || (data0 === "MinerNotExist")) || (data0 === "MinerNotSupport")) || (data0 === "MiningError"))){
-validate559.errors = [{instancePath:instancePath+"/responseType",schemaPath:"#/properties/responseType/enum",keyword:"enum",params:{allowedValues: schema224.properties.responseType.enum},message:"must be equal to one of the allowed values"}];
+validate597.errors = [{instancePath:instancePath+"/responseType",schemaPath:"#/properties/responseType/enum",keyword:"enum",params:{allowedValues: schema229.properties.responseType.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -9177,7 +10126,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate559.errors = vErrors;
+validate597.errors = vErrors;
 return false;
 }
 else {
@@ -9201,31 +10150,31 @@ var valid0 = true;
 }
 }
 else {
-validate559.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate597.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate559.errors = vErrors;
+validate597.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate558(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate596(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaMineBlocksResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate559(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate559.errors : vErrors.concat(validate559.errors);
+if(!(validate597(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate597.errors : vErrors.concat(validate597.errors);
 errors = vErrors.length;
 }
-validate558.errors = vErrors;
+validate596.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingGetLatestBlockCheckpointingIntervalParam = validate562;
-const schema225 = {"oneOf":[{"type":"integer","minimum":1,"maximum":2147483647},{"$ref":"uint.json"}],"$id":"validateCheckpointingGetLatestBlockCheckpointingIntervalParam"};
+export const validateCheckpointingGetLatestBlockCheckpointingIntervalParam = validate600;
+const schema230 = {"oneOf":[{"type":"integer","minimum":1,"maximum":2147483647},{"$ref":"uint.json"}],"$id":"validateCheckpointingGetLatestBlockCheckpointingIntervalParam"};
 
-function validate562(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate600(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingGetLatestBlockCheckpointingIntervalParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9299,7 +10248,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate562.errors = vErrors;
+validate600.errors = vErrors;
 return false;
 }
 else {
@@ -9313,14 +10262,14 @@ vErrors = null;
 }
 }
 }
-validate562.errors = vErrors;
+validate600.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingGetLatestBlockParentCheckpointParam = validate564;
-const schema226 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}],"$id":"validateCheckpointingGetLatestBlockParentCheckpointParam"};
+export const validateCheckpointingGetLatestBlockParentCheckpointParam = validate602;
+const schema231 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}],"$id":"validateCheckpointingGetLatestBlockParentCheckpointParam"};
 
-function validate564(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate602(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingGetLatestBlockParentCheckpointParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9362,7 +10311,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate564.errors = vErrors;
+validate602.errors = vErrors;
 return false;
 }
 else {
@@ -9376,15 +10325,15 @@ vErrors = null;
 }
 }
 }
-validate564.errors = vErrors;
+validate602.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingGetLatestBlockResult = validate567;
-const schema227 = {"$ref":"LatestCheckpointBlock.json","$id":"validateCheckpointingGetLatestBlockResult"};
-const schema228 = {"title":"LatestCheckpointBlock","type":"object","description":"The block the federation should checkpoint next, or block null when there is none.","properties":{"block":{"oneOf":[{"$ref":"notFound.json"},{"type":"object","properties":{"hash":{"$ref":"hash32.json"},"number":{"$ref":"uint.json"}},"required":["hash","number"],"additionalProperties":false}]}},"required":["block"],"additionalProperties":false,"$id":"LatestCheckpointBlock.json"};
+export const validateCheckpointingGetLatestBlockResult = validate605;
+const schema232 = {"$ref":"LatestCheckpointBlock.json","$id":"validateCheckpointingGetLatestBlockResult"};
+const schema233 = {"title":"LatestCheckpointBlock","type":"object","description":"The block the federation should checkpoint next, or block null when there is none.","properties":{"block":{"oneOf":[{"$ref":"notFound.json"},{"type":"object","properties":{"hash":{"$ref":"hash32.json"},"number":{"$ref":"uint.json"}},"required":["hash","number"],"additionalProperties":false}]}},"required":["block"],"additionalProperties":false,"$id":"LatestCheckpointBlock.json"};
 
-function validate568(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate606(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="LatestCheckpointBlock.json" */;
 let vErrors = null;
 let errors = 0;
@@ -9392,14 +10341,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.block === undefined) && (missing0 = "block")){
-validate568.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate606.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "block")){
-validate568.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate606.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9508,7 +10457,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate568.errors = vErrors;
+validate606.errors = vErrors;
 return false;
 }
 else {
@@ -9527,31 +10476,31 @@ vErrors = null;
 }
 }
 else {
-validate568.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate606.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate568.errors = vErrors;
+validate606.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate567(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate605(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingGetLatestBlockResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate568(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate568.errors : vErrors.concat(validate568.errors);
+if(!(validate606(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate606.errors : vErrors.concat(validate606.errors);
 errors = vErrors.length;
 }
-validate567.errors = vErrors;
+validate605.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingPushCheckpointBlockHashParam = validate573;
-const schema229 = {"$ref":"hash32.json","$id":"validateCheckpointingPushCheckpointBlockHashParam"};
+export const validateCheckpointingPushCheckpointBlockHashParam = validate611;
+const schema234 = {"$ref":"hash32.json","$id":"validateCheckpointingPushCheckpointBlockHashParam"};
 
-function validate573(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate611(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingPushCheckpointBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9559,14 +10508,15 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate573.errors = vErrors;
+validate611.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingPushCheckpointSignaturesParam = validate575;
-const schema230 = {"type":"array","items":{"$ref":"bytes65.json"},"$id":"validateCheckpointingPushCheckpointSignaturesParam"};
+export const validateCheckpointingPushCheckpointSignaturesParam = validate613;
+const schema235 = {"type":"array","items":{"type":"string","pattern":"^(0x)?[0-9a-fA-F]{130}$"},"$id":"validateCheckpointingPushCheckpointSignaturesParam"};
+const pattern21 = new RegExp("^(0x)?[0-9a-fA-F]{130}$", "u");
 
-function validate575(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate613(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingPushCheckpointSignaturesParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9575,10 +10525,19 @@ if(Array.isArray(data)){
 var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
 const _errs1 = errors;
-if(!(validate103(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
-errors = vErrors.length;
+if(errors === _errs1){
+if(typeof data0 === "string"){
+if(!pattern21.test(data0)){
+validate613.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/pattern",keyword:"pattern",params:{pattern: "^(0x)?[0-9a-fA-F]{130}$"},message:"must match pattern \""+"^(0x)?[0-9a-fA-F]{130}$"+"\""}];
+return false;
+}
+}
+else {
+validate613.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
@@ -9587,33 +10546,33 @@ break;
 }
 }
 else {
-validate575.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate613.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate575.errors = vErrors;
+validate613.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingPushCheckpointResult = validate577;
-const schema231 = {"type":"boolean","$id":"validateCheckpointingPushCheckpointResult"};
+export const validateCheckpointingPushCheckpointResult = validate614;
+const schema236 = {"type":"boolean","$id":"validateCheckpointingPushCheckpointResult"};
 
-function validate577(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate614(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingPushCheckpointResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate577.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate614.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate577.errors = vErrors;
+validate614.errors = vErrors;
 return errors === 0;
 }
 
-export const validateSvcGetAccountTransactionsAddressParam = validate578;
-const schema232 = {"$ref":"address.json","$id":"validateSvcGetAccountTransactionsAddressParam"};
+export const validateSvcGetAccountTransactionsAddressParam = validate615;
+const schema237 = {"$ref":"address.json","$id":"validateSvcGetAccountTransactionsAddressParam"};
 
-function validate578(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate615(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateSvcGetAccountTransactionsAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9621,14 +10580,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate578.errors = vErrors;
+validate615.errors = vErrors;
 return errors === 0;
 }
 
-export const validateSvcGetAccountTransactionsFromBlockParam = validate580;
-const schema233 = {"$ref":"uint.json","$id":"validateSvcGetAccountTransactionsFromBlockParam"};
+export const validateSvcGetAccountTransactionsFromBlockParam = validate617;
+const schema238 = {"$ref":"uint.json","$id":"validateSvcGetAccountTransactionsFromBlockParam"};
 
-function validate580(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate617(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateSvcGetAccountTransactionsFromBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9636,14 +10595,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate580.errors = vErrors;
+validate617.errors = vErrors;
 return errors === 0;
 }
 
-export const validateSvcGetAccountTransactionsToBlockParam = validate582;
-const schema234 = {"$ref":"uint.json","$id":"validateSvcGetAccountTransactionsToBlockParam"};
+export const validateSvcGetAccountTransactionsToBlockParam = validate619;
+const schema239 = {"$ref":"uint.json","$id":"validateSvcGetAccountTransactionsToBlockParam"};
 
-function validate582(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate619(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateSvcGetAccountTransactionsToBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9651,16 +10610,16 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate582.errors = vErrors;
+validate619.errors = vErrors;
 return errors === 0;
 }
 
-export const validateSvcGetAccountTransactionsResult = validate584;
-const schema235 = {"$ref":"AccountTransactions.json","$id":"validateSvcGetAccountTransactionsResult"};
-const schema236 = {"title":"AccountTransactions","type":"object","description":"Transactions of one account: newest block first and, within a block, the last transaction first; then every matching pending transaction.","properties":{"transactions":{"type":"array","items":{"$ref":"AccountTransaction.json"}}},"required":["transactions"],"additionalProperties":false,"$id":"AccountTransactions.json"};
-const schema237 = {"title":"AccountTransaction","type":"object","description":"A Transaction plus its meaning for the queried account: isOutgoing (the account sent it), isPending (still in the pool), isCheckpointed (its block is at or below the latest ECIP-1097 checkpoint; false while pending), gasUsed (its own gas, null while pending) and timestamp (its block's, a hex quantity like every other timestamp; null while pending).","properties":{"type":{"type":"string","enum":["0x0","0x1"]},"hash":{"$ref":"hash32.json"},"nonce":{"$ref":"uint.json"},"blockHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"blockNumber":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"transactionIndex":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"value":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"gas":{"$ref":"uint.json"},"input":{"$ref":"bytes.json"},"chainId":{"$ref":"uint.json"},"accessList":{"$ref":"AccessList.json"},"v":{"$ref":"uint.json"},"r":{"$ref":"uint.json"},"s":{"$ref":"uint.json"},"yParity":{"$ref":"uint.json"},"isOutgoing":{"type":"boolean"},"isCheckpointed":{"type":"boolean"},"isPending":{"type":"boolean"},"gasUsed":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"timestamp":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]}},"required":["type","hash","nonce","blockHash","blockNumber","transactionIndex","from","to","value","gasPrice","gas","input","v","r","s","isOutgoing","isCheckpointed","isPending","gasUsed","timestamp"],"additionalProperties":false,"$id":"AccountTransaction.json"};
+export const validateSvcGetAccountTransactionsResult = validate621;
+const schema240 = {"$ref":"AccountTransactions.json","$id":"validateSvcGetAccountTransactionsResult"};
+const schema241 = {"title":"AccountTransactions","type":"object","description":"Transactions of one account: newest block first and, within a block, the last transaction first; then every matching pending transaction.","properties":{"transactions":{"type":"array","items":{"$ref":"AccountTransaction.json"}}},"required":["transactions"],"additionalProperties":false,"$id":"AccountTransactions.json"};
+const schema242 = {"title":"AccountTransaction","type":"object","description":"A Transaction plus its meaning for the queried account: isOutgoing (the account sent it), isPending (still in the pool), isCheckpointed (its block is at or below the latest ECIP-1097 checkpoint; false while pending), gasUsed (its own gas, null while pending) and timestamp (its block's, a hex quantity like every other timestamp; null while pending).","properties":{"type":{"type":"string","enum":["0x0","0x1"]},"hash":{"$ref":"hash32.json"},"nonce":{"$ref":"uint.json"},"blockHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"blockNumber":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"transactionIndex":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"value":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"gas":{"$ref":"uint.json"},"input":{"$ref":"bytes.json"},"chainId":{"$ref":"uint.json"},"accessList":{"$ref":"AccessList.json"},"v":{"$ref":"uint.json"},"r":{"$ref":"uint.json"},"s":{"$ref":"uint.json"},"yParity":{"$ref":"uint.json"},"isOutgoing":{"type":"boolean"},"isCheckpointed":{"type":"boolean"},"isPending":{"type":"boolean"},"gasUsed":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"timestamp":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]}},"required":["type","hash","nonce","blockHash","blockNumber","transactionIndex","from","to","value","gasPrice","gas","input","v","r","s","isOutgoing","isCheckpointed","isPending","gasUsed","timestamp"],"additionalProperties":false,"$id":"AccountTransaction.json"};
 
-function validate586(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate623(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AccountTransaction.json" */;
 let vErrors = null;
 let errors = 0;
@@ -9668,14 +10627,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((((((((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.gasPrice === undefined) && (missing0 = "gasPrice"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.input === undefined) && (missing0 = "input"))) || ((data.v === undefined) && (missing0 = "v"))) || ((data.r === undefined) && (missing0 = "r"))) || ((data.s === undefined) && (missing0 = "s"))) || ((data.isOutgoing === undefined) && (missing0 = "isOutgoing"))) || ((data.isCheckpointed === undefined) && (missing0 = "isCheckpointed"))) || ((data.isPending === undefined) && (missing0 = "isPending"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))){
-validate586.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate623.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema237.properties, key0))){
-validate586.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema242.properties, key0))){
+validate623.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9685,11 +10644,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate586.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate623.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data0 === "0x0") || (data0 === "0x1"))){
-validate586.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema237.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate623.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema242.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -9763,7 +10722,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate586.errors = vErrors;
+validate623.errors = vErrors;
 return false;
 }
 else {
@@ -9824,7 +10783,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate586.errors = vErrors;
+validate623.errors = vErrors;
 return false;
 }
 else {
@@ -9885,7 +10844,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate586.errors = vErrors;
+validate623.errors = vErrors;
 return false;
 }
 else {
@@ -9958,7 +10917,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate586.errors = vErrors;
+validate623.errors = vErrors;
 return false;
 }
 else {
@@ -10101,7 +11060,7 @@ if(valid0){
 if(data.isOutgoing !== undefined){
 const _errs33 = errors;
 if(typeof data.isOutgoing !== "boolean"){
-validate586.errors = [{instancePath:instancePath+"/isOutgoing",schemaPath:"#/properties/isOutgoing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate623.errors = [{instancePath:instancePath+"/isOutgoing",schemaPath:"#/properties/isOutgoing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs33 === errors;
@@ -10113,7 +11072,7 @@ if(valid0){
 if(data.isCheckpointed !== undefined){
 const _errs35 = errors;
 if(typeof data.isCheckpointed !== "boolean"){
-validate586.errors = [{instancePath:instancePath+"/isCheckpointed",schemaPath:"#/properties/isCheckpointed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate623.errors = [{instancePath:instancePath+"/isCheckpointed",schemaPath:"#/properties/isCheckpointed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs35 === errors;
@@ -10125,7 +11084,7 @@ if(valid0){
 if(data.isPending !== undefined){
 const _errs37 = errors;
 if(typeof data.isPending !== "boolean"){
-validate586.errors = [{instancePath:instancePath+"/isPending",schemaPath:"#/properties/isPending/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate623.errors = [{instancePath:instancePath+"/isPending",schemaPath:"#/properties/isPending/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs37 === errors;
@@ -10175,7 +11134,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate586.errors = vErrors;
+validate623.errors = vErrors;
 return false;
 }
 else {
@@ -10236,7 +11195,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
-validate586.errors = vErrors;
+validate623.errors = vErrors;
 return false;
 }
 else {
@@ -10281,16 +11240,16 @@ var valid0 = true;
 }
 }
 else {
-validate586.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate623.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate586.errors = vErrors;
+validate623.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate585(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate622(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AccountTransactions.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10298,14 +11257,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.transactions === undefined) && (missing0 = "transactions")){
-validate585.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate622.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "transactions")){
-validate585.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate622.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10320,8 +11279,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate586(data0[i0], {instancePath:instancePath+"/transactions/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate586.errors : vErrors.concat(validate586.errors);
+if(!(validate623(data0[i0], {instancePath:instancePath+"/transactions/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate623.errors : vErrors.concat(validate623.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -10331,7 +11290,7 @@ break;
 }
 }
 else {
-validate585.errors = [{instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate622.errors = [{instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10340,31 +11299,31 @@ return false;
 }
 }
 else {
-validate585.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate622.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate585.errors = vErrors;
+validate622.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate584(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate621(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateSvcGetAccountTransactionsResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate585(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate585.errors : vErrors.concat(validate585.errors);
+if(!(validate622(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate622.errors : vErrors.concat(validate622.errors);
 errors = vErrors.length;
 }
-validate584.errors = vErrors;
+validate621.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMinerSetEtherbaseAddressParam = validate614;
-const schema238 = {"$ref":"address.json","$id":"validateMinerSetEtherbaseAddressParam"};
+export const validateMinerSetEtherbaseAddressParam = validate651;
+const schema243 = {"$ref":"address.json","$id":"validateMinerSetEtherbaseAddressParam"};
 
-function validate614(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate651(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMinerSetEtherbaseAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10372,29 +11331,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate614.errors = vErrors;
+validate651.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMinerSetEtherbaseResult = validate616;
-const schema239 = {"type":"boolean","$id":"validateMinerSetEtherbaseResult"};
+export const validateMinerSetEtherbaseResult = validate653;
+const schema244 = {"type":"boolean","$id":"validateMinerSetEtherbaseResult"};
 
-function validate616(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate653(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMinerSetEtherbaseResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate616.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate653.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate616.errors = vErrors;
+validate653.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestGetLogHashTransactionHashParam = validate617;
-const schema240 = {"$ref":"hash32.json","$id":"validateTestGetLogHashTransactionHashParam"};
+export const validateTestGetLogHashTransactionHashParam = validate654;
+const schema245 = {"$ref":"hash32.json","$id":"validateTestGetLogHashTransactionHashParam"};
 
-function validate617(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate654(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestGetLogHashTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10402,14 +11361,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate617.errors = vErrors;
+validate654.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestGetLogHashResult = validate619;
-const schema241 = {"$ref":"hash32.json","$id":"validateTestGetLogHashResult"};
+export const validateTestGetLogHashResult = validate656;
+const schema246 = {"$ref":"hash32.json","$id":"validateTestGetLogHashResult"};
 
-function validate619(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate656(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestGetLogHashResult" */;
 let vErrors = null;
 let errors = 0;
@@ -10417,14 +11376,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate619.errors = vErrors;
+validate656.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestImportRawBlockRawBlockParam = validate621;
-const schema242 = {"$ref":"bytes.json","$id":"validateTestImportRawBlockRawBlockParam"};
+export const validateTestImportRawBlockRawBlockParam = validate658;
+const schema247 = {"$ref":"bytes.json","$id":"validateTestImportRawBlockRawBlockParam"};
 
-function validate621(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate658(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestImportRawBlockRawBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10432,14 +11391,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate621.errors = vErrors;
+validate658.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestImportRawBlockResult = validate623;
-const schema243 = {"$ref":"hash32.json","$id":"validateTestImportRawBlockResult"};
+export const validateTestImportRawBlockResult = validate660;
+const schema248 = {"$ref":"hash32.json","$id":"validateTestImportRawBlockResult"};
 
-function validate623(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate660(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestImportRawBlockResult" */;
 let vErrors = null;
 let errors = 0;
@@ -10447,106 +11406,106 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate623.errors = vErrors;
+validate660.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestMineBlocksCountParam = validate625;
-const schema244 = {"$ref":"TestQuantity.json","$id":"validateTestMineBlocksCountParam"};
+export const validateTestMineBlocksCountParam = validate662;
+const schema249 = {"$ref":"TestQuantity.json","$id":"validateTestMineBlocksCountParam"};
 
-function validate625(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate662(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestMineBlocksCountParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate492(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate531(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
-validate625.errors = vErrors;
+validate662.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestMineBlocksResult = validate627;
-const schema245 = {"type":"boolean","$id":"validateTestMineBlocksResult"};
+export const validateTestMineBlocksResult = validate664;
+const schema250 = {"type":"boolean","$id":"validateTestMineBlocksResult"};
 
-function validate627(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate664(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestMineBlocksResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate627.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate664.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate627.errors = vErrors;
+validate664.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestModifyTimestampTimestampParam = validate628;
-const schema246 = {"$ref":"TestQuantity.json","$id":"validateTestModifyTimestampTimestampParam"};
+export const validateTestModifyTimestampTimestampParam = validate665;
+const schema251 = {"$ref":"TestQuantity.json","$id":"validateTestModifyTimestampTimestampParam"};
 
-function validate628(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate665(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestModifyTimestampTimestampParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate492(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate531(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
-validate628.errors = vErrors;
+validate665.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestModifyTimestampResult = validate630;
-const schema247 = {"type":"boolean","$id":"validateTestModifyTimestampResult"};
+export const validateTestModifyTimestampResult = validate667;
+const schema252 = {"type":"boolean","$id":"validateTestModifyTimestampResult"};
 
-function validate630(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate667(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestModifyTimestampResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate630.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate667.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate630.errors = vErrors;
+validate667.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestRewindToBlockBlockNumberParam = validate631;
-const schema248 = {"$ref":"TestQuantity.json","$id":"validateTestRewindToBlockBlockNumberParam"};
+export const validateTestRewindToBlockBlockNumberParam = validate668;
+const schema253 = {"$ref":"TestQuantity.json","$id":"validateTestRewindToBlockBlockNumberParam"};
 
-function validate631(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate668(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestRewindToBlockBlockNumberParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate492(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate531(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
-validate631.errors = vErrors;
+validate668.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestRewindToBlockResult = validate633;
-const schema249 = {"type":"boolean","$id":"validateTestRewindToBlockResult"};
+export const validateTestRewindToBlockResult = validate670;
+const schema254 = {"type":"boolean","$id":"validateTestRewindToBlockResult"};
 
-function validate633(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate670(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestRewindToBlockResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate633.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate670.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate633.errors = vErrors;
+validate670.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestSetChainParamsChainParamsParam = validate634;
-const schema250 = {"$ref":"ChainParams.json","$id":"validateTestSetChainParamsChainParamsParam"};
-const schema251 = {"title":"ChainParams","type":"object","description":"A test chain as retesteth describes it: the genesis header fields, the fork schedule, the seal engine and the pre-state.","properties":{"genesis":{"$ref":"ChainParamsGenesis.json"},"params":{"$ref":"ChainParamsForks.json"},"sealEngine":{"type":"string","enum":["NoProof","NoReward","Ethash"],"description":"NoProof (default): skip the proof-of-work check. NoReward: NoProof without block rewards (state tests). Ethash: full validation."},"accounts":{"type":"object","additionalProperties":{"$ref":"ChainParamsAccount.json"}}},"required":["genesis","params","accounts"],"additionalProperties":false,"$id":"ChainParams.json"};
-const schema252 = {"title":"ChainParamsGenesis","type":"object","description":"The genesis fields retesteth sets. Everything else is implied: number 0, zero parent hash, gasUsed 0, empty bloom, empty transaction/receipt/uncle roots, and stateRoot computed from accounts. London-style fields (baseFeePerGas) are refused: Ethereum Classic has no London.","properties":{"author":{"$ref":"address.json"},"difficulty":{"$ref":"TestQuantity.json"},"gasLimit":{"$ref":"TestQuantity.json"},"extraData":{"$ref":"bytes.json"},"timestamp":{"$ref":"TestQuantity.json"},"nonce":{"$ref":"bytes8.json"},"mixHash":{"$ref":"hash32.json"}},"required":["author","difficulty","gasLimit","extraData","timestamp","nonce","mixHash"],"additionalProperties":false,"$id":"ChainParamsGenesis.json"};
+export const validateTestSetChainParamsChainParamsParam = validate671;
+const schema255 = {"$ref":"ChainParams.json","$id":"validateTestSetChainParamsChainParamsParam"};
+const schema256 = {"title":"ChainParams","type":"object","description":"A test chain as retesteth describes it: the genesis header fields, the fork schedule, the seal engine and the pre-state.","properties":{"genesis":{"$ref":"ChainParamsGenesis.json"},"params":{"$ref":"ChainParamsForks.json"},"sealEngine":{"type":"string","enum":["NoProof","NoReward","Ethash"],"description":"NoProof (default): skip the proof-of-work check. NoReward: NoProof without block rewards (state tests). Ethash: full validation."},"accounts":{"type":"object","additionalProperties":{"$ref":"ChainParamsAccount.json"}}},"required":["genesis","params","accounts"],"additionalProperties":false,"$id":"ChainParams.json"};
+const schema257 = {"title":"ChainParamsGenesis","type":"object","description":"The genesis fields retesteth sets. Everything else is implied: number 0, zero parent hash, gasUsed 0, empty bloom, empty transaction/receipt/uncle roots, and stateRoot computed from accounts. London-style fields (baseFeePerGas) are refused: Ethereum Classic has no London.","properties":{"author":{"$ref":"address.json"},"difficulty":{"$ref":"TestQuantity.json"},"gasLimit":{"$ref":"TestQuantity.json"},"extraData":{"$ref":"bytes.json"},"timestamp":{"$ref":"TestQuantity.json"},"nonce":{"$ref":"bytes8.json"},"mixHash":{"$ref":"hash32.json"}},"required":["author","difficulty","gasLimit","extraData","timestamp","nonce","mixHash"],"additionalProperties":false,"$id":"ChainParamsGenesis.json"};
 
-function validate636(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate673(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ChainParamsGenesis.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10554,14 +11513,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.author === undefined) && (missing0 = "author")) || ((data.difficulty === undefined) && (missing0 = "difficulty"))) || ((data.gasLimit === undefined) && (missing0 = "gasLimit"))) || ((data.extraData === undefined) && (missing0 = "extraData"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.mixHash === undefined) && (missing0 = "mixHash"))){
-validate636.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate673.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "author") || (key0 === "difficulty")) || (key0 === "gasLimit")) || (key0 === "extraData")) || (key0 === "timestamp")) || (key0 === "nonce")) || (key0 === "mixHash"))){
-validate636.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate673.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10581,8 +11540,8 @@ var valid0 = true;
 if(valid0){
 if(data.difficulty !== undefined){
 const _errs3 = errors;
-if(!(validate492(data.difficulty, {instancePath:instancePath+"/difficulty",parentData:data,parentDataProperty:"difficulty",rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate531(data.difficulty, {instancePath:instancePath+"/difficulty",parentData:data,parentDataProperty:"difficulty",rootData}))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -10593,8 +11552,8 @@ var valid0 = true;
 if(valid0){
 if(data.gasLimit !== undefined){
 const _errs4 = errors;
-if(!(validate492(data.gasLimit, {instancePath:instancePath+"/gasLimit",parentData:data,parentDataProperty:"gasLimit",rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate531(data.gasLimit, {instancePath:instancePath+"/gasLimit",parentData:data,parentDataProperty:"gasLimit",rootData}))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -10617,8 +11576,8 @@ var valid0 = true;
 if(valid0){
 if(data.timestamp !== undefined){
 const _errs6 = errors;
-if(!(validate492(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate531(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -10629,8 +11588,8 @@ var valid0 = true;
 if(valid0){
 if(data.nonce !== undefined){
 const _errs7 = errors;
-if(!(validate83(data.nonce, {instancePath:instancePath+"/nonce",parentData:data,parentDataProperty:"nonce",rootData}))){
-vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+if(!(validate113(data.nonce, {instancePath:instancePath+"/nonce",parentData:data,parentDataProperty:"nonce",rootData}))){
+vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs7 === errors;
@@ -10660,17 +11619,17 @@ var valid0 = true;
 }
 }
 else {
-validate636.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate673.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate636.errors = vErrors;
+validate673.errors = vErrors;
 return errors === 0;
 }
 
-const schema253 = {"title":"ChainParamsForks","type":"object","description":"The fork schedule, in either dialect. Fork-name dialect: fork is an Ethereum fork name (Frontier … Berlin), a transition name such as FrontierToHomesteadAt5, an ETC name (ETC_Atlantis, ETC_Agharta, ETC_Phoenix, ETC_Magneto, ETC_Mystique) or any of these with +EIP suffixes. Classic dialect: one …ForkBlock number per fork; an absent fork never activates. Ethereum names apply Ethereum rules (rewards, difficulty bomb, DAO fork); ETC rules come only from the ETC_ names. Unknown extra keys are ignored.","properties":{"fork":{"type":"string"},"chainID":{"$ref":"TestQuantity.json"},"homesteadForkBlock":{"$ref":"TestQuantity.json"},"EIP150ForkBlock":{"$ref":"TestQuantity.json"},"EIP158ForkBlock":{"$ref":"TestQuantity.json"},"byzantiumForkBlock":{"$ref":"TestQuantity.json"},"constantinopleForkBlock":{"$ref":"TestQuantity.json"},"constantinopleFixForkBlock":{"$ref":"TestQuantity.json"},"istanbulForkBlock":{"$ref":"TestQuantity.json"},"berlinForkBlock":{"$ref":"TestQuantity.json"},"londonForkBlock":{"$ref":"TestQuantity.json"},"daoHardforkBlock":{"$ref":"TestQuantity.json"},"accountStartNonce":{"$ref":"TestQuantity.json"},"allowFutureBlocks":{"type":"boolean"},"blockReward":{"$ref":"TestQuantity.json"}},"required":[],"additionalProperties":true,"$id":"ChainParamsForks.json"};
+const schema258 = {"title":"ChainParamsForks","type":"object","description":"The fork schedule, in either dialect. Fork-name dialect: fork is an Ethereum fork name (Frontier … Berlin), a transition name such as FrontierToHomesteadAt5, an ETC name (ETC_Atlantis, ETC_Agharta, ETC_Phoenix, ETC_Magneto, ETC_Mystique) or any of these with +EIP suffixes. Classic dialect: one …ForkBlock number per fork; an absent fork never activates. Ethereum names apply Ethereum rules (rewards, difficulty bomb, DAO fork); ETC rules come only from the ETC_ names. Unknown extra keys are ignored.","properties":{"fork":{"type":"string"},"chainID":{"$ref":"TestQuantity.json"},"homesteadForkBlock":{"$ref":"TestQuantity.json"},"EIP150ForkBlock":{"$ref":"TestQuantity.json"},"EIP158ForkBlock":{"$ref":"TestQuantity.json"},"byzantiumForkBlock":{"$ref":"TestQuantity.json"},"constantinopleForkBlock":{"$ref":"TestQuantity.json"},"constantinopleFixForkBlock":{"$ref":"TestQuantity.json"},"istanbulForkBlock":{"$ref":"TestQuantity.json"},"berlinForkBlock":{"$ref":"TestQuantity.json"},"londonForkBlock":{"$ref":"TestQuantity.json"},"daoHardforkBlock":{"$ref":"TestQuantity.json"},"accountStartNonce":{"$ref":"TestQuantity.json"},"allowFutureBlocks":{"type":"boolean"},"blockReward":{"$ref":"TestQuantity.json"}},"required":[],"additionalProperties":true,"$id":"ChainParamsForks.json"};
 
-function validate645(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate682(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ChainParamsForks.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10679,7 +11638,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.fork !== undefined){
 const _errs2 = errors;
 if(typeof data.fork !== "string"){
-validate645.errors = [{instancePath:instancePath+"/fork",schemaPath:"#/properties/fork/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate682.errors = [{instancePath:instancePath+"/fork",schemaPath:"#/properties/fork/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -10690,8 +11649,8 @@ var valid0 = true;
 if(valid0){
 if(data.chainID !== undefined){
 const _errs4 = errors;
-if(!(validate492(data.chainID, {instancePath:instancePath+"/chainID",parentData:data,parentDataProperty:"chainID",rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate531(data.chainID, {instancePath:instancePath+"/chainID",parentData:data,parentDataProperty:"chainID",rootData}))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -10702,8 +11661,8 @@ var valid0 = true;
 if(valid0){
 if(data.homesteadForkBlock !== undefined){
 const _errs5 = errors;
-if(!(validate492(data.homesteadForkBlock, {instancePath:instancePath+"/homesteadForkBlock",parentData:data,parentDataProperty:"homesteadForkBlock",rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate531(data.homesteadForkBlock, {instancePath:instancePath+"/homesteadForkBlock",parentData:data,parentDataProperty:"homesteadForkBlock",rootData}))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -10714,8 +11673,8 @@ var valid0 = true;
 if(valid0){
 if(data.EIP150ForkBlock !== undefined){
 const _errs6 = errors;
-if(!(validate492(data.EIP150ForkBlock, {instancePath:instancePath+"/EIP150ForkBlock",parentData:data,parentDataProperty:"EIP150ForkBlock",rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate531(data.EIP150ForkBlock, {instancePath:instancePath+"/EIP150ForkBlock",parentData:data,parentDataProperty:"EIP150ForkBlock",rootData}))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -10726,8 +11685,8 @@ var valid0 = true;
 if(valid0){
 if(data.EIP158ForkBlock !== undefined){
 const _errs7 = errors;
-if(!(validate492(data.EIP158ForkBlock, {instancePath:instancePath+"/EIP158ForkBlock",parentData:data,parentDataProperty:"EIP158ForkBlock",rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate531(data.EIP158ForkBlock, {instancePath:instancePath+"/EIP158ForkBlock",parentData:data,parentDataProperty:"EIP158ForkBlock",rootData}))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs7 === errors;
@@ -10738,8 +11697,8 @@ var valid0 = true;
 if(valid0){
 if(data.byzantiumForkBlock !== undefined){
 const _errs8 = errors;
-if(!(validate492(data.byzantiumForkBlock, {instancePath:instancePath+"/byzantiumForkBlock",parentData:data,parentDataProperty:"byzantiumForkBlock",rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate531(data.byzantiumForkBlock, {instancePath:instancePath+"/byzantiumForkBlock",parentData:data,parentDataProperty:"byzantiumForkBlock",rootData}))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -10750,8 +11709,8 @@ var valid0 = true;
 if(valid0){
 if(data.constantinopleForkBlock !== undefined){
 const _errs9 = errors;
-if(!(validate492(data.constantinopleForkBlock, {instancePath:instancePath+"/constantinopleForkBlock",parentData:data,parentDataProperty:"constantinopleForkBlock",rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate531(data.constantinopleForkBlock, {instancePath:instancePath+"/constantinopleForkBlock",parentData:data,parentDataProperty:"constantinopleForkBlock",rootData}))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs9 === errors;
@@ -10762,8 +11721,8 @@ var valid0 = true;
 if(valid0){
 if(data.constantinopleFixForkBlock !== undefined){
 const _errs10 = errors;
-if(!(validate492(data.constantinopleFixForkBlock, {instancePath:instancePath+"/constantinopleFixForkBlock",parentData:data,parentDataProperty:"constantinopleFixForkBlock",rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate531(data.constantinopleFixForkBlock, {instancePath:instancePath+"/constantinopleFixForkBlock",parentData:data,parentDataProperty:"constantinopleFixForkBlock",rootData}))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs10 === errors;
@@ -10774,8 +11733,8 @@ var valid0 = true;
 if(valid0){
 if(data.istanbulForkBlock !== undefined){
 const _errs11 = errors;
-if(!(validate492(data.istanbulForkBlock, {instancePath:instancePath+"/istanbulForkBlock",parentData:data,parentDataProperty:"istanbulForkBlock",rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate531(data.istanbulForkBlock, {instancePath:instancePath+"/istanbulForkBlock",parentData:data,parentDataProperty:"istanbulForkBlock",rootData}))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs11 === errors;
@@ -10786,8 +11745,8 @@ var valid0 = true;
 if(valid0){
 if(data.berlinForkBlock !== undefined){
 const _errs12 = errors;
-if(!(validate492(data.berlinForkBlock, {instancePath:instancePath+"/berlinForkBlock",parentData:data,parentDataProperty:"berlinForkBlock",rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate531(data.berlinForkBlock, {instancePath:instancePath+"/berlinForkBlock",parentData:data,parentDataProperty:"berlinForkBlock",rootData}))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs12 === errors;
@@ -10798,8 +11757,8 @@ var valid0 = true;
 if(valid0){
 if(data.londonForkBlock !== undefined){
 const _errs13 = errors;
-if(!(validate492(data.londonForkBlock, {instancePath:instancePath+"/londonForkBlock",parentData:data,parentDataProperty:"londonForkBlock",rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate531(data.londonForkBlock, {instancePath:instancePath+"/londonForkBlock",parentData:data,parentDataProperty:"londonForkBlock",rootData}))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs13 === errors;
@@ -10810,8 +11769,8 @@ var valid0 = true;
 if(valid0){
 if(data.daoHardforkBlock !== undefined){
 const _errs14 = errors;
-if(!(validate492(data.daoHardforkBlock, {instancePath:instancePath+"/daoHardforkBlock",parentData:data,parentDataProperty:"daoHardforkBlock",rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate531(data.daoHardforkBlock, {instancePath:instancePath+"/daoHardforkBlock",parentData:data,parentDataProperty:"daoHardforkBlock",rootData}))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs14 === errors;
@@ -10822,8 +11781,8 @@ var valid0 = true;
 if(valid0){
 if(data.accountStartNonce !== undefined){
 const _errs15 = errors;
-if(!(validate492(data.accountStartNonce, {instancePath:instancePath+"/accountStartNonce",parentData:data,parentDataProperty:"accountStartNonce",rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate531(data.accountStartNonce, {instancePath:instancePath+"/accountStartNonce",parentData:data,parentDataProperty:"accountStartNonce",rootData}))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs15 === errors;
@@ -10835,7 +11794,7 @@ if(valid0){
 if(data.allowFutureBlocks !== undefined){
 const _errs16 = errors;
 if(typeof data.allowFutureBlocks !== "boolean"){
-validate645.errors = [{instancePath:instancePath+"/allowFutureBlocks",schemaPath:"#/properties/allowFutureBlocks/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate682.errors = [{instancePath:instancePath+"/allowFutureBlocks",schemaPath:"#/properties/allowFutureBlocks/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -10846,8 +11805,8 @@ var valid0 = true;
 if(valid0){
 if(data.blockReward !== undefined){
 const _errs18 = errors;
-if(!(validate492(data.blockReward, {instancePath:instancePath+"/blockReward",parentData:data,parentDataProperty:"blockReward",rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate531(data.blockReward, {instancePath:instancePath+"/blockReward",parentData:data,parentDataProperty:"blockReward",rootData}))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs18 === errors;
@@ -10871,17 +11830,17 @@ var valid0 = true;
 }
 }
 else {
-validate645.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate682.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate645.errors = vErrors;
+validate682.errors = vErrors;
 return errors === 0;
 }
 
-const schema254 = {"title":"ChainParamsAccount","type":"object","description":"A pre-state account. Absent fields are zero or empty. storage maps slot to value, both hex.","properties":{"balance":{"$ref":"TestQuantity.json"},"code":{"$ref":"bytes.json"},"nonce":{"$ref":"TestQuantity.json"},"storage":{"type":"object","additionalProperties":{"$ref":"TestQuantity.json"}}},"required":[],"additionalProperties":false,"$id":"ChainParamsAccount.json"};
+const schema259 = {"title":"ChainParamsAccount","type":"object","description":"A pre-state account. Absent fields are zero or empty. storage maps slot to value, both hex.","properties":{"balance":{"$ref":"TestQuantity.json"},"code":{"$ref":"bytes.json"},"nonce":{"$ref":"TestQuantity.json"},"storage":{"type":"object","additionalProperties":{"$ref":"TestQuantity.json"}}},"required":[],"additionalProperties":false,"$id":"ChainParamsAccount.json"};
 
-function validate660(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate697(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ChainParamsAccount.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10890,7 +11849,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "balance") || (key0 === "code")) || (key0 === "nonce")) || (key0 === "storage"))){
-validate660.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate697.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10898,8 +11857,8 @@ break;
 if(_errs1 === errors){
 if(data.balance !== undefined){
 const _errs2 = errors;
-if(!(validate492(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate531(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -10922,8 +11881,8 @@ var valid0 = true;
 if(valid0){
 if(data.nonce !== undefined){
 const _errs4 = errors;
-if(!(validate492(data.nonce, {instancePath:instancePath+"/nonce",parentData:data,parentDataProperty:"nonce",rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate531(data.nonce, {instancePath:instancePath+"/nonce",parentData:data,parentDataProperty:"nonce",rootData}))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -10939,8 +11898,8 @@ if(errors === _errs5){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key1 in data3){
 const _errs8 = errors;
-if(!(validate492(data3[key1], {instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate531(data3[key1], {instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -10950,7 +11909,7 @@ break;
 }
 }
 else {
-validate660.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate697.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -10965,16 +11924,16 @@ var valid0 = true;
 }
 }
 else {
-validate660.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate697.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate660.errors = vErrors;
+validate697.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate635(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate672(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ChainParams.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10982,14 +11941,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.genesis === undefined) && (missing0 = "genesis")) || ((data.params === undefined) && (missing0 = "params"))) || ((data.accounts === undefined) && (missing0 = "accounts"))){
-validate635.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate672.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "genesis") || (key0 === "params")) || (key0 === "sealEngine")) || (key0 === "accounts"))){
-validate635.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate672.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10997,8 +11956,8 @@ break;
 if(_errs1 === errors){
 if(data.genesis !== undefined){
 const _errs2 = errors;
-if(!(validate636(data.genesis, {instancePath:instancePath+"/genesis",parentData:data,parentDataProperty:"genesis",rootData}))){
-vErrors = vErrors === null ? validate636.errors : vErrors.concat(validate636.errors);
+if(!(validate673(data.genesis, {instancePath:instancePath+"/genesis",parentData:data,parentDataProperty:"genesis",rootData}))){
+vErrors = vErrors === null ? validate673.errors : vErrors.concat(validate673.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -11009,8 +11968,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs3 = errors;
-if(!(validate645(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate645.errors : vErrors.concat(validate645.errors);
+if(!(validate682(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate682.errors : vErrors.concat(validate682.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -11023,11 +11982,11 @@ if(data.sealEngine !== undefined){
 let data2 = data.sealEngine;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate635.errors = [{instancePath:instancePath+"/sealEngine",schemaPath:"#/properties/sealEngine/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate672.errors = [{instancePath:instancePath+"/sealEngine",schemaPath:"#/properties/sealEngine/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data2 === "NoProof") || (data2 === "NoReward")) || (data2 === "Ethash"))){
-validate635.errors = [{instancePath:instancePath+"/sealEngine",schemaPath:"#/properties/sealEngine/enum",keyword:"enum",params:{allowedValues: schema251.properties.sealEngine.enum},message:"must be equal to one of the allowed values"}];
+validate672.errors = [{instancePath:instancePath+"/sealEngine",schemaPath:"#/properties/sealEngine/enum",keyword:"enum",params:{allowedValues: schema256.properties.sealEngine.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -11043,8 +12002,8 @@ if(errors === _errs6){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key1 in data3){
 const _errs9 = errors;
-if(!(validate660(data3[key1], {instancePath:instancePath+"/accounts/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
-vErrors = vErrors === null ? validate660.errors : vErrors.concat(validate660.errors);
+if(!(validate697(data3[key1], {instancePath:instancePath+"/accounts/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
+vErrors = vErrors === null ? validate697.errors : vErrors.concat(validate697.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs9 === errors;
@@ -11054,7 +12013,7 @@ break;
 }
 }
 else {
-validate635.errors = [{instancePath:instancePath+"/accounts",schemaPath:"#/properties/accounts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate672.errors = [{instancePath:instancePath+"/accounts",schemaPath:"#/properties/accounts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -11070,47 +12029,47 @@ var valid0 = true;
 }
 }
 else {
-validate635.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate672.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate635.errors = vErrors;
+validate672.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate634(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate671(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestSetChainParamsChainParamsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate635(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate635.errors : vErrors.concat(validate635.errors);
+if(!(validate672(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate672.errors : vErrors.concat(validate672.errors);
 errors = vErrors.length;
 }
-validate634.errors = vErrors;
+validate671.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestSetChainParamsResult = validate667;
-const schema255 = {"type":"boolean","$id":"validateTestSetChainParamsResult"};
+export const validateTestSetChainParamsResult = validate704;
+const schema260 = {"type":"boolean","$id":"validateTestSetChainParamsResult"};
 
-function validate667(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate704(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestSetChainParamsResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate667.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate704.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate667.errors = vErrors;
+validate704.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleCallCallParam = validate668;
-const schema256 = {"$ref":"IeleCallRequest.json","$id":"validateIeleCallCallParam"};
-const schema257 = {"title":"IeleCallRequest","type":"object","description":"A call to the IELE virtual machine: give function (with its arguments) to call a contract, or contractCode to run creation code.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"function":{"type":"string"},"contractCode":{"$ref":"bytes.json"},"arguments":{"type":"array","items":{"$ref":"bytes.json"}}},"required":[],"additionalProperties":false,"$id":"IeleCallRequest.json"};
+export const validateIeleCallCallParam = validate705;
+const schema261 = {"$ref":"IeleCallRequest.json","$id":"validateIeleCallCallParam"};
+const schema262 = {"title":"IeleCallRequest","type":"object","description":"A call to the IELE virtual machine: give function (with its arguments) to call a contract, or contractCode to run creation code.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"function":{"type":"string"},"contractCode":{"$ref":"bytes.json"},"arguments":{"type":"array","items":{"$ref":"bytes.json"}}},"required":[],"additionalProperties":false,"$id":"IeleCallRequest.json"};
 
-function validate669(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate706(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="IeleCallRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -11119,7 +12078,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "from") || (key0 === "to")) || (key0 === "gas")) || (key0 === "gasPrice")) || (key0 === "value")) || (key0 === "function")) || (key0 === "contractCode")) || (key0 === "arguments"))){
-validate669.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate706.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11178,7 +12137,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate669.errors = vErrors;
+validate706.errors = vErrors;
 return false;
 }
 else {
@@ -11237,7 +12196,7 @@ if(valid0){
 if(data.function !== undefined){
 const _errs10 = errors;
 if(typeof data.function !== "string"){
-validate669.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate706.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -11278,7 +12237,7 @@ break;
 }
 }
 else {
-validate669.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate706.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11297,46 +12256,46 @@ var valid0 = true;
 }
 }
 else {
-validate669.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate706.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate669.errors = vErrors;
+validate706.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate668(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate705(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleCallCallParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate669(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate669.errors : vErrors.concat(validate669.errors);
+if(!(validate706(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate706.errors : vErrors.concat(validate706.errors);
 errors = vErrors.length;
 }
-validate668.errors = vErrors;
+validate705.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleCallBlockParam = validate679;
-const schema258 = {"$ref":"BlockNumberOrTag.json","$id":"validateIeleCallBlockParam"};
+export const validateIeleCallBlockParam = validate716;
+const schema263 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateIeleCallBlockParam"};
 
-function validate679(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate716(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleCallBlockParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate49(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate679.errors = vErrors;
+validate716.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleCallResult = validate681;
-const schema259 = {"type":"array","items":{"$ref":"bytes.json"},"$id":"validateIeleCallResult"};
+export const validateIeleCallResult = validate718;
+const schema264 = {"type":"array","items":{"$ref":"bytes.json"},"$id":"validateIeleCallResult"};
 
-function validate681(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate718(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleCallResult" */;
 let vErrors = null;
 let errors = 0;
@@ -11357,19 +12316,19 @@ break;
 }
 }
 else {
-validate681.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate718.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate681.errors = vErrors;
+validate718.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleSendTransactionTransactionParam = validate683;
-const schema260 = {"$ref":"IeleTransactionRequest.json","$id":"validateIeleSendTransactionTransactionParam"};
-const schema261 = {"title":"IeleTransactionRequest","type":"object","description":"An IELE transaction for the node to sign with an unlocked account: give function (with its arguments) or contractCode. Absent gas, gasPrice and nonce are filled in as for eth_sendTransaction.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"nonce":{"$ref":"uint.json"},"function":{"type":"string"},"contractCode":{"$ref":"bytes.json"},"arguments":{"type":"array","items":{"$ref":"bytes.json"}}},"required":["from"],"additionalProperties":false,"$id":"IeleTransactionRequest.json"};
+export const validateIeleSendTransactionTransactionParam = validate720;
+const schema265 = {"$ref":"IeleTransactionRequest.json","$id":"validateIeleSendTransactionTransactionParam"};
+const schema266 = {"title":"IeleTransactionRequest","type":"object","description":"An IELE transaction for the node to sign with an unlocked account: give function (with its arguments) or contractCode. Absent gas, gasPrice and nonce are filled in as for eth_sendTransaction.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"nonce":{"$ref":"uint.json"},"function":{"type":"string"},"contractCode":{"$ref":"bytes.json"},"arguments":{"type":"array","items":{"$ref":"bytes.json"}}},"required":["from"],"additionalProperties":false,"$id":"IeleTransactionRequest.json"};
 
-function validate684(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate721(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="IeleTransactionRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -11377,14 +12336,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.from === undefined) && (missing0 = "from")){
-validate684.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate721.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema261.properties, key0))){
-validate684.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema266.properties, key0))){
+validate721.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11443,7 +12402,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate684.errors = vErrors;
+validate721.errors = vErrors;
 return false;
 }
 else {
@@ -11514,7 +12473,7 @@ if(valid0){
 if(data.function !== undefined){
 const _errs11 = errors;
 if(typeof data.function !== "string"){
-validate684.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate721.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -11555,7 +12514,7 @@ break;
 }
 }
 else {
-validate684.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate721.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11576,31 +12535,31 @@ var valid0 = true;
 }
 }
 else {
-validate684.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate721.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate684.errors = vErrors;
+validate721.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate683(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate720(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleSendTransactionTransactionParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate684(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate684.errors : vErrors.concat(validate684.errors);
+if(!(validate721(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate721.errors : vErrors.concat(validate721.errors);
 errors = vErrors.length;
 }
-validate683.errors = vErrors;
+validate720.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleSendTransactionResult = validate695;
-const schema262 = {"$ref":"hash32.json","$id":"validateIeleSendTransactionResult"};
+export const validateIeleSendTransactionResult = validate732;
+const schema267 = {"$ref":"hash32.json","$id":"validateIeleSendTransactionResult"};
 
-function validate695(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate732(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleSendTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -11608,15 +12567,15 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate695.errors = vErrors;
+validate732.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMcpInitializeRequestParam = validate697;
-const schema263 = {"$ref":"McpInitializeRequest.json","$id":"validateMcpInitializeRequestParam"};
-const schema264 = {"title":"McpInitializeRequest","type":"object","description":"The MCP initialize request. Its content is optional and only informative: the server always answers with the one protocol version it speaks.","properties":{"protocolVersion":{"type":"string"},"capabilities":{"type":"object"},"clientInfo":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name"],"additionalProperties":true}},"required":[],"additionalProperties":true,"$id":"McpInitializeRequest.json"};
+export const validateMcpInitializeRequestParam = validate734;
+const schema268 = {"$ref":"McpInitializeRequest.json","$id":"validateMcpInitializeRequestParam"};
+const schema269 = {"title":"McpInitializeRequest","type":"object","description":"An MCP initialize request object (optional; its content is only informative: the server always answers with the one protocol version it speaks).","properties":{"protocolVersion":{"type":"string"},"capabilities":{"type":"object"},"clientInfo":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name"],"additionalProperties":true}},"required":[],"additionalProperties":true,"$id":"McpInitializeRequest.json"};
 
-function validate698(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate735(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpInitializeRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -11625,7 +12584,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.protocolVersion !== undefined){
 const _errs2 = errors;
 if(typeof data.protocolVersion !== "string"){
-validate698.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate735.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -11638,7 +12597,7 @@ if(data.capabilities !== undefined){
 let data1 = data.capabilities;
 const _errs4 = errors;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
-validate698.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate735.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -11654,14 +12613,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing0;
 if((data2.name === undefined) && (missing0 = "name")){
-validate698.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate735.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data2.name !== undefined){
 const _errs9 = errors;
 if(typeof data2.name !== "string"){
-validate698.errors = [{instancePath:instancePath+"/clientInfo/name",schemaPath:"#/properties/clientInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate735.errors = [{instancePath:instancePath+"/clientInfo/name",schemaPath:"#/properties/clientInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -11673,7 +12632,7 @@ if(valid1){
 if(data2.version !== undefined){
 const _errs11 = errors;
 if(typeof data2.version !== "string"){
-validate698.errors = [{instancePath:instancePath+"/clientInfo/version",schemaPath:"#/properties/clientInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate735.errors = [{instancePath:instancePath+"/clientInfo/version",schemaPath:"#/properties/clientInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -11685,7 +12644,7 @@ var valid1 = true;
 }
 }
 else {
-validate698.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate735.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -11698,32 +12657,32 @@ var valid0 = true;
 }
 }
 else {
-validate698.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate735.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate698.errors = vErrors;
+validate735.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate697(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate734(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMcpInitializeRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate698(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate698.errors : vErrors.concat(validate698.errors);
+if(!(validate735(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate735.errors : vErrors.concat(validate735.errors);
 errors = vErrors.length;
 }
-validate697.errors = vErrors;
+validate734.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMcpInitializeResult = validate700;
-const schema265 = {"$ref":"McpInitializeResult.json","$id":"validateMcpInitializeResult"};
-const schema266 = {"title":"McpInitializeResult","type":"object","description":"The server's MCP identity: protocol version 2024-11-05 and the three capabilities it offers (tools, resources, prompts; no list-change notifications, no subscriptions).","properties":{"protocolVersion":{"type":"string","const":"2024-11-05"},"capabilities":{"type":"object","properties":{"tools":{"type":"object"},"resources":{"type":"object"},"prompts":{"type":"object"}},"required":["tools","resources","prompts"],"additionalProperties":false},"serverInfo":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"additionalProperties":false}},"required":["protocolVersion","capabilities","serverInfo"],"additionalProperties":false,"$id":"McpInitializeResult.json"};
+export const validateMcpInitializeResult = validate737;
+const schema270 = {"$ref":"McpInitializeResult.json","$id":"validateMcpInitializeResult"};
+const schema271 = {"title":"McpInitializeResult","type":"object","description":"The server's MCP identity: protocol version 2024-11-05 and the three capabilities it offers (tools, resources, prompts; no list-change notifications, no subscriptions).","properties":{"protocolVersion":{"type":"string","const":"2024-11-05"},"capabilities":{"type":"object","properties":{"tools":{"type":"object"},"resources":{"type":"object"},"prompts":{"type":"object"}},"required":["tools","resources","prompts"],"additionalProperties":false},"serverInfo":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"additionalProperties":false},"instructions":{"type":"string","description":"How to use this server, for the model."}},"required":["protocolVersion","capabilities","serverInfo"],"additionalProperties":false,"$id":"McpInitializeResult.json"};
 
-function validate701(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate738(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpInitializeResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -11731,14 +12690,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.protocolVersion === undefined) && (missing0 = "protocolVersion")) || ((data.capabilities === undefined) && (missing0 = "capabilities"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
-validate701.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate738.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((key0 === "protocolVersion") || (key0 === "capabilities")) || (key0 === "serverInfo"))){
-validate701.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!((((key0 === "protocolVersion") || (key0 === "capabilities")) || (key0 === "serverInfo")) || (key0 === "instructions"))){
+validate738.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11748,11 +12707,11 @@ if(data.protocolVersion !== undefined){
 let data0 = data.protocolVersion;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate701.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate738.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("2024-11-05" !== data0){
-validate701.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/const",keyword:"const",params:{allowedValue: "2024-11-05"},message:"must be equal to constant"}];
+validate738.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/const",keyword:"const",params:{allowedValue: "2024-11-05"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -11768,14 +12727,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.tools === undefined) && (missing1 = "tools")) || ((data1.resources === undefined) && (missing1 = "resources"))) || ((data1.prompts === undefined) && (missing1 = "prompts"))){
-validate701.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate738.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs6 = errors;
 for(const key1 in data1){
 if(!(((key1 === "tools") || (key1 === "resources")) || (key1 === "prompts"))){
-validate701.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate738.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11785,7 +12744,7 @@ if(data1.tools !== undefined){
 let data2 = data1.tools;
 const _errs7 = errors;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-validate701.errors = [{instancePath:instancePath+"/capabilities/tools",schemaPath:"#/properties/capabilities/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate738.errors = [{instancePath:instancePath+"/capabilities/tools",schemaPath:"#/properties/capabilities/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -11798,7 +12757,7 @@ if(data1.resources !== undefined){
 let data3 = data1.resources;
 const _errs9 = errors;
 if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
-validate701.errors = [{instancePath:instancePath+"/capabilities/resources",schemaPath:"#/properties/capabilities/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate738.errors = [{instancePath:instancePath+"/capabilities/resources",schemaPath:"#/properties/capabilities/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -11811,7 +12770,7 @@ if(data1.prompts !== undefined){
 let data4 = data1.prompts;
 const _errs11 = errors;
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-validate701.errors = [{instancePath:instancePath+"/capabilities/prompts",schemaPath:"#/properties/capabilities/properties/prompts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate738.errors = [{instancePath:instancePath+"/capabilities/prompts",schemaPath:"#/properties/capabilities/properties/prompts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -11825,7 +12784,7 @@ var valid1 = true;
 }
 }
 else {
-validate701.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate738.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -11842,14 +12801,14 @@ if(errors === _errs13){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing2;
 if(((data5.name === undefined) && (missing2 = "name")) || ((data5.version === undefined) && (missing2 = "version"))){
-validate701.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate738.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs15 = errors;
 for(const key2 in data5){
 if(!((key2 === "name") || (key2 === "version"))){
-validate701.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate738.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11858,7 +12817,7 @@ if(_errs15 === errors){
 if(data5.name !== undefined){
 const _errs16 = errors;
 if(typeof data5.name !== "string"){
-validate701.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"#/properties/serverInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate738.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"#/properties/serverInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs16 === errors;
@@ -11870,7 +12829,7 @@ if(valid2){
 if(data5.version !== undefined){
 const _errs18 = errors;
 if(typeof data5.version !== "string"){
-validate701.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"#/properties/serverInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate738.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"#/properties/serverInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs18 === errors;
@@ -11883,11 +12842,23 @@ var valid2 = true;
 }
 }
 else {
-validate701.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate738.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.instructions !== undefined){
+const _errs20 = errors;
+if(typeof data.instructions !== "string"){
+validate738.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs20 === errors;
 }
 else {
 var valid0 = true;
@@ -11897,33 +12868,34 @@ var valid0 = true;
 }
 }
 }
+}
 else {
-validate701.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate738.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate701.errors = vErrors;
+validate738.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate700(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate737(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMcpInitializeResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate701(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate701.errors : vErrors.concat(validate701.errors);
+if(!(validate738(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate738.errors : vErrors.concat(validate738.errors);
 errors = vErrors.length;
 }
-validate700.errors = vErrors;
+validate737.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsGetRequestParam = validate703;
-const schema267 = {"$ref":"McpPromptGetRequest.json","$id":"validatePromptsGetRequestParam"};
-const schema268 = {"title":"McpPromptGetRequest","type":"object","description":"Which prompt to render, with its arguments (string values).","properties":{"name":{"type":"string"},"arguments":{"type":"object","additionalProperties":{"type":"string"}}},"required":["name"],"additionalProperties":true,"$id":"McpPromptGetRequest.json"};
+export const validatePromptsGetRequestParam = validate740;
+const schema272 = {"$ref":"McpPromptGetRequest.json","$id":"validatePromptsGetRequestParam"};
+const schema273 = {"title":"McpPromptGetRequest","type":"object","description":"An object naming the prompt to render, e.g. {\"name\": \"mcp_node_health_check\"} (arguments optional, string values).","properties":{"name":{"type":"string"},"arguments":{"type":"object","additionalProperties":{"type":"string"}}},"required":["name"],"additionalProperties":true,"$id":"McpPromptGetRequest.json"};
 
-function validate704(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate741(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPromptGetRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -11931,14 +12903,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.name === undefined) && (missing0 = "name")){
-validate704.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate741.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate704.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate741.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -11955,7 +12927,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 for(const key0 in data1){
 const _errs7 = errors;
 if(typeof data1[key0] !== "string"){
-validate704.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate741.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -11965,7 +12937,7 @@ break;
 }
 }
 else {
-validate704.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate741.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -11978,33 +12950,33 @@ var valid0 = true;
 }
 }
 else {
-validate704.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate741.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate704.errors = vErrors;
+validate741.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate703(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate740(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePromptsGetRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate704(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate704.errors : vErrors.concat(validate704.errors);
+if(!(validate741(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate741.errors : vErrors.concat(validate741.errors);
 errors = vErrors.length;
 }
-validate703.errors = vErrors;
+validate740.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsGetResult = validate706;
-const schema269 = {"$ref":"McpPromptGetResult.json","$id":"validatePromptsGetResult"};
-const schema270 = {"title":"McpPromptGetResult","type":"object","description":"The rendered prompt: a description and the messages to hand to the model.","properties":{"description":{"type":"string"},"messages":{"type":"array","items":{"type":"object","properties":{"role":{"type":"string","enum":["user","assistant"]},"content":{"$ref":"McpTextContent.json"}},"required":["role","content"],"additionalProperties":false}}},"required":["description","messages"],"additionalProperties":false,"$id":"McpPromptGetResult.json"};
-const schema271 = {"title":"McpTextContent","type":"object","description":"MCP text content.","properties":{"type":{"type":"string","const":"text"},"text":{"type":"string"}},"required":["type","text"],"additionalProperties":false,"$id":"McpTextContent.json"};
+export const validatePromptsGetResult = validate743;
+const schema274 = {"$ref":"McpPromptGetResult.json","$id":"validatePromptsGetResult"};
+const schema275 = {"title":"McpPromptGetResult","type":"object","description":"The rendered prompt: a description and the messages to hand to the model.","properties":{"description":{"type":"string"},"messages":{"type":"array","items":{"type":"object","properties":{"role":{"type":"string","enum":["user","assistant"]},"content":{"$ref":"McpTextContent.json"}},"required":["role","content"],"additionalProperties":false}}},"required":["description","messages"],"additionalProperties":false,"$id":"McpPromptGetResult.json"};
+const schema276 = {"title":"McpTextContent","type":"object","description":"MCP text content.","properties":{"type":{"type":"string","const":"text"},"text":{"type":"string"}},"required":["type","text"],"additionalProperties":false,"$id":"McpTextContent.json"};
 
-function validate708(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate745(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpTextContent.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12012,14 +12984,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.text === undefined) && (missing0 = "text"))){
-validate708.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate745.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "type") || (key0 === "text"))){
-validate708.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate745.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12029,11 +13001,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate708.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate745.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("text" !== data0){
-validate708.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"}];
+validate745.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -12045,7 +13017,7 @@ if(valid0){
 if(data.text !== undefined){
 const _errs4 = errors;
 if(typeof data.text !== "string"){
-validate708.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate745.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -12058,16 +13030,16 @@ var valid0 = true;
 }
 }
 else {
-validate708.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate745.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate708.errors = vErrors;
+validate745.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate707(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate744(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPromptGetResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12075,14 +13047,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.description === undefined) && (missing0 = "description")) || ((data.messages === undefined) && (missing0 = "messages"))){
-validate707.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate744.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "description") || (key0 === "messages"))){
-validate707.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate744.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12091,7 +13063,7 @@ if(_errs1 === errors){
 if(data.description !== undefined){
 const _errs2 = errors;
 if(typeof data.description !== "string"){
-validate707.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate744.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -12114,14 +13086,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if(((data2.role === undefined) && (missing1 = "role")) || ((data2.content === undefined) && (missing1 = "content"))){
-validate707.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate744.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs8 = errors;
 for(const key1 in data2){
 if(!((key1 === "role") || (key1 === "content"))){
-validate707.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate744.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12131,11 +13103,11 @@ if(data2.role !== undefined){
 let data3 = data2.role;
 const _errs9 = errors;
 if(typeof data3 !== "string"){
-validate707.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate744.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data3 === "user") || (data3 === "assistant"))){
-validate707.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema270.properties.messages.items.properties.role.enum},message:"must be equal to one of the allowed values"}];
+validate744.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema275.properties.messages.items.properties.role.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -12146,8 +13118,8 @@ var valid2 = true;
 if(valid2){
 if(data2.content !== undefined){
 const _errs11 = errors;
-if(!(validate708(data2.content, {instancePath:instancePath+"/messages/" + i0+"/content",parentData:data2,parentDataProperty:"content",rootData}))){
-vErrors = vErrors === null ? validate708.errors : vErrors.concat(validate708.errors);
+if(!(validate745(data2.content, {instancePath:instancePath+"/messages/" + i0+"/content",parentData:data2,parentDataProperty:"content",rootData}))){
+vErrors = vErrors === null ? validate745.errors : vErrors.concat(validate745.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs11 === errors;
@@ -12160,7 +13132,7 @@ var valid2 = true;
 }
 }
 else {
-validate707.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate744.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -12171,7 +13143,7 @@ break;
 }
 }
 else {
-validate707.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate744.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12185,32 +13157,32 @@ var valid0 = true;
 }
 }
 else {
-validate707.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate744.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate707.errors = vErrors;
+validate744.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate706(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate743(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePromptsGetResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate707(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate707.errors : vErrors.concat(validate707.errors);
+if(!(validate744(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate744.errors : vErrors.concat(validate744.errors);
 errors = vErrors.length;
 }
-validate706.errors = vErrors;
+validate743.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsListRequestParam = validate711;
-const schema272 = {"$ref":"McpListRequest.json","$id":"validatePromptsListRequestParam"};
-const schema273 = {"title":"McpListRequest","type":"object","description":"An MCP list request. The lists are short and never paged, so cursor is accepted and ignored.","properties":{"cursor":{"type":"string"}},"required":[],"additionalProperties":true,"$id":"McpListRequest.json"};
+export const validatePromptsListRequestParam = validate748;
+const schema277 = {"$ref":"McpListRequest.json","$id":"validatePromptsListRequestParam"};
+const schema278 = {"title":"McpListRequest","type":"object","description":"An MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored).","properties":{"cursor":{"type":"string"}},"required":[],"additionalProperties":true,"$id":"McpListRequest.json"};
 
-function validate712(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate749(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpListRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12218,39 +13190,39 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.cursor !== undefined){
 if(typeof data.cursor !== "string"){
-validate712.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate749.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 else {
-validate712.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate749.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate712.errors = vErrors;
+validate749.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate711(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate748(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePromptsListRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate712(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate712.errors : vErrors.concat(validate712.errors);
+if(!(validate749(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate749.errors : vErrors.concat(validate749.errors);
 errors = vErrors.length;
 }
-validate711.errors = vErrors;
+validate748.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsListResult = validate714;
-const schema274 = {"$ref":"McpPromptList.json","$id":"validatePromptsListResult"};
-const schema275 = {"title":"McpPromptList","type":"object","description":"The prompts of this server. nextCursor is never set (no paging).","properties":{"prompts":{"type":"array","items":{"$ref":"McpPrompt.json"}},"nextCursor":{"type":"string"}},"required":["prompts"],"additionalProperties":false,"$id":"McpPromptList.json"};
-const schema276 = {"title":"McpPrompt","type":"object","description":"An MCP prompt template. None of this server's prompts takes arguments, so arguments is omitted.","properties":{"name":{"type":"string"},"description":{"type":"string"},"arguments":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"},"required":{"type":"boolean"}},"required":["name"],"additionalProperties":false}}},"required":["name","description"],"additionalProperties":false,"$id":"McpPrompt.json"};
+export const validatePromptsListResult = validate751;
+const schema279 = {"$ref":"McpPromptList.json","$id":"validatePromptsListResult"};
+const schema280 = {"title":"McpPromptList","type":"object","description":"The prompts of this server. nextCursor is never set (no paging).","properties":{"prompts":{"type":"array","items":{"$ref":"McpPrompt.json"}},"nextCursor":{"type":"string"}},"required":["prompts"],"additionalProperties":false,"$id":"McpPromptList.json"};
+const schema281 = {"title":"McpPrompt","type":"object","description":"An MCP prompt template. None of this server's prompts takes arguments, so arguments is omitted.","properties":{"name":{"type":"string"},"description":{"type":"string"},"arguments":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"},"required":{"type":"boolean"}},"required":["name"],"additionalProperties":false}}},"required":["name","description"],"additionalProperties":false,"$id":"McpPrompt.json"};
 
-function validate716(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate753(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPrompt.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12258,14 +13230,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) && (missing0 = "name")) || ((data.description === undefined) && (missing0 = "description"))){
-validate716.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate753.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "name") || (key0 === "description")) || (key0 === "arguments"))){
-validate716.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate753.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12274,7 +13246,7 @@ if(_errs1 === errors){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate716.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate753.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -12286,7 +13258,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate716.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate753.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -12309,14 +13281,14 @@ if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if((data3.name === undefined) && (missing1 = "name")){
-validate716.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate753.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs10 = errors;
 for(const key1 in data3){
 if(!(((key1 === "name") || (key1 === "description")) || (key1 === "required"))){
-validate716.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate753.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12325,7 +13297,7 @@ if(_errs10 === errors){
 if(data3.name !== undefined){
 const _errs11 = errors;
 if(typeof data3.name !== "string"){
-validate716.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"#/properties/arguments/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate753.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"#/properties/arguments/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -12337,7 +13309,7 @@ if(valid2){
 if(data3.description !== undefined){
 const _errs13 = errors;
 if(typeof data3.description !== "string"){
-validate716.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"#/properties/arguments/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate753.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"#/properties/arguments/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -12349,7 +13321,7 @@ if(valid2){
 if(data3.required !== undefined){
 const _errs15 = errors;
 if(typeof data3.required !== "boolean"){
-validate716.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"#/properties/arguments/items/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate753.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"#/properties/arguments/items/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -12363,7 +13335,7 @@ var valid2 = true;
 }
 }
 else {
-validate716.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate753.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -12374,7 +13346,7 @@ break;
 }
 }
 else {
-validate716.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate753.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12389,16 +13361,16 @@ var valid0 = true;
 }
 }
 else {
-validate716.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate753.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate716.errors = vErrors;
+validate753.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate715(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate752(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPromptList.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12406,14 +13378,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.prompts === undefined) && (missing0 = "prompts")){
-validate715.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate752.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "prompts") || (key0 === "nextCursor"))){
-validate715.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate752.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12428,8 +13400,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate716(data0[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate716.errors : vErrors.concat(validate716.errors);
+if(!(validate753(data0[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate753.errors : vErrors.concat(validate753.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -12439,7 +13411,7 @@ break;
 }
 }
 else {
-validate715.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate752.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12452,7 +13424,7 @@ if(valid0){
 if(data.nextCursor !== undefined){
 const _errs5 = errors;
 if(typeof data.nextCursor !== "string"){
-validate715.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate752.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -12465,48 +13437,48 @@ var valid0 = true;
 }
 }
 else {
-validate715.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate752.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate715.errors = vErrors;
+validate752.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate714(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate751(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePromptsListResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate715(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate715.errors : vErrors.concat(validate715.errors);
+if(!(validate752(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate752.errors : vErrors.concat(validate752.errors);
 errors = vErrors.length;
 }
-validate714.errors = vErrors;
+validate751.errors = vErrors;
 return errors === 0;
 }
 
-export const validateResourcesListRequestParam = validate719;
-const schema277 = {"$ref":"McpListRequest.json","$id":"validateResourcesListRequestParam"};
+export const validateResourcesListRequestParam = validate756;
+const schema282 = {"$ref":"McpListRequest.json","$id":"validateResourcesListRequestParam"};
 
-function validate719(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate756(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateResourcesListRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate712(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate712.errors : vErrors.concat(validate712.errors);
+if(!(validate749(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate749.errors : vErrors.concat(validate749.errors);
 errors = vErrors.length;
 }
-validate719.errors = vErrors;
+validate756.errors = vErrors;
 return errors === 0;
 }
 
-export const validateResourcesListResult = validate721;
-const schema278 = {"$ref":"McpResourceList.json","$id":"validateResourcesListResult"};
-const schema279 = {"title":"McpResourceList","type":"object","description":"The resources of this server. nextCursor is never set (no paging).","properties":{"resources":{"type":"array","items":{"$ref":"McpResource.json"}},"nextCursor":{"type":"string"}},"required":["resources"],"additionalProperties":false,"$id":"McpResourceList.json"};
-const schema280 = {"title":"McpResource","type":"object","description":"An MCP resource: a JSON document identified by an svc:// URI.","properties":{"uri":{"type":"string"},"name":{"type":"string"},"description":{"type":"string"},"mimeType":{"type":"string"}},"required":["uri","name","description","mimeType"],"additionalProperties":false,"$id":"McpResource.json"};
+export const validateResourcesListResult = validate758;
+const schema283 = {"$ref":"McpResourceList.json","$id":"validateResourcesListResult"};
+const schema284 = {"title":"McpResourceList","type":"object","description":"The resources of this server. nextCursor is never set (no paging).","properties":{"resources":{"type":"array","items":{"$ref":"McpResource.json"}},"nextCursor":{"type":"string"}},"required":["resources"],"additionalProperties":false,"$id":"McpResourceList.json"};
+const schema285 = {"title":"McpResource","type":"object","description":"An MCP resource: a JSON document identified by an svc:// URI.","properties":{"uri":{"type":"string"},"name":{"type":"string"},"description":{"type":"string"},"mimeType":{"type":"string"}},"required":["uri","name","description","mimeType"],"additionalProperties":false,"$id":"McpResource.json"};
 
-function validate723(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate760(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpResource.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12514,14 +13486,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.uri === undefined) && (missing0 = "uri")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.description === undefined) && (missing0 = "description"))) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
-validate723.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate760.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "uri") || (key0 === "name")) || (key0 === "description")) || (key0 === "mimeType"))){
-validate723.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate760.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12530,7 +13502,7 @@ if(_errs1 === errors){
 if(data.uri !== undefined){
 const _errs2 = errors;
 if(typeof data.uri !== "string"){
-validate723.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate760.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -12542,7 +13514,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs4 = errors;
 if(typeof data.name !== "string"){
-validate723.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate760.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -12554,7 +13526,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs6 = errors;
 if(typeof data.description !== "string"){
-validate723.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate760.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -12566,7 +13538,7 @@ if(valid0){
 if(data.mimeType !== undefined){
 const _errs8 = errors;
 if(typeof data.mimeType !== "string"){
-validate723.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate760.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -12581,16 +13553,16 @@ var valid0 = true;
 }
 }
 else {
-validate723.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate760.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate723.errors = vErrors;
+validate760.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate722(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate759(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpResourceList.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12598,14 +13570,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.resources === undefined) && (missing0 = "resources")){
-validate722.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate759.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "resources") || (key0 === "nextCursor"))){
-validate722.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate759.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12620,8 +13592,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate723(data0[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate723.errors : vErrors.concat(validate723.errors);
+if(!(validate760(data0[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate760.errors : vErrors.concat(validate760.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -12631,7 +13603,7 @@ break;
 }
 }
 else {
-validate722.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate759.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12644,7 +13616,7 @@ if(valid0){
 if(data.nextCursor !== undefined){
 const _errs5 = errors;
 if(typeof data.nextCursor !== "string"){
-validate722.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate759.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -12657,32 +13629,32 @@ var valid0 = true;
 }
 }
 else {
-validate722.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate759.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate722.errors = vErrors;
+validate759.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate721(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate758(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateResourcesListResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate722(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate722.errors : vErrors.concat(validate722.errors);
+if(!(validate759(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate759.errors : vErrors.concat(validate759.errors);
 errors = vErrors.length;
 }
-validate721.errors = vErrors;
+validate758.errors = vErrors;
 return errors === 0;
 }
 
-export const validateResourcesReadRequestParam = validate726;
-const schema281 = {"$ref":"McpResourceReadRequest.json","$id":"validateResourcesReadRequestParam"};
-const schema282 = {"title":"McpResourceReadRequest","type":"object","description":"Which resource to read.","properties":{"uri":{"type":"string"}},"required":["uri"],"additionalProperties":true,"$id":"McpResourceReadRequest.json"};
+export const validateResourcesReadRequestParam = validate763;
+const schema286 = {"$ref":"McpResourceReadRequest.json","$id":"validateResourcesReadRequestParam"};
+const schema287 = {"title":"McpResourceReadRequest","type":"object","description":"An object naming the resource to read, e.g. {\"uri\": \"svc://node/status\"}.","properties":{"uri":{"type":"string"}},"required":["uri"],"additionalProperties":true,"$id":"McpResourceReadRequest.json"};
 
-function validate727(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate764(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpResourceReadRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12690,45 +13662,45 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.uri === undefined) && (missing0 = "uri")){
-validate727.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate764.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.uri !== undefined){
 if(typeof data.uri !== "string"){
-validate727.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate764.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 }
 else {
-validate727.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate764.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate727.errors = vErrors;
+validate764.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate726(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate763(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateResourcesReadRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate727(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate727.errors : vErrors.concat(validate727.errors);
+if(!(validate764(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate764.errors : vErrors.concat(validate764.errors);
 errors = vErrors.length;
 }
-validate726.errors = vErrors;
+validate763.errors = vErrors;
 return errors === 0;
 }
 
-export const validateResourcesReadResult = validate729;
-const schema283 = {"$ref":"McpResourceReadResult.json","$id":"validateResourcesReadResult"};
-const schema284 = {"title":"McpResourceReadResult","type":"object","description":"The resource content: one entry whose text is the JSON document serialised as a string.","properties":{"contents":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string"},"mimeType":{"type":"string"},"text":{"type":"string"}},"required":["uri","mimeType","text"],"additionalProperties":false}}},"required":["contents"],"additionalProperties":false,"$id":"McpResourceReadResult.json"};
+export const validateResourcesReadResult = validate766;
+const schema288 = {"$ref":"McpResourceReadResult.json","$id":"validateResourcesReadResult"};
+const schema289 = {"title":"McpResourceReadResult","type":"object","description":"The resource content: one entry whose text is the JSON document serialised as a string.","properties":{"contents":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string"},"mimeType":{"type":"string"},"text":{"type":"string"}},"required":["uri","mimeType","text"],"additionalProperties":false}}},"required":["contents"],"additionalProperties":false,"$id":"McpResourceReadResult.json"};
 
-function validate730(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate767(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpResourceReadResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12736,14 +13708,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.contents === undefined) && (missing0 = "contents")){
-validate730.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate767.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "contents")){
-validate730.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate767.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12763,14 +13735,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.uri === undefined) && (missing1 = "uri")) || ((data1.mimeType === undefined) && (missing1 = "mimeType"))) || ((data1.text === undefined) && (missing1 = "text"))){
-validate730.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate767.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs6 = errors;
 for(const key1 in data1){
 if(!(((key1 === "uri") || (key1 === "mimeType")) || (key1 === "text"))){
-validate730.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate767.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12779,7 +13751,7 @@ if(_errs6 === errors){
 if(data1.uri !== undefined){
 const _errs7 = errors;
 if(typeof data1.uri !== "string"){
-validate730.errors = [{instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"#/properties/contents/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate767.errors = [{instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"#/properties/contents/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs7 === errors;
@@ -12791,7 +13763,7 @@ if(valid2){
 if(data1.mimeType !== undefined){
 const _errs9 = errors;
 if(typeof data1.mimeType !== "string"){
-validate730.errors = [{instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"#/properties/contents/items/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate767.errors = [{instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"#/properties/contents/items/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -12803,7 +13775,7 @@ if(valid2){
 if(data1.text !== undefined){
 const _errs11 = errors;
 if(typeof data1.text !== "string"){
-validate730.errors = [{instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"#/properties/contents/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate767.errors = [{instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"#/properties/contents/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -12817,7 +13789,7 @@ var valid2 = true;
 }
 }
 else {
-validate730.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate767.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -12828,7 +13800,7 @@ break;
 }
 }
 else {
-validate730.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate767.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12837,32 +13809,32 @@ return false;
 }
 }
 else {
-validate730.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate767.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate730.errors = vErrors;
+validate767.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate729(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate766(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateResourcesReadResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate730(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate730.errors : vErrors.concat(validate730.errors);
+if(!(validate767(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate767.errors : vErrors.concat(validate767.errors);
 errors = vErrors.length;
 }
-validate729.errors = vErrors;
+validate766.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsCallRequestParam = validate732;
-const schema285 = {"$ref":"McpToolCallRequest.json","$id":"validateToolsCallRequestParam"};
-const schema286 = {"title":"McpToolCallRequest","type":"object","description":"Which tool to run, with its arguments.","properties":{"name":{"type":"string"},"arguments":{"type":"object"}},"required":["name"],"additionalProperties":true,"$id":"McpToolCallRequest.json"};
+export const validateToolsCallRequestParam = validate769;
+const schema290 = {"$ref":"McpToolCallRequest.json","$id":"validateToolsCallRequestParam"};
+const schema291 = {"title":"McpToolCallRequest","type":"object","description":"An object naming the tool to run, e.g. {\"name\": \"mcp_node_status\", \"arguments\": {}} (arguments optional).","properties":{"name":{"type":"string"},"arguments":{"type":"object"}},"required":["name"],"additionalProperties":true,"$id":"McpToolCallRequest.json"};
 
-function validate733(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate770(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpToolCallRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12870,14 +13842,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.name === undefined) && (missing0 = "name")){
-validate733.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate770.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate733.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate770.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -12890,7 +13862,7 @@ if(data.arguments !== undefined){
 let data1 = data.arguments;
 const _errs4 = errors;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
-validate733.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate770.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -12902,32 +13874,1627 @@ var valid0 = true;
 }
 }
 else {
-validate733.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate770.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate733.errors = vErrors;
+validate770.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate732(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate769(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsCallRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate733(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate733.errors : vErrors.concat(validate733.errors);
+if(!(validate770(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate770.errors : vErrors.concat(validate770.errors);
 errors = vErrors.length;
 }
-validate732.errors = vErrors;
+validate769.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsCallResult = validate735;
-const schema287 = {"$ref":"McpToolCallResult.json","$id":"validateToolsCallResult"};
-const schema288 = {"title":"McpToolCallResult","type":"object","description":"The tool's output as text. isError is true when the tool ran but failed (the text then starts with \"Error:\"), per MCP: a failing tool is a result, not a JSON-RPC error.","properties":{"content":{"type":"array","items":{"$ref":"McpTextContent.json"}},"isError":{"type":"boolean"}},"required":["content"],"additionalProperties":false,"$id":"McpToolCallResult.json"};
+export const validateToolsCallResult = validate772;
+const schema292 = {"$ref":"McpToolCallResult.json","$id":"validateToolsCallResult"};
+const schema293 = {"title":"McpToolCallResult","type":"object","description":"The tool's output: its report as text, and the same figures as structuredContent (a JSON object in the tool's outputSchema shape). isError is true when the tool ran but failed (the text then starts with \"Error:\" and there is no structuredContent), per MCP: a failing tool is a result, not a JSON-RPC error.","properties":{"content":{"type":"array","items":{"$ref":"McpTextContent.json"}},"structuredContent":{"oneOf":[{"$ref":"McpNodeStatus.json"},{"$ref":"McpNodeInfo.json"},{"$ref":"McpBlockchainInfo.json"},{"$ref":"McpSyncStatus.json"},{"$ref":"McpPeerList.json"}]},"isError":{"type":"boolean"}},"required":["content"],"additionalProperties":false,"$id":"McpToolCallResult.json"};
+const schema294 = {"title":"McpNodeStatus","type":"object","description":"The node at the time of the call: structuredContent of the tool mcp_node_status and the content of the resource svc://node/status. syncState: syncing (catching up with a peer: startBlock, currentBlock and targetBlock are present), synced (peering runs and no peer is ahead), not_syncing (peering is off).","properties":{"running":{"type":"boolean","const":true},"syncing":{"type":"boolean"},"syncState":{"type":"string","enum":["syncing","synced","not_syncing"]},"startBlock":{"type":"integer","minimum":0,"description":"Where the running sync started (only while syncing)."},"currentBlock":{"type":"integer","minimum":0,"description":"The block the sync is at (only while syncing)."},"targetBlock":{"type":"integer","minimum":0,"description":"The best peer's head (only while syncing)."},"bestBlock":{"type":"integer","minimum":0,"description":"Number of the head block (eth_blockNumber)."},"peerCount":{"type":"integer","minimum":0,"description":"Every connection in the peer table, whatever its state (net_listPeers length)."},"handshakedPeers":{"type":"integer","minimum":0,"description":"Peers past the eth handshake (net_peerCount)."},"peering":{"type":"boolean","description":"Whether devp2p peering runs (false with --no-p2p and in test mode)."},"networkId":{"type":"integer","minimum":0,"description":"devp2p network id."},"chainId":{"type":"integer","minimum":0,"description":"EIP-155 chain id (eth_chainId)."}},"required":["running","syncing","syncState","bestBlock","peerCount","handshakedPeers","peering","networkId","chainId"],"additionalProperties":false,"$id":"McpNodeStatus.json"};
 
-function validate736(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate775(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="McpNodeStatus.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((((((((data.running === undefined) && (missing0 = "running")) || ((data.syncing === undefined) && (missing0 = "syncing"))) || ((data.syncState === undefined) && (missing0 = "syncState"))) || ((data.bestBlock === undefined) && (missing0 = "bestBlock"))) || ((data.peerCount === undefined) && (missing0 = "peerCount"))) || ((data.handshakedPeers === undefined) && (missing0 = "handshakedPeers"))) || ((data.peering === undefined) && (missing0 = "peering"))) || ((data.networkId === undefined) && (missing0 = "networkId"))) || ((data.chainId === undefined) && (missing0 = "chainId"))){
+validate775.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func2.call(schema294.properties, key0))){
+validate775.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.running !== undefined){
+let data0 = data.running;
+const _errs2 = errors;
+if(typeof data0 !== "boolean"){
+validate775.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+if(true !== data0){
+validate775.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.syncing !== undefined){
+const _errs4 = errors;
+if(typeof data.syncing !== "boolean"){
+validate775.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.syncState !== undefined){
+let data2 = data.syncState;
+const _errs6 = errors;
+if(typeof data2 !== "string"){
+validate775.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data2 === "syncing") || (data2 === "synced")) || (data2 === "not_syncing"))){
+validate775.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/enum",keyword:"enum",params:{allowedValues: schema294.properties.syncState.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.startBlock !== undefined){
+let data3 = data.startBlock;
+const _errs8 = errors;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+validate775.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs8){
+if(typeof data3 == "number"){
+if(data3 < 0 || isNaN(data3)){
+validate775.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currentBlock !== undefined){
+let data4 = data.currentBlock;
+const _errs10 = errors;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+validate775.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs10){
+if(typeof data4 == "number"){
+if(data4 < 0 || isNaN(data4)){
+validate775.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.targetBlock !== undefined){
+let data5 = data.targetBlock;
+const _errs12 = errors;
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
+validate775.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs12){
+if(typeof data5 == "number"){
+if(data5 < 0 || isNaN(data5)){
+validate775.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.bestBlock !== undefined){
+let data6 = data.bestBlock;
+const _errs14 = errors;
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+validate775.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs14){
+if(typeof data6 == "number"){
+if(data6 < 0 || isNaN(data6)){
+validate775.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.peerCount !== undefined){
+let data7 = data.peerCount;
+const _errs16 = errors;
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+validate775.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs16){
+if(typeof data7 == "number"){
+if(data7 < 0 || isNaN(data7)){
+validate775.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.handshakedPeers !== undefined){
+let data8 = data.handshakedPeers;
+const _errs18 = errors;
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
+validate775.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs18){
+if(typeof data8 == "number"){
+if(data8 < 0 || isNaN(data8)){
+validate775.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.peering !== undefined){
+const _errs20 = errors;
+if(typeof data.peering !== "boolean"){
+validate775.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.networkId !== undefined){
+let data10 = data.networkId;
+const _errs22 = errors;
+if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
+validate775.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs22){
+if(typeof data10 == "number"){
+if(data10 < 0 || isNaN(data10)){
+validate775.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.chainId !== undefined){
+let data11 = data.chainId;
+const _errs24 = errors;
+if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
+validate775.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs24){
+if(typeof data11 == "number"){
+if(data11 < 0 || isNaN(data11)){
+validate775.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate775.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate775.errors = vErrors;
+return errors === 0;
+}
+
+const schema295 = {"title":"McpNodeInfo","type":"object","description":"Who the node is: structuredContent of the tool mcp_node_info.","properties":{"name":{"type":"string","const":"svc-node"},"version":{"type":"string","description":"The package version."},"clientVersion":{"type":"string","description":"What web3_clientVersion answers."},"runtime":{"type":"string","description":"The JavaScript runtime, e.g. Node.js v20.19.5."},"network":{"type":"string","enum":["dev","mordor","etc"]},"networkName":{"type":"string","description":"ETC Mainnet, Mordor Testnet or Dev chain; Chain <id> for a test-mode chain."},"chainId":{"type":"integer","minimum":0},"networkId":{"type":"integer","minimum":0},"enode":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}],"description":"Our enode URL; null when peering is off."},"p2pPort":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}],"description":"The devp2p TCP port listened on; null when peering is off."},"apis":{"type":"array","items":{"type":"string"},"description":"Enabled JSON-RPC namespaces."},"startedAt":{"type":"string","description":"When the node started (ISO 8601, UTC)."},"uptimeSeconds":{"type":"integer","minimum":0}},"required":["name","version","clientVersion","runtime","network","networkName","chainId","networkId","enode","p2pPort","apis","startedAt","uptimeSeconds"],"additionalProperties":false,"$id":"McpNodeInfo.json"};
+
+function validate777(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="McpNodeInfo.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((((((((((((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))) || ((data.clientVersion === undefined) && (missing0 = "clientVersion"))) || ((data.runtime === undefined) && (missing0 = "runtime"))) || ((data.network === undefined) && (missing0 = "network"))) || ((data.networkName === undefined) && (missing0 = "networkName"))) || ((data.chainId === undefined) && (missing0 = "chainId"))) || ((data.networkId === undefined) && (missing0 = "networkId"))) || ((data.enode === undefined) && (missing0 = "enode"))) || ((data.p2pPort === undefined) && (missing0 = "p2pPort"))) || ((data.apis === undefined) && (missing0 = "apis"))) || ((data.startedAt === undefined) && (missing0 = "startedAt"))) || ((data.uptimeSeconds === undefined) && (missing0 = "uptimeSeconds"))){
+validate777.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func2.call(schema295.properties, key0))){
+validate777.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.name !== undefined){
+let data0 = data.name;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+validate777.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("svc-node" !== data0){
+validate777.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/const",keyword:"const",params:{allowedValue: "svc-node"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.version !== undefined){
+const _errs4 = errors;
+if(typeof data.version !== "string"){
+validate777.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.clientVersion !== undefined){
+const _errs6 = errors;
+if(typeof data.clientVersion !== "string"){
+validate777.errors = [{instancePath:instancePath+"/clientVersion",schemaPath:"#/properties/clientVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.runtime !== undefined){
+const _errs8 = errors;
+if(typeof data.runtime !== "string"){
+validate777.errors = [{instancePath:instancePath+"/runtime",schemaPath:"#/properties/runtime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.network !== undefined){
+let data4 = data.network;
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+validate777.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data4 === "dev") || (data4 === "mordor")) || (data4 === "etc"))){
+validate777.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema295.properties.network.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.networkName !== undefined){
+const _errs12 = errors;
+if(typeof data.networkName !== "string"){
+validate777.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.chainId !== undefined){
+let data6 = data.chainId;
+const _errs14 = errors;
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+validate777.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs14){
+if(typeof data6 == "number"){
+if(data6 < 0 || isNaN(data6)){
+validate777.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.networkId !== undefined){
+let data7 = data.networkId;
+const _errs16 = errors;
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+validate777.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs16){
+if(typeof data7 == "number"){
+if(data7 < 0 || isNaN(data7)){
+validate777.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.enode !== undefined){
+let data8 = data.enode;
+const _errs18 = errors;
+const _errs19 = errors;
+let valid1 = false;
+let passing0 = null;
+const _errs20 = errors;
+if(!(validate30(data8, {instancePath:instancePath+"/enode",parentData:data,parentDataProperty:"enode",rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs20 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+}
+const _errs21 = errors;
+if(typeof data8 !== "string"){
+const err0 = {instancePath:instancePath+"/enode",schemaPath:"#/properties/enode/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs21 === errors;
+if(_valid0 && valid1){
+valid1 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid1 = true;
+passing0 = 1;
+}
+}
+if(!valid1){
+const err1 = {instancePath:instancePath+"/enode",schemaPath:"#/properties/enode/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate777.errors = vErrors;
+return false;
+}
+else {
+errors = _errs19;
+if(vErrors !== null){
+if(_errs19){
+vErrors.length = _errs19;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.p2pPort !== undefined){
+let data9 = data.p2pPort;
+const _errs23 = errors;
+const _errs24 = errors;
+let valid2 = false;
+let passing1 = null;
+const _errs25 = errors;
+if(!(validate30(data9, {instancePath:instancePath+"/p2pPort",parentData:data,parentDataProperty:"p2pPort",rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs25 === errors;
+if(_valid1){
+valid2 = true;
+passing1 = 0;
+}
+const _errs26 = errors;
+if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
+const err2 = {instancePath:instancePath+"/p2pPort",schemaPath:"#/properties/p2pPort/oneOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(errors === _errs26){
+if(typeof data9 == "number"){
+if(data9 < 0 || isNaN(data9)){
+const err3 = {instancePath:instancePath+"/p2pPort",schemaPath:"#/properties/p2pPort/oneOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+var _valid1 = _errs26 === errors;
+if(_valid1 && valid2){
+valid2 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid2 = true;
+passing1 = 1;
+}
+}
+if(!valid2){
+const err4 = {instancePath:instancePath+"/p2pPort",schemaPath:"#/properties/p2pPort/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+validate777.errors = vErrors;
+return false;
+}
+else {
+errors = _errs24;
+if(vErrors !== null){
+if(_errs24){
+vErrors.length = _errs24;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs23 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.apis !== undefined){
+let data10 = data.apis;
+const _errs28 = errors;
+if(errors === _errs28){
+if(Array.isArray(data10)){
+var valid3 = true;
+const len0 = data10.length;
+for(let i0=0; i0<len0; i0++){
+const _errs30 = errors;
+if(typeof data10[i0] !== "string"){
+validate777.errors = [{instancePath:instancePath+"/apis/" + i0,schemaPath:"#/properties/apis/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid3 = _errs30 === errors;
+if(!valid3){
+break;
+}
+}
+}
+else {
+validate777.errors = [{instancePath:instancePath+"/apis",schemaPath:"#/properties/apis/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs28 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.startedAt !== undefined){
+const _errs32 = errors;
+if(typeof data.startedAt !== "string"){
+validate777.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs32 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.uptimeSeconds !== undefined){
+let data13 = data.uptimeSeconds;
+const _errs34 = errors;
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
+validate777.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs34){
+if(typeof data13 == "number"){
+if(data13 < 0 || isNaN(data13)){
+validate777.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs34 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate777.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate777.errors = vErrors;
+return errors === 0;
+}
+
+const schema296 = {"title":"McpBlockchainInfo","type":"object","description":"The chain: structuredContent of the tool mcp_blockchain_info.","properties":{"network":{"type":"string","enum":["dev","mordor","etc"]},"networkName":{"type":"string"},"bestBlockNumber":{"type":"integer","minimum":0},"bestBlockHash":{"type":"string","pattern":"^0x[0-9a-f]{64}$"},"chainId":{"type":"integer","minimum":0},"totalDifficulty":{"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"Total difficulty of the head, decimal."},"genesisHash":{"type":"string","pattern":"^0x[0-9a-f]{64}$"}},"required":["network","networkName","bestBlockNumber","bestBlockHash","chainId","totalDifficulty","genesisHash"],"additionalProperties":false,"$id":"McpBlockchainInfo.json"};
+const pattern22 = new RegExp("^0x[0-9a-f]{64}$", "u");
+
+function validate781(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="McpBlockchainInfo.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((((((data.network === undefined) && (missing0 = "network")) || ((data.networkName === undefined) && (missing0 = "networkName"))) || ((data.bestBlockNumber === undefined) && (missing0 = "bestBlockNumber"))) || ((data.bestBlockHash === undefined) && (missing0 = "bestBlockHash"))) || ((data.chainId === undefined) && (missing0 = "chainId"))) || ((data.totalDifficulty === undefined) && (missing0 = "totalDifficulty"))) || ((data.genesisHash === undefined) && (missing0 = "genesisHash"))){
+validate781.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((((key0 === "network") || (key0 === "networkName")) || (key0 === "bestBlockNumber")) || (key0 === "bestBlockHash")) || (key0 === "chainId")) || (key0 === "totalDifficulty")) || (key0 === "genesisHash"))){
+validate781.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.network !== undefined){
+let data0 = data.network;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+validate781.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data0 === "dev") || (data0 === "mordor")) || (data0 === "etc"))){
+validate781.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema296.properties.network.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.networkName !== undefined){
+const _errs4 = errors;
+if(typeof data.networkName !== "string"){
+validate781.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.bestBlockNumber !== undefined){
+let data2 = data.bestBlockNumber;
+const _errs6 = errors;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+validate781.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs6){
+if(typeof data2 == "number"){
+if(data2 < 0 || isNaN(data2)){
+validate781.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.bestBlockHash !== undefined){
+let data3 = data.bestBlockHash;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(!pattern22.test(data3)){
+validate781.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate781.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.chainId !== undefined){
+let data4 = data.chainId;
+const _errs10 = errors;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+validate781.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs10){
+if(typeof data4 == "number"){
+if(data4 < 0 || isNaN(data4)){
+validate781.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.totalDifficulty !== undefined){
+let data5 = data.totalDifficulty;
+const _errs12 = errors;
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(!pattern16.test(data5)){
+validate781.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""}];
+return false;
+}
+}
+else {
+validate781.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.genesisHash !== undefined){
+let data6 = data.genesisHash;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(!pattern22.test(data6)){
+validate781.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate781.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate781.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate781.errors = vErrors;
+return errors === 0;
+}
+
+const schema297 = {"title":"McpSyncStatus","type":"object","description":"Synchronisation: structuredContent of the tool mcp_sync_status and the content of the resource svc://sync/status. mode: full (a full sync is catching up: the progress fields are present), regular (following peers' announcements, nothing to catch up), idle (peering is off). The numbers are those of eth_syncing.","properties":{"syncing":{"type":"boolean"},"mode":{"type":"string","enum":["full","regular","idle"]},"status":{"type":"string","enum":["syncing","synced","not_syncing"]},"bestBlock":{"type":"integer","minimum":0,"description":"Number of the head block."},"startingBlock":{"type":"integer","minimum":0},"currentBlock":{"type":"integer","minimum":0},"targetBlock":{"type":"integer","minimum":0,"description":"eth_syncing's highestBlock."},"remainingBlocks":{"type":"integer","minimum":0},"progressPercent":{"type":"number","minimum":0,"maximum":100,"description":"currentBlock / targetBlock, in percent with two decimals."}},"required":["syncing","mode","status","bestBlock"],"additionalProperties":false,"$id":"McpSyncStatus.json"};
+
+function validate783(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="McpSyncStatus.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.syncing === undefined) && (missing0 = "syncing")) || ((data.mode === undefined) && (missing0 = "mode"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.bestBlock === undefined) && (missing0 = "bestBlock"))){
+validate783.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func2.call(schema297.properties, key0))){
+validate783.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.syncing !== undefined){
+const _errs2 = errors;
+if(typeof data.syncing !== "boolean"){
+validate783.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mode !== undefined){
+let data1 = data.mode;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+validate783.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data1 === "full") || (data1 === "regular")) || (data1 === "idle"))){
+validate783.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema297.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data2 = data.status;
+const _errs6 = errors;
+if(typeof data2 !== "string"){
+validate783.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data2 === "syncing") || (data2 === "synced")) || (data2 === "not_syncing"))){
+validate783.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema297.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.bestBlock !== undefined){
+let data3 = data.bestBlock;
+const _errs8 = errors;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+validate783.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs8){
+if(typeof data3 == "number"){
+if(data3 < 0 || isNaN(data3)){
+validate783.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.startingBlock !== undefined){
+let data4 = data.startingBlock;
+const _errs10 = errors;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+validate783.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs10){
+if(typeof data4 == "number"){
+if(data4 < 0 || isNaN(data4)){
+validate783.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currentBlock !== undefined){
+let data5 = data.currentBlock;
+const _errs12 = errors;
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
+validate783.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs12){
+if(typeof data5 == "number"){
+if(data5 < 0 || isNaN(data5)){
+validate783.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.targetBlock !== undefined){
+let data6 = data.targetBlock;
+const _errs14 = errors;
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+validate783.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs14){
+if(typeof data6 == "number"){
+if(data6 < 0 || isNaN(data6)){
+validate783.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.remainingBlocks !== undefined){
+let data7 = data.remainingBlocks;
+const _errs16 = errors;
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+validate783.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs16){
+if(typeof data7 == "number"){
+if(data7 < 0 || isNaN(data7)){
+validate783.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.progressPercent !== undefined){
+let data8 = data.progressPercent;
+const _errs18 = errors;
+if(errors === _errs18){
+if(typeof data8 == "number"){
+if(data8 > 100 || isNaN(data8)){
+validate783.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data8 < 0 || isNaN(data8)){
+validate783.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+else {
+validate783.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate783.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate783.errors = vErrors;
+return errors === 0;
+}
+
+const schema298 = {"title":"McpPeerList","type":"object","description":"The peer table: structuredContent of the tool mcp_peer_list and the content of the resource svc://peers/connected, sorted by id. count = every connection (net_listPeers), handshakedCount = net_peerCount.","properties":{"peering":{"type":"boolean","description":"Whether devp2p peering runs; when false the list is empty."},"count":{"type":"integer","minimum":0},"handshakedCount":{"type":"integer","minimum":0},"peers":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","description":"Connection id (host:port), as net_listPeers gives it."},"address":{"type":"string","description":"Remote host:port."},"direction":{"type":"string","enum":["inbound","outbound"]},"status":{"type":"string","enum":["connecting","handshaking","handshaked","idle","disconnected"]},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"clientId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]},"capabilities":{"type":"array","items":{"type":"string"}},"bestBlock":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}],"description":"Highest block the peer is known to have."},"totalDifficulty":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"A decimal integer as a string (may exceed 2^53)."}]}},"required":["id","address","direction","status","nodeId","clientId","capabilities","bestBlock","totalDifficulty"],"additionalProperties":false}}},"required":["peering","count","handshakedCount","peers"],"additionalProperties":false,"$id":"McpPeerList.json"};
+
+function validate785(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="McpPeerList.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.peering === undefined) && (missing0 = "peering")) || ((data.count === undefined) && (missing0 = "count"))) || ((data.handshakedCount === undefined) && (missing0 = "handshakedCount"))) || ((data.peers === undefined) && (missing0 = "peers"))){
+validate785.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "peering") || (key0 === "count")) || (key0 === "handshakedCount")) || (key0 === "peers"))){
+validate785.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.peering !== undefined){
+const _errs2 = errors;
+if(typeof data.peering !== "boolean"){
+validate785.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.count !== undefined){
+let data1 = data.count;
+const _errs4 = errors;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+validate785.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs4){
+if(typeof data1 == "number"){
+if(data1 < 0 || isNaN(data1)){
+validate785.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.handshakedCount !== undefined){
+let data2 = data.handshakedCount;
+const _errs6 = errors;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+validate785.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs6){
+if(typeof data2 == "number"){
+if(data2 < 0 || isNaN(data2)){
+validate785.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.peers !== undefined){
+let data3 = data.peers;
+const _errs8 = errors;
+if(errors === _errs8){
+if(Array.isArray(data3)){
+var valid1 = true;
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+const _errs10 = errors;
+if(errors === _errs10){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+let missing1;
+if((((((((((data4.id === undefined) && (missing1 = "id")) || ((data4.address === undefined) && (missing1 = "address"))) || ((data4.direction === undefined) && (missing1 = "direction"))) || ((data4.status === undefined) && (missing1 = "status"))) || ((data4.nodeId === undefined) && (missing1 = "nodeId"))) || ((data4.clientId === undefined) && (missing1 = "clientId"))) || ((data4.capabilities === undefined) && (missing1 = "capabilities"))) || ((data4.bestBlock === undefined) && (missing1 = "bestBlock"))) || ((data4.totalDifficulty === undefined) && (missing1 = "totalDifficulty"))){
+validate785.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs12 = errors;
+for(const key1 in data4){
+if(!(func2.call(schema298.properties.peers.items.properties, key1))){
+validate785.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs12 === errors){
+if(data4.id !== undefined){
+const _errs13 = errors;
+if(typeof data4.id !== "string"){
+validate785.errors = [{instancePath:instancePath+"/peers/" + i0+"/id",schemaPath:"#/properties/peers/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid2 = _errs13 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data4.address !== undefined){
+const _errs15 = errors;
+if(typeof data4.address !== "string"){
+validate785.errors = [{instancePath:instancePath+"/peers/" + i0+"/address",schemaPath:"#/properties/peers/items/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid2 = _errs15 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data4.direction !== undefined){
+let data7 = data4.direction;
+const _errs17 = errors;
+if(typeof data7 !== "string"){
+validate785.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data7 === "inbound") || (data7 === "outbound"))){
+validate785.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema298.properties.peers.items.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid2 = _errs17 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data4.status !== undefined){
+let data8 = data4.status;
+const _errs19 = errors;
+if(typeof data8 !== "string"){
+validate785.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((((data8 === "connecting") || (data8 === "handshaking")) || (data8 === "handshaked")) || (data8 === "idle")) || (data8 === "disconnected"))){
+validate785.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema298.properties.peers.items.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid2 = _errs19 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data4.nodeId !== undefined){
+let data9 = data4.nodeId;
+const _errs21 = errors;
+const _errs22 = errors;
+let valid3 = false;
+let passing0 = null;
+const _errs23 = errors;
+if(!(validate30(data9, {instancePath:instancePath+"/peers/" + i0+"/nodeId",parentData:data4,parentDataProperty:"nodeId",rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs23 === errors;
+if(_valid0){
+valid3 = true;
+passing0 = 0;
+}
+const _errs24 = errors;
+if(errors === _errs24){
+if(typeof data9 === "string"){
+if(!pattern15.test(data9)){
+const err0 = {instancePath:instancePath+"/peers/" + i0+"/nodeId",schemaPath:"#/properties/peers/items/properties/nodeId/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{128}$"},message:"must match pattern \""+"^[0-9a-f]{128}$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/peers/" + i0+"/nodeId",schemaPath:"#/properties/peers/items/properties/nodeId/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var _valid0 = _errs24 === errors;
+if(_valid0 && valid3){
+valid3 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid3 = true;
+passing0 = 1;
+}
+}
+if(!valid3){
+const err2 = {instancePath:instancePath+"/peers/" + i0+"/nodeId",schemaPath:"#/properties/peers/items/properties/nodeId/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+validate785.errors = vErrors;
+return false;
+}
+else {
+errors = _errs22;
+if(vErrors !== null){
+if(_errs22){
+vErrors.length = _errs22;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid2 = _errs21 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data4.clientId !== undefined){
+let data10 = data4.clientId;
+const _errs26 = errors;
+const _errs27 = errors;
+let valid4 = false;
+let passing1 = null;
+const _errs28 = errors;
+if(!(validate30(data10, {instancePath:instancePath+"/peers/" + i0+"/clientId",parentData:data4,parentDataProperty:"clientId",rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs28 === errors;
+if(_valid1){
+valid4 = true;
+passing1 = 0;
+}
+const _errs29 = errors;
+if(typeof data10 !== "string"){
+const err3 = {instancePath:instancePath+"/peers/" + i0+"/clientId",schemaPath:"#/properties/peers/items/properties/clientId/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid1 = _errs29 === errors;
+if(_valid1 && valid4){
+valid4 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid4 = true;
+passing1 = 1;
+}
+}
+if(!valid4){
+const err4 = {instancePath:instancePath+"/peers/" + i0+"/clientId",schemaPath:"#/properties/peers/items/properties/clientId/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+validate785.errors = vErrors;
+return false;
+}
+else {
+errors = _errs27;
+if(vErrors !== null){
+if(_errs27){
+vErrors.length = _errs27;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid2 = _errs26 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data4.capabilities !== undefined){
+let data11 = data4.capabilities;
+const _errs31 = errors;
+if(errors === _errs31){
+if(Array.isArray(data11)){
+var valid5 = true;
+const len1 = data11.length;
+for(let i1=0; i1<len1; i1++){
+const _errs33 = errors;
+if(typeof data11[i1] !== "string"){
+validate785.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities/" + i1,schemaPath:"#/properties/peers/items/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid5 = _errs33 === errors;
+if(!valid5){
+break;
+}
+}
+}
+else {
+validate785.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities",schemaPath:"#/properties/peers/items/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid2 = _errs31 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data4.bestBlock !== undefined){
+let data13 = data4.bestBlock;
+const _errs35 = errors;
+const _errs36 = errors;
+let valid6 = false;
+let passing2 = null;
+const _errs37 = errors;
+if(!(validate30(data13, {instancePath:instancePath+"/peers/" + i0+"/bestBlock",parentData:data4,parentDataProperty:"bestBlock",rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+var _valid2 = _errs37 === errors;
+if(_valid2){
+valid6 = true;
+passing2 = 0;
+}
+const _errs38 = errors;
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
+const err5 = {instancePath:instancePath+"/peers/" + i0+"/bestBlock",schemaPath:"#/properties/peers/items/properties/bestBlock/oneOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(errors === _errs38){
+if(typeof data13 == "number"){
+if(data13 < 0 || isNaN(data13)){
+const err6 = {instancePath:instancePath+"/peers/" + i0+"/bestBlock",schemaPath:"#/properties/peers/items/properties/bestBlock/oneOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+var _valid2 = _errs38 === errors;
+if(_valid2 && valid6){
+valid6 = false;
+passing2 = [passing2, 1];
+}
+else {
+if(_valid2){
+valid6 = true;
+passing2 = 1;
+}
+}
+if(!valid6){
+const err7 = {instancePath:instancePath+"/peers/" + i0+"/bestBlock",schemaPath:"#/properties/peers/items/properties/bestBlock/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+validate785.errors = vErrors;
+return false;
+}
+else {
+errors = _errs36;
+if(vErrors !== null){
+if(_errs36){
+vErrors.length = _errs36;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid2 = _errs35 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data4.totalDifficulty !== undefined){
+let data14 = data4.totalDifficulty;
+const _errs40 = errors;
+const _errs41 = errors;
+let valid7 = false;
+let passing3 = null;
+const _errs42 = errors;
+if(!(validate30(data14, {instancePath:instancePath+"/peers/" + i0+"/totalDifficulty",parentData:data4,parentDataProperty:"totalDifficulty",rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+var _valid3 = _errs42 === errors;
+if(_valid3){
+valid7 = true;
+passing3 = 0;
+}
+const _errs43 = errors;
+if(errors === _errs43){
+if(typeof data14 === "string"){
+if(!pattern16.test(data14)){
+const err8 = {instancePath:instancePath+"/peers/" + i0+"/totalDifficulty",schemaPath:"#/properties/peers/items/properties/totalDifficulty/oneOf/1/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/peers/" + i0+"/totalDifficulty",schemaPath:"#/properties/peers/items/properties/totalDifficulty/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+var _valid3 = _errs43 === errors;
+if(_valid3 && valid7){
+valid7 = false;
+passing3 = [passing3, 1];
+}
+else {
+if(_valid3){
+valid7 = true;
+passing3 = 1;
+}
+}
+if(!valid7){
+const err10 = {instancePath:instancePath+"/peers/" + i0+"/totalDifficulty",schemaPath:"#/properties/peers/items/properties/totalDifficulty/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+validate785.errors = vErrors;
+return false;
+}
+else {
+errors = _errs41;
+if(vErrors !== null){
+if(_errs41){
+vErrors.length = _errs41;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid2 = _errs40 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate785.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs10 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate785.errors = [{instancePath:instancePath+"/peers",schemaPath:"#/properties/peers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate785.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate785.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate773(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpToolCallResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12935,14 +15502,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.content === undefined) && (missing0 = "content")){
-validate736.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate773.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((key0 === "content") || (key0 === "isError"))){
-validate736.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(((key0 === "content") || (key0 === "structuredContent")) || (key0 === "isError"))){
+validate773.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12957,8 +15524,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate708(data0[i0], {instancePath:instancePath+"/content/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate708.errors : vErrors.concat(validate708.errors);
+if(!(validate745(data0[i0], {instancePath:instancePath+"/content/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate745.errors : vErrors.concat(validate745.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -12968,7 +15535,7 @@ break;
 }
 }
 else {
-validate736.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate773.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12978,13 +15545,122 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.isError !== undefined){
+if(data.structuredContent !== undefined){
+let data2 = data.structuredContent;
 const _errs5 = errors;
-if(typeof data.isError !== "boolean"){
-validate736.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+const _errs6 = errors;
+let valid2 = false;
+let passing0 = null;
+const _errs7 = errors;
+if(!(validate775(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate775.errors : vErrors.concat(validate775.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs7 === errors;
+if(_valid0){
+valid2 = true;
+passing0 = 0;
+}
+const _errs8 = errors;
+if(!(validate777(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate777.errors : vErrors.concat(validate777.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs8 === errors;
+if(_valid0 && valid2){
+valid2 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid2 = true;
+passing0 = 1;
+}
+const _errs9 = errors;
+if(!(validate781(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate781.errors : vErrors.concat(validate781.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs9 === errors;
+if(_valid0 && valid2){
+valid2 = false;
+passing0 = [passing0, 2];
+}
+else {
+if(_valid0){
+valid2 = true;
+passing0 = 2;
+}
+const _errs10 = errors;
+if(!(validate783(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate783.errors : vErrors.concat(validate783.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs10 === errors;
+if(_valid0 && valid2){
+valid2 = false;
+passing0 = [passing0, 3];
+}
+else {
+if(_valid0){
+valid2 = true;
+passing0 = 3;
+}
+const _errs11 = errors;
+if(!(validate785(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate785.errors : vErrors.concat(validate785.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs11 === errors;
+if(_valid0 && valid2){
+valid2 = false;
+passing0 = [passing0, 4];
+}
+else {
+if(_valid0){
+valid2 = true;
+passing0 = 4;
+}
+}
+}
+}
+}
+if(!valid2){
+const err0 = {instancePath:instancePath+"/structuredContent",schemaPath:"#/properties/structuredContent/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+validate773.errors = vErrors;
 return false;
 }
+else {
+errors = _errs6;
+if(vErrors !== null){
+if(_errs6){
+vErrors.length = _errs6;
+}
+else {
+vErrors = null;
+}
+}
+}
 var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.isError !== undefined){
+const _errs12 = errors;
+if(typeof data.isError !== "boolean"){
+validate773.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
@@ -12993,49 +15669,50 @@ var valid0 = true;
 }
 }
 }
+}
 else {
-validate736.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate773.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate736.errors = vErrors;
+validate773.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate735(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate772(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsCallResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate736(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate736.errors : vErrors.concat(validate736.errors);
+if(!(validate773(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate773.errors : vErrors.concat(validate773.errors);
 errors = vErrors.length;
 }
-validate735.errors = vErrors;
+validate772.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsListRequestParam = validate739;
-const schema289 = {"$ref":"McpListRequest.json","$id":"validateToolsListRequestParam"};
+export const validateToolsListRequestParam = validate792;
+const schema299 = {"$ref":"McpListRequest.json","$id":"validateToolsListRequestParam"};
 
-function validate739(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate792(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsListRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate712(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate712.errors : vErrors.concat(validate712.errors);
+if(!(validate749(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate749.errors : vErrors.concat(validate749.errors);
 errors = vErrors.length;
 }
-validate739.errors = vErrors;
+validate792.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsListResult = validate741;
-const schema290 = {"$ref":"McpToolList.json","$id":"validateToolsListResult"};
-const schema291 = {"title":"McpToolList","type":"object","description":"The tools of this server. nextCursor is never set (no paging).","properties":{"tools":{"type":"array","items":{"$ref":"McpTool.json"}},"nextCursor":{"type":"string"}},"required":["tools"],"additionalProperties":false,"$id":"McpToolList.json"};
-const schema292 = {"title":"McpTool","type":"object","description":"An MCP tool. inputSchema is the JSON Schema of its arguments.","properties":{"name":{"type":"string"},"description":{"type":"string"},"inputSchema":{"type":"object","properties":{"type":{"type":"string","const":"object"},"properties":{"type":"object"},"required":{"type":"array","items":{"type":"string"}}},"required":["type"],"additionalProperties":true}},"required":["name","description","inputSchema"],"additionalProperties":false,"$id":"McpTool.json"};
+export const validateToolsListResult = validate794;
+const schema300 = {"$ref":"McpToolList.json","$id":"validateToolsListResult"};
+const schema301 = {"title":"McpToolList","type":"object","description":"The tools of this server. nextCursor is never set (no paging).","properties":{"tools":{"type":"array","items":{"$ref":"McpTool.json"}},"nextCursor":{"type":"string"}},"required":["tools"],"additionalProperties":false,"$id":"McpToolList.json"};
+const schema302 = {"title":"McpTool","type":"object","description":"An MCP tool. inputSchema is the JSON Schema of its arguments, outputSchema that of its structuredContent; annotations are hints for clients (all tools here are read-only).","properties":{"name":{"type":"string"},"description":{"type":"string"},"inputSchema":{"type":"object","properties":{"type":{"type":"string","const":"object"},"properties":{"type":"object"},"required":{"type":"array","items":{"type":"string"}}},"required":["type"],"additionalProperties":true},"outputSchema":{"type":"object","properties":{"type":{"type":"string","const":"object"}},"required":["type"],"additionalProperties":true},"annotations":{"type":"object","properties":{"title":{"type":"string"},"readOnlyHint":{"type":"boolean"},"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"}},"additionalProperties":false}},"required":["name","description","inputSchema"],"additionalProperties":false,"$id":"McpTool.json"};
 
-function validate743(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate796(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpTool.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13043,14 +15720,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) && (missing0 = "name")) || ((data.description === undefined) && (missing0 = "description"))) || ((data.inputSchema === undefined) && (missing0 = "inputSchema"))){
-validate743.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate796.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((key0 === "name") || (key0 === "description")) || (key0 === "inputSchema"))){
-validate743.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(((((key0 === "name") || (key0 === "description")) || (key0 === "inputSchema")) || (key0 === "outputSchema")) || (key0 === "annotations"))){
+validate796.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -13059,7 +15736,7 @@ if(_errs1 === errors){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate743.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate796.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -13071,7 +15748,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate743.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate796.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -13087,7 +15764,7 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if((data2.type === undefined) && (missing1 = "type")){
-validate743.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate796.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
@@ -13095,11 +15772,11 @@ if(data2.type !== undefined){
 let data3 = data2.type;
 const _errs9 = errors;
 if(typeof data3 !== "string"){
-validate743.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate796.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("object" !== data3){
-validate743.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
+validate796.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -13112,7 +15789,7 @@ if(data2.properties !== undefined){
 let data4 = data2.properties;
 const _errs11 = errors;
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-validate743.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate796.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -13131,7 +15808,7 @@ const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
 const _errs15 = errors;
 if(typeof data5[i0] !== "string"){
-validate743.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate796.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -13141,7 +15818,7 @@ break;
 }
 }
 else {
-validate743.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate796.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -13155,11 +15832,136 @@ var valid1 = true;
 }
 }
 else {
-validate743.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate796.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.outputSchema !== undefined){
+let data7 = data.outputSchema;
+const _errs17 = errors;
+if(errors === _errs17){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+let missing2;
+if((data7.type === undefined) && (missing2 = "type")){
+validate796.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+if(data7.type !== undefined){
+let data8 = data7.type;
+if(typeof data8 !== "string"){
+validate796.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("object" !== data8){
+validate796.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
+return false;
+}
+}
+}
+}
+else {
+validate796.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.annotations !== undefined){
+let data9 = data.annotations;
+const _errs22 = errors;
+if(errors === _errs22){
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+const _errs24 = errors;
+for(const key1 in data9){
+if(!(((((key1 === "title") || (key1 === "readOnlyHint")) || (key1 === "destructiveHint")) || (key1 === "idempotentHint")) || (key1 === "openWorldHint"))){
+validate796.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs24 === errors){
+if(data9.title !== undefined){
+const _errs25 = errors;
+if(typeof data9.title !== "string"){
+validate796.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"#/properties/annotations/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid4 = _errs25 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data9.readOnlyHint !== undefined){
+const _errs27 = errors;
+if(typeof data9.readOnlyHint !== "boolean"){
+validate796.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"#/properties/annotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid4 = _errs27 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data9.destructiveHint !== undefined){
+const _errs29 = errors;
+if(typeof data9.destructiveHint !== "boolean"){
+validate796.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"#/properties/annotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid4 = _errs29 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data9.idempotentHint !== undefined){
+const _errs31 = errors;
+if(typeof data9.idempotentHint !== "boolean"){
+validate796.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"#/properties/annotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid4 = _errs31 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data9.openWorldHint !== undefined){
+const _errs33 = errors;
+if(typeof data9.openWorldHint !== "boolean"){
+validate796.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"#/properties/annotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid4 = _errs33 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate796.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs22 === errors;
 }
 else {
 var valid0 = true;
@@ -13169,17 +15971,19 @@ var valid0 = true;
 }
 }
 }
+}
+}
 else {
-validate743.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate796.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate743.errors = vErrors;
+validate796.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate742(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate795(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpToolList.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13187,14 +15991,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.tools === undefined) && (missing0 = "tools")){
-validate742.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate795.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "tools") || (key0 === "nextCursor"))){
-validate742.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate795.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -13209,8 +16013,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate743(data0[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate743.errors : vErrors.concat(validate743.errors);
+if(!(validate796(data0[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate796.errors : vErrors.concat(validate796.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -13220,7 +16024,7 @@ break;
 }
 }
 else {
-validate742.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate795.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -13233,7 +16037,7 @@ if(valid0){
 if(data.nextCursor !== undefined){
 const _errs5 = errors;
 if(typeof data.nextCursor !== "string"){
-validate742.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate795.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -13246,32 +16050,32 @@ var valid0 = true;
 }
 }
 else {
-validate742.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate795.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate742.errors = vErrors;
+validate795.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate741(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate794(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsListResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate742(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate742.errors : vErrors.concat(validate742.errors);
+if(!(validate795(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate795.errors : vErrors.concat(validate795.errors);
 errors = vErrors.length;
 }
-validate741.errors = vErrors;
+validate794.errors = vErrors;
 return errors === 0;
 }
 
-export const validateRpcDiscoverResult = validate746;
-const schema293 = {"$ref":"OpenRpcDocument.json","$id":"validateRpcDiscoverResult"};
-const schema294 = {"title":"OpenRpcDocument","type":"object","description":"An OpenRPC 1.3 document (https://spec.open-rpc.org). Only its outline is constrained here; the full structure is defined by the OpenRPC meta-schema.","properties":{"openrpc":{"type":"string"},"info":{"type":"object","properties":{"title":{"type":"string"},"version":{"type":"string"}},"required":["title","version"],"additionalProperties":true},"methods":{"type":"array","items":{"type":"object"}}},"required":["openrpc","info","methods"],"additionalProperties":true,"$id":"OpenRpcDocument.json"};
+export const validateRpcDiscoverResult = validate799;
+const schema303 = {"$ref":"OpenRpcDocument.json","$id":"validateRpcDiscoverResult"};
+const schema304 = {"title":"OpenRpcDocument","type":"object","description":"An OpenRPC 1.3 document (https://spec.open-rpc.org). Only its outline is constrained here; the full structure is defined by the OpenRPC meta-schema.","properties":{"openrpc":{"type":"string"},"info":{"type":"object","properties":{"title":{"type":"string"},"version":{"type":"string"}},"required":["title","version"],"additionalProperties":true},"methods":{"type":"array","items":{"type":"object"}}},"required":["openrpc","info","methods"],"additionalProperties":true,"$id":"OpenRpcDocument.json"};
 
-function validate747(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate800(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="OpenRpcDocument.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13279,14 +16083,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.openrpc === undefined) && (missing0 = "openrpc")) || ((data.info === undefined) && (missing0 = "info"))) || ((data.methods === undefined) && (missing0 = "methods"))){
-validate747.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate800.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.openrpc !== undefined){
 const _errs2 = errors;
 if(typeof data.openrpc !== "string"){
-validate747.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"#/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate800.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"#/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -13302,14 +16106,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.title === undefined) && (missing1 = "title")) || ((data1.version === undefined) && (missing1 = "version"))){
-validate747.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate800.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data1.title !== undefined){
 const _errs7 = errors;
 if(typeof data1.title !== "string"){
-validate747.errors = [{instancePath:instancePath+"/info/title",schemaPath:"#/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate800.errors = [{instancePath:instancePath+"/info/title",schemaPath:"#/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -13321,7 +16125,7 @@ if(valid1){
 if(data1.version !== undefined){
 const _errs9 = errors;
 if(typeof data1.version !== "string"){
-validate747.errors = [{instancePath:instancePath+"/info/version",schemaPath:"#/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate800.errors = [{instancePath:instancePath+"/info/version",schemaPath:"#/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -13333,7 +16137,7 @@ var valid1 = true;
 }
 }
 else {
-validate747.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate800.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -13354,7 +16158,7 @@ for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 const _errs13 = errors;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-validate747.errors = [{instancePath:instancePath+"/methods/" + i0,schemaPath:"#/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate800.errors = [{instancePath:instancePath+"/methods/" + i0,schemaPath:"#/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -13364,7 +16168,7 @@ break;
 }
 }
 else {
-validate747.errors = [{instancePath:instancePath+"/methods",schemaPath:"#/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate800.errors = [{instancePath:instancePath+"/methods",schemaPath:"#/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -13378,32 +16182,32 @@ var valid0 = true;
 }
 }
 else {
-validate747.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate800.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate747.errors = vErrors;
+validate800.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate746(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate799(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateRpcDiscoverResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate747(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate747.errors : vErrors.concat(validate747.errors);
+if(!(validate800(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate800.errors : vErrors.concat(validate800.errors);
 errors = vErrors.length;
 }
-validate746.errors = vErrors;
+validate799.errors = vErrors;
 return errors === 0;
 }
 
-export const validateRpcModulesResult = validate749;
-const schema295 = {"$ref":"RpcModules.json","$id":"validateRpcModulesResult"};
-const schema296 = {"title":"RpcModules","type":"object","description":"The enabled namespaces, each with its API version \"1.0\". rpc is always present.","properties":{"eth":{"type":"string"},"web3":{"type":"string"},"net":{"type":"string"},"personal":{"type":"string"},"debug":{"type":"string"},"qa":{"type":"string"},"checkpointing":{"type":"string"},"svc":{"type":"string"},"test":{"type":"string"},"iele":{"type":"string"},"mcp":{"type":"string"},"rpc":{"type":"string"}},"required":["rpc"],"additionalProperties":false,"$id":"RpcModules.json"};
+export const validateRpcModulesResult = validate802;
+const schema305 = {"$ref":"RpcModules.json","$id":"validateRpcModulesResult"};
+const schema306 = {"title":"RpcModules","type":"object","description":"The enabled namespaces, each with its API version \"1.0\". rpc is always present.","properties":{"eth":{"type":"string"},"web3":{"type":"string"},"net":{"type":"string"},"personal":{"type":"string"},"debug":{"type":"string"},"qa":{"type":"string"},"checkpointing":{"type":"string"},"svc":{"type":"string"},"test":{"type":"string"},"iele":{"type":"string"},"mcp":{"type":"string"},"rpc":{"type":"string"}},"required":["rpc"],"additionalProperties":false,"$id":"RpcModules.json"};
 
-function validate750(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate803(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="RpcModules.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13411,14 +16215,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.rpc === undefined) && (missing0 = "rpc")){
-validate750.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate803.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema296.properties, key0))){
-validate750.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema306.properties, key0))){
+validate803.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -13427,7 +16231,7 @@ if(_errs1 === errors){
 if(data.eth !== undefined){
 const _errs2 = errors;
 if(typeof data.eth !== "string"){
-validate750.errors = [{instancePath:instancePath+"/eth",schemaPath:"#/properties/eth/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate803.errors = [{instancePath:instancePath+"/eth",schemaPath:"#/properties/eth/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -13439,7 +16243,7 @@ if(valid0){
 if(data.web3 !== undefined){
 const _errs4 = errors;
 if(typeof data.web3 !== "string"){
-validate750.errors = [{instancePath:instancePath+"/web3",schemaPath:"#/properties/web3/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate803.errors = [{instancePath:instancePath+"/web3",schemaPath:"#/properties/web3/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -13451,7 +16255,7 @@ if(valid0){
 if(data.net !== undefined){
 const _errs6 = errors;
 if(typeof data.net !== "string"){
-validate750.errors = [{instancePath:instancePath+"/net",schemaPath:"#/properties/net/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate803.errors = [{instancePath:instancePath+"/net",schemaPath:"#/properties/net/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -13463,7 +16267,7 @@ if(valid0){
 if(data.personal !== undefined){
 const _errs8 = errors;
 if(typeof data.personal !== "string"){
-validate750.errors = [{instancePath:instancePath+"/personal",schemaPath:"#/properties/personal/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate803.errors = [{instancePath:instancePath+"/personal",schemaPath:"#/properties/personal/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -13475,7 +16279,7 @@ if(valid0){
 if(data.debug !== undefined){
 const _errs10 = errors;
 if(typeof data.debug !== "string"){
-validate750.errors = [{instancePath:instancePath+"/debug",schemaPath:"#/properties/debug/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate803.errors = [{instancePath:instancePath+"/debug",schemaPath:"#/properties/debug/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -13487,7 +16291,7 @@ if(valid0){
 if(data.qa !== undefined){
 const _errs12 = errors;
 if(typeof data.qa !== "string"){
-validate750.errors = [{instancePath:instancePath+"/qa",schemaPath:"#/properties/qa/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate803.errors = [{instancePath:instancePath+"/qa",schemaPath:"#/properties/qa/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -13499,7 +16303,7 @@ if(valid0){
 if(data.checkpointing !== undefined){
 const _errs14 = errors;
 if(typeof data.checkpointing !== "string"){
-validate750.errors = [{instancePath:instancePath+"/checkpointing",schemaPath:"#/properties/checkpointing/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate803.errors = [{instancePath:instancePath+"/checkpointing",schemaPath:"#/properties/checkpointing/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -13511,7 +16315,7 @@ if(valid0){
 if(data.svc !== undefined){
 const _errs16 = errors;
 if(typeof data.svc !== "string"){
-validate750.errors = [{instancePath:instancePath+"/svc",schemaPath:"#/properties/svc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate803.errors = [{instancePath:instancePath+"/svc",schemaPath:"#/properties/svc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -13523,7 +16327,7 @@ if(valid0){
 if(data.test !== undefined){
 const _errs18 = errors;
 if(typeof data.test !== "string"){
-validate750.errors = [{instancePath:instancePath+"/test",schemaPath:"#/properties/test/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate803.errors = [{instancePath:instancePath+"/test",schemaPath:"#/properties/test/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -13535,7 +16339,7 @@ if(valid0){
 if(data.iele !== undefined){
 const _errs20 = errors;
 if(typeof data.iele !== "string"){
-validate750.errors = [{instancePath:instancePath+"/iele",schemaPath:"#/properties/iele/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate803.errors = [{instancePath:instancePath+"/iele",schemaPath:"#/properties/iele/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -13547,7 +16351,7 @@ if(valid0){
 if(data.mcp !== undefined){
 const _errs22 = errors;
 if(typeof data.mcp !== "string"){
-validate750.errors = [{instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate803.errors = [{instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -13559,7 +16363,7 @@ if(valid0){
 if(data.rpc !== undefined){
 const _errs24 = errors;
 if(typeof data.rpc !== "string"){
-validate750.errors = [{instancePath:instancePath+"/rpc",schemaPath:"#/properties/rpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate803.errors = [{instancePath:instancePath+"/rpc",schemaPath:"#/properties/rpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs24 === errors;
@@ -13582,23 +16386,23 @@ var valid0 = true;
 }
 }
 else {
-validate750.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate803.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate750.errors = vErrors;
+validate803.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate749(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate802(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateRpcModulesResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate750(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate750.errors : vErrors.concat(validate750.errors);
+if(!(validate803(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate803.errors : vErrors.concat(validate803.errors);
 errors = vErrors.length;
 }
-validate749.errors = vErrors;
+validate802.errors = vErrors;
 return errors === 0;
 }

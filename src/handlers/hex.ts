@@ -11,7 +11,10 @@ export const bytesFromHex = (hex: string): Buffer => Buffer.from(hex.slice(2), '
 export const hexFromBytes = (bytes: Uint8Array): `0x${string}` =>
   `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`;
 
-/** A storage slot given as a quantity (`0x0`) or as 32 bytes → the 32-byte key both name. */
+/**
+ * A storage slot as clients send it (0 to 32 bytes of hex: `0x`, `0x0`, `0x00`, `0x01`, 20 or 32 bytes) → the
+ * 32-byte key it names: the digits read as a big-endian number, left-padded (what geth does).
+ */
 export function slotFromHex(hex: string): Buffer {
-  return Buffer.from(BigInt(hex).toString(16).padStart(64, '0'), 'hex');
+  return Buffer.from(hex.slice(2).padStart(64, '0'), 'hex');
 }

@@ -10,6 +10,7 @@
 import { bytesToHex, equalsBytes } from '@ethereumjs/util';
 import type { Block, BlockHeader } from '@ethereumjs/block';
 import { BlockImportError, type Blockchain } from '../chain/blockchain.js';
+import { ProgressLog } from '../chain/progress-log.js';
 import type { EthSession } from './eth/session.js';
 import type { RawBody, RawHeader } from './eth/messages.js';
 import type { SyncEvent, SyncProgress } from './types.js';
@@ -25,6 +26,8 @@ export interface SyncOptions {
   /** A peer served an invalid block or an inconsistent answer. */
   readonly onBadPeer: (session: EthSession, reason: string) => void;
   readonly log: { info(msg: string, f?: Record<string, unknown>): void; debug(msg: string, f?: Record<string, unknown>): void };
+  /** How often a catch-up logs a "sync progress" line (default 5 s). */
+  readonly progressIntervalMs?: number;
 }
 
 class UselessPeer extends Error {}
@@ -120,21 +123,43 @@ export class Synchronizer {
     if (target === undefined) return false;
     const ancestor = await this.commonAncestor(peer, target.number);
     // Following the tip (a block or two behind) is routine; only a real catch-up is worth an info line.
-    const log = target.number - ancestor > 32n ? this.#opts.log.info.bind(this.#opts.log) : this.#opts.log.debug.bind(this.#opts.log);
+    const catchUp = target.number - ancestor > 32n;
+    const log = catchUp ? this.#opts.log.info.bind(this.#opts.log) : this.#opts.log.debug.bind(this.#opts.log);
     log('sync started', { peer: peerName(peer), from: ancestor.toString(), target: target.number.toString() });
     this.setProgress({ startingBlock: startHead.header.number, currentBlock: chain.getHead().header.number, highestBlock: target.number });
-
-    let next = ancestor + 1n;
-    let batch = next <= target.number ? this.fetchBatch(peer, next, target.number) : undefined;
-    while (batch !== undefined) {
-      const blocks = await batch;
-      next += BigInt(blocks.length);
-      // Fetch ahead while this batch is imported.
-      batch = next <= target.number && blocks.length > 0 ? this.fetchBatch(peer, next, target.number) : undefined;
-      batch?.catch(() => undefined);
-      for (const block of blocks) await this.importFrom(peer, block);
-      this.setProgress({ startingBlock: startHead.header.number, currentBlock: chain.getHead().header.number, highestBlock: target.number });
-      if (blocks.length === 0) break;
+    // A catch-up also logs where it is, how fast it goes and when it should end, at a steady rate until it stops.
+    const imported = () => {
+      const head = chain.getHead().header.number;
+      return head > ancestor ? Number(head - ancestor) : 0;
+    };
+    const progress = catchUp
+      ? new ProgressLog({
+          log: this.#opts.log,
+          message: 'sync progress',
+          unit: 'blocks',
+          total: Number(target.number - ancestor),
+          ...(this.#opts.progressIntervalMs !== undefined ? { intervalMs: this.#opts.progressIntervalMs } : {}),
+          fields: () => ({ peer: peerName(peer), head: chain.getHead().header.number.toString(), target: target.number.toString() }),
+        }).start()
+      : undefined;
+    try {
+      let next = ancestor + 1n;
+      let batch = next <= target.number ? this.fetchBatch(peer, next, target.number) : undefined;
+      while (batch !== undefined) {
+        const blocks = await batch;
+        next += BigInt(blocks.length);
+        // Fetch ahead while this batch is imported.
+        batch = next <= target.number && blocks.length > 0 ? this.fetchBatch(peer, next, target.number) : undefined;
+        batch?.catch(() => undefined);
+        for (const block of blocks) {
+          await this.importFrom(peer, block);
+          progress?.update(imported());
+        }
+        this.setProgress({ startingBlock: startHead.header.number, currentBlock: chain.getHead().header.number, highestBlock: target.number });
+        if (blocks.length === 0) break;
+      }
+    } finally {
+      progress?.stop();
     }
     const head = chain.getHead();
     log('sync reached target', { peer: peerName(peer), head: head.header.number.toString(), hash: bytesToHex(head.hash()) });

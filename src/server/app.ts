@@ -1,7 +1,7 @@
 /**
- * The Hono app: JSON-RPC on `POST /`, the health endpoints and the docs portal, with CORS in front of all of
- * them (a wrapper around `fetch`, so requests without an Origin pay nothing for it). WebSocket upgrades do not
- * pass through Hono (see ws.ts).
+ * The Hono app: JSON-RPC on `POST /`, MCP on `/mcp`, the health endpoints, `/metrics` (when on) and the docs
+ * portal, with CORS in front of all of them (a wrapper around `fetch`, so requests without an Origin pay nothing
+ * for it). WebSocket upgrades do not pass through Hono (see ws.ts).
  */
 import type { HttpBindings } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
@@ -9,19 +9,28 @@ import { withCors, type CorsPolicy, type FetchCallback } from './cors.js';
 import type { HealthChecker, HealthReport } from './health.js';
 import { jsonRpcHttpHandler, type JsonRpcHttp } from './http.js';
 import type { Logger } from './logger.js';
+import { mcpDisabledResponse, type McpHttp } from './mcp-http.js';
 import { readDocsFile } from './static-docs.js';
+
+/** What `GET /metrics` serves (src/metrics); absent when metrics are off, and the route answers 404. */
+export interface MetricsSource {
+  scrape(): Promise<{ readonly contentType: string; readonly body: string }>;
+}
 
 type Env = { Bindings: HttpBindings };
 
 export interface AppOptions {
   /** `POST /` (shared with the server's direct path for requests without an Origin). */
   readonly rpc: JsonRpcHttp;
+  /** `/mcp`, the MCP Streamable HTTP transport; absent when the `mcp` namespace is not enabled. */
+  readonly mcp?: McpHttp;
   readonly health: HealthChecker;
   readonly cors: CorsPolicy;
   readonly docsDir: string;
   /** Whether the server speaks TLS (for the same-origin rule of CORS). */
   readonly secure: boolean;
   readonly log: Logger;
+  readonly metrics?: MetricsSource;
 }
 
 export interface App {
@@ -34,11 +43,22 @@ export function createApp(options: AppOptions): App {
 
   app.post('/', jsonRpcHttpHandler(options.rpc));
 
+  const { mcp } = options;
+  app.all('/mcp', (c) => (mcp ? mcp(c.req.raw, c.env.incoming) : mcpDisabledResponse()));
+
   const healthResponse = (c: Context<Env>, report: HealthReport) =>
     c.body(JSON.stringify(report.body, null, 2), report.httpStatus, { 'content-type': 'application/json' });
   app.get('/health', (c) => healthResponse(c, health.liveness()));
   app.get('/readiness', (c) => healthResponse(c, health.readiness()));
   app.get('/healthcheck', (c) => healthResponse(c, health.healthcheck()));
+
+  const metrics = options.metrics;
+  if (metrics !== undefined) {
+    app.get('/metrics', async (c) => {
+      const { contentType, body } = await metrics.scrape();
+      return c.body(body, 200, { 'content-type': contentType });
+    });
+  }
 
   // Relative links in the portal resolve against /docs/, so /docs itself redirects there.
   app.get('/docs', (c) => c.redirect('/docs/', 301));

@@ -1,7 +1,7 @@
 /**
  * The `svc-node` command line: flags (from the settings table) → configuration → node → RPC server.
- * Prints one `listening` log line with the real address, port and network once the server accepts requests (and,
- * when peering runs, the enode URL and devp2p port).
+ * Prints one `listening` log line with the real address, port, network, URLs, head and datadir once the server
+ * accepts requests (and, when peering runs, the enode URL and devp2p port); at a terminal, also a start banner.
  */
 import { mkdirSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
@@ -9,6 +9,7 @@ import { handlers } from '../handlers/index.js';
 import { SvcNode, packageVersion } from '../node.js';
 import { openNodeServices, type NodeServices } from '../services.js';
 import { ConfigError, loadConfig } from './config.js';
+import { startBanner } from './banner.js';
 import { createLogger } from './logger.js';
 import { startServer, type RunningServer } from './server.js';
 import { envNameOf, settings } from './settings.js';
@@ -113,6 +114,7 @@ export async function runCli(
     mkdirSync(config.datadir, { recursive: true });
     services = await openNodeServices(node);
     server = await startServer(node, { handlers });
+    node.noteRpcPort(server.port);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     log.error('start-up failed', { error: message });
@@ -121,6 +123,9 @@ export async function runCli(
   }
   // Peering's own address rides on the same line, so scripts (and the test helper) learn every port from one line.
   const peers = node.peers;
+  const headBlock = node.engine?.chain.getHead();
+  const head = headBlock === undefined ? undefined : { number: headBlock.header.number, hash: `0x${Buffer.from(headBlock.hash()).toString('hex')}` };
+  const metricsUrl = config.rpc.metrics.enabled ? new URL('metrics', server.url).href : undefined;
   log.info('listening', {
     address: server.address,
     port: server.port,
@@ -129,8 +134,27 @@ export async function runCli(
     ws: server.wsUrl,
     apis: config.rpc.apis.join(','),
     datadir: config.datadir,
+    ...(head !== undefined ? { head: head.number.toString(), headHash: head.hash } : {}),
+    ...(metricsUrl !== undefined ? { metrics: metricsUrl } : {}),
     ...(peers !== undefined ? { enode: peers.enode, p2pPort: peers.listenPort } : {}),
   });
+  // At a terminal, the same facts once more in a layout for people (the log line above stays for programs).
+  if (io.stdout.isTTY && head !== undefined) {
+    io.stdout.write(
+      startBanner({
+        version: node.version,
+        network: config.network,
+        chainId: node.network.chainId,
+        url: server.url,
+        ...(server.wsUrl !== undefined ? { wsUrl: server.wsUrl } : {}),
+        ...(metricsUrl !== undefined ? { metricsUrl } : {}),
+        docsUrl: new URL('docs/', server.url).href,
+        head,
+        datadir: config.datadir,
+        ...(peers !== undefined ? { enode: peers.enode } : {}),
+      }),
+    );
+  }
   return {
     node,
     server,

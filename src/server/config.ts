@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { namespaces, type Namespace } from '../generated/registry.js';
+import type { SealMode } from '../chain/seal-mode.js';
 import type { LogLevel } from './logger.js';
 import { envNameOf, settings, settingsByKey, type NetworkName, type Setting } from './settings.js';
 
@@ -31,6 +32,8 @@ export interface RateLimitConfig {
 
 export interface MiningConfig {
   readonly enabled: boolean;
+  /** `instant` (dev only, its default): no proof of work; `ethash`: real Ethash seals (always on mordor and etc). */
+  readonly seal: SealMode;
   /** 0x-prefixed address; undefined = none configured. */
   readonly coinbase?: string;
   readonly blockTimeMs: number;
@@ -57,6 +60,8 @@ export interface P2pConfig {
 
 export interface NodeConfig {
   readonly network: NetworkName;
+  /** ECIP-1097 checkpointing with the dev federation (dev only; the engine uses `devWithCheckpointing`). */
+  readonly checkpointing: boolean;
   readonly p2p: P2pConfig;
   readonly mining: MiningConfig;
   readonly keystore: { readonly minimalPassphraseLength: number };
@@ -86,6 +91,8 @@ export interface NodeConfig {
     };
     /** `maxBufferedBytes`: unsent bytes one client may fall behind before it is disconnected. */
     readonly ws: { readonly enabled: boolean; readonly maxBufferedBytes: number };
+    /** `GET /metrics` (Prometheus text format): on by default on dev only. */
+    readonly metrics: { readonly enabled: boolean };
     readonly health: { readonly noUpdateDurationThresholdMs: number; readonly syncingStatusThreshold: number };
   };
 }
@@ -149,6 +156,10 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
   };
 
   const network = get<NetworkName>('blockchains.network') ?? 'dev';
+  const checkpointing = get<boolean>('blockchains.checkpointing') ?? false;
+  if (checkpointing && network !== 'dev') {
+    throw new ConfigError(`blockchains.checkpointing is for the dev network only: ECIP-1097 was never activated on ${network}`);
+  }
   const testmode = get<boolean>('testmode') ?? false;
   const apis = resolveApis(get<string[]>('network.rpc.apis') ?? defaultApis(network), testmode);
   const mode = get<'http' | 'https'>('network.rpc.http.mode') ?? 'http';
@@ -164,12 +175,17 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
   const maxPeers = get<number>('network.max-peers') ?? 25;
   if (maxPeers < 1) throw new ConfigError(`network.max-peers must be at least 1, got ${maxPeers}`);
 
+  const seal = get<SealMode>('mining.seal') ?? (network === 'dev' ? 'instant' : 'ethash');
+  if (seal === 'instant' && network !== 'dev') {
+    throw new ConfigError(`mining.seal = "instant" is for the dev network only: ${network} blocks carry an Ethash seal (use --seal ethash or leave it out)`);
+  }
   const coinbase = get<string>('mining.coinbase');
   if (coinbase !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(coinbase)) {
     throw new ConfigError(`mining.coinbase must be a 20-byte address (0x + 40 hex digits), got "${coinbase}"`);
   }
   return {
     network,
+    checkpointing,
     p2p: {
       enabled: get<boolean>('network.p2p.enabled') ?? !testmode,
       interface: get<string>('network.server-address.interface') ?? (network === 'dev' ? '127.0.0.1' : '0.0.0.0'),
@@ -180,6 +196,7 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
     },
     mining: {
       enabled: get<boolean>('mining.mining-enabled') ?? network === 'dev',
+      seal,
       coinbase: coinbase ?? (network === 'dev' ? DEV_COINBASE : undefined),
       blockTimeMs: get<number>('mining.block-time') ?? 0,
       extraData: get<string>('mining.header-extra-data') ?? 'svc-node',
@@ -190,7 +207,10 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
       size: get<number>('txpool.tx-pool-size') ?? 1000,
       transactionTimeoutMs: get<number>('txpool.transaction-timeout') ?? 120_000,
     },
-    datadir: getPath('datadir') ?? join(homedir(), '.svc-node', network),
+    // Checkpointing changes every header from block 1, so it gets its own default directory (see Blockchain.open).
+    // The instant-seal dev chain is another chain than the Ethash one (another genesis): its own directory too, so
+    // `--seal ethash` keeps finding the Ethash dev chain where it always was.
+    datadir: getPath('datadir') ?? join(homedir(), '.svc-node', `${checkpointing ? 'dev-checkpointing' : network}${seal === 'instant' ? '-instant' : ''}`),
     testmode,
     logLevel: get<LogLevel>('logging.level') ?? 'info',
     configFile: configPath,
@@ -227,6 +247,7 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
         enabled: get<boolean>('network.rpc.ws.enabled') ?? true,
         maxBufferedBytes: get<number>('network.rpc.ws.max-buffered-bytes') ?? 16 * 1024 * 1024,
       },
+      metrics: { enabled: get<boolean>('network.rpc.metrics.enabled') ?? network === 'dev' },
       health: {
         noUpdateDurationThresholdMs: get<number>('network.rpc.health.no-update-duration-threshold') ?? 30 * 60_000,
         syncingStatusThreshold: get<number>('network.rpc.health.syncing-status-threshold') ?? 10,

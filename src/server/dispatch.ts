@@ -6,7 +6,7 @@
  */
 import type { Handlers } from '../generated/handlers.js';
 import type { MethodSpec, Namespace } from '../generated/registry.js';
-import type { HandlerContext } from '../handlers/context.js';
+import type { HandlerContext, Transport } from '../handlers/context.js';
 import { ErrorCode, RpcError, methodNotSupported } from './errors.js';
 import type { Logger } from './logger.js';
 
@@ -41,6 +41,20 @@ export interface DispatcherOptions {
   /** Check results against their schemas (dev/test); a mismatch is a fault. */
   readonly validateResults: boolean;
   readonly log: Logger;
+  /** Told about every call of a method (metrics); absent, the dispatcher does not even read the clock. */
+  readonly observer?: DispatchObserver;
+}
+
+/** The method name an observer is given for a name the registry does not know (keeps label sets bounded). */
+export const UNKNOWN_METHOD = '(unknown)';
+
+export interface DispatchObserver {
+  /**
+   * One call answered: the method (or `UNKNOWN_METHOD`), its transport, how long the dispatcher took from the
+   * method lookup to the answer, and the JSON-RPC error code when it failed. Request-shape errors (-32600,
+   * -32700) never reach a method and are not reported.
+   */
+  observe(method: string, transport: Transport, seconds: number, errorCode: number | undefined): void;
 }
 
 /** A value, or a promise of it when some handler involved is async (callers `await` only then). */
@@ -64,7 +78,7 @@ const errorResponse = (id: JsonRpcId, code: number, message: string, data?: unkn
 const invalidRequest = (id: JsonRpcId, why: string) => errorResponse(id, ErrorCode.InvalidRequest, `Invalid request: ${why}`);
 
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
-  const { log, maxBatchSize, validateResults } = options;
+  const { log, maxBatchSize, validateResults, observer } = options;
   const routes = buildRoutes(options);
   let faultCounter = 0;
 
@@ -101,9 +115,26 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         : errorResponse(id, ErrorCode.InvalidParams, 'Invalid params: this node takes parameters by position; send "params" as an array');
     } else return invalidRequest(id, '"params" must be an array');
 
-    const outcome = run(method, params, ctx, id);
+    const outcome = observer === undefined ? run(method, params, ctx, id) : observed(observer, method, params, ctx, id);
     if (!isNotification) return outcome;
     return outcome instanceof Promise ? outcome.then(() => undefined) : undefined;
+  }
+
+  /**
+   * `run`, timed and reported to the observer (a separate path, so that without one nothing is added). The sync
+   * path allocates no closure: one per call measured about 0.5 µs on eth_chainId (bench/metrics-overhead.ts).
+   */
+  function observed(obs: DispatchObserver, method: string, params: unknown[], ctx: HandlerContext, id: JsonRpcId): Maybe<JsonRpcResponse> {
+    const started = performance.now();
+    const outcome = run(method, params, ctx, id);
+    if (outcome instanceof Promise) return outcome.then((response) => report(obs, method, ctx.transport, started, response));
+    return report(obs, method, ctx.transport, started, outcome);
+  }
+
+  function report(obs: DispatchObserver, method: string, transport: Transport, started: number, response: JsonRpcResponse): JsonRpcResponse {
+    const error = (response as { error?: JsonRpcErrorObject }).error;
+    obs.observe(routes.has(method) ? method : UNKNOWN_METHOD, transport, (performance.now() - started) / 1000, error === undefined ? undefined : error.code);
+    return response;
   }
 
   function run(method: string, params: unknown[], ctx: HandlerContext, id: JsonRpcId): Maybe<JsonRpcResponse> {

@@ -9,12 +9,14 @@ import { getRequestListener } from '@hono/node-server';
 import type { Handlers } from '../generated/handlers.js';
 import { methods as registryMethods, type MethodSpec } from '../generated/registry.js';
 import type { HandlerContext } from '../handlers/context.js';
+import { createNodeMetrics } from '../metrics/node-metrics.js';
 import type { SvcNode } from '../node.js';
 import { createApp } from './app.js';
 import { createCorsPolicy } from './cors.js';
 import { createDispatcher, type Dispatcher } from './dispatch.js';
 import { HealthChecker } from './health.js';
 import { createJsonRpcHttp, writeRpcAnswer } from './http.js';
+import { createMcpHttp } from './mcp-http.js';
 import { RateLimiter } from './rate-limit.js';
 import { defaultDocsDir } from './static-docs.js';
 import { loadTlsOptions } from './tls.js';
@@ -44,6 +46,7 @@ export async function startServer(node: SvcNode, options: StartServerOptions): P
   const http = config.rpc.http;
   const secure = http.mode === 'https';
   const rpcLog = log.child({ component: 'rpc' });
+  const metrics = config.rpc.metrics.enabled ? createNodeMetrics(node) : undefined;
 
   const dispatcher = createDispatcher({
     methods: options.methods ?? registryMethods,
@@ -52,17 +55,23 @@ export async function startServer(node: SvcNode, options: StartServerOptions): P
     maxBatchSize: config.rpc.maxBatchSize,
     validateResults: config.rpc.validateResults,
     log: rpcLog,
+    ...(metrics !== undefined ? { observer: metrics.observer } : {}),
   });
   const cors = createCorsPolicy(http.corsAllowedOrigins);
   const rateLimiter = http.rateLimit.enabled ? new RateLimiter(http.rateLimit) : undefined;
   const rpc = createJsonRpcHttp({ dispatcher, context: { node, transport: 'http' }, maxBodySize: http.maxBodySize, rateLimiter });
+  const mcp = node.enabledNamespaces.has('mcp')
+    ? createMcpHttp({ node, maxBodySize: http.maxBodySize, rateLimiter, log: rpcLog })
+    : undefined;
   const app = createApp({
     rpc,
+    mcp,
     health: new HealthChecker(node),
     cors,
     docsDir: options.docsDir ?? defaultDocsDir,
     secure,
     log: rpcLog,
+    ...(metrics !== undefined ? { metrics } : {}),
   });
 
   // The JSON-RPC route always consumes (or deliberately drains) the request body itself, so the adapter's
@@ -93,6 +102,7 @@ export async function startServer(node: SvcNode, options: StartServerOptions): P
   let ws: WebSocketEndpoint | undefined;
   if (config.rpc.ws.enabled) {
     ws = attachWebSocket(server, { node, dispatcher, cors, rateLimiter, secure, maxPayload: http.maxBodySize, maxBufferedBytes: config.rpc.ws.maxBufferedBytes, log: rpcLog });
+    metrics?.attachWebSocket(ws);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -113,6 +123,7 @@ export async function startServer(node: SvcNode, options: StartServerOptions): P
     wsUrl: ws ? `${secure ? 'wss' : 'ws'}://${host}:${port}/ws` : undefined,
     dispatcher,
     async close() {
+      metrics?.close();
       await ws?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -5,6 +5,7 @@
  */
 import { NETWORK_NAMES } from '../chain/networks/index.js';
 import type { NetworkName } from '../chain/networks/types.js';
+import { SEAL_MODES } from '../chain/seal-mode.js';
 
 export type { NetworkName };
 export const networkNames: readonly NetworkName[] = NETWORK_NAMES;
@@ -24,8 +25,10 @@ export interface Setting {
 
 export const settings: readonly Setting[] = [
   { key: 'blockchains.network', kind: 'enum', flag: 'network', values: networkNames, defaultText: 'dev',
-    description: 'the chain to run: dev (local PoW chain, chain id 1337), mordor (testnet) or etc (mainnet)' },
-  { key: 'datadir', kind: 'path', flag: 'datadir', defaultText: '~/.svc-node/<network>',
+    description: 'the chain to run: dev (local chain, chain id 1337; instant seal unless --seal ethash), mordor (testnet) or etc (mainnet)' },
+  { key: 'blockchains.checkpointing', kind: 'bool', flag: 'checkpointing', defaultText: 'false',
+    description: 'dev only: ECIP-1097 checkpointing from block 1, federation = dev accounts 7, 8, 9 (2 signatures make a checkpoint)' },
+  { key: 'datadir', kind: 'path', flag: 'datadir', defaultText: '~/.svc-node/<network>; dev: ~/.svc-node/dev-instant (--seal ethash: ~/.svc-node/dev; --checkpointing: dev-checkpointing[-instant])',
     description: 'data directory (chain database, keystore, node key)' },
   { key: 'testmode', kind: 'bool', flag: 'testmode', defaultText: 'false',
     description: 'enable the test and debug namespaces (conformance testing)' },
@@ -67,6 +70,8 @@ export const settings: readonly Setting[] = [
     description: 'shortest time between two requests of one IP (ms, or "100ms", "10s", "1m")' },
   { key: 'network.rpc.http.rate-limit.latest-timestamp-cache-size', kind: 'int', defaultText: '1024',
     description: 'how many client IPs the limiter remembers (least recently seen are forgotten)' },
+  { key: 'network.rpc.metrics.enabled', kind: 'bool', flag: 'metrics', defaultText: 'dev: true; mordor/etc: false',
+    description: 'serve Prometheus metrics at GET /metrics on the RPC port (head, peers, pool, import and seal times, RPC calls by method, process)' },
   { key: 'network.rpc.ws.enabled', kind: 'bool', defaultText: 'true',
     description: 'serve JSON-RPC over WebSocket at /ws on the RPC port' },
   { key: 'network.rpc.ws.max-buffered-bytes', kind: 'int', defaultText: '16777216',
@@ -83,8 +88,10 @@ export const settings: readonly Setting[] = [
     description: 'most peer connections, inbound and outbound together' },
   { key: 'network.discovery.discovery-enabled', kind: 'bool', defaultText: 'false',
     description: 'node discovery is not implemented: only bootnodes and net_connectToPeer peers are dialled (true logs a warning)' },
+  { key: 'mining.seal', kind: 'enum', flag: 'seal', values: SEAL_MODES, defaultText: 'dev: instant; mordor/etc: ethash (the only choice)',
+    description: 'how blocks are sealed: instant = no proof of work, nonce and mixHash zero (dev only; another chain than the Ethash dev chain, whose nodes refuse it); ethash = a real Ethash seal (eth_getWork/eth_submitWork, proof-of-work peers)' },
   { key: 'mining.mining-enabled', kind: 'bool', flag: 'mine', defaultText: 'dev: true; mordor/etc: false',
-    description: 'run the internal CPU miner (on dev it seals pending transactions at once)' },
+    description: 'run the internal miner (on dev it seals pending transactions at once)' },
   { key: 'mining.coinbase', kind: 'string', flag: 'miner.coinbase', defaultText: 'dev: the first test account; else none',
     description: 'address credited with the rewards of blocks this node mines' },
   { key: 'mining.block-time', kind: 'duration', defaultText: '0 (dev: seal only when transactions are pending)',

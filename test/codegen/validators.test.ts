@@ -24,8 +24,22 @@ describe('generated validators', () => {
   });
 
   it('name every alternative of a oneOf', () => {
-    expect(block.check('0x01')).toMatch(/^must match \^0x\(0\|\[1-9a-f\]\[0-9a-f\]\*\)\$ or must be one of "earliest", "latest", "pending"$/);
-    expect(block.check('finalized')).toContain('must be one of "earliest", "latest", "pending"');
+    const byNumber = findMethod('eth_getBlockByNumber')!.params[0];
+    expect(byNumber.check('0x01')).toMatch(/^must match \^0x\(0\|\[1-9a-f\]\[0-9a-f\]\*\)\$ or must be one of "earliest", "finalized", "safe", "latest", "pending"$/);
+    expect(byNumber.check('final')).toContain('must be one of "earliest", "finalized", "safe", "latest", "pending"');
+    expect(block.check('final')).toMatch(/must be one of .* or must match .* or must be object/);
+  });
+
+  it('say when a decimal number stands where a hex quantity belongs, and only then', () => {
+    const call = findMethod('eth_call')!.params[0];
+    expect(call.check({ to: ADDRESS, gas: 21000 })).toBe('/gas: must be string; 21000 is decimal: quantities are 0x-prefixed hex, here "0x5208"');
+    expect(call.check({ to: ADDRESS, gas: '21000' })).toBe('/gas: must match ^0x(0|[1-9a-f][0-9a-f]*)$; "21000" is decimal: quantities are 0x-prefixed hex, here "0x5208"');
+    expect(findMethod('eth_getBlockByNumber')!.params[0].check(1)).toMatch(/; 1 is decimal: quantities are 0x-prefixed hex, here "0x1"$/);
+    // Not where hex would not do either: a passphrase, a 32-byte hash, a negative or fractional number.
+    expect(findMethod('personal_newAccount')!.params[0].check(61)).toBe('must be string');
+    expect(findMethod('eth_getBlockByHash')!.params[0].check(61)).toBe('must be string');
+    expect(call.check({ to: ADDRESS, gas: -1 })).toBe('/gas: must be string');
+    expect(call.check({ to: ADDRESS, gas: 1.5 })).toBe('/gas: must be string');
   });
 
   it('locate the failure inside an object', () => {
@@ -38,7 +52,7 @@ describe('generated validators', () => {
 
   it('check results too', () => {
     expect(findMethod('eth_chainId')!.checkResult('0x3d')).toBeUndefined();
-    expect(findMethod('eth_chainId')!.checkResult(61)).toBe('must be string');
+    expect(findMethod('eth_chainId')!.checkResult(61)).toBe('must be string; 61 is decimal: quantities are 0x-prefixed hex, here "0x3d"');
   });
 
   it('are plain functions with ajv-style errors (no ajv at runtime)', () => {

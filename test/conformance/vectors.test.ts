@@ -1,13 +1,17 @@
 /**
  * A fast subset of the external Ethereum vectors, replayed through a test-mode node's RPC by the conformance runner
  * (`npm run conformance` runs them all). The subset covers every fork Frontier … Berlin, rejected blocks and uncles,
- * a reorganisation, state tests (NoReward) and one Ethash-sealed chain checked with the real seal.
+ * a reorganisation, state tests (NoReward), one Ethash-sealed chain checked with the real seal, the header gas
+ * limit bound (2^63 − 1 accepted; 2^63 refused, on a copy of a vector) and storage slots read as vectors spell them
+ * (`0x00`, leading zeros and all, and respelt copies).
  * The vectors live beside the repository in ../shared/vectors (override: SVC_VECTORS_DIR); without them the suite
  * is skipped and says why.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RLP } from '@ethereumjs/rlp';
+import { bigIntToUnpaddedBytes, bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance, type RunSummary } from '../../conformance/index.js';
 import { startTestNode, type TestNode } from '../../conformance/node.js';
@@ -30,6 +34,10 @@ const BLOCKCHAIN_SUBSET: ReadonlyArray<readonly [string, number]> = [
   ['legacy-cancun/ValidBlocks/bcMultiChainTest/ChainAtoChainBtoChainA.json', 2],
   ['legacy-cancun/InvalidBlocks/bcStateTests/TransactionNonceCheck.json', 2],
   ['legacy-cancun/InvalidBlocks/bcUncleHeaderValidity/incorrectUncleTimestamp.json', 2],
+  // Gas limits and transaction gas at 2^63 − 1, the largest a header may carry.
+  ['legacy-constantinople/ValidBlocks/bcBlockGasLimitTest', 35],
+  // Storage slot 0x00 in the post-state, read as spelt.
+  ['legacy-cancun/ValidBlocks/bcStateTests/callcodeOutput1.json', 2],
 ];
 
 let node: TestNode;
@@ -68,6 +76,62 @@ describe.skipIf(!present)('conformance vectors (fast subset)', () => {
     const summary = await run([bt('legacy-constantinople/ValidBlocks/bcGasPricerTest/RPC_API_Test.json')], 'RPC_API_Test_Byzantium');
     expect(failures(summary)).toEqual([]);
     expect(summary.passed).toBe(1);
+  }, 60_000);
+
+  /** Runs `cases` (name → case) written to a temporary file. */
+  async function runCases(cases: Record<string, unknown>): Promise<RunSummary> {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-conformance-case-'));
+    try {
+      const file = join(dir, 'derived.json');
+      writeFileSync(file, JSON.stringify(cases));
+      return await run([file]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('refuses a block whose gas limit is 2^63 (one above the bound), naming the rule, then takes the valid one', async () => {
+    const source = JSON.parse(readFileSync(bt('legacy-constantinople/ValidBlocks/bcBlockGasLimitTest/BlockGasLimit2p63m1.json'), 'utf8'));
+    const cases: Record<string, unknown> = {};
+    for (const fork of ['Frontier', 'Byzantium', 'ConstantinopleFix']) {
+      const good = source[`BlockGasLimit2p63m1_${fork}`];
+      expect(BigInt(good.blocks[0].blockHeader.gasLimit)).toBe(2n ** 63n - 1n);
+      // The parent's gas limit is 2^63 − 1 as well, so one more stays within the 1/1024 step: only the bound breaks.
+      expect(BigInt(good.genesisBlockHeader.gasLimit)).toBe(2n ** 63n - 1n);
+      const [header, txs, uncles] = RLP.decode(hexToBytes(good.blocks[0].rlp)) as [Uint8Array[], unknown, unknown];
+      header[9] = bigIntToUnpaddedBytes(2n ** 63n);
+      const tooHigh = { rlp: bytesToHex(RLP.encode([header, txs, uncles] as never)), expectException: 'GasLimitHigherThan2p63m1' };
+      cases[`GasLimit2p63_${fork}`] = { ...good, blocks: [tooHigh, good.blocks[0]] };
+    }
+    const summary = await runCases(cases);
+    expect(failures(summary)).toEqual([]);
+    expect(summary.passed).toBe(3);
+    for (const outcome of summary.outcomes) {
+      expect(outcome.rejections).toHaveLength(1);
+      expect(outcome.rejections![0]).toMatch(/^block 1 \(GasLimitHigherThan2p63m1\): .*gas limit 9223372036854775808 exceeds the maximum 2\^63 − 1.*gas-limit-above-max/);
+    }
+  }, 60_000);
+
+  it('reads a storage slot however the vector spells it (0x00, 0x, 0x0, 20 bytes), and notices a wrong value', async () => {
+    const source = JSON.parse(readFileSync(bt('legacy-cancun/ValidBlocks/bcStateTests/callcodeOutput1.json'), 'utf8'));
+    const good = source.callcodeOutput1_Berlin;
+    const contract = '0x095e7baea6a6c7c4c2dfeb977efac326af552d87';
+    const value = good.postState[contract].storage['0x00'];
+    expect(value).toMatch(/^0x[0-9a-f]{64}$/);
+    const respelt = (slot: string, v = value) => {
+      const c = structuredClone(good);
+      c.postState[contract].storage = { [slot]: v };
+      return c;
+    };
+    const summary = await runCases({
+      asVector: good,
+      empty: respelt('0x'),
+      short: respelt('0x0'),
+      twentyBytes: respelt(`0x${'00'.repeat(20)}`),
+      wrongValue: respelt('0x00', '0x01'),
+    });
+    const reasons = Object.fromEntries(summary.outcomes.map((o) => [o.id.split('::')[1], o.reason]));
+    expect(reasons).toEqual({ asVector: undefined, empty: undefined, short: undefined, twentyBytes: undefined, wrongValue: expect.stringMatching(`${contract} storage 0x00: got`) });
   }, 60_000);
 
   it('reports the first difference when a vector expects another state', async () => {

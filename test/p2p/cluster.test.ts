@@ -34,8 +34,9 @@ const started: NodeProcess[] = [];
 
 const nodes = () => ({ node1, node2, node3 });
 
+/** Every node on the Ethash dev chain, as `npm run cluster` runs them: a proof-of-work cluster checking real seals. */
 async function start(args: string[], env?: NodeJS.ProcessEnv): Promise<NodeProcess> {
-  const node = await startNode({ args, env, timeoutMs: 60_000 });
+  const node = await startNode({ args: [...args, '--seal', 'ethash'], env, timeoutMs: 60_000 });
   started.push(node);
   return node;
 }

@@ -92,7 +92,8 @@ beforeAll(async () => {
   expect(bytesToHex(await genesisHashWithClientPackages(files, clientDir))).toBe(genesisHash);
 
   // 3. svc-node (dev: mines pending transactions at once) and a few blocks before the link.
-  node = await startNode();
+  // The chain files describe an Ethash chain to the client (consensus pow): the Ethash dev chain, not the instant one.
+  node = await startNode({ args: ['--seal', 'ethash'] });
   svc = createClient(httpTransport(node.url));
   expect(node.enode).toMatch(/^enode:\/\/[0-9a-f]{128}@127\.0\.0\.1:\d+$/);
   svcNodeId = /^enode:\/\/([0-9a-f]{128})@/.exec(node.enode!)![1]!;

@@ -373,7 +373,8 @@ describe('a dev node with mined blocks', () => {
   let head = 0;
 
   beforeAll(async () => {
-    miner = await start([]);
+    // The Ethash dev chain: the bad-seal case below is about Ethash verification over the wire.
+    miner = await start(['--seal', 'ethash']);
     const [from, to] = [DEV_ACCOUNTS[1].address, DEV_ACCOUNTS[2].address];
     const send = (value: number) => call<string>(miner.url, 'eth_sendTransaction', [{ from, to, value: quantity(value) }]);
     const mined = (hash: string) =>
@@ -456,7 +457,7 @@ describe('a dev node with mined blocks', () => {
     const tampered = header!.map((field, i) => (i === 13 ? field.map((b) => b ^ 0xff) : field));
     const td = BigInt(blocks[1]!.totalDifficulty);
 
-    const fresh = await start(['--no-mine']);
+    const fresh = await start(['--no-mine', '--seal', 'ethash']);
     const bad = await dial(fresh);
     await handshaked(fresh, bad, 'before the bad block');
     bad.sendNewBlock({ block: [tampered, body!.txs, body!.uncles], td });

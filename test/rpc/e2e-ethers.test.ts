@@ -1,7 +1,8 @@
 /**
- * What a developer does first with a dev node, through ethers v6 against the node process: deploy a contract
- * with a constructor argument, read it, write with a signed transaction, wait for the receipt, read the event
- * from it, catch revert reasons from eth_call and eth_estimateGas, and read a historical balance.
+ * What a developer does first with a dev node (the default one, instant-seal), through ethers v6 against the node
+ * process: deploy a contract with a constructor argument, read it, write with a signed transaction, wait for the
+ * receipt, read the event from it, catch revert reasons from eth_call and eth_estimateGas, and read a historical
+ * balance.
  */
 import { ContractFactory, HDNodeWallet, JsonRpcProvider, MaxUint256, type Contract, type EventLog } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,5 +92,14 @@ describe('ethers v6 against the node', () => {
     expect(await counter.getFunction('count')({ blockTag: deployedAt })).toBe(41n);
     expect(await counter.getFunction('count')({ blockTag: 'latest' })).toBe(46n);
     await expect(client.eth_call({ to: (await counter.getAddress()) as `0x${string}`, data: '0x06661abd' }, '0xffffff')).rejects.toMatchObject({ code: -32001 });
+  });
+
+  it('ran on the default dev chain, which seals instantly: every block it made carries nonce and mixHash zero', async () => {
+    const head = await provider.getBlockNumber();
+    expect(head).toBeGreaterThanOrEqual(2);
+    for (let n = 1; n <= head; n++) {
+      const block = await client.eth_getBlockByNumber(`0x${n.toString(16)}`, false);
+      expect(block, `block ${n}`).toMatchObject({ nonce: '0x0000000000000000', mixHash: `0x${'00'.repeat(32)}` });
+    }
   });
 });

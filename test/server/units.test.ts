@@ -17,7 +17,7 @@ describe('loadConfig', () => {
   it('has the documented defaults per network', () => {
     const dev = loadConfig({ env: {} });
     expect(dev.network).toBe('dev');
-    expect(dev.datadir).toBe(join(homedir(), '.svc-node', 'dev'));
+    expect(dev.datadir).toBe(join(homedir(), '.svc-node', 'dev-instant'));
     expect(dev.rpc.apis).toEqual(['eth', 'web3', 'net', 'personal', 'debug', 'qa', 'checkpointing', 'svc', 'iele', 'mcp', 'rpc']);
     expect(dev.rpc.http).toMatchObject({ interface: '127.0.0.1', port: 8546, mode: 'http', corsAllowedOrigins: [], maxBodySize: 5242880 });
     expect(dev.rpc.http.rateLimit).toEqual({ enabled: false, minRequestIntervalMs: 10_000, latestTimestampCacheSize: 1024 });
@@ -118,6 +118,28 @@ describe('loadConfig: peering', () => {
     expect(() => loadConfig({ flags: { 'network.max-peers': '0' }, env: {} })).toThrow(/network\.max-peers must be at least 1, got 0/);
     expect(() => loadConfig({ flags: { 'network.max-peers': '-2' }, env: {} })).toThrow(/network\.max-peers \(--maxpeers\) must be a non-negative integer/);
     expect(() => loadConfig({ env: { SVC_NODE_NETWORK_P2P_ENABLED: 'yes' } })).toThrow(/network\.p2p\.enabled/);
+  });
+});
+
+describe('loadConfig: seal mode', () => {
+  it('is instant on dev unless --seal ethash, each in its own default datadir; ethash on mordor and etc', () => {
+    expect(loadConfig({ env: {} }).mining.seal).toBe('instant');
+    const ethash = loadConfig({ flags: { 'mining.seal': 'ethash' }, env: {} });
+    expect(ethash.mining.seal).toBe('ethash');
+    // The Ethash dev chain stays where it always was.
+    expect(ethash.datadir).toBe(join(homedir(), '.svc-node', 'dev'));
+    expect(loadConfig({ env: { SVC_NODE_MINING_SEAL: 'ethash' } }).mining.seal).toBe('ethash');
+    for (const network of ['mordor', 'etc']) {
+      expect(loadConfig({ flags: { 'blockchains.network': network }, env: {} }).mining.seal).toBe('ethash');
+      expect(loadConfig({ flags: { 'blockchains.network': network, 'mining.seal': 'ethash' }, env: {} }).datadir).toBe(join(homedir(), '.svc-node', network));
+    }
+  });
+
+  it('refuses instant sealing off dev, and an unknown mode, naming the setting', () => {
+    expect(() => loadConfig({ flags: { 'blockchains.network': 'mordor', 'mining.seal': 'instant' }, env: {} })).toThrow(
+      /mining\.seal = "instant" is for the dev network only: mordor blocks carry an Ethash seal/,
+    );
+    expect(() => loadConfig({ flags: { 'mining.seal': 'clique' }, env: {} })).toThrow(/mining\.seal \(--seal\) must be one of instant, ethash, got "clique"/);
   });
 });
 

@@ -13,7 +13,7 @@ import { decodeStoredReceipts, encodeStoredReceipts, type TxReceipt } from '../e
 import { encodeTransactionList, rlpList } from '../exec/tx-bytes.js';
 import type { BlockCodec } from '../block-codec.js';
 import type { ChainDB, WriteBatch } from './chain-db.js';
-import { SCHEMA_VERSION, decodeNumber, encodeNumber, keys } from './keys.js';
+import { SCHEMA_VERSION, decodeNumber, encodeNumber, keys, type MetaName } from './keys.js';
 import { Lru } from './lru.js';
 
 export interface TxLocation {
@@ -28,6 +28,8 @@ export class BlockStore {
   private readonly headers = new Lru<string, BlockHeader>(4096);
   private readonly receipts = new Lru<string, TxReceipt[]>(256);
   private readonly canonical = new Lru<bigint, Uint8Array>(8192);
+  /** ECIP-1097 chains: latest checkpoint number per block hash (immutable, read for every block result). */
+  private readonly lastCheckpoints = new Lru<string, bigint>(4096);
 
   constructor(
     private readonly db: ChainDB,
@@ -86,6 +88,18 @@ export class BlockStore {
     return bytes === undefined ? undefined : bytesToBigInt(bytes);
   }
 
+  /** Number of the latest checkpoint block in the chain ending at `hash`; undefined when not recorded. */
+  async getLastCheckpoint(hash: Uint8Array): Promise<bigint | undefined> {
+    const key = hexKey(hash);
+    const cached = this.lastCheckpoints.get(key);
+    if (cached !== undefined) return cached;
+    const bytes = await this.db.get(keys.lastCheckpoint(hash));
+    if (bytes === undefined) return undefined;
+    const value = bytesToBigInt(bytes);
+    this.lastCheckpoints.set(key, value);
+    return value;
+  }
+
   async getCanonicalHash(number: bigint): Promise<Uint8Array | undefined> {
     const cached = this.canonical.get(number);
     if (cached !== undefined) return cached;
@@ -101,7 +115,7 @@ export class BlockStore {
     return { blockHash, index: Number(bytesToBigInt(index)) };
   }
 
-  async getMeta(name: 'head' | 'genesis' | 'version'): Promise<Uint8Array | undefined> {
+  async getMeta(name: MetaName): Promise<Uint8Array | undefined> {
     return this.db.get(keys.meta(name));
   }
 
@@ -116,6 +130,16 @@ export class BlockStore {
       .put(keys.receipts(hash), encodeStoredReceipts(receipts))
       .put(keys.number(hash), encodeNumber(block.header.number))
       .put(keys.totalDifficulty(hash), bigIntToUnpaddedBytes(totalDifficulty));
+  }
+
+  /** ECIP-1097 chains: the latest checkpoint number of the chain ending at `hash` (0 is not written: absent reads as 0). */
+  stageLastCheckpoint(batch: WriteBatch, hash: Uint8Array, number: bigint): void {
+    if (number > 0n) batch.put(keys.lastCheckpoint(hash), bigIntToUnpaddedBytes(number));
+  }
+
+  /** Records the ECIP-1097 activation block of a database created with checkpointing (see `keys.meta`). */
+  stageCheckpointingMeta(batch: WriteBatch, activationBlock: bigint): void {
+    batch.put(keys.meta('checkpointing'), bigIntToUnpaddedBytes(activationBlock));
   }
 
   /** Makes `block` the canonical block at its height and indexes its transactions. */

@@ -24,13 +24,30 @@ export class WriteBatch {
 
 const binary = { keyEncoding: 'view', valueEncoding: 'view' } as const;
 
+/** Another process holds the database (LevelDB allows one): in practice another node on the same data directory. */
+export class DatabaseLockedError extends Error {
+  constructor(
+    readonly dir: string,
+    cause: unknown,
+  ) {
+    super(`the database ${dir} is locked by another process`, { cause });
+    this.name = 'DatabaseLockedError';
+  }
+}
+
 export class ChainDB {
   private constructor(private readonly level: Level<Uint8Array, Uint8Array>) {}
 
   static async open(dir: string): Promise<ChainDB> {
     mkdirSync(dir, { recursive: true });
     const level = new Level<Uint8Array, Uint8Array>(dir, binary);
-    await level.open();
+    try {
+      await level.open();
+    } catch (err) {
+      // LevelDB's LOCK file: one process per database. Said plainly, since "Database failed to open" alone hides it.
+      if ((err as { cause?: { code?: string } }).cause?.code === 'LEVEL_LOCKED') throw new DatabaseLockedError(dir, err);
+      throw err;
+    }
     return new ChainDB(level);
   }
 

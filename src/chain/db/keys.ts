@@ -6,10 +6,11 @@
  *   'R' hash32          → receipts RLP (see receipt-codec.ts)
  *   'N' hash32          → block number, 8 bytes big-endian
  *   'T' hash32          → total difficulty, big-endian bytes
+ *   'K' hash32          → number of the latest checkpoint block in the chain ending here (ECIP-1097 chains only)
  *   'C' number8         → canonical block hash at that height
  *   'X' txHash32        → RLP [blockHash, index] for canonical transactions only
  *   'S' trieKey         → state trie node (32-byte hash) or contract code ('c' + code hash)
- *   'M' name            → metadata: head hash, genesis hash, schema version
+ *   'M' name            → metadata: head hash, genesis hash, schema version, ECIP-1097 activation block
  *
  * Big-endian numbers keep 'C' keys in height order, so a range delete drops everything above a height.
  */
@@ -38,6 +39,7 @@ export const Tag = {
   receipts: tag('R'),
   number: tag('N'),
   totalDifficulty: tag('T'),
+  lastCheckpoint: tag('K'),
   canonical: tag('C'),
   txLookup: tag('X'),
   state: tag('S'),
@@ -50,10 +52,14 @@ export const keys = {
   receipts: (hash: Uint8Array) => tagged(Tag.receipts, hash),
   number: (hash: Uint8Array) => tagged(Tag.number, hash),
   totalDifficulty: (hash: Uint8Array) => tagged(Tag.totalDifficulty, hash),
+  lastCheckpoint: (hash: Uint8Array) => tagged(Tag.lastCheckpoint, hash),
   canonical: (n: bigint) => tagged(Tag.canonical, encodeNumber(n)),
   txLookup: (txHash: Uint8Array) => tagged(Tag.txLookup, txHash),
   state: (trieKey: Uint8Array) => tagged(Tag.state, trieKey),
-  meta: (name: 'head' | 'genesis' | 'version') => tagged(Tag.meta, new TextEncoder().encode(name)),
+  meta: (name: MetaName) => tagged(Tag.meta, new TextEncoder().encode(name)),
 };
+
+/** `checkpointing`: the ECIP-1097 activation block the database was created with (absent = created without). */
+export type MetaName = 'head' | 'genesis' | 'version' | 'checkpointing';
 
 export const SCHEMA_VERSION = 1;

@@ -9,9 +9,11 @@
  * - `mineBlocks(n)` on demand (qa_mineBlocks, test_mineBlocks), running or not;
  * - external miners: `getWork` hands out a prepared template's pow hash, `submitWork` seals and imports it.
  *
- * Every PoW seal is a real Ethash solution found or checked by the pow module. With consensus `none`
- * (test-mode NoProof chains) blocks from `mineBlocks` carry a zero seal and every PoW call throws
- * `MiningUnavailableError`.
+ * Every PoW seal is a real Ethash solution found or checked by the pow module. With consensus `instant` (the dev
+ * chain's default, seal-mode.ts) blocks are sealed with no hashing at all, nonce and mixHash zero, on the dev policy
+ * and by `mineBlocks`; only the external-miner calls (work packages, seals, hash-rate reports) throw
+ * `MiningUnavailableError`. With consensus `none` (test-mode NoProof chains) blocks from `mineBlocks` carry the same
+ * zero seal and every mining call throws it.
  */
 import { EventEmitter } from 'node:events';
 import type { Block } from '@ethereumjs/block';
@@ -25,13 +27,16 @@ import { searchNonce } from './nonce-search.js';
 import type { MinerChain, MinerPool, MinerPow } from './ports.js';
 import { WorkBook, type MiningWork } from './work-book.js';
 
-export type MiningConsensus = 'pow' | 'none';
+export type MiningConsensus = 'pow' | 'instant' | 'none';
 export type MiningPolicy = 'continuous' | 'dev';
 
 export interface MinerOptions {
   readonly chain: MinerChain;
   readonly pool: MinerPool;
-  /** `none` = a chain without proof of work (NoProof test mode): only `mineBlocks` works. */
+  /**
+   * `pow`: Ethash seals. `instant`: zero seals made at once (dev policy only); no external-miner API. `none`: a chain
+   * without proof of work (NoProof test mode): only `mineBlocks` works.
+   */
   readonly consensus: MiningConsensus;
   /** Required when `consensus` is `pow`. */
   readonly pow?: MinerPow;
@@ -60,6 +65,8 @@ export interface MinedBlock {
   readonly transactions: readonly TypedTransaction[];
   /** Candidates that did not go in, with the reason (test_mineBlocks reports these). */
   readonly rejected: readonly { readonly tx: TypedTransaction; readonly reason: string }[];
+  /** Time this miner spent assembling and sealing the block; undefined for work sealed by an external miner. */
+  readonly sealMs?: number;
 }
 
 export interface MineBlocksOptions {
@@ -150,6 +157,8 @@ export class Miner {
 
   constructor(options: MinerOptions) {
     if (options.consensus === 'pow' && options.pow === undefined) throw new Error('a PoW miner needs the pow module (options.pow)');
+    // Back-to-back sealing without work would build blocks as fast as the CPU allows.
+    if (options.consensus === 'instant' && options.policy !== 'dev') throw new Error('instant sealing runs the dev policy only');
     this.chain = options.chain;
     this.pool = options.pool;
     this.pow = options.pow;
@@ -216,7 +225,7 @@ export class Miner {
 
   /** miner_start. Idempotent; true. */
   start(): boolean {
-    this.requirePow('start');
+    this.requireSealing('start');
     if (this.running) return true;
     this.running = true;
     const generation = ++this.generation;
@@ -232,7 +241,7 @@ export class Miner {
 
   /** miner_stop: resolves once the block in progress (if any) is finished or abandoned. Idempotent; true. */
   async stop(): Promise<boolean> {
-    this.requirePow('stop');
+    this.requireSealing('stop');
     await this.halt();
     return true;
   }
@@ -246,15 +255,21 @@ export class Miner {
     this.pool.off('tx:dropped', this.onTxDropped);
   }
 
-  /** eth_mining / miner_getStatus.isMining: the CPU miner runs, or an external miner was active recently. */
+  /**
+   * eth_mining / miner_getStatus.isMining: the CPU miner runs, or an external miner was active recently. Instant
+   * sealing: the dev policy runs (there are no external miners).
+   */
   isMining(): boolean {
-    this.requirePow('isMining');
+    this.requireSealing('isMining');
     return this.running || this.now() - this.lastExternalActivity < this.activityTimeoutMs;
   }
 
-  /** eth_hashrate: the CPU miner's measured rate plus external reports younger than the activity timeout. */
+  /**
+   * eth_hashrate: the CPU miner's measured rate plus external reports younger than the activity timeout; 0 when
+   * sealing instantly (no hashing, no external miners).
+   */
   hashrate(): bigint {
-    this.requirePow('hashrate');
+    this.requireSealing('hashrate');
     return (this.running ? this.meter.rate() : 0n) + this.reported.total();
   }
 
@@ -340,10 +355,12 @@ export class Miner {
   private async produce(parentHash: Uint8Array | undefined, withTransactions: boolean, timestamp: bigint | undefined): Promise<MinedBlock> {
     const head = this.chain.getHead().hash();
     const parent = parentHash ?? head;
+    const started = performance.now();
     const assembled = await this.assemble(parent, withTransactions, timestamp);
     const block = await this.sealNow(assembled);
+    const sealMs = performance.now() - started;
     const result = await this.chain.importBlock(block);
-    return this.settle(assembled, block, result, equalsBytes(parent, head));
+    return this.settle(assembled, block, result, equalsBytes(parent, head), sealMs);
   }
 
   private assemble(parentHash: Uint8Array, withTransactions = true, timestamp?: bigint): Promise<AssembledBlock> {
@@ -363,7 +380,8 @@ export class Miner {
 
   /** A real Ethash seal (searched to the end: at dev difficulty this is a couple of hashes), or the zero seal without PoW. */
   private async sealNow(assembled: AssembledBlock): Promise<Block> {
-    if (this.consensus === 'none') return assembled.seal(new Uint8Array(8), new Uint8Array(32));
+    // The instant seal is the zero seal by definition: nothing for import to check again.
+    if (this.consensus !== 'pow') return assembled.seal(new Uint8Array(8), new Uint8Array(32), this.consensus === 'instant');
     const header = assembled.template.header;
     const found = await searchNonce(
       this.pow!,
@@ -375,14 +393,14 @@ export class Miner {
   }
 
   /** After an import: count it, take its transactions out of the pool, drop candidates that cannot execute. */
-  private async settle(assembled: AssembledBlock, block: Block, result: ImportResult, builtOnHead: boolean): Promise<MinedBlock> {
+  private async settle(assembled: AssembledBlock, block: Block, result: ImportResult, builtOnHead: boolean, sealMs?: number): Promise<MinedBlock> {
     if (result.status !== 'known') this.mined++;
     if (result.status === 'head') {
       if (result.dropped.length === 0 && result.added.length === 1) await this.pool.onBlockAdded(block.transactions);
       else await this.pool.onReorg(result.dropped.flatMap((b) => b.transactions), result.added.flatMap((b) => b.transactions));
       if (builtOnHead) this.dropUnexecutable(assembled);
     }
-    const mined: MinedBlock = { block, transactions: assembled.transactions, rejected: assembled.rejected };
+    const mined: MinedBlock = { block, transactions: assembled.transactions, rejected: assembled.rejected, ...(sealMs !== undefined ? { sealMs } : {}) };
     this.events.emit('sealed', mined);
     return mined;
   }
@@ -425,6 +443,7 @@ export class Miner {
     const state: SearchState = { parentHash: this.chain.getHead().hash(), empty: true, cancelled: false };
     this.search = state;
     try {
+      const started = performance.now();
       const assembled = await this.assemble(state.parentHash);
       state.empty = assembled.transactions.length === 0;
       const header = assembled.template.header;
@@ -434,11 +453,12 @@ export class Miner {
         { chunkMs: this.chunkMs, cancelled: () => state.cancelled || !live(), onProgress: (hashes) => this.meter.record(hashes) },
       );
       if (found === undefined) return;
+      const sealMs = performance.now() - started;
       await this.exclusive(async () => {
         // Another path (a peer's block, mineBlocks, submitWork) may have moved the head while we searched.
         if (!equalsBytes(this.chain.getHead().hash(), state.parentHash)) return;
         const block = assembled.seal(found.nonce, found.mixDigest, true);
-        await this.settle(assembled, block, await this.chain.importBlock(block), true);
+        await this.settle(assembled, block, await this.chain.importBlock(block), true, sealMs);
       });
     } finally {
       if (this.search === state) this.search = undefined;
@@ -517,8 +537,14 @@ export class Miner {
     if (this.search !== undefined) this.search.cancelled = true;
   }
 
+  /** The external-miner API: proof of work only. */
   private requirePow(operation: string): void {
-    if (this.consensus !== 'pow') throw new MiningUnavailableError(operation);
+    if (this.consensus !== 'pow') throw new MiningUnavailableError(operation, this.consensus);
+  }
+
+  /** The built-in sealer (start, stop, status): proof of work or instant sealing. */
+  private requireSealing(operation: string): void {
+    if (this.consensus === 'none') throw new MiningUnavailableError(operation, this.consensus);
   }
 
   private async prepareWork(): Promise<MiningWork> {

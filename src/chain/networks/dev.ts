@@ -1,6 +1,6 @@
 import { hexToBytes, utf8ToBytes } from '@ethereumjs/util';
 import { DEV_ACCOUNT_BALANCE, DEV_ACCOUNTS } from './devAccounts.js';
-import type { NetworkDefinition } from './types.js';
+import type { CheckpointingDefinition, NetworkDefinition } from './types.js';
 
 /**
  * Dev minimum difficulty (= genesis difficulty, so it stays pinned: below 2048 the adjustment step
@@ -61,3 +61,24 @@ export const dev: NetworkDefinition = {
   },
   requiredBlockHashes: [],
 };
+
+/** The dev accounts whose keys form the dev checkpointing federation: 7, 8 and 9 of the test mnemonic. */
+export const DEV_FEDERATION_ACCOUNTS: readonly number[] = [7, 8, 9];
+
+/**
+ * ECIP-1097 checkpointing for dev (`--checkpointing`): a three-member federation made of dev accounts 7, 8 and 9
+ * (so 2 signatures make a checkpoint), active from block 1. Their public keys are written out, like the account
+ * addresses; `test/chain/checkpointing/federation.test.ts` re-derives them from the private keys. Public test keys:
+ * anyone can sign dev checkpoints, which is the point.
+ */
+export const DEV_CHECKPOINTING: CheckpointingDefinition = {
+  activationBlock: 1n,
+  federationPublicKeys: [
+    '0x01f2bf1fa920e77a43c7aec2587d0b3814093420cc59a9b3ad66dd5734dda7be6f8b7de790eac3a720fd8e4bcb9eae9434f843d3cec111d9e07adeddeae090f2',
+    '0x931e7fda8da226f799f791eefc9afebcd7ae2b1b19a03c5eaa8d72122d9fe74d887a3962ff861190b531ab31ee82f0d7f255dfe3ab73ca627bd70ab3d1cbb417',
+    '0x3255458e24278e31d5940f304b16300fdff3f6efd3e2a030b5818310ac67af45e28d057e6a332d07e0c5ab09d6947fd4eed1a646edbf224e2d2fec6f49f90abc',
+  ].map((key) => hexToBytes(key as `0x${string}`)),
+};
+
+/** The dev network with checkpointing on: same genesis, but every header from block 1 has the 16th field. */
+export const devWithCheckpointing: NetworkDefinition = { ...dev, checkpointing: DEV_CHECKPOINTING };

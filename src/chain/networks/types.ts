@@ -84,6 +84,19 @@ export interface GenesisDefinition {
   readonly expectedStateRoot?: Uint8Array;
 }
 
+/**
+ * ECIP-1097 checkpointing (withdrawn, never activated on ETC or Mordor): from `activationBlock` on, every header
+ * carries a 16th field, and checkpoint blocks signed by the federation outweigh any amount of work.
+ */
+export interface CheckpointingDefinition {
+  /** First block whose header has the 16th field (the genesis never has it). */
+  readonly activationBlock: bigint;
+  /** The federation: 64-byte uncompressed secp256k1 public keys (without the 0x04 prefix). */
+  readonly federationPublicKeys: readonly Uint8Array[];
+  /** Valid signatures a checkpoint needs; default floor(n/2) + 1 of the n keys. */
+  readonly minSignatures?: number;
+}
+
 export interface NetworkDefinition {
   readonly name: NetworkName;
   /** EIP-155 chain id (`eth_chainId`). */
@@ -100,4 +113,6 @@ export interface NetworkDefinition {
   readonly genesis: GenesisDefinition;
   /** Block number → hash every peer's chain must contain (core-geth `RequireBlockHashes`). */
   readonly requiredBlockHashes: ReadonlyArray<readonly [bigint, Uint8Array]>;
+  /** ECIP-1097 checkpointing; absent = off (standard 15-field headers, fork choice by total difficulty). */
+  readonly checkpointing?: CheckpointingDefinition;
 }

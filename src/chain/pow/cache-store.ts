@@ -11,9 +11,10 @@
 import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
+import { ProgressLog, type ProgressLogger } from '../progress-log.js';
 import { buildCache } from './cache.js';
 import { buildCacheInWorker } from './cache-worker-spawn.js';
-import { cacheSize, seedHash, type EpochInfo } from './epoch.js';
+import { CACHE_ROUNDS, HASH_BYTES, cacheSize, seedHash, type EpochInfo } from './epoch.js';
 import { loadKeccak } from './keccak.js';
 
 const FILE_PREFIX = 'ethash-cache-R23-';
@@ -27,6 +28,9 @@ export interface CacheStoreOptions {
   readonly useWorker?: boolean;
   /** Receives non-fatal problems (an unreadable or unwritable cache file); default: silent. */
   readonly onWarning?: (message: string) => void;
+  /** Where a cache build logs its start, progress lines (every `progressIntervalMs`, default 5 s) and end; default: silent. */
+  readonly log?: ProgressLogger;
+  readonly progressIntervalMs?: number;
 }
 
 export class EthashCacheStore {
@@ -36,6 +40,8 @@ export class EthashCacheStore {
   private readonly onDisk: number;
   private readonly useWorker: boolean;
   private readonly warn: (message: string) => void;
+  private readonly log: ProgressLogger | undefined;
+  private readonly progressIntervalMs: number | undefined;
 
   /** `dir` = where cache files live; undefined keeps caches in memory only. */
   constructor(
@@ -46,6 +52,8 @@ export class EthashCacheStore {
     this.onDisk = Math.max(1, options.onDisk ?? 3);
     this.useWorker = options.useWorker ?? true;
     this.warn = options.onWarning ?? (() => {});
+    this.log = options.log;
+    this.progressIntervalMs = options.progressIntervalMs;
   }
 
   /** The cache if it is already in memory (no I/O, no build). */
@@ -103,13 +111,32 @@ export class EthashCacheStore {
       const fromDisk = await this.read(file, size);
       if (fromDisk !== undefined) return fromDisk;
     }
-    const cache = this.useWorker
-      ? await buildCacheInWorker(key.epoch, key.epochLength).catch((error: unknown) => {
-          // Verification must not stop because a thread could not start; block this thread instead.
-          this.warn(`Ethash cache worker failed (${String(error)}): building epoch ${key.epoch} on this thread`);
-          return buildCache(size, seedHash(key.epoch, key.epochLength));
-        })
-      : buildCache(size, seedHash(key.epoch, key.epochLength));
+    // A build takes seconds (about 2.5 s for epoch 0, growing with the epoch): say so, and how far it is.
+    this.log?.info('Ethash cache build started', { epoch: key.epoch, bytes: size });
+    const progress =
+      this.log === undefined
+        ? undefined
+        : new ProgressLog({
+            log: this.log,
+            message: 'Ethash cache build progress',
+            total: (size / HASH_BYTES) * (1 + CACHE_ROUNDS),
+            ...(this.progressIntervalMs !== undefined ? { intervalMs: this.progressIntervalMs } : {}),
+            fields: () => ({ epoch: key.epoch }),
+          }).start();
+    const onProgress = progress === undefined ? undefined : (done: number, total: number) => progress.update(done, total);
+    let cache: Uint32Array;
+    try {
+      cache = this.useWorker
+        ? await buildCacheInWorker(key.epoch, key.epochLength, onProgress).catch((error: unknown) => {
+            // Verification must not stop because a thread could not start; block this thread instead.
+            this.warn(`Ethash cache worker failed (${String(error)}): building epoch ${key.epoch} on this thread`);
+            return buildCache(size, seedHash(key.epoch, key.epochLength), onProgress);
+          })
+        : buildCache(size, seedHash(key.epoch, key.epochLength), onProgress);
+    } finally {
+      progress?.stop();
+    }
+    if (progress !== undefined) this.log?.info('Ethash cache built', { epoch: key.epoch, seconds: Math.round(progress.elapsedSeconds * 10) / 10 });
     if (file !== undefined) await this.write(file, cache);
     return cache;
   }

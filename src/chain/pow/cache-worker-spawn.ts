@@ -9,14 +9,21 @@ function spawnWorker(job: { epoch: number; epochLength: number }): Worker {
   return spawnSiblingWorker(import.meta.url, 'cache-worker', { workerData: job });
 }
 
-/** Builds the epoch's cache in a worker thread; resolves with its words (the buffer is transferred, not copied). */
-export function buildCacheInWorker(epoch: number, epochLength: number): Promise<Uint32Array> {
+/**
+ * Builds the epoch's cache in a worker thread; resolves with its words (the buffer is transferred, not copied).
+ * `onProgress` receives the worker's progress reports (see buildCache).
+ */
+export function buildCacheInWorker(epoch: number, epochLength: number, onProgress?: (done: number, total: number) => void): Promise<Uint32Array> {
   return new Promise((resolve, reject) => {
     const worker = spawnWorker({ epoch, epochLength });
     let settled = false;
-    worker.once('message', (buffer: ArrayBuffer) => {
+    worker.on('message', (message: ArrayBuffer | { done: number; total: number }) => {
+      if (!(message instanceof ArrayBuffer)) {
+        onProgress?.(message.done, message.total);
+        return;
+      }
       settled = true;
-      resolve(new Uint32Array(buffer));
+      resolve(new Uint32Array(message));
     });
     worker.once('error', (error) => {
       settled = true;

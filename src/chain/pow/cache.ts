@@ -11,8 +11,15 @@ if (new Uint8Array(new Uint32Array([1]).buffer)[0] !== 1) {
   throw new Error('Ethash needs a little-endian host');
 }
 
-/** Builds the cache of `size` bytes (a multiple of 64) for `seed` (32 bytes), as little-endian words. */
-export function buildCache(size: number, seed: Uint8Array): Uint32Array {
+/** Items between two `onProgress` calls: often enough for steady progress lines, rare enough to cost nothing. */
+const PROGRESS_EVERY = 8192;
+
+/**
+ * Builds the cache of `size` bytes (a multiple of 64) for `seed` (32 bytes), as little-endian words.
+ * `onProgress(done, total)` is called every few thousand items, in units of one item hashed once
+ * (total = items × (1 + CACHE_ROUNDS)).
+ */
+export function buildCache(size: number, seed: Uint8Array, onProgress?: (done: number, total: number) => void): Uint32Array {
   if (size % HASH_BYTES !== 0) throw new RangeError(`cache size ${size} is not a multiple of ${HASH_BYTES}`);
   const items = size / HASH_BYTES;
   const bytes = new Uint8Array(size);
@@ -20,8 +27,10 @@ export function buildCache(size: number, seed: Uint8Array): Uint32Array {
   const scratchBytes = new Uint8Array(HASH_BYTES);
   const scratch = new Uint32Array(scratchBytes.buffer);
 
+  const total = items * (1 + CACHE_ROUNDS);
   keccak512Into(seed, bytes, 0);
   for (let i = 1; i < items; i++) {
+    if (onProgress !== undefined && i % PROGRESS_EVERY === 0) onProgress(i, total);
     const prev = (i - 1) * HASH_WORDS;
     for (let k = 0; k < HASH_WORDS; k++) scratch[k] = words[prev + k];
     keccak512Into(scratchBytes, bytes, i * HASH_BYTES);
@@ -29,6 +38,7 @@ export function buildCache(size: number, seed: Uint8Array): Uint32Array {
 
   for (let round = 0; round < CACHE_ROUNDS; round++) {
     for (let i = 0; i < items; i++) {
+      if (onProgress !== undefined && i % PROGRESS_EVERY === 0) onProgress((round + 1) * items + i, total);
       const self = i * HASH_WORDS;
       const prev = ((i + items - 1) % items) * HASH_WORDS;
       const other = (words[self] % items) * HASH_WORDS;

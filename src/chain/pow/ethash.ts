@@ -132,7 +132,12 @@ export class Ethash implements SealVerifier {
   }
 }
 
-/** keccak256 of the RLP of the header's first 13 fields (without mixHash and nonce); needs loadKeccak(). */
+/**
+ * keccak256 of the RLP of the header without mixHash and nonce (fields 13 and 14); needs loadKeccak(). Fields after
+ * them stay: on an ECIP-1097 chain the 16th (checkpoint) field is sealed too (Mantis `getEncodedWithoutNonce`), where
+ * `@ethereumjs/ethash`'s "drop the last two" would drop the checkpoint field and keep the nonce.
+ */
 export function sealHash(header: BlockHeader): Uint8Array {
-  return keccak256(RLP.encode(header.raw().slice(0, 13)));
+  const raw = header.raw();
+  return keccak256(RLP.encode(raw.length === 15 ? raw.slice(0, 13) : [...raw.slice(0, 13), ...raw.slice(15)]));
 }

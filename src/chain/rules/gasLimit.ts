@@ -2,6 +2,11 @@
 
 export const GAS_LIMIT_BOUND_DIVISOR = 1024n;
 export const MIN_GAS_LIMIT = 5000n;
+/**
+ * The largest gas limit a header may carry, 2^63 − 1: geth and core-geth refuse more (their gas counters are
+ * signed 64-bit), so a chain that accepted such a header would split from them.
+ */
+export const MAX_GAS_LIMIT = 2n ** 63n - 1n;
 
 /** Whether `gasLimit` may follow `parentGasLimit`: |Δ| < parent/1024 and at least 5000. */
 export function isGasLimitValid(gasLimit: bigint, parentGasLimit: bigint): boolean {

@@ -5,7 +5,7 @@
 import { bytesToHex, equalsBytes, KECCAK256_RLP_ARRAY } from '@ethereumjs/util';
 import type { ChainRules } from './chainRules.js';
 import { calcDifficulty } from './difficulty.js';
-import { isGasLimitValid } from './gasLimit.js';
+import { isGasLimitValid, MAX_GAS_LIMIT } from './gasLimit.js';
 
 /** The header fields these checks read (an @ethereumjs/block `BlockHeader` fits). */
 export interface HeaderLike {
@@ -30,6 +30,7 @@ export type HeaderErrorCode =
   | 'timestamp-not-after-parent'
   | 'timestamp-in-future'
   | 'extra-data-too-long'
+  | 'gas-limit-above-max'
   | 'gas-limit-out-of-bounds'
   | 'gas-used-above-limit'
   | 'wrong-difficulty';
@@ -79,6 +80,9 @@ export function headerErrors(rules: ChainRules, header: HeaderLike, parent: Pare
   }
   if (header.extraData.length > rules.maxExtraDataSize) {
     fail('extra-data-too-long', `extraData is ${header.extraData.length} bytes, at most ${rules.maxExtraDataSize} allowed`);
+  }
+  if (header.gasLimit > MAX_GAS_LIMIT) {
+    fail('gas-limit-above-max', `gas limit ${header.gasLimit} exceeds the maximum 2^63 − 1 = ${MAX_GAS_LIMIT} (header rule gas-limit-above-max)`);
   }
   if (!isGasLimitValid(header.gasLimit, parent.gasLimit)) {
     fail('gas-limit-out-of-bounds', `gas limit ${header.gasLimit} may differ from the parent's ${parent.gasLimit} by less than 1/1024 and be at least 5000`);

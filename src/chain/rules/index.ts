@@ -18,7 +18,7 @@ export {
   type BlockRewards,
   type UncleRef,
 } from './rewards.js';
-export { isGasLimitValid, gasLimitBounds, nextGasLimit, GAS_LIMIT_BOUND_DIVISOR, MIN_GAS_LIMIT } from './gasLimit.js';
+export { isGasLimitValid, gasLimitBounds, nextGasLimit, GAS_LIMIT_BOUND_DIVISOR, MIN_GAS_LIMIT, MAX_GAS_LIMIT } from './gasLimit.js';
 export { etcRules, ethRules, type ChainRules, type EthConsensusForks } from './chainRules.js';
 export {
   headerErrors,

@@ -1,5 +1,7 @@
 import type { CheckpointingHandlers } from '../../generated/handlers.js';
 import type { HandlerContext } from '../context.js';
+import { checkpointing_getLatestBlock } from './getLatestBlock.js';
+import { checkpointing_pushCheckpoint } from './pushCheckpoint.js';
 
-/** No checkpointing_* method is available yet: each answers -32004 until its issue lands and `tsc` asks for the handler here. */
-export const checkpointingHandlers: CheckpointingHandlers<HandlerContext> = {};
+/** ECIP-1097 checkpointing (behind network configuration; see src/chain/checkpointing/). */
+export const checkpointingHandlers: CheckpointingHandlers<HandlerContext> = { checkpointing_getLatestBlock, checkpointing_pushCheckpoint };

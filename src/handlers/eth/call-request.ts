@@ -1,33 +1,57 @@
 /**
- * eth_call / eth_estimateGas inputs → engine values: the CallRequest becomes a `CallMessage`, the block
- * parameter a `BlockRef`, and the message runs on that block's state (-32001 when the block is unknown).
+ * eth_call / eth_estimateGas inputs → engine values: the CallRequest (the standard's GenericTransaction) becomes a
+ * `CallMessage`, the block parameter a stored block (block-ref.ts: -32001 unknown, -32000 not canonical), and the
+ * message runs on that block's state.
  */
 import type { Block } from '@ethereumjs/block';
 import type { ChainEngine } from '../../chain/engine.js';
-import type { BlockRef } from '../../chain/blockchain.js';
 import type { CallMessage, CallResult } from '../../chain/exec/call.js';
-import type { BlockNumberOrTag, CallRequest } from '../../generated/types.js';
+import type { CallRequest, TransactionRequest } from '../../generated/types.js';
 import { ErrorCode, RpcError, invalidParams } from '../../server/errors.js';
-import { blockNotFound } from '../block-ref.js';
+import { blockNotFound, stateBlockOf, type BlockParam } from '../block-ref.js';
 import { bytesFromHex, fromQuantity, toQuantity } from '../hex.js';
 
 /**
  * The block a call runs on. `pending` is read as `latest`: the engine keeps no pending state, and the next
  * block starts from the head's state anyway (pool transactions are not applied first).
  */
-export function callBlockRef(block: BlockNumberOrTag | undefined): BlockRef {
-  if (block === undefined || block === 'latest' || block === 'pending') return 'latest';
-  if (block === 'earliest') return 'earliest';
-  return fromQuantity(block);
+export const callBlock = (engine: ChainEngine, block: BlockParam): Promise<Block> => stateBlockOf(engine, block);
+
+const notFound = (number: bigint): RpcError => blockNotFound(toQuantity(number));
+
+/** The fields of the standard's GenericTransaction that `refuseForeignFields` looks at. */
+type ForeignFields = Pick<
+  CallRequest,
+  'maxFeePerBlobGas' | 'blobVersionedHashes' | 'blobs' | 'commitments' | 'proofs' | 'authorizationList' | 'gasPrice' | 'maxFeePerGas' | 'maxPriorityFeePerGas'
+>;
+
+/**
+ * Blob (EIP-4844) and set-code (EIP-7702) fields are refused: accepting them silently would run a call that
+ * differs from what the caller described. Empty lists mean nothing and pass.
+ */
+export function refuseForeignFields(request: ForeignFields, method?: string): void {
+  const invalid = method === undefined ? 'Invalid params' : `Invalid params for ${method}`;
+  const blobField = (['blobVersionedHashes', 'blobs', 'commitments', 'proofs'] as const).find((k) => (request[k]?.length ?? 0) > 0);
+  const blob = request.maxFeePerBlobGas !== undefined ? 'maxFeePerBlobGas' : blobField;
+  if (blob !== undefined) {
+    throw invalidParams(`${invalid}: ${blob} belongs to blob transactions (EIP-4844), which Ethereum Classic does not have`);
+  }
+  if ((request.authorizationList?.length ?? 0) > 0) {
+    throw invalidParams(`${invalid}: authorizationList belongs to set-code transactions (EIP-7702), which Ethereum Classic does not have`);
+  }
+  if (request.gasPrice !== undefined && (request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined)) {
+    throw invalidParams(`${invalid}: both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) are set; send gasPrice only`);
+  }
 }
 
-const notFound = (ref: BlockRef): RpcError => blockNotFound(typeof ref === 'bigint' ? toQuantity(ref) : String(ref));
-
-/** The environment block of a call, or -32001. */
-export async function callBlock(engine: ChainEngine, ref: BlockRef): Promise<Block> {
-  const block = await engine.chain.getBlock(ref);
-  if (block === undefined) throw notFound(ref);
-  return block;
+/** A request's chainId, when given, must be this network's. */
+export function checkChainId(engine: ChainEngine, request: Pick<TransactionRequest, 'chainId'>, code: number): void {
+  if (request.chainId !== undefined && fromQuantity(request.chainId) !== engine.definition.chainId) {
+    throw new RpcError(
+      code,
+      `invalid chain id: the request is for chain id ${fromQuantity(request.chainId)}, this network is chain id ${engine.definition.chainId}`,
+    );
+  }
 }
 
 /** `data` and `input` are synonyms; both given with different bytes is a caller mistake (as geth says). */
@@ -40,7 +64,13 @@ export function payloadOf(request: { readonly data?: string; readonly input?: st
   return payload === undefined ? undefined : bytesFromHex(payload);
 }
 
-export function callMessageOf(request: CallRequest): CallMessage {
+/**
+ * The message of an eth_call / eth_estimateGas request. type, nonce and accessList do not change a call here;
+ * maxFeePerGas and maxPriorityFeePerGas are ignored as geth does before London (there is no base fee to pay).
+ */
+export function callMessageOf(engine: ChainEngine, request: CallRequest, method: string): CallMessage {
+  refuseForeignFields(request, method);
+  checkChainId(engine, request, ErrorCode.ServerError);
   const data = payloadOf(request);
   return {
     ...(request.from !== undefined ? { from: bytesFromHex(request.from) } : {}),

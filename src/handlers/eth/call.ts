@@ -2,15 +2,15 @@ import type { EthCallParams, EthCallResult } from '../../generated/types.js';
 import { ErrorCode, RpcError } from '../../server/errors.js';
 import type { HandlerContext } from '../context.js';
 import { hexFromBytes } from '../hex.js';
-import { callBlock, callBlockRef, callMessageOf, checkAffordable, runOn } from './call-request.js';
+import { callBlock, callMessageOf, checkAffordable, runOn } from './call-request.js';
 import { engineOf } from '../block-ref.js';
 import { executionReverted } from './revert.js';
 
 /** Executes a message call on the state after the given block (default latest); nothing is persisted. */
 export async function eth_call([request, blockParam]: EthCallParams, ctx: HandlerContext): Promise<EthCallResult> {
   const engine = engineOf(ctx);
-  const block = await callBlock(engine, callBlockRef(blockParam));
-  const msg = callMessageOf(request);
+  const block = await callBlock(engine, blockParam);
+  const msg = callMessageOf(engine, request, 'eth_call');
   await checkAffordable(engine, block, msg, msg.gas ?? block.header.gasLimit);
   const result = await runOn(engine, block, msg);
   if (result.reverted) throw executionReverted(result.returnData);

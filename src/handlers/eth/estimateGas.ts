@@ -5,15 +5,15 @@ import type { EthEstimateGasParams, EthEstimateGasResult } from '../../generated
 import { ErrorCode, RpcError } from '../../server/errors.js';
 import type { HandlerContext } from '../context.js';
 import { toQuantity } from '../hex.js';
-import { balanceAt, callBlock, callBlockRef, callMessageOf, checkAffordable, runOn } from './call-request.js';
+import { balanceAt, callBlock, callMessageOf, checkAffordable, runOn } from './call-request.js';
 import { engineOf } from '../block-ref.js';
 import { executionReverted } from './revert.js';
 
 /** The lowest gas limit with which the call succeeds, found by binary search (not the gas it used). */
 export async function eth_estimateGas([request, blockParam]: EthEstimateGasParams, ctx: HandlerContext): Promise<EthEstimateGasResult> {
   const engine = engineOf(ctx);
-  const block = await callBlock(engine, callBlockRef(blockParam));
-  return toQuantity(await estimateGas(engine, block, callMessageOf(request)));
+  const block = await callBlock(engine, blockParam);
+  return toQuantity(await estimateGas(engine, block, callMessageOf(engine, request, 'eth_estimateGas')));
 }
 
 const succeeded = (result: CallResult): boolean => result.error === undefined;

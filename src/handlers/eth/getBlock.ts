@@ -7,19 +7,20 @@ import type {
   EthGetBlockByNumberParams,
   EthGetBlockByNumberResult,
 } from '../../generated/types.js';
-import { engineOf, findBlock, findBlockByHash, receiptsOf, totalDifficultyOf, type ResolvedBlock } from '../block-ref.js';
+import { engineOf, findBlock, findBlockByHash, lastCheckpointOf, receiptsOf, totalDifficultyOf, type ResolvedBlock } from '../block-ref.js';
 import type { HandlerContext } from '../context.js';
 import { formatBlock } from '../format/index.js';
 
 /** Full transactions take their senders from the receipts (stored with the block), not from signature recovery. */
 export async function blockJson(engine: ChainEngine, resolved: ResolvedBlock, fullTransactions: boolean): Promise<Block> {
-  const [td, senders] = await Promise.all([
+  const [td, lastCheckpoint, senders] = await Promise.all([
     totalDifficultyOf(engine, resolved),
+    lastCheckpointOf(engine, resolved),
     fullTransactions && resolved.block.transactions.length > 0
       ? receiptsOf(engine, resolved).then((receipts) => receipts.map((r) => r.from))
       : [],
   ]);
-  return formatBlock(resolved.block, td, fullTransactions ? { full: true, senders } : { full: false });
+  return formatBlock(resolved.block, td, fullTransactions ? { full: true, senders } : { full: false }, lastCheckpoint);
 }
 
 export async function eth_getBlockByHash([blockHash, full]: EthGetBlockByHashParams, ctx: HandlerContext): Promise<EthGetBlockByHashResult> {

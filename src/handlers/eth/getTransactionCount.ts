@@ -1,5 +1,5 @@
 import type { EthGetTransactionCountParams, EthGetTransactionCountResult } from '../../generated/types.js';
-import { engineOf, pendingNonce, stateAt } from '../block-ref.js';
+import { engineOf, isPending, pendingNonce, stateAt } from '../block-ref.js';
 import type { HandlerContext } from '../context.js';
 import { bytesFromHex, toQuantity } from '../hex.js';
 
@@ -13,7 +13,7 @@ export async function eth_getTransactionCount(
 ): Promise<EthGetTransactionCountResult> {
   const engine = engineOf(ctx);
   const nonce = await (await stateAt(engine, block)).getNonce(bytesFromHex(address));
-  if (block !== 'pending') return toQuantity(nonce);
+  if (!isPending(block)) return toQuantity(nonce);
   const pooled = pendingNonce(engine, address);
   return toQuantity(pooled !== undefined && pooled > nonce ? pooled : nonce);
 }

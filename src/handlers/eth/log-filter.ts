@@ -8,11 +8,14 @@ import { FilterLimitError, FilterNotFoundError, FilterOverflowError } from '../.
 import type { ChainEngine } from '../../chain/engine.js';
 import type { BlockNumberOrTag, Filter } from '../../generated/types.js';
 import { ErrorCode, RpcError, invalidParams } from '../../server/errors.js';
+import { unknownBlockTag } from '../block-ref.js';
 import { bytesFromHex, fromQuantity, hexFromBytes, toQuantity } from '../hex.js';
 
 /** Address and topics of a filter (what a log must look like, wherever it is). */
 export function criteriaOf(filter: Filter): LogCriteria {
-  const addresses = filter.address === undefined ? undefined : (Array.isArray(filter.address) ? filter.address : [filter.address]).map(bytesFromHex);
+  // null address or topics = any, as absent.
+  const address = filter.address ?? undefined;
+  const addresses = address === undefined ? undefined : (Array.isArray(address) ? address : [address]).map(bytesFromHex);
   const topics = filter.topics?.map((t): TopicCriterion => (t === null ? null : Array.isArray(t) ? t.map(bytesFromHex) : bytesFromHex(t)));
   return {
     ...(addresses !== undefined && addresses.length > 0 ? { addresses } : {}),
@@ -27,8 +30,16 @@ function checkExclusive(filter: Filter, method: string): void {
   }
 }
 
+/** -39001 for `safe`/`finalized`: a proof-of-work chain has no such block (block-ref.ts). */
+function refuseUnknownTag(tag: BlockNumberOrTag | undefined): void {
+  if (tag === 'safe' || tag === 'finalized') {
+    throw unknownBlockTag(tag);
+  }
+}
+
 /** A range bound as a height: `latest` and `pending` (which holds no logs yet) are the head; absent = latest. */
 function heightOf(tag: BlockNumberOrTag | undefined, head: bigint): bigint {
+  refuseUnknownTag(tag);
   if (tag === undefined || tag === 'latest' || tag === 'pending') return head;
   if (tag === 'earliest') return 0n;
   return fromQuantity(tag);
@@ -45,6 +56,7 @@ export function logQueryOf(engine: ChainEngine, filter: Filter): LogQuery {
 
 /** A range bound for a filter: `latest`/`pending`/absent stay undefined so the bound follows the head. */
 export function filterBoundOf(tag: BlockNumberOrTag | undefined): bigint | undefined {
+  refuseUnknownTag(tag);
   if (tag === undefined || tag === 'latest' || tag === 'pending') return undefined;
   return tag === 'earliest' ? 0n : fromQuantity(tag);
 }

@@ -45,10 +45,10 @@ function encodedHeaderOf(engine: ChainEngine, block: EngineBlock): Promise<Encod
   const newest = newestHeader.get(engine);
   if (newest?.block === block) return newest.encoded;
   const encoded = (newest?.encoded ?? Promise.resolve(undefined))
-    .then(() => engine.chain.getTotalDifficulty(block.hash()))
+    .then(() => Promise.all([engine.chain.getTotalDifficulty(block.hash()), engine.chain.getLastCheckpointNumber(block.hash())]))
     .then(
-      (td) => {
-        const { transactions: _omitted, ...rest } = formatBlock(block, td ?? 0n, { full: false });
+      ([td, lastCheckpoint]) => {
+        const { transactions: _omitted, ...rest } = formatBlock(block, td ?? 0n, { full: false }, lastCheckpoint);
         return [encodeResult(rest satisfies Block)];
       },
       // A failed read skips this head for every subscriber, as the stream carries on.

@@ -12,7 +12,7 @@ import { ErrorCode, RpcError, invalidParams } from '../../server/errors.js';
 import { pendingNonce } from '../block-ref.js';
 import { bytesFromHex, fromQuantity } from '../hex.js';
 import { accountCall } from '../personal/accounts.js';
-import { payloadOf } from './call-request.js';
+import { checkChainId, payloadOf, refuseForeignFields } from './call-request.js';
 import { estimateGas } from './estimateGas.js';
 import { suggestGasPrice } from './gasPrice.js';
 import { submitToPool } from './submit-to-pool.js';
@@ -34,12 +34,9 @@ export function signAndSubmit(
 }
 
 export async function fillTransaction(engine: ChainEngine, request: TransactionRequest): Promise<UnsignedLegacyTx> {
-  if (request.chainId !== undefined && fromQuantity(request.chainId) !== engine.definition.chainId) {
-    throw new RpcError(
-      ErrorCode.TransactionRejected,
-      `invalid chain id: the request is for chain id ${fromQuantity(request.chainId)}, this network is chain id ${engine.definition.chainId}`,
-    );
-  }
+  checkChainId(engine, request, ErrorCode.TransactionRejected);
+  refuseForeignFields(request);
+  refuseUnsignableKinds(request);
   if (request.gas !== undefined && request.gasLimit !== undefined && fromQuantity(request.gas) !== fromQuantity(request.gasLimit)) {
     throw invalidParams('both "gas" and "gasLimit" are set and not equal; send one of them');
   }
@@ -61,6 +58,31 @@ export async function fillTransaction(engine: ChainEngine, request: TransactionR
           gasPrice,
         });
   return { nonce, gasPrice, gasLimit, ...(to !== undefined ? { to } : {}), value, ...(data !== undefined ? { data } : {}) };
+}
+
+/** What each typed-transaction number is, for the refusal message. */
+const TYPE_NAMES: Readonly<Record<string, string>> = {
+  '1': 'EIP-2930 (access list)',
+  '2': 'EIP-1559 (fee market), which Ethereum Classic does not have',
+  '3': 'EIP-4844 (blob), which Ethereum Classic does not have',
+  '4': 'EIP-7702 (set code), which Ethereum Classic does not have',
+};
+
+/**
+ * The node's keys sign legacy (EIP-155) transactions only. A request for another kind is refused with what to do
+ * instead, rather than signed as something the caller did not ask for.
+ */
+function refuseUnsignableKinds(request: TransactionRequest): void {
+  if (request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined) {
+    throw invalidParams('Invalid params: maxFeePerGas and maxPriorityFeePerGas belong to EIP-1559 transactions, which Ethereum Classic does not have; send gasPrice');
+  }
+  const type = request.type === undefined ? 0n : BigInt(request.type);
+  if (type === 0n && (request.accessList?.length ?? 0) === 0) return;
+  const kind = type === 0n ? 'EIP-2930 (access list)' : (TYPE_NAMES[type.toString()] ?? 'unknown');
+  throw invalidParams(
+    `Invalid params: this node signs legacy transactions (type 0x0) only; the request is for type 0x${type === 0n ? '1' : type.toString(16)}, ${kind}. ` +
+      'Sign it yourself and send it with eth_sendRawTransaction',
+  );
 }
 
 async function nextNonce(engine: ChainEngine, addressHex: string, address: Uint8Array): Promise<bigint> {

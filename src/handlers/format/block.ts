@@ -1,21 +1,24 @@
 /**
  * The Block object: execution-apis fields for a pre-London chain (mixHash included; no baseFeePerGas or
- * withdrawals) plus ETC's totalDifficulty and `checkpoint`. `checkpoint` is null: no block carries an
- * ECIP-1097 checkpoint while this node has no checkpointing. `lastCheckpointNumber` is left out rather
- * than filled with a made-up 0: the schema makes it optional and it appears once checkpointing exists.
+ * withdrawals) plus ETC's totalDifficulty and the ECIP-1097 fields. `checkpoint` is null except on a checkpoint
+ * block (signatures and recovered signers); `lastCheckpointNumber` appears only where the network has
+ * checkpointing (the caller passes it), rather than a made-up 0 on chains where checkpoints cannot exist.
  * Uncles have the same shape without `transactions` (an uncle's body is not part of the chain).
  */
 import type { Block as EngineBlock, BlockHeader } from '@ethereumjs/block';
 import { RLP } from '@ethereumjs/rlp';
 import type { Block } from '../../generated/types.js';
+import { checkpointOf } from '../../chain/checkpointing/index.js';
 import { serializedBlockLength } from '../../chain/exec/tx-bytes.js';
 import { hexFromBytes, toQuantity } from '../hex.js';
+import { formatHeaderCheckpoint } from './checkpoint.js';
 import { formatTransaction } from './transaction.js';
 
 /** How to list a block's transactions: their hashes, or full objects with each sender (in block order). */
 export type BlockTransactions = { readonly full: false } | { readonly full: true; readonly senders: readonly Uint8Array[] };
 
-function headerFields(header: BlockHeader, hash: Uint8Array, totalDifficulty: bigint, size: number): Block {
+function headerFields(header: BlockHeader, hash: Uint8Array, totalDifficulty: bigint, size: number, lastCheckpointNumber?: bigint): Block {
+  const checkpoint = checkpointOf(header);
   return {
     number: toQuantity(header.number),
     hash: hexFromBytes(hash),
@@ -30,12 +33,13 @@ function headerFields(header: BlockHeader, hash: Uint8Array, totalDifficulty: bi
     miner: hexFromBytes(header.coinbase.bytes),
     difficulty: toQuantity(header.difficulty),
     totalDifficulty: toQuantity(totalDifficulty),
+    ...(lastCheckpointNumber !== undefined ? { lastCheckpointNumber: toQuantity(lastCheckpointNumber) } : {}),
     extraData: hexFromBytes(header.extraData),
     size: toQuantity(size),
     gasLimit: toQuantity(header.gasLimit),
     gasUsed: toQuantity(header.gasUsed),
     timestamp: toQuantity(header.timestamp),
-    checkpoint: null,
+    checkpoint: checkpoint === undefined ? null : formatHeaderCheckpoint(header, checkpoint),
     transactions: [],
     uncles: [],
   };
@@ -53,9 +57,10 @@ function sizeOf(block: EngineBlock): number {
   return size;
 }
 
-export function formatBlock(block: EngineBlock, totalDifficulty: bigint, transactions: BlockTransactions): Block {
+/** `lastCheckpointNumber`: the block's latest checkpoint on a network with checkpointing, else undefined (omitted). */
+export function formatBlock(block: EngineBlock, totalDifficulty: bigint, transactions: BlockTransactions, lastCheckpointNumber?: bigint): Block {
   const hash = block.hash();
-  const out = headerFields(block.header, hash, totalDifficulty, sizeOf(block));
+  const out = headerFields(block.header, hash, totalDifficulty, sizeOf(block), lastCheckpointNumber);
   out.uncles = block.uncleHeaders.map((u) => hexFromBytes(u.hash()));
   if (!transactions.full) {
     out.transactions = block.transactions.map((tx) => hexFromBytes(tx.hash()));

@@ -4,6 +4,7 @@
  * the chain.
  */
 export { formatBlock, formatUncle, type BlockTransactions } from './block.js';
+export { formatCheckpoint } from './checkpoint.js';
 export { formatLog } from './log.js';
 export { firstLogIndexOf, formatBlockReceipts, formatReceipt } from './receipt.js';
 export { formatTransaction, type TxPosition } from './transaction.js';

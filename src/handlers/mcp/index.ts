@@ -1,5 +1,21 @@
 import type { McpHandlers } from '../../generated/handlers.js';
 import type { HandlerContext } from '../context.js';
+import { mcp_initialize } from './initialize.js';
+import { prompts_get, prompts_list } from './prompts.js';
+import { resources_list, resources_read } from './resources.js';
+import { tools_call, tools_list } from './tools.js';
 
-/** No mcp_* method is available yet: each answers -32004 until its issue lands and `tsc` asks for the handler here. */
-export const mcpHandlers: McpHandlers<HandlerContext> = {};
+/**
+ * The agent protocol as JSON-RPC methods (MCP params wrapped in a one-element array). The tools, resources and
+ * prompts themselves live in src/mcp, shared with the Streamable HTTP transport at /mcp; these only unwrap the
+ * params and convert errors.
+ */
+export const mcpHandlers: McpHandlers<HandlerContext> = {
+  mcp_initialize,
+  'tools/list': tools_list,
+  'tools/call': tools_call,
+  'resources/list': resources_list,
+  'resources/read': resources_read,
+  'prompts/list': prompts_list,
+  'prompts/get': prompts_get,
+};

@@ -9,7 +9,8 @@ import { bytesFromHex, fromQuantity, toQuantity } from '../hex.js';
 /**
  * Transactions `address` sent or received in fromBlock..toBlock, newest block first and the last
  * transaction first within a block (from the address index), then every matching pending transaction.
- * No block is checkpointed while this node has no ECIP-1097 checkpointing, so isCheckpointed is false.
+ * isCheckpointed: the block is at or below the canonical chain's latest ECIP-1097 checkpoint (never without
+ * checkpointing), as the original computed it.
  */
 export async function svc_getAccountTransactions(
   [address, fromBlock, toBlock]: SvcGetAccountTransactionsParams,
@@ -23,10 +24,11 @@ export async function svc_getAccountTransactions(
     }
     throw err;
   });
+  const checkpointed = engine.chain.getHeadLastCheckpoint();
   const transactions: AccountTransaction[] = mined.map((m) => ({
     ...formatTransaction(m.tx, m.receipt.from, { blockHash: m.block.hash(), blockNumber: m.block.header.number, index: m.index }),
     isOutgoing: m.isOutgoing,
-    isCheckpointed: false,
+    isCheckpointed: checkpointed > 0n && m.block.header.number <= checkpointed,
     isPending: false,
     gasUsed: toQuantity(m.receipt.gasUsed),
     timestamp: toQuantity(m.block.header.timestamp),

@@ -42,6 +42,8 @@ export class TestSession {
       network: spec.definition,
       rules: spec.rules,
       noProof: spec.sealEngine !== 'Ethash',
+      // The vectors say how their chain is sealed (Ethash or NoProof), whatever the node's own dev chain uses.
+      seal: 'ethash',
       // One Ethash cache for every test chain: building epoch 0's takes seconds, and all test chains share it.
       powCacheDir: join(datadir, 'ethash'),
       mining: { coinbase: spec.coinbase, extraData: new Uint8Array(0), blockTimeSeconds: 0 },

@@ -62,7 +62,7 @@ export interface HeadersRequest {
   reverse: boolean;
 }
 
-/** A header as its RLP field list (what `BlockHeader.raw()` gives). */
+/** A header as its RLP field list (what `BlockHeader.raw()` gives; an ECIP-1097 16th field is a nested list). */
 export type RawHeader = Uint8Array[];
 /** A typed transaction as its EIP-2718 bytes, a legacy one as its field list. */
 export type RawTx = Uint8Array | Uint8Array[];
@@ -234,10 +234,18 @@ export function uintBytes(value: bigint | number): Uint8Array {
 const MIN_HEADER_FIELDS = 15;
 const LEGACY_TX_FIELDS = 9;
 
+/** Index of the ECIP-1097 checkpoint field, the one header field that is a list (on chains with checkpointing). */
+const CHECKPOINT_FIELD = 15;
+
 function readHeader(s: Shape, item: RlpItem, field: string): RawHeader {
-  const fields = s.byteStrings(item, field);
+  const fields = s.list(item, field);
   if (fields.length < MIN_HEADER_FIELDS) s.fail(field, `must have at least ${MIN_HEADER_FIELDS} fields, got ${fields.length}`);
-  return fields;
+  // Byte strings, except that a 16th field may be the checkpoint list ([] or [[ [r, s, v], … ]]): the engine's codec
+  // reads it where checkpointing is configured and refuses it elsewhere.
+  fields.forEach((f, i) => {
+    if (!(i === CHECKPOINT_FIELD && fields.length === CHECKPOINT_FIELD + 1 && Array.isArray(f))) s.bytes(f, `${field}[${i}]`);
+  });
+  return fields as RawHeader;
 }
 
 function readTx(s: Shape, item: RlpItem, field: string): RawTx {

@@ -8,6 +8,7 @@ import {
   gasLimitBounds,
   headerErrors,
   isGasLimitValid,
+  MAX_GAS_LIMIT,
   nextGasLimit,
   uncleErrors,
   validateHeader,
@@ -65,6 +66,26 @@ describe('header validation against the parent', () => {
     expect(headerErrors(rules, header, parent)).toEqual([]);
     const devHeader = createBlockHeader({ number: 1n, timestamp: 1n, difficulty: 2n, gasLimit: 30_000_000n }, { common: evmRulesAt(dev, 1n) });
     expect(expectedDifficulty(etcRules(dev), devHeader, 2n)).toBe(2n);
+  });
+
+  it('refuses a gas limit above 2^63 − 1 and names the rule, even where the 1/1024 step allows it', () => {
+    expect(MAX_GAS_LIMIT).toBe(9_223_372_036_854_775_807n);
+    const highParent = createBlockHeader({ ...child({ gasLimit: MAX_GAS_LIMIT }), coinbase: undefined }, { common });
+    const highChild = (gasLimit: bigint): HeaderLike => ({
+      ...child(),
+      parentHash: highParent.hash(),
+      number: highParent.number + 1n,
+      timestamp: highParent.timestamp + 13n,
+      difficulty: expectedDifficulty(rules, highParent, highParent.timestamp + 13n),
+      gasLimit,
+    });
+    expect(headerErrors(rules, highChild(MAX_GAS_LIMIT), highParent)).toEqual([]);
+    const [error, ...others] = headerErrors(rules, highChild(MAX_GAS_LIMIT + 1n), highParent);
+    expect(others).toEqual([]);
+    expect(error?.code).toBe('gas-limit-above-max');
+    expect(error?.message).toBe('gas limit 9223372036854775808 exceeds the maximum 2^63 − 1 = 9223372036854775807 (header rule gas-limit-above-max)');
+    // Far above the parent: both rules break, and the cap is the one reported first.
+    expect(codes(child({ gasLimit: 2n ** 64n }))).toEqual(['gas-limit-above-max', 'gas-limit-out-of-bounds']);
   });
 
   it('limits uncles to two, 1..6 generations back', () => {

@@ -20,7 +20,8 @@ const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}` as 
 beforeAll(async () => {
   const dev = getNetwork('dev');
   [node, ethash] = await Promise.all([
-    startNode({ env: { SVC_NODE_MINING_MINING_ENABLED: 'false' } }),
+    // The external-miner API needs a proof-of-work chain: the dev default is instant-seal.
+    startNode({ args: ['--seal', 'ethash'], env: { SVC_NODE_MINING_MINING_ENABLED: 'false' } }),
     Ethash.create({ params: dev.pow.ecip1099Block == null ? {} : { ecip1099Block: dev.pow.ecip1099Block }, cacheDir: persistentCacheDir }),
   ]);
   client = createClient(httpTransport(node.url));
