@@ -6,18 +6,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { repoRoot } from '../helpers/node-process.js';
+import { call } from '../helpers/rpc.js';
 
-/** One JSON-RPC call over HTTP; a JSON-RPC error becomes a thrown Error naming the method. */
-export async function call<T = any>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await res.json()) as { result?: T; error?: { code: number; message: string } };
-  if (body.error) throw new Error(`${method} failed on ${url}: ${body.error.code} ${body.error.message}`);
-  return body.result as T;
-}
+export { call };
+
 
 /** A JSON-RPC batch over HTTP; answers in request order (the ids are the indexes). */
 export async function batch(url: string, calls: ReadonlyArray<readonly [string, unknown[]?]>): Promise<any[]> {

@@ -7,18 +7,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NodeProcess } from '../helpers/node-process.js';
+import { call } from '../helpers/rpc.js';
 
-/** One JSON-RPC call over HTTP; a JSON-RPC error becomes a thrown Error naming the method. */
-export async function call<T = any>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await res.json()) as { result?: T; error?: { code: number; message: string } };
-  if (body.error) throw new Error(`${method} failed on ${url}: ${body.error.code} ${body.error.message}`);
-  return body.result as T;
-}
+export { call };
+
 
 export const blockNumberOf = async (node: NodeProcess): Promise<number> => Number(await call<string>(node.url, 'eth_blockNumber'));
 export const peerCountOf = async (node: NodeProcess): Promise<number> => Number(await call<string>(node.url, 'net_peerCount'));
