@@ -44,7 +44,7 @@ import { buildGenesis, genesisBlock } from './genesis.js';
 import { addressIndexWrites } from './history/address-index.js';
 import { indexWrites, type LogIndexReader } from './logs/log-index.js';
 import { Lru } from './db/lru.js';
-import { openReadState, StateView } from './state/state-view.js';
+import { openReadState, StateView, type OpenedState } from './state/state-view.js';
 import { BufferedTrieDB, TrieNodeStore } from './state/trie-db.js';
 
 export interface OpenOptions {
@@ -167,6 +167,21 @@ export interface AssembledBlock {
   seal(nonce: Uint8Array, mixHash: Uint8Array, sealVerified?: boolean): Block;
 }
 
+export interface ExtendHeadOptions {
+  readonly count: number;
+  readonly coinbase: Uint8Array;
+  readonly extraData?: Uint8Array;
+  /** Asked once per block; undefined = max(now, parent + 1). */
+  readonly timestamp?: () => bigint | undefined;
+  /** Seals an assembled block and returns `assembled.seal(…)`'s block. */
+  readonly seal: (assembled: AssembledBlock) => Promise<Block>;
+}
+
+export interface ExtendedBlock {
+  readonly assembled: AssembledBlock;
+  readonly block: Block;
+}
+
 class TypedEmitter extends EventEmitter {
   override on<K extends keyof ChainEvents>(event: K, listener: (...args: ChainEvents[K]) => void): this {
     return super.on(event, listener as (...args: unknown[]) => void);
@@ -191,6 +206,8 @@ const UNCLE_GENERATIONS = 7;
  */
 const STATE_VIEWS_KEPT = 16;
 const CALL_EXECUTORS_KEPT = 4;
+/** Blocks per LevelDB batch in `extendHead`: large enough that the write's fixed cost vanishes, small enough that an import queued behind a chunk (or a request, while a chunk runs without I/O) waits well under a second. */
+const BULK_CHUNK = 500;
 
 export class Blockchain extends TypedEmitter {
   private head!: Block;
@@ -485,6 +502,101 @@ export class Blockchain extends TypedEmitter {
   async assemble(opts: AssembleOptions): Promise<AssembledBlock> {
     const parent = await this.store.getHeader(opts.parentHash ?? this.head.hash());
     if (parent === undefined) throw new Error('assemble: unknown parent block');
+    return this.assembleOn(parent, opts);
+  }
+
+  /**
+   * Builds, seals and stores `count` empty children of the head, one on another (qa_mineBlocks, test_mineBlocks
+   * with nothing pending). Blocks go in chunks of up to `BULK_CHUNK`: each chunk is one atomic LevelDB batch
+   * holding every block's header, body, receipts, total difficulty, state nodes and canonical entry, and the head
+   * pointer at its last block, so the per-block cost is the block's own work, not a database round trip. Each
+   * block passes the same header rules as `importBlock` (its seal too unless the sealer checked it); an empty
+   * block has no body to check and no log or address postings. Chunks queue with imports, so a peer's block
+   * may land between two chunks; the next chunk then builds on the new head. `newHead` and `blockImported`
+   * fire per block, in order, once its chunk is written.
+   */
+  async extendHead(opts: ExtendHeadOptions): Promise<ExtendedBlock[]> {
+    const out: ExtendedBlock[] = [];
+    while (out.length < opts.count) {
+      const size = Math.min(BULK_CHUNK, opts.count - out.length);
+      const run = this.importQueue.then(() => this.extendChunk(size, opts));
+      this.importQueue = run.catch(() => undefined);
+      out.push(...(await run));
+    }
+    return out;
+  }
+
+  private async extendChunk(count: number, opts: ExtendHeadOptions): Promise<ExtendedBlock[]> {
+    const started = performance.now();
+    const batch = new WriteBatch();
+    const built: { extended: ExtendedBlock; receipts: TxReceipt[]; td: bigint }[] = [];
+    let parent = this.head.header;
+    let td = this.headTd;
+    // Each block continues on the state its parent finished on (one trie, one node buffer) while the rules stay
+    // the same; at a fork boundary a fresh state opens, and the finished buffer's nodes are staged for it to read.
+    let state: OpenedState | undefined;
+    let stateCommon: Common | undefined;
+    const buffers: BufferedTrieDB[] = [];
+    try {
+      for (let i = 0; i < count; i++) {
+        const common = this.commonAt(parent.number + 1n);
+        if (common !== stateCommon) {
+          if (state !== undefined) this.nodes.stage(state.buffer.pending);
+          state = undefined;
+          stateCommon = common;
+        }
+        const timestamp = opts.timestamp?.();
+        const assembled = await this.assembleOn(
+          parent,
+          {
+            transactions: [],
+            coinbase: opts.coinbase,
+            ...(opts.extraData !== undefined ? { extraData: opts.extraData } : {}),
+            ...(timestamp !== undefined ? { timestamp } : {}),
+          },
+          state,
+        );
+        const block = await opts.seal(assembled);
+        const result = this.preExecuted.get(block);
+        if (result === undefined) throw new Error('extendHead: the sealer must return the block from assembled.seal');
+        // Consumed here; kept, it would hold the chunk's node buffer as long as any of its blocks stays cached.
+        this.preExecuted.delete(block);
+        await this.validateHeader(parent, block.header, 'block', this.sealChecked.has(block));
+        // Only a heavier chain becomes the head (importNow's rule); a zero-difficulty child would not be.
+        if (block.header.difficulty === 0n) throw this.invalid(block, 'invalid-header', 'zero difficulty cannot extend the head');
+        td += block.header.difficulty;
+        if (result.stateWrites !== buffers.at(-1)) buffers.push(result.stateWrites);
+        state = result.state;
+        this.store.stageBlock(batch, block, result.receipts, td);
+        if (this.federation !== undefined) this.store.stageLastCheckpoint(batch, block.hash(), this.headCheckpoint);
+        this.store.stageCanonical(batch, block);
+        built.push({ extended: { assembled, block }, receipts: result.receipts, td });
+        parent = block.header;
+      }
+      for (const buffer of buffers) buffer.writeTo(batch);
+      this.store.stageHead(batch, parent.hash());
+      await this.db.write(batch);
+    } catch (err) {
+      this.nodes.endStaging(false);
+      throw err;
+    }
+    this.nodes.endStaging(true);
+    if (buffers.length > 0) this.nodes.remember(buffers.at(-1)!.pending);
+    const durationMs = (performance.now() - started) / Math.max(1, count);
+    for (const { extended, receipts, td: blockTd } of built) {
+      const { block } = extended;
+      this.store.remember(block, receipts);
+      this.store.noteCanonical(block.header.number, block.hash());
+      this.head = block;
+      this.headTd = blockTd;
+      this.emit('newHead', block);
+      if (this.listenerCount('blockImported') > 0) this.emit('blockImported', { block, status: 'head', durationMs });
+    }
+    return built.map((b) => b.extended);
+  }
+
+  /** `state`: continue on the state the parent's assembly finished on (extendChunk), instead of opening the trie. */
+  private async assembleOn(parent: BlockHeader, opts: AssembleOptions, state?: OpenedState): Promise<AssembledBlock> {
     const number = parent.number + 1n;
     const common = this.commonAt(number);
     const now = BigInt(Math.floor(Date.now() / 1000));
@@ -511,8 +623,8 @@ export class Blockchain extends TypedEmitter {
       parentStateRoot: parent.stateRoot,
       envBlock,
       ancestors: this.ancestorsOf(parent),
-   
       plainTransfers: this.opts.evmOnly !== true,
+      ...(state !== undefined ? { state } : {}),
     });
     const included: TypedTransaction[] = [];
     const rejected: { tx: TypedTransaction; reason: string }[] = [];
@@ -532,9 +644,13 @@ export class Blockchain extends TypedEmitter {
     };
     const build = (nonce: Uint8Array, mixHash: Uint8Array): Block =>
       new Block(newHeader({ ...headerData, nonce, mixHash }), included, [...uncles], undefined, { common });
-    const template = build(new Uint8Array(8), new Uint8Array(32));
+    // Built on first use: the Ethash sealer hashes it, the instant seal never looks at it.
+    let template: Block | undefined;
     return {
-      template,
+      get template() {
+        template ??= build(new Uint8Array(8), new Uint8Array(32));
+        return template;
+      },
       transactions: included,
       receipts: result.receipts,
       rejected,

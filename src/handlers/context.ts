@@ -35,4 +35,9 @@ export interface HandlerContext {
    * rather than waiting for one block each.
    */
   readonly afterBatch?: (work: Promise<unknown>) => void;
+  /**
+   * With authentication on (src/server/auth.ts): whether this caller presented a valid credential. The dispatcher
+   * refuses protected methods when it is `false`; absent = authentication off.
+   */
+  readonly authenticated?: boolean;
 }

@@ -167,11 +167,13 @@ export class Synchronizer {
   }
 
   private async targetHeader(peer: EthSession): Promise<BlockHeader | undefined> {
-    if (peer.bestHash === null) return undefined;
-    const [raw] = await peer.getBlockHeaders({ origin: peer.bestHash, amount: 1, skip: 0, reverse: false });
+    // Held here: an announcement may move the peer's best block while the request is out.
+    const bestHash = peer.bestHash;
+    if (bestHash === null) return undefined;
+    const [raw] = await peer.getBlockHeaders({ origin: bestHash, amount: 1, skip: 0, reverse: false });
     if (raw === undefined) return undefined;
     const header = this.decodeHeader(peer, raw);
-    if (!equalsBytes(header.hash(), peer.bestHash)) throw this.bad(peer, 'answered its best-block request with another header');
+    if (!equalsBytes(header.hash(), bestHash)) throw this.bad(peer, 'answered its best-block request with another header');
     if (peer.bestNumber === null || header.number > peer.bestNumber) peer.bestNumber = header.number;
     return header;
   }

@@ -6,9 +6,10 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { namespaces, type Namespace } from '../generated/registry.js';
+import { findMethod, namespaces, type Namespace } from '../generated/registry.js';
 import type { SealMode } from '../chain/seal-mode.js';
 import type { LogLevel } from './logger.js';
+import { DEFAULT_PROTECTED, type AuthConfig } from './auth.js';
 import { envNameOf, settings, settingsByKey, type NetworkName, type Setting } from './settings.js';
 
 /** The first account of the dev mnemonic, so dev rewards land in an account the developer holds. */
@@ -90,7 +91,13 @@ export interface NodeConfig {
       readonly rateLimit: RateLimitConfig;
     };
     /** `maxBufferedBytes`: unsent bytes one client may fall behind before it is disconnected. */
-    readonly ws: { readonly enabled: boolean; readonly maxBufferedBytes: number };
+    readonly ws: { readonly enabled: boolean; readonly maxBufferedBytes: number; readonly maxOutstandingRequests: number };
+    /** eth_call / eth_estimateGas: the most gas a request may name. */
+    readonly call: { readonly gasCap: bigint };
+    /** debug_accountRange / debug_storageRangeAt: the largest page. */
+    readonly debug: { readonly maxRangeResults: number };
+    /** JWT / API-key authentication of callers (src/server/auth.ts); off unless configured. */
+    readonly auth: AuthConfig;
     /** `GET /metrics` (Prometheus text format): on by default on dev only. */
     readonly metrics: { readonly enabled: boolean };
     readonly health: { readonly noUpdateDurationThresholdMs: number; readonly syncingStatusThreshold: number };
@@ -183,6 +190,10 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
   if (coinbase !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(coinbase)) {
     throw new ConfigError(`mining.coinbase must be a 20-byte address (0x + 40 hex digits), got "${coinbase}"`);
   }
+  // Checkpointing changes every header from block 1, so it gets its own default directory (see Blockchain.open).
+  // The instant-seal dev chain is another chain than the Ethash one (another genesis): its own directory too, so
+  // `--seal ethash` keeps finding the Ethash dev chain where it always was.
+  const datadir = getPath('datadir') ?? join(homedir(), '.svc-node', `${checkpointing ? 'dev-checkpointing' : network}${seal === 'instant' ? '-instant' : ''}`);
   return {
     network,
     checkpointing,
@@ -207,10 +218,7 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
       size: get<number>('txpool.tx-pool-size') ?? 1000,
       transactionTimeoutMs: get<number>('txpool.transaction-timeout') ?? 120_000,
     },
-    // Checkpointing changes every header from block 1, so it gets its own default directory (see Blockchain.open).
-    // The instant-seal dev chain is another chain than the Ethash one (another genesis): its own directory too, so
-    // `--seal ethash` keeps finding the Ethash dev chain where it always was.
-    datadir: getPath('datadir') ?? join(homedir(), '.svc-node', `${checkpointing ? 'dev-checkpointing' : network}${seal === 'instant' ? '-instant' : ''}`),
+    datadir,
     testmode,
     logLevel: get<LogLevel>('logging.level') ?? 'info',
     configFile: configPath,
@@ -246,6 +254,15 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
       ws: {
         enabled: get<boolean>('network.rpc.ws.enabled') ?? true,
         maxBufferedBytes: get<number>('network.rpc.ws.max-buffered-bytes') ?? 16 * 1024 * 1024,
+        maxOutstandingRequests: Math.max(1, get<number>('network.rpc.ws.max-outstanding-requests') ?? 256),
+      },
+      call: { gasCap: BigInt(get<number>('network.rpc.call.gas-cap') ?? 50_000_000) },
+      debug: { maxRangeResults: get<number>('network.rpc.debug.max-range-results') ?? 10_000 },
+      auth: {
+        enabled: get<boolean>('network.rpc.auth.enabled') ?? false,
+        protected: checkProtected(get<string[]>('network.rpc.auth.protected') ?? DEFAULT_PROTECTED),
+        jwtSecretFile: getPath('network.rpc.auth.jwt-secret-file') ?? join(datadir, 'jwt.hex'),
+        ...(getPath('network.rpc.auth.api-keys-file') !== undefined ? { apiKeysFile: getPath('network.rpc.auth.api-keys-file') } : {}),
       },
       metrics: { enabled: get<boolean>('network.rpc.metrics.enabled') ?? network === 'dev' },
       health: {
@@ -254,6 +271,15 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
       },
     },
   };
+}
+
+/** A typo in the protected list would silently leave a method open: every entry must name something. */
+function checkProtected(list: readonly string[]): readonly string[] {
+  const unknown = list.filter((name) => name !== '*' && !(namespaces as readonly string[]).includes(name) && findMethod(name) === undefined);
+  if (unknown.length > 0) {
+    throw new ConfigError(`network.rpc.auth.protected names no namespace or method: ${unknown.join(', ')}`);
+  }
+  return list;
 }
 
 /** Validates the requested namespaces and returns the effective set in registry order. */

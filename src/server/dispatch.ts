@@ -7,6 +7,7 @@
 import type { Handlers } from '../generated/handlers.js';
 import type { MethodSpec, Namespace } from '../generated/registry.js';
 import type { HandlerContext, Transport } from '../handlers/context.js';
+import { unauthorizedError } from './auth.js';
 import { ErrorCode, RpcError, methodNotSupported } from './errors.js';
 import type { Logger } from './logger.js';
 
@@ -43,6 +44,8 @@ export interface DispatcherOptions {
   readonly log: Logger;
   /** Told about every call of a method (metrics); absent, the dispatcher does not even read the clock. */
   readonly observer?: DispatchObserver;
+  /** Authentication on: the methods a caller whose context says `authenticated: false` may not call (-40100). */
+  readonly isProtected?: (spec: MethodSpec) => boolean;
 }
 
 /** The method name an observer is given for a name the registry does not know (keeps label sets bounded). */
@@ -78,7 +81,7 @@ const errorResponse = (id: JsonRpcId, code: number, message: string, data?: unkn
 const invalidRequest = (id: JsonRpcId, why: string) => errorResponse(id, ErrorCode.InvalidRequest, `Invalid request: ${why}`);
 
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
-  const { log, maxBatchSize, validateResults, observer } = options;
+  const { log, maxBatchSize, validateResults, observer, isProtected } = options;
   const routes = buildRoutes(options);
   let faultCounter = 0;
 
@@ -97,6 +100,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const req = request as Record<string, unknown>;
     const isNotification = !('id' in req);
     const id = isNotification ? null : req.id;
+    // Any JSON id is echoed (as geth does), but one nested too deep cannot be: JSON.stringify would overflow the
+    // stack writing the answer (found by the fuzzer: a 50,000-deep id crashed the node over WebSocket).
+    if (nestsDeeperThan(id, MAX_ID_DEPTH)) return invalidRequest(null, `"id" nests deeper than ${MAX_ID_DEPTH} levels`);
     // An object without "jsonrpc" is not a request at all (e.g. {"foo":1} in a batch); -32006 is for a request
     // that names another version.
     if (!('jsonrpc' in req)) return invalidRequest(id, 'expected a JSON-RPC request object with "jsonrpc": "2.0"');
@@ -150,6 +156,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         `The method ${method} does not exist / is not available (the ${spec.namespace} namespace is not enabled on this node)`,
       );
     }
+    if (ctx.authenticated === false && isProtected !== undefined && isProtected(spec)) {
+      return { jsonrpc: '2.0', id, error: unauthorizedError(`${method} requires authentication`) };
+    }
     if (spec.transport === 'ws' && ctx.transport !== 'ws') {
       return errorResponse(id, ErrorCode.MethodNotFound, `The method ${method} is only available over WebSocket (connect to /ws)`);
     }
@@ -193,7 +202,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (!Array.isArray(body)) return handleOne(body, ctx);
     if (body.length === 0) return invalidRequest(null, 'empty batch');
     if (body.length > maxBatchSize) {
-      return invalidRequest(null, `batch too large: ${body.length} requests, at most ${maxBatchSize} allowed`);
+      return invalidRequest(null, `batch too large: ${body.length} requests, at most ${maxBatchSize} allowed (network.rpc.max-batch-size)`);
     }
     return handleBatch(body, ctx);
   }
@@ -233,7 +242,15 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
             JSON.stringify(r);
             return r;
           } catch (e) {
-            return fault(r.id, 'result serialization', e);
+            // Serializing must never throw (an exception here escapes the transports); ids are checked on the
+            // way in, but an id that still cannot be written is replaced by null rather than echoed.
+            const answer = fault(r.id, 'result serialization', e);
+            try {
+              JSON.stringify(answer);
+              return answer;
+            } catch {
+              return { ...answer, id: null };
+            }
           }
         };
         return JSON.stringify(Array.isArray(output) ? output.map(one) : one(output));
@@ -257,6 +274,23 @@ function buildRoutes(options: DispatcherOptions): Map<string, Route> {
     });
   }
   return routes;
+}
+
+/** How deep a request id may nest (objects and arrays) and still be echoed. */
+export const MAX_ID_DEPTH = 64;
+
+/** Whether `value` nests objects/arrays deeper than `limit`; iterative, so a hostile depth cannot overflow it. */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > limit) return true;
+    for (const child of Object.values(node as object)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  return false;
 }
 
 const countText = (n: number) => `${n} parameter${n === 1 ? '' : 's'}`;

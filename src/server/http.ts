@@ -7,7 +7,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import type { HandlerContext } from '../handlers/context.js';
-import type { Dispatcher } from './dispatch.js';
+import { UNAUTHORIZED_CODE, unauthorizedError, type Authenticator } from './auth.js';
+import type { Dispatcher, JsonRpcResponse } from './dispatch.js';
 import { ErrorCode } from './errors.js';
 import { RateLimiter, clientIp } from './rate-limit.js';
 
@@ -17,6 +18,8 @@ export interface JsonRpcHttpOptions {
   readonly context: HandlerContext;
   readonly maxBodySize: number;
   readonly rateLimiter?: RateLimiter;
+  /** Authentication on: checks each request's credential (src/server/auth.ts). */
+  readonly authenticator?: Authenticator;
 }
 
 type Env = { Bindings: HttpBindings };
@@ -72,8 +75,11 @@ export type JsonRpcHttp = (incoming: IncomingMessage) => Promise<RpcHttpAnswer>;
 
 /** `POST /` as a function of Node's request: content type, rate limit, body limit, then the dispatcher. */
 export function createJsonRpcHttp(options: JsonRpcHttpOptions): JsonRpcHttp {
-  const { dispatcher, context, maxBodySize, rateLimiter } = options;
-  const tooLargeMessage = `Request body too large: at most ${maxBodySize} bytes`;
+  const { dispatcher, context, maxBodySize, rateLimiter, authenticator } = options;
+  const tooLargeMessage = `Request body too large: at most ${maxBodySize} bytes (network.rpc.http.max-body-size)`;
+  // Two shared contexts rather than one per request: the hot path stays allocation-free with auth on too.
+  const anonymousContext: HandlerContext = { ...context, authenticated: false };
+  const authenticatedContext: HandlerContext = { ...context, authenticated: true };
 
   return async (incoming) => {
     const headers = incoming.headers;
@@ -96,14 +102,36 @@ export function createJsonRpcHttp(options: JsonRpcHttpOptions): JsonRpcHttp {
     if (declared !== undefined && Number(declared) > maxBodySize) {
       return transportError(413, ErrorCode.InvalidRequest, tooLargeMessage);
     }
+    let ctx = context;
+    if (authenticator) {
+      const outcome = authenticator.authenticate(headers);
+      if (outcome.status === 'refused') {
+        incoming.resume(); // the body is not read; let the socket drain for keep-alive
+        const { code, message, data } = unauthorizedError(outcome.reason);
+        return transportError(401, code, message, data, wwwAuthenticate);
+      }
+      ctx = outcome.status === 'authenticated' ? authenticatedContext : anonymousContext;
+    }
     const text = await readBody(incoming, maxBodySize);
     if (text === tooLarge) return transportError(413, ErrorCode.InvalidRequest, tooLargeMessage);
 
-    let output = dispatcher.handleText(text, context);
+    let output = dispatcher.handleText(text, ctx);
     if (output instanceof Promise) output = await output;
     if (output === undefined) return { status: 204, body: null };
+    // A protected method called without a credential: the JSON-RPC answer stands (a batch keeps its other
+    // answers), and the status tells HTTP clients and proxies to authenticate.
+    if (ctx === anonymousContext && hasUnauthorized(output)) {
+      return { status: 401, body: dispatcher.serialize(output), headers: wwwAuthenticate };
+    }
     return { status: 200, body: dispatcher.serialize(output) };
   };
+}
+
+const wwwAuthenticate = { 'www-authenticate': 'Bearer realm="svc-node"' };
+
+function hasUnauthorized(output: JsonRpcResponse | JsonRpcResponse[]): boolean {
+  const refused = (r: JsonRpcResponse) => 'error' in r && r.error.code === UNAUTHORIZED_CODE;
+  return Array.isArray(output) ? output.some(refused) : refused(output);
 }
 
 /** The Hono route for `POST /` (requests with an Origin header come this way, behind CORS). */

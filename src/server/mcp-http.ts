@@ -13,6 +13,7 @@
 import type { IncomingMessage } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { SvcNode } from '../node.js';
+import { unauthorizedError, type Authenticator } from './auth.js';
 import { ErrorCode } from './errors.js';
 import type { Logger } from './logger.js';
 import { createMcpSdkServer } from './mcp-sdk.js';
@@ -23,6 +24,8 @@ export interface McpHttpOptions {
   readonly maxBodySize: number;
   readonly rateLimiter?: RateLimiter;
   readonly log: Logger;
+  /** Authentication on: a bad credential is refused; none at all too when the `mcp` namespace is protected. */
+  readonly authenticator?: Authenticator;
 }
 
 /** One `/mcp` request, any HTTP method. */
@@ -40,8 +43,17 @@ const STATELESS =
   'Method not allowed: this MCP server is stateless (no session, no server-sent event stream); send JSON-RPC messages with POST.';
 
 export function createMcpHttp(options: McpHttpOptions): McpHttp {
-  const { node, maxBodySize, rateLimiter, log } = options;
+  const { node, maxBodySize, rateLimiter, log, authenticator } = options;
+  // MCP tools are the mcp namespace's methods: the route is protected when that namespace (or "*") is.
+  const routeProtected = authenticator?.isProtected({ namespace: 'mcp', name: 'tools/call' }) ?? false;
   return async (request, incoming) => {
+    if (authenticator) {
+      const outcome = authenticator.authenticate(incoming.headers);
+      if (outcome.status === 'refused' || (outcome.status === 'anonymous' && routeProtected)) {
+        const { code, message, data } = unauthorizedError(outcome.status === 'refused' ? outcome.reason : '/mcp requires authentication');
+        return jsonRpcError(401, code, message, { 'www-authenticate': 'Bearer realm="svc-node"' }, data);
+      }
+    }
     if (request.method !== 'POST') return jsonRpcError(405, ErrorCode.ServerError, STATELESS, { allow: 'POST' });
     if (rateLimiter) {
       const decision = rateLimiter.check(clientIp(incoming.headers['x-forwarded-for'], incoming.socket.remoteAddress));

@@ -9,9 +9,12 @@ import { getRequestListener } from '@hono/node-server';
 import type { Handlers } from '../generated/handlers.js';
 import { methods as registryMethods, type MethodSpec } from '../generated/registry.js';
 import type { HandlerContext } from '../handlers/context.js';
+import { withLimits } from '../handlers/limits.js';
 import { createNodeMetrics } from '../metrics/node-metrics.js';
 import type { SvcNode } from '../node.js';
 import { createApp } from './app.js';
+import { createAuthenticator, loadOrCreateJwtSecret, type AuthConfig, type Authenticator } from './auth.js';
+import type { Logger } from './logger.js';
 import { createCorsPolicy } from './cors.js';
 import { createDispatcher, type Dispatcher } from './dispatch.js';
 import { HealthChecker } from './health.js';
@@ -48,20 +51,23 @@ export async function startServer(node: SvcNode, options: StartServerOptions): P
   const rpcLog = log.child({ component: 'rpc' });
   const metrics = config.rpc.metrics.enabled ? createNodeMetrics(node) : undefined;
 
+  const authenticator = config.rpc.auth.enabled ? openAuthenticator(config.rpc.auth, rpcLog) : undefined;
   const dispatcher = createDispatcher({
     methods: options.methods ?? registryMethods,
-    handlers: options.handlers,
+    // The per-request caps (gas, debug page size) wrap the handlers here, where the node's settings are known.
+    handlers: withLimits(options.handlers),
     enabledNamespaces: node.enabledNamespaces,
     maxBatchSize: config.rpc.maxBatchSize,
     validateResults: config.rpc.validateResults,
     log: rpcLog,
     ...(metrics !== undefined ? { observer: metrics.observer } : {}),
+    ...(authenticator !== undefined ? { isProtected: (spec: MethodSpec) => authenticator.isProtected(spec) } : {}),
   });
   const cors = createCorsPolicy(http.corsAllowedOrigins);
   const rateLimiter = http.rateLimit.enabled ? new RateLimiter(http.rateLimit) : undefined;
-  const rpc = createJsonRpcHttp({ dispatcher, context: { node, transport: 'http' }, maxBodySize: http.maxBodySize, rateLimiter });
+  const rpc = createJsonRpcHttp({ dispatcher, context: { node, transport: 'http' }, maxBodySize: http.maxBodySize, rateLimiter, authenticator });
   const mcp = node.enabledNamespaces.has('mcp')
-    ? createMcpHttp({ node, maxBodySize: http.maxBodySize, rateLimiter, log: rpcLog })
+    ? createMcpHttp({ node, maxBodySize: http.maxBodySize, rateLimiter, authenticator, log: rpcLog })
     : undefined;
   const app = createApp({
     rpc,
@@ -101,7 +107,7 @@ export async function startServer(node: SvcNode, options: StartServerOptions): P
 
   let ws: WebSocketEndpoint | undefined;
   if (config.rpc.ws.enabled) {
-    ws = attachWebSocket(server, { node, dispatcher, cors, rateLimiter, secure, maxPayload: http.maxBodySize, maxBufferedBytes: config.rpc.ws.maxBufferedBytes, log: rpcLog });
+    ws = attachWebSocket(server, { node, dispatcher, cors, rateLimiter, secure, maxPayload: http.maxBodySize, maxBufferedBytes: config.rpc.ws.maxBufferedBytes, maxOutstandingRequests: config.rpc.ws.maxOutstandingRequests, authenticator, log: rpcLog });
     metrics?.attachWebSocket(ws);
   }
 
@@ -131,4 +137,15 @@ export async function startServer(node: SvcNode, options: StartServerOptions): P
       });
     },
   };
+}
+
+/** Reads (or creates, 0600) the JWT secret and the API keys; logs where they are, never what they hold. */
+function openAuthenticator(auth: AuthConfig, log: Logger): Authenticator {
+  const { secret, created } = loadOrCreateJwtSecret(auth.jwtSecretFile);
+  log.info(created ? 'authentication on: created a JWT secret' : 'authentication on: using the JWT secret', {
+    jwtSecretFile: auth.jwtSecretFile,
+    ...(auth.apiKeysFile !== undefined ? { apiKeysFile: auth.apiKeysFile } : {}),
+    protected: auth.protected,
+  });
+  return createAuthenticator(auth, secret);
 }

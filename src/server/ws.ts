@@ -9,6 +9,7 @@ import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { SvcNode } from '../node.js';
 import type { ClientConnection, HandlerContext } from '../handlers/context.js';
 import type { CorsPolicy } from './cors.js';
+import { unauthorizedError, type Authenticator } from './auth.js';
 import type { Dispatcher } from './dispatch.js';
 import { ErrorCode } from './errors.js';
 import type { Logger } from './logger.js';
@@ -27,6 +28,10 @@ export interface WebSocketOptions {
   readonly path?: string;
   /** Unsent bytes one client may fall behind (responses and notifications) before it is disconnected. Default 16 MiB. */
   readonly maxBufferedBytes?: number;
+  /** Requests (a batch counts once) one connection may have in flight; more are answered -32005. Default 256. */
+  readonly maxOutstandingRequests?: number;
+  /** Authentication on: the upgrade needs a valid credential (a WebSocket has no per-message headers). */
+  readonly authenticator?: Authenticator;
 }
 
 /** Close code for a client that does not read fast enough: 1008 "policy violation" (RFC 6455 §7.4.1). */
@@ -40,13 +45,29 @@ export interface WebSocketEndpoint {
 
 let nextConnectionId = 1;
 
-function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+function refuseUpgrade(socket: Duplex, status: number, reason: string, body = '', extraHeaders = ''): void {
+  const type = body === '' ? '' : 'Content-Type: application/json\r\n';
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\n${type}${extraHeaders}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+}
+
+/** -32005 for every request of a message refused because the connection has too many in flight. */
+function tooManyOutstanding(text: string, limit: number): unknown {
+  const error = {
+    code: ErrorCode.LimitExceeded,
+    message: `too many requests in flight on this connection: at most ${limit} (network.rpc.ws.max-outstanding-requests)`,
+    data: { limit },
+  };
+  return answerEach(text, error);
 }
 
 /** -32005 for every request in a body refused by the rate limiter, keeping their ids. */
 function rateLimited(text: string, backoffSeconds: number): unknown {
   const error = { code: ErrorCode.LimitExceeded, message: 'request rate exceeded', data: { backoffSeconds } };
+  return answerEach(text, error);
+}
+
+/** The same error for every request of a message, keeping their ids. */
+function answerEach(text: string, error: unknown): unknown {
   const idOf = (r: unknown) => (r !== null && typeof r === 'object' && 'id' in r ? (r as { id: unknown }).id : null);
   let body: unknown;
   try {
@@ -60,7 +81,8 @@ function rateLimited(text: string, backoffSeconds: number): unknown {
 }
 
 export function attachWebSocket(server: Server, options: WebSocketOptions): WebSocketEndpoint {
-  const { node, dispatcher, cors, log, rateLimiter } = options;
+  const { node, dispatcher, cors, log, rateLimiter, authenticator } = options;
+  const maxOutstanding = options.maxOutstandingRequests ?? 256;
   const path = options.path ?? '/ws';
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload });
 
@@ -71,6 +93,14 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): WebS
     const origin = req.headers.origin;
     if (origin !== undefined && cors.check(origin, req.headers.host, options.secure) === false) {
       return refuseUpgrade(socket, 403, 'Forbidden');
+    }
+    if (authenticator) {
+      const outcome = authenticator.authenticate(req.headers);
+      if (outcome.status !== 'authenticated') {
+        const reason = outcome.status === 'refused' ? outcome.reason : 'a WebSocket connection requires authentication';
+        const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: unauthorizedError(reason) });
+        return refuseUpgrade(socket, 401, 'Unauthorized', body, 'WWW-Authenticate: Bearer realm="svc-node"\r\n');
+      }
     }
     wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, req));
   });
@@ -114,7 +144,10 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): WebS
         closeListeners.push(listener);
       },
     };
-    const ctx: HandlerContext = { node, transport: 'ws', connection };
+    // Authentication on: only authenticated clients get this far (checked at the upgrade).
+    const ctx: HandlerContext = authenticator ? { node, transport: 'ws', connection, authenticated: true } : { node, transport: 'ws', connection };
+    // Messages dispatched and not yet answered: a client that pipelines without waiting cannot queue unbounded work.
+    let outstanding = 0;
     log.debug('websocket connected', { connection: connection.id, ip });
 
     ws.on('message', (data: RawData) => {
@@ -127,11 +160,22 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): WebS
         const decision = rateLimiter.check(ip);
         if (!decision.allowed) return connection.send(rateLimited(text, decision.backoffSeconds));
       }
-      Promise.resolve(dispatcher.handleText(text, ctx)).then(
-        (output) => {
-          if (output !== undefined) sendText(dispatcher.serialize(output));
+      if (outstanding >= maxOutstanding) return connection.send(tooManyOutstanding(text, maxOutstanding));
+      const output = dispatcher.handleText(text, ctx);
+      if (!(output instanceof Promise)) {
+        if (output !== undefined) sendText(dispatcher.serialize(output));
+        return;
+      }
+      outstanding++;
+      output.then(
+        (answer) => {
+          outstanding--;
+          if (answer !== undefined) sendText(dispatcher.serialize(answer));
         },
-        (err: unknown) => log.error('websocket dispatch failed', { connection: connection.id, error: err }),
+        (err: unknown) => {
+          outstanding--;
+          log.error('websocket dispatch failed', { connection: connection.id, error: err });
+        },
       );
     });
     ws.on('error', (err) => log.debug('websocket error', { connection: connection.id, error: err.message }));

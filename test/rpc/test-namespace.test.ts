@@ -145,6 +145,24 @@ describe('state dumps read the state trie', () => {
     expect((await call('debug_accountRange', ['99', 0, ZERO32, 10])).error?.code).toBe(-32001);
   });
 
+  // Found by the fuzzer (npm run fuzz): these passed the TestQuantity schema but the parser refused them, and
+  // the handler let that through as a -32603 fault.
+  it('a quantity the schema admits but no page size or block can be is -32602 naming the param', async () => {
+    const cases: Array<[string, unknown[], RegExp]> = [
+      ['debug_accountRange', ['1', 0, ONE32, '0x8000000000000000'], /maxResults.*too large/],
+      ['debug_accountRange', ['1', 0, ONE32, 2 ** 53 + 2], /maxResults.*not a non-negative integer/],
+      ['debug_storageRangeAt', ['1', 0, SENDER, ZERO32, '0x' + 'f'.repeat(40)], /maxResults.*too large/],
+      ['debug_accountRange', [1e300, 0, ONE32, 1], /block.*not a non-negative integer/],
+      ['test_mineBlocks', ['0x' + 'f'.repeat(20)], /count.*too large/],
+      ['test_rewindToBlock', [2 ** 60], /blockNumber.*not a non-negative integer/],
+    ];
+    for (const [method, params, message] of cases) {
+      const error = (await call(method, params)).error;
+      expect(error?.code, method).toBe(-32602);
+      expect(error?.message).toMatch(message);
+    }
+  });
+
   it('debug_storageRangeAt pages through storage, keyed by keccak256(slot), zero values absent', async () => {
     const contract = '0x1000000000000000000000000000000000000001';
     const storage = { '0x00': '0x01', '0x01': '0x00', '0x02': '0xff', '0x0100': '0x0a' };

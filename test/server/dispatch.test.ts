@@ -209,6 +209,33 @@ describe('dispatch', () => {
     expect(JSON.parse(text)).toMatchObject({ id: 1, error: { code: -32603 } });
   });
 
+  // Found by the fuzzer (npm run fuzz): an id 50,000 levels deep made JSON.stringify overflow the stack while
+  // writing the answer: HTTP 500 over HTTP, an unhandled rejection that killed the node over WebSocket.
+  it('refuses an id nested too deep to echo, and echoes one just within the limit', async () => {
+    const nested = (depth: number): unknown => {
+      let id: unknown = 1;
+      for (let i = 0; i < depth; i++) id = i % 2 ? { a: id } : [id];
+      return id;
+    };
+    const answer = await d.handleText(`{"jsonrpc":"2.0","id":${JSON.stringify(nested(100))},"method":"eth_echo","params":["0x01"]}`, ws);
+    expect(answer).toMatchObject({ id: null, error: { code: -32600, message: 'Invalid request: "id" nests deeper than 64 levels' } });
+    const text = '{"jsonrpc":"2.0","id":' + '['.repeat(50_000) + '1' + ']'.repeat(50_000) + ',"method":"eth_echo","params":["0x01"]}';
+    expect(await d.handleText(text, ws)).toMatchObject({ id: null, error: { code: -32600 } });
+    const within = nested(64);
+    expect(await d.handle({ jsonrpc: '2.0', id: within, method: 'eth_echo', params: ['0x01'] }, http)).toEqual({
+      jsonrpc: '2.0',
+      id: within,
+      result: { params: ['0x01'] },
+    });
+  });
+
+  it('never throws while serializing, even when the id itself cannot be written', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const text = d.serialize({ jsonrpc: '2.0', id: cyclic, result: 1 });
+    expect(JSON.parse(text)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32603 } });
+  });
+
   it('refuses to start when an available method has no handler', () => {
     expect(() => makeDispatcher({ methods: { ...methods, eth_orphan: spec('eth_orphan', 'eth') } })).toThrow(/no handler/);
   });

@@ -15,6 +15,7 @@ import { createVM, runTx, type VM } from '@ethereumjs/vm';
 import type { RewardCredit } from '../engine-types.js';
 import { openState, type OpenedState } from '../state/state-view.js';
 import type { BufferedTrieDB, TrieNodeStore } from '../state/trie-db.js';
+import { jumpAnalysisCacheInstalled } from './jump-analysis-cache.js';
 import { PlainTransferLedger, plainTransfersApply } from './plain-transfers.js';
 import { combineBlooms, receiptsRoot, type TxReceipt } from './receipts.js';
 import { installFastSenderAddress } from './sender-address.js';
@@ -33,6 +34,12 @@ export interface BlockRunnerInput {
   readonly ancestors: EVMMockBlockchainInterface;
   /** Apply plain value transfers without the EVM where the rules allow (default true). */
   readonly plainTransfers?: boolean;
+  /**
+   * A state already at `parentStateRoot` with the same rules: the one the previous block of a bulk run finished
+   * on. The runner continues on it instead of opening the trie again (its caches stay warm), and its buffer then
+   * holds the trie nodes of every block run on it.
+   */
+  readonly state?: OpenedState;
 }
 
 export type ApplyOutcome = { ok: true; receipt: TxReceipt } | { ok: false; reason: string };
@@ -43,8 +50,10 @@ export interface RunnerResult {
   readonly stateRoot: Uint8Array;
   readonly receiptsRoot: Uint8Array;
   readonly logsBloom: Uint8Array;
-  /** State trie nodes written by the block, to go into its batch. */
+  /** State trie nodes written by the block, to go into its batch (with `state` given: by every block run on it). */
   readonly stateWrites: BufferedTrieDB;
+  /** The state the block finished on: the next block of a bulk run may continue on it (`BlockRunnerInput.state`). */
+  readonly state?: OpenedState;
 }
 
 export class BlockRunner {
@@ -60,7 +69,7 @@ export class BlockRunner {
   ) {}
 
   static async start(input: BlockRunnerInput): Promise<BlockRunner> {
-    const opened = openState(input.store, input.common, input.parentStateRoot);
+    const opened = input.state ?? openState(input.store, input.common, input.parentStateRoot);
     await opened.stateManager.checkpoint();
     const transfers = input.plainTransfers !== false && plainTransfersApply(input.common)
       ? new PlainTransferLedger(opened.stateManager, input.envBlock.header.coinbase)
@@ -70,12 +79,12 @@ export class BlockRunner {
 
   /** Built on first need: a block of plain transfers (or an empty one) never runs the EVM. */
   private vmOnce(): Promise<VM> {
-    this.vm ??= createVM({
+    this.vm ??= jumpAnalysisCacheInstalled.then(() => createVM({
       // A fresh shallow copy: the EVM subscribes to the Common's events, which must not pile up on the shared one.
       common: this.input.common.copy(),
       stateManager: this.opened.stateManager,
       blockchain: this.input.ancestors,
-    });
+    }));
     return this.vm;
   }
 
@@ -153,6 +162,7 @@ export class BlockRunner {
       receiptsRoot: receiptsRoot(this.receipts, this.input.common),
       logsBloom: combineBlooms(this.receipts.map((r) => r.logsBloom)),
       stateWrites: this.opened.buffer,
+      state: this.opened,
     };
   }
 }

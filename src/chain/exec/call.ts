@@ -15,6 +15,7 @@ import { createLegacyTx } from '@ethereumjs/tx';
 import { Address } from '@ethereumjs/util';
 import { createVM, runTx, type VM } from '@ethereumjs/vm';
 import { openState } from '../state/state-view.js';
+import { jumpAnalysisCacheInstalled } from './jump-analysis-cache.js';
 import type { TrieNodeStore } from '../state/trie-db.js';
 import type { ReceiptLog } from './receipts.js';
 
@@ -80,7 +81,8 @@ export class CallExecutor {
     }
   }
 
-  private newVm(): Promise<VM> {
+  private async newVm(): Promise<VM> {
+    await jumpAnalysisCacheInstalled;
     const { stateManager } = openState(this.ctx.store, this.ctx.common, this.ctx.stateRoot);
     // A shallow copy per VM: the EVM subscribes to its Common's events.
     return createVM({ common: this.ctx.common.copy(), stateManager, blockchain: this.ctx.ancestors });

@@ -6,7 +6,9 @@
  *   restarting when the head moves or when transactions arrive while the template is empty. Policy `dev`:
  *   seal as soon as transactions are pending (all of them that fit, in one block) and otherwise every
  *   `blockTimeSeconds` (0 = no empty blocks);
- * - `mineBlocks(n)` on demand (qa_mineBlocks, test_mineBlocks), running or not;
+ * - `mineBlocks(n)` on demand (qa_mineBlocks, test_mineBlocks), running or not. Empty blocks on the head (nothing
+ *   pending, or `withTransactions: false`) go in bulk through `Blockchain.extendHead`: the same assembly, seal and
+ *   header checks, stored a chunk of blocks per database batch;
  * - external miners: `getWork` hands out a prepared template's pow hash, `submitWork` seals and imports it.
  *
  * Every PoW seal is a real Ethash solution found or checked by the pow module. With consensus `instant` (the dev
@@ -65,7 +67,7 @@ export interface MinedBlock {
   readonly transactions: readonly TypedTransaction[];
   /** Candidates that did not go in, with the reason (test_mineBlocks reports these). */
   readonly rejected: readonly { readonly tx: TypedTransaction; readonly reason: string }[];
-  /** Time this miner spent assembling and sealing the block; undefined for work sealed by an external miner. */
+  /** Time this miner spent assembling and sealing the block (in bulk: its share of the run, storing included); undefined for work sealed by an external miner. */
   readonly sealMs?: number;
 }
 
@@ -281,12 +283,42 @@ export class Miner {
     const withTransactions = options.withTransactions ?? true;
     const out: MinedBlock[] = [];
     let parentHash = options.parentHash;
-    for (let i = 0; i < count; i++) {
+    while (out.length < count) {
+      // Blocks on the head with nothing to include go in bulk (one database batch per chunk, see Blockchain.extendHead).
+      if (parentHash === undefined && this.chain.extendHead !== undefined) {
+        const bulk = await this.exclusive(() => this.produceEmpty(count - out.length, withTransactions, options.timestamp));
+        out.push(...bulk);
+        if (bulk.length > 0) continue;
+      }
       const mined = await this.exclusive(() => this.produce(parentHash, withTransactions, options.timestamp?.()));
       out.push(mined);
       if (parentHash !== undefined) parentHash = mined.block.hash();
     }
     return out;
+  }
+
+  /**
+   * Up to `count` empty blocks on the head in bulk; none (an empty list) when pool transactions are waiting to be
+   * included, so the caller seals the next block from the pool. Call under the lock. A transaction that arrives
+   * during a bulk run goes into the first block after it.
+   */
+  private async produceEmpty(count: number, withTransactions: boolean, timestamp: (() => bigint | undefined) | undefined): Promise<MinedBlock[]> {
+    if (withTransactions && this.pool.pendingCount > 0) return [];
+    const started = performance.now();
+    const extended = await this.chain.extendHead!({
+      count,
+      coinbase: this.coinbaseAddress,
+      extraData: this.extra,
+      ...(timestamp !== undefined ? { timestamp } : {}),
+      seal: (assembled) => this.sealNow(assembled),
+    });
+    const sealMs = (performance.now() - started) / Math.max(1, extended.length);
+    return extended.map(({ assembled, block }) => {
+      this.mined++;
+      const mined: MinedBlock = { block, transactions: [], rejected: assembled.rejected, sealMs };
+      this.events.emit('sealed', mined);
+      return mined;
+    });
   }
 
   // ---------------------------------------------------------------- external miners

@@ -7,7 +7,9 @@ import type { Ethash } from '../pow/ethash.js';
 import type { TxPool } from '../txpool/txpool.js';
 
 /** Assembles and imports blocks, and says when the head moves (a block from elsewhere, a reorg). */
-export type MinerChain = Pick<Blockchain, 'getHead' | 'assemble' | 'importBlock' | 'on' | 'off'>;
+export type MinerChain = Pick<Blockchain, 'getHead' | 'assemble' | 'importBlock' | 'on' | 'off'> &
+  /** Bulk empty blocks (`mineBlocks`); without it they go one import at a time. */
+  Partial<Pick<Blockchain, 'extendHead'>>;
 
 /**
  * Candidate transactions (executable, in the pool's price-then-nonce order), the updates that take mined

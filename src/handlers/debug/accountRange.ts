@@ -1,5 +1,4 @@
 import { PreimageBook } from '../../chain/testing/preimage-book.js';
-import { testQuantityNumber } from '../../chain/testing/quantity.js';
 import { accountTrieOf, trieRange } from '../../chain/state/trie-range.js';
 import type { ChainEngine } from '../../chain/engine.js';
 import type { DebugAccountRangeParams, DebugAccountRangeResult } from '../../generated/types.js';
@@ -7,6 +6,7 @@ import { engineOf } from '../block-ref.js';
 import type { HandlerContext } from '../context.js';
 import { hexFromBytes } from '../hex.js';
 import { cursorKey, stateOfBlock } from './block-state.js';
+import { quantityNumberParam } from '../test-quantity.js';
 
 const ZERO_KEY = `0x${'00'.repeat(32)}` as const;
 
@@ -30,9 +30,9 @@ export async function debug_accountRange(
   [block, , startKey, maxResults]: DebugAccountRangeParams,
   ctx: HandlerContext,
 ): Promise<DebugAccountRangeResult> {
-  const state = await stateOfBlock(block, ctx);
+  const state = await stateOfBlock(block, ctx, 'debug_accountRange');
   const book = await bookOf(engineOf(ctx));
-  const page = await trieRange(accountTrieOf(state.stateManager), cursorKey(startKey), testQuantityNumber(maxResults, 'maxResults'));
+  const page = await trieRange(accountTrieOf(state.stateManager), cursorKey(startKey), quantityNumberParam(maxResults, 'debug_accountRange', 'maxResults'));
   const addressMap: Record<string, string | null> = {};
   for (const { key } of page.entries) {
     const address = book.addressOf(key);

@@ -1,15 +1,15 @@
 /** The post-state of the block a retesteth dump names: a block hash, or a number in any TestQuantity form. */
 import type { StateView } from '../../chain/state/state-view.js';
-import { testQuantity } from '../../chain/testing/quantity.js';
 import type { TestBlockHashOrNumber } from '../../generated/types.js';
 import { blockNotFound, engineOf } from '../block-ref.js';
 import type { HandlerContext } from '../context.js';
 import { bytesFromHex } from '../hex.js';
+import { quantityParam } from '../test-quantity.js';
 
-export async function stateOfBlock(ref: TestBlockHashOrNumber, ctx: HandlerContext): Promise<StateView> {
+export async function stateOfBlock(ref: TestBlockHashOrNumber, ctx: HandlerContext, method: string): Promise<StateView> {
   const chain = engineOf(ctx).chain;
   const isHash = typeof ref === 'string' && /^0x[0-9a-fA-F]{64}$/.test(ref);
-  const state = await chain.stateAt(isHash ? bytesFromHex(ref) : testQuantity(ref));
+  const state = await chain.stateAt(isHash ? bytesFromHex(ref) : quantityParam(ref, method, 'block'));
   if (state === undefined) throw blockNotFound(String(ref));
   return state;
 }

@@ -1,11 +1,11 @@
 import { RLP } from '@ethereumjs/rlp';
 import { keccak256 } from '../../chain/crypto.js';
-import { testQuantityNumber } from '../../chain/testing/quantity.js';
 import { storageTrieOf, trieRange } from '../../chain/state/trie-range.js';
 import type { DebugStorageRangeAtParams, DebugStorageRangeAtResult } from '../../generated/types.js';
 import type { HandlerContext } from '../context.js';
 import { bytesFromHex, hexFromBytes } from '../hex.js';
 import { cursorKey, stateOfBlock } from './block-state.js';
+import { quantityNumberParam } from '../test-quantity.js';
 
 /** Slots 0 … 4095 cover the fixed slots contracts use; other slots (mapping entries) are listed with a null key. */
 const KNOWN_SLOTS = 4096;
@@ -35,9 +35,9 @@ export async function debug_storageRangeAt(
   [block, , address, begin, maxResults]: DebugStorageRangeAtParams,
   ctx: HandlerContext,
 ): Promise<DebugStorageRangeAtResult> {
-  const state = await stateOfBlock(block, ctx);
+  const state = await stateOfBlock(block, ctx, 'debug_storageRangeAt');
   const trie = await storageTrieOf(state.stateManager, bytesFromHex(address));
-  const page = await trieRange(trie, cursorKey(begin), testQuantityNumber(maxResults, 'maxResults'));
+  const page = await trieRange(trie, cursorKey(begin), quantityNumberParam(maxResults, 'debug_storageRangeAt', 'maxResults'));
   const storage: DebugStorageRangeAtResult['storage'] = {};
   for (const { key, value } of page.entries) {
     const slot = slotOf(key);

@@ -1,15 +1,15 @@
-import { testQuantityNumber } from '../../chain/testing/quantity.js';
 import type { TestMineBlocksParams, TestMineBlocksResult } from '../../generated/types.js';
 import { ErrorCode, RpcError } from '../../server/errors.js';
 import { engineOf } from '../block-ref.js';
 import type { HandlerContext } from '../context.js';
 import { testSessionOf } from './session.js';
+import { quantityNumberParam } from '../test-quantity.js';
 
 /** Seals `count` blocks from the pool at the test_modifyTimestamp time (+1 s per block), paying the etherbase. */
 export async function test_mineBlocks([count]: TestMineBlocksParams, ctx: HandlerContext): Promise<TestMineBlocksResult> {
   const engine = engineOf(ctx);
   const session = testSessionOf(ctx.node);
-  const n = testQuantityNumber(count, 'block count');
+  const n = quantityNumberParam(count, 'test_mineBlocks', 'count');
   try {
     await engine.miner.mineBlocks(n, { timestamp: () => session.takeTimestamp() });
   } catch (err) {

@@ -1,10 +1,10 @@
-import { testQuantity } from '../../chain/testing/quantity.js';
 import type { TestModifyTimestampParams, TestModifyTimestampResult } from '../../generated/types.js';
 import type { HandlerContext } from '../context.js';
 import { testSessionOf } from './session.js';
+import { quantityParam } from '../test-quantity.js';
 
 /** Sets the timestamp of the next block test_mineBlocks seals. */
 export function test_modifyTimestamp([timestamp]: TestModifyTimestampParams, ctx: HandlerContext): TestModifyTimestampResult {
-  testSessionOf(ctx.node).setNextTimestamp(testQuantity(timestamp));
+  testSessionOf(ctx.node).setNextTimestamp(quantityParam(timestamp, 'test_modifyTimestamp', 'timestamp'));
   return true;
 }

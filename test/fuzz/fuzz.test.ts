@@ -1,0 +1,24 @@
+/**
+ * A short run of the schema-driven fuzzer (`npm run fuzz` runs 100,000): fixed seed, bounded in count and time,
+ * against a dev node process with every namespace. The pass rule is the full run's: the node stays up, every
+ * answer is JSON-RPC or a documented transport status, none is -32603, and eth_blockNumber still answers.
+ */
+import { describe, expect, it } from 'vitest';
+import { runFuzz } from '../../scripts/fuzz/run.js';
+import { repoRoot } from '../helpers/node-process.js';
+
+describe('schema-driven fuzzer (short run)', () => {
+  it('3,000 bad and mutated requests over HTTP and WS: no crash, only JSON-RPC answers, no -32603', async () => {
+    const report = await runFuzz({ seed: 20261124, count: 3000, seconds: 25, repoRoot });
+    expect(report.crashed).toBeUndefined();
+    expect(report.failures).toEqual([]);
+    expect(report.outcomes['error -32603']).toBeUndefined();
+    expect(report.finalBlockNumber.ok).toBe(true);
+    // The run really exercised the node: most cases sent, over both transports, many kinds of bad input.
+    expect(report.requests).toBeGreaterThanOrEqual(1500);
+    expect(Object.keys(report.byKind).length).toBeGreaterThanOrEqual(12);
+    expect(report.outcomes['error -32602']).toBeGreaterThan(100);
+    expect(report.outcomes['ws close 1007']).toBeGreaterThan(0);
+    expect(report.outcomes['http 415']).toBeGreaterThan(0);
+  }, 120_000);
+});

@@ -1,0 +1,128 @@
+/**
+ * The safe defaults of issue 14, each checked where it takes effect: the configuration a production network gets
+ * without any setting, a real mordor/etc node's namespaces and CORS, keystore file modes, and the whole log of a
+ * run that handled passphrases and private keys (at debug level) searched for every one of them.
+ */
+import { randomBytes } from 'node:crypto';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/server/config.js';
+import { startNode, type NodeProcess } from '../helpers/node-process.js';
+import { post, request } from '../helpers/rpc.js';
+
+const PRIVILEGED = ['personal_listAccounts', 'personal_newAccount', 'debug_listPeersInfo', 'debug_accountRange', 'qa_mineBlocks'];
+
+describe('defaults per network (configuration)', () => {
+  for (const network of ['mordor', 'etc'] as const) {
+    it(`${network}: no personal, debug, qa or test; 127.0.0.1; no CORS origin; auth settings present but off`, () => {
+      const config = loadConfig({ flags: { 'blockchains.network': network }, env: {} });
+      for (const ns of ['personal', 'debug', 'qa', 'test', 'mcp'] as const) expect(config.rpc.apis).not.toContain(ns);
+      expect(config.rpc.http.interface).toBe('127.0.0.1');
+      expect(config.rpc.http.corsAllowedOrigins).toEqual([]);
+      expect(config.rpc.metrics.enabled).toBe(false);
+      expect(config.rpc.auth.enabled).toBe(false);
+      expect(config.rpc.auth.jwtSecretFile).toBe(join(config.datadir, 'jwt.hex'));
+    });
+  }
+
+  it('naming a namespace in apis is the only way to serve it on mordor', () => {
+    const config = loadConfig({ flags: { 'blockchains.network': 'mordor', 'network.rpc.apis': ['eth', 'personal'] }, env: {} });
+    expect(config.rpc.apis).toEqual(['eth', 'personal', 'rpc']);
+  });
+
+  it('a protected list naming nothing known is refused at start (a typo must not leave a method open)', () => {
+    expect(() => loadConfig({ env: { SVC_NODE_NETWORK_RPC_AUTH_PROTECTED: 'personal,eth_sendTransactoin' } })).toThrow(
+      /names no namespace or method: eth_sendTransactoin/,
+    );
+  });
+});
+
+describe('a mordor node and an etc node as started with no settings', () => {
+  let mordor: NodeProcess;
+  let etc: NodeProcess;
+  beforeAll(async () => {
+    [mordor, etc] = await Promise.all([startNode({ args: ['--network', 'mordor'] }), startNode({ args: ['--network', 'etc'] })]);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([mordor, etc].map((n) => n?.stop()));
+  });
+
+  it('answer -32601 for every personal, debug and qa method', async () => {
+    for (const n of [mordor, etc]) {
+      for (const method of PRIVILEGED) {
+        const res = await post(n.url, request(method, []));
+        expect(res.body.error?.code, method).toBe(-32601);
+      }
+    }
+  });
+
+  it('refuse a browser page from another origin (CORS deny by default)', async () => {
+    for (const n of [mordor, etc]) {
+      const res = await post(n.url, request('eth_chainId'), { headers: { origin: 'https://evil.example' } });
+      expect(res.status).toBe(403);
+      const preflight = await fetch(n.url, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+      });
+      expect(preflight.status).toBe(403);
+    }
+  });
+
+  it('listen on 127.0.0.1 only', () => {
+    for (const n of [mordor, etc]) expect(new URL(n.url).hostname).toBe('127.0.0.1');
+  });
+});
+
+describe('secrets never reach the log', () => {
+  let dev: NodeProcess;
+  let stderr = '';
+  const passphrase = `pass-${randomBytes(8).toString('hex')}`;
+  const importPassphrase = `imp-${randomBytes(8).toString('hex')}`;
+  const wrongPassphrase = `wrong-${randomBytes(8).toString('hex')}`;
+  const rawKey = randomBytes(32).toString('hex');
+
+  beforeAll(async () => {
+    // Debug level: the most the node ever writes.
+    dev = await startNode({ args: ['--log-level', 'debug'] });
+    dev.child.stderr!.on('data', (chunk: string) => (stderr += chunk));
+  }, 60_000);
+  afterAll(async () => {
+    await dev?.stop();
+  });
+
+  const rpc = async (method: string, params: unknown[]) => (await post(dev.url, request(method, params))).body;
+
+  it('after new, import, unlock (right and wrong), sign and send with passphrases, no passphrase or key appears', async () => {
+    const created = await rpc('personal_newAccount', [passphrase]);
+    expect(created.result).toMatch(/^0x[0-9a-f]{40}$/i);
+    const imported = await rpc('personal_importRawKey', [rawKey, importPassphrase]);
+    expect(imported.result).toMatch(/^0x[0-9a-f]{40}$/i);
+    // The same key again fails (already held): an error path that must not echo the key either.
+    await rpc('personal_importRawKey', [rawKey, importPassphrase]);
+    await rpc('personal_importRawKey', [`0x${rawKey.slice(2)}zz`, importPassphrase]);
+    expect((await rpc('personal_unlockAccount', [created.result, passphrase, 60])).result).toBe(true);
+    expect((await rpc('personal_unlockAccount', [imported.result, wrongPassphrase, 60])).result).not.toBe(true);
+    await rpc('personal_sign', ['0x68656c6c6f', imported.result, importPassphrase]);
+    await rpc('personal_sign', ['0x68656c6c6f', imported.result, wrongPassphrase]);
+    // Fund the new account from a dev account, then spend from it with its passphrase.
+    const [funder] = (await rpc('eth_accounts', [])).result as string[];
+    await rpc('eth_sendTransaction', [{ from: funder, to: created.result, value: '0xde0b6b3a7640000' }]);
+    const sent = await rpc('personal_sendTransaction', [{ from: created.result, to: imported.result, value: '0x1' }, passphrase]);
+    expect(sent.result).toMatch(/^0x[0-9a-f]{64}$/);
+    await rpc('personal_sendTransaction', [{ from: imported.result, to: created.result, value: '0x1' }, wrongPassphrase]);
+
+    // Keystore files: 0600, in a 0700 directory.
+    const keystore = join(dev.datadir, 'keystore');
+    expect(statSync(keystore).mode & 0o777).toBe(0o700);
+    const files = readdirSync(keystore).filter((f) => !f.startsWith('.'));
+    expect(files.length).toBeGreaterThanOrEqual(2);
+    for (const f of files) expect(statSync(join(keystore, f)).mode & 0o777, f).toBe(0o600);
+
+    const log = dev.logs.map((l) => JSON.stringify(l)).join('\n') + '\n' + stderr;
+    expect(log.length).toBeGreaterThan(0);
+    for (const secret of [passphrase, importPassphrase, wrongPassphrase, rawKey, rawKey.slice(2, 40)]) {
+      expect(log.includes(secret), `log contains ${secret}`).toBe(false);
+    }
+  });
+});
