@@ -6,7 +6,7 @@
  * version) in its own process group with an empty datadir, and kills the group after. Prints one line per run.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -47,6 +47,13 @@ async function inProcess(run: number, dataDir: string): Promise<void> {
   }
 }
 
+/** User + system CPU time of a process (all its threads), from /proc (Linux). */
+function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+}
+
 async function overRpc(run: number, dataDir: string): Promise<void> {
   const port = await freePort();
   const child = spawn(process.execPath, ['bin/svc-node.js', '--http.port', String(port), '--p2p.port', '0', '--no-p2p', '--datadir', dataDir, '--log-level', 'warn'], {
@@ -67,12 +74,15 @@ async function overRpc(run: number, dataDir: string): Promise<void> {
       }
     }
     await rpc.call('qa_mineBlocks', [1, false]);
+    const cpu = processCpuMs(child.pid!);
     const t = performance.now();
     await rpc.call('qa_mineBlocks', [blocks, false]);
     const wall = performance.now() - t;
+    const cpuMs = processCpuMs(child.pid!) - cpu;
     const head = Number(BigInt(await rpc.call<string>('eth_blockNumber')));
     if (head !== blocks + 1) throw new Error(`head ${head}, expected ${blocks + 1}`);
-    line(run, wall, ' over JSON-RPC');
+    // The node's own CPU time (all its threads) is steadier than wall time on a shared machine.
+    line(run, wall, ` over JSON-RPC, node process ${cpuMs.toFixed(0)} ms cpu (${Math.round((blocks * 1000) / cpuMs)} blocks/s)`);
   } finally {
     process.kill(-child.pid!, 'SIGKILL');
     await exited;

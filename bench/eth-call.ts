@@ -1,7 +1,9 @@
 /**
  * eth_call of an ERC-20 balanceOf (bench/contracts/BenchToken) in one process: `chain.call('latest', …)`, the
  * engine path the eth_call handler takes, at concurrency 1 and 16, calls per second (median of the runs).
- *   npx tsx bench/eth-call.ts [--seconds 2] [--runs 3]
+ *   npx tsx bench/eth-call.ts [--seconds 2] [--runs 3] [--timeout-ms 5000]
+ * Each call carries a deadline `--timeout-ms` ahead, as the handler gives it with the default
+ * `network.rpc.call.timeout` (the EVM then checks the clock, src/chain/exec/call-deadline.ts); 0 = none.
  * Over JSON-RPC the same call is the peer comparison's `eth_call` rows (`npm run bench -- --peers`).
  */
 import { readFileSync } from 'node:fs';
@@ -15,7 +17,10 @@ import { hexToBytes } from '@ethereumjs/util';
 import { ChainEngine } from '../src/chain/engine.js';
 import { addresses, signedTx } from '../test/chain/engine/fixtures.js';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '2' }, runs: { type: 'string', default: '3' } } });
+const { values } = parseArgs({
+  options: { seconds: { type: 'string', default: '2' }, runs: { type: 'string', default: '3' }, 'timeout-ms': { type: 'string', default: '5000' } },
+});
+const timeoutMs = Number(values['timeout-ms']);
 const artifact = JSON.parse(readFileSync(new URL('./contracts/BenchToken.json', import.meta.url), 'utf8')) as { abi: string[]; bytecode: string };
 const token = new Interface(artifact.abi);
 
@@ -30,7 +35,8 @@ try {
   if (receipt.status !== 1) throw new Error('the token deployment failed');
   const data = hexToBytes(token.encodeFunctionData('balanceOf', [`0x${Buffer.from(addresses[0]!).toString('hex')}`]) as `0x${string}`);
   const call = async () => {
-    const r = await engine.chain.call('latest', { to: tokenAddress, data });
+    const deadline = timeoutMs > 0 ? { deadline: { at: performance.now() + timeoutMs, limitMs: timeoutMs } } : {};
+    const r = await engine.chain.call('latest', { to: tokenAddress, data, ...deadline });
     if (r === undefined || r.error !== undefined || r.returnData.length !== 32 || r.returnData.every((b) => b === 0)) throw new Error(`balanceOf failed: ${r?.error}`);
   };
   for (let i = 0; i < 200; i++) await call();

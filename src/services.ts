@@ -11,13 +11,19 @@ import { DEV_ACCOUNTS } from './chain/networks/devAccounts.js';
 import { DatabaseLockedError } from './chain/db/chain-db.js';
 import { lockedDatadirMessage, removePidFile, writePidFile } from './datadir-pid.js';
 import type { SvcNode } from './node.js';
-import { startPeerService, type PeerService } from './p2p/index.js';
+import type { PeerService } from './p2p/index.js';
 
 export interface NodeServices {
   readonly engine: ChainEngine;
   readonly accounts: AccountManager;
-  /** Undefined when peering is off (`--no-p2p`, test mode). */
+  /** Undefined when peering is off (`--no-p2p`, test mode) or until `startPeers` has started it. */
   readonly peers: PeerService | undefined;
+  /**
+   * Starts devp2p peering when the configuration turns it on (a no-op otherwise). Separate from opening, so that the
+   * RPC server can listen first: the first answer does not wait for the p2p modules to load and the port to open.
+   * On failure `close()` still closes what was opened.
+   */
+  startPeers(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -42,31 +48,31 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
   const head = engine.chain.getHead();
   log.info('chain opened', { network: config.network, seal: engine.sealMode, head: head.header.number.toString(), hash: `0x${Buffer.from(head.hash()).toString('hex')}` });
   let peers: PeerService | undefined;
-  if (config.p2p.enabled) {
-    try {
-      peers = await startPeerService({
-        datadir: config.datadir,
-        engine,
-        clientId: node.clientVersion,
-        listenHost: config.p2p.interface,
-        listenPort: config.p2p.port,
-        maxPeers: config.p2p.maxPeers,
-        bootnodes: config.p2p.bootnodes,
-        log,
-      });
-    } catch (err) {
-      await engine.close();
-      removePidFile(config.datadir);
-      throw err;
-    }
+  const startPeers = async (): Promise<void> => {
+    if (!config.p2p.enabled || peers !== undefined) return;
+    // Loaded here, not at start-up: devp2p and its cryptography are some 100 modules.
+    const { startPeerService } = await import('./p2p/index.js');
+    peers = await startPeerService({
+      datadir: config.datadir,
+      engine,
+      clientId: node.clientVersion,
+      listenHost: config.p2p.interface,
+      listenPort: config.p2p.port,
+      maxPeers: config.p2p.maxPeers,
+      bootnodes: config.p2p.bootnodes,
+      log,
+    });
     if (config.p2p.discovery) log.warn('peer discovery is not implemented: only static peers, bootnodes and net_connectToPeer are dialled');
     node.attachPeers(peers);
     log.info('p2p listening', { enode: peers.enode, port: peers.listenPort });
-  }
+  };
   return {
     engine,
     accounts,
-    peers,
+    get peers() {
+      return peers;
+    },
+    startPeers,
     async close() {
       await peers?.close();
       accounts.lockAll();
@@ -88,6 +94,7 @@ export function engineOptionsOf(node: SvcNode): EngineOptions {
     network: config.checkpointing ? devWithCheckpointing : config.network,
     seal: config.mining.seal,
     pool: { maxSize: config.txpool.size, queuedLifetimeMs: config.txpool.transactionTimeoutMs },
+    caches: config.caches,
     onWarning: (message) => log.warn(message),
     log: log.child({ component: 'engine' }),
     logs: {

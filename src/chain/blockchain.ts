@@ -44,6 +44,7 @@ import { buildGenesis, genesisBlock } from './genesis.js';
 import { addressIndexWrites } from './history/address-index.js';
 import { indexWrites, type LogIndexReader } from './logs/log-index.js';
 import { Lru } from './db/lru.js';
+import { cacheLimitsOf, type CacheLimits } from './cache-limits.js';
 import { openReadState, StateView, type OpenedState } from './state/state-view.js';
 import { BufferedTrieDB, TrieNodeStore } from './state/trie-db.js';
 
@@ -58,6 +59,8 @@ export interface OpenOptions {
   readonly noProof?: boolean;
   /** Run every transaction through the EVM, plain transfers included (default false: see exec/plain-transfers.ts). Tests compare the two. */
   readonly evmOnly?: boolean;
+  /** Bounds of the in-memory caches and of LevelDB's cache and write buffer; unset ones take DEFAULT_CACHE_LIMITS. */
+  readonly caches?: Partial<CacheLimits>;
 }
 
 /** A block by canonical height, by hash, or a tag. ('pending' belongs to the miner, not the engine.) */
@@ -175,6 +178,10 @@ export interface ExtendHeadOptions {
   readonly timestamp?: () => bigint | undefined;
   /** Seals an assembled block and returns `assembled.seal(…)`'s block. */
   readonly seal: (assembled: AssembledBlock) => Promise<Block>;
+  /** Called with each chunk's blocks once the chunk is stored (and its events fired), with the chunk's time in ms. */
+  readonly onChunk?: (chunk: readonly ExtendedBlock[], chunkMs: number) => void;
+  /** Return every block made (default true); false: resolve to an empty list, so no chunk is held past its own. */
+  readonly collect?: boolean;
 }
 
 export interface ExtendedBlock {
@@ -199,13 +206,6 @@ class TypedEmitter extends EventEmitter {
 
 const MAX_UNCLES = 2;
 const UNCLE_GENERATIONS = 7;
-/**
- * Recent blocks whose state views and call VMs are kept. Both depend only on the block (its state is
- * immutable), so they never go stale; the bound is for memory. Reads cluster on the head and a few
- * blocks below it.
- */
-const STATE_VIEWS_KEPT = 16;
-const CALL_EXECUTORS_KEPT = 4;
 /** Blocks per LevelDB batch in `extendHead`: large enough that the write's fixed cost vanishes, small enough that an import queued behind a chunk (or a request, while a chunk runs without I/O) waits well under a second. */
 const BULK_CHUNK = 500;
 
@@ -221,9 +221,13 @@ export class Blockchain extends TypedEmitter {
   private readonly preExecuted = new WeakMap<Block, RunnerResult>();
   /** Assembled blocks whose seal the sealer already verified (an Ethash light hash is ~10 ms). */
   private readonly sealChecked = new WeakSet<Block>();
-  /** Per block hash (hex): shared read views and call executors (see STATE_VIEWS_KEPT). */
-  private readonly stateViews = new Lru<string, StateView>(STATE_VIEWS_KEPT);
-  private readonly callExecutors = new Lru<string, CallExecutor>(CALL_EXECUTORS_KEPT);
+  /**
+   * Per block hash (hex): shared read views and call executors of recent blocks. Both depend only on the block (its
+   * state is immutable), so they never go stale; the bound (`CacheLimits.stateViews`, `callExecutors`) is for
+   * memory. Reads cluster on the head and a few blocks below it.
+   */
+  private readonly stateViews: Lru<string, StateView>;
+  private readonly callExecutors: Lru<string, CallExecutor>;
 
   private constructor(
     private readonly db: ChainDB,
@@ -233,16 +237,20 @@ export class Blockchain extends TypedEmitter {
     private readonly opts: OpenOptions,
     /** ECIP-1097 settings; undefined = no checkpointing (and none of its code runs). */
     readonly federation: Federation | undefined,
+    limits: CacheLimits,
   ) {
     super();
+    this.stateViews = new Lru(limits.stateViews);
+    this.callExecutors = new Lru(limits.callExecutors);
   }
 
   /** Opens (or initialises from genesis) the chain database of `dataDir`; refuses another network's database. */
   static async open(opts: OpenOptions): Promise<Blockchain> {
     if (opts.noProof !== true && opts.seal === undefined) throw new Error('a seal verifier is required unless noProof is set');
-    const db = await ChainDB.open(join(opts.dataDir, 'chaindata'));
+    const limits = cacheLimitsOf(opts.caches);
+    const db = await ChainDB.open(join(opts.dataDir, 'chaindata'), { cacheSize: limits.dbCacheBytes, writeBufferSize: limits.dbWriteBufferBytes });
     try {
-      const nodes = new TrieNodeStore(db);
+      const nodes = new TrieNodeStore(db, limits.trieNodes, limits.trieLookups, limits.trieDecodedNodes);
       const federation = opts.network.checkpointing === undefined ? undefined : new Federation(opts.network.checkpointing);
       let chain!: Blockchain;
       const codec = new BlockCodec(
@@ -250,8 +258,8 @@ export class Blockchain extends TypedEmitter {
         (n) => chain.txCommonAt(n),
         federation !== undefined,
       );
-      const store = new BlockStore(db, codec, (n) => chain.commonAt(n));
-      chain = new Blockchain(db, nodes, store, codec, opts, federation);
+      const store = new BlockStore(db, codec, (n) => chain.commonAt(n), limits);
+      chain = new Blockchain(db, nodes, store, codec, opts, federation, limits);
       await chain.initialise();
       return chain;
     } catch (err) {
@@ -517,11 +525,16 @@ export class Blockchain extends TypedEmitter {
    */
   async extendHead(opts: ExtendHeadOptions): Promise<ExtendedBlock[]> {
     const out: ExtendedBlock[] = [];
-    while (out.length < opts.count) {
-      const size = Math.min(BULK_CHUNK, opts.count - out.length);
+    let done = 0;
+    while (done + out.length < opts.count) {
+      const size = Math.min(BULK_CHUNK, opts.count - done - out.length);
+      const started = performance.now();
       const run = this.importQueue.then(() => this.extendChunk(size, opts));
       this.importQueue = run.catch(() => undefined);
-      out.push(...(await run));
+      const chunk = await run;
+      opts.onChunk?.(chunk, performance.now() - started);
+      if (opts.collect === false) done += chunk.length;
+      else out.push(...chunk);
     }
     return out;
   }
@@ -704,7 +717,8 @@ export class Blockchain extends TypedEmitter {
     }
 
     const result = checkpoint !== undefined ? this.unexecuted(parent) : assembled ?? (await this.execute(block, parent, common));
-    const td = (await this.store.getTotalDifficulty(parent.hash()))! + header.difficulty;
+    const parentTd = equalsBytes(header.parentHash, this.head.hash()) ? this.headTd : (await this.store.getTotalDifficulty(parent.hash()))!;
+    const td = parentTd + header.difficulty;
     const weight: ChainWeight = {
       // Each checkpoint is newer than every one before it on its chain (its number is above its parent's).
       lastCheckpoint:

@@ -15,7 +15,8 @@ import { keccak256 as wasmKeccak256Of, keccakLoaded, loadKeccak } from './pow/ke
 // bindings directly so a missing prebuild is loud instead of silently slow.
 const require = createRequire(import.meta.url);
 const secp256k1 = require('secp256k1/bindings') as typeof import('secp256k1');
-const createKeccak = require('keccak/bindings') as typeof import('keccak');
+// Only where the WASM hasher is unavailable (below): its stream API pulls in ~40 modules of readable-stream.
+let createKeccak: typeof import('keccak') | undefined;
 
 // keccak-256 runs for every trie node, transaction hash and sender address. The native package pays an
 // N-API call and a Transform stream per hash (~7 µs on a short input here); hash-wasm's one reused WASM
@@ -25,6 +26,7 @@ await loadKeccak().catch(() => undefined);
 const wasmKeccak256 = keccakLoaded() ? wasmKeccak256Of : undefined;
 
 function nativeKeccak256(data: Uint8Array): Uint8Array {
+  createKeccak ??= require('keccak/bindings') as typeof import('keccak');
   return new Uint8Array(createKeccak('keccak256').update(Buffer.from(data.buffer, data.byteOffset, data.byteLength)).digest());
 }
 

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Block } from '@ethereumjs/block';
 import { bytesToHex } from '@ethereumjs/util';
 import { Blockchain, GenesisMismatchError } from './blockchain.js';
+import type { CacheLimits } from './cache-limits.js';
 import { attachLogServices, type EngineLogs, type LogServiceOptions } from './engine-logs.js';
 import { engineNetworkOf, etcEngineRules } from './engine-adapters.js';
 import { genesisBlock } from './genesis.js';
@@ -42,6 +43,8 @@ export interface EngineOptions {
   readonly mining?: MiningOptions;
   /** Log query limits, filter timeout and account-history limit. */
   readonly logs?: LogServiceOptions;
+  /** Bounds of the engine's caches and of LevelDB's (see cache-limits.ts); unset ones take the defaults. */
+  readonly caches?: Partial<CacheLimits>;
 }
 
 export interface MiningOptions {
@@ -84,6 +87,7 @@ export class ChainEngine {
       rules: opts.rules ?? etcEngineRules(definition, definition.name === 'dev' ? undefined : () => BigInt(Math.floor(Date.now() / 1000))),
       seal: sealVerifierFor(sealMode, pow),
       ...(opts.noProof ? { noProof: true } : {}),
+      ...(opts.caches ? { caches: opts.caches } : {}),
     }).catch((err: unknown) => {
       throw otherSealModeChain(err, named, sealMode) ?? err;
     });
@@ -120,8 +124,11 @@ export class ChainEngine {
   private poolSync: Promise<unknown> = Promise.resolve();
 
   private trackPoolSync(work: Promise<unknown>): void {
-    const all = Promise.all([this.poolSync, work]).catch(() => undefined);
-    this.poolSync = all;
+    // Settled to undefined: Promise.all's result array would hold the previous one, a list growing by one per head.
+    this.poolSync = Promise.all([this.poolSync, work]).then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   /** Resolves once the pool has caught up with every head change so far (test_rewindToBlock empties it after). */

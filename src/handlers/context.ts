@@ -20,7 +20,7 @@ export interface ClientConnection {
    * transport frames them once for all of them.
    */
   sendNotifications(subscriptionId: string, results: readonly Uint8Array[]): void;
-  /** Runs `listener` once when the connection closes. */
+  /** Runs `listener` once when the connection closes; at once when it already has. */
   onClose(listener: () => void): void;
 }
 

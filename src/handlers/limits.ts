@@ -2,12 +2,14 @@
  * Per-request resource caps that sit in front of handlers, in one place so each limit answers the same way:
  * -32005 with a message naming the limit, its value and its setting, and `data: { limit, requested }`.
  *
- * - eth_call / eth_estimateGas: a `gas` above `network.rpc.call.gas-cap`. Execution time is bounded by gas (a
- *   call without `gas` runs with the block gas limit), so this cap is what keeps one call from holding the CPU.
+ * - eth_call / eth_estimateGas: a `gas` above `network.rpc.call.gas-cap`, and execution past
+ *   `network.rpc.call.timeout` (the handlers give the message its deadline, the engine stops the EVM at it and
+ *   throws `CallTimeoutError`, answered here).
  * - debug_accountRange / debug_storageRangeAt: a `maxResults` above `network.rpc.debug.max-range-results`, which
  *   would otherwise build one answer as large as the state.
  * Values the schema admits but no integer can be are left to the handler (it answers -32602 naming the param).
  */
+import { CallTimeoutError } from '../chain/exec/call-deadline.js';
 import type { Handlers } from '../generated/handlers.js';
 import { ErrorCode, RpcError } from '../server/errors.js';
 import type { HandlerContext } from './context.js';
@@ -29,13 +31,31 @@ function quantityOf(value: unknown): bigint | undefined {
   return undefined;
 }
 
+/** `5s`, `1.5s`, `250 ms`: a limit in milliseconds as the setting is usually written. */
+function durationText(ms: number): string {
+  return ms >= 1000 && ms % 100 === 0 ? `${ms / 1000}s` : `${ms} ms`;
+}
+
+export function callTimedOut(method: string, limitMs: number): RpcError {
+  return new RpcError(
+    ErrorCode.LimitExceeded,
+    `${method}: execution aborted after the time limit of ${durationText(limitMs)} (network.rpc.call.timeout)`,
+    { limit: limitMs },
+  );
+}
+
 function gasCapped(handler: Fn, method: string): Fn {
-  return (params, ctx) => {
+  return async (params, ctx) => {
     const request = params[0] as { gas?: unknown } | undefined;
     const gas = request?.gas === undefined ? undefined : quantityOf(request.gas);
     const cap = ctx.node.config.rpc.call.gasCap;
     if (gas !== undefined && gas > cap) throw limitExceeded(`${method}: gas`, gas, cap, 'network.rpc.call.gas-cap');
-    return handler(params, ctx);
+    try {
+      return await handler(params, ctx);
+    } catch (err) {
+      if (err instanceof CallTimeoutError) throw callTimedOut(method, err.limitMs);
+      throw err;
+    }
   };
 }
 

@@ -8,7 +8,7 @@
  * process and Node.js runtime metrics are prom-client's defaults under their usual names (`process_*`,
  * `nodejs_*`) so that stock dashboards read them.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { BlockImportedEvent } from '../chain/blockchain.js';
 import type { ChainEngine } from '../chain/engine.js';
 import type { MinedBlock } from '../chain/miner/index.js';
@@ -23,7 +23,6 @@ export interface WebSocketStats {
 }
 
 export interface NodeMetrics {
-  readonly registry: Registry;
   /** Feeds the RPC request, error and latency metrics; give it to the dispatcher. */
   readonly observer: DispatchObserver;
   /** Called once the WebSocket endpoint exists. */
@@ -41,12 +40,14 @@ const IMPORT_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
 // Sealing: dev blocks take milliseconds; CPU mining at real difficulty takes seconds to minutes.
 const SEAL_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
+type PromClient = typeof import('prom-client');
+
 /**
  * prom-client's process and runtime metrics, collected once per process (they describe the process, and each
  * collector starts an event-loop monitor and GC observer that nothing stops): every NodeMetrics serves them.
  */
 let processRegistry: Registry | undefined;
-function processMetrics(): Registry {
+function processMetrics({ Registry, collectDefaultMetrics }: PromClient): Registry {
   if (processRegistry === undefined) {
     processRegistry = new Registry();
     collectDefaultMetrics({ register: processRegistry });
@@ -54,142 +55,185 @@ function processMetrics(): Registry {
   return processRegistry;
 }
 
+/**
+ * prom-client (some 180 modules with its OpenTelemetry dependency) is not loaded at start-up, where it would delay
+ * the first answer: the registry is built at the first scrape, the first block event or this long after the
+ * metrics are created, whichever comes first. Block events before it is built are kept and counted then, and the
+ * RPC statistics never needed it (rpc-stats.ts), so every figure is the same as with an eager registry; only the
+ * runtime metrics (GC, event-loop lag) start observing at that moment.
+ */
+const REGISTRY_DELAY_MS = 5000;
+
 export function createNodeMetrics(node: SvcNode): NodeMetrics {
-  const registry = new Registry();
-  const registers = [registry];
-  const shared = processMetrics();
   let websocket: WebSocketStats | undefined;
-  const datadirSize = new CachedDirectorySize(node.config.datadir);
-
-  new Gauge({
-    name: 'svc_node_info',
-    help: 'Always 1; the labels say what runs',
-    labelNames: ['version', 'network', 'chain_id'],
-    registers,
-  }).set({ version: node.version, network: node.network.name, chain_id: node.network.chainId.toString() }, 1);
-
-  new Gauge({
-    name: 'svc_head_block_number',
-    help: 'Number of the canonical head block',
-    registers,
-    collect() {
-      const engine = followEngine();
-      if (engine !== undefined) this.set(Number(engine.chain.getHead().header.number));
-    },
-  });
-  new Gauge({
-    name: 'svc_peers',
-    help: 'Handshaked devp2p peers (0 when peering is off)',
-    registers,
-    collect() {
-      this.set(node.peers?.peerCount() ?? 0);
-    },
-  });
-  new Gauge({
-    name: 'svc_sync_target_block',
-    help: 'Block number a running sync is heading for; 0 when not syncing',
-    registers,
-    collect() {
-      this.set(Number(node.peers?.syncProgress()?.highestBlock ?? 0n));
-    },
-  });
-  new Gauge({
-    name: 'svc_txpool_transactions',
-    help: 'Transactions in the pool, by state',
-    labelNames: ['state'],
-    registers,
-    collect() {
-      const pool = followEngine()?.pool;
-      if (pool === undefined) return;
-      this.set({ state: 'pending' }, pool.pendingCount);
-      this.set({ state: 'queued' }, pool.queuedCount);
-    },
-  });
-  new Gauge({
-    name: 'svc_filters',
-    help: 'Polled filters installed (eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter)',
-    registers,
-    collect() {
-      const filters = followEngine()?.logs.filters;
-      if (filters !== undefined) this.set(filters.filterCount);
-    },
-  });
-  new Gauge({
-    name: 'svc_ws_subscriptions',
-    help: 'Active eth_subscribe subscriptions',
-    registers,
-    collect() {
-      const filters = followEngine()?.logs.filters;
-      if (filters !== undefined) this.set(filters.subscriptionCount);
-    },
-  });
-  new Gauge({
-    name: 'svc_ws_connections',
-    help: 'Open WebSocket connections',
-    registers,
-    collect() {
-      this.set(websocket?.clientCount ?? 0);
-    },
-  });
-  new Gauge({
-    name: 'svc_datadir_size_bytes',
-    help: 'Bytes of the files under the data directory (chain database, keystore, Ethash caches kept there); measured at most once a minute',
-    registers,
-    async collect() {
-      this.set(await datadirSize.value());
-    },
-  });
-
-  const imports = new Counter({ name: 'svc_blocks_imported_total', help: 'Blocks stored by import, as the new head or on a side chain', labelNames: ['status'], registers });
-  // Both series exist from the start, so that rate() and increase() see the first import.
-  for (const status of ['head', 'side']) imports.inc({ status }, 0);
-  const importTime = new Histogram({ name: 'svc_block_import_duration_seconds', help: 'Time to check, execute and store one block', buckets: IMPORT_BUCKETS, registers });
-  const mined = new Counter({ name: 'svc_blocks_mined_total', help: 'Blocks this node sealed and imported', registers });
-  const sealTime = new Histogram({ name: 'svc_block_seal_duration_seconds', help: 'Time the miner spent assembling and sealing one block', buckets: SEAL_BUCKETS, registers });
-
   const rpc = new RpcStats(RPC_BUCKETS);
-  rpc.register(registry);
-
-  const onImported = (event: BlockImportedEvent) => {
-    imports.inc({ status: event.status });
-    importTime.observe(event.durationMs / 1000);
+  let early: Array<{ imported: BlockImportedEvent } | { sealed: MinedBlock }> | undefined = [];
+  let onImported = (event: BlockImportedEvent) => {
+    early?.push({ imported: event });
+    void built();
   };
-  const onSealed = (block: MinedBlock) => {
-    mined.inc();
-    if (block.sealMs !== undefined) sealTime.observe(block.sealMs / 1000);
+  let onSealed = (block: MinedBlock) => {
+    early?.push({ sealed: block });
+    void built();
   };
   // Test mode swaps engines (test_setChainParams): follow whichever engine is attached, re-hooking on change.
   let hooked: ChainEngine | undefined;
+  const importedHook = (event: BlockImportedEvent) => onImported(event);
+  const sealedHook = (block: MinedBlock) => onSealed(block);
   function followEngine(): ChainEngine | undefined {
     const engine = node.engine;
     if (engine !== hooked) {
       unhook();
-      engine?.chain.on('blockImported', onImported);
-      engine?.miner.on('sealed', onSealed);
+      engine?.chain.on('blockImported', importedHook);
+      engine?.miner.on('sealed', sealedHook);
       hooked = engine;
     }
     return engine;
   }
   function unhook(): void {
-    hooked?.chain.off('blockImported', onImported);
-    hooked?.miner.off('sealed', onSealed);
+    hooked?.chain.off('blockImported', importedHook);
+    hooked?.miner.off('sealed', sealedHook);
     hooked = undefined;
   }
   followEngine();
 
+  let closed = false;
+  let registries: Promise<{ registry: Registry; shared: Registry }> | undefined;
+  const built = () =>
+    (registries ??= import('prom-client').then((prom) => {
+      const registry = buildRegistry(prom);
+      return { registry, shared: processMetrics(prom) };
+    }));
+  const timer = setTimeout(() => void built(), REGISTRY_DELAY_MS);
+  timer.unref();
+
+  function buildRegistry(prom: PromClient): Registry {
+    const { Counter, Gauge, Histogram, Registry } = prom;
+    const registry = new Registry();
+    const registers = [registry];
+    const datadirSize = new CachedDirectorySize(node.config.datadir);
+
+    new Gauge({
+      name: 'svc_node_info',
+      help: 'Always 1; the labels say what runs',
+      labelNames: ['version', 'network', 'chain_id'],
+      registers,
+    }).set({ version: node.version, network: node.network.name, chain_id: node.network.chainId.toString() }, 1);
+
+    new Gauge({
+      name: 'svc_head_block_number',
+      help: 'Number of the canonical head block',
+      registers,
+      collect() {
+        const engine = followEngine();
+        if (engine !== undefined) this.set(Number(engine.chain.getHead().header.number));
+      },
+    });
+    new Gauge({
+      name: 'svc_peers',
+      help: 'Handshaked devp2p peers (0 when peering is off)',
+      registers,
+      collect() {
+        this.set(node.peers?.peerCount() ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'svc_sync_target_block',
+      help: 'Block number a running sync is heading for; 0 when not syncing',
+      registers,
+      collect() {
+        this.set(Number(node.peers?.syncProgress()?.highestBlock ?? 0n));
+      },
+    });
+    new Gauge({
+      name: 'svc_txpool_transactions',
+      help: 'Transactions in the pool, by state',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const pool = followEngine()?.pool;
+        if (pool === undefined) return;
+        this.set({ state: 'pending' }, pool.pendingCount);
+        this.set({ state: 'queued' }, pool.queuedCount);
+      },
+    });
+    new Gauge({
+      name: 'svc_filters',
+      help: 'Polled filters installed (eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter)',
+      registers,
+      collect() {
+        const filters = followEngine()?.logs.filters;
+        if (filters !== undefined) this.set(filters.filterCount);
+      },
+    });
+    new Gauge({
+      name: 'svc_ws_subscriptions',
+      help: 'Active eth_subscribe subscriptions',
+      registers,
+      collect() {
+        const filters = followEngine()?.logs.filters;
+        if (filters !== undefined) this.set(filters.subscriptionCount);
+      },
+    });
+    new Gauge({
+      name: 'svc_ws_connections',
+      help: 'Open WebSocket connections',
+      registers,
+      collect() {
+        this.set(websocket?.clientCount ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'svc_datadir_size_bytes',
+      help: 'Bytes of the files under the data directory (chain database, keystore, Ethash caches kept there); measured at most once a minute',
+      registers,
+      async collect() {
+        this.set(await datadirSize.value());
+      },
+    });
+
+    const imports = new Counter({ name: 'svc_blocks_imported_total', help: 'Blocks stored by import, as the new head or on a side chain', labelNames: ['status'], registers });
+    // Both series exist from the start, so that rate() and increase() see the first import.
+    for (const status of ['head', 'side']) imports.inc({ status }, 0);
+    const importTime = new Histogram({ name: 'svc_block_import_duration_seconds', help: 'Time to check, execute and store one block', buckets: IMPORT_BUCKETS, registers });
+    const mined = new Counter({ name: 'svc_blocks_mined_total', help: 'Blocks this node sealed and imported', registers });
+    const sealTime = new Histogram({ name: 'svc_block_seal_duration_seconds', help: 'Time the miner spent assembling and sealing one block', buckets: SEAL_BUCKETS, registers });
+
+    rpc.register(registry);
+
+    onImported = (event: BlockImportedEvent) => {
+      imports.inc({ status: event.status });
+      importTime.observe(event.durationMs / 1000);
+    };
+    onSealed = (block: MinedBlock) => {
+      mined.inc();
+      if (block.sealMs !== undefined) sealTime.observe(block.sealMs / 1000);
+    };
+    for (const event of early ?? []) {
+      if ('imported' in event) onImported(event.imported);
+      else onSealed(event.sealed);
+    }
+    early = undefined;
+    if (closed) registry.clear();
+    return registry;
+  }
+
   return {
-    registry,
     observer: rpc,
     attachWebSocket(stats) {
       websocket = stats;
     },
     async scrape() {
+      const { registry, shared } = await built();
       const [own, runtime] = await Promise.all([registry.metrics(), shared.metrics()]);
       return { contentType: registry.contentType, body: `${own}\n${runtime}` };
     },
     close() {
+      closed = true;
+      clearTimeout(timer);
       unhook();
-      registry.clear();
+      early = undefined;
+      void registries?.then(({ registry }) => registry.clear());
     },
   };
 }

@@ -108,16 +108,19 @@ export async function runCli(
 
   const log = createLogger({ level: config.logLevel, stream: io.stdout });
   const node = new SvcNode(config, log);
-  let server: RunningServer;
+  let server: RunningServer | undefined;
   let services: NodeServices | undefined;
   try {
     mkdirSync(config.datadir, { recursive: true });
     services = await openNodeServices(node);
     server = await startServer(node, { handlers });
     node.noteRpcPort(server.port);
+    // Peering starts once the RPC server listens; the "listening" line below still waits for it.
+    await services.startPeers();
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     log.error('start-up failed', { error: message });
+    await server?.close().catch(() => undefined);
     await services?.close().catch(() => undefined);
     return fail(`cannot start: ${message}`);
   }

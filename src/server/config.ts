@@ -8,6 +8,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { findMethod, namespaces, type Namespace } from '../generated/registry.js';
 import type { SealMode } from '../chain/seal-mode.js';
+import { DEFAULT_CACHE_LIMITS, type CacheLimits } from '../chain/cache-limits.js';
 import type { LogLevel } from './logger.js';
 import { DEFAULT_PROTECTED, type AuthConfig } from './auth.js';
 import { envNameOf, settings, settingsByKey, type NetworkName, type Setting } from './settings.js';
@@ -61,6 +62,8 @@ export interface P2pConfig {
 
 export interface NodeConfig {
   readonly network: NetworkName;
+  /** Bounds of the engine's in-memory caches and LevelDB's cache and write buffer (`cache.*`, `db.*`). */
+  readonly caches: CacheLimits;
   /** ECIP-1097 checkpointing with the dev federation (dev only; the engine uses `devWithCheckpointing`). */
   readonly checkpointing: boolean;
   readonly p2p: P2pConfig;
@@ -91,9 +94,10 @@ export interface NodeConfig {
       readonly rateLimit: RateLimitConfig;
     };
     /** `maxBufferedBytes`: unsent bytes one client may fall behind before it is disconnected. */
-    readonly ws: { readonly enabled: boolean; readonly maxBufferedBytes: number; readonly maxOutstandingRequests: number };
-    /** eth_call / eth_estimateGas: the most gas a request may name. */
-    readonly call: { readonly gasCap: bigint };
+    /** `pingIntervalMs`: heartbeat; a client that misses a pong is disconnected (0 = off). */
+    readonly ws: { readonly enabled: boolean; readonly maxBufferedBytes: number; readonly maxOutstandingRequests: number; readonly pingIntervalMs: number };
+    /** eth_call / eth_estimateGas: the most gas a request may name, the longest it may run (0 = no limit). */
+    readonly call: { readonly gasCap: bigint; readonly timeoutMs: number };
     /** debug_accountRange / debug_storageRangeAt: the largest page. */
     readonly debug: { readonly maxRangeResults: number };
     /** JWT / API-key authentication of callers (src/server/auth.ts); off unless configured. */
@@ -194,8 +198,24 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
   // The instant-seal dev chain is another chain than the Ethash one (another genesis): its own directory too, so
   // `--seal ethash` keeps finding the Ethash dev chain where it always was.
   const datadir = getPath('datadir') ?? join(homedir(), '.svc-node', `${checkpointing ? 'dev-checkpointing' : network}${seal === 'instant' ? '-instant' : ''}`);
+  const d = DEFAULT_CACHE_LIMITS;
+  const atLeastOne = (key: string, fallback: number) => Math.max(1, get<number>(key) ?? fallback);
+  const caches: CacheLimits = {
+    trieNodes: atLeastOne('cache.trie-nodes', d.trieNodes),
+    trieDecodedNodes: atLeastOne('cache.trie-decoded-nodes', d.trieDecodedNodes),
+    trieLookups: atLeastOne('cache.trie-lookups', d.trieLookups),
+    blocks: atLeastOne('cache.blocks', d.blocks),
+    headers: atLeastOne('cache.headers', d.headers),
+    receipts: atLeastOne('cache.receipts', d.receipts),
+    canonicalHashes: atLeastOne('cache.canonical-hashes', d.canonicalHashes),
+    stateViews: atLeastOne('cache.state-views', d.stateViews),
+    callExecutors: atLeastOne('cache.call-executors', d.callExecutors),
+    dbCacheBytes: get<number>('db.cache-size') ?? d.dbCacheBytes,
+    dbWriteBufferBytes: atLeastOne('db.write-buffer-size', d.dbWriteBufferBytes),
+  };
   return {
     network,
+    caches,
     checkpointing,
     p2p: {
       enabled: get<boolean>('network.p2p.enabled') ?? !testmode,
@@ -255,8 +275,12 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
         enabled: get<boolean>('network.rpc.ws.enabled') ?? true,
         maxBufferedBytes: get<number>('network.rpc.ws.max-buffered-bytes') ?? 16 * 1024 * 1024,
         maxOutstandingRequests: Math.max(1, get<number>('network.rpc.ws.max-outstanding-requests') ?? 256),
+        pingIntervalMs: get<number>('network.rpc.ws.ping-interval') ?? 30_000,
       },
-      call: { gasCap: BigInt(get<number>('network.rpc.call.gas-cap') ?? 50_000_000) },
+      call: {
+        gasCap: BigInt(get<number>('network.rpc.call.gas-cap') ?? 50_000_000),
+        timeoutMs: get<number>('network.rpc.call.timeout') ?? 5_000,
+      },
       debug: { maxRangeResults: get<number>('network.rpc.debug.max-range-results') ?? 10_000 },
       auth: {
         enabled: get<boolean>('network.rpc.auth.enabled') ?? false,

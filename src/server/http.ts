@@ -47,10 +47,14 @@ function transportError(status: number, code: number, message: string, data?: un
 }
 
 const tooLarge = Symbol('too large');
+const clientGone = Symbol('client gone');
 
-/** Collects the body up to `limit` bytes; beyond it, stops buffering and reports `tooLarge`. */
-function readBody(incoming: IncomingMessage, limit: number): Promise<string | typeof tooLarge> {
-  return new Promise((resolve, reject) => {
+/**
+ * Collects the body up to `limit` bytes; beyond it, stops buffering and reports `tooLarge`. A client that goes
+ * away mid-body (Node's "aborted") is `clientGone`: an ordinary event, not a fault of the node.
+ */
+function readBody(incoming: IncomingMessage, limit: number): Promise<string | typeof tooLarge | typeof clientGone> {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
@@ -67,7 +71,7 @@ function readBody(incoming: IncomingMessage, limit: number): Promise<string | ty
     incoming.once('end', () => {
       resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
     });
-    incoming.once('error', reject);
+    incoming.once('error', () => resolve(clientGone));
   });
 }
 
@@ -114,6 +118,8 @@ export function createJsonRpcHttp(options: JsonRpcHttpOptions): JsonRpcHttp {
     }
     const text = await readBody(incoming, maxBodySize);
     if (text === tooLarge) return transportError(413, ErrorCode.InvalidRequest, tooLargeMessage);
+    // Nobody is left to read an answer; the status only keeps the writer's contract.
+    if (text === clientGone) return { status: 400, body: null };
 
     let output = dispatcher.handleText(text, ctx);
     if (output instanceof Promise) output = await output;

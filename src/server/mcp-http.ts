@@ -11,13 +11,22 @@
  * as `POST /`.
  */
 import type { IncomingMessage } from 'node:http';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { SvcNode } from '../node.js';
 import { unauthorizedError, type Authenticator } from './auth.js';
 import { ErrorCode } from './errors.js';
 import type { Logger } from './logger.js';
-import { createMcpSdkServer } from './mcp-sdk.js';
 import { RateLimiter, clientIp } from './rate-limit.js';
+
+/**
+ * The SDK (with zod and ajv, some 300 modules) is loaded by the first `/mcp` request, not at start-up: a node that
+ * never serves MCP never pays for it, and the first JSON-RPC answer comes sooner.
+ */
+let sdk: Promise<{ Transport: typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js').WebStandardStreamableHTTPServerTransport; createMcpSdkServer: typeof import('./mcp-sdk.js').createMcpSdkServer }> | undefined;
+const loadSdk = () =>
+  (sdk ??= Promise.all([import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'), import('./mcp-sdk.js')]).then(([transport, server]) => ({
+    Transport: transport.WebStandardStreamableHTTPServerTransport,
+    createMcpSdkServer: server.createMcpSdkServer,
+  })));
 
 export interface McpHttpOptions {
   readonly node: SvcNode;
@@ -63,8 +72,9 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
         });
       }
     }
+    const { Transport, createMcpSdkServer } = await loadSdk();
     const server = createMcpSdkServer(node, log);
-    const transport = new WebStandardStreamableHTTPServerTransport({
+    const transport = new Transport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
       maxRequestBodySize: maxBodySize,

@@ -107,7 +107,7 @@ export async function startServer(node: SvcNode, options: StartServerOptions): P
 
   let ws: WebSocketEndpoint | undefined;
   if (config.rpc.ws.enabled) {
-    ws = attachWebSocket(server, { node, dispatcher, cors, rateLimiter, secure, maxPayload: http.maxBodySize, maxBufferedBytes: config.rpc.ws.maxBufferedBytes, maxOutstandingRequests: config.rpc.ws.maxOutstandingRequests, authenticator, log: rpcLog });
+    ws = attachWebSocket(server, { node, dispatcher, cors, rateLimiter, secure, maxPayload: http.maxBodySize, maxBufferedBytes: config.rpc.ws.maxBufferedBytes, maxOutstandingRequests: config.rpc.ws.maxOutstandingRequests, pingIntervalMs: config.rpc.ws.pingIntervalMs, authenticator, log: rpcLog });
     metrics?.attachWebSocket(ws);
   }
 

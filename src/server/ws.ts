@@ -30,6 +30,11 @@ export interface WebSocketOptions {
   readonly maxBufferedBytes?: number;
   /** Requests (a batch counts once) one connection may have in flight; more are answered -32005. Default 256. */
   readonly maxOutstandingRequests?: number;
+  /**
+   * Every this many ms each client is pinged; one that has not answered the previous ping by then (it stopped
+   * reading, or its host vanished without closing) is disconnected. 0 = no pings. Default 30 s (geth's too).
+   */
+  readonly pingIntervalMs?: number;
   /** Authentication on: the upgrade needs a valid credential (a WebSocket has no per-message headers). */
   readonly authenticator?: Authenticator;
 }
@@ -85,6 +90,30 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): WebS
   const maxOutstanding = options.maxOutstandingRequests ?? 256;
   const path = options.path ?? '/ws';
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload });
+  // Clients that answered the last ping (or connected since): a pong proves the client reads what it is sent.
+  const alive = new WeakSet<WebSocket>();
+  const connections = new WeakMap<WebSocket, { readonly connection: number; readonly ip: string }>();
+  const pingIntervalMs = options.pingIntervalMs ?? 30_000;
+  const heartbeat =
+    pingIntervalMs > 0
+      ? setInterval(() => {
+          for (const client of wss.clients) {
+            if (!alive.has(client)) {
+              // It has not answered our previous ping for a whole interval: its subscriptions and unsent bytes
+              // go now instead of waiting for a TCP time-out or the buffered-bytes cap.
+              log.info('websocket client not answering pings, disconnecting', {
+                ...connections.get(client),
+                reason: `no pong within ${pingIntervalMs} ms (network.rpc.ws.ping-interval)`,
+              });
+              client.terminate();
+              continue;
+            }
+            alive.delete(client);
+            if (client.readyState === WebSocket.OPEN) client.ping();
+          }
+        }, pingIntervalMs)
+      : undefined;
+  heartbeat?.unref();
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = req.url ?? '/';
@@ -108,6 +137,7 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): WebS
   function onConnection(ws: WebSocket, req: IncomingMessage): void {
     const ip = clientIp(req.headers['x-forwarded-for'], req.socket.remoteAddress);
     const closeListeners: Array<() => void> = [];
+    let closed = false;
     const maxBuffered = options.maxBufferedBytes ?? 16 * 1024 * 1024;
     const outbox = new WebSocketOutbox(ws);
     // Every outgoing message goes through here: a client that stops reading makes the backlog grow (the socket's
@@ -116,9 +146,15 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): WebS
     const admit = (bytes: number): boolean => {
       if (ws.readyState !== WebSocket.OPEN) return false;
       if (outbox.backlog + bytes <= maxBuffered) return true;
-      log.warn('websocket client too slow, disconnecting', { connection: connection.id, ip, bufferedBytes: outbox.backlog });
+      log.warn('websocket client too slow, disconnecting', {
+        connection: connection.id,
+        ip,
+        bufferedBytes: outbox.backlog,
+        reason: `more than ${maxBuffered} bytes waiting to be sent (network.rpc.ws.max-buffered-bytes)`,
+      });
       // What is already queued is written first, then the close frame, so a client that resumes reading learns
-      // why; one that never does is cut off by the ws library's close timeout (30 s). Nothing more is queued.
+      // why; one that never does is cut off at the next heartbeat but one (no pong), or by the ws library's close
+      // timeout (30 s) with pings off. Nothing more is queued.
       outbox.flush();
       ws.close(SLOW_CONSUMER_CLOSE_CODE, `slow consumer: more than ${maxBuffered} bytes waiting to be sent`);
       return false;
@@ -141,7 +177,10 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): WebS
       sendText,
       sendNotifications,
       onClose(listener) {
-        closeListeners.push(listener);
+        // A handler may finish after its client has gone (eth_subscribe resolving after the socket closed):
+        // it still gets its cleanup, at once.
+        if (closed) listener();
+        else closeListeners.push(listener);
       },
     };
     // Authentication on: only authenticated clients get this far (checked at the upgrade).
@@ -150,6 +189,9 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): WebS
     let outstanding = 0;
     log.debug('websocket connected', { connection: connection.id, ip });
 
+    alive.add(ws);
+    connections.set(ws, { connection: connection.id, ip });
+    ws.on('pong', () => alive.add(ws));
     ws.on('message', (data: RawData) => {
       const text = Buffer.isBuffer(data)
         ? data.toString('utf8')
@@ -180,8 +222,9 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): WebS
     });
     ws.on('error', (err) => log.debug('websocket error', { connection: connection.id, error: err.message }));
     ws.once('close', () => {
+      closed = true;
       log.debug('websocket closed', { connection: connection.id });
-      for (const listener of closeListeners) {
+      for (const listener of closeListeners.splice(0)) {
         try {
           listener();
         } catch (err) {
@@ -196,6 +239,7 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): WebS
       return wss.clients.size;
     },
     close() {
+      if (heartbeat !== undefined) clearInterval(heartbeat);
       for (const client of wss.clients) client.terminate();
       return new Promise<void>((resolve) => wss.close(() => resolve()));
     },

@@ -14,6 +14,9 @@ describe('schema-driven fuzzer (short run)', () => {
     expect(report.failures).toEqual([]);
     expect(report.outcomes['error -32603']).toBeUndefined();
     expect(report.finalBlockNumber.ok).toBe(true);
+    // No error-level line in the node's log: a client that hangs up mid-body once logged "unhandled error".
+    expect(report.faultLogs).toEqual([]);
+    expect(report.byKind['cut-connection']).toBeGreaterThan(0);
     // The run really exercised the node: most cases sent, over both transports, many kinds of bad input.
     expect(report.requests).toBeGreaterThanOrEqual(1500);
     expect(Object.keys(report.byKind).length).toBeGreaterThanOrEqual(12);

@@ -25,6 +25,8 @@ ${prose(model.description)}
 <p>Every method below is called as JSON-RPC 2.0: <code>POST</code> a request
 object (or a batch array) with <code>Content-Type: application/json</code> to the node's root URL. Method pages have a
 <strong>Try it</strong> form that sends the example request to the node serving this page.</p>
+<p>Running a node: <a href="${root}operations.md">Operating svc-node safely</a> (safe defaults, authentication, every
+limit and its error, reverse proxy and TLS, the soak and failure tests).</p>
 <p class="totals">${model.methods.length} methods in ${model.namespaces.length} namespaces; ${availableCount} answer today,
 ${unavailable.length} not yet. <a href="${root}schemas.html">${Object.keys(model.schemas).length} shared schemas</a>.</p>
 </section>

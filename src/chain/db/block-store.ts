@@ -23,20 +23,36 @@ export interface TxLocation {
 
 const hexKey = bytesToUnprefixedHex;
 
+/** Bounds of the decoded-object caches, in entries (see src/chain/cache-limits.ts for the defaults the node uses). */
+export interface BlockStoreCacheLimits {
+  readonly blocks: number;
+  readonly headers: number;
+  readonly receipts: number;
+  readonly canonicalHashes: number;
+}
+
 export class BlockStore {
-  private readonly blocks = new Lru<string, Block>(512);
-  private readonly headers = new Lru<string, BlockHeader>(4096);
-  private readonly receipts = new Lru<string, TxReceipt[]>(256);
-  private readonly canonical = new Lru<bigint, Uint8Array>(8192);
+  /** Exposed for tests of the bounds. */
+  readonly blocks: Lru<string, Block>;
+  readonly headers: Lru<string, BlockHeader>;
+  readonly receipts: Lru<string, TxReceipt[]>;
+  readonly canonical: Lru<bigint, Uint8Array>;
   /** ECIP-1097 chains: latest checkpoint number per block hash (immutable, read for every block result). */
-  private readonly lastCheckpoints = new Lru<string, bigint>(4096);
+  private readonly lastCheckpoints: Lru<string, bigint>;
 
   constructor(
     private readonly db: ChainDB,
     private readonly codec: BlockCodec,
     /** The shared Common for a height (receipt blooms hash with its keccak). */
     private readonly commonAt: (number: bigint) => Common,
-  ) {}
+    limits: BlockStoreCacheLimits = { blocks: 512, headers: 4096, receipts: 256, canonicalHashes: 8192 },
+  ) {
+    this.blocks = new Lru(limits.blocks);
+    this.headers = new Lru(limits.headers);
+    this.receipts = new Lru(limits.receipts);
+    this.canonical = new Lru(limits.canonicalHashes);
+    this.lastCheckpoints = new Lru(limits.headers);
+  }
 
   // ---- reads ----
 
@@ -79,7 +95,8 @@ export class BlockStore {
   async getNumber(hash: Uint8Array): Promise<bigint | undefined> {
     const cached = this.blocks.get(hexKey(hash));
     if (cached !== undefined) return cached.header.number;
-    const bytes = await this.db.get(keys.number(hash));
+    // Read on every import ("is this block stored?", nearly always not): in-thread, see ChainDB.getSync.
+    const bytes = this.db.getSync(keys.number(hash));
     return bytes === undefined ? undefined : decodeNumber(bytes);
   }
 

@@ -2,19 +2,28 @@
  * Message calls (eth_call, eth_estimateGas) on a block's state; nothing is ever persisted.
  *
  * Building a VM costs more than running a typical view call (the EVM builds its opcode and precompile
- * tables, the state manager its trie and caches: profiled at ~60% of a call), so a `CallExecutor` keeps
- * a few VMs per block and reuses them. Each call runs inside a state-manager checkpoint that is reverted
- * afterwards, so no call sees another's writes, and the outer checkpoint keeps the state manager from
- * flushing its caches into the trie (which would hash trie nodes for nothing). A block's state is
- * immutable (it is addressed by the block hash), so an executor never goes stale.
+ * tables: profiled at ~60% of a call), so a `CallExecutor` keeps a few VMs per block and reuses them. Each
+ * VM runs on a `CallState` (call-state.ts): the block's state as read through the executor's shared
+ * `BlockReads`, under a write overlay that is dropped after each call, so no call sees another's writes and
+ * a hot contract's accounts, code and slots are read from the trie once per block. A block's state is
+ * immutable (it is addressed by the block hash), so an executor never goes stale; a new head gets its own.
+ *
+ * A call to an address runs the lean path (`executeCall`): what runTx does for a transaction whose result is
+ * only its execution (intrinsic gas, the EIP-3607 sender check, the sender's up-front cost and nonce, EIP-2929
+ * warming, refunds) without building a transaction object, receipts, bloom, miner payment or cleanup of
+ * touched accounts, none of which a call's answer shows. Creations, and rules with transaction-level EIPs
+ * the lean path does not know (a retesteth chain may enable London and later), go through runTx; a test runs
+ * both paths on the same calls and compares every field.
  */
+import { performance } from 'node:perf_hooks';
 import type { Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import { createLegacyTx } from '@ethereumjs/tx';
-import { Address } from '@ethereumjs/util';
+import { Account, Address, KECCAK256_NULL, MAX_INTEGER, MAX_UINT64, bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util';
 import { createVM, runTx, type VM } from '@ethereumjs/vm';
-import { openState } from '../state/state-view.js';
+import { BlockReads, CallState } from './call-state.js';
+import { CallTimeoutError, callDeadlineInstalled, clearDeadline, setDeadline } from './call-deadline.js';
 import { jumpAnalysisCacheInstalled } from './jump-analysis-cache.js';
 import type { TrieNodeStore } from '../state/trie-db.js';
 import type { ReceiptLog } from './receipts.js';
@@ -29,6 +38,11 @@ export interface CallMessage {
   /** Gas limit; defaults to the block's gas limit. */
   readonly gas?: bigint;
   readonly gasPrice?: bigint;
+  /**
+   * Wall-clock limit: past `at` (a `performance.now()` time) execution stops and `run` throws
+   * `CallTimeoutError` naming `limitMs`. Several runs may share one deadline (eth_estimateGas's search).
+   */
+  readonly deadline?: { readonly at: number; readonly limitMs: number };
 }
 
 export interface CallResult {
@@ -53,40 +67,85 @@ export interface CallContext {
   readonly ancestors: EVMMockBlockchainInterface;
 }
 
-/** VMs kept per block: calls interleave at their state reads, and each needs a VM of its own meanwhile. */
-const MAX_IDLE_VMS = 4;
+/**
+ * VMs kept per block. Over HTTP, calls interleave only where a read misses the shared reads and waits on the
+ * database; once a contract's state is read a call runs to its end without yielding to I/O, so one or two VMs
+ * serve any concurrency. In-process callers that start many calls at once (microtask-interleaved, one VM
+ * each) would otherwise build and drop VMs on every round: an idle VM costs ~50 kB, building one ~0.3 ms.
+ */
+const MAX_IDLE_VMS = 16;
+
+/** A VM and the state it runs on. */
+interface CallVm {
+  readonly vm: VM;
+  readonly state: CallState;
+}
 
 /** Runs calls against one block's state with reusable VMs. Safe for concurrent calls. */
 export class CallExecutor {
-  private readonly idle: VM[] = [];
+  private readonly idle: CallVm[] = [];
+  /** What calls have read from the block's state, shared by this executor's VMs. */
+  readonly reads: BlockReads;
+  /** Intrinsic-gas parameters for the lean path; undefined = every call goes through runTx. */
+  private readonly lean: LeanParams | undefined;
 
-  constructor(private readonly ctx: CallContext) {}
+  /** `leanPath: false` sends every call through runTx (tests compare the two paths). */
+  constructor(
+    private readonly ctx: CallContext,
+    opts: { readonly leanPath?: boolean } = {},
+  ) {
+    this.reads = new BlockReads(ctx.store, ctx.common, ctx.stateRoot);
+    this.lean = opts.leanPath === false ? undefined : leanParams(ctx.common);
+  }
 
+  /** Throws `CallTimeoutError` when `msg.deadline` passes before the call ends. */
   async run(msg: CallMessage): Promise<CallResult> {
-    const vm = this.idle.pop() ?? (await this.newVm());
-    const sm = vm.stateManager;
-    await sm.checkpoint();
+    const { deadline } = msg;
+    if (deadline !== undefined && performance.now() > deadline.at) throw new CallTimeoutError(deadline.limitMs);
+    const slot = this.idle.pop() ?? (await this.newVm());
     let reusable = true;
+    if (deadline !== undefined) setDeadline(slot.vm.evm, deadline.at, deadline.limitMs);
     try {
-      return await execute(vm, this.ctx, msg);
+      return await execute(slot.vm, this.ctx, this.lean, msg);
     } catch (err) {
-      // A rejection (e.g. gas below the intrinsic gas) is an answer; the VM that threw is not trusted again.
+      // A rejection (e.g. gas below the intrinsic gas) is an answer; the VM that threw is not trusted again
+      // (a call stopped by its deadline leaves its frames' checkpoints open).
       reusable = false;
+      if (err instanceof CallTimeoutError) throw err;
       return rejection(err);
     } finally {
+      if (deadline !== undefined) clearDeadline(slot.vm.evm);
       if (reusable) {
-        await sm.revert();
-        if (this.idle.length < MAX_IDLE_VMS) this.idle.push(vm);
+        slot.state.reset();
+        if (this.idle.length < MAX_IDLE_VMS) this.idle.push(slot);
       }
     }
   }
 
-  private async newVm(): Promise<VM> {
-    await jumpAnalysisCacheInstalled;
-    const { stateManager } = openState(this.ctx.store, this.ctx.common, this.ctx.stateRoot);
+  private async newVm(): Promise<CallVm> {
+    await Promise.all([jumpAnalysisCacheInstalled, callDeadlineInstalled]);
     // A shallow copy per VM: the EVM subscribes to its Common's events.
-    return createVM({ common: this.ctx.common.copy(), stateManager, blockchain: this.ctx.ancestors });
+    const common = this.ctx.common.copy();
+    rememberEips(common);
+    const state = new CallState(this.reads, common);
+    return { vm: await createVM({ common, stateManager: state, blockchain: this.ctx.ancestors }), state };
   }
+}
+
+/**
+ * The EVM asks `isActivatedEIP` several times per opcode, and Common scans its list of active EIPs each time
+ * (~3% of a view call). A call VM's Common stays at one hardfork, so the answers are remembered, and forgotten
+ * should the hardfork ever change.
+ */
+function rememberEips(common: Common): void {
+  const scan = common.isActivatedEIP.bind(common);
+  const known = new Map<number, boolean>();
+  common.isActivatedEIP = (eip: number): boolean => {
+    let active = known.get(eip);
+    if (active === undefined) known.set(eip, (active = scan(eip)));
+    return active;
+  };
+  common.events.on('hardforkChanged', () => known.clear());
 }
 
 /** One call on a fresh executor (kept for callers that run a single call). */
@@ -94,8 +153,37 @@ export async function runCall(ctx: CallContext, msg: CallMessage): Promise<CallR
   return new CallExecutor(ctx).run(msg);
 }
 
-async function execute(vm: VM, ctx: CallContext, msg: CallMessage): Promise<CallResult> {
-  const sender = new Address(msg.from ?? new Uint8Array(20));
+/** Transaction-level EIPs runTx applies and `executeCall` does not: with any of them active, calls take runTx. */
+const RUN_TX_ONLY_EIPS = [1559, 2780, 4844, 7623, 7702, 7825, 7864, 7928, 8037];
+
+interface LeanParams {
+  /** Intrinsic gas of a call with no data (txGas). */
+  readonly base: bigint;
+  readonly zeroByte: bigint;
+  readonly nonZeroByte: bigint;
+}
+
+/** Read once per executor from a transaction object, so the figures are the ones runTx would charge. */
+function leanParams(common: Common): LeanParams | undefined {
+  if (RUN_TX_ONLY_EIPS.some((eip) => common.isActivatedEIP(eip))) return undefined;
+  const tx = createLegacyTx({ to: new Uint8Array(20) }, { common });
+  return { base: tx.getIntrinsicGas(), zeroByte: tx.common.param('txDataZeroGas'), nonZeroByte: tx.common.param('txDataNonZeroGas') };
+}
+
+const ZERO_ADDRESS = new Uint8Array(20);
+const NO_DATA = new Uint8Array(0);
+
+async function execute(vm: VM, ctx: CallContext, lean: LeanParams | undefined, msg: CallMessage): Promise<CallResult> {
+  const sender = new Address(msg.from ?? ZERO_ADDRESS);
+  // Each call starts with an empty journal (warm sets, touched accounts): the previous call's state is gone.
+  vm.evm.journal.cleanJournal();
+  const gasLimit = msg.gas ?? ctx.envBlock.header.gasLimit;
+  const value = msg.value ?? 0n;
+  const gasPrice = msg.gasPrice ?? 0n;
+  // Values a transaction object would refuse keep runTx's path and messages.
+  if (lean !== undefined && msg.to !== undefined && gasLimit <= MAX_UINT64 && value <= MAX_INTEGER && gasPrice * gasLimit <= MAX_INTEGER) {
+    return executeCall(vm, ctx.envBlock, lean, sender, msg.to, msg.data ?? NO_DATA, value, gasLimit, gasPrice);
+  }
   const account = await vm.stateManager.getAccount(sender);
   // An unsigned transaction whose sender we assert: calls need no signature, only the sender's view.
   const tx = createLegacyTx(
@@ -103,9 +191,9 @@ async function execute(vm: VM, ctx: CallContext, msg: CallMessage): Promise<Call
       nonce: account?.nonce ?? 0n,
       to: msg.to,
       data: msg.data,
-      value: msg.value ?? 0n,
-      gasLimit: msg.gas ?? ctx.envBlock.header.gasLimit,
-      gasPrice: msg.gasPrice ?? 0n,
+      value,
+      gasLimit,
+      gasPrice,
     },
     { common: ctx.common, freeze: false },
   );
@@ -125,6 +213,77 @@ async function execute(vm: VM, ctx: CallContext, msg: CallMessage): Promise<Call
     ...(err !== undefined ? { error: err.error } : {}),
     logs: (result.execResult.logs ?? []).map(([address, topics, data]) => ({ address, topics, data })),
     ...(result.createdAddress !== undefined ? { createdAddress: result.createdAddress.bytes } : {}),
+  };
+}
+
+/**
+ * A call to `to` as runTx runs a legacy transaction with skipNonce, skipBalance and no block gas-limit check
+ * (vm/src/runTx.ts, the parts a pre-London message call reaches), in its order: warm addresses (EIP-2929),
+ * intrinsic gas, refuse a sender with code (EIP-3607), raise the sender's balance to the up-front cost if
+ * short, charge gas * price and bump the nonce, run the message in a nested checkpoint, then gas used =
+ * intrinsic + execution - refund (capped by maxRefundQuotient). Thrown messages are runTx's without its
+ * block and transaction suffix (which `rejection` strips).
+ */
+async function executeCall(
+  vm: VM,
+  block: Block,
+  lean: LeanParams,
+  sender: Address,
+  to: Uint8Array,
+  data: Uint8Array,
+  value: bigint,
+  gasLimit: bigint,
+  gasPrice: bigint,
+): Promise<CallResult> {
+  const { evm, common } = vm;
+  const journal = evm.journal;
+  await journal.checkpoint();
+  if (common.isActivatedEIP(2929)) {
+    for (const address of evm.precompiles.keys()) journal.addAlwaysWarmAddress(address);
+    journal.addAlwaysWarmAddress(bytesToUnprefixedHex(sender.bytes));
+    journal.addAlwaysWarmAddress(bytesToUnprefixedHex(to));
+    if (common.isActivatedEIP(3651)) journal.addAlwaysWarmAddress(bytesToUnprefixedHex(block.header.coinbase.bytes));
+  }
+  let zeros = 0;
+  for (let i = 0; i < data.length; i++) if (data[i] === 0) zeros++;
+  const intrinsic = lean.base + BigInt(zeros) * lean.zeroByte + BigInt(data.length - zeros) * lean.nonZeroByte;
+  if (gasLimit < intrinsic) {
+    throw new Error(`INTRINSIC_GAS_TOO_LOW: tx gas limit ${Number(gasLimit)} is lower than the minimum gas limit of ${Number(intrinsic)}`);
+  }
+  const from = (await vm.stateManager.getAccount(sender)) ?? new Account();
+  if (!equalsBytes(from.codeHash, KECCAK256_NULL)) throw new Error('invalid sender address, address is not EOA'); // runTx's, as rejection() leaves it
+  if (from.nonce >= MAX_UINT64) throw new Error(`nonce cannot equal or exceed MAX_UINT64 (2^64-1), given ${from.nonce}`);
+  const gasCost = gasLimit * gasPrice;
+  if (from.balance < gasCost + value) from.balance = gasCost + value;
+  from.balance -= gasCost;
+  from.nonce += 1n;
+  await journal.putAccount(sender, from);
+  await journal.checkpoint();
+  const result = await evm.runCall({
+    block,
+    gasPrice,
+    caller: sender,
+    gasLimit: gasLimit - intrinsic,
+    to: new Address(to),
+    value,
+    data,
+    skipNonceIncrement: true,
+  });
+  await journal.commit();
+  const exec = result.execResult;
+  let gasUsed = exec.executionGasUsed + intrinsic;
+  const refund = exec.gasRefund ?? 0n;
+  if (refund !== 0n) {
+    const maxRefund = gasUsed / common.param('maxRefundQuotient');
+    gasUsed -= refund < maxRefund ? refund : maxRefund;
+  }
+  const err = exec.exceptionError;
+  return {
+    returnData: exec.returnValue,
+    gasUsed,
+    reverted: err?.error === 'revert',
+    ...(err !== undefined ? { error: err.error } : {}),
+    logs: (exec.logs ?? []).map(([address, topics, logData]) => ({ address, topics, data: logData })),
   };
 }
 

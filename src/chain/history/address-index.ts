@@ -74,6 +74,33 @@ export function addressIndexWrites(block: AddressIndexableBlock, receipts: reado
   return ops;
 }
 
+/** Decodes an address-index key; undefined for a key of another table or of another length. */
+export function decodeAddressIndexKey(key: Uint8Array): (AddressIndexEntry & { readonly address: Uint8Array }) | undefined {
+  if (key.length !== KEY_LENGTH || key[0] !== ADDRESS_INDEX_TAG) return undefined;
+  const view = new DataView(key.buffer, key.byteOffset, key.byteLength);
+  return { address: key.slice(1, 21), number: view.getBigUint64(21), blockHash: key.slice(29, 61), index: view.getUint32(61) };
+}
+
+/**
+ * Every entry of the address index in key order (address, then height), for offline consistency checks and index
+ * rebuilds. A key of the table that does not decode comes back as `{ malformed: key }`.
+ */
+export async function* addressIndexEntries(
+  reader: AddressIndexReader,
+  chunk = 1024,
+): AsyncGenerator<(AddressIndexEntry & { readonly address: Uint8Array }) | { readonly malformed: Uint8Array }> {
+  const iterator = reader.keys({ gte: Uint8Array.of(ADDRESS_INDEX_TAG), lt: Uint8Array.of(ADDRESS_INDEX_TAG + 1) });
+  try {
+    for (;;) {
+      const keys = await iterator.nextv(chunk);
+      if (keys.length === 0) return;
+      for (const key of keys) yield decodeAddressIndexKey(key) ?? { malformed: key.slice() };
+    }
+  } finally {
+    await iterator.close();
+  }
+}
+
 const READ_CHUNK = 1024;
 
 export class AddressIndex {

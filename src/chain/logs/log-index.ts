@@ -100,6 +100,41 @@ export function unindexWrites(block: IndexableBlock, receipts: readonly ReceiptW
   return blockKeys(block, receipts).map((key) => ({ type: 'del', key }));
 }
 
+/** One posting of the log index, decoded from its key (`logIndexEntries`). */
+export type LogIndexEntry =
+  | { readonly kind: 'any'; readonly number: bigint; readonly hash: Uint8Array }
+  | { readonly kind: 'address'; readonly address: Uint8Array; readonly number: bigint; readonly hash: Uint8Array }
+  | { readonly kind: 'topic'; readonly position: number; readonly topic: Uint8Array; readonly number: bigint; readonly hash: Uint8Array };
+
+/** Decodes a log-index key; undefined for a key of another table or of an unknown shape. */
+export function decodeLogIndexKey(key: Uint8Array): LogIndexEntry | undefined {
+  if (key.length < 2 + 40 || key[0] !== LOG_INDEX_TAG) return undefined;
+  const kind = key[1];
+  const { number, hash } = candidateOf(key);
+  const value = key.slice(2, key.length - 40);
+  if (kind === KIND_ANY_LOG && value.length === 0) return { kind: 'any', number, hash: hash.slice() };
+  if (kind === KIND_ADDRESS && value.length === 20) return { kind: 'address', address: value, number, hash: hash.slice() };
+  if (kind >= KIND_TOPIC && kind < KIND_TOPIC + 4 && value.length === 32) return { kind: 'topic', position: kind - KIND_TOPIC, topic: value, number, hash: hash.slice() };
+  return undefined;
+}
+
+/**
+ * Every posting of the log index in key order, for offline consistency checks and index rebuilds (not for queries:
+ * see `LogIndex.candidates`). A key of the table that does not decode comes back as `{ kind: 'malformed', key }`.
+ */
+export async function* logIndexEntries(reader: LogIndexReader, chunk = 1024): AsyncGenerator<LogIndexEntry | { readonly kind: 'malformed'; readonly key: Uint8Array }> {
+  const iterator = reader.keys({ gte: Uint8Array.of(LOG_INDEX_TAG), lt: Uint8Array.of(LOG_INDEX_TAG + 1) });
+  try {
+    for (;;) {
+      const keys = await iterator.nextv(chunk);
+      if (keys.length === 0) return;
+      for (const key of keys) yield decodeLogIndexKey(key) ?? { kind: 'malformed', key: key.slice() };
+    }
+  } finally {
+    await iterator.close();
+  }
+}
+
 function candidateOf(key: Uint8Array): IndexCandidate {
   const at = key.length - 40;
   const number = new DataView(key.buffer, key.byteOffset + at, 8).getBigUint64(0);

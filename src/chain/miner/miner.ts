@@ -78,6 +78,11 @@ export interface MineBlocksOptions {
   readonly withTransactions?: boolean;
   /** Parent of the first block (default: the head); each later block builds on the previous one. */
   readonly parentHash?: Uint8Array;
+  /**
+   * Return the mined blocks (default true). False: resolve to an empty list once all are mined, so a long run
+   * (qa_mineBlocks(10000)) does not hold every block it made until it ends; `sealed` still fires per block.
+   */
+  readonly collect?: boolean;
 }
 
 export interface MinerEvents {
@@ -281,17 +286,20 @@ export class Miner {
   async mineBlocks(count: number, options: MineBlocksOptions = {}): Promise<MinedBlock[]> {
     if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`the number of blocks must be a non-negative integer, got ${count}`);
     const withTransactions = options.withTransactions ?? true;
+    const collect = options.collect ?? true;
     const out: MinedBlock[] = [];
+    let done = 0;
     let parentHash = options.parentHash;
-    while (out.length < count) {
+    while (done < count) {
       // Blocks on the head with nothing to include go in bulk (one database batch per chunk, see Blockchain.extendHead).
       if (parentHash === undefined && this.chain.extendHead !== undefined) {
-        const bulk = await this.exclusive(() => this.produceEmpty(count - out.length, withTransactions, options.timestamp));
-        out.push(...bulk);
-        if (bulk.length > 0) continue;
+        const made = await this.exclusive(() => this.produceEmpty(count - done, withTransactions, options.timestamp, collect ? out : undefined));
+        done += made;
+        if (made > 0) continue;
       }
       const mined = await this.exclusive(() => this.produce(parentHash, withTransactions, options.timestamp?.()));
-      out.push(mined);
+      done++;
+      if (collect) out.push(mined);
       if (parentHash !== undefined) parentHash = mined.block.hash();
     }
     return out;
@@ -302,23 +310,36 @@ export class Miner {
    * included, so the caller seals the next block from the pool. Call under the lock. A transaction that arrives
    * during a bulk run goes into the first block after it.
    */
-  private async produceEmpty(count: number, withTransactions: boolean, timestamp: (() => bigint | undefined) | undefined): Promise<MinedBlock[]> {
-    if (withTransactions && this.pool.pendingCount > 0) return [];
-    const started = performance.now();
-    const extended = await this.chain.extendHead!({
+  private async produceEmpty(
+    count: number,
+    withTransactions: boolean,
+    timestamp: (() => bigint | undefined) | undefined,
+    out: MinedBlock[] | undefined,
+  ): Promise<number> {
+    if (withTransactions && this.pool.pendingCount > 0) return 0;
+    let made = 0;
+    const listened = this.events.listenerCount('sealed') > 0;
+    await this.chain.extendHead!({
       count,
       coinbase: this.coinbaseAddress,
       extraData: this.extra,
       ...(timestamp !== undefined ? { timestamp } : {}),
       seal: (assembled) => this.sealNow(assembled),
+      collect: false,
+      // Per chunk, once it is stored: nothing of a chunk is held after it unless the caller collects.
+      onChunk: (chunk, chunkMs) => {
+        made += chunk.length;
+        this.mined += chunk.length;
+        if (out === undefined && !listened) return;
+        const sealMs = chunkMs / Math.max(1, chunk.length);
+        for (const { assembled, block } of chunk) {
+          const mined: MinedBlock = { block, transactions: [], rejected: assembled.rejected, sealMs };
+          if (listened) this.events.emit('sealed', mined);
+          out?.push(mined);
+        }
+      },
     });
-    const sealMs = (performance.now() - started) / Math.max(1, extended.length);
-    return extended.map(({ assembled, block }) => {
-      this.mined++;
-      const mined: MinedBlock = { block, transactions: [], rejected: assembled.rejected, sealMs };
-      this.events.emit('sealed', mined);
-      return mined;
-    });
+    return made;
   }
 
   // ---------------------------------------------------------------- external miners

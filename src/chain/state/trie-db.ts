@@ -17,7 +17,8 @@ const unprefixedHexToBytes = (hex: string): Uint8Array => hexToBytes(`0x${hex}`)
 
 /** Committed nodes: LevelDB under the state tag, fronted by an LRU of recently used nodes. */
 export class TrieNodeStore {
-  private readonly recent: Lru<string, Uint8Array>;
+  /** Exposed for tests of the bound. */
+  readonly recent: Lru<string, Uint8Array>;
   /** Trie lookup answers and decoded nodes, shared by every trie on this store (see state-trie.ts). */
   readonly trieCaches: StateTrieCaches;
 

@@ -438,7 +438,25 @@ export class TxPool {
    * the pool as `mined`; their senders' nonces and balances are read again at the new head, which
    * drops transactions whose nonce another mined transaction took and promotes the rest.
    */
-  async onBlockAdded(minedTxs: Iterable<TypedTransaction>): Promise<void> {
+  onBlockAdded(minedTxs: Iterable<TypedTransaction>): Promise<void> {
+    // The engine (on `newHead`) and the miner (after its own import) both report a mined block, with the same
+    // block's transaction list: while the first refresh is under way and the head has not moved again, the
+    // second call waits for it instead of reading every sender once more.
+    const inFlight = this.blockAdded;
+    if (inFlight !== undefined && inFlight.txs === minedTxs && inFlight.epoch === this.headEpoch) return inFlight.done;
+    const done = this.refreshAfterBlock(minedTxs);
+    const entry = { txs: minedTxs, epoch: this.headEpoch, done };
+    this.blockAdded = entry;
+    const forget = () => {
+      if (this.blockAdded === entry) this.blockAdded = undefined;
+    };
+    done.then(forget, forget);
+    return done;
+  }
+
+  private blockAdded: { readonly txs: Iterable<TypedTransaction>; readonly epoch: number; readonly done: Promise<void> } | undefined;
+
+  private async refreshAfterBlock(minedTxs: Iterable<TypedTransaction>): Promise<void> {
     this.headEpoch++;
     const minedHashes = new Set<string>();
     const touched = new Set<string>();

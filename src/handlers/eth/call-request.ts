@@ -6,9 +6,11 @@
 import type { Block } from '@ethereumjs/block';
 import type { ChainEngine } from '../../chain/engine.js';
 import type { CallMessage, CallResult } from '../../chain/exec/call.js';
+import { performance } from 'node:perf_hooks';
 import type { CallRequest, TransactionRequest } from '../../generated/types.js';
 import { ErrorCode, RpcError, invalidParams } from '../../server/errors.js';
 import { blockNotFound, stateBlockOf, type BlockParam } from '../block-ref.js';
+import type { HandlerContext } from '../context.js';
 import { bytesFromHex, fromQuantity, toQuantity } from '../hex.js';
 
 /**
@@ -80,6 +82,15 @@ export function callMessageOf(engine: ChainEngine, request: CallRequest, method:
     ...(request.gas !== undefined ? { gas: fromQuantity(request.gas) } : {}),
     ...(request.gasPrice !== undefined ? { gasPrice: fromQuantity(request.gasPrice) } : {}),
   };
+}
+
+/**
+ * The request's wall-clock limit (`network.rpc.call.timeout`), from now: `{ deadline }` to spread into the
+ * message, or nothing when the limit is off. The limit's answer is made in limits.ts.
+ */
+export function deadlineOf(ctx: HandlerContext): Pick<CallMessage, 'deadline'> {
+  const limitMs = ctx.node.config.rpc.call.timeoutMs;
+  return limitMs > 0 ? { deadline: { at: performance.now() + limitMs, limitMs } } : {};
 }
 
 /** Runs `msg` on the state after `block` (the block must be stored: it came from `callBlock`). */

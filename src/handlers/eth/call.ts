@@ -2,7 +2,7 @@ import type { EthCallParams, EthCallResult } from '../../generated/types.js';
 import { ErrorCode, RpcError } from '../../server/errors.js';
 import type { HandlerContext } from '../context.js';
 import { hexFromBytes } from '../hex.js';
-import { callBlock, callMessageOf, checkAffordable, runOn } from './call-request.js';
+import { callBlock, callMessageOf, checkAffordable, deadlineOf, runOn } from './call-request.js';
 import { engineOf } from '../block-ref.js';
 import { executionReverted } from './revert.js';
 
@@ -10,7 +10,7 @@ import { executionReverted } from './revert.js';
 export async function eth_call([request, blockParam]: EthCallParams, ctx: HandlerContext): Promise<EthCallResult> {
   const engine = engineOf(ctx);
   const block = await callBlock(engine, blockParam);
-  const msg = callMessageOf(engine, request, 'eth_call');
+  const msg = { ...callMessageOf(engine, request, 'eth_call'), ...deadlineOf(ctx) };
   await checkAffordable(engine, block, msg, msg.gas ?? block.header.gasLimit);
   const result = await runOn(engine, block, msg);
   if (result.reverted) throw executionReverted(result.returnData);

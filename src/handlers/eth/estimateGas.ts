@@ -5,7 +5,7 @@ import type { EthEstimateGasParams, EthEstimateGasResult } from '../../generated
 import { ErrorCode, RpcError } from '../../server/errors.js';
 import type { HandlerContext } from '../context.js';
 import { toQuantity } from '../hex.js';
-import { balanceAt, callBlock, callMessageOf, checkAffordable, runOn } from './call-request.js';
+import { balanceAt, callBlock, callMessageOf, checkAffordable, deadlineOf, runOn } from './call-request.js';
 import { engineOf } from '../block-ref.js';
 import { executionReverted } from './revert.js';
 
@@ -13,7 +13,8 @@ import { executionReverted } from './revert.js';
 export async function eth_estimateGas([request, blockParam]: EthEstimateGasParams, ctx: HandlerContext): Promise<EthEstimateGasResult> {
   const engine = engineOf(ctx);
   const block = await callBlock(engine, blockParam);
-  return toQuantity(await estimateGas(engine, block, callMessageOf(engine, request, 'eth_estimateGas')));
+  // One deadline for the whole search: every run of it counts against the limit.
+  return toQuantity(await estimateGas(engine, block, { ...callMessageOf(engine, request, 'eth_estimateGas'), ...deadlineOf(ctx) }));
 }
 
 const succeeded = (result: CallResult): boolean => result.error === undefined;

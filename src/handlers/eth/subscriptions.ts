@@ -25,18 +25,25 @@ export function encodeResult(result: unknown): EncodedResult {
   return Buffer.from(JSON.stringify(result), 'utf8');
 }
 
-const registries = new WeakMap<ClientConnection, Map<string, Entry>>();
+/** A connection's subscriptions; `closed` once its socket has gone (nothing may be added then). */
+interface Registry {
+  readonly entries: Map<string, Entry>;
+  closed: boolean;
+}
 
-function registryOf(connection: ClientConnection): Map<string, Entry> {
+const registries = new WeakMap<ClientConnection, Registry>();
+
+function registryOf(connection: ClientConnection): Registry {
   let registry = registries.get(connection);
   if (registry === undefined) {
-    const created = new Map<string, Entry>();
+    const created: Registry = { entries: new Map(), closed: false };
     registry = created;
     registries.set(connection, created);
     // A subscription lives exactly as long as its socket: no idle expiry, nothing left behind.
     connection.onClose(() => {
-      for (const entry of created.values()) entry.engine.unsubscribe();
-      created.clear();
+      created.closed = true;
+      for (const entry of created.entries.values()) entry.engine.unsubscribe();
+      created.entries.clear();
     });
   }
   return registry;
@@ -62,7 +69,14 @@ export async function openSubscription(
   };
   const engine = await start(notify);
   id = toQuantity(engine.id);
-  registryOf(connection).set(id, { engine, id });
+  const registry = registryOf(connection);
+  if (registry.closed) {
+    // The client went away while the subscription was being made (a client that subscribes and vanishes):
+    // nobody can receive or cancel it, so it goes now rather than living in the engine for ever.
+    engine.unsubscribe();
+    return id as `0x${string}`;
+  }
+  registry.entries.set(id, { engine, id });
   setImmediate(() => {
     const queued = held ?? [];
     held = undefined;
@@ -74,8 +88,8 @@ export async function openSubscription(
 /** Cancels one of the connection's subscriptions; false when it owns none with that id. */
 export function closeSubscription(connection: ClientConnection, id: string): boolean {
   const registry = registries.get(connection);
-  const entry = registry?.get(id.toLowerCase());
+  const entry = registry?.entries.get(id.toLowerCase());
   if (registry === undefined || entry === undefined) return false;
-  registry.delete(entry.id);
+  registry.entries.delete(entry.id);
   return entry.engine.unsubscribe();
 }

@@ -20,7 +20,7 @@ export async function qa_mineBlocks([count, withTransactions, parentHash]: QaMin
   if (busy.has(engine)) return { responseType: 'MinerIsWorking', message: null };
   busy.add(engine);
   try {
-    await engine.miner.mineBlocks(blocks, { withTransactions: withTransactions ?? true, ...(parent !== undefined ? { parentHash: parent } : {}) });
+    await engine.miner.mineBlocks(blocks, { collect: false, withTransactions: withTransactions ?? true, ...(parent !== undefined ? { parentHash: parent } : {}) });
     return { responseType: 'MiningOrdered', message: null };
   } catch (error) {
     return { responseType: 'MiningError', message: error instanceof Error ? error.message : String(error) };

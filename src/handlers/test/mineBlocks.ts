@@ -11,7 +11,7 @@ export async function test_mineBlocks([count]: TestMineBlocksParams, ctx: Handle
   const session = testSessionOf(ctx.node);
   const n = quantityNumberParam(count, 'test_mineBlocks', 'count');
   try {
-    await engine.miner.mineBlocks(n, { timestamp: () => session.takeTimestamp() });
+    await engine.miner.mineBlocks(n, { collect: false, timestamp: () => session.takeTimestamp() });
   } catch (err) {
     throw new RpcError(ErrorCode.ServerError, `Mining failed: ${(err as Error).message}.`);
   }

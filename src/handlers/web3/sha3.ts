@@ -1,9 +1,12 @@
-import createKeccakHash from 'keccak';
+import { keccak256 } from '../../chain/crypto.js';
 import type { Web3Sha3Params, Web3Sha3Result } from '../../generated/types.js';
 import type { HandlerContext } from '../context.js';
 import { bytesFromHex, hexFromBytes } from '../hex.js';
 
-/** Keccak-256 (not the NIST SHA3-256) of the given bytes, with the native `keccak` package. */
+/**
+ * Keccak-256 (not the NIST SHA3-256) of the given bytes, with the engine's hasher (crypto.ts: the WASM keccak, or the
+ * native `keccak` binding where WASM is unavailable); the `keccak` package's stream API is not loaded at start-up.
+ */
 export function web3_sha3([data]: Web3Sha3Params, _ctx: HandlerContext): Web3Sha3Result {
-  return hexFromBytes(createKeccakHash('keccak256').update(bytesFromHex(data)).digest());
+  return hexFromBytes(keccak256(bytesFromHex(data)));
 }

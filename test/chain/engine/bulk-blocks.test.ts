@@ -81,6 +81,17 @@ describe('bulk empty blocks', () => {
     expect(follower.chain.getHead().hash()).toEqual(head.hash());
   });
 
+  it('without collecting, a run keeps none of its blocks yet mines, stores and announces each', async () => {
+    const engine = await open();
+    const sealed: bigint[] = [];
+    engine.miner.on('sealed', (m) => sealed.push(m.block.header.number));
+    const result = await engine.miner.mineBlocks(600, { withTransactions: false, collect: false });
+    expect(result).toEqual([]);
+    expect(sealed).toEqual(Array.from({ length: 600 }, (_, i) => BigInt(i + 1)));
+    expect(engine.chain.getHead().header.number).toBe(600n);
+    expect((await engine.chain.getBlock(600n))!.header.parentHash).toEqual((await engine.chain.getBlock(599n))!.hash());
+  });
+
   it('seals pending transactions first, then the rest in bulk', async () => {
     const engine = await open();
     await engine.pool.add(signedTx(engine.chain, { from: 1, nonce: 0n, to: addresses[2], value: 5n }));

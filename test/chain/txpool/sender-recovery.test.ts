@@ -173,7 +173,7 @@ describe('TxPool sender recovery', () => {
   it('admits transactions through the worker, caches their senders, and keeps working after close()', async () => {
     const chain = new FakeChain();
     for (const signer of signers) chain.set(signer.address, { nonce: 0n, balance: 10n * ETHER });
-    const pool = new TxPool(chain, { allowUnprotected: true, senderRecovery: { startWorkerAfter: 0 } });
+    const pool = new TxPool(chain, { allowUnprotected: true, senderRecovery: { startWorkerAfter: 0, minWorkerBatch: 1 } });
     // The first adds start the worker and are recovered in-thread meanwhile; a bystander's transfers wait for it.
     const bystander = Signer.fromSeed('bystander');
     chain.set(bystander.address, { nonce: 0n, balance: 10n * ETHER });

@@ -1,0 +1,74 @@
+/**
+ * A wall-clock limit on one message call (eth_call, eth_estimateGas), as geth's `--rpc.evmtimeout`.
+ *
+ * The EVM runs on the node's one thread, one `await` per opcode that resolves as a microtask: no timer can
+ * fire while a call runs, so the call has to check the clock itself. @ethereumjs/evm's `step` event would do,
+ * but with a listener the interpreter builds an event object (stack copy, memory, gas) for every opcode. Here
+ * the interpreter's `runStep` is wrapped once (the module is loaded by file, as jump-analysis-cache.ts does):
+ * an EVM carrying a deadline counts its steps down and reads the clock once every `CHECK_EVERY` steps; one
+ * without (block execution, a node with the limit off) pays one property read per step. Past the deadline
+ * the step throws `CallTimeoutError`, which is not an EVM error, so no frame catches it: it leaves `runTx`,
+ * and the VM it ran on is discarded (CallExecutor never reuses a VM that threw).
+ *
+ * Measured with bench/eth-call.ts (see docs/operations.md, "Limits"). If a future version moves `runStep`,
+ * nothing is installed and `callDeadlineInstalled` resolves to false (calls then run unbounded in time).
+ */
+import { performance } from 'node:perf_hooks';
+
+/** Steps between two clock reads: a step costs ~0.1–1 µs, so the limit is overshot by well under a millisecond. */
+const CHECK_EVERY = 1024;
+
+/** A call ran past its deadline. */
+export class CallTimeoutError extends Error {
+  constructor(readonly limitMs: number) {
+    super(`execution aborted (timeout = ${limitMs} ms)`);
+    this.name = 'CallTimeoutError';
+  }
+}
+
+/** Set on an EVM for the duration of one call. */
+interface Deadline {
+  /** `performance.now()` after which the call is aborted. */
+  readonly at: number;
+  readonly limitMs: number;
+  countdown: number;
+}
+
+const DEADLINE = '_svcCallDeadline';
+type EvmWithDeadline = { [DEADLINE]?: Deadline | undefined };
+type InterpreterProto = { runStep(this: { _evm: EvmWithDeadline }, opcode: unknown): Promise<void> };
+
+/** Gives the calls run on `evm` from now on until `clearDeadline` the deadline `at` (performance.now() ms). */
+export function setDeadline(evm: object, at: number, limitMs: number): void {
+  (evm as EvmWithDeadline)[DEADLINE] = { at, limitMs, countdown: CHECK_EVERY };
+}
+
+export function clearDeadline(evm: object): void {
+  const target = evm as EvmWithDeadline;
+  if (target[DEADLINE] !== undefined) target[DEADLINE] = undefined;
+}
+
+async function install(): Promise<boolean> {
+  let proto: InterpreterProto | undefined;
+  try {
+    const entry = import.meta.resolve('@ethereumjs/evm');
+    const mod = (await import(new URL('./interpreter.js', entry).href)) as { Interpreter?: { prototype: InterpreterProto } };
+    proto = mod.Interpreter?.prototype;
+  } catch {
+    return false;
+  }
+  const original = proto?.runStep;
+  if (proto === undefined || typeof original !== 'function') return false;
+  proto.runStep = function (this: { _evm: EvmWithDeadline }, opcode: unknown): Promise<void> {
+    const deadline = this._evm[DEADLINE];
+    if (deadline !== undefined && --deadline.countdown === 0) {
+      deadline.countdown = CHECK_EVERY;
+      if (performance.now() > deadline.at) throw new CallTimeoutError(deadline.limitMs);
+    }
+    return original.call(this, opcode);
+  };
+  return true;
+}
+
+/** Resolves to whether the check is in place; installs once, on first import. */
+export const callDeadlineInstalled: Promise<boolean> = install();

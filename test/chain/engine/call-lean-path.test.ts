@@ -1,0 +1,117 @@
+/**
+ * Calls run on a per-block shared read cache under a per-call overlay (exec/call-state.ts), and calls to an address
+ * take a lean path instead of runTx (exec/call.ts). Both must answer exactly as runTx on the library's state manager
+ * did: the same return data, gas used (which eth_estimateGas searches on), revert, error and logs. And the shared
+ * reads belong to one block: a new head is answered from its own state, an older block still from its own.
+ */
+import { readFileSync } from 'node:fs';
+import type { BlockHeader } from '@ethereumjs/block';
+import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
+import { bytesToBigInt, hexToBytes } from '@ethereumjs/util';
+import { Interface } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Blockchain } from '../../../src/chain/blockchain.js';
+import { CallExecutor, type CallContext, type CallMessage } from '../../../src/chain/exec/call.js';
+import type { TrieNodeStore } from '../../../src/chain/state/trie-db.js';
+import { addresses, mine, openDevChain, signedTx, tempDir } from './fixtures.js';
+
+const Counter = JSON.parse(readFileSync(new URL('../../fixtures/contracts/Counter.json', import.meta.url), 'utf8')) as { abi: string[]; bytecode: string };
+const iface = new Interface(Counter.abi);
+const encode = (name: string, args: unknown[] = []) => hexToBytes(iface.encodeFunctionData(name, args) as `0x${string}`);
+const address = (hex: string) => hexToBytes(hex as `0x${string}`);
+
+/** The chain's call context of its head, built as Blockchain.call builds it. */
+function headContext(chain: Blockchain): CallContext {
+  const inner = chain as unknown as { nodes: TrieNodeStore; ancestorsOf(header: BlockHeader): EVMMockBlockchainInterface };
+  const head = chain.getHead();
+  return {
+    store: inner.nodes,
+    common: chain.commonAt(head.header.number),
+    stateRoot: head.header.stateRoot,
+    envBlock: head,
+    ancestors: inner.ancestorsOf(head.header),
+  };
+}
+
+describe('lean call path and shared block reads', () => {
+  const dir = tempDir();
+  let chain: Blockchain;
+  let counter: Uint8Array;
+
+  beforeAll(async () => {
+    chain = await openDevChain(dir.dir);
+    const data = hexToBytes((Counter.bytecode + iface.encodeDeploy([5n]).slice(2)) as `0x${string}`);
+    const { assembled } = await mine(chain, [signedTx(chain, { from: 0, nonce: 0n, data, gasLimit: 600_000n })]);
+    counter = assembled.receipts[0].contractAddress!;
+  });
+  afterAll(async () => {
+    await chain?.close();
+    dir.remove();
+  });
+
+  it('answers every kind of call exactly as runTx does', async () => {
+    const owner = addresses[0]!;
+    const poor = address('0x00000000000000000000000000000000000000aa');
+    const messages: Record<string, CallMessage> = {
+      view: { to: counter, data: encode('count') },
+      'view from owner': { from: owner, to: counter, data: encode('owner') },
+      'panic revert': { to: counter, data: encode('peekAdd', [2n ** 256n - 1n]) },
+      'write with a log': { from: owner, to: counter, data: encode('increment', [7n]) },
+      'Error(string) revert': { from: owner, to: counter, data: encode('increment', [0n]) },
+      'nested call (63/64)': { from: owner, to: counter, data: encode('incrementViaCall', [3n]) },
+      'refund (cleared slot)': { from: owner, to: counter, data: encode('reset') },
+      'reset by another': { from: addresses[1], to: counter, data: encode('reset') },
+      'below intrinsic gas': { to: counter, data: encode('count'), gas: 100n },
+      'out of gas': { to: counter, data: encode('count'), gas: 21_700n },
+      'exact gas limit': { from: owner, to: counter, data: encode('increment', [1n]), gas: 60_000n },
+      'value to a non-payable function': { from: owner, to: counter, data: encode('count'), value: 1n },
+      'value and gas price to an EOA': { from: owner, to: addresses[2], value: 10n ** 18n, gasPrice: 10n ** 9n, gas: 21_000n },
+      'value from an empty sender (balance raised)': { from: poor, to: addresses[2], value: 5n, gasPrice: 3n },
+      'sender with code (EIP-3607)': { from: counter, to: addresses[2] },
+      'no code at the callee': { to: address('0x00000000000000000000000000000000000000bb'), data: encode('count') },
+      'empty data to the contract': { to: counter },
+      'precompile sha256': { to: address('0x0000000000000000000000000000000000000002'), data: new Uint8Array([1, 2, 3]) },
+      'precompile identity': { to: address('0x0000000000000000000000000000000000000004'), data: new Uint8Array(100).fill(0) },
+      creation: { from: owner, data: hexToBytes((Counter.bytecode + iface.encodeDeploy([1n]).slice(2)) as `0x${string}`) },
+    };
+    const lean = new CallExecutor(headContext(chain));
+    const viaRunTx = new CallExecutor(headContext(chain), { leanPath: false });
+    for (const [name, msg] of Object.entries(messages)) {
+      // Twice each: the second runs on a reused VM with warm shared reads.
+      for (let round = 0; round < 2; round++) {
+        const [a, b] = [await lean.run(msg), await viaRunTx.run(msg)];
+        expect({ name, ...a }, name).toEqual({ name, ...b });
+      }
+    }
+    // Sanity: the cases cover what they say.
+    const outcome = (msg: CallMessage) => lean.run(msg);
+    expect((await outcome(messages['write with a log']!)).logs).toHaveLength(1);
+    expect((await outcome(messages['below intrinsic gas']!)).error).toMatch(/INTRINSIC_GAS_TOO_LOW/);
+    expect((await outcome(messages['sender with code (EIP-3607)']!)).error).toMatch(/not EOA/);
+    expect((await outcome(messages['refund (cleared slot)']!)).error).toBeUndefined();
+  });
+
+  it('serves a block from its own reads: a new head sees its state, an older block keeps its own', async () => {
+    const count = async (ref: 'latest' | bigint) => bytesToBigInt((await chain.call(ref, { to: counter, data: encode('count') }))!.returnData);
+    const before = chain.getHead().header.number;
+    expect(await count('latest')).toBe(5n);
+    // A call that writes leaves nothing behind in the shared reads.
+    expect((await chain.call('latest', { from: addresses[0], to: counter, data: encode('increment', [100n]) }))!.error).toBeUndefined();
+    expect(await count('latest')).toBe(5n);
+
+    await mine(chain, [signedTx(chain, { from: 0, nonce: 1n, to: counter, data: encode('increment', [10n]), gasLimit: 100_000n })]);
+    expect(await count('latest')).toBe(15n);
+    expect(await count(before)).toBe(5n);
+    await mine(chain, [signedTx(chain, { from: 0, nonce: 2n, to: counter, data: encode('increment', [1n]), gasLimit: 100_000n })]);
+    expect(await count('latest')).toBe(16n);
+    expect(await count(before + 1n)).toBe(15n);
+    expect(await count(before)).toBe(5n);
+
+    // The shared reads hold what calls read, per block.
+    const executor = new CallExecutor(headContext(chain));
+    expect(executor.reads.size).toEqual({ accounts: 0, codes: 0, slots: 0 });
+    await executor.run({ to: counter, data: encode('count') });
+    const { accounts, codes, slots } = executor.reads.size;
+    expect([accounts > 0, codes, slots]).toEqual([true, 1, 1]);
+  });
+});
