@@ -18,7 +18,7 @@ import type { Common } from '@ethereumjs/common';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import { RLP } from '@ethereumjs/rlp';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { bytesToBigInt, bytesToHex, equalsBytes, KECCAK256_RLP, KECCAK256_RLP_ARRAY } from '@ethereumjs/util';
+import { Address, bytesToBigInt, bytesToHex, equalsBytes, KECCAK256_RLP, KECCAK256_RLP_ARRAY } from '@ethereumjs/util';
 import { BlockCodec } from './block-codec.js';
 import {
   buildCheckpointBlock,
@@ -37,6 +37,7 @@ import { BlockStore, type TxLocation } from './db/block-store.js';
 import { ChainDB, WriteBatch } from './db/chain-db.js';
 import type { ChainRules, EngineNetwork, SealVerifier } from './engine-types.js';
 import { BlockRunner, type RunnerResult } from './exec/block-runner.js';
+import { RewardLedger } from './exec/bulk-rewards.js';
 import { CallExecutor, type CallMessage, type CallResult } from './exec/call.js';
 import { transactionsRoot, type TxReceipt } from './exec/receipts.js';
 import { sharedCommon } from './exec/shared-common.js';
@@ -206,8 +207,25 @@ class TypedEmitter extends EventEmitter {
 
 const MAX_UNCLES = 2;
 const UNCLE_GENERATIONS = 7;
+/**
+ * Gas a warm state (see `Blockchain.warm`) may have run before it is dropped for a fresh one: its caches keep every
+ * account, slot and code touched, each first touch costs hundreds of gas or more, so this bounds them to about
+ * what one full block's execution may hold on the cold path. (A dev block of one token transfer is ~50k gas.)
+ */
+const WARM_STATE_GAS = 30_000_000n;
 /** Blocks per LevelDB batch in `extendHead`: large enough that the write's fixed cost vanishes, small enough that an import queued behind a chunk (or a request, while a chunk runs without I/O) waits well under a second. */
 const BULK_CHUNK = 500;
+const NONE: readonly never[] = Object.freeze([]);
+
+/**
+ * Gives a frozen header the hash of its encoding, computed by the caller from the same bytes it stores, so the
+ * header is not encoded a second time to hash it. (`hash()` keeps the first hash of a frozen header in `cache`;
+ * if that ever changes, the header hashes itself again, as before.)
+ */
+function keepHeaderHash(header: BlockHeader, hash: Uint8Array): void {
+  const cache = (header as unknown as { cache?: { hash?: Uint8Array } }).cache;
+  if (Object.isFrozen(header) && cache !== undefined && cache.hash === undefined) cache.hash = hash;
+}
 
 export class Blockchain extends TypedEmitter {
   private head!: Block;
@@ -219,6 +237,16 @@ export class Blockchain extends TypedEmitter {
   private readonly commons = new Map<string, Common>();
   /** Executions done by `assemble`, reused when the sealed block is imported. */
   private readonly preExecuted = new WeakMap<Block, RunnerResult>();
+  /**
+   * The state (and VM) the latest assembled block that became the head finished on, keyed by that block's hash:
+   * the next `assemble` on it continues there instead of opening the trie and building a VM. A block's state
+   * never changes, so the hash is the whole key; `assemble` takes it (or drops it) either way, any other head
+   * change (import of another block, reorg, rewind) drops it, and it is lent once per execution.
+   */
+  private warm: { readonly hash: Uint8Array; readonly state: OpenedState; readonly common: Common } | undefined;
+  private readonly lentResults = new WeakSet<RunnerResult>();
+  /** Gas run on each warm state since it was opened (see `WARM_STATE_GAS`). */
+  private readonly warmGas = new WeakMap<OpenedState, bigint>();
   /** Assembled blocks whose seal the sealer already verified (an Ethash light hash is ~10 ms). */
   private readonly sealChecked = new WeakSet<Block>();
   /**
@@ -510,7 +538,26 @@ export class Blockchain extends TypedEmitter {
   async assemble(opts: AssembleOptions): Promise<AssembledBlock> {
     const parent = await this.store.getHeader(opts.parentHash ?? this.head.hash());
     if (parent === undefined) throw new Error('assemble: unknown parent block');
-    return this.assembleOn(parent, opts);
+    return this.assembleOn(parent, opts, this.takeWarm(parent));
+  }
+
+  /** The warm state if it is `parent`'s and usable for its child; the field is emptied either way. */
+  private takeWarm(parent: BlockHeader): OpenedState | undefined {
+    const warm = this.warm;
+    this.warm = undefined;
+    if (warm === undefined || !equalsBytes(warm.hash, parent.hash()) || warm.common !== this.commonAt(parent.number + 1n)) return undefined;
+    if ((this.warmGas.get(warm.state) ?? 0n) > WARM_STATE_GAS) return undefined;
+    // The previous block's nodes are written (and remembered by the node store): this block's batch gets its own.
+    warm.state.buffer.pending.clear();
+    return warm.state;
+  }
+
+  /** After `switchHead` made an assembled block the head: its state becomes the warm one (once per execution). */
+  private keepWarm(block: Block, result: RunnerResult): void {
+    if (result.state === undefined || this.lentResults.has(result)) return;
+    this.lentResults.add(result);
+    this.warmGas.set(result.state, (this.warmGas.get(result.state) ?? 0n) + block.header.gasUsed);
+    this.warm = { hash: block.hash(), state: result.state, common: this.commonAt(block.header.number) };
   }
 
   /**
@@ -519,7 +566,9 @@ export class Blockchain extends TypedEmitter {
    * holding every block's header, body, receipts, total difficulty, state nodes and canonical entry, and the head
    * pointer at its last block, so the per-block cost is the block's own work, not a database round trip. Each
    * block passes the same header rules as `importBlock` (its seal too unless the sealer checked it); an empty
-   * block has no body to check and no log or address postings. Chunks queue with imports, so a peer's block
+   * block has no body to check and no log or address postings. Its only state change is its reward, credited
+   * straight into the trie (exec/bulk-rewards.ts), and its header is built once and encoded once (stored and
+   * hashed from the same bytes). Chunks queue with imports, so a peer's block
    * may land between two chunks; the next chunk then builds on the new head. `newHead` and `blockImported`
    * fire per block, in order, once its chunk is written.
    */
@@ -542,70 +591,112 @@ export class Blockchain extends TypedEmitter {
   private async extendChunk(count: number, opts: ExtendHeadOptions): Promise<ExtendedBlock[]> {
     const started = performance.now();
     const batch = new WriteBatch();
-    const built: { extended: ExtendedBlock; receipts: TxReceipt[]; td: bigint }[] = [];
+    const built: { block: Block; extended: ExtendedBlock; td: bigint }[] = [];
     let parent = this.head.header;
     let td = this.headTd;
-    // Each block continues on the state its parent finished on (one trie, one node buffer) while the rules stay
-    // the same; at a fork boundary a fresh state opens, and the finished buffer's nodes are staged for it to read.
-    let state: OpenedState | undefined;
-    let stateCommon: Common | undefined;
-    const buffers: BufferedTrieDB[] = [];
-    try {
-      for (let i = 0; i < count; i++) {
-        const common = this.commonAt(parent.number + 1n);
-        if (common !== stateCommon) {
-          if (state !== undefined) this.nodes.stage(state.buffer.pending);
-          state = undefined;
-          stateCommon = common;
-        }
-        const timestamp = opts.timestamp?.();
-        const assembled = await this.assembleOn(
-          parent,
-          {
-            transactions: [],
-            coinbase: opts.coinbase,
-            ...(opts.extraData !== undefined ? { extraData: opts.extraData } : {}),
-            ...(timestamp !== undefined ? { timestamp } : {}),
-          },
-          state,
-        );
-        const block = await opts.seal(assembled);
-        const result = this.preExecuted.get(block);
-        if (result === undefined) throw new Error('extendHead: the sealer must return the block from assembled.seal');
-        // Consumed here; kept, it would hold the chunk's node buffer as long as any of its blocks stays cached.
-        this.preExecuted.delete(block);
-        await this.validateHeader(parent, block.header, 'block', this.sealChecked.has(block));
-        // Only a heavier chain becomes the head (importNow's rule); a zero-difficulty child would not be.
-        if (block.header.difficulty === 0n) throw this.invalid(block, 'invalid-header', 'zero difficulty cannot extend the head');
-        td += block.header.difficulty;
-        if (result.stateWrites !== buffers.at(-1)) buffers.push(result.stateWrites);
-        state = result.state;
-        this.store.stageBlock(batch, block, result.receipts, td);
-        if (this.federation !== undefined) this.store.stageLastCheckpoint(batch, block.hash(), this.headCheckpoint);
-        this.store.stageCanonical(batch, block);
-        built.push({ extended: { assembled, block }, receipts: result.receipts, td });
-        parent = block.header;
+    // An empty block changes the state by its rewards alone: credited straight into the trie (exec/bulk-rewards.ts),
+    // every block of the chunk continuing on its parent's root, all nodes in one buffer for the chunk's batch.
+    const ledger = new RewardLedger(this.nodes, this.commonAt(parent.number + 1n), parent.stateRoot);
+    const coinbase = new Address(opts.coinbase);
+    const extraData = opts.extraData ?? new Uint8Array(0);
+    // Shared by the chunk's headers, which never change their fields (frozen objects).
+    const logsBloom = new Uint8Array(256);
+    let fresh: Common | undefined;
+    let common!: Common;
+    for (let i = 0; i < count; i++) {
+      const number = parent.number + 1n;
+      // The rules hand out one Common per rule set: look the shared one up only when it changes.
+      const rulesCommon = this.opts.rules.commonAt(number);
+      if (rulesCommon !== fresh) {
+        fresh = rulesCommon;
+        common = this.commonAt(number);
       }
-      for (const buffer of buffers) buffer.writeTo(batch);
-      this.store.stageHead(batch, parent.hash());
-      await this.db.write(batch);
-    } catch (err) {
-      this.nodes.endStaging(false);
-      throw err;
+      const now = BigInt(Math.floor(Date.now() / 1000));
+      const timestamp = opts.timestamp?.() ?? (now > parent.timestamp ? now : parent.timestamp + 1n);
+      // The rules read a reward's block number and coinbase; an empty block has no uncles.
+      const credited = ledger.credit(this.opts.rules.rewards({ number, coinbase } as BlockHeader, []));
+      const stateRoot = credited instanceof Uint8Array ? credited : await credited;
+      const assembled = this.emptyAssembled(common, {
+        parentHash: parent.hash(),
+        uncleHash: KECCAK256_RLP_ARRAY,
+        coinbase: opts.coinbase,
+        stateRoot,
+        transactionsTrie: KECCAK256_RLP,
+        receiptTrie: KECCAK256_RLP,
+        logsBloom,
+        difficulty: this.opts.rules.difficulty(parent, timestamp),
+        number,
+        gasLimit: parent.gasLimit,
+        gasUsed: 0n,
+        timestamp,
+        extraData,
+      });
+      const block = await opts.seal(assembled);
+      if (!assembled.made(block)) throw new Error('extendHead: the sealer must return the block from assembled.seal');
+      await this.validateHeader(parent, block.header, 'block', assembled.verified);
+      // Only a heavier chain becomes the head (importNow's rule); a zero-difficulty child would not be.
+      if (block.header.difficulty === 0n) throw this.invalid(block, 'invalid-header', 'zero difficulty cannot extend the head');
+      td += block.header.difficulty;
+      // The header is encoded once: the hash is taken from the stored bytes (and kept by the header).
+      const headerBytes = block.header.serialize();
+      const hash = common.customCrypto.keccak256!(headerBytes);
+      keepHeaderHash(block.header, hash);
+      this.store.stageEmptyCanonicalBlock(batch, hash, headerBytes, number, td);
+      if (this.federation !== undefined) this.store.stageLastCheckpoint(batch, hash, this.headCheckpoint);
+      built.push({ block, extended: { assembled, block }, td });
+      parent = block.header;
     }
-    this.nodes.endStaging(true);
-    if (buffers.length > 0) this.nodes.remember(buffers.at(-1)!.pending);
+    ledger.writeTo(batch);
+    this.store.stageHead(batch, parent.hash());
+    await this.db.write(batch);
+    this.nodes.remember(ledger.latestNodes());
     const durationMs = (performance.now() - started) / Math.max(1, count);
-    for (const { extended, receipts, td: blockTd } of built) {
-      const { block } = extended;
-      this.store.remember(block, receipts);
+    const imported = this.listenerCount('blockImported') > 0;
+    const extended: ExtendedBlock[] = [];
+    for (const { block, extended: made, td: blockTd } of built) {
+      this.store.remember(block, []);
       this.store.noteCanonical(block.header.number, block.hash());
       this.head = block;
       this.headTd = blockTd;
       this.emit('newHead', block);
-      if (this.listenerCount('blockImported') > 0) this.emit('blockImported', { block, status: 'head', durationMs });
+      if (imported) this.emit('blockImported', { block, status: 'head', durationMs });
+      extended.push(made);
     }
-    return built.map((b) => b.extended);
+    return extended;
+  }
+
+  /**
+   * An empty block's assembly for `extendChunk`: its header fields are final but for the seal, and nothing is
+   * executed on import (`made` tells the chunk the sealer returned this assembly's block).
+   */
+  private emptyAssembled(common: Common, fields: HeaderData): AssembledBlock & { made(block: Block): boolean; readonly verified: boolean } {
+    const withCheckpointField = this.federation?.activeAt(fields.number as bigint) === true;
+    const build = (nonce: Uint8Array, mixHash: Uint8Array): Block => {
+      const data = { ...fields, nonce, mixHash };
+      const header = withCheckpointField ? new Ecip1097Header(data, { common }, undefined) : createBlockHeader(data, { common });
+      return new Block(header, [], [], undefined, { common });
+    };
+    let template: Block | undefined;
+    let sealed: Block | undefined;
+    let verified = false;
+    return {
+      get template() {
+        template ??= build(new Uint8Array(8), new Uint8Array(32));
+        return template;
+      },
+      transactions: NONE,
+      receipts: NONE,
+      rejected: NONE,
+      seal(nonce, mixHash, sealVerified = false) {
+        sealed = build(nonce, mixHash);
+        verified = sealVerified;
+        return sealed;
+      },
+      made: (block) => block === sealed,
+      get verified() {
+        return verified;
+      },
+    };
   }
 
   /** `state`: continue on the state the parent's assembly finished on (extendChunk), instead of opening the trie. */
@@ -709,6 +800,8 @@ export class Blockchain extends TypedEmitter {
     const checkpoint = this.federation === undefined ? undefined : checkpointOf(header);
     // A block this chain assembled was built from valid parts; only the seal is new.
     const assembled = this.preExecuted.get(block);
+    // Consumed here: kept, it would hold its state (caches, node buffer) as long as the block stays cached.
+    this.preExecuted.delete(block);
     if (checkpoint !== undefined) {
       this.validateCheckpointBlock(parent, block, checkpoint);
     } else {
@@ -741,6 +834,7 @@ export class Blockchain extends TypedEmitter {
     return this.switchHead(batch, block, weight, () => {
       this.nodes.remember(result.stateWrites.pending);
       this.store.remember(block, result.receipts);
+      if (assembled !== undefined) this.keepWarm(block, assembled);
     });
   }
 
@@ -787,6 +881,7 @@ export class Blockchain extends TypedEmitter {
 
   /** Makes a stored (or being-stored, in `batch`) block the head: canonical index, tx index and head pointer in one write. */
   private async switchHead(batch: WriteBatch, block: Block, weight: ChainWeight, afterWrite?: () => void): Promise<ImportResult> {
+    this.warm = undefined;
     const change = await this.stageCanonicalSwitch(batch, block);
     this.store.stageHead(batch, block.hash());
     await this.db.write(batch);
@@ -806,6 +901,7 @@ export class Blockchain extends TypedEmitter {
     const target = await this.getBlock(number);
     if (target === undefined) throw new Error(`cannot rewind to block ${number}: beyond the head ${this.head.header.number}`);
     if (number === this.head.header.number) return this.head;
+    this.warm = undefined;
     const batch = new WriteBatch();
     const dropped: Block[] = [];
     for (let n = this.head.header.number; n > number; n--) {

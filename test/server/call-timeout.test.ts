@@ -59,3 +59,25 @@ describe('eth_call / eth_estimateGas time limit', () => {
     expect((await call('eth_blockNumber', [])).result).toMatch(/^0x/);
   });
 });
+
+describe('eth_sendTransaction without gas', () => {
+  it('estimates under the same limit, answers -32005 naming the method, and sends nothing', async () => {
+    // The estimate of the loop against the block gas limit takes about a second here: a 50 ms limit stops it.
+    const strict = await startNode({ args: ['--no-p2p'], env: { SVC_NODE_NETWORK_RPC_CALL_TIMEOUT: '50ms' } });
+    try {
+      const rpc = async (method: string, params: unknown[]) => (await post(strict.url, request(method, params))).body;
+      const sent = await rpc('eth_sendTransaction', [{ from: DEV_ACCOUNT, data: LOOP_DEPLOY, gas: '0x30000' }]);
+      const target = (await rpc('eth_getTransactionReceipt', [sent.result])).result.contractAddress;
+      const nonce = (await rpc('eth_getTransactionCount', [DEV_ACCOUNT, 'pending'])).result;
+      const answer = await rpc('eth_sendTransaction', [{ from: DEV_ACCOUNT, to: target }]);
+      expect(answer.error).toEqual({
+        code: -32005,
+        message: 'eth_sendTransaction: execution aborted after the time limit of 50 ms (network.rpc.call.timeout)',
+        data: { limit: 50 },
+      });
+      expect((await rpc('eth_getTransactionCount', [DEV_ACCOUNT, 'pending'])).result).toBe(nonce);
+    } finally {
+      await strict.stop();
+    }
+  }, 60_000);
+});

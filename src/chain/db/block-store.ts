@@ -23,6 +23,9 @@ export interface TxLocation {
 
 const hexKey = bytesToUnprefixedHex;
 
+/** Body and receipts records of a block without transactions and uncles (the same bytes for every such block). */
+let emptyRecords: { readonly body: Uint8Array; readonly receipts: Uint8Array } | undefined;
+
 /** Bounds of the decoded-object caches, in entries (see src/chain/cache-limits.ts for the defaults the node uses). */
 export interface BlockStoreCacheLimits {
   readonly blocks: number;
@@ -147,6 +150,24 @@ export class BlockStore {
       .put(keys.receipts(hash), encodeStoredReceipts(receipts))
       .put(keys.number(hash), encodeNumber(block.header.number))
       .put(keys.totalDifficulty(hash), bigIntToUnpaddedBytes(totalDifficulty));
+  }
+
+  /**
+   * The records `stageBlock` + `stageCanonical` write for a block without transactions and uncles, from its header
+   * encoding and hash computed once by the caller (a bulk run of empty blocks: Blockchain.extendHead).
+   */
+  stageEmptyCanonicalBlock(batch: WriteBatch, hash: Uint8Array, headerBytes: Uint8Array, number: bigint, totalDifficulty: bigint): void {
+    emptyRecords ??= {
+      body: rlpList([encodeTransactionList([]), RLP.encode([])]),
+      receipts: encodeStoredReceipts([]),
+    };
+    batch
+      .put(keys.header(hash), headerBytes)
+      .put(keys.body(hash), emptyRecords.body)
+      .put(keys.receipts(hash), emptyRecords.receipts)
+      .put(keys.number(hash), encodeNumber(number))
+      .put(keys.totalDifficulty(hash), bigIntToUnpaddedBytes(totalDifficulty))
+      .put(keys.canonical(number), hash);
   }
 
   /** ECIP-1097 chains: the latest checkpoint number of the chain ending at `hash` (0 is not written: absent reads as 0). */

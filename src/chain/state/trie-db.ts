@@ -32,15 +32,7 @@ export class TrieNodeStore {
     this.trieCaches = { lookups: new Lru(lookupMemoSize), nodes: new Lru(decodedNodes) };
   }
 
-  /**
-   * Nodes of blocks built but not yet written (a bulk run stores a chunk of blocks in one batch): later blocks
-   * of the chunk build on them. Kept apart from the LRU so none can be evicted before the batch lands.
-   */
-  private staged: Map<string, Uint8Array> | undefined;
-
   async get(hexKey: string): Promise<Uint8Array | undefined> {
-    const staging = this.staged?.get(hexKey);
-    if (staging !== undefined) return staging;
     const cached = this.recent.get(hexKey);
     if (cached !== undefined) return cached;
     const value = await this.db.get(keys.state(unprefixedHexToBytes(hexKey)));
@@ -51,18 +43,6 @@ export class TrieNodeStore {
   /** Call after the batch holding these nodes has been written: they are the hottest nodes. */
   remember(nodes: ReadonlyMap<string, Uint8Array>): void {
     for (const [k, v] of nodes) this.recent.set(k, v);
-  }
-
-  /** Makes nodes readable before their batch is written (see `staged`); `endStaging` ends it. */
-  stage(nodes: ReadonlyMap<string, Uint8Array>): void {
-    this.staged ??= new Map();
-    for (const [k, v] of nodes) this.staged.set(k, v);
-  }
-
-  /** After the batch holding the staged nodes: `written` moves them to the LRU, otherwise they are dropped. */
-  endStaging(written: boolean): void {
-    if (written && this.staged !== undefined) this.remember(this.staged);
-    this.staged = undefined;
   }
 }
 

@@ -10,5 +10,5 @@ export async function eth_sendTransaction([request]: EthSendTransactionParams, c
   const engine = engineOf(ctx);
   const accounts = accountsOf(ctx);
   const signer = await accountCall(() => accounts.signerFor(bytesFromHex(request.from)));
-  return signAndSubmit(engine, signer, request, ctx.afterBatch);
+  return signAndSubmit(engine, signer, request, ctx, 'eth_sendTransaction');
 }

@@ -12,7 +12,10 @@ import { ErrorCode, RpcError, invalidParams } from '../../server/errors.js';
 import { pendingNonce } from '../block-ref.js';
 import { bytesFromHex, fromQuantity } from '../hex.js';
 import { accountCall } from '../personal/accounts.js';
-import { checkChainId, payloadOf, refuseForeignFields } from './call-request.js';
+import { CallTimeoutError } from '../../chain/exec/call-deadline.js';
+import type { CallMessage } from '../../chain/exec/call.js';
+import { callTimedOut } from '../limits.js';
+import { checkChainId, deadlineOf, payloadOf, refuseForeignFields } from './call-request.js';
 import { estimateGas } from './estimateGas.js';
 import { suggestGasPrice } from './gasPrice.js';
 import { submitToPool } from './submit-to-pool.js';
@@ -22,18 +25,24 @@ export function signAndSubmit(
   engine: ChainEngine,
   signer: AccountSigner,
   request: TransactionRequest,
-  afterBatch?: HandlerContext['afterBatch'],
+  ctx: HandlerContext,
+  method: string,
 ): Promise<`0x${string}`> {
   // One fill-sign-submit per sender at a time: two concurrent requests must not both take the same nonce.
   return senderLock.run(request.from.toLowerCase(), async () => {
-    const fields = await fillTransaction(engine, request);
+    const fields = await fillTransaction(engine, request, { method, ...deadlineOf(ctx) });
     const head = engine.chain.getHead().header.number;
     const tx = await accountCall(() => signer.signTransaction(fields, engine.chain.txCommonAt(head + 1n)));
-    return submitToPool(engine, tx, afterBatch);
+    return submitToPool(engine, tx, ctx.afterBatch);
   });
 }
 
-export async function fillTransaction(engine: ChainEngine, request: TransactionRequest): Promise<UnsignedLegacyTx> {
+/** Whose request is filled (for the time-limit message) and the deadline of the gas estimate, if any. */
+export interface FillOptions extends Pick<CallMessage, 'deadline'> {
+  readonly method: string;
+}
+
+export async function fillTransaction(engine: ChainEngine, request: TransactionRequest, options: FillOptions): Promise<UnsignedLegacyTx> {
   checkChainId(engine, request, ErrorCode.TransactionRejected);
   refuseForeignFields(request);
   refuseUnsignableKinds(request);
@@ -47,17 +56,18 @@ export async function fillTransaction(engine: ChainEngine, request: TransactionR
   const gasPrice = request.gasPrice === undefined ? await suggestGasPrice(engine) : fromQuantity(request.gasPrice);
   const nonce = request.nonce === undefined ? await nextNonce(engine, request.from, from) : fromQuantity(request.nonce);
   const given = request.gas ?? request.gasLimit;
-  const gasLimit =
-    given !== undefined
-      ? fromQuantity(given)
-      : await estimateGas(engine, engine.chain.getHead(), {
-          from,
-          ...(to !== undefined ? { to } : {}),
-          ...(data !== undefined ? { data } : {}),
-          value,
-          gasPrice,
-        });
+  const gasLimit = given !== undefined ? fromQuantity(given) : await estimateWithin(engine, options, { from, ...(to !== undefined ? { to } : {}), ...(data !== undefined ? { data } : {}), value, gasPrice });
   return { nonce, gasPrice, gasLimit, ...(to !== undefined ? { to } : {}), value, ...(data !== undefined ? { data } : {}) };
+}
+
+/** eth_estimateGas's answer for an absent `gas`, under the same time limit as eth_estimateGas itself. */
+async function estimateWithin(engine: ChainEngine, options: FillOptions, msg: CallMessage): Promise<bigint> {
+  try {
+    return await estimateGas(engine, engine.chain.getHead(), { ...msg, ...(options.deadline !== undefined ? { deadline: options.deadline } : {}) });
+  } catch (err) {
+    if (err instanceof CallTimeoutError) throw callTimedOut(options.method, err.limitMs);
+    throw err;
+  }
 }
 
 /** What each typed-transaction number is, for the refusal message. */

@@ -18,7 +18,7 @@ export async function personal_sendTransaction(
 ): Promise<PersonalSendTransactionResult> {
   const engine = engineOf(ctx);
   const accounts = accountsOf(ctx);
-  return accountCall(() => accounts.withPassphrase(bytesFromHex(request.from), passphrase, (signer) => signAndSubmit(engine, signer, request, ctx.afterBatch)));
+  return accountCall(() => accounts.withPassphrase(bytesFromHex(request.from), passphrase, (signer) => signAndSubmit(engine, signer, request, ctx, 'personal_sendTransaction')));
 }
 
 export const personal_signAndSendTransaction = personal_sendTransaction;

@@ -1,0 +1,221 @@
+/**
+ * The state change of an empty block is its rewards alone (a credit to the coinbase, on a pre-EIP-158 chain
+ * possibly of 0). For a run of empty blocks (Blockchain.extendHead) this credits them straight into the
+ * account trie: each credited account is read once per run and kept, and each block hashes only the path of
+ * the credited leaves (trie-batch.ts), without a state manager, its caches, checkpoints and flush. The result
+ * is the state a BlockRunner gives for a block without transactions (test/chain/engine/bulk-blocks.test.ts
+ * re-imports the blocks with full execution): an account is stored as `Account.serialize()`, even when empty.
+ *
+ * The usual block credits one account, the same as its parent did. Then only that leaf's value changes, and the
+ * path from the root to it keeps its shape: the path is decoded once (`CreditPath`) and each block re-encodes
+ * and re-hashes just its nodes, bottom-up, writing the new ones. Anything else goes through the trie batch.
+ */
+import type { Common } from '@ethereumjs/common';
+import { RLP } from '@ethereumjs/rlp';
+import { Account, bytesToUnprefixedHex, createAccountFromRLP, equalsBytes, hexToBytes, ValueEncoding } from '@ethereumjs/util';
+import type { WriteBatch } from '../db/chain-db.js';
+import { keys } from '../db/keys.js';
+import type { RewardCredit } from '../engine-types.js';
+import { toNibbles } from '../state/nibbles.js';
+import { StateTrie } from '../state/state-trie.js';
+import { BufferedTrieDB, type TrieNodeStore } from '../state/trie-db.js';
+
+export class RewardLedger {
+  /** Trie nodes of every block credited so far, to go into the run's batch. */
+  readonly buffer: BufferedTrieDB;
+  private readonly trie: StateTrie;
+  /** Accounts credited so far, by address hex, with their hashed trie key. */
+  private readonly accounts = new Map<string, { readonly key: Uint8Array; readonly account: Account }>();
+  private readonly keccak: (bytes: Uint8Array) => Uint8Array;
+
+  constructor(store: TrieNodeStore, common: Common, stateRoot: Uint8Array) {
+    this.buffer = new BufferedTrieDB(store);
+    this.trie = new StateTrie({ db: this.buffer, valueEncoding: ValueEncoding.Bytes, useKeyHashing: true, common, root: stateRoot }, store.trieCaches);
+    this.keccak = common.customCrypto.keccak256!;
+  }
+
+  /**
+   * Credits one block's rewards and returns the state root after them: at once (no promise) when the block reuses
+   * the previous credit's path, the usual case.
+   */
+  credit(rewards: readonly RewardCredit[]): Uint8Array | Promise<Uint8Array> {
+    if (rewards.length === 1) {
+      const { address, amount } = rewards[0];
+      const path = this.path;
+      if (path !== undefined && equalsBytes(path.address, address)) {
+        path.entry.account.balance += amount;
+        const root = this.rehash(path);
+        this.trie.root(root);
+        return root;
+      }
+      return this.creditOnce(rewards, address);
+    }
+    this.path = undefined;
+    return this.creditInTrie(rewards);
+  }
+
+  /** The first single credit to `address` (in this run, or after other credits): through the trie, then its path is kept. */
+  private async creditOnce(rewards: readonly RewardCredit[], address: Uint8Array): Promise<Uint8Array> {
+    const root = await this.creditInTrie(rewards);
+    this.path = await this.openPath(address, root);
+    return root;
+  }
+
+  /** Adds every node written so far to a batch (the buffer's own keys are hex; the path's hashes are kept as bytes). */
+  writeTo(batch: WriteBatch): void {
+    for (const [hex, value] of this.buffer.pending) batch.put(keys.state(this.hashes.get(hex) ?? hexToBytes(`0x${hex}`)), value);
+  }
+
+  /**
+   * The nodes of the latest block's state, for the node store's cache once the batch is written (the states of
+   * the blocks before it are rarely read again): those `rehash` wrote for it, else every node written.
+   */
+  latestNodes(): ReadonlyMap<string, Uint8Array> {
+    return this.latest ?? this.buffer.pending;
+  }
+
+  private latest: Map<string, Uint8Array> | undefined;
+
+  /** Node hash bytes by hex, for the nodes `rehash` wrote. */
+  private readonly hashes = new Map<string, Uint8Array>();
+
+  /** The path to the last single credit's leaf, with its account; undefined when there is none to reuse. */
+  private path: CreditPath | undefined;
+
+  private async creditInTrie(rewards: readonly RewardCredit[]): Promise<Uint8Array> {
+    this.latest = undefined;
+    // Reads first: the batch below only collects writes.
+    const touched: { key: Uint8Array; account: Account }[] = [];
+    for (const { address, amount } of rewards) {
+      const entry = await this.entry(address);
+      entry.account.balance += amount;
+      touched.push(entry);
+    }
+    if (touched.length === 0) return this.trie.root();
+    this.trie.beginBatch();
+    for (const { key, account } of touched) await this.trie.put(key, account.serialize(), true);
+    await this.trie.commitBatch();
+    return this.trie.root();
+  }
+
+  /** Re-encodes the path with the account's new value: the nodes of 32 bytes or more (and the root) are hashed and written. */
+  private rehash(path: CreditPath): Uint8Array {
+    const { levels } = path;
+    const latest = new Map<string, Uint8Array>();
+    this.latest = latest;
+    const leaf = levels[levels.length - 1].node;
+    leaf[1] = path.entry.account.serialize();
+    let ref: Uint8Array | Uint8Array[] = leaf;
+    for (let i = levels.length - 1; i >= 0; i--) {
+      const level = levels[i];
+      let encoded: Uint8Array;
+      if (i === levels.length - 1) encoded = RLP.encode(level.node);
+      else {
+        level.node[level.slot] = ref as Uint8Array;
+        encoded = level.template !== undefined && ref instanceof Uint8Array ? patched(level.template, ref) : RLP.encode(level.node);
+        // A node whose changing child is a hash keeps its length and layout: later blocks patch a copy of its bytes.
+        if (level.template === undefined && ref instanceof Uint8Array) level.template = templateOf(encoded, ref);
+      }
+      if (encoded.length >= 32 || i === 0) {
+        const hash = this.keccak(encoded);
+        const hex = bytesToUnprefixedHex(hash);
+        this.buffer.pending.set(hex, encoded);
+        this.hashes.set(hex, hash);
+        latest.set(hex, encoded);
+        ref = hash;
+      } else {
+        ref = level.node;
+      }
+    }
+    return ref as Uint8Array;
+  }
+
+  /** Decodes (own copies of) the nodes from `root` to the account's leaf; undefined if the shape is unexpected. */
+  private async openPath(address: Uint8Array, root: Uint8Array): Promise<CreditPath | undefined> {
+    const entry = this.accounts.get(bytesToUnprefixedHex(address));
+    if (entry === undefined) return undefined;
+    const target = toNibbles(entry.key);
+    const levels: PathLevel[] = [];
+    let ref: Uint8Array | Uint8Array[] = root;
+    let progress = 0;
+    for (;;) {
+      let node: Uint8Array[];
+      if (ref instanceof Uint8Array) {
+        const bytes = await this.buffer.get(bytesToUnprefixedHex(ref));
+        if (bytes === undefined) return undefined;
+        node = RLP.decode(bytes) as Uint8Array[];
+      } else {
+        // An embedded node: copied, since its parent's copy is re-encoded with it.
+        node = [...ref];
+      }
+      if (node.length === 17) {
+        if (progress >= target.length) return undefined;
+        const slot = target[progress++];
+        const child = node[slot] as Uint8Array | Uint8Array[];
+        if (child.length === 0) return undefined;
+        levels.push({ node, slot });
+        ref = child;
+        continue;
+      }
+      if (node.length !== 2 || !(node[0] instanceof Uint8Array)) return undefined;
+      const nibbles = toNibbles(node[0]);
+      const flag = nibbles[0];
+      if (flag > 3) return undefined;
+      const keyNibbles = nibbles.slice(flag % 2 === 1 ? 1 : 2);
+      for (const n of keyNibbles) if (target[progress++] !== n) return undefined;
+      levels.push({ node, slot: 1 });
+      if (flag >= 2) {
+        // A leaf: it must end the key, and hold this account.
+        if (progress !== target.length || !(node[1] instanceof Uint8Array) || !equalsBytes(node[1], entry.account.serialize())) return undefined;
+        return { address, entry, levels };
+      }
+      ref = node[1] as Uint8Array | Uint8Array[];
+    }
+  }
+
+  private async entry(address: Uint8Array): Promise<{ key: Uint8Array; account: Account }> {
+    const hex = bytesToUnprefixedHex(address);
+    let entry = this.accounts.get(hex);
+    if (entry === undefined) {
+      const key = this.keccak(address);
+      const stored = await this.trie.get(address);
+      entry = { key, account: stored === null ? new Account() : createAccountFromRLP(stored) };
+      this.accounts.set(hex, entry);
+    }
+    return entry;
+  }
+}
+
+interface PathLevel {
+  /** The node's raw items (own copy): a branch's 17, or an extension's or leaf's [encoded path, child or value]. */
+  readonly node: Uint8Array[];
+  /** Which item holds the next node down (for the leaf: its value). */
+  readonly slot: number;
+  /** The node's encoding and where its child's 32-byte hash sits in it (see `rehash`). */
+  template?: { readonly bytes: Uint8Array; readonly offset: number };
+}
+
+/** The encoding with another 32-byte child hash in place. */
+function patched(template: { readonly bytes: Uint8Array; readonly offset: number }, hash: Uint8Array): Uint8Array {
+  const bytes = template.bytes.slice();
+  bytes.set(hash, template.offset);
+  return bytes;
+}
+
+/** Where `hash` (as an RLP string: 0xa0 and 32 bytes) sits in `encoded`, if exactly once. */
+function templateOf(encoded: Uint8Array, hash: Uint8Array): { readonly bytes: Uint8Array; readonly offset: number } | undefined {
+  let offset = -1;
+  for (let at = 1; at + 32 <= encoded.length; at++) {
+    if (encoded[at - 1] !== 0xa0 || !equalsBytes(encoded.subarray(at, at + 32), hash)) continue;
+    if (offset !== -1) return undefined;
+    offset = at;
+  }
+  return offset === -1 ? undefined : { bytes: encoded, offset };
+}
+
+interface CreditPath {
+  readonly address: Uint8Array;
+  readonly entry: { readonly key: Uint8Array; readonly account: Account };
+  /** Root first, the account's leaf last. */
+  readonly levels: readonly PathLevel[];
+}

@@ -1,0 +1,149 @@
+/**
+ * The dev miner's blocks continue on the state (and VM) the previous block finished on (Blockchain `warm`). The
+ * result must be the cold path's: the same transactions mined with a freshly opened state per block give the same
+ * block hashes, state roots and receipts, a chain importing the blocks (full validation, cold execution) accepts
+ * them, and any other head change (rewind, a block imported from elsewhere) makes the next block start from the
+ * head's own state.
+ */
+import { bytesToBigInt } from '@ethereumjs/util';
+import type { TypedTransaction } from '@ethereumjs/tx';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Blockchain } from '../../../src/chain/blockchain.js';
+import { addresses, mine, openDevChain, signedTx, tempDir } from './fixtures.js';
+
+const COINBASE = new Uint8Array(20).fill(0xcb);
+// Runtime: sstore(number, blockhash(number - 1)); sstore(0, sload(0) + 1); log0(calldata).
+const RUNTIME = '436001900340435560005460010160005536600060003736600060a000';
+const INIT = Uint8Array.from(Buffer.from(`601c600c600039601c6000f3${RUNTIME}`, 'hex'));
+
+const dirs = [tempDir('warm-a-'), tempDir('warm-b-'), tempDir('warm-c-')];
+/** Mines with the warm state. */
+let warm: Blockchain;
+/** Mines the same transactions with a fresh state per block. */
+let cold: Blockchain;
+/** Imports `warm`'s blocks: validated, executed on freshly opened state. */
+let replica: Blockchain;
+let contract: Uint8Array;
+const nonces = new Map<number, bigint>();
+
+const isWarm = (chain: Blockchain) => (chain as unknown as { warm?: unknown }).warm !== undefined;
+const dropWarm = (chain: Blockchain) => void ((chain as unknown as { warm?: unknown }).warm = undefined);
+const next = (from: number) => {
+  const n = nonces.get(from) ?? 0n;
+  nonces.set(from, n + 1n);
+  return n;
+};
+
+beforeAll(async () => {
+  [warm, cold, replica] = await Promise.all(dirs.map((d) => openDevChain(d.dir)));
+});
+
+afterAll(async () => {
+  await Promise.all([warm, cold, replica].map((c) => c?.close()));
+  for (const d of dirs) d.remove();
+});
+
+/** Mines `make()` (built per chain) on `warm` and `cold` with the same timestamp; checks both ways agree and the replica imports it. */
+async function mineBoth(make: (chain: Blockchain) => TypedTransaction[]) {
+  const timestamp = warm.getHead().header.timestamp + 13n;
+  const a = await mine(warm, make(warm), { coinbase: COINBASE, timestamp });
+  dropWarm(cold);
+  const b = await mine(cold, make(cold), { coinbase: COINBASE, timestamp });
+  expect(a.result.status).toBe('head');
+  expect(b.block.hash()).toEqual(a.block.hash());
+  expect(b.block.header.stateRoot).toEqual(a.block.header.stateRoot);
+  expect(await warm.getReceipts(a.block.hash())).toEqual(await cold.getReceipts(b.block.hash()));
+  expect(a.assembled.rejected.map((r) => r.reason)).toEqual(b.assembled.rejected.map((r) => r.reason));
+  const imported = await replica.importBlock(replica.decodeBlock(a.block.serialize()));
+  expect(imported.status).toBe('head');
+  expect(await replica.getReceipts(a.block.hash())).toEqual(await warm.getReceipts(a.block.hash()));
+  return a;
+}
+
+describe('mining on the warm state', () => {
+  it('gives the cold path blocks, state roots and receipts over consecutive blocks', async () => {
+    const first = await mineBoth((c) => [signedTx(c, { from: 0, nonce: 0n, data: INIT, gasLimit: 200_000n })]);
+    nonces.set(0, 1n);
+    contract = first.assembled.receipts[0].contractAddress!;
+    expect(isWarm(warm)).toBe(true);
+    for (let i = 0; i < 6; i++) {
+      const m = await mineBoth((c) => {
+        const txs = [
+          signedTx(c, { from: 1, nonce: nonces.get(1) ?? 0n, to: contract, data: Uint8Array.of(i, 1), gasLimit: 100_000n }),
+          signedTx(c, { from: 2, nonce: nonces.get(2) ?? 0n, to: addresses[3], value: 1000n + BigInt(i) }),
+          signedTx(c, { from: 3, nonce: 99n, to: contract, gasLimit: 100_000n }), // wrong nonce: rejected, state untouched
+        ];
+        return txs;
+      });
+      next(1);
+      next(2);
+      expect(m.assembled.transactions).toHaveLength(2);
+      expect(isWarm(warm)).toBe(true);
+    }
+    // The contract saw every block's parent hash (BLOCKHASH through the reused VM) and counted 6 calls.
+    const state = (await warm.stateAt('latest'))!;
+    const head = warm.getHead();
+    expect(bytesToBigInt(await state.getStorageAt(contract, Uint8Array.of(0)))).toBe(6n);
+    expect(await state.getStorageAt(contract, Uint8Array.of(Number(head.header.number)))).toEqual(head.header.parentHash);
+  });
+
+  it('starts from the head state after a rewind', async () => {
+    const head = warm.getHead().header.number;
+    await Promise.all([warm.rewindTo(head - 2n), cold.rewindTo(head - 2n), replica.rewindTo(head - 2n)]);
+    expect(isWarm(warm)).toBe(false);
+    // Senders 1 and 2 are back by two nonces: on the state the warm one was at, this transaction would be refused.
+    nonces.set(1, nonces.get(1)! - 2n);
+    nonces.set(2, nonces.get(2)! - 2n);
+    const timestamp = warm.getHead().header.timestamp + 7n;
+    const make = (c: Blockchain) => [signedTx(c, { from: 1, nonce: nonces.get(1)!, to: contract, data: Uint8Array.of(9), gasLimit: 100_000n })];
+    const a = await mine(warm, make(warm), { coinbase: COINBASE, timestamp });
+    const b = await mine(cold, make(cold), { coinbase: COINBASE, timestamp });
+    next(1);
+    expect(a.assembled.rejected).toEqual([]);
+    expect(a.block.hash()).toEqual(b.block.hash());
+    const state = (await warm.stateAt('latest'))!;
+    expect(bytesToBigInt(await state.getStorageAt(contract, Uint8Array.of(0)))).toBe(5n);
+    expect((await replica.importBlock(replica.decodeBlock(a.block.serialize()))).status).toBe('head');
+    // Warm again after the miner's own block, and it stays right.
+    expect(isWarm(warm)).toBe(true);
+    await mineBoth((c) => [signedTx(c, { from: 1, nonce: nonces.get(1)!, to: contract, gasLimit: 100_000n })]);
+    next(1);
+  });
+
+  it('drops the warm state when the head moves by a block made elsewhere', async () => {
+    expect(isWarm(warm)).toBe(true);
+    // `cold` builds the next block; `warm` imports it (validated and executed like a peer's block).
+    const timestamp = cold.getHead().header.timestamp + 13n;
+    const made = await mine(cold, [signedTx(cold, { from: 2, nonce: nonces.get(2)!, to: addresses[4], value: 5n })], { coinbase: COINBASE, timestamp });
+    expect(made.assembled.rejected).toEqual([]);
+    next(2);
+    expect((await warm.importBlock(warm.decodeBlock(made.block.serialize()))).status).toBe('head');
+    expect((await replica.importBlock(replica.decodeBlock(made.block.serialize()))).status).toBe('head');
+    expect(isWarm(warm)).toBe(false);
+    await mineBoth((c) => [
+      signedTx(c, { from: 2, nonce: nonces.get(2)!, to: addresses[4], value: 6n }),
+      signedTx(c, { from: 1, nonce: nonces.get(1)!, to: contract, gasLimit: 100_000n }),
+    ]);
+    next(2);
+    next(1);
+    const state = (await warm.stateAt('latest'))!;
+    expect(await state.getNonce(addresses[2])).toBe(nonces.get(2));
+  });
+
+  it('stored every state node: after a restart the whole state reads back from the database', async () => {
+    const head = warm.getHead();
+    await warm.close();
+    warm = await openDevChain(dirs[0].dir);
+    const reopened = (await warm.stateAt('latest'))!;
+    const expected = (await replica.stateAt(head.hash()))!;
+    for (let n = 0n; n <= head.header.number; n++) {
+      const slot = Uint8Array.of(Number(n));
+      expect(await reopened.getStorageAt(contract, slot)).toEqual(await expected.getStorageAt(contract, slot));
+    }
+    for (const a of [...addresses.slice(0, 5), COINBASE, contract]) {
+      expect(await reopened.getBalance(a)).toBe(await expected.getBalance(a));
+      expect(await reopened.getNonce(a)).toBe(await expected.getNonce(a));
+    }
+    expect(await reopened.getCode(contract)).toEqual(await expected.getCode(contract));
+  });
+});
