@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onJsonLines } from '../test/helpers/json-lines.js';
 
 const repoRoot = fileURLToPath(new URL('../', import.meta.url));
 
@@ -26,22 +27,10 @@ export async function startTestNode(timeoutMs = 60_000): Promise<TestNode> {
       child.kill('SIGKILL');
       reject(new Error(`svc-node did not start within ${timeoutMs} ms\n${stderr}`));
     }, timeoutMs);
-    let buffered = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      buffered += chunk;
-      let newline: number;
-      while ((newline = buffered.indexOf('\n')) !== -1) {
-        const line = buffered.slice(0, newline);
-        buffered = buffered.slice(newline + 1);
-        try {
-          const entry = JSON.parse(line) as { msg?: string; url?: string };
-          if (entry.msg === 'listening' && entry.url !== undefined) {
-            clearTimeout(timer);
-            resolve(entry.url);
-          }
-        } catch {
-          // not a log line
-        }
+    onJsonLines(child.stdout!, (entry) => {
+      if (entry?.msg === 'listening' && typeof entry.url === 'string') {
+        clearTimeout(timer);
+        resolve(entry.url);
       }
     });
     child.once('exit', (code) => {

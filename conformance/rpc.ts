@@ -1,14 +1,8 @@
 /** A small sequential JSON-RPC client over HTTP: the runner talks to the node through RPC only. */
 
-export class RpcCallError extends Error {
-  constructor(
-    readonly method: string,
-    readonly code: number,
-    message: string,
-  ) {
-    super(`${method}: ${code} ${message}`);
-  }
-}
+import { RpcCallError } from '../test/helpers/rpc.js';
+
+export { RpcCallError };
 
 export class RpcClient {
   private id = 0;

@@ -1,15 +1,8 @@
 /** JSON-RPC over HTTP for the crash loop: single calls that throw on an error, and batches that keep every answer. */
 
-export class RpcCallError extends Error {
-  constructor(
-    readonly method: string,
-    readonly code: number,
-    message: string,
-  ) {
-    super(`${method}: ${code} ${message}`);
-    this.name = 'RpcCallError';
-  }
-}
+import { RpcCallError } from '../../test/helpers/rpc.js';
+
+export { RpcCallError };
 
 let nextId = 1;
 

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onJsonLines } from '../../test/helpers/json-lines.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -88,25 +89,12 @@ export async function startSoakNode(options: SoakNodeOptions = {}): Promise<Soak
     const listening = await new Promise<Record<string, unknown>>((resolve, reject) => {
       const timeoutMs = options.timeoutMs ?? 60_000;
       const timer = setTimeout(() => reject(new Error(`the node did not report listening within ${timeoutMs} ms\nstderr: ${stderr}`)), timeoutMs);
-      let buffered = '';
-      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-        buffered += chunk;
-        let newline: number;
-        while ((newline = buffered.indexOf('\n')) !== -1) {
-          const line = buffered.slice(0, newline);
-          buffered = buffered.slice(newline + 1);
-          if (!line.startsWith('{')) continue;
-          let entry: Record<string, unknown>;
-          try {
-            entry = JSON.parse(line) as Record<string, unknown>;
-          } catch {
-            continue;
-          }
-          if (typeof entry.msg === 'string' && watch.has(entry.msg)) watched.push(entry);
-          if (entry.msg === 'listening') {
-            clearTimeout(timer);
-            resolve(entry);
-          }
+      onJsonLines(child.stdout!, (entry) => {
+        if (entry === undefined) return;
+        if (typeof entry.msg === 'string' && watch.has(entry.msg)) watched.push(entry);
+        if (entry.msg === 'listening') {
+          clearTimeout(timer);
+          resolve(entry);
         }
       });
       child.once('exit', (code) => {

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onJsonLines } from './json-lines.js';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const mainPath = join(repoRoot, 'src/main.ts');
@@ -68,24 +69,12 @@ export async function startNode(options: StartNodeOptions = {}): Promise<NodePro
       child.kill('SIGKILL');
       reject(new Error(`svc-node did not report listening within ${options.timeoutMs ?? 30_000} ms\nstderr: ${stderr}`));
     }, options.timeoutMs ?? 30_000);
-    let buffered = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      buffered += chunk;
-      let newline: number;
-      while ((newline = buffered.indexOf('\n')) !== -1) {
-        const line = buffered.slice(0, newline);
-        buffered = buffered.slice(newline + 1);
-        let entry: Record<string, unknown>;
-        try {
-          entry = JSON.parse(line) as Record<string, unknown>;
-        } catch {
-          entry = { raw: line };
-        }
-        logs.push(entry);
-        if (entry.msg === 'listening') {
-          clearTimeout(timer);
-          resolve(entry);
-        }
+    onJsonLines(child.stdout!, (parsed, line) => {
+      const entry = parsed ?? { raw: line };
+      logs.push(entry);
+      if (entry.msg === 'listening') {
+        clearTimeout(timer);
+        resolve(entry);
       }
     });
     child.once('exit', (code) => {

@@ -86,6 +86,18 @@ export class WsClient {
   }
 }
 
+/** A JSON-RPC error answer, thrown by the scripts' clients (conformance runner, crash loop) with its code. */
+export class RpcCallError extends Error {
+  constructor(
+    readonly method: string,
+    readonly code: number,
+    message: string,
+  ) {
+    super(`${method}: ${code} ${message}`);
+    this.name = 'RpcCallError';
+  }
+}
+
 /** One JSON-RPC call over HTTP; a JSON-RPC error becomes a thrown Error naming the method. */
 export async function call<T = any>(url: string, method: string, params: unknown[] = []): Promise<T> {
   const res = await fetch(url, {

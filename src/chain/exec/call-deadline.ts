@@ -13,6 +13,7 @@
  * Measured with bench/eth-call.ts (see docs/operations.md, "Limits"). If a future version moves `runStep`,
  * nothing is installed and `callDeadlineInstalled` resolves to false (calls then run unbounded in time).
  */
+import { interpreterPrototype } from './evm-interpreter.js';
 import { performance } from 'node:perf_hooks';
 
 /** Steps between two clock reads: a step costs ~0.1–1 µs, so the limit is overshot by well under a millisecond. */
@@ -49,14 +50,7 @@ export function clearDeadline(evm: object): void {
 }
 
 async function install(): Promise<boolean> {
-  let proto: InterpreterProto | undefined;
-  try {
-    const entry = import.meta.resolve('@ethereumjs/evm');
-    const mod = (await import(new URL('./interpreter.js', entry).href)) as { Interpreter?: { prototype: InterpreterProto } };
-    proto = mod.Interpreter?.prototype;
-  } catch {
-    return false;
-  }
+  const proto = await interpreterPrototype<InterpreterProto>();
   const original = proto?.runStep;
   if (proto === undefined || typeof original !== 'function') return false;
   proto.runStep = function (this: { _evm: EvmWithDeadline }, opcode: unknown): Promise<void> {

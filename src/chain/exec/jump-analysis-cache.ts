@@ -13,6 +13,8 @@
  *
  * If a future version moves or renames the method, nothing is installed and the EVM analyses as before.
  */
+import { interpreterPrototype } from './evm-interpreter.js';
+
 type Analysis = { jumps: Uint8Array; pushes: Record<number, bigint>; opcodesCached: unknown[] };
 type InterpreterProto = { _getValidJumpDestinations(this: InterpreterLike, code: Uint8Array): Analysis };
 type InterpreterLike = { _evm: { _opcodeMap: object } };
@@ -26,14 +28,7 @@ export function jumpAnalysisCounts(): { readonly analysed: number; readonly reus
 }
 
 async function install(): Promise<boolean> {
-  let proto: InterpreterProto | undefined;
-  try {
-    const entry = import.meta.resolve('@ethereumjs/evm');
-    const mod = (await import(new URL('./interpreter.js', entry).href)) as { Interpreter?: { prototype: InterpreterProto } };
-    proto = mod.Interpreter?.prototype;
-  } catch {
-    return false;
-  }
+  const proto = await interpreterPrototype<InterpreterProto>();
   const original = proto?._getValidJumpDestinations;
   if (proto === undefined || typeof original !== 'function') return false;
   proto._getValidJumpDestinations = function (this: InterpreterLike, code: Uint8Array): Analysis {

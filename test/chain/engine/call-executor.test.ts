@@ -2,16 +2,12 @@
  * Calls reuse VMs per block (exec/call.ts): a call's writes must never be seen by a later or a concurrent call,
  * a failed call must not poison the VMs, and state views are shared per block yet answer per block.
  */
-import { readFileSync } from 'node:fs';
 import { bytesToBigInt, hexToBytes } from '@ethereumjs/util';
-import { Interface } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Blockchain } from '../../../src/chain/blockchain.js';
-import { addresses, mine, openDevChain, signedTx, tempDir } from './fixtures.js';
+import { addresses, deployCounter, encodeCounterCall, mine, openDevChain, signedTx, tempDir } from './fixtures.js';
 
-const Counter = JSON.parse(readFileSync(new URL('../../fixtures/contracts/Counter.json', import.meta.url), 'utf8')) as { abi: string[]; bytecode: string };
-const iface = new Interface(Counter.abi);
-const encode = (name: string, args: unknown[] = []) => hexToBytes(iface.encodeFunctionData(name, args) as `0x${string}`);
+const encode = encodeCounterCall;
 
 describe('calls on reused VMs', () => {
   const dir = tempDir();
@@ -20,9 +16,7 @@ describe('calls on reused VMs', () => {
 
   beforeAll(async () => {
     chain = await openDevChain(dir.dir);
-    const data = hexToBytes((Counter.bytecode + iface.encodeDeploy([5n]).slice(2)) as `0x${string}`);
-    const { assembled } = await mine(chain, [signedTx(chain, { from: 0, nonce: 0n, data, gasLimit: 600_000n })]);
-    counter = assembled.receipts[0].contractAddress!;
+    counter = await deployCounter(chain);
   });
   afterAll(async () => {
     await chain?.close();

@@ -4,20 +4,16 @@
  * did: the same return data, gas used (which eth_estimateGas searches on), revert, error and logs. And the shared
  * reads belong to one block: a new head is answered from its own state, an older block still from its own.
  */
-import { readFileSync } from 'node:fs';
 import type { BlockHeader } from '@ethereumjs/block';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import { bytesToBigInt, hexToBytes } from '@ethereumjs/util';
-import { Interface } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Blockchain } from '../../../src/chain/blockchain.js';
 import { CallExecutor, type CallContext, type CallMessage } from '../../../src/chain/exec/call.js';
 import type { TrieNodeStore } from '../../../src/chain/state/trie-db.js';
-import { addresses, mine, openDevChain, signedTx, tempDir } from './fixtures.js';
+import { addresses, counterDeployData, deployCounter, encodeCounterCall, mine, openDevChain, signedTx, tempDir } from './fixtures.js';
 
-const Counter = JSON.parse(readFileSync(new URL('../../fixtures/contracts/Counter.json', import.meta.url), 'utf8')) as { abi: string[]; bytecode: string };
-const iface = new Interface(Counter.abi);
-const encode = (name: string, args: unknown[] = []) => hexToBytes(iface.encodeFunctionData(name, args) as `0x${string}`);
+const encode = encodeCounterCall;
 const address = (hex: string) => hexToBytes(hex as `0x${string}`);
 
 /** The chain's call context of its head, built as Blockchain.call builds it. */
@@ -40,9 +36,7 @@ describe('lean call path and shared block reads', () => {
 
   beforeAll(async () => {
     chain = await openDevChain(dir.dir);
-    const data = hexToBytes((Counter.bytecode + iface.encodeDeploy([5n]).slice(2)) as `0x${string}`);
-    const { assembled } = await mine(chain, [signedTx(chain, { from: 0, nonce: 0n, data, gasLimit: 600_000n })]);
-    counter = assembled.receipts[0].contractAddress!;
+    counter = await deployCounter(chain);
   });
   afterAll(async () => {
     await chain?.close();
@@ -72,7 +66,7 @@ describe('lean call path and shared block reads', () => {
       'empty data to the contract': { to: counter },
       'precompile sha256': { to: address('0x0000000000000000000000000000000000000002'), data: new Uint8Array([1, 2, 3]) },
       'precompile identity': { to: address('0x0000000000000000000000000000000000000004'), data: new Uint8Array(100).fill(0) },
-      creation: { from: owner, data: hexToBytes((Counter.bytecode + iface.encodeDeploy([1n]).slice(2)) as `0x${string}`) },
+      creation: { from: owner, data: counterDeployData(1n) },
     };
     const lean = new CallExecutor(headContext(chain));
     const viaRunTx = new CallExecutor(headContext(chain), { leanPath: false });

@@ -1,9 +1,10 @@
 /** Shared set-up for the engine tests and bench: a dev chain without proof of work in a temp dir. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLegacyTx, type TypedTransaction } from '@ethereumjs/tx';
 import { Address, hexToBytes } from '@ethereumjs/util';
+import { Interface } from 'ethers';
 import { Blockchain } from '../../../src/chain/blockchain.js';
 import { engineNetworkOf, etcEngineRules } from '../../../src/chain/engine-adapters.js';
 import { dev, DEV_ACCOUNTS } from '../../../src/chain/networks/index.js';
@@ -61,4 +62,18 @@ export async function mine(
   const block = assembled.seal(new Uint8Array(8), new Uint8Array(32));
   const result = await chain.importBlock(block);
   return { assembled, block, result };
+}
+
+/** The Counter test contract (test/fixtures/contracts): its ABI encoder and a deployment by dev account 0. */
+const CounterArtifact = JSON.parse(readFileSync(new URL('../../fixtures/contracts/Counter.json', import.meta.url), 'utf8')) as { abi: string[]; bytecode: string };
+export const counterAbi = new Interface(CounterArtifact.abi);
+export const encodeCounterCall = (name: string, args: unknown[] = []) => hexToBytes(counterAbi.encodeFunctionData(name, args) as `0x${string}`);
+
+export const counterDeployData = (initial: bigint) => hexToBytes((CounterArtifact.bytecode + counterAbi.encodeDeploy([initial]).slice(2)) as `0x${string}`);
+
+/** Deploys Counter(initial) in a block of its own; returns its address. */
+export async function deployCounter(chain: Blockchain, initial = 5n): Promise<Uint8Array> {
+  const data = counterDeployData(initial);
+  const { assembled } = await mine(chain, [signedTx(chain, { from: 0, nonce: 0n, data, gasLimit: 600_000n })]);
+  return assembled.receipts[0]!.contractAddress!;
 }
