@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ChainEngine } from '../src/chain/engine.js';
 import { freePort } from './compare/launcher.js';
-import { RpcClient, sleep } from './compare/rpc.js';
+import { RpcClient, waitUntilAnswering } from './compare/rpc.js';
 
 const { values } = parseArgs({
   options: {
@@ -64,15 +64,7 @@ async function overRpc(run: number, dataDir: string): Promise<void> {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
     const rpc = new RpcClient(`http://127.0.0.1:${port}`);
-    for (;;) {
-      if (child.exitCode !== null) throw new Error('the node exited');
-      try {
-        await rpc.call('eth_blockNumber');
-        break;
-      } catch {
-        await sleep(20);
-      }
-    }
+    await waitUntilAnswering(rpc, child);
     await rpc.call('qa_mineBlocks', [1, false]);
     const cpu = processCpuMs(child.pid!);
     const t = performance.now();

@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { RECIPIENT } from './compare/fixture.js';
 import { freePort } from './compare/launcher.js';
 import { treeRssBytes } from './compare/process-tree.js';
-import { RpcClient, sleep } from './compare/rpc.js';
+import { RpcClient, sleep, waitUntilAnswering } from './compare/rpc.js';
 import { TEST_KEYS } from './compare/targets.js';
 import { FIRST_TRANSFER_GAS, Sender } from './compare/token.js';
 
@@ -113,15 +113,7 @@ async function run(index: number): Promise<void> {
     );
   };
   try {
-    for (;;) {
-      if (child.exitCode !== null) throw new Error('the node exited');
-      try {
-        await rpc.call('eth_blockNumber');
-        break;
-      } catch {
-        await sleep(20);
-      }
-    }
+    await waitUntilAnswering(rpc, child);
     await report('start');
     const sender = await Sender.open(rpc, TEST_KEYS[0]);
     const deploy = await sender.signDeploy(10n ** 27n);

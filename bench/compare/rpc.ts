@@ -79,4 +79,17 @@ function unwrap<T>(method: string, reply: RpcReply): T {
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Polls eth_blockNumber every 20 ms until the node answers; throws if its process exits first. */
+export async function waitUntilAnswering(rpc: RpcClient, child: { readonly exitCode: number | null }): Promise<void> {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error('the node exited');
+    try {
+      await rpc.call('eth_blockNumber');
+      return;
+    } catch {
+      await sleep(20);
+    }
+  }
+}
+
 export const toHex = (n: number | bigint) => `0x${n.toString(16)}`;

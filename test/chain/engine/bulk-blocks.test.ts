@@ -4,39 +4,23 @@
  * readable state (the coinbase holds every reward), the head and state survive a restart, and a fresh engine
  * imports the blocks with full validation. A chunk that fails part-way leaves nothing of itself behind.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Blockchain } from '../../../src/chain/blockchain.js';
 import { engineNetworkOf, etcEngineRules } from '../../../src/chain/engine-adapters.js';
 import { ChainEngine } from '../../../src/chain/engine.js';
 import type { ChainRules } from '../../../src/chain/engine-types.js';
 import { dev } from '../../../src/chain/networks/index.js';
-import { addresses, signedTx, tempDir } from './fixtures.js';
+import { addresses, signedTx } from './fixtures.js';
+import { scopedEngines } from './scoped-engines.js';
 
-const opened: ChainEngine[] = [];
-const dirs: Array<{ remove: () => void }> = [];
-
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((e) => e.close()));
-  for (const d of dirs.splice(0)) d.remove();
-});
-
-function newDir(): string {
-  const d = tempDir('bulk-blocks-');
-  dirs.push(d);
-  return d.dir;
-}
+const engines = scopedEngines('bulk-blocks-');
+const newDir = engines.newDir;
+const close = engines.close;
 
 const coinbase = new Uint8Array(20).fill(0xcb);
 
-async function open(dataDir = newDir()): Promise<ChainEngine> {
-  const engine = await ChainEngine.open({ dataDir, network: 'dev', seal: 'instant', mining: { coinbase } });
-  opened.push(engine);
-  return engine;
-}
-
-async function close(engine: ChainEngine): Promise<void> {
-  opened.splice(opened.indexOf(engine), 1);
-  await engine.close();
+function open(dataDir = newDir()): Promise<ChainEngine> {
+  return engines.open({ dataDir, network: 'dev', seal: 'instant', mining: { coinbase } });
 }
 
 // More than two chunks of Blockchain's BULK_CHUNK (500), so chunk boundaries are crossed.

@@ -7,32 +7,20 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { bytesToUtf8 } from '@ethereumjs/util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BlockImportError } from '../../../src/chain/blockchain.js';
 import { ChainEngine } from '../../../src/chain/engine.js';
 import { MiningUnavailableError } from '../../../src/chain/miner/index.js';
 import { INSTANT_SEAL_GENESIS_EXTRA_DATA, type SealMode } from '../../../src/chain/seal-mode.js';
 import { persistentCacheDir } from '../pow/helpers.js';
-import { addresses, signedTx, tempDir } from './fixtures.js';
+import { addresses, signedTx } from './fixtures.js';
+import { scopedEngines } from './scoped-engines.js';
 
-const opened: ChainEngine[] = [];
-const dirs: Array<{ remove: () => void }> = [];
+const engines = scopedEngines('seal-modes-');
+const newDir = engines.newDir;
 
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((e) => e.close()));
-  for (const d of dirs.splice(0)) d.remove();
-});
-
-function newDir(): string {
-  const d = tempDir('seal-modes-');
-  dirs.push(d);
-  return d.dir;
-}
-
-async function open(seal: SealMode, dataDir = newDir(), powCacheDir = persistentCacheDir): Promise<ChainEngine> {
-  const engine = await ChainEngine.open({ dataDir, network: 'dev', seal, powCacheDir });
-  opened.push(engine);
-  return engine;
+function open(seal: SealMode, dataDir = newDir(), powCacheDir = persistentCacheDir): Promise<ChainEngine> {
+  return engines.open({ dataDir, network: 'dev', seal, powCacheDir });
 }
 
 const isZero = (bytes: Uint8Array) => bytes.every((b) => b === 0);
