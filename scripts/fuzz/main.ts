@@ -1,7 +1,8 @@
 /**
  * `npm run fuzz -- [--seed N] [--count N] [--seconds N] [--from I] [--concurrency N] [--testmode] [--json]`:
  * the schema-driven fuzzer (see run.ts). Exits 1 when the pass rule fails: a crash, an answer that is not
- * JSON-RPC (or a documented transport status), a -32603, or no eth_blockNumber after the run.
+ * JSON-RPC (or a documented transport status), a -32603, an error line in the node's log, or no eth_blockNumber
+ * after the run.
  */
 import { parseArgs } from 'node:util';
 import { repoRoot } from '../../test/helpers/node-process.js';

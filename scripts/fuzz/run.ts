@@ -99,7 +99,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     const seconds = (performance.now() - started) / 1000;
     const finalBlockNumber = await blockNumber(node.url, crashed);
     const faultLogs = node.logs.filter((l) => l.level === 'error' || l.level === 'fatal');
-    const passed = crashed === undefined && failureCount === 0 && finalBlockNumber.ok;
+    // An error-level log line is a fault even when the client got a proper answer (e.g. a logged unhandled error).
+    const passed = crashed === undefined && failureCount === 0 && finalBlockNumber.ok && faultLogs.length === 0;
     return { seed: options.seed, requests, seconds, byKind, outcomes, failures, failureCount, ...(crashed ? { crashed } : {}), finalBlockNumber, faultLogs, passed };
   } finally {
     http.close();
