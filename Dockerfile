@@ -6,12 +6,13 @@
 #   docker run -p 8546:8546 -p 9076:9076 -v mordor:/data svc-node --network mordor
 
 # ---- build: install every dependency (native modules compile here if no prebuilt binary fits), type-check and
-# compile src/ into dist/, then drop the development dependencies.
+# compile src/ into dist/, bundle it (dist/bundle/, a faster start), then drop the development dependencies.
 FROM node:20-bookworm AS build
 WORKDIR /app
 COPY . .
 RUN npm ci
 RUN npm run build
+RUN node bin/bundle.js --force
 RUN npm prune --omit=dev
 
 # ---- runtime: Node.js, the production dependencies, the compiled node and the docs portal it serves at /docs.
@@ -34,4 +35,4 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:8546/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Inside the container only, the RPC server listens on every interface: the container's network is the boundary,
 # and `-p` decides what the host exposes. Arguments given to `docker run` are appended (e.g. --network mordor).
-ENTRYPOINT ["node", "dist/main.js", "--http.addr", "0.0.0.0", "--datadir", "/data"]
+ENTRYPOINT ["node", "dist/bundle/main.js", "--http.addr", "0.0.0.0", "--datadir", "/data"]

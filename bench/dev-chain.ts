@@ -25,7 +25,7 @@ import { Address, bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { DEV_ACCOUNTS } from '../src/chain/networks/devAccounts.js';
 import { txRulesAt } from '../src/chain/rules/evmRules.js';
 import { getNetwork } from '../src/chain/networks/index.js';
-import { build as buildDist } from '../bin/build.js';
+import { buildAndBundleSync as buildDist } from '../bin/build.js';
 import { freePort } from './compare/launcher.js';
 import { RpcClient, sleep } from './compare/rpc.js';
 

@@ -5,7 +5,19 @@
 import { startedByNpm, watchParent } from './parent-watch.js';
 import { runCli } from './server/cli.js';
 
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+// The RPC server answers before start-up has finished (peering starts after it): a stop signal in that window is
+// held until the node is up and then stops it cleanly, instead of killing it mid-way. A second one ends it at once.
+let stopRequested = false;
+const holdStop = (signal: NodeJS.Signals) => {
+  if (stopRequested) process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15));
+  stopRequested = true;
+};
+for (const signal of STOP_SIGNALS) process.on(signal, holdStop);
+
 const outcome = await runCli(process.argv.slice(2));
+for (const signal of STOP_SIGNALS) process.off(signal, holdStop);
 if ('exitCode' in outcome) {
   process.exitCode = outcome.exitCode;
 } else {
@@ -18,10 +30,9 @@ if ('exitCode' in outcome) {
       () => process.exit(1),
     );
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  process.on('SIGHUP', stop);
-  if (startedByNpm()) {
+  for (const signal of STOP_SIGNALS) process.on(signal, stop);
+  if (stopRequested) stop();
+  else if (startedByNpm()) {
     watchParent((parentPid) => {
       outcome.node.log.warn('parent process gone: stopping', { parentPid });
       stop();

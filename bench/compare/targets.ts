@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { build as buildDist } from '../../bin/build.js';
+import { buildAndBundleSync as buildDist } from '../../bin/build.js';
 import { MethodUnavailable, RpcClient, sleep, toHex } from './rpc.js';
 
 export const repoDir = fileURLToPath(new URL('../../', import.meta.url));
@@ -77,8 +77,8 @@ export const svcNode: Target = {
   name: 'svc-node',
   version: (JSON.parse(readFileSync(`${repoDir}package.json`, 'utf8')) as { version: string }).version,
   blockProduction: 'qa_mineBlocks(n, false)',
-  // `node bin/svc-node.js`, what `npm start` execs (compiled JavaScript from dist/, one process); dist/ is brought up
-  // to date here, before the launcher's clock starts; warn level so no per-request logs.
+  // `node bin/svc-node.js`, what `npm start` execs (compiled JavaScript from dist/, bundled, one process); dist/ and
+  // its bundle are brought up to date here, before the launcher's clock starts; warn level so no per-request logs.
   launch: (port, dataDir) => {
     buildDist();
     return {

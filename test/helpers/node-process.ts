@@ -36,10 +36,15 @@ export interface StartNodeOptions {
   readonly args?: readonly string[];
   readonly env?: NodeJS.ProcessEnv;
   readonly timeoutMs?: number;
+  /** What runs: the TypeScript sources through tsx (default), or the bundle `svc-node` starts from (bin/bundle.js). */
+  readonly code?: 'sources' | 'bundle';
 }
 
-function spawnMain(args: readonly string[], env: NodeJS.ProcessEnv | undefined): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', mainPath, ...args], {
+const bundlePath = join(repoRoot, 'dist/bundle/main.js');
+
+function spawnMain(args: readonly string[], env: NodeJS.ProcessEnv | undefined, code: 'sources' | 'bundle' = 'sources'): ChildProcess {
+  const entry = code === 'bundle' ? [bundlePath] : ['--import', 'tsx', mainPath];
+  return spawn(process.execPath, [...entry, ...args], {
     cwd: repoRoot,
     env: { ...process.env, NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -59,7 +64,7 @@ export async function startNode(options: StartNodeOptions = {}): Promise<NodePro
   // One Ethash cache for every test node (epoch 0, built once instead of ~2.5 s CPU per node start).
   if (!args.includes('--ethash.cachedir')) args.push('--ethash.cachedir', join(tmpdir(), 'svc-node-test-ethash'));
 
-  const child = spawnMain(args, options.env);
+  const child = spawnMain(args, options.env, options.code);
   const logs: Array<Record<string, unknown>> = [];
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));

@@ -9,7 +9,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../bench/compare/launcher.js';
 import { PID_FILE, readPidFile } from '../../src/datadir-pid.js';
+import { onJsonLines } from '../helpers/json-lines.js';
 import { repoRoot, runCli, startNode, type NodeProcess } from '../helpers/node-process.js';
 
 const dirs: string[] = [];
@@ -166,5 +168,36 @@ describe('a datadir in use', () => {
     // The holder is untouched and still serves.
     expect(await blockNumber(holder.url)).toBe('0x0');
     expect(readPidFile(holder.datadir)).toBe(holder.child.pid);
+  }, 60_000);
+});
+
+describe('a stop signal during start-up', () => {
+  it('SIGTERM as soon as the RPC server answers, before start-up has finished, still stops the node cleanly', async () => {
+    const datadir = tempDir();
+    const port = await freePort();
+    // Peering on: it starts after the RPC server already answers, so there is a window before `listening`.
+    const args = ['--datadir', datadir, '--http.port', String(port), '--http.addr', '127.0.0.1', '--p2p.port', '0', '--p2p.addr', '127.0.0.1'];
+    const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'src/main.ts'), ...args], {
+      cwd: repoRoot,
+      env: { ...process.env, NODE_ENV: 'test' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    groups.push(child);
+    const logs: Array<Record<string, unknown>> = [];
+    onJsonLines(child.stdout!, (entry) => entry && logs.push(entry));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      expect(Date.now(), 'the node never answered').toBeLessThan(deadline);
+      if ((await blockNumber(`http://127.0.0.1:${port}/`).catch(() => undefined)) === '0x0') break;
+      await sleep(2);
+    }
+    const startUpFinished = logs.some((e) => e.msg === 'listening');
+    child.kill('SIGTERM');
+    // A signal in the window must not kill the node outright: it finishes starting, then stops as on any SIGTERM.
+    expect(await exited).toEqual({ code: 0, signal: null });
+    expect(logs.some((e) => e.msg === 'shutting down')).toBe(true);
+    expect(existsSync(join(datadir, PID_FILE)), 'a clean stop removes the pid file').toBe(false);
+    expect(startUpFinished, 'the signal came after start-up had finished: this run did not test the window').toBe(false);
   }, 60_000);
 });

@@ -1,0 +1,160 @@
+// Bundles the compiled node (dist/main.js and what it imports) into dist/bundle/ with esbuild, which `svc-node`
+// then starts from. Why: a cold start from dist/ spends most of its time resolving, reading and linking ~600 ES
+// modules one by one; one bundle (plus a chunk per lazily loaded part) is a few files (issue 16, item 4).
+//
+// Kept outside the bundle, loaded from node_modules as before:
+// - native add-ons (classic-level, secp256k1, keccak): they find their binaries next to their own files;
+// - packages loaded only after the first answer (the MCP SDK, prom-client): a bundle would not make the start
+//   faster, and prom-client's CommonJS exports do not survive esbuild's dynamic-import interop;
+// - tsx (only the fallback that runs the sources).
+//
+// Two rewrites keep the bundled code finding what it found in dist/:
+// - `import.meta.url` in a bundled file becomes the URL that file has in dist/, so what it finds beside it (worker
+//   entries, docs/) is found as before;
+// - src/chain/exec/evm-interpreter.ts reaches @ethereumjs/evm's unexported Interpreter class by file, at run time;
+//   in the bundle that would load a second copy of the EVM, so there it imports the same file statically and the
+//   bundle holds one copy, the one whose prototype the call time limit and the jump-analysis cache wrap.
+//
+// Each output file is written aside and renamed, and a build's output is the same bytes for the same input, so
+// two nodes starting at once never import a half-written file. Chunks of earlier builds stay for a day: a node
+// still running from one may yet import its lazy chunks.
+//
+//   node bin/bundle.js    bundle when dist/ or node_modules changed since the last bundle
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const distDir = join(root, 'dist');
+const bundleDir = join(distDir, 'bundle');
+export const bundleEntry = join(bundleDir, 'main.js');
+/** npm rewrites this on every install, so a dependency update makes the bundle stale. */
+const installStamp = join(root, 'node_modules', '.package-lock.json');
+
+const EXTERNAL = ['classic-level', 'level', 'secp256k1', 'keccak', '@modelcontextprotocol/sdk', 'prom-client', 'tsx'];
+const STALE_CHUNK_MS = 24 * 60 * 60 * 1000;
+
+const mtimeOf = (path) => {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return -1;
+  }
+};
+
+function newestDistFile(dir = distDir) {
+  let newest = -1;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (path !== bundleDir) newest = Math.max(newest, newestDistFile(path));
+    } else if (entry.name.endsWith('.js')) newest = Math.max(newest, mtimeOf(path));
+  }
+  return newest;
+}
+
+/** True when there is no bundle or dist/ or the installed packages are newer than it. */
+export function bundleIsStale() {
+  const built = mtimeOf(bundleEntry);
+  return built < 0 || built < newestDistFile() || built < mtimeOf(installStamp);
+}
+
+const interpreterLoader = join(distDir, 'chain', 'exec', 'evm-interpreter.js');
+
+/** esbuild plugin: the Interpreter class from the bundled @ethereumjs/evm itself (see the top of this file). */
+const bundledInterpreter = {
+  name: 'bundled-interpreter',
+  setup(build) {
+    build.onLoad({ filter: /evm-interpreter\.js$/ }, (args) => {
+      if (args.path !== interpreterLoader) return undefined;
+      // The run-time loader this replaces must still be the one described above, or the rewrite is stale.
+      if (!readFileSync(args.path, 'utf8').includes("import.meta.resolve('@ethereumjs/evm')")) {
+        throw new Error(`${args.path} no longer loads the Interpreter by file next to @ethereumjs/evm: update bin/bundle.js`);
+      }
+      const file = fileURLToPath(new URL('./interpreter.js', import.meta.resolve('@ethereumjs/evm')));
+      return {
+        contents: `import * as evmInterpreter from ${JSON.stringify(file)};\nexport async function interpreterPrototype() {\n  return evmInterpreter.Interpreter?.prototype;\n}\n`,
+        loader: 'js',
+        resolveDir: dirname(file),
+      };
+    });
+  },
+};
+
+/** esbuild plugin: `import.meta.url` in a file under dist/ becomes that file's own URL, relative to the chunk. */
+const keepModuleUrls = {
+  name: 'keep-module-urls',
+  setup(build) {
+    build.onLoad({ filter: /\.js$/ }, (args) => {
+      if (!args.path.startsWith(distDir + sep)) return undefined;
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes('import.meta.url')) return undefined;
+      const fromChunk = relative(bundleDir, args.path).split(sep).join('/');
+      return { contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromChunk)}, import.meta.url).href`), loader: 'js' };
+    });
+  },
+};
+
+/**
+ * Bundles when stale (or `force`). Returns the bundle entry's file URL, or undefined when esbuild is not installed
+ * (an install without devDependencies: svc-node then starts from dist/ as it is).
+ */
+export async function bundle({ force = false } = {}) {
+  if (!force && !bundleIsStale()) return pathToFileURL(bundleEntry).href;
+  let esbuild;
+  try {
+    esbuild = await import('esbuild');
+  } catch {
+    return undefined;
+  }
+  let result;
+  try {
+    result = await esbuild.build({
+      entryPoints: { main: join(distDir, 'main.js') },
+      outdir: bundleDir,
+      bundle: true,
+      // Lazily imported parts (peering, MCP) in chunks of their own: one file with everything starts ~40% slower.
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      external: EXTERNAL,
+      sourcemap: 'linked',
+      write: false,
+      logLevel: 'silent',
+      plugins: [bundledInterpreter, keepModuleUrls],
+      // CommonJS packages inside the bundle call require() for node: built-ins.
+      banner: { js: "import { createRequire as __svcNodeCreateRequire } from 'node:module'; const require = __svcNodeCreateRequire(import.meta.url);" },
+    });
+  } finally {
+    // esbuild builds in a child process of its own, which would otherwise live as long as the node does.
+    await esbuild.stop();
+  }
+  mkdirSync(bundleDir, { recursive: true });
+  const written = new Set();
+  // The entry last: it names the chunks, which must all be in place before anyone imports it.
+  const files = [...result.outputFiles].sort((a, b) => Number(a.path === bundleEntry) - Number(b.path === bundleEntry));
+  for (const file of files) {
+    mkdirSync(dirname(file.path), { recursive: true });
+    const aside = `${file.path}.${process.pid}.tmp`;
+    writeFileSync(aside, file.contents);
+    renameSync(aside, file.path);
+    written.add(file.path);
+  }
+  const now = Date.now();
+  for (const name of readdirSync(bundleDir)) {
+    const path = join(bundleDir, name);
+    if (!written.has(path) && now - mtimeOf(path) > STALE_CHUNK_MS) unlinkSync(path);
+  }
+  return pathToFileURL(bundleEntry).href;
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const started = performance.now();
+  const entry = await bundle({ force: process.argv.includes('--force') });
+  process.stdout.write(
+    entry
+      ? `svc-node: bundle up to date in dist/bundle/ (${Math.round(performance.now() - started)} ms)\n`
+      : 'svc-node: esbuild is not installed, so there is no bundle; svc-node starts from dist/\n',
+  );
+}
