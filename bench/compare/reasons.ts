@@ -17,14 +17,13 @@ const evm =
   'Closing it needs a faster EVM: the spread fixed upstream, or a native one.';
 
 const perBlock =
-  'Profiled (node --cpu-prof --cpu-prof-interval 100 on the bundled node, 300 sequential ERC-20 transfers, issue 16): ' +
+  'Profiled (node --cpu-prof --cpu-prof-interval 100, bundled node, 300 sequential ERC-20 transfers, issue 16): ' +
   'the seal is instant and the miner continues on the state and VM its previous block finished on. Per transfer ' +
-  'the node is busy ~2.7 ms and idle ~1.5 ms while the harness sends and polls; the busy part is spread thin: ' +
-  'answering its two requests ~0.34 ms (kernel socket writes ~0.15 ms each on this VM), the head switch and pool ' +
-  'refresh ~0.2 ms, the LevelDB batch ~0.17 ms (awaited: a receipt is served only once its block is durable), the ' +
-  'pool add ~0.15 ms (decode, native sender recovery), import ~0.13 ms, the JS EVM ~0.12 ms, trie writes, GC. ' +
-  'The idle ~1.5 ms is the harness, the same for every node, so 2x Hardhat (~800/s, 1.25 ms per transfer) cannot ' +
-  'be reached on this harness; Hardhat keeps its chain in memory and executes in Rust (EDR).';
+  'the node\'s main thread is busy ~2.7 ms (Hardhat\'s whole send-and-mine round, client included, is ~2.5 ms), ' +
+  'spread thin: answering its two requests ~0.34 ms (kernel socket writes ~0.15 ms each on this VM), the head ' +
+  'switch and pool refresh ~0.2 ms, the LevelDB batch ~0.17 ms (awaited: a receipt is served only once its block ' +
+  'is durable), the pool add ~0.15 ms (decode, native sender recovery), import ~0.13 ms, the JS EVM ~0.12 ms, trie ' +
+  'writes, GC. No single part would close a 4x gap; Hardhat keeps its chain in memory and executes in Rust (EDR).';
 
 const sealing =
   'Sealing 1,000 ERC-20 transfers is their execution in the JS EVM (~0.7 ms each) plus one LevelDB batch per block; ' +
