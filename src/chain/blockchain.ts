@@ -35,9 +35,10 @@ import {
 } from './checkpointing/index.js';
 import { BlockStore, type TxLocation } from './db/block-store.js';
 import { ChainDB, WriteBatch } from './db/chain-db.js';
-import type { ChainRules, EngineNetwork, SealVerifier } from './engine-types.js';
+import type { ChainRules, EngineNetwork, RewardCredit, SealVerifier } from './engine-types.js';
 import { BlockRunner, type RunnerResult } from './exec/block-runner.js';
 import { RewardLedger } from './exec/bulk-rewards.js';
+import { creditRewards } from './exec/credit-rewards.js';
 import { CallExecutor, type CallMessage, type CallResult } from './exec/call.js';
 import { transactionsRoot, type TxReceipt } from './exec/receipts.js';
 import { sharedCommon } from './exec/shared-common.js';
@@ -205,6 +206,14 @@ class TypedEmitter extends EventEmitter {
   }
 }
 
+/** The state (and VM) the miner's last block finished on, for its next block (see `Blockchain.warm`). */
+interface WarmState {
+  /** The block whose post-state this is. */
+  readonly hash: Uint8Array;
+  readonly state: OpenedState;
+  readonly common: Common;
+}
+
 const MAX_UNCLES = 2;
 const UNCLE_GENERATIONS = 7;
 /**
@@ -240,10 +249,11 @@ export class Blockchain extends TypedEmitter {
   /**
    * The state (and VM) the latest assembled block that became the head finished on, keyed by that block's hash:
    * the next `assemble` on it continues there instead of opening the trie and building a VM. A block's state
-   * never changes, so the hash is the whole key; `assemble` takes it (or drops it) either way, any other head
-   * change (import of another block, reorg, rewind) drops it, and it is lent once per execution.
+   * never changes, so the hash is the whole key; `assemble` takes it (or drops it) either way, a chunk of empty
+   * blocks on it carries it along (`carryWarm`), any other head change (import of another block, reorg, rewind)
+   * drops it, and it is lent once per execution.
    */
-  private warm: { readonly hash: Uint8Array; readonly state: OpenedState; readonly common: Common } | undefined;
+  private warm: WarmState | undefined;
   private readonly lentResults = new WeakSet<RunnerResult>();
   /** Gas run on each warm state since it was opened (see `WARM_STATE_GAS`). */
   private readonly warmGas = new WeakMap<OpenedState, bigint>();
@@ -598,6 +608,10 @@ export class Blockchain extends TypedEmitter {
     // every block of the chunk continuing on its parent's root, all nodes in one buffer for the chunk's batch.
     const ledger = new RewardLedger(this.nodes, this.commonAt(parent.number + 1n), parent.stateRoot);
     const coinbase = new Address(opts.coinbase);
+    // The miner's warm state, if it is the head's, goes on past the chunk (see carryWarm) with the chunk's rewards.
+    const warm = this.warm !== undefined && equalsBytes(this.warm.hash, parent.hash()) ? this.warm : undefined;
+    this.warm = undefined;
+    const rewarded: RewardCredit[] = [];
     const extraData = opts.extraData ?? new Uint8Array(0);
     // Shared by the chunk's headers, which never change their fields (frozen objects).
     const logsBloom = new Uint8Array(256);
@@ -614,7 +628,9 @@ export class Blockchain extends TypedEmitter {
       const now = BigInt(Math.floor(Date.now() / 1000));
       const timestamp = opts.timestamp?.() ?? (now > parent.timestamp ? now : parent.timestamp + 1n);
       // The rules read a reward's block number and coinbase; an empty block has no uncles.
-      const credited = ledger.credit(this.opts.rules.rewards({ number, coinbase } as BlockHeader, []));
+      const rewards = this.opts.rules.rewards({ number, coinbase } as BlockHeader, []);
+      if (warm !== undefined) rewarded.push(...rewards);
+      const credited = ledger.credit(rewards);
       const stateRoot = credited instanceof Uint8Array ? credited : await credited;
       const assembled = this.emptyAssembled(common, {
         parentHash: parent.hash(),
@@ -662,7 +678,26 @@ export class Blockchain extends TypedEmitter {
       if (imported) this.emit('blockImported', { block, status: 'head', durationMs });
       extended.push(made);
     }
+    if (warm !== undefined && built.length > 0) await this.carryWarm(warm, rewarded, built[built.length - 1].block);
     return extended;
+  }
+
+  /**
+   * After a chunk of empty blocks on the warm state's block: the same rewards credited to that state bring it to the
+   * new head's, so the next mined block continues on it instead of opening the trie and building a VM again. Kept
+   * only when its root is the head's state root (else the next block starts cold, as after any other head change).
+   */
+  private async carryWarm(warm: WarmState, rewards: readonly RewardCredit[], head: Block): Promise<void> {
+    const common = this.commonAt(head.header.number);
+    if (warm.common !== common) return;
+    const sm = warm.state.stateManager;
+    await sm.checkpoint();
+    await creditRewards(sm, rewards);
+    await sm.commit();
+    const root = await sm.getStateRoot();
+    // The chunk's batch stored these nodes already.
+    warm.state.buffer.pending.clear();
+    if (equalsBytes(root, head.header.stateRoot)) this.warm = { hash: head.hash(), state: warm.state, common };
   }
 
   /**

@@ -16,6 +16,7 @@ import { createVM, runTx, type VM } from '@ethereumjs/vm';
 import type { RewardCredit } from '../engine-types.js';
 import { openState, type OpenedState } from '../state/state-view.js';
 import type { BufferedTrieDB, TrieNodeStore } from '../state/trie-db.js';
+import { creditRewards } from './credit-rewards.js';
 import { jumpAnalysisCacheInstalled } from './jump-analysis-cache.js';
 import { PlainTransferLedger, plainTransfersApply } from './plain-transfers.js';
 import { combineBlooms, receiptsRoot, type TxReceipt } from './receipts.js';
@@ -179,12 +180,7 @@ export class BlockRunner {
   async finish(rewards: readonly RewardCredit[]): Promise<RunnerResult> {
     await this.transfers?.flush();
     const sm = this.opened.stateManager;
-    for (const { address, amount } of rewards) {
-      const addr = new Address(address);
-      const account = (await sm.getAccount(addr)) ?? new Account();
-      account.balance += amount;
-      await sm.putAccount(addr, account);
-    }
+    await creditRewards(sm, rewards);
     await sm.commit();
     const stateRoot = await sm.getStateRoot();
     return {

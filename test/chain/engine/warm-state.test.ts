@@ -27,6 +27,8 @@ let contract: Uint8Array;
 const nonces = new Map<number, bigint>();
 
 const isWarm = (chain: Blockchain) => (chain as unknown as { warm?: unknown }).warm !== undefined;
+/** The block whose post-state the warm state is. */
+const warmHash = (chain: Blockchain) => (chain as unknown as { warm?: { hash: Uint8Array } }).warm?.hash;
 const dropWarm = (chain: Blockchain) => void ((chain as unknown as { warm?: unknown }).warm = undefined);
 const next = (from: number) => {
   const n = nonces.get(from) ?? 0n;
@@ -87,6 +89,41 @@ describe('mining on the warm state', () => {
     expect(await state.getStorageAt(contract, Uint8Array.of(Number(head.header.number)))).toEqual(head.header.parentHash);
   });
 
+  it('carries the warm state past empty blocks built in bulk (two chunks), and the next blocks are the cold path’s', async () => {
+    expect(isWarm(warm)).toBe(true);
+    const start = warm.getHead().header.timestamp;
+    const bulk = (chain: Blockchain) => {
+      let next = 0n;
+      return chain.extendHead({
+        count: 502,
+        coinbase: COINBASE,
+        timestamp: () => start + 1n + next++,
+        seal: async (assembled) => assembled.seal(new Uint8Array(8), new Uint8Array(32)),
+      });
+    };
+    await Promise.all([bulk(warm), bulk(cold)]);
+    expect(cold.getHead().hash()).toEqual(warm.getHead().hash());
+    for (let n = replica.getHead().header.number + 1n; n <= warm.getHead().header.number; n++) {
+      expect((await replica.importBlock((await warm.getBlock(n))!)).status).toBe('head');
+    }
+    // Carried to the new head (its root checked against the head's), not left behind on the block before the bulk.
+    expect(warmHash(warm)).toEqual(warm.getHead().hash());
+    // Value to the coinbase: the block reads the balance the bulk rewards credited on the carried state.
+    await mineBoth((c) => [
+      signedTx(c, { from: 2, nonce: nonces.get(2)!, to: COINBASE, value: 7n }),
+      signedTx(c, { from: 1, nonce: nonces.get(1)!, to: contract, data: Uint8Array.of(7), gasLimit: 100_000n }),
+    ]);
+    next(2);
+    next(1);
+    expect(isWarm(warm)).toBe(true);
+    await mineBoth((c) => [
+      signedTx(c, { from: 2, nonce: nonces.get(2)!, to: addresses[3], value: 1n }),
+      signedTx(c, { from: 1, nonce: nonces.get(1)!, to: contract, gasLimit: 100_000n }),
+    ]);
+    next(2);
+    next(1);
+  });
+
   it('starts from the head state after a rewind', async () => {
     const head = warm.getHead().header.number;
     await Promise.all([warm.rewindTo(head - 2n), cold.rewindTo(head - 2n), replica.rewindTo(head - 2n)]);
@@ -102,7 +139,7 @@ describe('mining on the warm state', () => {
     expect(a.assembled.rejected).toEqual([]);
     expect(a.block.hash()).toEqual(b.block.hash());
     const state = (await warm.stateAt('latest'))!;
-    expect(bytesToBigInt(await state.getStorageAt(contract, Uint8Array.of(0)))).toBe(5n);
+    expect(bytesToBigInt(await state.getStorageAt(contract, Uint8Array.of(0)))).toBe(7n);
     expect((await replica.importBlock(replica.decodeBlock(a.block.serialize()))).status).toBe('head');
     // Warm again after the miner's own block, and it stays right.
     expect(isWarm(warm)).toBe(true);
