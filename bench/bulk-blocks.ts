@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ChainEngine } from '../src/chain/engine.js';
-import { freePort } from './compare/launcher.js';
+import { freePort } from '../test/helpers/free-port.js';
 import { RpcClient, waitUntilAnswering } from './compare/rpc.js';
 
 const { values } = parseArgs({
@@ -56,7 +56,7 @@ function processCpuMs(pid: number): number {
 
 async function overRpc(run: number, dataDir: string): Promise<void> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['bin/svc-node.js', '--http.port', String(port), '--p2p.port', '0', '--no-p2p', '--datadir', dataDir, '--log-level', 'warn'], {
+  const child = spawn(process.execPath, ['bin/svc-node.js', '--http.port', String(port), '--no-p2p', '--datadir', dataDir, '--log-level', 'warn'], {
     cwd: values.repo,
     detached: true,
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -26,7 +26,7 @@ import { DEV_ACCOUNTS } from '../src/chain/networks/devAccounts.js';
 import { txRulesAt } from '../src/chain/rules/evmRules.js';
 import { getNetwork } from '../src/chain/networks/index.js';
 import { buildAndBundleSync as buildDist } from '../bin/build.js';
-import { freePort } from './compare/launcher.js';
+import { freePort } from '../test/helpers/free-port.js';
 import { RpcClient, sleep } from './compare/rpc.js';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { RECIPIENT } from './compare/fixture.js';
-import { freePort } from './compare/launcher.js';
+import { freePort } from '../test/helpers/free-port.js';
 import { treeRssBytes } from './compare/process-tree.js';
 import { RpcClient, sleep, waitUntilAnswering } from './compare/rpc.js';
 import { TEST_KEYS } from './compare/targets.js';
@@ -151,12 +151,13 @@ function floor(): void {
     console.log(`${label.padEnd(40)} ${out.stdout.trim()}`);
   };
   const measure = `await new Promise((r) => setTimeout(r, 300)); globalThis.gc?.(); const m = process.memoryUsage(); console.log('RSS ' + (m.rss / 2 ** 20).toFixed(1) + ' MiB, V8 heap used ' + (m.heapUsed / 2 ** 20).toFixed(1) + ' MiB');`;
-  spawnSync(process.execPath, ['bin/build.js'], { cwd: repo, env, stdio: 'inherit' });
   probe('bare node', measure);
   const modules = ['dist/server/cli.js', 'dist/node.js', 'dist/services.js', 'dist/server/server.js', 'dist/chain/engine.js', 'dist/p2p/index.js', 'dist/handlers/index.js'];
   probe('node + svc-node modules imported', `${modules.map((m) => `await import('./${m}');`).join(' ')} ${measure}`);
 }
 
+// dist/ and its bundle brought up to date before anything is measured (a stale bundle is rebuilt in the node's start).
+spawnSync(process.execPath, ['bin/build.js'], { cwd: repo, env, stdio: 'inherit' });
 if (values.floor) {
   floor();
 } else {

@@ -11,10 +11,11 @@
 // `npm run build` (tsc with type checking, ~12 s) also writes declarations; packing runs it. Its JavaScript for every
 // .ts source is byte for byte what this writes; the generated validators (already JavaScript) are copied as they are.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mtimeOf, writeAtomically } from './fs-util.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const srcDir = join(root, 'src');
@@ -32,13 +33,6 @@ function sources(dir = srcDir, out = []) {
 
 const outputOf = (src) => join(distDir, relative(srcDir, src)).replace(/\.ts$/, '.js');
 
-const mtimeOf = (path) => {
-  try {
-    return statSync(path).mtimeMs;
-  } catch {
-    return -1;
-  }
-};
 
 /** Sources whose output is missing or older than they are (a stat of each pair: a few ms for the whole tree). */
 export function staleSources() {
@@ -80,11 +74,6 @@ export function buildAndBundleSync() {
   if (run.status !== 0) throw new Error(`node bin/build.js failed (${run.status}): ${run.stderr}`);
 }
 
-function writeAtomically(path, text) {
-  const aside = `${path}.${process.pid}.tmp`;
-  writeFileSync(aside, text);
-  renameSync(aside, path);
-}
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const started = performance.now();

@@ -20,9 +20,10 @@
 // still running from one may yet import its lazy chunks.
 //
 //   node bin/bundle.js    bundle when dist/ or node_modules changed since the last bundle
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { mtimeOf, writeAtomically } from './fs-util.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const distDir = join(root, 'dist');
@@ -33,14 +34,6 @@ const installStamp = join(root, 'node_modules', '.package-lock.json');
 
 const EXTERNAL = ['classic-level', 'level', 'secp256k1', 'keccak', '@modelcontextprotocol/sdk', 'prom-client', 'tsx'];
 const STALE_CHUNK_MS = 24 * 60 * 60 * 1000;
-
-const mtimeOf = (path) => {
-  try {
-    return statSync(path).mtimeMs;
-  } catch {
-    return -1;
-  }
-};
 
 function newestDistFile(dir = distDir) {
   let newest = -1;
@@ -96,8 +89,8 @@ const keepModuleUrls = {
 };
 
 /**
- * Bundles when stale (or `force`). Returns the bundle entry's file URL, or undefined when esbuild is not installed
- * (an install without devDependencies: svc-node then starts from dist/ as it is).
+ * Bundles when stale (or `force`). Returns the bundle entry's file URL, or undefined when esbuild cannot be loaded
+ * (it comes with tsx, a dependency, so only a broken install: svc-node then starts from dist/ as it is).
  */
 export async function bundle({ force = false } = {}) {
   if (!force && !bundleIsStale()) return pathToFileURL(bundleEntry).href;
@@ -136,9 +129,7 @@ export async function bundle({ force = false } = {}) {
   const files = [...result.outputFiles].sort((a, b) => Number(a.path === bundleEntry) - Number(b.path === bundleEntry));
   for (const file of files) {
     mkdirSync(dirname(file.path), { recursive: true });
-    const aside = `${file.path}.${process.pid}.tmp`;
-    writeFileSync(aside, file.contents);
-    renameSync(aside, file.path);
+    writeAtomically(file.path, file.contents);
     written.add(file.path);
   }
   const now = Date.now();
@@ -155,6 +146,6 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
   process.stdout.write(
     entry
       ? `svc-node: bundle up to date in dist/bundle/ (${Math.round(performance.now() - started)} ms)\n`
-      : 'svc-node: esbuild is not installed, so there is no bundle; svc-node starts from dist/\n',
+      : 'svc-node: esbuild cannot be loaded, so there is no bundle; svc-node starts from dist/\n',
   );
 }

@@ -2,8 +2,6 @@
 
 import { RpcCallError } from '../test/helpers/rpc.js';
 
-export { RpcCallError };
-
 export class RpcClient {
   private id = 0;
 

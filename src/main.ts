@@ -2,6 +2,7 @@
  * Entry point of `npm start` and `bin/svc-node.js`: runs the CLI and stops cleanly on SIGINT, SIGTERM or SIGHUP,
  * and, when npm started it, once npm is gone (see parent-watch.ts).
  */
+import { constants } from 'node:os';
 import { startedByNpm, watchParent } from './parent-watch.js';
 import { runCli } from './server/cli.js';
 
@@ -11,7 +12,7 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 // held until the node is up and then stops it cleanly, instead of killing it mid-way. A second one ends it at once.
 let stopRequested = false;
 const holdStop = (signal: NodeJS.Signals) => {
-  if (stopRequested) process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15));
+  if (stopRequested) process.exit(128 + constants.signals[signal]);
   stopRequested = true;
 };
 for (const signal of STOP_SIGNALS) process.on(signal, holdStop);

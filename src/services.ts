@@ -16,8 +16,6 @@ import type { PeerService } from './p2p/index.js';
 export interface NodeServices {
   readonly engine: ChainEngine;
   readonly accounts: AccountManager;
-  /** Undefined when peering is off (`--no-p2p`, test mode) or until `startPeers` has started it. */
-  readonly peers: PeerService | undefined;
   /**
    * Starts devp2p peering when the configuration turns it on (a no-op otherwise). Separate from opening, so that the
    * RPC server can listen first: the first answer does not wait for the p2p modules to load and the port to open.
@@ -69,9 +67,6 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
   return {
     engine,
     accounts,
-    get peers() {
-      return peers;
-    },
     startPeers,
     async close() {
       await peers?.close();

@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, closeSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../../test/helpers/free-port.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MethodUnavailable, RpcClient, sleep } from './rpc.js';
@@ -24,17 +24,7 @@ export interface RunningTarget {
   stop(): Promise<void>;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 const startTimeoutMs = 120_000;
 

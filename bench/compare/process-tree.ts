@@ -14,7 +14,8 @@ function parentOf(pid: number): number | undefined {
   }
 }
 
-function rssBytesOf(pid: number): number {
+/** One process's resident set size in bytes (0 once it is gone). */
+export function rssBytesOf(pid: number): number {
   try {
     const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) * 1024 : 0;

@@ -19,8 +19,10 @@
  * reorged out and is still stored with that receipt as a side block); logs of those receipts are found through the
  * log index; sync resumes where a peer was involved; a new block is mined on top and served.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { median } from '../../bench/compare/stats.js';
+import { freePort } from '../../test/helpers/free-port.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Interface, Wallet } from 'ethers';
@@ -32,7 +34,7 @@ import { checkDatadirOffline, OFFLINE_CATEGORIES } from './offline-check.js';
 import { rpc, rpcBatch, rpcChunked, toQuantity } from './rpc.js';
 
 export type Scenario = 'mining' | 'sends' | 'sync' | 'reorg';
-export const SCENARIOS: readonly Scenario[] = ['mining', 'sends', 'sync', 'reorg'];
+const SCENARIOS: readonly Scenario[] = ['mining', 'sends', 'sync', 'reorg'];
 
 export interface CrashLoopOptions {
   readonly kills: number;
@@ -95,7 +97,7 @@ export function killAllNodes(): void {
   for (const node of liveNodes) if (node.child.exitCode === null && node.child.signalCode === null) node.child.kill('SIGKILL');
 }
 
-export function schedule(kills: number, seed: number): Scenario[] {
+function schedule(kills: number, seed: number): Scenario[] {
   const rng = new Rng(seed);
   const out = Array.from({ length: kills }, (_, i) => SCENARIOS[i % SCENARIOS.length]);
   for (let i = out.length - 1; i > 0; i--) {
@@ -105,24 +107,10 @@ export function schedule(kills: number, seed: number): Scenario[] {
   return out;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const nodeIdOf = (enode: string): string => /^enode:\/\/([0-9a-f]{128})@/i.exec(enode)![1].toLowerCase();
 
-function median(values: readonly number[]): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 /** A node-held dev account sending signed transactions with its own nonce count. */
 class Sender {

@@ -1,8 +1,9 @@
 /** JSON-RPC over HTTP for the crash loop: single calls that throw on an error, and batches that keep every answer. */
 
-import { RpcCallError } from '../../test/helpers/rpc.js';
+import { call } from '../../test/helpers/rpc.js';
 
-export { RpcCallError };
+/** A single call that throws on an error (`RpcCallError`). */
+export const rpc = call;
 
 let nextId = 1;
 
@@ -17,12 +18,6 @@ async function post(url: string, body: unknown, timeoutMs: number): Promise<unkn
 }
 
 type Answer = { id?: number; result?: unknown; error?: { code: number; message: string } };
-
-export async function rpc<T = any>(url: string, method: string, params: unknown[] = [], timeoutMs = 60_000): Promise<T> {
-  const answer = (await post(url, { jsonrpc: '2.0', id: nextId++, method, params }, timeoutMs)) as Answer;
-  if (answer.error) throw new RpcCallError(method, answer.error.code, answer.error.message);
-  return answer.result as T;
-}
 
 export type BatchAnswer<T> = { ok: true; result: T } | { ok: false; error: string };
 

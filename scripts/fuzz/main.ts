@@ -21,14 +21,17 @@ const { values } = parseArgs({
 });
 
 const seed = values.seed !== undefined ? Number(values.seed) : Math.floor(Math.random() * 2 ** 31);
+const numbers = { count: Number(values.count), seconds: Number(values.seconds), from: Number(values.from), concurrency: Number(values.concurrency) };
+const integers = [seed, numbers.count, numbers.from, numbers.concurrency].every(Number.isSafeInteger);
+if (!integers || numbers.count < 1 || numbers.from < 0 || numbers.concurrency < 1 || !(numbers.seconds > 0)) {
+  console.error('fuzz: --seed, --count, --from and --concurrency take integers (count and concurrency at least 1), --seconds a positive number');
+  process.exit(2);
+}
 console.log(`fuzz: seed ${seed} (replay with --seed ${seed}), count ${values.count}, at most ${values.seconds} s${values.testmode ? ', --testmode node' : ''}`);
 
 const report = await runFuzz({
   seed,
-  count: Number(values.count),
-  seconds: Number(values.seconds),
-  from: Number(values.from),
-  concurrency: Number(values.concurrency),
+  ...numbers,
   nodeArgs: values.testmode ? ['--testmode'] : [],
   repoRoot,
   progress: (line) => console.log(`fuzz: ${line}`),

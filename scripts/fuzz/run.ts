@@ -100,7 +100,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     const finalBlockNumber = await blockNumber(node.url, crashed);
     const faultLogs = node.logs.filter((l) => l.level === 'error' || l.level === 'fatal');
     // An error-level log line is a fault even when the client got a proper answer (e.g. a logged unhandled error).
-    const passed = crashed === undefined && failureCount === 0 && finalBlockNumber.ok && faultLogs.length === 0;
+    // And a run that sent nothing proves nothing.
+    const passed = requests > 0 && crashed === undefined && failureCount === 0 && finalBlockNumber.ok && faultLogs.length === 0;
     return { seed: options.seed, requests, seconds, byKind, outcomes, failures, failureCount, ...(crashed ? { crashed } : {}), finalBlockNumber, faultLogs, passed };
   } finally {
     http.close();

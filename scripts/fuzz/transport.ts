@@ -8,8 +8,8 @@ import WebSocket from 'ws';
 import type { FuzzCase } from './cases.js';
 
 /** HTTP statuses the README documents for refusals ("HTTP endpoints"), besides 200 and 204. */
-export const TRANSPORT_STATUSES = new Set([403, 413, 415, 429]);
-export const INTERNAL_ERROR = -32603;
+const TRANSPORT_STATUSES = new Set([403, 413, 415, 429]);
+const INTERNAL_ERROR = -32603;
 
 export interface Verdict {
   /** What came back, for the histogram: `result`, `error <code>`, `http <status>`, `ws close <code>`, `no answer expected`. */

@@ -12,9 +12,11 @@
  * - never-reading WebSocket clients: subscribe, stop reading (paused socket) and keep asking for large
  *   answers; the node must disconnect them.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { readFileSync } from 'node:fs';
 import { Interface, Wallet, getAddress, type TransactionRequest } from 'ethers';
 import WebSocket from 'ws';
+import { call } from '../../test/helpers/rpc.js';
 
 /** Dev accounts 0 and 1 of the well-known test mnemonic (never real funds). */
 const KEYS = [
@@ -25,13 +27,6 @@ const CHAIN_ID = 1337n;
 const artifact = JSON.parse(readFileSync(new URL('../../bench/contracts/BenchToken.json', import.meta.url), 'utf8')) as { abi: string[]; bytecode: string };
 const token = new Interface(artifact.abi);
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-export class RpcError extends Error {
-  constructor(readonly method: string, readonly code: number, message: string) {
-    super(`${method}: ${code} ${message}`);
-  }
-}
 
 /** Counters of what the load did; `errors` by method and message (the first few of each). */
 export class LoadStats {
@@ -61,17 +56,10 @@ export class LoadStats {
   }
 }
 
-let nextId = 1;
-export async function rpc<T = unknown>(url: string, method: string, params: unknown[] = [], stats?: LoadStats): Promise<T> {
+/** One call (test/helpers/rpc.ts `call`), counted in `stats`. */
+export function rpc<T = unknown>(url: string, method: string, params: unknown[] = [], stats?: LoadStats): Promise<T> {
   stats?.count(method);
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
-  });
-  const body = (await res.json()) as { result?: T; error?: { code: number; message: string } };
-  if (body.error) throw new RpcError(method, body.error.code, body.error.message);
-  return body.result as T;
+  return call<T>(url, method, params);
 }
 
 /** What the load needs of the chain: the token and the senders' next nonces. */

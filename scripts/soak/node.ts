@@ -4,10 +4,11 @@
  * started, also when the soak fails or is interrupted.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { rssBytesOf } from '../../bench/compare/process-tree.js';
 import { onJsonLines } from '../../test/helpers/json-lines.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -108,14 +109,7 @@ export async function startSoakNode(options: SoakNodeOptions = {}): Promise<Soak
       url: listening.url as string,
       wsUrl: listening.ws as string,
       watched,
-      rss() {
-        try {
-          const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-          return match ? Number(match[1]) * 1024 : undefined;
-        } catch {
-          return undefined;
-        }
-      },
+      rss: () => rssBytesOf(pid) || undefined,
       stop: cleanup,
     };
   } catch (error) {

@@ -4,6 +4,7 @@
  * timeout, subscriptions go with their socket, never-reading WebSocket clients are disconnected. Used by
  * `npm run soak` (scripts/soak/main.ts) and, short, by test/server/soak.test.ts (which asserts the reclaim only).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
 import { LoadStats, setUpChain, startLoad } from './load.js';
 import { startSoakNode, type SoakNode } from './node.js';
@@ -106,7 +107,6 @@ export interface SoakReport {
 
 const SLOW_CONSUMER_MSG = 'websocket client too slow, disconnecting';
 const NO_PONG_MSG = 'websocket client not answering pings, disconnecting';
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** `name value` lines of the Prometheus text format (no labels needed here). */
 async function scrape(node: SoakNode): Promise<Map<string, number>> {
@@ -135,7 +135,7 @@ async function countsOf(node: SoakNode): Promise<Counts & { heapUsedBytes: numbe
 const pick = ({ filters, subscriptions, connections }: Counts): Counts => ({ filters, subscriptions, connections });
 
 /** Least-squares slope of y over x. */
-export function slope(points: ReadonlyArray<readonly [number, number]>): number {
+function slope(points: ReadonlyArray<readonly [number, number]>): number {
   const n = points.length;
   if (n < 2) return NaN;
   const mx = points.reduce((s, [x]) => s + x, 0) / n;
@@ -153,7 +153,7 @@ export function slope(points: ReadonlyArray<readonly [number, number]>): number 
  * The lowest heap-used sample of each whole minute after warm-up, as [minute, MiB]: the live data after the
  * minute's garbage collections, free of the saw-tooth that V8's heap sizing puts into RSS and heap-used alike.
  */
-export function heapFloors(samples: readonly Sample[], warmupS: number): Array<[number, number]> {
+function heapFloors(samples: readonly Sample[], warmupS: number): Array<[number, number]> {
   const byMinute = new Map<number, number>();
   for (const s of samples) {
     if (s.t < warmupS) continue;

@@ -611,7 +611,8 @@ export class Blockchain extends TypedEmitter {
     // The miner's warm state, if it is the head's, goes on past the chunk (see carryWarm) with the chunk's rewards.
     const warm = this.warm !== undefined && equalsBytes(this.warm.hash, parent.hash()) ? this.warm : undefined;
     this.warm = undefined;
-    const rewarded: RewardCredit[] = [];
+    // Per address (hex), what the chunk's rewards paid it: credited to the carried warm state at the end.
+    const rewarded = new Map<string, RewardCredit>();
     const extraData = opts.extraData ?? new Uint8Array(0);
     // Shared by the chunk's headers, which never change their fields (frozen objects).
     const logsBloom = new Uint8Array(256);
@@ -629,7 +630,12 @@ export class Blockchain extends TypedEmitter {
       const timestamp = opts.timestamp?.() ?? (now > parent.timestamp ? now : parent.timestamp + 1n);
       // The rules read a reward's block number and coinbase; an empty block has no uncles.
       const rewards = this.opts.rules.rewards({ number, coinbase } as BlockHeader, []);
-      if (warm !== undefined) rewarded.push(...rewards);
+      if (warm !== undefined) {
+        for (const { address, amount } of rewards) {
+          const key = bytesToHex(address);
+          rewarded.set(key, { address, amount: (rewarded.get(key)?.amount ?? 0n) + amount });
+        }
+      }
       const credited = ledger.credit(rewards);
       const stateRoot = credited instanceof Uint8Array ? credited : await credited;
       const assembled = this.emptyAssembled(common, {
@@ -678,7 +684,7 @@ export class Blockchain extends TypedEmitter {
       if (imported) this.emit('blockImported', { block, status: 'head', durationMs });
       extended.push(made);
     }
-    if (warm !== undefined && built.length > 0) await this.carryWarm(warm, rewarded, built[built.length - 1].block);
+    if (warm !== undefined && built.length > 0) await this.carryWarm(warm, [...rewarded.values()], built[built.length - 1].block);
     return extended;
   }
 

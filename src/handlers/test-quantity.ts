@@ -24,4 +24,4 @@ export const quantityParam = (value: Quantity, method: string, param: string): b
 
 /** One that must fit a JS number (counts, page sizes). */
 export const quantityNumberParam = (value: Quantity, method: string, param: string): number =>
-  asParam(method, param, () => testQuantityNumber(value, param));
+  asParam(method, param, () => testQuantityNumber(value, 'the value'));

@@ -16,9 +16,10 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { dirname } from 'node:path';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { MethodSpec } from '../generated/registry.js';
+import { ErrorCode } from './errors.js';
 
-/** Besu's code for an unauthenticated call; travels with HTTP 401. */
-export const UNAUTHORIZED_CODE = -40100;
+/** The `WWW-Authenticate` header every 401 carries (HTTP, the WebSocket upgrade, /mcp). */
+export const WWW_AUTHENTICATE = 'Bearer realm="svc-node"';
 
 /** How far a token's `iat` may be from the node's clock when the token has no `exp` (the engine API's rule). */
 export const IAT_LEEWAY_SECONDS = 60;
@@ -150,7 +151,7 @@ export function createAuthenticator(config: AuthConfig, secret: Buffer): Authent
 /** The JSON-RPC error an unauthenticated call gets (the message says what to send, never what was sent). */
 export function unauthorizedError(reason: string): { code: number; message: string; data: { reason: string } } {
   return {
-    code: UNAUTHORIZED_CODE,
+    code: ErrorCode.Unauthorized,
     message: `Unauthorized: ${reason}; send "Authorization: Bearer <HS256 JWT>" or "X-API-Key: <key>"`,
     data: { reason },
   };

@@ -18,6 +18,8 @@ export const ErrorCode = {
   VersionNotSupported: -32006,
   /** geth's convention for a reverted eth_call / eth_estimateGas; data carries the revert bytes. */
   ExecutionReverted: 3,
+  /** Besu's code for a call without a valid credential (auth.ts); travels with HTTP 401. */
+  Unauthorized: -40100,
 } as const;
 
 export class RpcError extends Error {

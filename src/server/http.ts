@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import type { HandlerContext } from '../handlers/context.js';
-import { UNAUTHORIZED_CODE, unauthorizedError, type Authenticator } from './auth.js';
+import { unauthorizedError, WWW_AUTHENTICATE, type Authenticator } from './auth.js';
 import type { Dispatcher, JsonRpcResponse } from './dispatch.js';
 import { ErrorCode } from './errors.js';
 import { RateLimiter, clientIp } from './rate-limit.js';
@@ -133,10 +133,10 @@ export function createJsonRpcHttp(options: JsonRpcHttpOptions): JsonRpcHttp {
   };
 }
 
-const wwwAuthenticate = { 'www-authenticate': 'Bearer realm="svc-node"' };
+const wwwAuthenticate = { 'www-authenticate': WWW_AUTHENTICATE };
 
 function hasUnauthorized(output: JsonRpcResponse | JsonRpcResponse[]): boolean {
-  const refused = (r: JsonRpcResponse) => 'error' in r && r.error.code === UNAUTHORIZED_CODE;
+  const refused = (r: JsonRpcResponse) => 'error' in r && r.error.code === ErrorCode.Unauthorized;
   return Array.isArray(output) ? output.some(refused) : refused(output);
 }
 

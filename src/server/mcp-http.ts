@@ -12,7 +12,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { SvcNode } from '../node.js';
-import { unauthorizedError, type Authenticator } from './auth.js';
+import { unauthorizedError, WWW_AUTHENTICATE, type Authenticator } from './auth.js';
 import { ErrorCode } from './errors.js';
 import type { Logger } from './logger.js';
 import { RateLimiter, clientIp } from './rate-limit.js';
@@ -60,7 +60,7 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
       const outcome = authenticator.authenticate(incoming.headers);
       if (outcome.status === 'refused' || (outcome.status === 'anonymous' && routeProtected)) {
         const { code, message, data } = unauthorizedError(outcome.status === 'refused' ? outcome.reason : '/mcp requires authentication');
-        return jsonRpcError(401, code, message, { 'www-authenticate': 'Bearer realm="svc-node"' }, data);
+        return jsonRpcError(401, code, message, { 'www-authenticate': WWW_AUTHENTICATE }, data);
       }
     }
     if (request.method !== 'POST') return jsonRpcError(405, ErrorCode.ServerError, STATELESS, { allow: 'POST' });

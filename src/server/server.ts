@@ -9,7 +9,6 @@ import { getRequestListener } from '@hono/node-server';
 import type { Handlers } from '../generated/handlers.js';
 import { methods as registryMethods, type MethodSpec } from '../generated/registry.js';
 import type { HandlerContext } from '../handlers/context.js';
-import { withLimits } from '../handlers/limits.js';
 import { createNodeMetrics } from '../metrics/node-metrics.js';
 import type { SvcNode } from '../node.js';
 import { createApp } from './app.js';
@@ -54,8 +53,7 @@ export async function startServer(node: SvcNode, options: StartServerOptions): P
   const authenticator = config.rpc.auth.enabled ? openAuthenticator(config.rpc.auth, rpcLog) : undefined;
   const dispatcher = createDispatcher({
     methods: options.methods ?? registryMethods,
-    // The per-request caps (gas, debug page size) wrap the handlers here, where the node's settings are known.
-    handlers: withLimits(options.handlers),
+    handlers: options.handlers,
     enabledNamespaces: node.enabledNamespaces,
     maxBatchSize: config.rpc.maxBatchSize,
     validateResults: config.rpc.validateResults,

@@ -5,7 +5,9 @@
  */
 import { NETWORK_NAMES } from '../chain/networks/index.js';
 import type { NetworkName } from '../chain/networks/types.js';
+import { DEFAULT_CACHE_LIMITS } from '../chain/cache-limits.js';
 import { SEAL_MODES } from '../chain/seal-mode.js';
+import { DEFAULT_PROTECTED } from './auth.js';
 
 export type { NetworkName };
 export const networkNames: readonly NetworkName[] = NETWORK_NAMES;
@@ -88,7 +90,7 @@ export const settings: readonly Setting[] = [
     description: 'most requests one WebSocket connection may have in flight; more are answered -32005 at once (a batch counts once)' },
   { key: 'network.rpc.auth.enabled', kind: 'bool', defaultText: 'false',
     description: 'require a JWT bearer token or an API key for the protected methods, and for every WebSocket connection (HTTP 401 otherwise)' },
-  { key: 'network.rpc.auth.protected', kind: 'list', defaultText: 'personal,debug,qa,test,checkpointing,eth_sendTransaction,eth_sendRawTransaction,eth_sign,eth_submitWork,eth_submitHashrate,miner_start,miner_stop,miner_setEtherbase',
+  { key: 'network.rpc.auth.protected', kind: 'list', defaultText: DEFAULT_PROTECTED.join(','),
     description: 'namespaces and method names only an authenticated caller may call ("*" = every method)' },
   { key: 'network.rpc.auth.jwt-secret-file', kind: 'path', defaultText: '<datadir>/jwt.hex',
     description: 'HS256 secret (32 bytes as hex); created with mode 0600 when auth is on and the file is missing' },
@@ -124,27 +126,27 @@ export const settings: readonly Setting[] = [
     description: 'most transactions the pool holds' },
   { key: 'txpool.transaction-timeout', kind: 'duration', defaultText: '2m',
     description: 'how long a transaction with a future nonce waits in the pool' },
-  { key: 'cache.trie-nodes', kind: 'int', defaultText: '20000',
+  { key: 'cache.trie-nodes', kind: 'int', defaultText: String(DEFAULT_CACHE_LIMITS.trieNodes),
     description: 'raw state-trie nodes kept in memory in front of the database (~350 bytes each)' },
-  { key: 'cache.trie-decoded-nodes', kind: 'int', defaultText: '2000',
+  { key: 'cache.trie-decoded-nodes', kind: 'int', defaultText: String(DEFAULT_CACHE_LIMITS.trieDecodedNodes),
     description: 'decoded state-trie nodes kept in memory (~1.8 KiB each)' },
-  { key: 'cache.trie-lookups', kind: 'int', defaultText: '10000',
+  { key: 'cache.trie-lookups', kind: 'int', defaultText: String(DEFAULT_CACHE_LIMITS.trieLookups),
     description: 'remembered answers of state-trie lookups by (state root, key) (~300 bytes each)' },
-  { key: 'cache.blocks', kind: 'int', defaultText: '256',
+  { key: 'cache.blocks', kind: 'int', defaultText: String(DEFAULT_CACHE_LIMITS.blocks),
     description: 'decoded blocks kept in memory' },
-  { key: 'cache.headers', kind: 'int', defaultText: '1024',
+  { key: 'cache.headers', kind: 'int', defaultText: String(DEFAULT_CACHE_LIMITS.headers),
     description: 'decoded block headers kept in memory (besides those of cached blocks)' },
-  { key: 'cache.receipts', kind: 'int', defaultText: '256',
+  { key: 'cache.receipts', kind: 'int', defaultText: String(DEFAULT_CACHE_LIMITS.receipts),
     description: 'blocks whose decoded receipts are kept in memory' },
-  { key: 'cache.canonical-hashes', kind: 'int', defaultText: '4096',
+  { key: 'cache.canonical-hashes', kind: 'int', defaultText: String(DEFAULT_CACHE_LIMITS.canonicalHashes),
     description: 'canonical block hashes by height kept in memory' },
-  { key: 'cache.state-views', kind: 'int', defaultText: '16',
+  { key: 'cache.state-views', kind: 'int', defaultText: String(DEFAULT_CACHE_LIMITS.stateViews),
     description: 'recent blocks whose state read views (eth_getBalance, eth_getCode, …) are kept' },
-  { key: 'cache.call-executors', kind: 'int', defaultText: '4',
+  { key: 'cache.call-executors', kind: 'int', defaultText: String(DEFAULT_CACHE_LIMITS.callExecutors),
     description: 'recent blocks whose eth_call / eth_estimateGas executors (a VM each) are kept' },
-  { key: 'db.cache-size', kind: 'int', defaultText: '4194304',
+  { key: 'db.cache-size', kind: 'int', defaultText: String(DEFAULT_CACHE_LIMITS.dbCacheBytes),
     description: "LevelDB's block cache in bytes" },
-  { key: 'db.write-buffer-size', kind: 'int', defaultText: '4194304',
+  { key: 'db.write-buffer-size', kind: 'int', defaultText: String(DEFAULT_CACHE_LIMITS.dbWriteBufferBytes),
     description: "LevelDB's write buffer (memtable) in bytes" },
   { key: 'network.rpc.health.no-update-duration-threshold', kind: 'duration', defaultText: '30m',
     description: 'readiness fails when the best block has not moved for this long' },

@@ -9,7 +9,7 @@ import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { SvcNode } from '../node.js';
 import type { ClientConnection, HandlerContext } from '../handlers/context.js';
 import type { CorsPolicy } from './cors.js';
-import { unauthorizedError, type Authenticator } from './auth.js';
+import { unauthorizedError, WWW_AUTHENTICATE, type Authenticator } from './auth.js';
 import type { Dispatcher } from './dispatch.js';
 import { ErrorCode } from './errors.js';
 import type { Logger } from './logger.js';
@@ -128,7 +128,7 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): WebS
       if (outcome.status !== 'authenticated') {
         const reason = outcome.status === 'refused' ? outcome.reason : 'a WebSocket connection requires authentication';
         const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: unauthorizedError(reason) });
-        return refuseUpgrade(socket, 401, 'Unauthorized', body, 'WWW-Authenticate: Bearer realm="svc-node"\r\n');
+        return refuseUpgrade(socket, 401, 'Unauthorized', body, `WWW-Authenticate: ${WWW_AUTHENTICATE}\r\n`);
       }
     }
     wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, req));

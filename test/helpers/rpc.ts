@@ -98,14 +98,15 @@ export class RpcCallError extends Error {
   }
 }
 
-/** One JSON-RPC call over HTTP; a JSON-RPC error becomes a thrown Error naming the method. */
-export async function call<T = any>(url: string, method: string, params: unknown[] = []): Promise<T> {
+/** One JSON-RPC call over HTTP (given up after `timeoutMs`); a JSON-RPC error is thrown as an `RpcCallError`. */
+export async function call<T = any>(url: string, method: string, params: unknown[] = [], timeoutMs = 60_000): Promise<T> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    signal: AbortSignal.timeout(timeoutMs),
   });
   const body = (await res.json()) as { result?: T; error?: { code: number; message: string } };
-  if (body.error) throw new Error(`${method} failed on ${url}: ${body.error.code} ${body.error.message}`);
+  if (body.error) throw new RpcCallError(method, body.error.code, body.error.message);
   return body.result as T;
 }

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signJwt, verifyJwt, UNAUTHORIZED_CODE } from '../../src/server/auth.js';
+import { signJwt, verifyJwt } from '../../src/server/auth.js';
+import { ErrorCode } from '../../src/server/errors.js';
 import { startNode, type NodeProcess } from '../helpers/node-process.js';
 import { WsClient, post, request } from '../helpers/rpc.js';
 
@@ -62,14 +63,14 @@ describe('HTTP', () => {
     const res = await post(node.url, request('personal_listAccounts', [], 7));
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
-    expect(res.body).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: UNAUTHORIZED_CODE } });
+    expect(res.body).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: ErrorCode.Unauthorized } });
     expect(res.body.error.message).toMatch(/personal_listAccounts requires authentication/);
   });
 
   it('eth write methods are protected by default', async () => {
     const res = await post(node.url, request('eth_sendRawTransaction', ['0x00']));
     expect(res.status).toBe(401);
-    expect(res.body.error.code).toBe(UNAUTHORIZED_CODE);
+    expect(res.body.error.code).toBe(ErrorCode.Unauthorized);
   });
 
   it('unprotected methods stay open without a credential', async () => {
@@ -94,7 +95,7 @@ describe('HTTP', () => {
     for (const method of ['personal_listAccounts', 'eth_blockNumber']) {
       const res = await post(node.url, request(method, []), { headers: bearer(forged) });
       expect(res.status).toBe(401);
-      expect(res.body.error).toMatchObject({ code: UNAUTHORIZED_CODE, data: { reason: 'bad signature' } });
+      expect(res.body.error).toMatchObject({ code: ErrorCode.Unauthorized, data: { reason: 'bad signature' } });
     }
   });
 
@@ -125,7 +126,7 @@ describe('HTTP', () => {
     const res = await post(node.url, [request('eth_chainId', [], 1), request('personal_listAccounts', [], 2)]);
     expect(res.status).toBe(401);
     expect(res.body[0]).toMatchObject({ id: 1, result: '0x539' });
-    expect(res.body[1]).toMatchObject({ id: 2, error: { code: UNAUTHORIZED_CODE } });
+    expect(res.body[1]).toMatchObject({ id: 2, error: { code: ErrorCode.Unauthorized } });
   });
 
   it('/mcp is open by default (mcp is not protected) but refuses a bad credential', async () => {
@@ -133,7 +134,7 @@ describe('HTTP', () => {
       headers: { ...bearer('bad.token.here'), accept: 'application/json, text/event-stream' },
     });
     expect(res.status).toBe(401);
-    expect(res.body.error.code).toBe(UNAUTHORIZED_CODE);
+    expect(res.body.error.code).toBe(ErrorCode.Unauthorized);
   });
 
   it('with auth off nothing changes: no 401 for personal_listAccounts', async () => {
@@ -160,7 +161,7 @@ describe('WebSocket', () => {
   it('refuses the upgrade without a credential: 401 with a JSON-RPC error body', async () => {
     const { status, body } = await upgradeStatus(node.wsUrl);
     expect(status).toBe(401);
-    expect(JSON.parse(body).error.code).toBe(UNAUTHORIZED_CODE);
+    expect(JSON.parse(body).error.code).toBe(ErrorCode.Unauthorized);
   });
 
   it('refuses a bad token at the upgrade', async () => {
@@ -229,7 +230,7 @@ describe('configured from a TOML file: protected = ["*"], an existing secret fil
   it('"*" protects every method, /mcp included', async () => {
     const res = await post(strict.url, request('eth_chainId'));
     expect(res.status).toBe(401);
-    expect(res.body.error.code).toBe(UNAUTHORIZED_CODE);
+    expect(res.body.error.code).toBe(ErrorCode.Unauthorized);
     const mcp = await post(strict.url.replace(/\/$/, '/mcp'), request('tools/list', []), {
       headers: { accept: 'application/json, text/event-stream' },
     });

@@ -12,6 +12,7 @@ import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToUnprefixedHex } from '@eth
 import { decodeStoredReceipts, encodeStoredReceipts, type TxReceipt } from '../exec/receipts.js';
 import { encodeTransactionList, rlpList } from '../exec/tx-bytes.js';
 import type { BlockCodec } from '../block-codec.js';
+import { DEFAULT_CACHE_LIMITS, type CacheLimits } from '../cache-limits.js';
 import type { ChainDB, WriteBatch } from './chain-db.js';
 import { SCHEMA_VERSION, decodeNumber, encodeNumber, keys, type MetaName } from './keys.js';
 import { Lru } from './lru.js';
@@ -26,13 +27,8 @@ const hexKey = bytesToUnprefixedHex;
 /** Body and receipts records of a block without transactions and uncles (the same bytes for every such block). */
 let emptyRecords: { readonly body: Uint8Array; readonly receipts: Uint8Array } | undefined;
 
-/** Bounds of the decoded-object caches, in entries (see src/chain/cache-limits.ts for the defaults the node uses). */
-export interface BlockStoreCacheLimits {
-  readonly blocks: number;
-  readonly headers: number;
-  readonly receipts: number;
-  readonly canonicalHashes: number;
-}
+/** Bounds of the decoded-object caches, in entries. */
+export type BlockStoreCacheLimits = Pick<CacheLimits, 'blocks' | 'headers' | 'receipts' | 'canonicalHashes'>;
 
 export class BlockStore {
   /** Exposed for tests of the bounds. */
@@ -48,7 +44,7 @@ export class BlockStore {
     private readonly codec: BlockCodec,
     /** The shared Common for a height (receipt blooms hash with its keccak). */
     private readonly commonAt: (number: bigint) => Common,
-    limits: BlockStoreCacheLimits = { blocks: 512, headers: 4096, receipts: 256, canonicalHashes: 8192 },
+    limits: BlockStoreCacheLimits = DEFAULT_CACHE_LIMITS,
   ) {
     this.blocks = new Lru(limits.blocks);
     this.headers = new Lru(limits.headers);

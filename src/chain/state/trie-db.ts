@@ -8,6 +8,7 @@
  * buffer that is simply dropped.
  */
 import { hexToBytes, type BatchDBOp, type DB } from '@ethereumjs/util';
+import { DEFAULT_CACHE_LIMITS } from '../cache-limits.js';
 import type { ChainDB, WriteBatch } from '../db/chain-db.js';
 import { keys } from '../db/keys.js';
 import { Lru } from '../db/lru.js';
@@ -24,9 +25,9 @@ export class TrieNodeStore {
 
   constructor(
     private readonly db: ChainDB,
-    cacheSize = 250_000,
-    lookupMemoSize = 50_000,
-    decodedNodes = 20_000,
+    cacheSize = DEFAULT_CACHE_LIMITS.trieNodes,
+    lookupMemoSize = DEFAULT_CACHE_LIMITS.trieLookups,
+    decodedNodes = DEFAULT_CACHE_LIMITS.trieDecodedNodes,
   ) {
     this.recent = new Lru(cacheSize);
     this.trieCaches = { lookups: new Lru(lookupMemoSize), nodes: new Lru(decodedNodes) };

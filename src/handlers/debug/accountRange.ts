@@ -5,8 +5,7 @@ import type { DebugAccountRangeParams, DebugAccountRangeResult } from '../../gen
 import { engineOf } from '../block-ref.js';
 import type { HandlerContext } from '../context.js';
 import { hexFromBytes } from '../hex.js';
-import { cursorKey, stateOfBlock } from './block-state.js';
-import { quantityNumberParam } from '../test-quantity.js';
+import { cursorKey, maxResultsParam, stateOfBlock } from './block-state.js';
 
 const ZERO_KEY = `0x${'00'.repeat(32)}` as const;
 
@@ -30,9 +29,10 @@ export async function debug_accountRange(
   [block, , startKey, maxResults]: DebugAccountRangeParams,
   ctx: HandlerContext,
 ): Promise<DebugAccountRangeResult> {
+  const pageSize = maxResultsParam(maxResults, ctx, 'debug_accountRange');
   const state = await stateOfBlock(block, ctx, 'debug_accountRange');
   const book = await bookOf(engineOf(ctx));
-  const page = await trieRange(accountTrieOf(state.stateManager), cursorKey(startKey), quantityNumberParam(maxResults, 'debug_accountRange', 'maxResults'));
+  const page = await trieRange(accountTrieOf(state.stateManager), cursorKey(startKey), pageSize);
   const addressMap: Record<string, string | null> = {};
   for (const { key } of page.entries) {
     const address = book.addressOf(key);

@@ -4,7 +4,8 @@ import type { TestBlockHashOrNumber } from '../../generated/types.js';
 import { blockNotFound, engineOf } from '../block-ref.js';
 import type { HandlerContext } from '../context.js';
 import { bytesFromHex } from '../hex.js';
-import { quantityParam } from '../test-quantity.js';
+import { limitExceeded } from '../limits.js';
+import { quantityNumberParam, quantityParam } from '../test-quantity.js';
 
 export async function stateOfBlock(ref: TestBlockHashOrNumber, ctx: HandlerContext, method: string): Promise<StateView> {
   const chain = engineOf(ctx).chain;
@@ -20,4 +21,16 @@ export function cursorKey(hex: string): Uint8Array {
   const key = new Uint8Array(32);
   key.set(bytes.subarray(Math.max(0, bytes.length - 32)), Math.max(0, 32 - bytes.length));
   return key;
+}
+
+/**
+ * A range dump's `maxResults`: a page size that fits a JS number (else -32602), at most
+ * `network.rpc.debug.max-range-results` (else -32005 naming the limit), which keeps one answer from being as large
+ * as the state.
+ */
+export function maxResultsParam(value: number | string | bigint, ctx: HandlerContext, method: string): number {
+  const requested = quantityNumberParam(value, method, 'maxResults');
+  const cap = ctx.node.config.rpc.debug.maxRangeResults;
+  if (requested > cap) throw limitExceeded(`${method}: maxResults`, requested, cap, 'network.rpc.debug.max-range-results');
+  return requested;
 }

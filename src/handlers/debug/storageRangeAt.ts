@@ -4,8 +4,7 @@ import { storageTrieOf, trieRange } from '../../chain/state/trie-range.js';
 import type { DebugStorageRangeAtParams, DebugStorageRangeAtResult } from '../../generated/types.js';
 import type { HandlerContext } from '../context.js';
 import { bytesFromHex, hexFromBytes } from '../hex.js';
-import { cursorKey, stateOfBlock } from './block-state.js';
-import { quantityNumberParam } from '../test-quantity.js';
+import { cursorKey, maxResultsParam, stateOfBlock } from './block-state.js';
 
 /** Slots 0 … 4095 cover the fixed slots contracts use; other slots (mapping entries) are listed with a null key. */
 const KNOWN_SLOTS = 4096;
@@ -35,9 +34,10 @@ export async function debug_storageRangeAt(
   [block, , address, begin, maxResults]: DebugStorageRangeAtParams,
   ctx: HandlerContext,
 ): Promise<DebugStorageRangeAtResult> {
+  const pageSize = maxResultsParam(maxResults, ctx, 'debug_storageRangeAt');
   const state = await stateOfBlock(block, ctx, 'debug_storageRangeAt');
   const trie = await storageTrieOf(state.stateManager, bytesFromHex(address));
-  const page = await trieRange(trie, cursorKey(begin), quantityNumberParam(maxResults, 'debug_storageRangeAt', 'maxResults'));
+  const page = await trieRange(trie, cursorKey(begin), pageSize);
   const storage: DebugStorageRangeAtResult['storage'] = {};
   for (const { key, value } of page.entries) {
     const slot = slotOf(key);

@@ -9,9 +9,11 @@ import type { CallMessage, CallResult } from '../../chain/exec/call.js';
 import { performance } from 'node:perf_hooks';
 import type { CallRequest, TransactionRequest } from '../../generated/types.js';
 import { ErrorCode, RpcError, invalidParams } from '../../server/errors.js';
-import { blockNotFound, stateBlockOf, type BlockParam } from '../block-ref.js';
+import { CallTimeoutError } from '../../chain/exec/call-deadline.js';
+import { blockNotFound, engineOf, stateBlockOf, type BlockParam } from '../block-ref.js';
 import type { HandlerContext } from '../context.js';
 import { bytesFromHex, fromQuantity, toQuantity } from '../hex.js';
+import { callTimedOut, limitExceeded } from '../limits.js';
 
 /**
  * The block a call runs on. `pending` is read as `latest`: the engine keeps no pending state, and the next
@@ -67,35 +69,51 @@ export function payloadOf(request: { readonly data?: string; readonly input?: st
 }
 
 /**
- * The message of an eth_call / eth_estimateGas request. type, nonce and accessList do not change a call here;
- * maxFeePerGas and maxPriorityFeePerGas are ignored as geth does before London (there is no base fee to pay).
+ * The message of an eth_call / eth_estimateGas request, under the node's limits: a `gas` above
+ * `network.rpc.call.gas-cap` is refused, and the message carries the request's deadline (`deadlineOf`).
+ * type, nonce and accessList do not change a call here; maxFeePerGas and maxPriorityFeePerGas are ignored as geth
+ * does before London (there is no base fee to pay).
  */
-export function callMessageOf(engine: ChainEngine, request: CallRequest, method: string): CallMessage {
+export function callMessageOf(ctx: HandlerContext, request: CallRequest, method: string): CallMessage {
+  const engine = engineOf(ctx);
   refuseForeignFields(request, method);
   checkChainId(engine, request, ErrorCode.ServerError);
   const data = payloadOf(request);
+  const gas = request.gas === undefined ? undefined : fromQuantity(request.gas);
+  const cap = ctx.node.config.rpc.call.gasCap;
+  if (gas !== undefined && gas > cap) throw limitExceeded(`${method}: gas`, gas, cap, 'network.rpc.call.gas-cap');
   return {
     ...(request.from !== undefined ? { from: bytesFromHex(request.from) } : {}),
     ...(request.to !== undefined && request.to !== null ? { to: bytesFromHex(request.to) } : {}),
     ...(data !== undefined ? { data } : {}),
     ...(request.value !== undefined ? { value: fromQuantity(request.value) } : {}),
-    ...(request.gas !== undefined ? { gas: fromQuantity(request.gas) } : {}),
+    ...(gas !== undefined ? { gas } : {}),
     ...(request.gasPrice !== undefined ? { gasPrice: fromQuantity(request.gasPrice) } : {}),
+    ...deadlineOf(ctx),
   };
 }
 
 /**
  * The request's wall-clock limit (`network.rpc.call.timeout`), from now: `{ deadline }` to spread into the
- * message, or nothing when the limit is off. The limit's answer is made in limits.ts.
+ * message, or nothing when the limit is off. Every run of the message shares it (eth_estimateGas's search).
  */
 export function deadlineOf(ctx: HandlerContext): Pick<CallMessage, 'deadline'> {
   const limitMs = ctx.node.config.rpc.call.timeoutMs;
   return limitMs > 0 ? { deadline: { at: performance.now() + limitMs, limitMs } } : {};
 }
 
-/** Runs `msg` on the state after `block` (the block must be stored: it came from `callBlock`). */
-export async function runOn(engine: ChainEngine, block: Block, msg: CallMessage): Promise<CallResult> {
-  const result = await engine.chain.call(block.hash(), msg);
+/**
+ * Runs `msg` on the state after `block` (the block must be stored: it came from `callBlock`); a run stopped at the
+ * message's deadline answers -32005 naming `method`'s time limit.
+ */
+export async function runOn(engine: ChainEngine, block: Block, msg: CallMessage, method: string): Promise<CallResult> {
+  let result: CallResult | undefined;
+  try {
+    result = await engine.chain.call(block.hash(), msg);
+  } catch (err) {
+    if (err instanceof CallTimeoutError) throw callTimedOut(method, err.limitMs);
+    throw err;
+  }
   if (result === undefined) throw notFound(block.header.number);
   return result;
 }

@@ -2,17 +2,17 @@ import type { EthCallParams, EthCallResult } from '../../generated/types.js';
 import { ErrorCode, RpcError } from '../../server/errors.js';
 import type { HandlerContext } from '../context.js';
 import { hexFromBytes } from '../hex.js';
-import { callBlock, callMessageOf, checkAffordable, deadlineOf, runOn } from './call-request.js';
+import { callBlock, callMessageOf, checkAffordable, runOn } from './call-request.js';
 import { engineOf } from '../block-ref.js';
 import { executionReverted } from './revert.js';
 
 /** Executes a message call on the state after the given block (default latest); nothing is persisted. */
 export async function eth_call([request, blockParam]: EthCallParams, ctx: HandlerContext): Promise<EthCallResult> {
   const engine = engineOf(ctx);
+  const msg = callMessageOf(ctx, request, 'eth_call');
   const block = await callBlock(engine, blockParam);
-  const msg = { ...callMessageOf(engine, request, 'eth_call'), ...deadlineOf(ctx) };
   await checkAffordable(engine, block, msg, msg.gas ?? block.header.gasLimit);
-  const result = await runOn(engine, block, msg);
+  const result = await runOn(engine, block, msg, 'eth_call');
   if (result.reverted) throw executionReverted(result.returnData);
   if (result.error !== undefined) throw new RpcError(ErrorCode.ServerError, result.error);
   return hexFromBytes(result.returnData);

@@ -5,16 +5,17 @@ import type { EthEstimateGasParams, EthEstimateGasResult } from '../../generated
 import { ErrorCode, RpcError } from '../../server/errors.js';
 import type { HandlerContext } from '../context.js';
 import { toQuantity } from '../hex.js';
-import { balanceAt, callBlock, callMessageOf, checkAffordable, deadlineOf, runOn } from './call-request.js';
+import { balanceAt, callBlock, callMessageOf, checkAffordable, runOn } from './call-request.js';
 import { engineOf } from '../block-ref.js';
 import { executionReverted } from './revert.js';
 
 /** The lowest gas limit with which the call succeeds, found by binary search (not the gas it used). */
 export async function eth_estimateGas([request, blockParam]: EthEstimateGasParams, ctx: HandlerContext): Promise<EthEstimateGasResult> {
   const engine = engineOf(ctx);
-  const block = await callBlock(engine, blockParam);
   // One deadline for the whole search: every run of it counts against the limit.
-  return toQuantity(await estimateGas(engine, block, { ...callMessageOf(engine, request, 'eth_estimateGas'), ...deadlineOf(ctx) }));
+  const msg = callMessageOf(ctx, request, 'eth_estimateGas');
+  const block = await callBlock(engine, blockParam);
+  return toQuantity(await estimateGas(engine, block, msg, 'eth_estimateGas'));
 }
 
 const succeeded = (result: CallResult): boolean => result.error === undefined;
@@ -24,11 +25,11 @@ const succeeded = (result: CallResult): boolean => result.error === undefined;
  * when a gas price is given. The run at the cap decides whether any limit works (a revert there is the
  * caller's answer, code 3). A run never needs less than the gas it used, so `gasUsed - 1` is a lower
  * bound, and the limit equal to `gasUsed` is tried first: it is the answer for anything without refunds
- * or the 63/64 call-gas rule.
+ * or the 63/64 call-gas rule. `method` names the request in a time-limit answer.
  */
-export async function estimateGas(engine: ChainEngine, block: Block, msg: CallMessage): Promise<bigint> {
+export async function estimateGas(engine: ChainEngine, block: Block, msg: CallMessage, method: string): Promise<bigint> {
   const cap = await gasCap(engine, block, msg);
-  const attempt = (gas: bigint) => runOn(engine, block, { ...msg, gas });
+  const attempt = (gas: bigint) => runOn(engine, block, { ...msg, gas }, method);
   const atCap = await attempt(cap);
   if (!succeeded(atCap)) {
     if (atCap.reverted) throw executionReverted(atCap.returnData);

@@ -12,9 +12,7 @@ import { ErrorCode, RpcError, invalidParams } from '../../server/errors.js';
 import { pendingNonce } from '../block-ref.js';
 import { bytesFromHex, fromQuantity } from '../hex.js';
 import { accountCall } from '../personal/accounts.js';
-import { CallTimeoutError } from '../../chain/exec/call-deadline.js';
 import type { CallMessage } from '../../chain/exec/call.js';
-import { callTimedOut } from '../limits.js';
 import { checkChainId, deadlineOf, payloadOf, refuseForeignFields } from './call-request.js';
 import { estimateGas } from './estimateGas.js';
 import { suggestGasPrice } from './gasPrice.js';
@@ -37,7 +35,7 @@ export function signAndSubmit(
   });
 }
 
-/** Whose request is filled (for the time-limit message) and the deadline of the gas estimate, if any. */
+/** Whose request is filled (for the time-limit message) and the gas estimate's deadline (`deadlineOf`), if any. */
 export interface FillOptions extends Pick<CallMessage, 'deadline'> {
   readonly method: string;
 }
@@ -56,18 +54,14 @@ export async function fillTransaction(engine: ChainEngine, request: TransactionR
   const gasPrice = request.gasPrice === undefined ? await suggestGasPrice(engine) : fromQuantity(request.gasPrice);
   const nonce = request.nonce === undefined ? await nextNonce(engine, request.from, from) : fromQuantity(request.nonce);
   const given = request.gas ?? request.gasLimit;
-  const gasLimit = given !== undefined ? fromQuantity(given) : await estimateWithin(engine, options, { from, ...(to !== undefined ? { to } : {}), ...(data !== undefined ? { data } : {}), value, gasPrice });
+  // Absent: eth_estimateGas's answer, under the same time limit as eth_estimateGas itself.
+  const { method, deadline } = options;
+  const estimate = () => {
+    const msg = { from, ...(to !== undefined ? { to } : {}), ...(data !== undefined ? { data } : {}), value, gasPrice };
+    return estimateGas(engine, engine.chain.getHead(), { ...msg, ...(deadline !== undefined ? { deadline } : {}) }, method);
+  };
+  const gasLimit = given !== undefined ? fromQuantity(given) : await estimate();
   return { nonce, gasPrice, gasLimit, ...(to !== undefined ? { to } : {}), value, ...(data !== undefined ? { data } : {}) };
-}
-
-/** eth_estimateGas's answer for an absent `gas`, under the same time limit as eth_estimateGas itself. */
-async function estimateWithin(engine: ChainEngine, options: FillOptions, msg: CallMessage): Promise<bigint> {
-  try {
-    return await estimateGas(engine, engine.chain.getHead(), { ...msg, ...(options.deadline !== undefined ? { deadline: options.deadline } : {}) });
-  } catch (err) {
-    if (err instanceof CallTimeoutError) throw callTimedOut(options.method, err.limitMs);
-    throw err;
-  }
 }
 
 /** What each typed-transaction number is, for the refusal message. */

@@ -1,0 +1,19 @@
+// File helpers shared by bin/build.js and bin/bundle.js (a module of its own: build.js's command imports bundle.js,
+// so bundle.js cannot import build.js back while that command is still running).
+import { renameSync, statSync, writeFileSync } from 'node:fs';
+
+/** A file's modification time in ms; -1 when it does not exist. */
+export const mtimeOf = (path) => {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return -1;
+  }
+};
+
+/** Written aside and renamed: a reader (another node starting) never sees a half-written file. */
+export function writeAtomically(path, text) {
+  const aside = `${path}.${process.pid}.tmp`;
+  writeFileSync(aside, text);
+  renameSync(aside, path);
+}
