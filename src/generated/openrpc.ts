@@ -263,7 +263,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_getBlockByHash",
       "summary": "Returns a block by hash.",
-      "description": "Finds the block with this hash, canonical or not (a side-chain block that was imported is still returned). Full blocks follow execution-apis (mixHash included; no baseFeePerGas or withdrawals, which ETC does not have) plus the ETC fields totalDifficulty and checkpoint (null unless the block carries an ECIP-1097 checkpoint; lastCheckpointNumber is omitted until this node implements checkpointing). Unlike the original product there are no `signature`/`signer` \"N/A\" placeholders. With fullTransactions=true, transactions are Transaction objects with v, r, s (and type, chainId); otherwise their hashes. Returns null when nothing matches; that is not an error.",
+      "description": "Finds the block with this hash, canonical or not (a side-chain block that was imported is still returned). Full blocks follow execution-apis (mixHash included; no baseFeePerGas or withdrawals, which ETC does not have) plus the ETC fields totalDifficulty and checkpoint (null unless the block carries an ECIP-1097 checkpoint; lastCheckpointNumber, the latest checkpoint at or below the block, is present only on a network with ECIP-1097 checkpointing). Unlike the original product there are no `signature`/`signer` \"N/A\" placeholders. With fullTransactions=true, transactions are Transaction objects with v, r, s (and type, chainId); otherwise their hashes. Returns null when nothing matches; that is not an error.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -368,7 +368,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_getBlockByNumber",
       "summary": "Returns a block by number or tag.",
-      "description": "Reads the canonical block at a number, or `earliest` (genesis), `latest` (the head) or `pending` (the block this node would mine next from its pool; its nonce and mixHash are zero because it is not sealed, and its hash is that of the unsealed header). Full blocks follow execution-apis (mixHash included; no baseFeePerGas or withdrawals, which ETC does not have) plus the ETC fields totalDifficulty and checkpoint (null unless the block carries an ECIP-1097 checkpoint; lastCheckpointNumber is omitted until this node implements checkpointing). Unlike the original product there are no `signature`/`signer` \"N/A\" placeholders. With fullTransactions=true, transactions are Transaction objects with v, r, s; otherwise their hashes. A number above the head returns null.",
+      "description": "Reads the canonical block at a number, or `earliest` (genesis), `latest` (the head) or `pending` (the block this node would mine next from its pool; its nonce and mixHash are zero because it is not sealed, and its hash is that of the unsealed header). Full blocks follow execution-apis (mixHash included; no baseFeePerGas or withdrawals, which ETC does not have) plus the ETC fields totalDifficulty and checkpoint (null unless the block carries an ECIP-1097 checkpoint; lastCheckpointNumber, the latest checkpoint at or below the block, is present only on a network with ECIP-1097 checkpointing). Unlike the original product there are no `signature`/`signer` \"N/A\" placeholders. With fullTransactions=true, transactions are Transaction objects with v, r, s; otherwise their hashes. A number above the head returns null.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
