@@ -12,13 +12,13 @@
  *     says), so the process is started with loopback-only.mjs preloaded, which moves them to 127.0.0.1. With `--discV4=false --discDns=false` nothing is discovered or dialled, but the UDP socket is
  *     still bound on the RLPx port number.
  *   - If the RLPx port is taken, it logs the error and carries on without a listener, so the port must be
- *     free beforehand (`freePort` below); `--port 0` would put port 0 into the enode.
+ *     free beforehand (`freePort`, test/helpers/free-port.ts); `--port 0` would put port 0 into the enode.
  *   - It dials `--bootnodes` only after a discv4 PING/PONG, which svc-node does not answer: svc-node dials it.
  *   - Its "Started JSON RPC Server" line is logged before the HTTP socket is bound; `start` waits for an answer.
  *   - SIGTERM waits for the chain lock and takes seconds; the test kills the whole group with SIGKILL.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from '../../test/helpers/free-port.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,18 +59,6 @@ export interface EthereumjsClient {
 
 const LOOPBACK_PRELOAD = pathToFileURL(fileURLToPath(new URL('./loopback-only.mjs', import.meta.url))).href;
 
-/** A TCP port nothing listens on at 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const LISTENER_LINE = /Server listener up transport=rlpx url=enode:\/\/([0-9a-f]{128})@/;
 const RPC_LINE = /Started JSON RPC Server address=/;
