@@ -2,13 +2,16 @@
  * Write workloads with signed ERC-20 transfers (signed before the clock starts):
  * - sequential: send one, wait until it is mined (automine), send the next; transfers per second;
  * - burst: hold mining, submit N transfers (spread over 4 senders), then have the node seal them; submit time,
- *   sealing time, blocks used.
+ *   sealing time, blocks used;
+ * - client ceiling, after each: the same calls with nothing sent or mined, so the harness client's own time is a
+ *   figure in the report: no node can do a workload faster than its ceiling row.
  * "Mined" = the sender's `latest` transaction count caught up, which every node answers the same way.
  */
 import { RECIPIENT, type Fixture } from './fixture.js';
 import type { RunningTarget } from './launcher.js';
 import { expectSuccess, type Sender } from './token.js';
 import { CellRecorder, unavailableBecause, type Results } from './results.js';
+import type { TargetId } from './targets.js';
 
 export interface WriteOptions {
   readonly sequentialTransfers: number;
@@ -39,6 +42,23 @@ async function sequentialRun(fixture: Fixture, count: number): Promise<number> {
   const seconds = (performance.now() - started) / 1000;
   await expectSuccess(fixture.sender.rpc, last, 1);
   return count / seconds;
+}
+
+/** The sequential workload's two calls per transfer (a cheap one in place of the send), with nothing to mine. */
+async function sequentialCeiling(fixture: Fixture, count: number): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < count; i++) {
+    await fixture.sender.rpc.call('eth_chainId');
+    await fixture.sender.minedCount();
+  }
+  return count / ((performance.now() - started) / 1000);
+}
+
+/** The burst's submissions, one call per transfer in sequence, as a cheap call: the floor of its submit time (ms). */
+async function submitCeiling(fixture: Fixture, count: number): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < count; i++) await fixture.sender.rpc.call('eth_chainId');
+  return performance.now() - started;
 }
 
 interface BurstSample {
@@ -89,11 +109,25 @@ export async function runWrites(results: Results, targets: readonly WriteTarget[
   const burstSubmit = `${options.burstTransfers} transfers (4 senders) submitted, mining held`;
   const burstSeal = `then sealing all ${options.burstTransfers}`;
   const burstTotal = `${options.burstTransfers} transfers: submit + seal`;
+  const seqCeiling = `client ceiling: ${options.sequentialTransfers} × the same 2 calls, nothing sent`;
+  const burstCeiling = `client ceiling: ${options.burstTransfers} calls in sequence, nothing sent`;
   const setAll = (t: WriteTarget, why: string) => {
     results.set(SECTION, seqLabel, 'tx/s', true, t.node.target.id, { unavailable: why });
+    results.set(SECTION, seqCeiling, 'tx/s', true, t.node.target.id, { unavailable: why });
     results.set(SECTION, burstSubmit, 'tx/s', true, t.node.target.id, { unavailable: why });
     results.set(SECTION, burstSeal, 'ms', false, t.node.target.id, { unavailable: why });
     results.set(SECTION, burstTotal, 'ms', false, t.node.target.id, { unavailable: why });
+    results.set(SECTION, burstCeiling, 'ms', false, t.node.target.id, { unavailable: why });
+  };
+  const ceiling = async (id: TargetId, label: string, unit: string, higherIsBetter: boolean, run: () => Promise<number>) => {
+    try {
+      await run(); // warm-up, discarded
+      const cell = new CellRecorder();
+      for (let i = 0; i < options.runs; i++) cell.add({ value: await run() });
+      results.set(SECTION, label, unit, higherIsBetter, id, cell.figure());
+    } catch (err) {
+      results.set(SECTION, label, unit, higherIsBetter, id, unavailableBecause(err));
+    }
   };
 
   for (const t of targets) {
@@ -114,6 +148,7 @@ export async function runWrites(results: Results, targets: readonly WriteTarget[
       results.set(SECTION, seqLabel, 'tx/s', true, id, unavailableBecause(err));
       options.log(`  sequential ${id}: ${unavailableBecause(err).unavailable}`);
     }
+    await ceiling(id, seqCeiling, 'tx/s', true, () => sequentialCeiling(t.fixture!, options.sequentialTransfers));
     try {
       const submit = new CellRecorder();
       const seal = new CellRecorder();
@@ -139,5 +174,6 @@ export async function runWrites(results: Results, targets: readonly WriteTarget[
       results.set(SECTION, burstSeal, 'ms', false, id, cell);
       results.set(SECTION, burstTotal, 'ms', false, id, cell);
     }
+    await ceiling(id, burstCeiling, 'ms', false, () => submitCeiling(t.fixture!, options.burstTransfers));
   }
 }

@@ -1,0 +1,103 @@
+/**
+ * `npx tsx bench/transfer-phases.ts` (a diagnostic, not part of `npm run bench`): where the time of one ERC-20
+ * transfer, sent and mined on its own, goes inside the engine (no HTTP). It answers "why is each sent-and-mined
+ * transfer ~5 ms over HTTP" in the peer report's reasons with figures instead of a guess.
+ *
+ * Before the clock the transfers are signed. On the clock each is added to the pool and the dev miner seals it
+ * (instant seal) in a block of its own; the next is sent once the block is in. The engine's phases are timed by
+ * wrapping their methods (private ones too: this script reads the engine, it is not an API user): wall time per
+ * transfer, so an awaited LevelDB write counts though the main thread is free meanwhile. Phases nest (produce holds
+ * assemble and importBlock). Also printed: the records each block's LevelDB batch holds, by key kind.
+ *
+ * Knobs: N (1000 timed transfers after 200 discarded).
+ */
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { Interface, getCreateAddress } from 'ethers';
+import { tmpdir } from 'node:os';
+import { createLegacyTx } from '@ethereumjs/tx';
+import { Address, hexToBytes } from '@ethereumjs/util';
+import { ChainEngine } from '../src/chain/engine.js';
+import { BlockRunner } from '../src/chain/exec/block-runner.js';
+import { Blockchain } from '../src/chain/blockchain.js';
+import { TxPool } from '../src/chain/txpool/txpool.js';
+import { Miner } from '../src/chain/miner/miner.js';
+import { DEV_ACCOUNTS } from '../src/chain/networks/index.js';
+import { tempDir } from '../test/chain/engine/fixtures.js';
+const key = hexToBytes(DEV_ACCOUNTS[1]!.privateKey as `0x${string}`);
+const dir = tempDir('transfer-phases-');
+const engine = await ChainEngine.open({ dataDir: dir.dir, network: 'dev', seal: 'instant', powCacheDir: join(tmpdir(), 'svc-node-bench-ethash'), mining: { coinbase: new Uint8Array(20).fill(0xcb) } });
+engine.miner.start();
+let nonce = 0n;
+const artifact = JSON.parse(readFileSync(new URL('./contracts/BenchToken.json', import.meta.url), 'utf8'));
+const iface = new Interface(artifact.abi);
+const senderAddr = new Address(hexToBytes(DEV_ACCOUNTS[1]!.address as `0x${string}`));
+const token = new Address(hexToBytes(getCreateAddress({ from: senderAddr.toString(), nonce: 0 }) as `0x${string}`));
+const common = () => engine.chain.txCommonAt(engine.chain.getHead().header.number + 1n);
+function deploy() {
+  const data = hexToBytes((artifact.bytecode + iface.encodeDeploy([10n ** 27n]).slice(2)) as `0x${string}`);
+  return createLegacyTx({ nonce: nonce++, value: 0n, data, gasLimit: 1_500_000n, gasPrice: 10n ** 9n }, { common: common() }).sign(key).serialize();
+}
+const transferData = hexToBytes(iface.encodeFunctionData('transfer', ['0x90F79bf6EB2c4f870365E785982E1f101E93b906', 1n]) as `0x${string}`);
+const transfer = () => createLegacyTx({ nonce: nonce++, to: token, value: 0n, data: transferData, gasLimit: 80_000n, gasPrice: 10n ** 9n }, { common: common() }).sign(key).serialize();
+async function sendMined(r: Uint8Array): Promise<number> {
+  const sealed = new Promise<void>((resolve) => { const f = (s: { transactions: readonly unknown[] }) => { if (s.transactions.length) { engine.miner.off('sealed', f); resolve(); } }; engine.miner.on('sealed', f); });
+  const t = performance.now();
+  await engine.pool.add(r);
+  await sealed;
+  return performance.now() - t;
+}
+const phases = new Map<string, number>();
+function wrap(obj: any, name: string, label = name) {
+  const orig = obj[name];
+  obj[name] = function (...args: unknown[]) {
+    const t = performance.now();
+    const out = orig.apply(this, args);
+    const done = () => phases.set(label, (phases.get(label) ?? 0) + performance.now() - t);
+    if (out && typeof out.then === 'function') return out.finally(done);
+    done();
+    return out;
+  };
+}
+const P = (c: any) => c.prototype;
+wrap(BlockRunner, 'start', 'runner.start');
+wrap(P(BlockRunner), 'apply', 'runner.apply');
+wrap(P(BlockRunner), 'finish', 'runner.finish');
+wrap(P(Blockchain), 'assemble');
+wrap(P(Blockchain), 'importBlock');
+wrap(P(Blockchain), 'validateHeader');
+wrap(P(Blockchain), 'switchHead');
+wrap(P(Blockchain), 'stageCanonicalSwitch');
+wrap(P(Blockchain), 'account', 'chain.account');
+wrap((engine.chain as any).db, 'write', 'db.write');
+wrap((engine.chain as any).store, 'stageBlock', 'store.stageBlock');
+wrap(P(TxPool), 'add', 'pool.add');
+wrap(P(TxPool), 'checkStatic', 'pool.checkStatic');
+wrap(P(TxPool), 'refreshAfterBlock', 'pool.refreshAfterBlock');
+wrap(P(Miner), 'settle', 'miner.settle');
+wrap(P(Miner), 'produce', 'miner.produce');
+const opCounts = new Map<string, number>();
+const origWrite = (engine.chain as any).db.write;
+(engine.chain as any).db.write = function (batch: { ops: { key: Uint8Array; value?: Uint8Array }[] }) {
+  // Records by their key's one-letter tag (src/chain/db/keys.ts; 'S' = a state node) and key length.
+  for (const op of batch.ops) {
+    const kind = `'${String.fromCharCode(op.key[0]!)}' ${op.key.length} B`;
+    opCounts.set(kind, (opCounts.get(kind) ?? 0) + 1);
+  }
+  return origWrite.call(this, batch);
+};
+await sendMined(deploy());
+const N = Number(process.env.N ?? 1000);
+const W = 200;
+const raws = Array.from({ length: N + W }, transfer);
+for (let i = 0; i < W; i++) await sendMined(raws[i]!);
+phases.clear();
+const t0 = performance.now();
+for (let i = W; i < N + W; i++) await sendMined(raws[i]!);
+const ms = (performance.now() - t0) / N;
+console.log(`per transfer ${ms.toFixed(3)} ms (${(1000 / ms).toFixed(0)}/s)`);
+for (const [k, v] of [...phases].sort((a, b) => b[1] - a[1])) console.log(`${(v / N).toFixed(3).padStart(7)} ms  ${k}`);
+const perBlock = [...opCounts].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ×${(v / (N + W + 1)).toFixed(1)}`);
+console.log(`LevelDB records per block: ${perBlock.join(', ')}`);
+await engine.close();
+dir.remove();
