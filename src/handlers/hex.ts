@@ -1,9 +1,21 @@
 /** Wire hex ↔ engine values, shared by the handlers. Inputs were already checked by the generated validators. */
+import { invalidParams } from '../server/errors.js';
 
 /** A JSON-RPC quantity: `0x` + lowercase hex without leading zeros (`0x0` for zero). */
 export const toQuantity = (value: bigint | number): `0x${string}` => `0x${value.toString(16)}`;
 
 export const fromQuantity = (hex: string): bigint => BigInt(hex);
+
+/**
+ * A transaction field's quantity, refused (-32602) when wider than the field: nonce and gas are 64-bit, value and
+ * gas prices 256-bit. The schema's `uint` has no width (as in execution-apis); geth refuses wider numbers when it
+ * decodes them, and a transaction could not carry them (signing one threw an internal error).
+ */
+export function fieldQuantity(hex: string, bits: 64 | 256, field: string): bigint {
+  const value = BigInt(hex);
+  if (value >> BigInt(bits) !== 0n) throw invalidParams(`Invalid params: ${field} ${hex} is wider than ${bits} bits`);
+  return value;
+}
 
 /** `0x`-prefixed hex (even length) → bytes. */
 export const bytesFromHex = (hex: string): Buffer => Buffer.from(hex.slice(2), 'hex');

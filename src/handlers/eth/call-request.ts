@@ -12,7 +12,7 @@ import { ErrorCode, RpcError, invalidParams } from '../../server/errors.js';
 import { CallTimeoutError } from '../../chain/exec/call-deadline.js';
 import { blockNotFound, engineOf, stateBlockOf, type BlockParam } from '../block-ref.js';
 import type { HandlerContext } from '../context.js';
-import { bytesFromHex, fromQuantity, toQuantity } from '../hex.js';
+import { bytesFromHex, fieldQuantity, fromQuantity, toQuantity } from '../hex.js';
 import { callTimedOut, limitExceeded } from '../limits.js';
 
 /**
@@ -79,16 +79,17 @@ export function callMessageOf(ctx: HandlerContext, request: CallRequest, method:
   refuseForeignFields(request, method);
   checkChainId(engine, request, ErrorCode.ServerError);
   const data = payloadOf(request);
-  const gas = request.gas === undefined ? undefined : fromQuantity(request.gas);
+  const gas = request.gas === undefined ? undefined : fieldQuantity(request.gas, 64, 'gas');
+  if (request.nonce !== undefined) fieldQuantity(request.nonce, 64, 'nonce');
   const cap = ctx.node.config.rpc.call.gasCap;
   if (gas !== undefined && gas > cap) throw limitExceeded(`${method}: gas`, gas, cap, 'network.rpc.call.gas-cap');
   return {
     ...(request.from !== undefined ? { from: bytesFromHex(request.from) } : {}),
     ...(request.to !== undefined && request.to !== null ? { to: bytesFromHex(request.to) } : {}),
     ...(data !== undefined ? { data } : {}),
-    ...(request.value !== undefined ? { value: fromQuantity(request.value) } : {}),
+    ...(request.value !== undefined ? { value: fieldQuantity(request.value, 256, 'value') } : {}),
     ...(gas !== undefined ? { gas } : {}),
-    ...(request.gasPrice !== undefined ? { gasPrice: fromQuantity(request.gasPrice) } : {}),
+    ...(request.gasPrice !== undefined ? { gasPrice: fieldQuantity(request.gasPrice, 256, 'gasPrice') } : {}),
     ...deadlineOf(ctx),
   };
 }

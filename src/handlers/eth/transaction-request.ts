@@ -10,7 +10,7 @@ import type { TransactionRequest } from '../../generated/types.js';
 import type { HandlerContext } from '../context.js';
 import { ErrorCode, RpcError, invalidParams } from '../../server/errors.js';
 import { pendingNonce } from '../block-ref.js';
-import { bytesFromHex, fromQuantity } from '../hex.js';
+import { bytesFromHex, fieldQuantity, fromQuantity } from '../hex.js';
 import { accountCall } from '../personal/accounts.js';
 import type { CallMessage } from '../../chain/exec/call.js';
 import { checkChainId, deadlineOf, payloadOf, refuseForeignFields } from './call-request.js';
@@ -50,10 +50,11 @@ export async function fillTransaction(engine: ChainEngine, request: TransactionR
   const from = bytesFromHex(request.from);
   const to = request.to === undefined || request.to === null ? undefined : bytesFromHex(request.to);
   const data = payloadOf(request);
-  const value = request.value === undefined ? 0n : fromQuantity(request.value);
-  const gasPrice = request.gasPrice === undefined ? await suggestGasPrice(engine) : fromQuantity(request.gasPrice);
-  const nonce = request.nonce === undefined ? await nextNonce(engine, request.from, from) : fromQuantity(request.nonce);
+  const value = request.value === undefined ? 0n : fieldQuantity(request.value, 256, 'value');
+  const gasPrice = request.gasPrice === undefined ? await suggestGasPrice(engine) : fieldQuantity(request.gasPrice, 256, 'gasPrice');
+  const nonce = request.nonce === undefined ? await nextNonce(engine, request.from, from) : fieldQuantity(request.nonce, 64, 'nonce');
   const given = request.gas ?? request.gasLimit;
+  if (given !== undefined) fieldQuantity(given, 64, request.gas !== undefined ? 'gas' : 'gasLimit');
   // Absent: eth_estimateGas's answer, under the same time limit as eth_estimateGas itself.
   const { method, deadline } = options;
   const estimate = () => {

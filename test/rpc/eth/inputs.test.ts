@@ -207,6 +207,26 @@ describe('call and transaction objects', () => {
     expect(auth.error?.message).toContain('EIP-7702');
   });
 
+  it('a nonce or gas wider than 64 bits, or a value or gas price wider than 256, is -32602 on calls and sends', async () => {
+    // Found by the fuzzer: signing a send with such a field threw inside the library and answered -32603.
+    const [from] = (await ok('eth_accounts', [])) as string[];
+    const wide64 = `0x1${'0'.repeat(16)}`;
+    const wide256 = `0x1${'0'.repeat(64)}`;
+    const fields = [{ gas: wide64 }, { nonce: wide64 }, { value: wide256 }, { gasPrice: wide256 }];
+    for (const method of ['eth_call', 'eth_estimateGas', 'eth_sendTransaction']) {
+      for (const field of fields) {
+        const answer = await call(method, [{ from, to: C, ...field }]);
+        const [name, hex] = Object.entries(field)[0]!;
+        expect(answer.error, `${method} ${name}`).toEqual({ code: -32602, message: `Invalid params: ${name} ${hex} is wider than ${hex === wide64 ? 64 : 256} bits` });
+      }
+    }
+    const gasLimit = await call('eth_sendTransaction', [{ from, to: C, gasLimit: wide64 }]);
+    expect(gasLimit.error?.message).toBe(`Invalid params: gasLimit ${wide64} is wider than 64 bits`);
+    // The widest numbers that fit pass this check: the gas cap answers a 64-bit gas, a 256-bit value runs out of funds.
+    expect((await call('eth_call', [{ from, to: C, gas: `0x${'f'.repeat(16)}` }])).error?.code).toBe(-32005);
+    expect((await call('eth_call', [{ from, to: C, value: `0x${'f'.repeat(64)}` }])).error?.message).toContain('insufficient funds');
+  });
+
   it('null for an optional param is the param left out', async () => {
     expect(await ok('eth_call', [{ to: C }, null])).toBe(word(1));
     expect(await ok('eth_estimateGas', [{ from: SENDER.address, to: C }, null])).toBe(await ok('eth_estimateGas', [{ from: SENDER.address, to: C }]));
