@@ -10,6 +10,7 @@
 import type { Common } from '@ethereumjs/common';
 import type { LegacyTx } from '@ethereumjs/tx';
 import { AccountError, accountExists, accountLocked, invalidDuration, noKeyFound, passphraseTooShort } from './errors.js';
+import { KeyedLock } from '../keyed-lock.js';
 import { KeystoreDirectory } from './keystore-dir.js';
 import { decryptKeystore, encryptKeystore, STANDARD_SCRYPT, type ScryptParams } from './keystore-v3.js';
 import { addressFromKey, addressKey, addressOfPrivateKey, generatePrivateKey } from './keys.js';
@@ -63,6 +64,8 @@ export class AccountManager {
   readonly #scrypt: ScryptParams;
   /** address key → private key, for accounts without a keystore file. */
   readonly #nodeHeld = new Map<string, Buffer>();
+  /** Imports in progress, by address (see #importOnce). */
+  readonly #imports = new KeyedLock();
   readonly #unlocked = new Map<string, UnlockedKey>();
 
   constructor(options: AccountManagerOptions) {
@@ -90,8 +93,7 @@ export class AccountManager {
   async importRawKey(privateKey: Uint8Array, passphrase: string): Promise<Uint8Array> {
     this.#checkNewPassphrase(passphrase);
     const address = addressOfPrivateKey(privateKey); // validates the key
-    if (await this.#knows(addressKey(address))) throw accountExists();
-    return this.#store(privateKey, passphrase);
+    return this.#importOnce(addressKey(address), () => this.#store(privateKey, passphrase));
   }
 
   /**
@@ -110,8 +112,7 @@ export class AccountManager {
     const { address, privateKey } = await decryptKeystore(parsed, passphrase);
     privateKey.fill(0);
     const key = addressKey(address);
-    if (await this.#knows(key)) throw accountExists();
-    await this.keystore.write({ ...(parsed as Record<string, unknown>), address: key }, key);
+    await this.#importOnce(key, () => this.keystore.write({ ...(parsed as Record<string, unknown>), address: key }, key));
     return address;
   }
 
@@ -239,6 +240,18 @@ export class AccountManager {
   #checkNewPassphrase(passphrase: string): void {
     if (passphrase.length === 0 && this.#allowEmptyPassphrase) return;
     if ([...passphrase].length < this.#minPassphraseLength) throw passphraseTooShort(this.#minPassphraseLength);
+  }
+
+  /**
+   * Stores an imported key unless the node holds its address already ("account already exists"). Imports of one
+   * address run one after another, so that of two at once (a batch, two clients) the second finds the first's file
+   * instead of writing a second one or colliding with it on the file name.
+   */
+  #importOnce<T>(key: string, store: () => Promise<T>): Promise<T> {
+    return this.#imports.run(key, async () => {
+      if (await this.#knows(key)) throw accountExists();
+      return store();
+    });
   }
 
   async #knows(key: string): Promise<boolean> {

@@ -9,6 +9,7 @@ import type { ChainEngine } from '../../chain/engine.js';
 import type { TransactionRequest } from '../../generated/types.js';
 import type { HandlerContext } from '../context.js';
 import { ErrorCode, RpcError, invalidParams } from '../../server/errors.js';
+import { KeyedLock } from '../../chain/keyed-lock.js';
 import { pendingNonce } from '../block-ref.js';
 import { bytesFromHex, fieldQuantity, fromQuantity } from '../hex.js';
 import { accountCall } from '../personal/accounts.js';
@@ -95,22 +96,6 @@ async function nextNonce(engine: ChainEngine, addressHex: string, address: Uint8
   if (pooled !== undefined) return pooled;
   const state = await engine.chain.stateAt('latest');
   return state === undefined ? 0n : state.getNonce(address);
-}
-
-/** Runs jobs with the same key one after another. */
-class KeyedLock {
-  readonly #tails = new Map<string, Promise<unknown>>();
-
-  run<T>(key: string, job: () => Promise<T>): Promise<T> {
-    const previous = this.#tails.get(key) ?? Promise.resolve();
-    const result = previous.then(job, job);
-    const tail = result.catch(() => undefined);
-    this.#tails.set(key, tail);
-    void tail.then(() => {
-      if (this.#tails.get(key) === tail) this.#tails.delete(key);
-    });
-    return result;
-  }
 }
 
 const senderLock = new KeyedLock();

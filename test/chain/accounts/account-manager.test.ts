@@ -99,6 +99,20 @@ describe('keystore files', () => {
     expect((await caughtAsync(manager.importRawKey(new Uint8Array(31).fill(1), PASSPHRASE))).kind).toBe('invalid-key');
   });
 
+  it('imports of one key at the same time store it once; the others are "account already exists"', async () => {
+    // Found by the fuzzer: two imports in one batch both passed the check, then collided on the file name (-32603).
+    const wallet = Wallet.createRandom();
+    const raw = await Promise.allSettled([1, 2, 3].map(() => manager.importRawKey(bytesOf(wallet.privateKey), PASSPHRASE)));
+    expect(raw.filter((r) => r.status === 'fulfilled').map((r) => hexOf((r as PromiseFulfilledResult<Uint8Array>).value))).toEqual([wallet.address.toLowerCase()]);
+    for (const r of raw.filter((r) => r.status === 'rejected')) expect((r as PromiseRejectedResult).reason.message).toBe('account already exists');
+    const other = Wallet.createRandom();
+    const json = await encryptKeystoreJson({ address: other.address, privateKey: other.privateKey }, PASSPHRASE, { scrypt: { N: 4096 } });
+    const viaJson = await Promise.allSettled([1, 2].map(() => manager.importKeystoreJson(json, PASSPHRASE)));
+    expect(viaJson.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const files = await readdir(keystoreDirOf(datadir));
+    expect(files.map((f) => f.slice(-40)).sort()).toEqual([wallet.address, other.address].map((a) => a.slice(2).toLowerCase()).sort());
+  });
+
   it('uses keystore files written by ethers, dropped in or imported', async () => {
     const dropped = Wallet.createRandom();
     const dir = keystoreDirOf(datadir);
