@@ -55,14 +55,13 @@ export async function fillTransaction(engine: ChainEngine, request: TransactionR
   const gasPrice = request.gasPrice === undefined ? await suggestGasPrice(engine) : fieldQuantity(request.gasPrice, 256, 'gasPrice');
   const nonce = request.nonce === undefined ? await nextNonce(engine, request.from, from) : fieldQuantity(request.nonce, 64, 'nonce');
   const given = request.gas ?? request.gasLimit;
-  if (given !== undefined) fieldQuantity(given, 64, request.gas !== undefined ? 'gas' : 'gasLimit');
   // Absent: eth_estimateGas's answer, under the same time limit as eth_estimateGas itself.
   const { method, deadline } = options;
   const estimate = () => {
     const msg = { from, ...(to !== undefined ? { to } : {}), ...(data !== undefined ? { data } : {}), value, gasPrice };
     return estimateGas(engine, engine.chain.getHead(), { ...msg, ...(deadline !== undefined ? { deadline } : {}) }, method);
   };
-  const gasLimit = given !== undefined ? fromQuantity(given) : await estimate();
+  const gasLimit = given !== undefined ? fieldQuantity(given, 64, request.gas !== undefined ? 'gas' : 'gasLimit') : await estimate();
   return { nonce, gasPrice, gasLimit, ...(to !== undefined ? { to } : {}), value, ...(data !== undefined ? { data } : {}) };
 }
 
