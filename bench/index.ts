@@ -37,8 +37,9 @@ function startServer(name: string, args: string[]): Promise<Server> {
       buffered += chunk;
       for (const line of buffered.split('\n').slice(0, -1)) {
         try {
-          const entry = JSON.parse(line) as { port?: number };
-          if (entry.port) resolve({ name, url: `http://127.0.0.1:${entry.port}/`, child });
+          // svc-node logs its p2p port too ("p2p listening"), sometimes first: only the RPC server's line counts.
+          const entry = JSON.parse(line) as { port?: number; msg?: string };
+          if (entry.port && (entry.msg === undefined || entry.msg === 'listening')) resolve({ name, url: `http://127.0.0.1:${entry.port}/`, child });
         } catch {
           // not a JSON line
         }
