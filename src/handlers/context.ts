@@ -3,7 +3,7 @@
  * allocation); each WebSocket connection gets its own, carrying the connection so that subscriptions can push
  * notifications and clean up when the client goes away.
  */
-import type { SvcNode } from '../node.js';
+import type { SvcNode } from '../node/node.js';
 
 export type Transport = 'http' | 'ws';
 

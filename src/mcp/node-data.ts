@@ -16,7 +16,7 @@ import type {
   McpPeerList,
   McpSyncStatus,
 } from '../generated/types.js';
-import type { SvcNode } from '../node.js';
+import type { SvcNode } from '../node/node.js';
 import type { PeerDetails, SyncProgress } from '../p2p/types.js';
 import { McpUnavailableError } from './errors.js';
 

@@ -13,7 +13,7 @@ import type {
   McpToolCallResult,
   McpToolList,
 } from '../generated/types.js';
-import type { SvcNode } from '../node.js';
+import type { SvcNode } from '../node/node.js';
 import { McpInputError, McpUnavailableError } from './errors.js';
 import { prompts } from './prompts.js';
 import { RESOURCE_MIME_TYPE, resources } from './resources.js';

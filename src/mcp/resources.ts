@@ -2,7 +2,7 @@
  * The five MCP resources, in list order (product-behaviour §6.2): JSON documents read from the node at the time
  * of the call. Three share their reader with a tool, so a resource and its tool never disagree.
  */
-import type { SvcNode } from '../node.js';
+import type { SvcNode } from '../node/node.js';
 import { latestBlock, nodeConfig, nodeStatus, peerList, syncStatus } from './node-data.js';
 
 export interface ResourceDefinition {

@@ -5,7 +5,7 @@
  * figures without parsing text.
  */
 import type { McpBlockchainInfo, McpNodeInfo, McpNodeStatus, McpPeerList, McpSyncStatus } from '../generated/types.js';
-import type { SvcNode } from '../node.js';
+import type { SvcNode } from '../node/node.js';
 import { blockchainInfo, nodeInfo, nodeStatus, peerList, progressPercent, syncStatus } from './node-data.js';
 
 export interface ToolDefinition<T extends object = object> {

@@ -12,7 +12,7 @@ import type { Registry } from 'prom-client';
 import type { BlockImportedEvent } from '../chain/blockchain.js';
 import type { ChainEngine } from '../chain/engine.js';
 import type { MinedBlock } from '../chain/miner/index.js';
-import type { SvcNode } from '../node.js';
+import type { SvcNode } from '../node/node.js';
 import type { DispatchObserver } from '../server/dispatch.js';
 import { CachedDirectorySize } from './dir-size.js';
 import { RpcStats } from './rpc-stats.js';

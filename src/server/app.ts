@@ -8,7 +8,7 @@ import { Hono, type Context } from 'hono';
 import { withCors, type CorsPolicy, type FetchCallback } from './cors.js';
 import type { HealthChecker, HealthReport } from './health.js';
 import { jsonRpcHttpHandler, type JsonRpcHttp } from './http.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../node/logger.js';
 import { mcpDisabledResponse, type McpHttp } from './mcp-http.js';
 import { readDocsFile } from './static-docs.js';
 

@@ -16,6 +16,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { dirname } from 'node:path';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { MethodSpec } from '../generated/registry.js';
+import type { AuthConfig } from '../node/config.js';
 import { ErrorCode } from './errors.js';
 
 /** The `WWW-Authenticate` header every 401 carries (HTTP, the WebSocket upgrade, /mcp). */
@@ -23,23 +24,6 @@ export const WWW_AUTHENTICATE = 'Bearer realm="svc-node"';
 
 /** How far a token's `iat` may be from the node's clock when the token has no `exp` (the engine API's rule). */
 export const IAT_LEEWAY_SECONDS = 60;
-
-export interface AuthConfig {
-  readonly enabled: boolean;
-  /** Namespaces and method names an anonymous caller may not call; `*` = all. */
-  readonly protected: readonly string[];
-  /** The HS256 secret, 32 bytes as hex; created when missing. */
-  readonly jwtSecretFile: string;
-  /** One API key per line (`#` comments, blank lines ignored); absent = no API keys. */
-  readonly apiKeysFile?: string;
-}
-
-/** What the default `protected` list names: every method that spends, signs, mines or inspects the node. */
-export const DEFAULT_PROTECTED: readonly string[] = [
-  'personal', 'debug', 'qa', 'test', 'checkpointing',
-  'eth_sendTransaction', 'eth_sendRawTransaction', 'eth_sign', 'eth_submitWork', 'eth_submitHashrate',
-  'miner_start', 'miner_stop', 'miner_setEtherbase',
-];
 
 export type AuthOutcome =
   | { readonly status: 'authenticated'; readonly via: 'jwt' | 'api-key' }

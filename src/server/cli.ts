@@ -6,13 +6,13 @@
 import { mkdirSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { handlers } from '../handlers/index.js';
-import { SvcNode, packageVersion } from '../node.js';
-import { openNodeServices, type NodeServices } from '../services.js';
-import { ConfigError, loadConfig } from './config.js';
+import { SvcNode, packageVersion } from '../node/node.js';
+import { openNodeServices, type NodeServices } from '../node/services.js';
+import { ConfigError, loadConfig } from '../node/config.js';
 import { startBanner } from './banner.js';
-import { createLogger } from './logger.js';
+import { createLogger } from '../node/logger.js';
 import { startServer, type RunningServer } from './server.js';
-import { envNameOf, settings } from './settings.js';
+import { envNameOf, settings } from '../node/settings.js';
 
 export interface CliIo {
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };

@@ -9,7 +9,7 @@ import type { MethodSpec, Namespace } from '../generated/registry.js';
 import type { HandlerContext, Transport } from '../handlers/context.js';
 import { unauthorizedError } from './auth.js';
 import { ErrorCode, RpcError, methodNotSupported } from './errors.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../node/logger.js';
 
 export type JsonRpcId = unknown;
 

@@ -7,7 +7,7 @@
  * behind), and a dev node with no peers configured (no peering, or no bootnodes and nothing dialled) is a
  * single-node chain, ready (and healthy in /healthcheck) without peers.
  */
-import type { ChainStatus, SvcNode } from '../node.js';
+import type { ChainStatus, SvcNode } from '../node/node.js';
 
 export interface HealthCheck {
   readonly name: string;

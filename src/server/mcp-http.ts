@@ -11,10 +11,10 @@
  * as `POST /`.
  */
 import type { IncomingMessage } from 'node:http';
-import type { SvcNode } from '../node.js';
+import type { SvcNode } from '../node/node.js';
 import { unauthorizedError, WWW_AUTHENTICATE, type Authenticator } from './auth.js';
 import { ErrorCode } from './errors.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../node/logger.js';
 import { RateLimiter, clientIp } from './rate-limit.js';
 
 /**

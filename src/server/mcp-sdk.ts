@@ -37,9 +37,9 @@ import {
   readResource,
   serverInfo,
 } from '../mcp/index.js';
-import type { SvcNode } from '../node.js';
+import type { SvcNode } from '../node/node.js';
 import { ErrorCode } from './errors.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../node/logger.js';
 
 /**
  * An error the SDK puts on the wire as is: it sends `code` and `message` of whatever a handler throws. (The SDK's

@@ -3,7 +3,7 @@
  * request does not extend the wait (unlike the original product, where polling too fast locked a client out
  * for good), so the back-off hint is exact. The table of last-seen times is an LRU of `cacheSize` IPs.
  */
-import type { RateLimitConfig } from './config.js';
+import type { RateLimitConfig } from '../node/config.js';
 
 export interface RateLimitDecision {
   readonly allowed: boolean;

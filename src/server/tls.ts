@@ -4,8 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { createSecureContext, type SecureContextOptions } from 'node:tls';
-import type { CertificateConfig } from './config.js';
-import { ConfigError } from './config.js';
+import type { CertificateConfig } from '../node/config.js';
+import { ConfigError } from '../node/config.js';
 
 export function loadTlsOptions(certificate: CertificateConfig): SecureContextOptions {
   let pfx: Buffer;

@@ -6,13 +6,13 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import type { SvcNode } from '../node.js';
+import type { SvcNode } from '../node/node.js';
 import type { ClientConnection, HandlerContext } from '../handlers/context.js';
 import type { CorsPolicy } from './cors.js';
 import { unauthorizedError, WWW_AUTHENTICATE, type Authenticator } from './auth.js';
 import type { Dispatcher } from './dispatch.js';
 import { ErrorCode } from './errors.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../node/logger.js';
 import { clientIp, type RateLimiter } from './rate-limit.js';
 import { framedNotifications } from './ws-frames.js';
 import { byteLengthOf, WebSocketOutbox } from './ws-outbox.js';

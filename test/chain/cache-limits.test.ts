@@ -10,7 +10,7 @@ import { ChainDB } from '../../src/chain/db/chain-db.js';
 import { Lru } from '../../src/chain/db/lru.js';
 import type { BlockStore } from '../../src/chain/db/block-store.js';
 import { TrieNodeStore } from '../../src/chain/state/trie-db.js';
-import { loadConfig } from '../../src/server/config.js';
+import { loadConfig } from '../../src/node/config.js';
 import { tempDir } from './engine/fixtures.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];

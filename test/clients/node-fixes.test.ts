@@ -18,7 +18,7 @@ import { methods, type Namespace } from '../../src/generated/registry.js';
 import type { HandlerContext } from '../../src/handlers/context.js';
 import { handlers } from '../../src/handlers/index.js';
 import { createDispatcher } from '../../src/server/dispatch.js';
-import { createLogger } from '../../src/server/logger.js';
+import { createLogger } from '../../src/node/logger.js';
 
 const dispatcher = createDispatcher({
   methods,

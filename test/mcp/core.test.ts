@@ -13,12 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpHandlers } from '../../src/handlers/mcp/index.js';
 import { McpUnavailableError, callTool, listTools, readResource } from '../../src/mcp/index.js';
 import { resources } from '../../src/mcp/resources.js';
-import { SvcNode } from '../../src/node.js';
+import { SvcNode } from '../../src/node/node.js';
 import type { BlacklistEntry, PeerDetails, PeerService, SyncEvent, SyncProgress } from '../../src/p2p/types.js';
 import { runCli } from '../../src/server/cli.js';
-import { loadConfig } from '../../src/server/config.js';
+import { loadConfig } from '../../src/node/config.js';
 import { RpcError } from '../../src/server/errors.js';
-import { createLogger } from '../../src/server/logger.js';
+import { createLogger } from '../../src/node/logger.js';
 import { call, expectShape, reportLines } from './mcp-fixture.js';
 
 const NODE_ID = 'e3bfa9b623cc977137f97334582646ff44877d1ea7a136d9d2b19686f84fa984cc42d83165c26440ebabf7eced7886c23da678f59790b70b4d8df328995e303c';

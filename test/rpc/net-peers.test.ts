@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SvcNode } from '../../src/node.js';
+import type { SvcNode } from '../../src/node/node.js';
 import {
   PeerInputError,
   type BlacklistEntry,

@@ -8,7 +8,7 @@ import type { MethodSpec, Namespace } from '../../src/generated/registry.js';
 import type { HandlerContext } from '../../src/handlers/context.js';
 import { createDispatcher, type DispatcherOptions } from '../../src/server/dispatch.js';
 import { RpcError } from '../../src/server/errors.js';
-import { createLogger } from '../../src/server/logger.js';
+import { createLogger } from '../../src/node/logger.js';
 
 const isHex = (v: unknown) => (typeof v === 'string' && /^0x[0-9a-f]*$/.test(v) ? undefined : 'must match ^0x[0-9a-f]*$');
 const isBool = (v: unknown) => (typeof v === 'boolean' ? undefined : 'must be boolean');

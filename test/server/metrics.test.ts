@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { DEV_ACCOUNTS } from '../../src/chain/networks/devAccounts.js';
-import { loadConfig } from '../../src/server/config.js';
+import { loadConfig } from '../../src/node/config.js';
 import { repoRoot, startNode, type NodeProcess } from '../helpers/node-process.js';
 import { parsePrometheusText, sampleValue, type MetricFamily } from '../helpers/prometheus-text.js';
 

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/server/config.js';
+import { loadConfig } from '../../src/node/config.js';
 import { startNode, type NodeProcess } from '../helpers/node-process.js';
 import { post, request } from '../helpers/rpc.js';
 

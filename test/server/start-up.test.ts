@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/free-port.js';
-import { PID_FILE, readPidFile } from '../../src/datadir-pid.js';
+import { PID_FILE, readPidFile } from '../../src/node/datadir-pid.js';
 import { onJsonLines } from '../helpers/json-lines.js';
 import { repoRoot, runCli, startNode, type NodeProcess } from '../helpers/node-process.js';
 

@@ -4,12 +4,12 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ChainEngine } from '../../src/chain/engine.js';
-import { SvcNode, type ChainStatus } from '../../src/node.js';
+import { SvcNode, type ChainStatus } from '../../src/node/node.js';
 import type { PeerService, SyncProgress } from '../../src/p2p/types.js';
-import { ConfigError, loadConfig } from '../../src/server/config.js';
+import { ConfigError, loadConfig } from '../../src/node/config.js';
 import { createCorsPolicy } from '../../src/server/cors.js';
 import { HealthChecker } from '../../src/server/health.js';
-import { silentLogger } from '../../src/server/logger.js';
+import { silentLogger } from '../../src/node/logger.js';
 import { RateLimiter, clientIp } from '../../src/server/rate-limit.js';
 import { readDocsFile } from '../../src/server/static-docs.js';
 

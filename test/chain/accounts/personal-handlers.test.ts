@@ -15,7 +15,7 @@ import type { HandlerContext } from '../../../src/handlers/context.js';
 import { handlers } from '../../../src/handlers/index.js';
 import { personalHandlers } from '../../../src/handlers/personal/index.js';
 import { createDispatcher } from '../../../src/server/dispatch.js';
-import { createLogger } from '../../../src/server/logger.js';
+import { createLogger } from '../../../src/node/logger.js';
 
 const SERVED = [
   'personal_newAccount',

@@ -7,10 +7,16 @@ import { NETWORK_NAMES } from '../chain/networks/index.js';
 import type { NetworkName } from '../chain/networks/types.js';
 import { DEFAULT_CACHE_LIMITS } from '../chain/cache-limits.js';
 import { SEAL_MODES } from '../chain/seal-mode.js';
-import { DEFAULT_PROTECTED } from './auth.js';
 
 export type { NetworkName };
 export const networkNames: readonly NetworkName[] = NETWORK_NAMES;
+
+/** What the default `protected` list names: every method that spends, signs, mines or inspects the node. */
+export const DEFAULT_PROTECTED: readonly string[] = [
+  'personal', 'debug', 'qa', 'test', 'checkpointing',
+  'eth_sendTransaction', 'eth_sendRawTransaction', 'eth_sign', 'eth_submitWork', 'eth_submitHashrate',
+  'miner_start', 'miner_stop', 'miner_setEtherbase',
+];
 
 export type SettingKind = 'string' | 'path' | 'int' | 'bool' | 'duration' | 'list' | 'origins' | 'enum';
 

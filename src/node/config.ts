@@ -10,8 +10,7 @@ import { findMethod, namespaces, type Namespace } from '../generated/registry.js
 import type { SealMode } from '../chain/seal-mode.js';
 import { DEFAULT_CACHE_LIMITS, type CacheLimits } from '../chain/cache-limits.js';
 import type { LogLevel } from './logger.js';
-import { DEFAULT_PROTECTED, type AuthConfig } from './auth.js';
-import { envNameOf, settings, settingsByKey, type NetworkName, type Setting } from './settings.js';
+import { DEFAULT_PROTECTED, envNameOf, settings, settingsByKey, type NetworkName, type Setting } from './settings.js';
 
 /** The first account of the dev mnemonic, so dev rewards land in an account the developer holds. */
 const DEV_COINBASE = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
@@ -58,6 +57,16 @@ export interface P2pConfig {
   readonly maxPeers: number;
   /** Discovery is not implemented (static peers only): true only makes the node warn at start. */
   readonly discovery: boolean;
+}
+
+export interface AuthConfig {
+  readonly enabled: boolean;
+  /** Namespaces and method names an anonymous caller may not call; `*` = all. */
+  readonly protected: readonly string[];
+  /** The HS256 secret, 32 bytes as hex; created when missing. */
+  readonly jwtSecretFile: string;
+  /** One API key per line (`#` comments, blank lines ignored); absent = no API keys. */
+  readonly apiKeysFile?: string;
 }
 
 export interface NodeConfig {

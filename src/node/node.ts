@@ -5,14 +5,14 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AccountManager } from './chain/accounts/index.js';
-import type { ChainEngine } from './chain/engine.js';
-import { getNetwork } from './chain/networks/index.js';
-import type { Namespace } from './generated/registry.js';
-import type { PeerService } from './p2p/types.js';
-import type { NodeConfig } from './server/config.js';
-import type { Logger } from './server/logger.js';
-import type { NetworkName } from './server/settings.js';
+import type { AccountManager } from '../chain/accounts/index.js';
+import type { ChainEngine } from '../chain/engine.js';
+import { getNetwork } from '../chain/networks/index.js';
+import type { Namespace } from '../generated/registry.js';
+import type { PeerService } from '../p2p/types.js';
+import type { NodeConfig } from './config.js';
+import type { Logger } from './logger.js';
+import type { NetworkName } from './settings.js';
 
 export interface NetworkFacts {
   readonly name: NetworkName;

@@ -3,15 +3,15 @@
  * node-held accounts, configured from `NodeConfig`, and closes them again in the right order.
  */
 import { hexToBytes } from '@ethereumjs/util';
-import { AccountManager, keystoreDirOf } from './chain/accounts/index.js';
-import { ChainEngine, type EngineOptions } from './chain/engine.js';
-import { etcEngineRules } from './chain/engine-adapters.js';
-import { devWithCheckpointing, getNetwork } from './chain/networks/index.js';
-import { DEV_ACCOUNTS } from './chain/networks/devAccounts.js';
-import { DatabaseLockedError } from './chain/db/chain-db.js';
+import { AccountManager, keystoreDirOf } from '../chain/accounts/index.js';
+import { ChainEngine, type EngineOptions } from '../chain/engine.js';
+import { etcEngineRules } from '../chain/engine-adapters.js';
+import { devWithCheckpointing, getNetwork } from '../chain/networks/index.js';
+import { DEV_ACCOUNTS } from '../chain/networks/devAccounts.js';
+import { DatabaseLockedError } from '../chain/db/chain-db.js';
 import { lockedDatadirMessage, removePidFile, writePidFile } from './datadir-pid.js';
 import type { SvcNode } from './node.js';
-import type { PeerService } from './p2p/index.js';
+import type { PeerService } from '../p2p/index.js';
 
 export interface NodeServices {
   readonly engine: ChainEngine;
@@ -49,7 +49,7 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
   const startPeers = async (): Promise<void> => {
     if (!config.p2p.enabled || peers !== undefined) return;
     // Loaded here, not at start-up: devp2p and its cryptography are some 100 modules.
-    const { startPeerService } = await import('./p2p/index.js');
+    const { startPeerService } = await import('../p2p/index.js');
     peers = await startPeerService({
       datadir: config.datadir,
       engine,
