@@ -10,12 +10,12 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { methods, type Namespace } from '../src/generated/registry.js';
-import type { HandlerContext } from '../src/handlers/context.js';
+import type { HandlerContext } from '../src/rpc/context.js';
 import { handlers } from '../src/handlers/index.js';
 import { createNodeMetrics } from '../src/metrics/node-metrics.js';
 import { SvcNode } from '../src/node/node.js';
 import { loadConfig } from '../src/node/config.js';
-import { createDispatcher } from '../src/server/dispatch.js';
+import { createDispatcher } from '../src/rpc/dispatch.js';
 import { createLogger } from '../src/node/logger.js';
 
 const [variant, callsArg, roundsArg] = process.argv[2] === 'plain' || process.argv[2] === 'metrics' ? process.argv.slice(2) : [undefined, ...process.argv.slice(2)];

@@ -20,8 +20,8 @@ import type { ChainEngine } from '../chain/engine.js';
 import type { TxReceipt } from '../chain/exec/receipts.js';
 import type { StateView } from '../chain/state/state-view.js';
 import type { BlockNumberOrTagOrHash } from '../generated/types.js';
-import { ErrorCode, RpcError } from '../server/errors.js';
-import type { HandlerContext } from './context.js';
+import { ErrorCode, RpcError } from '../rpc/errors.js';
+import type { HandlerContext } from '../rpc/context.js';
 import { bytesFromHex, fromQuantity, hexFromBytes } from './hex.js';
 
 /** The chain engine, or -32002 when none is attached (transport unit tests run without one). */

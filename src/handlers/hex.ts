@@ -1,5 +1,5 @@
 /** Wire hex ↔ engine values, shared by the handlers. Inputs were already checked by the generated validators. */
-import { invalidParams } from '../server/errors.js';
+import { invalidParams } from '../rpc/errors.js';
 
 /** A JSON-RPC quantity: `0x` + lowercase hex without leading zeros (`0x0` for zero). */
 export const toQuantity = (value: bigint | number): `0x${string}` => `0x${value.toString(16)}`;

@@ -1,7 +1,7 @@
 /** Every handler, by namespace: the object the dispatcher calls into. `tsc` checks it against the generated interfaces. */
 import type { Handlers } from '../generated/handlers.js';
 import { checkpointingHandlers } from './checkpointing/index.js';
-import type { HandlerContext } from './context.js';
+import type { HandlerContext } from '../rpc/context.js';
 import { debugHandlers } from './debug/index.js';
 import { ethHandlers } from './eth/index.js';
 import { ieleHandlers } from './iele/index.js';
@@ -14,7 +14,7 @@ import { svcHandlers } from './svc/index.js';
 import { testHandlers } from './test/index.js';
 import { web3Handlers } from './web3/index.js';
 
-export type { HandlerContext } from './context.js';
+export type { HandlerContext } from '../rpc/context.js';
 
 export const handlers: Handlers<HandlerContext> = {
   eth: ethHandlers,

@@ -6,7 +6,7 @@
  * - debug_accountRange / debug_storageRangeAt (debug/block-state.ts): a `maxResults` above
  *   `network.rpc.debug.max-range-results`, which would otherwise build one answer as large as the state.
  */
-import { ErrorCode, RpcError } from '../server/errors.js';
+import { ErrorCode, RpcError } from '../rpc/errors.js';
 
 /** `data: { limit, requested }`; a requested value past JS numbers goes as hex. */
 export function limitExceeded(what: string, requested: bigint | number, limit: bigint | number, setting: string): RpcError {

@@ -5,7 +5,7 @@
  * the fuzzer: debug_accountRange with maxResults 0x8000000000000000).
  */
 import { TestQuantityError, testQuantity, testQuantityNumber } from '../chain/testing/quantity.js';
-import { invalidParams } from '../server/errors.js';
+import { invalidParams } from '../rpc/errors.js';
 
 type Quantity = number | string | bigint;
 

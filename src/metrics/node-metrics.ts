@@ -13,7 +13,7 @@ import type { BlockImportedEvent } from '../chain/blockchain.js';
 import type { ChainEngine } from '../chain/engine.js';
 import type { MinedBlock } from '../chain/miner/index.js';
 import type { SvcNode } from '../node/node.js';
-import type { DispatchObserver } from '../server/dispatch.js';
+import type { DispatchObserver } from '../rpc/observer.js';
 import { CachedDirectorySize } from './dir-size.js';
 import { RpcStats } from './rpc-stats.js';
 

@@ -7,8 +7,8 @@
  * totals through the custom-metric interface (`get()`), the same one its own metrics implement.
  */
 import type { Registry } from 'prom-client';
-import type { Transport } from '../handlers/context.js';
-import type { DispatchObserver } from '../server/dispatch.js';
+import type { Transport } from '../rpc/context.js';
+import type { DispatchObserver } from '../rpc/observer.js';
 
 interface MethodStats {
   count: number;

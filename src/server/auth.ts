@@ -17,7 +17,6 @@ import { dirname } from 'node:path';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { MethodSpec } from '../generated/registry.js';
 import type { AuthConfig } from '../node/config.js';
-import { ErrorCode } from './errors.js';
 
 /** The `WWW-Authenticate` header every 401 carries (HTTP, the WebSocket upgrade, /mcp). */
 export const WWW_AUTHENTICATE = 'Bearer realm="svc-node"';
@@ -129,14 +128,5 @@ export function createAuthenticator(config: AuthConfig, secret: Buffer): Authent
     isProtected(spec) {
       return everything || named.has(spec.namespace) || named.has(spec.name);
     },
-  };
-}
-
-/** The JSON-RPC error an unauthenticated call gets (the message says what to send, never what was sent). */
-export function unauthorizedError(reason: string): { code: number; message: string; data: { reason: string } } {
-  return {
-    code: ErrorCode.Unauthorized,
-    message: `Unauthorized: ${reason}; send "Authorization: Bearer <HS256 JWT>" or "X-API-Key: <key>"`,
-    data: { reason },
   };
 }

@@ -6,10 +6,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
-import type { HandlerContext } from '../handlers/context.js';
-import { unauthorizedError, WWW_AUTHENTICATE, type Authenticator } from './auth.js';
-import type { Dispatcher, JsonRpcResponse } from './dispatch.js';
-import { ErrorCode } from './errors.js';
+import type { HandlerContext } from '../rpc/context.js';
+import { WWW_AUTHENTICATE, type Authenticator } from './auth.js';
+import type { Dispatcher, JsonRpcResponse } from '../rpc/dispatch.js';
+import { ErrorCode, unauthorizedError } from '../rpc/errors.js';
 import { RateLimiter, clientIp } from './rate-limit.js';
 
 export interface JsonRpcHttpOptions {

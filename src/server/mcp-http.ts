@@ -12,8 +12,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { SvcNode } from '../node/node.js';
-import { unauthorizedError, WWW_AUTHENTICATE, type Authenticator } from './auth.js';
-import { ErrorCode } from './errors.js';
+import { WWW_AUTHENTICATE, type Authenticator } from './auth.js';
+import { ErrorCode, unauthorizedError } from '../rpc/errors.js';
 import type { Logger } from '../node/logger.js';
 import { RateLimiter, clientIp } from './rate-limit.js';
 

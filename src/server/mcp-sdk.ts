@@ -38,7 +38,7 @@ import {
   serverInfo,
 } from '../mcp/index.js';
 import type { SvcNode } from '../node/node.js';
-import { ErrorCode } from './errors.js';
+import { ErrorCode } from '../rpc/errors.js';
 import type { Logger } from '../node/logger.js';
 
 /**

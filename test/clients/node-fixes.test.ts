@@ -15,9 +15,9 @@ import { verifyMessage, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountManager, keystoreDirOf, LIGHT_SCRYPT } from '../../src/chain/accounts/index.js';
 import { methods, type Namespace } from '../../src/generated/registry.js';
-import type { HandlerContext } from '../../src/handlers/context.js';
+import type { HandlerContext } from '../../src/rpc/context.js';
 import { handlers } from '../../src/handlers/index.js';
-import { createDispatcher } from '../../src/server/dispatch.js';
+import { createDispatcher } from '../../src/rpc/dispatch.js';
 import { createLogger } from '../../src/node/logger.js';
 
 const dispatcher = createDispatcher({

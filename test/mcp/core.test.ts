@@ -17,7 +17,7 @@ import { SvcNode } from '../../src/node/node.js';
 import type { BlacklistEntry, PeerDetails, PeerService, SyncEvent, SyncProgress } from '../../src/p2p/types.js';
 import { runCli } from '../../src/server/cli.js';
 import { loadConfig } from '../../src/node/config.js';
-import { RpcError } from '../../src/server/errors.js';
+import { RpcError } from '../../src/rpc/errors.js';
 import { createLogger } from '../../src/node/logger.js';
 import { call, expectShape, reportLines } from './mcp-fixture.js';
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Subscription } from '../../src/chain/filters/filter-manager.js';
-import type { ClientConnection } from '../../src/handlers/context.js';
+import type { ClientConnection } from '../../src/rpc/context.js';
 import { openSubscription } from '../../src/handlers/eth/subscriptions.js';
 
 /** A connection with the transport's contract: onClose listeners run once at close, at once after it. */

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signJwt, verifyJwt } from '../../src/server/auth.js';
-import { ErrorCode } from '../../src/server/errors.js';
+import { ErrorCode } from '../../src/rpc/errors.js';
 import { startNode, type NodeProcess } from '../helpers/node-process.js';
 import { WsClient, post, request } from '../helpers/rpc.js';
 

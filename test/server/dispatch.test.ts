@@ -5,9 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Handlers } from '../../src/generated/handlers.js';
 import type { MethodSpec, Namespace } from '../../src/generated/registry.js';
-import type { HandlerContext } from '../../src/handlers/context.js';
-import { createDispatcher, type DispatcherOptions } from '../../src/server/dispatch.js';
-import { RpcError } from '../../src/server/errors.js';
+import type { HandlerContext } from '../../src/rpc/context.js';
+import { createDispatcher, type DispatcherOptions } from '../../src/rpc/dispatch.js';
+import { RpcError } from '../../src/rpc/errors.js';
 import { createLogger } from '../../src/node/logger.js';
 
 const isHex = (v: unknown) => (typeof v === 'string' && /^0x[0-9a-f]*$/.test(v) ? undefined : 'must match ^0x[0-9a-f]*$');

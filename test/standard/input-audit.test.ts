@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import openrpc from '../../openrpc.json' with { type: 'json' };
 import { findMethod, methods, type MethodSpec } from '../../src/generated/registry.js';
-import { checkParams } from '../../src/server/dispatch.js';
+import { checkParams } from '../../src/rpc/dispatch.js';
 import { repoRoot } from '../helpers/node-process.js';
 import { DELIBERATE_DIFFERENCES, type DeliberateDifference } from './deliberate-differences.js';
 import { auditInputs, describeDifference, type Difference } from './input-audit.js';

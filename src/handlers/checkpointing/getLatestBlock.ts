@@ -1,7 +1,7 @@
 import type { CheckpointingGetLatestBlockParams, CheckpointingGetLatestBlockResult } from '../../generated/types.js';
-import { invalidParams } from '../../server/errors.js';
+import { invalidParams } from '../../rpc/errors.js';
 import { engineOf } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex, hexFromBytes, toQuantity } from '../hex.js';
 
 const MAX_INTERVAL = 2n ** 31n - 1n;

@@ -1,5 +1,5 @@
 import type { CheckpointingHandlers } from '../../generated/handlers.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { checkpointing_getLatestBlock } from './getLatestBlock.js';
 import { checkpointing_pushCheckpoint } from './pushCheckpoint.js';
 

@@ -1,8 +1,8 @@
 import { signatureFromBytes, type CheckpointSignature } from '../../chain/checkpointing/index.js';
 import type { CheckpointingPushCheckpointParams, CheckpointingPushCheckpointResult } from '../../generated/types.js';
-import { invalidParams } from '../../server/errors.js';
+import { invalidParams } from '../../rpc/errors.js';
 import { engineOf } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex } from '../hex.js';
 import { submitCheckpoint } from './submit.js';
 

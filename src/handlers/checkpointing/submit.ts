@@ -6,7 +6,7 @@ import type { Block } from '@ethereumjs/block';
 import { BlockImportError } from '../../chain/blockchain.js';
 import type { CheckpointSignature, Federation } from '../../chain/checkpointing/index.js';
 import type { ChainEngine } from '../../chain/engine.js';
-import { ErrorCode, invalidParams, RpcError } from '../../server/errors.js';
+import { ErrorCode, invalidParams, RpcError } from '../../rpc/errors.js';
 import { blockNotFound } from '../block-ref.js';
 
 /** The network's federation, or -32000 where checkpointing is off (etc, mordor, dev without --checkpointing). */

@@ -3,7 +3,7 @@ import { accountTrieOf, trieRange } from '../../chain/state/trie-range.js';
 import type { ChainEngine } from '../../chain/engine.js';
 import type { DebugAccountRangeParams, DebugAccountRangeResult } from '../../generated/types.js';
 import { engineOf } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { hexFromBytes } from '../hex.js';
 import { cursorKey, maxResultsParam, stateOfBlock } from './block-state.js';
 

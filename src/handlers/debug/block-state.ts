@@ -2,7 +2,7 @@
 import type { StateView } from '../../chain/state/state-view.js';
 import type { TestBlockHashOrNumber } from '../../generated/types.js';
 import { blockNotFound, engineOf } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex } from '../hex.js';
 import { limitExceeded } from '../limits.js';
 import { quantityNumberParam, quantityParam } from '../test-quantity.js';

@@ -1,5 +1,5 @@
 import type { DebugHandlers } from '../../generated/handlers.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { debug_accountRange } from './accountRange.js';
 import { debug_listPeersInfo } from './listPeersInfo.js';
 import { debug_storageRangeAt } from './storageRangeAt.js';

@@ -1,5 +1,5 @@
 import type { DebugListPeersInfoParams, DebugListPeersInfoResult } from '../../generated/types.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { formatPeerInfo } from '../net/peer-format.js';
 import { peersOf } from '../net/peer-service.js';
 

@@ -2,7 +2,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { keccak256 } from '../../chain/crypto.js';
 import { storageTrieOf, trieRange } from '../../chain/state/trie-range.js';
 import type { DebugStorageRangeAtParams, DebugStorageRangeAtResult } from '../../generated/types.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex, hexFromBytes } from '../hex.js';
 import { cursorKey, maxResultsParam, stateOfBlock } from './block-state.js';
 

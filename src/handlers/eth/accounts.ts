@@ -1,6 +1,6 @@
 import type { EthAccountsParams, EthAccountsResult } from '../../generated/types.js';
-import { ErrorCode, RpcError } from '../../server/errors.js';
-import type { HandlerContext } from '../context.js';
+import { ErrorCode, RpcError } from '../../rpc/errors.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { hexFromBytes } from '../hex.js';
 
 /** The node-held and keystore addresses, locked or not (on dev, the prefunded test accounts first). */

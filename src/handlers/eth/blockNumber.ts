@@ -1,6 +1,6 @@
 import type { EthBlockNumberParams, EthBlockNumberResult } from '../../generated/types.js';
 import { engineOf } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { toQuantity } from '../hex.js';
 
 /** The head's number: held in memory by the engine, so this never touches the database. */

@@ -8,10 +8,10 @@ import type { ChainEngine } from '../../chain/engine.js';
 import type { CallMessage, CallResult } from '../../chain/exec/call.js';
 import { performance } from 'node:perf_hooks';
 import type { CallRequest, TransactionRequest } from '../../generated/types.js';
-import { ErrorCode, RpcError, invalidParams } from '../../server/errors.js';
+import { ErrorCode, RpcError, invalidParams } from '../../rpc/errors.js';
 import { CallTimeoutError } from '../../chain/exec/call-deadline.js';
 import { blockNotFound, engineOf, stateBlockOf, type BlockParam } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex, fieldQuantity, fromQuantity, toQuantity } from '../hex.js';
 import { callTimedOut, limitExceeded } from '../limits.js';
 

@@ -1,6 +1,6 @@
 import type { EthCallParams, EthCallResult } from '../../generated/types.js';
-import { ErrorCode, RpcError } from '../../server/errors.js';
-import type { HandlerContext } from '../context.js';
+import { ErrorCode, RpcError } from '../../rpc/errors.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { hexFromBytes } from '../hex.js';
 import { callBlock, callMessageOf, checkAffordable, runOn } from './call-request.js';
 import { engineOf } from '../block-ref.js';

@@ -1,5 +1,5 @@
 import type { EthChainIdParams, EthChainIdResult } from '../../generated/types.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { toQuantity } from '../hex.js';
 
 /**

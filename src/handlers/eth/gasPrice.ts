@@ -2,7 +2,7 @@ import type { Block } from '@ethereumjs/block';
 import type { ChainEngine } from '../../chain/engine.js';
 import type { EthGasPriceParams, EthGasPriceResult } from '../../generated/types.js';
 import { engineOf } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { toQuantity } from '../hex.js';
 
 /** How many blocks back (the head included) the suggestion looks. */

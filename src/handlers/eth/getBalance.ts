@@ -1,6 +1,6 @@
 import type { EthGetBalanceParams, EthGetBalanceResult } from '../../generated/types.js';
 import { engineOf, stateAt } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex, toQuantity } from '../hex.js';
 
 /** Balance in wei after `block`; an unknown account reads 0x0, an unknown block is -32001. */

@@ -8,7 +8,7 @@ import type {
   EthGetBlockByNumberResult,
 } from '../../generated/types.js';
 import { engineOf, findBlock, findBlockByHash, lastCheckpointOf, receiptsOf, totalDifficultyOf, type ResolvedBlock } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { formatBlock } from '../format/index.js';
 
 /** Full transactions take their senders from the receipts (stored with the block), not from signature recovery. */

@@ -6,7 +6,7 @@ import type {
   EthGetBlockTransactionCountByNumberResult,
 } from '../../generated/types.js';
 import { engineOf, findBlock, findBlockByHash, type ResolvedBlock } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { toQuantity } from '../hex.js';
 
 const count = (resolved: ResolvedBlock | undefined) => (resolved === undefined ? null : toQuantity(resolved.block.transactions.length));

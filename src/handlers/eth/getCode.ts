@@ -1,6 +1,6 @@
 import type { EthGetCodeParams, EthGetCodeResult } from '../../generated/types.js';
 import { engineOf, stateAt } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex, hexFromBytes } from '../hex.js';
 
 /** Runtime code after `block` (`0x` for accounts without code). */

@@ -1,6 +1,6 @@
 import type { EthGetFilterLogsParams, EthGetFilterLogsResult } from '../../generated/types.js';
 import { engineOf } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { formatLog } from '../format/index.js';
 import { fromQuantity } from '../hex.js';
 import { rpcErrorOf } from './log-filter.js';

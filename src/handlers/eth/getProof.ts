@@ -1,6 +1,6 @@
 import type { EthGetProofParams, EthGetProofResult } from '../../generated/types.js';
 import { engineOf, stateAt } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex, hexFromBytes, slotFromHex, toQuantity } from '../hex.js';
 
 /**

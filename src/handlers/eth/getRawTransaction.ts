@@ -8,7 +8,7 @@ import type {
   EthGetRawTransactionByHashResult,
 } from '../../generated/types.js';
 import { engineOf, findBlock, findBlockByHash, type ResolvedBlock } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { fromQuantity, hexFromBytes } from '../hex.js';
 import { findMined } from './transactions.js';
 

@@ -6,7 +6,7 @@ import type {
   EthGetStorageRootResult,
 } from '../../generated/types.js';
 import { engineOf, stateAt } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex, hexFromBytes, slotFromHex } from '../hex.js';
 
 export async function eth_getStorageAt([address, position, block]: EthGetStorageAtParams, ctx: HandlerContext): Promise<EthGetStorageAtResult> {

@@ -8,7 +8,7 @@ import type {
   EthGetTransactionByHashResult,
 } from '../../generated/types.js';
 import { engineOf, findBlock, findBlockByHash } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { formatTransaction } from '../format/index.js';
 import { findTransaction, transactionAt, type FoundTransaction } from './transactions.js';
 

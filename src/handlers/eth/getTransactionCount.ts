@@ -1,6 +1,6 @@
 import type { EthGetTransactionCountParams, EthGetTransactionCountResult } from '../../generated/types.js';
 import { engineOf, isPending, pendingNonce, stateAt } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex, toQuantity } from '../hex.js';
 
 /**

@@ -6,7 +6,7 @@ import type {
   EthGetTransactionReceiptResult,
 } from '../../generated/types.js';
 import { engineOf, findBlock, receiptsOf } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { firstLogIndexOf, formatBlockReceipts, formatReceipt } from '../format/index.js';
 import { findMined } from './transactions.js';
 

@@ -11,7 +11,7 @@ import type {
   EthGetUncleCountByBlockNumberResult,
 } from '../../generated/types.js';
 import { engineOf, findBlock, findBlockByHash, type ResolvedBlock } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { fromQuantity, toQuantity } from '../hex.js';
 import { formatUncle } from '../format/index.js';
 

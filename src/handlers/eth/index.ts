@@ -1,5 +1,5 @@
 import type { EthHandlers } from '../../generated/handlers.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { eth_chainId } from './chainId.js';
 import { ethLogHandlers } from './logs.handlers.js';
 import { ethMiningHandlers } from './mining.handlers.js';

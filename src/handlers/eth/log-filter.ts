@@ -7,7 +7,7 @@ import { LimitExceededError, UnknownBlockError } from '../../chain/logs/errors.j
 import { FilterLimitError, FilterNotFoundError, FilterOverflowError } from '../../chain/filters/errors.js';
 import type { ChainEngine } from '../../chain/engine.js';
 import type { BlockNumberOrTag, Filter } from '../../generated/types.js';
-import { ErrorCode, RpcError, invalidParams } from '../../server/errors.js';
+import { ErrorCode, RpcError, invalidParams } from '../../rpc/errors.js';
 import { unknownBlockTag } from '../block-ref.js';
 import { bytesFromHex, fromQuantity, hexFromBytes, toQuantity } from '../hex.js';
 

@@ -1,9 +1,9 @@
 /** How the mining handlers reach the miner, and how "no proof of work here" becomes -32002. */
 import type { Miner } from '../../chain/miner/index.js';
 import { isMiningUnavailableError } from '../../chain/miner/index.js';
-import { ErrorCode, RpcError } from '../../server/errors.js';
+import { ErrorCode, RpcError } from '../../rpc/errors.js';
 import { engineOf } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 
 const MINING_UNAVAILABLE = 'mining is not available: this network does not use proof-of-work';
 /** An instant-seal dev chain has no work to hand out or check: say how to get one that has. */

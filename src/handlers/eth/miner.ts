@@ -6,7 +6,7 @@ import type {
   MinerStopParams,
   MinerStopResult,
 } from '../../generated/types.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { hexFromBytes, toQuantity } from '../hex.js';
 import { minerCall } from './miner-of.js';
 

@@ -7,7 +7,7 @@ import type {
   EthMiningResult,
 } from '../../generated/types.js';
 import { engineOf } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { hexFromBytes, toQuantity } from '../hex.js';
 import { minerCall } from './miner-of.js';
 

@@ -8,7 +8,7 @@ import type {
   EthNewPendingTransactionFilterResult,
 } from '../../generated/types.js';
 import { engineOf } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { toQuantity } from '../hex.js';
 import { checkFilterRange, criteriaOf, filterBoundOf, rpcErrorOf } from './log-filter.js';
 

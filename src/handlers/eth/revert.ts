@@ -2,7 +2,7 @@
  * Revert data → the de-facto standard JSON-RPC error (geth's): code 3, `execution reverted[: reason]`,
  * `data` = the raw revert bytes as hex, which ethers and viem decode themselves (custom errors included).
  */
-import { ErrorCode, RpcError } from '../../server/errors.js';
+import { ErrorCode, RpcError } from '../../rpc/errors.js';
 import { hexFromBytes } from '../hex.js';
 
 const ERROR_STRING_SELECTOR = '08c379a0'; // Error(string)

@@ -1,5 +1,5 @@
 import type { EthSendTransactionParams, EthSendTransactionResult } from '../../generated/types.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex } from '../hex.js';
 import { engineOf } from '../block-ref.js';
 import { accountCall, accountsOf } from '../personal/accounts.js';

@@ -1,5 +1,5 @@
 import type { EthSignParams, EthSignResult } from '../../generated/types.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex, hexFromBytes } from '../hex.js';
 import { accountCall, accountsOf } from '../personal/accounts.js';
 

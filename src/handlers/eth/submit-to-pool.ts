@@ -2,8 +2,8 @@
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { ChainEngine } from '../../chain/engine.js';
 import { isTxRejectedError, type TxDroppedEvent } from '../../chain/txpool/index.js';
-import { ErrorCode, RpcError } from '../../server/errors.js';
-import type { HandlerContext } from '../context.js';
+import { ErrorCode, RpcError } from '../../rpc/errors.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { hexFromBytes } from '../hex.js';
 
 /** The longest a send waits for its dev block before answering anyway. */

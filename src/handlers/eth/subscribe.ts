@@ -15,9 +15,9 @@ import type {
   SyncingSubscriptionResult,
 } from '../../generated/types.js';
 import type { PeerService, SyncEvent } from '../../p2p/types.js';
-import { ErrorCode, RpcError, invalidParams } from '../../server/errors.js';
+import { ErrorCode, RpcError, invalidParams } from '../../rpc/errors.js';
 import { engineOf } from '../block-ref.js';
-import type { ClientConnection, HandlerContext } from '../context.js';
+import type { ClientConnection, HandlerContext } from '../../rpc/context.js';
 import { formatBlock, formatLog, formatTransaction } from '../format/index.js';
 import { hexFromBytes } from '../hex.js';
 import { criteriaOf } from './log-filter.js';

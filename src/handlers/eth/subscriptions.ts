@@ -4,7 +4,7 @@
  * response (clients such as viem only route notifications for ids they have already been given).
  */
 import type { Subscription } from '../../chain/filters/filter-manager.js';
-import type { ClientConnection } from '../context.js';
+import type { ClientConnection } from '../../rpc/context.js';
 import { toQuantity } from '../hex.js';
 
 interface Entry {

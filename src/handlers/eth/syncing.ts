@@ -1,6 +1,6 @@
 import type { SyncProgress } from '../../p2p/types.js';
 import type { EthSyncingParams, EthSyncingResult, SyncingStatus } from '../../generated/types.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { toQuantity } from '../hex.js';
 
 /** The wire form of sync progress, shared with the `syncing` subscription. Full sync only: no state counts. */

@@ -1,6 +1,6 @@
 import type { EthUninstallFilterParams, EthUninstallFilterResult } from '../../generated/types.js';
 import { engineOf } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { fromQuantity } from '../hex.js';
 
 /** True when the filter existed; false for an unknown or expired id. */

@@ -7,7 +7,7 @@ import type {
   EthSubmitWorkParams,
   EthSubmitWorkResult,
 } from '../../generated/types.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex, fromQuantity, hexFromBytes } from '../hex.js';
 import { minerCall } from './miner-of.js';
 

@@ -1,5 +1,5 @@
 import type { McpHandlers } from '../../generated/handlers.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { mcp_initialize } from './initialize.js';
 import { prompts_get, prompts_list } from './prompts.js';
 import { resources_list, resources_read } from './resources.js';

@@ -3,7 +3,7 @@
  * (it names the tool, resource, prompt or argument), a missing chain engine -32002, as elsewhere in the API.
  */
 import { McpInputError, McpUnavailableError } from '../../mcp/index.js';
-import { ErrorCode, RpcError, invalidParams } from '../../server/errors.js';
+import { ErrorCode, RpcError, invalidParams } from '../../rpc/errors.js';
 
 export function mcpCall<T>(operation: () => T): T {
   try {

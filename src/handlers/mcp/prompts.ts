@@ -1,6 +1,6 @@
 import type { PromptsGetParams, PromptsGetResult, PromptsListParams, PromptsListResult } from '../../generated/types.js';
 import { getPrompt, listPrompts } from '../../mcp/index.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { mcpCall } from './mcp-errors.js';
 
 export function prompts_list(_params: PromptsListParams, _ctx: HandlerContext): PromptsListResult {

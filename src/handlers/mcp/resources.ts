@@ -1,6 +1,6 @@
 import type { ResourcesListParams, ResourcesListResult, ResourcesReadParams, ResourcesReadResult } from '../../generated/types.js';
 import { listResources, readResource } from '../../mcp/index.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { mcpCall } from './mcp-errors.js';
 
 export function resources_list(_params: ResourcesListParams, _ctx: HandlerContext): ResourcesListResult {

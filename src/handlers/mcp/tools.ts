@@ -1,6 +1,6 @@
 import type { ToolsCallParams, ToolsCallResult, ToolsListParams, ToolsListResult } from '../../generated/types.js';
 import { callTool, listTools } from '../../mcp/index.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { mcpCall } from './mcp-errors.js';
 
 /** `cursor` is accepted and ignored: the list is never paged. */

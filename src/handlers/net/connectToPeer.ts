@@ -1,5 +1,5 @@
 import type { NetConnectToPeerParams, NetConnectToPeerResult } from '../../generated/types.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { peerCall } from './peer-service.js';
 
 /**

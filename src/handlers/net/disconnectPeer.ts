@@ -1,5 +1,5 @@
 import type { NetDisconnectPeerParams, NetDisconnectPeerResult } from '../../generated/types.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { peerCall } from './peer-service.js';
 
 /** Drops the connection with this id (host:port from net_listPeers); false when there is none. */

@@ -1,5 +1,5 @@
 import type { NetHandlers } from '../../generated/handlers.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { net_addToBlacklist } from './addToBlacklist.js';
 import { net_connectToPeer } from './connectToPeer.js';
 import { net_disconnectPeer } from './disconnectPeer.js';

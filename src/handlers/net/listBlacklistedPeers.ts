@@ -1,5 +1,5 @@
 import type { NetListBlacklistedPeersParams, NetListBlacklistedPeersResult } from '../../generated/types.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { peersOf } from './peer-service.js';
 
 /** The live blacklist entries (IP addresses and node ids) with their reasons and times. */

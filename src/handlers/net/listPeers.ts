@@ -1,5 +1,5 @@
 import type { NetListPeersParams, NetListPeersResult } from '../../generated/types.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { formatPeer } from './peer-format.js';
 import { peersOf } from './peer-service.js';
 

@@ -7,8 +7,8 @@
  * this node cannot serve at all) would mislead, and the message says how to turn it on.
  */
 import { PeerInputError, type PeerService } from '../../p2p/types.js';
-import { ErrorCode, RpcError, invalidParams } from '../../server/errors.js';
-import type { HandlerContext } from '../context.js';
+import { ErrorCode, RpcError, invalidParams } from '../../rpc/errors.js';
+import type { HandlerContext } from '../../rpc/context.js';
 
 export const PEERING_DISABLED =
   'Peering is off on this node: restart it with --p2p (network.p2p.enabled = true); test mode turns it off by default.';

@@ -1,5 +1,5 @@
 import type { NetPeerCountParams, NetPeerCountResult } from '../../generated/types.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { toQuantity } from '../hex.js';
 
 /** Handshaked peers; 0 when peering is off. */

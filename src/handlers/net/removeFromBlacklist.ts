@@ -1,5 +1,5 @@
 import type { NetRemoveFromBlacklistParams, NetRemoveFromBlacklistResult } from '../../generated/types.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { peerCall } from './peer-service.js';
 
 /** false when nothing was listed under that address, so a typo shows up (the original node always said true). */

@@ -3,8 +3,8 @@
  */
 import type { AccountManager } from '../../chain/accounts/index.js';
 import { AccountError, type AccountErrorKind } from '../../chain/accounts/index.js';
-import { ErrorCode, RpcError } from '../../server/errors.js';
-import type { HandlerContext } from '../context.js';
+import { ErrorCode, RpcError } from '../../rpc/errors.js';
+import type { HandlerContext } from '../../rpc/context.js';
 
 /**
  * The node's AccountManager. The node wiring sets `node.accounts` (dev: with the prefunded keys

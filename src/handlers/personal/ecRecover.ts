@@ -1,6 +1,6 @@
 import { recoverPersonalMessageSigner } from '../../chain/accounts/index.js';
 import type { PersonalEcRecoverParams, PersonalEcRecoverResult } from '../../generated/types.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex, hexFromBytes } from '../hex.js';
 import { accountCall } from './accounts.js';
 

@@ -1,5 +1,5 @@
 import type { PersonalHandlers } from '../../generated/handlers.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { personal_ecRecover } from './ecRecover.js';
 import { personal_importRawKey } from './importRawKey.js';
 import { personal_listAccounts } from './listAccounts.js';

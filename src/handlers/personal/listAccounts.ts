@@ -1,5 +1,5 @@
 import type { PersonalListAccountsParams, PersonalListAccountsResult } from '../../generated/types.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { hexFromBytes } from '../hex.js';
 import { accountsOf } from './accounts.js';
 

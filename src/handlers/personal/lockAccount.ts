@@ -1,5 +1,5 @@
 import type { PersonalLockAccountParams, PersonalLockAccountResult } from '../../generated/types.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex } from '../hex.js';
 import { accountsOf } from './accounts.js';
 

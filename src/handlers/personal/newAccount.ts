@@ -1,5 +1,5 @@
 import type { PersonalNewAccountParams, PersonalNewAccountResult } from '../../generated/types.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { hexFromBytes } from '../hex.js';
 import { accountCall, accountsOf } from './accounts.js';
 

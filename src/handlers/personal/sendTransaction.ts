@@ -3,7 +3,7 @@ import type {
   PersonalSendTransactionResult,
 } from '../../generated/types.js';
 import { engineOf } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { signAndSubmit } from '../eth/transaction-request.js';
 import { bytesFromHex } from '../hex.js';
 import { accountCall, accountsOf } from './accounts.js';

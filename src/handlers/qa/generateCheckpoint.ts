@@ -1,9 +1,9 @@
 import { checkpointOf, signCheckpoint } from '../../chain/checkpointing/index.js';
 import type { QaGenerateCheckpointParams, QaGenerateCheckpointResult } from '../../generated/types.js';
-import { invalidParams } from '../../server/errors.js';
+import { invalidParams } from '../../rpc/errors.js';
 import { blockNotFound, engineOf } from '../block-ref.js';
 import { federationOf, submitCheckpoint } from '../checkpointing/submit.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { formatCheckpoint } from '../format/index.js';
 import { bytesFromHex, hexFromBytes } from '../hex.js';
 

@@ -1,6 +1,6 @@
 import type { QaGetFederationMembersInfoParams, QaGetFederationMembersInfoResult } from '../../generated/types.js';
 import { engineOf } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { hexFromBytes } from '../hex.js';
 
 /** The federation's public keys; empty where checkpointing is off (as the original, whose key list was then empty). */

@@ -1,5 +1,5 @@
 import type { QaHandlers } from '../../generated/handlers.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { qa_generateCheckpoint } from './generateCheckpoint.js';
 import { qa_getFederationMembersInfo } from './getFederationMembersInfo.js';
 import { qa_mineBlocks } from './mineBlocks.js';

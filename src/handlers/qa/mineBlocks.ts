@@ -1,6 +1,6 @@
 import type { QaMineBlocksParams, QaMineBlocksResult } from '../../generated/types.js';
 import { blockNotFound, engineOf } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex } from '../hex.js';
 
 /** Engines with an order in progress: the product answers MinerIsWorking instead of queueing a second one. */

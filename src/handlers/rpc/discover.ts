@@ -1,6 +1,6 @@
 import { openrpcDocument } from '../../generated/openrpc.js';
 import type { RpcDiscoverParams, RpcDiscoverResult } from '../../generated/types.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 
 /** The OpenRPC document this node was generated from (held in memory; no file read per call). */
 export function rpc_discover(_params: RpcDiscoverParams, _ctx: HandlerContext): RpcDiscoverResult {

@@ -1,5 +1,5 @@
 import type { RpcHandlers } from '../../generated/handlers.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { rpc_discover } from './discover.js';
 import { rpc_modules } from './modules.js';
 

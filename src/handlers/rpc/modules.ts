@@ -1,6 +1,6 @@
 import type { Namespace } from '../../generated/registry.js';
 import type { RpcModulesParams, RpcModulesResult } from '../../generated/types.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 
 /** `{"<namespace>": "1.0", …}` for the enabled namespaces; `rpc` is always on. */
 export function rpc_modules(_params: RpcModulesParams, ctx: HandlerContext): RpcModulesResult {

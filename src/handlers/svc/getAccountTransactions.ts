@@ -1,8 +1,8 @@
 import { AccountRangeTooWideError } from '../../chain/history/account-history.js';
 import type { AccountTransaction, SvcGetAccountTransactionsParams, SvcGetAccountTransactionsResult } from '../../generated/types.js';
-import { ErrorCode, RpcError } from '../../server/errors.js';
+import { ErrorCode, RpcError } from '../../rpc/errors.js';
 import { engineOf } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { formatTransaction } from '../format/index.js';
 import { bytesFromHex, fromQuantity, toQuantity } from '../hex.js';
 

@@ -1,7 +1,7 @@
 import { logsHash } from '../../chain/testing/log-hash.js';
 import type { TestGetLogHashParams, TestGetLogHashResult } from '../../generated/types.js';
 import { engineOf } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex, hexFromBytes } from '../hex.js';
 
 /** keccak256 of the RLP list of the transaction's logs; an unknown transaction hashes like an empty list. */

@@ -2,9 +2,9 @@ import type { Block } from '@ethereumjs/block';
 import { RLP } from '@ethereumjs/rlp';
 import { BlockImportError } from '../../chain/blockchain.js';
 import type { TestImportRawBlockParams, TestImportRawBlockResult } from '../../generated/types.js';
-import { ErrorCode, RpcError } from '../../server/errors.js';
+import { ErrorCode, RpcError } from '../../rpc/errors.js';
 import { engineOf } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex, hexFromBytes } from '../hex.js';
 
 const validationFailed = (reason: string) => new RpcError(ErrorCode.ServerError, `Block validation failed: ${reason}.`);

@@ -1,5 +1,5 @@
 import type { TestHandlers } from '../../generated/handlers.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { test_getLogHash } from './getLogHash.js';
 import { test_importRawBlock } from './importRawBlock.js';
 import { test_mineBlocks } from './mineBlocks.js';

@@ -1,7 +1,7 @@
 import type { TestMineBlocksParams, TestMineBlocksResult } from '../../generated/types.js';
-import { ErrorCode, RpcError } from '../../server/errors.js';
+import { ErrorCode, RpcError } from '../../rpc/errors.js';
 import { engineOf } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { testSessionOf } from './session.js';
 import { quantityNumberParam } from '../test-quantity.js';
 

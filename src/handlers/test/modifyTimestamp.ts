@@ -1,5 +1,5 @@
 import type { TestModifyTimestampParams, TestModifyTimestampResult } from '../../generated/types.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { testSessionOf } from './session.js';
 import { quantityParam } from '../test-quantity.js';
 

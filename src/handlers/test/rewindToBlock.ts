@@ -1,6 +1,6 @@
 import type { TestRewindToBlockParams, TestRewindToBlockResult } from '../../generated/types.js';
 import { blockNotFound, engineOf } from '../block-ref.js';
-import type { HandlerContext } from '../context.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { toQuantity } from '../hex.js';
 import { quantityParam } from '../test-quantity.js';
 

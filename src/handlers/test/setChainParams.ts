@@ -1,7 +1,7 @@
 import { ChainParamsError, parseChainParams, type ChainParamsInput } from '../../chain/testing/chain-params.js';
 import type { TestSetChainParamsParams, TestSetChainParamsResult } from '../../generated/types.js';
-import { invalidParams } from '../../server/errors.js';
-import type { HandlerContext } from '../context.js';
+import { invalidParams } from '../../rpc/errors.js';
+import type { HandlerContext } from '../../rpc/context.js';
 import { testSessionOf } from './session.js';
 
 /** Wipes the chain: a new genesis from the retesteth object, under the rules its fork params name. */

@@ -44,3 +44,12 @@ export const invalidParams = (message: string, data?: unknown) =>
 export const resourceNotFound = (message: string) => new RpcError(ErrorCode.ResourceNotFound, message);
 export const methodNotSupported = (method: string, why?: string) =>
   new RpcError(ErrorCode.MethodNotSupported, why ? `Method not supported: ${method} (${why})` : `Method not supported: ${method}`);
+
+/** The JSON-RPC error an unauthenticated call gets (the message says what to send, never what was sent). */
+export function unauthorizedError(reason: string): { code: number; message: string; data: { reason: string } } {
+  return {
+    code: ErrorCode.Unauthorized,
+    message: `Unauthorized: ${reason}; send "Authorization: Bearer <HS256 JWT>" or "X-API-Key: <key>"`,
+    data: { reason },
+  };
+}

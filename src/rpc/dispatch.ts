@@ -6,10 +6,10 @@
  */
 import type { Handlers } from '../generated/handlers.js';
 import type { MethodSpec, Namespace } from '../generated/registry.js';
-import type { HandlerContext, Transport } from '../handlers/context.js';
-import { unauthorizedError } from './auth.js';
-import { ErrorCode, RpcError, methodNotSupported } from './errors.js';
+import type { HandlerContext, Transport } from './context.js';
+import { ErrorCode, RpcError, methodNotSupported, unauthorizedError } from './errors.js';
 import type { Logger } from '../node/logger.js';
+import { UNKNOWN_METHOD, type DispatchObserver } from './observer.js';
 
 export type JsonRpcId = unknown;
 
@@ -46,18 +46,6 @@ export interface DispatcherOptions {
   readonly observer?: DispatchObserver;
   /** Authentication on: the methods a caller whose context says `authenticated: false` may not call (-40100). */
   readonly isProtected?: (spec: MethodSpec) => boolean;
-}
-
-/** The method name an observer is given for a name the registry does not know (keeps label sets bounded). */
-export const UNKNOWN_METHOD = '(unknown)';
-
-export interface DispatchObserver {
-  /**
-   * One call answered: the method (or `UNKNOWN_METHOD`), its transport, how long the dispatcher took from the
-   * method lookup to the answer, and the JSON-RPC error code when it failed. Request-shape errors (-32600,
-   * -32700) never reach a method and are not reported.
-   */
-  observe(method: string, transport: Transport, seconds: number, errorCode: number | undefined): void;
 }
 
 /** A value, or a promise of it when some handler involved is async (callers `await` only then). */
