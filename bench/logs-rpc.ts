@@ -54,7 +54,7 @@ import { FilterManager } from '../src/chain/filters/filter-manager.js';
 import { chainLogSource } from '../src/chain/logs/chain-source.js';
 import { indexWrites } from '../src/chain/logs/log-index.js';
 import { dev } from '../src/chain/networks/index.js';
-import { runCli } from '../src/server/cli.js';
+import { runCli } from '../src/cli/cli.js';
 import { notificationFlushes } from '../src/server/ws-outbox.js';
 import { keys as devKeys, tempDir } from '../test/chain/engine/fixtures.js';
 import { addToPool, deployEmitter, pingTx, PING_TOPIC } from '../test/rpc/logs-fixture.js';

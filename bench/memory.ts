@@ -152,7 +152,7 @@ function floor(): void {
   };
   const measure = `await new Promise((r) => setTimeout(r, 300)); globalThis.gc?.(); const m = process.memoryUsage(); console.log('RSS ' + (m.rss / 2 ** 20).toFixed(1) + ' MiB, V8 heap used ' + (m.heapUsed / 2 ** 20).toFixed(1) + ' MiB');`;
   probe('bare node', measure);
-  const modules = ['dist/server/cli.js', 'dist/node.js', 'dist/services.js', 'dist/server/server.js', 'dist/chain/engine.js', 'dist/p2p/index.js', 'dist/handlers/index.js'];
+  const modules = ['dist/cli/cli.js', 'dist/node/node.js', 'dist/node/services.js', 'dist/server/server.js', 'dist/chain/engine.js', 'dist/p2p/index.js', 'dist/handlers/index.js'];
   probe('node + svc-node modules imported', `${modules.map((m) => `await import('./${m}');`).join(' ')} ${measure}`);
 }
 

@@ -3,8 +3,8 @@
  * and, when npm started it, once npm is gone (see parent-watch.ts).
  */
 import { constants } from 'node:os';
-import { startedByNpm, watchParent } from './parent-watch.js';
-import { runCli } from './server/cli.js';
+import { startedByNpm, watchParent } from './cli/parent-watch.js';
+import { runCli } from './cli/cli.js';
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 

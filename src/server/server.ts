@@ -9,9 +9,9 @@ import { getRequestListener } from '@hono/node-server';
 import type { Handlers } from '../generated/handlers.js';
 import { methods as registryMethods, type MethodSpec } from '../generated/registry.js';
 import type { HandlerContext } from '../rpc/context.js';
-import { createNodeMetrics } from '../metrics/node-metrics.js';
 import type { SvcNode } from '../node/node.js';
-import { createApp } from './app.js';
+import type { DispatchObserver } from '../rpc/observer.js';
+import { createApp, type MetricsSource } from './app.js';
 import type { AuthConfig } from '../node/config.js';
 import { createAuthenticator, loadOrCreateJwtSecret, type Authenticator } from './auth.js';
 import type { Logger } from '../node/logger.js';
@@ -30,6 +30,15 @@ export interface StartServerOptions {
   /** Defaults to the generated registry. */
   readonly methods?: { readonly [name: string]: MethodSpec };
   readonly docsDir?: string;
+  /** Present when metrics are on (`network.rpc.metrics.enabled`); the server closes them when it closes. */
+  readonly metrics?: ServerMetrics;
+}
+
+/** What the server asks of the metrics (src/metrics builds them): it hands them calls, WebSocket clients and scrapes. */
+export interface ServerMetrics extends MetricsSource {
+  readonly observer: DispatchObserver;
+  attachWebSocket(stats: { readonly clientCount: number }): void;
+  close(): void;
 }
 
 export interface RunningServer {
@@ -49,7 +58,7 @@ export async function startServer(node: SvcNode, options: StartServerOptions): P
   const http = config.rpc.http;
   const secure = http.mode === 'https';
   const rpcLog = log.child({ component: 'rpc' });
-  const metrics = config.rpc.metrics.enabled ? createNodeMetrics(node) : undefined;
+  const { metrics } = options;
 
   const authenticator = config.rpc.auth.enabled ? openAuthenticator(config.rpc.auth, rpcLog) : undefined;
   const dispatcher = createDispatcher({

@@ -15,7 +15,7 @@ import { McpUnavailableError, callTool, listTools, readResource } from '../../sr
 import { resources } from '../../src/mcp/resources.js';
 import { SvcNode } from '../../src/node/node.js';
 import type { BlacklistEntry, PeerDetails, PeerService, SyncEvent, SyncProgress } from '../../src/p2p/types.js';
-import { runCli } from '../../src/server/cli.js';
+import { runCli } from '../../src/cli/cli.js';
 import { loadConfig } from '../../src/node/config.js';
 import { RpcError } from '../../src/rpc/errors.js';
 import { createLogger } from '../../src/node/logger.js';

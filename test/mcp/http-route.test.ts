@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/server/cli.js';
+import { runCli } from '../../src/cli/cli.js';
 
 const ALLOWED = 'http://allowed.example';
 const initialize = {

@@ -12,7 +12,7 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import { keccak256, toUtf8Bytes } from 'ethers';
 import WebSocket from 'ws';
 import type { ChainEngine } from '../../src/chain/engine.js';
-import { runCli } from '../../src/server/cli.js';
+import { runCli } from '../../src/cli/cli.js';
 import type { RunningServer } from '../../src/server/server.js';
 import { addresses, signedTx } from '../chain/engine/fixtures.js';
 

@@ -19,7 +19,7 @@ import {
   type SyncEvent,
   type SyncProgress,
 } from '../../src/p2p/types.js';
-import { runCli } from '../../src/server/cli.js';
+import { runCli } from '../../src/cli/cli.js';
 import { startNode, type NodeProcess } from '../helpers/node-process.js';
 import { post, request } from '../helpers/rpc.js';
 import { until, WsClient } from './logs-fixture.js';

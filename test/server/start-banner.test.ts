@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/server/cli.js';
+import { runCli } from '../../src/cli/cli.js';
 import { startNode } from '../helpers/node-process.js';
 
 describe('the start-up report', () => {

@@ -6,12 +6,13 @@
 import { mkdirSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { handlers } from '../handlers/index.js';
+import { createNodeMetrics } from '../metrics/node-metrics.js';
 import { SvcNode, packageVersion } from '../node/node.js';
 import { openNodeServices, type NodeServices } from '../node/services.js';
 import { ConfigError, loadConfig } from '../node/config.js';
 import { startBanner } from './banner.js';
 import { createLogger } from '../node/logger.js';
-import { startServer, type RunningServer } from './server.js';
+import { startServer, type RunningServer } from '../server/server.js';
 import { envNameOf, settings } from '../node/settings.js';
 
 export interface CliIo {
@@ -113,7 +114,8 @@ export async function runCli(
   try {
     mkdirSync(config.datadir, { recursive: true });
     services = await openNodeServices(node);
-    server = await startServer(node, { handlers });
+    const metrics = config.rpc.metrics.enabled ? createNodeMetrics(node) : undefined;
+    server = await startServer(node, { handlers, ...(metrics !== undefined ? { metrics } : {}) });
     node.noteRpcPort(server.port);
     // Peering starts once the RPC server listens; the "listening" line below still waits for it.
     await services.startPeers();
