@@ -1,19 +1,20 @@
 /**
- * The `svc-node` command line: flags (from the settings table) → configuration → node → RPC server.
+ * The composition root of `svc-node`: flags (flags.ts) → configuration → node → services → handlers, metrics
+ * and RPC server. Only here are the handlers table and the metrics created and handed to the server.
  * Prints one `listening` log line with the real address, port, network, URLs, head and datadir once the server
  * accepts requests (and, when peering runs, the enode URL and devp2p port); at a terminal, also a start banner.
  */
 import { mkdirSync } from 'node:fs';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseArgs } from 'node:util';
 import { handlers } from '../handlers/index.js';
 import { createNodeMetrics } from '../metrics/node-metrics.js';
 import { SvcNode, packageVersion } from '../node/node.js';
 import { openNodeServices, type NodeServices } from '../node/services.js';
 import { ConfigError, loadConfig } from '../node/config.js';
 import { startBanner } from './banner.js';
+import { flagsToSettings, helpText, parseOptions } from './flags.js';
 import { createLogger } from '../node/logger.js';
 import { startServer, type RunningServer } from '../server/server.js';
-import { envNameOf, settings } from '../node/settings.js';
 
 export interface CliIo {
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -23,56 +24,6 @@ export interface CliIo {
 export type CliOutcome =
   | { readonly exitCode: number }
   | { readonly node: SvcNode; readonly server: RunningServer; stop(): Promise<void> };
-
-const flagSettings = settings.filter((s) => s.flag !== undefined);
-
-const parseOptions: ParseArgsConfig['options'] = {
-  config: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-  version: { type: 'boolean' },
-  ...Object.fromEntries(flagSettings.map((s) => [s.flag!, { type: s.kind === 'bool' ? 'boolean' : 'string' }] as const)),
-  // Boolean flags also come negated (`--no-mine`), since a default of true must be switchable off from the command line.
-  ...Object.fromEntries(flagSettings.filter((s) => s.kind === 'bool').map((s) => [`no-${s.flag!}`, { type: 'boolean' }] as const)),
-};
-
-export function helpText(): string {
-  const flagRows: Array<[string, string]> = [
-    ['--config <file>', `TOML configuration file (env SVC_NODE_CONFIG)`],
-    ...flagSettings.map((s): [string, string] => [
-      `--${s.kind === 'bool' ? `${s.flag}, --no-${s.flag}` : s.flag}${s.kind === 'bool' ? '' : s.values ? ` <${s.values.join('|')}>` : ' <value>'}`,
-      `${s.description} (default: ${s.defaultText})`,
-    ]),
-    ['--help, -h', 'print this help'],
-    ['--version', 'print the version'],
-  ];
-  const width = Math.max(...flagRows.map(([flag]) => flag.length)) + 2;
-  const lines = [
-    `svc-node ${packageVersion()}: an Ethereum Classic node whose JSON-RPC API is defined by one OpenRPC document`,
-    '',
-    'Usage: svc-node [options]        (from the repo: npm start -- [options])',
-    '',
-    'Options:',
-    ...flagRows.map(([flag, text]) => `  ${flag.padEnd(width)}${text}`),
-    '',
-    'Every setting can be given in the config file (TOML, keys as sections: [network.rpc.http] port = 8546),',
-    'by environment variable, or by flag; flags beat the environment, which beats the file.',
-    '',
-    'Settings (config key, environment variable, default):',
-    ...settings.map((s) => `  ${s.key}\n      ${envNameOf(s.key)}  (default: ${s.defaultText})  ${s.description}`),
-    '',
-  ];
-  return lines.join('\n');
-}
-
-/** Flag values keyed by setting key. */
-function flagsToSettings(values: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const s of flagSettings) {
-    if (values[s.flag!] !== undefined) out[s.key] = values[s.flag!];
-    else if (s.kind === 'bool' && values[`no-${s.flag!}`] === true) out[s.key] = false;
-  }
-  return out;
-}
 
 export async function runCli(
   argv: readonly string[],

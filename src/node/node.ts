@@ -12,7 +12,7 @@ import type { Namespace } from '../generated/registry.js';
 import type { PeerService } from '../p2p/types.js';
 import type { NodeConfig } from './config.js';
 import type { Logger } from './logger.js';
-import type { NetworkName } from './settings.js';
+import type { NetworkName } from '../chain/networks/types.js';
 
 export interface NetworkFacts {
   readonly name: NetworkName;

@@ -1,0 +1,39 @@
+/** Which chain the node runs, where it keeps it, and how much it says: the settings everything else depends on. */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { NETWORK_NAMES } from '../../chain/networks/index.js';
+import { logLevels } from '../logger.js';
+import * as s from './setting.js';
+
+export const chainSettings = {
+  'blockchains.network': s.oneOf(NETWORK_NAMES, {
+    flag: 'network',
+    default: 'dev',
+    description: 'the chain to run: dev (local chain, chain id 1337; instant seal unless --seal ethash), mordor (testnet) or etc (mainnet)',
+  }),
+  'blockchains.checkpointing': s.bool({
+    flag: 'checkpointing',
+    default: false,
+    description: 'dev only: ECIP-1097 checkpointing from block 1, federation = dev accounts 7, 8, 9 (2 signatures make a checkpoint)',
+  }),
+  datadir: s.path({
+    flag: 'datadir',
+    // Checkpointing changes every header from block 1, so it gets its own default directory (see Blockchain.open).
+    // The instant-seal dev chain is another chain than the Ethash one (another genesis): its own directory too, so
+    // `--seal ethash` keeps finding the Ethash dev chain where it always was.
+    default: ({ network, checkpointing, seal }) =>
+      join(homedir(), '.svc-node', `${checkpointing ? 'dev-checkpointing' : network}${seal === 'instant' ? '-instant' : ''}`),
+    help: '~/.svc-node/<network>; dev: ~/.svc-node/dev-instant (--seal ethash: ~/.svc-node/dev; --checkpointing: dev-checkpointing[-instant])',
+    description: 'data directory (chain database, keystore, node key)',
+  }),
+  testmode: s.bool({
+    flag: 'testmode',
+    default: false,
+    description: 'enable the test and debug namespaces (conformance testing)',
+  }),
+  'logging.level': s.oneOf(logLevels, {
+    flag: 'log-level',
+    default: 'info',
+    description: 'lowest log level written',
+  }),
+};

@@ -1,0 +1,51 @@
+/**
+ * Every setting the node reads, one table per concern. Together they drive the config file (keys as TOML sections:
+ * `[network.rpc.http] port = 8546`), the `SVC_NODE_*` environment variables, the command-line flags, `--help` and
+ * `loadConfig`, so none of them can disagree or state a default of its own. Keys are the spec's keys without the
+ * `svc.` root; `--help` lists them in the order of the tables below.
+ */
+import { authSettings } from './auth.js';
+import { cacheSettings } from './caches.js';
+import { chainSettings } from './chain.js';
+import { healthSettings } from './health.js';
+import { miningSettings } from './mining.js';
+import { p2pSettings } from './p2p.js';
+import { keystoreSettings, txpoolSettings } from './pool-and-keys.js';
+import { rpcSettings } from './rpc.js';
+import type { Setting, ValueOfSetting } from './setting.js';
+
+const tables = {
+  ...chainSettings,
+  ...rpcSettings,
+  ...authSettings,
+  ...p2pSettings,
+  ...miningSettings,
+  ...keystoreSettings,
+  ...txpoolSettings,
+  ...cacheSettings,
+  ...healthSettings,
+};
+
+export type SettingKey = keyof typeof tables;
+
+/** The value `key` reads as, from its table entry: `SettingValue<'network.rpc.http.port'>` is `number`. */
+export type SettingValue<K extends SettingKey> = ValueOfSetting<(typeof tables)[K]>;
+
+export interface KeyedSetting extends Setting {
+  readonly key: SettingKey;
+}
+
+export const settings: readonly KeyedSetting[] = Object.entries(tables).map(([key, setting]) => ({ key: key as SettingKey, ...(setting as Setting) }));
+
+const byKey: ReadonlyMap<string, KeyedSetting> = new Map(settings.map((s) => [s.key, s]));
+
+export const isSettingKey = (key: string): key is SettingKey => byKey.has(key);
+
+export function settingOf(key: SettingKey): KeyedSetting {
+  return byKey.get(key)!;
+}
+
+export { DEFAULT_PROTECTED } from './auth.js';
+export { defaultApis } from './rpc.js';
+export { defaultOf, defaultText, envNameOf, type DefaultContext, type SettingKind } from './setting.js';
+
