@@ -1,6 +1,6 @@
 /**
  * Entry point of `npm start` and `bin/svc-node.js`: runs the CLI and stops cleanly on SIGINT, SIGTERM or SIGHUP,
- * and, when npm started it, once npm is gone (see parent-watch.ts).
+ * and, when npm started it, once npm is gone (see cli/parent-watch.ts).
  */
 import { constants } from 'node:os';
 import { startedByNpm, watchParent } from './cli/parent-watch.js';

@@ -79,7 +79,7 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
 }
 
 /**
- * The engine options the configuration gives. Test mode (src/handlers/test/) opens its chains with these too,
+ * The engine options the configuration gives. Test mode (test-chains.ts) opens its chains with these too,
  * overriding network, data directory, rules and seal checks.
  */
 export function engineOptionsOf(node: SvcNode): EngineOptions {
