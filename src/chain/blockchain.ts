@@ -191,21 +191,6 @@ export interface ExtendedBlock {
   readonly block: Block;
 }
 
-class TypedEmitter extends EventEmitter {
-  override on<K extends keyof ChainEvents>(event: K, listener: (...args: ChainEvents[K]) => void): this {
-    return super.on(event, listener as (...args: unknown[]) => void);
-  }
-  override off<K extends keyof ChainEvents>(event: K, listener: (...args: ChainEvents[K]) => void): this {
-    return super.off(event, listener as (...args: unknown[]) => void);
-  }
-  override once<K extends keyof ChainEvents>(event: K, listener: (...args: ChainEvents[K]) => void): this {
-    return super.once(event, listener as (...args: unknown[]) => void);
-  }
-  override emit<K extends keyof ChainEvents>(event: K, ...args: ChainEvents[K]): boolean {
-    return super.emit(event, ...args);
-  }
-}
-
 /** The state (and VM) the miner's last block finished on, for its next block (see `Blockchain.warm`). */
 interface WarmState {
   /** The block whose post-state this is. */
@@ -236,7 +221,7 @@ function keepHeaderHash(header: BlockHeader, hash: Uint8Array): void {
   if (Object.isFrozen(header) && cache !== undefined && cache.hash === undefined) cache.hash = hash;
 }
 
-export class Blockchain extends TypedEmitter {
+export class Blockchain extends EventEmitter<ChainEvents> {
   private head!: Block;
   private headTd!: bigint;
   /** Number of the latest checkpoint block on the canonical chain (always 0 without checkpointing). */
