@@ -19,7 +19,7 @@ import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import { RLP } from '@ethereumjs/rlp';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Address, bytesToBigInt, bytesToHex, equalsBytes, KECCAK256_RLP, KECCAK256_RLP_ARRAY } from '@ethereumjs/util';
-import { BlockCodec } from './block-codec.js';
+import { BlockCodec } from './codec/block-codec.js';
 import {
   buildCheckpointBlock,
   checkpointFieldFault,
@@ -40,7 +40,7 @@ import { BlockRunner, type RunnerResult } from './exec/block-runner.js';
 import { RewardLedger } from './exec/bulk-rewards.js';
 import { creditRewards } from './exec/credit-rewards.js';
 import { CallExecutor, type CallMessage, type CallResult } from './exec/call.js';
-import { transactionsRoot, type TxReceipt } from './exec/receipts.js';
+import { transactionsRoot, type TxReceipt } from './codec/receipts.js';
 import { sharedCommon } from './exec/shared-common.js';
 import { buildGenesis, genesisBlock } from './genesis.js';
 import { addressIndexWrites } from './history/address-index.js';

@@ -5,7 +5,7 @@
  */
 import { RLP } from '@ethereumjs/rlp';
 import type { Blockchain } from '../../chain/blockchain.js';
-import { encodeConsensusReceipt } from '../../chain/exec/receipts.js';
+import { encodeConsensusReceipt } from '../../chain/codec/receipts.js';
 import type { TxPool } from '../../chain/txpool/txpool.js';
 import {
   MAX_BODIES_SERVE,

@@ -7,7 +7,7 @@ import type { BlockHeader, BlockHeaderBytes } from '@ethereumjs/block';
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex, hexToBytes, KECCAK256_RLP, KECCAK256_RLP_ARRAY } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { BlockCodec } from '../../../src/chain/block-codec.js';
+import { BlockCodec } from '../../../src/chain/codec/block-codec.js';
 import {
   buildCheckpointBlock,
   checkpointOf,
