@@ -42,7 +42,8 @@ import { creditRewards } from './exec/credit-rewards.js';
 import { CallExecutor, type CallMessage, type CallResult } from './exec/call.js';
 import { transactionsRoot, type TxReceipt } from './codec/receipts.js';
 import { sharedCommon } from './exec/shared-common.js';
-import { buildGenesis, genesisBlock } from './genesis.js';
+import { buildGenesis, declaredGenesisBlock } from './genesis.js';
+import { GenesisMismatchError } from './networks/genesis.js';
 import { addressIndexWrites } from './history/address-index.js';
 import { indexWrites, type LogIndexReader } from './logs/log-index.js';
 import { Lru } from './db/lru.js';
@@ -89,23 +90,6 @@ export class BlockImportError extends Error {
   ) {
     super(message);
     this.name = 'BlockImportError';
-  }
-}
-
-/** The data directory holds another chain than the one asked for (the engine names a dev chain of the other seal mode). */
-export class GenesisMismatchError extends Error {
-  constructor(
-    readonly dataDir: string,
-    readonly networkName: string,
-    readonly storedGenesis: Uint8Array,
-    /** The genesis the network definition gives. */
-    readonly expected: Block,
-  ) {
-    super(
-      `the database in ${dataDir} belongs to a chain with genesis ${bytesToHex(storedGenesis)}, ` +
-        `not ${networkName} (genesis ${bytesToHex(expected.hash())})`,
-    );
-    this.name = 'GenesisMismatchError';
   }
 }
 
@@ -306,10 +290,8 @@ export class Blockchain extends EventEmitter<ChainEvents> {
       await this.db.write(batch);
       this.genesis = block;
     } else {
-      const expected = network.genesisHeader.stateRoot !== undefined
-        ? genesisBlock(network, this.commonAt(0n), network.genesisHeader.stateRoot)
-        : (await buildGenesis(network, this.commonAt(0n), this.nodes)).block;
-      if (!equalsBytes(expected.hash(), storedGenesis)) throw new GenesisMismatchError(this.opts.dataDir, network.name, storedGenesis, expected);
+      const expected = declaredGenesisBlock(network, this.commonAt(0n)) ?? (await buildGenesis(network, this.commonAt(0n), this.nodes)).block;
+      if (!equalsBytes(expected.hash(), storedGenesis)) throw GenesisMismatchError.ofDatabase(this.opts.dataDir, network.name, storedGenesis, expected);
       await this.checkCheckpointingMeta();
       this.genesis = (await this.store.getBlock(storedGenesis))!;
     }
