@@ -9,7 +9,8 @@
  */
 import { bytesToHex, equalsBytes } from '@ethereumjs/util';
 import type { Block, BlockHeader } from '@ethereumjs/block';
-import { BlockImportError, type Blockchain } from '../chain/blockchain.js';
+import { type Blockchain } from '../chain/blockchain.js';
+import { BlockImportError } from '../chain/import/import-error.js';
 import { ProgressLog } from '../chain/progress-log.js';
 import type { EthSession } from './eth/session.js';
 import type { RawBody, RawHeader } from './eth/messages.js';
