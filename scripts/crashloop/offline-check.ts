@@ -21,7 +21,7 @@ import { bytesToHex, equalsBytes, KECCAK256_RLP } from '@ethereumjs/util';
 import { Blockchain } from '../../src/chain/blockchain.js';
 import { Tag } from '../../src/chain/db/keys.js';
 import { engineNetworkOf, etcEngineRules } from '../../src/chain/engine-adapters.js';
-import type { TxReceipt } from '../../src/chain/exec/receipts.js';
+import type { TxReceipt } from '../../src/chain/codec/receipts.js';
 import { ADDRESS_INDEX_TAG, addressIndexEntries, addressIndexWrites } from '../../src/chain/history/address-index.js';
 import { indexWrites, logIndexEntries } from '../../src/chain/logs/log-index.js';
 import { getNetwork } from '../../src/chain/networks/index.js';

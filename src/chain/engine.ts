@@ -6,12 +6,12 @@
 import { join } from 'node:path';
 import type { Block } from '@ethereumjs/block';
 import { bytesToHex } from '@ethereumjs/util';
-import { Blockchain, GenesisMismatchError } from './blockchain.js';
+import { Blockchain } from './blockchain.js';
 import type { CacheLimits } from './cache-limits.js';
 import { attachLogServices, type EngineLogs, type LogServiceOptions } from './engine-logs.js';
 import { engineNetworkOf, etcEngineRules } from './engine-adapters.js';
-import { genesisBlock } from './genesis.js';
 import type { ChainRules, EngineNetwork } from './engine-types.js';
+import { genesisBlock, GenesisMismatchError } from './networks/genesis.js';
 import { getNetwork } from './networks/index.js';
 import type { NetworkDefinition, NetworkName } from './networks/types.js';
 import { Miner } from './miner/index.js';
@@ -149,15 +149,16 @@ export class ChainEngine {
  * of a bare genesis mismatch. Undefined for any other failure.
  */
 function otherSealModeChain(err: unknown, named: NetworkDefinition, sealMode: SealMode): Error | undefined {
-  if (!(err instanceof GenesisMismatchError) || named.name !== 'dev') return undefined;
+  const stored = err instanceof GenesisMismatchError ? err.stored : undefined;
+  if (stored === undefined || named.name !== 'dev') return undefined;
   const other: SealMode = sealMode === 'instant' ? 'ethash' : 'instant';
   const otherDefinition = other === 'instant' ? instantSealNetwork(named) : named;
   // Both variants have the same allocation, so the same state root: only the genesis header differs.
-  const otherGenesis = genesisBlock(engineNetworkOf(otherDefinition), err.expected.common, err.expected.header.stateRoot);
-  if (bytesToHex(otherGenesis.hash()) !== bytesToHex(err.storedGenesis)) return undefined;
+  const otherGenesis = genesisBlock(engineNetworkOf(otherDefinition).genesisHeader, stored.expected.common, stored.expected.header.stateRoot);
+  if (bytesToHex(otherGenesis.hash()) !== bytesToHex(stored.storedGenesis)) return undefined;
   const describe = (mode: SealMode) => (mode === 'instant' ? 'an instant-seal dev chain' : 'a dev chain sealed with Ethash');
   return new Error(
-    `the datadir ${err.dataDir} holds ${describe(other)} (genesis ${bytesToHex(err.storedGenesis)}), and this node runs ` +
+    `the datadir ${stored.dataDir} holds ${describe(other)} (genesis ${bytesToHex(stored.storedGenesis)}), and this node runs ` +
       `${describe(sealMode)}: start it with --seal ${other} to use that chain, or give it another --datadir`,
   );
 }

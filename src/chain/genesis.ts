@@ -1,8 +1,12 @@
-/** The genesis block of a network and its state (built from the allocation into a state buffer). */
-import { Block, createBlockHeader } from '@ethereumjs/block';
+/**
+ * The genesis block of the engine's network with its state, built from the allocation into a state buffer for the
+ * first write of a new database. The header and the mismatch error are the network module's (networks/genesis.ts).
+ */
+import type { Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { Account, Address, KECCAK256_RLP, equalsBytes, bytesToHex } from '@ethereumjs/util';
 import type { EngineNetwork } from './engine-types.js';
+import { genesisBlock, GenesisMismatchError } from './networks/genesis.js';
 import { openState } from './state/state-view.js';
 import type { BufferedTrieDB, TrieNodeStore } from './state/trie-db.js';
 
@@ -10,27 +14,6 @@ export interface GenesisBuild {
   readonly block: Block;
   /** State nodes of the allocation; empty when only the header was needed. */
   readonly stateWrites?: BufferedTrieDB;
-}
-
-export function genesisBlock(network: EngineNetwork, common: Common, stateRoot: Uint8Array): Block {
-  const g = network.genesisHeader;
-  const header = createBlockHeader(
-    {
-      parentHash: g.parentHash ?? new Uint8Array(32),
-      coinbase: g.coinbase,
-      stateRoot,
-      difficulty: g.difficulty,
-      number: 0n,
-      gasLimit: g.gasLimit,
-      gasUsed: 0n,
-      timestamp: g.timestamp,
-      extraData: g.extraData,
-      mixHash: g.mixHash,
-      nonce: g.nonce,
-    },
-    { common },
-  );
-  return new Block(header, [], [], undefined, { common });
 }
 
 /** Builds the allocation's state; checks it against a state root the network may declare. */
@@ -45,14 +28,20 @@ export async function buildGenesis(network: EngineNetwork, common: Common, store
   const stateRoot = await stateManager.getStateRoot();
   const declared = network.genesisHeader.stateRoot;
   if (declared !== undefined && !equalsBytes(declared, stateRoot)) {
-    throw new Error(
+    throw new GenesisMismatchError(
       `genesis allocation of ${network.name} gives state root ${bytesToHex(stateRoot)}, the network declares ${bytesToHex(declared)}`,
     );
   }
-  const block = genesisBlock(network, common, stateRoot);
+  const block = genesisBlock(network.genesisHeader, common, stateRoot);
   const expected = network.expectedGenesisHash;
   if (expected !== undefined && !equalsBytes(expected, block.hash())) {
-    throw new Error(`genesis of ${network.name} hashes to ${bytesToHex(block.hash())}, the network declares ${bytesToHex(expected)}`);
+    throw new GenesisMismatchError(`genesis of ${network.name} hashes to ${bytesToHex(block.hash())}, the network declares ${bytesToHex(expected)}`);
   }
   return { block, stateWrites: buffer };
+}
+
+/** The genesis block `network` declares a state root for, without building its state; undefined if it declares none. */
+export function declaredGenesisBlock(network: EngineNetwork, common: Common): Block | undefined {
+  const stateRoot = network.genesisHeader.stateRoot;
+  return stateRoot === undefined ? undefined : genesisBlock(network.genesisHeader, common, stateRoot);
 }

@@ -15,9 +15,9 @@
  * Lookups answer `undefined` when the block is unknown (handlers return null); state reads throw -32001.
  */
 import type { Block } from '@ethereumjs/block';
-import type { BlockRef } from '../chain/blockchain.js';
+import type { BlockRef } from '../chain/chain-view.js';
 import type { ChainEngine } from '../chain/engine.js';
-import type { TxReceipt } from '../chain/exec/receipts.js';
+import type { TxReceipt } from '../chain/codec/receipts.js';
 import type { StateView } from '../chain/state/state-view.js';
 import type { BlockNumberOrTagOrHash } from '../generated/types.js';
 import { ErrorCode, RpcError } from '../rpc/errors.js';

@@ -9,7 +9,7 @@
  * `nodejs_*`) so that stock dashboards read them.
  */
 import type { Registry } from 'prom-client';
-import type { BlockImportedEvent } from '../chain/blockchain.js';
+import type { BlockImportedEvent } from '../chain/chain-events.js';
 import type { ChainEngine } from '../chain/engine.js';
 import type { MinedBlock } from '../chain/miner/index.js';
 import type { SvcNode } from '../node/node.js';

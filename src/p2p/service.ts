@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import type { Block } from '@ethereumjs/block';
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex } from '@ethereumjs/util';
-import type { ChainEngine } from '../chain/engine.js';
 import type { TxAddedEvent } from '../chain/txpool/txpool.js';
 import { Blacklist, normaliseIp } from './blacklist.js';
+import type { P2pEngine } from './chain-port.js';
 import { formatEnode, parseEnode, type Enode } from './enode.js';
 import type { NewBlockMsg, PooledTxAnnouncement, RawTx } from './eth/messages.js';
 import { EthServer } from './eth/serve.js';
@@ -25,7 +25,7 @@ import { PeerInputError, type BlacklistEntry, type PeerDetails, type PeerService
 
 export interface PeerServiceOptions {
   readonly datadir: string;
-  readonly engine: ChainEngine;
+  readonly engine: P2pEngine;
   readonly clientId: string;
   readonly listenHost: string;
   readonly listenPort: number;
@@ -51,7 +51,7 @@ export async function startPeerService(options: PeerServiceOptions): Promise<P2p
 
 export class P2pService implements PeerService, SessionHost {
   readonly #opts: PeerServiceOptions;
-  readonly #engine: ChainEngine;
+  readonly #engine: P2pEngine;
   readonly #blacklist: Blacklist;
   readonly #manager: PeerManager;
   readonly #sync: Synchronizer;

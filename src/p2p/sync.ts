@@ -9,8 +9,9 @@
  */
 import { bytesToHex, equalsBytes } from '@ethereumjs/util';
 import type { Block, BlockHeader } from '@ethereumjs/block';
-import { BlockImportError, type Blockchain } from '../chain/blockchain.js';
+import { BlockImportError } from '../chain/import/import-error.js';
 import { ProgressLog } from '../chain/progress-log.js';
+import type { ChainPort } from './chain-port.js';
 import type { EthSession } from './eth/session.js';
 import type { RawBody, RawHeader } from './eth/messages.js';
 import type { SyncEvent, SyncProgress } from './types.js';
@@ -20,7 +21,7 @@ export const BODY_BATCH = 128;
 const ANCESTOR_BATCH = 128;
 
 export interface SyncOptions {
-  readonly chain: Blockchain;
+  readonly chain: ChainPort;
   /** Ready sessions to choose from. */
   readonly sessions: () => readonly EthSession[];
   /** A peer served an invalid block or an inconsistent answer. */

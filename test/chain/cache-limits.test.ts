@@ -70,8 +70,9 @@ describe('cache bounds', () => {
     expect(store.headers.size).toBeLessThanOrEqual(16);
     expect(store.receipts.size).toBeLessThanOrEqual(4);
     expect(store.canonical.size).toBeLessThanOrEqual(32);
-    expect((Reflect.get(chain, 'stateViews') as Lru<string, unknown>).size).toBeLessThanOrEqual(3);
-    expect((Reflect.get(chain, 'callExecutors') as Lru<string, unknown>).size).toBeLessThanOrEqual(2);
+    const view = Reflect.get(chain, 'view') as object;
+    expect((Reflect.get(view, 'stateViews') as Lru<string, unknown>).size).toBeLessThanOrEqual(3);
+    expect((Reflect.get(view, 'callExecutors') as Lru<string, unknown>).size).toBeLessThanOrEqual(2);
     const nodes = Reflect.get(chain, 'nodes') as TrieNodeStore;
     expect(nodes.recent.size).toBeLessThanOrEqual(50);
     expect(nodes.trieCaches.lookups!.size).toBeLessThanOrEqual(40);

@@ -9,9 +9,9 @@ import type { Block, BlockBytes, BlockHeader, BlockHeaderBytes } from '@ethereum
 import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToUnprefixedHex } from '@ethereumjs/util';
-import { decodeStoredReceipts, encodeStoredReceipts, type TxReceipt } from '../exec/receipts.js';
-import { encodeTransactionList, rlpList } from '../exec/tx-bytes.js';
-import type { BlockCodec } from '../block-codec.js';
+import { decodeStoredReceipts, encodeStoredReceipts, type TxReceipt } from '../codec/receipts.js';
+import { encodeTransactionList, rlpList } from '../codec/tx-bytes.js';
+import type { BlockCodec } from '../codec/block-codec.js';
 import { DEFAULT_CACHE_LIMITS, type CacheLimits } from '../cache-limits.js';
 import type { ChainDB, WriteBatch } from './chain-db.js';
 import { SCHEMA_VERSION, decodeNumber, encodeNumber, keys, type MetaName } from './keys.js';

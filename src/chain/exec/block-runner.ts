@@ -19,7 +19,7 @@ import type { BufferedTrieDB, TrieNodeStore } from '../state/trie-db.js';
 import { creditRewards } from './credit-rewards.js';
 import { jumpAnalysisCacheInstalled } from './jump-analysis-cache.js';
 import { PlainTransferLedger, plainTransfersApply } from './plain-transfers.js';
-import { combineBlooms, receiptsRoot, type TxReceipt } from './receipts.js';
+import { combineBlooms, receiptsRoot, type TxReceipt } from '../codec/receipts.js';
 import { installFastSenderAddress } from './sender-address.js';
 
 // runTx asks every transaction for its sender; see sender-address.ts.

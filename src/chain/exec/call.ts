@@ -26,7 +26,7 @@ import { BlockReads, CallState } from './call-state.js';
 import { CallTimeoutError, callDeadlineInstalled, clearDeadline, setDeadline } from './call-deadline.js';
 import { jumpAnalysisCacheInstalled } from './jump-analysis-cache.js';
 import type { TrieNodeStore } from '../state/trie-db.js';
-import type { ReceiptLog } from './receipts.js';
+import type { ReceiptLog } from '../codec/receipts.js';
 
 export interface CallMessage {
   /** Sender; the zero address when absent. */

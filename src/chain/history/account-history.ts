@@ -7,7 +7,7 @@ import type { Block } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { equalsBytes } from '@ethereumjs/util';
 import type { Blockchain } from '../blockchain.js';
-import type { TxReceipt } from '../exec/receipts.js';
+import type { TxReceipt } from '../codec/receipts.js';
 import { AddressIndex, type AddressIndexReader } from './address-index.js';
 
 export const DEFAULT_ACCOUNT_HISTORY_MAX_BLOCKS = 1000;

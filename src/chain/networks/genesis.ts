@@ -1,14 +1,16 @@
 /**
  * Genesis state root and block for a network: the state root is computed from the allocation with
  * `@ethereumjs/mpt`, the header is built with `@ethereumjs/block` under the network's block-0 rules.
+ * The header builder and the mismatch error are the engine's too (chain/genesis.ts builds the stored state).
  */
-import { createBlock, type Block } from '@ethereumjs/block';
+import { Block, createBlockHeader } from '@ethereumjs/block';
+import type { Common } from '@ethereumjs/common';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
-import { Account, bytesToHex, equalsBytes, KECCAK256_NULL, KECCAK256_RLP, KECCAK256_RLP_ARRAY, unpadBytes } from '@ethereumjs/util';
+import { Account, bytesToHex, equalsBytes, KECCAK256_NULL, KECCAK256_RLP, unpadBytes } from '@ethereumjs/util';
 import { keccak256 } from '../crypto.js';
 import { evmRulesAt } from '../rules/evmRules.js';
-import type { GenesisAccount, NetworkDefinition } from './types.js';
+import type { GenesisAccount, GenesisHeaderFields, NetworkDefinition } from './types.js';
 
 function newSecureTrie(): MerklePatriciaTrie {
   return new MerklePatriciaTrie({ useKeyHashing: true, useKeyHashingFunction: keccak256 });
@@ -51,7 +53,59 @@ export interface GenesisBlockInfo {
   readonly alloc: readonly GenesisAccount[];
 }
 
-export class GenesisMismatchError extends Error {}
+/** What a data directory holds when its genesis is not the network's (see `GenesisMismatchError.ofDatabase`). */
+export interface StoredGenesisMismatch {
+  readonly dataDir: string;
+  readonly storedGenesis: Uint8Array;
+  /** The genesis the network definition gives. */
+  readonly expected: Block;
+}
+
+/**
+ * A genesis that is not the one expected: an allocation or header that does not give the published root or hash,
+ * or a data directory holding another chain (`stored` set; the engine then names a dev chain of the other seal mode).
+ */
+export class GenesisMismatchError extends Error {
+  constructor(
+    message: string,
+    readonly stored?: StoredGenesisMismatch,
+  ) {
+    super(message);
+    this.name = 'GenesisMismatchError';
+  }
+
+  static ofDatabase(dataDir: string, networkName: string, storedGenesis: Uint8Array, expected: Block): GenesisMismatchError {
+    return new GenesisMismatchError(
+      `the database in ${dataDir} belongs to a chain with genesis ${bytesToHex(storedGenesis)}, ` +
+        `not ${networkName} (genesis ${bytesToHex(expected.hash())})`,
+      { dataDir, storedGenesis, expected },
+    );
+  }
+}
+
+/** The genesis header fields a builder needs; the parent hash defaults to zero. */
+export type GenesisHeaderInput = Omit<GenesisHeaderFields, 'parentHash'> & { readonly parentHash?: Uint8Array };
+
+/** The genesis block (empty body) of `header` over `stateRoot`, under `common` (the network's block-0 rules). */
+export function genesisBlock(header: GenesisHeaderInput, common: Common, stateRoot: Uint8Array): Block {
+  const built = createBlockHeader(
+    {
+      parentHash: header.parentHash ?? new Uint8Array(32),
+      coinbase: header.coinbase,
+      stateRoot,
+      difficulty: header.difficulty,
+      number: 0n,
+      gasLimit: header.gasLimit,
+      gasUsed: 0n,
+      timestamp: header.timestamp,
+      extraData: header.extraData,
+      mixHash: header.mixHash,
+      nonce: header.nonce,
+    },
+    { common },
+  );
+  return new Block(built, [], [], undefined, { common });
+}
 
 /** Genesis block of `network` with a state root computed from the allocation. */
 export async function buildGenesisBlock(network: NetworkDefinition): Promise<GenesisBlockInfo> {
@@ -63,28 +117,7 @@ export async function buildGenesisBlock(network: NetworkDefinition): Promise<Gen
       `${network.name} genesis state root ${bytesToHex(stateRoot)} differs from the published ${bytesToHex(expectedStateRoot)}`,
     );
   }
-  const h = network.genesis.header;
-  const block = createBlock(
-    {
-      header: {
-        parentHash: h.parentHash,
-        uncleHash: KECCAK256_RLP_ARRAY,
-        coinbase: h.coinbase,
-        stateRoot,
-        transactionsTrie: KECCAK256_RLP,
-        receiptTrie: KECCAK256_RLP,
-        difficulty: h.difficulty,
-        number: 0n,
-        gasLimit: h.gasLimit,
-        gasUsed: 0n,
-        timestamp: h.timestamp,
-        extraData: h.extraData,
-        mixHash: h.mixHash,
-        nonce: h.nonce,
-      },
-    },
-    { common: evmRulesAt(network, 0n) },
-  );
+  const block = genesisBlock(network.genesis.header, evmRulesAt(network, 0n), stateRoot);
   const hash = block.hash();
   if (expectedHash !== undefined && !equalsBytes(hash, expectedHash)) {
     throw new GenesisMismatchError(`${network.name} genesis hash ${bytesToHex(hash)} differs from the published ${bytesToHex(expectedHash)}`);

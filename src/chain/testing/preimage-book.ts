@@ -11,7 +11,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex } from '@ethereumjs/util';
 import { keccak256 } from '../crypto.js';
 import type { ChainEngine } from '../engine.js';
-import type { TxReceipt } from '../exec/receipts.js';
+import type { TxReceipt } from '../codec/receipts.js';
 import type { StateView } from '../state/state-view.js';
 
 const PUSH20 = 0x73;

@@ -9,7 +9,7 @@
  * transaction is never judged against a stale nonce or balance. Checks made before the awaits that
  * depend on the pool (already known) are made again at insertion.
  */
-import { txBytes } from '../exec/tx-bytes.js';
+import { txBytes } from '../codec/tx-bytes.js';
 import { EventEmitter } from 'node:events';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { type Address, bytesToHex } from '@ethereumjs/util';

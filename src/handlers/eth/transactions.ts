@@ -4,7 +4,7 @@
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { ChainEngine } from '../../chain/engine.js';
-import type { TxReceipt } from '../../chain/exec/receipts.js';
+import type { TxReceipt } from '../../chain/codec/receipts.js';
 import { receiptsOf, type ResolvedBlock } from '../block-ref.js';
 import { bytesFromHex, fromQuantity } from '../hex.js';
 import type { TxPosition } from '../format/index.js';

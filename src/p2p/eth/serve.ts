@@ -4,9 +4,8 @@
  * every answer is capped in count and size so that one request cannot make us load the whole chain.
  */
 import { RLP } from '@ethereumjs/rlp';
-import type { Blockchain } from '../../chain/blockchain.js';
-import { encodeConsensusReceipt } from '../../chain/exec/receipts.js';
-import type { TxPool } from '../../chain/txpool/txpool.js';
+import { encodeConsensusReceipt } from '../../chain/codec/receipts.js';
+import type { ChainPort, PoolPort } from '../chain-port.js';
 import {
   MAX_BODIES_SERVE,
   MAX_HEADERS_SERVE,
@@ -21,8 +20,8 @@ import {
 
 export class EthServer {
   constructor(
-    private readonly chain: Blockchain,
-    private readonly pool: TxPool,
+    private readonly chain: ChainPort,
+    private readonly pool: PoolPort,
   ) {}
 
   async headers(req: HeadersRequest): Promise<RawHeader[]> {

@@ -12,7 +12,7 @@ import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { CODEHASH_PREFIX } from '@ethereumjs/statemanager';
 import { accountBodyToSlim, type AccountBodyBytes, bytesToHex, bytesToUnprefixedHex, concatBytes, equalsBytes, KECCAK256_NULL } from '@ethereumjs/util';
-import type { Blockchain } from '../../chain/blockchain.js';
+import type { ChainPort } from '../chain-port.js';
 import { accountTrieOf, trieRange } from '../../chain/state/trie-range.js';
 import {
   decodeGetAccountRange,
@@ -56,7 +56,7 @@ export class SnapServer {
   private recentRoots: { head: string; roots: Promise<Map<string, Uint8Array>> } | undefined;
 
   constructor(
-    private readonly chain: Blockchain,
+    private readonly chain: ChainPort,
     opts: SnapServerOptions = {},
   ) {
     this.stateWindow = Math.max(1, opts.stateWindow ?? SNAP_STATE_WINDOW);

@@ -7,7 +7,7 @@ import type { BlockHeader, BlockHeaderBytes } from '@ethereumjs/block';
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex, hexToBytes, KECCAK256_RLP, KECCAK256_RLP_ARRAY } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { BlockCodec } from '../../../src/chain/block-codec.js';
+import { BlockCodec } from '../../../src/chain/codec/block-codec.js';
 import {
   buildCheckpointBlock,
   checkpointOf,
@@ -19,7 +19,7 @@ import {
 } from '../../../src/chain/checkpointing/index.js';
 import { keccak256 } from '../../../src/chain/crypto.js';
 import { etcEngineRules } from '../../../src/chain/engine-adapters.js';
-import { genesisBlock } from '../../../src/chain/genesis.js';
+import { genesisBlock } from '../../../src/chain/networks/genesis.js';
 import { engineNetworkOf } from '../../../src/chain/engine-adapters.js';
 import { dev, DEV_ACCOUNTS, etc, mordor } from '../../../src/chain/networks/index.js';
 import { sealHash } from '../../../src/chain/pow/ethash.js';
@@ -85,7 +85,7 @@ describe('15-field headers (checkpointing off, and on before activation)', () =>
 
   it('hash the Mordor genesis to its published hash through the codec', () => {
     const network = engineNetworkOf(mordor);
-    const built = genesisBlock(network, etcEngineRules(mordor).commonAt(0n), KECCAK256_RLP);
+    const built = genesisBlock(network.genesisHeader, etcEngineRules(mordor).commonAt(0n), KECCAK256_RLP);
     for (const checkpointing of [false, true]) {
       const decoded = rlpRoundTrip(codecFor(mordor, checkpointing), built.header);
       expect(bytesToHex(decoded.hash())).toBe(MORDOR_GENESIS_HASH);

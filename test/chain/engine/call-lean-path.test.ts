@@ -18,14 +18,14 @@ const address = (hex: string) => hexToBytes(hex as `0x${string}`);
 
 /** The chain's call context of its head, built as Blockchain.call builds it. */
 function headContext(chain: Blockchain): CallContext {
-  const inner = chain as unknown as { nodes: TrieNodeStore; ancestorsOf(header: BlockHeader): EVMMockBlockchainInterface };
+  const inner = chain as unknown as { nodes: TrieNodeStore; view: { ancestorsOf(header: BlockHeader): EVMMockBlockchainInterface } };
   const head = chain.getHead();
   return {
     store: inner.nodes,
     common: chain.commonAt(head.header.number),
     stateRoot: head.header.stateRoot,
     envBlock: head,
-    ancestors: inner.ancestorsOf(head.header),
+    ancestors: inner.view.ancestorsOf(head.header),
   };
 }
 

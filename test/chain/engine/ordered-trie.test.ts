@@ -3,7 +3,7 @@ import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { describe, expect, it } from 'vitest';
 import { keccak256 } from '../../../src/chain/crypto.js';
-import { orderedTrieRoot } from '../../../src/chain/exec/ordered-trie.js';
+import { orderedTrieRoot } from '../../../src/chain/codec/ordered-trie.js';
 
 describe('orderedTrieRoot', () => {
   it.each([0, 1, 2, 3, 16, 127, 128, 129, 300, 1000])('matches @ethereumjs/mpt for %i entries', async (n) => {

@@ -8,7 +8,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { bytesToUtf8 } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { BlockImportError } from '../../../src/chain/blockchain.js';
+import { BlockImportError } from '../../../src/chain/import/import-error.js';
 import { ChainEngine } from '../../../src/chain/engine.js';
 import { MiningUnavailableError } from '../../../src/chain/miner/index.js';
 import { INSTANT_SEAL_GENESIS_EXTRA_DATA, type SealMode } from '../../../src/chain/seal-mode.js';

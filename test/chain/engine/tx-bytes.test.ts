@@ -4,7 +4,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { createAccessList2930Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx';
 import { Address } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { encodeTransactionList, rlpList, serializedBlockLength, txBytes } from '../../../src/chain/exec/tx-bytes.js';
+import { encodeTransactionList, rlpList, serializedBlockLength, txBytes } from '../../../src/chain/codec/tx-bytes.js';
 import { evmRulesAt, txRulesAt } from '../../../src/chain/rules/index.js';
 import { dev } from '../../../src/chain/networks/index.js';
 import { keys } from './fixtures.js';

@@ -1,5 +1,5 @@
 /**
- * The dev miner's blocks continue on the state (and VM) the previous block finished on (Blockchain `warm`). The
+ * The dev miner's blocks continue on the state (and VM) the previous block finished on (assembly/warm-state.ts). The
  * result must be the cold path's: the same transactions mined with a freshly opened state per block give the same
  * block hashes, state roots and receipts, a chain importing the blocks (full validation, cold execution) accepts
  * them, and any other head change (rewind, a block imported from elsewhere) makes the next block start from the
@@ -8,6 +8,7 @@
 import { bytesToBigInt } from '@ethereumjs/util';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WarmState } from '../../../src/chain/assembly/warm-state.js';
 import type { Blockchain } from '../../../src/chain/blockchain.js';
 import { addresses, mine, openDevChain, signedTx, tempDir } from './fixtures.js';
 
@@ -26,10 +27,11 @@ let replica: Blockchain;
 let contract: Uint8Array;
 const nonces = new Map<number, bigint>();
 
-const isWarm = (chain: Blockchain) => (chain as unknown as { warm?: unknown }).warm !== undefined;
+const warmStateOf = (chain: Blockchain) => (chain as unknown as { warm: WarmState }).warm;
+const isWarm = (chain: Blockchain) => warmStateOf(chain).hash !== undefined;
 /** The block whose post-state the warm state is. */
-const warmHash = (chain: Blockchain) => (chain as unknown as { warm?: { hash: Uint8Array } }).warm?.hash;
-const dropWarm = (chain: Blockchain) => void ((chain as unknown as { warm?: unknown }).warm = undefined);
+const warmHash = (chain: Blockchain) => warmStateOf(chain).hash;
+const dropWarm = (chain: Blockchain) => warmStateOf(chain).drop();
 const next = (from: number) => {
   const n = nonces.get(from) ?? 0n;
   nonces.set(from, n + 1n);

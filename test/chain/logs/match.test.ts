@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { logsBloomOf } from '../../../src/chain/exec/receipts.js';
+import { logsBloomOf } from '../../../src/chain/codec/receipts.js';
 import { bloomMayMatch, compileCriteria, matchesLog } from '../../../src/chain/logs/match.js';
 import type { LogCriteria } from '../../../src/chain/logs/types.js';
 import { addr, log, topic } from './synthetic-chain.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Level } from 'level';
 import { keccak256 } from '../../../src/chain/crypto.js';
-import { combineBlooms, logsBloomOf } from '../../../src/chain/exec/receipts.js';
+import { combineBlooms, logsBloomOf } from '../../../src/chain/codec/receipts.js';
 import { indexWrites } from '../../../src/chain/logs/log-index.js';
 import type { BlockReceipts, LogBlockHeader, LogSource, ReceiptLog, ReceiptWithLogs } from '../../../src/chain/logs/types.js';
 

@@ -18,7 +18,7 @@ import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import { createTxFromBlockBodyData } from '@ethereumjs/tx';
 import { bytesToBigInt } from '@ethereumjs/util';
-import { decodeEcip1097Header, STANDARD_HEADER_FIELDS } from './checkpointing/header.js';
+import { decodeEcip1097Header, STANDARD_HEADER_FIELDS } from '../checkpointing/header.js';
 
 export class BlockCodec {
   constructor(

@@ -1,0 +1,198 @@
+/**
+ * Empty children of the head built, sealed and stored in bulk (qa_mineBlocks, test_mineBlocks with nothing
+ * pending). Each chunk is one atomic LevelDB batch holding every block's header, body, receipts, total difficulty,
+ * state nodes and canonical entry, and the head pointer at its last block, so the per-block cost is the block's own
+ * work, not a database round trip. Each block passes the same header rules as an import (its seal too unless the
+ * sealer checked it); an empty block has no body to check and no log or address postings. Its only state change is
+ * its reward, credited straight into the trie (exec/bulk-rewards.ts), and its header is built once and encoded
+ * once (stored and hashed from the same bytes).
+ */
+import { Block, type BlockHeader, type HeaderData } from '@ethereumjs/block';
+import type { Common } from '@ethereumjs/common';
+import { Address, bytesToHex, KECCAK256_RLP, KECCAK256_RLP_ARRAY } from '@ethereumjs/util';
+import type { ChainEmitter } from '../chain-events.js';
+import type { ChainView } from '../chain-view.js';
+import type { Federation } from '../checkpointing/index.js';
+import type { BlockStore } from '../db/block-store.js';
+import { WriteBatch, type ChainDB } from '../db/chain-db.js';
+import type { ChainRules, RewardCredit } from '../engine-types.js';
+import { RewardLedger } from '../exec/bulk-rewards.js';
+import { invalidBlock } from '../import/import-error.js';
+import type { BlockValidator } from '../import/validate.js';
+import type { TrieNodeStore } from '../state/trie-db.js';
+import { headerBuilder, type AssembledBlock } from './assembler.js';
+import type { WarmState } from './warm-state.js';
+
+/** Blocks per LevelDB batch: large enough that the write's fixed cost vanishes, small enough that an import queued behind a chunk (or a request, while a chunk runs without I/O) waits well under a second. */
+export const BULK_CHUNK = 500;
+const NONE: readonly never[] = Object.freeze([]);
+
+export interface ExtendHeadOptions {
+  readonly count: number;
+  readonly coinbase: Uint8Array;
+  readonly extraData?: Uint8Array;
+  /** Asked once per block; undefined = max(now, parent + 1). */
+  readonly timestamp?: () => bigint | undefined;
+  /** Seals an assembled block and returns `assembled.seal(…)`'s block. */
+  readonly seal: (assembled: AssembledBlock) => Promise<Block>;
+  /** Called with each chunk's blocks once the chunk is stored (and its events fired), with the chunk's time in ms. */
+  readonly onChunk?: (chunk: readonly ExtendedBlock[], chunkMs: number) => void;
+  /** Return every block made (default true); false: resolve to an empty list, so no chunk is held past its own. */
+  readonly collect?: boolean;
+}
+
+export interface ExtendedBlock {
+  readonly assembled: AssembledBlock;
+  readonly block: Block;
+}
+
+export interface EmptyChunkParts {
+  readonly view: ChainView;
+  readonly store: BlockStore;
+  readonly nodes: TrieNodeStore;
+  readonly db: ChainDB;
+  readonly rules: ChainRules;
+  readonly federation: Federation | undefined;
+  readonly validator: BlockValidator;
+  readonly warm: WarmState;
+  readonly events: ChainEmitter;
+}
+
+/**
+ * Gives a frozen header the hash of its encoding, computed by the caller from the same bytes it stores, so the
+ * header is not encoded a second time to hash it. (`hash()` keeps the first hash of a frozen header in `cache`;
+ * if that ever changes, the header hashes itself again, as before.)
+ */
+function keepHeaderHash(header: BlockHeader, hash: Uint8Array): void {
+  const cache = (header as unknown as { cache?: { hash?: Uint8Array } }).cache;
+  if (Object.isFrozen(header) && cache !== undefined && cache.hash === undefined) cache.hash = hash;
+}
+
+export class EmptyChunkBuilder {
+  constructor(private readonly p: EmptyChunkParts) {}
+
+  /** `count` empty blocks on the head, stored in one batch; `newHead` and `blockImported` fire per block, in order, once it is written. */
+  async extend(count: number, opts: ExtendHeadOptions): Promise<ExtendedBlock[]> {
+    const { view, store, rules, federation } = this.p;
+    const started = performance.now();
+    const batch = new WriteBatch();
+    const built: { block: Block; extended: ExtendedBlock; td: bigint }[] = [];
+    let parent = view.getHead().header;
+    let td = view.getHeadTotalDifficulty();
+    const headCheckpoint = view.getHeadLastCheckpoint();
+    // An empty block changes the state by its rewards alone: credited straight into the trie (exec/bulk-rewards.ts),
+    // every block of the chunk continuing on its parent's root, all nodes in one buffer for the chunk's batch.
+    const ledger = new RewardLedger(this.p.nodes, view.commonAt(parent.number + 1n), parent.stateRoot);
+    const coinbase = new Address(opts.coinbase);
+    // The miner's warm state, if it is the head's, goes on past the chunk (see WarmState.carry) with the chunk's rewards.
+    const warm = this.p.warm.takeAt(parent);
+    // Per address (hex), what the chunk's rewards paid it: credited to the carried warm state at the end.
+    const rewarded = new Map<string, RewardCredit>();
+    const extraData = opts.extraData ?? new Uint8Array(0);
+    // Shared by the chunk's headers, which never change their fields (frozen objects).
+    const logsBloom = new Uint8Array(256);
+    let fresh: Common | undefined;
+    let common!: Common;
+    for (let i = 0; i < count; i++) {
+      const number = parent.number + 1n;
+      // The rules hand out one Common per rule set: look the shared one up only when it changes.
+      const rulesCommon = rules.commonAt(number);
+      if (rulesCommon !== fresh) {
+        fresh = rulesCommon;
+        common = view.commonAt(number);
+      }
+      const now = BigInt(Math.floor(Date.now() / 1000));
+      const timestamp = opts.timestamp?.() ?? (now > parent.timestamp ? now : parent.timestamp + 1n);
+      // The rules read a reward's block number and coinbase; an empty block has no uncles.
+      const rewards = rules.rewards({ number, coinbase } as BlockHeader, []);
+      if (warm !== undefined) {
+        for (const { address, amount } of rewards) {
+          const key = bytesToHex(address);
+          rewarded.set(key, { address, amount: (rewarded.get(key)?.amount ?? 0n) + amount });
+        }
+      }
+      const credited = ledger.credit(rewards);
+      const stateRoot = credited instanceof Uint8Array ? credited : await credited;
+      const assembled = this.emptyAssembled(common, {
+        parentHash: parent.hash(),
+        uncleHash: KECCAK256_RLP_ARRAY,
+        coinbase: opts.coinbase,
+        stateRoot,
+        transactionsTrie: KECCAK256_RLP,
+        receiptTrie: KECCAK256_RLP,
+        logsBloom,
+        difficulty: rules.difficulty(parent, timestamp),
+        number,
+        gasLimit: parent.gasLimit,
+        gasUsed: 0n,
+        timestamp,
+        extraData,
+      });
+      const block = await opts.seal(assembled);
+      if (!assembled.made(block)) throw new Error('extendHead: the sealer must return the block from assembled.seal');
+      await this.p.validator.validateHeader(parent, block.header, 'block', assembled.verified);
+      // Only a heavier chain becomes the head (an import's rule); a zero-difficulty child would not be.
+      if (block.header.difficulty === 0n) throw invalidBlock(block, 'invalid-header', 'zero difficulty cannot extend the head');
+      td += block.header.difficulty;
+      // The header is encoded once: the hash is taken from the stored bytes (and kept by the header).
+      const headerBytes = block.header.serialize();
+      const hash = common.customCrypto.keccak256!(headerBytes);
+      keepHeaderHash(block.header, hash);
+      store.stageEmptyCanonicalBlock(batch, hash, headerBytes, number, td);
+      if (federation !== undefined) store.stageLastCheckpoint(batch, hash, headCheckpoint);
+      built.push({ block, extended: { assembled, block }, td });
+      parent = block.header;
+    }
+    ledger.writeTo(batch);
+    store.stageHead(batch, parent.hash());
+    await this.p.db.write(batch);
+    this.p.nodes.remember(ledger.latestNodes());
+    const durationMs = (performance.now() - started) / Math.max(1, count);
+    const events = this.p.events;
+    const imported = events.listenerCount('blockImported') > 0;
+    const extended: ExtendedBlock[] = [];
+    for (const { block, extended: made, td: blockTd } of built) {
+      store.remember(block, []);
+      store.noteCanonical(block.header.number, block.hash());
+      view.moveHead(block, { lastCheckpoint: headCheckpoint, totalDifficulty: blockTd });
+      events.emit('newHead', block);
+      if (imported) events.emit('blockImported', { block, status: 'head', durationMs });
+      extended.push(made);
+    }
+    if (warm !== undefined && built.length > 0) {
+      const head = built[built.length - 1].block;
+      await this.p.warm.carry(warm, [...rewarded.values()], head, view.commonAt(head.header.number));
+    }
+    return extended;
+  }
+
+  /**
+   * An empty block's assembly: its header fields are final but for the seal, and nothing is executed on import
+   * (`made` tells the chunk the sealer returned this assembly's block).
+   */
+  private emptyAssembled(common: Common, fields: HeaderData): AssembledBlock & { made(block: Block): boolean; readonly verified: boolean } {
+    const newHeader = headerBuilder(this.p.federation, fields.number as bigint, common);
+    const build = (nonce: Uint8Array, mixHash: Uint8Array): Block => new Block(newHeader({ ...fields, nonce, mixHash }), [], [], undefined, { common });
+    let template: Block | undefined;
+    let sealed: Block | undefined;
+    let verified = false;
+    return {
+      get template() {
+        template ??= build(new Uint8Array(8), new Uint8Array(32));
+        return template;
+      },
+      transactions: NONE,
+      receipts: NONE,
+      rejected: NONE,
+      seal(nonce, mixHash, sealVerified = false) {
+        sealed = build(nonce, mixHash);
+        verified = sealVerified;
+        return sealed;
+      },
+      made: (block) => block === sealed,
+      get verified() {
+        return verified;
+      },
+    };
+  }
+}

@@ -1,0 +1,245 @@
+/**
+ * Reads of the stored chain: blocks, headers, receipts and transactions by hash or height, state and calls at a
+ * block, and decoding of peers' blocks. It holds the head (block, total difficulty, latest checkpoint); only fork
+ * choice and bulk assembly move it, through `moveHead`, which also tells whoever follows the head (the warm state).
+ */
+import type { Block, BlockBytes, BlockHeader, BlockHeaderBytes } from '@ethereumjs/block';
+import type { Common } from '@ethereumjs/common';
+import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
+import type { TypedTransaction } from '@ethereumjs/tx';
+import { bytesToHex, equalsBytes } from '@ethereumjs/util';
+import { buildCheckpointBlock, type ChainWeight, type CheckpointSignature, type Federation } from './checkpointing/index.js';
+import type { BlockCodec } from './codec/block-codec.js';
+import type { TxReceipt } from './codec/receipts.js';
+import type { SharedCommons } from './commons.js';
+import type { BlockStore, TxLocation } from './db/block-store.js';
+import { Lru } from './db/lru.js';
+import type { CacheLimits } from './cache-limits.js';
+import { CallExecutor, type CallMessage, type CallResult } from './exec/call.js';
+import { openReadState, StateView } from './state/state-view.js';
+import type { TrieNodeStore } from './state/trie-db.js';
+
+/** A block by canonical height, by hash, or a tag. ('pending' belongs to the miner, not the engine.) */
+export type BlockRef = bigint | Uint8Array | 'latest' | 'earliest';
+
+export interface TransactionLookup {
+  readonly tx: TypedTransaction;
+  readonly block: Block;
+  readonly index: number;
+  readonly receipt: TxReceipt;
+}
+
+export class ChainView {
+  private head!: Block;
+  private headTd!: bigint;
+  /** Number of the latest checkpoint block on the canonical chain (always 0 without checkpointing). */
+  private headCheckpoint = 0n;
+  private genesis!: Block;
+  /**
+   * Per block hash (hex): shared read views and call executors of recent blocks. Both depend only on the block (its
+   * state is immutable), so they never go stale; the bound (`CacheLimits.stateViews`, `callExecutors`) is for
+   * memory. Reads cluster on the head and a few blocks below it.
+   */
+  private readonly stateViews: Lru<string, StateView>;
+  private readonly callExecutors: Lru<string, CallExecutor>;
+
+  constructor(
+    private readonly store: BlockStore,
+    private readonly nodes: TrieNodeStore,
+    private readonly codec: BlockCodec,
+    private readonly commons: SharedCommons,
+    private readonly federation: Federation | undefined,
+    limits: CacheLimits,
+    /** Told of every head move, after it. */
+    private readonly onHeadMoved: (head: Block) => void,
+  ) {
+    this.stateViews = new Lru(limits.stateViews);
+    this.callExecutors = new Lru(limits.callExecutors);
+  }
+
+  /** Sets the stored genesis and head the chain opens on. */
+  async openAt(genesis: Block, headHash: Uint8Array | undefined): Promise<void> {
+    this.genesis = genesis;
+    const head = headHash && (await this.store.getBlock(headHash));
+    const td = headHash && (await this.store.getTotalDifficulty(headHash));
+    if (!head || td === undefined) throw new Error('the chain database has no readable head block');
+    this.head = head;
+    this.headTd = td as bigint;
+    if (this.federation !== undefined) this.headCheckpoint = (await this.store.getLastCheckpoint(head.hash())) ?? 0n;
+  }
+
+  /** The one way the head changes (the caller has written the head pointer). */
+  moveHead(block: Block, weight: ChainWeight): void {
+    this.head = block;
+    this.headTd = weight.totalDifficulty;
+    this.headCheckpoint = weight.lastCheckpoint;
+    this.onHeadMoved(block);
+  }
+
+  commonAt(number: bigint): Common {
+    return this.commons.commonAt(number);
+  }
+
+  getHead(): Block {
+    return this.head;
+  }
+
+  getHeadTotalDifficulty(): bigint {
+    return this.headTd;
+  }
+
+  getHeadLastCheckpoint(): bigint {
+    return this.headCheckpoint;
+  }
+
+  headWeight(): ChainWeight {
+    return { lastCheckpoint: this.headCheckpoint, totalDifficulty: this.headTd };
+  }
+
+  async storedWeight(hash: Uint8Array): Promise<ChainWeight | undefined> {
+    const totalDifficulty = await this.store.getTotalDifficulty(hash);
+    if (totalDifficulty === undefined) return undefined;
+    const lastCheckpoint = this.federation === undefined ? 0n : ((await this.store.getLastCheckpoint(hash)) ?? 0n);
+    return { lastCheckpoint, totalDifficulty };
+  }
+
+  /** Number of the latest checkpoint block in the chain ending at a stored block; undefined without checkpointing. */
+  async getLastCheckpointNumber(hash: Uint8Array): Promise<bigint | undefined> {
+    if (this.federation === undefined) return undefined;
+    return (await this.store.getLastCheckpoint(hash)) ?? 0n;
+  }
+
+  getGenesis(): Block {
+    return this.genesis;
+  }
+
+  /** Canonical block at a height, or by hash (any stored block, canonical or not). */
+  async getBlock(ref: BlockRef): Promise<Block | undefined> {
+    if (ref === 'latest') return this.head;
+    if (ref === 'earliest') return this.genesis;
+    if (ref instanceof Uint8Array) return this.store.getBlock(ref);
+    if (ref === this.head.header.number) return this.head;
+    if (ref > this.head.header.number || ref < 0n) return undefined;
+    const hash = await this.store.getCanonicalHash(ref);
+    return hash === undefined ? undefined : this.store.getBlock(hash);
+  }
+
+  async getHeader(hash: Uint8Array): Promise<BlockHeader | undefined> {
+    return this.store.getHeader(hash);
+  }
+
+  async getCanonicalHash(number: bigint): Promise<Uint8Array | undefined> {
+    if (number > this.head.header.number) return undefined;
+    return this.store.getCanonicalHash(number);
+  }
+
+  /** Is this stored block on the canonical chain? */
+  async isCanonical(hash: Uint8Array): Promise<boolean> {
+    const number = await this.store.getNumber(hash);
+    if (number === undefined || number > this.head.header.number) return false;
+    const canonical = await this.store.getCanonicalHash(number);
+    return canonical !== undefined && equalsBytes(canonical, hash);
+  }
+
+  async getTotalDifficulty(hash: Uint8Array): Promise<bigint | undefined> {
+    return this.store.getTotalDifficulty(hash);
+  }
+
+  /** Receipts of a stored block, in transaction order. */
+  async getReceipts(blockHash: Uint8Array): Promise<TxReceipt[] | undefined> {
+    return this.store.getReceipts(blockHash);
+  }
+
+  /** Where a transaction sits on the canonical chain. */
+  async getTransactionLocation(txHash: Uint8Array): Promise<TxLocation | undefined> {
+    return this.store.getTxLocation(txHash);
+  }
+
+  /** A canonical transaction with its block and receipt. */
+  async getTransaction(txHash: Uint8Array): Promise<TransactionLookup | undefined> {
+    const at = await this.store.getTxLocation(txHash);
+    if (at === undefined) return undefined;
+    const [block, receipts] = await Promise.all([this.store.getBlock(at.blockHash), this.store.getReceipts(at.blockHash)]);
+    if (block === undefined || receipts === undefined) return undefined;
+    return { tx: block.transactions[at.index], block, index: at.index, receipt: receipts[at.index] };
+  }
+
+  /** Account and storage reads at the state after `ref`; undefined if the block is unknown. */
+  async stateAt(ref: BlockRef): Promise<StateView | undefined> {
+    const block = await this.getBlock(ref);
+    if (block === undefined) return undefined;
+    const key = bytesToHex(block.hash());
+    let view = this.stateViews.get(key);
+    if (view === undefined) {
+      const stateManager = openReadState(this.nodes, this.commonAt(block.header.number), block.header.stateRoot);
+      view = new StateView(stateManager, block.header.stateRoot);
+      this.stateViews.set(key, view);
+    }
+    return view;
+  }
+
+  /** Executes a message call on the state after `ref` with that block as environment; nothing is persisted. */
+  async call(ref: BlockRef, msg: CallMessage): Promise<CallResult | undefined> {
+    const block = await this.getBlock(ref);
+    if (block === undefined) return undefined;
+    const key = bytesToHex(block.hash());
+    let executor = this.callExecutors.get(key);
+    if (executor === undefined) {
+      executor = new CallExecutor({
+        store: this.nodes,
+        common: this.commonAt(block.header.number),
+        stateRoot: block.header.stateRoot,
+        envBlock: block,
+        ancestors: this.ancestorsOf(block.header),
+      });
+      this.callExecutors.set(key, executor);
+    }
+    return executor.run(msg);
+  }
+
+  /**
+   * The ECIP-1097 checkpoint block on `parentHash` carrying `signatures` (sorted as the ECIP orders them), ready
+   * for `importBlock`, which validates it; undefined for an unknown parent.
+   */
+  async checkpointBlock(parentHash: Uint8Array, signatures: readonly CheckpointSignature[]): Promise<Block | undefined> {
+    const parent = await this.store.getHeader(parentHash);
+    if (parent === undefined) return undefined;
+    return buildCheckpointBlock(parent, signatures, this.commonAt(parent.number + 1n));
+  }
+
+  /** Decodes a header's RLP field list (as peers send it) with the fork rules of its height. */
+  decodeHeaderValues(values: readonly Uint8Array[]): BlockHeader {
+    return this.codec.header(values as BlockHeaderBytes);
+  }
+
+  /** Builds a block from a peer's header and body field lists (transactions: typed as bytes, legacy as lists). */
+  decodeBlockValues(header: readonly Uint8Array[], txs: readonly (Uint8Array | readonly Uint8Array[])[], uncles: readonly (readonly Uint8Array[])[]): Block {
+    return this.codec.block([header, txs, uncles] as unknown as BlockBytes);
+  }
+
+  /** Decodes a block received from a peer or test_importRawBlock with the fork rules of its height. */
+  decodeBlock(rlp: Uint8Array): Block {
+    return this.codec.blockFromRLP(rlp);
+  }
+
+  /** BLOCKHASH for a block whose parent is `parent`: walks its own ancestry, which may leave the canonical chain. */
+  ancestorsOf(parent: BlockHeader): EVMMockBlockchainInterface {
+    const hashAt = async (n: bigint): Promise<Uint8Array> => {
+      let cursor: BlockHeader | undefined = parent;
+      while (cursor !== undefined && cursor.number > n) {
+        if (await this.isCanonical(cursor.hash())) return (await this.store.getCanonicalHash(n))!;
+        cursor = await this.store.getHeader(cursor.parentHash);
+      }
+      return cursor?.number === n ? cursor.hash() : new Uint8Array(32);
+    };
+    const chain: EVMMockBlockchainInterface = {
+      getBlock: async (n: number) => {
+        const hash = await hashAt(BigInt(n));
+        return { hash: () => hash } as Awaited<ReturnType<EVMMockBlockchainInterface['getBlock']>>;
+      },
+      putBlock: async () => {},
+      shallowCopy: () => chain,
+    };
+    return chain;
+  }
+}

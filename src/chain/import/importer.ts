@@ -1,0 +1,134 @@
+/**
+ * One block's way into storage: validate, execute (or reuse the execution it was assembled with), stage it with
+ * its receipts, indexes and state nodes in one batch, and hand that batch to fork choice.
+ */
+import type { Block, BlockHeader } from '@ethereumjs/block';
+import type { Common } from '@ethereumjs/common';
+import { bytesToHex, equalsBytes, KECCAK256_RLP } from '@ethereumjs/util';
+import type { SealedBlocks } from '../assembly/sealed-blocks.js';
+import type { WarmState } from '../assembly/warm-state.js';
+import type { ChainView } from '../chain-view.js';
+import { checkpointOf, type ChainWeight, type Federation } from '../checkpointing/index.js';
+import type { BlockCodec } from '../codec/block-codec.js';
+import type { BlockStore } from '../db/block-store.js';
+import { WriteBatch } from '../db/chain-db.js';
+import type { ChainRules } from '../engine-types.js';
+import { BlockRunner, type RunnerResult } from '../exec/block-runner.js';
+import { addressIndexWrites } from '../history/address-index.js';
+import { indexWrites } from '../logs/log-index.js';
+import { BufferedTrieDB, type TrieNodeStore } from '../state/trie-db.js';
+import type { ForkChoice } from './fork-choice.js';
+import { BlockImportError, invalidBlock } from './import-error.js';
+import type { BlockValidator } from './validate.js';
+
+export type ImportResult =
+  | { readonly status: 'known'; readonly hash: Uint8Array }
+  /** Stored and made the head (possibly by a reorg). */
+  | { readonly status: 'head'; readonly block: Block; readonly dropped: readonly Block[]; readonly added: readonly Block[] }
+  /**
+   * Stored on a side chain with no more weight than the head (total difficulty; with checkpointing, latest
+   * checkpoint first), or one that would drop the head's latest checkpoint.
+   */
+  | { readonly status: 'side'; readonly block: Block };
+
+export interface ImporterParts {
+  readonly view: ChainView;
+  readonly store: BlockStore;
+  readonly nodes: TrieNodeStore;
+  readonly codec: BlockCodec;
+  readonly rules: ChainRules;
+  readonly federation: Federation | undefined;
+  readonly validator: BlockValidator;
+  readonly forkChoice: ForkChoice;
+  readonly sealed: SealedBlocks;
+  readonly warm: WarmState;
+  /** Run every transaction through the EVM, plain transfers included. */
+  readonly evmOnly: boolean;
+}
+
+export class BlockImporter {
+  constructor(private readonly p: ImporterParts) {}
+
+  /** Not serialised here: the chain's import queue runs one at a time. */
+  async importBlock(block: Block): Promise<ImportResult> {
+    const { view, store, federation, validator } = this.p;
+    const hash = block.hash();
+    if ((await store.getNumber(hash)) !== undefined) return (await this.p.forkChoice.restoreStored(hash, block)) ?? { status: 'known', hash };
+    const header = block.header;
+    const parent = await store.getHeader(header.parentHash);
+    if (parent === undefined) {
+      throw new BlockImportError('unknown-parent', `block ${header.number} ${bytesToHex(hash)}: unknown parent ${bytesToHex(header.parentHash)}`);
+    }
+    const common = view.commonAt(header.number);
+    if (block.common.hardfork() !== common.hardfork()) block = this.p.codec.block(block.raw());
+    // ECIP-1097 checkpoint blocks have their own rules: no seal, no execution, no reward (only where configured).
+    const checkpoint = federation === undefined ? undefined : checkpointOf(header);
+    // A block this chain assembled was built from valid parts; only the seal is new.
+    const assembled = this.p.sealed.take(block);
+    if (checkpoint !== undefined) {
+      validator.validateCheckpointBlock(parent, block, checkpoint);
+    } else {
+      await validator.validateHeader(parent, header, 'block', this.p.sealed.sealVerified(block));
+      if (assembled === undefined) await validator.validateBody(block, parent, common);
+    }
+
+    const result = checkpoint !== undefined ? this.unexecuted(parent) : assembled ?? (await this.execute(block, parent, common));
+    const head = view.getHead();
+    const parentTd = equalsBytes(header.parentHash, head.hash()) ? view.getHeadTotalDifficulty() : (await store.getTotalDifficulty(parent.hash()))!;
+    const td = parentTd + header.difficulty;
+    const weight: ChainWeight = {
+      // Each checkpoint is newer than every one before it on its chain (its number is above its parent's).
+      lastCheckpoint: federation === undefined ? 0n : checkpoint !== undefined ? header.number : ((await store.getLastCheckpoint(parent.hash())) ?? 0n),
+      totalDifficulty: td,
+    };
+
+    const batch = new WriteBatch();
+    result.stateWrites.writeTo(batch);
+    store.stageBlock(batch, block, result.receipts, td);
+    if (federation !== undefined) store.stageLastCheckpoint(batch, hash, weight.lastCheckpoint);
+    // Log postings are per block hash and immutable like receipts, so they go in the block's own batch.
+    batch.ops.push(...indexWrites(block, result.receipts), ...addressIndexWrites(block, result.receipts));
+    const remember = () => {
+      this.p.nodes.remember(result.stateWrites.pending);
+      store.remember(block, result.receipts);
+    };
+    const keepWarm = assembled === undefined ? undefined : () => this.p.warm.keep(block, assembled, view.commonAt(block.header.number));
+    return this.p.forkChoice.place(batch, block, weight, remember, keepWarm);
+  }
+
+  /** A checkpoint block's outcome: the parent's state unchanged, no receipts, no reward. */
+  private unexecuted(parent: BlockHeader): RunnerResult {
+    return {
+      receipts: [],
+      gasUsed: 0n,
+      stateRoot: parent.stateRoot,
+      receiptsRoot: KECCAK256_RLP,
+      logsBloom: new Uint8Array(256),
+      stateWrites: new BufferedTrieDB(this.p.nodes),
+    };
+  }
+
+  private async execute(block: Block, parent: BlockHeader, common: Common): Promise<RunnerResult> {
+    const runner = await BlockRunner.start({
+      store: this.p.nodes,
+      common,
+      parentStateRoot: parent.stateRoot,
+      envBlock: block,
+      ancestors: this.p.view.ancestorsOf(parent),
+      plainTransfers: !this.p.evmOnly,
+    });
+    for (let i = 0; i < block.transactions.length; i++) {
+      const outcome = await runner.apply(block.transactions[i]);
+      if (!outcome.ok) throw invalidBlock(block, 'invalid-body', `transaction ${i} cannot be applied: ${outcome.reason}`);
+    }
+    const result = await runner.finish(this.p.rules.rewards(block.header, block.uncleHeaders));
+    const h = block.header;
+    const mismatch = (what: string, have: unknown, want: unknown) =>
+      invalidBlock(block, 'invalid-state', `${what} mismatch: header has ${have}, execution gives ${want}`);
+    if (h.gasUsed !== result.gasUsed) throw mismatch('gasUsed', h.gasUsed, result.gasUsed);
+    if (!equalsBytes(h.receiptTrie, result.receiptsRoot)) throw mismatch('receiptsRoot', bytesToHex(h.receiptTrie), bytesToHex(result.receiptsRoot));
+    if (!equalsBytes(h.logsBloom, result.logsBloom)) throw mismatch('logsBloom', 'another bloom', 'a different one');
+    if (!equalsBytes(h.stateRoot, result.stateRoot)) throw mismatch('stateRoot', bytesToHex(h.stateRoot), bytesToHex(result.stateRoot));
+    return result;
+  }
+}

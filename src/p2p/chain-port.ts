@@ -1,0 +1,53 @@
+/**
+ * What p2p needs of the node's chain engine, and nothing more: serving peers (headers, bodies, receipts, pooled
+ * transactions, snap state ranges), syncing (decode, import) and announcing (new heads, new transactions). The
+ * chain engine (src/chain/engine.ts) satisfies these interfaces structurally, so the composition passes it as is
+ * and p2p depends on this contract rather than on the whole Blockchain, TxPool or ChainEngine.
+ */
+import type { Block, BlockHeader } from '@ethereumjs/block';
+import type { TxReceipt } from '../chain/codec/receipts.js';
+import type { NetworkDefinition } from '../chain/networks/types.js';
+import type { StateView } from '../chain/state/state-view.js';
+import type { TxAddedEvent } from '../chain/txpool/txpool.js';
+
+export interface ChainPort {
+  getGenesis(): Block;
+  getHead(): Block;
+  getHeadTotalDifficulty(): bigint;
+  /** Any stored block, canonical or not. */
+  getBlock(hash: Uint8Array): Promise<Block | undefined>;
+  getHeader(hash: Uint8Array): Promise<BlockHeader | undefined>;
+  getCanonicalHash(number: bigint): Promise<Uint8Array | undefined>;
+  isCanonical(hash: Uint8Array): Promise<boolean>;
+  getReceipts(blockHash: Uint8Array): Promise<readonly TxReceipt[] | undefined>;
+  /** State reads for snap serving: the head's ('latest') or a stored block's. */
+  stateAt(ref: 'latest' | Uint8Array): Promise<StateView | undefined>;
+  /** A peer's header field list, decoded with the fork rules of its height. */
+  decodeHeaderValues(values: readonly Uint8Array[]): BlockHeader;
+  /** A peer's header and body field lists as a block (transactions: typed as bytes, legacy as lists). */
+  decodeBlockValues(header: readonly Uint8Array[], txs: readonly (Uint8Array | readonly Uint8Array[])[], uncles: readonly (readonly Uint8Array[])[]): Block;
+  /** Validates, executes and stores a block; rejects with a BlockImportError (chain/import/import-error.ts) when invalid. */
+  importBlock(block: Block): Promise<unknown>;
+  on(event: 'newHead', listener: (block: Block) => void): unknown;
+  off(event: 'newHead', listener: (block: Block) => void): unknown;
+}
+
+export type PooledTxPort = TxAddedEvent['tx'];
+
+export interface PoolPort {
+  get(hash: Uint8Array): PooledTxPort | undefined;
+  has(hash: Uint8Array): boolean;
+  /** Rejects for an invalid, underpriced or known transaction. */
+  add(raw: Uint8Array): Promise<{ readonly hash: Uint8Array }>;
+  all(): readonly PooledTxPort[];
+  on(event: 'tx:added', listener: (event: TxAddedEvent) => void): unknown;
+  off(event: 'tx:added', listener: (event: TxAddedEvent) => void): unknown;
+}
+
+/** The engine as p2p sees it. */
+export interface P2pEngine {
+  readonly chain: ChainPort;
+  readonly pool: PoolPort;
+  /** Network id and fork blocks for the status handshake and fork ids. */
+  readonly definition: NetworkDefinition;
+}
