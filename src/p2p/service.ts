@@ -9,7 +9,7 @@ import type { Block } from '@ethereumjs/block';
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex } from '@ethereumjs/util';
 import type { ChainEngine } from '../chain/engine.js';
-import type { TxAddedEvent } from '../chain/txpool/txpool.js';
+import type { TxAddedEvent } from '../chain/txpool/events.js';
 import { Blacklist, normaliseIp } from './blacklist.js';
 import { formatEnode, parseEnode, type Enode } from './enode.js';
 import type { NewBlockMsg, PooledTxAnnouncement, RawTx } from './eth/messages.js';
