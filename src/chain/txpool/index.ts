@@ -11,3 +11,4 @@ export { ExecutableTxCursor } from './executable-cursor.js';
 export { decodePoolTransaction, recoverSender, type PoolTransaction, type DecodeRules } from './decode.js';
 export { SenderRecovery, type SenderRecoveryCounts, type SenderRecoveryOptions } from './sender-recovery.js';
 export type { PooledTx, PoolTxStatus } from './pooled-tx.js';
+export { PoolSettle, SETTLE_WAIT_MS, type SubmitResult } from './settle.js';
