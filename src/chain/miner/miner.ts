@@ -20,12 +20,11 @@ import { mineBlocks } from './on-demand.js';
 import { ContinuousPolicy } from './policies/continuous.js';
 import { DevPolicy } from './policies/dev.js';
 import { ExternalWork } from './policies/external-work.js';
+import type { SealingPolicy } from './policies/sealing-policy.js';
 import type { MinerChain, MinerPool } from './ports.js';
 import { BlockProduction } from './production.js';
-import type { MineBlocksOptions, MinedBlock, MinerEvents, MinerOptions, MiningConsensus, MiningPolicy, SealingPolicy } from './types.js';
+import type { MineBlocksOptions, MinedBlock, MinerEvents, MinerOptions, MiningConsensus, MiningPolicy } from './types.js';
 import type { MiningWork } from './work-book.js';
-
-export type { MineBlocksOptions, MinedBlock, MinerEvents, MinerOptions, MiningConsensus, MiningPolicy } from './types.js';
 
 export class Miner extends EventEmitter<MinerEvents> {
   readonly consensus: MiningConsensus;

@@ -5,7 +5,7 @@
 import type { Block } from '@ethereumjs/block';
 import { equalsBytes } from '@ethereumjs/util';
 import type { BlockProduction } from '../production.js';
-import type { SealingPolicy } from '../types.js';
+import type { SealingPolicy } from './sealing-policy.js';
 
 /** The current search: cancelled when its template goes stale. */
 interface SearchState {

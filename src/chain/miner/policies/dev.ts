@@ -3,7 +3,7 @@
  * otherwise every `blockTimeSeconds` (0 = no empty blocks).
  */
 import type { BlockProduction } from '../production.js';
-import type { SealingPolicy } from '../types.js';
+import type { SealingPolicy } from './sealing-policy.js';
 
 /** Longest the dev policy waits for adds under way before sealing what is pending. */
 const DEV_GATHER_MS = 25;
