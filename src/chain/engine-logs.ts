@@ -11,7 +11,8 @@ import type { FilterManager } from './filters/filter-manager.js';
 import { AccountHistory } from './history/account-history.js';
 import { chainLogSource } from './logs/chain-source.js';
 import { LogQueries } from './logs/query.js';
-import type { TxAddedEvent, TxPool } from './txpool/txpool.js';
+import type { TxAddedEvent } from './txpool/events.js';
+import type { TxPool } from './txpool/txpool.js';
 import type { PooledTx } from './txpool/pooled-tx.js';
 
 export interface LogServiceOptions {

@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import type { Block } from '@ethereumjs/block';
+import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
 import { Blockchain } from './blockchain.js';
 import type { CacheLimits } from './cache-limits.js';
@@ -21,6 +22,7 @@ import { instantSealNetwork, sealVerifierFor, type SealMode } from './seal-mode.
 import { TxPool } from './txpool/txpool.js';
 import type { PoolChainView } from './txpool/chain-view.js';
 import type { TxPoolOptions } from './txpool/options.js';
+import { PoolSettle, type SubmitResult } from './txpool/settle.js';
 
 export interface EngineOptions {
   readonly dataDir: string;
@@ -66,7 +68,11 @@ export class ChainEngine {
     readonly miner: Miner,
     /** Log queries, filters and subscriptions, account history. */
     readonly logs: EngineLogs,
-  ) {}
+  ) {
+    this.settle = new PoolSettle(pool);
+  }
+
+  private readonly settle: PoolSettle;
 
   static async open(opts: EngineOptions): Promise<ChainEngine> {
     const sealMode = opts.seal ?? 'ethash';
@@ -119,6 +125,15 @@ export class ChainEngine {
     this.chain.on('newHead', (block: Block) => {
       this.trackPoolSync(this.pool.onBlockAdded(block.transactions));
     });
+  }
+
+  /**
+   * Pools a signed transaction (raw bytes or a transaction object); rejects with the pool's `TxRejectedError`. On
+   * dev with the miner running (automine) a pending transaction comes back with `settled`: the send's answer waits
+   * for it, so the answer comes once the transaction's block is the head (see txpool/settle.ts).
+   */
+  submit(tx: Uint8Array | TypedTransaction): Promise<SubmitResult> {
+    return this.settle.submit(tx, this.miner.isRunning && this.miner.policy === 'dev');
   }
 
   private poolSync: Promise<unknown> = Promise.resolve();

@@ -8,7 +8,7 @@ import type { Block, BlockHeader } from '@ethereumjs/block';
 import type { TxReceipt } from '../chain/codec/receipts.js';
 import type { NetworkDefinition } from '../chain/networks/types.js';
 import type { StateView } from '../chain/state/state-view.js';
-import type { TxAddedEvent } from '../chain/txpool/txpool.js';
+import type { TxAddedEvent } from '../chain/txpool/events.js';
 
 export interface ChainPort {
   getGenesis(): Block;

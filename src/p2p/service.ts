@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Block } from '@ethereumjs/block';
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex } from '@ethereumjs/util';
-import type { TxAddedEvent } from '../chain/txpool/txpool.js';
+import type { TxAddedEvent } from '../chain/txpool/events.js';
 import { Blacklist, normaliseIp } from './blacklist.js';
 import type { P2pEngine } from './chain-port.js';
 import { formatEnode, parseEnode, type Enode } from './enode.js';

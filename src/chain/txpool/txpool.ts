@@ -9,58 +9,20 @@
  * transaction is never judged against a stale nonce or balance. Checks made before the awaits that
  * depend on the pool (already known) are made again at insertion.
  */
-import { txBytes } from '../codec/tx-bytes.js';
 import { EventEmitter } from 'node:events';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { type Address, bytesToHex } from '@ethereumjs/util';
+import { AddsInFlight } from './adds-in-flight.js';
+import { type Candidate, TxAdmission, alreadyKnown } from './admission.js';
 import type { PoolAccount, PoolChainView } from './chain-view.js';
-import { type PoolTransaction, decodePoolTransaction } from './decode.js';
 import { TxRejectedError } from './errors.js';
+import type { TxDropReason, TxPoolEvents } from './events.js';
+import { evictionVictim } from './eviction.js';
 import { ExecutableTxCursor } from './executable-cursor.js';
 import { type ResolvedPoolOptions, type TxPoolOptions, resolvePoolOptions } from './options.js';
 import type { PoolTxStatus, PooledTx } from './pooled-tx.js';
 import { SenderQueue } from './sender-queue.js';
 import { SenderRecovery, type SenderRecoveryCounts } from './sender-recovery.js';
-
-/** Why a transaction left the pool. */
-export type TxDropReason =
-  /** Included in a canonical block. */
-  | 'mined'
-  /** Replaced by a same-sender same-nonce transaction with a higher gas price. */
-  | 'replaced'
-  /** Pushed out by a better-paying transaction while the pool was full. */
-  | 'evicted'
-  /** Queued longer than `queuedLifetimeMs`. */
-  | 'expired'
-  /** Its nonce is below the sender's account nonce (another transaction with that nonce was mined). */
-  | 'stale'
-  /** After a head change it costs more than the sender's balance. */
-  | 'unpayable'
-  /** Taken out with `remove` (e.g. the miner found it cannot execute). */
-  | 'removed'
-  /** `clear()` emptied the pool. */
-  | 'cleared';
-
-export interface TxAddedEvent {
-  readonly tx: PooledTx;
-  readonly status: PoolTxStatus;
-  /** The transaction it replaced, if any (also reported as `tx:dropped` with reason `replaced`). */
-  readonly replaced?: PooledTx;
-}
-
-export interface TxDroppedEvent {
-  readonly tx: PooledTx;
-  readonly reason: TxDropReason;
-}
-
-export interface TxPoolEvents {
-  /** A transaction was accepted (pending-transaction filters and subscriptions listen here). */
-  'tx:added': [event: TxAddedEvent];
-  /** A queued transaction became executable because its nonce gap closed. */
-  'tx:promoted': [tx: PooledTx];
-  /** A transaction left the pool. */
-  'tx:dropped': [event: TxDroppedEvent];
-}
 
 export interface AddTxResult {
   readonly hash: Uint8Array;
@@ -76,43 +38,31 @@ export interface ReorgResult {
   readonly rejected: Array<{ readonly hash: Uint8Array; readonly error: TxRejectedError }>;
 }
 
-/** A decoded, statically valid transaction waiting for its account check. */
-interface Candidate {
-  readonly tx: PoolTransaction;
-  readonly raw: Uint8Array;
-  readonly hash: Uint8Array;
-  readonly hashHex: string;
-  readonly sender: Address;
-  readonly senderHex: string;
-  readonly cost: bigint;
-}
-
 /** Head changes seen while an add waits for its account read before it gives up re-reading. */
 const MAX_ACCOUNT_REREADS = 3;
 /** Expired queued transactions are swept at most this often during adds. */
 const EXPIRY_SWEEP_INTERVAL_MS = 1000;
 
-export class TxPool {
+export class TxPool extends EventEmitter<TxPoolEvents> {
   private readonly options: ResolvedPoolOptions;
   private readonly byHash = new Map<string, PooledTx>();
   private readonly senders = new Map<string, SenderQueue>();
-  private readonly emitter = new EventEmitter<TxPoolEvents>();
   private nextSeq = 0;
   /** Bumped on every head change; an add whose account read straddles a bump reads again. */
   private headEpoch = 0;
   private lastExpirySweep = 0;
   private readonly senderRecovery: SenderRecovery;
-
-  /** Adds under way, and who waits for them to finish (see whenAddsSettled). */
-  private adding = 0;
-  private addsSettled: (() => void)[] = [];
+  private readonly admission: TxAdmission;
+  private readonly adds = new AddsInFlight();
 
   constructor(
     private readonly chain: PoolChainView,
     options: TxPoolOptions = {},
   ) {
+    super();
     this.options = resolvePoolOptions(options);
     this.senderRecovery = new SenderRecovery(this.options.senderRecovery);
+    this.admission = new TxAdmission(chain, this.options, this.senderRecovery);
   }
 
   /** Stops the sender-recovery worker. The pool stays usable (it then recovers senders in-thread). */
@@ -133,10 +83,10 @@ export class TxPool {
    * `TxRejectedError` naming the reason.
    */
   async add(input: Uint8Array | TypedTransaction): Promise<AddTxResult> {
-    this.adding++;
+    this.adds.begin();
     try {
       const raw = input instanceof Uint8Array ? input : input.serialize();
-      const candidate = await this.checkStatic(raw);
+      const candidate = await this.admission.checkStatic(raw, (hashHex) => this.byHash.has(hashHex));
       for (let reads = 0; ; reads++) {
         const epoch = this.headEpoch;
         const account = await this.chain.account(candidate.sender);
@@ -144,7 +94,7 @@ export class TxPool {
         return this.insert(candidate, account);
       }
     } finally {
-      if (--this.adding === 0) this.settleAdds();
+      this.adds.end();
     }
   }
 
@@ -153,112 +103,23 @@ export class TxPool {
    * `maxWaitMs`: the dev miner waits for a burst of sends to land so that they share a block.
    */
   whenAddsSettled(maxWaitMs: number): Promise<void> {
-    if (this.adding === 0) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, maxWaitMs);
-      this.addsSettled.push(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-  }
-
-  /** On a later turn of the event loop: the caller that finished one add may start the next in its continuation. */
-  private settleAdds(): void {
-    if (this.addsSettled.length === 0) return;
-    setImmediate(() => {
-      if (this.adding > 0) return;
-      const waiting = this.addsSettled;
-      this.addsSettled = [];
-      for (const resolve of waiting) resolve();
-    });
-  }
-
-  /** Checks that need no state: encoding, chain id, known, price floor, gas bounds, then the signature. */
-  private async checkStatic(raw: Uint8Array): Promise<Candidate> {
-    const { maxTxBytes, allowUnprotected, minGasPrice } = this.options;
-    if (raw.length > maxTxBytes) {
-      throw new TxRejectedError('oversized', `transaction too large: ${raw.length} bytes, the limit is ${maxTxBytes}`, {
-        have: BigInt(raw.length),
-        limit: BigInt(maxTxBytes),
-      });
-    }
-    const tx = decodePoolTransaction(raw, { chainId: this.chain.chainId, common: this.chain.commonForNextBlock(), allowUnprotected });
-    // One serialization serves the stored bytes and the hash (tx.hash() would serialize again).
-    const serialized = txBytes(tx);
-    const hash = hashOnce(tx, serialized);
-    const hashHex = bytesToHex(hash);
-    if (this.byHash.has(hashHex)) throw alreadyKnown(hashHex);
-    if (tx.gasPrice < minGasPrice) {
-      throw new TxRejectedError(
-        'gas-price-too-low',
-        `transaction underpriced: gas price ${tx.gasPrice} wei is below this node's minimum of ${minGasPrice} wei`,
-        { have: tx.gasPrice, minimum: minGasPrice },
-      );
-    }
-    const blockGasLimit = this.chain.blockGasLimit();
-    if (tx.gasLimit > blockGasLimit) {
-      throw new TxRejectedError(
-        'gas-limit-exceeds-block-limit',
-        `exceeds block gas limit: the transaction's gas limit ${tx.gasLimit} is above the block gas limit of ${blockGasLimit}`,
-        { have: tx.gasLimit, limit: blockGasLimit },
-      );
-    }
-    const intrinsicGas = tx.getIntrinsicGas();
-    if (tx.gasLimit < intrinsicGas) {
-      throw new TxRejectedError(
-        'intrinsic-gas-too-low',
-        `intrinsic gas too low: the transaction needs at least ${intrinsicGas} gas before execution, its gas limit is ${tx.gasLimit}`,
-        { have: tx.gasLimit, minimum: intrinsicGas },
-      );
-    }
-    const sender = await this.senderRecovery.recover(tx);
-    return { tx, raw: serialized, hash, hashHex, sender, senderHex: sender.toString(), cost: tx.gasLimit * tx.gasPrice + tx.value };
+    return this.adds.settled(maxWaitMs);
   }
 
   /** Checks against the sender's account and the pool, then stores. Synchronous: nothing interleaves. */
   private insert(candidate: Candidate, account: PoolAccount): AddTxResult {
     const { tx, senderHex } = candidate;
     if (this.byHash.has(candidate.hashHex)) throw alreadyKnown(candidate.hashHex);
-    if (tx.nonce < account.nonce) {
-      throw new TxRejectedError(
-        'nonce-too-low',
-        `nonce too low: the next nonce of ${senderHex} is ${account.nonce}, the transaction has nonce ${tx.nonce}`,
-        { expectedNonce: account.nonce, nonce: tx.nonce },
-      );
-    }
-    if (candidate.cost > account.balance) {
-      throw new TxRejectedError(
-        'insufficient-funds',
-        `insufficient funds for gas * price + value: ${senderHex} has ${account.balance} wei, the transaction needs up to ${candidate.cost} wei`,
-        { need: candidate.cost, have: account.balance },
-      );
-    }
+    this.admission.checkAccount(candidate, account);
 
     let queue = this.senders.get(senderHex);
     if (queue !== undefined && queue.accountNonce !== account.nonce) this.rebaseQueue(queue, account);
     queue = this.senders.get(senderHex);
 
     const existing = queue?.get(tx.nonce);
-    if (existing !== undefined) {
-      const needed = this.replacementPrice(existing.gasPrice);
-      if (tx.gasPrice < needed) {
-        throw new TxRejectedError(
-          'replacement-underpriced',
-          `replacement transaction underpriced: ${senderHex} already has a transaction with nonce ${tx.nonce} at gas price ` +
-            `${existing.gasPrice} wei; a replacement needs at least ${needed} wei (+${this.options.priceBumpPercent}%)`,
-          { have: tx.gasPrice, minimum: needed, nonce: tx.nonce },
-        );
-      }
-    } else {
-      if (queue !== undefined && queue.size >= this.options.maxPerSender) {
-        throw new TxRejectedError(
-          'sender-limit',
-          `too many pooled transactions from ${senderHex}: it has ${queue.size}, the limit is ${this.options.maxPerSender}; ` +
-            'wait until some are mined',
-          { limit: BigInt(this.options.maxPerSender) },
-        );
-      }
+    if (existing !== undefined) this.admission.checkReplacement(candidate, existing);
+    else {
+      if (queue !== undefined) this.admission.checkSenderLimit(candidate, queue.size);
       if (this.byHash.size >= this.options.maxSize) {
         this.makeRoomFor(candidate);
         // Expiry or eviction may have emptied (and so removed) this sender's queue.
@@ -288,19 +149,13 @@ export class TxPool {
     this.byHash.set(pooled.hashHex, pooled);
     if (replaced !== undefined) {
       this.byHash.delete(replaced.hashHex);
-      this.emitter.emit('tx:dropped', { tx: replaced, reason: 'replaced' });
+      this.emit('tx:dropped', { tx: replaced, reason: 'replaced' });
     }
     const status: PoolTxStatus = queue.isPending(pooled) ? 'pending' : 'queued';
-    this.emitter.emit('tx:added', replaced === undefined ? { tx: pooled, status } : { tx: pooled, status, replaced });
-    for (const tx of promoted) this.emitter.emit('tx:promoted', tx);
+    this.emit('tx:added', replaced === undefined ? { tx: pooled, status } : { tx: pooled, status, replaced });
+    for (const tx of promoted) this.emit('tx:promoted', tx);
     this.maybeSweepExpired();
     return replaced === undefined ? { hash: pooled.hash, status } : { hash: pooled.hash, status, replaced: replaced.hash };
-  }
-
-  /** Lowest gas price that may replace one at `oldPrice`: +priceBump% rounded up, and strictly higher. */
-  private replacementPrice(oldPrice: bigint): bigint {
-    const bumped = (oldPrice * BigInt(100 + this.options.priceBumpPercent) + 99n) / 100n;
-    return bumped > oldPrice ? bumped : oldPrice + 1n;
   }
 
   /**
@@ -310,25 +165,7 @@ export class TxPool {
   private makeRoomFor(candidate: Candidate): void {
     this.pruneExpired();
     if (this.byHash.size < this.options.maxSize) return;
-    let cheapest: PooledTx | undefined;
-    for (const queue of this.senders.values()) {
-      const tail = queue.tail();
-      if (tail === undefined) continue;
-      if (cheapest === undefined || tail.gasPrice < cheapest.gasPrice || (tail.gasPrice === cheapest.gasPrice && tail.seq > cheapest.seq)) {
-        cheapest = tail;
-      }
-    }
-    const wouldOpenOwnGap = cheapest !== undefined && cheapest.senderHex === candidate.senderHex && cheapest.nonce < candidate.tx.nonce;
-    if (cheapest === undefined || candidate.tx.gasPrice <= cheapest.gasPrice || wouldOpenOwnGap) {
-      const floor = cheapest?.gasPrice ?? 0n;
-      throw new TxRejectedError(
-        'pool-full',
-        `txpool is full: it holds ${this.byHash.size} transactions (the limit); a new one must pay a gas price above ` +
-          `${floor} wei, the cheapest evictable one, and this one pays ${candidate.tx.gasPrice} wei`,
-        { have: candidate.tx.gasPrice, minimum: floor + 1n, limit: BigInt(this.options.maxSize) },
-      );
-    }
-    this.removeTx(cheapest, 'evicted');
+    this.removeTx(evictionVictim(candidate, this.senders.values(), this.byHash.size, this.options.maxSize), 'evicted');
   }
 
   // ---- reading ------------------------------------------------------------------------------
@@ -508,19 +345,7 @@ export class TxPool {
     const all = this.all();
     this.byHash.clear();
     this.senders.clear();
-    for (const tx of all) this.emitter.emit('tx:dropped', { tx, reason: 'cleared' });
-  }
-
-  // ---- events -------------------------------------------------------------------------------
-
-  on<E extends keyof TxPoolEvents>(event: E, listener: (...args: TxPoolEvents[E]) => void): this {
-    this.emitter.on(event, listener as never);
-    return this;
-  }
-
-  off<E extends keyof TxPoolEvents>(event: E, listener: (...args: TxPoolEvents[E]) => void): this {
-    this.emitter.off(event, listener as never);
-    return this;
+    for (const tx of all) this.emit('tx:dropped', { tx, reason: 'cleared' });
   }
 
   // ---- internals ----------------------------------------------------------------------------
@@ -543,14 +368,14 @@ export class TxPool {
     const { stale, unpayable, promoted } = queue.rebase(account.nonce, account.balance);
     for (const tx of stale) {
       this.byHash.delete(tx.hashHex);
-      this.emitter.emit('tx:dropped', { tx, reason: minedHashes?.has(tx.hashHex) ? 'mined' : 'stale' });
+      this.emit('tx:dropped', { tx, reason: minedHashes?.has(tx.hashHex) ? 'mined' : 'stale' });
     }
     for (const tx of unpayable) {
       this.byHash.delete(tx.hashHex);
-      this.emitter.emit('tx:dropped', { tx, reason: 'unpayable' });
+      this.emit('tx:dropped', { tx, reason: 'unpayable' });
     }
     if (queue.size === 0) this.senders.delete(queue.key);
-    for (const tx of promoted) this.emitter.emit('tx:promoted', tx);
+    for (const tx of promoted) this.emit('tx:promoted', tx);
   }
 
   private removeTx(tx: PooledTx, reason: TxDropReason): void {
@@ -559,26 +384,12 @@ export class TxPool {
     queue.remove(tx.nonce);
     if (queue.size === 0) this.senders.delete(queue.key);
     this.byHash.delete(tx.hashHex);
-    this.emitter.emit('tx:dropped', { tx, reason });
+    this.emit('tx:dropped', { tx, reason });
   }
 
   private maybeSweepExpired(): void {
     if (this.options.now() - this.lastExpirySweep >= EXPIRY_SWEEP_INTERVAL_MS) this.pruneExpired();
   }
-}
-
-/**
- * `tx.hash()` is keccak256(tx.serialize()), cached on the (frozen) transaction; seed that cache from the
- * serialization we already have, with the Common's keccak as the library would use.
- */
-function hashOnce(tx: PoolTransaction, serialized: Uint8Array): Uint8Array {
-  const keccak = tx.common.customCrypto.keccak256;
-  if (keccak !== undefined && Object.isFrozen(tx)) (tx.cache as { hash?: Uint8Array }).hash ??= keccak(serialized);
-  return tx.hash();
-}
-
-function alreadyKnown(hashHex: string): TxRejectedError {
-  return new TxRejectedError('already-known', `already known: transaction ${hashHex} is already in the pool`);
 }
 
 function hashKey(hash: Uint8Array | string): string {

@@ -1,0 +1,30 @@
+/**
+ * `mineBlocks(n)` (qa_mineBlocks, test_mineBlocks), whether or not a policy runs. Empty blocks on the head (nothing
+ * pending, or `withTransactions: false`) go in bulk through `Blockchain.extendHead`: the same assembly, seal and
+ * header checks, stored a chunk of blocks per database batch.
+ */
+import type { BlockProduction } from './production.js';
+import type { MineBlocksOptions, MinedBlock } from './types.js';
+
+/** Seals `count` blocks now, one after another, from the pool's executable transactions. */
+export async function mineBlocks(core: BlockProduction, count: number, options: MineBlocksOptions = {}): Promise<MinedBlock[]> {
+  if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`the number of blocks must be a non-negative integer, got ${count}`);
+  const withTransactions = options.withTransactions ?? true;
+  const collect = options.collect ?? true;
+  const out: MinedBlock[] = [];
+  let done = 0;
+  let parentHash = options.parentHash;
+  while (done < count) {
+    // Blocks on the head with nothing to include go in bulk (one database batch per chunk, see Blockchain.extendHead).
+    if (parentHash === undefined && core.chain.extendHead !== undefined) {
+      const made = await core.exclusive(() => core.produceEmpty(count - done, withTransactions, options.timestamp, collect ? out : undefined));
+      done += made;
+      if (made > 0) continue;
+    }
+    const mined = await core.exclusive(() => core.produce(parentHash, withTransactions, options.timestamp?.()));
+    done++;
+    if (collect) out.push(mined);
+    if (parentHash !== undefined) parentHash = mined.block.hash();
+  }
+  return out;
+}

@@ -1,0 +1,42 @@
+/** What the pool tells its listeners (filters, subscriptions, the miner, peers) as transactions come and go. */
+import type { PoolTxStatus, PooledTx } from './pooled-tx.js';
+
+/** Why a transaction left the pool. */
+export type TxDropReason =
+  /** Included in a canonical block. */
+  | 'mined'
+  /** Replaced by a same-sender same-nonce transaction with a higher gas price. */
+  | 'replaced'
+  /** Pushed out by a better-paying transaction while the pool was full. */
+  | 'evicted'
+  /** Queued longer than `queuedLifetimeMs`. */
+  | 'expired'
+  /** Its nonce is below the sender's account nonce (another transaction with that nonce was mined). */
+  | 'stale'
+  /** After a head change it costs more than the sender's balance. */
+  | 'unpayable'
+  /** Taken out with `remove` (e.g. the miner found it cannot execute). */
+  | 'removed'
+  /** `clear()` emptied the pool. */
+  | 'cleared';
+
+export interface TxAddedEvent {
+  readonly tx: PooledTx;
+  readonly status: PoolTxStatus;
+  /** The transaction it replaced, if any (also reported as `tx:dropped` with reason `replaced`). */
+  readonly replaced?: PooledTx;
+}
+
+export interface TxDroppedEvent {
+  readonly tx: PooledTx;
+  readonly reason: TxDropReason;
+}
+
+export interface TxPoolEvents {
+  /** A transaction was accepted (pending-transaction filters and subscriptions listen here). */
+  'tx:added': [event: TxAddedEvent];
+  /** A queued transaction became executable because its nonce gap closed. */
+  'tx:promoted': [tx: PooledTx];
+  /** A transaction left the pool. */
+  'tx:dropped': [event: TxDroppedEvent];
+}
