@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { bytes, enc, expectReject, h32, hex } from './wire-codec-fixture.js';
 import * as eth from '../../src/p2p/eth/messages.js';
 import { EthCode, WireDecodeError, type RawBody, type RawHeader, type RawReceipt, type RawTx } from '../../src/p2p/eth/messages.js';
+import { MAX_RLP_DEPTH } from '../../src/p2p/wire-shape.js';
 
 /** A 15-field pre-London header (ETC's form), distinct per `seed`. */
 function header(seed: number): RawHeader {
@@ -379,7 +380,7 @@ describe('fuzzing: decoders never throw anything but WireDecodeError', () => {
   });
 
   it('deeply nested lists are refused before decoding, quickly even at 4 MB', () => {
-    expect(eth.MAX_RLP_DEPTH).toBe(16);
+    expect(MAX_RLP_DEPTH).toBe(16);
     for (const depth of [17, 100]) {
       const payload = nestedLists(depth);
       for (const [name, decode] of valid) expectReject(decode, payload, new RegExp(`^${name}: invalid RLP \\(lists nested deeper than 16\\)`));

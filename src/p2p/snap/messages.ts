@@ -5,9 +5,9 @@
  * only `WireDecodeError`, naming the message and the field.
  */
 import { RLP, type Input } from '@ethereumjs/rlp';
-import { decodeMessage, Shape, uintBytes, type RlpItem } from '../eth/messages.js';
+import { decodeMessage, Shape, uintBytes, type RlpItem } from '../wire-shape.js';
 
-export { WireDecodeError } from '../eth/messages.js';
+export { WireDecodeError } from '../wire-shape.js';
 
 export const SNAP_VERSION = 1;
 /** Message codes snap/1 reserves (0x00–0x07), for the RLPx capability offsets. */
