@@ -227,7 +227,7 @@ describe('the installed package', () => {
     const script = "const a = await import('svc-node-client'); const b = await import('svc-node/client'); console.log(a.toHex(255n), b.fromHex('0x10'), typeof b.createClient);";
     const loaded = await run(process.execPath, ['--input-type=module', '-e', script], projects[source], 60_000);
     expect(loaded.stderr).toBe('');
-    expect(loaded.stdout.trim()).toBe('0xff 16 function');
+    expect(loaded.stdout.trim()).toBe('0xff 16n function');
   }, 90_000);
 
   it.each(['tarball', 'path'] as const)('from the %s: a file importing svc-node-client and svc-node/client type-checks', async (source) => {
