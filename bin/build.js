@@ -1,28 +1,43 @@
 #!/usr/bin/env node
 // Compiles src/ into the JavaScript that `svc-node` (and `npm start`) runs: dist/<same path>.js plus a source map,
 // one file at a time with TypeScript's transpileModule, no type checking (`npm run typecheck` does that; tsx, which
-// ran the sources before, compiled the same way, so the code is known to compile file by file). Only sources newer
-// than their output are compiled again, so a run after an edit takes milliseconds, the first ~3 s.
+// ran the sources before, compiled the same way, so the code is known to compile file by file). It also compiles the
+// client package (clients/typescript/src/ → dist/, JavaScript and declarations, the same per-file way: its sources
+// are written for `isolatedDeclarations`), so `svc-node/client` and `svc-node-client` are typed after any install.
+//
+// What is stale is decided by content, never by mtimes: dist/.build-stamp.json holds the hash of every source as it
+// was compiled (an install from a tarball or git extracts src/ after dist/, so mtimes would call everything stale).
+// Only changed sources are compiled again, so a run after an edit takes milliseconds, the first ~3 s.
 //
 //   node bin/build.js          compile what changed, then bundle if needed (bin/bundle.js); what `npm install` runs,
 //                              as the `prepare` script
 //   node bin/build.js --all    compile everything
+//   node bin/build.js --client compile only the client package (its own `prepare`)
 //
-// `npm run build` (tsc with type checking, ~12 s) also writes declarations; packing runs it. Its JavaScript for every
-// .ts source is byte for byte what this writes; the generated validators (already JavaScript) are copied as they are.
+// `npm run build` (tsc with type checking, ~12 s) also writes the node's declarations; packing runs it. Its JavaScript
+// for every .ts source is byte for byte what this writes; the generated validators (already JavaScript) are copied
+// as they are.
+import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mtimeOf, writeAtomically } from './fs-util.js';
+import { buildStampFile, writeAtomically } from './fs-util.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const srcDir = join(root, 'src');
 const distDir = join(root, 'dist');
+const clientSrcDir = join(root, 'clients', 'typescript', 'src');
+const clientDistDir = join(root, 'clients', 'typescript', 'dist');
+export const stampFile = buildStampFile;
+
+/** True in a git checkout (a clone or worktree); false in an installed package, which never compiles. */
+export const isCheckout = () => existsSync(join(root, '.git'));
 
 /** Source files that have JavaScript output (declarations and tests have none). */
 function sources(dir = srcDir, out = []) {
+  if (!existsSync(dir)) return out;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) sources(path, out);
@@ -31,37 +46,91 @@ function sources(dir = srcDir, out = []) {
   return out;
 }
 
-const outputOf = (src) => join(distDir, relative(srcDir, src)).replace(/\.ts$/, '.js');
+const allSources = () => [...sources(), ...sources(clientSrcDir)];
+const isClientSource = (src) => src.startsWith(clientSrcDir + sep);
+const outputOf = (src) =>
+  (isClientSource(src) ? join(clientDistDir, relative(clientSrcDir, src)) : join(distDir, relative(srcDir, src))).replace(/\.ts$/, '.js');
+const declarationOf = (src) => outputOf(src).replace(/\.js$/, '.d.ts');
+const keyOf = (src) => relative(root, src).split(sep).join('/');
+const hashOf = (text) => createHash('sha1').update(text).digest('hex');
+/** A change to how this file compiles makes every output stale. */
+const compilerHash = hashOf(readFileSync(fileURLToPath(import.meta.url)));
 
+function readStamp() {
+  try {
+    const stamp = JSON.parse(readFileSync(stampFile, 'utf8'));
+    return stamp.compiler === compilerHash ? stamp.sources : {};
+  } catch {
+    return {};
+  }
+}
 
-/** Sources whose output is missing or older than they are (a stat of each pair: a few ms for the whole tree). */
-export function staleSources() {
-  return sources().filter((src) => mtimeOf(outputOf(src)) < mtimeOf(src));
+/**
+ * Sources whose content is not what their output was compiled from, or whose output is missing (hashing the whole
+ * tree: ~3 MB, a few tens of ms).
+ */
+export function staleSources(files = allSources()) {
+  const stamp = readStamp();
+  return files.filter(
+    (src) =>
+      stamp[keyOf(src)] !== hashOf(readFileSync(src)) ||
+      !existsSync(outputOf(src)) ||
+      (isClientSource(src) && !existsSync(declarationOf(src))),
+  );
+}
+
+/**
+ * This package's own TypeScript (a devDependency), never one found further up: from an installed package that
+ * would be its user's, of any version (TypeScript 7 has no `ScriptTarget` to compile with).
+ */
+function ownTypeScript() {
+  const dir = join(root, 'node_modules', 'typescript');
+  if (!existsSync(join(dir, 'package.json'))) {
+    throw Object.assign(new Error("Cannot find module 'typescript' in this package's node_modules"), { code: 'MODULE_NOT_FOUND' });
+  }
+  return createRequire(import.meta.url)(dir);
 }
 
 /** Compiles `files` (default: the stale ones). Throws when TypeScript (a devDependency) is not installed. */
 export function build(files = staleSources()) {
   if (files.length === 0) return 0;
-  const ts = createRequire(import.meta.url)('typescript');
+  const ts = ownTypeScript();
   // tsconfig.json's target; ES module syntax because package.json says "type": "module" (transpileModule cannot
   // read that, and with module NodeNext it would emit CommonJS).
   const compilerOptions = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ES2022, sourceMap: true };
+  const stamp = readStamp();
   for (const src of files) {
     const out = outputOf(src);
+    const text = readFileSync(src, 'utf8');
     mkdirSync(dirname(out), { recursive: true });
-    // JavaScript sources (the generated validators) are ES modules already: copied as they are.
     if (src.endsWith('.js')) {
-      writeAtomically(out, readFileSync(src, 'utf8'));
-      continue;
+      // JavaScript sources (the generated validators) are ES modules already: copied as they are.
+      writeAtomically(out, text);
+    } else if (isClientSource(src)) {
+      // The client package is published on its own: no source maps pointing into a tree its users do not have.
+      const options = { ...compilerOptions, sourceMap: false, declaration: true, isolatedDeclarations: true };
+      const declaration = ts.transpileDeclaration(text, { fileName: src, compilerOptions: options, reportDiagnostics: true });
+      if (declaration.diagnostics?.length) {
+        const messages = declaration.diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+        throw new Error(`${keyOf(src)}: no declarations without type checking (isolatedDeclarations): ${messages.join('; ')}`);
+      }
+      writeAtomically(declarationOf(src), declaration.outputText);
+      writeAtomically(out, ts.transpileModule(text, { fileName: src, compilerOptions: options }).outputText);
+    } else {
+      const { outputText, sourceMapText } = ts.transpileModule(text, { fileName: src, compilerOptions });
+      const map = JSON.parse(sourceMapText);
+      map.file = relative(dirname(out), out);
+      map.sources = [relative(dirname(out), src)];
+      // Written aside and renamed: two nodes starting at once never import a half-written file.
+      writeAtomically(`${out}.map`, JSON.stringify(map));
+      writeAtomically(out, outputText);
     }
-    const { outputText, sourceMapText } = ts.transpileModule(readFileSync(src, 'utf8'), { fileName: src, compilerOptions });
-    const map = JSON.parse(sourceMapText);
-    map.file = relative(dirname(out), out);
-    map.sources = [relative(dirname(out), src)];
-    // Written aside and renamed: two nodes starting at once never import a half-written file.
-    writeAtomically(`${out}.map`, JSON.stringify(map));
-    writeAtomically(out, outputText);
+    stamp[keyOf(src)] = hashOf(text);
   }
+  // Sorted, so the same sources give the same stamp bytes (bin/bundle.js keys the bundle on them).
+  const sorted = Object.fromEntries(Object.entries(stamp).sort(([a], [b]) => (a < b ? -1 : 1)));
+  mkdirSync(distDir, { recursive: true });
+  writeAtomically(stampFile, `${JSON.stringify({ compiler: compilerHash, sources: sorted }, null, 1)}\n`);
   return files.length;
 }
 
@@ -78,7 +147,12 @@ export function buildAndBundleSync() {
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const started = performance.now();
   try {
-    const count = build(process.argv.includes('--all') ? sources() : staleSources());
+    if (process.argv.includes('--client')) {
+      const count = build(staleSources(sources(clientSrcDir)));
+      process.stdout.write(`svc-node: compiled ${count} client source file(s) into clients/typescript/dist/\n`);
+      process.exit(0);
+    }
+    const count = build(process.argv.includes('--all') ? allSources() : staleSources());
     process.stdout.write(`svc-node: compiled ${count} source file(s) into dist/ in ${Math.round(performance.now() - started)} ms\n`);
     const { bundle } = await import('./bundle.js');
     const bundled = performance.now();

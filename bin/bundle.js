@@ -19,37 +19,40 @@
 // two nodes starting at once never import a half-written file. Chunks of earlier builds stay for a day: a node
 // still running from one may yet import its lazy chunks.
 //
+// The bundle is stale when its stamp (dist/bundle/.stamp) differs from a hash of what it was built from: the build
+// stamp (bin/build.js: the hash of every source dist/ was compiled from), the installed packages' lockfile and this
+// file. Content, never mtimes: an installed package's files all carry their extraction time.
+//
 //   node bin/bundle.js    bundle when dist/ or node_modules changed since the last bundle
-import { mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { mtimeOf, writeAtomically } from './fs-util.js';
+import { buildStampFile, mtimeOf, writeAtomically } from './fs-util.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const distDir = join(root, 'dist');
 const bundleDir = join(distDir, 'bundle');
 export const bundleEntry = join(bundleDir, 'main.js');
+const bundleStampFile = join(bundleDir, '.stamp');
 /** npm rewrites this on every install, so a dependency update makes the bundle stale. */
 const installStamp = join(root, 'node_modules', '.package-lock.json');
 
 const EXTERNAL = ['classic-level', 'level', 'secp256k1', 'keccak', '@modelcontextprotocol/sdk', 'prom-client', 'tsx'];
 const STALE_CHUNK_MS = 24 * 60 * 60 * 1000;
 
-function newestDistFile(dir = distDir) {
-  let newest = -1;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (path !== bundleDir) newest = Math.max(newest, newestDistFile(path));
-    } else if (entry.name.endsWith('.js')) newest = Math.max(newest, mtimeOf(path));
-  }
-  return newest;
+const contentOf = (path) => (existsSync(path) ? readFileSync(path) : '');
+
+/** The hash the bundle's stamp holds when it was built from what is there now. */
+function inputsHash() {
+  const hash = createHash('sha1');
+  for (const file of [buildStampFile, installStamp, fileURLToPath(import.meta.url)]) hash.update(contentOf(file)).update('\0');
+  return hash.digest('hex');
 }
 
-/** True when there is no bundle or dist/ or the installed packages are newer than it. */
+/** True when there is no bundle, or dist/'s sources, the installed packages or this file changed since it was built. */
 export function bundleIsStale() {
-  const built = mtimeOf(bundleEntry);
-  return built < 0 || built < newestDistFile() || built < mtimeOf(installStamp);
+  return !existsSync(bundleEntry) || String(contentOf(bundleStampFile)) !== inputsHash();
 }
 
 const interpreterLoader = join(distDir, 'chain', 'exec', 'evm-interpreter.js');
@@ -94,6 +97,7 @@ const keepModuleUrls = {
  */
 export async function bundle({ force = false } = {}) {
   if (!force && !bundleIsStale()) return pathToFileURL(bundleEntry).href;
+  const inputs = inputsHash();
   let esbuild;
   try {
     esbuild = await import('esbuild');
@@ -132,10 +136,12 @@ export async function bundle({ force = false } = {}) {
     writeAtomically(file.path, file.contents);
     written.add(file.path);
   }
+  // Last, once every file it vouches for is in place.
+  writeAtomically(bundleStampFile, inputs);
   const now = Date.now();
   for (const name of readdirSync(bundleDir)) {
     const path = join(bundleDir, name);
-    if (!written.has(path) && now - mtimeOf(path) > STALE_CHUNK_MS) unlinkSync(path);
+    if (!written.has(path) && path !== bundleStampFile && now - mtimeOf(path) > STALE_CHUNK_MS) unlinkSync(path);
   }
   return pathToFileURL(bundleEntry).href;
 }

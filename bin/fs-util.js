@@ -1,6 +1,13 @@
 // File helpers shared by bin/build.js and bin/bundle.js (a module of its own: build.js's command imports bundle.js,
 // so bundle.js cannot import build.js back while that command is still running).
 import { renameSync, statSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * bin/build.js's stamp: source (relative to the package, `/`-separated) → hash of the content its output was compiled
+ * from. bin/bundle.js keys the bundle on it.
+ */
+export const buildStampFile = fileURLToPath(new URL('../dist/.build-stamp.json', import.meta.url));
 
 /** A file's modification time in ms; -1 when it does not exist. */
 export const mtimeOf = (path) => {

@@ -1,14 +1,47 @@
 /**
- * client.ts: the typed SDK (`svc-node/client`). The runtime part is fixed text; only the method table and
- * the typed member list come from the document. Self-contained: it imports nothing but types.ts.
+ * client.ts: the typed SDK (`svc-node-client`, clients/typescript/, which `svc-node/client` re-exports; the node's own
+ * tests use the copy in src/generated/). The runtime part is fixed text; only the method table and the typed member
+ * list come from the document. Self-contained: it imports nothing but types.ts, and nothing of Node's, so it runs in
+ * browsers too.
  */
-import type { Model } from './document.js';
+import type { Model, MethodModel } from './document.js';
 import { oneLine } from './emit-handlers.js';
 import { paramsTupleName, propertyKey, quote } from './naming.js';
 
+interface ErrorObject {
+  code: number;
+  message: string;
+}
+
+/** A method's documented errors (`$ref`s into components/errors, or inline objects), in document order. */
+function errorsOf(model: Model, method: MethodModel): ErrorObject[] {
+  const raw = model.doc.methods.find((m) => m.name === method.name)?.errors;
+  if (!Array.isArray(raw)) return [];
+  const components = (model.doc.components?.errors ?? {}) as Record<string, ErrorObject>;
+  return raw.map((entry: { $ref?: string } & Partial<ErrorObject>) => {
+    if (typeof entry.$ref !== 'string') return entry as ErrorObject;
+    const found = components[entry.$ref.replace('#/components/errors/', '')];
+    if (!found) throw new Error(`${method.name}: unresolved error ${entry.$ref}`);
+    return found;
+  });
+}
+
+/** The member's JSDoc: summary, each param, the result and the errors the document lists. */
+function memberDoc(model: Model, m: MethodModel): string[] {
+  const lines = [oneLine(`\`${m.name}\`${m.summary ? `: ${m.summary}` : ''}${m.transport === 'ws' ? ' (WebSocket only)' : ''}`)];
+  if (m.unavailable) lines.push(oneLine(`Not available: ${m.unavailable}`));
+  const tags: string[] = [];
+  for (const p of m.params) tags.push(oneLine(`@param ${p.required ? p.name : `[${p.name}]`} ${p.description ?? ''}`));
+  const result = model.doc.methods.find((d) => d.name === m.name)?.result;
+  const resultText = result?.description ?? result?.summary;
+  tags.push(oneLine(`@returns ${result?.name ?? 'result'}${resultText ? `: ${resultText}` : ''}`));
+  for (const e of errorsOf(model, m)) tags.push(oneLine(`@throws {RpcClientError} ${e.code} ${e.message}`));
+  return ['  /**', ...[...lines, '', ...tags].map((l) => (l ? `   * ${l}` : '   *')), '   */'];
+}
+
 export function emitClient(model: Model, header: string): string {
   const members = model.methods.flatMap((m) => [
-    `  /** ${oneLine(`\`${m.name}\`${m.summary ? `: ${m.summary}` : ''}${m.transport === 'ws' ? ' (WebSocket only)' : ''}`)} */`,
+    ...memberDoc(model, m),
     `  ${m.clientName}(...params: T.${paramsTupleName(m.pascal)}): Promise<T.${m.result.typeName}>;`,
   ]);
   const table = model.methods.map((m) => `  ${propertyKey(m.clientName)}: ${quote(m.name)},`);

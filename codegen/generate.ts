@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { buildModel, type OpenRpcDocument } from './document.js';
 import { emitClient } from './emit-client.js';
+import { emitClientPackage } from './emit-client-package.js';
 import { emitHandlers } from './emit-handlers.js';
 import { emitOpenrpc } from './emit-openrpc.js';
 import { emitRegistry } from './emit-registry.js';
@@ -26,9 +27,23 @@ export async function renderAll(doc: OpenRpcDocument): Promise<Map<string, strin
   ]);
 }
 
+/** File name → content of the standalone client package's sources (clients/typescript/src/). */
+export async function renderClientPackage(doc: OpenRpcDocument): Promise<Map<string, string>> {
+  const files = await renderAll(doc);
+  return emitClientPackage(files.get('types.ts')!, files.get('client.ts')!, HEADER);
+}
+
 /** Returns the paths written (unchanged files are left alone so their mtimes stay put). */
 export async function generate(doc: OpenRpcDocument, outDir: string): Promise<string[]> {
-  const files = await renderAll(doc);
+  return writeChanged(await renderAll(doc), outDir);
+}
+
+/** clients/typescript/src/ (`clientDir`); returns the paths written. */
+export async function generateClientPackage(doc: OpenRpcDocument, clientDir: string): Promise<string[]> {
+  return writeChanged(await renderClientPackage(doc), clientDir);
+}
+
+function writeChanged(files: Map<string, string>, outDir: string): string[] {
   fs.mkdirSync(outDir, { recursive: true });
   const written: string[] = [];
   for (const [name, content] of files) {

@@ -4,203 +4,866 @@ import type * as T from './types.js';
 
 /** One typed member per RPC method; the name is the method name with `/` and `.` replaced by `_`. */
 export interface RpcMethodsClient {
-  /** `eth_accounts`: Lists the addresses whose keys this node's keystore holds. */
+  /**
+   * `eth_accounts`: Lists the addresses whose keys this node's keystore holds.
+   *
+   * @returns addresses
+   */
   eth_accounts(...params: T.EthAccountsParams): Promise<T.EthAccountsResult>;
-  /** `eth_blockNumber`: Returns the number of the newest block of the canonical chain. */
+  /**
+   * `eth_blockNumber`: Returns the number of the newest block of the canonical chain.
+   *
+   * @returns blockNumber
+   */
   eth_blockNumber(...params: T.EthBlockNumberParams): Promise<T.EthBlockNumberResult>;
-  /** `eth_call`: Executes a message call without creating a transaction. */
+  /**
+   * `eth_call`: Executes a message call without creating a transaction.
+   *
+   * @param transaction The message call. Unset fields take the defaults described in CallRequest.
+   * @param [block] The block whose post-state the call runs on (default `latest`; `pending` runs on the head's state): a number, a tag, a block hash, or an EIP-1898 object {"blockHash", "requireCanonical"} / {"blockNumber"}.
+   * @returns returnData
+   * @throws {RpcClientError} 3 execution reverted: <reason>
+   * @throws {RpcClientError} -32000 <EVM error>, e.g. out of gas
+   * @throws {RpcClientError} -32001 Block 0x… not found
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   * @throws {RpcClientError} -32000 Block 0x… is not on the canonical chain (requireCanonical is true)
+   */
   eth_call(...params: T.EthCallParams): Promise<T.EthCallResult>;
-  /** `eth_chainId`: Returns the EIP-155 chain id. */
+  /**
+   * `eth_chainId`: Returns the EIP-155 chain id.
+   *
+   * @returns chainId
+   */
   eth_chainId(...params: T.EthChainIdParams): Promise<T.EthChainIdResult>;
-  /** `eth_coinbase`: Returns the address that receives this node's mining rewards. */
+  /**
+   * `eth_coinbase`: Returns the address that receives this node's mining rewards.
+   *
+   * @returns coinbase
+   */
   eth_coinbase(...params: T.EthCoinbaseParams): Promise<T.EthCoinbaseResult>;
-  /** `eth_estimateGas`: Estimates the gas a transaction needs. */
+  /**
+   * `eth_estimateGas`: Estimates the gas a transaction needs.
+   *
+   * @param transaction The message call. Unset fields take the defaults described in CallRequest.
+   * @param [block] The block whose post-state the call runs on (default `latest`; `pending` runs on the head's state): a number, a tag, a block hash, or an EIP-1898 object {"blockHash", "requireCanonical"} / {"blockNumber"}.
+   * @returns gas
+   * @throws {RpcClientError} 3 execution reverted: <reason>
+   * @throws {RpcClientError} -32000 gas required exceeds allowance (0x…)
+   * @throws {RpcClientError} -32001 Block 0x… not found
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   * @throws {RpcClientError} -32000 Block 0x… is not on the canonical chain (requireCanonical is true)
+   */
   eth_estimateGas(...params: T.EthEstimateGasParams): Promise<T.EthEstimateGasResult>;
-  /** `eth_gasPrice`: Returns a gas price suggestion in wei. */
+  /**
+   * `eth_gasPrice`: Returns a gas price suggestion in wei.
+   *
+   * @returns gasPrice
+   */
   eth_gasPrice(...params: T.EthGasPriceParams): Promise<T.EthGasPriceResult>;
-  /** `eth_getBalance`: Returns the balance of an account in wei. */
+  /**
+   * `eth_getBalance`: Returns the balance of an account in wei.
+   *
+   * @param address The account address.
+   * @param [block] The block whose post-state is read (default `latest`): a number, a tag (`pending` is read as the head's state: pool transactions are not applied), a block hash, or an EIP-1898 object {"blockHash", "requireCanonical"} / {"blockNumber"}.
+   * @returns balance
+   * @throws {RpcClientError} -32001 Block 0x… not found
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   * @throws {RpcClientError} -32000 Block 0x… is not on the canonical chain (requireCanonical is true)
+   */
   eth_getBalance(...params: T.EthGetBalanceParams): Promise<T.EthGetBalanceResult>;
-  /** `eth_getBlockByHash`: Returns a block by hash. */
+  /**
+   * `eth_getBlockByHash`: Returns a block by hash.
+   *
+   * @param blockHash Hash of the block.
+   * @param fullTransactions `true` for full transaction objects, `false` for transaction hashes only.
+   * @returns block
+   */
   eth_getBlockByHash(...params: T.EthGetBlockByHashParams): Promise<T.EthGetBlockByHashResult>;
-  /** `eth_getBlockByNumber`: Returns a block by number or tag. */
+  /**
+   * `eth_getBlockByNumber`: Returns a block by number or tag.
+   *
+   * @param block Block number, or `earliest`, `latest` or `pending`.
+   * @param fullTransactions `true` for full transaction objects, `false` for transaction hashes only.
+   * @returns block
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   */
   eth_getBlockByNumber(...params: T.EthGetBlockByNumberParams): Promise<T.EthGetBlockByNumberResult>;
-  /** `eth_getBlockReceipts`: Returns the receipts of every transaction in a block. */
+  /**
+   * `eth_getBlockReceipts`: Returns the receipts of every transaction in a block.
+   *
+   * @param block Block number, tag (`earliest`, `latest`, `pending`; `safe` and `finalized` give -39001), block hash, or an EIP-1898 object {"blockHash", "requireCanonical"} / {"blockNumber"}.
+   * @returns receipts
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   * @throws {RpcClientError} -32000 Block 0x… is not on the canonical chain (requireCanonical is true)
+   */
   eth_getBlockReceipts(...params: T.EthGetBlockReceiptsParams): Promise<T.EthGetBlockReceiptsResult>;
-  /** `eth_getBlockTransactionCountByHash`: Returns the number of transactions in a block, by block hash. */
+  /**
+   * `eth_getBlockTransactionCountByHash`: Returns the number of transactions in a block, by block hash.
+   *
+   * @param blockHash Hash of the block.
+   * @returns transactionCount
+   */
   eth_getBlockTransactionCountByHash(...params: T.EthGetBlockTransactionCountByHashParams): Promise<T.EthGetBlockTransactionCountByHashResult>;
-  /** `eth_getBlockTransactionCountByNumber`: Returns the number of transactions in a block, by number or tag. */
+  /**
+   * `eth_getBlockTransactionCountByNumber`: Returns the number of transactions in a block, by number or tag.
+   *
+   * @param block Block number, or `earliest`, `latest` or `pending`.
+   * @returns transactionCount
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   */
   eth_getBlockTransactionCountByNumber(...params: T.EthGetBlockTransactionCountByNumberParams): Promise<T.EthGetBlockTransactionCountByNumberResult>;
-  /** `eth_getCode`: Returns the runtime bytecode at an address. */
+  /**
+   * `eth_getCode`: Returns the runtime bytecode at an address.
+   *
+   * @param address The account address.
+   * @param [block] The block whose post-state is read (default `latest`): a number, a tag (`pending` is read as the head's state: pool transactions are not applied), a block hash, or an EIP-1898 object {"blockHash", "requireCanonical"} / {"blockNumber"}.
+   * @returns code
+   * @throws {RpcClientError} -32001 Block 0x… not found
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   * @throws {RpcClientError} -32000 Block 0x… is not on the canonical chain (requireCanonical is true)
+   */
   eth_getCode(...params: T.EthGetCodeParams): Promise<T.EthGetCodeResult>;
-  /** `eth_getFilterChanges`: Returns what a filter has seen since its previous poll. */
+  /**
+   * `eth_getFilterChanges`: Returns what a filter has seen since its previous poll.
+   *
+   * @param filterId A filter id returned by eth_newFilter, eth_newBlockFilter or eth_newPendingTransactionFilter.
+   * @returns changes
+   * @throws {RpcClientError} -32000 filter not found
+   */
   eth_getFilterChanges(...params: T.EthGetFilterChangesParams): Promise<T.EthGetFilterChangesResult>;
-  /** `eth_getFilterLogs`: Returns every log matching a log filter. */
+  /**
+   * `eth_getFilterLogs`: Returns every log matching a log filter.
+   *
+   * @param filterId A filter id returned by eth_newFilter, eth_newBlockFilter or eth_newPendingTransactionFilter.
+   * @returns logs
+   * @throws {RpcClientError} -32000 filter not found
+   * @throws {RpcClientError} -32005 block range 0x…..0x… spans <n> blocks, more than the limit of 10000; query at most 10000 blocks at a time, e.g. 0x…..0x…
+   * @throws {RpcClientError} -32005 query returned more than 10000 results; narrow the block range, e.g. 0x…..0x…
+   */
   eth_getFilterLogs(...params: T.EthGetFilterLogsParams): Promise<T.EthGetFilterLogsResult>;
-  /** `eth_getLogs`: Returns the logs matching a filter. */
+  /**
+   * `eth_getLogs`: Returns the logs matching a filter.
+   *
+   * @param filter Which logs to return.
+   * @returns logs
+   * @throws {RpcClientError} -32005 block range 0x…..0x… spans <n> blocks, more than the limit of 10000; query at most 10000 blocks at a time, e.g. 0x…..0x…
+   * @throws {RpcClientError} -32005 query returned more than 10000 results; narrow the block range, e.g. 0x…..0x…
+   * @throws {RpcClientError} -32001 Block 0x… not found
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   */
   eth_getLogs(...params: T.EthGetLogsParams): Promise<T.EthGetLogsResult>;
-  /** `eth_getProof`: Returns an EIP-1186 Merkle proof of an account and some of its storage slots. */
+  /**
+   * `eth_getProof`: Returns an EIP-1186 Merkle proof of an account and some of its storage slots.
+   *
+   * @param address The account address.
+   * @param storageKeys Storage slots to prove, each 0 to 32 bytes of hex as for eth_getStorageAt; may be empty. Each proof's key is the slot as 32 bytes when it was given as 32 bytes, else as a quantity.
+   * @param [block] The block whose post-state is read (default `latest`): a number, a tag (`pending` is read as the head's state: pool transactions are not applied), a block hash, or an EIP-1898 object {"blockHash", "requireCanonical"} / {"blockNumber"}.
+   * @returns proof
+   * @throws {RpcClientError} -32001 Block 0x… not found
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   * @throws {RpcClientError} -32000 Block 0x… is not on the canonical chain (requireCanonical is true)
+   */
   eth_getProof(...params: T.EthGetProofParams): Promise<T.EthGetProofResult>;
-  /** `eth_getRawTransactionByBlockHashAndIndex`: Returns the signed bytes of a transaction, by block hash and position. */
+  /**
+   * `eth_getRawTransactionByBlockHashAndIndex`: Returns the signed bytes of a transaction, by block hash and position.
+   *
+   * @param blockHash Hash of the block.
+   * @param index Position of the transaction in the block (0-based).
+   * @returns rawTransaction
+   */
   eth_getRawTransactionByBlockHashAndIndex(...params: T.EthGetRawTransactionByBlockHashAndIndexParams): Promise<T.EthGetRawTransactionByBlockHashAndIndexResult>;
-  /** `eth_getRawTransactionByBlockNumberAndIndex`: Returns the signed bytes of a transaction, by block number and position. */
+  /**
+   * `eth_getRawTransactionByBlockNumberAndIndex`: Returns the signed bytes of a transaction, by block number and position.
+   *
+   * @param block Block number, or `earliest`, `latest` or `pending`.
+   * @param index Position of the transaction in the block (0-based).
+   * @returns rawTransaction
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   */
   eth_getRawTransactionByBlockNumberAndIndex(...params: T.EthGetRawTransactionByBlockNumberAndIndexParams): Promise<T.EthGetRawTransactionByBlockNumberAndIndexResult>;
-  /** `eth_getRawTransactionByHash`: Returns the signed bytes of a transaction, by hash. */
+  /**
+   * `eth_getRawTransactionByHash`: Returns the signed bytes of a transaction, by hash.
+   *
+   * @param transactionHash Hash of the transaction.
+   * @returns rawTransaction
+   */
   eth_getRawTransactionByHash(...params: T.EthGetRawTransactionByHashParams): Promise<T.EthGetRawTransactionByHashResult>;
-  /** `eth_getStorageAt`: Returns one storage slot of a contract. */
+  /**
+   * `eth_getStorageAt`: Returns one storage slot of a contract.
+   *
+   * @param address The account address.
+   * @param position The slot: 0 to 32 bytes of hex, leading zeros allowed (`0x0`, `0x00`, `0x01`, 20 or 32 bytes all name slots by number).
+   * @param [block] The block whose post-state is read (default `latest`): a number, a tag (`pending` is read as the head's state: pool transactions are not applied), a block hash, or an EIP-1898 object {"blockHash", "requireCanonical"} / {"blockNumber"}.
+   * @returns value
+   * @throws {RpcClientError} -32001 Block 0x… not found
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   * @throws {RpcClientError} -32000 Block 0x… is not on the canonical chain (requireCanonical is true)
+   */
   eth_getStorageAt(...params: T.EthGetStorageAtParams): Promise<T.EthGetStorageAtResult>;
-  /** `eth_getStorageRoot`: Returns the storage-trie root of an account (an ETC extension). */
+  /**
+   * `eth_getStorageRoot`: Returns the storage-trie root of an account (an ETC extension).
+   *
+   * @param address The account address.
+   * @param [block] The block whose post-state is read (default `latest`): a number, a tag (`pending` is read as the head's state: pool transactions are not applied), a block hash, or an EIP-1898 object {"blockHash", "requireCanonical"} / {"blockNumber"}.
+   * @returns storageRoot
+   * @throws {RpcClientError} -32001 Block 0x… not found
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   * @throws {RpcClientError} -32000 Block 0x… is not on the canonical chain (requireCanonical is true)
+   */
   eth_getStorageRoot(...params: T.EthGetStorageRootParams): Promise<T.EthGetStorageRootResult>;
-  /** `eth_getTransactionByBlockHashAndIndex`: Returns a transaction by block hash and position. */
+  /**
+   * `eth_getTransactionByBlockHashAndIndex`: Returns a transaction by block hash and position.
+   *
+   * @param blockHash Hash of the block.
+   * @param index Position of the transaction in the block (0-based).
+   * @returns transaction
+   */
   eth_getTransactionByBlockHashAndIndex(...params: T.EthGetTransactionByBlockHashAndIndexParams): Promise<T.EthGetTransactionByBlockHashAndIndexResult>;
-  /** `eth_getTransactionByBlockNumberAndIndex`: Returns a transaction by block number and position. */
+  /**
+   * `eth_getTransactionByBlockNumberAndIndex`: Returns a transaction by block number and position.
+   *
+   * @param block Block number, or `earliest`, `latest` or `pending`.
+   * @param index Position of the transaction in the block (0-based).
+   * @returns transaction
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   */
   eth_getTransactionByBlockNumberAndIndex(...params: T.EthGetTransactionByBlockNumberAndIndexParams): Promise<T.EthGetTransactionByBlockNumberAndIndexResult>;
-  /** `eth_getTransactionByHash`: Returns a transaction by hash. */
+  /**
+   * `eth_getTransactionByHash`: Returns a transaction by hash.
+   *
+   * @param transactionHash Hash of the transaction.
+   * @returns transaction
+   */
   eth_getTransactionByHash(...params: T.EthGetTransactionByHashParams): Promise<T.EthGetTransactionByHashResult>;
-  /** `eth_getTransactionCount`: Returns the number of transactions an account has sent (its nonce). */
+  /**
+   * `eth_getTransactionCount`: Returns the number of transactions an account has sent (its nonce).
+   *
+   * @param address The account address.
+   * @param [block] The block whose post-state is read (default `latest`): a number, a tag (`pending` is the head's nonce advanced past the sender's executable pool transactions), a block hash, or an EIP-1898 object {"blockHash", "requireCanonical"} / {"blockNumber"}.
+   * @returns nonce
+   * @throws {RpcClientError} -32001 Block 0x… not found
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   * @throws {RpcClientError} -32000 Block 0x… is not on the canonical chain (requireCanonical is true)
+   */
   eth_getTransactionCount(...params: T.EthGetTransactionCountParams): Promise<T.EthGetTransactionCountResult>;
-  /** `eth_getTransactionReceipt`: Returns the receipt of a mined transaction. */
+  /**
+   * `eth_getTransactionReceipt`: Returns the receipt of a mined transaction.
+   *
+   * @param transactionHash Hash of the transaction.
+   * @returns receipt
+   */
   eth_getTransactionReceipt(...params: T.EthGetTransactionReceiptParams): Promise<T.EthGetTransactionReceiptResult>;
-  /** `eth_getUncleByBlockHashAndIndex`: Returns an uncle of a block, by block hash and uncle index. */
+  /**
+   * `eth_getUncleByBlockHashAndIndex`: Returns an uncle of a block, by block hash and uncle index.
+   *
+   * @param blockHash Hash of the block.
+   * @param index Position of the uncle in the block's uncle list (0-based).
+   * @returns uncle
+   */
   eth_getUncleByBlockHashAndIndex(...params: T.EthGetUncleByBlockHashAndIndexParams): Promise<T.EthGetUncleByBlockHashAndIndexResult>;
-  /** `eth_getUncleByBlockNumberAndIndex`: Returns an uncle of a block, by block number and uncle index. */
+  /**
+   * `eth_getUncleByBlockNumberAndIndex`: Returns an uncle of a block, by block number and uncle index.
+   *
+   * @param block Block number, or `earliest`, `latest` or `pending`.
+   * @param index Position of the uncle in the block's uncle list (0-based).
+   * @returns uncle
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   */
   eth_getUncleByBlockNumberAndIndex(...params: T.EthGetUncleByBlockNumberAndIndexParams): Promise<T.EthGetUncleByBlockNumberAndIndexResult>;
-  /** `eth_getUncleCountByBlockHash`: Returns the number of uncles (ommers) in a block, by block hash. */
+  /**
+   * `eth_getUncleCountByBlockHash`: Returns the number of uncles (ommers) in a block, by block hash.
+   *
+   * @param blockHash Hash of the block.
+   * @returns uncleCount
+   */
   eth_getUncleCountByBlockHash(...params: T.EthGetUncleCountByBlockHashParams): Promise<T.EthGetUncleCountByBlockHashResult>;
-  /** `eth_getUncleCountByBlockNumber`: Returns the number of uncles (ommers) in a block, by number or tag. */
+  /**
+   * `eth_getUncleCountByBlockNumber`: Returns the number of uncles (ommers) in a block, by number or tag.
+   *
+   * @param block Block number, or `earliest`, `latest` or `pending`.
+   * @returns uncleCount
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   */
   eth_getUncleCountByBlockNumber(...params: T.EthGetUncleCountByBlockNumberParams): Promise<T.EthGetUncleCountByBlockNumberResult>;
-  /** `eth_getWork`: Returns a proof-of-work package for external miners. */
+  /**
+   * `eth_getWork`: Returns a proof-of-work package for external miners.
+   *
+   * @returns work
+   * @throws {RpcClientError} -32002 mining is not available: this network does not use proof-of-work
+   * @throws {RpcClientError} -32000 no mining work available yet
+   */
   eth_getWork(...params: T.EthGetWorkParams): Promise<T.EthGetWorkResult>;
-  /** `eth_hashrate`: Returns the hash rate of this node's miners, in hashes per second. */
+  /**
+   * `eth_hashrate`: Returns the hash rate of this node's miners, in hashes per second.
+   *
+   * @returns hashRate
+   * @throws {RpcClientError} -32002 mining is not available: this network does not use proof-of-work
+   */
   eth_hashrate(...params: T.EthHashrateParams): Promise<T.EthHashrateResult>;
-  /** `eth_mining`: Tells whether this node is mining. */
+  /**
+   * `eth_mining`: Tells whether this node is mining.
+   *
+   * @returns mining
+   * @throws {RpcClientError} -32002 mining is not available: this network does not use proof-of-work
+   */
   eth_mining(...params: T.EthMiningParams): Promise<T.EthMiningResult>;
-  /** `eth_newBlockFilter`: Creates a filter that reports new block hashes. */
+  /**
+   * `eth_newBlockFilter`: Creates a filter that reports new block hashes.
+   *
+   * @returns filterId
+   */
   eth_newBlockFilter(...params: T.EthNewBlockFilterParams): Promise<T.EthNewBlockFilterResult>;
-  /** `eth_newFilter`: Creates a log filter to poll with eth_getFilterChanges. */
+  /**
+   * `eth_newFilter`: Creates a log filter to poll with eth_getFilterChanges.
+   *
+   * @param filter Which logs to track.
+   * @returns filterId
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   */
   eth_newFilter(...params: T.EthNewFilterParams): Promise<T.EthNewFilterResult>;
-  /** `eth_newPendingTransactionFilter`: Creates a filter that reports new pending transaction hashes. */
+  /**
+   * `eth_newPendingTransactionFilter`: Creates a filter that reports new pending transaction hashes.
+   *
+   * @returns filterId
+   */
   eth_newPendingTransactionFilter(...params: T.EthNewPendingTransactionFilterParams): Promise<T.EthNewPendingTransactionFilterResult>;
-  /** `eth_pendingTransactions`: Lists the transactions waiting in this node's pool. */
+  /**
+   * `eth_pendingTransactions`: Lists the transactions waiting in this node's pool.
+   *
+   * @returns transactions
+   */
   eth_pendingTransactions(...params: T.EthPendingTransactionsParams): Promise<T.EthPendingTransactionsResult>;
-  /** `eth_protocolVersion`: Returns the eth wire-protocol version this node speaks. */
+  /**
+   * `eth_protocolVersion`: Returns the eth wire-protocol version this node speaks.
+   *
+   * @returns protocolVersion: The eth capability version as a hex quantity.
+   */
   eth_protocolVersion(...params: T.EthProtocolVersionParams): Promise<T.EthProtocolVersionResult>;
-  /** `eth_sendRawTransaction`: Submits a signed transaction to the pool and the network. */
+  /**
+   * `eth_sendRawTransaction`: Submits a signed transaction to the pool and the network.
+   *
+   * @param signedTransaction The signed transaction bytes, as eth_getRawTransactionByHash returns them.
+   * @returns transactionHash
+   * @throws {RpcClientError} -32003 nonce too low
+   * @throws {RpcClientError} -32003 insufficient funds for gas * price + value
+   * @throws {RpcClientError} -32003 intrinsic gas too low
+   * @throws {RpcClientError} -32003 exceeds block gas limit
+   * @throws {RpcClientError} -32003 chain id mismatch
+   * @throws {RpcClientError} -32003 replacement transaction underpriced
+   * @throws {RpcClientError} -32003 already known
+   */
   eth_sendRawTransaction(...params: T.EthSendRawTransactionParams): Promise<T.EthSendRawTransactionResult>;
-  /** `eth_sendTransaction`: Signs a transaction with a keystore account and submits it. */
+  /**
+   * `eth_sendTransaction`: Signs a transaction with a keystore account and submits it.
+   *
+   * @param transaction The transaction to sign; only `from` is required.
+   * @returns transactionHash
+   * @throws {RpcClientError} -32000 account is locked or unknown
+   * @throws {RpcClientError} 3 execution reverted: <reason>
+   * @throws {RpcClientError} -32003 nonce too low
+   * @throws {RpcClientError} -32003 insufficient funds for gas * price + value
+   * @throws {RpcClientError} -32003 intrinsic gas too low
+   * @throws {RpcClientError} -32003 exceeds block gas limit
+   * @throws {RpcClientError} -32003 chain id mismatch
+   * @throws {RpcClientError} -32003 replacement transaction underpriced
+   * @throws {RpcClientError} -32003 already known
+   */
   eth_sendTransaction(...params: T.EthSendTransactionParams): Promise<T.EthSendTransactionResult>;
-  /** `eth_sign`: Signs a message with a keystore account (EIP-191). */
+  /**
+   * `eth_sign`: Signs a message with a keystore account (EIP-191).
+   *
+   * @param address The account address.
+   * @param message The message bytes (hex). Text must be hex-encoded first.
+   * @returns signature
+   * @throws {RpcClientError} -32000 account is locked or unknown
+   */
   eth_sign(...params: T.EthSignParams): Promise<T.EthSignResult>;
-  /** `eth_submitHashrate`: Reports an external miner's hash rate. */
+  /**
+   * `eth_submitHashrate`: Reports an external miner's hash rate.
+   *
+   * @param hashRate Hashes per second, as a quantity or as 32 bytes (ethminer sends the padded form).
+   * @param minerId A random id identifying the miner.
+   * @returns accepted
+   * @throws {RpcClientError} -32002 mining is not available: this network does not use proof-of-work
+   */
   eth_submitHashrate(...params: T.EthSubmitHashrateParams): Promise<T.EthSubmitHashrateResult>;
-  /** `eth_submitWork`: Submits a proof-of-work solution. */
+  /**
+   * `eth_submitWork`: Submits a proof-of-work solution.
+   *
+   * @param nonce The 8-byte nonce found.
+   * @param powHash The powHash of the work package (first element of eth_getWork).
+   * @param mixDigest The mix digest computed with the nonce.
+   * @returns accepted
+   * @throws {RpcClientError} -32002 mining is not available: this network does not use proof-of-work
+   */
   eth_submitWork(...params: T.EthSubmitWorkParams): Promise<T.EthSubmitWorkResult>;
-  /** `eth_subscribe`: Subscribes to chain events pushed over the WebSocket connection. (WebSocket only) */
+  /**
+   * `eth_subscribe`: Subscribes to chain events pushed over the WebSocket connection. (WebSocket only)
+   *
+   * @param kind What to subscribe to.
+   * @param [options] For `logs`: the Filter (address and topics). For `newPendingTransactions`: true for full transactions. Absent otherwise.
+   * @returns subscriptionId
+   * @throws {RpcClientError} -32601 notifications not supported
+   */
   eth_subscribe(...params: T.EthSubscribeParams): Promise<T.EthSubscribeResult>;
-  /** `eth_syncing`: Reports synchronisation progress, or false when not syncing. */
+  /**
+   * `eth_syncing`: Reports synchronisation progress, or false when not syncing.
+   *
+   * @returns syncStatus
+   */
   eth_syncing(...params: T.EthSyncingParams): Promise<T.EthSyncingResult>;
-  /** `eth_uninstallFilter`: Removes a filter. */
+  /**
+   * `eth_uninstallFilter`: Removes a filter.
+   *
+   * @param filterId A filter id returned by eth_newFilter, eth_newBlockFilter or eth_newPendingTransactionFilter.
+   * @returns removed
+   */
   eth_uninstallFilter(...params: T.EthUninstallFilterParams): Promise<T.EthUninstallFilterResult>;
-  /** `eth_unsubscribe`: Cancels a subscription. (WebSocket only) */
+  /**
+   * `eth_unsubscribe`: Cancels a subscription. (WebSocket only)
+   *
+   * @param subscriptionId The id eth_subscribe returned.
+   * @returns cancelled
+   * @throws {RpcClientError} -32601 notifications not supported
+   */
   eth_unsubscribe(...params: T.EthUnsubscribeParams): Promise<T.EthUnsubscribeResult>;
-  /** `miner_getStatus`: Returns the mining state of this node. */
+  /**
+   * `miner_getStatus`: Returns the mining state of this node.
+   *
+   * @returns status
+   * @throws {RpcClientError} -32002 mining is not available: this network does not use proof-of-work
+   */
   miner_getStatus(...params: T.MinerGetStatusParams): Promise<T.MinerGetStatusResult>;
-  /** `miner_start`: Starts the built-in CPU miner. */
+  /**
+   * `miner_start`: Starts the built-in CPU miner.
+   *
+   * @returns started
+   * @throws {RpcClientError} -32002 mining is not available: this network does not use proof-of-work
+   */
   miner_start(...params: T.MinerStartParams): Promise<T.MinerStartResult>;
-  /** `miner_stop`: Stops the built-in CPU miner. */
+  /**
+   * `miner_stop`: Stops the built-in CPU miner.
+   *
+   * @returns stopped
+   * @throws {RpcClientError} -32002 mining is not available: this network does not use proof-of-work
+   */
   miner_stop(...params: T.MinerStopParams): Promise<T.MinerStopResult>;
-  /** `web3_clientVersion`: Returns the client name and version. */
+  /**
+   * `web3_clientVersion`: Returns the client name and version.
+   *
+   * @returns clientVersion
+   */
   web3_clientVersion(...params: T.Web3ClientVersionParams): Promise<T.Web3ClientVersionResult>;
-  /** `web3_sha3`: Returns the Keccak-256 hash of the given data. */
+  /**
+   * `web3_sha3`: Returns the Keccak-256 hash of the given data.
+   *
+   * @param data The bytes to hash.
+   * @returns hash: keccak256(data).
+   */
   web3_sha3(...params: T.Web3Sha3Params): Promise<T.Web3Sha3Result>;
-  /** `net_addToBlacklist`: Blocks a peer by IP address or node id, for a while or for good. */
+  /**
+   * `net_addToBlacklist`: Blocks a peer by IP address or node id, for a while or for good.
+   *
+   * @param address An IP address, a node id (128 hex digits, the nodeId of net_listPeers) or a connection id (host:port of a current peer from net_listPeers).
+   * @param [duration] How long to block, in seconds; null or omitted = permanently.
+   * @param [reason] Free text shown in net_listBlacklistedPeers; defaults to "added by operator".
+   * @returns added
+   * @throws {RpcClientError} -32602 "<address>" is not an IP address, a node id (128 hex digits) or a connection id (host:port) of a current peer
+   * @throws {RpcClientError} -32002 Peering is off on this node: restart it with --p2p (network.p2p.enabled = true); test mode turns it off by default.
+   */
   net_addToBlacklist(...params: T.NetAddToBlacklistParams): Promise<T.NetAddToBlacklistResult>;
-  /** `net_connectToPeer`: Dials a peer by its enode URL. */
+  /**
+   * `net_connectToPeer`: Dials a peer by its enode URL.
+   *
+   * @param enode The peer to dial, enode://<node id>@<host>:<port>.
+   * @returns queued
+   * @throws {RpcClientError} -32602 <what is wrong>, naming the URL, e.g. node id is not a valid secp256k1 public key: enode://…
+   * @throws {RpcClientError} -32002 Peering is off on this node: restart it with --p2p (network.p2p.enabled = true); test mode turns it off by default.
+   */
   net_connectToPeer(...params: T.NetConnectToPeerParams): Promise<T.NetConnectToPeerResult>;
-  /** `net_disconnectPeer`: Disconnects a peer. */
+  /**
+   * `net_disconnectPeer`: Disconnects a peer.
+   *
+   * @param peerId The peer id from net_listPeers.
+   * @returns disconnected: true if the peer was found and is being disconnected.
+   * @throws {RpcClientError} -32002 Peering is off on this node: restart it with --p2p (network.p2p.enabled = true); test mode turns it off by default.
+   */
   net_disconnectPeer(...params: T.NetDisconnectPeerParams): Promise<T.NetDisconnectPeerResult>;
-  /** `net_listBlacklistedPeers`: Lists the blocked peer addresses. */
+  /**
+   * `net_listBlacklistedPeers`: Lists the blocked peer addresses.
+   *
+   * @returns blacklist
+   * @throws {RpcClientError} -32002 Peering is off on this node: restart it with --p2p (network.p2p.enabled = true); test mode turns it off by default.
+   */
   net_listBlacklistedPeers(...params: T.NetListBlacklistedPeersParams): Promise<T.NetListBlacklistedPeersResult>;
-  /** `net_listPeers`: Lists the current peer connections. */
+  /**
+   * `net_listPeers`: Lists the current peer connections.
+   *
+   * @returns peers
+   * @throws {RpcClientError} -32002 Peering is off on this node: restart it with --p2p (network.p2p.enabled = true); test mode turns it off by default.
+   */
   net_listPeers(...params: T.NetListPeersParams): Promise<T.NetListPeersResult>;
-  /** `net_listening`: Returns whether the node accepts inbound peer connections. */
+  /**
+   * `net_listening`: Returns whether the node accepts inbound peer connections.
+   *
+   * @returns listening
+   */
   net_listening(...params: T.NetListeningParams): Promise<T.NetListeningResult>;
-  /** `net_peerCount`: Returns the number of connected peers. */
+  /**
+   * `net_peerCount`: Returns the number of connected peers.
+   *
+   * @returns peerCount
+   */
   net_peerCount(...params: T.NetPeerCountParams): Promise<T.NetPeerCountResult>;
-  /** `net_removeFromBlacklist`: Unblocks a peer address or node id. */
+  /**
+   * `net_removeFromBlacklist`: Unblocks a peer address or node id.
+   *
+   * @param address The id as net_listBlacklistedPeers lists it (an IP address or a node id), or any form net_addToBlacklist takes.
+   * @returns removed
+   * @throws {RpcClientError} -32602 "<address>" is not an IP address, a node id (128 hex digits) or a connection id (host:port) of a current peer
+   * @throws {RpcClientError} -32002 Peering is off on this node: restart it with --p2p (network.p2p.enabled = true); test mode turns it off by default.
+   */
   net_removeFromBlacklist(...params: T.NetRemoveFromBlacklistParams): Promise<T.NetRemoveFromBlacklistResult>;
-  /** `net_version`: Returns the network identifier as a decimal string. */
+  /**
+   * `net_version`: Returns the network identifier as a decimal string.
+   *
+   * @returns networkId
+   */
   net_version(...params: T.NetVersionParams): Promise<T.NetVersionResult>;
-  /** `personal_ecRecover`: Returns the address that signed a message (EIP-191). */
+  /**
+   * `personal_ecRecover`: Returns the address that signed a message (EIP-191).
+   *
+   * @param message The message as it was signed (without the prefix).
+   * @param signature r ‖ s ‖ v.
+   * @returns address
+   * @throws {RpcClientError} -32602 Invalid signature: v must be 27, 28, 0 or 1.
+   * @throws {RpcClientError} -32602 Invalid signature: no public key recovers from it.
+   */
   personal_ecRecover(...params: T.PersonalEcRecoverParams): Promise<T.PersonalEcRecoverResult>;
-  /** `personal_importRawKey`: Imports a private key into the keystore. */
+  /**
+   * `personal_importRawKey`: Imports a private key into the keystore.
+   *
+   * @param privateKey The 32-byte private key.
+   * @param passphrase Encrypts the key; at least 7 characters.
+   * @returns address
+   * @throws {RpcClientError} -32000 Provided passphrase must have at least 7 characters
+   * @throws {RpcClientError} -32000 account already exists
+   * @throws {RpcClientError} -32602 Invalid private key: not a valid secp256k1 key (must be 1 … n−1).
+   */
   personal_importRawKey(...params: T.PersonalImportRawKeyParams): Promise<T.PersonalImportRawKeyResult>;
-  /** `personal_listAccounts`: Lists the addresses in the keystore. */
+  /**
+   * `personal_listAccounts`: Lists the addresses in the keystore.
+   *
+   * @returns addresses
+   */
   personal_listAccounts(...params: T.PersonalListAccountsParams): Promise<T.PersonalListAccountsResult>;
-  /** `personal_lockAccount`: Locks an account. */
+  /**
+   * `personal_lockAccount`: Locks an account.
+   *
+   * @param address The account to lock.
+   * @returns locked
+   */
   personal_lockAccount(...params: T.PersonalLockAccountParams): Promise<T.PersonalLockAccountResult>;
-  /** `personal_newAccount`: Creates a new key in the keystore. */
+  /**
+   * `personal_newAccount`: Creates a new key in the keystore.
+   *
+   * @param passphrase Encrypts the new key; at least 7 characters.
+   * @returns address
+   * @throws {RpcClientError} -32000 Provided passphrase must have at least 7 characters
+   */
   personal_newAccount(...params: T.PersonalNewAccountParams): Promise<T.PersonalNewAccountResult>;
-  /** `personal_sendTransaction`: Signs and sends a transaction with a passphrase. */
+  /**
+   * `personal_sendTransaction`: Signs and sends a transaction with a passphrase.
+   *
+   * @param transaction The transaction; from must be a keystore account.
+   * @param passphrase The passphrase of the from account.
+   * @returns transactionHash
+   * @throws {RpcClientError} -32000 No key found for the given address
+   * @throws {RpcClientError} -32000 Could not decrypt key with given passphrase
+   * @throws {RpcClientError} -32003 nonce too low
+   * @throws {RpcClientError} -32003 insufficient funds for gas * price + value
+   * @throws {RpcClientError} -32003 intrinsic gas too low
+   * @throws {RpcClientError} -32003 exceeds block gas limit
+   * @throws {RpcClientError} -32003 chain id mismatch
+   * @throws {RpcClientError} -32003 replacement transaction underpriced
+   * @throws {RpcClientError} -32003 already known
+   */
   personal_sendTransaction(...params: T.PersonalSendTransactionParams): Promise<T.PersonalSendTransactionResult>;
-  /** `personal_sign`: Signs a message with a keystore key (EIP-191). */
+  /**
+   * `personal_sign`: Signs a message with a keystore key (EIP-191).
+   *
+   * @param message The message bytes (hex-encode text first).
+   * @param address The signing account.
+   * @param [passphrase] The passphrase of the account. Omitted: the account must be unlocked (the dev chain's node-held accounts are), which is how wallets and the JSON-RPC signers of ethers and viem call this method: personal_sign(message, address).
+   * @returns signature
+   * @throws {RpcClientError} -32000 No key found for the given address
+   * @throws {RpcClientError} -32000 Could not decrypt key with given passphrase
+   * @throws {RpcClientError} -32000 account is locked or unknown
+   */
   personal_sign(...params: T.PersonalSignParams): Promise<T.PersonalSignResult>;
-  /** `personal_signAndSendTransaction`: Alias of personal_sendTransaction. */
+  /**
+   * `personal_signAndSendTransaction`: Alias of personal_sendTransaction.
+   *
+   * @param transaction The transaction; from must be a keystore account.
+   * @param passphrase The passphrase of the from account.
+   * @returns transactionHash
+   * @throws {RpcClientError} -32000 No key found for the given address
+   * @throws {RpcClientError} -32000 Could not decrypt key with given passphrase
+   * @throws {RpcClientError} -32003 nonce too low
+   * @throws {RpcClientError} -32003 insufficient funds for gas * price + value
+   * @throws {RpcClientError} -32003 intrinsic gas too low
+   * @throws {RpcClientError} -32003 exceeds block gas limit
+   * @throws {RpcClientError} -32003 chain id mismatch
+   * @throws {RpcClientError} -32003 replacement transaction underpriced
+   * @throws {RpcClientError} -32003 already known
+   */
   personal_signAndSendTransaction(...params: T.PersonalSignAndSendTransactionParams): Promise<T.PersonalSignAndSendTransactionResult>;
-  /** `personal_unlockAccount`: Unlocks an account for signing. */
+  /**
+   * `personal_unlockAccount`: Unlocks an account for signing.
+   *
+   * @param address The account to unlock.
+   * @param passphrase The passphrase the key was encrypted with.
+   * @param [duration] Seconds to stay unlocked: default 300; 0 = until locked.
+   * @returns unlocked: true if unlocked, false if the passphrase is wrong.
+   * @throws {RpcClientError} -32000 No key found for the given address
+   */
   personal_unlockAccount(...params: T.PersonalUnlockAccountParams): Promise<T.PersonalUnlockAccountResult>;
-  /** `debug_accountRange`: Pages through the accounts of a block's state (retesteth). */
+  /**
+   * `debug_accountRange`: Pages through the accounts of a block's state (retesteth).
+   *
+   * @param block The block whose post-state to dump: hash or number.
+   * @param txIndex Accepted for compatibility; ignored.
+   * @param startKey The first account hash to include: 0x00…00 (or 0x00…01) to start, then the previous nextKey.
+   * @param maxResults Page size.
+   * @returns accountRange
+   * @throws {RpcClientError} -32001 Block 0x… not found
+   */
   debug_accountRange(...params: T.DebugAccountRangeParams): Promise<T.DebugAccountRangeResult>;
-  /** `debug_listPeersInfo`: Lists peers with what they announced. */
+  /**
+   * `debug_listPeersInfo`: Lists peers with what they announced.
+   *
+   * @returns peers
+   * @throws {RpcClientError} -32002 Peering is off on this node: restart it with --p2p (network.p2p.enabled = true); test mode turns it off by default.
+   */
   debug_listPeersInfo(...params: T.DebugListPeersInfoParams): Promise<T.DebugListPeersInfoResult>;
-  /** `debug_storageRangeAt`: Pages through an account's storage at a block (retesteth). */
+  /**
+   * `debug_storageRangeAt`: Pages through an account's storage at a block (retesteth).
+   *
+   * @param block The block whose post-state to read: hash or number.
+   * @param txIndex Accepted for compatibility; ignored.
+   * @param address The account.
+   * @param begin The first slot hash to include: zero to start, then the previous nextKey.
+   * @param maxResults Page size.
+   * @returns storageRange
+   * @throws {RpcClientError} -32001 Block 0x… not found
+   */
   debug_storageRangeAt(...params: T.DebugStorageRangeAtParams): Promise<T.DebugStorageRangeAtResult>;
-  /** `qa_generateCheckpoint`: Signs and submits an ECIP-1097 checkpoint with given keys (test networks). */
+  /**
+   * `qa_generateCheckpoint`: Signs and submits an ECIP-1097 checkpoint with given keys (test networks).
+   *
+   * @param privateKeys The federation keys to sign with.
+   * @param [blockHash] The block to checkpoint; default the best block.
+   * @returns checkpoint
+   * @throws {RpcClientError} -32001 Block 0x… not found
+   * @throws {RpcClientError} -32602 Invalid checkpoint: <the rule that failed, e.g. "signature 1 recovers to 0x…, which is not a federation member">; data.reason names it (too-many-signatures, unsorted-signatures, invalid-signature, not-federation-signer, duplicate-signer, too-few-signatures, malformed-checkpoint-block).
+   * @throws {RpcClientError} -32000 Checkpointing is not configured on this node: ECIP-1097 is off on this network (on dev, start the node with --checkpointing).
+   * @throws {RpcClientError} -32602 Invalid private key: not a valid secp256k1 key (must be 1 … n−1).
+   */
   qa_generateCheckpoint(...params: T.QaGenerateCheckpointParams): Promise<T.QaGenerateCheckpointResult>;
-  /** `qa_getFederationMembersInfo`: Returns the configured checkpointing federation. */
+  /**
+   * `qa_getFederationMembersInfo`: Returns the configured checkpointing federation.
+   *
+   * @returns federation
+   */
   qa_getFederationMembersInfo(...params: T.QaGetFederationMembersInfoParams): Promise<T.QaGetFederationMembersInfoResult>;
-  /** `qa_mineBlocks`: Orders the dev miner to mine blocks now (test networks). */
+  /**
+   * `qa_mineBlocks`: Orders the dev miner to mine blocks now (test networks).
+   *
+   * @param count How many blocks: a JSON integer or a hex quantity, at least 1.
+   * @param [withTransactions] Include pool transactions (default true).
+   * @param [parentHash] Block to build on; null or omitted = the best block.
+   * @returns outcome
+   * @throws {RpcClientError} -32001 Block 0x… not found
+   * @throws {RpcClientError} -32603 Internal error: the miner did not answer; check the node log.
+   */
   qa_mineBlocks(...params: T.QaMineBlocksParams): Promise<T.QaMineBlocksResult>;
-  /** `checkpointing_getLatestBlock`: Returns the block the federation should checkpoint next. */
+  /**
+   * `checkpointing_getLatestBlock`: Returns the block the federation should checkpoint next.
+   *
+   * @param checkpointingInterval Checkpoint every this many blocks: a positive JSON integer or hex quantity.
+   * @param [parentCheckpoint] The hash of the last checkpointed block, or null.
+   * @returns latest
+   * @throws {RpcClientError} -32602 Expected a positive integer checkpointing interval.
+   */
   checkpointing_getLatestBlock(...params: T.CheckpointingGetLatestBlockParams): Promise<T.CheckpointingGetLatestBlockResult>;
-  /** `checkpointing_pushCheckpoint`: Submits federation signatures that checkpoint a block. */
+  /**
+   * `checkpointing_pushCheckpoint`: Submits federation signatures that checkpoint a block.
+   *
+   * @param blockHash The block to checkpoint.
+   * @param signatures Federation signatures over blockHash, each r ‖ s ‖ v (65 bytes; 0x optional), in any order.
+   * @returns accepted
+   * @throws {RpcClientError} -32001 Block 0x… not found
+   * @throws {RpcClientError} -32602 Invalid checkpoint: <the rule that failed, e.g. "signature 1 recovers to 0x…, which is not a federation member">; data.reason names it (too-many-signatures, unsorted-signatures, invalid-signature, not-federation-signer, duplicate-signer, too-few-signatures, malformed-checkpoint-block).
+   * @throws {RpcClientError} -32000 Checkpointing is not configured on this node: ECIP-1097 is off on this network (on dev, start the node with --checkpointing).
+   */
   checkpointing_pushCheckpoint(...params: T.CheckpointingPushCheckpointParams): Promise<T.CheckpointingPushCheckpointResult>;
-  /** `svc_getAccountTransactions`: Lists the transactions an account sent or received in a block range. */
+  /**
+   * `svc_getAccountTransactions`: Lists the transactions an account sent or received in a block range.
+   *
+   * @param address The account.
+   * @param fromBlock First block of the range.
+   * @param toBlock Last block of the range, inclusive.
+   * @returns accountTransactions
+   * @throws {RpcClientError} -32005 Maximum number of blocks to search is 1000, requested: <n>. Split the range into smaller requests.
+   */
   svc_getAccountTransactions(...params: T.SvcGetAccountTransactionsParams): Promise<T.SvcGetAccountTransactionsResult>;
-  /** `miner_setEtherbase`: Sets the coinbase of mined blocks. */
+  /**
+   * `miner_setEtherbase`: Sets the coinbase of mined blocks.
+   *
+   * @param address The new coinbase.
+   * @returns success
+   */
   miner_setEtherbase(...params: T.MinerSetEtherbaseParams): Promise<T.MinerSetEtherbaseResult>;
-  /** `test_getLogHash`: Returns the hash of a transaction's logs. */
+  /**
+   * `test_getLogHash`: Returns the hash of a transaction's logs.
+   *
+   * @param transactionHash The transaction.
+   * @returns logHash
+   */
   test_getLogHash(...params: T.TestGetLogHashParams): Promise<T.TestGetLogHashResult>;
-  /** `test_importRawBlock`: Imports an RLP-encoded block and returns its hash. */
+  /**
+   * `test_importRawBlock`: Imports an RLP-encoded block and returns its hash.
+   *
+   * @param rawBlock The RLP of the block: [header, transactions, uncles].
+   * @returns blockHash
+   * @throws {RpcClientError} -32602 Invalid block RLP: <reason>.
+   * @throws {RpcClientError} -32000 Block validation failed: <reason>.
+   */
   test_importRawBlock(...params: T.TestImportRawBlockParams): Promise<T.TestImportRawBlockResult>;
-  /** `test_mineBlocks`: Mines blocks from the pool at once. */
+  /**
+   * `test_mineBlocks`: Mines blocks from the pool at once.
+   *
+   * @param count How many blocks.
+   * @returns success
+   * @throws {RpcClientError} -32000 Mining failed: <reason>.
+   */
   test_mineBlocks(...params: T.TestMineBlocksParams): Promise<T.TestMineBlocksResult>;
-  /** `test_modifyTimestamp`: Sets the timestamp of the next mined block. */
+  /**
+   * `test_modifyTimestamp`: Sets the timestamp of the next mined block.
+   *
+   * @param timestamp Unix seconds.
+   * @returns success
+   */
   test_modifyTimestamp(...params: T.TestModifyTimestampParams): Promise<T.TestModifyTimestampResult>;
-  /** `test_rewindToBlock`: Drops every block above a number. */
+  /**
+   * `test_rewindToBlock`: Drops every block above a number.
+   *
+   * @param blockNumber The new head.
+   * @returns success
+   * @throws {RpcClientError} -32001 Block 0x… not found
+   */
   test_rewindToBlock(...params: T.TestRewindToBlockParams): Promise<T.TestRewindToBlockResult>;
-  /** `test_setChainParams`: Replaces the chain with a new test chain. */
+  /**
+   * `test_setChainParams`: Replaces the chain with a new test chain.
+   *
+   * @param chainParams The test chain.
+   * @returns success
+   * @throws {RpcClientError} -32602 Invalid chain params: <reason> (e.g. unknown fork name <name>).
+   */
   test_setChainParams(...params: T.TestSetChainParamsParams): Promise<T.TestSetChainParamsResult>;
-  /** `iele_call`: Executes an IELE call without a transaction. */
+  /**
+   * `iele_call`: Executes an IELE call without a transaction.
+   * Not available: Needs the IELE virtual machine, which svc-node does not include.
+   *
+   * @param call The call.
+   * @param [block] State to run against; default latest. A number, a tag, a block hash or an EIP-1898 object, as for eth_call.
+   * @returns returnValues
+   * @throws {RpcClientError} -32602 An IELE call or transaction needs either function or contractCode.
+   */
   iele_call(...params: T.IeleCallParams): Promise<T.IeleCallResult>;
-  /** `iele_sendTransaction`: Sends an IELE transaction from an unlocked account. */
+  /**
+   * `iele_sendTransaction`: Sends an IELE transaction from an unlocked account.
+   * Not available: Needs the IELE virtual machine, which svc-node does not include.
+   *
+   * @param transaction The transaction.
+   * @returns transactionHash
+   * @throws {RpcClientError} -32602 An IELE call or transaction needs either function or contractCode.
+   * @throws {RpcClientError} -32000 account is locked or unknown
+   * @throws {RpcClientError} -32003 nonce too low
+   * @throws {RpcClientError} -32003 insufficient funds for gas * price + value
+   * @throws {RpcClientError} -32003 intrinsic gas too low
+   * @throws {RpcClientError} -32003 exceeds block gas limit
+   * @throws {RpcClientError} -32003 chain id mismatch
+   * @throws {RpcClientError} -32003 replacement transaction underpriced
+   * @throws {RpcClientError} -32003 already known
+   */
   iele_sendTransaction(...params: T.IeleSendTransactionParams): Promise<T.IeleSendTransactionResult>;
-  /** `mcp_initialize`: Starts an MCP conversation: returns the server's protocol version and capabilities. */
+  /**
+   * `mcp_initialize`: Starts an MCP conversation: returns the server's protocol version and capabilities.
+   *
+   * @param [request] The MCP initialize params; optional.
+   * @returns initializeResult
+   */
   mcp_initialize(...params: T.McpInitializeParams): Promise<T.McpInitializeResult>;
-  /** `prompts/get`: Renders an MCP prompt. */
+  /**
+   * `prompts/get`: Renders an MCP prompt.
+   *
+   * @param request The prompt name and its arguments.
+   * @returns prompt
+   * @throws {RpcClientError} -32602 Unknown prompt: <name>. Call prompts/list for the available prompts.
+   * @throws {RpcClientError} -32602 Invalid arguments for <tool|prompt> <name>: unexpected argument '<key>'; this <tool|prompt> takes no arguments. Call tools/list (or prompts/list) for its input schema.
+   */
   prompts_get(...params: T.PromptsGetParams): Promise<T.PromptsGetResult>;
-  /** `prompts/list`: Lists the MCP prompts. */
+  /**
+   * `prompts/list`: Lists the MCP prompts.
+   *
+   * @param [request] Optional; {} or omitted.
+   * @returns promptList
+   */
   prompts_list(...params: T.PromptsListParams): Promise<T.PromptsListResult>;
-  /** `resources/list`: Lists the MCP resources. */
+  /**
+   * `resources/list`: Lists the MCP resources.
+   *
+   * @param [request] Optional; {} or omitted.
+   * @returns resourceList
+   */
   resources_list(...params: T.ResourcesListParams): Promise<T.ResourcesListResult>;
-  /** `resources/read`: Reads an MCP resource. */
+  /**
+   * `resources/read`: Reads an MCP resource.
+   *
+   * @param request The resource URI.
+   * @returns resource
+   * @throws {RpcClientError} -32602 Unknown resource: <uri>. Call resources/list for the available resources.
+   * @throws {RpcClientError} -32002 Resource unavailable: the chain engine is not running
+   */
   resources_read(...params: T.ResourcesReadParams): Promise<T.ResourcesReadResult>;
-  /** `tools/call`: Runs an MCP tool. */
+  /**
+   * `tools/call`: Runs an MCP tool.
+   *
+   * @param request The tool name and its arguments.
+   * @returns toolResult
+   * @throws {RpcClientError} -32602 Unknown tool: <name>. Call tools/list for the available tools.
+   * @throws {RpcClientError} -32602 Invalid arguments for <tool|prompt> <name>: unexpected argument '<key>'; this <tool|prompt> takes no arguments. Call tools/list (or prompts/list) for its input schema.
+   */
   tools_call(...params: T.ToolsCallParams): Promise<T.ToolsCallResult>;
-  /** `tools/list`: Lists the MCP tools. */
+  /**
+   * `tools/list`: Lists the MCP tools.
+   *
+   * @param [request] Optional; {} or omitted.
+   * @returns toolList
+   */
   tools_list(...params: T.ToolsListParams): Promise<T.ToolsListResult>;
-  /** `rpc.discover`: Returns this OpenRPC document. */
+  /**
+   * `rpc.discover`: Returns this OpenRPC document.
+   *
+   * @returns openrpcDocument
+   */
   rpc_discover(...params: T.RpcDiscoverParams): Promise<T.RpcDiscoverResult>;
-  /** `rpc_modules`: Lists the enabled namespaces. */
+  /**
+   * `rpc_modules`: Lists the enabled namespaces.
+   *
+   * @returns modules
+   */
   rpc_modules(...params: T.RpcModulesParams): Promise<T.RpcModulesResult>;
 }
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadDocument } from '../../codegen/document.js';
-import { generate } from '../../codegen/generate.js';
+import { generate, generateClientPackage } from '../../codegen/generate.js';
 import { openrpcFile, repoRoot as root } from './paths.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-codegen-'));
@@ -31,6 +31,17 @@ describe('npm run codegen', () => {
     const committed = readTree(path.join(root, 'src/generated'));
     expect([...committed.keys()].sort()).toEqual([...fresh.keys()].sort());
     for (const [name, content] of fresh) expect(committed.get(name), `${name} is stale: run npm run codegen`).toBe(content);
+  });
+
+  it('regenerates the client package sources, clients/typescript/src/, byte for byte', async () => {
+    const out = path.join(tmp, 'client');
+    await generateClientPackage(doc, out);
+    const fresh = readTree(out);
+    const committed = readTree(path.join(root, 'clients/typescript/src'));
+    expect([...committed.keys()].sort()).toEqual([...fresh.keys()].sort());
+    for (const [name, content] of fresh) expect(committed.get(name), `clients/typescript/src/${name} is stale: run npm run codegen`).toBe(content);
+    // The same types and client as the node's own copy: one generator, one API.
+    expect(fresh.get('client.ts')).toBe(fs.readFileSync(path.join(root, 'src/generated/client.ts'), 'utf8'));
   });
 
   it('is deterministic: two runs give identical files', async () => {

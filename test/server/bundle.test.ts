@@ -1,16 +1,17 @@
 /**
- * The bundle `svc-node` starts from (bin/bundle.js): `node bin/build.js` brings it up to date with dist/, a change in
- * dist/ makes it stale, and a node started from it still finds what sits beside its modules in dist/ (the Ethash
+ * The bundle `svc-node` starts from (bin/bundle.js): `node bin/build.js` brings it up to date with dist/, a change of
+ * what dist/ was compiled from makes it stale (content: touching files does not), and a node started from it still finds what sits beside its modules in dist/ (the Ethash
  * cache worker, the sender-recovery worker, docs/), with no warning that it fell back to its main thread; the call
  * time limit applies to the EVM inside the bundle, and bundled nodes peer and sync.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HDNodeWallet, JsonRpcProvider, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { staleSources, stampFile } from '../../bin/build.js';
 import { bundleEntry, bundleIsStale } from '../../bin/bundle.js';
 import { DEV_MNEMONIC } from '../../src/chain/networks/devAccounts.js';
 import { repoRoot, startNode, type NodeProcess } from '../helpers/node-process.js';
@@ -39,13 +40,22 @@ afterAll(async () => {
 });
 
 describe('the bundle', () => {
-  it('is up to date after a build, stale once dist/ changes, and up to date again after the next build', () => {
+  it('is up to date after a build, whatever the mtimes; stale once a source changes; up to date after the next build', () => {
     expect(existsSync(bundleEntry)).toBe(true);
     expect(bundleIsStale()).toBe(false);
+    // What an install from a tarball or git does: sources extracted after dist/, so newer than their output.
     const now = new Date();
-    utimesSync(join(repoRoot, 'dist/main.js'), now, now);
+    utimesSync(join(repoRoot, 'dist/main.js'), new Date(now.getTime() - 60_000), new Date(now.getTime() - 60_000));
+    utimesSync(join(repoRoot, 'src/main.ts'), now, now);
+    expect(staleSources()).toEqual([]);
+    expect(bundleIsStale()).toBe(false);
+    // What an edit of src/main.ts does: its content is no longer the one the stamp says dist/main.js was compiled from.
+    const stamp = JSON.parse(readFileSync(stampFile, 'utf8')) as { sources: Record<string, string> };
+    writeFileSync(stampFile, JSON.stringify({ ...stamp, sources: { ...stamp.sources, 'src/main.ts': '0'.repeat(40) } }));
+    expect(staleSources()).toEqual([join(repoRoot, 'src/main.ts')]);
     expect(bundleIsStale()).toBe(true);
     buildAndBundle();
+    expect(staleSources()).toEqual([]);
     expect(bundleIsStale()).toBe(false);
   }, 60_000);
 

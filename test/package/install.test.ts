@@ -1,0 +1,240 @@
+/**
+ * The package as a new user installs it (issue 24, items 1 and 2): the node packed (`npm pack` of a copy of this
+ * working tree, which runs `prepack` and `prepare`) and installed into an empty project from its tarball, and installed from its path (a link
+ * to this checkout, whose `prepare` npm runs), each with the client package beside it (`svc-node-client`, from its
+ * own tarball or path). In both: `npx svc-node --version` and a start print no compile message and the start answers
+ * in about the time `npm start` takes; a file importing `svc-node-client` and `svc-node/client` type-checks.
+ *
+ * One install per source, shared by the cases: an install takes minutes on a loaded machine. The tarball project
+ * also holds a `typescript` that throws when loaded (a user's TypeScript 7 broke the compile the bin used to try).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onJsonLines } from '../helpers/json-lines.js';
+import { repoRoot } from '../helpers/node-process.js';
+import { post, request } from '../helpers/rpc.js';
+
+const work = mkdtempSync(join(tmpdir(), 'svc-node-install-'));
+const packs = join(work, 'packs');
+const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+const clientDir = join(repoRoot, 'clients/typescript');
+/** What bin/svc-node.js says when it compiles or falls back to the sources. */
+const COMPILE_MESSAGE = /cannot compile|through tsx|TypeScript/i;
+const NPM_FLAGS = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=warn'];
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly ms: number;
+}
+
+/** Runs a command to its end (asynchronously: the two installs run side by side). */
+function run(command: string, args: readonly string[], cwd: string, timeoutMs = 600_000): Promise<Run> {
+  const started = performance.now();
+  const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      killGroup(child.pid!, 'SIGKILL');
+      reject(new Error(`${command} ${args.join(' ')} did not end within ${timeoutMs} ms\n${stdout}\n${stderr}`));
+    }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, ms: Math.round(performance.now() - started) });
+    });
+  });
+}
+
+const running = new Set<number>();
+
+/** Signals a process group that may have ended already. */
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
+  }
+}
+
+/** Starts the node with `command args` on free loopback ports; resolves at its first JSON-RPC answer. */
+async function firstAnswer(command: string, args: readonly string[], cwd: string): Promise<{ ms: number; stderr: string }> {
+  const datadir = mkdtempSync(join(work, 'datadir-'));
+  const flags = ['--http.port', '0', '--http.addr', '127.0.0.1', '--p2p.port', '0', '--p2p.addr', '127.0.0.1', '--datadir', datadir];
+  const started = performance.now();
+  // A process group of its own: npm and npx start the node through a shell, and all of them must end.
+  const child = spawn(command, [...args, ...flags], { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  running.add(child.pid!);
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no listening line within 120 s\n${stderr}`)), 120_000);
+      onJsonLines(child.stdout, (parsed) => {
+        if (parsed?.msg === 'listening') {
+          clearTimeout(timer);
+          resolve(parsed.url as string);
+        }
+      });
+      child.once('exit', (code) => reject(new Error(`exited with ${code} before listening\n${stderr}`)));
+    });
+    const answer = await post(url, request('web3_clientVersion', []));
+    expect(answer.body.result).toMatch(/^svc-node\//);
+    return { ms: Math.round(performance.now() - started), stderr };
+  } finally {
+    killGroup(child.pid!, 'SIGTERM');
+    const killer = setTimeout(() => killGroup(child.pid!, 'SIGKILL'), 10_000);
+    if (child.exitCode === null && child.signalCode === null) await exited;
+    clearTimeout(killer);
+    running.delete(child.pid!);
+  }
+}
+
+/** An empty ES-module project that allows the install scripts the node needs. */
+function project(name: string): string {
+  const dir = join(work, name);
+  mkdirSync(dir);
+  const allowScripts = Object.fromEntries(['classic-level', 'esbuild', 'keccak', 'secp256k1', 'svc-node', 'svc-node-client'].map((p) => [p, true]));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `first-hour-${name}`, private: true, type: 'module', allowScripts }, null, 2));
+  return dir;
+}
+
+const CHECK = `import { createClient, fromHex, httpTransport, toHex, waitForReceipt, type Receipt } from 'svc-node-client';
+import * as viaNode from 'svc-node/client';
+
+const client = createClient(httpTransport('http://127.0.0.1:8546/'));
+const [from, to] = await client.eth_accounts();
+const hash = await client.eth_sendTransaction({ from, to, value: toHex(10n ** 18n) });
+const receipt: Receipt = await waitForReceipt(client, hash, { timeoutMs: 30_000 });
+export const gas: bigint = fromHex(receipt.gasUsed);
+export const same: typeof viaNode.createClient = createClient;
+// @ts-expect-error eth_chainId answers a hex string: an error here shows the types are real, not \`any\`
+export const wrong: number = await client.eth_chainId();
+// @ts-expect-error an address, not a number
+await viaNode.createClient(viaNode.httpTransport('http://127.0.0.1:8546/')).eth_getBalance(42);
+`;
+
+const TSCONFIG = {
+  compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022'], types: [], strict: true, noEmit: true },
+  files: ['check.ts'],
+};
+
+/**
+ * The working tree as git sees it (tracked and untracked files, not ignored ones) with this checkout's node_modules.
+ * The tarballs are packed from it because packing runs `npm run build`, whose tsc rewrites dist/ in place, and other
+ * test files run nodes from this checkout's dist/ meanwhile.
+ */
+function copyOfCheckout(): string {
+  const dir = join(work, 'checkout');
+  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: repoRoot, encoding: 'utf8' });
+  expect(listed.status, listed.stderr).toBe(0);
+  for (const file of listed.stdout.split('\0').filter(Boolean)) {
+    const from = join(repoRoot, file);
+    if (!existsSync(from) || !lstatSync(from).isFile()) continue; // deleted but not committed, or the node_modules link
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    copyFileSync(from, join(dir, file));
+  }
+  symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'));
+  return dir;
+}
+
+const projects: Record<'tarball' | 'path', string> = { tarball: '', path: '' };
+const installs: Record<string, Run> = {};
+
+beforeAll(async () => {
+  mkdirSync(packs);
+  const checkout = copyOfCheckout();
+  const packed = await run('npm', ['pack', '--pack-destination', packs, '--loglevel=warn'], checkout);
+  expect(packed.code, packed.stderr).toBe(0);
+  const packedClient = await run('npm', ['pack', '--pack-destination', packs, '--loglevel=warn'], join(checkout, 'clients/typescript'));
+  expect(packedClient.code, packedClient.stderr).toBe(0);
+  const tarball = (prefix: string) => join(packs, readdirSync(packs).find((f) => f.startsWith(`${prefix}-${version}`))!);
+  const nodeTgz = tarball('svc-node');
+  const clientTgz = tarball('svc-node-client');
+  console.log(
+    `npm pack: svc-node ${packed.ms} ms (${statSync(nodeTgz).size} bytes), svc-node-client ${packedClient.ms} ms (${statSync(clientTgz).size} bytes)`,
+  );
+
+  projects.tarball = project('tarball');
+  projects.path = project('path');
+  const [fromTarball, fromPath] = await Promise.all([
+    run('npm', ['install', ...NPM_FLAGS, nodeTgz, clientTgz], projects.tarball),
+    run('npm', ['install', ...NPM_FLAGS, repoRoot, clientDir], projects.path),
+  ]);
+  installs.tarball = fromTarball;
+  installs.path = fromPath;
+  for (const [name, install] of Object.entries(installs)) {
+    expect(install.code, `${name}: ${install.stderr}`).toBe(0);
+    console.log(`npm install from the ${name}: ${install.ms} ms`);
+  }
+  // A user's TypeScript of another major, found further up from the installed package: the bin must never load it.
+  const userTs = join(projects.tarball, 'node_modules/typescript');
+  mkdirSync(userTs, { recursive: true });
+  writeFileSync(join(userTs, 'package.json'), JSON.stringify({ name: 'typescript', version: '7.0.0', main: 'index.js' }));
+  writeFileSync(join(userTs, 'index.js'), "throw new Error('svc-node loaded its user\\'s TypeScript');\n");
+}, 1_500_000);
+
+afterAll(async () => {
+  for (const pid of running) killGroup(pid, 'SIGKILL');
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('the installed package', () => {
+  it('ships its bundle, the client build with declarations, and no compile step to run', () => {
+    const installed = join(projects.tarball, 'node_modules/svc-node');
+    for (const file of ['dist/bundle/main.js', 'dist/main.js', 'clients/typescript/dist/index.js', 'clients/typescript/dist/index.d.ts']) {
+      expect(existsSync(join(installed, file)), file).toBe(true);
+    }
+    const client = join(projects.tarball, 'node_modules/svc-node-client');
+    expect(JSON.parse(readFileSync(join(client, 'package.json'), 'utf8'))).toMatchObject({ name: 'svc-node-client', exports: { '.': { types: './dist/index.d.ts' } } });
+    expect(existsSync(join(client, 'dist/index.d.ts'))).toBe(true);
+    expect(existsSync(join(client, 'node_modules'))).toBe(false); // no dependencies
+  });
+
+  it("covers every install script of the node's dependencies in its allowScripts (npm 11 lists the others at each install)", async () => {
+    const listed = await run('npm', ['install-scripts', 'ls'], repoRoot, 120_000);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/No packages with unreviewed install scripts/);
+  }, 180_000);
+
+  it.each(['tarball', 'path'] as const)('from the %s: npx svc-node --version prints the version and nothing about compiling', async (source) => {
+    const result = await run('npx', ['--no', '--', 'svc-node', '--version'], projects[source], 120_000);
+    console.log(`npx svc-node --version (${source}): ${result.ms} ms`);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim()).toBe(version);
+    expect(result.stderr).not.toMatch(COMPILE_MESSAGE);
+  }, 180_000);
+
+  it('starts from its bundle and answers in about the time npm start takes, from the tarball and from the path', async () => {
+    const npmStart = await firstAnswer('npm', ['start', '--'], repoRoot);
+    const tarball = await firstAnswer('npx', ['--no', '--', 'svc-node'], projects.tarball);
+    const path = await firstAnswer('npx', ['--no', '--', 'svc-node'], projects.path);
+    console.log(`first answer: npm start ${npmStart.ms} ms, installed from the tarball ${tarball.ms} ms, from the path ${path.ms} ms`);
+    for (const started of [tarball, path]) {
+      expect(started.stderr).not.toMatch(COMPILE_MESSAGE);
+      expect(started.ms).toBeLessThan(3 * npmStart.ms);
+    }
+  }, 600_000);
+
+  it.each(['tarball', 'path'] as const)('from the %s: svc-node-client and svc-node/client load in Node', async (source) => {
+    const script = "const a = await import('svc-node-client'); const b = await import('svc-node/client'); console.log(a.toHex(255n), b.fromHex('0x10'), typeof b.createClient);";
+    const loaded = await run(process.execPath, ['--input-type=module', '-e', script], projects[source], 60_000);
+    expect(loaded.stderr).toBe('');
+    expect(loaded.stdout.trim()).toBe('0xff 16n function');
+  }, 90_000);
+
+  it.each(['tarball', 'path'] as const)('from the %s: a file importing svc-node-client and svc-node/client type-checks', async (source) => {
+    writeFileSync(join(projects[source], 'check.ts'), CHECK);
+    writeFileSync(join(projects[source], 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
+    const tsc = await run(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', '.'], projects[source], 300_000);
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.code).toBe(0);
+  }, 360_000);
+});
