@@ -13,14 +13,14 @@ export interface Guide {
   readonly slug: string;
   /** Navigation label (short). */
   readonly label: string;
-  /** One line for the front page. */
+  /** One line for the front page (inline `code` allowed). */
   readonly summary: string;
 }
 
 export const GUIDES: readonly Guide[] = [
-  { slug: 'getting-started', label: 'Getting started', summary: 'A dev chain in a minute: curl, then ethers, viem, web3.js, Foundry\'s cast and the client package.' },
-  { slug: 'client-sdk', label: 'Client SDK', summary: 'The typed client generated from openrpc.json: transports, batches, WebSocket subscriptions, errors.' },
-  { slug: 'mcp', label: 'MCP for agents', summary: 'The agent protocol over /mcp: tools, resources and prompts with live node data.' },
+  { slug: 'getting-started', label: 'Getting started', summary: 'A dev chain in a minute: curl, then ethers, viem, web3.js, Foundry\'s `cast` and the client package.' },
+  { slug: 'client-sdk', label: 'Client SDK', summary: 'The typed client generated from `openrpc.json`: transports, batches, WebSocket subscriptions, errors.' },
+  { slug: 'mcp', label: 'MCP for agents', summary: 'The agent protocol over `/mcp`: tools, resources and prompts with live node data.' },
   { slug: 'operating', label: 'Operating', summary: 'Operating svc-node safely: safe defaults, authentication, every limit and its error, reverse proxy and TLS.' },
   { slug: 'peering', label: 'Peering and the cluster', summary: 'devp2p peers, sync and the blacklist; a local 3-node cluster in one command.' },
 ];

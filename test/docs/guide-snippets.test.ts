@@ -99,7 +99,8 @@ function scratchProject(): string {
 }
 
 const cast = findCast();
-const NO_CAST = "Foundry's cast is not installed (it is not a devDependency: @foundry-rs/cast downloads its binary at install time)";
+// @foundry-rs/cast (a devDependency) brings the binary in a per-platform optional package; other platforms have none.
+const NO_CAST = `Foundry's cast is not installed (no @foundry-rs/cast binary for ${process.platform}-${process.arch} in node_modules/.bin or the PATH)`;
 
 describe('guide snippets against a dev node', () => {
   let project: string;

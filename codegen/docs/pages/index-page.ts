@@ -34,7 +34,7 @@ ${unavailable.length} not yet. <a href="${root}schemas.html">${Object.keys(model
 <section aria-labelledby="guides">
 <h2 id="guides">Guides</h2>
 <ul class="guide-list">
-${GUIDES.map((g) => html`<li><a href="${guideHref(root, g.slug)}">${g.label}</a>: ${g.summary}</li>
+${GUIDES.map((g) => html`<li><a href="${guideHref(root, g.slug)}">${g.label}</a>: ${inlineProse(g.summary)}</li>
 `)}</ul>
 </section>
 
