@@ -14,11 +14,14 @@ import { indexPage } from './pages/index-page.js';
 import { namespacePage } from './pages/namespace-page.js';
 import { methodPage } from './pages/method-page.js';
 import { schemasPage } from './pages/schemas-page.js';
+import { guidePage } from './pages/guide-page.js';
+import { GUIDES, guideHref, renderGuide } from './guides.js';
 
 const ASSET_SOURCES = fileURLToPath(new URL('./assets/', import.meta.url));
+const GUIDE_SOURCES = fileURLToPath(new URL('./guides/', import.meta.url));
 
 /** Everything the generator owns inside docsDir; only these are removed before writing (the Grafana dashboard and other hand-written files stay). */
-export const GENERATED_ENTRIES = ['index.html', 'schemas.html', 'assets', 'namespaces', 'methods'];
+export const GENERATED_ENTRIES = ['index.html', 'schemas.html', 'assets', 'namespaces', 'methods', 'guides'];
 
 /**
  * @param document the parsed OpenRPC document (plain JSON object, `$ref`s not dereferenced)
@@ -32,6 +35,10 @@ export async function generateDocs(document: object, docsDir: string): Promise<v
   files.set('schemas.html', schemasPage(model));
   for (const ns of model.namespaces) files.set(namespaceHref('', ns.name), namespacePage(model, ns));
   for (const method of model.methods) files.set(methodHref('', method.slug), methodPage(model, method));
+  for (const guide of GUIDES) {
+    const markdown = await readFile(path.join(GUIDE_SOURCES, `${guide.slug}.md`), 'utf8');
+    files.set(guideHref('', guide.slug), guidePage(model, guide, renderGuide(markdown)));
+  }
 
   files.set(ASSETS.css, await readFile(path.join(ASSET_SOURCES, 'style.css'), 'utf8'));
   const script = await readFile(path.join(ASSET_SOURCES, 'portal.js'), 'utf8');

@@ -6,12 +6,13 @@
  */
 import { html, Html } from './html.js';
 import type { DocsModel } from './model.js';
+import { GUIDES, guideHref } from './guides.js';
 
 export interface PageSpec {
   /** Text for `<title>`, before the site name. */
   readonly title: string;
   readonly root: string;
-  /** Which navigation entry is the current page: 'index', 'schemas' or a namespace name. */
+  /** Which navigation entry is the current page: 'index', 'schemas', 'guide:<slug>' or a namespace name. */
   readonly current?: string;
   readonly body: Html;
 }
@@ -49,9 +50,16 @@ export function page(model: DocsModel, spec: PageSpec): string {
   </div>
 </header>
 <div class="layout">
-<nav class="site-nav" aria-label="Namespaces">
+<nav class="site-nav" aria-label="Guides and namespaces">
   <ul>
     <li><a href="${root}index.html"${ariaCurrent('index')}>Overview</a></li>
+  </ul>
+  <h2 class="nav-heading">Guides</h2>
+  <ul>
+    ${GUIDES.map((g) => html`<li><a href="${guideHref(root, g.slug)}"${ariaCurrent(`guide:${g.slug}`)}>${g.label}</a></li>
+    `)}</ul>
+  <h2 class="nav-heading">API</h2>
+  <ul>
     ${model.namespaces.map(
       (ns) => html`<li><a href="${namespaceHref(root, ns.name)}"${ariaCurrent(ns.name)}>${ns.name}<span class="count">${ns.methods.length}</span></a></li>
     `,

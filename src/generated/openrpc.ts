@@ -220,6 +220,26 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [],
       "examples": [
         {
+          "name": "fresh dev chain: the ten dev accounts",
+          "description": "The keys the dev node holds, from the test mnemonic.",
+          "params": [],
+          "result": {
+            "name": "addresses",
+            "value": [
+              "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+              "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+              "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc",
+              "0x90f79bf6eb2c4f870365e785982e1f101e93b906",
+              "0x15d34aaf54267db7d7c367839aaf71a00a2c6a65",
+              "0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc",
+              "0x976ea74026e726554db657fa54763abd0c3a0aa9",
+              "0x14dc79964da2c08b23698b3d3cc7ca32193d9955",
+              "0x23618e81e3f5cdf7f54c3d65f7fbc0abf5b21e8f",
+              "0xa0ee7a142d267c1f36714e4a8f75612f20a79720"
+            ]
+          }
+        },
+        {
           "name": "one account",
           "params": [],
           "result": {
@@ -250,6 +270,15 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       },
       "errors": [],
       "examples": [
+        {
+          "name": "fresh dev chain",
+          "description": "The dev chain mines to its first account.",
+          "params": [],
+          "result": {
+            "name": "coinbase",
+            "value": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
+          }
+        },
         {
           "name": "configured coinbase",
           "params": [],
@@ -303,6 +332,46 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       },
       "errors": [],
       "examples": [
+        {
+          "name": "fresh dev chain: genesis",
+          "description": "The instant-seal dev genesis (nonce and mixHash zero).",
+          "params": [
+            {
+              "name": "blockHash",
+              "value": "0xeb301efb59ea26cc915b2d7c1e2aba95a174e28df6f5bffe042fbba91a6f8b66"
+            },
+            {
+              "name": "fullTransactions",
+              "value": false
+            }
+          ],
+          "result": {
+            "name": "block",
+            "value": {
+              "number": "0x0",
+              "hash": "0xeb301efb59ea26cc915b2d7c1e2aba95a174e28df6f5bffe042fbba91a6f8b66",
+              "parentHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
+              "nonce": "0x0000000000000000",
+              "mixHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
+              "sha3Uncles": "0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347",
+              "logsBloom": "0x00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000",
+              "transactionsRoot": "0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421",
+              "stateRoot": "0xf8fa57a961bc78e7c98f902e9926ff25f16c970c7f9790a8af37d52d32372401",
+              "receiptsRoot": "0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421",
+              "miner": "0x0000000000000000000000000000000000000000",
+              "difficulty": "0x2",
+              "totalDifficulty": "0x2",
+              "extraData": "0x7376632d6e6f64652064657620696e7374616e742d7365616c",
+              "size": "0x212",
+              "gasLimit": "0x1c9c380",
+              "gasUsed": "0x0",
+              "timestamp": "0x0",
+              "checkpoint": null,
+              "transactions": [],
+              "uncles": []
+            }
+          }
+        },
         {
           "name": "hashes only",
           "params": [
@@ -412,6 +481,45 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         }
       ],
       "examples": [
+        {
+          "name": "fresh dev chain: genesis",
+          "params": [
+            {
+              "name": "block",
+              "value": "0x0"
+            },
+            {
+              "name": "fullTransactions",
+              "value": false
+            }
+          ],
+          "result": {
+            "name": "block",
+            "value": {
+              "number": "0x0",
+              "hash": "0xeb301efb59ea26cc915b2d7c1e2aba95a174e28df6f5bffe042fbba91a6f8b66",
+              "parentHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
+              "nonce": "0x0000000000000000",
+              "mixHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
+              "sha3Uncles": "0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347",
+              "logsBloom": "0x00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000",
+              "transactionsRoot": "0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421",
+              "stateRoot": "0xf8fa57a961bc78e7c98f902e9926ff25f16c970c7f9790a8af37d52d32372401",
+              "receiptsRoot": "0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421",
+              "miner": "0x0000000000000000000000000000000000000000",
+              "difficulty": "0x2",
+              "totalDifficulty": "0x2",
+              "extraData": "0x7376632d6e6f64652064657620696e7374616e742d7365616c",
+              "size": "0x212",
+              "gasLimit": "0x1c9c380",
+              "gasUsed": "0x0",
+              "timestamp": "0x0",
+              "checkpoint": null,
+              "transactions": [],
+              "uncles": []
+            }
+          }
+        },
         {
           "name": "full transactions",
           "params": [
@@ -611,6 +719,19 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [],
       "examples": [
         {
+          "name": "fresh dev chain: genesis",
+          "params": [
+            {
+              "name": "blockHash",
+              "value": "0xeb301efb59ea26cc915b2d7c1e2aba95a174e28df6f5bffe042fbba91a6f8b66"
+            }
+          ],
+          "result": {
+            "name": "transactionCount",
+            "value": "0x0"
+          }
+        },
+        {
           "name": "block 1",
           "params": [
             {
@@ -664,6 +785,19 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         }
       ],
       "examples": [
+        {
+          "name": "fresh dev chain: genesis",
+          "params": [
+            {
+              "name": "block",
+              "value": "0x0"
+            }
+          ],
+          "result": {
+            "name": "transactionCount",
+            "value": "0x0"
+          }
+        },
         {
           "name": "block 1",
           "params": [
@@ -768,6 +902,19 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         }
       ],
       "examples": [
+        {
+          "name": "fresh dev chain: genesis",
+          "params": [
+            {
+              "name": "block",
+              "value": "0x0"
+            }
+          ],
+          "result": {
+            "name": "uncleCount",
+            "value": "0x0"
+          }
+        },
         {
           "name": "block 2",
           "params": [
@@ -1015,6 +1162,19 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         }
       ],
       "examples": [
+        {
+          "name": "fresh dev chain: genesis",
+          "params": [
+            {
+              "name": "block",
+              "value": "0x0"
+            }
+          ],
+          "result": {
+            "name": "receipts",
+            "value": []
+          }
+        },
         {
           "name": "block 1",
           "params": [
@@ -1766,6 +1926,23 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       ],
       "examples": [
         {
+          "name": "fresh dev chain: first dev account at genesis",
+          "params": [
+            {
+              "name": "address",
+              "value": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
+            },
+            {
+              "name": "block",
+              "value": "earliest"
+            }
+          ],
+          "result": {
+            "name": "nonce",
+            "value": "0x0"
+          }
+        },
+        {
           "name": "after block 2",
           "params": [
             {
@@ -1974,6 +2151,24 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       ],
       "examples": [
         {
+          "name": "dev chain: 1 ETC from the first dev account",
+          "description": "The hash differs with every send (nonce); this one is the first send on a fresh dev chain.",
+          "params": [
+            {
+              "name": "transaction",
+              "value": {
+                "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                "value": "0xde0b6b3a7640000"
+              }
+            }
+          ],
+          "result": {
+            "name": "transactionHash",
+            "value": "0x3cea89cb908298c966b9172d8b71e57180133f71b9714ed18cf38015f5a4de2f"
+          }
+        },
+        {
           "name": "transfer 0.5 ETC",
           "params": [
             {
@@ -2034,6 +2229,24 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         }
       ],
       "examples": [
+        {
+          "name": "fresh dev chain: first dev account",
+          "description": "Signatures are deterministic (RFC 6979), so any node holding this key answers the same.",
+          "params": [
+            {
+              "name": "address",
+              "value": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
+            },
+            {
+              "name": "message",
+              "value": "0x48656c6c6f2c20457468657265756d20436c617373696321"
+            }
+          ],
+          "result": {
+            "name": "signature",
+            "value": "0xb8684733779eb3bcf5be8a9cfe7a79c97f4942fe7e0a25f7d883dbaa9189833975de847f10999450fa4d117c8d4414f8375b472fd38fb3f2ceda3028c684a1301c"
+          }
+        },
         {
           "name": "sign \"Hello, Ethereum Classic!\"",
           "params": [
@@ -2099,6 +2312,24 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         }
       ],
       "examples": [
+        {
+          "name": "fresh dev chain: first dev account at genesis",
+          "description": "One million ETC, as every dev account starts with.",
+          "params": [
+            {
+              "name": "address",
+              "value": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
+            },
+            {
+              "name": "block",
+              "value": "earliest"
+            }
+          ],
+          "result": {
+            "name": "balance",
+            "value": "0xd3c21bcecceda1000000"
+          }
+        },
         {
           "name": "sender after block 2",
           "params": [
@@ -2199,6 +2430,23 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       ],
       "examples": [
         {
+          "name": "fresh dev chain: an account without code",
+          "params": [
+            {
+              "name": "address",
+              "value": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
+            },
+            {
+              "name": "block",
+              "value": "earliest"
+            }
+          ],
+          "result": {
+            "name": "code",
+            "value": "0x"
+          }
+        },
+        {
           "name": "deployed contract",
           "params": [
             {
@@ -2289,6 +2537,27 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       ],
       "examples": [
         {
+          "name": "fresh dev chain: an account without storage",
+          "params": [
+            {
+              "name": "address",
+              "value": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
+            },
+            {
+              "name": "position",
+              "value": "0x0"
+            },
+            {
+              "name": "block",
+              "value": "earliest"
+            }
+          ],
+          "result": {
+            "name": "value",
+            "value": "0x0000000000000000000000000000000000000000000000000000000000000000"
+          }
+        },
+        {
           "name": "slot 0",
           "params": [
             {
@@ -2357,6 +2626,24 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         }
       ],
       "examples": [
+        {
+          "name": "fresh dev chain: an account without storage",
+          "description": "The root of the empty trie.",
+          "params": [
+            {
+              "name": "address",
+              "value": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
+            },
+            {
+              "name": "block",
+              "value": "earliest"
+            }
+          ],
+          "result": {
+            "name": "storageRoot",
+            "value": "0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421"
+          }
+        },
         {
           "name": "contract",
           "params": [
@@ -2620,6 +2907,24 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         }
       ],
       "examples": [
+        {
+          "name": "fresh dev chain: 1 ETC between dev accounts",
+          "description": "A plain value transfer costs 21,000 gas.",
+          "params": [
+            {
+              "name": "transaction",
+              "value": {
+                "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                "value": "0xde0b6b3a7640000"
+              }
+            }
+          ],
+          "result": {
+            "name": "gas",
+            "value": "0x5208"
+          }
+        },
         {
           "name": "plain transfer",
           "params": [
@@ -3129,6 +3434,15 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         }
       ],
       "examples": [
+        {
+          "name": "fresh dev chain (instant seal)",
+          "description": "Instant seal does no hashing.",
+          "params": [],
+          "result": {
+            "name": "hashRate",
+            "value": "0x0"
+          }
+        },
         {
           "name": "about 1 MH/s",
           "params": [],
@@ -3660,6 +3974,14 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         }
       },
       "examples": [
+        {
+          "name": "fresh dev chain",
+          "params": [],
+          "result": {
+            "name": "networkId",
+            "value": "1337"
+          }
+        },
         {
           "name": "Ethereum Classic mainnet",
           "params": [],
@@ -4243,6 +4565,25 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         }
       },
       "examples": [
+        {
+          "name": "fresh dev chain",
+          "params": [],
+          "result": {
+            "name": "addresses",
+            "value": [
+              "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+              "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+              "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc",
+              "0x90f79bf6eb2c4f870365e785982e1f101e93b906",
+              "0x15d34aaf54267db7d7c367839aaf71a00a2c6a65",
+              "0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc",
+              "0x976ea74026e726554db657fa54763abd0c3a0aa9",
+              "0x14dc79964da2c08b23698b3d3cc7ca32193d9955",
+              "0x23618e81e3f5cdf7f54c3d65f7fbc0abf5b21e8f",
+              "0xa0ee7a142d267c1f36714e4a8f75612f20a79720"
+            ]
+          }
+        },
         {
           "name": "two accounts",
           "params": [],
@@ -7079,6 +7420,27 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         }
       },
       "examples": [
+        {
+          "name": "fresh dev chain",
+          "description": "Every namespace is on by default on dev.",
+          "params": [],
+          "result": {
+            "name": "modules",
+            "value": {
+              "eth": "1.0",
+              "web3": "1.0",
+              "net": "1.0",
+              "personal": "1.0",
+              "debug": "1.0",
+              "qa": "1.0",
+              "checkpointing": "1.0",
+              "svc": "1.0",
+              "iele": "1.0",
+              "mcp": "1.0",
+              "rpc": "1.0"
+            }
+          }
+        },
         {
           "name": "default public set",
           "params": [],

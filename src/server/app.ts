@@ -60,6 +60,24 @@ export function createApp(options: AppOptions): App {
     });
   }
 
+  // `GET /` is the first URL a person opens: a browser goes to the portal, anything else gets a pointer to the
+  // endpoints (JSON-RPC itself is `POST /`). The answer depends on Accept, so caches must key on it.
+  app.get('/', (c) => {
+    c.header('vary', 'accept');
+    if (/\btext\/html\b/i.test(c.req.header('accept') ?? '')) return c.redirect('/docs/', 302);
+    return c.json({
+      name: 'svc-node',
+      jsonrpc: 'POST /',
+      websocket: '/ws',
+      docs: '/docs/',
+      gettingStarted: '/docs/guides/getting-started.html',
+      ...(mcp ? { mcp: '/mcp' } : {}),
+      health: '/health',
+      ...(options.metrics !== undefined ? { metrics: '/metrics' } : {}),
+      openrpc: 'rpc.discover',
+    });
+  });
+
   // Relative links in the portal resolve against /docs/, so /docs itself redirects there.
   app.get('/docs', (c) => c.redirect('/docs/', 301));
   app.get('/docs/*', async (c) => {

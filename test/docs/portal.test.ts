@@ -1,15 +1,17 @@
 /**
  * The docs portal end to end: the committed docs/ is what the generator makes from openrpc.json today, and in
  * headless Chromium the node's /docs finds eth_getBalance by search and "Try it" on web3_clientVersion shows
- * the node's real answer.
+ * the node's real answer; the front page links every guide, a guide is a rendered page, and "Try it" on
+ * eth_getBalance shows the value the page's example shows. Screenshots go to /work/screens/ (or $PORTAL_SCREENS).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { GENERATED_ENTRIES, generateDocs } from '../../codegen/docs/index.js';
+import { GUIDES } from '../../codegen/docs/guides.js';
 import { repoRoot, startNode, type NodeProcess } from '../helpers/node-process.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -24,6 +26,8 @@ function listFiles(dir: string): string[] {
     return statSync(path).isDirectory() ? listFiles(path) : [path];
   });
 }
+
+const SCREENS = process.env.PORTAL_SCREENS ?? '/work/screens';
 
 const readDocument = (): object => JSON.parse(readFileSync(join(repoRoot, 'openrpc.json'), 'utf8')) as object;
 
@@ -117,6 +121,70 @@ describe('docs portal in headless Chromium', () => {
     const answer = JSON.parse((await output.textContent()) ?? '') as { result?: unknown };
     expect(typeof answer.result).toBe('string');
     expect(answer.result as string).toMatch(/^svc-node\//);
+
+    expect(pageErrors).toEqual([]);
+    expect(failed).toEqual([]);
+  });
+
+  it('links every guide from the front page, renders guides as pages, and Try it shows the example value', async (context) => {
+    if (chromiumProblem) {
+      context.skip();
+      return;
+    }
+    mkdirSync(SCREENS, { recursive: true });
+    const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const failed: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+    });
+
+    // The first URL a person opens.
+    await page.goto(node!.url);
+    await page.waitForURL(/\/docs\/$/);
+    await page.screenshot({ path: join(SCREENS, 'portal-front-page.png'), fullPage: true });
+
+    const guideLinks = page.locator('#guides + .guide-list a');
+    const hrefs = (await Promise.all((await guideLinks.all()).map((a) => a.getAttribute('href')))).map((href) => new URL(href ?? '', page.url()).href);
+    expect(hrefs).toEqual(GUIDES.map((g) => new URL(`/docs/guides/${g.slug}.html`, node!.url).href));
+    // The operating guide used to be raw Markdown served as text/plain.
+    expect(await page.locator('main a[href$=".md"]').count()).toBe(0);
+
+    for (const guide of GUIDES) {
+      const response = await page.goto(new URL(`/docs/guides/${guide.slug}.html`, node!.url).href);
+      expect(response?.headers()['content-type'], guide.slug).toMatch(/^text\/html/);
+      const main = page.locator('main');
+      await expect.poll(() => main.locator('h1').count(), { message: guide.slug }).toBe(1);
+      expect(await main.locator('pre code').count(), `${guide.slug}: code blocks`).toBeGreaterThan(0);
+      expect(await page.locator(`.site-nav a[aria-current="page"]`).textContent(), guide.slug).toBe(guide.label);
+      // Rendered, not Markdown: no fences, heading hashes, link syntax or table rules left in the visible text
+      // outside code blocks.
+      let prose = await main.innerText();
+      for (const code of await main.locator('pre').allInnerTexts()) prose = prose.replace(code, '');
+      expect(prose, guide.slug).not.toMatch(/```|^#{1,6} |\]\(|^\|?\s*-{3,}\s*\|/m);
+      expect(prose.split('\n').length, guide.slug).toBeGreaterThan(5);
+    }
+
+    await page.goto(new URL('/docs/guides/getting-started.html', node!.url).href);
+    await expect.poll(() => page.locator('main h1').textContent()).toBe('Getting started');
+    expect(await page.locator('pre[data-tested] code.language-sh').count()).toBeGreaterThan(0);
+    await page.screenshot({ path: join(SCREENS, 'portal-guide-getting-started.png'), fullPage: true });
+
+    // eth_getBalance: the response the page shows for its first example, then the node's answer to Try it.
+    await page.goto(new URL('/docs/methods/eth_getBalance.html', node!.url).href);
+    const shown = JSON.parse((await page.locator('.example').first().locator('figure', { hasText: 'Response' }).locator('code').textContent()) ?? '') as {
+      result: string;
+    };
+    expect(shown.result).toBe('0xd3c21bcecceda1000000');
+    const request = JSON.parse(await page.locator('#try-it-request').inputValue()) as { params: unknown[] };
+    expect(request.params).toEqual(['0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266', 'earliest']);
+    await page.getByRole('button', { name: 'Try it' }).click();
+    const output = page.locator('.try-it-output');
+    await expect.poll(() => output.textContent(), { timeout: 15_000 }).toContain('"result"');
+    expect((JSON.parse((await output.textContent()) ?? '') as { result?: unknown }).result).toBe(shown.result);
+    await page.locator('.try-it').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SCREENS, 'portal-method-eth_getBalance.png'), fullPage: true });
 
     expect(pageErrors).toEqual([]);
     expect(failed).toEqual([]);

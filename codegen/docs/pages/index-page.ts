@@ -3,6 +3,7 @@ import { html } from '../html.js';
 import { prose, inlineProse } from '../html.js';
 import { safetyBadge, SAFETY_MEANING } from '../badges.js';
 import { page, namespaceHref, methodHref } from '../layout.js';
+import { GUIDES, guideHref } from '../guides.js';
 import type { DocsModel } from '../model.js';
 
 /**
@@ -25,10 +26,16 @@ ${prose(model.description)}
 <p>Every method below is called as JSON-RPC 2.0: <code>POST</code> a request
 object (or a batch array) with <code>Content-Type: application/json</code> to the node's root URL. Method pages have a
 <strong>Try it</strong> form that sends the example request to the node serving this page.</p>
-<p>Running a node: <a href="${root}operations.md">Operating svc-node safely</a> (safe defaults, authentication, every
-limit and its error, reverse proxy and TLS, the soak and failure tests).</p>
+<p>New here? <a href="${guideHref(root, 'getting-started')}">Getting started</a> runs a dev chain and talks to it in a minute.</p>
 <p class="totals">${model.methods.length} methods in ${model.namespaces.length} namespaces; ${availableCount} answer today,
 ${unavailable.length} not yet. <a href="${root}schemas.html">${Object.keys(model.schemas).length} shared schemas</a>.</p>
+</section>
+
+<section aria-labelledby="guides">
+<h2 id="guides">Guides</h2>
+<ul class="guide-list">
+${GUIDES.map((g) => html`<li><a href="${guideHref(root, g.slug)}">${g.label}</a>: ${inlineProse(g.summary)}</li>
+`)}</ul>
 </section>
 
 <section aria-labelledby="namespaces">

@@ -1,0 +1,162 @@
+/**
+ * Every snippet the guides mark as tested (```sh test, ```js test) runs against a fresh dev node, one node per
+ * guide, in the order of the page: shell snippets through `sh` (curl, cast), JS snippets as ES modules in a
+ * scratch project that sees the repo's node_modules and `svc-node/client`. A `# => text` or `// => text` comment
+ * is what the reader is told to expect: the output must contain each, in order. The node's URL replaces
+ * 127.0.0.1:8546 (the default port the guides name).
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GUIDES } from '../../codegen/docs/guides.js';
+import { repoRoot, startNode, type NodeProcess } from '../helpers/node-process.js';
+
+interface Snippet {
+  readonly language: 'sh' | 'js';
+  readonly code: string;
+  readonly line: number;
+  readonly expected: readonly string[];
+}
+
+function snippetsOf(markdown: string): Snippet[] {
+  const snippets: Snippet[] = [];
+  const lines = markdown.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^```(sh|js) test\s*$/.exec(lines[i]);
+    if (!open) continue;
+    const start = i + 1;
+    while (i + 1 < lines.length && !/^```\s*$/.test(lines[i + 1])) i++;
+    const code = lines.slice(start, i + 1).join('\n');
+    i++;
+    const marker = open[1] === 'sh' ? /^\s*# => (.+)$/ : /\/\/ => (.+)$/;
+    const expected = code.split('\n').flatMap((l) => {
+      const m = marker.exec(l);
+      return m ? [m[1].trim()] : [];
+    });
+    snippets.push({ language: open[1] as 'sh' | 'js', code, line: start, expected });
+  }
+  return snippets;
+}
+
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs = 60_000) {
+  return new Promise<{ code: number | null; output: string }>((resolve) => {
+    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (output += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (output += c));
+    const timer = setTimeout(() => {
+      output += `\n[killed after ${timeoutMs} ms]`;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+/** Foundry's cast, when a devDependency or the PATH provides it. */
+function findCast(): string | undefined {
+  const dirs = [join(repoRoot, 'node_modules/.bin'), ...(process.env.PATH ?? '').split(delimiter)];
+  for (const dir of dirs) {
+    try {
+      if (readdirSync(dir).includes('cast')) return join(dir, 'cast');
+    } catch {
+      // not a directory
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A scratch project as the guides tell a reader to make one: "type": "module", the libraries installed, and
+ * `svc-node/client` built the way `npm install` builds dist/generated/client.js (transpileModule, as
+ * bin/build.js), without touching this checkout's dist/ that other tests may be running.
+ */
+function scratchProject(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-guide-'));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'guide-snippets', private: true, type: 'module' }));
+  const modules = join(dir, 'node_modules');
+  mkdirSync(modules);
+  for (const entry of readdirSync(join(repoRoot, 'node_modules'))) {
+    if (entry.startsWith('.') || entry === 'svc-node') continue;
+    symlinkSync(join(repoRoot, 'node_modules', entry), join(modules, entry));
+  }
+  const pkg = join(modules, 'svc-node');
+  mkdirSync(join(pkg, 'dist/generated'), { recursive: true });
+  const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { name: string; version: string; exports: unknown };
+  writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: manifest.name, version: manifest.version, type: 'module', exports: manifest.exports }));
+  const source = join(repoRoot, 'src/generated/client.ts');
+  const { outputText } = ts.transpileModule(readFileSync(source, 'utf8'), {
+    fileName: source,
+    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ES2022 },
+  });
+  writeFileSync(join(pkg, 'dist/generated/client.js'), outputText);
+  return dir;
+}
+
+const cast = findCast();
+// @foundry-rs/cast (a devDependency) brings the binary in a per-platform optional package; other platforms have none.
+const NO_CAST = `Foundry's cast is not installed (no @foundry-rs/cast binary for ${process.platform}-${process.arch} in node_modules/.bin or the PATH)`;
+
+describe('guide snippets against a dev node', () => {
+  let project: string;
+  beforeAll(() => {
+    project = scratchProject();
+  });
+  afterAll(() => {
+    rmSync(project, { recursive: true, force: true });
+  });
+
+  it('every guide marks snippets the suite runs', () => {
+    const counted = GUIDES.map((g) => [g.slug, snippetsOf(readFileSync(join(repoRoot, 'codegen/docs/guides', `${g.slug}.md`), 'utf8')).length]);
+    for (const slug of ['getting-started', 'client-sdk', 'mcp', 'peering']) {
+      expect(counted.find(([s]) => s === slug)?.[1], slug).toBeGreaterThan(0);
+    }
+  });
+
+  for (const guide of GUIDES) {
+    const file = join(repoRoot, 'codegen/docs/guides', `${guide.slug}.md`);
+    const snippets = snippetsOf(readFileSync(file, 'utf8'));
+    if (snippets.length === 0) continue;
+
+    describe(guide.slug, () => {
+      let node: NodeProcess;
+      beforeAll(async () => {
+        node = await startNode();
+      });
+      afterAll(async () => {
+        await node?.stop();
+      });
+
+      snippets.forEach((snippet, index) => {
+        const usesCast = snippet.language === 'sh' && /^\s*cast\s/m.test(snippet.code);
+        const label = `${guide.slug}.md:${snippet.line} ${snippet.language} #${index + 1}${usesCast && !cast ? ` (skipped: ${NO_CAST})` : ''}`;
+        it.skipIf(usesCast && !cast)(label, async () => {
+          const origin = `127.0.0.1:${node.port}`;
+          const code = snippet.code.replaceAll('127.0.0.1:8546', origin);
+          const result =
+            snippet.language === 'sh'
+              ? await run('sh', ['-e', '-c', code], project, cast ? { PATH: `${join(cast, '..')}${delimiter}${process.env.PATH}` } : {})
+              : await (async () => {
+                  const script = join(project, `${guide.slug}-${index + 1}.js`);
+                  writeFileSync(script, code);
+                  return run(process.execPath, [script], project, {});
+                })();
+          const context = `\n--- snippet (${guide.slug}.md line ${snippet.line}) ---\n${code}\n--- output ---\n${result.output}`;
+          expect(result.code, `exit status${context}`).toBe(0);
+          expect(result.output, `a JSON-RPC error${context}`).not.toMatch(/"error"\s*:/);
+          let from = 0;
+          for (const text of snippet.expected) {
+            const at = result.output.indexOf(text, from);
+            expect(at, `expected "${text}" (in order)${context}`).toBeGreaterThanOrEqual(0);
+            from = at + text.length;
+          }
+        });
+      });
+    });
+  }
+});
