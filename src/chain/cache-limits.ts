@@ -1,6 +1,6 @@
 /**
  * Bounds of every cache the engine keeps in memory, and LevelDB's own. Each is a count of entries (bytes for the
- * LevelDB figures); the node's configuration sets them (`cache.*`, `db.*` in src/server/settings.ts). The defaults
+ * LevelDB figures); the node's configuration sets them (`cache.*`, `db.*` in src/node/settings/caches.ts). The defaults
  * suit a dev node and a light public node: per entry, a raw trie node costs ~350 bytes, a decoded one ~1.8 KiB (a
  * branch node is 17 typed arrays), a trie lookup ~300 bytes, a header ~2 KiB and a block a little more; everything
  * evicted is read back from LevelDB, whose block cache holds the recently read database blocks.
