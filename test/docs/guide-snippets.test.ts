@@ -5,11 +5,10 @@
  * is what the reader is told to expect: the output must contain each, in order. The node's URL replaces
  * 127.0.0.1:8546 (the default port the guides name).
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUIDES } from '../../codegen/docs/guides.js';
 import { repoRoot, startNode, type NodeProcess } from '../helpers/node-process.js';
@@ -73,8 +72,8 @@ function findCast(): string | undefined {
 
 /**
  * A scratch project as the guides tell a reader to make one: "type": "module", the libraries installed, and
- * `svc-node/client` built the way `npm install` builds dist/generated/client.js (transpileModule, as
- * bin/build.js), without touching this checkout's dist/ that other tests may be running.
+ * `svc-node/client`, which the node's package.json exports from the client package's build
+ * (clients/typescript/dist/, written by `npm install`'s prepare, or here by `node bin/build.js --client` when missing).
  */
 function scratchProject(): string {
   const dir = mkdtempSync(join(tmpdir(), 'svc-guide-'));
@@ -86,15 +85,13 @@ function scratchProject(): string {
     symlinkSync(join(repoRoot, 'node_modules', entry), join(modules, entry));
   }
   const pkg = join(modules, 'svc-node');
-  mkdirSync(join(pkg, 'dist/generated'), { recursive: true });
+  mkdirSync(pkg);
   const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { name: string; version: string; exports: unknown };
   writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: manifest.name, version: manifest.version, type: 'module', exports: manifest.exports }));
-  const source = join(repoRoot, 'src/generated/client.ts');
-  const { outputText } = ts.transpileModule(readFileSync(source, 'utf8'), {
-    fileName: source,
-    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ES2022 },
-  });
-  writeFileSync(join(pkg, 'dist/generated/client.js'), outputText);
+  symlinkSync(join(repoRoot, 'clients'), join(pkg, 'clients'));
+  if (!existsSync(join(repoRoot, 'clients/typescript/dist/index.js'))) {
+    execFileSync(process.execPath, [join(repoRoot, 'bin/build.js'), '--client'], { cwd: repoRoot, stdio: 'ignore' });
+  }
   return dir;
 }
 
