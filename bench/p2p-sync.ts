@@ -261,7 +261,9 @@ function summariseProfile(path: string, top = 25): string[] {
   const profile = JSON.parse(readFileSync(path, 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const selfUs = new Map<number, number>();
-  profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  profile.samples.forEach((id, i) => {
+selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+});
   const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
   const place = (url: string) => {
     const file = url.startsWith('file://') ? fileURLToPath(url) : url;

@@ -156,7 +156,7 @@ async function main(): Promise<void> {
     stopping = true;
     console.log(`stopping ${nodes.length} node(s)…`);
     for (const node of nodes) signalGroup(node.child, 'SIGTERM');
-    const killer = setTimeout(() => nodes.forEach((node) => signalGroup(node.child, 'SIGKILL')), STOP_GRACE_MS);
+    const killer = setTimeout(() => nodes.forEach((node) => { signalGroup(node.child, 'SIGKILL'); }), STOP_GRACE_MS);
     await Promise.all(nodes.map((node) => node.exited));
     clearTimeout(killer);
     process.exit(exitCode);
@@ -164,7 +164,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stopAll(0));
   process.on('SIGTERM', () => void stopAll(0));
   // Last resort (an exception in this script): never leave detached nodes behind.
-  process.on('exit', () => nodes.forEach((node) => signalGroup(node.child, 'SIGKILL')));
+  process.on('exit', () => nodes.forEach((node) => { signalGroup(node.child, 'SIGKILL'); }));
 
   const launch = (i: number) => {
     const node = startNode(specs[i], options, COLOURS[i]);

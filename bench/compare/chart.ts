@@ -13,7 +13,7 @@ const peerColours: Record<Exclude<TargetId, 'svc-node'>, string> = {
 };
 
 const LIMIT = 64; // the axis runs from 1/64 to 64; larger factors are clamped and marked with an arrow
-const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 export function renderSvg(results: Results, targets: readonly Target[], subtitle: string): string {
   const peers = targets.map((t) => t.id).filter((id): id is Exclude<TargetId, 'svc-node'> => id !== 'svc-node');
@@ -38,11 +38,11 @@ export function renderSvg(results: Results, targets: readonly Target[], subtitle
   let y = top;
   const sections = [...new Set(results.rows.map((r) => r.section))];
   for (const section of sections) {
-    body.push(`<text x="8" y="${y + 17}" class="section">${escape(section)}</text>`);
+    body.push(`<text x="8" y="${y + 17}" class="section">${escapeXml(section)}</text>`);
     y += sectionHeight;
     for (const row of results.rows.filter((r) => r.section === section)) {
       const midY = y + (rowHeight - rowPad) / 2;
-      body.push(`<text x="${labelWidth - 8}" y="${midY + 4}" class="label" text-anchor="end">${escape(row.workload)}</text>`);
+      body.push(`<text x="${labelWidth - 8}" y="${midY + 4}" class="label" text-anchor="end">${escapeXml(row.workload)}</text>`);
       peers.forEach((peer, i) => {
         const by = y + i * (barHeight + barGap);
         const ratio = advantage(row, peer);
@@ -50,13 +50,13 @@ export function renderSvg(results: Results, targets: readonly Target[], subtitle
           // svc-node missing: say it once for the row; a peer missing: say it on that peer's line.
           const svcMissing = !isFigure(row.cells['svc-node']);
           const why = svcMissing ? (i === 0 && row.cells['svc-node'] ? 'svc-node n/a (see latest-peers.md)' : '') : row.cells[peer] ? `${peer} n/a` : '';
-          if (why) body.push(`<text x="${centre + 6}" y="${by + barHeight - 1}" class="na">${escape(why)}</text>`);
+          if (why) body.push(`<text x="${centre + 6}" y="${by + barHeight - 1}" class="na">${escapeXml(why)}</text>`);
           return;
         }
         const x = xOf(ratio);
         const [left, right] = x >= centre ? [centre, x] : [x, centre];
         const fill = ratio >= 1 ? peerColours[peer] : `url(#hatch-${peer})`;
-        body.push(`<rect x="${left.toFixed(1)}" y="${by}" width="${Math.max(1, right - left).toFixed(1)}" height="${barHeight}" fill="${fill}" stroke="${peerColours[peer]}" stroke-width="0.6"><title>${escape(`${row.workload} vs ${peer}: ${formatRatio(ratio)}`)}</title></rect>`);
+        body.push(`<rect x="${left.toFixed(1)}" y="${by}" width="${Math.max(1, right - left).toFixed(1)}" height="${barHeight}" fill="${fill}" stroke="${peerColours[peer]}" stroke-width="0.6"><title>${escapeXml(`${row.workload} vs ${peer}: ${formatRatio(ratio)}`)}</title></rect>`);
         if (ratio > LIMIT || ratio < 1 / LIMIT) body.push(`<text x="${ratio > 1 ? right + 2 : left - 10}" y="${by + barHeight - 1}" class="tick">▸</text>`);
         body.push(`<text x="${x0 + plotWidth + 8}" y="${by + barHeight - 0.5}" class="ratio${ratio < 1 ? ' behind' : ''}" fill="${peerColours[peer]}">${formatRatio(ratio)}</text>`);
       });
@@ -74,7 +74,7 @@ export function renderSvg(results: Results, targets: readonly Target[], subtitle
   const legend = peers.map((peer, i) => {
     const name = targets.find((t) => t.id === peer)!.name;
     const lx = 8 + i * 190;
-    return `<rect x="${lx}" y="50" width="14" height="9" fill="${peerColours[peer]}"/><text x="${lx + 20}" y="59" class="legend">vs ${escape(name)}</text>`;
+    return `<rect x="${lx}" y="50" width="14" height="9" fill="${peerColours[peer]}"/><text x="${lx + 20}" y="59" class="legend">vs ${escapeXml(name)}</text>`;
   });
 
   return [
@@ -92,7 +92,7 @@ export function renderSvg(results: Results, targets: readonly Target[], subtitle
     '</defs>',
     `<rect width="${width}" height="${height}" fill="#fff"/>`,
     `<text x="8" y="22" class="title">How many times better svc-node does than each peer (log scale)</text>`,
-    `<text x="8" y="40" class="sub">${escape(`Right of the black line: svc-node ahead (solid bar); left: svc-node behind (hatched). ${subtitle}`)}</text>`,
+    `<text x="8" y="40" class="sub">${escapeXml(`Right of the black line: svc-node ahead (solid bar); left: svc-node behind (hatched). ${subtitle}`)}</text>`,
     ...legend,
     `<text x="${centre - 6}" y="${top - 24}" class="tick" text-anchor="end">◀ peer better</text>`,
     `<text x="${centre + 6}" y="${top - 24}" class="tick">svc-node better ▶</text>`,

@@ -9,7 +9,7 @@ import type { RunningTarget } from './launcher.js';
 import { treeRssBytes } from './process-tree.js';
 import { CellRecorder, unavailableBecause, type Results } from './results.js';
 import { MethodUnavailable, toHex } from './rpc.js';
-import { expectSuccess, FIRST_TRANSFER_GAS, Sender, TRANSFER_TOPIC } from './token.js';
+import { expectSuccess, FIRST_TRANSFER_GAS, type Sender, TRANSFER_TOPIC } from './token.js';
 
 export interface LogOptions {
   /** Query ranges in blocks; the chain is built to the largest. */

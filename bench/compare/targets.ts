@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { buildAndBundleSync as buildDist } from '../../bin/build.js';
-import { MethodUnavailable, RpcClient, sleep, toHex } from './rpc.js';
+import { MethodUnavailable, type RpcClient, sleep, toHex } from './rpc.js';
 
 export const repoDir = fileURLToPath(new URL('../../', import.meta.url));
 export const peersDir = fileURLToPath(new URL('../peers/', import.meta.url));
@@ -59,7 +59,7 @@ function peerBin(pkg: string, bin: string): string {
   return requireFromPeers.resolve(`${pkg}/${bin}`);
 }
 
-async function mineUntil(rpc: RpcClient, mineOne: () => Promise<unknown>, allMined: () => Promise<boolean>): Promise<void> {
+async function mineUntil(_rpc: RpcClient, mineOne: () => Promise<unknown>, allMined: () => Promise<boolean>): Promise<void> {
   while (!(await allMined())) await mineOne();
 }
 

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Interface, Wallet, getCreateAddress, id as eventTopic } from 'ethers';
-import { RpcClient, sleep } from './rpc.js';
+import { type RpcClient, sleep } from './rpc.js';
 
 const artifact = JSON.parse(readFileSync(new URL('../contracts/BenchToken.json', import.meta.url), 'utf8')) as {
   abi: unknown[];

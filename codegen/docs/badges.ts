@@ -1,5 +1,5 @@
 /** Small labelled badges: a namespace's safety class, a method's availability and transport. */
-import { html, Html } from './html.js';
+import { html, type Html } from './html.js';
 import type { MethodView } from './model.js';
 
 /** What each `x-safety` class asks of an operator, shown next to the badge. */

@@ -4,7 +4,7 @@
  * Links are relative to `root` (the path from the page back to the portal's top directory) so the site works
  * under the node's `/docs/` prefix, from any other mount point, and from the file system.
  */
-import { html, Html } from './html.js';
+import { html, type Html } from './html.js';
 import type { DocsModel } from './model.js';
 import { GUIDES, guideHref } from './guides.js';
 

@@ -2,7 +2,7 @@
  * Renders a JSON Schema as a short, readable type expression ("array of hash32", "Block or null") with
  * component names linked to their anchors on the schemas page.
  */
-import { html, raw, Html } from './html.js';
+import { html, raw, type Html } from './html.js';
 import type { Schema } from './model.js';
 
 type SchemaObject = { readonly [keyword: string]: unknown };

@@ -1,8 +1,9 @@
 // svc-node docs portal: method search and the "Try it" form. Plain browser JavaScript, no dependencies.
 // The generator appends `startPortal(<search index>)` to this file.
+// biome-ignore lint/suspicious/noRedundantUseStrict: a classic script for the browser, not a module
 'use strict';
 
-// eslint-disable-next-line no-unused-vars
+// biome-ignore lint/correctness/noUnusedVariables: called by the line the generator appends
 function startPortal(searchIndex) {
   // Path from this page back to the portal's top directory (set by the generator on <body>).
   const root = document.body.dataset.root || './';

@@ -467,9 +467,10 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
     const suspects: { record: ReceiptRecord; now: { blockHash: string; blockNumber: string } | null }[] = [];
     list.forEach((record, i) => {
       const a = answers[i];
-      if (!a.ok) return problems.push(`receipt of ${record.tx}: ${a.error}`);
-      if (a.result !== null && a.result.blockHash === record.blockHash && Number(a.result.blockNumber) === record.blockNumber) return;
-      suspects.push({ record, now: a.result });
+      if (!a.ok) problems.push(`receipt of ${record.tx}: ${a.error}`);
+      else if (a.result === null || a.result.blockHash !== record.blockHash || Number(a.result.blockNumber) !== record.blockNumber) {
+        suspects.push({ record, now: a.result });
+      }
     });
     for (const { record, now } of suspects) {
       const canonical = await rpc<Block | null>(url, 'eth_getBlockByNumber', [toQuantity(record.blockNumber), false]);

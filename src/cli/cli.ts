@@ -50,7 +50,7 @@ export async function runCli(
     return { exitCode: 0 };
   }
 
-  let config;
+  let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig({ flags: flagsToSettings(values), env, configFile: values.config as string | undefined });
   } catch (err) {

@@ -4,11 +4,12 @@
  * watching continuously.
  */
 import { lstat, readdir } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
 import { join } from 'node:path';
 
 /** Sum of the sizes of the regular files under `dir` (symbolic links are not followed); 0 when it does not exist. */
 export async function directorySize(dir: string): Promise<number> {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch {

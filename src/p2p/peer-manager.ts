@@ -12,7 +12,7 @@ import { createServer, connect as tcpConnect, type Server, type Socket } from 'n
 import { bytesToHex, compareBytes, equalsBytes } from '@ethereumjs/util';
 import type { Blacklist } from './blacklist.js';
 import { formatEnode, type Enode } from './enode.js';
-import { EthSession, SessionError, type LocalStatus, type SessionHost } from './eth/session.js';
+import { EthSession, type SessionError, type LocalStatus, type SessionHost } from './eth/session.js';
 import { normaliseIp } from './blacklist.js';
 import { DisconnectReason, disconnectReasonName, RlpxLink } from './rlpx/transport.js';
 import type { PeerDetails, PeerStatus, PeerSummary } from './types.js';

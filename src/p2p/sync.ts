@@ -219,7 +219,7 @@ export class Synchronizer {
       const chunk = wanted.slice(0, BODY_BATCH);
       const got = await peer.getBlockBodies(chunk.map(({ h }) => h.hash()));
       if (got.length === 0) throw new UselessPeer('returned no block bodies');
-      got.forEach((body, k) => bodies.set(chunk[k]!.i, body));
+      got.forEach((body, k) => { bodies.set(chunk[k]!.i, body); });
       wanted.splice(0, got.length);
     }
     return headers.map(({ raw }, i) => {

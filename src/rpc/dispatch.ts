@@ -223,7 +223,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     serialize(output) {
       try {
         return JSON.stringify(output);
-      } catch (err) {
+      } catch {
         // Rare: find the responses that cannot be encoded and replace only those.
         const one = (r: JsonRpcResponse): JsonRpcResponse => {
           try {

@@ -10,7 +10,7 @@ import type { HandlerContext } from '../rpc/context.js';
 import { WWW_AUTHENTICATE, type Authenticator } from './auth.js';
 import type { Dispatcher, JsonRpcResponse } from '../rpc/dispatch.js';
 import { ErrorCode, unauthorizedError } from '../rpc/errors.js';
-import { RateLimiter, clientIp } from './rate-limit.js';
+import { type RateLimiter, clientIp } from './rate-limit.js';
 
 export interface JsonRpcHttpOptions {
   readonly dispatcher: Dispatcher;

@@ -15,7 +15,7 @@ import type { SvcNode } from '../node/node.js';
 import { WWW_AUTHENTICATE, type Authenticator } from './auth.js';
 import { ErrorCode, unauthorizedError } from '../rpc/errors.js';
 import type { Logger } from '../node/logger.js';
-import { RateLimiter, clientIp } from './rate-limit.js';
+import { type RateLimiter, clientIp } from './rate-limit.js';
 
 /**
  * The SDK (with zod and ajv, some 300 modules) is loaded by the first `/mcp` request, not at start-up: a node that

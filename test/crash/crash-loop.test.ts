@@ -15,8 +15,8 @@ describe('crash loop', () => {
     expect(report.checks.failed, text).toBe(0);
     // Every kill ran the offline checker and the online checks.
     expect(report.checks.byName['offline-log-index']?.passed, text).toBe(4);
-    expect(report.checks.byName['receipts']?.passed, text).toBe(4);
-    expect(report.checks.byName['continues']?.passed, text).toBe(4);
+    expect(report.checks.byName.receipts?.passed, text).toBe(4);
+    expect(report.checks.byName.continues?.passed, text).toBe(4);
     expect(report.receipts.tracked, text).toBeGreaterThan(0);
   }, 150_000);
 });

@@ -22,7 +22,7 @@ import { addresses, mine, signedTx, tempDir } from '../chain/engine/fixtures.js'
 
 const network = instantSealNetwork(dev);
 const dirs: Array<{ remove: () => void }> = [];
-afterEach(() => dirs.splice(0).forEach((d) => d.remove()));
+afterEach(() => dirs.splice(0).forEach((d) => { d.remove(); }));
 
 /** A chain with a Counter deployment, an increment (a log) and a transfer; returns its datadir. */
 async function buildChain(): Promise<{ dir: string; counter: Uint8Array; head: bigint; stateRoot: Uint8Array }> {

@@ -94,14 +94,12 @@ export class TestPeer {
   /** Resolves when the socket has closed. */
   readonly closed: Promise<PeerClose>;
   readonly link: RlpxLink;
-  readonly #socket: Socket;
   readonly #script: StatusScript;
   readonly #waiters = new Set<Waiter>();
   #nextRequestId = 1n;
   #isClosed = false;
 
   private constructor(socket: Socket, remoteId: Uint8Array | null, options: TestPeerOptions) {
-    this.#socket = socket;
     this.privateKey = options.privateKey ?? newPeerKey().privateKey;
     const ourId = nodeIdOf(this.privateKey);
     this.nodeId = hex(ourId);

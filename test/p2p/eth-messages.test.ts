@@ -1,4 +1,4 @@
-import { RLP } from '@ethereumjs/rlp';
+
 import { describe, expect, it } from 'vitest';
 import { bytes, enc, expectReject, h32, hex } from './wire-codec-fixture.js';
 import * as eth from '../../src/p2p/eth/messages.js';

@@ -179,7 +179,7 @@ describe('JSON-RPC over HTTP (dev node)', () => {
     const redirect = await fetch(node.url + 'docs', { redirect: 'manual' });
     expect(redirect.status).toBe(301);
     expect(redirect.headers.get('location')).toBe('/docs/');
-    const escape = await fetch(node.url + 'docs/..%2fpackage.json');
-    expect(escape.status).toBe(404);
+    const traversal = await fetch(node.url + 'docs/..%2fpackage.json');
+    expect(traversal.status).toBe(404);
   });
 });

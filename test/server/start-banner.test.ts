@@ -34,7 +34,7 @@ describe('the start-up report', () => {
     try {
       if ('exitCode' in outcome) throw new Error(`the CLI exited with ${outcome.exitCode}`);
       const url = outcome.server.url;
-      expect(out).toMatch(/ INFO  listening /);
+      expect(out).toMatch(/ INFO {2}listening /);
       const banner = out.slice(out.indexOf('svc-node '));
       expect(banner).toMatch(/svc-node \d+\.\d+\.\d+ · dev \(chain id 1337\)/);
       for (const [label, value] of [

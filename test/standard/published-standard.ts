@@ -105,7 +105,7 @@ export function loadPublishedStandard(ourMethods: ReadonlySet<string>, pkg: Publ
       Object.values(value).forEach(visit);
     }
   };
-  for (const m of Object.values(methods)) m.params.forEach((p) => visit(p.schema));
+  for (const m of Object.values(methods)) m.params.forEach((p) => { visit(p.schema); });
 
   return { source: { package: STANDARD_PACKAGE, version: pkg.version, file: pkg.file }, methods, schemas };
 }

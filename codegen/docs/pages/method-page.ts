@@ -2,7 +2,7 @@
  * One page per method: what it does, its params/result/errors, the example pairings as real JSON-RPC
  * messages, and a "Try it" form prefilled with the first example request.
  */
-import { html, prose, inlineProse, Html } from '../html.js';
+import { html, prose, inlineProse, type Html } from '../html.js';
 import { safetyBadge, availabilityBadge, transportBadge } from '../badges.js';
 import { page, namespaceHref } from '../layout.js';
 import { renderType, constraintsOf, refName } from '../schema-type.js';

@@ -1,5 +1,5 @@
 /** The shared component schemas, each under an anchor named after it, with the methods that use it. */
-import { html, prose, inlineProse, Html } from '../html.js';
+import { html, prose, inlineProse, type Html } from '../html.js';
 import { page, methodHref } from '../layout.js';
 import { renderType, constraintsOf } from '../schema-type.js';
 import { methodSlug, type DocsModel, type Schema } from '../model.js';

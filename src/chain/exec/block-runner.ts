@@ -11,7 +11,6 @@ import type { Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { Account, Address } from '@ethereumjs/util';
 import { createVM, runTx, type VM } from '@ethereumjs/vm';
 import type { RewardCredit } from '../engine-types.js';
 import { openState, type OpenedState } from '../state/state-view.js';
@@ -134,7 +133,7 @@ export class BlockRunner {
     const transfer = await this.transfers?.tryApply(tx);
     if (transfer !== undefined) return this.record(tx, transfer.gasUsed, transfer.sender.bytes);
     await this.transfers?.flush();
-    let result;
+    let result: Awaited<ReturnType<typeof runTx>>;
     try {
       result = await runTx(await this.vmOnce(), {
         tx,
@@ -198,5 +197,5 @@ export class BlockRunner {
 function reasonOf(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   // @ethereumjs appends " (<vm> -> <block> -> <tx>)" to its messages: keep the part a person can read.
-  return message.replace(/ \([^]*? -> [^]*$/, '').trim();
+  return message.replace(/ \([\s\S]*? -> [\s\S]*$/, '').trim();
 }

@@ -17,7 +17,7 @@
  */
 import type { Common, StateManagerInterface } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
-import { Account, Address, KECCAK256_NULL, KECCAK256_RLP, bytesToUnprefixedHex, equalsBytes, unpadBytes } from '@ethereumjs/util';
+import { Account, type Address, KECCAK256_NULL, KECCAK256_RLP, bytesToUnprefixedHex, equalsBytes, unpadBytes } from '@ethereumjs/util';
 import { keccak256 } from '../crypto.js';
 import { openReadState } from '../state/state-view.js';
 import type { TrieNodeStore } from '../state/trie-db.js';

@@ -293,7 +293,7 @@ function rejection(err: unknown): CallResult {
     returnData: new Uint8Array(0),
     gasUsed: 0n,
     reverted: false,
-    error: message.replace(/ \([^]*? -> [^]*$/, '').trim(),
+    error: message.replace(/ \([\s\S]*? -> [\s\S]*$/, '').trim(),
     logs: [],
   };
 }

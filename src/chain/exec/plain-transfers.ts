@@ -20,7 +20,7 @@
  */
 import type { Common } from '@ethereumjs/common';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { Account, Address, KECCAK256_NULL, bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util';
+import { Account, type Address, KECCAK256_NULL, bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util';
 
 /** What a state manager offers that the ledger needs. */
 export interface AccountState {

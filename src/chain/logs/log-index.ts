@@ -79,7 +79,7 @@ function blockKeys(block: IndexableBlock, receipts: readonly ReceiptWithLogs[]):
     for (const log of receipt.logs) {
       add(prefixOf(KIND_ANY_LOG));
       add(prefixOf(KIND_ADDRESS, log.address));
-      log.topics.forEach((topic, position) => add(prefixOf(KIND_TOPIC + position, topic)));
+      log.topics.forEach((topic, position) => { add(prefixOf(KIND_TOPIC + position, topic)); });
     }
   }
   return [...prefixes.values()].map((p) => concat(p, suffix));

@@ -11,7 +11,7 @@
  * any order gives the same root as applying them one by one.
  */
 import { RLP } from '@ethereumjs/rlp';
-import { BranchMPTNode, ExtensionMPTNode, LeafMPTNode, type MPTNode, type NodeReferenceOrRawMPTNode } from '@ethereumjs/mpt';
+import { type BranchMPTNode, ExtensionMPTNode, LeafMPTNode, type MPTNode, type NodeReferenceOrRawMPTNode } from '@ethereumjs/mpt';
 import { toNibbles } from './nibbles.js';
 
 type Ref = NodeReferenceOrRawMPTNode;

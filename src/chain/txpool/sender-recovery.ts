@@ -319,7 +319,7 @@ const LIMB_SHIFTS = [192n, 128n, 64n, 0n] as const;
 
 /** Big-endian, as secp256k1 reads r and s. */
 function writeUint256(view: DataView, at: number, value: bigint): void {
-  LIMB_SHIFTS.forEach((shift, limb) => view.setBigUint64(at + limb * 8, (value >> shift) & UINT64_MASK));
+  LIMB_SHIFTS.forEach((shift, limb) => { view.setBigUint64(at + limb * 8, (value >> shift) & UINT64_MASK); });
 }
 
 function messageOf(error: unknown): string {

@@ -8,7 +8,7 @@ import type { UnsignedLegacyTx } from '../../chain/accounts/index.js';
 import type { ChainEngine } from '../../chain/engine.js';
 import type { TransactionRequest } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';
-import { ErrorCode, RpcError, invalidParams } from '../../rpc/errors.js';
+import { ErrorCode, invalidParams } from '../../rpc/errors.js';
 import { KeyedLock } from '../../chain/keyed-lock.js';
 import { pendingNonce } from '../block-ref.js';
 import { bytesFromHex, fieldQuantity, fromQuantity } from '../hex.js';

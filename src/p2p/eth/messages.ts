@@ -8,7 +8,7 @@
  */
 import { RLP, type Input } from '@ethereumjs/rlp';
 import type { ForkId } from '../fork-id.js';
-import { decodeMessage, decodeRlp, Shape, uintBytes, type RlpItem } from '../wire-shape.js';
+import { decodeMessage, decodeRlp, type Shape, uintBytes, type RlpItem } from '../wire-shape.js';
 
 export { WireDecodeError } from '../wire-shape.js';
 

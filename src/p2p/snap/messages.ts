@@ -5,7 +5,7 @@
  * only `WireDecodeError`, naming the message and the field.
  */
 import { RLP, type Input } from '@ethereumjs/rlp';
-import { decodeMessage, Shape, uintBytes, type RlpItem } from '../wire-shape.js';
+import { decodeMessage, type Shape, uintBytes, type RlpItem } from '../wire-shape.js';
 
 export { WireDecodeError } from '../wire-shape.js';
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { Blockchain } from '../../../src/chain/blockchain.js';
 import { engineNetworkOf, etcEngineRules } from '../../../src/chain/engine-adapters.js';
-import { ChainEngine } from '../../../src/chain/engine.js';
+import type { ChainEngine } from '../../../src/chain/engine.js';
 import type { ChainRules } from '../../../src/chain/engine-types.js';
 import { dev } from '../../../src/chain/networks/index.js';
 import { addresses, signedTx } from './fixtures.js';

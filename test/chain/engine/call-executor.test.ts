@@ -2,7 +2,7 @@
  * Calls reuse VMs per block (exec/call.ts): a call's writes must never be seen by a later or a concurrent call,
  * a failed call must not poison the VMs, and state views are shared per block yet answer per block.
  */
-import { bytesToBigInt, hexToBytes } from '@ethereumjs/util';
+import { bytesToBigInt, } from '@ethereumjs/util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Blockchain } from '../../../src/chain/blockchain.js';
 import { addresses, deployCounter, encodeCounterCall, mine, openDevChain, signedTx, tempDir } from './fixtures.js';

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Block } from '@ethereumjs/block';
 import { bytesToHex, setLengthLeft, bigIntToBytes } from '@ethereumjs/util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Blockchain } from '../../../src/chain/blockchain.js';
+import type { Blockchain } from '../../../src/chain/blockchain.js';
 import { BlockImportError } from '../../../src/chain/import/import-error.js';
 import type { ReorgEvent } from '../../../src/chain/chain-events.js';
 import { DEV_ACCOUNT_BALANCE, dev, genesisBlockOf } from '../../../src/chain/networks/index.js';

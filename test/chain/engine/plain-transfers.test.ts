@@ -4,7 +4,7 @@
  * everything through the EVM imports them with full validation, so any difference in state root, receipts root
  * or gas used refuses the block.
  */
-import { createAccessList2930Tx, createLegacyTx } from '@ethereumjs/tx';
+import { createAccessList2930Tx, } from '@ethereumjs/tx';
 import { Address } from '@ethereumjs/util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Blockchain } from '../../../src/chain/blockchain.js';

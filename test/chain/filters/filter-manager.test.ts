@@ -258,7 +258,7 @@ describe('subscriptions', () => {
     expect(batches.map((b) => brief([...b]))).toEqual([['1:1', '1:1'], ['3:1'], ['3:1:removed'], ['3:1', '3:1']]);
     expect(batches.map((b) => b.map((l) => l.topics[0][31]))).toEqual([[1, 2], [4], [4], [9, 10]]);
     expect(twins).toHaveLength(4);
-    twins.forEach((b, i) => expect(b).toBe(batches[i]));
+    twins.forEach((b, i) => { expect(b).toBe(batches[i]); });
   });
 
   it('keeps delivering to the others when one listener throws', async () => {

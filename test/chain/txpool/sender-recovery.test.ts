@@ -1,5 +1,5 @@
 import { RLP } from '@ethereumjs/rlp';
-import { Address, SECP256K1_ORDER, bigIntToUnpaddedBytes, bytesToHex } from '@ethereumjs/util';
+import { type Address, SECP256K1_ORDER, bigIntToUnpaddedBytes, bytesToHex } from '@ethereumjs/util';
 import type { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { etc } from '../../../src/chain/networks/index.js';
@@ -133,7 +133,7 @@ describe('SenderRecovery', () => {
     await workerOf(service).terminate();
 
     const senders = await pending;
-    senders.forEach((sender, i) => expect(sender.toString()).toBe(signers[i % signers.length].address.toString()));
+    senders.forEach((sender, i) => { expect(sender.toString()).toBe(signers[i % signers.length].address.toString()); });
     expect(service.counts.worker + service.counts.inThread).toBe(100);
     expect(service.counts.inThread).toBeGreaterThan(0);
     expect(warnings).toHaveLength(1);

@@ -16,7 +16,7 @@ describe('TxPool throughput', () => {
     // Interleaved by nonce, as many wallets sending at once would arrive; gas prices vary per sender.
     const raws: Uint8Array[] = [];
     for (let nonce = 0n; nonce < BigInt(PER_SENDER); nonce++) {
-      signers.forEach((s, i) => raws.push(s.transfer(nonce, { gasPrice: 1_000_000_000n + BigInt(i) }).serialize()));
+      signers.forEach((s, i) => { raws.push(s.transfer(nonce, { gasPrice: 1_000_000_000n + BigInt(i) }).serialize()); });
     }
 
     const pool = new TxPool(chain, {

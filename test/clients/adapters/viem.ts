@@ -164,7 +164,7 @@ export const viemAdapter: ClientAdapter = {
           address: counter as Address,
           abi,
           eventName: 'Incremented',
-          onLogs: (logs) => logs.forEach((log) => onEvent(decode(log))),
+          onLogs: (logs) => logs.forEach((log) => { onEvent(decode(log)); }),
           onError: (e) => console.error('watchContractEvent', e),
         });
         return async () => unwatch();
