@@ -2,7 +2,13 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'clients/*/test/**/*.test.ts', 'codegen/**/*.test.ts', 'bench/**/*.test.ts'],
+    include: [
+      'test/**/*.test.ts',
+      'src/**/*.test.ts',
+      'clients/*/test/**/*.test.ts',
+      'codegen/**/*.test.ts',
+      'bench/**/*.test.ts',
+    ],
     exclude: ['**/node_modules/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -27,7 +27,9 @@ const { values } = parseArgs({
 const blocks = Number(values.blocks);
 const runs = Number(values.runs);
 const line = (run: number, wall: number, extra = '') =>
-  console.log(`run ${run}: ${blocks} blocks in ${wall.toFixed(0)} ms wall (${Math.round((blocks * 1000) / wall)} blocks/s)${extra}`);
+  console.log(
+    `run ${run}: ${blocks} blocks in ${wall.toFixed(0)} ms wall (${Math.round((blocks * 1000) / wall)} blocks/s)${extra}`,
+  );
 
 async function inProcess(run: number, dataDir: string): Promise<void> {
   const engine = await ChainEngine.open({ dataDir, network: 'dev', seal: 'instant' });
@@ -56,11 +58,15 @@ function processCpuMs(pid: number): number {
 
 async function overRpc(run: number, dataDir: string): Promise<void> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['bin/svc-node.js', '--http.port', String(port), '--no-p2p', '--datadir', dataDir, '--log-level', 'warn'], {
-    cwd: values.repo,
-    detached: true,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['bin/svc-node.js', '--http.port', String(port), '--no-p2p', '--datadir', dataDir, '--log-level', 'warn'],
+    {
+      cwd: values.repo,
+      detached: true,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
     const rpc = new RpcClient(`http://127.0.0.1:${port}`);
@@ -74,7 +80,11 @@ async function overRpc(run: number, dataDir: string): Promise<void> {
     const head = Number(BigInt(await rpc.call<string>('eth_blockNumber')));
     if (head !== blocks + 1) throw new Error(`head ${head}, expected ${blocks + 1}`);
     // The node's own CPU time (all its threads) is steadier than wall time on a shared machine.
-    line(run, wall, ` over JSON-RPC, node process ${cpuMs.toFixed(0)} ms cpu (${Math.round((blocks * 1000) / cpuMs)} blocks/s)`);
+    line(
+      run,
+      wall,
+      ` over JSON-RPC, node process ${cpuMs.toFixed(0)} ms cpu (${Math.round((blocks * 1000) / cpuMs)} blocks/s)`,
+    );
   } finally {
     process.kill(-child.pid!, 'SIGKILL');
     await exited;

@@ -66,7 +66,16 @@ interface Started {
 async function start(launch: Launch, seal: string): Promise<Started> {
   const datadir = mkdtempSync(join(tmpdir(), 'svc-bench-dev-'));
   const port = await freePort();
-  const args = ['--datadir', datadir, '--http.port', String(port), '--no-p2p', '--log-level', 'warn', ...(seal ? ['--seal', seal] : [])];
+  const args = [
+    '--datadir',
+    datadir,
+    '--http.port',
+    String(port),
+    '--no-p2p',
+    '--log-level',
+    'warn',
+    ...(seal ? ['--seal', seal] : []),
+  ];
   const { file, args: argv } = commandOf(launch, args);
   // dist/ up to date before the clock, so `bin` and `npm` measure a start, not a compile.
   if (launch !== 'tsx') buildDist();
@@ -111,12 +120,20 @@ async function sendAndMineEach(rpc: RpcClient, count: number): Promise<number> {
   const to = new Address(new Uint8Array(20).fill(0x42));
   const first = Number(BigInt(await rpc.call<string>('eth_getTransactionCount', [account.address, 'latest'])));
   const raws = Array.from({ length: count }, (_, i) =>
-    bytesToHex(createLegacyTx({ nonce: BigInt(first + i), to, value: 1n, gasLimit: 21_000n, gasPrice: 10n ** 9n }, { common }).sign(key).serialize()),
+    bytesToHex(
+      createLegacyTx({ nonce: BigInt(first + i), to, value: 1n, gasLimit: 21_000n, gasPrice: 10n ** 9n }, { common })
+        .sign(key)
+        .serialize(),
+    ),
   );
   const began = performance.now();
   for (const [i, raw] of raws.entries()) {
     await rpc.call('eth_sendRawTransaction', [raw]);
-    while (Number(BigInt(await rpc.call<string>('eth_getTransactionCount', [account.address, 'latest']))) < first + i + 1) await sleep(1);
+    while (
+      Number(BigInt(await rpc.call<string>('eth_getTransactionCount', [account.address, 'latest']))) <
+      first + i + 1
+    )
+      await sleep(1);
   }
   return count / ((performance.now() - began) / 1000);
 }
@@ -133,17 +150,23 @@ for (const seal of seals) {
       cold.get(launch)!.push(node.coldStartMs);
       if (run === 0 && launch === launches[0] && transfers > 0) perSecond = await sendAndMineEach(node.rpc, transfers);
       await node.stop();
-      process.stderr.write(`seal ${seal || '(default)'} ${launch} run ${run + 1}: cold start ${node.coldStartMs.toFixed(0)} ms\n`);
+      process.stderr.write(
+        `seal ${seal || '(default)'} ${launch} run ${run + 1}: cold start ${node.coldStartMs.toFixed(0)} ms\n`,
+      );
     }
   }
   for (const launch of launches) {
     const xs = cold.get(launch)!;
-    rows.push(`| ${seal || '(default)'} | ${launch} | ${median(xs).toFixed(0)} | ${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)} | ${launch === launches[0] && perSecond !== undefined ? perSecond.toFixed(0) : ''} |`);
+    rows.push(
+      `| ${seal || '(default)'} | ${launch} | ${median(xs).toFixed(0)} | ${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)} | ${launch === launches[0] && perSecond !== undefined ? perSecond.toFixed(0) : ''} |`,
+    );
   }
 }
 process.stdout.write(
   [
-    `Node ${process.version}; ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; load average ${loadBefore.map((x) => x.toFixed(1)).join(', ')} → ${loadavg().map((x) => x.toFixed(1)).join(', ')}; ${runs} cold starts per row; ${transfers} transfers sent and mined one at a time.`,
+    `Node ${process.version}; ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; load average ${loadBefore.map((x) => x.toFixed(1)).join(', ')} → ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(', ')}; ${runs} cold starts per row; ${transfers} transfers sent and mined one at a time.`,
     '',
     '| seal | launch | cold start → first eth_blockNumber, median ms | range | each sent and mined, transfers/s |',
     '|---|---|---:|---:|---:|',

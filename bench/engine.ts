@@ -29,7 +29,8 @@ try {
     const { block, assembled } = await mine(miner, txs);
     const assembleMs = performance.now() - t;
     const assembleCpu = cpuMs(process.cpuUsage(cpu));
-    if (assembled.transactions.length !== count) throw new Error(`only ${assembled.transactions.length} included: ${assembled.rejected[0]?.reason}`);
+    if (assembled.transactions.length !== count)
+      throw new Error(`only ${assembled.transactions.length} included: ${assembled.rejected[0]?.reason}`);
     const rlp = block.serialize();
     t = performance.now();
     cpu = process.cpuUsage();

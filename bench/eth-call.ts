@@ -18,26 +18,41 @@ import { ChainEngine } from '../src/chain/engine.js';
 import { addresses, signedTx } from '../test/chain/engine/fixtures.js';
 
 const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '2' }, runs: { type: 'string', default: '3' }, 'timeout-ms': { type: 'string', default: '5000' } },
+  options: {
+    seconds: { type: 'string', default: '2' },
+    runs: { type: 'string', default: '3' },
+    'timeout-ms': { type: 'string', default: '5000' },
+  },
 });
 const timeoutMs = Number(values['timeout-ms']);
-const artifact = JSON.parse(readFileSync(new URL('./contracts/BenchToken.json', import.meta.url), 'utf8')) as { abi: string[]; bytecode: string };
+const artifact = JSON.parse(readFileSync(new URL('./contracts/BenchToken.json', import.meta.url), 'utf8')) as {
+  abi: string[];
+  bytecode: string;
+};
 const token = new Interface(artifact.abi);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'eth-call-'));
 const engine = await ChainEngine.open({ dataDir, network: 'dev', seal: 'instant' });
 try {
-  const deploy = signedTx(engine.chain, { from: 0, nonce: 0n, data: hexToBytes((artifact.bytecode + token.encodeDeploy([10n ** 27n]).slice(2)) as `0x${string}`), gasLimit: 3_000_000n });
+  const deploy = signedTx(engine.chain, {
+    from: 0,
+    nonce: 0n,
+    data: hexToBytes((artifact.bytecode + token.encodeDeploy([10n ** 27n]).slice(2)) as `0x${string}`),
+    gasLimit: 3_000_000n,
+  });
   await engine.pool.add(deploy);
   const [mined] = await engine.miner.mineBlocks(1);
   const receipt = (await engine.chain.getReceipts(mined!.block.hash()))![0]!;
   const tokenAddress = receipt.contractAddress!;
   if (receipt.status !== 1) throw new Error('the token deployment failed');
-  const data = hexToBytes(token.encodeFunctionData('balanceOf', [`0x${Buffer.from(addresses[0]!).toString('hex')}`]) as `0x${string}`);
+  const data = hexToBytes(
+    token.encodeFunctionData('balanceOf', [`0x${Buffer.from(addresses[0]!).toString('hex')}`]) as `0x${string}`,
+  );
   const call = async () => {
     const deadline = timeoutMs > 0 ? { deadline: { at: performance.now() + timeoutMs, limitMs: timeoutMs } } : {};
     const r = await engine.chain.call('latest', { to: tokenAddress, data, ...deadline });
-    if (r === undefined || r.error !== undefined || r.returnData.length !== 32 || r.returnData.every((b) => b === 0)) throw new Error(`balanceOf failed: ${r?.error}`);
+    if (r === undefined || r.error !== undefined || r.returnData.length !== 32 || r.returnData.every((b) => b === 0))
+      throw new Error(`balanceOf failed: ${r?.error}`);
   };
   for (let i = 0; i < 200; i++) await call();
   for (const concurrency of [1, 16]) {
@@ -48,19 +63,23 @@ try {
       const cpu = process.cpuUsage();
       const end = performance.now() + Number(values.seconds) * 1000;
       const began = performance.now();
-      await Promise.all(Array.from({ length: concurrency }, async () => {
-        while (performance.now() < end) {
-          await call();
-          done++;
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          while (performance.now() < end) {
+            await call();
+            done++;
+          }
+        }),
+      );
       rates.push(done / ((performance.now() - began) / 1000));
       const used = process.cpuUsage(cpu);
       cpuRates.push(done / ((used.user + used.system) / 1e6));
     }
     // The machine is shared: calls per CPU-second of this process is the steadier figure.
     const median = (xs: number[]) => Math.round([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!);
-    console.log(`concurrency ${concurrency}: ${median(rates)} calls/s wall, ${median(cpuRates)} per CPU-second (runs: ${rates.map(Math.round).join(', ')})`);
+    console.log(
+      `concurrency ${concurrency}: ${median(rates)} calls/s wall, ${median(cpuRates)} per CPU-second (runs: ${rates.map(Math.round).join(', ')})`,
+    );
   }
 } finally {
   await engine.close();

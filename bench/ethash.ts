@@ -84,7 +84,10 @@ export async function runEthashBench(): Promise<EthashBenchResult> {
   const lightHashesPerSecond = rate((i) => hashimotoLight(cache, fullSize, powHash, BigInt(i)), seconds * 1000);
 
   const batch = 50;
-  const batches = rate((i) => mineLight(cache, fullSize, powHash, 1n << 255n, BigInt(i * batch), batch), seconds * 1000);
+  const batches = rate(
+    (i) => mineLight(cache, fullSize, powHash, 1n << 255n, BigInt(i * batch), batch),
+    seconds * 1000,
+  );
   const miningHashesPerSecond = { wall: batches.wall * batch, cpu: batches.cpu * batch };
 
   return { keccak512MicrosPerCall, cacheBuildMs, cacheBuildInWorkerMs, lightHashesPerSecond, miningHashesPerSecond };
@@ -92,11 +95,17 @@ export async function runEthashBench(): Promise<EthashBenchResult> {
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const r = await runEthashBench();
-  const pair = (x: { wall: number; cpu: number }, digits: number) => `${x.wall.toFixed(digits)} wall / ${x.cpu.toFixed(digits)} cpu`;
+  const pair = (x: { wall: number; cpu: number }, digits: number) =>
+    `${x.wall.toFixed(digits)} wall / ${x.cpu.toFixed(digits)} cpu`;
   console.log('keccak-512, 64-byte input (CPU µs per call):');
-  for (const [name, us] of Object.entries(r.keccak512MicrosPerCall)) console.log(`  ${name.padEnd(26)} ${us.toFixed(2)}`);
-  console.log(`epoch-0 cache build, this thread:   ${pair({ wall: r.cacheBuildMs.wall / 1000, cpu: r.cacheBuildMs.cpu / 1000 }, 2)} s  (target ≤ 4 s)`);
-  console.log(`epoch-0 cache build, worker thread: ${(r.cacheBuildInWorkerMs / 1000).toFixed(2)} s  (includes worker start-up)`);
+  for (const [name, us] of Object.entries(r.keccak512MicrosPerCall))
+    console.log(`  ${name.padEnd(26)} ${us.toFixed(2)}`);
+  console.log(
+    `epoch-0 cache build, this thread:   ${pair({ wall: r.cacheBuildMs.wall / 1000, cpu: r.cacheBuildMs.cpu / 1000 }, 2)} s  (target ≤ 4 s)`,
+  );
+  console.log(
+    `epoch-0 cache build, worker thread: ${(r.cacheBuildInWorkerMs / 1000).toFixed(2)} s  (includes worker start-up)`,
+  );
   console.log(`light verification: ${pair(r.lightHashesPerSecond, 0)} hashes/s, one thread  (target ≥ 200)`);
   console.log(`light mining:       ${pair(r.miningHashesPerSecond, 0)} hashes/s, one thread`);
 }

@@ -39,7 +39,8 @@ function startServer(name: string, args: string[]): Promise<Server> {
         try {
           // svc-node logs its p2p port too ("p2p listening"), sometimes first: only the RPC server's line counts.
           const entry = JSON.parse(line) as { port?: number; msg?: string };
-          if (entry.port && (entry.msg === undefined || entry.msg === 'listening')) resolve({ name, url: `http://127.0.0.1:${entry.port}/`, child });
+          if (entry.port && (entry.msg === undefined || entry.msg === 'listening'))
+            resolve({ name, url: `http://127.0.0.1:${entry.port}/`, child });
         } catch {
           // not a JSON line
         }
@@ -54,8 +55,18 @@ function startServer(name: string, args: string[]): Promise<Server> {
 function autocannon(url: string, seconds: number): Promise<number> {
   const args = [
     'node_modules/autocannon/autocannon.js',
-    '--json', '-c', String(connections), '-d', String(seconds),
-    '-m', 'POST', '-H', 'content-type=application/json', '-b', body, url,
+    '--json',
+    '-c',
+    String(connections),
+    '-d',
+    String(seconds),
+    '-m',
+    'POST',
+    '-H',
+    'content-type=application/json',
+    '-b',
+    body,
+    url,
   ];
   const child = spawn(process.execPath, args, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -63,8 +74,15 @@ function autocannon(url: string, seconds: number): Promise<number> {
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => {
       if (code !== 0) return reject(new Error(`autocannon exited with ${code}`));
-      const result = JSON.parse(out) as { requests: { average: number }; non2xx: number; errors: number; duration: number; '2xx': number };
-      if (result.non2xx > 0 || result.errors > 0) return reject(new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`));
+      const result = JSON.parse(out) as {
+        requests: { average: number };
+        non2xx: number;
+        errors: number;
+        duration: number;
+        '2xx': number;
+      };
+      if (result.non2xx > 0 || result.errors > 0)
+        return reject(new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`));
       resolve(result['2xx'] / result.duration);
     });
   });
@@ -79,7 +97,8 @@ const median = (xs: number[]) => {
 async function checkAnswers(server: Server): Promise<void> {
   const res = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   const json = (await res.json()) as { result?: unknown };
-  if (typeof json.result !== 'string') throw new Error(`${server.name} did not answer web3_clientVersion: ${JSON.stringify(json)}`);
+  if (typeof json.result !== 'string')
+    throw new Error(`${server.name} did not answer web3_clientVersion: ${JSON.stringify(json)}`);
 }
 
 async function main(): Promise<void> {
@@ -89,7 +108,17 @@ async function main(): Promise<void> {
   }
   const servers = [
     await startServer('bare node:http JSON echo', ['--import', 'tsx', 'bench/echo-server.ts']),
-    await startServer('svc-node web3_clientVersion', ['--import', 'tsx', 'src/main.ts', '--http.port', '0', '--p2p.port', '0', '--datadir', `${repo}.data/bench`]),
+    await startServer('svc-node web3_clientVersion', [
+      '--import',
+      'tsx',
+      'src/main.ts',
+      '--http.port',
+      '0',
+      '--p2p.port',
+      '0',
+      '--datadir',
+      `${repo}.data/bench`,
+    ]),
   ];
   try {
     for (const server of servers) await checkAnswers(server);
@@ -112,7 +141,9 @@ async function main(): Promise<void> {
       '',
       `Date: ${new Date().toISOString()}; Node ${process.version}; ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'};`,
       `autocannon: ${connections} connections, ${duration} s per run, ${runs} runs per target (alternating), warm-up discarded.`,
-      `Load average when done: ${loadavg().map((x) => x.toFixed(1)).join(', ')}: on a busy 2-core machine the servers compete`,
+      `Load average when done: ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(', ')}: on a busy 2-core machine the servers compete`,
       'with the load generator and everything else, which lowers the ratio; compare runs made under similar load.',
       '',
       '| target | median req/s | runs (req/s) |',
@@ -145,7 +176,10 @@ if (!process.argv.includes('--peers') && process.env.BENCH_LOGS !== '0') {
 // Writes and calls over JSON-RPC: signed transfers sent and mined per second, eth_call and eth_getBalance
 // requests per second (bench/rpc-write.ts → bench/results/rpc-write.md). BENCH_RPC_WRITE=0 skips it.
 if (!process.argv.includes('--peers') && process.env.BENCH_RPC_WRITE !== '0') {
-  const writeBench = spawn(process.execPath, ['--import', 'tsx', 'bench/rpc-write.ts'], { cwd: repo, stdio: 'inherit' });
+  const writeBench = spawn(process.execPath, ['--import', 'tsx', 'bench/rpc-write.ts'], {
+    cwd: repo,
+    stdio: 'inherit',
+  });
   const code = await new Promise<number>((resolve) => writeBench.once('exit', (c) => resolve(c ?? 1)));
   if (code !== 0) process.exitCode = code;
 }
@@ -153,7 +187,10 @@ if (!process.argv.includes('--peers') && process.env.BENCH_RPC_WRITE !== '0') {
 // Signed transfers through the pool and the dev miner in one process, per second: issue 3's throughput target
 // (bench/mined-transfers.ts → bench/results/mined-transfers.md). BENCH_MINED=0 skips it.
 if (!process.argv.includes('--peers') && process.env.BENCH_MINED !== '0') {
-  const minedBench = spawn(process.execPath, ['--import', 'tsx', 'bench/mined-transfers.ts'], { cwd: repo, stdio: 'inherit' });
+  const minedBench = spawn(process.execPath, ['--import', 'tsx', 'bench/mined-transfers.ts'], {
+    cwd: repo,
+    stdio: 'inherit',
+  });
   const code = await new Promise<number>((resolve) => minedBench.once('exit', (c) => resolve(c ?? 1)));
   if (code !== 0) process.exitCode = code;
 }

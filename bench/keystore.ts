@@ -43,7 +43,9 @@ try {
       `min ${Math.min(...create).toFixed(0)} ms over ${rounds} rounds (load average ${loadavg()[0].toFixed(1)}) — ` +
       `budget ${BUDGET_MS} ms: ${within ? 'OK' : 'OVER'}`,
   );
-  console.log(`keystore unlock     (scrypt ${params}): median ${median(unlock).toFixed(0)} ms, max ${Math.max(...unlock).toFixed(0)} ms`);
+  console.log(
+    `keystore unlock     (scrypt ${params}): median ${median(unlock).toFixed(0)} ms, max ${Math.max(...unlock).toFixed(0)} ms`,
+  );
   if (!within) process.exitCode = 1;
 } finally {
   rmSync(dir, { recursive: true, force: true });

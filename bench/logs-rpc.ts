@@ -98,13 +98,26 @@ const say = (line: string) => {
 async function startNode(datadir: string, env: Record<string, string> = {}) {
   const quiet = new Writable({ write: (_c, _e, done) => done() });
   const args = ['--datadir', datadir, '--http.port', '0', '--http.addr', '127.0.0.1', '--p2p.port', '0'];
-  const outcome = await runCli(args, { SVC_NODE_MINING_MINING_ENABLED: 'false', ...env }, { stdout: quiet, stderr: process.stderr });
+  const outcome = await runCli(
+    args,
+    { SVC_NODE_MINING_MINING_ENABLED: 'false', ...env },
+    { stdout: quiet, stderr: process.stderr },
+  );
   if ('exitCode' in outcome) throw new Error(`node did not start (exit ${outcome.exitCode})`);
-  return { engine: outcome.node.engine!, url: outcome.server.url, wsUrl: outcome.server.wsUrl!, stop: () => outcome.stop() };
+  return {
+    engine: outcome.node.engine!,
+    url: outcome.server.url,
+    wsUrl: outcome.server.wsUrl!,
+    stop: () => outcome.stop(),
+  };
 }
 
 async function call(url: string, method: string, params: unknown[]): Promise<any> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   const json = (await res.json()) as { result?: unknown; error?: { message: string } };
   if (json.error) throw new Error(`${method}: ${json.error.message}`);
   return json.result;
@@ -144,9 +157,16 @@ async function writeLongChain(datadir: string, count: number): Promise<void> {
   const store = new BlockStore(db, new BlockCodec(commonAt, txCommonAt), commonAt);
   // Distinct signed transactions reused across blocks: signing 40k would dominate the set-up.
   const txs: TypedTransaction[] = Array.from({ length: 400 }, (_, i) =>
-    createLegacyTx({ nonce: BigInt(i), to: new Address(noiseAddress(i)), gasLimit: 60_000n, gasPrice: 1_000_000_000n, data: word(i) }, { common: txCommonAt(1n) }).sign(
-      devKeys[i % devKeys.length],
-    ),
+    createLegacyTx(
+      {
+        nonce: BigInt(i),
+        to: new Address(noiseAddress(i)),
+        gasLimit: 60_000n,
+        gasPrice: 1_000_000_000n,
+        data: word(i),
+      },
+      { common: txCommonAt(1n) },
+    ).sign(devKeys[i % devKeys.length]),
   );
   let parent: Block = genesis;
   let td = genesis.header.difficulty;
@@ -155,8 +175,22 @@ async function writeLongChain(datadir: string, count: number): Promise<void> {
     const number = BigInt(n);
     const receipts: TxReceipt[] = Array.from({ length: TX_PER_BLOCK }, (_, t) => {
       const matching = n % MATCH_EVERY === MATCH_EVERY / 2 && t === 2;
-      const logs: ReceiptLog[] = [{ address: matching ? TARGET : noiseAddress((n * TX_PER_BLOCK + t) % 50), topics: [TRANSFER, word(n), word(t)], data: word(n * TX_PER_BLOCK + t) }];
-      return { type: 0, status: 1, cumulativeGasUsed: BigInt((t + 1) * 30_000), gasUsed: 30_000n, logs, logsBloom: logsBloomOf(logs), from: new Uint8Array(20) };
+      const logs: ReceiptLog[] = [
+        {
+          address: matching ? TARGET : noiseAddress((n * TX_PER_BLOCK + t) % 50),
+          topics: [TRANSFER, word(n), word(t)],
+          data: word(n * TX_PER_BLOCK + t),
+        },
+      ];
+      return {
+        type: 0,
+        status: 1,
+        cumulativeGasUsed: BigInt((t + 1) * 30_000),
+        gasUsed: 30_000n,
+        logs,
+        logsBloom: logsBloomOf(logs),
+        from: new Uint8Array(20),
+      };
     });
     const block = createBlock(
       {
@@ -192,18 +226,27 @@ async function benchGetLogs(): Promise<number | undefined> {
   try {
     const t0 = performance.now();
     await writeLongChain(dir.dir, LOG_BLOCKS);
-    say(`set-up: ${LOG_BLOCKS} blocks, ${LOG_BLOCKS * TX_PER_BLOCK} logs written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    say(
+      `set-up: ${LOG_BLOCKS} blocks, ${LOG_BLOCKS * TX_PER_BLOCK} logs written in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
     const node = await startNode(dir.dir);
     let tenK: number | undefined;
     try {
       const head = node.engine.chain.getHead().header.number;
       say('');
-      say(`eth_getLogs over HTTP, filter {address: target, topics: [Transfer]}, one matching log per ${MATCH_EVERY} blocks`);
+      say(
+        `eth_getLogs over HTTP, filter {address: target, topics: [Transfer]}, one matching log per ${MATCH_EVERY} blocks`,
+      );
       say('');
       say('| blocks | logs | first query (ms) | median of 9 (ms) |');
       say('|---:|---:|---:|---:|');
       for (const range of [1_000, 10_000].filter((r) => r <= LOG_BLOCKS)) {
-        const filter = { fromBlock: `0x${(head - BigInt(range) + 1n).toString(16)}`, toBlock: 'latest', address: hex(TARGET), topics: [hex(TRANSFER)] };
+        const filter = {
+          fromBlock: `0x${(head - BigInt(range) + 1n).toString(16)}`,
+          toBlock: 'latest',
+          address: hex(TARGET),
+          topics: [hex(TRANSFER)],
+        };
         const times: number[] = [];
         let logs = 0;
         for (let i = 0; i < 10; i++) {
@@ -237,11 +280,15 @@ async function buildBlocks(): Promise<Block[]> {
     const emitter = await deployEmitter(node.engine);
     let nonce = 1n;
     for (let b = 0; b < IMPORT_BLOCKS; b++) {
-      await addToPool(node.engine, Array.from({ length: TXS_PER_IMPORTED_BLOCK }, (_, i) => pingTx(node.engine, emitter, nonce++, b * 100 + i)));
+      await addToPool(
+        node.engine,
+        Array.from({ length: TXS_PER_IMPORTED_BLOCK }, (_, i) => pingTx(node.engine, emitter, nonce++, b * 100 + i)),
+      );
       await node.engine.miner.mineBlocks(1);
     }
     const blocks: Block[] = [];
-    for (let n = 1n; n <= node.engine.chain.getHead().header.number; n++) blocks.push((await node.engine.chain.getBlock(n))!);
+    for (let n = 1n; n <= node.engine.chain.getHead().header.number; n++)
+      blocks.push((await node.engine.chain.getBlock(n))!);
     return blocks;
   } finally {
     await node.stop();
@@ -251,7 +298,15 @@ async function buildBlocks(): Promise<Block[]> {
 
 /** The subscribers in their own process; resolves once all subscriptions are confirmed. */
 async function startSubscribers(wsUrl: string, addresses: readonly string[]) {
-  const command = [process.execPath, '--import', 'tsx', 'bench/ws-subscribers.ts', wsUrl, String(SUBSCRIBERS), addresses.join(',')];
+  const command = [
+    process.execPath,
+    '--import',
+    'tsx',
+    'bench/ws-subscribers.ts',
+    wsUrl,
+    String(SUBSCRIBERS),
+    addresses.join(','),
+  ];
   const niced = SUBSCRIBER_NICE === 0 ? command : ['nice', '-n', String(SUBSCRIBER_NICE), ...command];
   const placed = PIN_CPU !== undefined ? ['taskset', '-c', String(PIN_CPU), ...niced] : niced;
   const child = spawn(placed[0], placed.slice(1), {
@@ -312,7 +367,9 @@ interface ImportTimes {
  */
 function mainThreadSchedule(): { readonly runMs: number; readonly waitMs: number } {
   try {
-    const [run, wait] = readFileSync(`/proc/${process.pid}/task/${process.pid}/schedstat`, 'utf8').split(' ').map(Number);
+    const [run, wait] = readFileSync(`/proc/${process.pid}/task/${process.pid}/schedstat`, 'utf8')
+      .split(' ')
+      .map(Number);
     return { runMs: run / 1e6, waitMs: wait / 1e6 };
   } catch {
     return { runMs: NaN, waitMs: NaN };
@@ -335,11 +392,21 @@ async function importTimes(blocks: readonly Block[], load: Load, profileAs?: str
         // topic, and that topic with a second one of its own (which never matches, but shares the first).
         const kind = i % 4;
         const filter =
-          kind === 0 ? { address: hex(emitterAddress) } : kind === 1 ? { address: hex(noiseAddress(i)) } : kind === 2 ? { topics: [PING_TOPIC] } : { topics: [PING_TOPIC, hex(word(i))] };
+          kind === 0
+            ? { address: hex(emitterAddress) }
+            : kind === 1
+              ? { address: hex(noiseAddress(i)) }
+              : kind === 2
+                ? { topics: [PING_TOPIC] }
+                : { topics: [PING_TOPIC, hex(word(i))] };
         await call(node.url, 'eth_newFilter', [filter]);
       }
       const quiet = Array.from({ length: SPREAD - 1 }, (_, i) => hex(noiseAddress(1_000 + i)));
-      if (load !== 'filters') subscribers = await startSubscribers(node.wsUrl, load === 'busy' ? [hex(emitterAddress)] : [hex(emitterAddress), ...quiet]);
+      if (load !== 'filters')
+        subscribers = await startSubscribers(
+          node.wsUrl,
+          load === 'busy' ? [hex(emitterAddress)] : [hex(emitterAddress), ...quiet],
+        );
     }
     const logSubscribersOfEmitter = load === 'busy' ? SUBSCRIBERS / 2 : Math.ceil(SUBSCRIBERS / 2 / SPREAD);
     const expected = (SUBSCRIBERS / 2) * rest + logSubscribersOfEmitter * rest * TXS_PER_IMPORTED_BLOCK;
@@ -371,7 +438,16 @@ async function importTimes(blocks: readonly Block[], load: Load, profileAs?: str
       receivedMs = performance.now() - t;
       if (got !== expected) throw new Error(`subscribers received ${got} notifications, expected ${expected}`);
     }
-    return { importMs: importing, deliveredMs, receivedMs, cpuMs, longestWaitMs: notificationFlushes.longestWaitMs, widestWindowMs: notificationFlushes.longestWindowMs, importThreadMs: threadAfter.runMs - thread.runMs, importWaitMs: threadAfter.waitMs - thread.waitMs };
+    return {
+      importMs: importing,
+      deliveredMs,
+      receivedMs,
+      cpuMs,
+      longestWaitMs: notificationFlushes.longestWaitMs,
+      widestWindowMs: notificationFlushes.longestWindowMs,
+      importThreadMs: threadAfter.runMs - thread.runMs,
+      importWaitMs: threadAfter.waitMs - thread.waitMs,
+    };
   } finally {
     await subscribers?.stop();
     await node.stop();
@@ -401,7 +477,13 @@ function filterSpecs(emitter: Uint8Array) {
   const ping = Buffer.from(PING_TOPIC.slice(2), 'hex');
   return Array.from({ length: FILTERS }, (_, i) => {
     const kind = i % 4;
-    return kind === 0 ? { addresses: [emitter] } : kind === 1 ? { addresses: [noiseAddress(i)] } : kind === 2 ? { topics: [ping] } : { topics: [ping, word(i)] };
+    return kind === 0
+      ? { addresses: [emitter] }
+      : kind === 1
+        ? { addresses: [noiseAddress(i)] }
+        : kind === 2
+          ? { topics: [ping] }
+          : { topics: [ping, word(i)] };
   });
 }
 
@@ -414,17 +496,27 @@ async function benchFanOut(blocks: readonly Block[]): Promise<void> {
     const emitter = (await chain.getReceipts(blocks[0].hash()))![0].contractAddress!;
     const cases = [
       { name: `${FILTERS} log filters`, subscriptions: false },
-      { name: `${FILTERS} log filters + 100 log subscriptions on the active contract + 100 newHeads (in-process listeners)`, subscriptions: true },
+      {
+        name: `${FILTERS} log filters + 100 log subscriptions on the active contract + 100 newHeads (in-process listeners)`,
+        subscriptions: true,
+      },
     ];
     say('');
-    say(`filter manager fan-out alone: ${blocks.length - 1} blocks replayed into a fresh manager, ${IMPORT_RUNS} runs; CPU ms per block, fastest / median`);
+    say(
+      `filter manager fan-out alone: ${blocks.length - 1} blocks replayed into a fresh manager, ${IMPORT_RUNS} runs; CPU ms per block, fastest / median`,
+    );
     say('');
     say('| watchers | CPU ms per block |');
     say('|---|---:|');
     for (const c of cases) {
       const perBlock: number[] = [];
       for (let run = 0; run < IMPORT_RUNS; run++) {
-        const manager = new FilterManager<Block>({ source: chainLogSource(chain), queries: node.engine.logs.queries, blockByHash: (h) => chain.getBlock(h), initialHead: blocks[0] });
+        const manager = new FilterManager<Block>({
+          source: chainLogSource(chain),
+          queries: node.engine.logs.queries,
+          blockByHash: (h) => chain.getBlock(h),
+          initialHead: blocks[0],
+        });
         for (const spec of filterSpecs(emitter)) await manager.newLogFilter(spec);
         let seen = 0;
         if (c.subscriptions) {
@@ -436,7 +528,8 @@ async function benchFanOut(blocks: readonly Block[]): Promise<void> {
         await manager.settled();
         const used = process.cpuUsage(cpu);
         perBlock.push((used.user + used.system) / 1000 / (blocks.length - 1));
-        if (c.subscriptions && seen !== 100 * (blocks.length - 1) * (TXS_PER_IMPORTED_BLOCK + 1)) throw new Error(`listeners saw ${seen} notifications`);
+        if (c.subscriptions && seen !== 100 * (blocks.length - 1) * (TXS_PER_IMPORTED_BLOCK + 1))
+          throw new Error(`listeners saw ${seen} notifications`);
         manager.close();
       }
       say(`| ${c.name} | ${Math.min(...perBlock).toFixed(2)} / ${median(perBlock).toFixed(2)} |`);
@@ -453,7 +546,9 @@ async function benchImport(): Promise<void> {
   const loads = (process.env.BENCH_LOADS ?? 'none,filters,spread,busy').split(',') as Load[];
   const runs = new Map<Load, ImportTimes[]>(loads.map((l) => [l, []]));
   await importTimes(blocks, 'none'); // warm-up (JIT, caches), discarded
-  for (let run = 0; run < IMPORT_RUNS; run++) for (const load of loads) runs.get(load)!.push(await importTimes(blocks, load, PROFILE_DIR === undefined ? undefined : `${load}-${run}`));
+  for (let run = 0; run < IMPORT_RUNS; run++)
+    for (const load of loads)
+      runs.get(load)!.push(await importTimes(blocks, load, PROFILE_DIR === undefined ? undefined : `${load}-${run}`));
   const n = blocks.length - 1;
   // On a shared machine other processes only ever add time: the fastest run is the truest cost, the median is shown too.
   const fastest = (xs: number[]) => Math.min(...xs);
@@ -482,18 +577,33 @@ async function benchImport(): Promise<void> {
     return `${pct(fastest(of(load, key)), fastest(of('none', base)))} (${pct(median(of(load, key)), median(of('none', base)))})`;
   };
   say('');
-  say(`block import, ${n} blocks of ${TXS_PER_IMPORTED_BLOCK} event transactions (one active contract), ${IMPORT_RUNS} interleaved runs per case.`);
-  say('ms per block as fastest / median run. Slowdown: the median over runs of each run against the bare node of the same run;');
+  say(
+    `block import, ${n} blocks of ${TXS_PER_IMPORTED_BLOCK} event transactions (one active contract), ${IMPORT_RUNS} interleaved runs per case.`,
+  );
+  say(
+    'ms per block as fastest / median run. Slowdown: the median over runs of each run against the bare node of the same run;',
+  );
   say('then fastest against fastest run (median against median in brackets).');
   say('Wall time counts whatever else held the CPU (the subscriber process, other jobs on the machine); the main');
   say("thread's own CPU during the imports does not, and its run-queue wait shows how contended the machine was.");
   say('');
-  say('| node | notifications per block | import path (wall) | slowdown | fastest (median) | import path (main-thread CPU) | slowdown | main thread waiting for a CPU | delivered | received by subscribers | node CPU to delivery (all threads) | import path per run (ms total) |');
+  say(
+    '| node | notifications per block | import path (wall) | slowdown | fastest (median) | import path (main-thread CPU) | slowdown | main thread waiting for a CPU | delivered | received by subscribers | node CPU to delivery (all threads) | import path per run (ms total) |',
+  );
   say('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const load of loads) {
-    const notifications = load === 'none' || load === 'filters' ? 0 : SUBSCRIBERS / 2 + (load === 'busy' ? SUBSCRIBERS / 2 : Math.ceil(SUBSCRIBERS / 2 / SPREAD)) * TXS_PER_IMPORTED_BLOCK;
+    const notifications =
+      load === 'none' || load === 'filters'
+        ? 0
+        : SUBSCRIBERS / 2 +
+          (load === 'busy' ? SUBSCRIBERS / 2 : Math.ceil(SUBSCRIBERS / 2 / SPREAD)) * TXS_PER_IMPORTED_BLOCK;
     say(
-      `| ${label[load]} | ${notifications} | ${perBlock(of(load, 'importMs'))} | ${load === 'none' ? '' : `**${paired(load, 'importMs')}**`} | ${slowdown(load, 'importMs')} | ${perBlock(of(load, 'importThreadMs'))} | ${paired(load, 'importThreadMs')} | ${perBlock(of(load, 'importWaitMs'))} | ${perBlock(of(load, 'deliveredMs'))} | ${perBlock(of(load, 'receivedMs'))} | ${perBlock(of(load, 'cpuMs'))} | ${of(load, 'importMs').map((x) => x.toFixed(0)).join(', ')} |`,
+      `| ${label[load]} | ${notifications} | ${perBlock(of(load, 'importMs'))} | ${load === 'none' ? '' : `**${paired(load, 'importMs')}**`} | ${slowdown(load, 'importMs')} | ${perBlock(of(load, 'importThreadMs'))} | ${paired(load, 'importThreadMs')} | ${perBlock(of(load, 'importWaitMs'))} | ${perBlock(of(load, 'deliveredMs'))} | ${perBlock(of(load, 'receivedMs'))} | ${perBlock(of(load, 'cpuMs'))} | ${of(
+        load,
+        'importMs',
+      )
+        .map((x) => x.toFixed(0))
+        .join(', ')} |`,
     );
   }
   say('');
@@ -503,25 +613,46 @@ async function benchImport(): Promise<void> {
       const ratios = of(l, 'importMs').map((x, i) => x / of('none', 'importMs')[i]);
       return `${label[l]}: ${median(ratios) <= 1.2 ? 'met' : 'NOT met'}`;
     });
-  say(`Target: import path at most 20 % slower with 1,000 log filters and 200 subscribers (paired median). ${verdicts.join('; ')}.`);
+  say(
+    `Target: import path at most 20 % slower with 1,000 log filters and 200 subscribers (paired median). ${verdicts.join('; ')}.`,
+  );
   say('');
   say(
     `Subscriber process ${PIN_CPU !== undefined ? `pinned to CPU ${PIN_CPU}` : 'not pinned'}, at nice ${SUBSCRIBER_NICE}. Notifications of back-to-back blocks share socket writes (window ${notificationFlushes.windowMs} ms, widened to keep writing within 5 % of the thread, at most ${notificationFlushes.maxWindowMs} ms; ${notificationFlushes.perTurn} connections per event-loop turn);`,
   );
-  say(`widest window per run with subscribers: ${loads.filter((l) => l === 'busy' || l === 'spread').flatMap((l) => of(l, 'widestWindowMs')).map((x) => x.toFixed(0)).join(', ')} ms;`);
-  say(`longest a notification waited in an outbox, per run with subscribers: ${loads.filter((l) => l === 'busy' || l === 'spread').flatMap((l) => of(l, 'longestWaitMs')).map((x) => x.toFixed(0)).join(', ')} ms.`);
+  say(
+    `widest window per run with subscribers: ${loads
+      .filter((l) => l === 'busy' || l === 'spread')
+      .flatMap((l) => of(l, 'widestWindowMs'))
+      .map((x) => x.toFixed(0))
+      .join(', ')} ms;`,
+  );
+  say(
+    `longest a notification waited in an outbox, per run with subscribers: ${loads
+      .filter((l) => l === 'busy' || l === 'spread')
+      .flatMap((l) => of(l, 'longestWaitMs'))
+      .map((x) => x.toFixed(0))
+      .join(', ')} ms.`,
+  );
 }
 
-const startLoad = loadavg().map((x) => x.toFixed(1)).join(', ');
+const startLoad = loadavg()
+  .map((x) => x.toFixed(1))
+  .join(', ');
 say('# Benchmark: logs over JSON-RPC');
 say('');
 say(`Date: ${new Date().toISOString()}; Node ${process.version}; ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`);
 say('');
 const tenK = LOG_BLOCKS > 0 ? await benchGetLogs() : undefined;
-if (tenK !== undefined) say(`\ntarget: 10k-block eth_getLogs under 50 ms: ${tenK.toFixed(1)} ms ${tenK < 50 ? 'met' : 'NOT met'}`);
+if (tenK !== undefined)
+  say(`\ntarget: 10k-block eth_getLogs under 50 ms: ${tenK.toFixed(1)} ms ${tenK < 50 ? 'met' : 'NOT met'}`);
 await benchImport();
 say('');
-say(`Load average at start: ${startLoad}; when done: ${loadavg().map((x) => x.toFixed(1)).join(', ')}`);
+say(
+  `Load average at start: ${startLoad}; when done: ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(', ')}`,
+);
 const out = resolve(repo, OUT);
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, report.join('\n') + '\n');

@@ -60,7 +60,10 @@ const txCommonAt = (n: bigint) => shared(rules.txCommonAt?.(n) ?? rules.commonAt
 const dir = tempDir('bench-logs-');
 const chainDb = await ChainDB.open(join(dir.dir, 'chaindata'));
 mkdirSync(join(dir.dir, 'logindex'));
-const indexDb = new Level<Uint8Array, Uint8Array>(join(dir.dir, 'logindex'), { keyEncoding: 'view', valueEncoding: 'view' });
+const indexDb = new Level<Uint8Array, Uint8Array>(join(dir.dir, 'logindex'), {
+  keyEncoding: 'view',
+  valueEncoding: 'view',
+});
 await indexDb.open();
 const codec = new BlockCodec(commonAt, txCommonAt);
 const newStore = () => new BlockStore(chainDb, codec, commonAt);
@@ -132,7 +135,9 @@ for (let n = 1; n <= totalBlocks; n++) {
   }
   parent = block;
 }
-console.log(`set-up: ${totalBlocks} blocks, ${totalBlocks * TX_PER_BLOCK} logs written in ${((performance.now() - setupStart) / 1000).toFixed(1)} s`);
+console.log(
+  `set-up: ${totalBlocks} blocks, ${totalBlocks * TX_PER_BLOCK} logs written in ${((performance.now() - setupStart) / 1000).toFixed(1)} s`,
+);
 
 // ---------------------------------------------------------------- queries
 
@@ -148,7 +153,12 @@ function storeSource(s: BlockStore): LogSource {
     async blockReceipts(hash) {
       const [block, receipts] = await Promise.all([s.getBlock(hash), s.getReceipts(hash)]);
       if (block === undefined || receipts === undefined) return undefined;
-      const header = { hash, number: block.header.number, parentHash: block.header.parentHash, logsBloom: block.header.logsBloom };
+      const header = {
+        hash,
+        number: block.header.number,
+        parentHash: block.header.parentHash,
+        logsBloom: block.header.logsBloom,
+      };
       return { header, transactionHashes: block.transactions.map((tx) => tx.hash()), receipts };
     },
   };
@@ -163,7 +173,12 @@ async function time(fn: () => Promise<number>): Promise<{ ms: number; results: n
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function measure(label: string, withIndex: boolean, query: RangeLogQuery, repeats: number): Promise<number> {
-  const make = () => new LogQueries({ source: storeSource(newStore()), ...(withIndex ? { index: indexDb } : {}), maxBlockRange: 1_000_000 });
+  const make = () =>
+    new LogQueries({
+      source: storeSource(newStore()),
+      ...(withIndex ? { index: indexDb } : {}),
+      maxBlockRange: 1_000_000,
+    });
   const cold = await time(async () => (await make().queryLogs(query)).length);
   const warmQueries = make();
   const warm: number[] = [];
@@ -184,11 +199,21 @@ const ranges = [1_000, 10_000].filter((r) => r <= totalBlocks);
 const figures: Record<string, number> = {};
 console.log(`\nqueryLogs(address = target, topics = [Transfer]); one matching log per ${MATCH_EVERY} blocks`);
 for (const range of ranges) {
-  const query: RangeLogQuery = { fromBlock: head - BigInt(range) + 1n, toBlock: head, addresses: [TARGET], topics: [TRANSFER] };
+  const query: RangeLogQuery = {
+    fromBlock: head - BigInt(range) + 1n,
+    toBlock: head,
+    addresses: [TARGET],
+    topics: [TRANSFER],
+  };
   figures[`index-${range}`] = await measure('index', true, query, 9);
 }
 for (const range of ranges) {
-  const query: RangeLogQuery = { fromBlock: head - BigInt(range) + 1n, toBlock: head, addresses: [TARGET], topics: [TRANSFER] };
+  const query: RangeLogQuery = {
+    fromBlock: head - BigInt(range) + 1n,
+    toBlock: head,
+    addresses: [TARGET],
+    topics: [TRANSFER],
+  };
   await measure('bloom', false, query, 3);
 }
 
@@ -206,7 +231,9 @@ async function headProcessingMs(filterCount: number): Promise<number> {
   });
   // Half watch the rare target, half a busy noise address: both kinds of cost.
   for (let i = 0; i < filterCount; i++) {
-    await manager.newLogFilter(i % 2 === 0 ? { addresses: [TARGET] } : { addresses: [noiseAddress(i % 50)], topics: [TRANSFER] });
+    await manager.newLogFilter(
+      i % 2 === 0 ? { addresses: [TARGET] } : { addresses: [noiseAddress(i % 50)], topics: [TRANSFER] },
+    );
   }
   const t = performance.now();
   for (const h of headHeaders.slice(totalBlocks - HEADS)) manager.onNewHead(h);

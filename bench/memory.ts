@@ -48,7 +48,11 @@ async function heapFigures(url: string): Promise<{ used?: number; total?: number
       const m = new RegExp(`^${name} (\\d+(?:\\.\\d+)?)`, 'm').exec(text);
       return m ? Number(m[1]) : undefined;
     };
-    return { used: read('nodejs_heap_size_used_bytes'), total: read('nodejs_heap_size_total_bytes'), external: read('nodejs_external_memory_bytes') };
+    return {
+      used: read('nodejs_heap_size_used_bytes'),
+      total: read('nodejs_heap_size_total_bytes'),
+      external: read('nodejs_external_memory_bytes'),
+    };
   } catch {
     return {};
   }
@@ -88,17 +92,33 @@ async function run(index: number): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-memory-'));
   const port = await freePort();
   const snapshotAt = values['snapshot-at'] === undefined ? undefined : Number(values['snapshot-at']);
-  const snapshotDir = snapshotAt === undefined ? undefined : (values['snapshot-dir'] ?? mkdtempSync(join(tmpdir(), 'svc-heap-')));
+  const snapshotDir =
+    snapshotAt === undefined ? undefined : (values['snapshot-dir'] ?? mkdtempSync(join(tmpdir(), 'svc-heap-')));
   const flags = [
     ...values['node-flags'].split(' ').filter((f) => f !== ''),
     ...(snapshotDir !== undefined ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshotDir}`] : []),
   ];
-  const child = spawn(process.execPath, [...flags, 'bin/svc-node.js', '--http.port', String(port), '--p2p.port', '0', '--datadir', dataDir, '--log-level', 'warn'], {
-    cwd: repo,
-    env,
-    detached: true,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...flags,
+      'bin/svc-node.js',
+      '--http.port',
+      String(port),
+      '--p2p.port',
+      '0',
+      '--datadir',
+      dataDir,
+      '--log-level',
+      'warn',
+    ],
+    {
+      cwd: repo,
+      env,
+      detached: true,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const url = `http://127.0.0.1:${port}/`;
   const rpc = new RpcClient(url);
@@ -152,7 +172,15 @@ function floor(): void {
   };
   const measure = `await new Promise((r) => setTimeout(r, 300)); globalThis.gc?.(); const m = process.memoryUsage(); console.log('RSS ' + (m.rss / 2 ** 20).toFixed(1) + ' MiB, V8 heap used ' + (m.heapUsed / 2 ** 20).toFixed(1) + ' MiB');`;
   probe('bare node', measure);
-  const modules = ['dist/cli/cli.js', 'dist/node/node.js', 'dist/node/services.js', 'dist/server/server.js', 'dist/chain/engine.js', 'dist/p2p/index.js', 'dist/handlers/index.js'];
+  const modules = [
+    'dist/cli/cli.js',
+    'dist/node/node.js',
+    'dist/node/services.js',
+    'dist/server/server.js',
+    'dist/chain/engine.js',
+    'dist/p2p/index.js',
+    'dist/handlers/index.js',
+  ];
   probe('node + svc-node modules imported', `${modules.map((m) => `await import('./${m}');`).join(' ')} ${measure}`);
 }
 

@@ -18,19 +18,28 @@ import { loadConfig } from '../src/node/config.js';
 import { createDispatcher } from '../src/rpc/dispatch.js';
 import { createLogger } from '../src/node/logger.js';
 
-const [variant, callsArg, roundsArg] = process.argv[2] === 'plain' || process.argv[2] === 'metrics' ? process.argv.slice(2) : [undefined, ...process.argv.slice(2)];
+const [variant, callsArg, roundsArg] =
+  process.argv[2] === 'plain' || process.argv[2] === 'metrics'
+    ? process.argv.slice(2)
+    : [undefined, ...process.argv.slice(2)];
 const calls = Number(callsArg ?? 200_000);
 const rounds = Number(roundsArg ?? 10);
 
 if (variant === undefined) {
   const self = fileURLToPath(import.meta.url);
   const run = (v: string) =>
-    Number(execFileSync(process.execPath, ['--import', 'tsx', self, v, String(calls), String(rounds)], { encoding: 'utf8' }).trim());
+    Number(
+      execFileSync(process.execPath, ['--import', 'tsx', self, v, String(calls), String(rounds)], {
+        encoding: 'utf8',
+      }).trim(),
+    );
   const plain = run('plain');
   const metrics = run('metrics');
   console.log(`eth_chainId through the dispatcher, ${rounds} rounds of ${calls} calls, fastest round, ns per call:`);
   console.log(`  without metrics: ${plain.toFixed(0)} ns`);
-  console.log(`  with metrics:    ${metrics.toFixed(0)} ns  (+${(metrics - plain).toFixed(0)} ns, +${(((metrics - plain) / plain) * 100).toFixed(1)}%)`);
+  console.log(
+    `  with metrics:    ${metrics.toFixed(0)} ns  (+${(metrics - plain).toFixed(0)} ns, +${(((metrics - plain) / plain) * 100).toFixed(1)}%)`,
+  );
 } else {
   const log = createLogger({ format: 'json', level: 'error', stream: { write: () => true } as never });
   const node = new SvcNode(loadConfig({ flags: { datadir: '/tmp/svc-metrics-bench' } }), log);

@@ -28,7 +28,8 @@ const repo = fileURLToPath(new URL('../', import.meta.url));
 const perRun = Number(process.env.BENCH_MINED_TXS ?? 5000);
 const runs = Number(process.env.BENCH_MINED_RUNS ?? 3);
 const seal = (process.env.BENCH_MINED_SEAL ?? 'instant') as SealMode;
-if (!SEAL_MODES.includes(seal)) throw new Error(`BENCH_MINED_SEAL must be one of ${SEAL_MODES.join(', ')}, got ${seal}`);
+if (!SEAL_MODES.includes(seal))
+  throw new Error(`BENCH_MINED_SEAL must be one of ${SEAL_MODES.join(', ')}, got ${seal}`);
 const SENDERS = 10;
 const GWEI = 1_000_000_000n;
 
@@ -47,7 +48,13 @@ function signTransfers(engine: ChainEngine, count: number, firstNonce: bigint): 
   const recipient = new Address(new Uint8Array(20).fill(0x77));
   return Array.from({ length: count }, (_, i) =>
     createLegacyTx(
-      { nonce: firstNonce + BigInt(Math.floor(i / SENDERS)), to: recipient, value: 1n, gasLimit: 21_000n, gasPrice: GWEI },
+      {
+        nonce: firstNonce + BigInt(Math.floor(i / SENDERS)),
+        to: recipient,
+        value: 1n,
+        gasLimit: 21_000n,
+        gasPrice: GWEI,
+      },
       { common },
     )
       .sign(keys[i % SENDERS]!)
@@ -115,13 +122,18 @@ const median = sorted[Math.floor(sorted.length / 2)]!;
 const report = [
   '# Benchmark: signed transfers sent to the pool and mined (dev node engine, one process)',
   '',
-  `Date: ${new Date().toISOString()}; Node ${process.version}; ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; load average when done: ${loadavg().map((x) => x.toFixed(1)).join(', ')}.`,
+  `Date: ${new Date().toISOString()}; Node ${process.version}; ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; load average when done: ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(', ')}.`,
   '',
   `${runs} runs of ${perRun} transfers from ${SENDERS} senders after a warm-up of 1,000; pool.add → dev miner (${seal === 'instant' ? 'instant seal, no hashing' : 'real Ethash seal'}) → import.`,
   '',
   '| run | transfers/s | ms | blocks | process CPU per transfer (µs, both threads) |',
   '|---:|---:|---:|---:|---:|',
-  ...results.map((r, i) => `| ${i + 1} | ${Math.round(r.perSecond)} | ${r.ms.toFixed(0)} | ${r.blocks} | ${((r.cpuMs * 1000) / perRun).toFixed(0)} |`),
+  ...results.map(
+    (r, i) =>
+      `| ${i + 1} | ${Math.round(r.perSecond)} | ${r.ms.toFixed(0)} | ${r.blocks} | ${((r.cpuMs * 1000) / perRun).toFixed(0)} |`,
+  ),
   '',
   `**Median: ${Math.round(median.perSecond)} mined transfers per second** (target ≥ 3,000: ${median.perSecond >= 3000 ? 'met' : 'not met'}).`,
   '',

@@ -68,7 +68,10 @@ async function buildSourceChain(): Promise<Block[]> {
       const common = engine.chain.txCommonAt(engine.chain.getHead().header.number + 1n);
       const raws = Array.from({ length: TXS_PER_BLOCK }, (_, i) => {
         const sender = i % SENDERS;
-        const tx = createLegacyTx({ nonce: nonces[sender]!++, to: recipient, value: 1n, gasLimit: 21_000n, gasPrice: GWEI }, { common });
+        const tx = createLegacyTx(
+          { nonce: nonces[sender]!++, to: recipient, value: 1n, gasLimit: 21_000n, gasPrice: GWEI },
+          { common },
+        );
         return tx.sign(keys[sender]!).serialize();
       });
       // A refused transfer throws here; one left queued shows up as a short block just below.
@@ -77,7 +80,10 @@ async function buildSourceChain(): Promise<Block[]> {
       if (mined!.block.transactions.length !== TXS_PER_BLOCK) {
         throw new Error(`block ${n} holds ${mined!.block.transactions.length} transfers, not ${TXS_PER_BLOCK}`);
       }
-      if (n % 250 === 0) process.stdout.write(`source chain: ${n}/${BLOCKS} blocks (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
+      if (n % 250 === 0)
+        process.stdout.write(
+          `source chain: ${n}/${BLOCKS} blocks (${((performance.now() - started) / 1000).toFixed(0)} s)\n`,
+        );
     }
     const blocks: Block[] = [];
     for (let n = 1n; n <= BigInt(BLOCKS); n++) blocks.push((await engine.chain.getBlock(n))!);
@@ -101,7 +107,8 @@ async function importLocally(blocks: readonly Block[]): Promise<Rate & { cpuMs: 
     const started = performance.now();
     for (const block of blocks) {
       const result = await engine.chain.importBlock(block);
-      if (result.status !== 'head') throw new Error(`local import: block ${block.header.number} became ${result.status}`);
+      if (result.status !== 'head')
+        throw new Error(`local import: block ${block.header.number} became ${result.status}`);
     }
     const ms = performance.now() - started;
     const used = process.cpuUsage(cpu);
@@ -128,10 +135,26 @@ const running: ChildProcess[] = [];
 /** Starts a node in its own process group and resolves on its `listening` line (the enode rides on it too). */
 function startNode(datadir: string, extra: readonly string[], nodeFlags: readonly string[] = []): Promise<NodeProc> {
   const args = [
-    ...nodeFlags, '--import', 'tsx', 'src/main.ts',
-    '--network', 'dev', '--datadir', datadir,
-    '--http.addr', '127.0.0.1', '--http.port', '0', '--p2p.addr', '127.0.0.1', '--p2p.port', '0',
-    '--no-mine', '--ethash.cachedir', ethashDir, ...extra,
+    ...nodeFlags,
+    '--import',
+    'tsx',
+    'src/main.ts',
+    '--network',
+    'dev',
+    '--datadir',
+    datadir,
+    '--http.addr',
+    '127.0.0.1',
+    '--http.port',
+    '0',
+    '--p2p.addr',
+    '127.0.0.1',
+    '--p2p.port',
+    '0',
+    '--no-mine',
+    '--ethash.cachedir',
+    ethashDir,
+    ...extra,
   ];
   const { NODE_ENV: _dropped, ...env } = process.env; // production-like: no result validation
   const child = spawn(process.execPath, args, { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -158,12 +181,15 @@ function startNode(datadir: string, extra: readonly string[], nodeFlags: readonl
         lines.push({ at, entry });
         if (entry.msg === 'p2p listening') enode = entry.enode as string;
         if (entry.msg === 'listening') {
-          if (enode === undefined) return reject(new Error(`node on ${datadir} is listening without a "p2p listening" line`));
+          if (enode === undefined)
+            return reject(new Error(`node on ${datadir} is listening without a "p2p listening" line`));
           resolve({ child, url: entry.url as string, enode, lines, listeningAt: at });
         }
       }
     });
-    child.once('exit', (code) => reject(new Error(`node on ${datadir} exited with ${code} before listening\n${stderr}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`node on ${datadir} exited with ${code} before listening\n${stderr}`)),
+    );
   });
 }
 
@@ -223,7 +249,8 @@ async function syncOverDevp2p(): Promise<SyncResult> {
     heightAtListening ??= height;
     if (height > 0 && firstBlockAt === undefined) firstBlockAt = now;
     if (height >= BLOCKS) doneAt = now;
-    else if (now - t0 > SYNC_TIMEOUT_MS) throw new Error(`sync stalled at block ${height} after ${((now - t0) / 1000).toFixed(0)} s`);
+    else if (now - t0 > SYNC_TIMEOUT_MS)
+      throw new Error(`sync stalled at block ${height} after ${((now - t0) / 1000).toFixed(0)} s`);
     else await new Promise((r) => setTimeout(r, POLL_MS));
   }
   const at = (msg: string) => sync.lines.find((l) => l.entry.msg === msg)?.at;
@@ -258,12 +285,16 @@ interface ProfileNode {
 
 /** Self time per function and per module (package or repo file) from a V8 .cpuprofile. */
 function summariseProfile(path: string, top = 25): string[] {
-  const profile = JSON.parse(readFileSync(path, 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  const profile = JSON.parse(readFileSync(path, 'utf8')) as {
+    nodes: ProfileNode[];
+    samples: number[];
+    timeDeltas: number[];
+  };
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const selfUs = new Map<number, number>();
   profile.samples.forEach((id, i) => {
-selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
-});
+    selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
   const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
   const place = (url: string) => {
     const file = url.startsWith('file://') ? fileURLToPath(url) : url;
@@ -280,7 +311,10 @@ selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
     perModule.set(where, (perModule.get(where) ?? 0) + us);
   }
   const rows = (m: Map<string, number>) =>
-    [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, us]) => `| ${(us / 1000).toFixed(0)} | ${((100 * us) / total).toFixed(1)} % | \`${k}\` |`);
+    [...m.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([k, us]) => `| ${(us / 1000).toFixed(0)} | ${((100 * us) / total).toFixed(1)} % | \`${k}\` |`);
   return [
     `Profile of the syncing node (\`--cpu-prof\`, whole process life: start-up, sync, shutdown): ${(total / 1e6).toFixed(1)} s sampled.`,
     '',
@@ -305,23 +339,31 @@ async function main(): Promise<void> {
 
   process.stdout.write('local import into a fresh engine\n');
   const local = await importLocally(blocks);
-  process.stdout.write(`local import: ${BLOCKS} blocks in ${local.ms.toFixed(0)} ms = ${local.perSecond.toFixed(1)} blocks/s\n`);
+  process.stdout.write(
+    `local import: ${BLOCKS} blocks in ${local.ms.toFixed(0)} ms = ${local.perSecond.toFixed(1)} blocks/s\n`,
+  );
 
   process.stdout.write('sync between two node processes over devp2p\n');
   const sync = await syncOverDevp2p();
-  process.stdout.write(`sync: ${BLOCKS} blocks in ${sync.ms.toFixed(0)} ms = ${sync.perSecond.toFixed(1)} blocks/s (first block after ${sync.firstBlockMs.toFixed(0)} ms)\n`);
+  process.stdout.write(
+    `sync: ${BLOCKS} blocks in ${sync.ms.toFixed(0)} ms = ${sync.perSecond.toFixed(1)} blocks/s (first block after ${sync.firstBlockMs.toFixed(0)} ms)\n`,
+  );
 
   const ratio = sync.perSecond / local.perSecond;
   // Worker threads write profiles of their own; the main thread's is the largest.
   const profile = PROFILE
-    ? readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile')).sort((a, b) => statSync(join(profileDir, b)).size - statSync(join(profileDir, a)).size)
+    ? readdirSync(profileDir)
+        .filter((f) => f.endsWith('.cpuprofile'))
+        .sort((a, b) => statSync(join(profileDir, b)).size - statSync(join(profileDir, a)).size)
     : [];
   const command = `${PROFILE ? 'BENCH_SYNC_PROFILE=1 ' : ''}npx tsx bench/p2p-sync.ts${BLOCKS !== 2000 ? ` (BENCH_SYNC_BLOCKS=${BLOCKS})` : ''}${TXS_PER_BLOCK !== 30 ? ` (BENCH_SYNC_TXS=${TXS_PER_BLOCK})` : ''}`;
   const report = [
     '# Benchmark: full sync over devp2p between two local nodes vs local import',
     '',
     `Date: ${new Date().toISOString()}; Node ${process.version}; ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; ${(totalmem() / 2 ** 30).toFixed(1)} GiB;`,
-    `load average when done: ${loadavg().map((x) => x.toFixed(1)).join(', ')}. The machine is shared (2 cores) and may have been busy with`,
+    `load average when done: ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(', ')}. The machine is shared (2 cores) and may have been busy with`,
     'other work during the run; the two nodes of the sync also share those cores with each other and with this script.',
     '',
     `Command: \`${command}\``,
@@ -342,16 +384,23 @@ async function main(): Promise<void> {
     `- Sync: clock from the syncing node's \`listening\` line to the first \`eth_blockNumber\` poll (every ${POLL_MS} ms) at ${BLOCKS}.`,
     `  First synced block seen after ${sync.firstBlockMs.toFixed(0)} ms (height at the first poll: ${sync.heightAtListening}; the node dials`,
     `  its bootnode while the RPC server is still starting). After the first block: ${sync.steadyPerSecond.toFixed(1)} blocks/s.`,
-    ...(sync.logSpanMs !== undefined ? [`  The node's own \`sync started\` → \`sync reached target\` span: ${(sync.logSpanMs / 1000).toFixed(2)} s = ${((BLOCKS * 1000) / sync.logSpanMs).toFixed(1)} blocks/s.`] : []),
+    ...(sync.logSpanMs !== undefined
+      ? [
+          `  The node's own \`sync started\` → \`sync reached target\` span: ${(sync.logSpanMs / 1000).toFixed(2)} s = ${((BLOCKS * 1000) / sync.logSpanMs).toFixed(1)} blocks/s.`,
+        ]
+      : []),
     '',
-    ...(profile.length > 0 ? ['## Where the syncing node spends its time', '', ...summariseProfile(join(profileDir, profile[0]!)), ''] : []),
+    ...(profile.length > 0
+      ? ['## Where the syncing node spends its time', '', ...summariseProfile(join(profileDir, profile[0]!)), '']
+      : []),
   ].join('\n');
   if (PROFILE) {
     // A profiled node runs slower: its figures stay out of bench/results. The profile is kept for a closer look
     // (e.g. in Chrome DevTools); the temp directory itself is removed.
     mkdirSync(join(repo, '.data'), { recursive: true });
     writeFileSync(join(repo, '.data/p2p-sync-profile.md'), report);
-    if (profile.length > 0) writeFileSync(join(repo, '.data/p2p-sync.cpuprofile'), readFileSync(join(profileDir, profile[0]!)));
+    if (profile.length > 0)
+      writeFileSync(join(repo, '.data/p2p-sync.cpuprofile'), readFileSync(join(profileDir, profile[0]!)));
   } else {
     mkdirSync(join(repo, 'bench/results'), { recursive: true });
     writeFileSync(join(repo, 'bench/results/p2p-sync.md'), report);

@@ -35,7 +35,20 @@ const GWEI = 1_000_000_000n;
 
 function startNode(datadir: string): Promise<{ url: string; child: ChildProcess }> {
   const { NODE_ENV: _dropped, ...env } = process.env;
-  const args = [...(process.env.BENCH_NODE_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_NODE_PROF] : []), '--import', 'tsx', 'src/main.ts', '--http.port', '0', '--http.addr', '127.0.0.1', '--p2p.port', '0', '--datadir', datadir];
+  const args = [
+    ...(process.env.BENCH_NODE_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_NODE_PROF] : []),
+    '--import',
+    'tsx',
+    'src/main.ts',
+    '--http.port',
+    '0',
+    '--http.addr',
+    '127.0.0.1',
+    '--p2p.port',
+    '0',
+    '--datadir',
+    datadir,
+  ];
   // Bench-sized pool: the product default (1,000) would refuse part of the burst.
   const child = spawn(process.execPath, args, {
     cwd: repo,
@@ -62,7 +75,11 @@ function startNode(datadir: string): Promise<{ url: string; child: ChildProcess 
 
 let nextId = 1;
 async function rpc<T>(url: string, method: string, params: unknown[]): Promise<T> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
+  });
   const json = (await res.json()) as { result?: T; error?: { code: number; message: string } };
   if (json.error) throw new Error(`${method}: ${json.error.code} ${json.error.message}`);
   return json.result as T;
@@ -70,7 +87,21 @@ async function rpc<T>(url: string, method: string, params: unknown[]): Promise<T
 
 /** One autocannon run in its own process; requests per second answered with 2xx. */
 function autocannon(url: string, body: string, seconds: number): Promise<number> {
-  const args = ['node_modules/autocannon/autocannon.js', '--json', '-c', String(connections), '-d', String(seconds), '-m', 'POST', '-H', 'content-type=application/json', '-b', body, url];
+  const args = [
+    'node_modules/autocannon/autocannon.js',
+    '--json',
+    '-c',
+    String(connections),
+    '-d',
+    String(seconds),
+    '-m',
+    'POST',
+    '-H',
+    'content-type=application/json',
+    '-b',
+    body,
+    url,
+  ];
   const child = spawn(process.execPath, args, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
@@ -78,7 +109,8 @@ function autocannon(url: string, body: string, seconds: number): Promise<number>
     child.once('exit', (code) => {
       if (code !== 0) return reject(new Error(`autocannon exited with ${code}`));
       const result = JSON.parse(out) as { non2xx: number; errors: number; duration: number; '2xx': number };
-      if (result.non2xx > 0 || result.errors > 0) return reject(new Error(`${result.non2xx} non-2xx, ${result.errors} errors`));
+      if (result.non2xx > 0 || result.errors > 0)
+        return reject(new Error(`${result.non2xx} non-2xx, ${result.errors} errors`));
       resolve(result['2xx'] / result.duration);
     });
   });
@@ -87,7 +119,11 @@ function autocannon(url: string, body: string, seconds: number): Promise<number>
 /** One JSON-RPC batch of sends; resolves with the hashes (the batch answers once all of them are mined). */
 async function sendBatch(url: string, raws: readonly string[]): Promise<string[]> {
   const body = raws.map((raw) => ({ jsonrpc: '2.0', id: nextId++, method: 'eth_sendRawTransaction', params: [raw] }));
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const answers = (await res.json()) as { result?: string; error?: { code: number; message: string } }[];
   const failed = answers.find((a) => a.error !== undefined);
   if (failed) throw new Error(`eth_sendRawTransaction: ${failed.error!.code} ${failed.error!.message}`);
@@ -97,12 +133,22 @@ async function sendBatch(url: string, raws: readonly string[]): Promise<string[]
 /** `batchSize` 1 = single requests, `concurrency` of them in flight; otherwise batches of `batchSize`. */
 async function transfers(url: string, batchSize = 1): Promise<{ perSecond: number; blocks: number; ms: number }> {
   const wallets = DEV_ACCOUNTS.slice(0, SENDERS).map((a) => new Wallet(a.privateKey));
-  const nonces = await Promise.all(wallets.map(async (w) => Number(BigInt(await rpc<string>(url, 'eth_getTransactionCount', [w.address, 'pending'])))));
+  const nonces = await Promise.all(
+    wallets.map(async (w) => Number(BigInt(await rpc<string>(url, 'eth_getTransactionCount', [w.address, 'pending'])))),
+  );
   const recipient = Wallet.createRandom().address;
   const signed = await Promise.all(
     Array.from({ length: txCount }, (_, i) => {
       const s = i % SENDERS;
-      return wallets[s]!.signTransaction({ type: 0, chainId: 1337n, to: recipient, value: 1n, gasLimit: 21_000n, gasPrice: GWEI, nonce: nonces[s]! + Math.floor(i / SENDERS) });
+      return wallets[s]!.signTransaction({
+        type: 0,
+        chainId: 1337n,
+        to: recipient,
+        value: 1n,
+        gasLimit: 21_000n,
+        gasPrice: GWEI,
+        nonce: nonces[s]! + Math.floor(i / SENDERS),
+      });
     }),
   );
   const startBlock = BigInt(await rpc<string>(url, 'eth_blockNumber', []));
@@ -124,7 +170,8 @@ async function transfers(url: string, batchSize = 1): Promise<{ perSecond: numbe
   const ms = performance.now() - started;
   // Every transfer must be in a block: check the last one's receipt and the recipient's balance.
   const balance = BigInt(await rpc<string>(url, 'eth_getBalance', [recipient, 'latest']));
-  if (balance !== BigInt(txCount)) throw new Error(`only ${balance} of ${txCount} transfers were mined when the sends returned`);
+  if (balance !== BigInt(txCount))
+    throw new Error(`only ${balance} of ${txCount} transfers were mined when the sends returned`);
   const endBlock = BigInt(await rpc<string>(url, 'eth_blockNumber', []));
   return { perSecond: (txCount * 1000) / ms, blocks: Number(endBlock - startBlock), ms };
 }
@@ -133,7 +180,9 @@ async function deployCounter(url: string): Promise<string> {
   const deployer = new Wallet(DEV_ACCOUNTS[0]!.privateKey);
   const nonce = Number(BigInt(await rpc<string>(url, 'eth_getTransactionCount', [deployer.address, 'pending'])));
   const data = Counter.bytecode + new Interface(Counter.abi).encodeDeploy([1n]).slice(2);
-  const hash = await rpc<string>(url, 'eth_sendRawTransaction', [await deployer.signTransaction({ type: 0, chainId: 1337n, data, gasLimit: 500_000n, gasPrice: GWEI, nonce })]);
+  const hash = await rpc<string>(url, 'eth_sendRawTransaction', [
+    await deployer.signTransaction({ type: 0, chainId: 1337n, data, gasLimit: 500_000n, gasPrice: GWEI, nonce }),
+  ]);
   const receipt = await rpc<{ contractAddress: string }>(url, 'eth_getTransactionReceipt', [hash]);
   return receipt.contractAddress;
 }
@@ -143,14 +192,30 @@ async function main(): Promise<void> {
   const node = await startNode(datadir);
   try {
     // Warm-up: the epoch cache, JIT of the send, execute and seal paths.
-    await rpc(node.url, 'eth_sendTransaction', [{ from: DEV_ACCOUNTS[0]!.address, to: DEV_ACCOUNTS[0]!.address, value: '0x1' }]);
+    await rpc(node.url, 'eth_sendTransaction', [
+      { from: DEV_ACCOUNTS[0]!.address, to: DEV_ACCOUNTS[0]!.address, value: '0x1' },
+    ]);
     const sent = await transfers(node.url);
-    process.stdout.write(`transfers: ${Math.round(sent.perSecond)}/s (${txCount} in ${Math.round(sent.ms)} ms, ${sent.blocks} blocks)\n`);
+    process.stdout.write(
+      `transfers: ${Math.round(sent.perSecond)}/s (${txCount} in ${Math.round(sent.ms)} ms, ${sent.blocks} blocks)\n`,
+    );
     const batched = await transfers(node.url, batchSize);
-    process.stdout.write(`transfers in batches: ${Math.round(batched.perSecond)}/s (${txCount} in ${Math.round(batched.ms)} ms, ${batched.blocks} blocks)\n`);
+    process.stdout.write(
+      `transfers in batches: ${Math.round(batched.perSecond)}/s (${txCount} in ${Math.round(batched.ms)} ms, ${batched.blocks} blocks)\n`,
+    );
     const counter = await deployCounter(node.url);
-    const callBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: counter, data: new Interface(Counter.abi).encodeFunctionData('count') }, 'latest'] });
-    const balanceBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [DEV_ACCOUNTS[3]!.address, 'latest'] });
+    const callBody = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'eth_call',
+      params: [{ to: counter, data: new Interface(Counter.abi).encodeFunctionData('count') }, 'latest'],
+    });
+    const balanceBody = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'eth_getBalance',
+      params: [DEV_ACCOUNTS[3]!.address, 'latest'],
+    });
     await autocannon(node.url, callBody, 2); // warm-up
     const callRps = await autocannon(node.url, callBody, duration);
     process.stdout.write(`eth_call: ${Math.round(callRps)} req/s\n`);
@@ -160,7 +225,9 @@ async function main(): Promise<void> {
     const report = [
       '# Benchmark: writes and calls over JSON-RPC (dev node process)',
       '',
-      `Date: ${new Date().toISOString()}; Node ${process.version}; ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; load average when done: ${loadavg().map((x) => x.toFixed(1)).join(', ')}.`,
+      `Date: ${new Date().toISOString()}; Node ${process.version}; ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; load average when done: ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(', ')}.`,
       '',
       '| workload | result |',
       '|---|---:|',

@@ -30,7 +30,13 @@ import { DEV_ACCOUNTS } from '../src/chain/networks/index.js';
 import { tempDir } from '../test/chain/engine/fixtures.js';
 const key = hexToBytes(DEV_ACCOUNTS[1]!.privateKey as `0x${string}`);
 const dir = tempDir('transfer-phases-');
-const engine = await ChainEngine.open({ dataDir: dir.dir, network: 'dev', seal: 'instant', powCacheDir: join(tmpdir(), 'svc-node-bench-ethash'), mining: { coinbase: new Uint8Array(20).fill(0xcb) } });
+const engine = await ChainEngine.open({
+  dataDir: dir.dir,
+  network: 'dev',
+  seal: 'instant',
+  powCacheDir: join(tmpdir(), 'svc-node-bench-ethash'),
+  mining: { coinbase: new Uint8Array(20).fill(0xcb) },
+});
 engine.miner.start();
 let nonce = 0n;
 const artifact = JSON.parse(readFileSync(new URL('./contracts/BenchToken.json', import.meta.url), 'utf8'));
@@ -40,12 +46,33 @@ const token = new Address(hexToBytes(getCreateAddress({ from: senderAddr.toStrin
 const common = () => engine.chain.txCommonAt(engine.chain.getHead().header.number + 1n);
 function deploy() {
   const data = hexToBytes((artifact.bytecode + iface.encodeDeploy([10n ** 27n]).slice(2)) as `0x${string}`);
-  return createLegacyTx({ nonce: nonce++, value: 0n, data, gasLimit: 1_500_000n, gasPrice: 10n ** 9n }, { common: common() }).sign(key).serialize();
+  return createLegacyTx(
+    { nonce: nonce++, value: 0n, data, gasLimit: 1_500_000n, gasPrice: 10n ** 9n },
+    { common: common() },
+  )
+    .sign(key)
+    .serialize();
 }
-const transferData = hexToBytes(iface.encodeFunctionData('transfer', ['0x90F79bf6EB2c4f870365E785982E1f101E93b906', 1n]) as `0x${string}`);
-const transfer = () => createLegacyTx({ nonce: nonce++, to: token, value: 0n, data: transferData, gasLimit: 80_000n, gasPrice: 10n ** 9n }, { common: common() }).sign(key).serialize();
+const transferData = hexToBytes(
+  iface.encodeFunctionData('transfer', ['0x90F79bf6EB2c4f870365E785982E1f101E93b906', 1n]) as `0x${string}`,
+);
+const transfer = () =>
+  createLegacyTx(
+    { nonce: nonce++, to: token, value: 0n, data: transferData, gasLimit: 80_000n, gasPrice: 10n ** 9n },
+    { common: common() },
+  )
+    .sign(key)
+    .serialize();
 async function sendMined(r: Uint8Array): Promise<number> {
-  const sealed = new Promise<void>((resolve) => { const f = (s: { transactions: readonly unknown[] }) => { if (s.transactions.length) { engine.miner.off('sealed', f); resolve(); } }; engine.miner.on('sealed', f); });
+  const sealed = new Promise<void>((resolve) => {
+    const f = (s: { transactions: readonly unknown[] }) => {
+      if (s.transactions.length) {
+        engine.miner.off('sealed', f);
+        resolve();
+      }
+    };
+    engine.miner.on('sealed', f);
+  });
   const t = performance.now();
   await engine.pool.add(r);
   await sealed;

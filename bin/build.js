@@ -41,7 +41,8 @@ function sources(dir = srcDir, out = []) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) sources(path, out);
-    else if (/\.(ts|js)$/.test(entry.name) && !entry.name.endsWith('.d.ts') && !entry.name.endsWith('.test.ts')) out.push(path);
+    else if (/\.(ts|js)$/.test(entry.name) && !entry.name.endsWith('.d.ts') && !entry.name.endsWith('.test.ts'))
+      out.push(path);
   }
   return out;
 }
@@ -49,7 +50,10 @@ function sources(dir = srcDir, out = []) {
 const allSources = () => [...sources(), ...sources(clientSrcDir)];
 const isClientSource = (src) => src.startsWith(clientSrcDir + sep);
 const outputOf = (src) =>
-  (isClientSource(src) ? join(clientDistDir, relative(clientSrcDir, src)) : join(distDir, relative(srcDir, src))).replace(/\.ts$/, '.js');
+  (isClientSource(src)
+    ? join(clientDistDir, relative(clientSrcDir, src))
+    : join(distDir, relative(srcDir, src))
+  ).replace(/\.ts$/, '.js');
 const declarationOf = (src) => outputOf(src).replace(/\.js$/, '.d.ts');
 const keyOf = (src) => relative(root, src).split(sep).join('/');
 const hashOf = (text) => createHash('sha1').update(text).digest('hex');
@@ -86,7 +90,9 @@ export function staleSources(files = allSources()) {
 function ownTypeScript() {
   const dir = join(root, 'node_modules', 'typescript');
   if (!existsSync(join(dir, 'package.json'))) {
-    throw Object.assign(new Error("Cannot find module 'typescript' in this package's node_modules"), { code: 'MODULE_NOT_FOUND' });
+    throw Object.assign(new Error("Cannot find module 'typescript' in this package's node_modules"), {
+      code: 'MODULE_NOT_FOUND',
+    });
   }
   return createRequire(import.meta.url)(dir);
 }
@@ -109,10 +115,16 @@ export function build(files = staleSources()) {
     } else if (isClientSource(src)) {
       // The client package is published on its own: no source maps pointing into a tree its users do not have.
       const options = { ...compilerOptions, sourceMap: false, declaration: true, isolatedDeclarations: true };
-      const declaration = ts.transpileDeclaration(text, { fileName: src, compilerOptions: options, reportDiagnostics: true });
+      const declaration = ts.transpileDeclaration(text, {
+        fileName: src,
+        compilerOptions: options,
+        reportDiagnostics: true,
+      });
       if (declaration.diagnostics?.length) {
         const messages = declaration.diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-        throw new Error(`${keyOf(src)}: no declarations without type checking (isolatedDeclarations): ${messages.join('; ')}`);
+        throw new Error(
+          `${keyOf(src)}: no declarations without type checking (isolatedDeclarations): ${messages.join('; ')}`,
+        );
       }
       writeAtomically(declarationOf(src), declaration.outputText);
       writeAtomically(out, ts.transpileModule(text, { fileName: src, compilerOptions: options }).outputText);
@@ -143,7 +155,6 @@ export function buildAndBundleSync() {
   if (run.status !== 0) throw new Error(`node bin/build.js failed (${run.status}): ${run.stderr}`);
 }
 
-
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const started = performance.now();
   try {
@@ -153,14 +164,21 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
       process.exit(0);
     }
     const count = build(process.argv.includes('--all') ? allSources() : staleSources());
-    process.stdout.write(`svc-node: compiled ${count} source file(s) into dist/ in ${Math.round(performance.now() - started)} ms\n`);
+    process.stdout.write(
+      `svc-node: compiled ${count} source file(s) into dist/ in ${Math.round(performance.now() - started)} ms\n`,
+    );
     const { bundle } = await import('./bundle.js');
     const bundled = performance.now();
     const entry = await bundle();
-    if (entry) process.stdout.write(`svc-node: bundle up to date in dist/bundle/ (${Math.round(performance.now() - bundled)} ms)\n`);
+    if (entry)
+      process.stdout.write(
+        `svc-node: bundle up to date in dist/bundle/ (${Math.round(performance.now() - bundled)} ms)\n`,
+      );
   } catch (err) {
     // An install without devDependencies (no TypeScript) must not fail: svc-node then runs the sources through tsx.
     if (err?.code !== 'MODULE_NOT_FOUND') throw err;
-    process.stdout.write('svc-node: TypeScript is not installed, so dist/ was not compiled; svc-node will run the sources through tsx\n');
+    process.stdout.write(
+      'svc-node: TypeScript is not installed, so dist/ was not compiled; svc-node will run the sources through tsx\n',
+    );
   }
 }

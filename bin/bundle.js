@@ -46,7 +46,8 @@ const contentOf = (path) => (existsSync(path) ? readFileSync(path) : '');
 /** The hash the bundle's stamp holds when it was built from what is there now. */
 function inputsHash() {
   const hash = createHash('sha1');
-  for (const file of [buildStampFile, installStamp, fileURLToPath(import.meta.url)]) hash.update(contentOf(file)).update('\0');
+  for (const file of [buildStampFile, installStamp, fileURLToPath(import.meta.url)])
+    hash.update(contentOf(file)).update('\0');
   return hash.digest('hex');
 }
 
@@ -65,7 +66,9 @@ const bundledInterpreter = {
       if (args.path !== interpreterLoader) return undefined;
       // The run-time loader this replaces must still be the one described above, or the rewrite is stale.
       if (!readFileSync(args.path, 'utf8').includes("import.meta.resolve('@ethereumjs/evm')")) {
-        throw new Error(`${args.path} no longer loads the Interpreter by file next to @ethereumjs/evm: update bin/bundle.js`);
+        throw new Error(
+          `${args.path} no longer loads the Interpreter by file next to @ethereumjs/evm: update bin/bundle.js`,
+        );
       }
       const file = fileURLToPath(new URL('./interpreter.js', import.meta.resolve('@ethereumjs/evm')));
       return {
@@ -86,7 +89,10 @@ const keepModuleUrls = {
       const text = readFileSync(args.path, 'utf8');
       if (!text.includes('import.meta.url')) return undefined;
       const fromChunk = relative(bundleDir, args.path).split(sep).join('/');
-      return { contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromChunk)}, import.meta.url).href`), loader: 'js' };
+      return {
+        contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromChunk)}, import.meta.url).href`),
+        loader: 'js',
+      };
     });
   },
 };
@@ -121,7 +127,9 @@ export async function bundle({ force = false } = {}) {
       logLevel: 'silent',
       plugins: [bundledInterpreter, keepModuleUrls],
       // CommonJS packages inside the bundle call require() for node: built-ins.
-      banner: { js: "import { createRequire as __svcNodeCreateRequire } from 'node:module'; const require = __svcNodeCreateRequire(import.meta.url);" },
+      banner: {
+        js: "import { createRequire as __svcNodeCreateRequire } from 'node:module'; const require = __svcNodeCreateRequire(import.meta.url);",
+      },
     });
   } finally {
     // esbuild builds in a child process of its own, which would otherwise live as long as the node does.

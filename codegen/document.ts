@@ -43,7 +43,18 @@ export interface OpenRpcDocument {
 
 /** The namespaces in the order ARCHITECTURE.md fixes (the server and docs list them in this order). */
 export const NAMESPACES = [
-  'eth', 'web3', 'net', 'personal', 'debug', 'qa', 'checkpointing', 'svc', 'test', 'iele', 'mcp', 'rpc',
+  'eth',
+  'web3',
+  'net',
+  'personal',
+  'debug',
+  'qa',
+  'checkpointing',
+  'svc',
+  'test',
+  'iele',
+  'mcp',
+  'rpc',
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
@@ -100,7 +111,8 @@ function namespaceOf(method: MethodObject): Namespace {
   if (tags.length !== 1) throw new Error(`${method.name}: needs exactly one tag (its namespace), has ${tags.length}`);
   const tag = tags[0];
   const name = tag.$ref?.replace(/^#\/components\/tags\//, '') ?? tag.name;
-  if (!(NAMESPACES as readonly string[]).includes(name ?? '')) throw new Error(`${method.name}: unknown namespace tag ${JSON.stringify(tag)}`);
+  if (!(NAMESPACES as readonly string[]).includes(name ?? ''))
+    throw new Error(`${method.name}: unknown namespace tag ${JSON.stringify(tag)}`);
   return name as Namespace;
 }
 
@@ -136,7 +148,8 @@ export function buildModel(doc: OpenRpcDocument): Model {
     const pascal = pascalMethodName(method.name);
     if (method.paramStructure !== 'by-position') throw new Error(`${method.name}: paramStructure must be by-position`);
     const params = method.params.map((param): ParamModel => {
-      if (!/^[a-z][A-Za-z0-9]*$/.test(param.name)) throw new Error(`${method.name}: param name ${param.name} is not lowerCamel`);
+      if (!/^[a-z][A-Za-z0-9]*$/.test(param.name))
+        throw new Error(`${method.name}: param name ${param.name} is not lowerCamel`);
       const ownType = paramTypeName(pascal, param.name);
       const refType = typeOfRef(param.schema, `${method.name} param ${param.name}`);
       return {
@@ -170,9 +183,17 @@ export function buildModel(doc: OpenRpcDocument): Model {
       transport: transport ?? 'any',
     };
   });
-  methods.sort((a, b) => namespaceRank.get(a.namespace)! - namespaceRank.get(b.namespace)! || compareStrings(a.name, b.name));
-  assertUnique(methods.map((m) => m.name), 'method name');
-  assertUnique(methods.map((m) => m.clientName), 'client method name');
+  methods.sort(
+    (a, b) => namespaceRank.get(a.namespace)! - namespaceRank.get(b.namespace)! || compareStrings(a.name, b.name),
+  );
+  assertUnique(
+    methods.map((m) => m.name),
+    'method name',
+  );
+  assertUnique(
+    methods.map((m) => m.clientName),
+    'client method name',
+  );
   assertUnique(
     [
       ...components.values(),

@@ -28,7 +28,9 @@ function errorsOf(model: Model, method: MethodModel): ErrorObject[] {
 
 /** The member's JSDoc: summary, each param, the result and the errors the document lists. */
 function memberDoc(model: Model, m: MethodModel): string[] {
-  const lines = [oneLine(`\`${m.name}\`${m.summary ? `: ${m.summary}` : ''}${m.transport === 'ws' ? ' (WebSocket only)' : ''}`)];
+  const lines = [
+    oneLine(`\`${m.name}\`${m.summary ? `: ${m.summary}` : ''}${m.transport === 'ws' ? ' (WebSocket only)' : ''}`),
+  ];
   if (m.unavailable) lines.push(oneLine(`Not available: ${m.unavailable}`));
   const tags: string[] = [];
   for (const p of m.params) tags.push(oneLine(`@param ${p.required ? p.name : `[${p.name}]`} ${p.description ?? ''}`));

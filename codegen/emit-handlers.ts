@@ -6,7 +6,13 @@ import { NAMESPACES, type Model } from './document.js';
 import { handlersInterfaceName, paramsTupleName, propertyKey } from './naming.js';
 
 export function emitHandlers(model: Model, header: string): string {
-  const out = [header, "import type * as T from './types.js';", '', 'export type MaybePromise<T> = T | Promise<T>;', ''];
+  const out = [
+    header,
+    "import type * as T from './types.js';",
+    '',
+    'export type MaybePromise<T> = T | Promise<T>;',
+    '',
+  ];
   for (const namespace of NAMESPACES) {
     const available = model.methods.filter((m) => m.namespace === namespace && m.unavailable === undefined);
     if (available.length === 0) {
@@ -18,7 +24,9 @@ export function emitHandlers(model: Model, header: string): string {
     out.push(`export interface ${handlersInterfaceName(namespace)}<Ctx> {`);
     for (const method of available) {
       if (method.summary) out.push(`  /** ${oneLine(method.summary)} */`);
-      out.push(`  ${propertyKey(method.name)}(params: T.${paramsTupleName(method.pascal)}, ctx: Ctx): MaybePromise<T.${method.result.typeName}>;`);
+      out.push(
+        `  ${propertyKey(method.name)}(params: T.${paramsTupleName(method.pascal)}, ctx: Ctx): MaybePromise<T.${method.result.typeName}>;`,
+      );
     }
     out.push('}', '');
   }

@@ -127,7 +127,11 @@ export function findMethod(name: string): MethodSpec | undefined {
 }
 
 function methodEntry(method: MethodModel, model: Model): string {
-  const lines = [`  ${propertyKey(method.name)}: {`, `    name: ${quote(method.name)},`, `    namespace: ${quote(method.namespace)},`];
+  const lines = [
+    `  ${propertyKey(method.name)}: {`,
+    `    name: ${quote(method.name)},`,
+    `    namespace: ${quote(method.namespace)},`,
+  ];
   if (method.params.length === 0) lines.push('    params: [],');
   else {
     lines.push('    params: [');

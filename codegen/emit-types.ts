@@ -45,7 +45,13 @@ export async function emitTypes(model: Model, header: string): Promise<string> {
 
 /** Hex strings become template literal types, so a plain `string` is not accepted where hex is required. */
 function markHexStrings(schema: JsonSchema): void {
-  if (schema.type === 'string' && typeof schema.pattern === 'string' && schema.pattern.startsWith('^0x') && !schema.enum && schema.const === undefined) {
+  if (
+    schema.type === 'string' &&
+    typeof schema.pattern === 'string' &&
+    schema.pattern.startsWith('^0x') &&
+    !schema.enum &&
+    schema.const === undefined
+  ) {
     schema.tsType = HEX_TYPE;
   }
 }
@@ -53,10 +59,14 @@ function markHexStrings(schema: JsonSchema): void {
 /** Drops the synthetic root type and the compiler's "referenced via definition" notes. */
 function tidy(source: string): string {
   const rootDeclaration = new RegExp(`\\nexport interface ${ROOT_NAME} \\{[^}]*\\}\\n`);
-  if (!rootDeclaration.test(source)) throw new Error('json-schema-to-typescript output changed: root interface not found');
+  if (!rootDeclaration.test(source))
+    throw new Error('json-schema-to-typescript output changed: root interface not found');
   return source
     .replace(rootDeclaration, '\n')
-    .replace(/(?:\n \*)?\n \* This interface was referenced by `[^`]+`'s JSON-Schema\n \* via the `definition` "[^"\n]*"\./g, '')
+    .replace(
+      /(?:\n \*)?\n \* This interface was referenced by `[^`]+`'s JSON-Schema\n \* via the `definition` "[^"\n]*"\./g,
+      '',
+    )
     .replace(/\/\*\*\n \*\/\n/g, '')
     .replace(/\n{3,}/g, '\n\n')
     .trimEnd();
@@ -77,7 +87,9 @@ function methodTypes(model: Model): string {
   out.push('/** Params and result of every method, keyed by method name. */');
   out.push('export interface RpcMethods {');
   for (const method of model.methods) {
-    out.push(`  ${propertyKey(method.name)}: { params: ${paramsTupleName(method.pascal)}; result: ${method.result.typeName} };`);
+    out.push(
+      `  ${propertyKey(method.name)}: { params: ${paramsTupleName(method.pascal)}; result: ${method.result.typeName} };`,
+    );
   }
   out.push('}');
   return `${out.join('\n')}\n`;

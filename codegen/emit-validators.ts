@@ -12,7 +12,11 @@ const standaloneCode = standaloneModule.default;
 
 const componentId = (key: string): string => `${key}.json`;
 const toComponentRefs = (schema: JsonSchema): JsonSchema =>
-  JSON.parse(JSON.stringify(schema).replace(/"#\/components\/schemas\/([^"]+)"/g, (_, key: string) => JSON.stringify(componentId(key))));
+  JSON.parse(
+    JSON.stringify(schema).replace(/"#\/components\/schemas\/([^"]+)"/g, (_, key: string) =>
+      JSON.stringify(componentId(key)),
+    ),
+  );
 
 export interface ValidatorSources {
   js: string;
@@ -51,7 +55,9 @@ export function emitValidators(model: Model, header: string): ValidatorSources {
   const code = standaloneCode(ajv, exports);
   const runtimeImport = /require\("([^"]+)"\)/.exec(code);
   if (runtimeImport) {
-    throw new Error(`a schema needs the ajv runtime helper ${runtimeImport[1]} (e.g. uniqueItems/enum/const on objects); rewrite it without that keyword`);
+    throw new Error(
+      `a schema needs the ajv runtime helper ${runtimeImport[1]} (e.g. uniqueItems/enum/const on objects); rewrite it without that keyword`,
+    );
   }
   const names = Object.keys(exports).sort();
   return {

@@ -14,12 +14,16 @@ const doc = loadDocument(path.join(root, 'openrpc.json'));
 const written = await generate(doc, path.join(root, 'src/generated'));
 console.log(`src/generated: ${written.length ? written.map((f) => path.relative(root, f)).join(', ') : 'up to date'}`);
 const clientWritten = await generateClientPackage(doc, path.join(root, 'clients/typescript/src'));
-console.log(`clients/typescript/src: ${clientWritten.length ? clientWritten.map((f) => path.relative(root, f)).join(', ') : 'up to date'}`);
+console.log(
+  `clients/typescript/src: ${clientWritten.length ? clientWritten.map((f) => path.relative(root, f)).join(', ') : 'up to date'}`,
+);
 
 // The docs portal generator is optional: run it when codegen/docs/index.ts is present.
 const docsModule = path.join(root, 'codegen/docs/index.ts');
 if (fs.existsSync(docsModule)) {
-  const { generateDocs } = (await import(pathToFileURL(docsModule).href)) as { generateDocs: (d: typeof doc, dir: string) => unknown };
+  const { generateDocs } = (await import(pathToFileURL(docsModule).href)) as {
+    generateDocs: (d: typeof doc, dir: string) => unknown;
+  };
   await generateDocs(doc, path.join(root, 'docs'));
   console.log('docs: generated');
 }

@@ -5,7 +5,8 @@ const upperFirst = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1)
 /** `eth_getBalance` → `EthGetBalance`, `tools/list` → `ToolsList`, `rpc.discover` → `RpcDiscover` (ARCHITECTURE.md). */
 export function pascalMethodName(method: string): string {
   const pascal = method.split(/[_/.]/).filter(Boolean).map(upperFirst).join('');
-  if (!/^[A-Z][A-Za-z0-9]*$/.test(pascal)) throw new Error(`method name ${method} does not give a TypeScript identifier`);
+  if (!/^[A-Z][A-Za-z0-9]*$/.test(pascal))
+    throw new Error(`method name ${method} does not give a TypeScript identifier`);
   return pascal;
 }
 
@@ -20,7 +21,8 @@ export function componentTypeName(key: string): string {
   return upperFirst(key);
 }
 
-export const paramTypeName = (methodPascal: string, param: string): string => `${methodPascal}${upperFirst(param)}Param`;
+export const paramTypeName = (methodPascal: string, param: string): string =>
+  `${methodPascal}${upperFirst(param)}Param`;
 export const resultTypeName = (methodPascal: string): string => `${methodPascal}Result`;
 export const paramsTupleName = (methodPascal: string): string => `${methodPascal}Params`;
 export const validatorName = (typeName: string): string => `validate${typeName}`;

@@ -10,7 +10,8 @@ export function expectsText(param: ParamModel, model: Model): string {
   return referenced ?? text(param.description) ?? describeSchema(param.schema, schemas);
 }
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() ? value.trim() : undefined;
 
 /** A last resort when nobody wrote a description: the shape, named by component titles. */
 function describeSchema(schema: JsonSchema, schemas: Record<string, JsonSchema>): string {
@@ -23,8 +24,13 @@ function describeSchema(schema: JsonSchema, schemas: Record<string, JsonSchema>)
   if (Array.isArray(schema.enum)) return `one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}`;
   if (schema.type === 'array') {
     const items = schema.items;
-    return items && typeof items === 'object' && !Array.isArray(items) ? `an array of ${describeSchema(items as JsonSchema, schemas)}` : 'an array';
+    return items && typeof items === 'object' && !Array.isArray(items)
+      ? `an array of ${describeSchema(items as JsonSchema, schemas)}`
+      : 'an array';
   }
-  if (typeof schema.type === 'string') return schema.type === 'object' || schema.type === 'array' || schema.type === 'integer' ? `an ${schema.type}` : `a ${schema.type}`;
+  if (typeof schema.type === 'string')
+    return schema.type === 'object' || schema.type === 'array' || schema.type === 'integer'
+      ? `an ${schema.type}`
+      : `a ${schema.type}`;
   return 'any JSON value';
 }

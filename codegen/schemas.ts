@@ -8,11 +8,14 @@ export function rewriteRefs<T>(value: T, prefix: string): T {
 
 /** Calls `visit` on every schema-shaped object below (and including) `value`. */
 export function forEachObject(value: unknown, visit: (object: JsonSchema) => void): void {
-  if (Array.isArray(value)) value.forEach((item) => {
-forEachObject(item, visit);
-});
+  if (Array.isArray(value))
+    value.forEach((item) => {
+      forEachObject(item, visit);
+    });
   else if (value !== null && typeof value === 'object') {
     visit(value as JsonSchema);
-    Object.values(value).forEach((item) => { forEachObject(item, visit); });
+    Object.values(value).forEach((item) => {
+      forEachObject(item, visit);
+    });
   }
 }

@@ -48,7 +48,8 @@ export async function runBlockchainCase(rpc: RpcClient, c: BlockchainTestCase): 
     } else {
       const before = await rpc.call<RpcBlock>('eth_getBlockByNumber', ['latest', false]);
       const failure = await rpc.failure('test_importRawBlock', [block.rlp]);
-      if (failure === undefined) throw new Difference(`${which} imported, but the vector expects it rejected (${expectedException(block)})`);
+      if (failure === undefined)
+        throw new Difference(`${which} imported, but the vector expects it rejected (${expectedException(block)})`);
       rejections.push(`${which} (${expectedException(block)}): ${failure.message}`);
       const after = await rpc.call<RpcBlock>('eth_getBlockByNumber', ['latest', false]);
       expectEqual(`head after rejecting ${which}`, after.hash, before.hash);

@@ -37,7 +37,8 @@ export function jsonFilesUnder(path: string): string[] {
     .flatMap((name) => jsonFilesUnder(join(path, name)));
 }
 
-const afterBerlin = (fork: string): string => `fork ${fork} is after Berlin: Ethereum Classic has no EIP-1559, merge, withdrawals or blobs`;
+const afterBerlin = (fork: string): string =>
+  `fork ${fork} is after Berlin: Ethereum Classic has no EIP-1559, merge, withdrawals or blobs`;
 
 export async function runConformance(opts: RunOptions): Promise<RunSummary> {
   const rpc = new RpcClient(opts.url);
@@ -88,10 +89,16 @@ export async function runConformance(opts: RunOptions): Promise<RunSummary> {
   return { outcomes, passed: count('passed'), failed: count('failed'), skipped: count('skipped') };
 }
 
-async function outcomeOf(id: string, folder: string, run: () => Promise<readonly string[] | void>): Promise<CaseOutcome> {
+async function outcomeOf(
+  id: string,
+  folder: string,
+  run: () => Promise<readonly string[] | void>,
+): Promise<CaseOutcome> {
   try {
     const rejections = await run();
-    return rejections !== undefined && rejections.length > 0 ? { id, folder, status: 'passed', rejections } : { id, folder, status: 'passed' };
+    return rejections !== undefined && rejections.length > 0
+      ? { id, folder, status: 'passed', rejections }
+      : { id, folder, status: 'passed' };
   } catch (err) {
     const reason = err instanceof Difference ? err.message : `error: ${(err as Error).message}`;
     return { id, folder, status: 'failed', reason: reason.split('\n')[0] };

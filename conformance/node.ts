@@ -17,7 +17,20 @@ export async function startTestNode(timeoutMs = 60_000): Promise<TestNode> {
   const datadir = mkdtempSync(join(tmpdir(), 'svc-conformance-'));
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', join(repoRoot, 'src/main.ts'), '--testmode', '--network', 'dev', '--http.port', '0', '--http.addr', '127.0.0.1', '--datadir', datadir],
+    [
+      '--import',
+      'tsx',
+      join(repoRoot, 'src/main.ts'),
+      '--testmode',
+      '--network',
+      'dev',
+      '--http.port',
+      '0',
+      '--http.addr',
+      '127.0.0.1',
+      '--datadir',
+      datadir,
+    ],
     { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env } },
   );
   let stderr = '';

@@ -22,13 +22,16 @@ export async function checkPostState(rpc: RpcClient, blockNumber: bigint, post: 
     const nonce = await rpc.call<string>('eth_getTransactionCount', [address, at]);
     expectEqual(`${address} nonce`, quantity(nonce), quantity(expected.nonce));
     const code = await rpc.call<string>('eth_getCode', [address, at]);
-    expectEqual(`${address} code`, code, expected.code, (a, b) => sameBytes(a as string, b as string === '' ? '0x' : (b as string)));
+    expectEqual(`${address} code`, code, expected.code, (a, b) =>
+      sameBytes(a as string, (b as string) === '' ? '0x' : (b as string)),
+    );
     for (const [slot, value] of Object.entries(expected.storage)) {
       // The slot as the vector spells it ("0x00", "0x03e8": leading zeros, as test tools send slots) and as 32
       // bytes: both must name the same slot.
       for (const spelling of new Set([slot, word(slot)])) {
         const actual = await rpc.call<string>('eth_getStorageAt', [address, spelling, at]);
-        const what = spelling === slot ? `${address} storage ${slot}` : `${address} storage ${slot} (sent as ${spelling})`;
+        const what =
+          spelling === slot ? `${address} storage ${slot}` : `${address} storage ${slot} (sent as ${spelling})`;
         expectEqual(what, actual, value, (a, b) => sameQuantity(a as string, b as string));
       }
     }
@@ -48,7 +51,8 @@ async function checkNoExtraAccounts(rpc: RpcClient, blockNumber: bigint, post: A
       PAGE,
     ]);
     for (const [hash, address] of Object.entries(page.addressMap)) {
-      if (!expected.has(hash.toLowerCase())) throw new Difference(`extra account ${address ?? `with address hash ${hash}`} in the state`);
+      if (!expected.has(hash.toLowerCase()))
+        throw new Difference(`extra account ${address ?? `with address hash ${hash}`} in the state`);
       expected.delete(hash.toLowerCase());
     }
     if (quantity(page.nextKey) === 0n) break;
@@ -60,7 +64,12 @@ async function checkNoExtraAccounts(rpc: RpcClient, blockNumber: bigint, post: A
   }
 }
 
-async function checkNoExtraSlots(rpc: RpcClient, at: string, address: string, storage: Readonly<Record<string, string>>): Promise<void> {
+async function checkNoExtraSlots(
+  rpc: RpcClient,
+  at: string,
+  address: string,
+  storage: Readonly<Record<string, string>>,
+): Promise<void> {
   const expected = new Set(
     Object.entries(storage)
       .filter(([, v]) => quantity(v) !== 0n)
@@ -68,12 +77,16 @@ async function checkNoExtraSlots(rpc: RpcClient, at: string, address: string, st
   );
   let begin = ZERO32;
   for (;;) {
-    const page = await rpc.call<{ complete: boolean; storage: Record<string, { key: string | null; value: string }>; nextKey: string | null }>(
-      'debug_storageRangeAt',
-      [at, 0, address, begin, PAGE],
-    );
+    const page = await rpc.call<{
+      complete: boolean;
+      storage: Record<string, { key: string | null; value: string }>;
+      nextKey: string | null;
+    }>('debug_storageRangeAt', [at, 0, address, begin, PAGE]);
     for (const [hash, entry] of Object.entries(page.storage)) {
-      if (!expected.has(hash.toLowerCase())) throw new Difference(`${address} has an extra storage slot ${entry.key ?? `with hash ${hash}`} = ${entry.value}`);
+      if (!expected.has(hash.toLowerCase()))
+        throw new Difference(
+          `${address} has an extra storage slot ${entry.key ?? `with hash ${hash}`} = ${entry.value}`,
+        );
       expected.delete(hash.toLowerCase());
     }
     if (page.complete || page.nextKey === null) break;

@@ -14,7 +14,12 @@ interface RpcBlock {
   readonly transactions: readonly string[];
 }
 
-export async function runStateResult(rpc: RpcClient, test: StateTestCase, fork: string, result: StateTestResult): Promise<void> {
+export async function runStateResult(
+  rpc: RpcClient,
+  test: StateTestCase,
+  fork: string,
+  result: StateTestResult,
+): Promise<void> {
   const env = test.env;
   const params = {
     params: { fork, chainID: '0x01' },
@@ -44,7 +49,8 @@ export async function runStateResult(rpc: RpcClient, test: StateTestCase, fork: 
   if (result.expectException !== undefined && included) {
     throw new Difference(`transaction included, but the vector expects it rejected (${result.expectException})`);
   }
-  if (result.expectException === undefined && !included) throw new Difference('transaction accepted by the pool but not mined');
+  if (result.expectException === undefined && !included)
+    throw new Difference('transaction accepted by the pool but not mined');
   expectEqual('post-state root', block.stateRoot, result.hash, (a, b) => sameBytes(a as string, b as string));
   const logs = included ? await rpc.call<string>('test_getLogHash', [txHash]) : EMPTY_LOGS_HASH;
   expectEqual('logs hash', logs, result.logs, (a, b) => sameBytes(a as string, b as string));

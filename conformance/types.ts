@@ -57,6 +57,11 @@ export interface CaseOutcome {
 /** A mismatch: the first one ends the case. */
 export class Difference extends Error {}
 
-export function expectEqual(what: string, actual: unknown, expected: unknown, same = (a: unknown, b: unknown) => a === b): void {
+export function expectEqual(
+  what: string,
+  actual: unknown,
+  expected: unknown,
+  same = (a: unknown, b: unknown) => a === b,
+): void {
   if (!same(actual, expected)) throw new Difference(`${what}: got ${String(actual)}, expected ${String(expected)}`);
 }

@@ -80,9 +80,12 @@ function renderLogLine(line: string): string {
   if (entry === null || typeof entry !== 'object') return line;
   const { time, level, msg, ...fields } = entry;
   const clock = typeof time === 'string' ? time.slice(11, 23) : '';
-  let text = `${clock} ${String(level ?? '').toUpperCase().padEnd(5)} ${String(msg ?? '')}`;
+  let text = `${clock} ${String(level ?? '')
+    .toUpperCase()
+    .padEnd(5)} ${String(msg ?? '')}`;
   for (const [key, value] of Object.entries(fields)) {
-    const shown = typeof value === 'string' ? (/[\s"=]/.test(value) ? JSON.stringify(value) : value) : JSON.stringify(value);
+    const shown =
+      typeof value === 'string' ? (/[\s"=]/.test(value) ? JSON.stringify(value) : value) : JSON.stringify(value);
     text += ` ${key}=${shown}`;
   }
   return text;
@@ -107,7 +110,10 @@ function startNode(spec: ClusterNodeSpec, options: ClusterOptions, colour: strin
   });
   const prefix = paint(spec.name.padEnd(6), colour) + '| ';
   const ready = new Promise<Record<string, unknown>>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${spec.name} did not report listening within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`${spec.name} did not report listening within ${START_TIMEOUT_MS / 1000} s`)),
+      START_TIMEOUT_MS,
+    );
     createInterface({ input: child.stdout! }).on('line', (line) => {
       console.log(prefix + renderLogLine(line));
       if (!line.includes('"listening"')) return;
@@ -156,7 +162,13 @@ async function main(): Promise<void> {
     stopping = true;
     console.log(`stopping ${nodes.length} node(s)…`);
     for (const node of nodes) signalGroup(node.child, 'SIGTERM');
-    const killer = setTimeout(() => nodes.forEach((node) => { signalGroup(node.child, 'SIGKILL'); }), STOP_GRACE_MS);
+    const killer = setTimeout(
+      () =>
+        nodes.forEach((node) => {
+          signalGroup(node.child, 'SIGKILL');
+        }),
+      STOP_GRACE_MS,
+    );
     await Promise.all(nodes.map((node) => node.exited));
     clearTimeout(killer);
     process.exit(exitCode);
@@ -164,14 +176,20 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stopAll(0));
   process.on('SIGTERM', () => void stopAll(0));
   // Last resort (an exception in this script): never leave detached nodes behind.
-  process.on('exit', () => nodes.forEach((node) => { signalGroup(node.child, 'SIGKILL'); }));
+  process.on('exit', () =>
+    nodes.forEach((node) => {
+      signalGroup(node.child, 'SIGKILL');
+    }),
+  );
 
   const launch = (i: number) => {
     const node = startNode(specs[i], options, COLOURS[i]);
     nodes.push(node);
     node.exited.then(() => {
       if (stopping) return;
-      console.error(`${node.spec.name} stopped unexpectedly (exit ${node.child.exitCode ?? node.child.signalCode}); stopping the cluster`);
+      console.error(
+        `${node.spec.name} stopped unexpectedly (exit ${node.child.exitCode ?? node.child.signalCode}); stopping the cluster`,
+      );
       void stopAll(1);
     });
     return node.ready;
@@ -188,15 +206,21 @@ async function main(): Promise<void> {
   }
 }
 
-function printSummary(specs: readonly ClusterNodeSpec[], listening: readonly Record<string, unknown>[], options: ClusterOptions): void {
+function printSummary(
+  specs: readonly ClusterNodeSpec[],
+  listening: readonly Record<string, unknown>[],
+  options: ClusterOptions,
+): void {
   const lines = ['', `3-node dev cluster running (datadirs in ${options.baseDir}; Ctrl-C stops all three)`];
   specs.forEach((spec, i) => {
     const entry = listening[i];
     const enode = typeof entry.enode === 'string' ? entry.enode : spec.enode;
     // The key was made before the start, so the node must announce the enode written into the others' static peers.
-    if (enode !== spec.enode) lines.push(`  warning: ${spec.name} announces ${enode}, but its peers were given ${spec.enode}`);
+    if (enode !== spec.enode)
+      lines.push(`  warning: ${spec.name} announces ${enode}, but its peers were given ${spec.enode}`);
     lines.push(
-      paint(`  ${spec.name}`, COLOURS[i]) + `  ${spec.mine ? `mining (empty block every ${options.blockTime})` : 'not mining'}`,
+      paint(`  ${spec.name}`, COLOURS[i]) +
+        `  ${spec.mine ? `mining (empty block every ${options.blockTime})` : 'not mining'}`,
       `    http     ${String(entry.url ?? `http://127.0.0.1:${spec.httpPort}/`)}`,
       `    ws       ${String(entry.ws ?? `ws://127.0.0.1:${spec.httpPort}/ws`)}`,
       `    enode    ${enode}`,

@@ -22,6 +22,9 @@ declare module 'autocannon' {
     }
   }
 
-  function autocannon(options: autocannon.Options, done: (err: Error | null, result: autocannon.Result) => void): EventEmitter;
+  function autocannon(
+    options: autocannon.Options,
+    done: (err: Error | null, result: autocannon.Result) => void,
+  ): EventEmitter;
   export default autocannon;
 }

@@ -42,23 +42,36 @@ export function renderSvg(results: Results, targets: readonly Target[], subtitle
     y += sectionHeight;
     for (const row of results.rows.filter((r) => r.section === section)) {
       const midY = y + (rowHeight - rowPad) / 2;
-      body.push(`<text x="${labelWidth - 8}" y="${midY + 4}" class="label" text-anchor="end">${escapeXml(row.workload)}</text>`);
+      body.push(
+        `<text x="${labelWidth - 8}" y="${midY + 4}" class="label" text-anchor="end">${escapeXml(row.workload)}</text>`,
+      );
       peers.forEach((peer, i) => {
         const by = y + i * (barHeight + barGap);
         const ratio = advantage(row, peer);
         if (ratio === undefined) {
           // svc-node missing: say it once for the row; a peer missing: say it on that peer's line.
           const svcMissing = !isFigure(row.cells['svc-node']);
-          const why = svcMissing ? (i === 0 && row.cells['svc-node'] ? 'svc-node n/a (see latest-peers.md)' : '') : row.cells[peer] ? `${peer} n/a` : '';
+          const why = svcMissing
+            ? i === 0 && row.cells['svc-node']
+              ? 'svc-node n/a (see latest-peers.md)'
+              : ''
+            : row.cells[peer]
+              ? `${peer} n/a`
+              : '';
           if (why) body.push(`<text x="${centre + 6}" y="${by + barHeight - 1}" class="na">${escapeXml(why)}</text>`);
           return;
         }
         const x = xOf(ratio);
         const [left, right] = x >= centre ? [centre, x] : [x, centre];
         const fill = ratio >= 1 ? peerColours[peer] : `url(#hatch-${peer})`;
-        body.push(`<rect x="${left.toFixed(1)}" y="${by}" width="${Math.max(1, right - left).toFixed(1)}" height="${barHeight}" fill="${fill}" stroke="${peerColours[peer]}" stroke-width="0.6"><title>${escapeXml(`${row.workload} vs ${peer}: ${formatRatio(ratio)}`)}</title></rect>`);
-        if (ratio > LIMIT || ratio < 1 / LIMIT) body.push(`<text x="${ratio > 1 ? right + 2 : left - 10}" y="${by + barHeight - 1}" class="tick">▸</text>`);
-        body.push(`<text x="${x0 + plotWidth + 8}" y="${by + barHeight - 0.5}" class="ratio${ratio < 1 ? ' behind' : ''}" fill="${peerColours[peer]}">${formatRatio(ratio)}</text>`);
+        body.push(
+          `<rect x="${left.toFixed(1)}" y="${by}" width="${Math.max(1, right - left).toFixed(1)}" height="${barHeight}" fill="${fill}" stroke="${peerColours[peer]}" stroke-width="0.6"><title>${escapeXml(`${row.workload} vs ${peer}: ${formatRatio(ratio)}`)}</title></rect>`,
+        );
+        if (ratio > LIMIT || ratio < 1 / LIMIT)
+          body.push(`<text x="${ratio > 1 ? right + 2 : left - 10}" y="${by + barHeight - 1}" class="tick">▸</text>`);
+        body.push(
+          `<text x="${x0 + plotWidth + 8}" y="${by + barHeight - 0.5}" class="ratio${ratio < 1 ? ' behind' : ''}" fill="${peerColours[peer]}">${formatRatio(ratio)}</text>`,
+        );
       });
       y += rowHeight;
     }

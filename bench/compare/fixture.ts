@@ -49,11 +49,13 @@ export async function prepareFixture(node: RunningTarget): Promise<Fixture> {
   await sender.waitAllMined(180_000, 20);
   await ignoringUnavailable(async () => {
     const code = await node.rpc.call<string>('eth_getCode', [deploy.address, 'latest']);
-    if (code.length <= 2) throw new Error(`${node.target.name}: the token deployment left no code at ${deploy.address}`);
+    if (code.length <= 2)
+      throw new Error(`${node.target.name}: the token deployment left no code at ${deploy.address}`);
   });
   await ignoringUnavailable(async () => {
     const balance = await node.rpc.call<string>('eth_call', [balanceOfCall(deploy.address, HOLDER), 'latest']);
-    if (BigInt(balance) !== HOLDER_BALANCE) throw new Error(`${node.target.name}: balanceOf(holder) = ${balance}, expected ${HOLDER_BALANCE}`);
+    if (BigInt(balance) !== HOLDER_BALANCE)
+      throw new Error(`${node.target.name}: balanceOf(holder) = ${balance}, expected ${HOLDER_BALANCE}`);
   });
   return { sender, token: deploy.address, receiptHash, burstSenders };
 }

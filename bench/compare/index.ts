@@ -63,10 +63,15 @@ const plans: Record<'full' | 'quick', Plan> = {
 };
 
 const started = performance.now();
-const log = (line: string) => process.stdout.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
+const log = (line: string) =>
+  process.stdout.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
 
 function ensurePeersInstalled(): void {
-  if (existsSync(`${peersDir}node_modules/ganache/package.json`) && existsSync(`${peersDir}node_modules/hardhat/package.json`)) return;
+  if (
+    existsSync(`${peersDir}node_modules/ganache/package.json`) &&
+    existsSync(`${peersDir}node_modules/hardhat/package.json`)
+  )
+    return;
   log('installing the peers into bench/peers (a separate tree, not part of the package)');
   const npm = spawnSync('npm', ['install', '--prefix', peersDir, '--no-audit', '--no-fund'], { stdio: 'inherit' });
   if (npm.status !== 0) throw new Error(`npm install --prefix bench/peers failed with ${npm.status}`);
@@ -91,7 +96,10 @@ async function prepare(node: RunningTarget): Promise<Prepared> {
 export async function runPeerComparison(argv: readonly string[]): Promise<void> {
   if (argv.includes('--render')) return rerender();
   const plan = plans[argv.includes('--quick') ? 'quick' : 'full'];
-  const only = argv.find((a) => a.startsWith('--targets='))?.slice('--targets='.length).split(',');
+  const only = argv
+    .find((a) => a.startsWith('--targets='))
+    ?.slice('--targets='.length)
+    .split(',');
   const chosen = allTargets.filter((t) => !only || only.includes(t.id));
   ensurePeersInstalled();
   const startedAt = new Date();
@@ -126,8 +134,18 @@ export async function runPeerComparison(argv: readonly string[]): Promise<void> 
       }
     }
     await runReads(results, prepared, load, readOptions);
-    await runWrites(results, prepared, { sequentialTransfers: plan.sequentialTransfers, burstTransfers: plan.burstTransfers, runs: plan.writeRuns, log });
-    await runLogs(results, prepared, { ranges: plan.logRanges, queryRuns: plan.logQueryRuns, buildBudgetSeconds: plan.buildBudgetSeconds, log });
+    await runWrites(results, prepared, {
+      sequentialTransfers: plan.sequentialTransfers,
+      burstTransfers: plan.burstTransfers,
+      runs: plan.writeRuns,
+      log,
+    });
+    await runLogs(results, prepared, {
+      ranges: plan.logRanges,
+      queryRuns: plan.logQueryRuns,
+      buildBudgetSeconds: plan.buildBudgetSeconds,
+      log,
+    });
     for (const node of running.splice(0)) await node.stop();
 
     const ejs = chosen.find((t) => t.id === 'ethereumjs');
@@ -138,7 +156,10 @@ export async function runPeerComparison(argv: readonly string[]): Promise<void> 
     rmSync(workDir, { recursive: true, force: true });
   }
 
-  coldStarts.report(results, measured.map((t) => t.id));
+  coldStarts.report(
+    results,
+    measured.map((t) => t.id),
+  );
   moveRowLast(results, COLD_START_SECTION, COLD_START_LABEL);
   const info: RunInfo = {
     startedAt,
@@ -147,7 +168,9 @@ export async function runPeerComparison(argv: readonly string[]): Promise<void> 
     settings: `reads ${plan.reads.runs} run(s) × ${plan.reads.seconds} s per concurrency after a ${plan.reads.warmupSeconds} s warm-up; writes ${plan.writeRuns} run(s); eth_getLogs ${plan.logQueryRuns} queries after one warm-up; ${plan.extraColdStarts + 1} cold start(s) per node`,
     loadAtStart,
     loadAtEnd: loadavg(),
-    autocannonVersion: (JSON.parse(readFileSync(createRequire(repoDir).resolve('autocannon/package.json'), 'utf8')) as { version: string }).version,
+    autocannonVersion: (
+      JSON.parse(readFileSync(createRequire(repoDir).resolve('autocannon/package.json'), 'utf8')) as { version: string }
+    ).version,
     targets: allTargets.filter((t) => measured.includes(t)),
     skipped,
   };
@@ -156,7 +179,22 @@ export async function runPeerComparison(argv: readonly string[]): Promise<void> 
   const markdown = renderMarkdown(results, info, knownReasons);
   writeFileSync(`${outDir}latest-peers.md`, markdown);
   writeFileSync(`${outDir}latest-peers.svg`, renderSvg(results, info.targets, subtitleOf(info)));
-  writeFileSync(`${outDir}latest-peers.json`, JSON.stringify({ info: { ...info, targets: info.targets.map((t) => ({ id: t.id, name: t.name, version: t.version })), skipped: skipped.map((s) => ({ id: s.target.id, reason: s.reason })) }, rows: results.rows, notes: results.notes }, null, 2) + '\n');
+  writeFileSync(
+    `${outDir}latest-peers.json`,
+    JSON.stringify(
+      {
+        info: {
+          ...info,
+          targets: info.targets.map((t) => ({ id: t.id, name: t.name, version: t.version })),
+          skipped: skipped.map((s) => ({ id: s.target.id, reason: s.reason })),
+        },
+        rows: results.rows,
+        notes: results.notes,
+      },
+      null,
+      2,
+    ) + '\n',
+  );
   log(`wrote bench/results/latest-peers.{md,svg,json} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
 }
 
@@ -187,17 +225,36 @@ async function measureAlone(
   const prepared = await prepare(node);
   // Its miner hashes on the main thread, so answers take up to ~1 s: one longer run per cell instead of the
   // full matrix (which would mostly wait on autocannon's 10 s timeouts).
-  const reads: ReadOptions = { ...readOptions, concurrencies: [1, 16], batchConcurrencies: [1], runs: 1, seconds: 3, warmupSeconds: 1 };
+  const reads: ReadOptions = {
+    ...readOptions,
+    concurrencies: [1, 16],
+    batchConcurrencies: [1],
+    runs: 1,
+    seconds: 3,
+    warmupSeconds: 1,
+  };
   await runReads(results, [prepared], load, reads);
-  results.note(target.id, 'reads: one 3 s run per cell at concurrency 1 and 16 only; its --dev=pow miner runs Ethash on the event-loop thread, and single eth_chainId calls took 6–870 ms with curl (8 answers in a 3 s autocannon run).');
+  results.note(
+    target.id,
+    'reads: one 3 s run per cell at concurrency 1 and 16 only; its --dev=pow miner runs Ethash on the event-loop thread, and single eth_chainId calls took 6–870 ms with curl (8 answers in a 3 s autocannon run).',
+  );
   const why = 'no mining RPC; --dev=pow seals a block about every 10 s, so automine and on-demand blocks do not exist';
   for (const row of results.rows.filter((r) => r.section === 'Writes' || r.section === 'Logs and chain length')) {
     results.set(row.section, row.workload, row.unit, row.higherIsBetter, target.id, { unavailable: why });
   }
   const head = Number(await node.rpc.call<string>('eth_blockNumber'));
   const rssRow = results.rows.find((r) => r.workload.startsWith('resident memory'));
-  if (rssRow) rssRow.cells[target.id] = { value: treeRssBytes(node.pid) / 2 ** 20, runs: [], load: [], note: `at its own height, block ${head}` };
-  results.note(target.id, `funded account: the key --dev=pow generates and prints at start (it takes no mnemonic); chain id 123456; measured after the other nodes were stopped.`);
+  if (rssRow)
+    rssRow.cells[target.id] = {
+      value: treeRssBytes(node.pid) / 2 ** 20,
+      runs: [],
+      load: [],
+      note: `at its own height, block ${head}`,
+    };
+  results.note(
+    target.id,
+    `funded account: the key --dev=pow generates and prints at start (it takes no mnemonic); chain id 123456; measured after the other nodes were stopped.`,
+  );
   running.splice(running.indexOf(node), 1);
   await node.stop();
 }

@@ -49,7 +49,12 @@ export async function startTarget(target: Target, workDir: string): Promise<Runn
   const logFd = openSync(logFile, 'w');
   const started = performance.now();
   // detached = its own process group, so stop() reaches launcher wrappers and worker processes it forked.
-  const child = spawn(process.execPath, plan.args, { cwd: plan.cwd, env: plan.env, detached: true, stdio: ['ignore', logFd, logFd] });
+  const child = spawn(process.execPath, plan.args, {
+    cwd: plan.cwd,
+    env: plan.env,
+    detached: true,
+    stdio: ['ignore', logFd, logFd],
+  });
   closeSync(logFd);
   liveGroups.add(child.pid!);
   child.once('exit', () => liveGroups.delete(child.pid!));

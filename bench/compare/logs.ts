@@ -29,7 +29,12 @@ export interface LogTarget {
 const LOG_EVERY = 100;
 
 /** Empty blocks by the node's own method, or, where it has none yet, one cheap transaction per block (automine). */
-async function appendEmptyBlocks(node: RunningTarget, sender: Sender, count: number, state: { viaTransactions: boolean }): Promise<void> {
+async function appendEmptyBlocks(
+  node: RunningTarget,
+  sender: Sender,
+  count: number,
+  state: { viaTransactions: boolean },
+): Promise<void> {
   if (!state.viaTransactions) {
     try {
       return await node.target.mineEmpty(node.rpc, count);
@@ -52,7 +57,8 @@ export async function runLogs(results: Results, targets: readonly LogTarget[], o
   const queryLabel = (range: number) => `eth_getLogs over ${range} blocks (${range / LOG_EVERY} logs)`;
   const allNa = (t: LogTarget, why: string) => {
     results.set(section, buildLabel, 'blocks/s', true, t.node.target.id, { unavailable: why });
-    for (const r of options.ranges) results.set(section, queryLabel(r), 'ms', false, t.node.target.id, { unavailable: why });
+    for (const r of options.ranges)
+      results.set(section, queryLabel(r), 'ms', false, t.node.target.id, { unavailable: why });
   };
 
   for (const t of targets) {
@@ -85,7 +91,9 @@ export async function runLogs(results: Results, targets: readonly LogTarget[], o
         const elapsed = (performance.now() - started) / 1000;
         if (built % 1000 === 0) options.log(`  ${id}: ${built} blocks in ${elapsed.toFixed(1)} s`);
         if (built >= 1000 && (elapsed / built) * maxRange > options.buildBudgetSeconds && built < maxRange) {
-          options.log(`  ${id}: stopping at ${built} blocks: ${maxRange} would take ~${Math.round((elapsed / built) * maxRange)} s`);
+          options.log(
+            `  ${id}: stopping at ${built} blocks: ${maxRange} would take ~${Math.round((elapsed / built) * maxRange)} s`,
+          );
           break;
         }
       }
@@ -95,7 +103,9 @@ export async function runLogs(results: Results, targets: readonly LogTarget[], o
       continue;
     }
     const buildSeconds = (performance.now() - started) / 1000;
-    const how = state.viaTransactions ? 'one transaction per block (automine): no block-mining method answered' : t.node.target.blockProduction;
+    const how = state.viaTransactions
+      ? 'one transaction per block (automine): no block-mining method answered'
+      : t.node.target.blockProduction;
     results.set(section, buildLabel, 'blocks/s', true, id, {
       value: built / buildSeconds,
       runs: [built / buildSeconds],
@@ -112,10 +122,17 @@ export async function runLogs(results: Results, targets: readonly LogTarget[], o
     const head = BigInt(await t.node.rpc.call<string>('eth_blockNumber'));
     for (const range of options.ranges) {
       if (range > built) {
-        results.set(section, queryLabel(range), 'ms', false, id, { unavailable: `chain not built that far (${built} blocks in budget)` });
+        results.set(section, queryLabel(range), 'ms', false, id, {
+          unavailable: `chain not built that far (${built} blocks in budget)`,
+        });
         continue;
       }
-      const filter = { fromBlock: toHex(head - BigInt(range) + 1n), toBlock: toHex(head), address: token, topics: [TRANSFER_TOPIC] };
+      const filter = {
+        fromBlock: toHex(head - BigInt(range) + 1n),
+        toBlock: toHex(head),
+        address: token,
+        topics: [TRANSFER_TOPIC],
+      };
       if (head - BigInt(range) + 1n < firstBlock) throw new Error('range starts before the log blocks');
       try {
         const recorder = new CellRecorder();
@@ -123,7 +140,8 @@ export async function runLogs(results: Results, targets: readonly LogTarget[], o
           const t0 = performance.now();
           const logs = await t.node.rpc.call<unknown[]>('eth_getLogs', [filter]);
           const ms = performance.now() - t0;
-          if (logs.length !== range / LOG_EVERY) throw new Error(`eth_getLogs returned ${logs.length} logs, expected ${range / LOG_EVERY}`);
+          if (logs.length !== range / LOG_EVERY)
+            throw new Error(`eth_getLogs returned ${logs.length} logs, expected ${range / LOG_EVERY}`);
           if (run >= 0) recorder.add({ value: ms }); // run -1 is the warm-up
         }
         results.set(section, queryLabel(range), 'ms', false, id, recorder.figure());

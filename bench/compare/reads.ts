@@ -56,17 +56,28 @@ const batchAddresses = Array.from({ length: 100 }, (_, i) => `0x${(0x1000 + i).t
 export const batchWorkload: ReadWorkload = {
   name: 'batch of 100 eth_getBalance',
   body: () =>
-    JSON.stringify(batchAddresses.map((address, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'eth_getBalance', params: [address, 'latest'] }))),
+    JSON.stringify(
+      batchAddresses.map((address, i) => ({
+        jsonrpc: '2.0',
+        id: i + 1,
+        method: 'eth_getBalance',
+        params: [address, 'latest'],
+      })),
+    ),
 };
 
 /** Sends the body once and checks every reply carries a non-null result. */
 async function verify(node: RunningTarget, body: string): Promise<void> {
   const parsed = await node.rpc.post(body);
-  const replies = (Array.isArray(parsed) ? parsed : [parsed]) as Array<{ result?: unknown; error?: { code: number; message: string } }>;
+  const replies = (Array.isArray(parsed) ? parsed : [parsed]) as Array<{
+    result?: unknown;
+    error?: { code: number; message: string };
+  }>;
   for (const reply of replies) {
     const method = (JSON.parse(body) as { method?: string }).method ?? 'eth_getBalance';
     if (reply.error) {
-      if (reply.error.code === -32004 || reply.error.code === -32601) throw new MethodUnavailable(method, reply.error.message);
+      if (reply.error.code === -32004 || reply.error.code === -32601)
+        throw new MethodUnavailable(method, reply.error.message);
       throw new RpcFailure(method, reply.error.code, reply.error.message);
     }
     if (reply.result === null || reply.result === undefined) throw new Error(`${method} answered null`);
@@ -87,7 +98,8 @@ async function measure(
   for (const t of targets) {
     const body = workload.body(t);
     const fail = (why: string) => {
-      for (const c of concurrencies) results.set(section, label(workload, c), unit, true, t.node.target.id, { unavailable: why });
+      for (const c of concurrencies)
+        results.set(section, label(workload, c), unit, true, t.node.target.id, { unavailable: why });
     };
     if (typeof body !== 'string') {
       fail(body.missing);
@@ -129,7 +141,12 @@ async function measure(
 
 const label = (workload: ReadWorkload, c: number) => `${workload.name} ×${c}`;
 
-export async function runReads(results: Results, targets: readonly ReadTarget[], load: LoadGenerator, options: ReadOptions): Promise<void> {
+export async function runReads(
+  results: Results,
+  targets: readonly ReadTarget[],
+  load: LoadGenerator,
+  options: ReadOptions,
+): Promise<void> {
   for (const workload of singleCallWorkloads) {
     options.log(`reads: ${workload.name}`);
     await measure(results, 'Reads', 'req/s', workload, options.concurrencies, targets, load, options);

@@ -10,7 +10,7 @@ const transport =
 
 const evm =
   'Profiled (node --cpu-prof on the node, 16 connections, issue 16): the jump-destination analysis is cached per ' +
-  'code, state reads come from a cache shared by the calls at one block, and message calls skip runTx\'s ' +
+  "code, state reads come from a cache shared by the calls at one block, and message calls skip runTx's " +
   'transaction bookkeeping (ahead of Hardhat at concurrency 1). What is left is ~50% the JS interpreter ' +
   '(runInterpreter/runStep), ~9% an object literal with several spreads that @ethereumjs/evm builds for every call ' +
   'frame (_executeCall, slow on V8), garbage collection ~7% and the HTTP path ~8%; Hardhat executes in Rust (EDR). ' +
@@ -19,39 +19,39 @@ const evm =
 const perBlock =
   'Bound first by the harness client, then by the engine. The next row, "client ceiling", is the harness\'s own ' +
   'cost: the same two calls per transfer (two sequential fetch round trips, ~1.7 ms a pair here) with nothing sent. ' +
-  'No node can beat its ceiling, and 2x Hardhat lies above every node\'s (run of 2026-11-24 23:06: 2x Hardhat = ' +
+  "No node can beat its ceiling, and 2x Hardhat lies above every node's (run of 2026-11-24 23:06: 2x Hardhat = " +
   '738 tx/s, ceilings 571-672). Above its ceiling svc-node spends ~3.9 ms per transfer, Hardhat ~1 ms. Measured ' +
-  'without HTTP (`npx tsx bench/transfer-phases.ts`: 2.9 ms per transfer): the transfer\'s runTx in the JS EVM ' +
-  '~0.85 ms (mostly @ethereumjs\'s per-transaction bookkeeping: account and storage caches that decode and ' +
+  "without HTTP (`npx tsx bench/transfer-phases.ts`: 2.9 ms per transfer): the transfer's runTx in the JS EVM " +
+  "~0.85 ms (mostly @ethereumjs's per-transaction bookkeeping: account and storage caches that decode and " +
   're-encode RLP on every access, checkpoints, receipt and bloom), the LevelDB batch ~0.75 ms wall (24 records, ' +
   '~3 KB; awaited, since a receipt is served only once its block is durable), state and receipts roots ~0.33 ms, ' +
-  'the pool add ~0.29 ms (decode, native sender recovery), the pool refresh ~0.2 ms; the rest is the two requests\' ' +
+  "the pool add ~0.29 ms (decode, native sender recovery), the pool refresh ~0.2 ms; the rest is the two requests' " +
   'handling. Hardhat keeps its chain in memory and executes in Rust (EDR).';
 
 const sealing =
-  'Sealing is the transfers\' execution: 1,000 ERC-20 transfers through @ethereumjs\'s runTx in the JS EVM (~0.8 ms ' +
+  "Sealing is the transfers' execution: 1,000 ERC-20 transfers through @ethereumjs's runTx in the JS EVM (~0.8 ms " +
   'each, see the sent-and-mined row) plus one LevelDB batch per block; Hardhat executes them in Rust (EDR), ~0.25 ms ' +
   'each. Submitting is near the client\'s ceiling for every node (the row "client ceiling: 1000 calls": svc-node ' +
-  '609 ms on 2026-11-24), so 1.5x Hardhat (925 ms in that run) would leave ~320 ms for the node\'s share of 1,000 ' +
+  "609 ms on 2026-11-24), so 1.5x Hardhat (925 ms in that run) would leave ~320 ms for the node's share of 1,000 " +
   'submissions and the sealing of 1,000 transfers, which the JS EVM alone needs ~800 ms for. Needs a faster EVM.';
 
 const ceiling =
-  'A reference row, not node work: the harness\'s fetch client making sequential HTTP/1.1 calls that do nothing, so ' +
+  "A reference row, not node work: the harness's fetch client making sequential HTTP/1.1 calls that do nothing, so " +
   'it differs between nodes only by their HTTP stacks (see the transport rows) and run-to-run noise. It bounds the ' +
   'transfer row above it: no node can do better than its own ceiling.';
 
 const bulk =
   'Bulk path (issue 16 item 2): empty blocks are built in chunks of 500 with one LevelDB batch each, one header per ' +
   'block encoded once, and the reward credited straight into the account trie (2x faster than before, ~2x ' +
-  'Ganache); the transfer after each 99-block call continues on the miner\'s warm state, carried past the chunk. ' +
+  "Ganache); the transfer after each 99-block call continues on the miner's warm state, carried past the chunk. " +
   'Profile of what is left: garbage collection ~19%, the LevelDB batch ~11% (its synchronous part copies ~10 ' +
-  'records per block), building the library\'s header object ~9%.';
+  "records per block), building the library's header object ~9%.";
 
 const fewLogs =
   'Measured (issue 16): the node spends ~0.8 ms per query (svc_rpc_request_duration_seconds over 200 queries); ' +
   'profiled, that is the log-index scan ~0.15 ms, writing the answer ~0.15-0.2 ms (kernel socket writes), the 10 ' +
   'logs formatted ~0.1 ms and read from the block and receipt caches ~0.1 ms; the rest of each figure is the ' +
-  'harness\'s round trip, and the five timed queries spread widely (1.5-4.8 ms in one run).';
+  "harness's round trip, and the five timed queries spread widely (1.5-4.8 ms in one run).";
 
 const manyLogs =
   'Measured (issue 16): with the block and receipt caches at 256 entries, the 100 matching blocks are read from ' +

@@ -60,7 +60,9 @@ describe('report and chart', () => {
 
   it('lists exactly the rows where svc-node is behind, with n/a reasons kept', () => {
     const results = sampleResults();
-    expect(behindRows(results, ['ganache', 'hardhat']).map((b) => `${b.row.workload}/${b.peer}`)).toEqual(['eth_chainId ×1/ganache']);
+    expect(behindRows(results, ['ganache', 'hardhat']).map((b) => `${b.row.workload}/${b.peer}`)).toEqual([
+      'eth_chainId ×1/ganache',
+    ]);
     const md = renderMarkdown(results, info, new Map([['eth_chainId', 'transport ceiling']]));
     expect(md).toContain('- eth_chainId ×1 vs Ganache: ×0.500. transport ceiling');
     expect(md).toContain('n/a (not yet available (x))');
@@ -70,7 +72,9 @@ describe('report and chart', () => {
     const svg = renderSvg(sampleResults(), info.targets, 'test');
     expect(svg.startsWith('<svg')).toBe(true);
     expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
-    const bars = [...svg.matchAll(/<rect x="[\d.]+" y="\d+" width="[\d.]+" height="8" fill="([^"]+)"/g)].map((m) => m[1]);
+    const bars = [...svg.matchAll(/<rect x="[\d.]+" y="\d+" width="[\d.]+" height="8" fill="([^"]+)"/g)].map(
+      (m) => m[1],
+    );
     expect(bars).toEqual(['url(#hatch-ganache)', '#3b6fd4', '#d98c1a']);
     expect(svg).toContain('hardhat n/a');
   });

@@ -17,7 +17,8 @@ export interface RunInfo {
 }
 
 const fmt = (x: number) => (x >= 100 ? Math.round(x).toLocaleString('en-US') : x >= 10 ? x.toFixed(1) : x.toFixed(2));
-const ms = (x: number | undefined) => (x === undefined || x === null ? '?' : x < 1 ? x.toFixed(2) : x < 10 ? x.toFixed(1) : Math.round(x).toString());
+const ms = (x: number | undefined) =>
+  x === undefined || x === null ? '?' : x < 1 ? x.toFixed(2) : x < 10 ? x.toFixed(1) : Math.round(x).toString();
 
 function cellText(cell: Cell | undefined): string {
   if (cell === undefined) return '–';
@@ -33,7 +34,10 @@ function loadRange(row: Row): string {
   return `${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`;
 }
 
-export function behindRows(results: Results, peers: readonly TargetId[]): Array<{ row: Row; peer: TargetId; ratio: number }> {
+export function behindRows(
+  results: Results,
+  peers: readonly TargetId[],
+): Array<{ row: Row; peer: TargetId; ratio: number }> {
   return results.rows.flatMap((row) =>
     peers.flatMap((peer) => {
       const ratio = advantage(row, peer);
@@ -74,14 +78,18 @@ export function renderMarkdown(results: Results, info: RunInfo, reasons: Readonl
   const sections = [...new Set(results.rows.map((r) => r.section))];
   for (const section of sections) {
     lines.push(`## ${section}`, '');
-    lines.push(`| workload | unit | ${ids.map(name).join(' | ')} | ${peers.map((p) => `advantage vs ${name(p)}`).join(' | ')} | load |`);
+    lines.push(
+      `| workload | unit | ${ids.map(name).join(' | ')} | ${peers.map((p) => `advantage vs ${name(p)}`).join(' | ')} | load |`,
+    );
     lines.push(`|---|---|${ids.map(() => '---:').join('|')}|${peers.map(() => '---:').join('|')}|---|`);
     for (const row of results.rows.filter((r) => r.section === section)) {
       const ratios = peers.map((p) => {
         const r = advantage(row, p);
         return r !== undefined && r < 1 ? `**${formatRatio(r)}**` : formatRatio(r);
       });
-      lines.push(`| ${row.workload} | ${row.unit} | ${ids.map((id) => cellText(row.cells[id])).join(' | ')} | ${ratios.join(' | ')} | ${loadRange(row)} |`);
+      lines.push(
+        `| ${row.workload} | ${row.unit} | ${ids.map((id) => cellText(row.cells[id])).join(' | ')} | ${ratios.join(' | ')} | ${loadRange(row)} |`,
+      );
     }
     lines.push('');
   }

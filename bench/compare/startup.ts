@@ -25,13 +25,20 @@ export class ColdStarts {
     this.recorders.set(id, recorder);
   }
 
-  async measure(targets: readonly Target[], extraStarts: number, workDir: string, log: (line: string) => void): Promise<void> {
+  async measure(
+    targets: readonly Target[],
+    extraStarts: number,
+    workDir: string,
+    log: (line: string) => void,
+  ): Promise<void> {
     for (let run = 0; run < extraStarts; run++) {
       for (const target of run % 2 ? [...targets].reverse() : targets) {
         const node = await startTarget(target, workDir);
         await node.stop();
         this.record(node);
-        log(`  cold start ${target.id}: ${(node.coldStartMs ?? node.firstAnswerMs).toFixed(0)} ms${node.coldStartMs === undefined ? ' (first answer; eth_blockNumber not served)' : ''}`);
+        log(
+          `  cold start ${target.id}: ${(node.coldStartMs ?? node.firstAnswerMs).toFixed(0)} ms${node.coldStartMs === undefined ? ' (first answer; eth_blockNumber not served)' : ''}`,
+        );
       }
     }
   }
@@ -43,7 +50,9 @@ export class ColdStarts {
       else {
         const first = this.fallbacks.get(id);
         const detail = first ? `; first JSON-RPC answer after ${Math.round(Math.min(...first))} ms` : '';
-        results.set(COLD_START_SECTION, COLD_START_LABEL, 'ms', false, id, { unavailable: `not yet available (eth_blockNumber)${detail}` });
+        results.set(COLD_START_SECTION, COLD_START_LABEL, 'ms', false, id, {
+          unavailable: `not yet available (eth_blockNumber)${detail}`,
+        });
       }
     }
   }

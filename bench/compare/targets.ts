@@ -50,7 +50,8 @@ export interface Target {
 const requireFromPeers = createRequire(peersDir);
 function peerVersion(pkg: string): string {
   try {
-    return (JSON.parse(readFileSync(requireFromPeers.resolve(`${pkg}/package.json`), 'utf8')) as { version: string }).version;
+    return (JSON.parse(readFileSync(requireFromPeers.resolve(`${pkg}/package.json`), 'utf8')) as { version: string })
+      .version;
   } catch {
     return 'not installed';
   }
@@ -59,7 +60,11 @@ function peerBin(pkg: string, bin: string): string {
   return requireFromPeers.resolve(`${pkg}/${bin}`);
 }
 
-async function mineUntil(_rpc: RpcClient, mineOne: () => Promise<unknown>, allMined: () => Promise<boolean>): Promise<void> {
+async function mineUntil(
+  _rpc: RpcClient,
+  mineOne: () => Promise<unknown>,
+  allMined: () => Promise<boolean>,
+): Promise<void> {
   while (!(await allMined())) await mineOne();
 }
 
@@ -75,7 +80,17 @@ export const svcNode: Target = {
   launch: (port, dataDir) => {
     buildDist();
     return {
-      args: ['bin/svc-node.js', '--http.port', String(port), '--p2p.port', '0', '--datadir', dataDir, '--log-level', 'warn'],
+      args: [
+        'bin/svc-node.js',
+        '--http.port',
+        String(port),
+        '--p2p.port',
+        '0',
+        '--datadir',
+        dataDir,
+        '--log-level',
+        'warn',
+      ],
       cwd: repoDir,
       env: baseEnv,
     };
@@ -90,7 +105,8 @@ export const svcNode: Target = {
   // checks the chain through eth_getLogs over it).
   mineEmpty: async (rpc, count) => {
     const answer = await rpc.call<{ responseType: string; message: string | null }>('qa_mineBlocks', [count, false]);
-    if (answer.responseType !== 'MiningOrdered') throw new Error(`qa_mineBlocks: ${answer.responseType} ${answer.message ?? ''}`.trim());
+    if (answer.responseType !== 'MiningOrdered')
+      throw new Error(`qa_mineBlocks: ${answer.responseType} ${answer.message ?? ''}`.trim());
   },
 };
 
@@ -102,9 +118,21 @@ export const ganache: Target = {
   launch: (port, dataDir) => ({
     args: [
       peerBin('ganache', 'dist/node/cli.js'),
-      '--server.host', '127.0.0.1', '--server.port', String(port), '--chain.chainId', '1337',
-      '--wallet.mnemonic', TEST_MNEMONIC, '--wallet.totalAccounts', '10', '--miner.instamine', 'eager',
-      '--database.dbPath', dataDir, '--logging.quiet',
+      '--server.host',
+      '127.0.0.1',
+      '--server.port',
+      String(port),
+      '--chain.chainId',
+      '1337',
+      '--wallet.mnemonic',
+      TEST_MNEMONIC,
+      '--wallet.totalAccounts',
+      '10',
+      '--miner.instamine',
+      'eager',
+      '--database.dbPath',
+      dataDir,
+      '--logging.quiet',
     ],
     cwd: peersDir,
     env: baseEnv,
@@ -124,7 +152,16 @@ export const hardhat: Target = {
   version: peerVersion('hardhat'),
   blockProduction: 'hardhat_mine(n)',
   launch: (port) => ({
-    args: [peerBin('hardhat', 'internal/cli/bootstrap.js'), 'node', '--hostname', '127.0.0.1', '--port', String(port), '--config', 'hardhat.config.cjs'],
+    args: [
+      peerBin('hardhat', 'internal/cli/bootstrap.js'),
+      'node',
+      '--hostname',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--config',
+      'hardhat.config.cjs',
+    ],
     cwd: peersDir,
     env: { ...baseEnv, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true' },
   }),
@@ -138,7 +175,10 @@ export const hardhat: Target = {
 };
 
 const noMiningApi = (method: string) => async () => {
-  throw new MethodUnavailable(method, 'the EthereumJS client has no mining RPC; --dev=pow seals a block about every 10 s');
+  throw new MethodUnavailable(
+    method,
+    'the EthereumJS client has no mining RPC; --dev=pow seals a block about every 10 s',
+  );
 };
 
 export const ethereumjs: Target = {
@@ -149,8 +189,20 @@ export const ethereumjs: Target = {
   launch: (port, dataDir, sparePort) => ({
     args: [
       peerBin('@ethereumjs/client', 'dist/esm/bin/cli.js'),
-      '--dev=pow', '--rpc', '--rpcAddr', '127.0.0.1', '--rpcPort', String(port), '--dataDir', dataDir,
-      '--port', String(sparePort), '--maxPeers', '0', '--logLevel', 'warn',
+      '--dev=pow',
+      '--rpc',
+      '--rpcAddr',
+      '127.0.0.1',
+      '--rpcPort',
+      String(port),
+      '--dataDir',
+      dataDir,
+      '--port',
+      String(sparePort),
+      '--maxPeers',
+      '0',
+      '--logLevel',
+      'warn',
     ],
     cwd: peersDir,
     env: baseEnv,

@@ -50,7 +50,14 @@ export class Sender {
   }
 
   private sign(fields: { to?: string; data?: string; value?: bigint; gasLimit: bigint }): Promise<string> {
-    return this.wallet.signTransaction({ type: 0, chainId: this.chainId, nonce: this.nonce++, gasPrice: GAS_PRICE, value: 0n, ...fields });
+    return this.wallet.signTransaction({
+      type: 0,
+      chainId: this.chainId,
+      nonce: this.nonce++,
+      gasPrice: GAS_PRICE,
+      value: 0n,
+      ...fields,
+    });
   }
 
   /** Signs a deployment; returns the raw transaction and the address the contract will have. */
@@ -90,7 +97,10 @@ export class Sender {
   async waitMinedCount(count: number, timeoutMs = 120_000, pollMs = 2): Promise<void> {
     const deadline = performance.now() + timeoutMs;
     while ((await this.minedCount()) < count) {
-      if (performance.now() > deadline) throw new Error(`${this.address}: transactions up to nonce ${count - 1} not mined within ${timeoutMs / 1000} s`);
+      if (performance.now() > deadline)
+        throw new Error(
+          `${this.address}: transactions up to nonce ${count - 1} not mined within ${timeoutMs / 1000} s`,
+        );
       await sleep(pollMs);
     }
   }
@@ -101,6 +111,8 @@ export async function expectSuccess(rpc: RpcClient, hash: string, logs: number):
   const receipt = await rpc.call<{ status?: string; logs: unknown[] } | null>('eth_getTransactionReceipt', [hash]);
   if (!receipt) throw new Error(`no receipt for mined transaction ${hash}`);
   if (receipt.status !== '0x1' || receipt.logs.length !== logs) {
-    throw new Error(`transaction ${hash} status ${receipt.status} with ${receipt.logs.length} logs (expected success with ${logs})`);
+    throw new Error(
+      `transaction ${hash} status ${receipt.status} with ${receipt.logs.length} logs (expected success with ${logs})`,
+    );
   }
 }

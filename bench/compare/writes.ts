@@ -71,10 +71,17 @@ interface BurstSample {
 async function burstRun(node: RunningTarget, fixture: Fixture, count: number): Promise<BurstSample> {
   // Round-robin over the senders, so every pool sees several accounts' nonce sequences interleaved.
   const senders = fixture.burstSenders;
-  const perSender = await Promise.all(senders.map((s, i) => signTransfersFrom(s, fixture.token, Math.ceil((count - i) / senders.length))));
+  const perSender = await Promise.all(
+    senders.map((s, i) => signTransfersFrom(s, fixture.token, Math.ceil((count - i) / senders.length))),
+  );
   const raws: Array<{ sender: Sender; raw: string }> = [];
-  for (let i = 0; raws.length < count; i++) raws.push({ sender: senders[i % senders.length]!, raw: perSender[i % senders.length]![Math.floor(i / senders.length)]! });
-  const allMined = async () => (await Promise.all(senders.map(async (s) => (await s.minedCount()) >= s.nextNonce))).every(Boolean);
+  for (let i = 0; raws.length < count; i++)
+    raws.push({
+      sender: senders[i % senders.length]!,
+      raw: perSender[i % senders.length]![Math.floor(i / senders.length)]!,
+    });
+  const allMined = async () =>
+    (await Promise.all(senders.map(async (s) => (await s.minedCount()) >= s.nextNonce))).every(Boolean);
   const headBefore = BigInt(await node.rpc.call<string>('eth_blockNumber'));
   await node.target.holdMining(node.rpc);
   const started = performance.now();
@@ -104,7 +111,11 @@ async function signTransfersFrom(sender: Sender, token: string, count: number): 
   return raws;
 }
 
-export async function runWrites(results: Results, targets: readonly WriteTarget[], options: WriteOptions): Promise<void> {
+export async function runWrites(
+  results: Results,
+  targets: readonly WriteTarget[],
+  options: WriteOptions,
+): Promise<void> {
   const seqLabel = `${options.sequentialTransfers} transfers, each sent and mined`;
   const burstSubmit = `${options.burstTransfers} transfers (4 senders) submitted, mining held`;
   const burstSeal = `then sealing all ${options.burstTransfers}`;
@@ -119,7 +130,13 @@ export async function runWrites(results: Results, targets: readonly WriteTarget[
     results.set(SECTION, burstTotal, 'ms', false, t.node.target.id, { unavailable: why });
     results.set(SECTION, burstCeiling, 'ms', false, t.node.target.id, { unavailable: why });
   };
-  const ceiling = async (id: TargetId, label: string, unit: string, higherIsBetter: boolean, run: () => Promise<number>) => {
+  const ceiling = async (
+    id: TargetId,
+    label: string,
+    unit: string,
+    higherIsBetter: boolean,
+    run: () => Promise<number>,
+  ) => {
     try {
       await run(); // warm-up, discarded
       const cell = new CellRecorder();
@@ -140,9 +157,15 @@ export async function runWrites(results: Results, targets: readonly WriteTarget[
     try {
       await sequentialRun(t.fixture, Math.min(20, options.sequentialTransfers)); // warm-up, discarded
       const seq = new CellRecorder();
-      for (let run = 0; run < options.runs; run++) seq.add({ value: await sequentialRun(t.fixture, options.sequentialTransfers) });
+      for (let run = 0; run < options.runs; run++)
+        seq.add({ value: await sequentialRun(t.fixture, options.sequentialTransfers) });
       results.set(SECTION, seqLabel, 'tx/s', true, id, seq.figure());
-      options.log(`  sequential ${id}: ${seq.figure().runs.map((x) => x.toFixed(1)).join(', ')} tx/s`);
+      options.log(
+        `  sequential ${id}: ${seq
+          .figure()
+          .runs.map((x) => x.toFixed(1))
+          .join(', ')} tx/s`,
+      );
     } catch (err) {
       await t.fixture.sender.resync();
       results.set(SECTION, seqLabel, 'tx/s', true, id, unavailableBecause(err));
@@ -160,7 +183,9 @@ export async function runWrites(results: Results, targets: readonly WriteTarget[
         seal.add({ value: s.sealMs });
         total.add({ value: s.totalMs });
         blocks.push(s.blocks);
-        options.log(`  burst ${id}: submit ${s.submitPerSecond.toFixed(0)} tx/s, seal ${s.sealMs.toFixed(0)} ms in ${s.blocks} block(s)`);
+        options.log(
+          `  burst ${id}: submit ${s.submitPerSecond.toFixed(0)} tx/s, seal ${s.sealMs.toFixed(0)} ms in ${s.blocks} block(s)`,
+        );
       }
       const blockNote = `${[...new Set(blocks)].join('/')} block(s)`;
       results.set(SECTION, burstSubmit, 'tx/s', true, id, submit.figure());

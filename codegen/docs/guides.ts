@@ -18,11 +18,32 @@ export interface Guide {
 }
 
 export const GUIDES: readonly Guide[] = [
-  { slug: 'getting-started', label: 'Getting started', summary: 'A dev chain in a minute: curl, then ethers, viem, web3.js, Foundry\'s `cast` and the client package.' },
-  { slug: 'client-sdk', label: 'Client SDK', summary: 'The typed client generated from `openrpc.json`: transports, batches, WebSocket subscriptions, errors.' },
-  { slug: 'mcp', label: 'MCP for agents', summary: 'The agent protocol over `/mcp`: tools, resources and prompts with live node data.' },
-  { slug: 'operating', label: 'Operating', summary: 'Operating svc-node safely: safe defaults, authentication, every limit and its error, reverse proxy and TLS.' },
-  { slug: 'peering', label: 'Peering and the cluster', summary: 'devp2p peers, sync and the blacklist; a local 3-node cluster in one command.' },
+  {
+    slug: 'getting-started',
+    label: 'Getting started',
+    summary: "A dev chain in a minute: curl, then ethers, viem, web3.js, Foundry's `cast` and the client package.",
+  },
+  {
+    slug: 'client-sdk',
+    label: 'Client SDK',
+    summary: 'The typed client generated from `openrpc.json`: transports, batches, WebSocket subscriptions, errors.',
+  },
+  {
+    slug: 'mcp',
+    label: 'MCP for agents',
+    summary: 'The agent protocol over `/mcp`: tools, resources and prompts with live node data.',
+  },
+  {
+    slug: 'operating',
+    label: 'Operating',
+    summary:
+      'Operating svc-node safely: safe defaults, authentication, every limit and its error, reverse proxy and TLS.',
+  },
+  {
+    slug: 'peering',
+    label: 'Peering and the cluster',
+    summary: 'devp2p peers, sync and the blacklist; a local 3-node cluster in one command.',
+  },
 ];
 
 export const guideHref = (root: string, slug: string): string => `${root}guides/${slug}.html`;
@@ -62,7 +83,10 @@ export function renderGuide(markdown: string): RenderedGuide {
       },
       link({ href, title: linkTitle, tokens }: Tokens.Link): string | false {
         // Links between guides are written to the .md sources (so they work on GitHub); on the portal they go to the pages.
-        const target = href.replace(/^(?:\.\/)?([a-z0-9-]+)\.md(#.*)?$/, (_m, slug: string, hash: string | undefined) => `${slug}.html${hash ?? ''}`);
+        const target = href.replace(
+          /^(?:\.\/)?([a-z0-9-]+)\.md(#.*)?$/,
+          (_m, slug: string, hash: string | undefined) => `${slug}.html${hash ?? ''}`,
+        );
         const titleAttr = linkTitle ? ` title="${escapeHtml(linkTitle)}"` : '';
         return `<a href="${escapeHtml(target)}"${titleAttr}>${this.parser.parseInline(tokens)}</a>`;
       },

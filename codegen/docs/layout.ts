@@ -56,12 +56,16 @@ export function page(model: DocsModel, spec: PageSpec): string {
   </ul>
   <h2 class="nav-heading">Guides</h2>
   <ul>
-    ${GUIDES.map((g) => html`<li><a href="${guideHref(root, g.slug)}"${ariaCurrent(`guide:${g.slug}`)}>${g.label}</a></li>
-    `)}</ul>
+    ${GUIDES.map(
+      (g) => html`<li><a href="${guideHref(root, g.slug)}"${ariaCurrent(`guide:${g.slug}`)}>${g.label}</a></li>
+    `,
+    )}</ul>
   <h2 class="nav-heading">API</h2>
   <ul>
     ${model.namespaces.map(
-      (ns) => html`<li><a href="${namespaceHref(root, ns.name)}"${ariaCurrent(ns.name)}>${ns.name}<span class="count">${ns.methods.length}</span></a></li>
+      (
+        ns,
+      ) => html`<li><a href="${namespaceHref(root, ns.name)}"${ariaCurrent(ns.name)}>${ns.name}<span class="count">${ns.methods.length}</span></a></li>
     `,
     )}<li><a href="${root}schemas.html"${ariaCurrent('schemas')}>Schemas</a></li>
   </ul>

@@ -131,17 +131,20 @@ export function buildModel(document: object): DocsModel {
       const error = deref(e, `${name} errors[${i}]`);
       return { code: Number(error.code), message: String(error.message ?? '') };
     });
-    const examples = (Array.isArray(method.examples) ? method.examples : []).map((e: unknown, i: number): ExampleView => {
-      const pairing = deref(e, `${name} examples[${i}]`);
-      const exampleParams = Array.isArray(pairing.params) ? pairing.params : [];
-      const resultObject = pairing.result === undefined ? undefined : deref(pairing.result, `${name} examples[${i}].result`);
-      return {
-        name: optionalString(pairing.name) ?? `example ${i + 1}`,
-        summary: optionalString(pairing.summary) ?? optionalString(pairing.description),
-        params: exampleParams.map((p: unknown, j: number) => deref(p, `${name} examples[${i}].params[${j}]`).value),
-        result: resultObject && 'value' in resultObject ? { value: resultObject.value } : undefined,
-      };
-    });
+    const examples = (Array.isArray(method.examples) ? method.examples : []).map(
+      (e: unknown, i: number): ExampleView => {
+        const pairing = deref(e, `${name} examples[${i}]`);
+        const exampleParams = Array.isArray(pairing.params) ? pairing.params : [];
+        const resultObject =
+          pairing.result === undefined ? undefined : deref(pairing.result, `${name} examples[${i}].result`);
+        return {
+          name: optionalString(pairing.name) ?? `example ${i + 1}`,
+          summary: optionalString(pairing.summary) ?? optionalString(pairing.description),
+          params: exampleParams.map((p: unknown, j: number) => deref(p, `${name} examples[${i}].params[${j}]`).value),
+          result: resultObject && 'value' in resultObject ? { value: resultObject.value } : undefined,
+        };
+      },
+    );
 
     return {
       name,

@@ -24,8 +24,7 @@ export function schemaHref(root: string, name: string): string {
 const isNull = (schema: unknown): boolean =>
   refName(schema) === 'notFound' || (isObject(schema) && schema.type === 'null' && Object.keys(schema).length <= 2);
 
-const joined = (parts: readonly Html[], separator: string): Html =>
-  raw(parts.map((p) => p.value).join(separator));
+const joined = (parts: readonly Html[], separator: string): Html => raw(parts.map((p) => p.value).join(separator));
 
 const literal = (value: unknown): Html => html`<code>${JSON.stringify(value)}</code>`;
 
@@ -45,15 +44,25 @@ export function renderType(schema: Schema | unknown, root: string): Html {
     if (Array.isArray(options)) {
       // Put null last so the expression reads "Block or null".
       const ordered = [...options.filter((o) => !isNull(o)), ...options.filter(isNull)];
-      return joined(ordered.map((o) => renderType(o, root)), ' or ');
+      return joined(
+        ordered.map((o) => renderType(o, root)),
+        ' or ',
+      );
     }
   }
-  if (Array.isArray(schema.allOf)) return joined(schema.allOf.map((s) => renderType(s, root)), ' and ');
+  if (Array.isArray(schema.allOf))
+    return joined(
+      schema.allOf.map((s) => renderType(s, root)),
+      ' and ',
+    );
   if ('const' in schema) return literal(schema.const);
   if (Array.isArray(schema.enum)) return joined(schema.enum.map(literal), ' | ');
 
   if (Array.isArray(schema.type)) {
-    return joined(schema.type.map((t) => renderType({ ...schema, type: t }, root)), ' or ');
+    return joined(
+      schema.type.map((t) => renderType({ ...schema, type: t }, root)),
+      ' or ',
+    );
   }
   switch (schema.type) {
     case 'array':
@@ -76,7 +85,10 @@ function renderArray(schema: SchemaObject, root: string): Html {
   const bounds = arrayBounds(schema);
   if (Array.isArray(schema.prefixItems) || Array.isArray(schema.items)) {
     const items = (Array.isArray(schema.prefixItems) ? schema.prefixItems : schema.items) as unknown[];
-    return html`[${joined(items.map((s) => renderType(s, root)), ', ')}]${bounds}`;
+    return html`[${joined(
+      items.map((s) => renderType(s, root)),
+      ', ',
+    )}]${bounds}`;
   }
   if (schema.items === undefined) return html`array${bounds}`;
   return html`array of ${renderType(schema.items, root)}${bounds}`;
@@ -94,7 +106,8 @@ function arrayBounds(schema: SchemaObject): string {
 function renderObject(schema: SchemaObject, root: string): Html {
   const properties = isObject(schema.properties) ? schema.properties : undefined;
   if (!properties || Object.keys(properties).length === 0) {
-    if (isObject(schema.additionalProperties)) return html`map of string to ${renderType(schema.additionalProperties, root)}`;
+    if (isObject(schema.additionalProperties))
+      return html`map of string to ${renderType(schema.additionalProperties, root)}`;
     return html`<code>object</code>`;
   }
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);

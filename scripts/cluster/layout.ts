@@ -56,10 +56,14 @@ export interface ClusterNodeSpec {
 
 /** Throws with a message naming the problem: three ports per list, each 1–65535, no port used twice. */
 export function checkPorts(httpPorts: readonly number[], p2pPorts: readonly number[]): void {
-  for (const [what, list] of [['HTTP', httpPorts], ['p2p', p2pPorts]] as const) {
+  for (const [what, list] of [
+    ['HTTP', httpPorts],
+    ['p2p', p2pPorts],
+  ] as const) {
     if (list.length !== 3) throw new Error(`need exactly 3 ${what} ports, got ${list.length} (${list.join(',')})`);
     for (const port of list) {
-      if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${what} port ${port} is not in 1–65535`);
+      if (!Number.isInteger(port) || port < 1 || port > 65535)
+        throw new Error(`${what} port ${port} is not in 1–65535`);
     }
   }
   const all = [...httpPorts, ...p2pPorts];
@@ -107,21 +111,34 @@ export function prepareCluster(options: ClusterOptions, reset = false): ClusterN
 }
 
 /** The svc-node flags and environment of one cluster node. */
-export function nodeCommand(spec: ClusterNodeSpec, options: ClusterOptions): { args: string[]; env: Record<string, string> } {
+export function nodeCommand(
+  spec: ClusterNodeSpec,
+  options: ClusterOptions,
+): { args: string[]; env: Record<string, string> } {
   const args = [
-    '--network', 'dev',
-    '--datadir', spec.datadir,
-    '--http.addr', CLUSTER_HOST,
-    '--http.port', String(spec.httpPort),
+    '--network',
+    'dev',
+    '--datadir',
+    spec.datadir,
+    '--http.addr',
+    CLUSTER_HOST,
+    '--http.port',
+    String(spec.httpPort),
     // §9 sets CORS "*": browser tools (the docs portal of another node, a dapp on localhost) may call any node.
-    '--http.cors', '*',
-    '--p2p.addr', CLUSTER_HOST,
-    '--p2p.port', String(spec.p2pPort),
-    '--miner.coinbase', spec.coinbase,
+    '--http.cors',
+    '*',
+    '--p2p.addr',
+    CLUSTER_HOST,
+    '--p2p.port',
+    String(spec.p2pPort),
+    '--miner.coinbase',
+    spec.coinbase,
     // A proof-of-work cluster: real Ethash seals, checked by every node (the dev default is instant-seal).
-    '--seal', 'ethash',
+    '--seal',
+    'ethash',
     // Shared, so the Ethash cache of epoch 0 is built once for the three nodes, not three times.
-    '--ethash.cachedir', join(resolve(options.baseDir), 'ethash'),
+    '--ethash.cachedir',
+    join(resolve(options.baseDir), 'ethash'),
   ];
   if (!spec.mine) args.push('--no-mine');
   // Only the miner's period matters; set on every node so a value in the caller's shell cannot leak in.

@@ -60,7 +60,11 @@ export interface CrashLoopReport {
   readonly perScenario: Record<Scenario, number>;
   /** Kills that landed while the scenario's work was still in flight (a request unanswered). */
   readonly killsInFlight: number;
-  readonly checks: { readonly passed: number; readonly failed: number; readonly byName: Record<string, { passed: number; failed: number }> };
+  readonly checks: {
+    readonly passed: number;
+    readonly failed: number;
+    readonly byName: Record<string, { passed: number; failed: number }>;
+  };
   readonly firstFailure?: CheckOutcome;
   readonly totalMs: number;
   readonly restartMs: readonly number[];
@@ -82,7 +86,14 @@ interface ReceiptRecord {
   readonly round: number;
 }
 
-type Block = { hash: string; number: string; parentHash: string; totalDifficulty: string; difficulty: string; transactions: unknown[] };
+type Block = {
+  hash: string;
+  number: string;
+  parentHash: string;
+  totalDifficulty: string;
+  difficulty: string;
+  transactions: unknown[];
+};
 
 const counterInterface = new Interface(Counter.abi);
 const VICTIM_SENDERS = DEV_ACCOUNTS.slice(1, 7).map((a) => new Wallet(a.privateKey));
@@ -94,7 +105,8 @@ const liveNodes = new Set<NodeProcess>();
 
 /** SIGKILLs every node process a loop in this process has running (for the script's signal handlers). */
 export function killAllNodes(): void {
-  for (const node of liveNodes) if (node.child.exitCode === null && node.child.signalCode === null) node.child.kill('SIGKILL');
+  for (const node of liveNodes)
+    if (node.child.exitCode === null && node.child.signalCode === null) node.child.kill('SIGKILL');
 }
 
 function schedule(kills: number, seed: number): Scenario[] {
@@ -107,10 +119,7 @@ function schedule(kills: number, seed: number): Scenario[] {
   return out;
 }
 
-
-
 const nodeIdOf = (enode: string): string => /^enode:\/\/([0-9a-f]{128})@/i.exec(enode)![1].toLowerCase();
-
 
 /** A node-held dev account sending signed transactions with its own nonce count. */
 class Sender {
@@ -132,7 +141,13 @@ class Sender {
     if (this.nonce === undefined) await this.refresh(url);
     const nonce = this.nonce!;
     this.nonce = nonce + 1n;
-    return this.wallet.signTransaction({ type: 0, chainId: CHAIN_ID, nonce: Number(nonce), gasPrice: this.gasPrice(), ...tx });
+    return this.wallet.signTransaction({
+      type: 0,
+      chainId: CHAIN_ID,
+      nonce: Number(nonce),
+      gasPrice: this.gasPrice(),
+      ...tx,
+    });
   }
 }
 
@@ -195,11 +210,25 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
   };
 
   /** Sends one signed transaction per call (automine answers once it is in a block) and records its receipt. */
-  const sendAndRecord = async (url: string, sender: Sender, raws: string[], reorgable: boolean, hasLogs: boolean[]): Promise<number> => {
+  const sendAndRecord = async (
+    url: string,
+    sender: Sender,
+    raws: string[],
+    reorgable: boolean,
+    hasLogs: boolean[],
+  ): Promise<number> => {
     const answers =
       raws.length === 1
-        ? [await rpc<string>(url, 'eth_sendRawTransaction', [raws[0]]).then((r) => ({ ok: true as const, result: r }), (e: Error) => ({ ok: false as const, error: e.message }))]
-        : await rpcBatch<string>(url, raws.map((raw) => ['eth_sendRawTransaction', [raw]] as const));
+        ? [
+            await rpc<string>(url, 'eth_sendRawTransaction', [raws[0]]).then(
+              (r) => ({ ok: true as const, result: r }),
+              (e: Error) => ({ ok: false as const, error: e.message }),
+            ),
+          ]
+        : await rpcBatch<string>(
+            url,
+            raws.map((raw) => ['eth_sendRawTransaction', [raw]] as const),
+          );
     if (answers.some((a) => !a.ok)) sender.forget();
     const hashes = answers.flatMap((a) => (a.ok ? [a.result] : []));
     const flags = answers.flatMap((a, i) => (a.ok ? [hasLogs[i]] : []));
@@ -224,12 +253,26 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
   };
 
   const transfer = (sender: Sender, url: string, rng: Rng) =>
-    sender.sign(url, { to: DEV_ACCOUNTS[rng.int(0, 9)].address, value: BigInt(rng.int(1, 1_000_000)), gasLimit: 21_000n });
+    sender.sign(url, {
+      to: DEV_ACCOUNTS[rng.int(0, 9)].address,
+      value: BigInt(rng.int(1, 1_000_000)),
+      gasLimit: 21_000n,
+    });
   const increment = (sender: Sender, url: string, rng: Rng) =>
-    sender.sign(url, { to: counter, data: counterInterface.encodeFunctionData('increment', [BigInt(rng.int(1, 100))]), gasLimit: 120_000n });
+    sender.sign(url, {
+      to: counter,
+      data: counterInterface.encodeFunctionData('increment', [BigInt(rng.int(1, 100))]),
+      gasLimit: 120_000n,
+    });
 
   /** A sender loop on the victim until `until` is set: singles and batches, transfers and Counter calls. */
-  const senderLoop = async (sender: Sender, rng: Rng, stop: { stopped: boolean }, reorgable: () => boolean, inFlight: { n: number }) => {
+  const senderLoop = async (
+    sender: Sender,
+    rng: Rng,
+    stop: { stopped: boolean },
+    reorgable: () => boolean,
+    inFlight: { n: number },
+  ) => {
     const url = victim!.url;
     while (!stop.stopped) {
       const size = rng.chance(0.3) ? rng.int(2, quick ? 6 : 16) : 1;
@@ -250,7 +293,10 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
   };
 
   /** Runs `work` in the background and SIGKILLs the victim after `delayMs` (or once `trigger` resolves). */
-  const killDuring = async (work: (stop: { stopped: boolean }, inFlight: { n: number }) => Promise<unknown>[], trigger: Promise<unknown>) => {
+  const killDuring = async (
+    work: (stop: { stopped: boolean }, inFlight: { n: number }) => Promise<unknown>[],
+    trigger: Promise<unknown>,
+  ) => {
     const stop = { stopped: false };
     const inFlight = { n: 0 };
     const tasks = work(stop, inFlight).map((p) => p.catch((err: Error) => err));
@@ -262,7 +308,8 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
     const results = await Promise.all(tasks);
     const errors = results.filter((r) => r instanceof Error) as Error[];
     // Errors from the kill itself (a refused or cut connection) are expected; anything else is worth seeing.
-    for (const err of errors) if (!/fetch failed|aborted|ECONNRE|socket|terminated/i.test(err.message)) log(`  load error: ${err.message}`);
+    for (const err of errors)
+      if (!/fetch failed|aborted|ECONNRE|socket|terminated/i.test(err.message)) log(`  load error: ${err.message}`);
     return { busy, errors };
   };
 
@@ -272,7 +319,11 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
     for (const r of records.values()) if (r.blockNumber > above) r.reorgable = true;
   };
 
-  const waitUntil = async (what: string, condition: () => Promise<boolean>, timeoutMs: number): Promise<string | undefined> => {
+  const waitUntil = async (
+    what: string,
+    condition: () => Promise<boolean>,
+    timeoutMs: number,
+  ): Promise<string | undefined> => {
     const deadline = Date.now() + timeoutMs;
     let last = '';
     while (Date.now() < deadline) {
@@ -295,7 +346,8 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
     }
     const [vh, sh] = [await headOf(victim!.url), await headOf(source!.url)];
     if (vh.hash !== sh.hash && BigInt(sh.totalDifficulty) >= BigInt(vh.totalDifficulty)) {
-      const extra = Number((BigInt(sh.totalDifficulty) - BigInt(vh.totalDifficulty)) / BigInt(vh.difficulty || '0x1')) + 2;
+      const extra =
+        Number((BigInt(sh.totalDifficulty) - BigInt(vh.totalDifficulty)) / BigInt(vh.difficulty || '0x1')) + 2;
       await rpc(victim!.url, 'qa_mineBlocks', [extra, false]);
     }
     await rpc(source!.url, 'net_connectToPeer', [victim!.enode]);
@@ -311,7 +363,11 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
     if (apart) return;
     await rpc(source!.url, 'net_addToBlacklist', [nodeIdOf(victim!.enode!), 86_400, 'crash loop: kept apart']);
     apart = true;
-    await waitUntil('the source to drop the victim', async () => Number(await rpc<string>(source!.url, 'net_peerCount')) === 0, 10_000);
+    await waitUntil(
+      'the source to drop the victim',
+      async () => Number(await rpc<string>(source!.url, 'net_peerCount')) === 0,
+      10_000,
+    );
   };
 
   const relink = async (): Promise<void> => {
@@ -349,7 +405,10 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
     const delay = rng.int(100, quick ? 1500 : 2500);
     const count = rng.int(2, senders.length);
     return killDuring(
-      (stop, inFlight) => senders.slice(0, count).map((s, i) => senderLoop(s, Rng.forCase(options.seed, kill * 16 + 2 + i), stop, () => false, inFlight)),
+      (stop, inFlight) =>
+        senders
+          .slice(0, count)
+          .map((s, i) => senderLoop(s, Rng.forCase(options.seed, kill * 16 + 2 + i), stop, () => false, inFlight)),
       sleep(delay),
     );
   };
@@ -365,7 +424,9 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
       if (rng.chance(0.5)) {
         const n = rng.int(1, 6);
         for (let i = 0; i < n; i++) {
-          const raw = await (rng.chance(0.5) ? increment(sourceSender, source!.url, rng) : transfer(sourceSender, source!.url, rng));
+          const raw = await (rng.chance(0.5)
+            ? increment(sourceSender, source!.url, rng)
+            : transfer(sourceSender, source!.url, rng));
           try {
             sourceTxs.push(await rpc<string>(source!.url, 'eth_sendRawTransaction', [raw]));
           } catch (err) {
@@ -397,7 +458,14 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
               );
               answers.forEach((a, i) => {
                 if (a.ok && a.result !== null) {
-                  records.set(pending[i], { tx: pending[i], blockHash: a.result.blockHash, blockNumber: Number(a.result.blockNumber), reorgable: false, hasLogs: a.result.logs.length > 0, round: kill });
+                  records.set(pending[i], {
+                    tx: pending[i],
+                    blockHash: a.result.blockHash,
+                    blockNumber: Number(a.result.blockNumber),
+                    reorgable: false,
+                    hasLogs: a.result.logs.length > 0,
+                    round: kill,
+                  });
                 }
               });
             } finally {
@@ -408,7 +476,11 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
         })(),
       ],
       (async () => {
-        const late = await waitUntil('the victim to pass the kill height', async () => Number(await rpc<string>(victim!.url, 'eth_blockNumber')) >= killAt, 60_000);
+        const late = await waitUntil(
+          'the victim to pass the kill height',
+          async () => Number(await rpc<string>(victim!.url, 'eth_blockNumber')) >= killAt,
+          60_000,
+        );
         if (late) notes.push(`kill ${kill} (sync): ${late}; killed anyway`);
         reached = late === undefined;
         await sleep(rng.int(0, 30));
@@ -462,13 +534,20 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
 
   const checkReceipts = async (url: string) => {
     const list = [...records.values()];
-    const answers = await rpcChunked<{ blockHash: string; blockNumber: string } | null>(url, list.map((r) => ['eth_getTransactionReceipt', [r.tx]] as const));
+    const answers = await rpcChunked<{ blockHash: string; blockNumber: string } | null>(
+      url,
+      list.map((r) => ['eth_getTransactionReceipt', [r.tx]] as const),
+    );
     const problems: string[] = [];
     const suspects: { record: ReceiptRecord; now: { blockHash: string; blockNumber: string } | null }[] = [];
     list.forEach((record, i) => {
       const a = answers[i];
       if (!a.ok) problems.push(`receipt of ${record.tx}: ${a.error}`);
-      else if (a.result === null || a.result.blockHash !== record.blockHash || Number(a.result.blockNumber) !== record.blockNumber) {
+      else if (
+        a.result === null ||
+        a.result.blockHash !== record.blockHash ||
+        Number(a.result.blockNumber) !== record.blockNumber
+      ) {
         suspects.push({ record, now: a.result });
       }
     });
@@ -476,17 +555,23 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
       const canonical = await rpc<Block | null>(url, 'eth_getBlockByNumber', [toQuantity(record.blockNumber), false]);
       const what = `receipt of ${record.tx} (block ${record.blockNumber} ${record.blockHash}, recorded before kill ${record.round})`;
       if (canonical?.hash === record.blockHash) {
-        problems.push(`${what}: its block is canonical but the receipt is ${now === null ? 'missing' : `in block ${Number(now.blockNumber)} ${now.blockHash}`}`);
+        problems.push(
+          `${what}: its block is canonical but the receipt is ${now === null ? 'missing' : `in block ${Number(now.blockNumber)} ${now.blockHash}`}`,
+        );
         continue;
       }
       if (!record.reorgable) {
-        problems.push(`${what}: its block left the canonical chain (now ${canonical?.hash ?? 'no block'} at that height) though no reorg ran there`);
+        problems.push(
+          `${what}: its block left the canonical chain (now ${canonical?.hash ?? 'no block'} at that height) though no reorg ran there`,
+        );
         continue;
       }
       // Legitimately reorged out: the side block must still be stored with this receipt.
       const side = await rpc<{ transactionHash: string }[] | null>(url, 'eth_getBlockReceipts', [record.blockHash]);
       if (side === null || !side.some((x) => x.transactionHash === record.tx)) {
-        problems.push(`${what}: reorged out, and the side block ${side === null ? 'is not stored' : 'lacks the receipt'}`);
+        problems.push(
+          `${what}: reorged out, and the side block ${side === null ? 'is not stored' : 'lacks the receipt'}`,
+        );
         continue;
       }
       reorgedOut++;
@@ -499,7 +584,11 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
         records.delete(record.tx);
       }
     }
-    check('receipts', problems.length === 0, problems.length === 0 ? `${list.length} receipts` : `${problems.length} problem(s); first: ${problems[0]}`);
+    check(
+      'receipts',
+      problems.length === 0,
+      problems.length === 0 ? `${list.length} receipts` : `${problems.length} problem(s); first: ${problems[0]}`,
+    );
   };
 
   const checkLogs = async (url: string, rng: Rng) => {
@@ -513,7 +602,9 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
         { fromBlock: toQuantity(record.blockNumber), toBlock: toQuantity(record.blockNumber), address: counter },
       ]);
       if (!logs.some((l) => l.transactionHash === record.tx && l.blockHash === record.blockHash)) {
-        problems.push(`eth_getLogs for block ${record.blockNumber} has no log of ${record.tx} (recorded before kill ${record.round})`);
+        problems.push(
+          `eth_getLogs for block ${record.blockNumber} has no log of ${record.tx} (recorded before kill ${record.round})`,
+        );
       }
     }
     check('logs', problems.length === 0, problems.length === 0 ? `${sample.length} sampled` : problems[0]);
@@ -521,12 +612,17 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
 
   const checkHeadAndState = async (url: string, offlineHead: string | undefined) => {
     const head = await headOf(url);
-    check('restart-head', offlineHead === undefined || head.hash === offlineHead, `served ${Number(head.number)} ${head.hash}, on disk ${offlineHead}`);
+    check(
+      'restart-head',
+      offlineHead === undefined || head.hash === offlineHead,
+      `served ${Number(head.number)} ${head.hash}, on disk ${offlineHead}`,
+    );
     const [byHash, byNumber] = await Promise.all([
       rpc<Block | null>(url, 'eth_getBlockByHash', [head.hash, false]),
       rpc<Block | null>(url, 'eth_getBlockByNumber', [head.number, false]),
     ]);
-    const parent = Number(head.number) > 0 ? await rpc<Block | null>(url, 'eth_getBlockByHash', [head.parentHash, false]) : head;
+    const parent =
+      Number(head.number) > 0 ? await rpc<Block | null>(url, 'eth_getBlockByHash', [head.parentHash, false]) : head;
     check(
       'head-stored',
       byHash?.hash === head.hash && byNumber?.hash === head.hash && parent !== null,
@@ -534,13 +630,28 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
     );
     try {
       const at = { blockHash: head.hash };
-      const balances = await rpcBatch<string>(url, DEV_ACCOUNTS.map((a) => ['eth_getBalance', [a.address, at]] as const));
-      const proof = await rpc<{ storageHash: string; storageProof: unknown[] }>(url, 'eth_getProof', [counter, ['0x0'], head.number]);
+      const balances = await rpcBatch<string>(
+        url,
+        DEV_ACCOUNTS.map((a) => ['eth_getBalance', [a.address, at]] as const),
+      );
+      const proof = await rpc<{ storageHash: string; storageProof: unknown[] }>(url, 'eth_getProof', [
+        counter,
+        ['0x0'],
+        head.number,
+      ]);
       const code = await rpc<string>(url, 'eth_getCode', [counter, head.number]);
       const bad = balances.find((b) => !b.ok);
-      check('head-state', bad === undefined && code.length > 2 && proof.storageProof.length === 1, bad && !bad.ok ? bad.error : `code ${code.length} chars`);
+      check(
+        'head-state',
+        bad === undefined && code.length > 2 && proof.storageProof.length === 1,
+        bad && !bad.ok ? bad.error : `code ${code.length} chars`,
+      );
     } catch (err) {
-      check('head-state', false, `state reads at the head ${Number(head.number)} ${head.hash}: ${(err as Error).message}`);
+      check(
+        'head-state',
+        false,
+        `state reads at the head ${Number(head.number)} ${head.hash}: ${(err as Error).message}`,
+      );
     }
   };
 
@@ -548,14 +659,20 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
     try {
       const before = await headOf(url);
       await rpc(url, 'qa_mineBlocks', [1, false]);
-      const mined = await rpc<Block | null>(url, 'eth_getBlockByNumber', [toQuantity(Number(before.number) + 1), false]);
+      const mined = await rpc<Block | null>(url, 'eth_getBlockByNumber', [
+        toQuantity(Number(before.number) + 1),
+        false,
+      ]);
       const sender = senders[rng.int(0, senders.length - 1)];
       await sender.refresh(url);
       const recorded = await sendAndRecord(url, sender, [await transfer(sender, url, rng)], false, [false]);
       const after = await headOf(url);
       check(
         'continues',
-        mined !== null && mined.parentHash === before.hash && recorded === 1 && Number(after.number) === Number(before.number) + 2,
+        mined !== null &&
+          mined.parentHash === before.hash &&
+          recorded === 1 &&
+          Number(after.number) === Number(before.number) + 2,
         `head ${Number(before.number)} → mined ${mined === null ? 'nothing served' : `${Number(mined.number)} on ${mined.parentHash === before.hash ? 'the head' : mined.parentHash}`}, send recorded ${recorded}, head now ${Number(after.number)}`,
       );
     } catch (err) {
@@ -564,7 +681,10 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
   };
 
   try {
-    source = await startNode({ args: ['--datadir', sourceDir, '--testmode', '--p2p', '--no-mine'], timeoutMs: 120_000 });
+    source = await startNode({
+      args: ['--datadir', sourceDir, '--testmode', '--p2p', '--no-mine'],
+      timeoutMs: 120_000,
+    });
     const sourceNode = source;
     liveNodes.add(sourceNode);
     sourceNode.child.once('exit', () => liveNodes.delete(sourceNode));
@@ -581,12 +701,23 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
       data: Counter.bytecode + counterInterface.encodeDeploy([1n]).slice(2),
     });
     const deployHash = await rpc<string>(victim.url, 'eth_sendRawTransaction', [deployRaw]);
-    const deployed = await rpc<{ contractAddress: string; blockNumber: string; blockHash: string }>(victim.url, 'eth_getTransactionReceipt', [deployHash]);
+    const deployed = await rpc<{ contractAddress: string; blockNumber: string; blockHash: string }>(
+      victim.url,
+      'eth_getTransactionReceipt',
+      [deployHash],
+    );
     counter = deployed.contractAddress;
     floor = Number(deployed.blockNumber);
     // Reorg rounds fork above the Counter's block; two blocks above it leave room for the shallowest one.
     await rpc(victim.url, 'qa_mineBlocks', [2, false]);
-    records.set(deployHash, { tx: deployHash, blockHash: deployed.blockHash, blockNumber: floor, reorgable: false, hasLogs: false, round: 0 });
+    records.set(deployHash, {
+      tx: deployHash,
+      blockHash: deployed.blockHash,
+      blockNumber: floor,
+      reorgable: false,
+      hasLogs: false,
+      round: 0,
+    });
     apart = false;
     await rpc(source.url, 'net_addToBlacklist', [nodeIdOf(victim.enode!), 86_400, 'crash loop: kept apart']);
     apart = true;
@@ -599,7 +730,13 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
       const before = Number((await headOf(victim.url)).number);
       log(`kill ${kill}/${plan.length}: ${scenario} (head ${before})`);
       const result =
-        scenario === 'mining' ? await runMining(rng) : scenario === 'sends' ? await runSends(rng) : scenario === 'sync' ? await runSync(rng) : await runReorg(rng);
+        scenario === 'mining'
+          ? await runMining(rng)
+          : scenario === 'sends'
+            ? await runSends(rng)
+            : scenario === 'sync'
+              ? await runSync(rng)
+              : await runReorg(rng);
       const peered = !apart;
       // Kept apart while the restarted node is checked as the kill left it (the source would redial it).
       if (peered) await separate();
@@ -650,7 +787,9 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
   } catch (err) {
     check('loop', false, `the loop stopped: ${(err as Error).stack ?? String(err)}`);
   } finally {
-    await Promise.all([victim, source].filter((n): n is NodeProcess => n !== undefined).map((n) => n.stop().catch(() => undefined)));
+    await Promise.all(
+      [victim, source].filter((n): n is NodeProcess => n !== undefined).map((n) => n.stop().catch(() => undefined)),
+    );
   }
 
   const failed = outcomes.filter((o) => !o.ok);
@@ -660,7 +799,9 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
     byName[o.name] ??= { passed: 0, failed: 0 };
     byName[o.name][o.ok ? 'passed' : 'failed']++;
   }
-  const perScenario = Object.fromEntries(SCENARIOS.map((s) => [s, plan.slice(0, Math.max(0, kill - 1)).filter((p) => p === s).length])) as Record<Scenario, number>;
+  const perScenario = Object.fromEntries(
+    SCENARIOS.map((s) => [s, plan.slice(0, Math.max(0, kill - 1)).filter((p) => p === s).length]),
+  ) as Record<Scenario, number>;
   return {
     seed: options.seed,
     kills: Math.min(plan.length, Math.max(0, kill - 1)),
@@ -683,16 +824,23 @@ export function formatReport(report: CrashLoopReport): string {
     `crashloop report (seed ${report.seed}; replay: npm run crashloop -- --kills ${report.kills} --seed ${report.seed})`,
     `  kills: ${report.kills} (${SCENARIOS.map((s) => `${s} ${report.perScenario[s]}`).join(', ')}); ${report.killsInFlight} landed mid-request`,
     `  checks: ${report.checks.passed} passed, ${report.checks.failed} failed`,
-    ...Object.entries(report.checks.byName).map(([name, c]) => `    ${name.padEnd(22)} ${c.passed} passed${c.failed > 0 ? `, ${c.failed} FAILED` : ''}`),
+    ...Object.entries(report.checks.byName).map(
+      ([name, c]) => `    ${name.padEnd(22)} ${c.passed} passed${c.failed > 0 ? `, ${c.failed} FAILED` : ''}`,
+    ),
     `  receipts tracked: ${report.receipts.tracked} (reorged out legitimately and found on their side block: ${report.receipts.reorgedOut}, of which re-mined: ${report.receipts.remined})`,
     `  final head: ${report.finalHead}`,
     `  total time: ${(report.totalMs / 1000).toFixed(1)} s; restart to first eth_blockNumber: median ${report.restartMedianMs.toFixed(0)} ms` +
-      (report.restartMs.length > 0 ? ` (min ${Math.min(...report.restartMs).toFixed(0)}, max ${Math.max(...report.restartMs).toFixed(0)})` : ''),
+      (report.restartMs.length > 0
+        ? ` (min ${Math.min(...report.restartMs).toFixed(0)}, max ${Math.max(...report.restartMs).toFixed(0)})`
+        : ''),
     ...report.notes.map((n) => `  note: ${n}`),
   ];
   if (report.firstFailure) {
     const f = report.firstFailure;
-    lines.push(`  FIRST FAILURE: kill ${f.kill} (${f.scenario}), check ${f.name}: ${f.detail ?? ''}`, `  datadirs kept in ${report.baseDir}`);
+    lines.push(
+      `  FIRST FAILURE: kill ${f.kill} (${f.scenario}), check ${f.name}: ${f.detail ?? ''}`,
+      `  datadirs kept in ${report.baseDir}`,
+    );
   }
   return lines.join('\n');
 }

@@ -30,7 +30,15 @@ import { instantSealNetwork } from '../../src/chain/seal-mode.js';
 import { accountTrieOf, trieRange } from '../../src/chain/state/trie-range.js';
 
 export type OfflineCategory = 'reopen' | 'head' | 'canonical' | 'state' | 'log-index' | 'address-index' | 'tx-index';
-export const OFFLINE_CATEGORIES: readonly OfflineCategory[] = ['reopen', 'head', 'canonical', 'state', 'log-index', 'address-index', 'tx-index'];
+export const OFFLINE_CATEGORIES: readonly OfflineCategory[] = [
+  'reopen',
+  'head',
+  'canonical',
+  'state',
+  'log-index',
+  'address-index',
+  'tx-index',
+];
 
 export interface OfflineCheckResult {
   /** Failure descriptions per category (empty = passed); at most MAX_PER_CATEGORY each. */
@@ -55,16 +63,27 @@ const FULL_DEPTH = 64n;
  * Opens the chain database of `datadir` and runs every check. `network`: the chain it holds (default: the
  * instant-seal dev chain the crash loop runs).
  */
-export async function checkDatadirOffline(datadir: string, network: NetworkDefinition = instantSealNetwork(getNetwork('dev'))): Promise<OfflineCheckResult> {
+export async function checkDatadirOffline(
+  datadir: string,
+  network: NetworkDefinition = instantSealNetwork(getNetwork('dev')),
+): Promise<OfflineCheckResult> {
   const started = performance.now();
-  const failures = Object.fromEntries(OFFLINE_CATEGORIES.map((c) => [c, [] as string[]])) as Record<OfflineCategory, string[]>;
+  const failures = Object.fromEntries(OFFLINE_CATEGORIES.map((c) => [c, [] as string[]])) as Record<
+    OfflineCategory,
+    string[]
+  >;
   const fail = (category: OfflineCategory, message: string) => {
     if (failures[category].length < MAX_PER_CATEGORY) failures[category].push(message);
   };
   const counts = { canonicalBlocks: 0, logPostings: 0, addressEntries: 0, txLookups: 0, accounts: 0, storageSlots: 0 };
   let chain: Blockchain;
   try {
-    chain = await Blockchain.open({ dataDir: datadir, network: engineNetworkOf(network), rules: etcEngineRules(network), noProof: true });
+    chain = await Blockchain.open({
+      dataDir: datadir,
+      network: engineNetworkOf(network),
+      rules: etcEngineRules(network),
+      noProof: true,
+    });
   } catch (err) {
     fail('reopen', `the datadir does not reopen: ${(err as Error).message}`);
     return { failures, counts, durationMs: performance.now() - started };
@@ -96,9 +115,11 @@ async function checkHead(chain: Blockchain, head: Block, fail: (m: string) => vo
   if ((await chain.getTotalDifficulty(hash)) === undefined) fail(`${what} has no total difficulty`);
   const receipts = await chain.getReceipts(hash);
   if (receipts === undefined) fail(`${what} has no receipts record`);
-  else if (receipts.length !== head.transactions.length) fail(`${what} has ${head.transactions.length} transactions but ${receipts.length} receipts`);
+  else if (receipts.length !== head.transactions.length)
+    fail(`${what} has ${head.transactions.length} transactions but ${receipts.length} receipts`);
   const canonical = await chain.getCanonicalHash(head.header.number);
-  if (canonical === undefined || !equalsBytes(canonical, hash)) fail(`${what} is not the canonical block at its height (${canonical ? hex(canonical) : 'none'})`);
+  if (canonical === undefined || !equalsBytes(canonical, hash))
+    fail(`${what} is not the canonical block at its height (${canonical ? hex(canonical) : 'none'})`);
 }
 
 /** Walks the canonical chain from the head to genesis; returns the number of blocks walked. */
@@ -116,7 +137,10 @@ async function checkCanonical(
     const n = header.number;
     const canonical = await chain.getCanonicalHash(n);
     if (canonical === undefined || !equalsBytes(canonical, hash)) {
-      fail('canonical', `height ${n}: canonical index names ${canonical ? hex(canonical) : 'nothing'}, the head's ancestor is ${hex(hash)}`);
+      fail(
+        'canonical',
+        `height ${n}: canonical index names ${canonical ? hex(canonical) : 'nothing'}, the head's ancestor is ${hex(hash)}`,
+      );
     }
     const hasTxs = !equalsBytes(header.transactionsTrie, KECCAK256_RLP);
     if (hasTxs || headNumber - n < FULL_DEPTH) await checkStoredBlock(chain, hash, n, fail);
@@ -133,23 +157,37 @@ async function checkCanonical(
 }
 
 /** A canonical block's body, receipts, tx-lookup entries and index postings. */
-async function checkStoredBlock(chain: Blockchain, hash: Uint8Array, n: bigint, fail: (category: OfflineCategory, m: string) => void): Promise<void> {
+async function checkStoredBlock(
+  chain: Blockchain,
+  hash: Uint8Array,
+  n: bigint,
+  fail: (category: OfflineCategory, m: string) => void,
+): Promise<void> {
   const block = await chain.getBlock(hash);
   if (block === undefined) return fail('canonical', `block ${n} ${hex(hash)}: header without body`);
   const receipts = await chain.getReceipts(hash);
   if (receipts === undefined || receipts.length !== block.transactions.length) {
-    return fail('canonical', `block ${n} ${hex(hash)}: ${block.transactions.length} transactions, ${receipts?.length ?? 'no'} receipts`);
+    return fail(
+      'canonical',
+      `block ${n} ${hex(hash)}: ${block.transactions.length} transactions, ${receipts?.length ?? 'no'} receipts`,
+    );
   }
   for (let i = 0; i < block.transactions.length; i++) {
     const at = await chain.getTransactionLocation(block.transactions[i].hash());
     if (at === undefined || !equalsBytes(at.blockHash, hash) || at.index !== i) {
-      fail('tx-index', `canonical tx ${hex(block.transactions[i].hash())} (block ${n}, index ${i}) has lookup ${at ? `${hex(at.blockHash)}#${at.index}` : 'none'}`);
+      fail(
+        'tx-index',
+        `canonical tx ${hex(block.transactions[i].hash())} (block ${n}, index ${i}) has lookup ${at ? `${hex(at.blockHash)}#${at.index}` : 'none'}`,
+      );
     }
   }
   const expected = [...indexWrites(block, receipts), ...addressIndexWrites(block, receipts)];
   for (const op of expected) {
     if (!(await hasKey(chain, op.key))) {
-      fail(op.key[0] === ADDRESS_INDEX_TAG ? 'address-index' : 'log-index', `block ${n} ${hex(hash)}: index key ${hex(op.key)} missing`);
+      fail(
+        op.key[0] === ADDRESS_INDEX_TAG ? 'address-index' : 'log-index',
+        `block ${n} ${hex(hash)}: index key ${hex(op.key)} missing`,
+      );
     }
   }
 }
@@ -166,7 +204,11 @@ async function hasKey(chain: Blockchain, key: Uint8Array): Promise<boolean> {
 }
 
 /** Every node of the head's account trie and of every storage trie it references. */
-async function checkState(chain: Blockchain, head: Block, fail: (m: string) => void): Promise<{ accounts: number; storageSlots: number }> {
+async function checkState(
+  chain: Blockchain,
+  head: Block,
+  fail: (m: string) => void,
+): Promise<{ accounts: number; storageSlots: number }> {
   let accounts = 0;
   let storageSlots = 0;
   const view = await chain.stateAt(head.hash());
@@ -254,7 +296,9 @@ async function checkLogIndex(chain: Blockchain, fail: (m: string) => void): Prom
         ? logs.length > 0
         : entry.kind === 'address'
           ? logs.some((log) => equalsBytes(log.address, entry.address))
-          : logs.some((log) => log.topics[entry.position] !== undefined && equalsBytes(log.topics[entry.position], entry.topic));
+          : logs.some(
+              (log) => log.topics[entry.position] !== undefined && equalsBytes(log.topics[entry.position], entry.topic),
+            );
     if (!matches) fail(`${what}: no log of the block matches it`);
   }
   return count;
@@ -282,7 +326,10 @@ async function checkAddressIndex(chain: Blockchain, fail: (m: string) => void): 
       fail(`${what}: the block has ${stored.block.transactions.length} transactions`);
       continue;
     }
-    if (!equalsBytes(receipt.from, entry.address) && !(tx.to !== undefined && equalsBytes(tx.to.bytes, entry.address))) {
+    if (
+      !equalsBytes(receipt.from, entry.address) &&
+      !(tx.to !== undefined && equalsBytes(tx.to.bytes, entry.address))
+    ) {
       fail(`${what}: the transaction neither comes from nor goes to that address`);
     }
   }
@@ -313,10 +360,13 @@ async function checkTxIndex(chain: Blockchain, fail: (m: string) => void): Promi
         }
         const canonical = await chain.getCanonicalHash(stored.block.header.number);
         if (canonical === undefined || !equalsBytes(canonical, at.blockHash)) {
-          fail(`${what} → block ${stored.block.header.number} ${hex(at.blockHash)}: not canonical (canonical is ${canonical ? hex(canonical) : 'none'})`);
+          fail(
+            `${what} → block ${stored.block.header.number} ${hex(at.blockHash)}: not canonical (canonical is ${canonical ? hex(canonical) : 'none'})`,
+          );
         }
         const tx = stored.block.transactions[at.index];
-        if (tx === undefined || !equalsBytes(tx.hash(), txHash)) fail(`${what} → block ${hex(at.blockHash)} index ${at.index}: another transaction`);
+        if (tx === undefined || !equalsBytes(tx.hash(), txHash))
+          fail(`${what} → block ${hex(at.blockHash)} index ${at.index}: another transaction`);
       }
     }
   } finally {

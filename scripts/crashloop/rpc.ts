@@ -22,7 +22,11 @@ type Answer = { id?: number; result?: unknown; error?: { code: number; message: 
 export type BatchAnswer<T> = { ok: true; result: T } | { ok: false; error: string };
 
 /** One JSON-RPC batch; answers in request order. */
-export async function rpcBatch<T = any>(url: string, calls: readonly (readonly [string, unknown[]])[], timeoutMs = 60_000): Promise<BatchAnswer<T>[]> {
+export async function rpcBatch<T = any>(
+  url: string,
+  calls: readonly (readonly [string, unknown[]])[],
+  timeoutMs = 60_000,
+): Promise<BatchAnswer<T>[]> {
   if (calls.length === 0) return [];
   const first = nextId;
   nextId += calls.length;
@@ -41,7 +45,11 @@ export async function rpcBatch<T = any>(url: string, calls: readonly (readonly [
 }
 
 /** Batches of at most `size` calls, one after another. */
-export async function rpcChunked<T = any>(url: string, calls: readonly (readonly [string, unknown[]])[], size = 200): Promise<BatchAnswer<T>[]> {
+export async function rpcChunked<T = any>(
+  url: string,
+  calls: readonly (readonly [string, unknown[]])[],
+  size = 200,
+): Promise<BatchAnswer<T>[]> {
   const out: BatchAnswer<T>[] = [];
   for (let i = 0; i < calls.length; i += size) out.push(...(await rpcBatch<T>(url, calls.slice(i, i + size))));
   return out;

@@ -65,52 +65,92 @@ const LONG = 'a'.repeat(100_000);
 /** Values that are wrong for almost every param: wrong types, edge numbers, odd strings. */
 function junk(rng: Rng): unknown {
   switch (rng.int(0, 27)) {
-    case 0: return null;
-    case 1: return true;
-    case 2: return 0;
-    case 3: return -1;
-    case 4: return 1.5;
-    case 5: return 1e308;
-    case 6: return 2 ** 53 + 2;
-    case 7: return '';
-    case 8: return {};
-    case 9: return [];
-    case 10: return [[]];
-    case 11: return { __proto__: null, constructor: 1, toString: 'x', hasOwnProperty: 2 };
-    case 12: return 'latest';
-    case 13: return rng.pick(['pending', 'earliest', 'safe', 'finalized', 'LATEST', 'latest ']);
-    case 14: return '\u0000\ud800\uffff';
-    case 15: return rng.int(-1e9, 1e9);
-    case 16: return String(rng.int(0, 1e6));
-    case 17: return { from: hexRange(rng), to: hexRange(rng), data: hexRange(rng) };
-    case 18: return { blockHash: hexRange(rng), fromBlock: 'latest' };
-    case 19: return [hexRange(rng), hexRange(rng)];
-    case 20: return LONG.slice(0, rng.int(1, 5000));
-    case 21: return -0;
-    case 22: return '__proto__';
-    case 23: return { '': [null] };
-    default: return hexRange(rng);
+    case 0:
+      return null;
+    case 1:
+      return true;
+    case 2:
+      return 0;
+    case 3:
+      return -1;
+    case 4:
+      return 1.5;
+    case 5:
+      return 1e308;
+    case 6:
+      return 2 ** 53 + 2;
+    case 7:
+      return '';
+    case 8:
+      return {};
+    case 9:
+      return [];
+    case 10:
+      return [[]];
+    case 11:
+      return { __proto__: null, constructor: 1, toString: 'x', hasOwnProperty: 2 };
+    case 12:
+      return 'latest';
+    case 13:
+      return rng.pick(['pending', 'earliest', 'safe', 'finalized', 'LATEST', 'latest ']);
+    case 14:
+      return '\u0000\ud800\uffff';
+    case 15:
+      return rng.int(-1e9, 1e9);
+    case 16:
+      return String(rng.int(0, 1e6));
+    case 17:
+      return { from: hexRange(rng), to: hexRange(rng), data: hexRange(rng) };
+    case 18:
+      return { blockHash: hexRange(rng), fromBlock: 'latest' };
+    case 19:
+      return [hexRange(rng), hexRange(rng)];
+    case 20:
+      return LONG.slice(0, rng.int(1, 5000));
+    case 21:
+      return -0;
+    case 22:
+      return '__proto__';
+    case 23:
+      return { '': [null] };
+    default:
+      return hexRange(rng);
   }
 }
 
 /** Hex strings out of range or malformed: too long, empty, bad digits, signs, leading zeros, upper-case prefix. */
 function hexRange(rng: Rng): string {
   switch (rng.int(0, 14)) {
-    case 0: return '0x';
-    case 1: return '0x' + 'f'.repeat(rng.int(64, 70));
-    case 2: return '0x1' + '0'.repeat(64);
-    case 3: return '0x' + 'f'.repeat(rng.pick([16, 17, 40, 41, 63]));
-    case 4: return '0xg1';
-    case 5: return '-0x1';
-    case 6: return '0x00' + rng.hex(rng.int(1, 6));
-    case 7: return '0X' + rng.hex(4);
-    case 8: return ' 0x1';
-    case 9: return '0x' + rng.hex(rng.pick([1, 3, 39, 41, 63, 65, 129]));
-    case 10: return rng.hex(40);
-    case 11: return '0x' + 'ff'.repeat(rng.int(1, 33));
-    case 12: return '0x8000000000000000';
-    case 13: return '0x7fffffffffffffff';
-    default: return '0x' + rng.hex(rng.int(0, 80));
+    case 0:
+      return '0x';
+    case 1:
+      return '0x' + 'f'.repeat(rng.int(64, 70));
+    case 2:
+      return '0x1' + '0'.repeat(64);
+    case 3:
+      return '0x' + 'f'.repeat(rng.pick([16, 17, 40, 41, 63]));
+    case 4:
+      return '0xg1';
+    case 5:
+      return '-0x1';
+    case 6:
+      return '0x00' + rng.hex(rng.int(1, 6));
+    case 7:
+      return '0X' + rng.hex(4);
+    case 8:
+      return ' 0x1';
+    case 9:
+      return '0x' + rng.hex(rng.pick([1, 3, 39, 41, 63, 65, 129]));
+    case 10:
+      return rng.hex(40);
+    case 11:
+      return '0x' + 'ff'.repeat(rng.int(1, 33));
+    case 12:
+      return '0x8000000000000000';
+    case 13:
+      return '0x7fffffffffffffff';
+    default:
+      return '0x' + rng.hex(rng.int(0, 80));
   }
 }
 
@@ -118,10 +158,14 @@ function hexRange(rng: Rng): string {
 function overLong(rng: Rng): unknown {
   const size = rng.pick([1_000, 100_000, 1_000_000, 2_400_000, 6_000_000]);
   switch (rng.int(0, 3)) {
-    case 0: return '0x' + 'ab'.repeat(size / 2);
-    case 1: return 'x'.repeat(size);
-    case 2: return Array.from({ length: Math.min(size / 10, 100_000) }, (_, i) => '0x' + i.toString(16));
-    default: return { data: '0x' + '00'.repeat(size / 2), input: '0x' + '01'.repeat(size / 4) };
+    case 0:
+      return '0x' + 'ab'.repeat(size / 2);
+    case 1:
+      return 'x'.repeat(size);
+    case 2:
+      return Array.from({ length: Math.min(size / 10, 100_000) }, (_, i) => '0x' + i.toString(16));
+    default:
+      return { data: '0x' + '00'.repeat(size / 2), input: '0x' + '01'.repeat(size / 4) };
   }
 }
 
@@ -174,7 +218,26 @@ function mutateValue(rng: Rng, value: unknown, depth = 0): unknown {
     const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
     const keys = Object.keys(out);
     const op = rng.int(0, 3);
-    if (op === 0 || keys.length === 0) out[rng.pick(['from', 'to', 'data', 'input', 'value', 'gas', 'gasPrice', 'nonce', 'topics', 'address', 'blockHash', 'fromBlock', 'toBlock', 'x', '__proto__'])] = junk(rng);
+    if (op === 0 || keys.length === 0)
+      out[
+        rng.pick([
+          'from',
+          'to',
+          'data',
+          'input',
+          'value',
+          'gas',
+          'gasPrice',
+          'nonce',
+          'topics',
+          'address',
+          'blockHash',
+          'fromBlock',
+          'toBlock',
+          'x',
+          '__proto__',
+        ])
+      ] = junk(rng);
     else if (op === 1) delete out[rng.pick(keys)];
     else {
       const k = rng.pick(keys);
@@ -193,19 +256,67 @@ function mutateText(rng: Rng, text: string): string {
   for (let e = 0; e < edits; e++) {
     const at = rng.int(0, out.length);
     switch (rng.int(0, 4)) {
-      case 0: out = out.slice(0, at) + out.slice(at + rng.int(1, 8)); break;
-      case 1: out = out.slice(0, at) + rng.pick(['{', '}', '[', ']', '"', ',', ':', '\\', '0', 'x', '-', 'e', 'null', '9999999999999999999999', '\\u0000', '\\ud800']) + out.slice(at); break;
-      case 2: out = out.slice(0, at) + out.slice(at, at + rng.int(1, 30)).repeat(rng.int(2, 5)) + out.slice(at); break;
-      case 3: out = out.slice(0, at) + String.fromCharCode(rng.int(0, 0xffff)) + out.slice(at + 1); break;
-      default: out = out.slice(0, at) + rng.hex(rng.int(1, 10)) + out.slice(at);
+      case 0:
+        out = out.slice(0, at) + out.slice(at + rng.int(1, 8));
+        break;
+      case 1:
+        out =
+          out.slice(0, at) +
+          rng.pick([
+            '{',
+            '}',
+            '[',
+            ']',
+            '"',
+            ',',
+            ':',
+            '\\',
+            '0',
+            'x',
+            '-',
+            'e',
+            'null',
+            '9999999999999999999999',
+            '\\u0000',
+            '\\ud800',
+          ]) +
+          out.slice(at);
+        break;
+      case 2:
+        out = out.slice(0, at) + out.slice(at, at + rng.int(1, 30)).repeat(rng.int(2, 5)) + out.slice(at);
+        break;
+      case 3:
+        out = out.slice(0, at) + String.fromCharCode(rng.int(0, 0xffff)) + out.slice(at + 1);
+        break;
+      default:
+        out = out.slice(0, at) + rng.hex(rng.int(1, 10)) + out.slice(at);
     }
   }
   return out;
 }
 
-const BAD_UTF8 = [Buffer.from([0xff]), Buffer.from([0xc3, 0x28]), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0xf4, 0x90, 0x80, 0x80]), Buffer.from([0xe2, 0x82]), Buffer.from([0x80])];
+const BAD_UTF8 = [
+  Buffer.from([0xff]),
+  Buffer.from([0xc3, 0x28]),
+  Buffer.from([0xed, 0xa0, 0x80]),
+  Buffer.from([0xf4, 0x90, 0x80, 0x80]),
+  Buffer.from([0xe2, 0x82]),
+  Buffer.from([0x80]),
+];
 
-const CONTENT_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'APPLICATION/JSON', 'application/json-rpc', 'application/jsonrequest', 'application/json;;', '*/*', 'application/octet-stream', ''];
+const CONTENT_TYPES = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/json; charset=utf-16',
+  'APPLICATION/JSON',
+  'application/json-rpc',
+  'application/jsonrequest',
+  'application/json;;',
+  '*/*',
+  'application/octet-stream',
+  '',
+];
 
 /** The case at `index` of a run seeded with `seed`. */
 export function makeCase(methods: readonly MethodInfo[], seed: number, index: number): FuzzCase {
@@ -213,7 +324,13 @@ export function makeCase(methods: readonly MethodInfo[], seed: number, index: nu
   const m = rng.pick(methods);
   const transport: 'http' | 'ws' = rng.chance(0.3) ? 'ws' : 'http';
   const base = (kind: CaseKind, body: string | Buffer, over: Partial<FuzzCase> = {}): FuzzCase => ({
-    index, kind, method: m.name, transport, body, contentType: 'application/json', ...over,
+    index,
+    kind,
+    method: m.name,
+    transport,
+    body,
+    contentType: 'application/json',
+    ...over,
   });
   const json = (value: unknown) => JSON.stringify(value);
   const roll = rng.int(0, 999);
@@ -224,7 +341,7 @@ export function makeCase(methods: readonly MethodInfo[], seed: number, index: nu
     const params = exampleParams(rng, m);
     const n = rng.chance(0.5) ? rng.int(0, Math.max(0, params.length - 1)) : m.paramCount + rng.int(1, 3);
     const out = params.slice(0, n);
-    while (out.length < n) out.push(rng.chance(0.5) ? junk(rng) : params[0] ?? null);
+    while (out.length < n) out.push(rng.chance(0.5) ? junk(rng) : (params[0] ?? null));
     return base('arity', json(envelope(m.name, out)));
   }
   if (roll < 280) {
@@ -254,7 +371,15 @@ export function makeCase(methods: readonly MethodInfo[], seed: number, index: nu
     if (variant === 2) return base('nulls', json({ jsonrpc: '2.0', id: 1, method: null, params }));
     if (variant === 3) return base('nulls', json({ jsonrpc: null, id: 1, method: m.name, params }));
     if (variant === 4) return base('nulls', rng.pick(['null', '[null]', '[null,null]', '{}', '[]', '""', '0', 'true']));
-    return base('nulls', json(envelope(m.name, params.map(() => null))));
+    return base(
+      'nulls',
+      json(
+        envelope(
+          m.name,
+          params.map(() => null),
+        ),
+      ),
+    );
   }
   if (roll < 490) {
     const depth = rng.pick([64, 500, 5_000, 50_000, 200_000]);
@@ -271,7 +396,13 @@ export function makeCase(methods: readonly MethodInfo[], seed: number, index: nu
     const n = rng.int(2, 20);
     const items = Array.from({ length: n }, () => {
       const other = rng.pick(methods);
-      return rng.chance(0.2) ? junk(rng) : envelope(other.name, rng.chance(0.5) ? exampleParams(rng, other) : mutateValue(rng, exampleParams(rng, other)), rng.chance(0.1) ? undefined : rng.int(0, 1e6));
+      return rng.chance(0.2)
+        ? junk(rng)
+        : envelope(
+            other.name,
+            rng.chance(0.5) ? exampleParams(rng, other) : mutateValue(rng, exampleParams(rng, other)),
+            rng.chance(0.1) ? undefined : rng.int(0, 1e6),
+          );
     });
     return base('batch', json(items));
   }
@@ -284,7 +415,10 @@ export function makeCase(methods: readonly MethodInfo[], seed: number, index: nu
   if (roll < 600) {
     const text = json(envelope(m.name, exampleParams(rng, m), rng.int(0, 99)));
     const at = rng.int(1, text.length - 1);
-    return base('invalid-utf8', Buffer.concat([Buffer.from(text.slice(0, at)), rng.pick(BAD_UTF8), Buffer.from(text.slice(at))]));
+    return base(
+      'invalid-utf8',
+      Buffer.concat([Buffer.from(text.slice(0, at)), rng.pick(BAD_UTF8), Buffer.from(text.slice(at))]),
+    );
   }
   if (roll < 660) {
     const text = json(envelope(m.name, exampleParams(rng, m)));
@@ -305,7 +439,21 @@ export function makeCase(methods: readonly MethodInfo[], seed: number, index: nu
     if (variant === 0) req.jsonrpc = rng.pick(['1.0', 2, '2', '2.00', '', ['2.0']]);
     else if (variant === 1) delete req.jsonrpc;
     else if (variant === 2) req.id = junk(rng);
-    else if (variant === 3) req.method = rng.pick([m.name.toUpperCase(), m.name + '_', ` ${m.name}`, m.name.replace('_', '.'), 'rpc.', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 1, [], {}]);
+    else if (variant === 3)
+      req.method = rng.pick([
+        m.name.toUpperCase(),
+        m.name + '_',
+        ` ${m.name}`,
+        m.name.replace('_', '.'),
+        'rpc.',
+        '__proto__',
+        'constructor',
+        'toString',
+        'hasOwnProperty',
+        1,
+        [],
+        {},
+      ]);
     else if (variant === 4) req.params = rng.pick([{}, { a: 1 }, 'x', 1, true]);
     else if (variant === 5) delete req.id;
     else if (variant === 6) delete req.method;

@@ -78,7 +78,14 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     failureCount++;
     if (failures.length < MAX_FAILURES_KEPT) {
       const body = typeof c.body === 'string' ? c.body : c.body.toString('latin1');
-      failures.push({ index: c.index, kind: c.kind, method: c.method, transport: c.transport, reason: outcome.failure, body: body.slice(0, 300) });
+      failures.push({
+        index: c.index,
+        kind: c.kind,
+        method: c.method,
+        transport: c.transport,
+        reason: outcome.failure,
+        body: body.slice(0, 300),
+      });
     }
   };
 
@@ -88,7 +95,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       while (nextIndex < end && performance.now() < deadline && crashed === undefined) {
         const c = makeCase(methods, options.seed, nextIndex++);
         record(c, c.transport === 'ws' ? await ws.send(c) : await http.send(c));
-        if (requests % 5000 === 0) options.progress?.(`${requests} requests, ${failureCount} failures, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+        if (requests % 5000 === 0)
+          options.progress?.(
+            `${requests} requests, ${failureCount} failures, ${((performance.now() - started) / 1000).toFixed(0)} s`,
+          );
       }
     } finally {
       ws.close();
@@ -101,8 +111,21 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     const faultLogs = node.logs.filter((l) => l.level === 'error' || l.level === 'fatal');
     // An error-level log line is a fault even when the client got a proper answer (e.g. a logged unhandled error).
     // And a run that sent nothing proves nothing.
-    const passed = requests > 0 && crashed === undefined && failureCount === 0 && finalBlockNumber.ok && faultLogs.length === 0;
-    return { seed: options.seed, requests, seconds, byKind, outcomes, failures, failureCount, ...(crashed ? { crashed } : {}), finalBlockNumber, faultLogs, passed };
+    const passed =
+      requests > 0 && crashed === undefined && failureCount === 0 && finalBlockNumber.ok && faultLogs.length === 0;
+    return {
+      seed: options.seed,
+      requests,
+      seconds,
+      byKind,
+      outcomes,
+      failures,
+      failureCount,
+      ...(crashed ? { crashed } : {}),
+      finalBlockNumber,
+      faultLogs,
+      passed,
+    };
   } finally {
     http.close();
     await node.stop();
@@ -121,7 +144,8 @@ async function blockNumber(url: string, crashed: string | undefined): Promise<{ 
     const text = await res.text();
     const why = judgeBody(text, false, [], []);
     const result = (JSON.parse(text) as { result?: unknown }).result;
-    if (res.status !== 200 || why || typeof result !== 'string') return { ok: false, detail: `HTTP ${res.status}: ${text.slice(0, 200)}` };
+    if (res.status !== 200 || why || typeof result !== 'string')
+      return { ok: false, detail: `HTTP ${res.status}: ${text.slice(0, 200)}` };
     return { ok: true, detail: result };
   } catch (err) {
     return { ok: false, detail: (err as Error).message };

@@ -35,14 +35,20 @@ function judgeResponse(value: unknown, outcomes: string[], internal: string[]): 
     return undefined;
   }
   const error = value.error;
-  if (!isObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string') return 'malformed "error" member';
+  if (!isObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string')
+    return 'malformed "error" member';
   outcomes.push(`error ${String(error.code)}`);
   if (error.code === INTERNAL_ERROR) internal.push(error.message);
   return undefined;
 }
 
 /** A JSON-RPC answer body: one response, or (batch) a non-empty array of them. */
-export function judgeBody(text: string, allowBatch: boolean, outcomes: string[], internal: string[]): string | undefined {
+export function judgeBody(
+  text: string,
+  allowBatch: boolean,
+  outcomes: string[],
+  internal: string[],
+): string | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -70,7 +76,11 @@ const finish = (outcomes: string[], internal: string[], failure?: string): Verdi
 export class HttpSender {
   private readonly agent: Agent;
 
-  constructor(private readonly url: URL, sockets: number, private readonly timeoutMs: number) {
+  constructor(
+    private readonly url: URL,
+    sockets: number,
+    private readonly timeoutMs: number,
+  ) {
     this.agent = new Agent({ keepAlive: true, maxSockets: sockets });
   }
 
@@ -80,22 +90,29 @@ export class HttpSender {
       const body = typeof c.body === 'string' ? Buffer.from(c.body) : c.body;
       const headers: Record<string, string | number> = { 'content-length': body.length };
       if (c.contentType !== null) headers['content-type'] = c.contentType;
-      const req = httpRequest(this.url, { method: 'POST', agent: this.agent, headers, timeout: this.timeoutMs }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', (err) => resolve(finish([], [], `response error: ${err.message}`)));
-        res.on('end', () => {
-          const status = res.statusCode ?? 0;
-          const text = Buffer.concat(chunks).toString('utf8');
-          const outcomes = [`http ${status}`];
-          const internal: string[] = [];
-          if (status === 204) return resolve(finish(outcomes, internal, text === '' ? undefined : 'HTTP 204 with a body'));
-          if (status !== 200 && !TRANSPORT_STATUSES.has(status)) {
-            return resolve(finish(outcomes, internal, `HTTP ${status} is not a documented status: ${text.slice(0, 200)}`));
-          }
-          resolve(finish(outcomes, internal, judgeBody(text, status === 200, outcomes, internal)));
-        });
-      });
+      const req = httpRequest(
+        this.url,
+        { method: 'POST', agent: this.agent, headers, timeout: this.timeoutMs },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('error', (err) => resolve(finish([], [], `response error: ${err.message}`)));
+          res.on('end', () => {
+            const status = res.statusCode ?? 0;
+            const text = Buffer.concat(chunks).toString('utf8');
+            const outcomes = [`http ${status}`];
+            const internal: string[] = [];
+            if (status === 204)
+              return resolve(finish(outcomes, internal, text === '' ? undefined : 'HTTP 204 with a body'));
+            if (status !== 200 && !TRANSPORT_STATUSES.has(status)) {
+              return resolve(
+                finish(outcomes, internal, `HTTP ${status} is not a documented status: ${text.slice(0, 200)}`),
+              );
+            }
+            resolve(finish(outcomes, internal, judgeBody(text, status === 200, outcomes, internal)));
+          });
+        },
+      );
       req.on('timeout', () => req.destroy(new Error(`no answer within ${this.timeoutMs} ms`)));
       req.on('error', (err) => resolve(finish([], [], `request failed: ${err.message}`)));
       req.end(body);
@@ -137,7 +154,10 @@ export class WsSender {
   private waiting: ((event: { message?: string; close?: number }) => void) | undefined;
   private readonly backlog: Array<{ message?: string; close?: number }> = [];
 
-  constructor(private readonly url: string, private readonly timeoutMs: number) {}
+  constructor(
+    private readonly url: string,
+    private readonly timeoutMs: number,
+  ) {}
 
   private async open(): Promise<WebSocket> {
     if (this.socket && this.socket.readyState === WebSocket.OPEN) return this.socket;
@@ -186,7 +206,10 @@ export class WsSender {
     const before = this.previous;
     this.previous = c;
     if (verdict.failure === undefined || before === undefined) return verdict;
-    return { ...verdict, failure: `${verdict.failure} (the answer may be to the case before on this connection: #${before.index} ${before.kind} ${before.method})` };
+    return {
+      ...verdict,
+      failure: `${verdict.failure} (the answer may be to the case before on this connection: #${before.index} ${before.kind} ${before.method})`,
+    };
   }
 
   private async exchange(c: FuzzCase): Promise<Verdict> {
@@ -211,7 +234,8 @@ export class WsSender {
         this.socket = undefined;
         outcomes.push(`ws close ${event.close}`);
         // The WebSocket protocol's own answers: 1007 for a text frame that is not UTF-8, 1009 for one over the size limit.
-        const expected = (event.close === 1007 && Buffer.isBuffer(c.body)) || (event.close === 1009 && c.body.length > 1_000_000);
+        const expected =
+          (event.close === 1007 && Buffer.isBuffer(c.body)) || (event.close === 1009 && c.body.length > 1_000_000);
         return finish(outcomes, internal, expected ? undefined : `WebSocket closed with ${event.close}`);
       }
       const text = event.message!;

@@ -59,7 +59,6 @@ export interface EthereumjsClient {
 
 const LOOPBACK_PRELOAD = pathToFileURL(fileURLToPath(new URL('./loopback-only.mjs', import.meta.url))).href;
 
-
 const LISTENER_LINE = /Server listener up transport=rlpx url=enode:\/\/([0-9a-f]{128})@/;
 const RPC_LINE = /Started JSON RPC Server address=/;
 
@@ -69,16 +68,23 @@ export async function startEthereumjsClient(options: EthereumjsClientOptions): P
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-node-ethereumjs-data-'));
   const args = [
     options.entry,
-    '--dataDir', dataDir,
-    '--customChain', options.chainPath,
-    '--customGenesisState', options.genesisStatePath,
-    '--port', String(port),
-    '--extIP', '127.0.0.1',
+    '--dataDir',
+    dataDir,
+    '--customChain',
+    options.chainPath,
+    '--customGenesisState',
+    options.genesisStatePath,
+    '--port',
+    String(port),
+    '--extIP',
+    '127.0.0.1',
     '--discV4=false',
     '--discDns=false',
     '--rpc',
-    '--rpcAddr', '127.0.0.1',
-    '--rpcPort', String(rpcPort),
+    '--rpcAddr',
+    '127.0.0.1',
+    '--rpcPort',
+    String(rpcPort),
     '--logFile=false',
     ...(options.extraArgs ?? []),
   ];
@@ -126,11 +132,17 @@ export async function startEthereumjsClient(options: EthereumjsClientOptions): P
       };
       const onExit = (code: number | null) => {
         done();
-        reject(new Error(`ethereumjs client exited (${code}) before logging ${pattern}\n${logLines.slice(-30).join('\n')}`));
+        reject(
+          new Error(`ethereumjs client exited (${code}) before logging ${pattern}\n${logLines.slice(-30).join('\n')}`),
+        );
       };
       const timer = setTimeout(() => {
         done();
-        reject(new Error(`ethereumjs client did not log ${pattern} within ${timeoutMs} ms\n${logLines.slice(-30).join('\n')}`));
+        reject(
+          new Error(
+            `ethereumjs client did not log ${pattern} within ${timeoutMs} ms\n${logLines.slice(-30).join('\n')}`,
+          ),
+        );
       }, timeoutMs);
       watchers.add(watch);
       child.once('exit', onExit);

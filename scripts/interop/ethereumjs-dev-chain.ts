@@ -37,7 +37,6 @@ import { ETH_HARDFORK_ORDER } from '../../src/chain/rules/evmRules.js';
 import { buildGenesisBlock } from '../../src/chain/networks/genesis.js';
 import type { NetworkDefinition } from '../../src/chain/networks/types.js';
 
-
 /** ECIP-1017 era 0 block reward, 5 ETC. */
 const ERA0_REWARD_WEI = '5000000000000000000';
 
@@ -78,16 +77,25 @@ function etcCustomHardforks(minimumDifficulty: bigint): HardforksDict {
 export async function ethereumjsChainFiles(network: NetworkDefinition = dev): Promise<EthereumjsChainFiles> {
   const laterForks = Object.entries(network.forks).filter(([, block]) => block !== 0n);
   if (laterForks.length > 0) {
-    throw new Error(`${network.name}: only all-forks-at-0 chains map onto one Common; not at 0: ${laterForks.map(([name]) => name).join(', ')}`);
+    throw new Error(
+      `${network.name}: only all-forks-at-0 chains map onto one Common; not at 0: ${laterForks.map(([name]) => name).join(', ')}`,
+    );
   }
   if (network.bombPause !== null) throw new Error(`${network.name}: a bomb pause cannot be expressed in Common`);
   if (network.chainId !== network.networkId) {
     // @ethereumjs/devp2p sends the chain id as STATUS network id (reference §3.3 b, §4.4 item 1).
-    throw new Error(`${network.name}: chain id ${network.chainId} ≠ network id ${network.networkId}; the client would announce the wrong network`);
+    throw new Error(
+      `${network.name}: chain id ${network.chainId} ≠ network id ${network.networkId}; the client would announce the wrong network`,
+    );
   }
   const h = network.genesis.header;
-  for (const [field, bytes] of [['coinbase', h.coinbase], ['mixHash', h.mixHash], ['parentHash', h.parentHash]] as const) {
-    if (bytes.some((b) => b !== 0)) throw new Error(`${network.name}: genesis ${field} is not zero, and Common's genesis config cannot carry it`);
+  for (const [field, bytes] of [
+    ['coinbase', h.coinbase],
+    ['mixHash', h.mixHash],
+    ['parentHash', h.parentHash],
+  ] as const) {
+    if (bytes.some((b) => b !== 0))
+      throw new Error(`${network.name}: genesis ${field} is not zero, and Common's genesis config cannot carry it`);
   }
 
   const chain: ChainConfig = {
@@ -112,7 +120,9 @@ export async function ethereumjsChainFiles(network: NetworkDefinition = dev): Pr
   const genesisState: EthereumjsGenesisState = {};
   for (const account of await network.genesis.loadAlloc()) {
     if ((account.nonce ?? 0n) !== 0n || (account.code?.length ?? 0) > 0 || (account.storage?.length ?? 0) > 0) {
-      throw new Error(`${network.name}: genesis account ${bytesToHex(account.address)} has nonce, code or storage; only balances are mapped`);
+      throw new Error(
+        `${network.name}: genesis account ${bytesToHex(account.address)} has nonce, code or storage; only balances are mapped`,
+      );
     }
     genesisState[bytesToHex(account.address)] = toHex(account.balance);
   }
@@ -137,7 +147,10 @@ export async function genesisHashWithRepoPackages(files: EthereumjsChainFiles): 
  * installed client runs (`clientDir` is the folder install-ethereumjs-client.sh installed into):
  * the same calls its CLI makes for `--customChain`/`--customGenesisState`.
  */
-export async function genesisHashWithClientPackages(files: EthereumjsChainFiles, clientDir: string): Promise<Uint8Array> {
+export async function genesisHashWithClientPackages(
+  files: EthereumjsChainFiles,
+  clientDir: string,
+): Promise<Uint8Array> {
   const requireFromClient = createRequire(join(resolve(clientDir), 'package.json'));
   const load = async (name: string): Promise<any> => import(pathToFileURL(requireFromClient.resolve(name)).href);
   const commonLib = await load('@ethereumjs/common');

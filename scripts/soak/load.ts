@@ -24,9 +24,10 @@ const KEYS = [
   '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
 ];
 const CHAIN_ID = 1337n;
-const artifact = JSON.parse(readFileSync(new URL('../../bench/contracts/BenchToken.json', import.meta.url), 'utf8')) as { abi: string[]; bytecode: string };
+const artifact = JSON.parse(
+  readFileSync(new URL('../../bench/contracts/BenchToken.json', import.meta.url), 'utf8'),
+) as { abi: string[]; bytecode: string };
 const token = new Interface(artifact.abi);
-
 
 /** Counters of what the load did; `errors` by method and message (the first few of each). */
 export class LoadStats {
@@ -70,9 +71,21 @@ export interface LoadSetup {
   readonly wallets: Wallet[];
 }
 
-async function sendSigned(url: string, setup: LoadSetup, from: number, tx: TransactionRequest, stats?: LoadStats): Promise<string> {
+async function sendSigned(
+  url: string,
+  setup: LoadSetup,
+  from: number,
+  tx: TransactionRequest,
+  stats?: LoadStats,
+): Promise<string> {
   const nonce = setup.nonces[from]!;
-  const raw = await setup.wallets[from]!.signTransaction({ type: 0, chainId: CHAIN_ID, gasPrice: setup.gasPrice, nonce: Number(nonce), ...tx });
+  const raw = await setup.wallets[from]!.signTransaction({
+    type: 0,
+    chainId: CHAIN_ID,
+    gasPrice: setup.gasPrice,
+    nonce: Number(nonce),
+    ...tx,
+  });
   setup.nonces[from] = nonce + 1n;
   return rpc<string>(url, 'eth_sendRawTransaction', [raw], stats);
 }
@@ -81,7 +94,9 @@ async function sendSigned(url: string, setup: LoadSetup, from: number, tx: Trans
 export async function setUpChain(url: string): Promise<LoadSetup> {
   const wallets = KEYS.map((k) => new Wallet(k));
   const gasPrice = BigInt(await rpc<string>(url, 'eth_gasPrice'));
-  const nonces = await Promise.all(wallets.map(async (w) => BigInt(await rpc<string>(url, 'eth_getTransactionCount', [w.address, 'pending']))));
+  const nonces = await Promise.all(
+    wallets.map(async (w) => BigInt(await rpc<string>(url, 'eth_getTransactionCount', [w.address, 'pending']))),
+  );
   const setup: LoadSetup = { tokenAddress: '', gasPrice, nonces, wallets };
   const data = artifact.bytecode + token.encodeDeploy([10n ** 27n]).slice(2);
   const hash = await sendSigned(url, setup, 0, { data, gasLimit: 3_000_000 });
@@ -132,9 +147,17 @@ function openSocket(url: string): Promise<WebSocket> {
 class SteadyClient {
   private readonly waiting = new Map<number, (msg: { result?: unknown; error?: { message: string } }) => void>();
   private id = 1;
-  constructor(readonly ws: WebSocket, stats: LoadStats) {
+  constructor(
+    readonly ws: WebSocket,
+    stats: LoadStats,
+  ) {
     ws.on('message', (data) => {
-      const msg = JSON.parse(data.toString()) as { id?: number; method?: string; result?: unknown; error?: { message: string } };
+      const msg = JSON.parse(data.toString()) as {
+        id?: number;
+        method?: string;
+        result?: unknown;
+        error?: { message: string };
+      };
       if (msg.method === 'eth_subscription') stats.notifications++;
       else if (msg.id !== undefined) {
         this.waiting.get(msg.id)?.(msg);
@@ -145,7 +168,9 @@ class SteadyClient {
   call(method: string, params: unknown[]): Promise<unknown> {
     const id = this.id++;
     return new Promise((resolve, reject) => {
-      this.waiting.set(id, (msg) => (msg.error ? reject(new Error(`${method}: ${msg.error.message}`)) : resolve(msg.result)));
+      this.waiting.set(id, (msg) =>
+        msg.error ? reject(new Error(`${method}: ${msg.error.message}`)) : resolve(msg.result),
+      );
       this.ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
     });
   }
@@ -210,12 +235,24 @@ export async function startLoad(opts: LoadOptions): Promise<Load> {
     stats.sends++;
   };
   loop('transfers', 100, async () => {
-    const to = `0x${Math.floor(Math.random() * 2 ** 32).toString(16).padStart(40, '0')}`;
+    const to = `0x${Math.floor(Math.random() * 2 ** 32)
+      .toString(16)
+      .padStart(40, '0')}`;
     remember(await sendSigned(url, setup, 1, { to, value: 1n, gasLimit: 21_000 }, stats));
   });
   loop('token transfers', 100, async () => {
-    const to = `0x${Math.floor(Math.random() * 2 ** 32).toString(16).padStart(40, '0')}`;
-    remember(await sendSigned(url, setup, 0, { to: setup.tokenAddress, data: token.encodeFunctionData('transfer', [to, 1n]), gasLimit: 100_000 }, stats));
+    const to = `0x${Math.floor(Math.random() * 2 ** 32)
+      .toString(16)
+      .padStart(40, '0')}`;
+    remember(
+      await sendSigned(
+        url,
+        setup,
+        0,
+        { to: setup.tokenAddress, data: token.encodeFunctionData('transfer', [to, 1n]), gasLimit: 100_000 },
+        stats,
+      ),
+    );
   });
   loop('eth_getLogs', 500, async () => {
     const head = BigInt(await rpc<string>(url, 'eth_blockNumber', [], stats));
@@ -253,13 +290,25 @@ export async function startLoad(opts: LoadOptions): Promise<Load> {
     const ws = await openSocket(wsUrl);
     sockets.add(ws);
     stats.neverReadingClients++;
-    for (let s = 0; s < 10; s++) ws.send(JSON.stringify({ jsonrpc: '2.0', id: s, method: 'eth_subscribe', params: s % 2 ? ['newHeads'] : ['logs', {}] }));
+    for (let s = 0; s < 10; s++)
+      ws.send(
+        JSON.stringify({ jsonrpc: '2.0', id: s, method: 'eth_subscribe', params: s % 2 ? ['newHeads'] : ['logs', {}] }),
+      );
     // Stop reading: the kernel's buffers fill, then the node's. (A paused client never sees the node close
     // it either: the node's log and its connection count tell.)
     (ws as unknown as { _socket: { pause(): void } })._socket.pause();
     // Ask for large answers it will never read (a batch counts once against the in-flight limit).
     for (let i = 0; i < 200 && running && ws.readyState === WebSocket.OPEN; i++) {
-      ws.send(JSON.stringify(Array.from({ length: 20 }, (_, k) => ({ jsonrpc: '2.0', id: 100 + i * 20 + k, method: 'eth_getBlockByNumber', params: ['latest', true] }))));
+      ws.send(
+        JSON.stringify(
+          Array.from({ length: 20 }, (_, k) => ({
+            jsonrpc: '2.0',
+            id: 100 + i * 20 + k,
+            method: 'eth_getBlockByNumber',
+            params: ['latest', true],
+          })),
+        ),
+      );
       await sleep(50);
     }
   };

@@ -30,17 +30,22 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 const minutes = Number(values.minutes);
 // Under this load V8 keeps growing its heap reservation for about three minutes (heap total levels off at
 // ~250 MiB, RSS at ~420 MiB); memory from then on is what the slope judges.
-const warmupMinutes = values['warmup-minutes'] !== undefined ? Number(values['warmup-minutes']) : Math.min(3, minutes / 4);
+const warmupMinutes =
+  values['warmup-minutes'] !== undefined ? Number(values['warmup-minutes']) : Math.min(3, minutes / 4);
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 const counts = (c: Counts) => `filters ${c.filters}, subscriptions ${c.subscriptions}, ws connections ${c.connections}`;
 
-console.log(`soak: ${minutes} min of mixed load (warm-up ${warmupMinutes} min), filter timeout ${values['filter-timeout-seconds']} s, sampling every 5 s`);
+console.log(
+  `soak: ${minutes} min of mixed load (warm-up ${warmupMinutes} min), filter timeout ${values['filter-timeout-seconds']} s, sampling every 5 s`,
+);
 const report = await runSoak({
   durationMs: minutes * 60_000,
   warmupMs: warmupMinutes * 60_000,
   filterTimeoutMs: Number(values['filter-timeout-seconds']) * 1000,
   onSample: (s) =>
-    console.log(`  t=${s.t.toFixed(0).padStart(4)} s  rss ${mib(s.rssBytes).padStart(10)}  heap ${mib(s.heapUsedBytes).padStart(9)} of ${mib(s.heapTotalBytes).padStart(9)}  external ${mib(s.externalBytes).padStart(8)}  head ${s.head}  ${counts(s)}`),
+    console.log(
+      `  t=${s.t.toFixed(0).padStart(4)} s  rss ${mib(s.rssBytes).padStart(10)}  heap ${mib(s.heapUsedBytes).padStart(9)} of ${mib(s.heapTotalBytes).padStart(9)}  external ${mib(s.externalBytes).padStart(8)}  head ${s.head}  ${counts(s)}`,
+    ),
 });
 if (values.json !== undefined) writeFileSync(values.json, JSON.stringify(report, null, 2));
 
@@ -64,10 +69,17 @@ ${report.slowConsumerLog ? `  log: ${JSON.stringify(report.slowConsumerLog)}\n` 
 const failures: string[] = [];
 const { reclaimed, afterClose } = report.counts;
 if (reclaimed.filters !== report.expected.filters) failures.push('abandoned filters did not expire');
-if (reclaimed.subscriptions !== report.expected.subscriptions) failures.push('subscriptions of vanished clients remain');
-if (reclaimed.connections !== report.expected.connections) failures.push('connections of vanished or never-reading clients remain');
-if (afterClose.subscriptions !== 0 || afterClose.connections !== 0) failures.push('subscriptions or connections remain after every client closed');
-if (report.slowConsumerDrops + report.noPongDrops < load.neverReadingClients) failures.push('a never-reading client was not disconnected');
-if (!(report.rssSlopeMiBPerMin <= Number(values['max-slope']))) failures.push(`RSS grew ${report.rssSlopeMiBPerMin.toFixed(3)} MiB/min after warm-up (more than ${values['max-slope']})`);
+if (reclaimed.subscriptions !== report.expected.subscriptions)
+  failures.push('subscriptions of vanished clients remain');
+if (reclaimed.connections !== report.expected.connections)
+  failures.push('connections of vanished or never-reading clients remain');
+if (afterClose.subscriptions !== 0 || afterClose.connections !== 0)
+  failures.push('subscriptions or connections remain after every client closed');
+if (report.slowConsumerDrops + report.noPongDrops < load.neverReadingClients)
+  failures.push('a never-reading client was not disconnected');
+if (!(report.rssSlopeMiBPerMin <= Number(values['max-slope'])))
+  failures.push(
+    `RSS grew ${report.rssSlopeMiBPerMin.toFixed(3)} MiB/min after warm-up (more than ${values['max-slope']})`,
+  );
 console.log(failures.length === 0 ? '\nsoak: PASS' : `\nsoak: FAIL: ${failures.join('; ')}`);
 process.exitCode = failures.length === 0 ? 0 : 1;

@@ -60,7 +60,20 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 export async function startSoakNode(options: SoakNodeOptions = {}): Promise<SoakNode> {
   hookExit();
   const datadir = mkdtempSync(join(tmpdir(), 'svc-node-soak-'));
-  const args = ['--import', 'tsx', join(repoRoot, 'src/main.ts'), '--network', 'dev', '--http.addr', '127.0.0.1', '--http.port', '0', '--datadir', datadir, '--no-p2p'];
+  const args = [
+    '--import',
+    'tsx',
+    join(repoRoot, 'src/main.ts'),
+    '--network',
+    'dev',
+    '--http.addr',
+    '127.0.0.1',
+    '--http.port',
+    '0',
+    '--datadir',
+    datadir,
+    '--no-p2p',
+  ];
   const child = spawn(process.execPath, args, {
     cwd: repoRoot,
     // Not NODE_ENV=test: results are not re-validated against their schemas, as in production.
@@ -89,7 +102,10 @@ export async function startSoakNode(options: SoakNodeOptions = {}): Promise<Soak
   try {
     const listening = await new Promise<Record<string, unknown>>((resolve, reject) => {
       const timeoutMs = options.timeoutMs ?? 60_000;
-      const timer = setTimeout(() => reject(new Error(`the node did not report listening within ${timeoutMs} ms\nstderr: ${stderr}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`the node did not report listening within ${timeoutMs} ms\nstderr: ${stderr}`)),
+        timeoutMs,
+      );
       onJsonLines(child.stdout!, (entry) => {
         if (entry === undefined) return;
         if (typeof entry.msg === 'string' && watch.has(entry.msg)) watched.push(entry);

@@ -65,7 +65,13 @@ export interface Sample extends Counts {
 export interface SoakReport {
   readonly options: Omit<SoakOptions, 'onSample'>;
   readonly samples: readonly Sample[];
-  readonly rss: { readonly atListening: number; readonly start: number; readonly afterWarmup: number; readonly end: number; readonly max: number };
+  readonly rss: {
+    readonly atListening: number;
+    readonly start: number;
+    readonly afterWarmup: number;
+    readonly end: number;
+    readonly max: number;
+  };
   /** Least-squares slopes over the samples after warm-up, MiB per minute. */
   readonly rssSlopeMiBPerMin: number;
   readonly heapSlopeMiBPerMin: number;
@@ -119,7 +125,9 @@ async function scrape(node: SoakNode): Promise<Map<string, number>> {
   return values;
 }
 
-async function countsOf(node: SoakNode): Promise<Counts & { heapUsedBytes: number; heapTotalBytes: number; externalBytes: number; head: number }> {
+async function countsOf(
+  node: SoakNode,
+): Promise<Counts & { heapUsedBytes: number; heapTotalBytes: number; externalBytes: number; head: number }> {
   const m = await scrape(node);
   return {
     filters: m.get('svc_filters') ?? NaN,
@@ -166,7 +174,12 @@ function heapFloors(samples: readonly Sample[], warmupS: number): Array<[number,
 }
 
 /** Polls `read` until `done`, at most `timeoutMs`; the seconds it took, or NaN on time-out. */
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, since: number): Promise<{ value: T; seconds: number }> {
+async function waitFor<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs: number,
+  since: number,
+): Promise<{ value: T; seconds: number }> {
   const end = performance.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -218,13 +231,33 @@ export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakR
     // never-reading client is cut off at the second heartbeat that finds it silent.
     const filterWait = 2 * opts.filterTimeoutMs + Math.min(opts.filterTimeoutMs, 60_000) + 10_000;
     const [filters, subscriptions, connections] = await Promise.all([
-      waitFor(() => countsOf(node), (c) => c.filters === expected.filters, filterWait, loadEnded),
-      waitFor(() => countsOf(node), (c) => c.subscriptions === expected.subscriptions, 2 * opts.pingIntervalMs + 15_000, loadEnded),
-      waitFor(() => countsOf(node), (c) => c.connections === expected.connections, 2 * opts.pingIntervalMs + 15_000, loadEnded),
+      waitFor(
+        () => countsOf(node),
+        (c) => c.filters === expected.filters,
+        filterWait,
+        loadEnded,
+      ),
+      waitFor(
+        () => countsOf(node),
+        (c) => c.subscriptions === expected.subscriptions,
+        2 * opts.pingIntervalMs + 15_000,
+        loadEnded,
+      ),
+      waitFor(
+        () => countsOf(node),
+        (c) => c.connections === expected.connections,
+        2 * opts.pingIntervalMs + 15_000,
+        loadEnded,
+      ),
     ]);
     const reclaimed = await countsOf(node);
     await load.closeSteady();
-    const afterClose = await waitFor(() => countsOf(node), (c) => c.subscriptions === 0 && c.connections === 0, 15_000, performance.now());
+    const afterClose = await waitFor(
+      () => countsOf(node),
+      (c) => c.subscriptions === 0 && c.connections === 0,
+      15_000,
+      performance.now(),
+    );
 
     const afterWarmup = samples.filter((s) => s.t >= opts.warmupMs / 1000);
     const mib = 1024 * 1024;
@@ -257,7 +290,11 @@ export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakR
         reclaimed: pick(reclaimed),
         afterClose: pick(afterClose.value),
       },
-      reclaimSeconds: { filters: filters.seconds, subscriptions: subscriptions.seconds, connections: connections.seconds },
+      reclaimSeconds: {
+        filters: filters.seconds,
+        subscriptions: subscriptions.seconds,
+        connections: connections.seconds,
+      },
       expected,
       slowConsumerDrops: node.watched.filter((e) => e.msg === SLOW_CONSUMER_MSG).length,
       ...(slowLog !== undefined ? { slowConsumerLog: slowLog } : {}),

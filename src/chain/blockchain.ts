@@ -84,19 +84,31 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     this.forkChoice = new ForkChoice(this.view, store, db, federation, this);
     const sealed = new SealedBlocks();
     const parts = { view: this.view, store, nodes, rules, federation, warm: this.warm };
-    this.importer = new BlockImporter({ ...parts, codec, validator: this.validator, forkChoice: this.forkChoice, sealed, evmOnly });
+    this.importer = new BlockImporter({
+      ...parts,
+      codec,
+      validator: this.validator,
+      forkChoice: this.forkChoice,
+      sealed,
+      evmOnly,
+    });
     this.assembler = new BlockAssembler({ ...parts, sealed, evmOnly });
     this.emptyChunks = new EmptyChunkBuilder({ ...parts, db, validator: this.validator, events: this });
   }
 
   /** Opens (or initialises from genesis) the chain database of `dataDir`; refuses another network's database. */
   static async open(opts: OpenOptions): Promise<Blockchain> {
-    if (opts.noProof !== true && opts.seal === undefined) throw new Error('a seal verifier is required unless noProof is set');
+    if (opts.noProof !== true && opts.seal === undefined)
+      throw new Error('a seal verifier is required unless noProof is set');
     const limits = cacheLimitsOf(opts.caches);
-    const db = await ChainDB.open(join(opts.dataDir, 'chaindata'), { cacheSize: limits.dbCacheBytes, writeBufferSize: limits.dbWriteBufferBytes });
+    const db = await ChainDB.open(join(opts.dataDir, 'chaindata'), {
+      cacheSize: limits.dbCacheBytes,
+      writeBufferSize: limits.dbWriteBufferBytes,
+    });
     try {
       const nodes = new TrieNodeStore(db, limits.trieNodes, limits.trieLookups, limits.trieDecodedNodes);
-      const federation = opts.network.checkpointing === undefined ? undefined : new Federation(opts.network.checkpointing);
+      const federation =
+        opts.network.checkpointing === undefined ? undefined : new Federation(opts.network.checkpointing);
       const commons = new SharedCommons(opts.rules);
       const codec = new BlockCodec(
         (n) => commons.commonAt(n),
@@ -129,8 +141,11 @@ export class Blockchain extends EventEmitter<ChainEvents> {
       await this.db.write(batch);
       genesis = block;
     } else {
-      const expected = declaredGenesisBlock(network, this.commonAt(0n)) ?? (await buildGenesis(network, this.commonAt(0n), this.nodes)).block;
-      if (!equalsBytes(expected.hash(), storedGenesis)) throw GenesisMismatchError.ofDatabase(this.opts.dataDir, network.name, storedGenesis, expected);
+      const expected =
+        declaredGenesisBlock(network, this.commonAt(0n)) ??
+        (await buildGenesis(network, this.commonAt(0n), this.nodes)).block;
+      if (!equalsBytes(expected.hash(), storedGenesis))
+        throw GenesisMismatchError.ofDatabase(this.opts.dataDir, network.name, storedGenesis, expected);
       await this.checkCheckpointingMeta();
       genesis = (await this.store.getBlock(storedGenesis))!;
     }
@@ -146,7 +161,8 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     const storedActivation = stored === undefined ? undefined : bytesToBigInt(stored);
     const activation = this.federation?.activationBlock;
     if (storedActivation === activation) return;
-    const describe = (a: bigint | undefined) => (a === undefined ? 'without ECIP-1097 checkpointing' : `with ECIP-1097 checkpointing from block ${a}`);
+    const describe = (a: bigint | undefined) =>
+      a === undefined ? 'without ECIP-1097 checkpointing' : `with ECIP-1097 checkpointing from block ${a}`;
     throw new Error(
       `the database in ${this.opts.dataDir} was created ${describe(storedActivation)}, but the node runs ${describe(activation)}: ` +
         'use another data directory (or the same checkpointing setting as before)',
@@ -251,7 +267,11 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     return this.view.decodeHeaderValues(values);
   }
 
-  decodeBlockValues(header: readonly Uint8Array[], txs: readonly (Uint8Array | readonly Uint8Array[])[], uncles: readonly (readonly Uint8Array[])[]): Block {
+  decodeBlockValues(
+    header: readonly Uint8Array[],
+    txs: readonly (Uint8Array | readonly Uint8Array[])[],
+    uncles: readonly (readonly Uint8Array[])[],
+  ): Block {
     return this.view.decodeBlockValues(header, txs, uncles);
   }
 
@@ -308,7 +328,11 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     const started = performance.now();
     const result = await this.importer.importBlock(block);
     if (result.status !== 'known' && this.listenerCount('blockImported') > 0) {
-      this.emit('blockImported', { block: result.block, status: result.status, durationMs: performance.now() - started });
+      this.emit('blockImported', {
+        block: result.block,
+        status: result.status,
+        durationMs: performance.now() - started,
+      });
     }
     return result;
   }

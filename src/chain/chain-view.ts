@@ -8,7 +8,12 @@ import type { Common } from '@ethereumjs/common';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex, equalsBytes } from '@ethereumjs/util';
-import { buildCheckpointBlock, type ChainWeight, type CheckpointSignature, type Federation } from './checkpointing/index.js';
+import {
+  buildCheckpointBlock,
+  type ChainWeight,
+  type CheckpointSignature,
+  type Federation,
+} from './checkpointing/index.js';
 import type { BlockCodec } from './codec/block-codec.js';
 import type { TxReceipt } from './codec/receipts.js';
 import type { SharedCommons } from './commons.js';
@@ -159,7 +164,10 @@ export class ChainView {
   async getTransaction(txHash: Uint8Array): Promise<TransactionLookup | undefined> {
     const at = await this.store.getTxLocation(txHash);
     if (at === undefined) return undefined;
-    const [block, receipts] = await Promise.all([this.store.getBlock(at.blockHash), this.store.getReceipts(at.blockHash)]);
+    const [block, receipts] = await Promise.all([
+      this.store.getBlock(at.blockHash),
+      this.store.getReceipts(at.blockHash),
+    ]);
     if (block === undefined || receipts === undefined) return undefined;
     return { tx: block.transactions[at.index], block, index: at.index, receipt: receipts[at.index] };
   }
@@ -201,7 +209,10 @@ export class ChainView {
    * The ECIP-1097 checkpoint block on `parentHash` carrying `signatures` (sorted as the ECIP orders them), ready
    * for `importBlock`, which validates it; undefined for an unknown parent.
    */
-  async checkpointBlock(parentHash: Uint8Array, signatures: readonly CheckpointSignature[]): Promise<Block | undefined> {
+  async checkpointBlock(
+    parentHash: Uint8Array,
+    signatures: readonly CheckpointSignature[],
+  ): Promise<Block | undefined> {
     const parent = await this.store.getHeader(parentHash);
     if (parent === undefined) return undefined;
     return buildCheckpointBlock(parent, signatures, this.commonAt(parent.number + 1n));
@@ -213,7 +224,11 @@ export class ChainView {
   }
 
   /** Builds a block from a peer's header and body field lists (transactions: typed as bytes, legacy as lists). */
-  decodeBlockValues(header: readonly Uint8Array[], txs: readonly (Uint8Array | readonly Uint8Array[])[], uncles: readonly (readonly Uint8Array[])[]): Block {
+  decodeBlockValues(
+    header: readonly Uint8Array[],
+    txs: readonly (Uint8Array | readonly Uint8Array[])[],
+    uncles: readonly (readonly Uint8Array[])[],
+  ): Block {
     return this.codec.block([header, txs, uncles] as unknown as BlockBytes);
   }
 

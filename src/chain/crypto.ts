@@ -27,7 +27,11 @@ const wasmKeccak256 = keccakLoaded() ? wasmKeccak256Of : undefined;
 
 function nativeKeccak256(data: Uint8Array): Uint8Array {
   createKeccak ??= require('keccak/bindings') as typeof import('keccak');
-  return new Uint8Array(createKeccak('keccak256').update(Buffer.from(data.buffer, data.byteOffset, data.byteLength)).digest());
+  return new Uint8Array(
+    createKeccak('keccak256')
+      .update(Buffer.from(data.buffer, data.byteOffset, data.byteLength))
+      .digest(),
+  );
 }
 
 export const keccak256: (data: Uint8Array) => Uint8Array = wasmKeccak256 ?? nativeKeccak256;

@@ -40,7 +40,11 @@ export function engineRules(opts: RulesAdapterOptions): ChainRules {
     },
     difficulty: (parent, timestamp) => expectedDifficulty(consensus, parent, timestamp),
     rewards(header, uncles) {
-      const r = blockRewards(consensus.rewards, header.number, uncles.map((u) => ({ number: u.number })));
+      const r = blockRewards(
+        consensus.rewards,
+        header.number,
+        uncles.map((u) => ({ number: u.number })),
+      );
       return [
         { address: header.coinbase.bytes, amount: r.miner },
         ...uncles.map((u, i) => ({ address: u.coinbase.bytes, amount: r.uncles[i] })),

@@ -90,7 +90,9 @@ export class ChainEngine {
       network,
       // Dev automine seals bursts faster than one block per second (timestamps run ahead of the clock),
       // so the "not from the future" check applies to public networks only.
-      rules: opts.rules ?? etcEngineRules(definition, definition.name === 'dev' ? undefined : () => BigInt(Math.floor(Date.now() / 1000))),
+      rules:
+        opts.rules ??
+        etcEngineRules(definition, definition.name === 'dev' ? undefined : () => BigInt(Math.floor(Date.now() / 1000))),
       seal: sealVerifierFor(sealMode, pow),
       ...(opts.noProof ? { noProof: true } : {}),
       ...(opts.caches ? { caches: opts.caches } : {}),
@@ -111,7 +113,10 @@ export class ChainEngine {
       policy: definition.name === 'dev' ? 'dev' : 'continuous',
       blockTimeSeconds: opts.mining?.blockTimeSeconds ?? 0,
     });
-    const logs = attachLogServices(chain, pool, { onError: (e) => opts.onWarning?.(`log filters: ${(e as Error)?.message ?? e}`), ...opts.logs });
+    const logs = attachLogServices(chain, pool, {
+      onError: (e) => opts.onWarning?.(`log filters: ${(e as Error)?.message ?? e}`),
+      ...opts.logs,
+    });
     const engine = new ChainEngine(sealMode, definition, network, chain, pow, pool, miner, logs);
     engine.keepPoolInStep();
     return engine;
@@ -120,7 +125,12 @@ export class ChainEngine {
   /** Every new head (mined here, imported from a peer or a test) takes its transactions out of the pool. */
   private keepPoolInStep(): void {
     this.chain.on('reorg', (e: { dropped: readonly Block[]; added: readonly Block[] }) => {
-      this.trackPoolSync(this.pool.onReorg(e.dropped.flatMap((b) => b.transactions), e.added.flatMap((b) => b.transactions)));
+      this.trackPoolSync(
+        this.pool.onReorg(
+          e.dropped.flatMap((b) => b.transactions),
+          e.added.flatMap((b) => b.transactions),
+        ),
+      );
     });
     this.chain.on('newHead', (block: Block) => {
       this.trackPoolSync(this.pool.onBlockAdded(block.transactions));
@@ -169,9 +179,14 @@ function otherSealModeChain(err: unknown, named: NetworkDefinition, sealMode: Se
   const other: SealMode = sealMode === 'instant' ? 'ethash' : 'instant';
   const otherDefinition = other === 'instant' ? instantSealNetwork(named) : named;
   // Both variants have the same allocation, so the same state root: only the genesis header differs.
-  const otherGenesis = genesisBlock(engineNetworkOf(otherDefinition).genesisHeader, stored.expected.common, stored.expected.header.stateRoot);
+  const otherGenesis = genesisBlock(
+    engineNetworkOf(otherDefinition).genesisHeader,
+    stored.expected.common,
+    stored.expected.header.stateRoot,
+  );
   if (bytesToHex(otherGenesis.hash()) !== bytesToHex(stored.storedGenesis)) return undefined;
-  const describe = (mode: SealMode) => (mode === 'instant' ? 'an instant-seal dev chain' : 'a dev chain sealed with Ethash');
+  const describe = (mode: SealMode) =>
+    mode === 'instant' ? 'an instant-seal dev chain' : 'a dev chain sealed with Ethash';
   return new Error(
     `the datadir ${stored.dataDir} holds ${describe(other)} (genesis ${bytesToHex(stored.storedGenesis)}), and this node runs ` +
       `${describe(sealMode)}: start it with --seal ${other} to use that chain, or give it another --datadir`,

@@ -17,7 +17,11 @@ export interface GenesisBuild {
 }
 
 /** Builds the allocation's state; checks it against a state root the network may declare. */
-export async function buildGenesis(network: EngineNetwork, common: Common, store: TrieNodeStore): Promise<GenesisBuild> {
+export async function buildGenesis(
+  network: EngineNetwork,
+  common: Common,
+  store: TrieNodeStore,
+): Promise<GenesisBuild> {
   const { stateManager, buffer } = openState(store, common, KECCAK256_RLP);
   for (const acct of await network.loadAlloc()) {
     const addr = new Address(acct.address);
@@ -35,7 +39,9 @@ export async function buildGenesis(network: EngineNetwork, common: Common, store
   const block = genesisBlock(network.genesisHeader, common, stateRoot);
   const expected = network.expectedGenesisHash;
   if (expected !== undefined && !equalsBytes(expected, block.hash())) {
-    throw new GenesisMismatchError(`genesis of ${network.name} hashes to ${bytesToHex(block.hash())}, the network declares ${bytesToHex(expected)}`);
+    throw new GenesisMismatchError(
+      `genesis of ${network.name} hashes to ${bytesToHex(block.hash())}, the network declares ${bytesToHex(expected)}`,
+    );
   }
   return { block, stateWrites: buffer };
 }

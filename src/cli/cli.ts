@@ -80,7 +80,10 @@ export async function runCli(
   // Peering's own address rides on the same line, so scripts (and the test helper) learn every port from one line.
   const peers = node.peers;
   const headBlock = node.engine?.chain.getHead();
-  const head = headBlock === undefined ? undefined : { number: headBlock.header.number, hash: `0x${Buffer.from(headBlock.hash()).toString('hex')}` };
+  const head =
+    headBlock === undefined
+      ? undefined
+      : { number: headBlock.header.number, hash: `0x${Buffer.from(headBlock.hash()).toString('hex')}` };
   const metricsUrl = config.rpc.metrics.enabled ? new URL('metrics', server.url).href : undefined;
   log.info('listening', {
     address: server.address,

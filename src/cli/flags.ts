@@ -12,9 +12,13 @@ export const parseOptions: ParseArgsConfig['options'] = {
   config: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
-  ...Object.fromEntries(flagSettings.map((s) => [s.flag!, { type: s.kind === 'bool' ? 'boolean' : 'string' }] as const)),
+  ...Object.fromEntries(
+    flagSettings.map((s) => [s.flag!, { type: s.kind === 'bool' ? 'boolean' : 'string' }] as const),
+  ),
   // Boolean flags also come negated (`--no-mine`), since a default of true must be switchable off from the command line.
-  ...Object.fromEntries(flagSettings.filter((s) => s.kind === 'bool').map((s) => [`no-${s.flag!}`, { type: 'boolean' }] as const)),
+  ...Object.fromEntries(
+    flagSettings.filter((s) => s.kind === 'bool').map((s) => [`no-${s.flag!}`, { type: 'boolean' }] as const),
+  ),
 };
 
 export function helpText(): string {

@@ -27,12 +27,14 @@ import { bytesFromHex, fromQuantity, hexFromBytes } from './hex.js';
 /** The chain engine, or -32002 when none is attached (transport unit tests run without one). */
 export function engineOf(ctx: HandlerContext): ChainEngine {
   const engine = ctx.node.engine;
-  if (engine === undefined) throw new RpcError(ErrorCode.ResourceUnavailable, 'Resource unavailable: the chain engine is not running');
+  if (engine === undefined)
+    throw new RpcError(ErrorCode.ResourceUnavailable, 'Resource unavailable: the chain engine is not running');
   return engine;
 }
 
 /** -32001 naming the block as the caller gave it. */
-export const blockNotFound = (ref: string): RpcError => new RpcError(ErrorCode.ResourceNotFound, `Block ${ref} not found`);
+export const blockNotFound = (ref: string): RpcError =>
+  new RpcError(ErrorCode.ResourceNotFound, `Block ${ref} not found`);
 
 /** The standard's code for `safe`/`finalized` before the merge (execution-apis BlockTag). */
 export const UNKNOWN_BLOCK = -39001;
@@ -43,7 +45,10 @@ export const unknownBlockTag = (tag: 'safe' | 'finalized'): RpcError =>
 
 /** -32000, EIP-1898's recommendation for a `requireCanonical` block that is not canonical. */
 const notCanonical = (hash: Uint8Array): RpcError =>
-  new RpcError(ErrorCode.ServerError, `Block ${hexFromBytes(hash)} is not on the canonical chain (requireCanonical is true)`);
+  new RpcError(
+    ErrorCode.ServerError,
+    `Block ${hexFromBytes(hash)} is not on the canonical chain (requireCanonical is true)`,
+  );
 
 /** A block param as the block and state methods take it, or absent (= `latest`). */
 export type BlockParam = BlockNumberOrTagOrHash | undefined;
@@ -58,7 +63,8 @@ type Target =
 function targetOf(ref: BlockParam): Target {
   if (ref === undefined) return { kind: 'latest' };
   if (typeof ref === 'object') {
-    if ('blockHash' in ref) return { kind: 'hash', hash: bytesFromHex(ref.blockHash), requireCanonical: ref.requireCanonical === true };
+    if ('blockHash' in ref)
+      return { kind: 'hash', hash: bytesFromHex(ref.blockHash), requireCanonical: ref.requireCanonical === true };
     return targetOf(ref.blockNumber);
   }
   switch (ref) {
@@ -70,7 +76,9 @@ function targetOf(ref: BlockParam): Target {
     case 'finalized':
       throw unknownBlockTag(ref);
   }
-  return isHash(ref) ? { kind: 'hash', hash: bytesFromHex(ref), requireCanonical: false } : { kind: 'number', number: fromQuantity(ref) };
+  return isHash(ref)
+    ? { kind: 'hash', hash: bytesFromHex(ref), requireCanonical: false }
+    : { kind: 'number', number: fromQuantity(ref) };
 }
 
 /** The block as the caller named it, for -32001 messages. */
@@ -112,7 +120,8 @@ export async function findBlock(engine: ChainEngine, ref: BlockNumberOrTagOrHash
       return stored(await engine.chain.getBlock(target.number));
     case 'hash': {
       const block = await engine.chain.getBlock(target.hash);
-      if (block !== undefined && target.requireCanonical && !(await engine.chain.isCanonical(target.hash))) throw notCanonical(target.hash);
+      if (block !== undefined && target.requireCanonical && !(await engine.chain.isCanonical(target.hash)))
+        throw notCanonical(target.hash);
       return stored(block);
     }
   }

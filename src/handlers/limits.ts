@@ -9,10 +9,18 @@
 import { ErrorCode, RpcError } from '../rpc/errors.js';
 
 /** `data: { limit, requested }`; a requested value past JS numbers goes as hex. */
-export function limitExceeded(what: string, requested: bigint | number, limit: bigint | number, setting: string): RpcError {
+export function limitExceeded(
+  what: string,
+  requested: bigint | number,
+  limit: bigint | number,
+  setting: string,
+): RpcError {
   return new RpcError(ErrorCode.LimitExceeded, `${what} ${requested} is above the limit of ${limit} (${setting})`, {
     limit: Number(limit),
-    requested: typeof requested === 'bigint' && requested > BigInt(Number.MAX_SAFE_INTEGER) ? `0x${requested.toString(16)}` : Number(requested),
+    requested:
+      typeof requested === 'bigint' && requested > BigInt(Number.MAX_SAFE_INTEGER)
+        ? `0x${requested.toString(16)}`
+        : Number(requested),
   });
 }
 

@@ -54,7 +54,11 @@ export function nodeStatus(node: SvcNode): McpNodeStatus {
     syncing: progress !== null,
     syncState: progress !== null ? 'syncing' : peers !== undefined ? 'synced' : 'not_syncing',
     ...(progress !== null
-      ? { startBlock: num(progress.startingBlock), currentBlock: num(progress.currentBlock), targetBlock: num(progress.highestBlock) }
+      ? {
+          startBlock: num(progress.startingBlock),
+          currentBlock: num(progress.currentBlock),
+          targetBlock: num(progress.highestBlock),
+        }
       : {}),
     bestBlock,
     peerCount: peers?.peers().length ?? 0,
@@ -129,7 +133,8 @@ export function syncStatus(node: SvcNode): McpSyncStatus {
   const bestBlock = num(engineOf(node).chain.getHead().header.number);
   const progress = syncProgressOf(node);
   if (progress !== null) {
-    const remaining = progress.highestBlock > progress.currentBlock ? progress.highestBlock - progress.currentBlock : 0n;
+    const remaining =
+      progress.highestBlock > progress.currentBlock ? progress.highestBlock - progress.currentBlock : 0n;
     return {
       syncing: true,
       mode: 'full',

@@ -37,7 +37,12 @@ export function serverInfo(node: SvcNode): { name: string; version: string } {
 }
 
 export function initializeResult(node: SvcNode): McpInitializeResult {
-  return { protocolVersion: PROTOCOL_VERSION, capabilities: { ...CAPABILITIES }, serverInfo: serverInfo(node), instructions: INSTRUCTIONS };
+  return {
+    protocolVersion: PROTOCOL_VERSION,
+    capabilities: { ...CAPABILITIES },
+    serverInfo: serverInfo(node),
+    instructions: INSTRUCTIONS,
+  };
 }
 
 /** Built once: the list is static, only tool results are live. */
@@ -81,14 +86,16 @@ function checkNoArguments(kind: 'tool' | 'prompt', name: string, args: unknown):
 
 export function callTool(node: SvcNode, name: string, args: unknown): McpToolCallResult {
   const definition = tools.find((t) => t.name === name);
-  if (definition === undefined) throw new McpInputError(`Unknown tool: ${name}. Call tools/list for the available tools.`);
+  if (definition === undefined)
+    throw new McpInputError(`Unknown tool: ${name}. Call tools/list for the available tools.`);
   checkNoArguments('tool', name, args);
   let data: object;
   try {
     data = definition.read(node);
   } catch (err) {
     // MCP: a tool that ran but could not do its job is a result the model can read, not a protocol error.
-    if (err instanceof McpUnavailableError) return { content: [{ type: 'text', text: `Error: ${err.message}` }], isError: true };
+    if (err instanceof McpUnavailableError)
+      return { content: [{ type: 'text', text: `Error: ${err.message}` }], isError: true };
     throw err;
   }
   return {
@@ -99,13 +106,19 @@ export function callTool(node: SvcNode, name: string, args: unknown): McpToolCal
 
 export function listResources(): McpResourceList {
   return {
-    resources: resources.map((r) => ({ uri: r.uri, name: r.name, description: r.description, mimeType: RESOURCE_MIME_TYPE })),
+    resources: resources.map((r) => ({
+      uri: r.uri,
+      name: r.name,
+      description: r.description,
+      mimeType: RESOURCE_MIME_TYPE,
+    })),
   };
 }
 
 export function readResource(node: SvcNode, uri: string): McpResourceReadResult {
   const definition = resources.find((r) => r.uri === uri);
-  if (definition === undefined) throw new McpInputError(`Unknown resource: ${uri}. Call resources/list for the available resources.`);
+  if (definition === undefined)
+    throw new McpInputError(`Unknown resource: ${uri}. Call resources/list for the available resources.`);
   return { contents: [{ uri, mimeType: RESOURCE_MIME_TYPE, text: JSON.stringify(definition.read(node)) }] };
 }
 
@@ -115,7 +128,8 @@ export function listPrompts(): McpPromptList {
 
 export function getPrompt(name: string, args: unknown): McpPromptGetResult {
   const definition = prompts.find((p) => p.name === name);
-  if (definition === undefined) throw new McpInputError(`Unknown prompt: ${name}. Call prompts/list for the available prompts.`);
+  if (definition === undefined)
+    throw new McpInputError(`Unknown prompt: ${name}. Call prompts/list for the available prompts.`);
   checkNoArguments('prompt', name, args);
   return {
     description: definition.description,

@@ -17,7 +17,13 @@ export interface ResourceDefinition {
 export const RESOURCE_MIME_TYPE = 'application/json';
 
 type Read = (node: SvcNode) => object;
-const resource = (uri: string, name: string, description: string, component: string, read: Read): ResourceDefinition => ({
+const resource = (
+  uri: string,
+  name: string,
+  description: string,
+  component: string,
+  read: Read,
+): ResourceDefinition => ({
   uri,
   name,
   description,
@@ -28,7 +34,19 @@ const resource = (uri: string, name: string, description: string, component: str
 export const resources: readonly ResourceDefinition[] = [
   resource('svc://node/status', 'Node Status', 'Current status of the node', 'McpNodeStatus', nodeStatus),
   resource('svc://node/config', 'Node Configuration', 'Current node configuration', 'McpNodeConfig', nodeConfig),
-  resource('svc://blockchain/latest', 'Latest Block', 'Information about the latest block', 'McpLatestBlock', latestBlock),
+  resource(
+    'svc://blockchain/latest',
+    'Latest Block',
+    'Information about the latest block',
+    'McpLatestBlock',
+    latestBlock,
+  ),
   resource('svc://peers/connected', 'Connected Peers', 'List of currently connected peers', 'McpPeerList', peerList),
-  resource('svc://sync/status', 'Sync Status', 'Current blockchain synchronisation status', 'McpSyncStatus', syncStatus),
+  resource(
+    'svc://sync/status',
+    'Sync Status',
+    'Current blockchain synchronisation status',
+    'McpSyncStatus',
+    syncStatus,
+  ),
 ];

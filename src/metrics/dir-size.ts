@@ -21,7 +21,10 @@ export async function directorySize(dir: string): Promise<number> {
     if (entry.isDirectory()) total += await directorySize(path);
     else if (entry.isFile()) {
       // A file may vanish between readdir and stat (LevelDB compaction): it simply no longer counts.
-      total += await lstat(path).then((s) => s.size, () => 0);
+      total += await lstat(path).then(
+        (s) => s.size,
+        () => 0,
+      );
     }
   }
   return total;

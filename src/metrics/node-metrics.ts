@@ -192,12 +192,31 @@ export function createNodeMetrics(node: SvcNode): NodeMetrics {
       },
     });
 
-    const imports = new Counter({ name: 'svc_blocks_imported_total', help: 'Blocks stored by import, as the new head or on a side chain', labelNames: ['status'], registers });
+    const imports = new Counter({
+      name: 'svc_blocks_imported_total',
+      help: 'Blocks stored by import, as the new head or on a side chain',
+      labelNames: ['status'],
+      registers,
+    });
     // Both series exist from the start, so that rate() and increase() see the first import.
     for (const status of ['head', 'side']) imports.inc({ status }, 0);
-    const importTime = new Histogram({ name: 'svc_block_import_duration_seconds', help: 'Time to check, execute and store one block', buckets: IMPORT_BUCKETS, registers });
-    const mined = new Counter({ name: 'svc_blocks_mined_total', help: 'Blocks this node sealed and imported', registers });
-    const sealTime = new Histogram({ name: 'svc_block_seal_duration_seconds', help: 'Time the miner spent assembling and sealing one block', buckets: SEAL_BUCKETS, registers });
+    const importTime = new Histogram({
+      name: 'svc_block_import_duration_seconds',
+      help: 'Time to check, execute and store one block',
+      buckets: IMPORT_BUCKETS,
+      registers,
+    });
+    const mined = new Counter({
+      name: 'svc_blocks_mined_total',
+      help: 'Blocks this node sealed and imported',
+      registers,
+    });
+    const sealTime = new Histogram({
+      name: 'svc_block_seal_duration_seconds',
+      help: 'Time the miner spent assembling and sealing one block',
+      buckets: SEAL_BUCKETS,
+      registers,
+    });
 
     rpc.register(registry);
 

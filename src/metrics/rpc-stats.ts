@@ -52,7 +52,12 @@ export class RpcStats implements DispatchObserver {
   /** Registers `svc_rpc_requests_total`, `svc_rpc_errors_total` and `svc_rpc_request_duration_seconds`. */
   register(registry: Registry): void {
     const custom = (name: string, help: string, type: 'counter' | 'histogram', values: () => MetricValue[]) =>
-      registry.registerMetric({ name, help, type, get: async () => ({ name, help, type, values: values(), aggregator: 'sum' }) } as never);
+      registry.registerMetric({
+        name,
+        help,
+        type,
+        get: async () => ({ name, help, type, values: values(), aggregator: 'sum' }),
+      } as never);
 
     custom('svc_rpc_requests_total', 'JSON-RPC calls answered, by method and transport', 'counter', () =>
       this.#rows().map(({ method, transport, stats }) => ({ value: stats.count, labels: { method, transport } })),
@@ -62,20 +67,28 @@ export class RpcStats implements DispatchObserver {
         [...stats.errors].map(([code, value]) => ({ value, labels: { method, transport, code: String(code) } })),
       ),
     );
-    custom('svc_rpc_request_duration_seconds', 'Time from method lookup to answer, by method and transport', 'histogram', () =>
-      this.#rows().flatMap(({ method, transport, stats }) => {
-        const name = 'svc_rpc_request_duration_seconds';
-        let cumulative = 0;
-        const buckets = [...this.#bounds, Infinity].map((le, i) => {
-          cumulative += stats.buckets[i]!;
-          return { value: cumulative, labels: { le: le === Infinity ? '+Inf' : le, method, transport }, metricName: `${name}_bucket` };
-        });
-        return [
-          ...buckets,
-          { value: stats.sum, labels: { method, transport }, metricName: `${name}_sum` },
-          { value: stats.count, labels: { method, transport }, metricName: `${name}_count` },
-        ];
-      }),
+    custom(
+      'svc_rpc_request_duration_seconds',
+      'Time from method lookup to answer, by method and transport',
+      'histogram',
+      () =>
+        this.#rows().flatMap(({ method, transport, stats }) => {
+          const name = 'svc_rpc_request_duration_seconds';
+          let cumulative = 0;
+          const buckets = [...this.#bounds, Infinity].map((le, i) => {
+            cumulative += stats.buckets[i]!;
+            return {
+              value: cumulative,
+              labels: { le: le === Infinity ? '+Inf' : le, method, transport },
+              metricName: `${name}_bucket`,
+            };
+          });
+          return [
+            ...buckets,
+            { value: stats.sum, labels: { method, transport }, metricName: `${name}_sum` },
+            { value: stats.count, labels: { method, transport }, metricName: `${name}_count` },
+          ];
+        }),
     );
   }
 

@@ -100,7 +100,12 @@ export interface NodeConfig {
     };
     /** `maxBufferedBytes`: unsent bytes one client may fall behind before it is disconnected. */
     /** `pingIntervalMs`: heartbeat; a client that misses a pong is disconnected (0 = off). */
-    readonly ws: { readonly enabled: boolean; readonly maxBufferedBytes: number; readonly maxOutstandingRequests: number; readonly pingIntervalMs: number };
+    readonly ws: {
+      readonly enabled: boolean;
+      readonly maxBufferedBytes: number;
+      readonly maxOutstandingRequests: number;
+      readonly pingIntervalMs: number;
+    };
     /** eth_call / eth_estimateGas: the most gas a request may name, the longest it may run (0 = no limit). */
     readonly call: { readonly gasCap: bigint; readonly timeoutMs: number };
     /** debug_accountRange / debug_storageRangeAt: the largest page. */
@@ -119,7 +124,9 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
   const network = get('blockchains.network');
   const checkpointing = get('blockchains.checkpointing');
   if (checkpointing && network !== 'dev') {
-    throw new ConfigError(`blockchains.checkpointing is for the dev network only: ECIP-1097 was never activated on ${network}`);
+    throw new ConfigError(
+      `blockchains.checkpointing is for the dev network only: ECIP-1097 was never activated on ${network}`,
+    );
   }
   const testmode = get('testmode');
   const apis = resolveApis(get('network.rpc.apis'), testmode);
@@ -135,7 +142,9 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
 
   const seal = get('mining.seal');
   if (seal === 'instant' && network !== 'dev') {
-    throw new ConfigError(`mining.seal = "instant" is for the dev network only: ${network} blocks carry an Ethash seal (use --seal ethash or leave it out)`);
+    throw new ConfigError(
+      `mining.seal = "instant" is for the dev network only: ${network} blocks carry an Ethash seal (use --seal ethash or leave it out)`,
+    );
   }
   const coinbase = get('mining.coinbase');
   if (coinbase !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(coinbase)) {
@@ -250,7 +259,9 @@ function portOf(key: SettingKey, port: number): number {
 
 /** A typo in the protected list would silently leave a method open: every entry must name something. */
 function checkProtected(list: readonly string[]): readonly string[] {
-  const unknown = list.filter((name) => name !== '*' && !(namespaces as readonly string[]).includes(name) && findMethod(name) === undefined);
+  const unknown = list.filter(
+    (name) => name !== '*' && !(namespaces as readonly string[]).includes(name) && findMethod(name) === undefined,
+  );
   if (unknown.length > 0) {
     throw new ConfigError(`network.rpc.auth.protected names no namespace or method: ${unknown.join(', ')}`);
   }

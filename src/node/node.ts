@@ -53,7 +53,11 @@ function withPeers(chain: ChainStatus, peers: PeerService): ChainStatus {
   return {
     ...rest,
     peerCount: peers.peerCount(),
-    syncing: { startingBlock: progress.startingBlock, currentBlock: progress.currentBlock, targetBlock: progress.highestBlock },
+    syncing: {
+      startingBlock: progress.startingBlock,
+      currentBlock: progress.currentBlock,
+      targetBlock: progress.highestBlock,
+    },
   };
 }
 

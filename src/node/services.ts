@@ -40,11 +40,17 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
     allowEmptyPassphrase: false,
   });
   // The dev chain's prefunded test-mnemonic accounts are node-held and unlocked, as in other dev nodes.
-  if (config.network === 'dev') accounts.addNodeHeldKeys(DEV_ACCOUNTS.map((a) => hexToBytes(a.privateKey as `0x${string}`)));
+  if (config.network === 'dev')
+    accounts.addNodeHeldKeys(DEV_ACCOUNTS.map((a) => hexToBytes(a.privateKey as `0x${string}`)));
   node.attachEngine(engine);
   node.attachAccounts(accounts);
   const head = engine.chain.getHead();
-  log.info('chain opened', { network: config.network, seal: engine.sealMode, head: head.header.number.toString(), hash: `0x${Buffer.from(head.hash()).toString('hex')}` });
+  log.info('chain opened', {
+    network: config.network,
+    seal: engine.sealMode,
+    head: head.header.number.toString(),
+    hash: `0x${Buffer.from(head.hash()).toString('hex')}`,
+  });
   let peers: PeerService | undefined;
   const startPeers = async (): Promise<void> => {
     if (!config.p2p.enabled || peers !== undefined) return;
@@ -60,7 +66,8 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
       bootnodes: config.p2p.bootnodes,
       log,
     });
-    if (config.p2p.discovery) log.warn('peer discovery is not implemented: only static peers, bootnodes and net_connectToPeer are dialled');
+    if (config.p2p.discovery)
+      log.warn('peer discovery is not implemented: only static peers, bootnodes and net_connectToPeer are dialled');
     node.attachPeers(peers);
     log.info('p2p listening', { enode: peers.enode, port: peers.listenPort });
   };

@@ -83,7 +83,8 @@ export class Blacklist {
       if (!Array.isArray(entries)) throw new Error(`${file} has no "entries" array; fix or delete it`);
       for (const [i, raw] of entries.entries()) {
         const key = isEntry(raw) ? blacklistKey(raw.id) : undefined;
-        if (!isEntry(raw) || key === undefined) throw new Error(`${file}: entry ${i} is not {id, reason, addedAt, expiresAt}; fix or delete it`);
+        if (!isEntry(raw) || key === undefined)
+          throw new Error(`${file}: entry ${i} is not {id, reason, addedAt, expiresAt}; fix or delete it`);
         list.#entries.set(key, { id: key, reason: raw.reason, addedAt: raw.addedAt, expiresAt: raw.expiresAt });
       }
     }
@@ -98,10 +99,17 @@ export class Blacklist {
     const key = blacklistKey(id);
     if (key === undefined) throw new PeerInputError(`"${id}" is neither an IP address nor a node id (128 hex digits)`);
     if (seconds !== null && !(Number.isFinite(seconds) && seconds > 0)) {
-      throw new PeerInputError(`blacklist duration must be a positive number of seconds or null (permanent), got ${seconds}`);
+      throw new PeerInputError(
+        `blacklist duration must be a positive number of seconds or null (permanent), got ${seconds}`,
+      );
     }
     const addedAt = this.now();
-    const entry: BlacklistEntry = { id: key, reason, addedAt, expiresAt: seconds === null ? null : addedAt + Math.round(seconds * 1000) };
+    const entry: BlacklistEntry = {
+      id: key,
+      reason,
+      addedAt,
+      expiresAt: seconds === null ? null : addedAt + Math.round(seconds * 1000),
+    };
     this.#entries.set(key, entry);
     this.#save();
     return entry;

@@ -25,7 +25,11 @@ export interface ChainPort {
   /** A peer's header field list, decoded with the fork rules of its height. */
   decodeHeaderValues(values: readonly Uint8Array[]): BlockHeader;
   /** A peer's header and body field lists as a block (transactions: typed as bytes, legacy as lists). */
-  decodeBlockValues(header: readonly Uint8Array[], txs: readonly (Uint8Array | readonly Uint8Array[])[], uncles: readonly (readonly Uint8Array[])[]): Block;
+  decodeBlockValues(
+    header: readonly Uint8Array[],
+    txs: readonly (Uint8Array | readonly Uint8Array[])[],
+    uncles: readonly (readonly Uint8Array[])[],
+  ): Block;
   /** Validates, executes and stores a block; rejects with a BlockImportError (chain/import/import-error.ts) when invalid. */
   importBlock(block: Block): Promise<unknown>;
   on(event: 'newHead', listener: (block: Block) => void): unknown;

@@ -21,7 +21,8 @@ export interface Enode {
 const SCHEME = 'enode://';
 const NODE_ID_HEX = /^[0-9a-fA-F]{128}$/;
 /** RFC 1123 host name: dot-separated labels of letters, digits and inner hyphens. */
-const HOST_NAME = /^(?=.{1,253}$)[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+const HOST_NAME =
+  /^(?=.{1,253}$)[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 
 /** Whether 64 bytes are the x‖y coordinates of a point on secp256k1. */
 export function isValidNodeId(id: Uint8Array): boolean {
@@ -42,14 +43,17 @@ function parsePort(text: string, what: string, url: string): number {
 /** Throws PeerInputError whose message names the problem. */
 export function parseEnode(url: string): Enode {
   const text = url.trim();
-  if (!text.toLowerCase().startsWith(SCHEME)) throw new PeerInputError(`not an enode URL (missing enode:// scheme): ${url}`);
+  if (!text.toLowerCase().startsWith(SCHEME))
+    throw new PeerInputError(`not an enode URL (missing enode:// scheme): ${url}`);
   const rest = text.slice(SCHEME.length);
   const at = rest.indexOf('@');
   if (at < 0) throw new PeerInputError(`enode URL has no @host:port after the node id: ${url}`);
 
   const idHex = rest.slice(0, at);
   if (!NODE_ID_HEX.test(idHex)) {
-    throw new PeerInputError(`node id must be 128 hex digits (a 64-byte public key), got ${idHex.length} characters: ${url}`);
+    throw new PeerInputError(
+      `node id must be 128 hex digits (a 64-byte public key), got ${idHex.length} characters: ${url}`,
+    );
   }
   const id = Uint8Array.from(Buffer.from(idHex, 'hex'));
   if (!isValidNodeId(id)) throw new PeerInputError(`node id is not a valid secp256k1 public key: ${url}`);

@@ -51,11 +51,15 @@ function parseNodeKey(text: string, file: string): Uint8Array {
   // A trailing newline (an editor, `echo >`) is tolerated; anything else is not.
   const hex = text.trim();
   if (!/^[0-9a-fA-F]{64}$/.test(hex)) {
-    throw new NodeKeyError(`${file} must hold exactly 64 hex digits (a secp256k1 private key), found ${hex.length} characters; fix or delete it (deleting gives the node a new identity)`);
+    throw new NodeKeyError(
+      `${file} must hold exactly 64 hex digits (a secp256k1 private key), found ${hex.length} characters; fix or delete it (deleting gives the node a new identity)`,
+    );
   }
   const key = Uint8Array.from(Buffer.from(hex, 'hex'));
   if (!secp256k1.privateKeyVerify(key)) {
-    throw new NodeKeyError(`${file} is not a valid secp256k1 private key (zero or not below the curve order); fix or delete it`);
+    throw new NodeKeyError(
+      `${file} is not a valid secp256k1 private key (zero or not below the curve order); fix or delete it`,
+    );
   }
   return key;
 }

@@ -182,7 +182,9 @@ export class PeerManager {
       clearTimeout(connectTimer);
       this.startLink(conn, socket);
     });
-    socket.on('error', (err) => this.#opts.log.debug('p2p dial failed', { peer: formatEnode(target.enode), error: err.message }));
+    socket.on('error', (err) =>
+      this.#opts.log.debug('p2p dial failed', { peer: formatEnode(target.enode), error: err.message }),
+    );
     socket.once('close', () => {
       clearTimeout(connectTimer);
       if (conn.link === undefined) this.forget(conn, 'dial failed');
@@ -231,7 +233,8 @@ export class PeerManager {
       events: {
         onConnect: (shared) => void this.onHello(conn, link, shared),
         onMessage: (protocol, code, payload) => conn.session?.handle(protocol, code, payload),
-        onError: (err) => this.#opts.log.debug('p2p link error', { peer: conn.id, nodeId: conn.nodeIdHex, error: err.message }),
+        onError: (err) =>
+          this.#opts.log.debug('p2p link error', { peer: conn.id, nodeId: conn.nodeIdHex, error: err.message }),
         onClose: (reason, byUs) => {
           clearTimeout(handshakeTimer);
           this.onClosed(conn, reason, byUs);
@@ -257,7 +260,12 @@ export class PeerManager {
       await session.handshake();
     } catch (err) {
       const e = err as SessionError;
-      this.#opts.log.info('p2p peer rejected', { peer: conn.id, nodeId: idHex, reason: disconnectReasonName(e.reason), detail: e.message });
+      this.#opts.log.info('p2p peer rejected', {
+        peer: conn.id,
+        nodeId: idHex,
+        reason: disconnectReasonName(e.reason),
+        detail: e.message,
+      });
       return;
     }
     if (link.closed) return;
@@ -282,7 +290,8 @@ export class PeerManager {
   }
 
   private rivalOf(conn: Connection): Connection | undefined {
-    for (const c of this.#connections) if (c !== conn && c.status === 'Handshaked' && c.nodeIdHex === conn.nodeIdHex) return c;
+    for (const c of this.#connections)
+      if (c !== conn && c.status === 'Handshaked' && c.nodeIdHex === conn.nodeIdHex) return c;
     return undefined;
   }
 
@@ -296,7 +305,10 @@ export class PeerManager {
   private onClosed(conn: Connection, reason: number | undefined, byUs: boolean | null): void {
     const wasReady = conn.status === 'Handshaked';
     conn.session?.closed(disconnectReasonName(reason));
-    this.forget(conn, reason === undefined ? 'socket closed' : `${disconnectReasonName(reason)} (${byUs ? 'by us' : 'by peer'})`);
+    this.forget(
+      conn,
+      reason === undefined ? 'socket closed' : `${disconnectReasonName(reason)} (${byUs ? 'by us' : 'by peer'})`,
+    );
     if (wasReady && conn.session) {
       this.#opts.log.info('p2p peer disconnected', {
         peer: conn.id,
@@ -347,7 +359,8 @@ export class PeerManager {
 
   /** The connection with this id (host:port) or node id, if any. */
   find(id: string): { readonly ip: string; readonly nodeIdHex: string | null } | undefined {
-    for (const c of this.#connections) if (c.id === id || c.nodeIdHex === id.toLowerCase()) return { ip: c.remoteIp, nodeIdHex: c.nodeIdHex };
+    for (const c of this.#connections)
+      if (c.id === id || c.nodeIdHex === id.toLowerCase()) return { ip: c.remoteIp, nodeIdHex: c.nodeIdHex };
     return undefined;
   }
 
@@ -364,7 +377,13 @@ export class PeerManager {
   }
 
   summaries(): PeerSummary[] {
-    return this.details().map(({ id, remoteAddress, nodeId, incoming, status }) => ({ id, remoteAddress, nodeId, incoming, status }));
+    return this.details().map(({ id, remoteAddress, nodeId, incoming, status }) => ({
+      id,
+      remoteAddress,
+      nodeId,
+      incoming,
+      status,
+    }));
   }
 
   details(): PeerDetails[] {

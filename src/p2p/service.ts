@@ -21,7 +21,15 @@ import { PeerManager, type PeerLog } from './peer-manager.js';
 import { DisconnectReason } from './rlpx/transport.js';
 import { SnapServer } from './snap/serve.js';
 import { peerName, Synchronizer } from './sync.js';
-import { PeerInputError, type BlacklistEntry, type PeerDetails, type PeerService, type PeerSummary, type SyncEvent, type SyncProgress } from './types.js';
+import {
+  PeerInputError,
+  type BlacklistEntry,
+  type PeerDetails,
+  type PeerService,
+  type PeerSummary,
+  type SyncEvent,
+  type SyncProgress,
+} from './types.js';
 
 export interface PeerServiceOptions {
   readonly datadir: string;
@@ -127,7 +135,8 @@ export class P2pService implements PeerService, SessionHost {
   // ------------------------------------------------------------------ PeerService
 
   get enode(): string {
-    const host = this.#opts.listenHost === '0.0.0.0' || this.#opts.listenHost === '::' ? '127.0.0.1' : this.#opts.listenHost;
+    const host =
+      this.#opts.listenHost === '0.0.0.0' || this.#opts.listenHost === '::' ? '127.0.0.1' : this.#opts.listenHost;
     return formatEnode({ id: this.#nodeId, host, port: this.#manager.listenPort });
   }
 
@@ -253,7 +262,9 @@ export class P2pService implements PeerService, SessionHost {
       if ((await chain.getHeader(hash)) !== undefined) return;
       if ((await chain.getHeader(block.header.parentHash)) === undefined) return this.#sync.trigger();
       await this.#sync.importFrom(session, block);
-    })().catch((err: unknown) => this.#opts.log.debug('p2p new block not imported', { peer: peerName(session), error: (err as Error).message }));
+    })().catch((err: unknown) =>
+      this.#opts.log.debug('p2p new block not imported', { peer: peerName(session), error: (err as Error).message }),
+    );
   }
 
   onNewBlockHashes(session: EthSession, items: readonly { hash: Uint8Array; number: bigint }[]): void {
@@ -281,7 +292,12 @@ export class P2pService implements PeerService, SessionHost {
       session
         .getPooledTransactions(unknown.slice(i, i + TX_FETCH_CHUNK))
         .then((txs) => this.addRemoteTxs(session, txs))
-        .catch((err: unknown) => this.#opts.log.debug('p2p pooled transactions not fetched', { peer: peerName(session), error: (err as Error).message }));
+        .catch((err: unknown) =>
+          this.#opts.log.debug('p2p pooled transactions not fetched', {
+            peer: peerName(session),
+            error: (err as Error).message,
+          }),
+        );
     }
   }
 
@@ -306,7 +322,8 @@ export class P2pService implements PeerService, SessionHost {
   private onSessionReady(session: EthSession): void {
     // A new peer learns our pool (eth/68 announces hashes; it fetches what it lacks).
     const pending = this.#engine.pool.all();
-    for (let i = 0; i < pending.length; i += TX_ANNOUNCE_CHUNK) session.sendPooledTransactionHashes(announcementOf(pending.slice(i, i + TX_ANNOUNCE_CHUNK)));
+    for (let i = 0; i < pending.length; i += TX_ANNOUNCE_CHUNK)
+      session.sendPooledTransactionHashes(announcementOf(pending.slice(i, i + TX_ANNOUNCE_CHUNK)));
     this.#sync.trigger();
   }
 
@@ -341,7 +358,8 @@ export class P2pService implements PeerService, SessionHost {
       this.#txQueue = [];
       for (const session of this.#manager.sessions()) {
         const fresh = queued.filter((t) => !session.knownTxs.has(t.hashHex));
-        for (let i = 0; i < fresh.length; i += TX_ANNOUNCE_CHUNK) session.sendPooledTransactionHashes(announcementOf(fresh.slice(i, i + TX_ANNOUNCE_CHUNK)));
+        for (let i = 0; i < fresh.length; i += TX_ANNOUNCE_CHUNK)
+          session.sendPooledTransactionHashes(announcementOf(fresh.slice(i, i + TX_ANNOUNCE_CHUNK)));
       }
     });
   }

@@ -26,7 +26,10 @@ export interface SyncOptions {
   readonly sessions: () => readonly EthSession[];
   /** A peer served an invalid block or an inconsistent answer. */
   readonly onBadPeer: (session: EthSession, reason: string) => void;
-  readonly log: { info(msg: string, f?: Record<string, unknown>): void; debug(msg: string, f?: Record<string, unknown>): void };
+  readonly log: {
+    info(msg: string, f?: Record<string, unknown>): void;
+    debug(msg: string, f?: Record<string, unknown>): void;
+  };
   /** How often a catch-up logs a "sync progress" line (default 5 s). */
   readonly progressIntervalMs?: number;
 }
@@ -109,7 +112,9 @@ export class Synchronizer {
     let best: EthSession | undefined;
     for (const s of this.#opts.sessions()) {
       if (!s.ready) continue;
-      const ahead = (s.td !== null && s.td > ourTd) || (s.bestNumber !== null && s.bestNumber > ourNumber && (s.td === null || s.td > ourTd));
+      const ahead =
+        (s.td !== null && s.td > ourTd) ||
+        (s.bestNumber !== null && s.bestNumber > ourNumber && (s.td === null || s.td > ourTd));
       if (!ahead) continue;
       if (best === undefined || (s.td ?? 0n) > (best.td ?? 0n)) best = s;
     }
@@ -127,7 +132,11 @@ export class Synchronizer {
     const catchUp = target.number - ancestor > 32n;
     const log = catchUp ? this.#opts.log.info.bind(this.#opts.log) : this.#opts.log.debug.bind(this.#opts.log);
     log('sync started', { peer: peerName(peer), from: ancestor.toString(), target: target.number.toString() });
-    this.setProgress({ startingBlock: startHead.header.number, currentBlock: chain.getHead().header.number, highestBlock: target.number });
+    this.setProgress({
+      startingBlock: startHead.header.number,
+      currentBlock: chain.getHead().header.number,
+      highestBlock: target.number,
+    });
     // A catch-up also logs where it is, how fast it goes and when it should end, at a steady rate until it stops.
     const imported = () => {
       const head = chain.getHead().header.number;
@@ -140,7 +149,11 @@ export class Synchronizer {
           unit: 'blocks',
           total: Number(target.number - ancestor),
           ...(this.#opts.progressIntervalMs !== undefined ? { intervalMs: this.#opts.progressIntervalMs } : {}),
-          fields: () => ({ peer: peerName(peer), head: chain.getHead().header.number.toString(), target: target.number.toString() }),
+          fields: () => ({
+            peer: peerName(peer),
+            head: chain.getHead().header.number.toString(),
+            target: target.number.toString(),
+          }),
         }).start()
       : undefined;
     try {
@@ -156,14 +169,22 @@ export class Synchronizer {
           await this.importFrom(peer, block);
           progress?.update(imported());
         }
-        this.setProgress({ startingBlock: startHead.header.number, currentBlock: chain.getHead().header.number, highestBlock: target.number });
+        this.setProgress({
+          startingBlock: startHead.header.number,
+          currentBlock: chain.getHead().header.number,
+          highestBlock: target.number,
+        });
         if (blocks.length === 0) break;
       }
     } finally {
       progress?.stop();
     }
     const head = chain.getHead();
-    log('sync reached target', { peer: peerName(peer), head: head.header.number.toString(), hash: bytesToHex(head.hash()) });
+    log('sync reached target', {
+      peer: peerName(peer),
+      head: head.header.number.toString(),
+      hash: bytesToHex(head.hash()),
+    });
     return !equalsBytes(head.hash(), startHead.hash());
   }
 
@@ -174,7 +195,8 @@ export class Synchronizer {
     const [raw] = await peer.getBlockHeaders({ origin: bestHash, amount: 1, skip: 0, reverse: false });
     if (raw === undefined) return undefined;
     const header = this.decodeHeader(peer, raw);
-    if (!equalsBytes(header.hash(), bestHash)) throw this.bad(peer, 'answered its best-block request with another header');
+    if (!equalsBytes(header.hash(), bestHash))
+      throw this.bad(peer, 'answered its best-block request with another header');
     if (peer.bestNumber === null || header.number > peer.bestNumber) peer.bestNumber = header.number;
     return header;
   }
@@ -204,22 +226,28 @@ export class Synchronizer {
     const headers = raws.map((raw) => ({ raw, header: this.decodeHeader(peer, raw) }));
     for (let i = 0; i < headers.length; i++) {
       const { header } = headers[i]!;
-      if (header.number !== from + BigInt(i)) throw this.bad(peer, `sent header ${header.number} where ${from + BigInt(i)} was asked for`);
-      if (i > 0 && !equalsBytes(header.parentHash, headers[i - 1]!.header.hash())) throw this.bad(peer, `sent headers that do not chain at ${header.number}`);
+      if (header.number !== from + BigInt(i))
+        throw this.bad(peer, `sent header ${header.number} where ${from + BigInt(i)} was asked for`);
+      if (i > 0 && !equalsBytes(header.parentHash, headers[i - 1]!.header.hash()))
+        throw this.bad(peer, `sent headers that do not chain at ${header.number}`);
     }
     const bodies = new Map<number, RawBody>();
-    const wanted = headers.map((h, i) => ({ i, h: h.header })).filter(({ i, h }) => {
-      if (bytesToHex(h.transactionsTrie) === EMPTY_TRIE_ROOT && bytesToHex(h.uncleHash) === EMPTY_UNCLE_HASH) {
-        bodies.set(i, { txs: [], uncles: [] });
-        return false;
-      }
-      return true;
-    });
+    const wanted = headers
+      .map((h, i) => ({ i, h: h.header }))
+      .filter(({ i, h }) => {
+        if (bytesToHex(h.transactionsTrie) === EMPTY_TRIE_ROOT && bytesToHex(h.uncleHash) === EMPTY_UNCLE_HASH) {
+          bodies.set(i, { txs: [], uncles: [] });
+          return false;
+        }
+        return true;
+      });
     while (wanted.length > 0) {
       const chunk = wanted.slice(0, BODY_BATCH);
       const got = await peer.getBlockBodies(chunk.map(({ h }) => h.hash()));
       if (got.length === 0) throw new UselessPeer('returned no block bodies');
-      got.forEach((body, k) => { bodies.set(chunk[k]!.i, body); });
+      got.forEach((body, k) => {
+        bodies.set(chunk[k]!.i, body);
+      });
       wanted.splice(0, got.length);
     }
     return headers.map(({ raw }, i) => {
@@ -238,7 +266,8 @@ export class Synchronizer {
       await this.#opts.chain.importBlock(block);
       peer.knownBlocks.add(bytesToHex(block.hash()));
     } catch (err) {
-      if (err instanceof BlockImportError && err.failure !== 'unknown-parent') throw this.bad(peer, `sent invalid block ${block.header.number}: ${err.message}`);
+      if (err instanceof BlockImportError && err.failure !== 'unknown-parent')
+        throw this.bad(peer, `sent invalid block ${block.header.number}: ${err.message}`);
       throw err;
     }
   }

@@ -21,7 +21,8 @@ export class Shape {
 
   list(item: RlpItem, field: string, length?: number): RlpItem[] {
     if (!Array.isArray(item)) this.fail(field, `must be a list, got a ${item.length}-byte string`);
-    if (length !== undefined && item.length !== length) this.fail(field, `must have ${length} items, got ${item.length}`);
+    if (length !== undefined && item.length !== length)
+      this.fail(field, `must have ${length} items, got ${item.length}`);
     return item;
   }
 
@@ -98,7 +99,8 @@ function checkNesting(data: Uint8Array, maxDepth: number): void {
     else if (b <= 0xf7) [header, length, isList] = [1, b - 0xc0, true];
     else [header, length, isList] = [1 + b - 0xf7, readLength(p + 1, b - 0xf7), true];
     const end = p + header + length;
-    if (end > (ends.length > 0 ? ends[ends.length - 1]! : data.length)) throw new Error('an item runs past the end of its list');
+    if (end > (ends.length > 0 ? ends[ends.length - 1]! : data.length))
+      throw new Error('an item runs past the end of its list');
     if (isList) {
       if (ends.length >= maxDepth) throw new Error(`lists nested deeper than ${maxDepth}`);
       ends.push(end);

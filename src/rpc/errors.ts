@@ -39,11 +39,13 @@ export class RpcError extends Error {
   }
 }
 
-export const invalidParams = (message: string, data?: unknown) =>
-  new RpcError(ErrorCode.InvalidParams, message, data);
+export const invalidParams = (message: string, data?: unknown) => new RpcError(ErrorCode.InvalidParams, message, data);
 export const resourceNotFound = (message: string) => new RpcError(ErrorCode.ResourceNotFound, message);
 export const methodNotSupported = (method: string, why?: string) =>
-  new RpcError(ErrorCode.MethodNotSupported, why ? `Method not supported: ${method} (${why})` : `Method not supported: ${method}`);
+  new RpcError(
+    ErrorCode.MethodNotSupported,
+    why ? `Method not supported: ${method} (${why})` : `Method not supported: ${method}`,
+  );
 
 /** The JSON-RPC error an unauthenticated call gets (the message says what to send, never what was sent). */
 export function unauthorizedError(reason: string): { code: number; message: string; data: { reason: string } } {

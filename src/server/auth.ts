@@ -94,7 +94,8 @@ export function verifyJwt(token: string, secret: Buffer, nowSeconds = Date.now()
     return undefined;
   }
   if (typeof iat !== 'number') return 'token has neither exp nor iat';
-  if (Math.abs(nowSeconds - iat) > IAT_LEEWAY_SECONDS) return `iat is more than ${IAT_LEEWAY_SECONDS} s from the node's clock`;
+  if (Math.abs(nowSeconds - iat) > IAT_LEEWAY_SECONDS)
+    return `iat is more than ${IAT_LEEWAY_SECONDS} s from the node's clock`;
   return undefined;
 }
 
@@ -116,7 +117,9 @@ export function createAuthenticator(config: AuthConfig, secret: Buffer): Authent
       if (apiKey !== undefined) {
         if (apiKeys === undefined) return { status: 'refused', reason: 'API keys are not configured on this node' };
         const key = Array.isArray(apiKey) ? apiKey[0]! : apiKey;
-        return apiKeys.has(digest(key.trim())) ? { status: 'authenticated', via: 'api-key' } : { status: 'refused', reason: 'unknown API key' };
+        return apiKeys.has(digest(key.trim()))
+          ? { status: 'authenticated', via: 'api-key' }
+          : { status: 'refused', reason: 'unknown API key' };
       }
       const authorization = headers.authorization;
       if (authorization === undefined) return { status: 'anonymous' };

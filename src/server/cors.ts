@@ -19,7 +19,8 @@ export function createCorsPolicy(allowed: '*' | readonly string[]): CorsPolicy {
     check(origin, host, secure) {
       if (list === undefined) return '*';
       if (list.has(normalizeOrigin(origin))) return origin;
-      if (host !== undefined && normalizeOrigin(origin) === `${secure ? 'https' : 'http'}://${host.toLowerCase()}`) return origin;
+      if (host !== undefined && normalizeOrigin(origin) === `${secure ? 'https' : 'http'}://${host.toLowerCase()}`)
+        return origin;
       return false;
     },
   };

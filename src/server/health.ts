@@ -21,7 +21,13 @@ export interface HealthReport {
 }
 
 type CheckFn = (status: ChainStatus) => HealthCheck;
-type CheckName = 'peerCount' | 'bestStoredBlock' | 'bestKnownBlock' | 'bestFetchingBlock' | 'updateStatus' | 'syncStatus';
+type CheckName =
+  | 'peerCount'
+  | 'bestStoredBlock'
+  | 'bestKnownBlock'
+  | 'bestFetchingBlock'
+  | 'updateStatus'
+  | 'syncStatus';
 
 export class HealthChecker {
   #lastFetching: bigint | undefined;
@@ -43,10 +49,17 @@ export class HealthChecker {
   }
 
   healthcheck(): HealthReport {
-    return this.#report(['peerCount', 'bestStoredBlock', 'bestKnownBlock', 'bestFetchingBlock', 'updateStatus', 'syncStatus'], 500);
+    return this.#report(
+      ['peerCount', 'bestStoredBlock', 'bestKnownBlock', 'bestFetchingBlock', 'updateStatus', 'syncStatus'],
+      500,
+    );
   }
 
-  #report(names: readonly CheckName[], failStatus: 500 | 503, checks: Record<CheckName, CheckFn> = this.#checks): HealthReport {
+  #report(
+    names: readonly CheckName[],
+    failStatus: 500 | 503,
+    checks: Record<CheckName, CheckFn> = this.#checks,
+  ): HealthReport {
     let status: ChainStatus | undefined;
     let statusError: unknown;
     try {
@@ -80,7 +93,11 @@ export class HealthChecker {
     syncStatus: (s) => {
       const check = this.#syncStatus(s);
       return check.info === 'SYNCING' && s.syncing
-        ? { name: 'syncStatus', status: 'ERROR', info: `SYNCING (at block ${s.syncing.currentBlock}, target ${s.syncing.targetBlock})` }
+        ? {
+            name: 'syncStatus',
+            status: 'ERROR',
+            info: `SYNCING (at block ${s.syncing.currentBlock}, target ${s.syncing.targetBlock})`,
+          }
         : check;
     },
   };
@@ -105,7 +122,11 @@ export class HealthChecker {
     }
     const threshold = this.node.config.rpc.health.noUpdateDurationThresholdMs;
     return now - this.#lastChangeAt > threshold
-      ? { name: 'updateStatus', status: 'ERROR', info: `block did not change for more than ${Math.round(threshold / 1000)} s` }
+      ? {
+          name: 'updateStatus',
+          status: 'ERROR',
+          info: `block did not change for more than ${Math.round(threshold / 1000)} s`,
+        }
       : { name: 'updateStatus', status: 'OK' };
   }
 

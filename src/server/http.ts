@@ -41,7 +41,13 @@ export interface RpcHttpAnswer {
 }
 
 /** A transport-level refusal, still in JSON-RPC form so clients can read it. */
-function transportError(status: number, code: number, message: string, data?: unknown, headers?: Record<string, string>): RpcHttpAnswer {
+function transportError(
+  status: number,
+  code: number,
+  message: string,
+  data?: unknown,
+  headers?: Record<string, string>,
+): RpcHttpAnswer {
   const error = data === undefined ? { code, message } : { code, message, data };
   return { status, body: JSON.stringify({ jsonrpc: '2.0', id: null, error }), headers };
 }

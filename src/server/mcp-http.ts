@@ -21,9 +21,17 @@ import { type RateLimiter, clientIp } from './rate-limit.js';
  * The SDK (with zod and ajv, some 300 modules) is loaded by the first `/mcp` request, not at start-up: a node that
  * never serves MCP never pays for it, and the first JSON-RPC answer comes sooner.
  */
-let sdk: Promise<{ Transport: typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js').WebStandardStreamableHTTPServerTransport; createMcpSdkServer: typeof import('./mcp-sdk.js').createMcpSdkServer }> | undefined;
+let sdk:
+  | Promise<{
+      Transport: typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js').WebStandardStreamableHTTPServerTransport;
+      createMcpSdkServer: typeof import('./mcp-sdk.js').createMcpSdkServer;
+    }>
+  | undefined;
 const loadSdk = () =>
-  (sdk ??= Promise.all([import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'), import('./mcp-sdk.js')]).then(([transport, server]) => ({
+  (sdk ??= Promise.all([
+    import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+    import('./mcp-sdk.js'),
+  ]).then(([transport, server]) => ({
     Transport: transport.WebStandardStreamableHTTPServerTransport,
     createMcpSdkServer: server.createMcpSdkServer,
   })));
@@ -40,7 +48,13 @@ export interface McpHttpOptions {
 /** One `/mcp` request, any HTTP method. */
 export type McpHttp = (request: Request, incoming: IncomingMessage) => Promise<Response>;
 
-function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}, data?: unknown): Response {
+function jsonRpcError(
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+  data?: unknown,
+): Response {
   const error = data === undefined ? { code, message } : { code, message, data };
   return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error }), {
     status,
@@ -59,7 +73,9 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
     if (authenticator) {
       const outcome = authenticator.authenticate(incoming.headers);
       if (outcome.status === 'refused' || (outcome.status === 'anonymous' && routeProtected)) {
-        const { code, message, data } = unauthorizedError(outcome.status === 'refused' ? outcome.reason : '/mcp requires authentication');
+        const { code, message, data } = unauthorizedError(
+          outcome.status === 'refused' ? outcome.reason : '/mcp requires authentication',
+        );
         return jsonRpcError(401, code, message, { 'www-authenticate': WWW_AUTHENTICATE }, data);
       }
     }
@@ -67,9 +83,15 @@ export function createMcpHttp(options: McpHttpOptions): McpHttp {
     if (rateLimiter) {
       const decision = rateLimiter.check(clientIp(incoming.headers['x-forwarded-for'], incoming.socket.remoteAddress));
       if (!decision.allowed) {
-        return jsonRpcError(429, ErrorCode.LimitExceeded, 'request rate exceeded', { 'retry-after': String(decision.backoffSeconds) }, {
-          backoffSeconds: decision.backoffSeconds,
-        });
+        return jsonRpcError(
+          429,
+          ErrorCode.LimitExceeded,
+          'request rate exceeded',
+          { 'retry-after': String(decision.backoffSeconds) },
+          {
+            backoffSeconds: decision.backoffSeconds,
+          },
+        );
       }
     }
     const { Transport, createMcpSdkServer } = await loadSdk();

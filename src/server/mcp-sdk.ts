@@ -86,7 +86,9 @@ export function createMcpSdkServer(node: SvcNode, log: Logger): Server {
     jsonSchemaValidator: sharedValidator,
   });
   // The core's results are the openrpc.json shapes; the SDK's zod-derived types are structurally wider.
-  server.setRequestHandler(ListToolsRequestSchema, () => mcpCall(log, 'tools/list', () => listTools() as ListToolsResult));
+  server.setRequestHandler(ListToolsRequestSchema, () =>
+    mcpCall(log, 'tools/list', () => listTools() as ListToolsResult),
+  );
   server.setRequestHandler(CallToolRequestSchema, ({ params }) =>
     mcpCall(log, 'tools/call', () => callTool(node, params.name, params.arguments) as CallToolResult),
   );
@@ -96,7 +98,9 @@ export function createMcpSdkServer(node: SvcNode, log: Logger): Server {
   server.setRequestHandler(ReadResourceRequestSchema, ({ params }) =>
     mcpCall(log, 'resources/read', () => readResource(node, params.uri) as ReadResourceResult),
   );
-  server.setRequestHandler(ListPromptsRequestSchema, () => mcpCall(log, 'prompts/list', () => listPrompts() as ListPromptsResult));
+  server.setRequestHandler(ListPromptsRequestSchema, () =>
+    mcpCall(log, 'prompts/list', () => listPrompts() as ListPromptsResult),
+  );
   server.setRequestHandler(GetPromptRequestSchema, ({ params }) =>
     mcpCall(log, 'prompts/get', () => getPrompt(params.name, params.arguments) as GetPromptResult),
   );

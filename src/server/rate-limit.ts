@@ -19,7 +19,10 @@ export class RateLimiter {
   /** IP → time of its last allowed request. Map iteration order = least recently used first. */
   readonly #lastAllowed = new Map<string, number>();
 
-  constructor(config: Pick<RateLimitConfig, 'minRequestIntervalMs' | 'latestTimestampCacheSize'>, private readonly now = Date.now) {
+  constructor(
+    config: Pick<RateLimitConfig, 'minRequestIntervalMs' | 'latestTimestampCacheSize'>,
+    private readonly now = Date.now,
+  ) {
     this.#interval = config.minRequestIntervalMs;
     this.#capacity = Math.max(1, config.latestTimestampCacheSize);
   }

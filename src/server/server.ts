@@ -73,7 +73,13 @@ export async function startServer(node: SvcNode, options: StartServerOptions): P
   });
   const cors = createCorsPolicy(http.corsAllowedOrigins);
   const rateLimiter = http.rateLimit.enabled ? new RateLimiter(http.rateLimit) : undefined;
-  const rpc = createJsonRpcHttp({ dispatcher, context: { node, transport: 'http' }, maxBodySize: http.maxBodySize, rateLimiter, authenticator });
+  const rpc = createJsonRpcHttp({
+    dispatcher,
+    context: { node, transport: 'http' },
+    maxBodySize: http.maxBodySize,
+    rateLimiter,
+    authenticator,
+  });
   const mcp = node.enabledNamespaces.has('mcp')
     ? createMcpHttp({ node, maxBodySize: http.maxBodySize, rateLimiter, authenticator, log: rpcLog })
     : undefined;
@@ -107,7 +113,9 @@ export async function startServer(node: SvcNode, options: StartServerOptions): P
     }
     void honoListener(req, res);
   };
-  const server: Server = secure ? createHttpsServer(loadTlsOptions(http.certificate!), listener) : createHttpServer(listener);
+  const server: Server = secure
+    ? createHttpsServer(loadTlsOptions(http.certificate!), listener)
+    : createHttpServer(listener);
   // Keep idle keep-alive connections longer than clients' own idle timeouts (undici: 4 s, browsers: 60 s), so a
   // client never reuses a socket the server is closing at that moment ("other side closed" under load).
   server.keepAliveTimeout = 65_000;
@@ -115,7 +123,19 @@ export async function startServer(node: SvcNode, options: StartServerOptions): P
 
   let ws: WebSocketEndpoint | undefined;
   if (config.rpc.ws.enabled) {
-    ws = attachWebSocket(server, { node, dispatcher, cors, rateLimiter, secure, maxPayload: http.maxBodySize, maxBufferedBytes: config.rpc.ws.maxBufferedBytes, maxOutstandingRequests: config.rpc.ws.maxOutstandingRequests, pingIntervalMs: config.rpc.ws.pingIntervalMs, authenticator, log: rpcLog });
+    ws = attachWebSocket(server, {
+      node,
+      dispatcher,
+      cors,
+      rateLimiter,
+      secure,
+      maxPayload: http.maxBodySize,
+      maxBufferedBytes: config.rpc.ws.maxBufferedBytes,
+      maxOutstandingRequests: config.rpc.ws.maxOutstandingRequests,
+      pingIntervalMs: config.rpc.ws.pingIntervalMs,
+      authenticator,
+      log: rpcLog,
+    });
     metrics?.attachWebSocket(ws);
   }
 

@@ -19,7 +19,9 @@ export function loadTlsOptions(certificate: CertificateConfig): SecureContextOpt
     try {
       passphrase = readFileSync(certificate.passwordFile, 'utf8').split(/\r?\n/, 1)[0];
     } catch (err) {
-      throw new ConfigError(`cannot read keystore password file ${certificate.passwordFile}: ${(err as Error).message}`);
+      throw new ConfigError(
+        `cannot read keystore password file ${certificate.passwordFile}: ${(err as Error).message}`,
+      );
     }
   }
   const options: SecureContextOptions = { pfx, passphrase };

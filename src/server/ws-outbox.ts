@@ -138,7 +138,10 @@ export class FlushScheduler {
     }
     this.lastFlush = performance.now();
     if (this.busyShare !== undefined) {
-      this.window = Math.min(this.maxWindowMs, Math.max(this.windowMs, (this.current.length * this.perWriteMs) / this.busyShare));
+      this.window = Math.min(
+        this.maxWindowMs,
+        Math.max(this.windowMs, (this.current.length * this.perWriteMs) / this.busyShare),
+      );
       if (this.window > this.longestWindowMs) this.longestWindowMs = this.window;
     }
     this.current = [];
@@ -161,7 +164,13 @@ export class FlushScheduler {
  * than 5 % of the thread: 60 ms for 200 connections, at most 250 ms. 64 connections (about a millisecond
  * of socket writes) per turn of the event loop.
  */
-export const notificationFlushes = new FlushScheduler({ windowMs: 25, perTurn: 64, busyShare: 0.05, perWriteMs: 0.015, maxWindowMs: 250 });
+export const notificationFlushes = new FlushScheduler({
+  windowMs: 25,
+  perTurn: 64,
+  busyShare: 0.05,
+  perWriteMs: 0.015,
+  maxWindowMs: 250,
+});
 
 export class WebSocketOutbox implements Flushable {
   private messages: OutgoingMessage[] = [];
@@ -214,7 +223,8 @@ export class WebSocketOutbox implements Flushable {
       return;
     }
     let size = 0;
-    for (let i = 0; i < messages.length; i++) size += typeof messages[i] === 'string' ? headerLength(lengths[i]) + lengths[i] : lengths[i];
+    for (let i = 0; i < messages.length; i++)
+      size += typeof messages[i] === 'string' ? headerLength(lengths[i]) + lengths[i] : lengths[i];
     const out = Buffer.allocUnsafe(size);
     let offset = 0;
     for (let i = 0; i < messages.length; i++) {

@@ -42,7 +42,6 @@ export interface WebSocketOptions {
 /** Close code for a client that does not read fast enough: 1008 "policy violation" (RFC 6455 §7.4.1). */
 export const SLOW_CONSUMER_CLOSE_CODE = 1008;
 
-
 export interface WebSocketEndpoint {
   readonly clientCount: number;
   close(): Promise<void>;
@@ -52,7 +51,9 @@ let nextConnectionId = 1;
 
 function refuseUpgrade(socket: Duplex, status: number, reason: string, body = '', extraHeaders = ''): void {
   const type = body === '' ? '' : 'Content-Type: application/json\r\n';
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\n${type}${extraHeaders}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\n${type}${extraHeaders}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }
 
 /** -32005 for every request of a message refused because the connection has too many in flight. */
@@ -184,7 +185,9 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): WebS
       },
     };
     // Authentication on: only authenticated clients get this far (checked at the upgrade).
-    const ctx: HandlerContext = authenticator ? { node, transport: 'ws', connection, authenticated: true } : { node, transport: 'ws', connection };
+    const ctx: HandlerContext = authenticator
+      ? { node, transport: 'ws', connection, authenticated: true }
+      : { node, transport: 'ws', connection };
     // Messages dispatched and not yet answered: a client that pipelines without waiting cannot queue unbounded work.
     let outstanding = 0;
     log.debug('websocket connected', { connection: connection.id, ip });

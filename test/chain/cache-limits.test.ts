@@ -53,7 +53,17 @@ describe('cache bounds', () => {
   });
 
   it('a chain honours the configured bounds of its block store, state views and call executors', async () => {
-    const caches: Partial<CacheLimits> = { blocks: 8, headers: 16, receipts: 4, canonicalHashes: 32, stateViews: 3, callExecutors: 2, trieNodes: 50, trieLookups: 40, trieDecodedNodes: 20 };
+    const caches: Partial<CacheLimits> = {
+      blocks: 8,
+      headers: 16,
+      receipts: 4,
+      canonicalHashes: 32,
+      stateViews: 3,
+      callExecutors: 2,
+      trieNodes: 50,
+      trieLookups: 40,
+      trieDecodedNodes: 20,
+    };
     const engine = await ChainEngine.open({ dataDir: dir(), network: 'dev', seal: 'instant', caches });
     cleanups.push(() => engine.close());
     await engine.miner.mineBlocks(200, { withTransactions: false });
@@ -83,7 +93,9 @@ describe('cache bounds', () => {
 
   it('the settings reach the configuration, with the documented defaults', () => {
     expect(loadConfig({ flags: { network: 'dev' } }).caches).toEqual(DEFAULT_CACHE_LIMITS);
-    const config = loadConfig({ env: { SVC_NODE_CACHE_TRIE_NODES: '5000', SVC_NODE_DB_CACHE_SIZE: '1048576', SVC_NODE_CACHE_BLOCKS: '0' } });
+    const config = loadConfig({
+      env: { SVC_NODE_CACHE_TRIE_NODES: '5000', SVC_NODE_DB_CACHE_SIZE: '1048576', SVC_NODE_CACHE_BLOCKS: '0' },
+    });
     expect(config.caches.trieNodes).toBe(5000);
     expect(config.caches.dbCacheBytes).toBe(1_048_576);
     expect(config.caches.blocks).toBe(1); // at least one entry

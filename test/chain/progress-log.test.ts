@@ -6,7 +6,14 @@ describe('ProgressLog', () => {
   it('reports percent, the last interval’s rate and the ETA at the average pace', () => {
     let now = 1_000_000;
     const lines: Array<Record<string, unknown>> = [];
-    const progress = new ProgressLog({ log: { info: (_m, f) => lines.push(f!) }, message: 'work', total: 1000, unit: 'blocks', now: () => now, fields: () => ({ epoch: 3 }) });
+    const progress = new ProgressLog({
+      log: { info: (_m, f) => lines.push(f!) },
+      message: 'work',
+      total: 1000,
+      unit: 'blocks',
+      now: () => now,
+      fields: () => ({ epoch: 3 }),
+    });
     expect(progress.snapshot()).toMatchObject({ done: 0, percent: 0, rate: 0, etaSeconds: undefined });
 
     now += 10_000;
@@ -26,7 +33,12 @@ describe('ProgressLog', () => {
 
   it('ticks on its own timer until stopped', async () => {
     const lines: unknown[] = [];
-    const progress = new ProgressLog({ log: { info: (m) => lines.push(m) }, message: 'work', total: 10, intervalMs: 20 }).start();
+    const progress = new ProgressLog({
+      log: { info: (m) => lines.push(m) },
+      message: 'work',
+      total: 10,
+      intervalMs: 20,
+    }).start();
     await new Promise((r) => setTimeout(r, 110));
     progress.stop();
     const count = lines.length;

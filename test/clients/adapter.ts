@@ -42,7 +42,7 @@ export interface ReceiptSummary {
   readonly events: readonly IncrementedEvent[];
 }
 
-export type Unsubscribe = () => Promise<void>
+export type Unsubscribe = () => Promise<void>;
 
 export interface ClientSession {
   /** The chain id, asked over HTTP or over WebSocket. */

@@ -33,7 +33,10 @@ let datadir: string;
 let accounts: AccountManager;
 let ctx: HandlerContext;
 
-async function call(method: string, ...params: unknown[]): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
+async function call(
+  method: string,
+  ...params: unknown[]
+): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
   return (await dispatcher.handle({ jsonrpc: '2.0', id: 1, method, params }, ctx)) as never;
 }
 
@@ -55,7 +58,9 @@ describe('personal_sign(message, address) without a passphrase', () => {
     const address = (await call('personal_importRawKey', wallet.privateKey, passphrase)).result as string;
     const message = `0x${Buffer.from('hello from a wallet').toString('hex')}`;
 
-    expect(await call('personal_sign', message, address)).toMatchObject({ error: { code: -32000, message: expect.stringMatching(/locked/) } });
+    expect(await call('personal_sign', message, address)).toMatchObject({
+      error: { code: -32000, message: expect.stringMatching(/locked/) },
+    });
     expect((await call('personal_unlockAccount', address, passphrase)).result).toBe(true);
     const { result: signature } = await call('personal_sign', message, address);
     expect(verifyMessage('hello from a wallet', signature as string)).toBe(wallet.address);
@@ -82,7 +87,10 @@ describe('the fields web3.js v4 adds to a call request', () => {
   it('pass eth_estimateGas and eth_call validation, with and without a configured common', () => {
     for (const method of [methods.eth_estimateGas, methods.eth_call]) {
       expect(method.params[0]!.check(web3Estimate), method.name).toBeUndefined();
-      const withCommon = { ...web3Estimate, common: { customChain: { name: 'classic', chainId: '0x3d', networkId: '0x1' }, baseChain: 'mainnet' } };
+      const withCommon = {
+        ...web3Estimate,
+        common: { customChain: { name: 'classic', chainId: '0x3d', networkId: '0x1' }, baseChain: 'mainnet' },
+      };
       expect(method.params[0]!.check(withCommon), method.name).toBeUndefined();
     }
   });

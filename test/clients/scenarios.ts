@@ -136,7 +136,11 @@ export const scenarios: readonly Scenario[] = [
     name: 'reads past events (eth_getLogs)',
     async run({ session, localAddress, nodeAccount, state }) {
       const counter = need(state.counter, 'the contract');
-      const events = await session.pastIncrements(counter, need(state.deployedAt, 'the deploy block'), await session.blockNumber());
+      const events = await session.pastIncrements(
+        counter,
+        need(state.deployedAt, 'the deploy block'),
+        await session.blockNumber(),
+      );
       expect(events.map((e) => [e.by.toLowerCase(), e.amount, e.newCount])).toEqual([
         [localAddress.toLowerCase(), 5n, 46n],
         [nodeAccount.toLowerCase(), 2n, 48n],
@@ -174,20 +178,32 @@ export const scenarios: readonly Scenario[] = [
       const counter = need(state.counter, 'the contract');
       const heads: bigint[] = [];
       const events: IncrementedEvent[] = [];
-      const unsubscribe = [await session.watchHeads((n) => heads.push(n)), await session.watchIncrements(counter, (e) => events.push(e))];
+      const unsubscribe = [
+        await session.watchHeads((n) => heads.push(n)),
+        await session.watchIncrements(counter, (e) => events.push(e)),
+      ];
       try {
         // A library may still be installing its subscriptions when its watch call returns: send until both
         // streams deliver, then check that the next two blocks arrive complete and in order.
         for (let attempt = 0; heads.length === 0 || events.length === 0; attempt++) {
-          if (attempt === 5) throw new Error(`no notification after 5 blocks (heads ${heads.length}, logs ${events.length})`);
+          if (attempt === 5)
+            throw new Error(`no notification after 5 blocks (heads ${heads.length}, logs ${events.length})`);
           const warmUp = await session.increment(counter, 1n, 'local');
-          await until(() => heads.includes(warmUp.blockNumber) && events.some((e) => e.transactionHash === warmUp.transactionHash), 'the first notifications', 1_000).catch(() => undefined);
+          await until(
+            () =>
+              heads.includes(warmUp.blockNumber) && events.some((e) => e.transactionHash === warmUp.transactionHash),
+            'the first notifications',
+            1_000,
+          ).catch(() => undefined);
         }
         const seen = events.length;
         const count = await session.readCount(counter);
         const first = await session.increment(counter, 1n, 'local');
         const second = await session.increment(counter, 1n, 'local');
-        await until(() => heads.includes(second.blockNumber) && events.length >= seen + 2, 'the heads and logs of two blocks');
+        await until(
+          () => heads.includes(second.blockNumber) && events.length >= seen + 2,
+          'the heads and logs of two blocks',
+        );
         expect(heads).toContain(first.blockNumber);
         expect(events.slice(seen).map((e) => [e.newCount, e.blockNumber, e.transactionHash])).toEqual([
           [count + 1n, first.blockNumber, first.transactionHash],
@@ -210,14 +226,18 @@ export const scenarios: readonly Scenario[] = [
       const byNode = await session.signMessage(message, 'node');
       sameAddress(await session.recoverMessageSigner(message, byNode), nodeAccount);
       // The signature binds the message: over another text it recovers someone else.
-      expect((await session.recoverMessageSigner('another message', local)).toLowerCase()).not.toBe(localAddress.toLowerCase());
+      expect((await session.recoverMessageSigner('another message', local)).toLowerCase()).not.toBe(
+        localAddress.toLowerCase(),
+      );
     },
   },
   {
     name: 'reads a historical balance and historical contract state',
     async run({ session, localAddress, state }) {
       const deployedAt = need(state.deployedAt, 'the deploy block');
-      expect(await session.getBalance(localAddress, deployedAt - 1n)).toBe(need(state.balanceBeforeDeploy, 'the balance before'));
+      expect(await session.getBalance(localAddress, deployedAt - 1n)).toBe(
+        need(state.balanceBeforeDeploy, 'the balance before'),
+      );
       expect(await session.getBalance(localAddress)).toBeLessThan(state.balanceBeforeDeploy!);
       expect(await session.readCount(need(state.counter, 'the contract'), deployedAt)).toBe(41n);
     },

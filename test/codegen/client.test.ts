@@ -11,7 +11,8 @@ const received: Request[] = [];
 function answer(request: Request): object {
   received.push(request);
   if (request.method === 'eth_chainId') return { jsonrpc: '2.0', id: request.id, result: '0x3d' };
-  if (request.method === 'eth_getBalance') return { jsonrpc: '2.0', id: request.id, result: request.params.length === 1 ? '0x1' : '0x2' };
+  if (request.method === 'eth_getBalance')
+    return { jsonrpc: '2.0', id: request.id, result: request.params.length === 1 ? '0x1' : '0x2' };
   if (request.method === 'eth_subscribe') return { jsonrpc: '2.0', id: request.id, result: '0xabc' };
   return { jsonrpc: '2.0', id: request.id, error: { code: -32601, message: 'Method not found', data: request.method } };
 }
@@ -35,7 +36,13 @@ beforeAll(async () => {
       const body = JSON.parse(String(data));
       socket.send(JSON.stringify(reply(body)));
       if (!Array.isArray(body) && body.method === 'eth_subscribe') {
-        socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: '0xabc', result: { number: '0x5' } } }));
+        socket.send(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            method: 'eth_subscription',
+            params: { subscription: '0xabc', result: { number: '0x5' } },
+          }),
+        );
       }
     }),
   );
@@ -58,14 +65,21 @@ describe('generated client over HTTP', () => {
   it('maps member names back to method names and drops trailing undefined params', async () => {
     await expect(client().tools_list()).rejects.toThrow(RpcClientError);
     expect(received.at(-1)?.method).toBe('tools/list');
-    await client().rpc_discover().catch(() => undefined);
+    await client()
+      .rpc_discover()
+      .catch(() => undefined);
     expect(received.at(-1)?.method).toBe('rpc.discover');
-    const omitted = await client().request('eth_getBalance', ['0x407d73d8a49eeb85d32cf465507dd71d507100c1', undefined] as never);
+    const omitted = await client().request('eth_getBalance', [
+      '0x407d73d8a49eeb85d32cf465507dd71d507100c1',
+      undefined,
+    ] as never);
     expect(omitted).toBe('0x1');
   });
 
   it('throws RpcClientError with code and data', async () => {
-    const error = await client().request('eth_nope', []).catch((e: unknown) => e);
+    const error = await client()
+      .request('eth_nope', [])
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RpcClientError);
     expect(error).toMatchObject({ code: -32601, message: 'Method not found', data: 'eth_nope' });
   });
@@ -96,7 +110,10 @@ describe('generated client over WebSocket', () => {
     const transport = webSocketTransport(`ws://${url}/ws`, { WebSocket });
     const client = createClient(transport);
     expect(await client.eth_chainId()).toBe('0x3d');
-    expect(await client.batch((b) => [b.eth_chainId(), b.web3_clientVersion()])).toMatchObject(['0x3d', { code: -32601 }]);
+    expect(await client.batch((b) => [b.eth_chainId(), b.web3_clientVersion()])).toMatchObject([
+      '0x3d',
+      { code: -32601 },
+    ]);
     const heads: unknown[] = [];
     const subscription = await client.eth_subscribe('newHeads');
     const delivered = new Promise<void>((resolve) =>

@@ -30,7 +30,8 @@ describe('npm run codegen', () => {
     const fresh = readTree(out);
     const committed = readTree(path.join(root, 'src/generated'));
     expect([...committed.keys()].sort()).toEqual([...fresh.keys()].sort());
-    for (const [name, content] of fresh) expect(committed.get(name), `${name} is stale: run npm run codegen`).toBe(content);
+    for (const [name, content] of fresh)
+      expect(committed.get(name), `${name} is stale: run npm run codegen`).toBe(content);
   });
 
   it('regenerates the client package sources, clients/typescript/src/, byte for byte', async () => {
@@ -39,7 +40,8 @@ describe('npm run codegen', () => {
     const fresh = readTree(out);
     const committed = readTree(path.join(root, 'clients/typescript/src'));
     expect([...committed.keys()].sort()).toEqual([...fresh.keys()].sort());
-    for (const [name, content] of fresh) expect(committed.get(name), `clients/typescript/src/${name} is stale: run npm run codegen`).toBe(content);
+    for (const [name, content] of fresh)
+      expect(committed.get(name), `clients/typescript/src/${name} is stale: run npm run codegen`).toBe(content);
     // The same types and client as the node's own copy: one generator, one API.
     expect(fresh.get('client.ts')).toBe(fs.readFileSync(path.join(root, 'src/generated/client.ts'), 'utf8'));
   });
@@ -61,6 +63,7 @@ describe('npm run codegen', () => {
     await generateDocs(doc, out);
     const fresh = readTree(out);
     const committed = readTree(path.join(root, 'docs'));
-    for (const [name, content] of fresh) expect(committed.get(name), `docs/${name} is stale: run npm run codegen`).toBe(content);
+    for (const [name, content] of fresh)
+      expect(committed.get(name), `docs/${name} is stale: run npm run codegen`).toBe(content);
   });
 });

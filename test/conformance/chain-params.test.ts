@@ -47,7 +47,12 @@ describe('fork params', () => {
   });
 
   it('reads the classic dialect, absent = never', () => {
-    const p = parseForkParams({ homesteadForkBlock: '0x00', EIP150ForkBlock: 2, byzantiumForkBlock: '10', chainID: '0x01' });
+    const p = parseForkParams({
+      homesteadForkBlock: '0x00',
+      EIP150ForkBlock: 2,
+      byzantiumForkBlock: '10',
+      chainID: '0x01',
+    });
     if (p.kind !== 'eth') throw new Error('expected Ethereum rules');
     expect(p.schedule).toEqual({ homestead: 0n, tangerineWhistle: 2n, byzantium: 10n });
     expect(ethHardforkAt(p.schedule, 9n)).toBe('tangerineWhistle');
@@ -86,10 +91,20 @@ describe('chain rules of a test chain', () => {
   it('a DAO chain demands the dao-hard-fork extra data in its first ten blocks', async () => {
     const spec = parseChainParams({ genesis, params: { fork: 'HomesteadToDaoAt2' }, accounts: {} });
     const common = spec.rules.commonAt(2n);
-    const parent = createBlockHeader({ number: 1n, timestamp: 100n, difficulty: 131072n, gasLimit: 3_000_000n }, { common });
+    const parent = createBlockHeader(
+      { number: 1n, timestamp: 100n, difficulty: 131072n, gasLimit: 3_000_000n },
+      { common },
+    );
     const child = (extraData: Uint8Array) =>
       createBlockHeader(
-        { number: 2n, parentHash: parent.hash(), timestamp: 101n, difficulty: spec.rules.difficulty(parent, 101n), gasLimit: 3_000_000n, extraData },
+        {
+          number: 2n,
+          parentHash: parent.hash(),
+          timestamp: 101n,
+          difficulty: spec.rules.difficulty(parent, 101n),
+          gasLimit: 3_000_000n,
+          extraData,
+        },
         { common },
       );
     expect(await spec.rules.validateHeader(parent, child(new Uint8Array(0)))).toMatch(/DAO fork block 2/);
@@ -97,6 +112,8 @@ describe('chain rules of a test chain', () => {
   });
 
   it('refuses an unknown seal engine', () => {
-    expect(() => parseChainParams({ genesis, params: { fork: 'Berlin' }, sealEngine: 'Clique', accounts: {} })).toThrow(/unknown seal engine Clique/);
+    expect(() => parseChainParams({ genesis, params: { fork: 'Berlin' }, sealEngine: 'Clique', accounts: {} })).toThrow(
+      /unknown seal engine Clique/,
+    );
   });
 });

@@ -53,11 +53,15 @@ describe.skipIf(!present)('conformance vectors (fast subset)', () => {
   }, 60_000);
   afterAll(async () => node?.stop());
 
-  it.each(BLOCKCHAIN_SUBSET)('BlockchainTests %s', async (path, expected) => {
-    const summary = await run([bt(path)]);
-    expect(failures(summary)).toEqual([]);
-    expect(summary.passed).toBe(expected);
-  }, 60_000);
+  it.each(BLOCKCHAIN_SUBSET)(
+    'BlockchainTests %s',
+    async (path, expected) => {
+      const summary = await run([bt(path)]);
+      expect(failures(summary)).toEqual([]);
+      expect(summary.passed).toBe(expected);
+    },
+    60_000,
+  );
 
   it('skips the London+ cases of a Cancun-snapshot file and says why', async () => {
     const summary = await run([bt('legacy-cancun/InvalidBlocks/bcStateTests/TransactionNonceCheck.json')]);
@@ -73,7 +77,10 @@ describe.skipIf(!present)('conformance vectors (fast subset)', () => {
   }, 60_000);
 
   it('an Ethash-sealed chain (RPC_API_Test, Byzantium) passes with the real seal check', async () => {
-    const summary = await run([bt('legacy-constantinople/ValidBlocks/bcGasPricerTest/RPC_API_Test.json')], 'RPC_API_Test_Byzantium');
+    const summary = await run(
+      [bt('legacy-constantinople/ValidBlocks/bcGasPricerTest/RPC_API_Test.json')],
+      'RPC_API_Test_Byzantium',
+    );
     expect(failures(summary)).toEqual([]);
     expect(summary.passed).toBe(1);
   }, 60_000);
@@ -91,7 +98,9 @@ describe.skipIf(!present)('conformance vectors (fast subset)', () => {
   }
 
   it('refuses a block whose gas limit is 2^63 (one above the bound), naming the rule, then takes the valid one', async () => {
-    const source = JSON.parse(readFileSync(bt('legacy-constantinople/ValidBlocks/bcBlockGasLimitTest/BlockGasLimit2p63m1.json'), 'utf8'));
+    const source = JSON.parse(
+      readFileSync(bt('legacy-constantinople/ValidBlocks/bcBlockGasLimitTest/BlockGasLimit2p63m1.json'), 'utf8'),
+    );
     const cases: Record<string, unknown> = {};
     for (const fork of ['Frontier', 'Byzantium', 'ConstantinopleFix']) {
       const good = source[`BlockGasLimit2p63m1_${fork}`];
@@ -100,7 +109,10 @@ describe.skipIf(!present)('conformance vectors (fast subset)', () => {
       expect(BigInt(good.genesisBlockHeader.gasLimit)).toBe(2n ** 63n - 1n);
       const [header, txs, uncles] = RLP.decode(hexToBytes(good.blocks[0].rlp)) as [Uint8Array[], unknown, unknown];
       header[9] = bigIntToUnpaddedBytes(2n ** 63n);
-      const tooHigh = { rlp: bytesToHex(RLP.encode([header, txs, uncles] as never)), expectException: 'GasLimitHigherThan2p63m1' };
+      const tooHigh = {
+        rlp: bytesToHex(RLP.encode([header, txs, uncles] as never)),
+        expectException: 'GasLimitHigherThan2p63m1',
+      };
       cases[`GasLimit2p63_${fork}`] = { ...good, blocks: [tooHigh, good.blocks[0]] };
     }
     const summary = await runCases(cases);
@@ -108,7 +120,9 @@ describe.skipIf(!present)('conformance vectors (fast subset)', () => {
     expect(summary.passed).toBe(3);
     for (const outcome of summary.outcomes) {
       expect(outcome.rejections).toHaveLength(1);
-      expect(outcome.rejections![0]).toMatch(/^block 1 \(GasLimitHigherThan2p63m1\): .*gas limit 9223372036854775808 exceeds the maximum 2\^63 − 1.*gas-limit-above-max/);
+      expect(outcome.rejections![0]).toMatch(
+        /^block 1 \(GasLimitHigherThan2p63m1\): .*gas limit 9223372036854775808 exceeds the maximum 2\^63 − 1.*gas-limit-above-max/,
+      );
     }
   }, 60_000);
 
@@ -131,11 +145,19 @@ describe.skipIf(!present)('conformance vectors (fast subset)', () => {
       wrongValue: respelt('0x00', '0x01'),
     });
     const reasons = Object.fromEntries(summary.outcomes.map((o) => [o.id.split('::')[1], o.reason]));
-    expect(reasons).toEqual({ asVector: undefined, empty: undefined, short: undefined, twentyBytes: undefined, wrongValue: expect.stringMatching(`${contract} storage 0x00: got`) });
+    expect(reasons).toEqual({
+      asVector: undefined,
+      empty: undefined,
+      short: undefined,
+      twentyBytes: undefined,
+      wrongValue: expect.stringMatching(`${contract} storage 0x00: got`),
+    });
   }, 60_000);
 
   it('reports the first difference when a vector expects another state', async () => {
-    const source = JSON.parse(readFileSync(bt('legacy-constantinople/ValidBlocks/bcValidBlockTest/SimpleTx.json'), 'utf8'));
+    const source = JSON.parse(
+      readFileSync(bt('legacy-constantinople/ValidBlocks/bcValidBlockTest/SimpleTx.json'), 'utf8'),
+    );
     const good = source.SimpleTx_ConstantinopleFix;
     const withoutCoinbase = structuredClone(good);
     delete withoutCoinbase.postState['0x8888f1f195afa192cfee860698584c030f4c9db1'];

@@ -22,19 +22,39 @@ import { addresses, mine, signedTx, tempDir } from '../chain/engine/fixtures.js'
 
 const network = instantSealNetwork(dev);
 const dirs: Array<{ remove: () => void }> = [];
-afterEach(() => dirs.splice(0).forEach((d) => { d.remove(); }));
+afterEach(() =>
+  dirs.splice(0).forEach((d) => {
+    d.remove();
+  }),
+);
 
 /** A chain with a Counter deployment, an increment (a log) and a transfer; returns its datadir. */
 async function buildChain(): Promise<{ dir: string; counter: Uint8Array; head: bigint; stateRoot: Uint8Array }> {
   const d = tempDir('offline-check-');
   dirs.push(d);
-  const chain = await Blockchain.open({ dataDir: d.dir, network: engineNetworkOf(network), rules: etcEngineRules(network), noProof: true });
+  const chain = await Blockchain.open({
+    dataDir: d.dir,
+    network: engineNetworkOf(network),
+    rules: etcEngineRules(network),
+    noProof: true,
+  });
   const counterAbi = new Interface(Counter.abi);
-  const deploy = signedTx(chain, { from: 1, nonce: 0n, data: hexToBytes((Counter.bytecode + counterAbi.encodeDeploy([1n]).slice(2)) as `0x${string}`), gasLimit: 1_000_000n });
+  const deploy = signedTx(chain, {
+    from: 1,
+    nonce: 0n,
+    data: hexToBytes((Counter.bytecode + counterAbi.encodeDeploy([1n]).slice(2)) as `0x${string}`),
+    gasLimit: 1_000_000n,
+  });
   const { result } = await mine(chain, [deploy]);
   expect(result.status).toBe('head');
   const counter = (await chain.getReceipts(chain.getHead().hash()))![0].contractAddress!;
-  const increment = signedTx(chain, { from: 1, nonce: 1n, to: counter, data: hexToBytes(counterAbi.encodeFunctionData('increment', [5n]) as `0x${string}`), gasLimit: 200_000n });
+  const increment = signedTx(chain, {
+    from: 1,
+    nonce: 1n,
+    to: counter,
+    data: hexToBytes(counterAbi.encodeFunctionData('increment', [5n]) as `0x${string}`),
+    gasLimit: 200_000n,
+  });
   await mine(chain, [increment, signedTx(chain, { from: 2, nonce: 0n, to: addresses[3], value: 7n })]);
   const head = chain.getHead();
   await chain.close();
@@ -56,7 +76,10 @@ describe('offline datadir checker', () => {
     const batch = new WriteBatch()
       // A log posting (address kind) and an address-index entry for a block that was never stored.
       .put(Uint8Array.of(LOG_INDEX_TAG, 0x01, ...counter, ...encodeNumber(head + 1n), ...missing), new Uint8Array(0))
-      .put(Uint8Array.of(ADDRESS_INDEX_TAG, ...counter, ...encodeNumber(head + 1n), ...missing, 0, 0, 0, 0), new Uint8Array(0))
+      .put(
+        Uint8Array.of(ADDRESS_INDEX_TAG, ...counter, ...encodeNumber(head + 1n), ...missing, 0, 0, 0, 0),
+        new Uint8Array(0),
+      )
       // A tx lookup into that block, and the head's state without its root node.
       .put(keys.txLookup(new Uint8Array(32).fill(0xdd)), RLP.encode([missing, 0]))
       .del(keys.state(stateRoot));
@@ -76,7 +99,12 @@ describe('offline datadir checker', () => {
     const d = tempDir('offline-check-');
     dirs.push(d);
     // Another chain's database (the Ethash dev chain) under the instant-seal network: a genesis mismatch.
-    const chain = await Blockchain.open({ dataDir: d.dir, network: engineNetworkOf(dev), rules: etcEngineRules(dev), noProof: true });
+    const chain = await Blockchain.open({
+      dataDir: d.dir,
+      network: engineNetworkOf(dev),
+      rules: etcEngineRules(dev),
+      noProof: true,
+    });
     await chain.close();
     const result = await checkDatadirOffline(d.dir, network);
     expect(result.failures.reopen.join('\n')).toMatch(/does not reopen/);

@@ -13,7 +13,13 @@ import { load as parseYaml } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { nodeIdOf } from '../../src/p2p/node-key.js';
 import { formatEnode, parseEnode } from '../../src/p2p/enode.js';
-import { nodeCommand, prepareCluster, DEFAULT_BLOCK_TIME, DEFAULT_HTTP_PORTS, DEFAULT_P2P_PORTS } from '../../scripts/cluster/layout.js';
+import {
+  nodeCommand,
+  prepareCluster,
+  DEFAULT_BLOCK_TIME,
+  DEFAULT_HTTP_PORTS,
+  DEFAULT_P2P_PORTS,
+} from '../../scripts/cluster/layout.js';
 import { repoRoot } from '../helpers/node-process.js';
 
 const read = (name: string) => readFileSync(join(repoRoot, name), 'utf8');
@@ -88,7 +94,9 @@ describe('Dockerfile', () => {
     const readme = read('README.md');
     const build = instructions.filter((i) => i.stage === 0 && i.keyword === 'RUN').map((i) => words(i.args).join(' '));
     const entry = words(one('ENTRYPOINT')).join(' ');
-    expect([...build, entry]).toEqual(readmeBlockAfter(readme, 'The image runs exactly what you can run without Docker'));
+    expect([...build, entry]).toEqual(
+      readmeBlockAfter(readme, 'The image runs exactly what you can run without Docker'),
+    );
     // The usage in the Dockerfile's header is the README's.
     const header = read('Dockerfile')
       .split('\n')
@@ -108,7 +116,10 @@ describe('docker-compose.yml', () => {
     volumes: string[];
     depends_on?: string[];
   }
-  const compose = parseYaml(read('docker-compose.yml')) as { services: Record<string, Service>; volumes: Record<string, unknown> };
+  const compose = parseYaml(read('docker-compose.yml')) as {
+    services: Record<string, Service>;
+    volumes: Record<string, unknown>;
+  };
 
   /** `--flag value` pairs (and bare boolean flags as true) of a command line. */
   const flagsOf = (args: readonly string[]): Map<string, string | true> => {
@@ -124,7 +135,12 @@ describe('docker-compose.yml', () => {
   it('gives each node the flags and environment of npm run cluster, translated for containers', () => {
     const base = mkdtempSync(join(tmpdir(), 'svc-compose-'));
     try {
-      const options = { baseDir: base, httpPorts: DEFAULT_HTTP_PORTS, p2pPorts: DEFAULT_P2P_PORTS, blockTime: DEFAULT_BLOCK_TIME };
+      const options = {
+        baseDir: base,
+        httpPorts: DEFAULT_HTTP_PORTS,
+        p2pPorts: DEFAULT_P2P_PORTS,
+        blockTime: DEFAULT_BLOCK_TIME,
+      };
       const specs = prepareCluster(options);
       expect(Object.keys(compose.services)).toEqual(specs.map((s) => s.name));
       const names = new Map(specs.map((s) => [s.p2pPort, s.name]));
@@ -147,10 +163,12 @@ describe('docker-compose.yml', () => {
 
         // The static peers of the cluster, by service name and with the committed keys' ids.
         const peers = typeof bootnodes === 'string' ? bootnodes.split(',').map(parseEnode) : [];
-        expect(peers.map((p) => `${p.host}:${p.port}`)).toEqual(spec.staticPeers.map((url) => {
-          const { port } = parseEnode(url);
-          return `${names.get(port)}:${port}`;
-        }));
+        expect(peers.map((p) => `${p.host}:${p.port}`)).toEqual(
+          spec.staticPeers.map((url) => {
+            const { port } = parseEnode(url);
+            return `${names.get(port)}:${port}`;
+          }),
+        );
         for (const peer of peers) expect(formatEnode(peer)).toBe(formatEnode({ ...peer, id: idOfKeyFile(peer.host) }));
       }
     } finally {

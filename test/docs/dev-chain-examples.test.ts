@@ -22,7 +22,11 @@ const devExamples = doc.methods.flatMap((m) =>
   m.examples.filter((e) => e.name.startsWith('fresh dev chain')).map((e) => ({ method: m.name, example: e })),
 );
 
-async function call(url: string, method: string, params: readonly unknown[]): Promise<{ result?: unknown; error?: unknown }> {
+async function call(
+  url: string,
+  method: string,
+  params: readonly unknown[],
+): Promise<{ result?: unknown; error?: unknown }> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -42,7 +46,13 @@ describe('openrpc.json examples on a fresh dev chain', () => {
 
   it('covers the state-reading methods a new user tries first', () => {
     const methods = new Set(devExamples.map((e) => e.method));
-    for (const name of ['eth_getBalance', 'eth_accounts', 'eth_getBlockByNumber', 'eth_getTransactionCount', 'net_version']) {
+    for (const name of [
+      'eth_getBalance',
+      'eth_accounts',
+      'eth_getBlockByNumber',
+      'eth_getTransactionCount',
+      'net_version',
+    ]) {
       expect(methods, name).toContain(name);
     }
     // Try it sends a method's first example: for these, that is the dev-chain one.
@@ -53,17 +63,28 @@ describe('openrpc.json examples on a fresh dev chain', () => {
     expect(balance.params[0].value).toBe(FIRST_DEV_ACCOUNT);
   });
 
-  it.each(devExamples.map((e) => [`${e.method}: ${e.example.name}`, e] as const))('%s', async (_label, { method, example }) => {
-    const answer = await call(node.url, method, example.params.map((p) => p.value));
-    expect(answer.error).toBeUndefined();
-    expect(answer.result).toEqual(example.result!.value);
-  });
+  it.each(devExamples.map((e) => [`${e.method}: ${e.example.name}`, e] as const))(
+    '%s',
+    async (_label, { method, example }) => {
+      const answer = await call(
+        node.url,
+        method,
+        example.params.map((p) => p.value),
+      );
+      expect(answer.error).toBeUndefined();
+      expect(answer.result).toEqual(example.result!.value);
+    },
+  );
 
   it('the first eth_sendTransaction example is sent from a dev account and mined', async () => {
     const send = doc.methods.find((m) => m.name === 'eth_sendTransaction')!.examples[0];
     const tx = send.params[0].value as { from: string };
     expect(tx.from).toBe(FIRST_DEV_ACCOUNT);
-    const answer = await call(node.url, 'eth_sendTransaction', send.params.map((p) => p.value));
+    const answer = await call(
+      node.url,
+      'eth_sendTransaction',
+      send.params.map((p) => p.value),
+    );
     expect(answer.error).toBeUndefined();
     const receipt = await call(node.url, 'eth_getTransactionReceipt', [answer.result]);
     expect((receipt.result as { status: string }).status).toBe('0x1');

@@ -6,7 +6,16 @@
  * 127.0.0.1:8546 (the default port the guides name).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,8 +95,15 @@ function scratchProject(): string {
   }
   const pkg = join(modules, 'svc-node');
   mkdirSync(pkg);
-  const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { name: string; version: string; exports: unknown };
-  writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: manifest.name, version: manifest.version, type: 'module', exports: manifest.exports }));
+  const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+    exports: unknown;
+  };
+  writeFileSync(
+    join(pkg, 'package.json'),
+    JSON.stringify({ name: manifest.name, version: manifest.version, type: 'module', exports: manifest.exports }),
+  );
   symlinkSync(join(repoRoot, 'clients'), join(pkg, 'clients'));
   if (!existsSync(join(repoRoot, 'clients/typescript/dist/index.js'))) {
     execFileSync(process.execPath, [join(repoRoot, 'bin/build.js'), '--client'], { cwd: repoRoot, stdio: 'ignore' });
@@ -109,7 +125,10 @@ describe('guide snippets against a dev node', () => {
   });
 
   it('every guide marks snippets the suite runs', () => {
-    const counted = GUIDES.map((g) => [g.slug, snippetsOf(readFileSync(join(repoRoot, 'codegen/docs/guides', `${g.slug}.md`), 'utf8')).length]);
+    const counted = GUIDES.map((g) => [
+      g.slug,
+      snippetsOf(readFileSync(join(repoRoot, 'codegen/docs/guides', `${g.slug}.md`), 'utf8')).length,
+    ]);
     for (const slug of ['getting-started', 'client-sdk', 'mcp', 'peering']) {
       expect(counted.find(([s]) => s === slug)?.[1], slug).toBeGreaterThan(0);
     }
@@ -137,7 +156,12 @@ describe('guide snippets against a dev node', () => {
           const code = snippet.code.replaceAll('127.0.0.1:8546', origin);
           const result =
             snippet.language === 'sh'
-              ? await run('sh', ['-e', '-c', code], project, cast ? { PATH: `${join(cast, '..')}${delimiter}${process.env.PATH}` } : {})
+              ? await run(
+                  'sh',
+                  ['-e', '-c', code],
+                  project,
+                  cast ? { PATH: `${join(cast, '..')}${delimiter}${process.env.PATH}` } : {},
+                )
               : await (async () => {
                   const script = join(project, `${guide.slug}-${index + 1}.js`);
                   writeFileSync(script, code);

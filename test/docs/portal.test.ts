@@ -16,8 +16,14 @@ import { repoRoot, startNode, type NodeProcess } from '../helpers/node-process.j
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 function listFiles(dir: string): string[] {
@@ -38,8 +44,13 @@ describe('generated docs portal', () => {
       await generateDocs(readDocument(), fresh);
       const committed = join(repoRoot, 'docs');
       // Hand-written files beside the portal (docs/grafana-dashboard.json) are not the generator's to compare.
-      const generated = (name: string) => GENERATED_ENTRIES.some((entry) => name === entry || name.startsWith(`${entry}/`));
-      const names = (dir: string) => listFiles(dir).map((f) => relative(dir, f)).filter(generated).sort();
+      const generated = (name: string) =>
+        GENERATED_ENTRIES.some((entry) => name === entry || name.startsWith(`${entry}/`));
+      const names = (dir: string) =>
+        listFiles(dir)
+          .map((f) => relative(dir, f))
+          .filter(generated)
+          .sort();
       expect(names(committed), 'run `npm run codegen` to regenerate docs/').toEqual(names(fresh));
       for (const name of names(fresh)) {
         expect(readFileSync(join(committed, name), 'utf8'), `docs/${name} is stale: run npm run codegen`).toBe(
@@ -58,7 +69,10 @@ describe('generated docs portal', () => {
       doc.methods[0] = { ...doc.methods[0], summary: '<img src=x onerror=alert(1)> & "quotes"' };
       await generateDocs(doc, dir);
       // The search index inside portal.js keeps the raw text: the script only ever assigns it to textContent.
-      const all = listFiles(dir).filter((f) => f.endsWith('.html')).map((f) => readFileSync(f, 'utf8')).join('\n');
+      const all = listFiles(dir)
+        .filter((f) => f.endsWith('.html'))
+        .map((f) => readFileSync(f, 'utf8'))
+        .join('\n');
       expect(all).not.toContain('<img src=x');
       expect(all).toContain('&lt;img src=x onerror=alert(1)&gt; &amp; &quot;quotes&quot;');
     } finally {
@@ -146,7 +160,9 @@ describe('docs portal in headless Chromium', () => {
     await page.screenshot({ path: join(SCREENS, 'portal-front-page.png'), fullPage: true });
 
     const guideLinks = page.locator('#guides + .guide-list a');
-    const hrefs = (await Promise.all((await guideLinks.all()).map((a) => a.getAttribute('href')))).map((href) => new URL(href ?? '', page.url()).href);
+    const hrefs = (await Promise.all((await guideLinks.all()).map((a) => a.getAttribute('href')))).map(
+      (href) => new URL(href ?? '', page.url()).href,
+    );
     expect(hrefs).toEqual(GUIDES.map((g) => new URL(`/docs/guides/${g.slug}.html`, node!.url).href));
     // The operating guide used to be raw Markdown served as text/plain.
     expect(await page.locator('main a[href$=".md"]').count()).toBe(0);
@@ -173,7 +189,14 @@ describe('docs portal in headless Chromium', () => {
 
     // eth_getBalance: the response the page shows for its first example, then the node's answer to Try it.
     await page.goto(new URL('/docs/methods/eth_getBalance.html', node!.url).href);
-    const shown = JSON.parse((await page.locator('.example').first().locator('figure', { hasText: 'Response' }).locator('code').textContent()) ?? '') as {
+    const shown = JSON.parse(
+      (await page
+        .locator('.example')
+        .first()
+        .locator('figure', { hasText: 'Response' })
+        .locator('code')
+        .textContent()) ?? '',
+    ) as {
       result: string;
     };
     expect(shown.result).toBe('0xd3c21bcecceda1000000');

@@ -11,7 +11,10 @@ describe('GET / on a dev node', () => {
   let node: NodeProcess;
   let noMcp: NodeProcess;
   beforeAll(async () => {
-    [node, noMcp] = await Promise.all([startNode({ args: ['--no-p2p'] }), startNode({ args: ['--no-p2p', '--apis', 'eth,net,web3'] })]);
+    [node, noMcp] = await Promise.all([
+      startNode({ args: ['--no-p2p'] }),
+      startNode({ args: ['--no-p2p', '--apis', 'eth,net,web3'] }),
+    ]);
   });
   afterAll(async () => {
     await Promise.all([node?.stop(), noMcp?.stop()]);
@@ -36,7 +39,13 @@ describe('GET / on a dev node', () => {
       expect(response.status, `Accept: ${accept}`).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
       const pointer = (await response.json()) as Record<string, string>;
-      expect(pointer).toMatchObject({ name: 'svc-node', jsonrpc: 'POST /', websocket: '/ws', docs: '/docs/', mcp: '/mcp' });
+      expect(pointer).toMatchObject({
+        name: 'svc-node',
+        jsonrpc: 'POST /',
+        websocket: '/ws',
+        docs: '/docs/',
+        mcp: '/mcp',
+      });
     }
     const pointer = (await (await fetch(node.url)).json()) as Record<string, string>;
 

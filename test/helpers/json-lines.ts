@@ -1,7 +1,10 @@
 /** The node logs one JSON object per line on stdout; this hands each line to `onLine`, parsed when it is JSON. */
 import type { Readable } from 'node:stream';
 
-export function onJsonLines(stream: Readable, onLine: (entry: Record<string, unknown> | undefined, line: string) => void): void {
+export function onJsonLines(
+  stream: Readable,
+  onLine: (entry: Record<string, unknown> | undefined, line: string) => void,
+): void {
   let buffered = '';
   stream.setEncoding('utf8').on('data', (chunk: string) => {
     buffered += chunk;

@@ -42,7 +42,11 @@ export interface StartNodeOptions {
 
 const bundlePath = join(repoRoot, 'dist/bundle/main.js');
 
-function spawnMain(args: readonly string[], env: NodeJS.ProcessEnv | undefined, code: 'sources' | 'bundle' = 'sources'): ChildProcess {
+function spawnMain(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv | undefined,
+  code: 'sources' | 'bundle' = 'sources',
+): ChildProcess {
   const entry = code === 'bundle' ? [bundlePath] : ['--import', 'tsx', mainPath];
   return spawn(process.execPath, [...entry, ...args], {
     cwd: repoRoot,
@@ -72,7 +76,9 @@ export async function startNode(options: StartNodeOptions = {}): Promise<NodePro
   const listening = await new Promise<Record<string, unknown>>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`svc-node did not report listening within ${options.timeoutMs ?? 30_000} ms\nstderr: ${stderr}`));
+      reject(
+        new Error(`svc-node did not report listening within ${options.timeoutMs ?? 30_000} ms\nstderr: ${stderr}`),
+      );
     }, options.timeoutMs ?? 30_000);
     onJsonLines(child.stdout!, (parsed, line) => {
       const entry = parsed ?? { raw: line };
@@ -128,7 +134,11 @@ export function runCli(args: readonly string[], env?: NodeJS.ProcessEnv, timeout
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`svc-node ${args.join(' ')} did not exit within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+      reject(
+        new Error(
+          `svc-node ${args.join(' ')} did not exit within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`,
+        ),
+      );
     }, timeoutMs);
     child.once('exit', (code) => {
       clearTimeout(timer);

@@ -93,7 +93,8 @@ export function parsePrometheusText(text: string): Map<string, MetricFamily> {
   const families = new Map<string, MetricFamily>();
   const helps = new Map<string, string>();
   const seenSeries = new Set<string>();
-  if (text.length > 0 && !text.endsWith('\n')) throw new ExpositionError(text.split('\n').length, 'the exposition must end with a newline');
+  if (text.length > 0 && !text.endsWith('\n'))
+    throw new ExpositionError(text.split('\n').length, 'the exposition must end with a newline');
   const lines = text.split('\n');
   lines.forEach((raw, index) => {
     const line = index + 1;
@@ -112,7 +113,12 @@ export function parsePrometheusText(text: string): Map<string, MetricFamily> {
       }
       if (!TYPES.has(rest)) throw new ExpositionError(line, `unknown type "${rest}" for ${name}`);
       if (families.has(name!)) throw new ExpositionError(line, `TYPE for ${name} given twice`);
-      families.set(name!, { name: name!, type: rest as MetricType, ...(helps.has(name!) ? { help: helps.get(name!)! } : {}), samples: [] });
+      families.set(name!, {
+        name: name!,
+        type: rest as MetricType,
+        ...(helps.has(name!) ? { help: helps.get(name!)! } : {}),
+        samples: [],
+      });
       return;
     }
     const nameEnd = raw.search(/[{ ]/);
@@ -127,9 +133,11 @@ export function parsePrometheusText(text: string): Map<string, MetricFamily> {
       rest = raw.slice(parsed.end);
     }
     const fields = rest.trim().split(/ +/);
-    if (!rest.startsWith(' ') || fields.length < 1 || fields.length > 2) throw new ExpositionError(line, `expected " <value> [timestamp]" after ${name}`);
+    if (!rest.startsWith(' ') || fields.length < 1 || fields.length > 2)
+      throw new ExpositionError(line, `expected " <value> [timestamp]" after ${name}`);
     const value = parseValue(fields[0]!, line);
-    if (fields.length === 2 && !/^-?\d+$/.test(fields[1]!)) throw new ExpositionError(line, `bad timestamp "${fields[1]}"`);
+    if (fields.length === 2 && !/^-?\d+$/.test(fields[1]!))
+      throw new ExpositionError(line, `bad timestamp "${fields[1]}"`);
     const family = familyOf(name, families);
     if (family === undefined) throw new ExpositionError(line, `sample ${name} has no TYPE line before it`);
     const series = `${name}${JSON.stringify(Object.entries(labels).sort())}`;
@@ -164,12 +172,17 @@ function checkHistogram(family: MetricFamily): void {
     sorted.forEach(([, v], i) => {
       if (i > 0 && v < sorted[i - 1]![1]) throw new Error(`${where}: buckets are not cumulative`);
     });
-    if (sorted.at(-1)![1] !== group.count) throw new Error(`${where}: +Inf bucket ${sorted.at(-1)![1]} != count ${group.count}`);
+    if (sorted.at(-1)![1] !== group.count)
+      throw new Error(`${where}: +Inf bucket ${sorted.at(-1)![1]} != count ${group.count}`);
   }
 }
 
 /** The value of the one sample of `name` whose labels include `labels`; undefined when there is none. */
-export function sampleValue(families: ReadonlyMap<string, MetricFamily>, name: string, labels: Record<string, string> = {}): number | undefined {
+export function sampleValue(
+  families: ReadonlyMap<string, MetricFamily>,
+  name: string,
+  labels: Record<string, string> = {},
+): number | undefined {
   for (const family of families.values()) {
     for (const s of family.samples) {
       if (s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)) return s.value;

@@ -99,7 +99,12 @@ export class RpcCallError extends Error {
 }
 
 /** One JSON-RPC call over HTTP (given up after `timeoutMs`); a JSON-RPC error is thrown as an `RpcCallError`. */
-export async function call<T = any>(url: string, method: string, params: unknown[] = [], timeoutMs = 60_000): Promise<T> {
+export async function call<T = any>(
+  url: string,
+  method: string,
+  params: unknown[] = [],
+  timeoutMs = 60_000,
+): Promise<T> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

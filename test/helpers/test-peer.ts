@@ -10,9 +10,23 @@ import { connect as tcpConnect, createServer, type Server, type Socket } from 'n
 import { generatePrivateKey } from '../../src/chain/accounts/keys.js';
 import { formatEnode, parseEnode } from '../../src/p2p/enode.js';
 import * as eth from '../../src/p2p/eth/messages.js';
-import { EthCode, type HeadersRequest, type NewBlockMsg, type RawBody, type RawHeader, type RawReceipt, type Status } from '../../src/p2p/eth/messages.js';
+import {
+  EthCode,
+  type HeadersRequest,
+  type NewBlockMsg,
+  type RawBody,
+  type RawHeader,
+  type RawReceipt,
+  type Status,
+} from '../../src/p2p/eth/messages.js';
 import { nodeIdOf } from '../../src/p2p/node-key.js';
-import { disconnectReasonName, RlpxLink, type DisconnectReason, type HelloInfo, type SubProtocol } from '../../src/p2p/rlpx/transport.js';
+import {
+  disconnectReasonName,
+  RlpxLink,
+  type DisconnectReason,
+  type HelloInfo,
+  type SubProtocol,
+} from '../../src/p2p/rlpx/transport.js';
 
 export { DisconnectReason, disconnectReasonName } from '../../src/p2p/rlpx/transport.js';
 
@@ -54,7 +68,8 @@ export const SOCKET_CLOSED_BEFORE_HANDSHAKE = 'socket closed before handshake';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 
-const hex = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+const hex = (bytes: Uint8Array): string =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 
 /** A promise whose rejection counts as handled even if the test never awaits it (no unhandled-rejection noise). */
 function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (err: Error) => void } {
@@ -151,9 +166,16 @@ export class TestPeer {
         onClose: (reason, byUs) => {
           this.#isClosed = true;
           const bytesReceived = socket.bytesRead;
-          const name = reason !== undefined ? disconnectReasonName(reason) : bytesReceived === 0 ? SOCKET_CLOSED_BEFORE_HANDSHAKE : 'socket closed';
+          const name =
+            reason !== undefined
+              ? disconnectReasonName(reason)
+              : bytesReceived === 0
+                ? SOCKET_CLOSED_BEFORE_HANDSHAKE
+                : 'socket closed';
           const info: PeerClose = { reason, name, byUs, bytesReceived };
-          const gone = new Error(`link closed (${name}${byUs === null ? '' : byUs ? ', by the test peer' : ', by the node'})`);
+          const gone = new Error(
+            `link closed (${name}${byUs === null ? '' : byUs ? ', by the test peer' : ', by the node'})`,
+          );
           hello.reject(gone);
           status.reject(gone);
           for (const waiter of this.#waiters) {
@@ -172,7 +194,8 @@ export class TestPeer {
     const target = parseEnode(enode);
     const socket = tcpConnect({ host: target.host, port: target.port, noDelay: true });
     return new Promise((resolve, reject) => {
-      const fail = (err: Error) => reject(new Error(`test peer cannot reach ${target.host}:${target.port}: ${err.message}`));
+      const fail = (err: Error) =>
+        reject(new Error(`test peer cannot reach ${target.host}:${target.port}: ${err.message}`));
       socket.once('error', fail);
       socket.once('connect', () => {
         socket.off('error', fail);
@@ -213,7 +236,11 @@ export class TestPeer {
   }
 
   /** The first message (already received or still to come) that `match` accepts. */
-  waitForMessage(match: (m: ReceivedMessage) => boolean, what: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<ReceivedMessage> {
+  waitForMessage(
+    match: (m: ReceivedMessage) => boolean,
+    what: string,
+    timeoutMs = DEFAULT_TIMEOUT_MS,
+  ): Promise<ReceivedMessage> {
     const seen = this.messages.find(match);
     if (seen !== undefined) return Promise.resolve(seen);
     if (this.#isClosed) return Promise.reject(new Error(`link closed before ${what}`));
@@ -233,21 +260,33 @@ export class TestPeer {
   }
 
   getBlockHeaders(query: Omit<HeadersRequest, 'requestId'>, timeoutMs?: number): Promise<RawHeader[]> {
-    return this.#request(EthCode.GetBlockHeaders, EthCode.BlockHeaders, (id) => eth.encodeGetBlockHeaders({ ...query, requestId: id }), eth.decodeBlockHeaders, timeoutMs).then(
-      (r) => r.headers,
-    );
+    return this.#request(
+      EthCode.GetBlockHeaders,
+      EthCode.BlockHeaders,
+      (id) => eth.encodeGetBlockHeaders({ ...query, requestId: id }),
+      eth.decodeBlockHeaders,
+      timeoutMs,
+    ).then((r) => r.headers);
   }
 
   getBlockBodies(hashes: readonly Uint8Array[], timeoutMs?: number): Promise<RawBody[]> {
-    return this.#request(EthCode.GetBlockBodies, EthCode.BlockBodies, (id) => eth.encodeGetBlockBodies(id, [...hashes]), eth.decodeBlockBodies, timeoutMs).then(
-      (r) => r.bodies,
-    );
+    return this.#request(
+      EthCode.GetBlockBodies,
+      EthCode.BlockBodies,
+      (id) => eth.encodeGetBlockBodies(id, [...hashes]),
+      eth.decodeBlockBodies,
+      timeoutMs,
+    ).then((r) => r.bodies);
   }
 
   getReceipts(hashes: readonly Uint8Array[], timeoutMs?: number): Promise<RawReceipt[][]> {
-    return this.#request(EthCode.GetReceipts, EthCode.Receipts, (id) => eth.encodeGetReceipts(id, [...hashes]), eth.decodeReceipts, timeoutMs).then(
-      (r) => r.receipts,
-    );
+    return this.#request(
+      EthCode.GetReceipts,
+      EthCode.Receipts,
+      (id) => eth.encodeGetReceipts(id, [...hashes]),
+      eth.decodeReceipts,
+      timeoutMs,
+    ).then((r) => r.receipts);
   }
 
   /** Sends a request with a fresh id and waits for the answer carrying that id. */
@@ -329,7 +368,10 @@ export class TestPeerListener {
     const ready = this.#accepted.shift();
     if (ready) return Promise.resolve(ready);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the node did not dial ${this.enode} within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`the node did not dial ${this.enode} within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       this.#waiting.push((peer) => {
         clearTimeout(timer);
         resolve(peer);

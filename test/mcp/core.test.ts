@@ -21,7 +21,8 @@ import { RpcError } from '../../src/rpc/errors.js';
 import { createLogger } from '../../src/node/logger.js';
 import { call, expectShape, reportLines } from './mcp-fixture.js';
 
-const NODE_ID = 'e3bfa9b623cc977137f97334582646ff44877d1ea7a136d9d2b19686f84fa984cc42d83165c26440ebabf7eced7886c23da678f59790b70b4d8df328995e303c';
+const NODE_ID =
+  'e3bfa9b623cc977137f97334582646ff44877d1ea7a136d9d2b19686f84fa984cc42d83165c26440ebabf7eced7886c23da678f59790b70b4d8df328995e303c';
 const quiet = () => new Writable({ write: (_c, _e, done) => done() });
 
 /** A peer service whose table and sync progress the test sets. */
@@ -32,7 +33,14 @@ class StandInPeers implements PeerService {
   progress: SyncProgress | null = null;
   hasConfiguredPeers = () => true;
   peerCount = () => this.details.filter((p) => p.status === 'Handshaked').length;
-  peers = () => this.details.map(({ id, remoteAddress, nodeId, incoming, status }) => ({ id, remoteAddress, nodeId, incoming, status }));
+  peers = () =>
+    this.details.map(({ id, remoteAddress, nodeId, incoming, status }) => ({
+      id,
+      remoteAddress,
+      nodeId,
+      incoming,
+      status,
+    }));
   peerDetails = () => this.details;
   connect = () => undefined;
   disconnect = () => false;
@@ -45,8 +53,17 @@ class StandInPeers implements PeerService {
 }
 
 const peerDetails = (over: Partial<PeerDetails> & Pick<PeerDetails, 'id' | 'status' | 'incoming'>): PeerDetails => ({
-  remoteAddress: over.id, nodeId: null, clientId: null, capabilities: [], networkId: null, genesisHash: null, bestHash: null,
-  maxBlockNumber: null, totalDifficulty: null, forkAccepted: null, ...over,
+  remoteAddress: over.id,
+  nodeId: null,
+  clientId: null,
+  capabilities: [],
+  networkId: null,
+  genesisHash: null,
+  bestHash: null,
+  maxBlockNumber: null,
+  totalDifficulty: null,
+  forkAccepted: null,
+  ...over,
 });
 
 describe('a node whose peer service is catching up', () => {
@@ -59,7 +76,18 @@ describe('a node whose peer service is catching up', () => {
   beforeAll(async () => {
     datadir = mkdtempSync(join(tmpdir(), 'svc-node-mcp-'));
     const outcome = await runCli(
-      ['--datadir', datadir, '--http.port', '0', '--http.addr', '127.0.0.1', '--no-p2p', '--no-mine', '--ethash.cachedir', join(tmpdir(), 'svc-node-test-ethash')],
+      [
+        '--datadir',
+        datadir,
+        '--http.port',
+        '0',
+        '--http.addr',
+        '127.0.0.1',
+        '--no-p2p',
+        '--no-mine',
+        '--ethash.cachedir',
+        join(tmpdir(), 'svc-node-test-ethash'),
+      ],
       { NODE_ENV: 'test' },
       { stdout: quiet(), stderr: process.stderr },
     );
@@ -84,24 +112,48 @@ describe('a node whose peer service is catching up', () => {
     peers.details = [
       peerDetails({ id: '127.0.0.1:51234', status: 'Handshaking', incoming: true }),
       peerDetails({
-        id: '127.0.0.1:30303', status: 'Handshaked', incoming: false, nodeId: NODE_ID, clientId: 'svc-node/v0.1.0',
-        capabilities: ['eth/68', 'snap/1'], maxBlockNumber: 300n, totalDifficulty: 2n ** 70n,
+        id: '127.0.0.1:30303',
+        status: 'Handshaked',
+        incoming: false,
+        nodeId: NODE_ID,
+        clientId: 'svc-node/v0.1.0',
+        capabilities: ['eth/68', 'snap/1'],
+        maxBlockNumber: 300n,
+        totalDifficulty: 2n ** 70n,
       }),
     ];
-    expect(await call(url, 'eth_syncing')).toEqual({ startingBlock: '0x0', currentBlock: '0x5', highestBlock: '0x12c' });
+    expect(await call(url, 'eth_syncing')).toEqual({
+      startingBlock: '0x0',
+      currentBlock: '0x5',
+      highestBlock: '0x12c',
+    });
     expect(await call(url, 'net_peerCount')).toBe('0x1');
 
     const status = await tool('mcp_node_status');
     expect(status.data).toMatchObject({
-      syncing: true, syncState: 'syncing', startBlock: 0, currentBlock: 5, targetBlock: 300, peerCount: 2, handshakedPeers: 1, peering: true,
+      syncing: true,
+      syncState: 'syncing',
+      startBlock: 0,
+      currentBlock: 5,
+      targetBlock: 300,
+      peerCount: 2,
+      handshakedPeers: 1,
+      peering: true,
     });
     expect(reportLines(status.text).get('Sync State')).toBe('Syncing (from block 0)');
     expect(reportLines(status.text).get('Sync Progress')).toBe('Block 5/300 (1.66%)');
 
     const sync = await tool('mcp_sync_status');
     expect(sync.data).toEqual({
-      syncing: true, mode: 'full', status: 'syncing', bestBlock: Number(await call(url, 'eth_blockNumber')),
-      startingBlock: 0, currentBlock: 5, targetBlock: 300, remainingBlocks: 295, progressPercent: 1.66,
+      syncing: true,
+      mode: 'full',
+      status: 'syncing',
+      bestBlock: Number(await call(url, 'eth_blockNumber')),
+      startingBlock: 0,
+      currentBlock: 5,
+      targetBlock: 300,
+      remainingBlocks: 295,
+      progressPercent: 1.66,
     });
     expect(reportLines(sync.text).get('Remaining Blocks')).toBe('295');
 
@@ -110,12 +162,26 @@ describe('a node whose peer service is catching up', () => {
     expect(list.data).toMatchObject({ peering: true, handshakedCount: 1 });
     expect(list.data.peers).toEqual([
       {
-        id: '127.0.0.1:30303', address: '127.0.0.1:30303', direction: 'outbound', status: 'handshaked', nodeId: NODE_ID,
-        clientId: 'svc-node/v0.1.0', capabilities: ['eth/68', 'snap/1'], bestBlock: 300, totalDifficulty: (2n ** 70n).toString(),
+        id: '127.0.0.1:30303',
+        address: '127.0.0.1:30303',
+        direction: 'outbound',
+        status: 'handshaked',
+        nodeId: NODE_ID,
+        clientId: 'svc-node/v0.1.0',
+        capabilities: ['eth/68', 'snap/1'],
+        bestBlock: 300,
+        totalDifficulty: (2n ** 70n).toString(),
       },
       {
-        id: '127.0.0.1:51234', address: '127.0.0.1:51234', direction: 'inbound', status: 'handshaking', nodeId: null,
-        clientId: null, capabilities: [], bestBlock: null, totalDifficulty: null,
+        id: '127.0.0.1:51234',
+        address: '127.0.0.1:51234',
+        direction: 'inbound',
+        status: 'handshaking',
+        nodeId: null,
+        clientId: null,
+        capabilities: [],
+        bestBlock: null,
+        totalDifficulty: null,
       },
     ]);
     expect(list.text.split('\n')).toEqual([
@@ -123,7 +189,9 @@ describe('a node whose peer service is catching up', () => {
       '  127.0.0.1:30303: outbound, handshaked, node e3bfa9b6…303c, svc-node/v0.1.0, best block 300',
       '  127.0.0.1:51234: inbound, handshaking',
     ]);
-    expect(JSON.parse((await call(url, 'resources/read', [{ uri: 'svc://peers/connected' }])).contents[0].text)).toEqual(list.data);
+    expect(
+      JSON.parse((await call(url, 'resources/read', [{ uri: 'svc://peers/connected' }])).contents[0].text),
+    ).toEqual(list.data);
   });
 
   it('says synced once the sync is over', async () => {
@@ -136,7 +204,7 @@ describe('a node whose peer service is catching up', () => {
     expect((await tool('mcp_sync_status')).data).toMatchObject({ syncing: false, mode: 'regular', status: 'synced' });
   });
 
-  it('publishes self-contained output schemas that the tools\' structured content satisfies, and resources in their shapes, syncing or not', async () => {
+  it("publishes self-contained output schemas that the tools' structured content satisfies, and resources in their shapes, syncing or not", async () => {
     const ajv = new Ajv({ strict: false });
     const { tools } = listTools();
     for (const syncing of [true, false]) {
@@ -158,7 +226,10 @@ describe('a node without a chain engine', () => {
 
   it('returns tool results flagged isError, and -32002 for resources that read the chain', async () => {
     const result = callTool(node, 'mcp_blockchain_info', {});
-    expect(result).toEqual({ content: [{ type: 'text', text: 'Error: Resource unavailable: the chain engine is not running' }], isError: true });
+    expect(result).toEqual({
+      content: [{ type: 'text', text: 'Error: Resource unavailable: the chain engine is not running' }],
+      isError: true,
+    });
     expect(callTool(node, 'mcp_node_info', {}).isError).toBeUndefined();
     expect(() => readResource(node, 'svc://blockchain/latest')).toThrow(McpUnavailableError);
     let thrown: unknown;
@@ -188,7 +259,11 @@ describe('svc://node/config', () => {
       });
       const node = new SvcNode(config, createLogger({ stream: quiet() }));
       const text = readResource(node, 'svc://node/config').contents[0]!.text;
-      expect(JSON.parse(text).rpc.http.certificate).toEqual({ keystorePath: join(dir, 'node.p12'), keystoreType: 'pkcs12', passwordFile });
+      expect(JSON.parse(text).rpc.http.certificate).toEqual({
+        keystorePath: join(dir, 'node.p12'),
+        keystoreType: 'pkcs12',
+        passwordFile,
+      });
       expect(text).not.toContain('correct horse');
       // Nor the dev accounts' mnemonic or first private key, which the node holds.
       expect(text).not.toContain('test test test');

@@ -28,7 +28,12 @@ let nextIp = 1;
 function mcpPost(body: string, headers: Record<string, string> = {}, ip = `198.51.100.${nextIp++}`): Promise<Response> {
   return fetch(new URL('mcp', base), {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-forwarded-for': ip, ...headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'x-forwarded-for': ip,
+      ...headers,
+    },
     body,
   });
 }
@@ -36,8 +41,20 @@ function mcpPost(body: string, headers: Record<string, string> = {}, ip = `198.5
 beforeAll(async () => {
   datadir = mkdtempSync(join(tmpdir(), 'svc-node-mcp-http-'));
   const outcome = await runCli(
-    ['--datadir', datadir, '--http.port', '0', '--http.addr', '127.0.0.1', '--no-p2p', '--no-mine', '--http.cors', ALLOWED,
-      '--ethash.cachedir', join(tmpdir(), 'svc-node-test-ethash')],
+    [
+      '--datadir',
+      datadir,
+      '--http.port',
+      '0',
+      '--http.addr',
+      '127.0.0.1',
+      '--no-p2p',
+      '--no-mine',
+      '--http.cors',
+      ALLOWED,
+      '--ethash.cachedir',
+      join(tmpdir(), 'svc-node-test-ethash'),
+    ],
     {
       NODE_ENV: 'test',
       SVC_NODE_NETWORK_RPC_HTTP_RATE_LIMIT_ENABLED: 'true',
@@ -61,14 +78,21 @@ describe('/mcp', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.headers.get('mcp-session-id')).toBeNull();
-    expect(await res.json()).toMatchObject({ id: 1, result: { protocolVersion: '2025-06-18', serverInfo: { name: 'svc-node' } } });
+    expect(await res.json()).toMatchObject({
+      id: 1,
+      result: { protocolVersion: '2025-06-18', serverInfo: { name: 'svc-node' } },
+    });
   });
 
   it('refuses a browser page from an unlisted origin (403) and serves a listed one with its CORS header', async () => {
     expect((await mcpPost(JSON.stringify(initialize), { origin: 'http://evil.example' })).status).toBe(403);
     const preflight = await fetch(new URL('mcp', base), {
       method: 'OPTIONS',
-      headers: { origin: ALLOWED, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version' },
+      headers: {
+        origin: ALLOWED,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, mcp-protocol-version',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-headers')).toBe('content-type, mcp-protocol-version');
@@ -83,7 +107,9 @@ describe('/mcp', () => {
     const limited = await mcpPost(JSON.stringify(initialize), {}, ip);
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
-    expect(await limited.json()).toMatchObject({ error: { code: -32005, data: { backoffSeconds: expect.any(Number) } } });
+    expect(await limited.json()).toMatchObject({
+      error: { code: -32005, data: { backoffSeconds: expect.any(Number) } },
+    });
     const rpc = await fetch(base, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },

@@ -10,14 +10,23 @@ import { post, request, WsClient } from '../helpers/rpc.js';
 import { batch, call, expectShape, reportLines, until } from './mcp-fixture.js';
 
 const TOOLS = ['mcp_node_status', 'mcp_node_info', 'mcp_blockchain_info', 'mcp_sync_status', 'mcp_peer_list'];
-const RESOURCES = ['svc://node/status', 'svc://node/config', 'svc://blockchain/latest', 'svc://peers/connected', 'svc://sync/status'];
+const RESOURCES = [
+  'svc://node/status',
+  'svc://node/config',
+  'svc://blockchain/latest',
+  'svc://peers/connected',
+  'svc://sync/status',
+];
 const PROMPTS = ['mcp_node_health_check', 'mcp_sync_troubleshooting', 'mcp_peer_management'];
 
 let node: NodeProcess;
 let noMcp: NodeProcess;
 
 beforeAll(async () => {
-  [node, noMcp] = await Promise.all([startNode({ args: ['--no-p2p', '--no-mine'] }), startNode({ args: ['--no-p2p', '--apis', 'eth,net'] })]);
+  [node, noMcp] = await Promise.all([
+    startNode({ args: ['--no-p2p', '--no-mine'] }),
+    startNode({ args: ['--no-p2p', '--apis', 'eth,net'] }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([node?.stop(), noMcp?.stop()]);
@@ -55,9 +64,26 @@ async function runBatch() {
   const [status, info, chain, sync, peers] = toolResults.map((r) => r.structuredContent);
   const [statusDoc, configDoc, latestDoc, peersDoc, syncDoc] = documents;
   return {
-    initialize, toolList, toolResults, resourceList, promptList, promptResults,
-    status, info, chain, sync, peers, statusDoc, configDoc, latestDoc, peersDoc, syncDoc,
-    blockNumber: Number(blockNumber), peerCount: Number(peerCount), syncing, head,
+    initialize,
+    toolList,
+    toolResults,
+    resourceList,
+    promptList,
+    promptResults,
+    status,
+    info,
+    chain,
+    sync,
+    peers,
+    statusDoc,
+    configDoc,
+    latestDoc,
+    peersDoc,
+    syncDoc,
+    blockNumber: Number(blockNumber),
+    peerCount: Number(peerCount),
+    syncing,
+    head,
   };
 }
 
@@ -77,7 +103,13 @@ describe('MCP over JSON-RPC', () => {
     // Peering is off: no peers, not syncing, and the reports say why.
     expect(first.peerCount).toBe(0);
     expect(first.syncing).toBe(false);
-    expect(first.status).toMatchObject({ syncing: false, syncState: 'not_syncing', peering: false, bestBlock: first.blockNumber, handshakedPeers: 0 });
+    expect(first.status).toMatchObject({
+      syncing: false,
+      syncState: 'not_syncing',
+      peering: false,
+      bestBlock: first.blockNumber,
+      handshakedPeers: 0,
+    });
     expect(reportLines(first.toolResults[0].content[0].text).get('Sync State')).toBe('Not syncing (peering is off)');
     expect(first.sync).toEqual({ syncing: false, mode: 'idle', status: 'not_syncing', bestBlock: first.blockNumber });
     expect(first.peers).toEqual({ peering: false, count: 0, handshakedCount: 0, peers: [] });
@@ -91,14 +123,23 @@ describe('MCP over JSON-RPC', () => {
     expect(first.configDoc).toMatchObject({ p2p: { enabled: false }, mining: { enabled: false } });
 
     await call(node.url, 'qa_mineBlocks', [2]);
-    await until(async () => Number(await call(node.url, 'eth_blockNumber')) === first.blockNumber + 2, 'two ordered blocks');
+    await until(
+      async () => Number(await call(node.url, 'eth_blockNumber')) === first.blockNumber + 2,
+      'two ordered blocks',
+    );
     const second = await runBatch();
     expect(second.blockNumber).toBe(first.blockNumber + 2);
     expect(second.status.bestBlock).toBe(second.blockNumber);
     expect(second.sync.bestBlock).toBe(second.blockNumber);
     expect(second.chain).toMatchObject({ bestBlockNumber: second.blockNumber, bestBlockHash: second.head.hash });
-    expect(second.latestDoc).toMatchObject({ number: second.blockNumber, hash: second.head.hash, parentHash: second.head.parentHash });
-    expect(reportLines(second.toolResults[2].content[0].text).get('Best Block Number')).toBe(String(second.blockNumber));
+    expect(second.latestDoc).toMatchObject({
+      number: second.blockNumber,
+      hash: second.head.hash,
+      parentHash: second.head.parentHash,
+    });
+    expect(reportLines(second.toolResults[2].content[0].text).get('Best Block Number')).toBe(
+      String(second.blockNumber),
+    );
     for (const doc of [second.statusDoc, second.syncDoc]) expect(doc.bestBlock).toBe(second.blockNumber);
     expectShape('McpLatestBlock', second.latestDoc);
   });
@@ -136,28 +177,43 @@ describe('MCP over JSON-RPC', () => {
     expect(errors[3].message).toBe(
       "Invalid arguments for tool mcp_node_status: unexpected argument 'verbose'; this tool takes no arguments. Call tools/list for its input schema.",
     );
-    expect(errors[4].message).toMatch(/^Invalid arguments for prompt mcp_node_health_check: unexpected argument 'depth'/);
+    expect(errors[4].message).toMatch(
+      /^Invalid arguments for prompt mcp_node_health_check: unexpected argument 'depth'/,
+    );
     expect(errors[5].message).toMatch(/^Invalid params for tools\/call: argument 0 \(request\) .*name/);
     expect(errors[6].message).toMatch(/^Invalid params for resources\/read: argument 0 \(request\) .*uri/);
     expect(errors[7].message).toMatch(/^Invalid params for tools\/call: argument 0 \(request\) .*arguments/);
     expect(errors[8].message).toBe('Invalid params for tools/call: expected 1 parameter, got 0');
 
     // MCP's own form (a params object instead of an array) is refused with the way to send it.
-    const objectParams = await post(node.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'mcp_node_status' } });
-    expect(objectParams.body.error).toMatchObject({ code: -32602, message: expect.stringContaining('send "params" as an array') });
+    const objectParams = await post(node.url, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'mcp_node_status' },
+    });
+    expect(objectParams.body.error).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('send "params" as an array'),
+    });
   });
 });
 
 describe('a node without mcp in its apis', () => {
   it('refuses the methods with -32601 and /mcp with 404 saying how to enable it', async () => {
     const { body } = await post(noMcp.url, request('tools/list', []));
-    expect(body.error).toMatchObject({ code: -32601, message: expect.stringContaining('the mcp namespace is not enabled') });
+    expect(body.error).toMatchObject({
+      code: -32601,
+      message: expect.stringContaining('the mcp namespace is not enabled'),
+    });
     const res = await fetch(new URL('mcp', noMcp.url), {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify(request('tools/list', [])),
     });
     expect(res.status).toBe(404);
-    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/add mcp to network\.rpc\.apis/);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(
+      /add mcp to network\.rpc\.apis/,
+    );
   });
 });

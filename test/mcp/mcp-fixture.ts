@@ -10,7 +10,6 @@ import { call } from '../helpers/rpc.js';
 
 export { call };
 
-
 /** A JSON-RPC batch over HTTP; answers in request order (the ids are the indexes). */
 export async function batch(url: string, calls: ReadonlyArray<readonly [string, unknown[]?]>): Promise<any[]> {
   const res = await fetch(url, {

@@ -11,7 +11,13 @@ import { startNode, type NodeProcess } from '../helpers/node-process.js';
 import { call, expectShape, reportLines, until } from './mcp-fixture.js';
 
 const TOOLS = ['mcp_node_status', 'mcp_node_info', 'mcp_blockchain_info', 'mcp_sync_status', 'mcp_peer_list'];
-const RESOURCES = ['svc://node/status', 'svc://node/config', 'svc://blockchain/latest', 'svc://peers/connected', 'svc://sync/status'];
+const RESOURCES = [
+  'svc://node/status',
+  'svc://node/config',
+  'svc://blockchain/latest',
+  'svc://peers/connected',
+  'svc://sync/status',
+];
 const PROMPTS = ['mcp_node_health_check', 'mcp_sync_troubleshooting', 'mcp_peer_management'];
 
 let a: NodeProcess;
@@ -76,12 +82,26 @@ describe('the official MCP SDK client on /mcp', () => {
     const read = async () => {
       const [status, info, chain, sync, peers] = await Promise.all(TOOLS.map(tool));
       const [statusDoc, configDoc, latestDoc, peersDoc, syncDoc] = await Promise.all(RESOURCES.map(resource));
-      return { status: status!, info: info!, chain: chain!, sync: sync!, peers: peers!, statusDoc, configDoc, latestDoc, peersDoc, syncDoc };
+      return {
+        status: status!,
+        info: info!,
+        chain: chain!,
+        sync: sync!,
+        peers: peers!,
+        statusDoc,
+        configDoc,
+        latestDoc,
+        peersDoc,
+        syncDoc,
+      };
     };
     const rpc = async () => ({
       blockNumber: Number(await call(a.url, 'eth_blockNumber')),
       peerCount: Number(await call(a.url, 'net_peerCount')),
-      listPeers: await call<Array<{ id: string; nodeId: string | null; incomingConnection: boolean }>>(a.url, 'net_listPeers'),
+      listPeers: await call<Array<{ id: string; nodeId: string | null; incomingConnection: boolean }>>(
+        a.url,
+        'net_listPeers',
+      ),
       syncing: await call(a.url, 'eth_syncing'),
       head: await call(a.url, 'eth_getBlockByNumber', ['latest', false]),
       genesis: await call(a.url, 'eth_getBlockByNumber', ['0x0', false]),
@@ -94,28 +114,60 @@ describe('the official MCP SDK client on /mcp', () => {
 
     // Tools: structured content in the openrpc.json shapes, the same figures in the text.
     for (const [name, component] of [
-      ['status', 'McpNodeStatus'], ['info', 'McpNodeInfo'], ['chain', 'McpBlockchainInfo'], ['sync', 'McpSyncStatus'], ['peers', 'McpPeerList'],
+      ['status', 'McpNodeStatus'],
+      ['info', 'McpNodeInfo'],
+      ['chain', 'McpBlockchainInfo'],
+      ['sync', 'McpSyncStatus'],
+      ['peers', 'McpPeerList'],
     ] as const) {
       expectShape(component, before[name].data);
     }
     expect(before.status.data).toMatchObject({
-      running: true, syncing: false, syncState: 'synced', peering: true,
-      bestBlock: rpcBefore.blockNumber, handshakedPeers: rpcBefore.peerCount, peerCount: rpcBefore.listPeers.length,
-      chainId: Number(await call(a.url, 'eth_chainId')), networkId: 1337,
+      running: true,
+      syncing: false,
+      syncState: 'synced',
+      peering: true,
+      bestBlock: rpcBefore.blockNumber,
+      handshakedPeers: rpcBefore.peerCount,
+      peerCount: rpcBefore.listPeers.length,
+      chainId: Number(await call(a.url, 'eth_chainId')),
+      networkId: 1337,
     });
     expect(reportLines(before.status.text).get('Best Block')).toBe(String(rpcBefore.blockNumber));
-    expect(reportLines(before.status.text).get('Peers')).toBe(`${rpcBefore.listPeers.length} total (${rpcBefore.peerCount} handshaked)`);
-    expect(before.info.data).toMatchObject({ name: 'svc-node', clientVersion: await call(a.url, 'web3_clientVersion'), enode: a.enode, p2pPort: a.p2pPort });
+    expect(reportLines(before.status.text).get('Peers')).toBe(
+      `${rpcBefore.listPeers.length} total (${rpcBefore.peerCount} handshaked)`,
+    );
+    expect(before.info.data).toMatchObject({
+      name: 'svc-node',
+      clientVersion: await call(a.url, 'web3_clientVersion'),
+      enode: a.enode,
+      p2pPort: a.p2pPort,
+    });
     expect(before.chain.data).toEqual({
-      network: 'dev', networkName: 'Dev chain', chainId: 1337,
-      bestBlockNumber: rpcBefore.blockNumber, bestBlockHash: rpcBefore.head.hash,
-      totalDifficulty: BigInt(rpcBefore.head.totalDifficulty).toString(), genesisHash: rpcBefore.genesis.hash,
+      network: 'dev',
+      networkName: 'Dev chain',
+      chainId: 1337,
+      bestBlockNumber: rpcBefore.blockNumber,
+      bestBlockHash: rpcBefore.head.hash,
+      totalDifficulty: BigInt(rpcBefore.head.totalDifficulty).toString(),
+      genesisHash: rpcBefore.genesis.hash,
     });
     expect(reportLines(before.chain.text).get('Best Block Hash')).toBe(rpcBefore.head.hash);
-    expect(before.sync.data).toEqual({ syncing: false, mode: 'regular', status: 'synced', bestBlock: rpcBefore.blockNumber });
+    expect(before.sync.data).toEqual({
+      syncing: false,
+      mode: 'regular',
+      status: 'synced',
+      bestBlock: rpcBefore.blockNumber,
+    });
     expect(before.peers.data.handshakedCount).toBe(rpcBefore.peerCount);
-    expect(before.peers.data.peers.map((p: { id: string }) => p.id)).toEqual(rpcBefore.listPeers.map((p) => p.id).sort());
-    expect(before.peers.data.peers[0]).toMatchObject({ nodeId: nodeIdOf(b.enode!), direction: 'inbound', status: 'handshaked' });
+    expect(before.peers.data.peers.map((p: { id: string }) => p.id)).toEqual(
+      rpcBefore.listPeers.map((p) => p.id).sort(),
+    );
+    expect(before.peers.data.peers[0]).toMatchObject({
+      nodeId: nodeIdOf(b.enode!),
+      direction: 'inbound',
+      status: 'handshaked',
+    });
     expect(before.peers.text).toContain(`Connected Peers: 1 (1 handshaked)`);
 
     // Resources: the same readers as the tools, plus the head block and the configuration.
@@ -124,26 +176,46 @@ describe('the official MCP SDK client on /mcp', () => {
     expect(before.syncDoc).toEqual(before.sync.data);
     expectShape('McpLatestBlock', before.latestDoc);
     expect(before.latestDoc).toMatchObject({
-      number: rpcBefore.blockNumber, hash: rpcBefore.head.hash, parentHash: rpcBefore.head.parentHash, miner: rpcBefore.head.miner,
-      gasLimit: Number(rpcBefore.head.gasLimit), transactionCount: 0, stateRoot: rpcBefore.head.stateRoot,
+      number: rpcBefore.blockNumber,
+      hash: rpcBefore.head.hash,
+      parentHash: rpcBefore.head.parentHash,
+      miner: rpcBefore.head.miner,
+      gasLimit: Number(rpcBefore.head.gasLimit),
+      transactionCount: 0,
+      stateRoot: rpcBefore.head.stateRoot,
     });
     expectShape('McpNodeConfig', before.configDoc);
-    expect(before.configDoc).toMatchObject({ network: 'dev', chainId: 1337, p2p: { enabled: true }, mining: { enabled: false } });
+    expect(before.configDoc).toMatchObject({
+      network: 'dev',
+      chainId: 1337,
+      p2p: { enabled: true },
+      mining: { enabled: false },
+    });
     expect(before.configDoc.rpc.apis).toContain('mcp');
 
     // One block later.
     expect(await call(a.url, 'qa_mineBlocks', [1])).toMatchObject({ responseType: 'MiningOrdered' });
-    await until(async () => Number(await call(a.url, 'eth_blockNumber')) === rpcBefore.blockNumber + 1, 'the ordered block');
+    await until(
+      async () => Number(await call(a.url, 'eth_blockNumber')) === rpcBefore.blockNumber + 1,
+      'the ordered block',
+    );
     const after = await read();
     const rpcAfter = await rpc();
     expect(rpcAfter.blockNumber).toBe(rpcBefore.blockNumber + 1);
     expect(after.status.data.bestBlock).toBe(rpcAfter.blockNumber);
     expect(reportLines(after.status.text).get('Best Block')).toBe(String(rpcAfter.blockNumber));
-    expect(after.chain.data).toMatchObject({ bestBlockNumber: rpcAfter.blockNumber, bestBlockHash: rpcAfter.head.hash });
+    expect(after.chain.data).toMatchObject({
+      bestBlockNumber: rpcAfter.blockNumber,
+      bestBlockHash: rpcAfter.head.hash,
+    });
     expect(BigInt(after.chain.data.totalDifficulty)).toBe(BigInt(rpcAfter.head.totalDifficulty));
     expect(BigInt(after.chain.data.totalDifficulty)).toBeGreaterThan(BigInt(before.chain.data.totalDifficulty));
     expect(after.chain.data.genesisHash).toBe(before.chain.data.genesisHash);
-    expect(after.latestDoc).toMatchObject({ number: rpcAfter.blockNumber, hash: rpcAfter.head.hash, parentHash: rpcBefore.head.hash });
+    expect(after.latestDoc).toMatchObject({
+      number: rpcAfter.blockNumber,
+      hash: rpcAfter.head.hash,
+      parentHash: rpcBefore.head.hash,
+    });
     expect(after.sync.data.bestBlock).toBe(rpcAfter.blockNumber);
     expect(after.syncDoc.bestBlock).toBe(rpcAfter.blockNumber);
     expect(after.status.data.handshakedPeers).toBe(rpcAfter.peerCount);
@@ -162,7 +234,10 @@ describe('the official MCP SDK client on /mcp', () => {
 
   it('answers an unknown tool, resource or prompt and a bad argument with -32602 naming it', async () => {
     const refusal = async (request: Promise<unknown>) => {
-      const error = (await request.then(() => undefined, (e: unknown) => e)) as { code?: number; message?: string } | undefined;
+      const error = (await request.then(
+        () => undefined,
+        (e: unknown) => e,
+      )) as { code?: number; message?: string } | undefined;
       expect(error, 'expected a protocol error').toBeDefined();
       expect(error!.code).toBe(-32602);
       return error!.message!;
@@ -171,7 +246,9 @@ describe('the official MCP SDK client on /mcp', () => {
       'Unknown tool: mcp_no_such_tool. Call tools/list for the available tools.',
     );
     expect(await refusal(client.readResource({ uri: 'svc://no/such' }))).toContain('Unknown resource: svc://no/such.');
-    expect(await refusal(client.getPrompt({ name: 'mcp_no_such_prompt' }))).toContain('Unknown prompt: mcp_no_such_prompt.');
+    expect(await refusal(client.getPrompt({ name: 'mcp_no_such_prompt' }))).toContain(
+      'Unknown prompt: mcp_no_such_prompt.',
+    );
     expect(await refusal(client.callTool({ name: 'mcp_peer_list', arguments: { limit: 5 } }))).toContain(
       "Invalid arguments for tool mcp_peer_list: unexpected argument 'limit'",
     );

@@ -123,7 +123,11 @@ describe('Blacklist', () => {
     expect(reopened.entries()).toEqual(list.entries());
     expect(reopened.entries().map((e) => e.id)).toEqual(['4.4.4.4', NODE_ID]);
     c.advance(100_000);
-    expect(Blacklist.open(file, c.now).entries().map((e) => e.id)).toEqual(['4.4.4.4']);
+    expect(
+      Blacklist.open(file, c.now)
+        .entries()
+        .map((e) => e.id),
+    ).toEqual(['4.4.4.4']);
   });
 
   it('starts empty without a file, and writes nothing until something changes', () => {
@@ -155,6 +159,9 @@ describe('Blacklist', () => {
     const file = freshFile();
     const c = clock(1000);
     Blacklist.open(file, c.now).add('6.6.6.6', 1, 'why');
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ version: 1, entries: [{ id: '6.6.6.6', reason: 'why', addedAt: 1000, expiresAt: 2000 }] });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      version: 1,
+      entries: [{ id: '6.6.6.6', reason: 'why', addedAt: 1000, expiresAt: 2000 }],
+    });
   });
 });

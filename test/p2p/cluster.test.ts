@@ -78,10 +78,24 @@ describe('3-node cluster', () => {
   });
 
   it('links every node to both others (net_peerCount 0x2, net_listPeers names them)', async () => {
-    await waitFor(async () => (await peerCounts()).every((n) => n === 2), 'net_peerCount 0x2 on all three', nodes(), 30_000, describePeers);
-    expect(await Promise.all([node1, node2, node3].map((n) => call(n.url, 'net_peerCount')))).toEqual(['0x2', '0x2', '0x2']);
+    await waitFor(
+      async () => (await peerCounts()).every((n) => n === 2),
+      'net_peerCount 0x2 on all three',
+      nodes(),
+      30_000,
+      describePeers,
+    );
+    expect(await Promise.all([node1, node2, node3].map((n) => call(n.url, 'net_peerCount')))).toEqual([
+      '0x2',
+      '0x2',
+      '0x2',
+    ]);
     // One link per pair: each node's two peers are the other two, by node id.
-    for (const [self, others] of [[node1, [node2, node3]], [node2, [node1, node3]], [node3, [node1, node2]]] as const) {
+    for (const [self, others] of [
+      [node1, [node2, node3]],
+      [node2, [node1, node3]],
+      [node3, [node1, node2]],
+    ] as const) {
       const peers = await call<Array<{ nodeId: string | null; status: string }>>(self.url, 'net_listPeers');
       const handshaked = peers.filter((p) => p.status === 'Handshaked').map((p) => p.nodeId);
       expect(handshaked.sort()).toEqual(others.map((o) => nodeIdOfEnode(o.enode!)).sort());
@@ -95,7 +109,12 @@ describe('3-node cluster', () => {
     // Let node1 mine a few blocks and the others catch up with them first.
     await waitFor(async () => (await blockNumberOf(node1)) >= 3, 'node1 to mine 3 blocks', nodes(), 20_000);
     const target = await blockNumberOf(node1);
-    await waitFor(async () => (await blockNumberOf(node2)) >= target && (await blockNumberOf(node3)) >= target, `nodes 2 and 3 to reach block ${target}`, nodes(), 20_000);
+    await waitFor(
+      async () => (await blockNumberOf(node2)) >= target && (await blockNumberOf(node3)) >= target,
+      `nodes 2 and 3 to reach block ${target}`,
+      nodes(),
+      20_000,
+    );
 
     // Then sample the three heights together while blocks keep coming: never more than 2 apart.
     const samples: number[][] = [];
@@ -103,10 +122,14 @@ describe('3-node cluster', () => {
       samples.push(await Promise.all([node1, node2, node3].map(blockNumberOf)));
       await new Promise((resolve) => setTimeout(resolve, 700));
     }
-    for (const heights of samples) expect(Math.max(...heights) - Math.min(...heights), `heights ${heights}`).toBeLessThanOrEqual(2);
+    for (const heights of samples)
+      expect(Math.max(...heights) - Math.min(...heights), `heights ${heights}`).toBeLessThanOrEqual(2);
     // They moved (node1 mined on, the others followed), and they are one chain, not three of equal height.
     const [first, last] = [samples[0], samples[samples.length - 1]];
-    expect(last.every((h, i) => h > first[i]), `heights ${first} then ${last}`).toBe(true);
+    expect(
+      last.every((h, i) => h > first[i]),
+      `heights ${first} then ${last}`,
+    ).toBe(true);
     const common = Math.min(...last);
     const hashes = await Promise.all([node1, node2, node3].map((n) => blockAt(n, common)));
     expect(new Set(hashes.map((b) => b!.hash)).size).toBe(1);
@@ -119,9 +142,15 @@ describe('3-node cluster', () => {
     expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
 
     type Receipt = { blockHash: string; blockNumber: string; status: string; transactionHash: string } | null;
-    const receipts = async () => Promise.all([node1, node2, node3].map((n) => call<Receipt>(n.url, 'eth_getTransactionReceipt', [hash])));
-    await waitFor(async () => (await receipts()).every((r) => r !== null), 'the receipt on all three nodes', nodes(), 30_000,
-      async () => `receipts: ${JSON.stringify(await receipts())}`);
+    const receipts = async () =>
+      Promise.all([node1, node2, node3].map((n) => call<Receipt>(n.url, 'eth_getTransactionReceipt', [hash])));
+    await waitFor(
+      async () => (await receipts()).every((r) => r !== null),
+      'the receipt on all three nodes',
+      nodes(),
+      30_000,
+      async () => `receipts: ${JSON.stringify(await receipts())}`,
+    );
     const [r1, r2, r3] = await receipts();
     expect(r1).toMatchObject({ transactionHash: hash, status: '0x1' });
     expect(r2).toEqual(r1);
@@ -137,18 +166,34 @@ describe('3-node cluster', () => {
     node2.child.kill('SIGKILL');
     await exited;
     // The survivors notice the dead link (node1 keeps node3, node3 keeps node1)...
-    await waitFor(async () => (await peerCountOf(node1)) === 1 && (await peerCountOf(node3)) === 1, 'nodes 1 and 3 to drop node 2', { node1, node3 }, 20_000,
-      async () => `peer counts node1, node3: ${await peerCountOf(node1)}, ${await peerCountOf(node3)}`);
+    await waitFor(
+      async () => (await peerCountOf(node1)) === 1 && (await peerCountOf(node3)) === 1,
+      'nodes 1 and 3 to drop node 2',
+      { node1, node3 },
+      20_000,
+      async () => `peer counts node1, node3: ${await peerCountOf(node1)}, ${await peerCountOf(node3)}`,
+    );
 
     node2 = await start([...node2Args(node2Datadir), '--http.port', String(port), '--p2p.port', String(p2pPort)]);
     expect(node2.enode).toBe(enode); // same node key, same port
     // ...and re-link without anyone calling net_connectToPeer: node2 dials node1 (static), node3 redials node2.
-    await waitFor(async () => (await peerCounts()).every((n) => n === 2), 'net_peerCount 0x2 on all three after the restart', nodes(), 30_000, describePeers);
+    await waitFor(
+      async () => (await peerCounts()).every((n) => n === 2),
+      'net_peerCount 0x2 on all three after the restart',
+      nodes(),
+      30_000,
+      describePeers,
+    );
     const peersOfNode1 = await call<Array<{ nodeId: string | null; status: string }>>(node1.url, 'net_listPeers');
     expect(peersOfNode1.filter((p) => p.status === 'Handshaked').map((p) => p.nodeId)).toContain(nodeIdOfEnode(enode!));
     // And it syncs the blocks node1 mined while it was down.
     const target = await blockNumberOf(node1);
-    await waitFor(async () => (await blockNumberOf(node2)) >= target, `restarted node2 to reach block ${target}`, nodes(), 20_000);
+    await waitFor(
+      async () => (await blockNumberOf(node2)) >= target,
+      `restarted node2 to reach block ${target}`,
+      nodes(),
+      20_000,
+    );
     expect((await blockAt(node2, target))!.hash).toBe((await blockAt(node1, target))!.hash);
   }, 60_000);
 
@@ -159,8 +204,13 @@ describe('3-node cluster', () => {
     await waitFor(async () => (await peerCountOf(node4!)) >= 1, 'node4 to link to node1', all, 20_000);
     const target = await blockNumberOf(node1);
     expect(target).toBeGreaterThan(0);
-    await waitFor(async () => (await blockNumberOf(node4!)) >= target, `node4 to reach node1's block ${target}`, all, 30_000,
-      async () => `node4 at ${await blockNumberOf(node4!)}`);
+    await waitFor(
+      async () => (await blockNumberOf(node4!)) >= target,
+      `node4 to reach node1's block ${target}`,
+      all,
+      30_000,
+      async () => `node4 at ${await blockNumberOf(node4!)}`,
+    );
     expect((await blockAt(node4, target))!.hash).toBe((await blockAt(node1, target))!.hash);
     expect((await blockAt(node4, 0))!.hash).toBe((await blockAt(node1, 0))!.hash);
   }, 60_000);

@@ -36,7 +36,10 @@ describe('parseEnode', () => {
   it('parses bracketed IPv6 and host names', () => {
     expect(parseEnode(`enode://${ID_HEX}@[::1]:30303`)).toMatchObject({ host: '::1', port: 30303 });
     expect(parseEnode(`enode://${ID_HEX}@[2001:DB8::7]:1`)).toMatchObject({ host: '2001:db8::7', port: 1 });
-    expect(parseEnode(`enode://${ID_HEX}@boot-1.Example.org:65535`)).toMatchObject({ host: 'boot-1.example.org', port: 65535 });
+    expect(parseEnode(`enode://${ID_HEX}@boot-1.Example.org:65535`)).toMatchObject({
+      host: 'boot-1.example.org',
+      port: 65535,
+    });
   });
 
   it('names each problem', () => {

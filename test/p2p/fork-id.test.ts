@@ -17,7 +17,12 @@ const id = (hash: number, next: bigint | number): ForkId => {
 const show = (f: ForkId) => `${bytesToHex(f.hash).slice(2)}/${f.next}`;
 
 describe('CRC32', () => {
-  const samples = [new Uint8Array(0), new TextEncoder().encode('123456789'), ETC_GENESIS, hexToBytes('0x00000000001193d0')];
+  const samples = [
+    new Uint8Array(0),
+    new TextEncoder().encode('123456789'),
+    ETC_GENESIS,
+    hexToBytes('0x00000000001193d0'),
+  ];
 
   it('portable table matches the published check value and zlib', () => {
     // The IEEE CRC32 check value of "123456789".
@@ -40,7 +45,10 @@ describe('CRC32', () => {
 describe('forkBlocksOf', () => {
   it('lists every ETC mainnet activation block, sorted, without the DAO block or era boundaries', () => {
     expect(forkBlocksOf(etc)).toEqual(
-      [1_150_000, 2_500_000, 3_000_000, 5_000_000, 5_900_000, 8_772_000, 9_573_000, 10_500_839, 11_700_000, 13_189_133, 14_525_000, 19_250_000].map(BigInt),
+      [
+        1_150_000, 2_500_000, 3_000_000, 5_000_000, 5_900_000, 8_772_000, 9_573_000, 10_500_839, 11_700_000, 13_189_133,
+        14_525_000, 19_250_000,
+      ].map(BigInt),
     );
   });
 
@@ -152,7 +160,8 @@ describe('EIP-2124 published vectors (ETH mainnet, Petersburg cap)', () => {
       [7280000, 0x668db0af, 0],
       [7987396, 0x668db0af, 0],
     ];
-    for (const [head, hash, next] of rows) expect(show(table.at(BigInt(head))), `head ${head}`).toBe(show(id(hash, next)));
+    for (const [head, hash, next] of rows)
+      expect(show(table.at(BigInt(head))), `head ${head}`).toBe(show(id(hash, next)));
   });
 
   const MAX_U64 = 2n ** 64n - 1n;
@@ -173,8 +182,20 @@ describe('EIP-2124 published vectors (ETH mainnet, Petersburg cap)', () => {
     [7987396, 0x5cddc0e1, 0n, /^local incompatible or needs update/, 'remote has a fork we do not know'],
     [7279999, 0x5cddc0e1, 0n, /^local incompatible or needs update/, 'remote has a fork we do not know, local behind'],
     [7987396, 0xafec6b27, 0n, /^local incompatible or needs update/, 'Rinkeby Petersburg'],
-    [88888888, 0x668db0af, 88888888n, /^local incompatible or needs update/, 'remote announces a fork our chain passed without'],
-    [7279999, 0xa00bc324, 7279999n, /^local incompatible or needs update/, 'remote announces a fork at our head we do not have'],
+    [
+      88888888,
+      0x668db0af,
+      88888888n,
+      /^local incompatible or needs update/,
+      'remote announces a fork our chain passed without',
+    ],
+    [
+      7279999,
+      0xa00bc324,
+      7279999n,
+      /^local incompatible or needs update/,
+      'remote announces a fork at our head we do not have',
+    ],
   ];
   for (const [head, hash, next, want, label] of rules) {
     it(label, () => {

@@ -22,7 +22,11 @@ import { dev } from '../../src/chain/networks/dev.js';
 import { buildGenesisBlock } from '../../src/chain/networks/genesis.js';
 import { createClient, httpTransport, type RpcClient } from '../../src/generated/client.js';
 import { startEthereumjsClient, type EthereumjsClient } from '../../scripts/interop/ethereumjs-client.js';
-import { ethereumjsChainFiles, genesisHashWithClientPackages, writeChainFiles } from '../../scripts/interop/ethereumjs-dev-chain.js';
+import {
+  ethereumjsChainFiles,
+  genesisHashWithClientPackages,
+  writeChainFiles,
+} from '../../scripts/interop/ethereumjs-dev-chain.js';
 import { repoRoot, startNode, type NodeProcess } from '../helpers/node-process.js';
 
 const run = promisify(execFile);
@@ -61,7 +65,10 @@ async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T 
     } catch (error) {
       lastError = error;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -73,14 +80,20 @@ const clientPeerLog = (): string =>
 async function mine(tx: Parameters<RpcClient['eth_sendTransaction']>[0]): Promise<string> {
   const hash = await svc.eth_sendTransaction(tx);
   // The dev miner seals pending transactions at once; the receipt shows it was included and succeeded.
-  const receipt = await until(`receipt of ${hash}`, 15_000, async () => (await svc.eth_getTransactionReceipt(hash)) ?? undefined);
+  const receipt = await until(
+    `receipt of ${hash}`,
+    15_000,
+    async () => (await svc.eth_getTransactionReceipt(hash)) ?? undefined,
+  );
   expect(receipt.status).toBe('0x1');
   return receipt.contractAddress ?? hash;
 }
 
 beforeAll(async () => {
   // 1. The client (idempotent; the first install on a fresh machine takes ~15 s).
-  const { stdout } = await run('bash', [join(repoRoot, 'scripts/interop/install-ethereumjs-client.sh')], { timeout: 170_000 });
+  const { stdout } = await run('bash', [join(repoRoot, 'scripts/interop/install-ethereumjs-client.sh')], {
+    timeout: 170_000,
+  });
   entry = stdout.trim().split('\n').at(-1)!;
 
   // 2. Our dev chain in its format; fail fast here if it would derive another genesis than ours.
@@ -115,7 +128,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // SVC_INTEROP_CLIENT_LOG=<file> keeps the client's whole log (its temp data dir is removed below).
-  if (process.env.SVC_INTEROP_CLIENT_LOG && client !== undefined) writeFileSync(process.env.SVC_INTEROP_CLIENT_LOG, `${client.logLines.join('\n')}\n`);
+  if (process.env.SVC_INTEROP_CLIENT_LOG && client !== undefined)
+    writeFileSync(process.env.SVC_INTEROP_CLIENT_LOG, `${client.logLines.join('\n')}\n`);
   await svc?.close();
   await Promise.all([client?.stop(), node?.stop()]);
   if (chainDir !== undefined) rmSync(chainDir, { recursive: true, force: true });
@@ -160,14 +174,21 @@ describe('@ethereumjs/client 0.10.5 ↔ svc-node over eth/68', () => {
       const tag = `0x${n.toString(16)}` as const;
       const ours = (await svc.eth_getBlockByNumber(tag, false)) as RpcBlock;
       const theirs = await client!.rpc<RpcBlock>('eth_getBlockByNumber', [tag, false]);
-      expect({ n, hash: theirs.hash, stateRoot: theirs.stateRoot }).toEqual({ n, hash: ours.hash, stateRoot: ours.stateRoot });
+      expect({ n, hash: theirs.hash, stateRoot: theirs.stateRoot }).toEqual({
+        n,
+        hash: ours.hash,
+        stateRoot: ours.stateRoot,
+      });
       if (ours.transactions.length > 0) withTransactions++;
     }
     expect(withTransactions).toBeGreaterThanOrEqual(3);
 
     // Importing checks headers and bodies; execution (state root, receipts, rewards) runs after it, and a
     // mismatch shows as "Execution of block number=… failed" followed by the error (e.g. invalid block stateRoot).
-    const executed = await client!.waitForLog(new RegExp(`Executed blocks .* last=${target} |Execution of block .* failed`), 20_000);
+    const executed = await client!.waitForLog(
+      new RegExp(`Executed blocks .* last=${target} |Execution of block .* failed`),
+      20_000,
+    );
     const failure = client!.logLines.findIndex((line) => /Execution of block .* failed/.test(line));
     expect(failure, client!.logLines.slice(failure, failure + 3).join('\n')).toBe(-1);
     expect(executed).toMatch(/ INFO Executed blocks .* txs=\d+/);
@@ -187,8 +208,10 @@ describe('@ethereumjs/client 0.10.5 ↔ svc-node over eth/68', () => {
     const head = BigInt(await svc.eth_blockNumber());
     expect(head).toBe(headBeforeLink + 1n);
     const tag = `0x${head.toString(16)}` as const;
-    const theirs = await until(`client block ${head}`, 20_000, async () =>
-      (await client!.rpc<RpcBlock | null>('eth_getBlockByNumber', [tag, false])) ?? undefined,
+    const theirs = await until(
+      `client block ${head}`,
+      20_000,
+      async () => (await client!.rpc<RpcBlock | null>('eth_getBlockByNumber', [tag, false])) ?? undefined,
     ).catch((error: Error) => {
       throw new Error(`${error.message}\nclient log:\n${clientPeerLog()}`);
     });

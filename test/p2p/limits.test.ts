@@ -43,7 +43,11 @@ describe('peer and message limits', () => {
   it('--maxpeers 1: a second peer is closed before any handshake byte while the first stays linked', async () => {
     const first = await dial();
     await first.nodeStatus;
-    await waitFor(async () => (await call<string>(node.url, 'net_peerCount')) === '0x1', 'the first peer to be handshaked', { node });
+    await waitFor(
+      async () => (await call<string>(node.url, 'net_peerCount')) === '0x1',
+      'the first peer to be handshaked',
+      { node },
+    );
 
     const second = await dial();
     const closed = await second.closed;
@@ -51,13 +55,17 @@ describe('peer and message limits', () => {
     expect(await call(node.url, 'net_peerCount')).toBe('0x1');
 
     await first.destroy();
-    await waitFor(async () => (await call<string>(node.url, 'net_peerCount')) === '0x0', 'the first peer to be gone', { node });
+    await waitFor(async () => (await call<string>(node.url, 'net_peerCount')) === '0x0', 'the first peer to be gone', {
+      node,
+    });
   });
 
   it('a message claiming to decompress past the limit drops the peer without allocating it; RPC still answers', async () => {
     const peer = await dial();
     await peer.nodeStatus;
-    await waitFor(async () => (await call<string>(node.url, 'net_peerCount')) === '0x1', 'the peer to be handshaked', { node });
+    await waitFor(async () => (await call<string>(node.url, 'net_peerCount')) === '0x1', 'the peer to be handshaked', {
+      node,
+    });
     // 4 GiB - 1 claimed in five bytes: decompressing it as the library would means allocating it.
     expect(peer.link.sendFramed('eth', EthCode.GetBlockHeaders, snappyHeaderClaiming(2 ** 32 - 1))).toBe(true);
     const closed = await peer.closed;

@@ -11,9 +11,10 @@ import { call } from '../helpers/rpc.js';
 
 export { call };
 
-
-export const blockNumberOf = async (node: NodeProcess): Promise<number> => Number(await call<string>(node.url, 'eth_blockNumber'));
-export const peerCountOf = async (node: NodeProcess): Promise<number> => Number(await call<string>(node.url, 'net_peerCount'));
+export const blockNumberOf = async (node: NodeProcess): Promise<number> =>
+  Number(await call<string>(node.url, 'eth_blockNumber'));
+export const peerCountOf = async (node: NodeProcess): Promise<number> =>
+  Number(await call<string>(node.url, 'net_peerCount'));
 export const blockAt = (node: NodeProcess, tag: number | 'latest') =>
   call<{ hash: string; number: string; miner: string; totalDifficulty: string } | null>(
     node.url,
@@ -67,6 +68,8 @@ export async function waitFor(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const state = describe ? await describe().catch((err: Error) => `(could not read state: ${err.message})`) : '';
-  const logs = Object.entries(nodes).map(([name, node]) => `--- ${name} p2p/sync log:\n${peeringLog(node).join('\n') || '(none)'}`);
+  const logs = Object.entries(nodes).map(
+    ([name, node]) => `--- ${name} p2p/sync log:\n${peeringLog(node).join('\n') || '(none)'}`,
+  );
   throw new Error([`timed out after ${timeoutMs} ms waiting for ${what}`, state, ...logs].filter(Boolean).join('\n'));
 }

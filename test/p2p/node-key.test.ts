@@ -57,7 +57,8 @@ describe('nodeIdOf', () => {
     const one = new Uint8Array(32);
     one[31] = 1;
     expect(Buffer.from(nodeIdOf(one)).toString('hex')).toBe(
-      '79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798' + '483ada7726a3c4655da4fbfc0e1108a8fd17b448a68554199c47d08ffb10d4b8',
+      '79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798' +
+        '483ada7726a3c4655da4fbfc0e1108a8fd17b448a68554199c47d08ffb10d4b8',
     );
   });
 });

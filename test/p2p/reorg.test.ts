@@ -60,7 +60,8 @@ describe('reorg over devp2p', () => {
 
     // A's chain: more blocks than B's (transfers from an account B never used), so more total difficulty.
     const heightB = await blockNumberOf(nodeB);
-    for (let i = 0; i < heightB + 3; i++) await send(nodeA, { from: DEV_ACCOUNTS[3].address, to: DEV_ACCOUNTS[4].address, value: '0x1' });
+    for (let i = 0; i < heightB + 3; i++)
+      await send(nodeA, { from: DEV_ACCOUNTS[3].address, to: DEV_ACCOUNTS[4].address, value: '0x1' });
     // Both miners stop, so the heads only move by sync: B's re-queued transactions are not sealed again after
     // the switch, and both heads can be compared exactly.
     expect(await call(nodeA.url, 'miner_stop')).toBe(true);
@@ -71,18 +72,28 @@ describe('reorg over devp2p', () => {
     expect(BigInt(headA.totalDifficulty)).toBeGreaterThan(BigInt(headB.totalDifficulty));
 
     expect(await call(nodeB.url, 'net_connectToPeer', [nodeA.enode])).toBe(true);
-    await waitFor(async () => (await blockAt(nodeB, 'latest'))!.hash === headA.hash, "B's head to become A's head", nodes, 30_000,
+    await waitFor(
+      async () => (await blockAt(nodeB, 'latest'))!.hash === headA.hash,
+      "B's head to become A's head",
+      nodes,
+      30_000,
       async () => {
         const head = (await blockAt(nodeB, 'latest'))!;
         return `A's head ${Number(headA.number)} ${headA.hash}; B's head ${Number(head.number)} ${head.hash}`;
-      });
+      },
+    );
     // A kept its chain; B's block with the log is no longer canonical there.
     expect((await blockAt(nodeA, 'latest'))!.hash).toBe(headA.hash);
     expect((await blockAt(nodeB, Number(incremented.blockNumber)))!.hash).not.toBe(incremented.blockHash);
     expect(await call(nodeB.url, 'eth_getTransactionReceipt', [emitted.transactionHash])).toBeNull();
 
-    await waitFor(async () => subscriber!.of(subscription).some((log) => log.removed === true), 'the removed log on B', nodes, 10_000,
-      async () => `notifications: ${JSON.stringify(subscriber!.of(subscription))}`);
+    await waitFor(
+      async () => subscriber!.of(subscription).some((log) => log.removed === true),
+      'the removed log on B',
+      nodes,
+      10_000,
+      async () => `notifications: ${JSON.stringify(subscriber!.of(subscription))}`,
+    );
     const removed = subscriber.of(subscription).filter((log) => log.removed === true);
     expect(removed).toEqual([{ ...emitted, removed: true }]);
   }, 60_000);

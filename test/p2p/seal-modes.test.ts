@@ -21,14 +21,28 @@ import { call, nodeIdOfEnode, waitFor } from './multi-node-fixture.js';
 let instant: NodeProcess;
 let pow: NodeProcess;
 const peers: TestPeer[] = [];
-type RpcBlock = { hash: string; number: string; nonce: string; mixHash: string; extraData: string; transactions: string[] };
+type RpcBlock = {
+  hash: string;
+  number: string;
+  nonce: string;
+  mixHash: string;
+  extraData: string;
+  transactions: string[];
+};
 
 beforeAll(async () => {
   instant = await startNode({ timeoutMs: 60_000 });
   pow = await startNode({ args: ['--seal', 'ethash', '--no-mine', '--bootnodes', instant.enode!], timeoutMs: 60_000 });
   // One block on the instant chain: a transfer, sealed at once.
-  const hash = await call<string>(instant.url, 'eth_sendTransaction', [{ from: DEV_ACCOUNTS[1]!.address, to: DEV_ACCOUNTS[2]!.address, value: '0x1' }]);
-  await waitFor(async () => (await call(instant.url, 'eth_getTransactionReceipt', [hash])) !== null, 'the transfer to be sealed', { instant }, 20_000);
+  const hash = await call<string>(instant.url, 'eth_sendTransaction', [
+    { from: DEV_ACCOUNTS[1]!.address, to: DEV_ACCOUNTS[2]!.address, value: '0x1' },
+  ]);
+  await waitFor(
+    async () => (await call(instant.url, 'eth_getTransactionReceipt', [hash])) !== null,
+    'the transfer to be sealed',
+    { instant },
+    20_000,
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -36,14 +50,23 @@ afterAll(async () => {
   await Promise.all([instant?.stop(), pow?.stop()]);
 }, 60_000);
 
-const blockOf = (node: NodeProcess, n: number) => call<RpcBlock>(node.url, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false]);
-const headerHash = (fields: Uint8Array[]) => bytesToHex(createKeccak('keccak256').update(Buffer.from(RLP.encode(fields))).digest());
+const blockOf = (node: NodeProcess, n: number) =>
+  call<RpcBlock>(node.url, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false]);
+const headerHash = (fields: Uint8Array[]) =>
+  bytesToHex(
+    createKeccak('keccak256')
+      .update(Buffer.from(RLP.encode(fields)))
+      .digest(),
+  );
 
 async function dial(node: NodeProcess): Promise<TestPeer> {
   const peer = await TestPeer.dial(node.enode!);
   peers.push(peer);
   await waitFor(
-    async () => (await call<Array<{ nodeId: string | null; status: string }>>(node.url, 'net_listPeers')).some((p) => p.nodeId === peer.nodeId && p.status === 'Handshaked'),
+    async () =>
+      (await call<Array<{ nodeId: string | null; status: string }>>(node.url, 'net_listPeers')).some(
+        (p) => p.nodeId === peer.nodeId && p.status === 'Handshaked',
+      ),
     'the test peer to be Handshaked',
     { node },
     15_000,
@@ -63,7 +86,15 @@ async function instantBlockOne(): Promise<{ header: Uint8Array[]; body: { txs: a
 type BlacklistEntry = { id: string; reason: string };
 async function blacklistReasonOf(node: NodeProcess, peer: TestPeer): Promise<string> {
   let entry: BlacklistEntry | undefined;
-  await waitFor(async () => (entry = (await call<BlacklistEntry[]>(node.url, 'net_listBlacklistedPeers')).find((e) => e.id === peer.nodeId)) !== undefined, 'a blacklist entry for the test peer', { node }, 15_000);
+  await waitFor(
+    async () =>
+      (entry = (await call<BlacklistEntry[]>(node.url, 'net_listBlacklistedPeers')).find(
+        (e) => e.id === peer.nodeId,
+      )) !== undefined,
+    'a blacklist entry for the test peer',
+    { node },
+    15_000,
+  );
   return entry!.reason;
 }
 
@@ -77,7 +108,11 @@ describe('an instant-seal dev node', () => {
     expect(powGenesis.extraData).toBe(bytesToHex(utf8ToBytes('svc-node dev')));
     expect(genesis.hash).not.toBe(powGenesis.hash);
 
-    const res = await fetch(instant.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getWork', params: [] }) });
+    const res = await fetch(instant.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getWork', params: [] }),
+    });
     const { error } = (await res.json()) as { error: { code: number; message: string } };
     expect(error.code).toBe(-32002);
     expect(error.message).toMatch(/this dev chain is instant-seal .*start svc-node with --seal ethash/);
@@ -92,7 +127,8 @@ describe('a proof-of-work dev node and instant-seal blocks', () => {
     const instantId = nodeIdOfEnode(instant.enode!);
     let rejection: Record<string, unknown> | undefined;
     await waitFor(
-      async () => (rejection = pow.logs.find((e) => e.msg === 'p2p peer rejected' && e.nodeId === instantId)) !== undefined,
+      async () =>
+        (rejection = pow.logs.find((e) => e.msg === 'p2p peer rejected' && e.nodeId === instantId)) !== undefined,
       'the PoW node to reject the instant-seal node',
       { pow, instant },
     );
@@ -111,7 +147,9 @@ describe('a proof-of-work dev node and instant-seal blocks', () => {
     expect(await sender.closed).toMatchObject({ reason: 0x10, byUs: false });
     const reason = await blacklistReasonOf(pow, sender);
     expect(reason).toMatch(/invalid block 1/);
-    expect(reason).toContain(`${headerHash(onPowGenesis)}: an instant-seal block (nonce and mixHash zero, no proof of work) on a chain sealed with Ethash`);
+    expect(reason).toContain(
+      `${headerHash(onPowGenesis)}: an instant-seal block (nonce and mixHash zero, no proof of work) on a chain sealed with Ethash`,
+    );
     expect(await call(pow.url, 'eth_blockNumber')).toBe('0x0');
   });
 });
@@ -123,6 +161,8 @@ describe('an instant-seal dev node and proof-of-work seals', () => {
     const sender = await dial(instant);
     sender.sendNewBlock({ block: [withNonce, body.txs, body.uncles], td: 4n });
     expect(await sender.closed).toMatchObject({ reason: 0x10, byUs: false });
-    expect(await blacklistReasonOf(instant, sender)).toMatch(/not an instant seal \(nonce 0x0000000000001234, .*this is an instant-seal dev chain/);
+    expect(await blacklistReasonOf(instant, sender)).toMatch(
+      /not an instant seal \(nonce 0x0000000000001234, .*this is an instant-seal dev chain/,
+    );
   });
 });

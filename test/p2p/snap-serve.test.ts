@@ -72,7 +72,9 @@ describe('snap/1 serving', () => {
     const [receipt] = (await chain.getReceipts(b1.block.hash()))!;
     expect(receipt.status).toBe(1);
     contract = receipt.contractAddress!;
-    const b2 = await mine(chain, [signedTx(chain, { from: 1, nonce: 0n, to: FRESH, value: 5n })], { coinbase: COINBASE });
+    const b2 = await mine(chain, [signedTx(chain, { from: 1, nonce: 0n, to: FRESH, value: 5n })], {
+      coinbase: COINBASE,
+    });
     expect(b2.result.status).toBe('head');
 
     const state = (await chain.stateAt('latest'))!;
@@ -93,8 +95,17 @@ describe('snap/1 serving', () => {
     dir.remove();
   });
 
-  async function accountRange(root: Uint8Array, origin: Uint8Array, limit: Uint8Array, bytes: bigint, on = server): Promise<AccountRange> {
-    const reply = await on.serve(SnapCode.GetAccountRange, encodeGetAccountRange({ requestId: 77n, root, origin, limit, bytes }));
+  async function accountRange(
+    root: Uint8Array,
+    origin: Uint8Array,
+    limit: Uint8Array,
+    bytes: bigint,
+    on = server,
+  ): Promise<AccountRange> {
+    const reply = await on.serve(
+      SnapCode.GetAccountRange,
+      encodeGetAccountRange({ requestId: 77n, root, origin, limit, bytes }),
+    );
     expect(reply?.code).toBe(SnapCode.AccountRange);
     const res = decodeAccountRange(reply!.payload);
     expect(res.requestId).toBe(77n);
@@ -102,7 +113,8 @@ describe('snap/1 serving', () => {
   }
 
   /** The trie values behind slim bodies (what the proof commits to). */
-  const fullValues = (res: AccountRange) => res.accounts.map((a) => accountBodyToRLP(RLP.decode(a.body) as AccountBodyBytes));
+  const fullValues = (res: AccountRange) =>
+    res.accounts.map((a) => accountBodyToRLP(RLP.decode(a.body) as AccountBodyBytes));
 
   /** Checks the range proof against `root`; returns whether the trie holds more accounts to the right. */
   function verify(root: Uint8Array, origin: Uint8Array, res: AccountRange): Promise<boolean> {
@@ -115,7 +127,11 @@ describe('snap/1 serving', () => {
       const unknown = keccak256(new TextEncoder().encode('no such code'));
       const reply = await server.serve(
         SnapCode.GetByteCodes,
-        encodeGetByteCodes({ requestId: 5n, hashes: [unknown, keccak256(code), unknown, KECCAK256_NULL], bytes: TWO_MIB }),
+        encodeGetByteCodes({
+          requestId: 5n,
+          hashes: [unknown, keccak256(code), unknown, KECCAK256_NULL],
+          bytes: TWO_MIB,
+        }),
       );
       expect(reply?.code).toBe(SnapCode.ByteCodes);
       const res = decodeByteCodes(reply!.payload);
@@ -125,7 +141,10 @@ describe('snap/1 serving', () => {
 
     it('stops at the soft byte limit (but returns at least one code)', async () => {
       const hash = keccak256(code);
-      const reply = await server.serve(SnapCode.GetByteCodes, encodeGetByteCodes({ requestId: 6n, hashes: [hash, hash, hash], bytes: 1n }));
+      const reply = await server.serve(
+        SnapCode.GetByteCodes,
+        encodeGetByteCodes({ requestId: 6n, hashes: [hash, hash, hash], bytes: 1n }),
+      );
       expect(decodeByteCodes(reply!.payload).codes.map((c) => bytesToHex(c))).toEqual([bytesToHex(code)]);
       const two = await server.serve(
         SnapCode.GetByteCodes,
@@ -135,7 +154,10 @@ describe('snap/1 serving', () => {
     });
 
     it('answers an empty list when it holds none of the codes', async () => {
-      const reply = await server.serve(SnapCode.GetByteCodes, encodeGetByteCodes({ requestId: 9n, hashes: [keccak256(FRESH)], bytes: TWO_MIB }));
+      const reply = await server.serve(
+        SnapCode.GetByteCodes,
+        encodeGetByteCodes({ requestId: 9n, hashes: [keccak256(FRESH)], bytes: TWO_MIB }),
+      );
       expect(decodeByteCodes(reply!.payload)).toEqual({ requestId: 9n, codes: [] });
     });
   });
@@ -188,7 +210,9 @@ describe('snap/1 serving', () => {
       const between = increment(expected[2].key);
       const below = decrement(expected[5].key);
       const inexact = await accountRange(headRoot, between, below, TWO_MIB);
-      expect(inexact.accounts.map((a) => bytesToHex(a.hash))).toEqual(expected.slice(3, 6).map((e) => bytesToHex(e.key)));
+      expect(inexact.accounts.map((a) => bytesToHex(a.hash))).toEqual(
+        expected.slice(3, 6).map((e) => bytesToHex(e.key)),
+      );
       expect(await verify(headRoot, between, inexact)).toBe(true);
     });
 
@@ -198,7 +222,9 @@ describe('snap/1 serving', () => {
       expect(whole.accounts.map((a) => bytesToHex(a.hash))).toEqual(expected.map((e) => bytesToHex(e.key)));
       expect(await verify(headRoot, ZERO_HASH, whole)).toBe(false);
       const middle = await accountRange(headRoot, expected[1].key, expected[8].key, TWO_MIB, paged);
-      expect(middle.accounts.map((a) => bytesToHex(a.hash))).toEqual(expected.slice(1, 9).map((e) => bytesToHex(e.key)));
+      expect(middle.accounts.map((a) => bytesToHex(a.hash))).toEqual(
+        expected.slice(1, 9).map((e) => bytesToHex(e.key)),
+      );
     });
 
     it('answers no accounts past the last one, with a proof that nothing is there', async () => {
@@ -221,12 +247,20 @@ describe('snap/1 serving', () => {
       expect(unknown).toEqual({ requestId: 77n, accounts: [], proof: [] });
 
       const narrow = new SnapServer(chain, { stateWindow: 2 });
-      expect(await accountRange(genesisRoot, ZERO_HASH, MAX_HASH, TWO_MIB, narrow)).toEqual({ requestId: 77n, accounts: [], proof: [] });
-      expect((await accountRange(headRoot, ZERO_HASH, MAX_HASH, TWO_MIB, narrow)).accounts).toHaveLength(expected.length);
+      expect(await accountRange(genesisRoot, ZERO_HASH, MAX_HASH, TWO_MIB, narrow)).toEqual({
+        requestId: 77n,
+        accounts: [],
+        proof: [],
+      });
+      expect((await accountRange(headRoot, ZERO_HASH, MAX_HASH, TWO_MIB, narrow)).accounts).toHaveLength(
+        expected.length,
+      );
     });
 
     it('follows the head: a new block’s root is served', async () => {
-      const b3 = await mine(chain, [signedTx(chain, { from: 3, nonce: 0n, to: FRESH, value: 1n })], { coinbase: COINBASE });
+      const b3 = await mine(chain, [signedTx(chain, { from: 3, nonce: 0n, to: FRESH, value: 1n })], {
+        coinbase: COINBASE,
+      });
       expect(b3.result.status).toBe('head');
       const root = b3.block.header.stateRoot;
       const res = await accountRange(root, ZERO_HASH, MAX_HASH, TWO_MIB);
@@ -239,12 +273,22 @@ describe('snap/1 serving', () => {
     it('answers GetStorageRanges and GetTrieNodes with empty responses (not served yet)', async () => {
       const storage = await server.serve(
         SnapCode.GetStorageRanges,
-        encodeGetStorageRanges({ requestId: 3n, root: headRoot, accounts: [keccak256(contract)], origin: new Uint8Array(0), limit: MAX_HASH, bytes: TWO_MIB }),
+        encodeGetStorageRanges({
+          requestId: 3n,
+          root: headRoot,
+          accounts: [keccak256(contract)],
+          origin: new Uint8Array(0),
+          limit: MAX_HASH,
+          bytes: TWO_MIB,
+        }),
       );
       expect(storage?.code).toBe(SnapCode.StorageRanges);
       expect(decodeStorageRanges(storage!.payload)).toEqual({ requestId: 3n, slots: [], proof: [] });
 
-      const nodes = await server.serve(SnapCode.GetTrieNodes, encodeGetTrieNodes({ requestId: 4n, root: headRoot, paths: [[new Uint8Array(0)]], bytes: TWO_MIB }));
+      const nodes = await server.serve(
+        SnapCode.GetTrieNodes,
+        encodeGetTrieNodes({ requestId: 4n, root: headRoot, paths: [[new Uint8Array(0)]], bytes: TWO_MIB }),
+      );
       expect(nodes?.code).toBe(SnapCode.TrieNodes);
       expect(decodeTrieNodes(nodes!.payload)).toEqual({ requestId: 4n, nodes: [] });
     });
@@ -256,8 +300,12 @@ describe('snap/1 serving', () => {
     });
 
     it('throws WireDecodeError for a malformed request', async () => {
-      await expect(server.serve(SnapCode.GetAccountRange, RLP.encode([1, headRoot]))).rejects.toBeInstanceOf(WireDecodeError);
-      await expect(server.serve(SnapCode.GetByteCodes, new Uint8Array([0xc3, 0x01]))).rejects.toBeInstanceOf(WireDecodeError);
+      await expect(server.serve(SnapCode.GetAccountRange, RLP.encode([1, headRoot]))).rejects.toBeInstanceOf(
+        WireDecodeError,
+      );
+      await expect(server.serve(SnapCode.GetByteCodes, new Uint8Array([0xc3, 0x01]))).rejects.toBeInstanceOf(
+        WireDecodeError,
+      );
     });
   });
 });

@@ -30,7 +30,10 @@ describe('sync progress', () => {
 
     const ws = new WebSocket(joiner.wsUrl);
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-    const notes: Array<{ syncing: boolean; status?: { startingBlock: string; currentBlock: string; highestBlock: string } }> = [];
+    const notes: Array<{
+      syncing: boolean;
+      status?: { startingBlock: string; currentBlock: string; highestBlock: string };
+    }> = [];
     ws.on('message', (data) => {
       const msg = JSON.parse(String(data)) as { method?: string; params?: { result: (typeof notes)[number] } };
       if (msg.method === 'eth_subscription') notes.push(msg.params!.result);
@@ -39,7 +42,12 @@ describe('sync progress', () => {
     await new Promise((resolve) => ws.once('message', resolve));
 
     expect(await call(joiner.url, 'net_connectToPeer', [source.enode])).toBe(true);
-    await waitFor(async () => (await blockAt(joiner, 'latest'))!.number === `0x${AHEAD.toString(16)}`, 'the joiner to reach the source head', { source, joiner }, 30_000);
+    await waitFor(
+      async () => (await blockAt(joiner, 'latest'))!.number === `0x${AHEAD.toString(16)}`,
+      'the joiner to reach the source head',
+      { source, joiner },
+      30_000,
+    );
     await waitFor(async () => notes.some((n) => !n.syncing), 'a sync-finished notification', { joiner });
     ws.close();
 
@@ -54,7 +62,9 @@ describe('sync progress', () => {
     // Told about a peer, it is ready only while that peer is linked.
     expect((await fetch(new URL('/readiness', joiner.url))).status).toBe(200);
     await call(source.url, 'net_addToBlacklist', [joiner.enode!.slice(8, 136), 60, 'test: cut the link']);
-    await waitFor(async () => (await call<string>(joiner.url, 'net_peerCount')) === '0x0', 'the link to go', { joiner });
+    await waitFor(async () => (await call<string>(joiner.url, 'net_peerCount')) === '0x0', 'the link to go', {
+      joiner,
+    });
     const readiness = await fetch(new URL('/readiness', joiner.url));
     expect(readiness.status).toBe(503);
     expect(JSON.stringify(await readiness.json())).toContain('peer count is 0');

@@ -22,7 +22,14 @@ import type { Status } from '../../src/p2p/eth/messages.js';
 import { EthCode } from '../../src/p2p/eth/messages.js';
 import { nodeIdOf } from '../../src/p2p/node-key.js';
 import { startNode, type NodeProcess } from '../helpers/node-process.js';
-import { DisconnectReason, newPeerKey, SOCKET_CLOSED_BEFORE_HANDSHAKE, TestPeer, type TestPeerListener, type TestPeerOptions } from '../helpers/test-peer.js';
+import {
+  DisconnectReason,
+  newPeerKey,
+  SOCKET_CLOSED_BEFORE_HANDSHAKE,
+  TestPeer,
+  type TestPeerListener,
+  type TestPeerOptions,
+} from '../helpers/test-peer.js';
 import { call, peeringLog, waitFor } from './multi-node-fixture.js';
 
 // ------------------------------------------------------------------ published values (etc-chain-and-p2p.md)
@@ -57,7 +64,8 @@ afterAll(async () => {
   await Promise.all(peers.map((p) => p.destroy().catch(() => undefined)));
   await Promise.all(listeners.map((l) => l.close().catch(() => undefined)));
   await Promise.all(started.map((node) => node.stop()));
-  for (const node of started) if (node.child.exitCode === null && node.child.signalCode === null) node.child.kill('SIGKILL');
+  for (const node of started)
+    if (node.child.exitCode === null && node.child.signalCode === null) node.child.kill('SIGKILL');
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
@@ -104,13 +112,22 @@ async function rowOf(node: NodeProcess, nodeId: string): Promise<PeerRow | undef
 /** Waits until the node lists `peer` as Handshaked (its STATUS passed every check). */
 async function handshaked(node: NodeProcess, peer: TestPeer | string, name: string): Promise<PeerRow> {
   const nodeId = typeof peer === 'string' ? peer : peer.nodeId;
-  await waitFor(async () => (await rowOf(node, nodeId))?.status === 'Handshaked', `${name}: the node to list the test peer as Handshaked`, { node }, 15_000,
-    async () => `net_listPeers: ${JSON.stringify(await listPeers(node))}`);
+  await waitFor(
+    async () => (await rowOf(node, nodeId))?.status === 'Handshaked',
+    `${name}: the node to list the test peer as Handshaked`,
+    { node },
+    15_000,
+    async () => `net_listPeers: ${JSON.stringify(await listPeers(node))}`,
+  );
   return (await rowOf(node, nodeId))!;
 }
 
 /** Polls the node's stdout for an entry; the timeout message carries its p2p log. */
-async function logEntry(node: NodeProcess, match: (e: Record<string, unknown>) => boolean, what: string): Promise<Record<string, unknown>> {
+async function logEntry(
+  node: NodeProcess,
+  match: (e: Record<string, unknown>) => boolean,
+  what: string,
+): Promise<Record<string, unknown>> {
   let found: Record<string, unknown> | undefined;
   await waitFor(async () => (found = node.logs.find(match)) !== undefined, what, { node }, 10_000);
   return found!;
@@ -118,7 +135,11 @@ async function logEntry(node: NodeProcess, match: (e: Record<string, unknown>) =
 
 /** The node's "p2p peer rejected" line about this test peer (logged when its STATUS fails a check). */
 const rejectionOf = (node: NodeProcess, peer: TestPeer) =>
-  logEntry(node, (e) => e.msg === 'p2p peer rejected' && e.nodeId === peer.nodeId, `a "p2p peer rejected" log line for ${peer.nodeId.slice(0, 16)}`);
+  logEntry(
+    node,
+    (e) => e.msg === 'p2p peer rejected' && e.nodeId === peer.nodeId,
+    `a "p2p peer rejected" log line for ${peer.nodeId.slice(0, 16)}`,
+  );
 
 /** A free loopback TCP port (for nodes whose enode must be known before they start). */
 async function freePort(): Promise<number> {
@@ -188,12 +209,18 @@ describe('STATUS: network id, genesis and fork id (mordor, etc)', () => {
 
   it('accepts a peer whose fork hash is a future Mordor fork (3a6b00d7/0: EIP-2124 rule 3, the node is at genesis)', async () => {
     const peer = await dial(mordor, {
-      status: (node: Status) => ({ ...node, forkId: { hash: bytes(MORDOR_FORK_SPIRAL.hash), next: MORDOR_FORK_SPIRAL.next } }),
+      status: (node: Status) => ({
+        ...node,
+        forkId: { hash: bytes(MORDOR_FORK_SPIRAL.hash), next: MORDOR_FORK_SPIRAL.next },
+      }),
     });
     await handshaked(mordor, peer, 'future fork hash');
-    const info = (await call<Array<{ nodeId: string; forkAccepted: boolean | null; networkId: string | null }>>(mordor.url, 'debug_listPeersInfo')).find(
-      (p) => p.nodeId === peer.nodeId,
-    );
+    const info = (
+      await call<Array<{ nodeId: string; forkAccepted: boolean | null; networkId: string | null }>>(
+        mordor.url,
+        'debug_listPeersInfo',
+      )
+    ).find((p) => p.nodeId === peer.nodeId);
     expect(info).toMatchObject({ forkAccepted: true, networkId: '0x7' });
     expect(peer.isClosed).toBe(false);
   });
@@ -206,7 +233,9 @@ describe('STATUS: network id, genesis and fork id (mordor, etc)', () => {
   });
 
   it('disconnects a peer with an unknown fork hash (deadbeef) as USELESS_PEER (0x03)', async () => {
-    const peer = await dial(mordor, { status: (node: Status) => ({ ...node, forkId: { hash: bytes('deadbeef'), next: 0n } }) });
+    const peer = await dial(mordor, {
+      status: (node: Status) => ({ ...node, forkId: { hash: bytes('deadbeef'), next: 0n } }),
+    });
     const closed = await peer.closed;
     expect(closed, JSON.stringify(closed)).toMatchObject({ reason: 0x03, byUs: false });
     expect(String((await rejectionOf(mordor, peer)).detail)).toMatch(/fork id.*deadbeef/);
@@ -242,18 +271,21 @@ describe('a dev node and one test peer at a time', () => {
   it.each([
     ['invalid RLP', Uint8Array.from([0xff, 0x01, 0x02])],
     ['valid RLP of the wrong shape (a bare string)', RLP.encode(Uint8Array.from([1, 2, 3]))],
-  ])('disconnects a peer sending GetBlockHeaders as %s with PROTOCOL_ERROR (0x02) and keeps serving RPC', async (_what, payload) => {
-    const peer = await dial(node);
-    await handshaked(node, peer, 'before the malformed message');
-    expect(peer.send(EthCode.GetBlockHeaders, payload)).toBe(true);
-    const closed = await peer.closed;
-    expect(closed, JSON.stringify(closed)).toMatchObject({ reason: 0x02, byUs: false });
-    expect(await call(node.url, 'eth_blockNumber')).toBe('0x0');
-    // A protocol error is not a reason to ban: the same key is let in again.
-    const again = await dial(node, { privateKey: peer.privateKey });
-    await handshaked(node, again, 'the same key after a protocol error');
-    await again.destroy();
-  });
+  ])(
+    'disconnects a peer sending GetBlockHeaders as %s with PROTOCOL_ERROR (0x02) and keeps serving RPC',
+    async (_what, payload) => {
+      const peer = await dial(node);
+      await handshaked(node, peer, 'before the malformed message');
+      expect(peer.send(EthCode.GetBlockHeaders, payload)).toBe(true);
+      const closed = await peer.closed;
+      expect(closed, JSON.stringify(closed)).toMatchObject({ reason: 0x02, byUs: false });
+      expect(await call(node.url, 'eth_blockNumber')).toBe('0x0');
+      // A protocol error is not a reason to ban: the same key is let in again.
+      const again = await dial(node, { privateKey: peer.privateKey });
+      await handshaked(node, again, 'the same key after a protocol error');
+      await again.destroy();
+    },
+  );
 
   it('net_listPeers shows an inbound test peer; debug_listPeersInfo its Hello and STATUS; net_disconnectPeer drops it', async () => {
     const peer = await dial(node);
@@ -262,7 +294,9 @@ describe('a dev node and one test peer at a time', () => {
     expect(row).toMatchObject({ nodeId: peer.nodeId, incomingConnection: true, status: 'Handshaked' });
     expect(row.id).toMatch(/^127\.0\.0\.1:\d+$/);
 
-    const info = (await call<Array<Record<string, unknown>>>(node.url, 'debug_listPeersInfo')).find((p) => p.nodeId === peer.nodeId);
+    const info = (await call<Array<Record<string, unknown>>>(node.url, 'debug_listPeersInfo')).find(
+      (p) => p.nodeId === peer.nodeId,
+    );
     const genesis = await call<{ hash: string }>(node.url, 'eth_getBlockByNumber', ['0x0', false]);
     expect(info).toMatchObject({
       id: row.id,
@@ -280,9 +314,17 @@ describe('a dev node and one test peer at a time', () => {
     expect(await call(node.url, 'net_disconnectPeer', ['127.0.0.1:1'])).toBe(false);
     expect(await call(node.url, 'net_disconnectPeer', [row.id])).toBe(true);
     const closed = await peer.closed;
-    await waitFor(async () => (await rowOf(node, peer.nodeId)) === undefined, 'the dropped peer to leave net_listPeers', { node }, 10_000);
+    await waitFor(
+      async () => (await rowOf(node, peer.nodeId)) === undefined,
+      'the dropped peer to leave net_listPeers',
+      { node },
+      10_000,
+    );
     // The reason as the node sent it: DISCONNECT_REQUESTED (0x00), not a reason of our own.
-    expect(closed, JSON.stringify(closed)).toMatchObject({ reason: DisconnectReason.DISCONNECT_REQUESTED, byUs: false });
+    expect(closed, JSON.stringify(closed)).toMatchObject({
+      reason: DisconnectReason.DISCONNECT_REQUESTED,
+      byUs: false,
+    });
   });
 
   it('net_connectToPeer dials a listening test peer (outbound, Handshaked); a malformed enode answers -32602 naming the problem', async () => {
@@ -292,7 +334,10 @@ describe('a dev node and one test peer at a time', () => {
     const peer = await listener.accept();
     peers.push(peer);
     expect((await peer.nodeStatus).networkId).toBe(1337n);
-    expect(await handshaked(node, listener.nodeId, 'outbound peer')).toMatchObject({ incomingConnection: false, status: 'Handshaked' });
+    expect(await handshaked(node, listener.nodeId, 'outbound peer')).toMatchObject({
+      incomingConnection: false,
+      status: 'Handshaked',
+    });
 
     const rpcError = async (enode: string) => {
       const res = await fetch(node.url, {
@@ -303,8 +348,14 @@ describe('a dev node and one test peer at a time', () => {
       return ((await res.json()) as { error?: { code: number; message: string } }).error;
     };
     // 128 hex digits that are not a point on secp256k1, and a port out of range: both pass the URL pattern.
-    expect(await rpcError(`enode://${'ab'.repeat(64)}@127.0.0.1:30303`)).toMatchObject({ code: -32602, message: expect.stringMatching(/not a valid secp256k1 public key/) });
-    expect(await rpcError(`enode://${listener.nodeId}@127.0.0.1:99999`)).toMatchObject({ code: -32602, message: expect.stringMatching(/port 99999/) });
+    expect(await rpcError(`enode://${'ab'.repeat(64)}@127.0.0.1:30303`)).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/not a valid secp256k1 public key/),
+    });
+    expect(await rpcError(`enode://${listener.nodeId}@127.0.0.1:99999`)).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/port 99999/),
+    });
     expect(await rpcError('enode://1234@127.0.0.1:30303')).toMatchObject({ code: -32602 });
 
     await listener.close();
@@ -314,7 +365,11 @@ describe('a dev node and one test peer at a time', () => {
     expect(await call(node.url, 'net_addToBlacklist', ['127.0.0.1', 60, 'test'])).toBe(true);
     const refused = await dial(node);
     const closed = await refused.closed;
-    expect(closed, JSON.stringify(closed)).toMatchObject({ name: SOCKET_CLOSED_BEFORE_HANDSHAKE, bytesReceived: 0, reason: undefined });
+    expect(closed, JSON.stringify(closed)).toMatchObject({
+      name: SOCKET_CLOSED_BEFORE_HANDSHAKE,
+      bytesReceived: 0,
+      reason: undefined,
+    });
     await expect(refused.hello).rejects.toThrow(/closed/);
     expect(await rowOf(node, refused.nodeId)).toBeUndefined();
 
@@ -376,9 +431,15 @@ describe('a dev node with mined blocks', () => {
     // The Ethash dev chain: the bad-seal case below is about Ethash verification over the wire.
     miner = await start(['--seal', 'ethash']);
     const [from, to] = [DEV_ACCOUNTS[1].address, DEV_ACCOUNTS[2].address];
-    const send = (value: number) => call<string>(miner.url, 'eth_sendTransaction', [{ from, to, value: quantity(value) }]);
+    const send = (value: number) =>
+      call<string>(miner.url, 'eth_sendTransaction', [{ from, to, value: quantity(value) }]);
     const mined = (hash: string) =>
-      waitFor(async () => (await call(miner.url, 'eth_getTransactionReceipt', [hash])) !== null, `transaction ${hash} to be mined`, { miner }, 20_000);
+      waitFor(
+        async () => (await call(miner.url, 'eth_getTransactionReceipt', [hash])) !== null,
+        `transaction ${hash} to be mined`,
+        { miner },
+        20_000,
+      );
     // One transaction per block twice, then two sent together (one block or two, as the miner batches them).
     for (const value of [1000, 2000]) await mined(await send(value));
     const pair = await Promise.all([send(3000), send(4000)]);
@@ -408,7 +469,10 @@ describe('a dev node with mined blocks', () => {
     expect(await numbersOf({ origin: BigInt(head + 1), amount: 3, skip: 0, reverse: false })).toEqual([]);
     expect(await numbersOf({ origin: bytes('0x' + '11'.repeat(32)), amount: 1, skip: 0, reverse: false })).toEqual([]);
     // A request running past the head stops there.
-    expect(await numbersOf({ origin: BigInt(head - 1), amount: 10, skip: 0, reverse: false })).toEqual([head - 1, head]);
+    expect(await numbersOf({ origin: BigInt(head - 1), amount: 10, skip: 0, reverse: false })).toEqual([
+      head - 1,
+      head,
+    ]);
   });
 
   it('serves GetBlockBodies and GetReceipts matching eth_getBlockByNumber and eth_getTransactionReceipt', async () => {
@@ -432,13 +496,20 @@ describe('a dev node with mined blocks', () => {
       const txs = blocks[numbers[i]!]!.transactions;
       expect(blockReceipts).toHaveLength(txs.length);
       for (const [k, wire] of blockReceipts.entries()) {
-        const rpc = await call<{ status: string; cumulativeGasUsed: string; logsBloom: string; logs: unknown[]; type?: string }>(
-          miner.url,
-          'eth_getTransactionReceipt',
-          [txs[k]],
-        );
+        const rpc = await call<{
+          status: string;
+          cumulativeGasUsed: string;
+          logsBloom: string;
+          logs: unknown[];
+          type?: string;
+        }>(miner.url, 'eth_getTransactionReceipt', [txs[k]]);
         // Legacy: [status, cumulativeGas, bloom, logs]; typed: type byte ++ RLP of that list.
-        const fields = (wire instanceof Uint8Array ? RLP.decode(wire.subarray(1)) : wire) as [Uint8Array, Uint8Array, Uint8Array, unknown[]];
+        const fields = (wire instanceof Uint8Array ? RLP.decode(wire.subarray(1)) : wire) as [
+          Uint8Array,
+          Uint8Array,
+          Uint8Array,
+          unknown[],
+        ];
         expect(quantity(toBigInt(fields[0])), `status of ${txs[k]}`).toBe(rpc.status);
         expect(quantity(toBigInt(fields[1])), `cumulative gas of ${txs[k]}`).toBe(rpc.cumulativeGasUsed);
         expect(hex(fields[2])).toBe(rpc.logsBloom);
@@ -480,8 +551,15 @@ describe('a dev node with mined blocks', () => {
     const good = await dial(fresh);
     await handshaked(fresh, good, 'sending the valid block');
     good.sendNewBlock({ block: [header!, body!.txs, body!.uncles], td });
-    await waitFor(async () => (await call(fresh.url, 'eth_blockNumber')) === '0x1', 'the valid block 1 to be imported', { fresh }, 15_000);
-    expect((await call<{ hash: string }>(fresh.url, 'eth_getBlockByNumber', ['0x1', false])).hash).toBe(blocks[1]!.hash);
+    await waitFor(
+      async () => (await call(fresh.url, 'eth_blockNumber')) === '0x1',
+      'the valid block 1 to be imported',
+      { fresh },
+      15_000,
+    );
+    expect((await call<{ hash: string }>(fresh.url, 'eth_getBlockByNumber', ['0x1', false])).hash).toBe(
+      blocks[1]!.hash,
+    );
     expect(good.isClosed).toBe(false);
     await fresh.stop();
   }, 60_000);
@@ -496,7 +574,13 @@ describe('trap (a): two nodes dialling each other at the same moment keep exactl
     const a = datadirWithKey(portA);
     const b = datadirWithKey(portB);
     const args = (self: typeof a, port: number, other: typeof a) => [
-      '--datadir', self.datadir, '--no-mine', '--p2p.port', String(port), '--log-level', 'debug',
+      '--datadir',
+      self.datadir,
+      '--no-mine',
+      '--p2p.port',
+      String(port),
+      '--log-level',
+      'debug',
       ...(bootnodes ? ['--bootnodes', other.enode] : []),
     ];
     const [nodeA, nodeB] = await Promise.all([start(args(a, portA, b)), start(args(b, portB, a))]);
@@ -508,7 +592,8 @@ describe('trap (a): two nodes dialling each other at the same moment keep exactl
   /** Settles, then checks over ~5 s that each node holds one Handshaked link to the other, the same one throughout. */
   async function expectOneStableLink(nodeA: NodeProcess, nodeB: NodeProcess, idA: string, idB: string): Promise<void> {
     const handshakedOf = async (node: NodeProcess) => (await listPeers(node)).filter((p) => p.status === 'Handshaked');
-    const state = async () => `A: ${JSON.stringify(await listPeers(nodeA))}\nB: ${JSON.stringify(await listPeers(nodeB))}`;
+    const state = async () =>
+      `A: ${JSON.stringify(await listPeers(nodeA))}\nB: ${JSON.stringify(await listPeers(nodeB))}`;
     await waitFor(
       async () => {
         const [la, lb] = [await handshakedOf(nodeA), await handshakedOf(nodeB)];
@@ -527,28 +612,47 @@ describe('trap (a): two nodes dialling each other at the same moment keep exactl
     }));
     for (const s of samples) {
       const why = `${JSON.stringify(s)}\n--- A:\n${peeringLog(nodeA).join('\n')}\n--- B:\n${peeringLog(nodeB).join('\n')}`;
-      expect(s.a.map((p) => [p.id, p.nodeId]), why).toEqual([[first[0], idB]]);
-      expect(s.b.map((p) => [p.id, p.nodeId]), why).toEqual([[first[1], idA]]);
+      expect(
+        s.a.map((p) => [p.id, p.nodeId]),
+        why,
+      ).toEqual([[first[0], idB]]);
+      expect(
+        s.b.map((p) => [p.id, p.nodeId]),
+        why,
+      ).toEqual([[first[1], idA]]);
       expect(s.counts, why).toEqual(['0x1', '0x1']);
     }
   }
 
   const duplicatesDropped: boolean[] = [];
 
-  it.each([1, 2, 3])('run %i: each started with the other as bootnode, at the same moment', async () => {
-    const [nodeA, nodeB, idA, idB] = await pair(true);
-    await expectOneStableLink(nodeA, nodeB, idA, idB);
-    await Promise.all([nodeA.stop(), nodeB.stop()]);
-  }, 60_000);
+  it.each([1, 2, 3])(
+    'run %i: each started with the other as bootnode, at the same moment',
+    async () => {
+      const [nodeA, nodeB, idA, idB] = await pair(true);
+      await expectOneStableLink(nodeA, nodeB, idA, idB);
+      await Promise.all([nodeA.stop(), nodeB.stop()]);
+    },
+    60_000,
+  );
 
-  it.each([1, 2, 3])('run %i: net_connectToPeer on both at the same moment', async () => {
-    const [nodeA, nodeB, idA, idB] = await pair(false);
-    const [enodeA, enodeB] = [enodeOf(nodeA), enodeOf(nodeB)];
-    expect(await Promise.all([call(nodeA.url, 'net_connectToPeer', [enodeB]), call(nodeB.url, 'net_connectToPeer', [enodeA])])).toEqual([true, true]);
-    await expectOneStableLink(nodeA, nodeB, idA, idB);
-    duplicatesDropped.push([nodeA, nodeB].some((n) => n.logs.some((e) => e.msg === 'p2p duplicate link dropped')));
-    await Promise.all([nodeA.stop(), nodeB.stop()]);
-  }, 60_000);
+  it.each([1, 2, 3])(
+    'run %i: net_connectToPeer on both at the same moment',
+    async () => {
+      const [nodeA, nodeB, idA, idB] = await pair(false);
+      const [enodeA, enodeB] = [enodeOf(nodeA), enodeOf(nodeB)];
+      expect(
+        await Promise.all([
+          call(nodeA.url, 'net_connectToPeer', [enodeB]),
+          call(nodeB.url, 'net_connectToPeer', [enodeA]),
+        ]),
+      ).toEqual([true, true]);
+      await expectOneStableLink(nodeA, nodeB, idA, idB);
+      duplicatesDropped.push([nodeA, nodeB].some((n) => n.logs.some((e) => e.msg === 'p2p duplicate link dropped')));
+      await Promise.all([nodeA.stop(), nodeB.stop()]);
+    },
+    60_000,
+  );
 
   it('the simultaneous dials really raced (a duplicate link was dropped in at least one run)', () => {
     expect(duplicatesDropped).toHaveLength(3);

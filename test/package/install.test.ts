@@ -9,7 +9,19 @@
  * also holds a `typescript` that throws when loaded (a user's TypeScript 7 broke the compile the bin used to try).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,9 +76,24 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
 }
 
 /** Starts the node with `command args` on free loopback ports; resolves at its first JSON-RPC answer. */
-async function firstAnswer(command: string, args: readonly string[], cwd: string): Promise<{ ms: number; stderr: string }> {
+async function firstAnswer(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+): Promise<{ ms: number; stderr: string }> {
   const datadir = mkdtempSync(join(work, 'datadir-'));
-  const flags = ['--http.port', '0', '--http.addr', '127.0.0.1', '--p2p.port', '0', '--p2p.addr', '127.0.0.1', '--datadir', datadir];
+  const flags = [
+    '--http.port',
+    '0',
+    '--http.addr',
+    '127.0.0.1',
+    '--p2p.port',
+    '0',
+    '--p2p.addr',
+    '127.0.0.1',
+    '--datadir',
+    datadir,
+  ];
   const started = performance.now();
   // A process group of its own: npm and npx start the node through a shell, and all of them must end.
   const child = spawn(command, [...args, ...flags], { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -101,8 +128,13 @@ async function firstAnswer(command: string, args: readonly string[], cwd: string
 function project(name: string): string {
   const dir = join(work, name);
   mkdirSync(dir);
-  const allowScripts = Object.fromEntries(['classic-level', 'esbuild', 'keccak', 'secp256k1', 'svc-node', 'svc-node-client'].map((p) => [p, true]));
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `first-hour-${name}`, private: true, type: 'module', allowScripts }, null, 2));
+  const allowScripts = Object.fromEntries(
+    ['classic-level', 'esbuild', 'keccak', 'secp256k1', 'svc-node', 'svc-node-client'].map((p) => [p, true]),
+  );
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: `first-hour-${name}`, private: true, type: 'module', allowScripts }, null, 2),
+  );
   return dir;
 }
 
@@ -122,7 +154,15 @@ await viaNode.createClient(viaNode.httpTransport('http://127.0.0.1:8546/')).eth_
 `;
 
 const TSCONFIG = {
-  compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022'], types: [], strict: true, noEmit: true },
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    lib: ['ES2022'],
+    types: [],
+    strict: true,
+    noEmit: true,
+  },
   files: ['check.ts'],
 };
 
@@ -133,7 +173,10 @@ const TSCONFIG = {
  */
 function copyOfCheckout(): string {
   const dir = join(work, 'checkout');
-  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: repoRoot, encoding: 'utf8' });
+  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+  });
   expect(listed.status, listed.stderr).toBe(0);
   for (const file of listed.stdout.split('\0').filter(Boolean)) {
     const from = join(repoRoot, file);
@@ -153,9 +196,14 @@ beforeAll(async () => {
   const checkout = copyOfCheckout();
   const packed = await run('npm', ['pack', '--pack-destination', packs, '--loglevel=warn'], checkout);
   expect(packed.code, packed.stderr).toBe(0);
-  const packedClient = await run('npm', ['pack', '--pack-destination', packs, '--loglevel=warn'], join(checkout, 'clients/typescript'));
+  const packedClient = await run(
+    'npm',
+    ['pack', '--pack-destination', packs, '--loglevel=warn'],
+    join(checkout, 'clients/typescript'),
+  );
   expect(packedClient.code, packedClient.stderr).toBe(0);
-  const tarball = (prefix: string) => join(packs, readdirSync(packs).find((f) => f.startsWith(`${prefix}-${version}`))!);
+  const tarball = (prefix: string) =>
+    join(packs, readdirSync(packs).find((f) => f.startsWith(`${prefix}-${version}`))!);
   const nodeTgz = tarball('svc-node');
   const clientTgz = tarball('svc-node-client');
   console.log(
@@ -177,7 +225,10 @@ beforeAll(async () => {
   // A user's TypeScript of another major, found further up from the installed package: the bin must never load it.
   const userTs = join(projects.tarball, 'node_modules/typescript');
   mkdirSync(userTs, { recursive: true });
-  writeFileSync(join(userTs, 'package.json'), JSON.stringify({ name: 'typescript', version: '7.0.0', main: 'index.js' }));
+  writeFileSync(
+    join(userTs, 'package.json'),
+    JSON.stringify({ name: 'typescript', version: '7.0.0', main: 'index.js' }),
+  );
   writeFileSync(join(userTs, 'index.js'), "throw new Error('svc-node loaded its user\\'s TypeScript');\n");
 }, 1_500_000);
 
@@ -189,11 +240,19 @@ afterAll(async () => {
 describe('the installed package', () => {
   it('ships its bundle, the client build with declarations, and no compile step to run', () => {
     const installed = join(projects.tarball, 'node_modules/svc-node');
-    for (const file of ['dist/bundle/main.js', 'dist/main.js', 'clients/typescript/dist/index.js', 'clients/typescript/dist/index.d.ts']) {
+    for (const file of [
+      'dist/bundle/main.js',
+      'dist/main.js',
+      'clients/typescript/dist/index.js',
+      'clients/typescript/dist/index.d.ts',
+    ]) {
       expect(existsSync(join(installed, file)), file).toBe(true);
     }
     const client = join(projects.tarball, 'node_modules/svc-node-client');
-    expect(JSON.parse(readFileSync(join(client, 'package.json'), 'utf8'))).toMatchObject({ name: 'svc-node-client', exports: { '.': { types: './dist/index.d.ts' } } });
+    expect(JSON.parse(readFileSync(join(client, 'package.json'), 'utf8'))).toMatchObject({
+      name: 'svc-node-client',
+      exports: { '.': { types: './dist/index.d.ts' } },
+    });
     expect(existsSync(join(client, 'dist/index.d.ts'))).toBe(true);
     expect(existsSync(join(client, 'node_modules'))).toBe(false); // no dependencies
   });
@@ -204,37 +263,57 @@ describe('the installed package', () => {
     expect(listed.stdout).toMatch(/No packages with unreviewed install scripts/);
   }, 180_000);
 
-  it.each(['tarball', 'path'] as const)('from the %s: npx svc-node --version prints the version and nothing about compiling', async (source) => {
-    const result = await run('npx', ['--no', '--', 'svc-node', '--version'], projects[source], 120_000);
-    console.log(`npx svc-node --version (${source}): ${result.ms} ms`);
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout.trim()).toBe(version);
-    expect(result.stderr).not.toMatch(COMPILE_MESSAGE);
-  }, 180_000);
+  it.each(['tarball', 'path'] as const)(
+    'from the %s: npx svc-node --version prints the version and nothing about compiling',
+    async (source) => {
+      const result = await run('npx', ['--no', '--', 'svc-node', '--version'], projects[source], 120_000);
+      console.log(`npx svc-node --version (${source}): ${result.ms} ms`);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout.trim()).toBe(version);
+      expect(result.stderr).not.toMatch(COMPILE_MESSAGE);
+    },
+    180_000,
+  );
 
   it('starts from its bundle and answers in about the time npm start takes, from the tarball and from the path', async () => {
     const npmStart = await firstAnswer('npm', ['start', '--'], repoRoot);
     const tarball = await firstAnswer('npx', ['--no', '--', 'svc-node'], projects.tarball);
     const path = await firstAnswer('npx', ['--no', '--', 'svc-node'], projects.path);
-    console.log(`first answer: npm start ${npmStart.ms} ms, installed from the tarball ${tarball.ms} ms, from the path ${path.ms} ms`);
+    console.log(
+      `first answer: npm start ${npmStart.ms} ms, installed from the tarball ${tarball.ms} ms, from the path ${path.ms} ms`,
+    );
     for (const started of [tarball, path]) {
       expect(started.stderr).not.toMatch(COMPILE_MESSAGE);
       expect(started.ms).toBeLessThan(3 * npmStart.ms);
     }
   }, 600_000);
 
-  it.each(['tarball', 'path'] as const)('from the %s: svc-node-client and svc-node/client load in Node', async (source) => {
-    const script = "const a = await import('svc-node-client'); const b = await import('svc-node/client'); console.log(a.toHex(255n), b.fromHex('0x10'), typeof b.createClient);";
-    const loaded = await run(process.execPath, ['--input-type=module', '-e', script], projects[source], 60_000);
-    expect(loaded.stderr).toBe('');
-    expect(loaded.stdout.trim()).toBe('0xff 16n function');
-  }, 90_000);
+  it.each(['tarball', 'path'] as const)(
+    'from the %s: svc-node-client and svc-node/client load in Node',
+    async (source) => {
+      const script =
+        "const a = await import('svc-node-client'); const b = await import('svc-node/client'); console.log(a.toHex(255n), b.fromHex('0x10'), typeof b.createClient);";
+      const loaded = await run(process.execPath, ['--input-type=module', '-e', script], projects[source], 60_000);
+      expect(loaded.stderr).toBe('');
+      expect(loaded.stdout.trim()).toBe('0xff 16n function');
+    },
+    90_000,
+  );
 
-  it.each(['tarball', 'path'] as const)('from the %s: a file importing svc-node-client and svc-node/client type-checks', async (source) => {
-    writeFileSync(join(projects[source], 'check.ts'), CHECK);
-    writeFileSync(join(projects[source], 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
-    const tsc = await run(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', '.'], projects[source], 300_000);
-    expect(tsc.stdout + tsc.stderr).toBe('');
-    expect(tsc.code).toBe(0);
-  }, 360_000);
+  it.each(['tarball', 'path'] as const)(
+    'from the %s: a file importing svc-node-client and svc-node/client type-checks',
+    async (source) => {
+      writeFileSync(join(projects[source], 'check.ts'), CHECK);
+      writeFileSync(join(projects[source], 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
+      const tsc = await run(
+        process.execPath,
+        [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', '.'],
+        projects[source],
+        300_000,
+      );
+      expect(tsc.stdout + tsc.stderr).toBe('');
+      expect(tsc.code).toBe(0);
+    },
+    360_000,
+  );
 });

@@ -17,7 +17,8 @@ import { call, waitFor } from '../p2p/multi-node-fixture.js';
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const bytes = (hex: string) => Buffer.from(hex.replace(/^0x/, ''), 'hex');
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
-const publicKeyOf = (account: number) => hex(secp256k1.publicKeyCreate(bytes(DEV_ACCOUNTS[account].privateKey), false).subarray(1));
+const publicKeyOf = (account: number) =>
+  hex(secp256k1.publicKeyCreate(bytes(DEV_ACCOUNTS[account].privateKey), false).subarray(1));
 
 /** r ‖ s ‖ v over the raw 32-byte hash, v = 27/28: what a federation member sends. */
 function sign(blockHash: string, account: number): string {
@@ -29,11 +30,19 @@ function sign(blockHash: string, account: number): string {
 function malleate(sig: string): string {
   const b = bytes(sig);
   const s = BigInt(hex(b.subarray(32, 64)));
-  const out = Buffer.concat([b.subarray(0, 32), Buffer.from((SECP256K1_N - s).toString(16).padStart(64, '0'), 'hex'), Buffer.from([b[64] === 27 ? 28 : 27])]);
+  const out = Buffer.concat([
+    b.subarray(0, 32),
+    Buffer.from((SECP256K1_N - s).toString(16).padStart(64, '0'), 'hex'),
+    Buffer.from([b[64] === 27 ? 28 : 27]),
+  ]);
   return hex(out);
 }
 
-async function rpc(node: NodeProcess, method: string, params: unknown[] = []): Promise<{ result?: any; error?: { code: number; message: string; data?: any } }> {
+async function rpc(
+  node: NodeProcess,
+  method: string,
+  params: unknown[] = [],
+): Promise<{ result?: any; error?: { code: number; message: string; data?: any } }> {
   const res = await post(node.url, request(method, params));
   return res.body;
 }
@@ -70,25 +79,43 @@ describe('checkpointing on dev --checkpointing', () => {
   let cp4: BlockJson;
 
   it('reports the federation: dev accounts 7, 8 and 9', async () => {
-    expect(await call(nodeA.url, 'qa_getFederationMembersInfo')).toEqual({ membersPublicKeys: [publicKeyOf(7), publicKeyOf(8), publicKeyOf(9)] });
+    expect(await call(nodeA.url, 'qa_getFederationMembersInfo')).toEqual({
+      membersPublicKeys: [publicKeyOf(7), publicKeyOf(8), publicKeyOf(9)],
+    });
   });
 
   it('mines blocks with lastCheckpointNumber 0x0 and no checkpoint; B follows A', async () => {
-    expect(await call(nodeA.url, 'qa_mineBlocks', [3, false])).toEqual({ responseType: 'MiningOrdered', message: null });
-    expect(await call(nodeC.url, 'qa_mineBlocks', [8, false])).toEqual({ responseType: 'MiningOrdered', message: null });
+    expect(await call(nodeA.url, 'qa_mineBlocks', [3, false])).toEqual({
+      responseType: 'MiningOrdered',
+      message: null,
+    });
+    expect(await call(nodeC.url, 'qa_mineBlocks', [8, false])).toEqual({
+      responseType: 'MiningOrdered',
+      message: null,
+    });
     b3 = await block(nodeA, 'latest');
     expect(b3).toMatchObject({ number: '0x3', checkpoint: null, lastCheckpointNumber: '0x0' });
     expect(b3.nonce).toMatch(/^0x[0-9a-f]{16}$/);
     expect(await call(nodeB.url, 'net_connectToPeer', [nodeA.enode])).toBe(true);
-    await waitFor(async () => (await block(nodeB, 'latest')).hash === b3.hash, "B's head to reach A's block 3", nodes());
+    await waitFor(
+      async () => (await block(nodeB, 'latest')).hash === b3.hash,
+      "B's head to reach A's block 3",
+      nodes(),
+    );
   });
 
   it('names the block to checkpoint (checkpointing_getLatestBlock, Mantis semantics)', async () => {
     const b2 = await block(nodeA, 2);
-    expect(await call(nodeA.url, 'checkpointing_getLatestBlock', [2, null])).toEqual({ block: { hash: b2.hash, number: '0x2' } });
-    expect(await call(nodeA.url, 'checkpointing_getLatestBlock', ['0x2', (await block(nodeA, 0)).hash])).toEqual({ block: { hash: b2.hash, number: '0x2' } });
+    expect(await call(nodeA.url, 'checkpointing_getLatestBlock', [2, null])).toEqual({
+      block: { hash: b2.hash, number: '0x2' },
+    });
+    expect(await call(nodeA.url, 'checkpointing_getLatestBlock', ['0x2', (await block(nodeA, 0)).hash])).toEqual({
+      block: { hash: b2.hash, number: '0x2' },
+    });
     expect(await call(nodeA.url, 'checkpointing_getLatestBlock', [2, b2.hash])).toEqual({ block: null });
-    expect(await call(nodeA.url, 'checkpointing_getLatestBlock', [1])).toEqual({ block: { hash: b3.hash, number: '0x3' } });
+    expect(await call(nodeA.url, 'checkpointing_getLatestBlock', [1])).toEqual({
+      block: { hash: b3.hash, number: '0x3' },
+    });
     expect((await rpc(nodeA, 'checkpointing_getLatestBlock', ['0x0'])).error).toMatchObject({ code: -32602 });
   });
 
@@ -98,7 +125,10 @@ describe('checkpointing on dev --checkpointing', () => {
     expect(await call(nodeA.url, 'checkpointing_pushCheckpoint', [b3.hash, [sigs[0], sigs[1]!.slice(2)]])).toBe(true);
     cp4 = await block(nodeA, 'latest');
     const sorted = [...sigs].sort();
-    const signerOf = new Map([[sign(b3.hash, 7), publicKeyOf(7)], [sign(b3.hash, 8), publicKeyOf(8)]]);
+    const signerOf = new Map([
+      [sign(b3.hash, 7), publicKeyOf(7)],
+      [sign(b3.hash, 8), publicKeyOf(8)],
+    ]);
     expect(cp4).toMatchObject({
       number: '0x4',
       parentHash: b3.hash,
@@ -119,11 +149,19 @@ describe('checkpointing on dev --checkpointing', () => {
     });
     // No reward: the miner's balance is the same after the checkpoint block.
     const coinbase = DEV_ACCOUNTS[0].address;
-    expect(await call(nodeA.url, 'eth_getBalance', [coinbase, '0x4'])).toBe(await call(nodeA.url, 'eth_getBalance', [coinbase, '0x3']));
-    await waitFor(async () => (await block(nodeB, 'latest')).hash === cp4.hash, "B's head to become A's checkpoint block", nodes());
+    expect(await call(nodeA.url, 'eth_getBalance', [coinbase, '0x4'])).toBe(
+      await call(nodeA.url, 'eth_getBalance', [coinbase, '0x3']),
+    );
+    await waitFor(
+      async () => (await block(nodeB, 'latest')).hash === cp4.hash,
+      "B's head to become A's checkpoint block",
+      nodes(),
+    );
     expect(await block(nodeB, 'latest')).toMatchObject({ checkpoint: cp4.checkpoint, lastCheckpointNumber: '0x4' });
     // Blocks on top carry the checkpoint number forward.
-    expect(await call(nodeA.url, 'checkpointing_getLatestBlock', [1])).toEqual({ block: { hash: cp4.hash, number: '0x4' } });
+    expect(await call(nodeA.url, 'checkpointing_getLatestBlock', [1])).toEqual({
+      block: { hash: cp4.hash, number: '0x4' },
+    });
   });
 
   it('keeps the checkpointed head when a heavier chain without the checkpoint arrives from a peer', async () => {
@@ -132,9 +170,17 @@ describe('checkpointing on dev --checkpointing', () => {
     expect(BigInt(headC.totalDifficulty)).toBeGreaterThan(BigInt(cp4.totalDifficulty));
     expect(await call(nodeA.url, 'net_connectToPeer', [nodeC.enode])).toBe(true);
     // A downloads and stores C's chain (it is valid) ...
-    await waitFor(async () => (await call(nodeA.url, 'eth_getBlockByHash', [headC.hash, false])) !== null, "A to store C's head block", nodes());
+    await waitFor(
+      async () => (await call(nodeA.url, 'eth_getBlockByHash', [headC.hash, false])) !== null,
+      "A to store C's head block",
+      nodes(),
+    );
     const stored = await call<BlockJson>(nodeA.url, 'eth_getBlockByHash', [headC.hash, false]);
-    expect(stored).toMatchObject({ totalDifficulty: headC.totalDifficulty, lastCheckpointNumber: '0x0', checkpoint: null });
+    expect(stored).toMatchObject({
+      totalDifficulty: headC.totalDifficulty,
+      lastCheckpointNumber: '0x0',
+      checkpoint: null,
+    });
     // ... but does not make it the head: C's chain lacks the checkpoint.
     expect((await block(nodeA, 'latest')).hash).toBe(cp4.hash);
     expect((await block(nodeA, 4)).hash).toBe(cp4.hash);
@@ -142,24 +188,34 @@ describe('checkpointing on dev --checkpointing', () => {
   });
 
   describe('refuses a checkpoint, saying which rule failed', () => {
-    const refusal = async (sigs: string[], hash = cp4.hash) => (await rpc(nodeA, 'checkpointing_pushCheckpoint', [hash, sigs])).error;
+    const refusal = async (sigs: string[], hash = cp4.hash) =>
+      (await rpc(nodeA, 'checkpointing_pushCheckpoint', [hash, sigs])).error;
 
     it('a bad signature (recovers to no key)', async () => {
       const good = sign(cp4.hash, 7);
       const badV = `${good.slice(0, -2)}1d`; // v = 29
       const error = await refusal([badV, sign(cp4.hash, 8)].sort());
       expect(error).toMatchObject({ code: -32602, data: { reason: 'invalid-signature' } });
-      expect(error!.message).toMatch(/^Invalid checkpoint: signature \d \(0x[0-9a-f]{130}\) is invalid: it recovers to no public key/);
+      expect(error!.message).toMatch(
+        /^Invalid checkpoint: signature \d \(0x[0-9a-f]{130}\) is invalid: it recovers to no public key/,
+      );
     });
 
     it('too few signatures', async () => {
       const error = await refusal([sign(cp4.hash, 9)]);
-      expect(error).toEqual({ code: -32602, message: 'Invalid checkpoint: 1 valid signature, but 2 of the 3 federation members must sign', data: { reason: 'too-few-signatures' } });
+      expect(error).toEqual({
+        code: -32602,
+        message: 'Invalid checkpoint: 1 valid signature, but 2 of the 3 federation members must sign',
+        data: { reason: 'too-few-signatures' },
+      });
     });
 
     it('duplicate signers: the same signature twice, or two signatures of one member', async () => {
       const s7 = sign(cp4.hash, 7);
-      for (const sigs of [[s7, s7], [s7, malleate(s7)]]) {
+      for (const sigs of [
+        [s7, s7],
+        [s7, malleate(s7)],
+      ]) {
         const error = await refusal(sigs);
         expect(error).toMatchObject({ code: -32602, data: { reason: 'duplicate-signer' } });
         expect(error!.message).toContain(`are from the same federation member ${publicKeyOf(7)}`);
@@ -187,30 +243,54 @@ describe('checkpointing on dev --checkpointing', () => {
     const b5 = await block(nodeA, 'latest');
     expect(b5.lastCheckpointNumber).toBe('0x4');
     const keys = [DEV_ACCOUNTS[9].privateKey, DEV_ACCOUNTS[8].privateKey.slice(2)];
-    const generated = await call<{ signatures: string[]; signers: string[] }>(nodeA.url, 'qa_generateCheckpoint', [keys]);
+    const generated = await call<{ signatures: string[]; signers: string[] }>(nodeA.url, 'qa_generateCheckpoint', [
+      keys,
+    ]);
     const expected = [sign(b5.hash, 9), sign(b5.hash, 8)].sort();
     expect(generated.signatures).toEqual(expected);
     expect([...generated.signers].sort()).toEqual([publicKeyOf(8), publicKeyOf(9)].sort());
     const head = await block(nodeA, 'latest');
-    expect(head).toMatchObject({ number: '0x6', parentHash: b5.hash, checkpoint: generated, lastCheckpointNumber: '0x6' });
-    await waitFor(async () => (await block(nodeB, 'latest')).hash === head.hash, "B's head to become the generated checkpoint", nodes());
+    expect(head).toMatchObject({
+      number: '0x6',
+      parentHash: b5.hash,
+      checkpoint: generated,
+      lastCheckpointNumber: '0x6',
+    });
+    await waitFor(
+      async () => (await block(nodeB, 'latest')).hash === head.hash,
+      "B's head to become the generated checkpoint",
+      nodes(),
+    );
     // Keys outside the federation are refused like pushed signatures; an unknown block is -32001.
-    expect((await rpc(nodeA, 'qa_generateCheckpoint', [[DEV_ACCOUNTS[0].privateKey, DEV_ACCOUNTS[8].privateKey]])).error).toMatchObject({
+    expect(
+      (await rpc(nodeA, 'qa_generateCheckpoint', [[DEV_ACCOUNTS[0].privateKey, DEV_ACCOUNTS[8].privateKey]])).error,
+    ).toMatchObject({
       code: -32602,
       data: { reason: 'not-federation-signer' },
     });
-    expect((await rpc(nodeA, 'qa_generateCheckpoint', [[DEV_ACCOUNTS[8].privateKey], `0x${'cd'.repeat(32)}`])).error).toMatchObject({ code: -32001 });
+    expect(
+      (await rpc(nodeA, 'qa_generateCheckpoint', [[DEV_ACCOUNTS[8].privateKey], `0x${'cd'.repeat(32)}`])).error,
+    ).toMatchObject({ code: -32001 });
   });
 });
 
 describe('svc_getAccountTransactions on a checkpointed chain', () => {
   it('marks a transaction checkpointed once a checkpoint covers its block', async () => {
     const from = DEV_ACCOUNTS[3].address.toLowerCase();
-    const hash = await call<string>(nodeA.url, 'eth_sendTransaction', [{ from, to: DEV_ACCOUNTS[4].address, value: '0x1' }]);
-    const receipt = await call<{ blockNumber: string; blockHash: string }>(nodeA.url, 'eth_getTransactionReceipt', [hash]);
-    const listed = async () => (await call<{ transactions: any[] }>(nodeA.url, 'svc_getAccountTransactions', [from, '0x0', receipt.blockNumber])).transactions;
+    const hash = await call<string>(nodeA.url, 'eth_sendTransaction', [
+      { from, to: DEV_ACCOUNTS[4].address, value: '0x1' },
+    ]);
+    const receipt = await call<{ blockNumber: string; blockHash: string }>(nodeA.url, 'eth_getTransactionReceipt', [
+      hash,
+    ]);
+    const listed = async () =>
+      (await call<{ transactions: any[] }>(nodeA.url, 'svc_getAccountTransactions', [from, '0x0', receipt.blockNumber]))
+        .transactions;
     expect((await listed()).map((t) => [t.hash, t.isCheckpointed])).toEqual([[hash, false]]);
-    await call(nodeA.url, 'qa_generateCheckpoint', [[DEV_ACCOUNTS[7].privateKey, DEV_ACCOUNTS[9].privateKey], receipt.blockHash]);
+    await call(nodeA.url, 'qa_generateCheckpoint', [
+      [DEV_ACCOUNTS[7].privateKey, DEV_ACCOUNTS[9].privateKey],
+      receipt.blockHash,
+    ]);
     expect((await listed()).map((t) => [t.hash, t.isCheckpointed])).toEqual([[hash, true]]);
   });
 });
@@ -221,10 +301,19 @@ describe('a dev node without --checkpointing', () => {
     const genesis = await block(plain, 0);
     expect(genesis.checkpoint).toBeNull();
     expect(genesis).not.toHaveProperty('lastCheckpointNumber');
-    const error = (await rpc(plain, 'checkpointing_pushCheckpoint', [genesis.hash, [sign(genesis.hash, 7), sign(genesis.hash, 8)]])).error;
-    expect(error).toMatchObject({ code: -32000, message: expect.stringMatching(/Checkpointing is not configured on this node.*--checkpointing/) });
-    expect((await rpc(plain, 'qa_generateCheckpoint', [[DEV_ACCOUNTS[7].privateKey]])).error).toMatchObject({ code: -32000 });
+    const error = (
+      await rpc(plain, 'checkpointing_pushCheckpoint', [genesis.hash, [sign(genesis.hash, 7), sign(genesis.hash, 8)]])
+    ).error;
+    expect(error).toMatchObject({
+      code: -32000,
+      message: expect.stringMatching(/Checkpointing is not configured on this node.*--checkpointing/),
+    });
+    expect((await rpc(plain, 'qa_generateCheckpoint', [[DEV_ACCOUNTS[7].privateKey]])).error).toMatchObject({
+      code: -32000,
+    });
     // Reading the chain works anywhere.
-    expect(await call(plain.url, 'checkpointing_getLatestBlock', [1, null])).toEqual({ block: { hash: genesis.hash, number: '0x0' } });
+    expect(await call(plain.url, 'checkpointing_getLatestBlock', [1, null])).toEqual({
+      block: { hash: genesis.hash, number: '0x0' },
+    });
   });
 });

@@ -62,8 +62,14 @@ describe('ethers v6 against the node', () => {
 
   it('surfaces a require reason from eth_call and from eth_estimateGas', async () => {
     const increment = counter.getFunction('increment');
-    await expect(increment.staticCall(0n)).rejects.toMatchObject({ code: 'CALL_EXCEPTION', reason: 'amount must be positive' });
-    await expect(increment.estimateGas(0n)).rejects.toMatchObject({ code: 'CALL_EXCEPTION', reason: 'amount must be positive' });
+    await expect(increment.staticCall(0n)).rejects.toMatchObject({
+      code: 'CALL_EXCEPTION',
+      reason: 'amount must be positive',
+    });
+    await expect(increment.estimateGas(0n)).rejects.toMatchObject({
+      code: 'CALL_EXCEPTION',
+      reason: 'amount must be positive',
+    });
     // Sending it: ethers estimates first, so the write fails before anything is signed.
     await expect(increment(0n)).rejects.toMatchObject({ code: 'CALL_EXCEPTION', reason: 'amount must be positive' });
   });
@@ -71,18 +77,30 @@ describe('ethers v6 against the node', () => {
   it('answers the standard revert error: code 3, the decoded reason, the raw revert bytes as data', async () => {
     const to = (await counter.getAddress()) as `0x${string}`;
     const data = counter.interface.encodeFunctionData('increment', [0n]) as `0x${string}`;
-    const errorOf = (call: Promise<unknown>) => call.then(() => expect.unreachable('expected a revert'), (e: unknown) => e as RpcClientError);
-    for (const error of [await errorOf(client.eth_call({ to, data })), await errorOf(client.eth_estimateGas({ from: asHex(wallet.address), to, data }))]) {
+    const errorOf = (call: Promise<unknown>) =>
+      call.then(
+        () => expect.unreachable('expected a revert'),
+        (e: unknown) => e as RpcClientError,
+      );
+    for (const error of [
+      await errorOf(client.eth_call({ to, data })),
+      await errorOf(client.eth_estimateGas({ from: asHex(wallet.address), to, data })),
+    ]) {
       expect(error).toBeInstanceOf(RpcClientError);
       expect(error.code).toBe(3);
       expect(error.message).toBe('execution reverted: amount must be positive');
       expect(counter.interface.parseError(error.data as string)?.args[0]).toBe('amount must be positive');
     }
-    const panic = await errorOf(client.eth_call({ to, data: counter.interface.encodeFunctionData('peekAdd', [MaxUint256]) as `0x${string}` }));
+    const panic = await errorOf(
+      client.eth_call({ to, data: counter.interface.encodeFunctionData('peekAdd', [MaxUint256]) as `0x${string}` }),
+    );
     expect(panic.code).toBe(3);
     expect(panic.message).toBe('execution reverted: panic 0x11 (arithmetic overflow)');
     expect(panic.data).toBe(`0x4e487b71${(0x11).toString(16).padStart(64, '0')}`);
-    await expect(counter.getFunction('peekAdd')(MaxUint256)).rejects.toMatchObject({ code: 'CALL_EXCEPTION', reason: expect.stringMatching(/OVERFLOW/) });
+    await expect(counter.getFunction('peekAdd')(MaxUint256)).rejects.toMatchObject({
+      code: 'CALL_EXCEPTION',
+      reason: expect.stringMatching(/OVERFLOW/),
+    });
   });
 
   it('reads a historical balance and historical contract state', async () => {
@@ -91,7 +109,9 @@ describe('ethers v6 against the node', () => {
     expect(await provider.getBalance(wallet.address)).toBeLessThan(balanceBeforeDeploy);
     expect(await counter.getFunction('count')({ blockTag: deployedAt })).toBe(41n);
     expect(await counter.getFunction('count')({ blockTag: 'latest' })).toBe(46n);
-    await expect(client.eth_call({ to: (await counter.getAddress()) as `0x${string}`, data: '0x06661abd' }, '0xffffff')).rejects.toMatchObject({ code: -32001 });
+    await expect(
+      client.eth_call({ to: (await counter.getAddress()) as `0x${string}`, data: '0x06661abd' }, '0xffffff'),
+    ).rejects.toMatchObject({ code: -32001 });
   });
 
   it('ran on the default dev chain, which seals instantly: every block it made carries nonce and mixHash zero', async () => {

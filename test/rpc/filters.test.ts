@@ -4,7 +4,18 @@
  * timeout that a poll resets; eth_pendingTransactions.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addToPool, addresses, deployEmitter, hex, pingTx, rpc, signedTx, startInProcessNode, word, type InProcessNode } from './logs-fixture.js';
+import {
+  addToPool,
+  addresses,
+  deployEmitter,
+  hex,
+  pingTx,
+  rpc,
+  signedTx,
+  startInProcessNode,
+  word,
+  type InProcessNode,
+} from './logs-fixture.js';
 
 let node: InProcessNode;
 let emitter: Uint8Array;
@@ -40,7 +51,14 @@ describe('polled filters', () => {
     expect((await rpc(node.url, 'eth_getFilterChanges', [id])).result).toEqual([hex(tx.hash())]);
     const pending = (await rpc(node.url, 'eth_pendingTransactions')).result;
     expect(pending).toHaveLength(1);
-    expect(pending[0]).toMatchObject({ hash: hex(tx.hash()), from: hex(addresses[1]), to: hex(addresses[2]), value: '0x5', blockHash: null, blockNumber: null });
+    expect(pending[0]).toMatchObject({
+      hash: hex(tx.hash()),
+      from: hex(addresses[1]),
+      to: hex(addresses[2]),
+      value: '0x5',
+      blockHash: null,
+      blockNumber: null,
+    });
     await node.engine.miner.mineBlocks(1);
     expect((await rpc(node.url, 'eth_pendingTransactions')).result).toEqual([]);
     expect((await rpc(node.url, 'eth_getFilterChanges', [id])).result).toEqual([]);
@@ -48,7 +66,11 @@ describe('polled filters', () => {
 
   it('a log filter returns only new matching logs; eth_getFilterLogs returns its whole range', async () => {
     const from = node.engine.chain.getHead().header.number + 1n;
-    const id = (await rpc(node.url, 'eth_newFilter', [{ fromBlock: `0x${from.toString(16)}`, address: hex(emitter), topics: [null] }])).result;
+    const id = (
+      await rpc(node.url, 'eth_newFilter', [
+        { fromBlock: `0x${from.toString(16)}`, address: hex(emitter), topics: [null] },
+      ])
+    ).result;
     await addToPool(node.engine, [ping(1), ping(2)]);
     await node.engine.miner.mineBlocks(1);
     const first = (await rpc(node.url, 'eth_getFilterChanges', [id])).result;
@@ -56,7 +78,11 @@ describe('polled filters', () => {
     await addToPool(node.engine, [ping(3)]);
     await node.engine.miner.mineBlocks(1);
     expect((await rpc(node.url, 'eth_getFilterChanges', [id])).result.map((l: any) => l.data)).toEqual([hex(word(3))]);
-    expect((await rpc(node.url, 'eth_getFilterLogs', [id])).result.map((l: any) => l.data)).toEqual([hex(word(1)), hex(word(2)), hex(word(3))]);
+    expect((await rpc(node.url, 'eth_getFilterLogs', [id])).result.map((l: any) => l.data)).toEqual([
+      hex(word(1)),
+      hex(word(2)),
+      hex(word(3)),
+    ]);
     expect((await rpc(node.url, 'eth_newFilter', [{ blockHash: hex(new Uint8Array(32)) }])).error?.code).toBe(-32602);
   });
 
@@ -64,8 +90,14 @@ describe('polled filters', () => {
     const id = (await rpc(node.url, 'eth_newBlockFilter')).result;
     expect((await rpc(node.url, 'eth_uninstallFilter', [id])).result).toBe(true);
     expect((await rpc(node.url, 'eth_uninstallFilter', [id])).result).toBe(false);
-    expect((await rpc(node.url, 'eth_getFilterChanges', [id])).error).toEqual({ code: -32000, message: 'filter not found' });
-    expect((await rpc(node.url, 'eth_getFilterLogs', ['0x1'])).error).toEqual({ code: -32000, message: 'filter not found' });
+    expect((await rpc(node.url, 'eth_getFilterChanges', [id])).error).toEqual({
+      code: -32000,
+      message: 'filter not found',
+    });
+    expect((await rpc(node.url, 'eth_getFilterLogs', ['0x1'])).error).toEqual({
+      code: -32000,
+      message: 'filter not found',
+    });
   });
 
   it('an idle filter expires after the configured timeout; polling keeps one alive', async () => {

@@ -27,11 +27,17 @@ export interface InProcessNode {
 }
 
 /** Starts a dev node in this process. `env` sets any `SVC_NODE_*` setting; mining is off unless `mine`. */
-export async function startInProcessNode(opts: { mine?: boolean; env?: Record<string, string> } = {}): Promise<InProcessNode> {
+export async function startInProcessNode(
+  opts: { mine?: boolean; env?: Record<string, string> } = {},
+): Promise<InProcessNode> {
   const datadir = mkdtempSync(join(tmpdir(), 'svc-node-logs-'));
   const quiet = new Writable({ write: (_c, _e, done) => done() });
   const args = ['--datadir', datadir, '--http.port', '0', '--http.addr', '127.0.0.1', '--p2p.port', '0'];
-  const outcome = await runCli(args, { NODE_ENV: 'test', SVC_NODE_MINING_MINING_ENABLED: String(opts.mine === true), ...opts.env }, { stdout: quiet, stderr: process.stderr });
+  const outcome = await runCli(
+    args,
+    { NODE_ENV: 'test', SVC_NODE_MINING_MINING_ENABLED: String(opts.mine === true), ...opts.env },
+    { stdout: quiet, stderr: process.stderr },
+  );
   if ('exitCode' in outcome) throw new Error(`node did not start (exit ${outcome.exitCode})`);
   const engine = outcome.node.engine!;
   return {
@@ -48,7 +54,9 @@ export async function startInProcessNode(opts: { mine?: boolean; env?: Record<st
 
 /** `Ping(uint256 n)`: the emitter logs its 32-byte calldata as the event's data. */
 export const PING_TOPIC = keccak256(toUtf8Bytes('Ping(uint256)'));
-export const pingAbi = [{ type: 'event', name: 'Ping', inputs: [{ name: 'n', type: 'uint256', indexed: false }], anonymous: false }] as const;
+export const pingAbi = [
+  { type: 'event', name: 'Ping', inputs: [{ name: 'n', type: 'uint256', indexed: false }], anonymous: false },
+] as const;
 
 /**
  * Runtime: MSTORE(0, CALLDATALOAD(0)); LOG1(0, 32, PING_TOPIC); STOP.
@@ -86,8 +94,16 @@ export const pingTx = (engine: ChainEngine, emitter: Uint8Array, nonce: bigint, 
 export const hex = (bytes: Uint8Array): `0x${string}` => `0x${Buffer.from(bytes).toString('hex')}`;
 
 /** Plain JSON-RPC over HTTP, for exact codes and messages. */
-export async function rpc(url: string, method: string, params: unknown[] = []): Promise<{ result?: any; error?: { code: number; message: string; data?: any } }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+export async function rpc(
+  url: string,
+  method: string,
+  params: unknown[] = [],
+): Promise<{ result?: any; error?: { code: number; message: string; data?: any } }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   return (await res.json()) as { result?: any; error?: { code: number; message: string; data?: any } };
 }
 
@@ -130,7 +146,11 @@ export class WsClient {
 }
 
 /** Polls `condition` until it holds or `timeoutMs` passes (then throws with `what`). */
-export async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+export async function until(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

@@ -4,14 +4,28 @@
  * reorganisation (a heavier side chain imported through the engine) reported as `removed: true` logs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addToPool, deployEmitter, hex, pingTx, PING_TOPIC, rpc, startInProcessNode, until, word, WsClient, type InProcessNode } from './logs-fixture.js';
+import {
+  addToPool,
+  deployEmitter,
+  hex,
+  pingTx,
+  PING_TOPIC,
+  rpc,
+  startInProcessNode,
+  until,
+  word,
+  WsClient,
+  type InProcessNode,
+} from './logs-fixture.js';
 
 let node: InProcessNode;
 let emitter: Uint8Array;
 let nonce = 1n;
 
 beforeAll(async () => {
-  node = await startInProcessNode({ env: { SVC_NODE_NETWORK_RPC_LOGS_MAX_BLOCK_RANGE: '50', SVC_NODE_NETWORK_RPC_LOGS_MAX_RESULTS: '20' } });
+  node = await startInProcessNode({
+    env: { SVC_NODE_NETWORK_RPC_LOGS_MAX_BLOCK_RANGE: '50', SVC_NODE_NETWORK_RPC_LOGS_MAX_RESULTS: '20' },
+  });
   emitter = await deployEmitter(node.engine);
 });
 
@@ -26,7 +40,9 @@ describe('eth_getLogs', () => {
     await addToPool(node.engine, [ping(1), ping(2), ping(3)]);
     const [mined] = await node.engine.miner.mineBlocks(1);
     const number = `0x${mined.block.header.number.toString(16)}`;
-    const { result } = await rpc(node.url, 'eth_getLogs', [{ fromBlock: number, toBlock: number, address: hex(emitter) }]);
+    const { result } = await rpc(node.url, 'eth_getLogs', [
+      { fromBlock: number, toBlock: number, address: hex(emitter) },
+    ]);
     expect(result).toHaveLength(3);
     expect(result.map((l: any) => l.logIndex)).toEqual(['0x0', '0x1', '0x2']);
     expect(result.map((l: any) => l.transactionIndex)).toEqual(['0x0', '0x1', '0x2']);
@@ -42,17 +58,26 @@ describe('eth_getLogs', () => {
       topics: [PING_TOPIC],
     });
     // EIP-234: the same logs by block hash; topic OR-arrays and null wildcards; an address array.
-    const byHash = await rpc(node.url, 'eth_getLogs', [{ blockHash: hex(mined.block.hash()), topics: [[PING_TOPIC, hex(word(9))]] }]);
+    const byHash = await rpc(node.url, 'eth_getLogs', [
+      { blockHash: hex(mined.block.hash()), topics: [[PING_TOPIC, hex(word(9))]] },
+    ]);
     expect(byHash.result).toEqual(result);
-    const other = await rpc(node.url, 'eth_getLogs', [{ fromBlock: '0x0', address: [hex(new Uint8Array(20).fill(1))] }]);
+    const other = await rpc(node.url, 'eth_getLogs', [
+      { fromBlock: '0x0', address: [hex(new Uint8Array(20).fill(1))] },
+    ]);
     expect(other.result).toEqual([]);
-    const tooManyTopics = await rpc(node.url, 'eth_getLogs', [{ blockHash: hex(mined.block.hash()), topics: [null, null] }]);
+    const tooManyTopics = await rpc(node.url, 'eth_getLogs', [
+      { blockHash: hex(mined.block.hash()), topics: [null, null] },
+    ]);
     expect(tooManyTopics.result).toEqual([]);
   });
 
   it('answers an unknown blockHash with -32001 and blockHash plus a range with -32602', async () => {
     const unknown = `0x${'ab'.repeat(32)}`;
-    expect((await rpc(node.url, 'eth_getLogs', [{ blockHash: unknown }])).error).toMatchObject({ code: -32001, message: `Block ${unknown} not found` });
+    expect((await rpc(node.url, 'eth_getLogs', [{ blockHash: unknown }])).error).toMatchObject({
+      code: -32001,
+      message: `Block ${unknown} not found`,
+    });
     expect((await rpc(node.url, 'eth_getLogs', [{ blockHash: unknown, fromBlock: '0x0' }])).error?.code).toBe(-32602);
   });
 
@@ -77,13 +102,17 @@ describe('log filters and subscriptions across a reorganisation', () => {
   it('report the logs of dropped blocks again with removed: true', async () => {
     const filter = (await rpc(node.url, 'eth_newFilter', [{ address: hex(emitter) }])).result as string;
     const ws = await WsClient.open(node.wsUrl);
-    const sub = (await ws.call('eth_subscribe', ['logs', { address: hex(emitter), topics: [PING_TOPIC] }])).result as string;
+    const sub = (await ws.call('eth_subscribe', ['logs', { address: hex(emitter), topics: [PING_TOPIC] }]))
+      .result as string;
     const forkPoint = node.engine.chain.getHead();
 
     await addToPool(node.engine, [ping(501), ping(502)]);
     const [dropped] = await node.engine.miner.mineBlocks(1);
     const first = (await rpc(node.url, 'eth_getFilterChanges', [filter])).result;
-    expect(first.map((l: any) => [l.data, l.removed])).toEqual([[hex(word(501)), false], [hex(word(502)), false]]);
+    expect(first.map((l: any) => [l.data, l.removed])).toEqual([
+      [hex(word(501)), false],
+      [hex(word(502)), false],
+    ]);
 
     // A heavier side chain from the fork point: two empty blocks outweigh the one with the logs.
     const side = await node.engine.miner.mineBlocks(2, { parentHash: forkPoint.hash(), withTransactions: false });
@@ -103,7 +132,9 @@ describe('log filters and subscriptions across a reorganisation', () => {
       [hex(word(502)), true],
     ]);
     // The canonical range no longer holds them; the dropped block is still readable by hash (EIP-234).
-    const range = await rpc(node.url, 'eth_getLogs', [{ fromBlock: `0x${dropped.block.header.number.toString(16)}`, address: hex(emitter) }]);
+    const range = await rpc(node.url, 'eth_getLogs', [
+      { fromBlock: `0x${dropped.block.header.number.toString(16)}`, address: hex(emitter) },
+    ]);
     expect(range.result).toEqual([]);
     ws.close();
   });

@@ -24,7 +24,8 @@ import { startNode, type NodeProcess } from '../helpers/node-process.js';
 import { post, request } from '../helpers/rpc.js';
 import { until, WsClient } from './logs-fixture.js';
 
-const NODE_ID = 'e3bfa9b623cc977137f97334582646ff44877d1ea7a136d9d2b19686f84fa984cc42d83165c26440ebabf7eced7886c23da678f59790b70b4d8df328995e303c';
+const NODE_ID =
+  'e3bfa9b623cc977137f97334582646ff44877d1ea7a136d9d2b19686f84fa984cc42d83165c26440ebabf7eced7886c23da678f59790b70b4d8df328995e303c';
 const ENODE = `enode://${NODE_ID}@127.0.0.1:30303`;
 const PEER_METHODS: Array<[string, unknown[]]> = [
   ['net_listPeers', []],
@@ -36,7 +37,8 @@ const PEER_METHODS: Array<[string, unknown[]]> = [
   ['debug_listPeersInfo', []],
 ];
 
-const call = async (url: string, method: string, params: unknown[] = []) => (await post(url, request(method, params))).body;
+const call = async (url: string, method: string, params: unknown[] = []) =>
+  (await post(url, request(method, params))).body;
 
 describe('peering off (--no-p2p)', () => {
   let node: NodeProcess;
@@ -52,7 +54,8 @@ describe('peering off (--no-p2p)', () => {
       const { error } = await call(node.url, method, params);
       expect(error, method).toEqual({
         code: -32002,
-        message: 'Peering is off on this node: restart it with --p2p (network.p2p.enabled = true); test mode turns it off by default.',
+        message:
+          'Peering is off on this node: restart it with --p2p (network.p2p.enabled = true); test mode turns it off by default.',
       });
     }
   });
@@ -69,7 +72,9 @@ describe('peering off (--no-p2p)', () => {
   it('checks the enode shape before anything else: a malformed URL is -32602 naming the parameter', async () => {
     const { error } = await call(node.url, 'net_connectToPeer', [`enode://${NODE_ID.slice(1)}@127.0.0.1:30303`]);
     expect(error.code).toBe(-32602);
-    expect(error.message).toMatch(/^Invalid params for net_connectToPeer: argument 0 \(enode\) must be A devp2p node URL/);
+    expect(error.message).toMatch(
+      /^Invalid params for net_connectToPeer: argument 0 \(enode\) must be A devp2p node URL/,
+    );
   });
 });
 
@@ -86,7 +91,14 @@ class StandInPeers implements PeerService {
 
   hasConfiguredPeers = () => this.dialled.length > 0;
   peerCount = () => this.details.filter((p) => p.status === 'Handshaked').length;
-  peers = () => this.details.map(({ id, remoteAddress, nodeId, incoming, status }) => ({ id, remoteAddress, nodeId, incoming, status }));
+  peers = () =>
+    this.details.map(({ id, remoteAddress, nodeId, incoming, status }) => ({
+      id,
+      remoteAddress,
+      nodeId,
+      incoming,
+      status,
+    }));
   peerDetails = () => this.details;
   connect(enode: string): void {
     const port = Number(/:(\d+)$/.exec(enode)?.[1]);
@@ -142,29 +154,75 @@ describe('peer methods over a peer service', () => {
   it('lists peers and their details in the schema shapes, and counts the handshaked ones', async () => {
     peers.details = [
       {
-        id: '127.0.0.1:30303', remoteAddress: '127.0.0.1:30303', nodeId: NODE_ID, incoming: false, status: 'Handshaked',
-        clientId: 'svc-node/v0.1.0', capabilities: ['eth/68', 'snap/1'], networkId: 1337n,
-        genesisHash: new Uint8Array(32).fill(0xab), bestHash: new Uint8Array(32).fill(0x01),
-        maxBlockNumber: 300n, totalDifficulty: 0x20000n, forkAccepted: true,
+        id: '127.0.0.1:30303',
+        remoteAddress: '127.0.0.1:30303',
+        nodeId: NODE_ID,
+        incoming: false,
+        status: 'Handshaked',
+        clientId: 'svc-node/v0.1.0',
+        capabilities: ['eth/68', 'snap/1'],
+        networkId: 1337n,
+        genesisHash: new Uint8Array(32).fill(0xab),
+        bestHash: new Uint8Array(32).fill(0x01),
+        maxBlockNumber: 300n,
+        totalDifficulty: 0x20000n,
+        forkAccepted: true,
       },
       {
-        id: '127.0.0.1:51234', remoteAddress: '127.0.0.1:51234', nodeId: null, incoming: true, status: 'Handshaking',
-        clientId: null, capabilities: [], networkId: null, genesisHash: null, bestHash: null,
-        maxBlockNumber: null, totalDifficulty: null, forkAccepted: null,
+        id: '127.0.0.1:51234',
+        remoteAddress: '127.0.0.1:51234',
+        nodeId: null,
+        incoming: true,
+        status: 'Handshaking',
+        clientId: null,
+        capabilities: [],
+        networkId: null,
+        genesisHash: null,
+        bestHash: null,
+        maxBlockNumber: null,
+        totalDifficulty: null,
+        forkAccepted: null,
       },
     ];
     expect((await call(url, 'net_listPeers')).result).toEqual([
-      { id: '127.0.0.1:30303', remoteAddress: '127.0.0.1:30303', nodeId: NODE_ID, incomingConnection: false, status: 'Handshaked' },
-      { id: '127.0.0.1:51234', remoteAddress: '127.0.0.1:51234', nodeId: null, incomingConnection: true, status: 'Handshaking' },
+      {
+        id: '127.0.0.1:30303',
+        remoteAddress: '127.0.0.1:30303',
+        nodeId: NODE_ID,
+        incomingConnection: false,
+        status: 'Handshaked',
+      },
+      {
+        id: '127.0.0.1:51234',
+        remoteAddress: '127.0.0.1:51234',
+        nodeId: null,
+        incomingConnection: true,
+        status: 'Handshaking',
+      },
     ]);
     const info = (await call(url, 'debug_listPeersInfo')).result;
     expect(info[0]).toEqual({
-      id: '127.0.0.1:30303', remoteAddress: '127.0.0.1:30303', nodeId: NODE_ID, incomingConnection: false, status: 'Handshaked',
-      clientId: 'svc-node/v0.1.0', capabilities: ['eth/68', 'snap/1'], networkId: '0x539',
-      genesisHash: `0x${'ab'.repeat(32)}`, bestBlockHash: `0x${'01'.repeat(32)}`,
-      maxBlockNumber: '0x12c', totalDifficulty: '0x20000', forkAccepted: true,
+      id: '127.0.0.1:30303',
+      remoteAddress: '127.0.0.1:30303',
+      nodeId: NODE_ID,
+      incomingConnection: false,
+      status: 'Handshaked',
+      clientId: 'svc-node/v0.1.0',
+      capabilities: ['eth/68', 'snap/1'],
+      networkId: '0x539',
+      genesisHash: `0x${'ab'.repeat(32)}`,
+      bestBlockHash: `0x${'01'.repeat(32)}`,
+      maxBlockNumber: '0x12c',
+      totalDifficulty: '0x20000',
+      forkAccepted: true,
     });
-    expect(info[1]).toMatchObject({ nodeId: null, clientId: null, networkId: null, genesisHash: null, forkAccepted: null });
+    expect(info[1]).toMatchObject({
+      nodeId: null,
+      clientId: null,
+      networkId: null,
+      genesisHash: null,
+      forkAccepted: null,
+    });
     expect((await call(url, 'net_peerCount')).result).toBe('0x1');
     expect((await call(url, 'net_disconnectPeer', ['127.0.0.1:30303'])).result).toBe(true);
     expect((await call(url, 'net_disconnectPeer', ['198.51.100.1:30303'])).result).toBe(false);
@@ -174,7 +232,10 @@ describe('peer methods over a peer service', () => {
     expect((await call(url, 'net_connectToPeer', [ENODE])).result).toBe(true);
     expect(peers.dialled).toEqual([ENODE]);
     const { error } = await call(url, 'net_connectToPeer', [`enode://${NODE_ID}@127.0.0.1:70000`]);
-    expect(error).toEqual({ code: -32602, message: `Invalid peer URI enode://${NODE_ID}@127.0.0.1:70000: port 70000 is above 65535` });
+    expect(error).toEqual({
+      code: -32602,
+      message: `Invalid peer URI enode://${NODE_ID}@127.0.0.1:70000: port 70000 is above 65535`,
+    });
     expect(peers.dialled).toHaveLength(1);
   });
 
@@ -203,7 +264,11 @@ describe('peer methods over a peer service', () => {
   it('eth_syncing and the syncing subscription follow the service; unsubscribing stops its listener', async () => {
     expect((await call(url, 'eth_syncing')).result).toBe(false);
     peers.progress = { startingBlock: 0n, currentBlock: 5n, highestBlock: 300n };
-    expect((await call(url, 'eth_syncing')).result).toEqual({ startingBlock: '0x0', currentBlock: '0x5', highestBlock: '0x12c' });
+    expect((await call(url, 'eth_syncing')).result).toEqual({
+      startingBlock: '0x0',
+      currentBlock: '0x5',
+      highestBlock: '0x12c',
+    });
     peers.progress = null;
 
     const ws = await WsClient.open(wsUrl);

@@ -35,13 +35,27 @@ describe('SIGKILL while mining', () => {
     const recipient = Wallet.createRandom().address;
 
     // Let blocks flow, with transfers going in, and remember what the node reported as mined.
-    const first = await sender.sendTransaction({ type: 0, to: recipient, value: 1n, gasLimit: 21_000n, gasPrice: GWEI });
+    const first = await sender.sendTransaction({
+      type: 0,
+      to: recipient,
+      value: 1n,
+      gasLimit: 21_000n,
+      gasPrice: GWEI,
+    });
     await waitForReceipt(sender.provider as never, first.hash);
     let nonce = 1;
     const sent: string[] = [];
     const stream = async (count: number) => {
       for (let i = 0; i < count; i++) {
-        const raw = await sender.signTransaction({ type: 0, chainId: DEV_CHAIN_ID, nonce: nonce++, to: recipient, value: 1n, gasLimit: 21_000n, gasPrice: GWEI });
+        const raw = await sender.signTransaction({
+          type: 0,
+          chainId: DEV_CHAIN_ID,
+          nonce: nonce++,
+          to: recipient,
+          value: 1n,
+          gasLimit: 21_000n,
+          gasPrice: GWEI,
+        });
         const answer = await rpc(url, 'eth_sendRawTransaction', [raw]).catch(() => undefined);
         if (answer?.result) sent.push(answer.result);
       }
@@ -49,7 +63,9 @@ describe('SIGKILL while mining', () => {
     await stream(20);
     while (BigInt(await result(url, 'eth_blockNumber', [])) < 8n) await sleep(50);
     const seenHead = await result(url, 'eth_getBlockByNumber', ['latest', false]);
-    const seenReceipts = (await Promise.all(sent.map((h) => result(url, 'eth_getTransactionReceipt', [h])))).filter((r) => r !== null);
+    const seenReceipts = (await Promise.all(sent.map((h) => result(url, 'eth_getTransactionReceipt', [h])))).filter(
+      (r) => r !== null,
+    );
     expect(seenReceipts.length).toBeGreaterThan(0);
 
     // Kill it while transactions keep arriving and blocks keep being sealed.
@@ -69,7 +85,10 @@ describe('SIGKILL while mining', () => {
     // The head's state is there: its post-state reads work at its own number, and so does its parent's.
     expect(BigInt(await result(node.url, 'eth_getBalance', [head.miner, head.number]))).toBeGreaterThan(0n);
     await result(node.url, 'eth_getBalance', [recipient, head.number]);
-    const parent = await result(node.url, 'eth_getBlockByNumber', [`0x${(BigInt(head.number) - 1n).toString(16)}`, false]);
+    const parent = await result(node.url, 'eth_getBlockByNumber', [
+      `0x${(BigInt(head.number) - 1n).toString(16)}`,
+      false,
+    ]);
     expect(parent.hash).toBe(head.parentHash);
     expect(await result(node.url, 'eth_getBlockByHash', [seenHead.hash, false])).toEqual(seenHead);
     for (const receipt of seenReceipts) {
@@ -81,7 +100,13 @@ describe('SIGKILL while mining', () => {
     // The chain continues on the recovered head.
     const provider = providerFor(node.url);
     const resumed = devWallet(3, provider);
-    const next = await resumed.sendTransaction({ type: 0, to: recipient, value: 1n, gasLimit: 21_000n, gasPrice: GWEI });
+    const next = await resumed.sendTransaction({
+      type: 0,
+      to: recipient,
+      value: 1n,
+      gasLimit: 21_000n,
+      gasPrice: GWEI,
+    });
     const receipt = await waitForReceipt(provider, next.hash);
     expect(receipt.blockNumber).toBeGreaterThan(Number(head.number));
     expect(receipt.status).toBe(1);

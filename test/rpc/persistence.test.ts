@@ -50,7 +50,13 @@ describe('restart on the same data directory', () => {
     const hashes: string[] = [];
     let firstBlock = 0;
     for (let i = 1; i <= 3; i++) {
-      const tx = await sender.sendTransaction({ type: 0, to: recipient, value: BigInt(i) * 10n ** 17n, gasLimit: 21_000n, gasPrice: GWEI });
+      const tx = await sender.sendTransaction({
+        type: 0,
+        to: recipient,
+        value: BigInt(i) * 10n ** 17n,
+        gasLimit: 21_000n,
+        gasPrice: GWEI,
+      });
       const receipt = await waitForReceipt(provider, tx.hash);
       if (i === 1) firstBlock = receipt.blockNumber;
       hashes.push(tx.hash);
@@ -68,7 +74,13 @@ describe('restart on the same data directory', () => {
 
     // The chain goes on from the stored head.
     provider = providerFor(node.url);
-    const next = await devWallet(2, provider).sendTransaction({ type: 0, to: recipient, value: 1n, gasLimit: 21_000n, gasPrice: GWEI });
+    const next = await devWallet(2, provider).sendTransaction({
+      type: 0,
+      to: recipient,
+      value: 1n,
+      gasLimit: 21_000n,
+      gasPrice: GWEI,
+    });
     expect(next.nonce).toBe(3);
     const receipt = await waitForReceipt(provider, next.hash);
     expect(receipt.blockNumber).toBe(Number(before.blockNumber) + 1);

@@ -5,7 +5,16 @@
  * subscription after its eth_unsubscribe.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addToPool, deployEmitter, hex, pingTx, startInProcessNode, until, WsClient, type InProcessNode } from './logs-fixture.js';
+import {
+  addToPool,
+  deployEmitter,
+  hex,
+  pingTx,
+  startInProcessNode,
+  until,
+  WsClient,
+  type InProcessNode,
+} from './logs-fixture.js';
 
 let node: InProcessNode;
 let emitter: Uint8Array;
@@ -37,7 +46,10 @@ describe('eth_subscribe under a burst of imports', () => {
     const expected: string[] = [];
     const minedHashes: string[] = [];
     for (let i = 0; i < 6; i++) {
-      await addToPool(node.engine, [pingTx(node.engine, emitter, nonce++, 10 * i + 1), pingTx(node.engine, emitter, nonce++, 10 * i + 2)]);
+      await addToPool(node.engine, [
+        pingTx(node.engine, emitter, nonce++, 10 * i + 1),
+        pingTx(node.engine, emitter, nonce++, 10 * i + 2),
+      ]);
       const [mined] = await node.engine.miner.mineBlocks(1);
       minedHashes.push(hex(mined.block.hash()));
       const n = Number(mined.block.header.number);
@@ -52,11 +64,16 @@ describe('eth_subscribe under a burst of imports', () => {
     }
     const [last] = await node.engine.miner.mineBlocks(1);
     const receipts = (await node.engine.chain.getReceipts(last.block.hash()))!;
-    const lastLogs = receipts.flatMap((r) => r.logs).map((l, i) => `${Number(last.block.header.number)}:${i}:${Number(BigInt(hex(l.data)))}`);
+    const lastLogs = receipts
+      .flatMap((r) => r.logs)
+      .map((l, i) => `${Number(last.block.header.number)}:${i}:${Number(BigInt(hex(l.data)))}`);
     expect(lastLogs.length).toBeGreaterThan(0);
     expected.push(...lastLogs);
 
-    await until(() => a.of(logs).length >= expected.length && b.of(other).length >= expected.length && a.of(heads).length >= 7, 'every notification');
+    await until(
+      () => a.of(logs).length >= expected.length && b.of(other).length >= expected.length && a.of(heads).length >= 7,
+      'every notification',
+    );
     await new Promise((r) => setTimeout(r, 100)); // anything extra (a duplicate) would have arrived by now
     expect(a.of(logs).map(brief)).toEqual(expected);
     expect(b.of(other).map(brief)).toEqual(expected);

@@ -6,7 +6,16 @@
 import { Contract, JsonRpcProvider, WebSocketProvider } from 'ethers';
 import { createPublicClient, defineChain, http, webSocket, type Log } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addToPool, deployEmitter, hex, pingAbi, pingTx, startInProcessNode, until, type InProcessNode } from './logs-fixture.js';
+import {
+  addToPool,
+  deployEmitter,
+  hex,
+  pingAbi,
+  pingTx,
+  startInProcessNode,
+  until,
+  type InProcessNode,
+} from './logs-fixture.js';
 
 const BURST = 200;
 let node: InProcessNode;
@@ -24,7 +33,12 @@ afterAll(async () => {
 describe('a burst of 200 event transactions', () => {
   it('reaches viem and ethers watchers over HTTP polling and WebSocket subscriptions, in order, exactly once', async () => {
     const seen: Record<string, bigint[]> = { 'viem http': [], 'viem ws': [], 'ethers http': [], 'ethers ws': [] };
-    const chain = defineChain({ id: 1337, name: 'svc dev', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [node.url], webSocket: [node.wsUrl] } } });
+    const chain = defineChain({
+      id: 1337,
+      name: 'svc dev',
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [node.url], webSocket: [node.wsUrl] } },
+    });
     const viemHttp = createPublicClient({ chain, transport: http(node.url), pollingInterval: 50 });
     const viemWs = createPublicClient({ chain, transport: webSocket(node.wsUrl) });
     const errors: unknown[] = [];
@@ -48,7 +62,10 @@ describe('a burst of 200 event transactions', () => {
     await until(() => filters.filterCount >= 2 && filters.subscriptionCount >= 2, 'the four watchers to be installed');
 
     const start = node.engine.chain.getHead().header.number;
-    await addToPool(node.engine, Array.from({ length: BURST }, (_, i) => pingTx(node.engine, hexBytes(emitter), BigInt(i + 1), i)));
+    await addToPool(
+      node.engine,
+      Array.from({ length: BURST }, (_, i) => pingTx(node.engine, hexBytes(emitter), BigInt(i + 1), i)),
+    );
     await until(() => Object.values(seen).every((xs) => xs.length >= BURST), 'every watcher to see 200 events', 60_000);
     // Let a few more polls run: a duplicate would show up here.
     await new Promise((r) => setTimeout(r, 500));

@@ -4,7 +4,17 @@
  * client that stops reading is disconnected with close code 1008 and a reason instead of growing memory.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addToPool, addresses, hex, rpc, signedTx, startInProcessNode, until, WsClient, type InProcessNode } from './logs-fixture.js';
+import {
+  addToPool,
+  addresses,
+  hex,
+  rpc,
+  signedTx,
+  startInProcessNode,
+  until,
+  WsClient,
+  type InProcessNode,
+} from './logs-fixture.js';
 
 let node: InProcessNode;
 
@@ -26,7 +36,11 @@ describe('eth_subscribe', () => {
     const heads = ws.of(id);
     expect(heads.map((h) => h.hash)).toEqual(mined.map((m) => hex(m.block.hash())));
     const td = await node.engine.chain.getTotalDifficulty(mined[2].block.hash());
-    expect(heads[2]).toMatchObject({ number: `0x${mined[2].block.header.number.toString(16)}`, totalDifficulty: `0x${td!.toString(16)}`, uncles: [] });
+    expect(heads[2]).toMatchObject({
+      number: `0x${mined[2].block.header.number.toString(16)}`,
+      totalDifficulty: `0x${td!.toString(16)}`,
+      uncles: [],
+    });
     expect(heads[2]).not.toHaveProperty('transactions');
     ws.close();
   });
@@ -39,7 +53,12 @@ describe('eth_subscribe', () => {
     await addToPool(node.engine, [tx]);
     await until(() => ws.of(hashes).length >= 1 && ws.of(full).length >= 1, 'pending notifications');
     expect(ws.of(hashes)).toEqual([hex(tx.hash())]);
-    expect(ws.of(full)[0]).toMatchObject({ hash: hex(tx.hash()), from: hex(addresses[3]), value: '0x7', blockNumber: null });
+    expect(ws.of(full)[0]).toMatchObject({
+      hash: hex(tx.hash()),
+      from: hex(addresses[3]),
+      value: '0x7',
+      blockNumber: null,
+    });
     await node.engine.miner.mineBlocks(1);
     ws.close();
   });
@@ -56,7 +75,10 @@ describe('eth_subscribe', () => {
     expect((await a.call('eth_unsubscribe', [id])).result).toBe(true);
     expect((await a.call('eth_unsubscribe', [id])).result).toBe(false);
     a.close();
-    await until(() => node.engine.logs.filters.subscriptionCount === before, 'the closed connection to drop its subscriptions');
+    await until(
+      () => node.engine.logs.filters.subscriptionCount === before,
+      'the closed connection to drop its subscriptions',
+    );
     b.close();
   });
 
@@ -78,11 +100,15 @@ describe('eth_subscribe', () => {
     // kernel buffers fill, then the server's unsent bytes pass the 64 KiB bound.
     const socket = (ws.socket as unknown as { _socket: { pause(): void; resume(): void } })._socket;
     socket.pause();
-    for (let i = 0; i < 400; i++) ws.socket.send(JSON.stringify({ jsonrpc: '2.0', id: 10_000 + i, method: 'rpc.discover', params: [] }));
+    for (let i = 0; i < 400; i++)
+      ws.socket.send(JSON.stringify({ jsonrpc: '2.0', id: 10_000 + i, method: 'rpc.discover', params: [] }));
     await new Promise((r) => setTimeout(r, 1500));
     socket.resume();
     const { code, reason } = await closed;
-    await until(() => node.engine.logs.filters.subscriptionCount === 0, 'the server to drop the connection and its subscription');
+    await until(
+      () => node.engine.logs.filters.subscriptionCount === 0,
+      'the server to drop the connection and its subscription',
+    );
     expect(code).toBe(1008);
     expect(reason).toBe('slow consumer: more than 65536 bytes waiting to be sent');
   });

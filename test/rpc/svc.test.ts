@@ -20,7 +20,8 @@ afterAll(async () => {
 describe('svc_getAccountTransactions', () => {
   it('lists sent and received transactions newest first, then pending ones, with the extension fields', async () => {
     const [a, b, c] = [addresses[5], addresses[6], addresses[7]];
-    const send = (from: number, nonce: bigint, to: Uint8Array, value: bigint) => signedTx(node.engine.chain, { from, nonce, to, value });
+    const send = (from: number, nonce: bigint, to: Uint8Array, value: bigint) =>
+      signedTx(node.engine.chain, { from, nonce, to, value });
     const t1 = send(5, 0n, b, 1n); // a → b
     const t2 = send(7, 0n, c, 2n); // unrelated: c → c
     await addToPool(node.engine, [t1, t2]);
@@ -32,10 +33,19 @@ describe('svc_getAccountTransactions', () => {
     const t5 = send(5, 2n, b, 5n); // a → b, stays pending
     await addToPool(node.engine, [t5]);
 
-    const { result } = await rpc(node.url, 'svc_getAccountTransactions', [hex(a), '0x0', q(second.block.header.number)]);
+    const { result } = await rpc(node.url, 'svc_getAccountTransactions', [
+      hex(a),
+      '0x0',
+      q(second.block.header.number),
+    ]);
     const txs = result.transactions;
     expect(txs.map((t: any) => t.hash)).toEqual([t4, t3, t1, t5].map((t) => hex(t.hash())));
-    expect(txs.map((t: any) => [t.isOutgoing, t.isPending])).toEqual([[true, false], [false, false], [true, false], [true, true]]);
+    expect(txs.map((t: any) => [t.isOutgoing, t.isPending])).toEqual([
+      [true, false],
+      [false, false],
+      [true, false],
+      [true, true],
+    ]);
     expect(txs[0]).toMatchObject({
       from: hex(a),
       to: hex(c),
@@ -49,7 +59,11 @@ describe('svc_getAccountTransactions', () => {
     });
     expect(txs[3]).toMatchObject({ blockHash: null, gasUsed: null, timestamp: null });
     // The range is inclusive and respected: only the first block.
-    const firstOnly = await rpc(node.url, 'svc_getAccountTransactions', [hex(a), q(first.block.header.number), q(first.block.header.number)]);
+    const firstOnly = await rpc(node.url, 'svc_getAccountTransactions', [
+      hex(a),
+      q(first.block.header.number),
+      q(first.block.header.number),
+    ]);
     expect(firstOnly.result.transactions.map((t: any) => t.hash)).toEqual([t1, t5].map((t) => hex(t.hash())));
     await node.engine.miner.mineBlocks(1);
   });
@@ -60,16 +74,24 @@ describe('svc_getAccountTransactions', () => {
     await addToPool(node.engine, [signedTx(node.engine.chain, { from: 8, nonce: 0n, to: addresses[9], value: 1n })]);
     await node.engine.miner.mineBlocks(1);
     const head = node.engine.chain.getHead().header.number;
-    expect((await rpc(node.url, 'svc_getAccountTransactions', [hex(who), '0x0', q(head)])).result.transactions).toHaveLength(1);
+    expect(
+      (await rpc(node.url, 'svc_getAccountTransactions', [hex(who), '0x0', q(head)])).result.transactions,
+    ).toHaveLength(1);
     await node.engine.miner.mineBlocks(2, { parentHash: forkPoint.hash(), withTransactions: false });
-    const after = (await rpc(node.url, 'svc_getAccountTransactions', [hex(who), '0x0', q(head + 1n)])).result.transactions;
+    const after = (await rpc(node.url, 'svc_getAccountTransactions', [hex(who), '0x0', q(head + 1n)])).result
+      .transactions;
     // Only the re-injected pool copy remains, as pending.
     expect(after.map((t: any) => t.isPending)).toEqual([true]);
   });
 
   it('refuses a range wider than the configured limit with -32005; from > to is empty', async () => {
     const { error } = await rpc(node.url, 'svc_getAccountTransactions', [hex(addresses[5]), '0x0', '0x64']);
-    expect(error).toMatchObject({ code: -32005, message: 'Maximum number of blocks to search is 100, requested: 101. Split the range into smaller requests.' });
-    expect((await rpc(node.url, 'svc_getAccountTransactions', [hex(new Uint8Array(20).fill(0x42)), '0x5', '0x4'])).result).toEqual({ transactions: [] });
+    expect(error).toMatchObject({
+      code: -32005,
+      message: 'Maximum number of blocks to search is 100, requested: 101. Split the range into smaller requests.',
+    });
+    expect(
+      (await rpc(node.url, 'svc_getAccountTransactions', [hex(new Uint8Array(20).fill(0x42)), '0x5', '0x4'])).result,
+    ).toEqual({ transactions: [] });
   });
 });

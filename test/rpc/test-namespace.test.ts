@@ -29,16 +29,19 @@ const GENESIS = {
 const GENESIS_HASH = '0x7285abd5b24742f184ad676e31f6054663b3529bc35ea2fcad8a3e0f642a46f7';
 const PRE = { [SENDER]: { balance: '0x02540be400', code: '0x', nonce: '0x00', storage: {} } };
 /** The block's RLP, as the openrpc.json example of test_importRawBlock carries it (copied from the vector). */
-const BLOCK_1: string = (openrpc as { methods: Array<{ name: string; examples: Array<{ params: Array<{ value: string }> }> }> }).methods.find(
-  (m) => m.name === 'test_importRawBlock',
-)!.examples[0].params[0].value;
+const BLOCK_1: string = (
+  openrpc as { methods: Array<{ name: string; examples: Array<{ params: Array<{ value: string }> }> }> }
+).methods.find((m) => m.name === 'test_importRawBlock')!.examples[0].params[0].value;
 const BLOCK_1_HASH = '0x4b7af50a5b68d957bf8774954c468b9d69cde26a6570d22e01376a4e0467a85a';
 
 const hashOf = (hex: string) => `0x${Buffer.from(keccak256(Buffer.from(hex.slice(2), 'hex'))).toString('hex')}`;
 
 let node: NodeProcess;
 
-async function call(method: string, params: unknown[]): Promise<{ result?: any; error?: { code: number; message: string } }> {
+async function call(
+  method: string,
+  params: unknown[],
+): Promise<{ result?: any; error?: { code: number; message: string } }> {
   const res = await post(node.url, request(method, params));
   return res.body;
 }
@@ -49,7 +52,12 @@ async function ok(method: string, params: unknown[]): Promise<any> {
   return body.result;
 }
 
-const chain = (params: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ genesis: GENESIS, params, accounts: PRE, ...extra });
+const chain = (params: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  genesis: GENESIS,
+  params,
+  accounts: PRE,
+  ...extra,
+});
 
 beforeAll(async () => {
   node = await startNode({ args: ['--testmode', '--network', 'dev'] });
@@ -63,7 +71,13 @@ describe('test_setChainParams', () => {
   });
 
   it('accepts the classic dialect with the same result', async () => {
-    const params = { homesteadForkBlock: '0x00', EIP150ForkBlock: '0x00', EIP158ForkBlock: '0x00', byzantiumForkBlock: 0, chainID: '1' };
+    const params = {
+      homesteadForkBlock: '0x00',
+      EIP150ForkBlock: '0x00',
+      EIP158ForkBlock: '0x00',
+      byzantiumForkBlock: 0,
+      chainID: '1',
+    };
     expect(await ok('test_setChainParams', [chain(params)])).toBe(true);
     expect((await ok('eth_getBlockByNumber', ['0x0', false])).hash).toBe(GENESIS_HASH);
   });
@@ -122,7 +136,9 @@ describe('state dumps read the state trie', () => {
 
   it('debug_accountRange lists every account of the block state by keccak256(address), in trie order', async () => {
     const page = await ok('debug_accountRange', ['1', 0, ONE32, 10]);
-    const expected = [SENDER, RECIPIENT, COINBASE].map((a) => [hashOf(a), a] as const).sort(([a], [b]) => a.localeCompare(b));
+    const expected = [SENDER, RECIPIENT, COINBASE]
+      .map((a) => [hashOf(a), a] as const)
+      .sort(([a], [b]) => a.localeCompare(b));
     expect(Object.entries(page.addressMap)).toEqual(expected);
     expect(page.nextKey).toBe(ZERO32);
     // Genesis (block given as hex with a leading zero) holds only the sender.
@@ -173,7 +189,11 @@ describe('state dumps read the state trie', () => {
     expect(all.nextKey).toBeNull();
     const word = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
     const expected = Object.fromEntries(
-      [[0, 1], [2, 0xff], [0x100, 0x0a]].map(([k, v]) => [hashOf(word(k)), { key: word(k), value: word(v) }]),
+      [
+        [0, 1],
+        [2, 0xff],
+        [0x100, 0x0a],
+      ].map(([k, v]) => [hashOf(word(k)), { key: word(k), value: word(v) }]),
     );
     expect(all.storage).toEqual(expected);
     const first = await ok('debug_storageRangeAt', ['0x0', 0, contract, ZERO32, 1]);

@@ -80,13 +80,17 @@ describe('HTTP', () => {
   });
 
   it('a valid token (iat now) is 200', async () => {
-    const res = await post(node.url, request('personal_listAccounts', []), { headers: bearer(signJwt({ iat: now() }, secret)) });
+    const res = await post(node.url, request('personal_listAccounts', []), {
+      headers: bearer(signJwt({ iat: now() }, secret)),
+    });
     expect(res.status).toBe(200);
     expect(Array.isArray(res.body.result)).toBe(true);
   });
 
   it('a valid token with exp in the future is 200', async () => {
-    const res = await post(node.url, request('personal_listAccounts', []), { headers: bearer(signJwt({ exp: now() + 600 }, secret)) });
+    const res = await post(node.url, request('personal_listAccounts', []), {
+      headers: bearer(signJwt({ exp: now() + 600 }, secret)),
+    });
     expect(res.status).toBe(200);
   });
 
@@ -153,7 +157,10 @@ describe('WebSocket', () => {
       });
       socket.once('unexpected-response', (_req, res) => {
         let body = '';
-        res.setEncoding('utf8').on('data', (c: string) => (body += c)).on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        res
+          .setEncoding('utf8')
+          .on('data', (c: string) => (body += c))
+          .on('end', () => resolve({ status: res.statusCode ?? 0, body }));
       });
       socket.once('error', reject);
     });
@@ -211,7 +218,12 @@ describe('configured from a TOML file: protected = ["*"], an existing secret fil
     writeFileSync(join(dir, 'secret.hex'), `0x${given.toString('hex')}\n`, { mode: 0o600 });
     writeFileSync(
       join(dir, 'node.toml'),
-      ['[network.rpc.auth]', 'enabled = true', 'protected = ["*"]', `jwt-secret-file = "${join(dir, 'secret.hex')}"`].join('\n'),
+      [
+        '[network.rpc.auth]',
+        'enabled = true',
+        'protected = ["*"]',
+        `jwt-secret-file = "${join(dir, 'secret.hex')}"`,
+      ].join('\n'),
     );
     strict = await startNode({ args: ['--config', join(dir, 'node.toml')] });
   }, 60_000);

@@ -51,7 +51,10 @@ describe('the bundle', () => {
     expect(bundleIsStale()).toBe(false);
     // What an edit of src/main.ts does: its content is no longer the one the stamp says dist/main.js was compiled from.
     const stamp = JSON.parse(readFileSync(stampFile, 'utf8')) as { sources: Record<string, string> };
-    writeFileSync(stampFile, JSON.stringify({ ...stamp, sources: { ...stamp.sources, 'src/main.ts': '0'.repeat(40) } }));
+    writeFileSync(
+      stampFile,
+      JSON.stringify({ ...stamp, sources: { ...stamp.sources, 'src/main.ts': '0'.repeat(40) } }),
+    );
     expect(staleSources()).toEqual([join(repoRoot, 'src/main.ts')]);
     expect(bundleIsStale()).toBe(true);
     buildAndBundle();
@@ -63,11 +66,13 @@ describe('the bundle', () => {
     const targets = new Set<string>();
     for (const name of readdirSync(bundleDir).filter((n) => n.endsWith('.js'))) {
       const text = readFileSync(join(bundleDir, name), 'utf8');
-      for (const [, relative] of text.matchAll(/new URL\("(\.\.\/[^"]+)", import\.meta\.url\)/g)) targets.add(relative!);
+      for (const [, relative] of text.matchAll(/new URL\("(\.\.\/[^"]+)", import\.meta\.url\)/g))
+        targets.add(relative!);
     }
     // Those that spawn workers (sender recovery, Ethash cache) and find docs/ and the package version.
     expect(targets.size).toBeGreaterThanOrEqual(4);
-    for (const relative of targets) expect(existsSync(fileURLToPath(new URL(relative, `file://${bundleDir}/`))), relative).toBe(true);
+    for (const relative of targets)
+      expect(existsSync(fileURLToPath(new URL(relative, `file://${bundleDir}/`))), relative).toBe(true);
   });
 
   it('runs PoW dev nodes whose workers start and that peer: sealed blocks, 40 transfers at once, sync, docs, no warnings', async () => {
@@ -82,9 +87,21 @@ describe('the bundle', () => {
     const to = Wallet.createRandom().address;
     // More than the 16 recoveries after which the pool moves sender recovery to its worker.
     const raws = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => wallet.signTransaction({ type: 0, chainId: 1337n, nonce: nonce + i, to, value: 1n, gasLimit: 21_000n, gasPrice: 10n ** 9n })),
+      Array.from({ length: 40 }, (_, i) =>
+        wallet.signTransaction({
+          type: 0,
+          chainId: 1337n,
+          nonce: nonce + i,
+          to,
+          value: 1n,
+          gasLimit: 21_000n,
+          gasPrice: 10n ** 9n,
+        }),
+      ),
     );
-    const hashes = await Promise.all(raws.map((raw) => provider!.send('eth_sendRawTransaction', [raw]) as Promise<string>));
+    const hashes = await Promise.all(
+      raws.map((raw) => provider!.send('eth_sendRawTransaction', [raw]) as Promise<string>),
+    );
     const receipt = await provider.waitForTransaction(hashes.at(-1)!, 1, 60_000);
     expect(receipt?.status).toBe(1);
     expect(await provider.getBalance(to)).toBe(40n);
@@ -92,13 +109,18 @@ describe('the bundle', () => {
     expect(block?.nonce).not.toBe('0x0000000000000000'); // a real Ethash seal, not an instant one
 
     // The call time limit wraps the Interpreter of the EVM the bundle runs (one copy of @ethereumjs/evm in it).
-    const deployed = await provider.send('eth_sendTransaction', [{ from: DEV_ACCOUNT, data: LOOP_DEPLOY, gas: '0x30000' }]);
+    const deployed = await provider.send('eth_sendTransaction', [
+      { from: DEV_ACCOUNT, data: LOOP_DEPLOY, gas: '0x30000' },
+    ]);
     const loop = (await provider.waitForTransaction(deployed as string, 1, 60_000))!.contractAddress!;
     const endless = await post(a.url, request('eth_call', [{ to: loop, gas: '0x77359400' }, 'latest']));
     expect(endless.body.error?.code).toBe(-32005);
 
     // Peering from the bundle: a second node syncs the first one's chain.
-    const b = await startNode({ code: 'bundle', args: ['--seal', 'ethash', '--ethash.cachedir', cacheDir, '--no-mine'] });
+    const b = await startNode({
+      code: 'bundle',
+      args: ['--seal', 'ethash', '--ethash.cachedir', cacheDir, '--no-mine'],
+    });
     nodes.push(b);
     expect((await post(b.url, request('net_connectToPeer', [a.enode]))).body.result).toBe(true);
     const head = await provider.getBlockNumber();

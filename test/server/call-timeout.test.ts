@@ -37,7 +37,9 @@ describe('eth_call / eth_estimateGas time limit', () => {
     const answer = await call('eth_call', [{ to: loop, gas: HIGH_GAS }, 'latest']);
     const took = Date.now() - began;
     expect(answer.error.code).toBe(-32005);
-    expect(answer.error.message).toBe('eth_call: execution aborted after the time limit of 1s (network.rpc.call.timeout)');
+    expect(answer.error.message).toBe(
+      'eth_call: execution aborted after the time limit of 1s (network.rpc.call.timeout)',
+    );
     expect(answer.error.data).toEqual({ limit: 1000 });
     expect(took).toBeLessThan(10_000);
   });
@@ -46,7 +48,9 @@ describe('eth_call / eth_estimateGas time limit', () => {
     const began = Date.now();
     const answer = await call('eth_estimateGas', [{ from: DEV_ACCOUNT, to: loop, gas: HIGH_GAS }]);
     expect(answer.error.code).toBe(-32005);
-    expect(answer.error.message).toBe('eth_estimateGas: execution aborted after the time limit of 1s (network.rpc.call.timeout)');
+    expect(answer.error.message).toBe(
+      'eth_estimateGas: execution aborted after the time limit of 1s (network.rpc.call.timeout)',
+    );
     expect(Date.now() - began).toBeLessThan(10_000);
   });
 
@@ -54,7 +58,10 @@ describe('eth_call / eth_estimateGas time limit', () => {
     // The same loop with little gas ends in "out of gas" well within the limit.
     const short = await call('eth_call', [{ to: loop, gas: '0x100000' }, 'latest']);
     expect(short.error.message).toMatch(/out of gas/);
-    const identity = await call('eth_call', [{ to: '0x0000000000000000000000000000000000000004', data: '0x1234' }, 'latest']);
+    const identity = await call('eth_call', [
+      { to: '0x0000000000000000000000000000000000000004', data: '0x1234' },
+      'latest',
+    ]);
     expect(identity.result).toBe('0x1234');
     expect((await call('eth_blockNumber', [])).result).toMatch(/^0x/);
   });

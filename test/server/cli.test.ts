@@ -10,10 +10,25 @@ describe('svc-node CLI', () => {
   it('prints --help with every flag and exits 0', async () => {
     const run = await runCli(['--help']);
     expect(run.code).toBe(0);
-    for (const flag of ['--config', '--network', '--datadir', '--http.addr', '--http.port', '--apis', '--testmode', '--log-level']) {
+    for (const flag of [
+      '--config',
+      '--network',
+      '--datadir',
+      '--http.addr',
+      '--http.port',
+      '--apis',
+      '--testmode',
+      '--log-level',
+    ]) {
       expect(run.stdout).toContain(flag);
     }
-    for (const flag of ['--p2p, --no-p2p', '--p2p.addr <value>', '--p2p.port <value>', '--bootnodes <value>', '--maxpeers <value>']) {
+    for (const flag of [
+      '--p2p, --no-p2p',
+      '--p2p.addr <value>',
+      '--p2p.port <value>',
+      '--bootnodes <value>',
+      '--maxpeers <value>',
+    ]) {
       expect(run.stdout).toContain(flag);
     }
     expect(run.stdout).toContain('SVC_NODE_NETWORK_RPC_HTTP_PORT');
@@ -61,7 +76,10 @@ describe('svc-node CLI', () => {
         'cors-allowed-origins = ["https://app.example"]',
       ].join('\n'),
     );
-    const node = await startNode({ args: ['--config', file, '--apis', 'eth,web3'], env: { SVC_NODE_NETWORK_RPC_APIS: 'net' } });
+    const node = await startNode({
+      args: ['--config', file, '--apis', 'eth,web3'],
+      env: { SVC_NODE_NETWORK_RPC_APIS: 'net' },
+    });
     try {
       expect((await post(node.url, request('net_version'))).body.error.code).toBe(-32601); // flag beat env
       expect((await post(node.url, request('eth_chainId'))).body.result).toBe('0x3f'); // from the file

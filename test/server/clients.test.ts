@@ -7,7 +7,13 @@ import { join } from 'node:path';
 import { JsonRpcProvider } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { createClient, httpTransport, RpcClientError, webSocketTransport, type RpcClient } from '../../src/generated/client.js';
+import {
+  createClient,
+  httpTransport,
+  RpcClientError,
+  webSocketTransport,
+  type RpcClient,
+} from '../../src/generated/client.js';
 import { repoRoot, startNode, type NodeProcess } from '../helpers/node-process.js';
 import { post, request } from '../helpers/rpc.js';
 

@@ -42,7 +42,11 @@ describe('CORS', () => {
   it('answers preflight for allowed origins and refuses it for others', async () => {
     const ok = await fetch(corsNode.url, {
       method: 'OPTIONS',
-      headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      headers: {
+        origin: 'http://localhost:3000',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
     });
     expect(ok.status).toBe(204);
     expect(ok.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
@@ -53,7 +57,9 @@ describe('CORS', () => {
   });
 
   it('by default refuses every foreign origin but passes requests without Origin and same-origin pages', async () => {
-    expect((await post(defaultNode.url, request('eth_chainId'), { headers: { origin: 'https://good.example' } })).status).toBe(403);
+    expect(
+      (await post(defaultNode.url, request('eth_chainId'), { headers: { origin: 'https://good.example' } })).status,
+    ).toBe(403);
     expect((await post(defaultNode.url, request('eth_chainId'))).status).toBe(200);
     const sameOrigin = new URL(defaultNode.url).origin;
     expect((await post(defaultNode.url, request('eth_chainId'), { headers: { origin: sameOrigin } })).status).toBe(200);
@@ -71,13 +77,21 @@ describe('rate limit', () => {
   const as = (ip: string) => ({ headers: { 'x-forwarded-for': ip } });
 
   it('answers HTTP 429 with -32005, a back-off hint and Retry-After; batches count as one request', async () => {
-    const first = await post(limited.url, [request('eth_chainId', [], 1), request('net_version', [], 2)], as('10.0.0.1'));
+    const first = await post(
+      limited.url,
+      [request('eth_chainId', [], 1), request('net_version', [], 2)],
+      as('10.0.0.1'),
+    );
     expect(first.status).toBe(200);
     expect(first.body).toHaveLength(2);
 
     const second = await post(limited.url, request('eth_chainId'), as('10.0.0.1'));
     expect(second.status).toBe(429);
-    expect(second.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32005, message: 'request rate exceeded' } });
+    expect(second.body).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32005, message: 'request rate exceeded' },
+    });
     const backoff = second.body.error.data.backoffSeconds;
     expect(backoff).toBeGreaterThanOrEqual(1);
     expect(backoff).toBeLessThanOrEqual(3);

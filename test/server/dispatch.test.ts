@@ -10,12 +10,21 @@ import { createDispatcher, type DispatcherOptions } from '../../src/rpc/dispatch
 import { RpcError } from '../../src/rpc/errors.js';
 import { createLogger } from '../../src/node/logger.js';
 
-const isHex = (v: unknown) => (typeof v === 'string' && /^0x[0-9a-f]*$/.test(v) ? undefined : 'must match ^0x[0-9a-f]*$');
+const isHex = (v: unknown) =>
+  typeof v === 'string' && /^0x[0-9a-f]*$/.test(v) ? undefined : 'must match ^0x[0-9a-f]*$';
 const isBool = (v: unknown) => (typeof v === 'boolean' ? undefined : 'must be boolean');
 const isString = (v: unknown) => (typeof v === 'string' ? undefined : 'must be string');
 
 function spec(name: string, namespace: Namespace, extra: Partial<MethodSpec> = {}): MethodSpec {
-  return { name: name as MethodSpec['name'], namespace, params: [], requiredParams: 0, checkResult: () => undefined, transport: 'any', ...extra };
+  return {
+    name: name as MethodSpec['name'],
+    namespace,
+    params: [],
+    requiredParams: 0,
+    checkResult: () => undefined,
+    transport: 'any',
+    ...extra,
+  };
 }
 
 const methods: Record<string, MethodSpec> = {
@@ -86,7 +95,10 @@ describe('dispatch', () => {
   it('reports -32700, -32600 and -32006', async () => {
     expect(await d.handleText('{"jsonrpc":', http)).toMatchObject({ id: null, error: { code: -32700 } });
     expect(await d.handle(42, http)).toMatchObject({ id: null, error: { code: -32600 } });
-    expect(await d.handle({ jsonrpc: '2.0', id: 1, method: 5 }, http)).toMatchObject({ id: 1, error: { code: -32600 } });
+    expect(await d.handle({ jsonrpc: '2.0', id: 1, method: 5 }, http)).toMatchObject({
+      id: 1,
+      error: { code: -32600 },
+    });
     expect(await d.handle({ jsonrpc: '2.0', id: 1, method: 'eth_echo', params: 'x' }, http)).toMatchObject({
       error: { code: -32600 },
     });
@@ -95,13 +107,20 @@ describe('dispatch', () => {
       error: { code: -32006 },
     });
     // No "jsonrpc" at all is not a request (a stray object in a batch), not a version mismatch.
-    expect(await d.handle({ id: 7, method: 'eth_echo', params: ['0x'] }, http)).toMatchObject({ id: 7, error: { code: -32600 } });
+    expect(await d.handle({ id: 7, method: 'eth_echo', params: ['0x'] }, http)).toMatchObject({
+      id: 7,
+      error: { code: -32600 },
+    });
     expect(await d.handle({ foo: 1 }, http)).toMatchObject({ id: null, error: { code: -32600 } });
   });
 
   it('reports -32601 for unknown and disabled methods, -32004 for unavailable ones', async () => {
-    expect(await d.handle({ jsonrpc: '2.0', id: 1, method: 'eth_nope' }, http)).toMatchObject({ error: { code: -32601 } });
-    expect(await d.handle({ jsonrpc: '2.0', id: 1, method: 'toString' }, http)).toMatchObject({ error: { code: -32601 } });
+    expect(await d.handle({ jsonrpc: '2.0', id: 1, method: 'eth_nope' }, http)).toMatchObject({
+      error: { code: -32601 },
+    });
+    expect(await d.handle({ jsonrpc: '2.0', id: 1, method: 'toString' }, http)).toMatchObject({
+      error: { code: -32601 },
+    });
     const disabled = (await d.handle({ jsonrpc: '2.0', id: 1, method: 'personal_x' }, http)) as any;
     expect(disabled.error.code).toBe(-32601);
     expect(disabled.error.message).toContain('personal namespace is not enabled');
@@ -171,7 +190,9 @@ describe('dispatch', () => {
   });
 
   it('answers -32603 when a result breaks its schema (validate-results on), and not when off', async () => {
-    expect(await d.handle({ jsonrpc: '2.0', id: 1, method: 'eth_badResult' }, http)).toMatchObject({ error: { code: -32603 } });
+    expect(await d.handle({ jsonrpc: '2.0', id: 1, method: 'eth_badResult' }, http)).toMatchObject({
+      error: { code: -32603 },
+    });
     const lax = makeDispatcher({ validateResults: false });
     expect(await lax.handle({ jsonrpc: '2.0', id: 1, method: 'eth_badResult' }, http)).toMatchObject({ result: 42 });
   });
@@ -189,12 +210,20 @@ describe('dispatch', () => {
       { jsonrpc: '2.0', id: 'a', result: { params: ['0x'] } },
       { jsonrpc: '2.0', id: 'c', error: expect.objectContaining({ code: -32601 }) },
     ]);
-    expect(await d.handle([], http)).toMatchObject({ id: null, error: { code: -32600, message: 'Invalid request: empty batch' } });
-    const tooMany = (await d.handle(Array(4).fill({ jsonrpc: '2.0', id: 1, method: 'eth_echo', params: ['0x'] }), http)) as any;
+    expect(await d.handle([], http)).toMatchObject({
+      id: null,
+      error: { code: -32600, message: 'Invalid request: empty batch' },
+    });
+    const tooMany = (await d.handle(
+      Array(4).fill({ jsonrpc: '2.0', id: 1, method: 'eth_echo', params: ['0x'] }),
+      http,
+    )) as any;
     expect(tooMany.error.code).toBe(-32600);
     expect(tooMany.error.message).toMatch(/batch too large/);
     expect(await d.handle([{ jsonrpc: '2.0', method: 'eth_echo', params: ['0x'] }], http)).toBeUndefined();
-    expect(await d.handle([1], http)).toEqual([{ jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32600 }) }]);
+    expect(await d.handle([1], http)).toEqual([
+      { jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32600 }) },
+    ]);
   });
 
   it('runs notifications but never answers them', async () => {
@@ -217,9 +246,20 @@ describe('dispatch', () => {
       for (let i = 0; i < depth; i++) id = i % 2 ? { a: id } : [id];
       return id;
     };
-    const answer = await d.handleText(`{"jsonrpc":"2.0","id":${JSON.stringify(nested(100))},"method":"eth_echo","params":["0x01"]}`, ws);
-    expect(answer).toMatchObject({ id: null, error: { code: -32600, message: 'Invalid request: "id" nests deeper than 64 levels' } });
-    const text = '{"jsonrpc":"2.0","id":' + '['.repeat(50_000) + '1' + ']'.repeat(50_000) + ',"method":"eth_echo","params":["0x01"]}';
+    const answer = await d.handleText(
+      `{"jsonrpc":"2.0","id":${JSON.stringify(nested(100))},"method":"eth_echo","params":["0x01"]}`,
+      ws,
+    );
+    expect(answer).toMatchObject({
+      id: null,
+      error: { code: -32600, message: 'Invalid request: "id" nests deeper than 64 levels' },
+    });
+    const text =
+      '{"jsonrpc":"2.0","id":' +
+      '['.repeat(50_000) +
+      '1' +
+      ']'.repeat(50_000) +
+      ',"method":"eth_echo","params":["0x01"]}';
     expect(await d.handleText(text, ws)).toMatchObject({ id: null, error: { code: -32600 } });
     const within = nested(64);
     expect(await d.handle({ jsonrpc: '2.0', id: within, method: 'eth_echo', params: ['0x01'] }, http)).toEqual({
@@ -237,6 +277,8 @@ describe('dispatch', () => {
   });
 
   it('refuses to start when an available method has no handler', () => {
-    expect(() => makeDispatcher({ methods: { ...methods, eth_orphan: spec('eth_orphan', 'eth') } })).toThrow(/no handler/);
+    expect(() => makeDispatcher({ methods: { ...methods, eth_orphan: spec('eth_orphan', 'eth') } })).toThrow(
+      /no handler/,
+    );
   });
 });

@@ -26,11 +26,15 @@ let cert: Buffer;
 
 function postTls(url: string, body: unknown): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
-    const req = httpsRequest(url, { method: 'POST', ca: cert, headers: { 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
-    });
+    const req = httpsRequest(
+      url,
+      { method: 'POST', ca: cert, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify(body));
   });
@@ -40,9 +44,35 @@ describe.skipIf(!hasOpenssl)('HTTPS with a PKCS#12 keystore', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'svc-node-tls-'));
     const run = (args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-    run(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'key.pem', '-out', 'cert.pem', '-days', '1',
-      '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1']);
-    run(['pkcs12', '-export', '-in', 'cert.pem', '-inkey', 'key.pem', '-out', 'node.p12', '-passout', 'pass:s3cret-pass']);
+    run([
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'key.pem',
+      '-out',
+      'cert.pem',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ]);
+    run([
+      'pkcs12',
+      '-export',
+      '-in',
+      'cert.pem',
+      '-inkey',
+      'key.pem',
+      '-out',
+      'node.p12',
+      '-passout',
+      'pass:s3cret-pass',
+    ]);
     writeFileSync(join(dir, 'password'), 's3cret-pass\n');
     cert = readFileSync(join(dir, 'cert.pem'));
     node = await startNode({

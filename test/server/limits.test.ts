@@ -36,11 +36,17 @@ describe('transport limits', () => {
   });
 
   it('a batch over max-batch-size is -32600 naming both counts and the setting', async () => {
-    const res = await post(node.url, Array.from({ length: 6 }, (_, i) => request('eth_chainId', [], i)));
+    const res = await post(
+      node.url,
+      Array.from({ length: 6 }, (_, i) => request('eth_chainId', [], i)),
+    );
     expect(res.status).toBe(200);
     expect(res.body.error.code).toBe(-32600);
     expect(res.body.error.message).toMatch(/6 requests, at most 5 allowed \(network\.rpc\.max-batch-size\)/);
-    const ok = await post(node.url, Array.from({ length: 5 }, (_, i) => request('eth_chainId', [], i)));
+    const ok = await post(
+      node.url,
+      Array.from({ length: 5 }, (_, i) => request('eth_chainId', [], i)),
+    );
     expect(ok.body).toHaveLength(5);
   });
 
@@ -83,7 +89,9 @@ describe('execution limits', () => {
     for (const method of ['eth_call', 'eth_estimateGas']) {
       const over = await post(node.url, request(method, [{ from: DEV_ACCOUNT, to: DEV_ACCOUNT, gas: '0x186a1' }]));
       expect(over.body.error, method).toMatchObject({ code: -32005, data: { limit: 100000, requested: 100001 } });
-      expect(over.body.error.message).toMatch(/gas 100001 is above the limit of 100000 \(network\.rpc\.call\.gas-cap\)/);
+      expect(over.body.error.message).toMatch(
+        /gas 100001 is above the limit of 100000 \(network\.rpc\.call\.gas-cap\)/,
+      );
       const huge = await post(node.url, request(method, [{ to: DEV_ACCOUNT, gas: '0xffffffffffffffff' }]));
       expect(huge.body.error.code, method).toBe(-32005);
       const atCap = await post(node.url, request(method, [{ from: DEV_ACCOUNT, to: DEV_ACCOUNT, gas: '0x186a0' }]));
@@ -94,10 +102,14 @@ describe('execution limits', () => {
   it('debug_accountRange / debug_storageRangeAt with maxResults above the cap are -32005 naming it', async () => {
     const over = await post(node.url, request('debug_accountRange', ['0x00', 0, ZERO32, 11]));
     expect(over.body.error).toMatchObject({ code: -32005, data: { limit: 10, requested: 11 } });
-    expect(over.body.error.message).toMatch(/maxResults 11 is above the limit of 10 \(network\.rpc\.debug\.max-range-results\)/);
+    expect(over.body.error.message).toMatch(
+      /maxResults 11 is above the limit of 10 \(network\.rpc\.debug\.max-range-results\)/,
+    );
     const storage = await post(node.url, request('debug_storageRangeAt', ['0x00', 0, DEV_ACCOUNT, ZERO32, '0xb']));
     expect(storage.body.error.code).toBe(-32005);
     const atCap = await post(node.url, request('debug_accountRange', ['0x00', 0, ZERO32, 10]));
-    expect(Object.keys(atCap.body.result.accounts ?? atCap.body.result.addressMap ?? {}).length).toBeLessThanOrEqual(10);
+    expect(Object.keys(atCap.body.result.accounts ?? atCap.body.result.addressMap ?? {}).length).toBeLessThanOrEqual(
+      10,
+    );
   });
 });

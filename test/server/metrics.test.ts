@@ -28,11 +28,16 @@ async function scrape(url = node.url): Promise<Map<string, MetricFamily>> {
 }
 
 async function rpc(method: string, params: unknown[] = []): Promise<{ result?: unknown; error?: { code: number } }> {
-  const res = await fetch(node.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(node.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   return (await res.json()) as never;
 }
 
-const value = (m: Map<string, MetricFamily>, name: string, labels?: Record<string, string>) => sampleValue(m, name, labels) ?? 0;
+const value = (m: Map<string, MetricFamily>, name: string, labels?: Record<string, string>) =>
+  sampleValue(m, name, labels) ?? 0;
 
 describe('GET /metrics', () => {
   it('exposes node, chain, RPC and process metrics with their types', async () => {
@@ -73,11 +78,14 @@ describe('GET /metrics', () => {
     await new Promise((resolve) => ws.once('message', resolve));
     expect((await rpc('eth_newBlockFilter')).result).toMatch(/^0x/);
     expect((await rpc('no_suchMethod')).error?.code).toBe(-32601);
-    const sent = await rpc('eth_sendTransaction', [{ from: DEV_ACCOUNTS[3]!.address, to: DEV_ACCOUNTS[4]!.address, value: '0x1' }]);
+    const sent = await rpc('eth_sendTransaction', [
+      { from: DEV_ACCOUNTS[3]!.address, to: DEV_ACCOUNTS[4]!.address, value: '0x1' },
+    ]);
     expect(sent.result).toMatch(/^0x[0-9a-f]{64}$/);
 
     const after = await scrape();
-    const delta = (name: string, labels?: Record<string, string>) => value(after, name, labels) - value(before, name, labels);
+    const delta = (name: string, labels?: Record<string, string>) =>
+      value(after, name, labels) - value(before, name, labels);
     expect(value(after, 'svc_head_block_number')).toBe(head + 1);
     expect(delta('svc_blocks_imported_total', { status: 'head' })).toBe(1);
     expect(delta('svc_blocks_mined_total')).toBe(1);
@@ -119,7 +127,9 @@ describe('docs/grafana-dashboard.json', () => {
         for (const [name] of expr.matchAll(/\b(svc|process|nodejs)_[a-z0-9_]+/g)) queried.add(name);
       }
     }
-    const missing = [...queried].filter((name) => ![name, name.replace(/_(bucket|sum|count)$/, '')].some((n) => exposed.has(n)));
+    const missing = [...queried].filter(
+      (name) => ![name, name.replace(/_(bucket|sum|count)$/, '')].some((n) => exposed.has(n)),
+    );
     expect(missing).toEqual([]);
     // Every node metric is on the dashboard somewhere.
     const svcFamilies = [...exposed.keys()].filter((n) => n.startsWith('svc_') && n !== 'svc_node_info');
@@ -131,7 +141,9 @@ describe('the metrics setting', () => {
   it('is on by default on dev only; --metrics / --no-metrics and the environment override it', () => {
     expect(loadConfig({}).rpc.metrics.enabled).toBe(true);
     expect(loadConfig({ flags: { 'blockchains.network': 'mordor' } }).rpc.metrics.enabled).toBe(false);
-    expect(loadConfig({ flags: { 'blockchains.network': 'etc', 'network.rpc.metrics.enabled': true } }).rpc.metrics.enabled).toBe(true);
+    expect(
+      loadConfig({ flags: { 'blockchains.network': 'etc', 'network.rpc.metrics.enabled': true } }).rpc.metrics.enabled,
+    ).toBe(true);
     expect(loadConfig({ env: { SVC_NODE_NETWORK_RPC_METRICS_ENABLED: 'false' } }).rpc.metrics.enabled).toBe(false);
   });
 
@@ -150,7 +162,9 @@ describe('the strict exposition parser', () => {
   const ok = '# HELP a_total A.\n# TYPE a_total counter\na_total{x="1"} 3\n';
   it('reads a well-formed exposition', () => {
     expect(sampleValue(parsePrometheusText(ok), 'a_total', { x: '1' })).toBe(3);
-    expect(sampleValue(parsePrometheusText('# TYPE g gauge\ng{v="a\\"b\\\\c\\n"} -Inf\n'), 'g', { v: 'a"b\\c\n' })).toBe(-Infinity);
+    expect(
+      sampleValue(parsePrometheusText('# TYPE g gauge\ng{v="a\\"b\\\\c\\n"} -Inf\n'), 'g', { v: 'a"b\\c\n' }),
+    ).toBe(-Infinity);
   });
   it.each([
     ['a sample without TYPE', 'b 1\n'],

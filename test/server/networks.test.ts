@@ -13,7 +13,8 @@ afterAll(async () => {
   await Promise.all(started.map((n) => n.stop()));
 });
 
-const call = async (n: NodeProcess, method: string, params: unknown[] = []) => (await post(n.url, request(method, params))).body;
+const call = async (n: NodeProcess, method: string, params: unknown[] = []) =>
+  (await post(n.url, request(method, params))).body;
 
 describe('networks and namespaces', () => {
   it('mordor: chain id 63, net_version "63", only eth,web3,net (+rpc) enabled', async () => {
@@ -21,7 +22,13 @@ describe('networks and namespaces', () => {
     expect((await call(mordor, 'eth_chainId')).result).toBe('0x3f');
     expect((await call(mordor, 'net_version')).result).toBe('63');
     expect((await call(mordor, 'rpc_modules')).result).toEqual({ eth: '1.0', web3: '1.0', net: '1.0', rpc: '1.0' });
-    for (const method of ['personal_listAccounts', 'debug_listPeersInfo', 'qa_mineBlocks', 'tools/list', 'svc_getAccountTransactions']) {
+    for (const method of [
+      'personal_listAccounts',
+      'debug_listPeersInfo',
+      'qa_mineBlocks',
+      'tools/list',
+      'svc_getAccountTransactions',
+    ]) {
       const res = await call(mordor, method);
       expect(res.error.code, method).toBe(-32601);
       expect(res.error.message).toMatch(/namespace is not enabled/);

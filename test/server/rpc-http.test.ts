@@ -40,7 +40,9 @@ describe('JSON-RPC over HTTP (dev node)', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     const [version, net, listening, chainId, sha3, modules] = res.body;
-    expect(version.result).toMatch(new RegExp(`^svc-node/v\\d+\\.\\d+\\.\\d+/${process.platform}-${process.arch}/node\\d+`));
+    expect(version.result).toMatch(
+      new RegExp(`^svc-node/v\\d+\\.\\d+\\.\\d+/${process.platform}-${process.arch}/node\\d+`),
+    );
     expect(net.result).toBe('1337');
     expect(listening.result).toBe(true);
     expect(chainId.result).toBe('0x539');
@@ -99,11 +101,21 @@ describe('JSON-RPC over HTTP (dev node)', () => {
   it('answers -32600 for a non-request and for an empty or oversized batch', async () => {
     expect((await post(node.url, 'true', { raw: true })).body).toMatchObject({ id: null, error: { code: -32600 } });
     const empty = await post(node.url, []);
-    expect(empty.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid request: empty batch' } });
-    const big = await post(node.url, Array.from({ length: 1001 }, (_, i) => request('eth_chainId', [], i)));
+    expect(empty.body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'Invalid request: empty batch' },
+    });
+    const big = await post(
+      node.url,
+      Array.from({ length: 1001 }, (_, i) => request('eth_chainId', [], i)),
+    );
     expect(big.body).toMatchObject({ id: null, error: { code: -32600 } });
     expect(big.body.error.message).toMatch(/batch too large: 1001 requests, at most 1000/);
-    const max = await post(node.url, Array.from({ length: 1000 }, (_, i) => request('eth_chainId', [], i)));
+    const max = await post(
+      node.url,
+      Array.from({ length: 1000 }, (_, i) => request('eth_chainId', [], i)),
+    );
     expect(max.body).toHaveLength(1000);
   });
 
@@ -139,7 +151,9 @@ describe('JSON-RPC over HTTP (dev node)', () => {
     const form = await post(node.url, request('eth_chainId'), { headers: { 'content-type': 'text/plain' } });
     expect(form.status).toBe(415);
     expect(form.body).toMatchObject({ error: { code: -32600 } });
-    const charset = await post(node.url, request('eth_chainId'), { headers: { 'content-type': 'application/json; charset=utf-8' } });
+    const charset = await post(node.url, request('eth_chainId'), {
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
     expect(charset.body.result).toBe('0x539');
     const huge = await post(node.url, request('web3_sha3', ['0x' + 'ab'.repeat(3 * 1024 * 1024)]));
     expect(huge.status).toBe(413);

@@ -11,7 +11,13 @@ import { loadConfig } from '../../src/node/config.js';
 import { startNode, type NodeProcess } from '../helpers/node-process.js';
 import { post, request } from '../helpers/rpc.js';
 
-const PRIVILEGED = ['personal_listAccounts', 'personal_newAccount', 'debug_listPeersInfo', 'debug_accountRange', 'qa_mineBlocks'];
+const PRIVILEGED = [
+  'personal_listAccounts',
+  'personal_newAccount',
+  'debug_listPeersInfo',
+  'debug_accountRange',
+  'qa_mineBlocks',
+];
 
 describe('defaults per network (configuration)', () => {
   for (const network of ['mordor', 'etc'] as const) {
@@ -27,7 +33,10 @@ describe('defaults per network (configuration)', () => {
   }
 
   it('naming a namespace in apis is the only way to serve it on mordor', () => {
-    const config = loadConfig({ flags: { 'blockchains.network': 'mordor', 'network.rpc.apis': ['eth', 'personal'] }, env: {} });
+    const config = loadConfig({
+      flags: { 'blockchains.network': 'mordor', 'network.rpc.apis': ['eth', 'personal'] },
+      env: {},
+    });
     expect(config.rpc.apis).toEqual(['eth', 'personal', 'rpc']);
   });
 
@@ -42,7 +51,10 @@ describe('a mordor node and an etc node as started with no settings', () => {
   let mordor: NodeProcess;
   let etc: NodeProcess;
   beforeAll(async () => {
-    [mordor, etc] = await Promise.all([startNode({ args: ['--network', 'mordor'] }), startNode({ args: ['--network', 'etc'] })]);
+    [mordor, etc] = await Promise.all([
+      startNode({ args: ['--network', 'mordor'] }),
+      startNode({ args: ['--network', 'etc'] }),
+    ]);
   }, 60_000);
   afterAll(async () => {
     await Promise.all([mordor, etc].map((n) => n?.stop()));
@@ -108,9 +120,15 @@ describe('secrets never reach the log', () => {
     // Fund the new account from a dev account, then spend from it with its passphrase.
     const [funder] = (await rpc('eth_accounts', [])).result as string[];
     await rpc('eth_sendTransaction', [{ from: funder, to: created.result, value: '0xde0b6b3a7640000' }]);
-    const sent = await rpc('personal_sendTransaction', [{ from: created.result, to: imported.result, value: '0x1' }, passphrase]);
+    const sent = await rpc('personal_sendTransaction', [
+      { from: created.result, to: imported.result, value: '0x1' },
+      passphrase,
+    ]);
     expect(sent.result).toMatch(/^0x[0-9a-f]{64}$/);
-    await rpc('personal_sendTransaction', [{ from: imported.result, to: created.result, value: '0x1' }, wrongPassphrase]);
+    await rpc('personal_sendTransaction', [
+      { from: imported.result, to: created.result, value: '0x1' },
+      wrongPassphrase,
+    ]);
 
     // Keystore files: 0600, in a 0700 directory.
     const keystore = join(dev.datadir, 'keystore');

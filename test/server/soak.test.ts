@@ -38,7 +38,10 @@ describe('soak: what vanished clients leave is reclaimed', () => {
     // pings this frequent) silent at a heartbeat. The cap alone is covered by test/rpc/subscriptions.test.ts.
     expect(report.slowConsumerDrops + report.noPongDrops).toBeGreaterThanOrEqual(load.neverReadingClients);
     if (report.slowConsumerLog !== undefined) {
-      expect(report.slowConsumerLog).toMatchObject({ level: 'warn', reason: 'more than 262144 bytes waiting to be sent (network.rpc.ws.max-buffered-bytes)' });
+      expect(report.slowConsumerLog).toMatchObject({
+        level: 'warn',
+        reason: 'more than 262144 bytes waiting to be sent (network.rpc.ws.max-buffered-bytes)',
+      });
     }
     if (report.noPongLog !== undefined) {
       expect(report.noPongLog).toMatchObject({ reason: 'no pong within 2000 ms (network.rpc.ws.ping-interval)' });

@@ -14,7 +14,12 @@ describe('the start-up report', () => {
     const node = await startNode({ args: ['--no-p2p'] });
     try {
       const listening = node.logs.find((l) => l.msg === 'listening')!;
-      expect(listening).toMatchObject({ network: 'dev', head: '0', headHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), datadir: node.datadir });
+      expect(listening).toMatchObject({
+        network: 'dev',
+        head: '0',
+        headHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+        datadir: node.datadir,
+      });
       expect(listening.metrics).toBe(`${node.url}metrics`);
       expect((await fetch(listening.metrics as string)).status).toBe(200);
     } finally {
@@ -25,9 +30,22 @@ describe('the start-up report', () => {
   it('prints a banner at a terminal, after the listening line', async () => {
     const datadir = mkdtempSync(join(tmpdir(), 'svc-banner-'));
     let out = '';
-    const stdout = Object.assign({ write: (chunk: string) => ((out += chunk), true) }, { isTTY: true }) as unknown as NodeJS.WritableStream & { isTTY: boolean };
+    const stdout = Object.assign(
+      { write: (chunk: string) => ((out += chunk), true) },
+      { isTTY: true },
+    ) as unknown as NodeJS.WritableStream & { isTTY: boolean };
     const outcome = await runCli(
-      ['--http.port', '0', '--http.addr', '127.0.0.1', '--datadir', datadir, '--no-p2p', '--ethash.cachedir', join(tmpdir(), 'svc-node-test-ethash')],
+      [
+        '--http.port',
+        '0',
+        '--http.addr',
+        '127.0.0.1',
+        '--datadir',
+        datadir,
+        '--no-p2p',
+        '--ethash.cachedir',
+        join(tmpdir(), 'svc-node-test-ethash'),
+      ],
       { NODE_ENV: 'test' },
       { stdout, stderr: { write: () => true } as never },
     );

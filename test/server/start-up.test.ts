@@ -61,7 +61,9 @@ function procStat(pid: number): { ppid: number; pgrp: number } | undefined {
 
 /** Every process of a process group, from /proc. */
 function groupMembers(pgrp: number): number[] {
-  const pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
+  const pids = readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number);
   return pids.filter((pid) => procStat(pid)?.pgrp === pgrp);
 }
 
@@ -73,7 +75,18 @@ interface NpmStart {
 
 /** `npm start -- <flags>` in its own process group; resolves at the node's `listening` log line. */
 async function npmStart(datadir: string): Promise<NpmStart> {
-  const args = ['--datadir', datadir, '--http.port', '0', '--http.addr', '127.0.0.1', '--p2p.port', '0', '--p2p.addr', '127.0.0.1'];
+  const args = [
+    '--datadir',
+    datadir,
+    '--http.port',
+    '0',
+    '--http.addr',
+    '127.0.0.1',
+    '--p2p.port',
+    '0',
+    '--p2p.addr',
+    '127.0.0.1',
+  ];
   const npm = spawn('npm', ['start', '--silent', '--', ...args], {
     cwd: repoRoot,
     env: { ...process.env, NODE_ENV: 'test' },
@@ -85,7 +98,10 @@ async function npmStart(datadir: string): Promise<NpmStart> {
   let stderr = '';
   npm.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const listening = await new Promise<Record<string, unknown>>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start did not report listening within 60 s\nstderr: ${stderr}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`npm start did not report listening within 60 s\nstderr: ${stderr}`)),
+      60_000,
+    );
     let buffered = '';
     npm.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       buffered += chunk;
@@ -115,7 +131,12 @@ async function npmStart(datadir: string): Promise<NpmStart> {
 
 async function blockNumber(url: string): Promise<string> {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] });
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(10_000) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+    signal: AbortSignal.timeout(10_000),
+  });
   return ((await res.json()) as { result: string }).result;
 }
 
@@ -139,7 +160,9 @@ describe('npm start', () => {
     const deadline = Date.now() + 10_000;
     while (isAlive(nodePid) && Date.now() < deadline) await sleep(50);
     expect(isAlive(nodePid), `node ${nodePid} still running 10 s after npm was killed`).toBe(false);
-    expect(first.logs.some((e) => e.msg === 'parent process gone: stopping' && e.parentPid === first.npm.pid)).toBe(true);
+    expect(first.logs.some((e) => e.msg === 'parent process gone: stopping' && e.parentPid === first.npm.pid)).toBe(
+      true,
+    );
     expect(existsSync(join(datadir, PID_FILE)), 'a clean stop removes the pid file').toBe(false);
 
     const second = await npmStart(datadir);
@@ -160,7 +183,15 @@ describe('a datadir in use', () => {
   it('a second node on it says which datadir, that another svc-node holds it, and its pid', async () => {
     const holder = await startNode({ args: ['--no-p2p'] });
     nodes.push(holder);
-    const second = await runCli(['--datadir', holder.datadir, '--http.port', '0', '--http.addr', '127.0.0.1', '--no-p2p']);
+    const second = await runCli([
+      '--datadir',
+      holder.datadir,
+      '--http.port',
+      '0',
+      '--http.addr',
+      '127.0.0.1',
+      '--no-p2p',
+    ]);
     expect(second.code).toBe(1);
     expect(second.stderr).toContain(
       `svc-node: cannot start: the datadir ${holder.datadir} is in use by another svc-node (pid ${holder.child.pid}): ` +
@@ -177,7 +208,18 @@ describe('a stop signal during start-up', () => {
     const datadir = tempDir();
     const port = await freePort();
     // Peering on: it starts after the RPC server already answers, so there is a window before `listening`.
-    const args = ['--datadir', datadir, '--http.port', String(port), '--http.addr', '127.0.0.1', '--p2p.port', '0', '--p2p.addr', '127.0.0.1'];
+    const args = [
+      '--datadir',
+      datadir,
+      '--http.port',
+      String(port),
+      '--http.addr',
+      '127.0.0.1',
+      '--p2p.port',
+      '0',
+      '--p2p.addr',
+      '127.0.0.1',
+    ];
     const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'src/main.ts'), ...args], {
       cwd: repoRoot,
       env: { ...process.env, NODE_ENV: 'test' },
@@ -189,7 +231,9 @@ describe('a stop signal during start-up', () => {
     onJsonLines(child.stdout!, (entry) => entry && logs.push(entry));
     let stderr = '';
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
     const deadline = Date.now() + 30_000;
     for (;;) {
       expect(Date.now(), 'the node never answered').toBeLessThan(deadline);
@@ -199,10 +243,17 @@ describe('a stop signal during start-up', () => {
     const startUpFinished = logs.some((e) => e.msg === 'listening');
     child.kill('SIGTERM');
     // A signal in the window must not kill the node outright: it finishes starting, then stops as on any SIGTERM.
-    const stillRunning = sleep(20_000).then(() => ({ code: 'still running 20 s after SIGTERM', signal: null, logs: logs.map((e) => e.msg), stderr }));
+    const stillRunning = sleep(20_000).then(() => ({
+      code: 'still running 20 s after SIGTERM',
+      signal: null,
+      logs: logs.map((e) => e.msg),
+      stderr,
+    }));
     expect(await Promise.race([exited, stillRunning])).toEqual({ code: 0, signal: null });
     expect(logs.some((e) => e.msg === 'shutting down')).toBe(true);
     expect(existsSync(join(datadir, PID_FILE)), 'a clean stop removes the pid file').toBe(false);
-    expect(startUpFinished, 'the signal came after start-up had finished: this run did not test the window').toBe(false);
+    expect(startUpFinished, 'the signal came after start-up had finished: this run did not test the window').toBe(
+      false,
+    );
   }, 60_000);
 });

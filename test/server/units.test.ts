@@ -18,9 +18,31 @@ describe('loadConfig', () => {
     const dev = loadConfig({ env: {} });
     expect(dev.network).toBe('dev');
     expect(dev.datadir).toBe(join(homedir(), '.svc-node', 'dev-instant'));
-    expect(dev.rpc.apis).toEqual(['eth', 'web3', 'net', 'personal', 'debug', 'qa', 'checkpointing', 'svc', 'iele', 'mcp', 'rpc']);
-    expect(dev.rpc.http).toMatchObject({ interface: '127.0.0.1', port: 8546, mode: 'http', corsAllowedOrigins: [], maxBodySize: 5242880 });
-    expect(dev.rpc.http.rateLimit).toEqual({ enabled: false, minRequestIntervalMs: 10_000, latestTimestampCacheSize: 1024 });
+    expect(dev.rpc.apis).toEqual([
+      'eth',
+      'web3',
+      'net',
+      'personal',
+      'debug',
+      'qa',
+      'checkpointing',
+      'svc',
+      'iele',
+      'mcp',
+      'rpc',
+    ]);
+    expect(dev.rpc.http).toMatchObject({
+      interface: '127.0.0.1',
+      port: 8546,
+      mode: 'http',
+      corsAllowedOrigins: [],
+      maxBodySize: 5242880,
+    });
+    expect(dev.rpc.http.rateLimit).toEqual({
+      enabled: false,
+      minRequestIntervalMs: 10_000,
+      latestTimestampCacheSize: 1024,
+    });
     expect(dev.rpc.maxBatchSize).toBe(1000);
     expect(dev.rpc.validateResults).toBe(false);
     const etc = loadConfig({ flags: { 'blockchains.network': 'etc' }, env: {} });
@@ -44,15 +66,24 @@ describe('loadConfig', () => {
     expect(c.rpc.http.rateLimit).toMatchObject({ enabled: true, minRequestIntervalMs: 100 });
     expect(c.rpc.health.noUpdateDurationThresholdMs).toBe(120_000);
     expect(c.rpc.http.corsAllowedOrigins).toEqual(['https://a.example', 'https://b.example']);
-    expect(loadConfig({ env: { SVC_NODE_NETWORK_RPC_HTTP_CORS_ALLOWED_ORIGINS: '*' } }).rpc.http.corsAllowedOrigins).toBe('*');
-    expect(loadConfig({ env: { SVC_NODE_NETWORK_RPC_HTTP_RATE_LIMIT_MIN_REQUEST_INTERVAL: '250' } }).rpc.http.rateLimit.minRequestIntervalMs).toBe(250);
+    expect(
+      loadConfig({ env: { SVC_NODE_NETWORK_RPC_HTTP_CORS_ALLOWED_ORIGINS: '*' } }).rpc.http.corsAllowedOrigins,
+    ).toBe('*');
+    expect(
+      loadConfig({ env: { SVC_NODE_NETWORK_RPC_HTTP_RATE_LIMIT_MIN_REQUEST_INTERVAL: '250' } }).rpc.http.rateLimit
+        .minRequestIntervalMs,
+    ).toBe(250);
   });
 
   it('refuses bad input with messages that name the setting', () => {
     expect(() => loadConfig({ env: { SVC_NODE_NETWORK_RPC_HTTP_PORT: '70000' } })).toThrow(ConfigError);
-    expect(() => loadConfig({ env: { SVC_NODE_TESTMODE: 'maybe' } })).toThrow(/testmode \(environment SVC_NODE_TESTMODE\) must be true or false/);
+    expect(() => loadConfig({ env: { SVC_NODE_TESTMODE: 'maybe' } })).toThrow(
+      /testmode \(environment SVC_NODE_TESTMODE\) must be true or false/,
+    );
     expect(() => loadConfig({ env: { SVC_NODE_NETWORK_RPC_HTTP_MODE: 'https' } })).toThrow(/keystore-path is not set/);
-    expect(() => loadConfig({ flags: { 'network.rpc.apis': 'eth,nope' }, env: {} })).toThrow(/Invalid RPC APIs specified: nope/);
+    expect(() => loadConfig({ flags: { 'network.rpc.apis': 'eth,nope' }, env: {} })).toThrow(
+      /Invalid RPC APIs specified: nope/,
+    );
   });
 });
 
@@ -67,7 +98,11 @@ describe('loadConfig: peering', () => {
       discovery: false,
     });
     for (const network of ['mordor', 'etc']) {
-      expect(loadConfig({ flags: { 'blockchains.network': network }, env: {} }).p2p).toMatchObject({ enabled: true, interface: '0.0.0.0', port: 9076 });
+      expect(loadConfig({ flags: { 'blockchains.network': network }, env: {} }).p2p).toMatchObject({
+        enabled: true,
+        interface: '0.0.0.0',
+        port: 9076,
+      });
     }
     expect(loadConfig({ flags: { testmode: true }, env: {} }).p2p.enabled).toBe(false);
     expect(loadConfig({ flags: { testmode: true, 'network.p2p.enabled': true }, env: {} }).p2p.enabled).toBe(true);
@@ -107,16 +142,35 @@ describe('loadConfig: peering', () => {
       SVC_NODE_NETWORK_BOOTNODES: `${enodeB} , ${enodeA}`,
       SVC_NODE_NETWORK_MAX_PEERS: '7',
     };
-    expect(loadConfig({ configFile: file, env }).p2p).toMatchObject({ enabled: true, port: 0, bootnodes: [enodeB, enodeA], maxPeers: 7 });
-    const flags = { 'network.server-address.port': '30400', 'network.server-address.interface': '127.0.0.2', 'network.bootnodes': '' };
-    expect(loadConfig({ configFile: file, env, flags }).p2p).toMatchObject({ port: 30400, interface: '127.0.0.2', bootnodes: [] });
+    expect(loadConfig({ configFile: file, env }).p2p).toMatchObject({
+      enabled: true,
+      port: 0,
+      bootnodes: [enodeB, enodeA],
+      maxPeers: 7,
+    });
+    const flags = {
+      'network.server-address.port': '30400',
+      'network.server-address.interface': '127.0.0.2',
+      'network.bootnodes': '',
+    };
+    expect(loadConfig({ configFile: file, env, flags }).p2p).toMatchObject({
+      port: 30400,
+      interface: '127.0.0.2',
+      bootnodes: [],
+    });
   });
 
   it('refuses a port above 65535 and fewer than one peer, naming the setting', () => {
-    expect(() => loadConfig({ env: { SVC_NODE_NETWORK_SERVER_ADDRESS_PORT: '65536' } })).toThrow(/network\.server-address\.port must be 0\.\.65535, got 65536/);
+    expect(() => loadConfig({ env: { SVC_NODE_NETWORK_SERVER_ADDRESS_PORT: '65536' } })).toThrow(
+      /network\.server-address\.port must be 0\.\.65535, got 65536/,
+    );
     expect(loadConfig({ env: { SVC_NODE_NETWORK_SERVER_ADDRESS_PORT: '65535' } }).p2p.port).toBe(65535);
-    expect(() => loadConfig({ flags: { 'network.max-peers': '0' }, env: {} })).toThrow(/network\.max-peers must be at least 1, got 0/);
-    expect(() => loadConfig({ flags: { 'network.max-peers': '-2' }, env: {} })).toThrow(/network\.max-peers \(--maxpeers\) must be a non-negative integer/);
+    expect(() => loadConfig({ flags: { 'network.max-peers': '0' }, env: {} })).toThrow(
+      /network\.max-peers must be at least 1, got 0/,
+    );
+    expect(() => loadConfig({ flags: { 'network.max-peers': '-2' }, env: {} })).toThrow(
+      /network\.max-peers \(--maxpeers\) must be a non-negative integer/,
+    );
     expect(() => loadConfig({ env: { SVC_NODE_NETWORK_P2P_ENABLED: 'yes' } })).toThrow(/network\.p2p\.enabled/);
   });
 });
@@ -131,7 +185,9 @@ describe('loadConfig: seal mode', () => {
     expect(loadConfig({ env: { SVC_NODE_MINING_SEAL: 'ethash' } }).mining.seal).toBe('ethash');
     for (const network of ['mordor', 'etc']) {
       expect(loadConfig({ flags: { 'blockchains.network': network }, env: {} }).mining.seal).toBe('ethash');
-      expect(loadConfig({ flags: { 'blockchains.network': network, 'mining.seal': 'ethash' }, env: {} }).datadir).toBe(join(homedir(), '.svc-node', network));
+      expect(loadConfig({ flags: { 'blockchains.network': network, 'mining.seal': 'ethash' }, env: {} }).datadir).toBe(
+        join(homedir(), '.svc-node', network),
+      );
     }
   });
 
@@ -139,7 +195,9 @@ describe('loadConfig: seal mode', () => {
     expect(() => loadConfig({ flags: { 'blockchains.network': 'mordor', 'mining.seal': 'instant' }, env: {} })).toThrow(
       /mining\.seal = "instant" is for the dev network only: mordor blocks carry an Ethash seal/,
     );
-    expect(() => loadConfig({ flags: { 'mining.seal': 'clique' }, env: {} })).toThrow(/mining\.seal \(--seal\) must be one of instant, ethash, got "clique"/);
+    expect(() => loadConfig({ flags: { 'mining.seal': 'clique' }, env: {} })).toThrow(
+      /mining\.seal \(--seal\) must be one of instant, ethash, got "clique"/,
+    );
   });
 });
 
@@ -167,7 +225,8 @@ function fakePeers(state: { peerCount: number; configured: boolean; progress?: S
 }
 
 /** Just enough of an engine for `SvcNode.attachEngine`'s status source: a head block number. */
-const engineAt = (head: bigint) => ({ chain: { getHead: () => ({ header: { number: head } }) } }) as unknown as ChainEngine;
+const engineAt = (head: bigint) =>
+  ({ chain: { getHead: () => ({ header: { number: head } }) } }) as unknown as ChainEngine;
 
 describe('SvcNode chain status with a peer service', () => {
   it('takes peerCount and sync progress from the peer service, and keeps them when test mode swaps the engine', () => {
@@ -242,7 +301,9 @@ describe('HealthChecker', () => {
 
   it('reports OK everywhere for a synced node with peers', () => {
     const node = new SvcNode(config, silentLogger);
-    node.attachChainStatus({ status: (): ChainStatus => ({ peerCount: 3, bestStoredBlock: 100n, pendingBlock: 101n }) });
+    node.attachChainStatus({
+      status: (): ChainStatus => ({ peerCount: 3, bestStoredBlock: 100n, pendingBlock: 101n }),
+    });
     const report = new HealthChecker(node).healthcheck();
     expect(report.httpStatus).toBe(200);
     expect(report.body.checks).toEqual([
@@ -257,7 +318,11 @@ describe('HealthChecker', () => {
 
   it('reports SYNCING, a stalled block, and a throwing check', () => {
     let now = 0;
-    let status: ChainStatus = { peerCount: 1, bestStoredBlock: 5n, syncing: { startingBlock: 0n, currentBlock: 5n, targetBlock: 500n } };
+    let status: ChainStatus = {
+      peerCount: 1,
+      bestStoredBlock: 5n,
+      syncing: { startingBlock: 0n, currentBlock: 5n, targetBlock: 500n },
+    };
     const node = new SvcNode(config, silentLogger);
     node.attachChainStatus({ status: () => status });
     const checker = new HealthChecker(node, () => now);
@@ -265,10 +330,18 @@ describe('HealthChecker', () => {
     now = 61_000;
     const stalled = checker.readiness();
     expect(stalled.httpStatus).toBe(503);
-    expect(stalled.body.checks[2]).toEqual({ name: 'updateStatus', status: 'ERROR', info: 'block did not change for more than 60 s' });
+    expect(stalled.body.checks[2]).toEqual({
+      name: 'updateStatus',
+      status: 'ERROR',
+      info: 'block did not change for more than 60 s',
+    });
     status = { ...status, syncing: { startingBlock: 0n, currentBlock: 495n, targetBlock: 500n } };
     expect(checker.readiness().httpStatus).toBe(200);
-    node.attachChainStatus({ status: () => { throw new Error('database closed'); } });
+    node.attachChainStatus({
+      status: () => {
+        throw new Error('database closed');
+      },
+    });
     expect(checker.readiness().body.checks[0]).toEqual({ name: 'peerCount', status: 'ERROR', info: 'database closed' });
   });
 });
@@ -304,15 +377,28 @@ describe('HealthChecker readiness rule: synced with a peer, or a single-node dev
   });
 
   it('is not ready while syncing more than the threshold behind; the healthcheck still reports SYNCING as OK', () => {
-    const state = { peerCount: 2, configured: true, progress: { startingBlock: 0n, currentBlock: 100n, highestBlock: 500n } as SyncProgress | null };
+    const state = {
+      peerCount: 2,
+      configured: true,
+      progress: { startingBlock: 0n, currentBlock: 100n, highestBlock: 500n } as SyncProgress | null,
+    };
     const node = new SvcNode(loadConfig({ flags: { 'blockchains.network': 'mordor' }, env: {} }), silentLogger);
     node.attachChainStatus({ status: () => synced });
     node.attachPeers(fakePeers(state));
     const checker = new HealthChecker(node);
     const syncing = checker.readiness();
     expect(syncing.httpStatus).toBe(503);
-    expect(syncing.body.checks.map((c) => c.name)).toEqual(['peerCount', 'bestStoredBlock', 'updateStatus', 'syncStatus']);
-    expect(syncing.body.checks[3]).toEqual({ name: 'syncStatus', status: 'ERROR', info: 'SYNCING (at block 100, target 500)' });
+    expect(syncing.body.checks.map((c) => c.name)).toEqual([
+      'peerCount',
+      'bestStoredBlock',
+      'updateStatus',
+      'syncStatus',
+    ]);
+    expect(syncing.body.checks[3]).toEqual({
+      name: 'syncStatus',
+      status: 'ERROR',
+      info: 'SYNCING (at block 100, target 500)',
+    });
     const detailed = checker.healthcheck();
     expect(detailed.httpStatus).toBe(200);
     expect(detailed.body.checks.at(-1)).toEqual({ name: 'syncStatus', status: 'OK', info: 'SYNCING' });

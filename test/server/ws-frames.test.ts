@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { copyRun, framedNotifications, payloadsOf } from '../../src/server/ws-frames.js';
 
 const utf8 = (text: string) => Buffer.from(text, 'utf8');
-const notification = (id: string, result: string) => `{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${id}","result":${result}}}`;
+const notification = (id: string, result: string) =>
+  `{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${id}","result":${result}}}`;
 
 /** Reads back the text frames in `bytes` (unmasked, final, as a client sees them on the wire). */
 function readFrames(bytes: Buffer): string[] {

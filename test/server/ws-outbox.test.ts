@@ -8,7 +8,8 @@ import { byteLengthOf, FlushScheduler, WebSocketOutbox, type OutgoingMessage } f
 function run(id: string, results: readonly Uint8Array[]): NotificationRun {
   return { frames: framedNotifications(results, id.length), id: Buffer.from(id, 'latin1') };
 }
-const notification = (id: string, result: string) => `{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${id}","result":${result}}}`;
+const notification = (id: string, result: string) =>
+  `{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${id}","result":${result}}}`;
 
 let server: WebSocketServer | undefined;
 afterEach(async () => {
@@ -18,7 +19,11 @@ afterEach(async () => {
 });
 
 /** Queues `messages` on the server side of a fresh connection in one tick; resolves with what a `ws` client received. */
-async function roundTrip(messages: readonly OutgoingMessage[], expected: number, perMessageDeflate = false): Promise<string[]> {
+async function roundTrip(
+  messages: readonly OutgoingMessage[],
+  expected: number,
+  perMessageDeflate = false,
+): Promise<string[]> {
   server = new WebSocketServer({ port: 0, host: '127.0.0.1', perMessageDeflate });
   await new Promise((resolve) => server!.once('listening', resolve));
   server.on('connection', (ws) => {
@@ -61,7 +66,9 @@ describe('WebSocketOutbox', () => {
     ]);
     expect(byteLengthOf(medium)).toBeGreaterThan(125);
     // With compression negotiated the same messages go through the library, one by one.
-    expect(await roundTrip(['{"a":1}', medium, large, run('0xab', results), '', run('0x1234', results)], 10, true)).toEqual(received);
+    expect(
+      await roundTrip(['{"a":1}', medium, large, run('0xab', results), '', run('0x1234', results)], 10, true),
+    ).toEqual(received);
     expect(byteLengthOf(large)).toBeGreaterThan(65_535);
   });
 });
@@ -91,7 +98,8 @@ describe('FlushScheduler', () => {
   it('widens the window with the connections written, to keep their fixed cost within its share, up to the maximum', async () => {
     const scheduler = new FlushScheduler({ windowMs: 10, busyShare: 0.1, perWriteMs: 1, maxWindowMs: 80 });
     const flushedAt: number[] = [];
-    const targets = (n: number) => Array.from({ length: n }, () => ({ flush: () => flushedAt.push(performance.now()) }));
+    const targets = (n: number) =>
+      Array.from({ length: n }, () => ({ flush: () => flushedAt.push(performance.now()) }));
     /** Flushes `n` connections, then one: how long the second flush waited for the first's window. */
     const gapAfter = async (n: number) => {
       for (const t of targets(n)) scheduler.schedule(t);

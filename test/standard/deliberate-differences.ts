@@ -57,7 +57,10 @@ export function hasOddTxBytes(v: unknown): boolean {
 }
 
 const hasMoreThanFourTopics = (v: unknown): boolean =>
-  v !== null && typeof v === 'object' && Array.isArray((v as { topics?: unknown }).topics) && (v as { topics: unknown[] }).topics.length > 4;
+  v !== null &&
+  typeof v === 'object' &&
+  Array.isArray((v as { topics?: unknown }).topics) &&
+  (v as { topics: unknown[] }).topics.length > 4;
 
 const lacksFrom = (v: unknown): boolean => v !== null && typeof v === 'object' && !('from' in v);
 
@@ -74,8 +77,22 @@ export const DELIBERATE_DIFFERENCES: readonly DeliberateDifference[] = [
   oddTxBytes('eth_call'),
   oddTxBytes('eth_estimateGas'),
   oddTxBytes('eth_sendTransaction'),
-  { method: 'eth_sendRawTransaction', param: 'signedTransaction', kind: 'rejects-value', covers: isOddHex, why: ODD_BYTES_WHY, docs: ODD_BYTES_DOCS },
-  { method: 'eth_sign', param: 'message', kind: 'rejects-value', covers: isOddHex, why: ODD_BYTES_WHY, docs: ODD_BYTES_DOCS },
+  {
+    method: 'eth_sendRawTransaction',
+    param: 'signedTransaction',
+    kind: 'rejects-value',
+    covers: isOddHex,
+    why: ODD_BYTES_WHY,
+    docs: ODD_BYTES_DOCS,
+  },
+  {
+    method: 'eth_sign',
+    param: 'message',
+    kind: 'rejects-value',
+    covers: isOddHex,
+    why: ODD_BYTES_WHY,
+    docs: ODD_BYTES_DOCS,
+  },
   {
     method: 'eth_sendTransaction',
     param: 'transaction',

@@ -20,44 +20,83 @@ import { repoRoot } from '../helpers/node-process.js';
 import { DELIBERATE_DIFFERENCES, type DeliberateDifference } from './deliberate-differences.js';
 import { auditInputs, describeDifference, type Difference } from './input-audit.js';
 import { PUBLISHED_COPY_LAGS, publishedValue, type PublishedCopyLag } from './published-copy-lags.js';
-import { EXECUTION_APIS_TAG, isExecutionApisMethod, loadPublishedStandard, METAMASK_OWN_METHODS, readPublishedPackage, STANDARD_PACKAGE } from './published-standard.js';
+import {
+  EXECUTION_APIS_TAG,
+  isExecutionApisMethod,
+  loadPublishedStandard,
+  METAMASK_OWN_METHODS,
+  readPublishedPackage,
+  STANDARD_PACKAGE,
+} from './published-standard.js';
 import { samplesOf, samplesOfPattern } from './sample-values.js';
 
-const doc = openrpc as unknown as { methods: { name: string; description?: string; result: { schema: unknown } }[]; components: { schemas: Record<string, unknown> } };
+const doc = openrpc as unknown as {
+  methods: { name: string; description?: string; result: { schema: unknown } }[];
+  components: { schemas: Record<string, unknown> };
+};
 const descriptionOf = (method: string) => doc.methods.find((m) => m.name === method)?.description ?? '';
 const ourMethods = new Set(doc.methods.map((m) => m.name));
 const published = readPublishedPackage();
 const standard = loadPublishedStandard(ourMethods, published);
 
 const covers = (entry: DeliberateDifference | PublishedCopyLag, d: Difference): boolean =>
-  entry.method === d.method && entry.param === d.param && entry.kind === d.kind && (entry.covers === undefined || entry.covers(d.value));
-const explained = (d: Difference): boolean => [...DELIBERATE_DIFFERENCES, ...PUBLISHED_COPY_LAGS].some((e) => covers(e, d));
+  entry.method === d.method &&
+  entry.param === d.param &&
+  entry.kind === d.kind &&
+  (entry.covers === undefined || entry.covers(d.value));
+const explained = (d: Difference): boolean =>
+  [...DELIBERATE_DIFFERENCES, ...PUBLISHED_COPY_LAGS].some((e) => covers(e, d));
 
 const ADDRESS = '0x2000000000000000000000000000000000000002';
 const HASH = `0x${'ab'.repeat(32)}`;
 
 describe('the standard, as published in @metamask/api-specs', () => {
   it('is the exact version package.json pins', () => {
-    const pkg = JSON.parse(readFileSync(`${repoRoot}package.json`, 'utf8')) as { devDependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(`${repoRoot}package.json`, 'utf8')) as {
+      devDependencies: Record<string, string>;
+    };
     const pinned = pkg.devDependencies[STANDARD_PACKAGE];
     expect(pinned, 'an exact version, so the audit is repeatable').toMatch(/^\d+\.\d+\.\d+$/);
-    expect(standard.source).toEqual({ package: STANDARD_PACKAGE, version: pinned, file: createRequire(import.meta.url).resolve(`${STANDARD_PACKAGE}/dist/build/openrpc.json`) });
+    expect(standard.source).toEqual({
+      package: STANDARD_PACKAGE,
+      version: pinned,
+      file: createRequire(import.meta.url).resolve(`${STANDARD_PACKAGE}/dist/build/openrpc.json`),
+    });
   });
 
   it('holds the state, call, block, filter and transaction methods this node shares with the standard', () => {
-    for (const name of ['eth_getBalance', 'eth_getStorageAt', 'eth_getProof', 'eth_call', 'eth_estimateGas', 'eth_getLogs', 'eth_sendRawTransaction', 'eth_getBlockByNumber']) {
+    for (const name of [
+      'eth_getBalance',
+      'eth_getStorageAt',
+      'eth_getProof',
+      'eth_call',
+      'eth_estimateGas',
+      'eth_getLogs',
+      'eth_sendRawTransaction',
+      'eth_getBlockByNumber',
+    ]) {
       expect(standard.methods[name], name).toBeDefined();
     }
     expect(Object.keys(standard.methods).length).toBeGreaterThanOrEqual(30);
-    for (const schema of ['GenericTransaction', 'BlockNumberOrTagOrHash', 'Filter', 'uint256']) expect(standard.schemas[schema], schema).toBeDefined();
+    for (const schema of ['GenericTransaction', 'BlockNumberOrTagOrHash', 'Filter', 'uint256'])
+      expect(standard.schemas[schema], schema).toBeDefined();
   });
 
   it(`counts only the execution-apis methods (tagged "${EXECUTION_APIS_TAG}"), skipping MetaMask's own by name`, () => {
     const packageMethods = new Map(published.document.methods.map((m) => [m.name, m]));
     for (const [name, method] of packageMethods) {
       if (!ourMethods.has(name) && !name.startsWith('eth_')) continue; // wallet_* methods this node has no part in
-      const expected = !isExecutionApisMethod(method) ? "skipped as MetaMask's own" : ourMethods.has(name) ? 'audited' : 'not a method of ours';
-      const actual = name in standard.methods ? 'audited' : name in METAMASK_OWN_METHODS ? "skipped as MetaMask's own" : 'not a method of ours';
+      const expected = !isExecutionApisMethod(method)
+        ? "skipped as MetaMask's own"
+        : ourMethods.has(name)
+          ? 'audited'
+          : 'not a method of ours';
+      const actual =
+        name in standard.methods
+          ? 'audited'
+          : name in METAMASK_OWN_METHODS
+            ? "skipped as MetaMask's own"
+            : 'not a method of ours';
       expect(actual, name).toBe(expected);
     }
     for (const [name, reason] of Object.entries(METAMASK_OWN_METHODS)) {
@@ -89,7 +128,13 @@ describe('sampling the standard', () => {
 
   it('samples objects one declared property at a time, arrays past four items', () => {
     const schema = { type: 'object', properties: { a: { type: 'boolean' }, b: { enum: ['x'] } }, required: ['b'] };
-    expect(samplesOf(schema, { resolve: () => ({}) })).toEqual([{ b: 'x' }, { b: 'x', a: true }, { b: 'x', a: false }, { b: 'x' }, { b: 'x', a: true }]);
+    expect(samplesOf(schema, { resolve: () => ({}) })).toEqual([
+      { b: 'x' },
+      { b: 'x', a: true },
+      { b: 'x', a: false },
+      { b: 'x' },
+      { b: 'x', a: true },
+    ]);
     const arrays = samplesOf({ type: 'array', items: { enum: [1] } }, { resolve: () => ({}) }) as unknown[][];
     expect(arrays.map((a) => a.length)).toEqual([0, 1, 5]);
   });
@@ -112,7 +157,9 @@ describe('input audit against ethereum/execution-apis', () => {
   });
 
   it('lists no deliberate difference that no longer exists, on the methods the published copy carries', () => {
-    const stale = DELIBERATE_DIFFERENCES.filter((e) => e.method in standard.methods && !result.differences.some((d) => covers(e, d)));
+    const stale = DELIBERATE_DIFFERENCES.filter(
+      (e) => e.method in standard.methods && !result.differences.some((d) => covers(e, d)),
+    );
     expect(stale.map((e) => `${e.method} ${e.param} ${e.kind}`)).toEqual([]);
   });
 
@@ -125,7 +172,10 @@ describe('input audit against ethereum/execution-apis', () => {
 
   it('lists no published-copy lag the installed package no longer has', () => {
     for (const lag of PUBLISHED_COPY_LAGS) {
-      expect(publishedValue(published.document, lag.published.path), `${lag.method} ${lag.param}: ${lag.published.path}`).toEqual(lag.published.value);
+      expect(
+        publishedValue(published.document, lag.published.path),
+        `${lag.method} ${lag.param}: ${lag.published.path}`,
+      ).toEqual(lag.published.value);
     }
     const stale = PUBLISHED_COPY_LAGS.filter((e) => !result.differences.some((d) => covers(e, d)));
     expect(stale.map((e) => `${e.method} ${e.param} ${e.kind}`)).toEqual([]);
@@ -134,7 +184,8 @@ describe('input audit against ethereum/execution-apis', () => {
   it('covers with a lag only what the outdated schema alone accepts', () => {
     const slot = PUBLISHED_COPY_LAGS.find((e) => e.method === 'eth_getStorageAt')!;
     for (const v of ['0', '10', `0x1${'0'.repeat(64)}`, '0x1zz']) expect(slot.covers!(v), v).toBe(true);
-    for (const v of ['0x0', '0x1', `0x${'f'.repeat(64)}`, '0x00', '0x', `0x${'0'.repeat(64)}`]) expect(slot.covers!(v), v).toBe(false);
+    for (const v of ['0x0', '0x1', `0x${'f'.repeat(64)}`, '0x00', '0x', `0x${'0'.repeat(64)}`])
+      expect(slot.covers!(v), v).toBe(false);
     const [type, accessList] = PUBLISHED_COPY_LAGS.filter((e) => e.method === 'eth_call');
     expect(type!.covers!({ type: '0x' })).toBe(true);
     for (const t of ['0x0', '0x02', '0xG']) expect(type!.covers!({ type: t }), t).toBe(false);
@@ -156,7 +207,8 @@ describe('input audit against ethereum/execution-apis', () => {
       if (spec === undefined) return spec;
       if (name === 'eth_getStorageAt') {
         const [address, position, block] = spec.params;
-        const shortSlot = (v: unknown) => (typeof v === 'string' && /^0x[0-9a-fA-F]{0,32}$/.test(v) ? undefined : 'slot of at most 16 bytes');
+        const shortSlot = (v: unknown) =>
+          typeof v === 'string' && /^0x[0-9a-fA-F]{0,32}$/.test(v) ? undefined : 'slot of at most 16 bytes';
         return { ...spec, params: [address!, { ...position!, check: shortSlot }, block!] };
       }
       if (name === 'eth_call') {
@@ -166,7 +218,15 @@ describe('input audit against ethereum/execution-apis', () => {
       return spec;
     };
     const found = auditInputs(standard, narrowed).differences.filter((d) => !explained(d));
-    expect(found.some((d) => d.method === 'eth_getStorageAt' && d.kind === 'rejects-value' && typeof d.value === 'string' && d.value.length > 34)).toBe(true);
+    expect(
+      found.some(
+        (d) =>
+          d.method === 'eth_getStorageAt' &&
+          d.kind === 'rejects-value' &&
+          typeof d.value === 'string' &&
+          d.value.length > 34,
+      ),
+    ).toBe(true);
     expect(found.some((d) => d.method === 'eth_call' && d.kind === 'requires-param' && d.param === 'block')).toBe(true);
     expect(found.every((d) => d.method === 'eth_getStorageAt' || d.method === 'eth_call')).toBe(true);
   });
@@ -187,7 +247,17 @@ describe('inputs beyond the standard schemas, as clients send them', () => {
   it('storage slots of 0 to 32 bytes, leading zeros and odd digit counts included', () => {
     const position = methods.eth_getStorageAt.params[1]!;
     const keys = methods.eth_getProof.params[1]!;
-    for (const slot of ['0x', '0x0', '0x00', '0x1', '0x01', '0x0a', `0x${'00'.repeat(19)}01`, `0x${'00'.repeat(31)}01`, `0x${'AB'.repeat(32)}`]) {
+    for (const slot of [
+      '0x',
+      '0x0',
+      '0x00',
+      '0x1',
+      '0x01',
+      '0x0a',
+      `0x${'00'.repeat(19)}01`,
+      `0x${'00'.repeat(31)}01`,
+      `0x${'AB'.repeat(32)}`,
+    ]) {
       expect(position.check(slot), slot).toBeUndefined();
       expect(keys.check([slot]), slot).toBeUndefined();
     }
@@ -198,10 +268,25 @@ describe('inputs beyond the standard schemas, as clients send them', () => {
     const block = methods[name as keyof typeof methods].params[index]!;
     expect(block.required).toBe(false);
     expect(methods[name as keyof typeof methods].requiredParams).toBe(index);
-    for (const good of [{ blockHash: HASH }, { blockHash: HASH, requireCanonical: true }, { blockHash: HASH, requireCanonical: false }, { blockNumber: '0x1' }, { blockNumber: 'latest' }, HASH, 'safe', 'finalized']) {
+    for (const good of [
+      { blockHash: HASH },
+      { blockHash: HASH, requireCanonical: true },
+      { blockHash: HASH, requireCanonical: false },
+      { blockNumber: '0x1' },
+      { blockNumber: 'latest' },
+      HASH,
+      'safe',
+      'finalized',
+    ]) {
       expect(block.check(good), JSON.stringify(good)).toBeUndefined();
     }
-    for (const bad of [{ blockHash: HASH, blockNumber: '0x1' }, { requireCanonical: true }, { blockNumber: '0x01' }, { blockHash: '0x12' }, { blockHash: HASH, extra: 1 }]) {
+    for (const bad of [
+      { blockHash: HASH, blockNumber: '0x1' },
+      { requireCanonical: true },
+      { blockNumber: '0x01' },
+      { blockHash: '0x12' },
+      { blockHash: HASH, extra: 1 },
+    ]) {
       expect(block.check(bad), JSON.stringify(bad)).toBeDefined();
     }
   });
@@ -242,7 +327,9 @@ describe('inputs beyond the standard schemas, as clients send them', () => {
         const error = checkParams(methods[name], [{ ...base, chainId }]);
         expect(error?.code).toBe(-32602);
         expect(error?.message).toContain(`/chainId: must`);
-        expect(error?.message).toContain(`${JSON.stringify(chainId)} is decimal: quantities are 0x-prefixed hex, here "0x3d"`);
+        expect(error?.message).toContain(
+          `${JSON.stringify(chainId)} is decimal: quantities are 0x-prefixed hex, here "0x3d"`,
+        );
       }
       expect(checkParams(methods[name], [{ ...base, chainId: '0x3d' }])).toBeUndefined();
     }
@@ -250,7 +337,17 @@ describe('inputs beyond the standard schemas, as clients send them', () => {
 });
 
 describe('outputs stay strict', () => {
-  const INPUT_ONLY = ['bytesMax32', 'BlockHashObject', 'BlockNumberObject', 'byte', 'AuthorizationList', 'BlockNumberOrTagOrHash', 'CallRequest', 'TransactionRequest', 'Filter'];
+  const INPUT_ONLY = [
+    'bytesMax32',
+    'BlockHashObject',
+    'BlockNumberObject',
+    'byte',
+    'AuthorizationList',
+    'BlockNumberOrTagOrHash',
+    'CallRequest',
+    'TransactionRequest',
+    'Filter',
+  ];
 
   it('no result schema reaches an input-only schema', () => {
     const reached = new Set<string>();

@@ -73,31 +73,54 @@ export function auditInputs(standard: StandardSpec, findOurs: MethodLookup): Aud
   for (const [method, theirs] of Object.entries(standard.methods)) {
     const ours = findOurs(method);
     if (ours === undefined) {
-      differences.push({ method, kind: 'missing-method', reason: 'the standard defines this method; openrpc.json does not' });
+      differences.push({
+        method,
+        kind: 'missing-method',
+        reason: 'the standard defines this method; openrpc.json does not',
+      });
       continue;
     }
     let tried = 0;
     theirs.params.forEach((stdParam, index) => {
       const ourParam = ours.params[index];
       if (ourParam === undefined) {
-        differences.push({ method, kind: 'rejects-value', index, param: stdParam.name, reason: `ours takes ${ours.params.length} params; the standard defines "${stdParam.name}" at position ${index}` });
+        differences.push({
+          method,
+          kind: 'rejects-value',
+          index,
+          param: stdParam.name,
+          reason: `ours takes ${ours.params.length} params; the standard defines "${stdParam.name}" at position ${index}`,
+        });
         return;
       }
       if (!stdParam.required && index < ours.requiredParams) {
-        differences.push({ method, kind: 'requires-param', index, param: ourParam.name, reason: `the standard makes "${stdParam.name}" optional; ours requires "${ourParam.name}"` });
+        differences.push({
+          method,
+          kind: 'requires-param',
+          index,
+          param: ourParam.name,
+          reason: `the standard makes "${stdParam.name}" optional; ours requires "${ourParam.name}"`,
+        });
       }
       const accepts = standardValidator(stdParam.schema);
       for (const value of uniqueValues(samplesOf(stdParam.schema, { resolve }))) {
         if (!accepts(value)) continue;
         tried++;
         const reason = ourParam.check(value);
-        if (reason !== undefined) differences.push({ method, kind: 'rejects-value', index, param: ourParam.name, value, reason });
+        if (reason !== undefined)
+          differences.push({ method, kind: 'rejects-value', index, param: ourParam.name, value, reason });
       }
     });
     for (let index = theirs.params.length; index < ours.params.length; index++) {
       const extra = ours.params[index]!;
       const kind: DifferenceKind = extra.required ? 'requires-param' : 'extra-param';
-      differences.push({ method, kind, index, param: extra.name, reason: `ours takes "${extra.name}" at position ${index}; the standard defines no param there` });
+      differences.push({
+        method,
+        kind,
+        index,
+        param: extra.name,
+        reason: `ours takes "${extra.name}" at position ${index}; the standard defines no param there`,
+      });
     }
     sampled.set(method, tried);
   }

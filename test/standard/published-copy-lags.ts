@@ -46,7 +46,10 @@ const hasEmptyType = (v: unknown): boolean => {
 /** A transaction with an access-list entry lacking `address` or `storageKeys`. */
 const hasPartialAccessListEntry = (v: unknown): boolean => {
   const list = txField(v, 'accessList');
-  return Array.isArray(list) && list.some((e) => e !== null && typeof e === 'object' && (!('address' in e) || !('storageKeys' in e)));
+  return (
+    Array.isArray(list) &&
+    list.some((e) => e !== null && typeof e === 'object' && (!('address' in e) || !('storageKeys' in e)))
+  );
 };
 
 /**

@@ -46,7 +46,12 @@ interface OpenRpcDocument {
   readonly methods: readonly {
     readonly name: string;
     readonly tags?: readonly { readonly name?: string; readonly $ref?: string }[];
-    readonly params: readonly { readonly name: string; readonly required?: boolean; readonly schema?: Schema; readonly $ref?: string }[];
+    readonly params: readonly {
+      readonly name: string;
+      readonly required?: boolean;
+      readonly schema?: Schema;
+      readonly $ref?: string;
+    }[];
   }[];
   readonly components: { readonly schemas: { readonly [key: string]: Schema } };
 }
@@ -61,7 +66,9 @@ export interface PublishedPackage {
 export function readPublishedPackage(): PublishedPackage {
   const require = createRequire(import.meta.url);
   const file = require.resolve(`${STANDARD_PACKAGE}/dist/build/openrpc.json`);
-  const { version } = JSON.parse(readFileSync(require.resolve(`${STANDARD_PACKAGE}/package.json`), 'utf8')) as { version: string };
+  const { version } = JSON.parse(readFileSync(require.resolve(`${STANDARD_PACKAGE}/package.json`), 'utf8')) as {
+    version: string;
+  };
   return { version, file, document: JSON.parse(readFileSync(file, 'utf8')) as OpenRpcDocument };
 }
 
@@ -72,15 +79,20 @@ export const isExecutionApisMethod = (method: OpenRpcDocument['methods'][number]
  * The params of the execution-apis methods that `ourMethods` also holds, and the component schemas they reach
  * (followed through `$ref`s), kept as the package writes them.
  */
-export function loadPublishedStandard(ourMethods: ReadonlySet<string>, pkg: PublishedPackage = readPublishedPackage()): StandardSpec {
+export function loadPublishedStandard(
+  ourMethods: ReadonlySet<string>,
+  pkg: PublishedPackage = readPublishedPackage(),
+): StandardSpec {
   const { document } = pkg;
   const methods: Record<string, { params: StandardParam[] }> = {};
   for (const method of document.methods) {
     if (!ourMethods.has(method.name) || !isExecutionApisMethod(method)) continue;
-    if (method.name in METAMASK_OWN_METHODS) throw new Error(`${method.name} is listed as MetaMask's own but tagged "${EXECUTION_APIS_TAG}"`);
+    if (method.name in METAMASK_OWN_METHODS)
+      throw new Error(`${method.name} is listed as MetaMask's own but tagged "${EXECUTION_APIS_TAG}"`);
     methods[method.name] = {
       params: method.params.map((p) => {
-        if (p.schema === undefined) throw new Error(`${method.name} param ${p.name}: a param without an inline schema is not read`);
+        if (p.schema === undefined)
+          throw new Error(`${method.name} param ${p.name}: a param without an inline schema is not read`);
         // OpenRPC: a param without `required: true` is optional.
         return { name: p.name, required: p.required === true, schema: p.schema };
       }),
@@ -105,7 +117,10 @@ export function loadPublishedStandard(ourMethods: ReadonlySet<string>, pkg: Publ
       Object.values(value).forEach(visit);
     }
   };
-  for (const m of Object.values(methods)) m.params.forEach((p) => { visit(p.schema); });
+  for (const m of Object.values(methods))
+    m.params.forEach((p) => {
+      visit(p.schema);
+    });
 
   return { source: { package: STANDARD_PACKAGE, version: pkg.version, file: pkg.file }, methods, schemas };
 }

@@ -38,7 +38,8 @@ export function samplesOfPattern(pattern: string): string[] {
   const samples = [...new Set(generate(tree))];
   const re = new RegExp(pattern, 'u');
   const wrong = samples.find((s) => !re.test(s));
-  if (wrong !== undefined) throw new Error(`pattern ${pattern}: sampler produced ${JSON.stringify(wrong)}, which does not match`);
+  if (wrong !== undefined)
+    throw new Error(`pattern ${pattern}: sampler produced ${JSON.stringify(wrong)}, which does not match`);
   return samples;
 }
 
@@ -159,7 +160,9 @@ function generate(node: Node): string[] {
     case 'repeat': {
       const items = generate(node.node);
       const max = node.max ?? node.min + UNBOUNDED_EXTRA;
-      const counts = [node.min, node.min + 1, node.min + 2, Math.floor((node.min + max) / 2), max - 1, max].filter((k) => k >= node.min && k <= max);
+      const counts = [node.min, node.min + 1, node.min + 2, Math.floor((node.min + max) / 2), max - 1, max].filter(
+        (k) => k >= node.min && k <= max,
+      );
       const out: string[] = [];
       for (const count of new Set(counts)) {
         out.push(items[0]!.repeat(count));
@@ -208,7 +211,8 @@ export function samplesOf(schema: Schema, opts: SampleOptions, depth = 0): unkno
     'description',
   ]);
   const unknown = Object.keys(schema).filter((k) => !known.has(k));
-  if (unknown.length > 0) throw new Error(`schema ${JSON.stringify(schema)}: keyword ${unknown.join(', ')} is not sampled`);
+  if (unknown.length > 0)
+    throw new Error(`schema ${JSON.stringify(schema)}: keyword ${unknown.join(', ')} is not sampled`);
 
   const next = (s: unknown) => samplesOf(s as Schema, opts, depth + 1);
   if (typeof schema.$ref === 'string') return next(opts.resolve(schema.$ref));
@@ -217,7 +221,12 @@ export function samplesOf(schema: Schema, opts: SampleOptions, depth = 0): unkno
   if (Array.isArray(schema.enum)) return [...schema.enum];
   if ('const' in schema) return [schema.const];
 
-  const types = schema.type === undefined ? inferTypes(schema) : Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string];
+  const types =
+    schema.type === undefined
+      ? inferTypes(schema)
+      : Array.isArray(schema.type)
+        ? (schema.type as string[])
+        : [schema.type as string];
   return types.flatMap((type): unknown[] => {
     switch (type) {
       case 'null':

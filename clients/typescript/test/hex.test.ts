@@ -31,7 +31,8 @@ describe('fromHex', () => {
   });
 
   it('refuses what is not 0x-prefixed hex', () => {
-    for (const bad of ['0x', '1', '0xg', ' 0x1', '0x1 ', '-0x1', '']) expect(() => fromHex(bad), bad).toThrow(TypeError);
+    for (const bad of ['0x', '1', '0xg', ' 0x1', '0x1 ', '-0x1', ''])
+      expect(() => fromHex(bad), bad).toThrow(TypeError);
     expect(() => fromHex(1 as unknown as string)).toThrow(/is not 0x-prefixed hex/);
   });
 });

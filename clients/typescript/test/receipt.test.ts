@@ -1,7 +1,14 @@
 /** waitForReceipt against a real dev node (miner off, so the receipt appears only once the test mines a block). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNode, type NodeProcess } from '../../../test/helpers/node-process.js';
-import { createClient, httpTransport, ReceiptTimeoutError, RpcClientError, waitForReceipt, type RpcClient } from '../src/index.js';
+import {
+  createClient,
+  httpTransport,
+  ReceiptTimeoutError,
+  RpcClientError,
+  waitForReceipt,
+  type RpcClient,
+} from '../src/index.js';
 
 const DEV_ACCOUNT = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
 const OTHER = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
@@ -45,7 +52,9 @@ describe('waitForReceipt', () => {
     const unknown = `0x${'ab'.repeat(32)}` as const;
     const counter = counted();
     const started = Date.now();
-    const error = await waitForReceipt(counter.client, unknown, { timeoutMs: 400, intervalMs: 100 }).catch((e: unknown) => e);
+    const error = await waitForReceipt(counter.client, unknown, { timeoutMs: 400, intervalMs: 100 }).catch(
+      (e: unknown) => e,
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(400);
     expect(error).toBeInstanceOf(ReceiptTimeoutError);
     expect(error).toMatchObject({ transactionHash: unknown, timeoutMs: 400 });

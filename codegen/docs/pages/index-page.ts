@@ -34,8 +34,10 @@ ${unavailable.length} not yet. <a href="${root}schemas.html">${Object.keys(model
 <section aria-labelledby="guides">
 <h2 id="guides">Guides</h2>
 <ul class="guide-list">
-${GUIDES.map((g) => html`<li><a href="${guideHref(root, g.slug)}">${g.label}</a>: ${inlineProse(g.summary)}</li>
-`)}</ul>
+${GUIDES.map(
+  (g) => html`<li><a href="${guideHref(root, g.slug)}">${g.label}</a>: ${inlineProse(g.summary)}</li>
+`,
+)}</ul>
 </section>
 
 <section aria-labelledby="namespaces">
@@ -46,7 +48,9 @@ the safety class says where a namespace may be exposed.</p>
 <thead><tr><th scope="col">Namespace</th><th scope="col">Safety</th><th scope="col" class="num">Methods</th><th scope="col" class="num">Available</th><th scope="col">Description</th></tr></thead>
 <tbody>
 ${model.namespaces.map(
-  (ns) => html`<tr><th scope="row"><a href="${namespaceHref(root, ns.name)}"><code>${ns.name}</code></a></th><td>${safetyBadge(ns.safety)}</td><td class="num">${ns.methods.length}</td><td class="num">${ns.methods.filter((m) => m.unavailable === undefined).length}</td><td>${inlineProse(ns.description)}</td></tr>
+  (
+    ns,
+  ) => html`<tr><th scope="row"><a href="${namespaceHref(root, ns.name)}"><code>${ns.name}</code></a></th><td>${safetyBadge(ns.safety)}</td><td class="num">${ns.methods.length}</td><td class="num">${ns.methods.filter((m) => m.unavailable === undefined).length}</td><td>${inlineProse(ns.description)}</td></tr>
 `,
 )}</tbody>
 </table>
@@ -66,7 +70,9 @@ ${
 <thead><tr><th scope="col">Method</th><th scope="col">Namespace</th><th scope="col">Why</th></tr></thead>
 <tbody>
 ${unavailable.map(
-  (m) => html`<tr><th scope="row"><a href="${methodHref(root, m.slug)}"><code>${m.name}</code></a></th><td>${m.namespace}</td><td>${inlineProse(m.unavailable)}</td></tr>
+  (
+    m,
+  ) => html`<tr><th scope="row"><a href="${methodHref(root, m.slug)}"><code>${m.name}</code></a></th><td>${m.namespace}</td><td>${inlineProse(m.unavailable)}</td></tr>
 `,
 )}</tbody>
 </table>`

@@ -25,7 +25,8 @@ export function methodPage(model: DocsModel, method: MethodView): string {
     // Fall back to the referenced component's description so no row is left blank.
     const ref = refName(schema);
     const component = ref ? model.schemas[ref] : undefined;
-    const inherited = typeof component === 'object' && typeof component.description === 'string' ? component.description : undefined;
+    const inherited =
+      typeof component === 'object' && typeof component.description === 'string' ? component.description : undefined;
     const text = own ?? inherited;
     const constraints = constraintsOf(schema);
     return html`${inlineProse(text)}${constraints ? html` <span class="constraints">(${constraints})</span>` : ''}`;
@@ -49,7 +50,10 @@ ${
 <thead><tr><th scope="col" class="num">#</th><th scope="col">Name</th><th scope="col">Required</th><th scope="col">Type</th><th scope="col">Description</th></tr></thead>
 <tbody>
 ${method.params.map(
-  (p, i) => html`<tr><td class="num">${i}</td><th scope="row"><code>${p.name}</code></th><td>${p.required ? 'required' : 'optional'}</td><td>${renderType(p.schema, root)}</td><td>${describe(p.schema, p.description)}</td></tr>
+  (
+    p,
+    i,
+  ) => html`<tr><td class="num">${i}</td><th scope="row"><code>${p.name}</code></th><td>${p.required ? 'required' : 'optional'}</td><td>${renderType(p.schema, root)}</td><td>${describe(p.schema, p.description)}</td></tr>
 `,
 )}</tbody>
 </table>`
@@ -73,8 +77,10 @@ ${
     : html`<table class="errors">
 <thead><tr><th scope="col" class="num">Code</th><th scope="col">Message</th></tr></thead>
 <tbody>
-${method.errors.map((e) => html`<tr><td class="num"><code>${e.code}</code></td><td>${inlineProse(e.message)}</td></tr>
-`)}</tbody>
+${method.errors.map(
+  (e) => html`<tr><td class="num"><code>${e.code}</code></td><td>${inlineProse(e.message)}</td></tr>
+`,
+)}</tbody>
 </table>`
 }
 </section>

@@ -18,7 +18,9 @@ ${
 <thead><tr><th scope="col">Method</th><th scope="col">Summary</th><th scope="col">Status</th></tr></thead>
 <tbody>
 ${ns.methods.map(
-  (m) => html`<tr><th scope="row"><a href="${methodHref(root, m.slug)}"><code>${m.name}</code></a></th><td>${inlineProse(m.summary)}</td><td>${availabilityBadge(m)} ${transportBadge(m)}</td></tr>
+  (
+    m,
+  ) => html`<tr><th scope="row"><a href="${methodHref(root, m.slug)}"><code>${m.name}</code></a></th><td>${inlineProse(m.summary)}</td><td>${availabilityBadge(m)} ${transportBadge(m)}</td></tr>
 `,
 )}</tbody>
 </table>`

@@ -37,7 +37,8 @@ ${users.length ? html`<p class="used-by">Used by ${users.map((m, i) => html`${i 
 
 /** Objects get a field table; everything else reads fine as one type expression. */
 function shape(schema: Schema, root: string): Html {
-  const properties = isObject(schema) && schema.type === 'object' && isObject(schema.properties) ? schema.properties : undefined;
+  const properties =
+    isObject(schema) && schema.type === 'object' && isObject(schema.properties) ? schema.properties : undefined;
   if (!properties || !isObject(schema)) return html`<p class="type">Type: ${renderType(schema, root)}</p>`;
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
   return html`<table class="fields">

@@ -9,7 +9,14 @@
  */
 import type { Common } from '@ethereumjs/common';
 import type { LegacyTx } from '@ethereumjs/tx';
-import { AccountError, accountExists, accountLocked, invalidDuration, noKeyFound, passphraseTooShort } from './errors.js';
+import {
+  AccountError,
+  accountExists,
+  accountLocked,
+  invalidDuration,
+  noKeyFound,
+  passphraseTooShort,
+} from './errors.js';
 import { KeyedLock } from '../keyed-lock.js';
 import { KeystoreDirectory } from './keystore-dir.js';
 import { decryptKeystore, encryptKeystore, STANDARD_SCRYPT, type ScryptParams } from './keystore-v3.js';
@@ -112,7 +119,9 @@ export class AccountManager {
     const { address, privateKey } = await decryptKeystore(parsed, passphrase);
     privateKey.fill(0);
     const key = addressKey(address);
-    await this.#importOnce(key, () => this.keystore.write({ ...(parsed as Record<string, unknown>), address: key }, key));
+    await this.#importOnce(key, () =>
+      this.keystore.write({ ...(parsed as Record<string, unknown>), address: key }, key),
+    );
     return address;
   }
 
@@ -204,7 +213,11 @@ export class AccountManager {
    * personal_sendTransaction): the key is zeroed when `fn` settles, whatever the lock state.
    * Throws "Could not decrypt key with given passphrase" / "No key found for the given address".
    */
-  async withPassphrase<T>(address: Uint8Array, passphrase: string, fn: (signer: AccountSigner) => T | Promise<T>): Promise<T> {
+  async withPassphrase<T>(
+    address: Uint8Array,
+    passphrase: string,
+    fn: (signer: AccountSigner) => T | Promise<T>,
+  ): Promise<T> {
     const key = addressKey(address);
     const privateKey = await this.#decrypt(key, passphrase);
     let active = true;
@@ -283,11 +296,14 @@ export class AccountManager {
 
   #armRelock(key: string, state: UnlockedKey): void {
     const remaining = Math.max(0, (state.expiresAt ?? 0) - performance.now());
-    state.timer = setTimeout(() => {
-      if (this.#unlocked.get(key) !== state) return;
-      if (performance.now() >= (state.expiresAt ?? 0)) this.#drop(key);
-      else this.#armRelock(key, state);
-    }, Math.min(Math.ceil(remaining), MAX_TIMER_MS));
+    state.timer = setTimeout(
+      () => {
+        if (this.#unlocked.get(key) !== state) return;
+        if (performance.now() >= (state.expiresAt ?? 0)) this.#drop(key);
+        else this.#armRelock(key, state);
+      },
+      Math.min(Math.ceil(remaining), MAX_TIMER_MS),
+    );
     state.timer.unref(); // an unlocked account must not keep the process alive
   }
 

@@ -26,7 +26,8 @@ export class AccountError extends Error {
 export const passphraseTooShort = (minLength: number) =>
   new AccountError('passphrase-too-short', `Provided passphrase must have at least ${minLength} characters`);
 
-export const wrongPassphrase = () => new AccountError('wrong-passphrase', 'Could not decrypt key with given passphrase');
+export const wrongPassphrase = () =>
+  new AccountError('wrong-passphrase', 'Could not decrypt key with given passphrase');
 
 export const noKeyFound = () => new AccountError('no-key', 'No key found for the given address');
 
@@ -43,4 +44,5 @@ export const invalidDuration = () =>
   new AccountError('invalid-duration', 'Unlock duration must be a non-negative number of seconds');
 
 /** `why` must describe the file's structure only (never its contents beyond field names). */
-export const badKeystoreFile = (why: string) => new AccountError('bad-keystore-file', `Unsupported keystore file: ${why}`);
+export const badKeystoreFile = (why: string) =>
+  new AccountError('bad-keystore-file', `Unsupported keystore file: ${why}`);

@@ -116,7 +116,11 @@ export class KeystoreDirectory {
   }
 
   /** Writes `keystore` as a new file; never overwrites. Returns the entry. */
-  async write(keystore: KeystoreV3Json | Record<string, unknown>, address: string, time = new Date()): Promise<KeystoreEntry> {
+  async write(
+    keystore: KeystoreV3Json | Record<string, unknown>,
+    address: string,
+    time = new Date(),
+  ): Promise<KeystoreEntry> {
     await this.ensure();
     const fileName = keystoreFileName(address, time);
     const path = join(this.dir, fileName);

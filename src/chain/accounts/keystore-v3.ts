@@ -7,7 +7,15 @@
  * The KDF runs on libuv's thread pool (node:crypto's native scrypt/pbkdf2), so a 1.4 s key
  * derivation does not stall the RPC event loop.
  */
-import { createCipheriv, createDecipheriv, pbkdf2, randomBytes, randomUUID, scrypt, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  pbkdf2,
+  randomBytes,
+  randomUUID,
+  scrypt,
+  timingSafeEqual,
+} from 'node:crypto';
 import { scrypt as wasmScrypt } from 'hash-wasm';
 import { keccak256 } from '../crypto.js';
 import { badKeystoreFile, wrongPassphrase } from './errors.js';
@@ -33,7 +41,13 @@ export interface KeystoreV3Json {
     readonly ciphertext: string;
     readonly cipherparams: { readonly iv: string };
     readonly kdf: 'scrypt';
-    readonly kdfparams: { readonly dklen: number; readonly n: number; readonly p: number; readonly r: number; readonly salt: string };
+    readonly kdfparams: {
+      readonly dklen: number;
+      readonly n: number;
+      readonly p: number;
+      readonly r: number;
+      readonly salt: string;
+    };
     readonly mac: string;
   };
   readonly id: string;
@@ -103,7 +117,8 @@ function macOf(derivedKey: Buffer, ciphertext: Buffer): Buffer {
 
 function aes128Ctr(derivedKey: Buffer, iv: Buffer, input: Buffer, direction: 'encrypt' | 'decrypt'): Buffer {
   const key = derivedKey.subarray(0, 16);
-  const cipher = direction === 'encrypt' ? createCipheriv('aes-128-ctr', key, iv) : createDecipheriv('aes-128-ctr', key, iv);
+  const cipher =
+    direction === 'encrypt' ? createCipheriv('aes-128-ctr', key, iv) : createDecipheriv('aes-128-ctr', key, iv);
   return Buffer.concat([cipher.update(input), cipher.final()]);
 }
 
@@ -183,7 +198,12 @@ function parseKdf(crypto: Record<string, unknown>): KdfSpec {
   if (!isRecord(params)) throw badKeystoreFile('missing kdfparams');
   const salt = hexField(params.salt, 'salt');
   if (crypto.kdf === 'scrypt') {
-    const scryptParams = { n: intField(params, 'n'), r: intField(params, 'r'), p: intField(params, 'p'), dklen: intField(params, 'dklen') };
+    const scryptParams = {
+      n: intField(params, 'n'),
+      r: intField(params, 'r'),
+      p: intField(params, 'p'),
+      dklen: intField(params, 'dklen'),
+    };
     checkScryptParams(scryptParams);
     return { kdf: 'scrypt', salt, params: scryptParams };
   }
@@ -191,7 +211,8 @@ function parseKdf(crypto: Record<string, unknown>): KdfSpec {
     if (params.prf !== 'hmac-sha256') throw badKeystoreFile('pbkdf2 supports only prf hmac-sha256');
     const iterations = intField(params, 'c');
     const dklen = intField(params, 'dklen');
-    if (iterations < 1 || iterations > MAX_PBKDF2_ITERATIONS) throw badKeystoreFile('pbkdf2 iteration count out of range');
+    if (iterations < 1 || iterations > MAX_PBKDF2_ITERATIONS)
+      throw badKeystoreFile('pbkdf2 iteration count out of range');
     if (dklen < 32) throw badKeystoreFile('derived key length must be at least 32');
     return { kdf: 'pbkdf2', salt, iterations, dklen };
   }

@@ -31,10 +31,16 @@ export function signPersonalMessage(privateKey: Uint8Array, message: Uint8Array)
 export function recoverPersonalMessageSigner(message: Uint8Array, signature: Uint8Array): Uint8Array {
   if (signature.length !== 65) throw invalidSignature('Invalid signature: must be 65 bytes (r ‖ s ‖ v).');
   const v = signature[64];
-  if (v !== 27 && v !== 28 && v !== 0 && v !== 1) throw invalidSignature('Invalid signature: v must be 27, 28, 0 or 1.');
+  if (v !== 27 && v !== 28 && v !== 0 && v !== 1)
+    throw invalidSignature('Invalid signature: v must be 27, 28, 0 or 1.');
   let publicKey: Uint8Array;
   try {
-    publicKey = ecrecover(personalMessageHash(message), BigInt(v < 27 ? v + 27 : v), signature.subarray(0, 32), signature.subarray(32, 64));
+    publicKey = ecrecover(
+      personalMessageHash(message),
+      BigInt(v < 27 ? v + 27 : v),
+      signature.subarray(0, 32),
+      signature.subarray(32, 64),
+    );
   } catch {
     throw invalidSignature('Invalid signature: no public key recovers from it.');
   }

@@ -60,9 +60,14 @@ export interface AssemblerParts {
 }
 
 /** A header with the ECIP-1097 (here empty) checkpoint field when `federation` has it at `number`; the seal covers it. */
-export function headerBuilder(federation: Federation | undefined, number: bigint, common: Block['common']): (data: HeaderData) => BlockHeader {
+export function headerBuilder(
+  federation: Federation | undefined,
+  number: bigint,
+  common: Block['common'],
+): (data: HeaderData) => BlockHeader {
   const withCheckpointField = federation?.activeAt(number) === true;
-  return (data) => (withCheckpointField ? new Ecip1097Header(data, { common }, undefined) : createBlockHeader(data, { common }));
+  return (data) =>
+    withCheckpointField ? new Ecip1097Header(data, { common }, undefined) : createBlockHeader(data, { common });
 }
 
 export class BlockAssembler {
@@ -88,7 +93,10 @@ export class BlockAssembler {
     const uncles = opts.uncles ?? [];
     const env = {
       parentHash: parent.hash(),
-      uncleHash: uncles.length === 0 ? KECCAK256_RLP_ARRAY : common.customCrypto.keccak256!(RLP.encode(uncles.map((u) => u.raw()))),
+      uncleHash:
+        uncles.length === 0
+          ? KECCAK256_RLP_ARRAY
+          : common.customCrypto.keccak256!(RLP.encode(uncles.map((u) => u.raw()))),
       coinbase: opts.coinbase,
       difficulty: opts.difficulty ?? rules.difficulty(parent, timestamp),
       number,

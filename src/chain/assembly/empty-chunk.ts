@@ -132,7 +132,8 @@ export class EmptyChunkBuilder {
       if (!assembled.made(block)) throw new Error('extendHead: the sealer must return the block from assembled.seal');
       await this.p.validator.validateHeader(parent, block.header, 'block', assembled.verified);
       // Only a heavier chain becomes the head (an import's rule); a zero-difficulty child would not be.
-      if (block.header.difficulty === 0n) throw invalidBlock(block, 'invalid-header', 'zero difficulty cannot extend the head');
+      if (block.header.difficulty === 0n)
+        throw invalidBlock(block, 'invalid-header', 'zero difficulty cannot extend the head');
       td += block.header.difficulty;
       // The header is encoded once: the hash is taken from the stored bytes (and kept by the header).
       const headerBytes = block.header.serialize();
@@ -170,9 +171,13 @@ export class EmptyChunkBuilder {
    * An empty block's assembly: its header fields are final but for the seal, and nothing is executed on import
    * (`made` tells the chunk the sealer returned this assembly's block).
    */
-  private emptyAssembled(common: Common, fields: HeaderData): AssembledBlock & { made(block: Block): boolean; readonly verified: boolean } {
+  private emptyAssembled(
+    common: Common,
+    fields: HeaderData,
+  ): AssembledBlock & { made(block: Block): boolean; readonly verified: boolean } {
     const newHeader = headerBuilder(this.p.federation, fields.number as bigint, common);
-    const build = (nonce: Uint8Array, mixHash: Uint8Array): Block => new Block(newHeader({ ...fields, nonce, mixHash }), [], [], undefined, { common });
+    const build = (nonce: Uint8Array, mixHash: Uint8Array): Block =>
+      new Block(newHeader({ ...fields, nonce, mixHash }), [], [], undefined, { common });
     let template: Block | undefined;
     let sealed: Block | undefined;
     let verified = false;

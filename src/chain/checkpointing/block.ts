@@ -11,7 +11,11 @@ import { sortSignatures, type CheckpointSignature } from './signature.js';
 
 const EMPTY = new Uint8Array(0);
 
-export function buildCheckpointBlock(parent: BlockHeader, signatures: readonly CheckpointSignature[], common: Common): Block {
+export function buildCheckpointBlock(
+  parent: BlockHeader,
+  signatures: readonly CheckpointSignature[],
+  common: Common,
+): Block {
   const header = new Ecip1097Header(
     {
       parentHash: parent.hash(),

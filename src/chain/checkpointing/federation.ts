@@ -12,11 +12,15 @@ export class Federation {
   private readonly members: ReadonlySet<string>;
 
   constructor(def: CheckpointingDefinition) {
-    if (def.activationBlock < 0n) throw new Error(`checkpointing activation block must not be negative, got ${def.activationBlock}`);
+    if (def.activationBlock < 0n)
+      throw new Error(`checkpointing activation block must not be negative, got ${def.activationBlock}`);
     const keys = def.federationPublicKeys;
     if (keys.length === 0) throw new Error('checkpointing needs at least one federation public key');
     for (const key of keys) {
-      if (key.length !== 64) throw new Error(`a federation public key must be 64 bytes (uncompressed, no 0x04 prefix), got ${key.length}: ${bytesToHex(key)}`);
+      if (key.length !== 64)
+        throw new Error(
+          `a federation public key must be 64 bytes (uncompressed, no 0x04 prefix), got ${key.length}: ${bytesToHex(key)}`,
+        );
     }
     const members = new Set(keys.map((k) => bytesToHex(k)));
     if (members.size !== keys.length) throw new Error('the federation public keys must be distinct');

@@ -9,7 +9,13 @@
  * peers receive all include it with no change to their callers. A side table keyed by hash could not work: the
  * hash itself covers the field. Headers without the field stay plain `BlockHeader`s, byte for byte as before.
  */
-import { BlockHeader, valuesArrayToHeaderData, type BlockHeaderBytes, type BlockOptions, type HeaderData } from '@ethereumjs/block';
+import {
+  BlockHeader,
+  valuesArrayToHeaderData,
+  type BlockHeaderBytes,
+  type BlockOptions,
+  type HeaderData,
+} from '@ethereumjs/block';
 import { signatureFromItem, signatureToItem, type CheckpointSignature } from './signature.js';
 
 export interface Checkpoint {
@@ -34,7 +40,10 @@ export class Ecip1097Header extends BlockHeader {
     // go through the check unchanged.
     const emptyMix = checkpoint !== undefined && isEmptyBytes(data.mixHash);
     const emptyNonce = checkpoint !== undefined && isEmptyBytes(data.nonce);
-    super({ ...data, ...(emptyMix ? { mixHash: ZERO32 } : {}), ...(emptyNonce ? { nonce: ZERO8 } : {}) }, { ...opts, freeze: false });
+    super(
+      { ...data, ...(emptyMix ? { mixHash: ZERO32 } : {}), ...(emptyNonce ? { nonce: ZERO8 } : {}) },
+      { ...opts, freeze: false },
+    );
     this.checkpoint = checkpoint;
     const writable = this as { mixHash: Uint8Array; nonce: Uint8Array };
     if (emptyMix) writable.mixHash = new Uint8Array(0);
@@ -61,16 +70,19 @@ export function hasCheckpointField(header: BlockHeader): boolean {
 
 /** Reads the 16th field: `[]` → no checkpoint, `[[sig, …]]` → a checkpoint; anything else throws. */
 export function decodeCheckpointField(field: unknown): Checkpoint | undefined {
-  if (!Array.isArray(field)) throw new Error('the 16th header field must be the ECIP-1097 checkpoint list, got a byte string');
+  if (!Array.isArray(field))
+    throw new Error('the 16th header field must be the ECIP-1097 checkpoint list, got a byte string');
   if (field.length === 0) return undefined;
-  if (field.length !== 1 || !Array.isArray(field[0])) throw new Error('the ECIP-1097 checkpoint field must be [] or [[signatures]]');
+  if (field.length !== 1 || !Array.isArray(field[0]))
+    throw new Error('the ECIP-1097 checkpoint field must be [] or [[signatures]]');
   const items = field[0] as unknown[];
   return { signatures: items.map((item, i) => signatureFromItem(item, `checkpoint signature ${i}`)) };
 }
 
 /** A header from its 16 RLP field values (the last one the checkpoint field). */
 export function decodeEcip1097Header(values: readonly unknown[], opts: BlockOptions): Ecip1097Header {
-  if (values.length !== STANDARD_HEADER_FIELDS + 1) throw new Error(`an ECIP-1097 header has ${STANDARD_HEADER_FIELDS + 1} fields, got ${values.length}`);
+  if (values.length !== STANDARD_HEADER_FIELDS + 1)
+    throw new Error(`an ECIP-1097 header has ${STANDARD_HEADER_FIELDS + 1} fields, got ${values.length}`);
   const checkpoint = decodeCheckpointField(values[STANDARD_HEADER_FIELDS]);
   const standard = values.slice(0, STANDARD_HEADER_FIELDS) as BlockHeaderBytes;
   if (!standard.every((v) => v instanceof Uint8Array)) throw new Error('header fields 0-14 must be byte strings');

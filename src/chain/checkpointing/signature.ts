@@ -66,7 +66,11 @@ export function sortSignatures(sigs: readonly CheckpointSignature[]): Checkpoint
 /** Signs a 32-byte block hash as a federation member does (RFC 6979, low s, v = 27 + recovery id). */
 export function signCheckpoint(blockHash: Uint8Array, privateKey: Uint8Array): CheckpointSignature {
   const recovered = ecsignRecovered(blockHash, privateKey);
-  return { r: bytesToBigInt(recovered.subarray(1, 33)), s: bytesToBigInt(recovered.subarray(33, 65)), v: 27 + recovered[0]! };
+  return {
+    r: bytesToBigInt(recovered.subarray(1, 33)),
+    s: bytesToBigInt(recovered.subarray(33, 65)),
+    v: 27 + recovered[0]!,
+  };
 }
 
 /**

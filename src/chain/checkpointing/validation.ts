@@ -39,31 +39,56 @@ export interface CheckpointFault {
 const fault = (code: CheckpointFaultCode, message: string): CheckpointFault => ({ code, message });
 
 /** The 16th field present exactly where the federation's activation demands it (regular and checkpoint headers). */
-export function checkpointFieldFault(header: BlockHeader, federation: Federation | undefined): CheckpointFault | undefined {
+export function checkpointFieldFault(
+  header: BlockHeader,
+  federation: Federation | undefined,
+): CheckpointFault | undefined {
   const present = hasCheckpointField(header);
   if (federation === undefined) {
-    return present ? fault('unexpected-checkpoint-field', 'the header has an ECIP-1097 checkpoint field, but this chain has no checkpointing') : undefined;
+    return present
+      ? fault(
+          'unexpected-checkpoint-field',
+          'the header has an ECIP-1097 checkpoint field, but this chain has no checkpointing',
+        )
+      : undefined;
   }
   const required = federation.activeAt(header.number);
-  if (required && !present) return fault('missing-checkpoint-field', `the header lacks the ECIP-1097 checkpoint field, required from block ${federation.activationBlock}`);
-  if (!required && present) return fault('unexpected-checkpoint-field', `the header has an ECIP-1097 checkpoint field before its activation at block ${federation.activationBlock}`);
+  if (required && !present)
+    return fault(
+      'missing-checkpoint-field',
+      `the header lacks the ECIP-1097 checkpoint field, required from block ${federation.activationBlock}`,
+    );
+  if (!required && present)
+    return fault(
+      'unexpected-checkpoint-field',
+      `the header has an ECIP-1097 checkpoint field before its activation at block ${federation.activationBlock}`,
+    );
   return undefined;
 }
 
 /** The signature rules: count, order, recovery over the parent hash, federation membership, distinct signers, threshold. */
-export function checkpointSignatureFault(checkpoint: Checkpoint, parentHash: Uint8Array, federation: Federation): CheckpointFault | undefined {
+export function checkpointSignatureFault(
+  checkpoint: Checkpoint,
+  parentHash: Uint8Array,
+  federation: Federation,
+): CheckpointFault | undefined {
   const sigs = checkpoint.signatures;
   const keys = federation.publicKeys.length;
-  if (sigs.length > keys) return fault('too-many-signatures', `${sigs.length} signatures, but the federation has only ${keys} members`);
+  if (sigs.length > keys)
+    return fault('too-many-signatures', `${sigs.length} signatures, but the federation has only ${keys} members`);
   for (let i = 1; i < sigs.length; i++) {
-    if (compareSignatures(sigs[i - 1]!, sigs[i]!) > 0) return fault('unsorted-signatures', `signatures ${i - 1} and ${i} are not in ascending (r, s, v) order`);
+    if (compareSignatures(sigs[i - 1]!, sigs[i]!) > 0)
+      return fault('unsorted-signatures', `signatures ${i - 1} and ${i} are not in ascending (r, s, v) order`);
   }
   const signers = new Map<string, number>();
   for (let i = 0; i < sigs.length; i++) {
     const sig = sigs[i]!;
     const key = recoverSigner(parentHash, sig);
     if (key === undefined) {
-      return fault('invalid-signature', `signature ${i} (${signatureHex(sig)}) is invalid: it recovers to no public key (v must be 27 or 28, r and s in range)`);
+      return fault(
+        'invalid-signature',
+        `signature ${i} (${signatureHex(sig)}) is invalid: it recovers to no public key (v must be 27 or 28, r and s in range)`,
+      );
     }
     const keyHex = bytesToHex(key);
     if (!federation.isMember(key)) {
@@ -73,11 +98,15 @@ export function checkpointSignatureFault(checkpoint: Checkpoint, parentHash: Uin
       );
     }
     const earlier = signers.get(keyHex);
-    if (earlier !== undefined) return fault('duplicate-signer', `signatures ${earlier} and ${i} are from the same federation member ${keyHex}`);
+    if (earlier !== undefined)
+      return fault('duplicate-signer', `signatures ${earlier} and ${i} are from the same federation member ${keyHex}`);
     signers.set(keyHex, i);
   }
   if (sigs.length < federation.minSignatures) {
-    return fault('too-few-signatures', `${sigs.length} valid signature${sigs.length === 1 ? '' : 's'}, but ${federation.minSignatures} of the ${keys} federation members must sign`);
+    return fault(
+      'too-few-signatures',
+      `${sigs.length} valid signature${sigs.length === 1 ? '' : 's'}, but ${federation.minSignatures} of the ${keys} federation members must sign`,
+    );
   }
   return undefined;
 }
@@ -97,12 +126,18 @@ export function checkpointBlockFieldFault(header: BlockHeader, parent: BlockHead
   if (header.gasLimit !== parent.gasLimit) return bad("gasLimit differs from the parent's");
   if (header.difficulty !== parent.difficulty) return bad("difficulty differs from the parent's");
   if (header.gasUsed !== 0n) return bad('gasUsed is not 0');
-  if (header.timestamp !== parent.timestamp + 1n) return bad(`timestamp is not the parent's + 1 (${parent.timestamp + 1n})`);
+  if (header.timestamp !== parent.timestamp + 1n)
+    return bad(`timestamp is not the parent's + 1 (${parent.timestamp + 1n})`);
   return undefined;
 }
 
 /** Every rule for a checkpoint header (its number following the parent's is checked by the importer). */
-export function checkpointHeaderFault(header: BlockHeader, checkpoint: Checkpoint, parent: BlockHeader, federation: Federation | undefined): CheckpointFault | undefined {
+export function checkpointHeaderFault(
+  header: BlockHeader,
+  checkpoint: Checkpoint,
+  parent: BlockHeader,
+  federation: Federation | undefined,
+): CheckpointFault | undefined {
   return (
     checkpointFieldFault(header, federation) ??
     checkpointSignatureFault(checkpoint, parent.hash(), federation!) ??

@@ -30,12 +30,17 @@ export class BlockCodec {
 
   header(values: BlockHeaderBytes): BlockHeader {
     const common = this.commonAt(bytesToBigInt(values[8]));
-    if (this.checkpointing && values.length === STANDARD_HEADER_FIELDS + 1) return decodeEcip1097Header(values, { common });
+    if (this.checkpointing && values.length === STANDARD_HEADER_FIELDS + 1)
+      return decodeEcip1097Header(values, { common });
     return createBlockHeaderFromBytesArray(values, { common });
   }
 
   block(values: BlockBytes): Block {
-    const [headerValues, txValues, uncleValues] = values as unknown as [BlockHeaderBytes, (Uint8Array | Uint8Array[])[], BlockHeaderBytes[]];
+    const [headerValues, txValues, uncleValues] = values as unknown as [
+      BlockHeaderBytes,
+      (Uint8Array | Uint8Array[])[],
+      BlockHeaderBytes[],
+    ];
     const header = this.header(headerValues);
     const txCommon = this.txCommonAt(header.number);
     const txs = txValues.map((tx) => createTxFromBlockBodyData(tx, { common: txCommon }));

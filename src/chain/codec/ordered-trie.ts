@@ -33,7 +33,10 @@ function compareNibbles(a: Uint8Array, b: Uint8Array): number {
   return a.length - b.length;
 }
 
-export function orderedTrieRoot(values: readonly Uint8Array[], keccak256: (data: Uint8Array) => Uint8Array): Uint8Array {
+export function orderedTrieRoot(
+  values: readonly Uint8Array[],
+  keccak256: (data: Uint8Array) => Uint8Array,
+): Uint8Array {
   const items: Item[] = values.map((value, i) => ({ nibbles: toNibbles(RLP.encode(i)), value }));
   items.sort((a, b) => compareNibbles(a.nibbles, b.nibbles));
   if (items.length === 0) return keccak256(RLP.encode(new Uint8Array(0)));

@@ -38,15 +38,19 @@ export interface TxReceipt {
 
 type LogTuple = [Uint8Array, Uint8Array[], Uint8Array];
 
-const logTuples = (logs: readonly ReceiptLog[]): LogTuple[] =>
-  logs.map((l) => [l.address, [...l.topics], l.data]);
+const logTuples = (logs: readonly ReceiptLog[]): LogTuple[] => logs.map((l) => [l.address, [...l.topics], l.data]);
 
 const statusOrRoot = (r: TxReceipt): Uint8Array =>
   r.stateRoot ?? (r.status === 1 ? Uint8Array.of(1) : new Uint8Array(0));
 
 /** The bytes committed to by receiptsRoot (EIP-2718: type byte prefix for typed transactions). */
 export function encodeConsensusReceipt(r: TxReceipt): Uint8Array {
-  const body = RLP.encode([statusOrRoot(r), bigIntToUnpaddedBytes(r.cumulativeGasUsed), r.logsBloom, logTuples(r.logs)]);
+  const body = RLP.encode([
+    statusOrRoot(r),
+    bigIntToUnpaddedBytes(r.cumulativeGasUsed),
+    r.logsBloom,
+    logTuples(r.logs),
+  ]);
   return r.type === 0 ? body : concatBytes(Uint8Array.of(r.type), body);
 }
 
@@ -90,7 +94,13 @@ export function encodeStoredReceipts(receipts: readonly TxReceipt[]): Uint8Array
 
 export function decodeStoredReceipts(bytes: Uint8Array, common?: Common): TxReceipt[] {
   const rows = RLP.decode(bytes) as unknown as [
-    Uint8Array, Uint8Array, Uint8Array, LogTuple[], Uint8Array, Uint8Array, Uint8Array,
+    Uint8Array,
+    Uint8Array,
+    Uint8Array,
+    LogTuple[],
+    Uint8Array,
+    Uint8Array,
+    Uint8Array,
   ][];
   return rows.map(([type, sor, cumulative, logs, from, created, gasUsed]) => {
     const decodedLogs = logs.map(([address, topics, data]) => ({ address, topics, data }));

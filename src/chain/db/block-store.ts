@@ -142,7 +142,10 @@ export class BlockStore {
     const hash = block.hash();
     batch
       .put(keys.header(hash), block.header.serialize())
-      .put(keys.body(hash), rlpList([encodeTransactionList(block.transactions), RLP.encode(block.uncleHeaders.map((u) => u.raw()))]))
+      .put(
+        keys.body(hash),
+        rlpList([encodeTransactionList(block.transactions), RLP.encode(block.uncleHeaders.map((u) => u.raw()))]),
+      )
       .put(keys.receipts(hash), encodeStoredReceipts(receipts))
       .put(keys.number(hash), encodeNumber(block.header.number))
       .put(keys.totalDifficulty(hash), bigIntToUnpaddedBytes(totalDifficulty));
@@ -152,7 +155,13 @@ export class BlockStore {
    * The records `stageBlock` + `stageCanonical` write for a block without transactions and uncles, from its header
    * encoding and hash computed once by the caller (a bulk run of empty blocks: Blockchain.extendHead).
    */
-  stageEmptyCanonicalBlock(batch: WriteBatch, hash: Uint8Array, headerBytes: Uint8Array, number: bigint, totalDifficulty: bigint): void {
+  stageEmptyCanonicalBlock(
+    batch: WriteBatch,
+    hash: Uint8Array,
+    headerBytes: Uint8Array,
+    number: bigint,
+    totalDifficulty: bigint,
+  ): void {
     emptyRecords ??= {
       body: rlpList([encodeTransactionList([]), RLP.encode([])]),
       receipts: encodeStoredReceipts([]),

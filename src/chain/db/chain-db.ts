@@ -39,14 +39,18 @@ export class ChainDB {
   private constructor(private readonly level: Level<Uint8Array, Uint8Array>) {}
 
   /** `cacheSize`, `writeBufferSize`: LevelDB's block cache and memtable in bytes (classic-level's defaults: 8 and 4 MiB). */
-  static async open(dir: string, memory: { readonly cacheSize?: number; readonly writeBufferSize?: number } = {}): Promise<ChainDB> {
+  static async open(
+    dir: string,
+    memory: { readonly cacheSize?: number; readonly writeBufferSize?: number } = {},
+  ): Promise<ChainDB> {
     mkdirSync(dir, { recursive: true });
     const level = new Level<Uint8Array, Uint8Array>(dir, { ...binary, ...memory });
     try {
       await level.open();
     } catch (err) {
       // LevelDB's LOCK file: one process per database. Said plainly, since "Database failed to open" alone hides it.
-      if ((err as { cause?: { code?: string } }).cause?.code === 'LEVEL_LOCKED') throw new DatabaseLockedError(dir, err);
+      if ((err as { cause?: { code?: string } }).cause?.code === 'LEVEL_LOCKED')
+        throw new DatabaseLockedError(dir, err);
       throw err;
     }
     return new ChainDB(level);

@@ -85,9 +85,10 @@ export class BlockRunner {
   static async start(input: BlockRunnerInput): Promise<BlockRunner> {
     const opened = input.state ?? openState(input.store, input.common, input.parentStateRoot);
     await opened.stateManager.checkpoint();
-    const transfers = input.plainTransfers !== false && plainTransfersApply(input.common)
-      ? new PlainTransferLedger(opened.stateManager, input.envBlock.header.coinbase)
-      : undefined;
+    const transfers =
+      input.plainTransfers !== false && plainTransfersApply(input.common)
+        ? new PlainTransferLedger(opened.stateManager, input.envBlock.header.coinbase)
+        : undefined;
     return new BlockRunner(input, opened, transfers);
   }
 
@@ -108,12 +109,14 @@ export class BlockRunner {
     const entry: StateVm = {
       common: this.input.common,
       ancestors: this.input.ancestors,
-      vm: jumpAnalysisCacheInstalled.then(() => createVM({
-        // A fresh shallow copy: the EVM subscribes to the Common's events, which must not pile up on the shared one.
-        common: this.input.common.copy(),
-        stateManager: this.opened.stateManager,
-        blockchain: forwarding,
-      })),
+      vm: jumpAnalysisCacheInstalled.then(() =>
+        createVM({
+          // A fresh shallow copy: the EVM subscribes to the Common's events, which must not pile up on the shared one.
+          common: this.input.common.copy(),
+          stateManager: this.opened.stateManager,
+          blockchain: forwarding,
+        }),
+      ),
     };
     stateVms.set(this.opened, entry);
     this.vm = entry.vm;
@@ -128,7 +131,10 @@ export class BlockRunner {
   async apply(tx: TypedTransaction): Promise<ApplyOutcome> {
     const header = this.input.envBlock.header;
     if (this.gasUsed + tx.gasLimit > header.gasLimit) {
-      return { ok: false, reason: `transaction gas limit ${tx.gasLimit} exceeds the gas left in the block (${header.gasLimit - this.gasUsed})` };
+      return {
+        ok: false,
+        reason: `transaction gas limit ${tx.gasLimit} exceeds the gas left in the block (${header.gasLimit - this.gasUsed})`,
+      };
     }
     const transfer = await this.transfers?.tryApply(tx);
     if (transfer !== undefined) return this.record(tx, transfer.gasUsed, transfer.sender.bytes);

@@ -12,7 +12,14 @@
  */
 import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
-import { Account, bytesToUnprefixedHex, createAccountFromRLP, equalsBytes, hexToBytes, ValueEncoding } from '@ethereumjs/util';
+import {
+  Account,
+  bytesToUnprefixedHex,
+  createAccountFromRLP,
+  equalsBytes,
+  hexToBytes,
+  ValueEncoding,
+} from '@ethereumjs/util';
 import type { WriteBatch } from '../db/chain-db.js';
 import { keys } from '../db/keys.js';
 import type { RewardCredit } from '../engine-types.js';
@@ -30,7 +37,10 @@ export class RewardLedger {
 
   constructor(store: TrieNodeStore, common: Common, stateRoot: Uint8Array) {
     this.buffer = new BufferedTrieDB(store);
-    this.trie = new StateTrie({ db: this.buffer, valueEncoding: ValueEncoding.Bytes, useKeyHashing: true, common, root: stateRoot }, store.trieCaches);
+    this.trie = new StateTrie(
+      { db: this.buffer, valueEncoding: ValueEncoding.Bytes, useKeyHashing: true, common, root: stateRoot },
+      store.trieCaches,
+    );
     this.keccak = common.customCrypto.keccak256!;
   }
 
@@ -63,7 +73,8 @@ export class RewardLedger {
 
   /** Adds every node written so far to a batch (the buffer's own keys are hex; the path's hashes are kept as bytes). */
   writeTo(batch: WriteBatch): void {
-    for (const [hex, value] of this.buffer.pending) batch.put(keys.state(this.hashes.get(hex) ?? hexToBytes(`0x${hex}`)), value);
+    for (const [hex, value] of this.buffer.pending)
+      batch.put(keys.state(this.hashes.get(hex) ?? hexToBytes(`0x${hex}`)), value);
   }
 
   /**
@@ -112,7 +123,10 @@ export class RewardLedger {
       if (i === levels.length - 1) encoded = RLP.encode(level.node);
       else {
         level.node[level.slot] = ref as Uint8Array;
-        encoded = level.template !== undefined && ref instanceof Uint8Array ? patched(level.template, ref) : RLP.encode(level.node);
+        encoded =
+          level.template !== undefined && ref instanceof Uint8Array
+            ? patched(level.template, ref)
+            : RLP.encode(level.node);
         // A node whose changing child is a hash keeps its length and layout: later blocks patch a copy of its bytes.
         if (level.template === undefined && ref instanceof Uint8Array) level.template = templateOf(encoded, ref);
       }
@@ -166,7 +180,12 @@ export class RewardLedger {
       levels.push({ node, slot: 1 });
       if (flag >= 2) {
         // A leaf: it must end the key, and hold this account.
-        if (progress !== target.length || !(node[1] instanceof Uint8Array) || !equalsBytes(node[1], entry.account.serialize())) return undefined;
+        if (
+          progress !== target.length ||
+          !(node[1] instanceof Uint8Array) ||
+          !equalsBytes(node[1], entry.account.serialize())
+        )
+          return undefined;
         return { address, entry, levels };
       }
       ref = node[1] as Uint8Array | Uint8Array[];
@@ -203,7 +222,10 @@ function patched(template: { readonly bytes: Uint8Array; readonly offset: number
 }
 
 /** Where `hash` (as an RLP string: 0xa0 and 32 bytes) sits in `encoded`, if exactly once. */
-function templateOf(encoded: Uint8Array, hash: Uint8Array): { readonly bytes: Uint8Array; readonly offset: number } | undefined {
+function templateOf(
+  encoded: Uint8Array,
+  hash: Uint8Array,
+): { readonly bytes: Uint8Array; readonly offset: number } | undefined {
   let offset = -1;
   for (let at = 1; at + 32 <= encoded.length; at++) {
     if (encoded[at - 1] !== 0xa0 || !equalsBytes(encoded.subarray(at, at + 32), hash)) continue;

@@ -17,7 +17,15 @@
  */
 import type { Common, StateManagerInterface } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
-import { Account, type Address, KECCAK256_NULL, KECCAK256_RLP, bytesToUnprefixedHex, equalsBytes, unpadBytes } from '@ethereumjs/util';
+import {
+  Account,
+  type Address,
+  KECCAK256_NULL,
+  KECCAK256_RLP,
+  bytesToUnprefixedHex,
+  equalsBytes,
+  unpadBytes,
+} from '@ethereumjs/util';
 import { keccak256 } from '../crypto.js';
 import { openReadState } from '../state/state-view.js';
 import type { TrieNodeStore } from '../state/trie-db.js';
@@ -106,7 +114,12 @@ type Undo =
   | { readonly kind: 'account'; readonly key: string; readonly prev: Account | null | undefined }
   | { readonly kind: 'code'; readonly key: string; readonly prev: Uint8Array | undefined }
   | { readonly kind: 'slot'; readonly key: string; readonly slot: string; readonly prev: Uint8Array | undefined }
-  | { readonly kind: 'cleared'; readonly key: string; readonly prevCleared: boolean; readonly prevSlots: Map<string, Uint8Array> | undefined };
+  | {
+      readonly kind: 'cleared';
+      readonly key: string;
+      readonly prevCleared: boolean;
+      readonly prevSlots: Map<string, Uint8Array> | undefined;
+    };
 
 const copyOf = (a: Account): Account => new Account(a.nonce, a.balance, a.storageRoot, a.codeHash);
 
@@ -123,7 +136,8 @@ export class CallState implements StateManagerInterface {
 
   /** The value of a slot at the start of the call (EIP-2200/2929 gas), which is the block's value. */
   readonly originalStorageCache = {
-    get: (address: Address, key: Uint8Array): Promise<Uint8Array> => this.baseSlot(bytesToUnprefixedHex(address.bytes), address, key),
+    get: (address: Address, key: Uint8Array): Promise<Uint8Array> =>
+      this.baseSlot(bytesToUnprefixedHex(address.bytes), address, key),
     clear: (): void => {},
   };
 

@@ -20,7 +20,15 @@ import type { Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import { createLegacyTx } from '@ethereumjs/tx';
-import { Account, Address, KECCAK256_NULL, MAX_INTEGER, MAX_UINT64, bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util';
+import {
+  Account,
+  Address,
+  KECCAK256_NULL,
+  MAX_INTEGER,
+  MAX_UINT64,
+  bytesToUnprefixedHex,
+  equalsBytes,
+} from '@ethereumjs/util';
 import { createVM, runTx, type VM } from '@ethereumjs/vm';
 import { BlockReads, CallState } from './call-state.js';
 import { CallTimeoutError, callDeadlineInstalled, clearDeadline, setDeadline } from './call-deadline.js';
@@ -167,7 +175,11 @@ interface LeanParams {
 function leanParams(common: Common): LeanParams | undefined {
   if (RUN_TX_ONLY_EIPS.some((eip) => common.isActivatedEIP(eip))) return undefined;
   const tx = createLegacyTx({ to: new Uint8Array(20) }, { common });
-  return { base: tx.getIntrinsicGas(), zeroByte: tx.common.param('txDataZeroGas'), nonZeroByte: tx.common.param('txDataNonZeroGas') };
+  return {
+    base: tx.getIntrinsicGas(),
+    zeroByte: tx.common.param('txDataZeroGas'),
+    nonZeroByte: tx.common.param('txDataNonZeroGas'),
+  };
 }
 
 const ZERO_ADDRESS = new Uint8Array(20);
@@ -181,7 +193,13 @@ async function execute(vm: VM, ctx: CallContext, lean: LeanParams | undefined, m
   const value = msg.value ?? 0n;
   const gasPrice = msg.gasPrice ?? 0n;
   // Values a transaction object would refuse keep runTx's path and messages.
-  if (lean !== undefined && msg.to !== undefined && gasLimit <= MAX_UINT64 && value <= MAX_INTEGER && gasPrice * gasLimit <= MAX_INTEGER) {
+  if (
+    lean !== undefined &&
+    msg.to !== undefined &&
+    gasLimit <= MAX_UINT64 &&
+    value <= MAX_INTEGER &&
+    gasPrice * gasLimit <= MAX_INTEGER
+  ) {
     return executeCall(vm, ctx.envBlock, lean, sender, msg.to, msg.data ?? NO_DATA, value, gasLimit, gasPrice);
   }
   const account = await vm.stateManager.getAccount(sender);
@@ -248,11 +266,14 @@ async function executeCall(
   for (let i = 0; i < data.length; i++) if (data[i] === 0) zeros++;
   const intrinsic = lean.base + BigInt(zeros) * lean.zeroByte + BigInt(data.length - zeros) * lean.nonZeroByte;
   if (gasLimit < intrinsic) {
-    throw new Error(`INTRINSIC_GAS_TOO_LOW: tx gas limit ${Number(gasLimit)} is lower than the minimum gas limit of ${Number(intrinsic)}`);
+    throw new Error(
+      `INTRINSIC_GAS_TOO_LOW: tx gas limit ${Number(gasLimit)} is lower than the minimum gas limit of ${Number(intrinsic)}`,
+    );
   }
   const from = (await vm.stateManager.getAccount(sender)) ?? new Account();
   if (!equalsBytes(from.codeHash, KECCAK256_NULL)) throw new Error('invalid sender address, address is not EOA'); // runTx's, as rejection() leaves it
-  if (from.nonce >= MAX_UINT64) throw new Error(`nonce cannot equal or exceed MAX_UINT64 (2^64-1), given ${from.nonce}`);
+  if (from.nonce >= MAX_UINT64)
+    throw new Error(`nonce cannot equal or exceed MAX_UINT64 (2^64-1), given ${from.nonce}`);
   const gasCost = gasLimit * gasPrice;
   if (from.balance < gasCost + value) from.balance = gasCost + value;
   from.balance -= gasCost;

@@ -63,7 +63,11 @@ export class PlainTransferLedger {
     const tx = candidate as PricedTx;
     const to = tx.to!;
     const sender = tx.getSenderAddress();
-    if (equalsBytes(sender.bytes, to.bytes) || equalsBytes(sender.bytes, this.coinbase.bytes) || equalsBytes(to.bytes, this.coinbase.bytes)) {
+    if (
+      equalsBytes(sender.bytes, to.bytes) ||
+      equalsBytes(sender.bytes, this.coinbase.bytes) ||
+      equalsBytes(to.bytes, this.coinbase.bytes)
+    ) {
       return undefined;
     }
     const gasUsed = tx.getIntrinsicGas();
@@ -73,7 +77,10 @@ export class PlainTransferLedger {
     const payer = from.account;
     if (payer === undefined || !equalsBytes(payer.codeHash, KECCAK256_NULL)) return undefined;
     if (payer.nonce !== tx.nonce || payer.balance < tx.gasLimit * tx.gasPrice + tx.value) return undefined;
-    if (recipient.account !== undefined && (!equalsBytes(recipient.account.codeHash, KECCAK256_NULL) || recipient.account.isEmpty())) {
+    if (
+      recipient.account !== undefined &&
+      (!equalsBytes(recipient.account.codeHash, KECCAK256_NULL) || recipient.account.isEmpty())
+    ) {
       return undefined;
     }
     if (miner.account?.isEmpty() === true) return undefined;

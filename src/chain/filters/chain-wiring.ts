@@ -9,7 +9,10 @@ import { chainLogSource } from '../logs/chain-source.js';
 import type { LogQueries } from '../logs/query.js';
 import { FilterManager, type FilterManagerOptions } from './filter-manager.js';
 
-export type ChainFilterOptions = Omit<FilterManagerOptions<Block>, 'source' | 'queries' | 'blockByHash' | 'initialHead'>;
+export type ChainFilterOptions = Omit<
+  FilterManagerOptions<Block>,
+  'source' | 'queries' | 'blockByHash' | 'initialHead'
+>;
 
 export interface ChainFilters {
   readonly manager: FilterManager<Block>;

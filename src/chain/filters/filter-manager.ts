@@ -117,7 +117,8 @@ type SubscriptionEntry<B> =
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function positiveInteger(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, got ${value}`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new RangeError(`${name} must be a positive integer, got ${value}`);
   return value;
 }
 
@@ -144,7 +145,8 @@ export class FilterManager<B extends HeadBlock = HeadBlock> {
     this.maxFilters = positiveInteger('maxFilters', opts.maxFilters ?? 10_000);
     this.maxBufferedChanges = positiveInteger('maxBufferedChanges', opts.maxBufferedChanges ?? 10_000);
     this.now = opts.now ?? Date.now;
-    if (opts.initialHead !== undefined) this.head = { number: opts.initialHead.header.number, hash: opts.initialHead.hash() };
+    if (opts.initialHead !== undefined)
+      this.head = { number: opts.initialHead.header.number, hash: opts.initialHead.hash() };
     const sweepEvery = positiveInteger('sweepIntervalMs', opts.sweepIntervalMs ?? Math.min(this.timeoutMs, 60_000));
     this.sweeper = setInterval(() => this.sweep(), sweepEvery);
     this.sweeper.unref();
@@ -214,7 +216,9 @@ export class FilterManager<B extends HeadBlock = HeadBlock> {
     return this.inOrder(() => {
       const id = this.reserveId();
       const buffer = new PolledBuffer<Log>(this.maxBufferedChanges);
-      const watcher = this.addWatcher(spec, spec.fromBlock, spec.toBlock, (logs, block) => buffer.pushShared(logs, block));
+      const watcher = this.addWatcher(spec, spec.fromBlock, spec.toBlock, (logs, block) =>
+        buffer.pushShared(logs, block),
+      );
       this.filters.set(id, { kind: 'logs', id, spec, watcher, buffer, lastPoll: this.now() });
       return id;
     });
@@ -335,7 +339,12 @@ export class FilterManager<B extends HeadBlock = HeadBlock> {
 
   private newHashFilter(kind: 'blocks' | 'transactions'): bigint {
     const id = this.reserveId();
-    const filter: HashFilter = { kind, id, buffer: new PolledBuffer<Uint8Array>(this.maxBufferedChanges), lastPoll: this.now() };
+    const filter: HashFilter = {
+      kind,
+      id,
+      buffer: new PolledBuffer<Uint8Array>(this.maxBufferedChanges),
+      lastPoll: this.now(),
+    };
     this.filters.set(id, filter);
     this.hashFilters[kind].add(filter);
     return id;
@@ -470,7 +479,8 @@ export class FilterManager<B extends HeadBlock = HeadBlock> {
     for (const [group, matching] of this.index.match(logsOfBlock(receipts, undefined, removed))) {
       for (const w of group.members) {
         if (!w.active || w.since > number) continue;
-        if ((w.fromBlock !== undefined && number < w.fromBlock) || (w.toBlock !== undefined && number > w.toBlock)) continue;
+        if ((w.fromBlock !== undefined && number < w.fromBlock) || (w.toBlock !== undefined && number > w.toBlock))
+          continue;
         w.deliver(matching, number);
       }
     }

@@ -22,11 +22,13 @@ export interface CriteriaGroup<W> {
   readonly members: Set<W>;
 }
 
-const keyOfBytes = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+const keyOfBytes = (bytes: Uint8Array): string =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 
 /** Equal for criteria that match the same logs (order and duplicates within an OR-set do not matter). */
 function criteriaKey(c: CompiledCriteria): string {
-  const set = (values: readonly Uint8Array[] | undefined) => (values === undefined ? '*' : values.map(keyOfBytes).sort().join(','));
+  const set = (values: readonly Uint8Array[] | undefined) =>
+    values === undefined ? '*' : values.map(keyOfBytes).sort().join(',');
   // The number of positions matters even when trailing ones are wildcards: a log needs at least that many topics.
   return `${set(c.addresses)}|${c.topics.map(set).join(';')}|${c.topics.length}`;
 }
@@ -107,7 +109,8 @@ export class WatcherIndex<W> {
     };
     for (const log of logs) {
       if (this.byAddress.size > 0) test(this.byAddress.get(keyOfBytes(log.address)), log);
-      if (this.byTopic.size > 0) for (let i = 0; i < log.topics.length; i++) test(this.byTopic.get(`${i}:${keyOfBytes(log.topics[i])}`), log);
+      if (this.byTopic.size > 0)
+        for (let i = 0; i < log.topics.length; i++) test(this.byTopic.get(`${i}:${keyOfBytes(log.topics[i])}`), log);
       test(this.anyLog, log);
     }
     return matched;

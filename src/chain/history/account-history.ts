@@ -18,7 +18,9 @@ export class AccountRangeTooWideError extends Error {
     readonly limit: number,
     readonly requested: bigint,
   ) {
-    super(`Maximum number of blocks to search is ${limit}, requested: ${requested}. Split the range into smaller requests.`);
+    super(
+      `Maximum number of blocks to search is ${limit}, requested: ${requested}. Split the range into smaller requests.`,
+    );
     this.name = 'AccountRangeTooWideError';
   }
 }
@@ -41,7 +43,8 @@ export class AccountHistory {
     reader: AddressIndexReader,
     readonly maxBlocks = DEFAULT_ACCOUNT_HISTORY_MAX_BLOCKS,
   ) {
-    if (!Number.isSafeInteger(maxBlocks) || maxBlocks < 1) throw new RangeError(`maxBlocks must be a positive integer, got ${maxBlocks}`);
+    if (!Number.isSafeInteger(maxBlocks) || maxBlocks < 1)
+      throw new RangeError(`maxBlocks must be a positive integer, got ${maxBlocks}`);
     this.index = new AddressIndex(reader);
   }
 

@@ -69,16 +69,24 @@ export function addressIndexWrites(block: AddressIndexableBlock, receipts: reado
     const from = receipts[index].from;
     ops.push({ type: 'put', key: keyOf(from, number, hash, index), value: EMPTY });
     const to = tx.to?.bytes;
-    if (to !== undefined && Buffer.compare(to, from) !== 0) ops.push({ type: 'put', key: keyOf(to, number, hash, index), value: EMPTY });
+    if (to !== undefined && Buffer.compare(to, from) !== 0)
+      ops.push({ type: 'put', key: keyOf(to, number, hash, index), value: EMPTY });
   });
   return ops;
 }
 
 /** Decodes an address-index key; undefined for a key of another table or of another length. */
-export function decodeAddressIndexKey(key: Uint8Array): (AddressIndexEntry & { readonly address: Uint8Array }) | undefined {
+export function decodeAddressIndexKey(
+  key: Uint8Array,
+): (AddressIndexEntry & { readonly address: Uint8Array }) | undefined {
   if (key.length !== KEY_LENGTH || key[0] !== ADDRESS_INDEX_TAG) return undefined;
   const view = new DataView(key.buffer, key.byteOffset, key.byteLength);
-  return { address: key.slice(1, 21), number: view.getBigUint64(21), blockHash: key.slice(29, 61), index: view.getUint32(61) };
+  return {
+    address: key.slice(1, 21),
+    number: view.getBigUint64(21),
+    blockHash: key.slice(29, 61),
+    index: view.getUint32(61),
+  };
 }
 
 /**

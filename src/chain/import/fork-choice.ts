@@ -25,7 +25,13 @@ export class ForkChoice {
    * Writes `batch` (a new block of `weight`, staged): as the head if it outweighs the head and keeps its latest
    * checkpoint, else on a side chain. `remember` runs once it is written, `onHead` too when it became the head.
    */
-  async place(batch: WriteBatch, block: Block, weight: ChainWeight, remember: () => void, onHead?: () => void): Promise<ImportResult> {
+  async place(
+    batch: WriteBatch,
+    block: Block,
+    weight: ChainWeight,
+    remember: () => void,
+    onHead?: () => void,
+  ): Promise<ImportResult> {
     if (!heavier(weight, this.view.headWeight()) || !(await this.keepsLatestCheckpoint(block))) {
       await this.db.write(batch);
       remember();
@@ -40,7 +46,8 @@ export class ForkChoice {
   /** A stored side block (e.g. the old head after a rewind) that now outweighs the head becomes the head again; undefined if it does not. */
   async restoreStored(hash: Uint8Array, fallback: Block): Promise<ImportResult | undefined> {
     const weight = await this.view.storedWeight(hash);
-    if (weight === undefined || !heavier(weight, this.view.headWeight()) || (await this.view.isCanonical(hash))) return undefined;
+    if (weight === undefined || !heavier(weight, this.view.headWeight()) || (await this.view.isCanonical(hash)))
+      return undefined;
     const stored = (await this.store.getBlock(hash)) ?? fallback;
     if (!(await this.keepsLatestCheckpoint(stored))) return undefined;
     return this.switchHead(new WriteBatch(), stored, weight);
@@ -65,7 +72,12 @@ export class ForkChoice {
   }
 
   /** Makes a stored (or being-stored, in `batch`) block the head: canonical index, tx index and head pointer in one write. */
-  private async switchHead(batch: WriteBatch, block: Block, weight: ChainWeight, afterWrite?: () => void): Promise<ImportResult> {
+  private async switchHead(
+    batch: WriteBatch,
+    block: Block,
+    weight: ChainWeight,
+    afterWrite?: () => void,
+  ): Promise<ImportResult> {
     const change = await this.stageCanonicalSwitch(batch, block);
     this.store.stageHead(batch, block.hash());
     await this.db.write(batch);
@@ -100,7 +112,8 @@ export class ForkChoice {
   async rewind(number: bigint): Promise<Block> {
     const head = this.view.getHead();
     const target = await this.view.getBlock(number);
-    if (target === undefined) throw new Error(`cannot rewind to block ${number}: beyond the head ${head.header.number}`);
+    if (target === undefined)
+      throw new Error(`cannot rewind to block ${number}: beyond the head ${head.header.number}`);
     if (number === head.header.number) return head;
     const batch = new WriteBatch();
     const dropped: Block[] = [];
@@ -112,7 +125,8 @@ export class ForkChoice {
     this.store.stageHead(batch, target.hash());
     // A stored block's weight never changes: read before the write, so the head moves right after it.
     const totalDifficulty = (await this.store.getTotalDifficulty(target.hash()))!;
-    const lastCheckpoint = this.federation === undefined ? 0n : ((await this.store.getLastCheckpoint(target.hash())) ?? 0n);
+    const lastCheckpoint =
+      this.federation === undefined ? 0n : ((await this.store.getLastCheckpoint(target.hash())) ?? 0n);
     await this.db.write(batch);
     this.store.forgetCanonical();
     this.view.moveHead(target, { lastCheckpoint, totalDifficulty });

@@ -3,7 +3,13 @@ import type { Block } from '@ethereumjs/block';
 import { bytesToHex } from '@ethereumjs/util';
 import type { CheckpointFault } from '../checkpointing/index.js';
 
-export type ImportFailure = 'unknown-parent' | 'invalid-header' | 'invalid-seal' | 'invalid-body' | 'invalid-state' | 'invalid-checkpoint';
+export type ImportFailure =
+  | 'unknown-parent'
+  | 'invalid-header'
+  | 'invalid-seal'
+  | 'invalid-body'
+  | 'invalid-state'
+  | 'invalid-checkpoint';
 
 export class BlockImportError extends Error {
   constructor(

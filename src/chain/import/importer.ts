@@ -24,7 +24,12 @@ import type { BlockValidator } from './validate.js';
 export type ImportResult =
   | { readonly status: 'known'; readonly hash: Uint8Array }
   /** Stored and made the head (possibly by a reorg). */
-  | { readonly status: 'head'; readonly block: Block; readonly dropped: readonly Block[]; readonly added: readonly Block[] }
+  | {
+      readonly status: 'head';
+      readonly block: Block;
+      readonly dropped: readonly Block[];
+      readonly added: readonly Block[];
+    }
   /**
    * Stored on a side chain with no more weight than the head (total difficulty; with checkpointing, latest
    * checkpoint first), or one that would drop the head's latest checkpoint.
@@ -53,11 +58,15 @@ export class BlockImporter {
   async importBlock(block: Block): Promise<ImportResult> {
     const { view, store, federation, validator } = this.p;
     const hash = block.hash();
-    if ((await store.getNumber(hash)) !== undefined) return (await this.p.forkChoice.restoreStored(hash, block)) ?? { status: 'known', hash };
+    if ((await store.getNumber(hash)) !== undefined)
+      return (await this.p.forkChoice.restoreStored(hash, block)) ?? { status: 'known', hash };
     const header = block.header;
     const parent = await store.getHeader(header.parentHash);
     if (parent === undefined) {
-      throw new BlockImportError('unknown-parent', `block ${header.number} ${bytesToHex(hash)}: unknown parent ${bytesToHex(header.parentHash)}`);
+      throw new BlockImportError(
+        'unknown-parent',
+        `block ${header.number} ${bytesToHex(hash)}: unknown parent ${bytesToHex(header.parentHash)}`,
+      );
     }
     const common = view.commonAt(header.number);
     if (block.common.hardfork() !== common.hardfork()) block = this.p.codec.block(block.raw());
@@ -72,13 +81,21 @@ export class BlockImporter {
       if (assembled === undefined) await validator.validateBody(block, parent, common);
     }
 
-    const result = checkpoint !== undefined ? this.unexecuted(parent) : assembled ?? (await this.execute(block, parent, common));
+    const result =
+      checkpoint !== undefined ? this.unexecuted(parent) : (assembled ?? (await this.execute(block, parent, common)));
     const head = view.getHead();
-    const parentTd = equalsBytes(header.parentHash, head.hash()) ? view.getHeadTotalDifficulty() : (await store.getTotalDifficulty(parent.hash()))!;
+    const parentTd = equalsBytes(header.parentHash, head.hash())
+      ? view.getHeadTotalDifficulty()
+      : (await store.getTotalDifficulty(parent.hash()))!;
     const td = parentTd + header.difficulty;
     const weight: ChainWeight = {
       // Each checkpoint is newer than every one before it on its chain (its number is above its parent's).
-      lastCheckpoint: federation === undefined ? 0n : checkpoint !== undefined ? header.number : ((await store.getLastCheckpoint(parent.hash())) ?? 0n),
+      lastCheckpoint:
+        federation === undefined
+          ? 0n
+          : checkpoint !== undefined
+            ? header.number
+            : ((await store.getLastCheckpoint(parent.hash())) ?? 0n),
       totalDifficulty: td,
     };
 
@@ -92,7 +109,10 @@ export class BlockImporter {
       this.p.nodes.remember(result.stateWrites.pending);
       store.remember(block, result.receipts);
     };
-    const keepWarm = assembled === undefined ? undefined : () => this.p.warm.keep(block, assembled, view.commonAt(block.header.number));
+    const keepWarm =
+      assembled === undefined
+        ? undefined
+        : () => this.p.warm.keep(block, assembled, view.commonAt(block.header.number));
     return this.p.forkChoice.place(batch, block, weight, remember, keepWarm);
   }
 
@@ -119,16 +139,19 @@ export class BlockImporter {
     });
     for (let i = 0; i < block.transactions.length; i++) {
       const outcome = await runner.apply(block.transactions[i]);
-      if (!outcome.ok) throw invalidBlock(block, 'invalid-body', `transaction ${i} cannot be applied: ${outcome.reason}`);
+      if (!outcome.ok)
+        throw invalidBlock(block, 'invalid-body', `transaction ${i} cannot be applied: ${outcome.reason}`);
     }
     const result = await runner.finish(this.p.rules.rewards(block.header, block.uncleHeaders));
     const h = block.header;
     const mismatch = (what: string, have: unknown, want: unknown) =>
       invalidBlock(block, 'invalid-state', `${what} mismatch: header has ${have}, execution gives ${want}`);
     if (h.gasUsed !== result.gasUsed) throw mismatch('gasUsed', h.gasUsed, result.gasUsed);
-    if (!equalsBytes(h.receiptTrie, result.receiptsRoot)) throw mismatch('receiptsRoot', bytesToHex(h.receiptTrie), bytesToHex(result.receiptsRoot));
+    if (!equalsBytes(h.receiptTrie, result.receiptsRoot))
+      throw mismatch('receiptsRoot', bytesToHex(h.receiptTrie), bytesToHex(result.receiptsRoot));
     if (!equalsBytes(h.logsBloom, result.logsBloom)) throw mismatch('logsBloom', 'another bloom', 'a different one');
-    if (!equalsBytes(h.stateRoot, result.stateRoot)) throw mismatch('stateRoot', bytesToHex(h.stateRoot), bytesToHex(result.stateRoot));
+    if (!equalsBytes(h.stateRoot, result.stateRoot))
+      throw mismatch('stateRoot', bytesToHex(h.stateRoot), bytesToHex(result.stateRoot));
     return result;
   }
 }

@@ -5,7 +5,13 @@
 import type { Block, BlockHeader } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { bytesToHex, equalsBytes } from '@ethereumjs/util';
-import { checkpointFieldFault, checkpointHeaderFault, checkpointOf, type Checkpoint, type Federation } from '../checkpointing/index.js';
+import {
+  checkpointFieldFault,
+  checkpointHeaderFault,
+  checkpointOf,
+  type Checkpoint,
+  type Federation,
+} from '../checkpointing/index.js';
 import { transactionsRoot } from '../codec/receipts.js';
 import type { BlockStore } from '../db/block-store.js';
 import type { ChainRules, SealVerifier } from '../engine-types.js';
@@ -23,13 +29,23 @@ export class BlockValidator {
     private readonly federation: Federation | undefined,
   ) {}
 
-  async validateHeader(parent: BlockHeader, header: BlockHeader, what: 'block' | 'uncle', sealVerified = false): Promise<void> {
+  async validateHeader(
+    parent: BlockHeader,
+    header: BlockHeader,
+    what: 'block' | 'uncle',
+    sealVerified = false,
+  ): Promise<void> {
     const fail = (failure: ImportFailure, reason: string) =>
       new BlockImportError(failure, `${what} ${header.number} ${bytesToHex(header.hash())}: ${reason}`);
     if (header.number !== parent.number + 1n) throw fail('invalid-header', `number is not parent number + 1`);
     // The ECIP-1097 field is present exactly from its activation block (an instanceof test without checkpointing).
     const form = checkpointFieldFault(header, this.federation);
-    if (form !== undefined) throw new BlockImportError('invalid-header', `${what} ${header.number} ${bytesToHex(header.hash())}: ${form.message}`, form);
+    if (form !== undefined)
+      throw new BlockImportError(
+        'invalid-header',
+        `${what} ${header.number} ${bytesToHex(header.hash())}: ${form.message}`,
+        form,
+      );
     const verdict = await this.rules.validateHeader(parent, header);
     if (typeof verdict === 'string') throw fail('invalid-header', verdict);
     if (this.seal !== undefined && !sealVerified) {
@@ -41,19 +57,28 @@ export class BlockValidator {
   /** ECIP-1097 §5.5: signatures over the parent hash, the fields §5.3 fixes, an empty body. */
   validateCheckpointBlock(parent: BlockHeader, block: Block, checkpoint: Checkpoint): void {
     const header = block.header;
-    if (header.number !== parent.number + 1n) throw invalidBlock(block, 'invalid-header', 'number is not parent number + 1');
+    if (header.number !== parent.number + 1n)
+      throw invalidBlock(block, 'invalid-header', 'number is not parent number + 1');
     const fault =
       checkpointHeaderFault(header, checkpoint, parent, this.federation) ??
       (block.transactions.length > 0 || block.uncleHeaders.length > 0
-        ? { code: 'malformed-checkpoint-block' as const, message: 'the body is not empty (a checkpoint block has no transactions and no uncles)' }
+        ? {
+            code: 'malformed-checkpoint-block' as const,
+            message: 'the body is not empty (a checkpoint block has no transactions and no uncles)',
+          }
         : undefined);
     if (fault !== undefined) {
-      throw new BlockImportError('invalid-checkpoint', `block ${header.number} ${bytesToHex(block.hash())}: invalid checkpoint: ${fault.message}`, fault);
+      throw new BlockImportError(
+        'invalid-checkpoint',
+        `block ${header.number} ${bytesToHex(block.hash())}: invalid checkpoint: ${fault.message}`,
+        fault,
+      );
     }
   }
 
   async validateBody(block: Block, parent: BlockHeader, common: Common): Promise<void> {
-    if (!equalsBytes(transactionsRoot(block.transactions, common), block.header.transactionsTrie)) throw invalidBlock(block, 'invalid-body', 'transactions root mismatch');
+    if (!equalsBytes(transactionsRoot(block.transactions, common), block.header.transactionsTrie))
+      throw invalidBlock(block, 'invalid-body', 'transactions root mismatch');
     if (!block.uncleHashIsValid()) throw invalidBlock(block, 'invalid-body', 'uncle hash mismatch');
     const uncles = block.uncleHeaders;
     if (uncles.length === 0) return;
@@ -71,7 +96,8 @@ export class BlockValidator {
     for (const uncle of uncles) {
       const key = bytesToHex(uncle.hash());
       // A checkpoint block has no proof of work to reward; Mantis would take it as an uncle, this node does not.
-      if (checkpointOf(uncle) !== undefined) throw invalidBlock(block, 'invalid-body', `uncle ${key} is an ECIP-1097 checkpoint block`);
+      if (checkpointOf(uncle) !== undefined)
+        throw invalidBlock(block, 'invalid-body', `uncle ${key} is an ECIP-1097 checkpoint block`);
       if (ancestors.has(key)) throw invalidBlock(block, 'invalid-body', `uncle ${key} is an ancestor`);
       if (usedUncles.has(key)) throw invalidBlock(block, 'invalid-body', `uncle ${key} is already included`);
       usedUncles.add(key);

@@ -31,7 +31,12 @@ export class LimitExceededError extends Error {
    * More than `limit` logs matched. `lastCompleteBlock` is the highest block whose logs all fit, if any;
    * otherwise a single block alone has too many matches and only sharper criteria help.
    */
-  static results(limit: number, fromBlock: bigint, lastCompleteBlock: bigint | undefined, overflowBlock: bigint): LimitExceededError {
+  static results(
+    limit: number,
+    fromBlock: bigint,
+    lastCompleteBlock: bigint | undefined,
+    overflowBlock: bigint,
+  ): LimitExceededError {
     if (lastCompleteBlock === undefined) {
       return new LimitExceededError(
         'results',

@@ -79,7 +79,9 @@ function blockKeys(block: IndexableBlock, receipts: readonly ReceiptWithLogs[]):
     for (const log of receipt.logs) {
       add(prefixOf(KIND_ANY_LOG));
       add(prefixOf(KIND_ADDRESS, log.address));
-      log.topics.forEach((topic, position) => { add(prefixOf(KIND_TOPIC + position, topic)); });
+      log.topics.forEach((topic, position) => {
+        add(prefixOf(KIND_TOPIC + position, topic));
+      });
     }
   }
   return [...prefixes.values()].map((p) => concat(p, suffix));
@@ -104,7 +106,13 @@ export function unindexWrites(block: IndexableBlock, receipts: readonly ReceiptW
 export type LogIndexEntry =
   | { readonly kind: 'any'; readonly number: bigint; readonly hash: Uint8Array }
   | { readonly kind: 'address'; readonly address: Uint8Array; readonly number: bigint; readonly hash: Uint8Array }
-  | { readonly kind: 'topic'; readonly position: number; readonly topic: Uint8Array; readonly number: bigint; readonly hash: Uint8Array };
+  | {
+      readonly kind: 'topic';
+      readonly position: number;
+      readonly topic: Uint8Array;
+      readonly number: bigint;
+      readonly hash: Uint8Array;
+    };
 
 /** Decodes a log-index key; undefined for a key of another table or of an unknown shape. */
 export function decodeLogIndexKey(key: Uint8Array): LogIndexEntry | undefined {
@@ -113,8 +121,10 @@ export function decodeLogIndexKey(key: Uint8Array): LogIndexEntry | undefined {
   const { number, hash } = candidateOf(key);
   const value = key.slice(2, key.length - 40);
   if (kind === KIND_ANY_LOG && value.length === 0) return { kind: 'any', number, hash: hash.slice() };
-  if (kind === KIND_ADDRESS && value.length === 20) return { kind: 'address', address: value, number, hash: hash.slice() };
-  if (kind >= KIND_TOPIC && kind < KIND_TOPIC + 4 && value.length === 32) return { kind: 'topic', position: kind - KIND_TOPIC, topic: value, number, hash: hash.slice() };
+  if (kind === KIND_ADDRESS && value.length === 20)
+    return { kind: 'address', address: value, number, hash: hash.slice() };
+  if (kind >= KIND_TOPIC && kind < KIND_TOPIC + 4 && value.length === 32)
+    return { kind: 'topic', position: kind - KIND_TOPIC, topic: value, number, hash: hash.slice() };
   return undefined;
 }
 
@@ -122,7 +132,10 @@ export function decodeLogIndexKey(key: Uint8Array): LogIndexEntry | undefined {
  * Every posting of the log index in key order, for offline consistency checks and index rebuilds (not for queries:
  * see `LogIndex.candidates`). A key of the table that does not decode comes back as `{ kind: 'malformed', key }`.
  */
-export async function* logIndexEntries(reader: LogIndexReader, chunk = 1024): AsyncGenerator<LogIndexEntry | { readonly kind: 'malformed'; readonly key: Uint8Array }> {
+export async function* logIndexEntries(
+  reader: LogIndexReader,
+  chunk = 1024,
+): AsyncGenerator<LogIndexEntry | { readonly kind: 'malformed'; readonly key: Uint8Array }> {
   const iterator = reader.keys({ gte: Uint8Array.of(LOG_INDEX_TAG), lt: Uint8Array.of(LOG_INDEX_TAG + 1) });
   try {
     for (;;) {
@@ -141,7 +154,8 @@ function candidateOf(key: Uint8Array): IndexCandidate {
   return { number, hash: key.subarray(at + 8) };
 }
 
-const idOf = (key: Uint8Array): string => Buffer.from(key.buffer, key.byteOffset + key.length - 40, 40).toString('latin1');
+const idOf = (key: Uint8Array): string =>
+  Buffer.from(key.buffer, key.byteOffset + key.length - 40, 40).toString('latin1');
 
 /** One OR-group of the criteria (the addresses, or one topic position): a key range per value. */
 class GroupScan {
@@ -161,7 +175,6 @@ class GroupScan {
       reached: from - 1n,
     }));
   }
-
 
   async step(chunk: number): Promise<void> {
     await Promise.all(
@@ -228,7 +241,8 @@ export class LogIndex {
     const others = groups.filter((g) => g !== smallest);
     const out: IndexCandidate[] = [];
     for (const [id, candidate] of smallest.found) {
-      if (others.every((g) => g.found.has(id) || (!g.complete && candidate.number >= g.knownBelow))) out.push(candidate);
+      if (others.every((g) => g.found.has(id) || (!g.complete && candidate.number >= g.knownBelow)))
+        out.push(candidate);
     }
     return out.sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
   }

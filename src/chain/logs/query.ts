@@ -35,7 +35,8 @@ interface BlockRef {
 }
 
 function positiveInteger(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, got ${value}`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new RangeError(`${name} must be a positive integer, got ${value}`);
   return value;
 }
 
@@ -63,7 +64,10 @@ export class LogQueries {
     const to = query.toBlock > head ? head : query.toBlock;
     if (from > to) return [];
     if (to - from + 1n > BigInt(this.maxBlockRange)) throw LimitExceededError.blockRange(this.maxBlockRange, from, to);
-    const blocks = this.index !== undefined ? await this.indexedBlocks(criteria, from, to) : await this.bloomScannedBlocks(criteria, from, to);
+    const blocks =
+      this.index !== undefined
+        ? await this.indexedBlocks(criteria, from, to)
+        : await this.bloomScannedBlocks(criteria, from, to);
     return this.collect(blocks, criteria, from);
   }
 
@@ -91,7 +95,9 @@ export class LogQueries {
     const refs = await this.mapWindowed(numbers, async (number): Promise<BlockRef | undefined> => {
       const hash = await this.source.canonicalHash(number);
       const header = hash === undefined ? undefined : await this.source.header(hash);
-      return header !== undefined && bloomMayMatch(criteria, header.logsBloom) ? { number, hash: header.hash } : undefined;
+      return header !== undefined && bloomMayMatch(criteria, header.logsBloom)
+        ? { number, hash: header.hash }
+        : undefined;
     });
     return refs.filter((r): r is BlockRef => r !== undefined);
   }
@@ -112,7 +118,12 @@ export class LogQueries {
         const logs = logsPerBlock[i];
         if (out.length + logs.length > this.maxResults) {
           const overflow = window[i].number;
-          throw LimitExceededError.results(this.maxResults, from, overflow > from ? overflow - 1n : undefined, overflow);
+          throw LimitExceededError.results(
+            this.maxResults,
+            from,
+            overflow > from ? overflow - 1n : undefined,
+            overflow,
+          );
         }
         for (const log of logs) out.push(log);
       }

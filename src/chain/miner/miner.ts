@@ -23,7 +23,14 @@ import { ExternalWork } from './policies/external-work.js';
 import type { SealingPolicy } from './policies/sealing-policy.js';
 import type { MinerChain, MinerPool } from './ports.js';
 import { BlockProduction } from './production.js';
-import type { MineBlocksOptions, MinedBlock, MinerEvents, MinerOptions, MiningConsensus, MiningPolicy } from './types.js';
+import type {
+  MineBlocksOptions,
+  MinedBlock,
+  MinerEvents,
+  MinerOptions,
+  MiningConsensus,
+  MiningPolicy,
+} from './types.js';
 import type { MiningWork } from './work-book.js';
 
 export class Miner extends EventEmitter<MinerEvents> {
@@ -55,9 +62,11 @@ export class Miner extends EventEmitter<MinerEvents> {
   };
 
   constructor(options: MinerOptions) {
-    if (options.consensus === 'pow' && options.pow === undefined) throw new Error('a PoW miner needs the pow module (options.pow)');
+    if (options.consensus === 'pow' && options.pow === undefined)
+      throw new Error('a PoW miner needs the pow module (options.pow)');
     // Back-to-back sealing without work would build blocks as fast as the CPU allows.
-    if (options.consensus === 'instant' && options.policy !== 'dev') throw new Error('instant sealing runs the dev policy only');
+    if (options.consensus === 'instant' && options.policy !== 'dev')
+      throw new Error('instant sealing runs the dev policy only');
     super();
     this.chain = options.chain;
     this.pool = options.pool;
@@ -82,7 +91,8 @@ export class Miner extends EventEmitter<MinerEvents> {
       activityTimeoutMs: options.activityTimeoutMs ?? 30_000,
       now,
     });
-    this.sealing = this.policy === 'dev' ? new DevPolicy(this.core, this.blockTimeSeconds) : new ContinuousPolicy(this.core);
+    this.sealing =
+      this.policy === 'dev' ? new DevPolicy(this.core, this.blockTimeSeconds) : new ContinuousPolicy(this.core);
     this.chain.on('newHead', this.onNewHead);
     this.pool.on('tx:added', this.onTxAdded);
     this.pool.on('tx:promoted', this.onTxPromoted);

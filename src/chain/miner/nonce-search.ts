@@ -39,7 +39,11 @@ export function randomNonce(): bigint {
 }
 
 /** Finds a seal for `target`, or undefined if cancelled. */
-export async function searchNonce(pow: MinerPow, target: SealTarget, options: NonceSearchOptions = {}): Promise<MinedSeal | undefined> {
+export async function searchNonce(
+  pow: MinerPow,
+  target: SealTarget,
+  options: NonceSearchOptions = {},
+): Promise<MinedSeal | undefined> {
   const chunkMs = options.chunkMs ?? 10;
   let nonce = options.startNonce ?? randomNonce();
   for (;;) {

@@ -7,8 +7,13 @@ import type { BlockProduction } from './production.js';
 import type { MineBlocksOptions, MinedBlock } from './types.js';
 
 /** Seals `count` blocks now, one after another, from the pool's executable transactions. */
-export async function mineBlocks(core: BlockProduction, count: number, options: MineBlocksOptions = {}): Promise<MinedBlock[]> {
-  if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`the number of blocks must be a non-negative integer, got ${count}`);
+export async function mineBlocks(
+  core: BlockProduction,
+  count: number,
+  options: MineBlocksOptions = {},
+): Promise<MinedBlock[]> {
+  if (!Number.isSafeInteger(count) || count < 0)
+    throw new RangeError(`the number of blocks must be a non-negative integer, got ${count}`);
   const withTransactions = options.withTransactions ?? true;
   const collect = options.collect ?? true;
   const out: MinedBlock[] = [];
@@ -17,7 +22,9 @@ export async function mineBlocks(core: BlockProduction, count: number, options: 
   while (done < count) {
     // Blocks on the head with nothing to include go in bulk (one database batch per chunk, see Blockchain.extendHead).
     if (parentHash === undefined && core.chain.extendHead !== undefined) {
-      const made = await core.exclusive(() => core.produceEmpty(count - done, withTransactions, options.timestamp, collect ? out : undefined));
+      const made = await core.exclusive(() =>
+        core.produceEmpty(count - done, withTransactions, options.timestamp, collect ? out : undefined),
+      );
       done += made;
       if (made > 0) continue;
     }

@@ -15,7 +15,10 @@ export type MinerChain = Pick<Blockchain, 'getHead' | 'assemble' | 'importBlock'
  * Candidate transactions (executable, in the pool's price-then-nonce order), the updates that take mined
  * transactions out, and the events that tell the miner new work arrived.
  */
-export type MinerPool = Pick<TxPool, 'executable' | 'pendingCount' | 'whenAddsSettled' | 'onBlockAdded' | 'onReorg' | 'remove' | 'on' | 'off'>;
+export type MinerPool = Pick<
+  TxPool,
+  'executable' | 'pendingCount' | 'whenAddsSettled' | 'onBlockAdded' | 'onReorg' | 'remove' | 'on' | 'off'
+>;
 
 /** Nonce search, seal checks and the work package of an epoch. */
 export type MinerPow = Pick<Ethash, 'mine' | 'verifySeal' | 'workPackage'>;

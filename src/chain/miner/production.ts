@@ -89,7 +89,11 @@ export class BlockProduction {
   }
 
   /** Assembles on `parentHash` (default: the head), seals, imports and settles one block. Call under the lock. */
-  async produce(parentHash: Uint8Array | undefined, withTransactions: boolean, timestamp: bigint | undefined): Promise<MinedBlock> {
+  async produce(
+    parentHash: Uint8Array | undefined,
+    withTransactions: boolean,
+    timestamp: bigint | undefined,
+  ): Promise<MinedBlock> {
     const head = this.chain.getHead().hash();
     const parent = parentHash ?? head;
     const started = performance.now();
@@ -118,7 +122,8 @@ export class BlockProduction {
   /** A real Ethash seal (searched to the end: at dev difficulty this is a couple of hashes), or the zero seal without PoW. */
   async sealNow(assembled: AssembledBlock): Promise<Block> {
     // The instant seal is the zero seal by definition: nothing for import to check again.
-    if (this.consensus !== 'pow') return assembled.seal(new Uint8Array(8), new Uint8Array(32), this.consensus === 'instant');
+    if (this.consensus !== 'pow')
+      return assembled.seal(new Uint8Array(8), new Uint8Array(32), this.consensus === 'instant');
     const found = await this.searchSeal(assembled.template.header);
     // The search computed this seal, so import need not hash it again.
     return assembled.seal(found!.nonce, found!.mixDigest, true);
@@ -129,19 +134,38 @@ export class BlockProduction {
     return searchNonce(
       this.pow,
       { powHash: sealHash(header), difficulty: header.difficulty, blockNumber: header.number },
-      { chunkMs: this.chunkMs, ...(cancelled !== undefined ? { cancelled } : {}), onProgress: (hashes) => this.meter.record(hashes) },
+      {
+        chunkMs: this.chunkMs,
+        ...(cancelled !== undefined ? { cancelled } : {}),
+        onProgress: (hashes) => this.meter.record(hashes),
+      },
     );
   }
 
   /** After an import: count it, take its transactions out of the pool, drop candidates that cannot execute. */
-  async settle(assembled: AssembledBlock, block: Block, result: ImportResult, builtOnHead: boolean, sealMs?: number): Promise<MinedBlock> {
+  async settle(
+    assembled: AssembledBlock,
+    block: Block,
+    result: ImportResult,
+    builtOnHead: boolean,
+    sealMs?: number,
+  ): Promise<MinedBlock> {
     if (result.status !== 'known') this.mined++;
     if (result.status === 'head') {
       if (result.dropped.length === 0 && result.added.length === 1) await this.pool.onBlockAdded(block.transactions);
-      else await this.pool.onReorg(result.dropped.flatMap((b) => b.transactions), result.added.flatMap((b) => b.transactions));
+      else
+        await this.pool.onReorg(
+          result.dropped.flatMap((b) => b.transactions),
+          result.added.flatMap((b) => b.transactions),
+        );
       if (builtOnHead) this.dropUnexecutable(assembled);
     }
-    const mined: MinedBlock = { block, transactions: assembled.transactions, rejected: assembled.rejected, ...(sealMs !== undefined ? { sealMs } : {}) };
+    const mined: MinedBlock = {
+      block,
+      transactions: assembled.transactions,
+      rejected: assembled.rejected,
+      ...(sealMs !== undefined ? { sealMs } : {}),
+    };
     this.events.emit('sealed', mined);
     return mined;
   }

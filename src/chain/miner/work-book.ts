@@ -25,7 +25,8 @@ export class WorkBook {
   private readonly entries = new Map<string, PreparedWork>();
 
   constructor(private readonly limit = 30) {
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError('the prepared-work limit must be a positive integer');
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new RangeError('the prepared-work limit must be a positive integer');
   }
 
   add(entry: PreparedWork): void {

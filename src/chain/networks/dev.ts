@@ -57,7 +57,10 @@ export const dev: NetworkDefinition = {
       nonce: new Uint8Array(8),
     },
     loadAlloc: async () =>
-      DEV_ACCOUNTS.map((account) => ({ address: hexToBytes(account.address as `0x${string}`), balance: DEV_ACCOUNT_BALANCE })),
+      DEV_ACCOUNTS.map((account) => ({
+        address: hexToBytes(account.address as `0x${string}`),
+        balance: DEV_ACCOUNT_BALANCE,
+      })),
   },
   requiredBlockHashes: [],
 };

@@ -74,7 +74,12 @@ export class GenesisMismatchError extends Error {
     this.name = 'GenesisMismatchError';
   }
 
-  static ofDatabase(dataDir: string, networkName: string, storedGenesis: Uint8Array, expected: Block): GenesisMismatchError {
+  static ofDatabase(
+    dataDir: string,
+    networkName: string,
+    storedGenesis: Uint8Array,
+    expected: Block,
+  ): GenesisMismatchError {
     return new GenesisMismatchError(
       `the database in ${dataDir} belongs to a chain with genesis ${bytesToHex(storedGenesis)}, ` +
         `not ${networkName} (genesis ${bytesToHex(expected.hash())})`,
@@ -120,7 +125,9 @@ export async function buildGenesisBlock(network: NetworkDefinition): Promise<Gen
   const block = genesisBlock(network.genesis.header, evmRulesAt(network, 0n), stateRoot);
   const hash = block.hash();
   if (expectedHash !== undefined && !equalsBytes(hash, expectedHash)) {
-    throw new GenesisMismatchError(`${network.name} genesis hash ${bytesToHex(hash)} differs from the published ${bytesToHex(expectedHash)}`);
+    throw new GenesisMismatchError(
+      `${network.name} genesis hash ${bytesToHex(hash)} differs from the published ${bytesToHex(expectedHash)}`,
+    );
   }
   return { block, hash, stateRoot, alloc };
 }

@@ -4,10 +4,23 @@ import { mordor } from './mordor.js';
 import type { NetworkDefinition, NetworkName } from './types.js';
 
 export * from './types.js';
-export { dev, DEV_CHECKPOINTING, DEV_FEDERATION_ACCOUNTS, DEV_GAS_LIMIT, DEV_MINIMUM_DIFFICULTY, devWithCheckpointing } from './dev.js';
+export {
+  dev,
+  DEV_CHECKPOINTING,
+  DEV_FEDERATION_ACCOUNTS,
+  DEV_GAS_LIMIT,
+  DEV_MINIMUM_DIFFICULTY,
+  devWithCheckpointing,
+} from './dev.js';
 export { mordor } from './mordor.js';
 export { etc } from './etc.js';
-export { DEV_ACCOUNTS, DEV_ACCOUNT_BALANCE, DEV_MNEMONIC, DEV_DERIVATION_PATH_PREFIX, type DevAccount } from './devAccounts.js';
+export {
+  DEV_ACCOUNTS,
+  DEV_ACCOUNT_BALANCE,
+  DEV_MNEMONIC,
+  DEV_DERIVATION_PATH_PREFIX,
+  type DevAccount,
+} from './devAccounts.js';
 export {
   buildGenesisBlock,
   computeGenesisStateRoot,

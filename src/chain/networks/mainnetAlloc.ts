@@ -11,7 +11,10 @@ export async function loadEthereumMainnetAlloc(): Promise<GenesisAccount[]> {
   try {
     ({ mainnetGenesis } = (await import('@ethereumjs/genesis/mainnet')) as { mainnetGenesis: Record<string, unknown> });
   } catch (cause) {
-    throw new Error('The etc network needs the mainnet genesis allocation from the "@ethereumjs/genesis" package; install it', { cause });
+    throw new Error(
+      'The etc network needs the mainnet genesis allocation from the "@ethereumjs/genesis" package; install it',
+      { cause },
+    );
   }
   return Object.entries(mainnetGenesis).map(([address, balance]) => ({
     address: hexToBytes(address as `0x${string}`),

@@ -91,7 +91,9 @@ export class EthashCacheStore {
   /** Starts loading or building a cache in the background (e.g. the next epoch's); failures are reported as warnings. */
   prefetch(key: EpochInfo): void {
     if (this.memory.has(keyOf(key)) || this.pending.has(keyOf(key))) return;
-    this.get(key).catch((error: unknown) => this.warn(`pre-building the Ethash cache of epoch ${key.epoch} failed: ${String(error)}`));
+    this.get(key).catch((error: unknown) =>
+      this.warn(`pre-building the Ethash cache of epoch ${key.epoch} failed: ${String(error)}`),
+    );
   }
 
   private remember(id: string, cache: Uint32Array): void {
@@ -123,7 +125,8 @@ export class EthashCacheStore {
             ...(this.progressIntervalMs !== undefined ? { intervalMs: this.progressIntervalMs } : {}),
             fields: () => ({ epoch: key.epoch }),
           }).start();
-    const onProgress = progress === undefined ? undefined : (done: number, total: number) => progress.update(done, total);
+    const onProgress =
+      progress === undefined ? undefined : (done: number, total: number) => progress.update(done, total);
     let cache: Uint32Array;
     try {
       cache = this.useWorker
@@ -136,7 +139,11 @@ export class EthashCacheStore {
     } finally {
       progress?.stop();
     }
-    if (progress !== undefined) this.log?.info('Ethash cache built', { epoch: key.epoch, seconds: Math.round(progress.elapsedSeconds * 10) / 10 });
+    if (progress !== undefined)
+      this.log?.info('Ethash cache built', {
+        epoch: key.epoch,
+        seconds: Math.round(progress.elapsedSeconds * 10) / 10,
+      });
     if (file !== undefined) await this.write(file, cache);
     return cache;
   }
@@ -146,7 +153,8 @@ export class EthashCacheStore {
     try {
       bytes = await readFile(file);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.warn(`cannot read Ethash cache ${file}: ${String(error)}`);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        this.warn(`cannot read Ethash cache ${file}: ${String(error)}`);
       return undefined;
     }
     if (bytes.length !== size) {
@@ -176,7 +184,9 @@ export class EthashCacheStore {
   private async prune(dir: string): Promise<void> {
     const names = (await readdir(dir)).filter((name) => name.startsWith(FILE_PREFIX) && !name.includes('.tmp-'));
     if (names.length <= this.onDisk) return;
-    const dated = await Promise.all(names.map(async (name) => ({ name, mtime: (await stat(join(dir, name))).mtimeMs })));
+    const dated = await Promise.all(
+      names.map(async (name) => ({ name, mtime: (await stat(join(dir, name))).mtimeMs })),
+    );
     dated.sort((a, b) => b.mtime - a.mtime);
     for (const { name } of dated.slice(this.onDisk)) await unlink(join(dir, name)).catch(() => {});
   }

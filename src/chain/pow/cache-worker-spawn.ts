@@ -13,7 +13,11 @@ function spawnWorker(job: { epoch: number; epochLength: number }): Worker {
  * Builds the epoch's cache in a worker thread; resolves with its words (the buffer is transferred, not copied).
  * `onProgress` receives the worker's progress reports (see buildCache).
  */
-export function buildCacheInWorker(epoch: number, epochLength: number, onProgress?: (done: number, total: number) => void): Promise<Uint32Array> {
+export function buildCacheInWorker(
+  epoch: number,
+  epochLength: number,
+  onProgress?: (done: number, total: number) => void,
+): Promise<Uint32Array> {
   return new Promise((resolve, reject) => {
     const worker = spawnWorker({ epoch, epochLength });
     let settled = false;
@@ -30,7 +34,8 @@ export function buildCacheInWorker(epoch: number, epochLength: number, onProgres
       reject(error);
     });
     worker.once('exit', (code) => {
-      if (!settled) reject(new Error(`Ethash cache worker for epoch ${epoch} exited with code ${code} before replying`));
+      if (!settled)
+        reject(new Error(`Ethash cache worker for epoch ${epoch} exited with code ${code} before replying`));
     });
   });
 }

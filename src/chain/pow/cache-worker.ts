@@ -10,7 +10,9 @@ import { loadKeccak } from './keccak.js';
 const { epoch, epochLength } = workerData as { epoch: number; epochLength: number };
 await loadKeccak();
 // Progress goes back as { done, total } messages; the finished cache as its ArrayBuffer.
-const cache = buildCache(cacheSize(epoch), seedHash(epoch, epochLength), (done, total) => parentPort?.postMessage({ done, total }));
+const cache = buildCache(cacheSize(epoch), seedHash(epoch, epochLength), (done, total) =>
+  parentPort?.postMessage({ done, total }),
+);
 // buildCache allocates a plain (non-shared) ArrayBuffer, which can be transferred.
 const buffer = cache.buffer as ArrayBuffer;
 parentPort?.postMessage(buffer, [buffer]);

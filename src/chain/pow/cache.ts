@@ -19,7 +19,11 @@ const PROGRESS_EVERY = 8192;
  * `onProgress(done, total)` is called every few thousand items, in units of one item hashed once
  * (total = items × (1 + CACHE_ROUNDS)).
  */
-export function buildCache(size: number, seed: Uint8Array, onProgress?: (done: number, total: number) => void): Uint32Array {
+export function buildCache(
+  size: number,
+  seed: Uint8Array,
+  onProgress?: (done: number, total: number) => void,
+): Uint32Array {
   if (size % HASH_BYTES !== 0) throw new RangeError(`cache size ${size} is not a multiple of ${HASH_BYTES}`);
   const items = size / HASH_BYTES;
   const bytes = new Uint8Array(size);
@@ -48,4 +52,3 @@ export function buildCache(size: number, seed: Uint8Array, onProgress?: (done: n
   }
   return words;
 }
-

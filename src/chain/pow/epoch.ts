@@ -44,7 +44,9 @@ function toBlockNumber(block: bigint | number): number {
 
 export function epochLengthAt(block: bigint | number, params: PowParams): number {
   const fork = params.ecip1099Block;
-  return fork !== undefined && toBlockNumber(block) >= toBlockNumber(fork) ? EPOCH_LENGTH_ECIP1099 : EPOCH_LENGTH_DEFAULT;
+  return fork !== undefined && toBlockNumber(block) >= toBlockNumber(fork)
+    ? EPOCH_LENGTH_ECIP1099
+    : EPOCH_LENGTH_DEFAULT;
 }
 
 export function epochAt(block: bigint | number, params: PowParams): EpochInfo {

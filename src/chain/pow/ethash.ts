@@ -33,7 +33,10 @@ export class Ethash implements SealVerifier {
   readonly caches: EthashCacheStore;
   private readonly prebuildNext: boolean;
 
-  private constructor(readonly params: PowParams, options: EthashOptions) {
+  private constructor(
+    readonly params: PowParams,
+    options: EthashOptions,
+  ) {
     this.caches = new EthashCacheStore(options.cacheDir, options);
     this.prebuildNext = options.prebuildNext ?? true;
   }

@@ -1,3 +1,4 @@
+// biome-ignore-all format: hand-unrolled hashing loops whose layout shows the unrolling (one step of 16 per line)
 /**
  * Light Ethash evaluation: hashimoto over dataset items computed on the fly from the cache.
  *

@@ -15,5 +15,14 @@ export {
 } from './epoch.js';
 export { buildCache } from './cache.js';
 export { hashimotoLight, calcDatasetItem, type LightHash } from './hashimoto.js';
-export { boundary, boundaryBytes, checkSeal, mineLight, type MinedSeal, type SealCheck, type SealFailure, type SealInput } from './seal.js';
+export {
+  boundary,
+  boundaryBytes,
+  checkSeal,
+  mineLight,
+  type MinedSeal,
+  type SealCheck,
+  type SealFailure,
+  type SealInput,
+} from './seal.js';
 export { loadKeccak } from './keccak.js';

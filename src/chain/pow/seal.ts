@@ -59,10 +59,22 @@ export interface SealInput {
 /** Checks a seal against the epoch cache (`fullSize` = the epoch's dataset size). */
 export function checkSeal(cache: Uint32Array, fullSize: number, seal: SealInput): SealCheck {
   if (seal.difficulty <= 0n) {
-    return { valid: false, reason: 'invalid-difficulty', message: `difficulty must be positive, got ${seal.difficulty}` };
+    return {
+      valid: false,
+      reason: 'invalid-difficulty',
+      message: `difficulty must be positive, got ${seal.difficulty}`,
+    };
   }
-  if (seal.powHash.length !== 32 || seal.mixDigest.length !== 32 || (seal.nonce instanceof Uint8Array && seal.nonce.length !== 8)) {
-    return { valid: false, reason: 'invalid-length', message: 'pow hash and mix digest must be 32 bytes and the nonce 8 bytes' };
+  if (
+    seal.powHash.length !== 32 ||
+    seal.mixDigest.length !== 32 ||
+    (seal.nonce instanceof Uint8Array && seal.nonce.length !== 8)
+  ) {
+    return {
+      valid: false,
+      reason: 'invalid-length',
+      message: 'pow hash and mix digest must be 32 bytes and the nonce 8 bytes',
+    };
   }
   const [hi, lo] = splitNonce(seal.nonce);
   const mixDigest = new Uint8Array(32);
@@ -74,7 +86,11 @@ export function checkSeal(cache: Uint32Array, fullSize: number, seal: SealInput)
     }
   }
   if (!makeTargetTest(seal.difficulty)(result)) {
-    return { valid: false, reason: 'difficulty-not-met', message: 'invalid proof-of-work: result above the difficulty boundary' };
+    return {
+      valid: false,
+      reason: 'difficulty-not-met',
+      message: 'invalid proof-of-work: result above the difficulty boundary',
+    };
   }
   return { valid: true, result };
 }

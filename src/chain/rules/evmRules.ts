@@ -68,7 +68,10 @@ function customHardforks(ruleSet: EvmRuleSetName): HardforksDict {
 
 function chainConfig(network: NetworkDefinition, hardfork: EthHardforkName, ruleSet: EvmRuleSetName): ChainConfig {
   const last = ETH_HARDFORK_ORDER.indexOf(hardfork);
-  const hardforks: HardforkTransitionConfig[] = ETH_HARDFORK_ORDER.slice(0, last + 1).map((name) => ({ name, block: 0 }));
+  const hardforks: HardforkTransitionConfig[] = ETH_HARDFORK_ORDER.slice(0, last + 1).map((name) => ({
+    name,
+    block: 0,
+  }));
   const g = network.genesis.header;
   return {
     name: `${network.name}-${ruleSet}`,

@@ -62,7 +62,12 @@ export function expectedDifficulty(rules: ChainRules, parent: HeaderLike, timest
  * All failed checks of `header` against `parent` (empty = valid). `nowSeconds` enables the
  * "at most 15 s in the future" check; omit it when replaying history.
  */
-export function headerErrors(rules: ChainRules, header: HeaderLike, parent: ParentHeaderLike, nowSeconds?: bigint): InvalidHeaderError[] {
+export function headerErrors(
+  rules: ChainRules,
+  header: HeaderLike,
+  parent: ParentHeaderLike,
+  nowSeconds?: bigint,
+): InvalidHeaderError[] {
   const errors: InvalidHeaderError[] = [];
   const fail = (code: HeaderErrorCode, message: string) => errors.push(new InvalidHeaderError(code, message));
   const parentHash = parent.hash();
@@ -76,16 +81,28 @@ export function headerErrors(rules: ChainRules, header: HeaderLike, parent: Pare
     fail('timestamp-not-after-parent', `timestamp ${header.timestamp} is not after the parent's ${parent.timestamp}`);
   }
   if (nowSeconds !== undefined && header.timestamp > nowSeconds + rules.allowedFutureSeconds) {
-    fail('timestamp-in-future', `timestamp ${header.timestamp} is more than ${rules.allowedFutureSeconds} s ahead of ${nowSeconds}`);
+    fail(
+      'timestamp-in-future',
+      `timestamp ${header.timestamp} is more than ${rules.allowedFutureSeconds} s ahead of ${nowSeconds}`,
+    );
   }
   if (header.extraData.length > rules.maxExtraDataSize) {
-    fail('extra-data-too-long', `extraData is ${header.extraData.length} bytes, at most ${rules.maxExtraDataSize} allowed`);
+    fail(
+      'extra-data-too-long',
+      `extraData is ${header.extraData.length} bytes, at most ${rules.maxExtraDataSize} allowed`,
+    );
   }
   if (header.gasLimit > MAX_GAS_LIMIT) {
-    fail('gas-limit-above-max', `gas limit ${header.gasLimit} exceeds the maximum 2^63 − 1 = ${MAX_GAS_LIMIT} (header rule gas-limit-above-max)`);
+    fail(
+      'gas-limit-above-max',
+      `gas limit ${header.gasLimit} exceeds the maximum 2^63 − 1 = ${MAX_GAS_LIMIT} (header rule gas-limit-above-max)`,
+    );
   }
   if (!isGasLimitValid(header.gasLimit, parent.gasLimit)) {
-    fail('gas-limit-out-of-bounds', `gas limit ${header.gasLimit} may differ from the parent's ${parent.gasLimit} by less than 1/1024 and be at least 5000`);
+    fail(
+      'gas-limit-out-of-bounds',
+      `gas limit ${header.gasLimit} may differ from the parent's ${parent.gasLimit} by less than 1/1024 and be at least 5000`,
+    );
   }
   if (header.gasUsed > header.gasLimit) {
     fail('gas-used-above-limit', `gas used ${header.gasUsed} exceeds the gas limit ${header.gasLimit}`);
@@ -98,7 +115,12 @@ export function headerErrors(rules: ChainRules, header: HeaderLike, parent: Pare
 }
 
 /** Throws the first `InvalidHeaderError` of `headerErrors`, if any. */
-export function validateHeader(rules: ChainRules, header: HeaderLike, parent: ParentHeaderLike, nowSeconds?: bigint): void {
+export function validateHeader(
+  rules: ChainRules,
+  header: HeaderLike,
+  parent: ParentHeaderLike,
+  nowSeconds?: bigint,
+): void {
   const [first] = headerErrors(rules, header, parent, nowSeconds);
   if (first !== undefined) throw first;
 }
@@ -106,10 +128,12 @@ export function validateHeader(rules: ChainRules, header: HeaderLike, parent: Pa
 /** Uncle count and depth rules of one block (ancestry and duplicates need chain data: the importer's job). */
 export function uncleErrors(rules: ChainRules, blockNumber: bigint, uncleNumbers: readonly bigint[]): string[] {
   const errors: string[] = [];
-  if (uncleNumbers.length > rules.maxUncles) errors.push(`${uncleNumbers.length} uncles, at most ${rules.maxUncles} allowed`);
+  if (uncleNumbers.length > rules.maxUncles)
+    errors.push(`${uncleNumbers.length} uncles, at most ${rules.maxUncles} allowed`);
   for (const n of uncleNumbers) {
     const depth = blockNumber - n;
-    if (depth < 1n || depth > rules.maxUncleDepth) errors.push(`uncle ${n} is ${depth} generations from block ${blockNumber}; 1..${rules.maxUncleDepth} allowed`);
+    if (depth < 1n || depth > rules.maxUncleDepth)
+      errors.push(`uncle ${n} is ${depth} generations from block ${blockNumber}; 1..${rules.maxUncleDepth} allowed`);
   }
   return errors;
 }

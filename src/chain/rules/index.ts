@@ -1,4 +1,11 @@
-export { isActivated, isForkActive, EVM_RULE_SETS, evmRuleSetAt, nextEvmRuleSetChange, type EvmRuleSetName } from './forks.js';
+export {
+  isActivated,
+  isForkActive,
+  EVM_RULE_SETS,
+  evmRuleSetAt,
+  nextEvmRuleSetChange,
+  type EvmRuleSetName,
+} from './forks.js';
 export { evmRulesAt, evmRulesFor, txRulesAt } from './evmRules.js';
 export {
   calcDifficulty,
@@ -18,7 +25,14 @@ export {
   type BlockRewards,
   type UncleRef,
 } from './rewards.js';
-export { isGasLimitValid, gasLimitBounds, nextGasLimit, GAS_LIMIT_BOUND_DIVISOR, MIN_GAS_LIMIT, MAX_GAS_LIMIT } from './gasLimit.js';
+export {
+  isGasLimitValid,
+  gasLimitBounds,
+  nextGasLimit,
+  GAS_LIMIT_BOUND_DIVISOR,
+  MIN_GAS_LIMIT,
+  MAX_GAS_LIMIT,
+} from './gasLimit.js';
 export { etcRules, ethRules, type ChainRules, type EthConsensusForks } from './chainRules.js';
 export {
   headerErrors,

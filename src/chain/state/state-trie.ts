@@ -87,7 +87,8 @@ export class StateTrie extends MerklePatriciaTrie {
       updates.values(),
       this.EMPTY_TRIE_ROOT,
     );
-    if (writes.length > 0) await this._db.batch(writes.map(([hash, value]) => ({ type: 'put' as const, key: this._getDbKey(hash), value })));
+    if (writes.length > 0)
+      await this._db.batch(writes.map(([hash, value]) => ({ type: 'put' as const, key: this._getDbKey(hash), value })));
     this.root(newRoot);
   }
 
@@ -131,7 +132,11 @@ export class StateTrie extends MerklePatriciaTrie {
     return value;
   }
 
-  override async findPath(key: Uint8Array, throwIfMissing = false, partialPath: { stack: MPTNode[] } = { stack: [] }): Promise<Path> {
+  override async findPath(
+    key: Uint8Array,
+    throwIfMissing = false,
+    partialPath: { stack: MPTNode[] } = { stack: [] },
+  ): Promise<Path> {
     // Resuming from a partial stack is rare (proof code): leave it to the library.
     if (partialPath.stack.length > 0) return super.findPath(key, throwIfMissing, partialPath);
     const target = toNibbles(key);

@@ -8,7 +8,16 @@
  */
 import type { Common } from '@ethereumjs/common';
 import { CacheType, Caches, MerkleStateManager, getMerkleStateProof } from '@ethereumjs/statemanager';
-import { type Account, Address, KECCAK256_RLP, ValueEncoding, bytesToBigInt, bytesToUnprefixedHex, hexToBytes, setLengthLeft } from '@ethereumjs/util';
+import {
+  type Account,
+  Address,
+  KECCAK256_RLP,
+  ValueEncoding,
+  bytesToBigInt,
+  bytesToUnprefixedHex,
+  hexToBytes,
+  setLengthLeft,
+} from '@ethereumjs/util';
 import { Lru } from '../db/lru.js';
 import { StateTrie } from './state-trie.js';
 import { BufferedTrieDB, type TrieNodeStore } from './trie-db.js';

@@ -11,7 +11,13 @@
  * any order gives the same root as applying them one by one.
  */
 import { RLP } from '@ethereumjs/rlp';
-import { type BranchMPTNode, ExtensionMPTNode, LeafMPTNode, type MPTNode, type NodeReferenceOrRawMPTNode } from '@ethereumjs/mpt';
+import {
+  type BranchMPTNode,
+  ExtensionMPTNode,
+  LeafMPTNode,
+  type MPTNode,
+  type NodeReferenceOrRawMPTNode,
+} from '@ethereumjs/mpt';
 import { toNibbles } from './nibbles.js';
 
 type Ref = NodeReferenceOrRawMPTNode;
@@ -50,7 +56,10 @@ export async function applyBatch(
   let top: Work | undefined = root === undefined ? undefined : { kind: 'stored', ref: root };
   for (const [key, value] of updates) {
     const nibbles = toNibbles(key);
-    top = value === null || value.length === 0 ? (await batch.remove(top, nibbles, 0)).node : await batch.insert(top, nibbles, 0, value);
+    top =
+      value === null || value.length === 0
+        ? (await batch.remove(top, nibbles, 0)).node
+        : await batch.insert(top, nibbles, 0, value);
   }
   if (top === undefined) return { root: emptyRoot, writes: [] };
   if (top.kind === 'stored' && top.ref instanceof Uint8Array) return { root: top.ref, writes: [] };
@@ -70,7 +79,8 @@ class TrieBatch {
     if (node.kind !== 'stored') return node;
     const decoded = await this.source.load(node.ref);
     if (decoded instanceof LeafMPTNode) return { kind: 'leaf', path: decoded.key(), value: decoded.value()! };
-    if (decoded instanceof ExtensionMPTNode) return { kind: 'ext', path: decoded.key(), child: { kind: 'stored', ref: decoded.value() as Ref } };
+    if (decoded instanceof ExtensionMPTNode)
+      return { kind: 'ext', path: decoded.key(), child: { kind: 'stored', ref: decoded.value() as Ref } };
     const branch = decoded as BranchMPTNode;
     const children: (Work | undefined)[] = new Array(16);
     for (let i = 0; i < 16; i++) {
@@ -104,7 +114,8 @@ class TrieBatch {
         }
         const branch = newBranch();
         const rest = open.path.slice(common + 1);
-        branch.children[open.path[common]] = rest.length === 0 ? open.child : { kind: 'ext', path: rest, child: open.child };
+        branch.children[open.path[common]] =
+          rest.length === 0 ? open.child : { kind: 'ext', path: rest, child: open.child };
         this.hang(branch, key.slice(at + common), { kind: 'leaf', path: [], value });
         return common === 0 ? branch : { kind: 'ext', path: open.path.slice(0, common), child: branch };
       }
@@ -118,7 +129,11 @@ class TrieBatch {
   }
 
   /** Deletes `key`; `changed` false (and the node as given) when the key was not there. */
-  async remove(node: Work | undefined, key: number[], at: number): Promise<{ node: Work | undefined; changed: boolean }> {
+  async remove(
+    node: Work | undefined,
+    key: number[],
+    at: number,
+  ): Promise<{ node: Work | undefined; changed: boolean }> {
     if (node === undefined) return { node, changed: false };
     const open = await this.open(node);
     switch (open.kind) {
@@ -219,7 +234,6 @@ function commonPrefix(path: number[], key: number[], at: number): number {
   while (i < path.length && at + i < key.length && path[i] === key[at + i]) i++;
   return i;
 }
-
 
 /** Compact (hex-prefix) encoding of a nibble path, with the leaf flag. */
 function hexPrefix(path: number[], leaf: boolean): Uint8Array {

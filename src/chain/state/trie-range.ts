@@ -76,7 +76,6 @@ function equalsEmptyRoot(trie: MerklePatriciaTrie): boolean {
   return Buffer.from(trie.root()).equals(Buffer.from(trie.EMPTY_TRIE_ROOT));
 }
 
-
 function fromNibbles(nibbles: readonly number[]): Uint8Array {
   const out = new Uint8Array(nibbles.length >> 1);
   for (let i = 0; i < out.length; i++) out[i] = (nibbles[2 * i] << 4) | nibbles[2 * i + 1];

@@ -7,7 +7,13 @@ import { etcEngineRules } from '../engine-adapters.js';
 import type { ChainRules } from '../engine-types.js';
 import type { EtcForkSchedule, GenesisAccount, NetworkDefinition } from '../networks/types.js';
 import { ethTestRules } from './eth-rules.js';
-import { ChainParamsError, ETC_TEST_FORKS, parseForkParams, type EtcTestFork, type EthForkSchedule } from './fork-schedule.js';
+import {
+  ChainParamsError,
+  ETC_TEST_FORKS,
+  parseForkParams,
+  type EtcTestFork,
+  type EthForkSchedule,
+} from './fork-schedule.js';
 import { bigintToBytes, testBytes, testQuantity, TestQuantityError } from './quantity.js';
 
 export type SealEngine = 'NoProof' | 'NoReward' | 'Ethash';
@@ -29,7 +35,15 @@ export interface ChainParamsInput {
   readonly params: Readonly<Record<string, unknown>>;
   readonly sealEngine?: string;
   readonly accounts: Readonly<
-    Record<string, { readonly balance?: Quantity; readonly code?: string; readonly nonce?: Quantity; readonly storage?: Readonly<Record<string, Quantity>> }>
+    Record<
+      string,
+      {
+        readonly balance?: Quantity;
+        readonly code?: string;
+        readonly nonce?: Quantity;
+        readonly storage?: Readonly<Record<string, Quantity>>;
+      }
+    >
   >;
 }
 
@@ -94,7 +108,12 @@ function parse(input: ChainParamsInput): TestChainSpec {
     return { definition, rules: etcEngineRules(definition), sealEngine, coinbase, description: `ETC_${forks.fork}` };
   }
   const definition: NetworkDefinition = { ...definitionBase, forks: etcEquivalentOf(forks.schedule) };
-  const rules = ethTestRules({ schedule: forks.schedule, chainId, eips: forks.eips, noReward: sealEngine === 'NoReward' });
+  const rules = ethTestRules({
+    schedule: forks.schedule,
+    chainId,
+    eips: forks.eips,
+    noReward: sealEngine === 'NoReward',
+  });
   return { definition, rules, sealEngine, coinbase, description: describe(forks.schedule) };
 }
 

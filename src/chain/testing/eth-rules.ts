@@ -39,7 +39,9 @@ export function ethCommon(hardfork: string, chainId: bigint, eips: readonly numb
   let common = commons.get(key);
   if (common === undefined) {
     const names = ['chainstart', ...EVM_FORKS.map(([, name]) => name)];
-    const hardforks: HardforkTransitionConfig[] = names.slice(0, names.indexOf(hardfork) + 1).map((name) => ({ name, block: 0 }));
+    const hardforks: HardforkTransitionConfig[] = names
+      .slice(0, names.indexOf(hardfork) + 1)
+      .map((name) => ({ name, block: 0 }));
     common = new Common({
       chain: {
         name: `test-${hardfork}`,
@@ -95,12 +97,18 @@ export function ethTestRules(opts: EthTestRulesOptions): ChainRules {
       const verdict = await base.validateHeader(parent, header);
       if (typeof verdict === 'string') return verdict;
       // A pro-fork chain marks its first ten blocks from the fork on, so that anti-fork peers part ways.
-      if (dao !== undefined && header.number >= dao && header.number < dao + DAO_EXTRA_RANGE && !equalsBytes(header.extraData, DAO_EXTRA_DATA)) {
+      if (
+        dao !== undefined &&
+        header.number >= dao &&
+        header.number < dao + DAO_EXTRA_RANGE &&
+        !equalsBytes(header.extraData, DAO_EXTRA_DATA)
+      ) {
         return `DAO fork block ${header.number} must carry extra data ${bytesToHex(DAO_EXTRA_DATA)}`;
       }
       return undefined;
     },
-    rewards: opts.noReward === true ? (header) => zeroReward(schedule, header.number, header.coinbase.bytes) : base.rewards,
+    rewards:
+      opts.noReward === true ? (header) => zeroReward(schedule, header.number, header.coinbase.bytes) : base.rewards,
   };
 }
 

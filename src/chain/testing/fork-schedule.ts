@@ -33,7 +33,17 @@ export type ParsedForks =
 export class ChainParamsError extends Error {}
 
 /** Forks in force from block 0 under each Ethereum test fork name (as retesteth/geth's test configs define them). */
-const BERLIN: readonly EthFork[] = ['homestead', 'tangerineWhistle', 'spuriousDragon', 'byzantium', 'constantinople', 'petersburg', 'istanbul', 'muirGlacier', 'berlin'];
+const BERLIN: readonly EthFork[] = [
+  'homestead',
+  'tangerineWhistle',
+  'spuriousDragon',
+  'byzantium',
+  'constantinople',
+  'petersburg',
+  'istanbul',
+  'muirGlacier',
+  'berlin',
+];
 const NAMED: Readonly<Record<string, readonly EthFork[]>> = {
   Frontier: [],
   Homestead: ['homestead'],
@@ -45,12 +55,30 @@ const NAMED: Readonly<Record<string, readonly EthFork[]>> = {
   Constantinople: ['homestead', 'tangerineWhistle', 'spuriousDragon', 'byzantium', 'constantinople'],
   ConstantinopleFix: ['homestead', 'tangerineWhistle', 'spuriousDragon', 'byzantium', 'constantinople', 'petersburg'],
   Petersburg: ['homestead', 'tangerineWhistle', 'spuriousDragon', 'byzantium', 'constantinople', 'petersburg'],
-  Istanbul: ['homestead', 'tangerineWhistle', 'spuriousDragon', 'byzantium', 'constantinople', 'petersburg', 'istanbul'],
+  Istanbul: [
+    'homestead',
+    'tangerineWhistle',
+    'spuriousDragon',
+    'byzantium',
+    'constantinople',
+    'petersburg',
+    'istanbul',
+  ],
   Berlin: BERLIN,
 };
 
 /** Ethereum forks ETC never adopted as such: their cases need EIP-1559, the merge, withdrawals or blobs. */
-export const UNSUPPORTED_ETH_FORKS = ['London', 'ArrowGlacier', 'GrayGlacier', 'Paris', 'Merge', 'Shanghai', 'Cancun', 'Prague', 'Osaka'];
+export const UNSUPPORTED_ETH_FORKS = [
+  'London',
+  'ArrowGlacier',
+  'GrayGlacier',
+  'Paris',
+  'Merge',
+  'Shanghai',
+  'Cancun',
+  'Prague',
+  'Osaka',
+];
 
 /** Is this fork name one the test mode can run (Frontier … Berlin, their transitions, ETC_ names)? */
 export function isSupportedForkName(name: string): boolean {
@@ -92,7 +120,9 @@ export function parseForkName(name: string): ParsedForks {
 
 function named(base: string, whole: string): readonly EthFork[] {
   if (UNSUPPORTED_ETH_FORKS.includes(base)) {
-    throw new ChainParamsError(`fork ${whole} is not supported: Ethereum Classic has no ${base} (EIP-1559, the merge, withdrawals, blobs)`);
+    throw new ChainParamsError(
+      `fork ${whole} is not supported: Ethereum Classic has no ${base} (EIP-1559, the merge, withdrawals, blobs)`,
+    );
   }
   const forks = NAMED[base];
   if (forks === undefined) throw new ChainParamsError(`unknown fork name ${whole}`);
@@ -129,7 +159,10 @@ export function parseForkParams(params: ForkParams): ParsedForks {
     schedule[fork] = testQuantity(value as string | number);
   }
   // Petersburg is Constantinople minus EIP-1283; Berlin's configs carry Muir Glacier's bomb delay.
-  if (schedule.petersburg !== undefined && (schedule.constantinople === undefined || schedule.constantinople > schedule.petersburg)) {
+  if (
+    schedule.petersburg !== undefined &&
+    (schedule.constantinople === undefined || schedule.constantinople > schedule.petersburg)
+  ) {
     schedule.constantinople = schedule.petersburg;
   }
   if (schedule.berlin !== undefined && schedule.muirGlacier === undefined) schedule.muirGlacier = schedule.berlin;

@@ -54,7 +54,11 @@ export class PreimageBook {
   }
 
   /** Addresses a block shows; `state` (the block's post-state) lets the book follow contract creations. */
-  async recordBlock(block: Block, receipts: readonly TxReceipt[] | undefined, state: StateView | undefined): Promise<void> {
+  async recordBlock(
+    block: Block,
+    receipts: readonly TxReceipt[] | undefined,
+    state: StateView | undefined,
+  ): Promise<void> {
     const seen: Uint8Array[] = [block.header.coinbase.bytes, ...block.uncleHeaders.map((u) => u.coinbase.bytes)];
     for (const tx of block.transactions) {
       seen.push(tx.getSenderAddress().bytes);
@@ -104,7 +108,11 @@ export class PreimageBook {
     for (const account of alloc) book.add(account.address);
     const chain = engine.chain;
     const genesisState = await chain.stateAt(0n);
-    if (genesisState !== undefined) await book.followContracts(alloc.map((a) => a.address), genesisState);
+    if (genesisState !== undefined)
+      await book.followContracts(
+        alloc.map((a) => a.address),
+        genesisState,
+      );
     const record = async (block: Block) => {
       await book.recordBlock(block, await chain.getReceipts(block.hash()), await chain.stateAt(block.hash()));
     };

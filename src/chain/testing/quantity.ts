@@ -7,7 +7,8 @@ export class TestQuantityError extends Error {}
 export function testQuantity(value: number | string | bigint): bigint {
   if (typeof value === 'bigint') return value;
   if (typeof value === 'number') {
-    if (!Number.isSafeInteger(value) || value < 0) throw new TestQuantityError(`${value} is not a non-negative integer`);
+    if (!Number.isSafeInteger(value) || value < 0)
+      throw new TestQuantityError(`${value} is not a non-negative integer`);
     return BigInt(value);
   }
   if (/^0x[0-9a-fA-F]*$/.test(value)) return value.length === 2 ? 0n : BigInt(value);

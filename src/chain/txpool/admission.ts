@@ -40,7 +40,11 @@ export class TxAdmission {
         limit: BigInt(maxTxBytes),
       });
     }
-    const tx = decodePoolTransaction(raw, { chainId: this.chain.chainId, common: this.chain.commonForNextBlock(), allowUnprotected });
+    const tx = decodePoolTransaction(raw, {
+      chainId: this.chain.chainId,
+      common: this.chain.commonForNextBlock(),
+      allowUnprotected,
+    });
     // One serialization serves the stored bytes and the hash (tx.hash() would serialize again).
     const serialized = txBytes(tx);
     const hash = hashOnce(tx, serialized);
@@ -70,7 +74,15 @@ export class TxAdmission {
       );
     }
     const sender = await this.senderRecovery.recover(tx);
-    return { tx, raw: serialized, hash, hashHex, sender, senderHex: sender.toString(), cost: tx.gasLimit * tx.gasPrice + tx.value };
+    return {
+      tx,
+      raw: serialized,
+      hash,
+      hashHex,
+      sender,
+      senderHex: sender.toString(),
+      cost: tx.gasLimit * tx.gasPrice + tx.value,
+    };
   }
 
   /** The sender's account at the head: the nonce not yet used, and enough balance for the most it can cost. */

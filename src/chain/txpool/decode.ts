@@ -52,12 +52,17 @@ export function decodePoolTransaction(raw: Uint8Array, rules: DecodeRules): Pool
 
 /** The library leaves v/r/s undefined when a field is empty; such a transaction has no hash or sender. */
 function requireSigned<T extends PoolTransaction>(tx: T): T {
-  if (!tx.isSigned()) throw new TxRejectedError('invalid-signature', 'invalid signature: the transaction is not signed (v, r or s is empty)');
+  if (!tx.isSigned())
+    throw new TxRejectedError(
+      'invalid-signature',
+      'invalid signature: the transaction is not signed (v, r or s is empty)',
+    );
   return tx;
 }
 
 function decodeLegacy(raw: Uint8Array, rules: DecodeRules): LegacyTx {
-  const shape = 'a legacy transaction is an RLP list of 9 byte strings (nonce, gasPrice, gas, to, value, data, v, r, s)';
+  const shape =
+    'a legacy transaction is an RLP list of 9 byte strings (nonce, gasPrice, gas, to, value, data, v, r, s)';
   const values = decodeRlpList(raw, 9, shape);
   if (!values.every((value) => value instanceof Uint8Array)) throw undecodable(shape);
   const v = bytesToBigInt(values[6]);
@@ -82,7 +87,9 @@ function decodeLegacy(raw: Uint8Array, rules: DecodeRules): LegacyTx {
   } else {
     throw new TxRejectedError(
       'invalid-signature',
-      v === 0n ? 'invalid signature: the transaction is not signed' : `invalid signature: v = ${v} is neither 27/28 nor chainId * 2 + 35/36`,
+      v === 0n
+        ? 'invalid signature: the transaction is not signed'
+        : `invalid signature: v = ${v} is neither 27/28 nor chainId * 2 + 35/36`,
     );
   }
   let tx: LegacyTx;
@@ -111,7 +118,10 @@ function decodeAccessList(raw: Uint8Array, rules: DecodeRules): AccessList2930Tx
   if (chainId !== rules.chainId) throw chainIdMismatch(chainId, rules.chainId);
   let tx: AccessList2930Tx;
   try {
-    tx = createAccessList2930TxFromBytesArray(values as unknown as TxValuesArray[typeof TransactionType.AccessListEIP2930], { common: rules.common });
+    tx = createAccessList2930TxFromBytesArray(
+      values as unknown as TxValuesArray[typeof TransactionType.AccessListEIP2930],
+      { common: rules.common },
+    );
   } catch (error) {
     throw undecodable(libraryMessage(error));
   }
@@ -121,7 +131,10 @@ function decodeAccessList(raw: Uint8Array, rules: DecodeRules): AccessList2930Tx
 /** EIP-2: the pool refuses high-s signatures on every network (checked before any recovery). */
 export function assertLowS(tx: PoolTransaction): void {
   if (tx.s !== undefined && tx.s > SECP256K1_ORDER_DIV_2) {
-    throw new TxRejectedError('invalid-signature', 'invalid signature: s-value above secp256k1n/2 (EIP-2 requires low-s signatures)');
+    throw new TxRejectedError(
+      'invalid-signature',
+      'invalid signature: s-value above secp256k1n/2 (EIP-2 requires low-s signatures)',
+    );
   }
 }
 

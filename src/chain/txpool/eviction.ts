@@ -8,16 +8,26 @@ import type { PooledTx } from './pooled-tx.js';
 import type { SenderQueue } from './sender-queue.js';
 
 /** The transaction to evict for `candidate`; a `pool-full` rejection when none may go. */
-export function evictionVictim(candidate: Candidate, senders: Iterable<SenderQueue>, poolSize: number, maxSize: number): PooledTx {
+export function evictionVictim(
+  candidate: Candidate,
+  senders: Iterable<SenderQueue>,
+  poolSize: number,
+  maxSize: number,
+): PooledTx {
   let cheapest: PooledTx | undefined;
   for (const queue of senders) {
     const tail = queue.tail();
     if (tail === undefined) continue;
-    if (cheapest === undefined || tail.gasPrice < cheapest.gasPrice || (tail.gasPrice === cheapest.gasPrice && tail.seq > cheapest.seq)) {
+    if (
+      cheapest === undefined ||
+      tail.gasPrice < cheapest.gasPrice ||
+      (tail.gasPrice === cheapest.gasPrice && tail.seq > cheapest.seq)
+    ) {
       cheapest = tail;
     }
   }
-  const wouldOpenOwnGap = cheapest !== undefined && cheapest.senderHex === candidate.senderHex && cheapest.nonce < candidate.tx.nonce;
+  const wouldOpenOwnGap =
+    cheapest !== undefined && cheapest.senderHex === candidate.senderHex && cheapest.nonce < candidate.tx.nonce;
   if (cheapest === undefined || candidate.tx.gasPrice <= cheapest.gasPrice || wouldOpenOwnGap) {
     const floor = cheapest?.gasPrice ?? 0n;
     throw new TxRejectedError(

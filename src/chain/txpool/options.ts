@@ -40,7 +40,8 @@ export function resolvePoolOptions(options: TxPoolOptions = {}): ResolvedPoolOpt
     senderRecovery: options.senderRecovery ?? {},
   };
   for (const key of ['maxSize', 'maxPerSender', 'maxTxBytes'] as const) {
-    if (!Number.isInteger(resolved[key]) || resolved[key] < 1) throw new RangeError(`txpool ${key} must be a positive integer`);
+    if (!Number.isInteger(resolved[key]) || resolved[key] < 1)
+      throw new RangeError(`txpool ${key} must be a positive integer`);
   }
   if (!Number.isInteger(resolved.priceBumpPercent) || resolved.priceBumpPercent < 0) {
     throw new RangeError('txpool priceBumpPercent must be a non-negative integer');

@@ -62,7 +62,11 @@ export class SenderQueue {
     const promoted: PooledTx[] = [];
     if (tx.nonce === this.pendingEndNonce) {
       this.pendingEndNonce++;
-      for (let next = this.byNonce.get(this.pendingEndNonce); next !== undefined; next = this.byNonce.get(this.pendingEndNonce)) {
+      for (
+        let next = this.byNonce.get(this.pendingEndNonce);
+        next !== undefined;
+        next = this.byNonce.get(this.pendingEndNonce)
+      ) {
         promoted.push(next);
         this.pendingEndNonce++;
       }

@@ -102,7 +102,10 @@ export class SenderRecovery {
     }
     const cached = (tx.cache as SenderCache).senderAddress;
     if (cached !== undefined) return Promise.resolve(cached);
-    if (this.state === 'not-started' && ++this.recoveriesBeforeStart > (this.options.startWorkerAfter ?? DEFAULT_START_WORKER_AFTER)) {
+    if (
+      this.state === 'not-started' &&
+      ++this.recoveriesBeforeStart > (this.options.startWorkerAfter ?? DEFAULT_START_WORKER_AFTER)
+    ) {
       this.startWorker();
     }
     if (this.state !== 'ready' && this.state !== 'starting') {
@@ -198,7 +201,10 @@ export class SenderRecovery {
     this.flushScheduled = false;
     const requests = this.queued;
     this.queued = [];
-    const worker = this.state === 'ready' && requests.length >= (this.options.minWorkerBatch ?? DEFAULT_MIN_WORKER_BATCH) ? this.worker : undefined;
+    const worker =
+      this.state === 'ready' && requests.length >= (this.options.minWorkerBatch ?? DEFAULT_MIN_WORKER_BATCH)
+        ? this.worker
+        : undefined;
     if (worker === undefined) {
       // Still starting (recovering here beats waiting for it), gone, or too few to be worth a message.
       for (const request of requests) this.recoverInThread(request);
@@ -319,7 +325,9 @@ const LIMB_SHIFTS = [192n, 128n, 64n, 0n] as const;
 
 /** Big-endian, as secp256k1 reads r and s. */
 function writeUint256(view: DataView, at: number, value: bigint): void {
-  LIMB_SHIFTS.forEach((shift, limb) => { view.setBigUint64(at + limb * 8, (value >> shift) & UINT64_MASK); });
+  LIMB_SHIFTS.forEach((shift, limb) => {
+    view.setBigUint64(at + limb * 8, (value >> shift) & UINT64_MASK);
+  });
 }
 
 function messageOf(error: unknown): string {

@@ -34,7 +34,9 @@ function transfer(engine: ChainEngine, nonce: bigint): Uint8Array {
   const key = hexToBytes(DEV_ACCOUNTS[1]!.privateKey as `0x${string}`);
   const common = engine.chain.txCommonAt(engine.chain.getHead().header.number + 1n);
   const to = DEV_ACCOUNTS[2]!.address as `0x${string}`;
-  return createLegacyTx({ nonce, to, value: 1n, gasLimit: 21_000n, gasPrice: 10n ** 9n }, { common }).sign(key).serialize();
+  return createLegacyTx({ nonce, to, value: 1n, gasLimit: 21_000n, gasPrice: 10n ** 9n }, { common })
+    .sign(key)
+    .serialize();
 }
 
 const inHead = (engine: ChainEngine, hash: Uint8Array) =>
@@ -84,7 +86,8 @@ describe('PoolSettle', () => {
         return pool;
       },
     };
-    const drop = (h: Uint8Array) => events.emit('tx:dropped', { tx: { hashHex: bytesToHex(h) } as PooledTx, reason: 'mined' });
+    const drop = (h: Uint8Array) =>
+      events.emit('tx:dropped', { tx: { hashHex: bytesToHex(h) } as PooledTx, reason: 'mined' });
     return { pool, hash, drop };
   }
 

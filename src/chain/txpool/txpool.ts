@@ -155,7 +155,9 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
     this.emit('tx:added', replaced === undefined ? { tx: pooled, status } : { tx: pooled, status, replaced });
     for (const tx of promoted) this.emit('tx:promoted', tx);
     this.maybeSweepExpired();
-    return replaced === undefined ? { hash: pooled.hash, status } : { hash: pooled.hash, status, replaced: replaced.hash };
+    return replaced === undefined
+      ? { hash: pooled.hash, status }
+      : { hash: pooled.hash, status, replaced: replaced.hash };
   }
 
   /**
@@ -291,7 +293,9 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
     return done;
   }
 
-  private blockAdded: { readonly txs: Iterable<TypedTransaction>; readonly epoch: number; readonly done: Promise<void> } | undefined;
+  private blockAdded:
+    | { readonly txs: Iterable<TypedTransaction>; readonly epoch: number; readonly done: Promise<void> }
+    | undefined;
 
   private async refreshAfterBlock(minedTxs: Iterable<TypedTransaction>): Promise<void> {
     this.headEpoch++;
@@ -351,7 +355,9 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
   // ---- internals ----------------------------------------------------------------------------
 
   private async refreshSenders(keys: ReadonlySet<string>, minedHashes: ReadonlySet<string>): Promise<void> {
-    const queues = [...keys].map((key) => this.senders.get(key)).filter((queue): queue is SenderQueue => queue !== undefined);
+    const queues = [...keys]
+      .map((key) => this.senders.get(key))
+      .filter((queue): queue is SenderQueue => queue !== undefined);
     const accounts = await Promise.all(queues.map((queue) => this.chain.account(queue.address)));
     queues.forEach((queue, i) => {
       // A queue emptied and re-created during the reads was built from a fresh account already.

@@ -27,7 +27,8 @@ function tsxEsmApiUrl(): string {
   };
   const entry = pkg.exports['./esm/api'];
   const relative = typeof entry === 'object' ? entry.import?.default : undefined;
-  if (relative === undefined) throw new Error('cannot locate tsx/esm/api to run a worker thread from TypeScript sources');
+  if (relative === undefined)
+    throw new Error('cannot locate tsx/esm/api to run a worker thread from TypeScript sources');
   tsxApiUrl = pathToFileURL(join(dirname(packageJsonPath), relative)).href;
   return tsxApiUrl;
 }

@@ -15,16 +15,25 @@ export async function checkpointing_getLatestBlock(
   ctx: HandlerContext,
 ): Promise<CheckpointingGetLatestBlockResult> {
   const interval = BigInt(checkpointingInterval);
-  if (interval < 1n || interval > MAX_INTERVAL) throw invalidParams('Expected a positive integer checkpointing interval.');
+  if (interval < 1n || interval > MAX_INTERVAL)
+    throw invalidParams('Expected a positive integer checkpointing interval.');
   const chain = engineOf(ctx).chain;
-  const parent = parentCheckpoint === undefined || parentCheckpoint === null ? undefined : await chain.getHeader(bytesFromHex(parentCheckpoint));
+  const parent =
+    parentCheckpoint === undefined || parentCheckpoint === null
+      ? undefined
+      : await chain.getHeader(bytesFromHex(parentCheckpoint));
   // A reorganisation between reading the head and the candidate can leave the height empty for a moment: read again.
   for (let attempt = 0; attempt < 3; attempt++) {
     const best = chain.getHead().header.number;
     const candidate = best - (best % interval);
     const block = await chain.getBlock(candidate);
     if (block === undefined) continue;
-    if (parentCheckpoint !== undefined && parentCheckpoint !== null && (parent === undefined || parent.number >= candidate)) return { block: null };
+    if (
+      parentCheckpoint !== undefined &&
+      parentCheckpoint !== null &&
+      (parent === undefined || parent.number >= candidate)
+    )
+      return { block: null };
     return { block: { hash: hexFromBytes(block.hash()), number: toQuantity(candidate) } };
   }
   return { block: null };

@@ -4,4 +4,7 @@ import { checkpointing_getLatestBlock } from './getLatestBlock.js';
 import { checkpointing_pushCheckpoint } from './pushCheckpoint.js';
 
 /** ECIP-1097 checkpointing (behind network configuration; see src/chain/checkpointing/). */
-export const checkpointingHandlers: CheckpointingHandlers<HandlerContext> = { checkpointing_getLatestBlock, checkpointing_pushCheckpoint };
+export const checkpointingHandlers: CheckpointingHandlers<HandlerContext> = {
+  checkpointing_getLatestBlock,
+  checkpointing_pushCheckpoint,
+};

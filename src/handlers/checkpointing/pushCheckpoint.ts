@@ -10,7 +10,10 @@ import { submitCheckpoint } from './submit.js';
  * Builds the checkpoint block on `blockHash` with the federation's signatures and imports it. Unlike the original
  * (always `true`, problems only logged) it answers after validation: true = stored, else an error naming the rule.
  */
-export async function checkpointing_pushCheckpoint([blockHash, signatures]: CheckpointingPushCheckpointParams, ctx: HandlerContext): Promise<CheckpointingPushCheckpointResult> {
+export async function checkpointing_pushCheckpoint(
+  [blockHash, signatures]: CheckpointingPushCheckpointParams,
+  ctx: HandlerContext,
+): Promise<CheckpointingPushCheckpointResult> {
   const engine = engineOf(ctx);
   const sigs = signatures.map((hex, i): CheckpointSignature => {
     // The schema allows the ECIP's unprefixed form too; both are 65 bytes.

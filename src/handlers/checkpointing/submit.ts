@@ -25,7 +25,12 @@ export function federationOf(engine: ChainEngine): Federation {
  * Imports the checkpoint block carrying `signatures` on `parentHash` and returns it (whether it became the head is
  * fork choice's business). `parentRef` is how the caller named the parent, for the -32001 message.
  */
-export async function submitCheckpoint(engine: ChainEngine, parentHash: Uint8Array, parentRef: string, signatures: readonly CheckpointSignature[]): Promise<Block> {
+export async function submitCheckpoint(
+  engine: ChainEngine,
+  parentHash: Uint8Array,
+  parentRef: string,
+  signatures: readonly CheckpointSignature[],
+): Promise<Block> {
   federationOf(engine);
   const block = await engine.chain.checkpointBlock(parentHash, signatures);
   if (block === undefined) throw blockNotFound(parentRef);

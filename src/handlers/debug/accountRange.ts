@@ -38,5 +38,8 @@ export async function debug_accountRange(
     const address = book.addressOf(key);
     addressMap[hexFromBytes(key)] = address === undefined ? null : hexFromBytes(address);
   }
-  return { addressMap, nextKey: page.next === undefined ? ZERO_KEY : hexFromBytes(page.next) } as DebugAccountRangeResult;
+  return {
+    addressMap,
+    nextKey: page.next === undefined ? ZERO_KEY : hexFromBytes(page.next),
+  } as DebugAccountRangeResult;
 }

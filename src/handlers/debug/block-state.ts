@@ -7,7 +7,11 @@ import { bytesFromHex } from '../hex.js';
 import { limitExceeded } from '../limits.js';
 import { quantityNumberParam, quantityParam } from '../test-quantity.js';
 
-export async function stateOfBlock(ref: TestBlockHashOrNumber, ctx: HandlerContext, method: string): Promise<StateView> {
+export async function stateOfBlock(
+  ref: TestBlockHashOrNumber,
+  ctx: HandlerContext,
+  method: string,
+): Promise<StateView> {
   const chain = engineOf(ctx).chain;
   const isHash = typeof ref === 'string' && /^0x[0-9a-fA-F]{64}$/.test(ref);
   const state = await chain.stateAt(isHash ? bytesFromHex(ref) : quantityParam(ref, method, 'block'));
@@ -31,6 +35,7 @@ export function cursorKey(hex: string): Uint8Array {
 export function maxResultsParam(value: number | string | bigint, ctx: HandlerContext, method: string): number {
   const requested = quantityNumberParam(value, method, 'maxResults');
   const cap = ctx.node.config.rpc.debug.maxRangeResults;
-  if (requested > cap) throw limitExceeded(`${method}: maxResults`, requested, cap, 'network.rpc.debug.max-range-results');
+  if (requested > cap)
+    throw limitExceeded(`${method}: maxResults`, requested, cap, 'network.rpc.debug.max-range-results');
   return requested;
 }

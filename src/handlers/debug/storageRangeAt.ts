@@ -46,5 +46,9 @@ export async function debug_storageRangeAt(
       value: hexFromBytes(pad32(RLP.decode(value) as Uint8Array)),
     };
   }
-  return { complete: page.next === undefined, storage, nextKey: page.next === undefined ? null : hexFromBytes(page.next) };
+  return {
+    complete: page.next === undefined,
+    storage,
+    nextKey: page.next === undefined ? null : hexFromBytes(page.next),
+  };
 }

@@ -6,6 +6,7 @@ import { hexFromBytes } from '../hex.js';
 /** The node-held and keystore addresses, locked or not (on dev, the prefunded test accounts first). */
 export async function eth_accounts(_params: EthAccountsParams, ctx: HandlerContext): Promise<EthAccountsResult> {
   const accounts = ctx.node.accounts;
-  if (accounts === undefined) throw new RpcError(ErrorCode.ResourceUnavailable, 'Resource unavailable: this node has no account manager running');
+  if (accounts === undefined)
+    throw new RpcError(ErrorCode.ResourceUnavailable, 'Resource unavailable: this node has no account manager running');
   return (await accounts.list()).map(hexFromBytes);
 }

@@ -26,7 +26,15 @@ const notFound = (number: bigint): RpcError => blockNotFound(toQuantity(number))
 /** The fields of the standard's GenericTransaction that `refuseForeignFields` looks at. */
 type ForeignFields = Pick<
   CallRequest,
-  'maxFeePerBlobGas' | 'blobVersionedHashes' | 'blobs' | 'commitments' | 'proofs' | 'authorizationList' | 'gasPrice' | 'maxFeePerGas' | 'maxPriorityFeePerGas'
+  | 'maxFeePerBlobGas'
+  | 'blobVersionedHashes'
+  | 'blobs'
+  | 'commitments'
+  | 'proofs'
+  | 'authorizationList'
+  | 'gasPrice'
+  | 'maxFeePerGas'
+  | 'maxPriorityFeePerGas'
 >;
 
 /**
@@ -35,16 +43,27 @@ type ForeignFields = Pick<
  */
 export function refuseForeignFields(request: ForeignFields, method?: string): void {
   const invalid = method === undefined ? 'Invalid params' : `Invalid params for ${method}`;
-  const blobField = (['blobVersionedHashes', 'blobs', 'commitments', 'proofs'] as const).find((k) => (request[k]?.length ?? 0) > 0);
+  const blobField = (['blobVersionedHashes', 'blobs', 'commitments', 'proofs'] as const).find(
+    (k) => (request[k]?.length ?? 0) > 0,
+  );
   const blob = request.maxFeePerBlobGas !== undefined ? 'maxFeePerBlobGas' : blobField;
   if (blob !== undefined) {
-    throw invalidParams(`${invalid}: ${blob} belongs to blob transactions (EIP-4844), which Ethereum Classic does not have`);
+    throw invalidParams(
+      `${invalid}: ${blob} belongs to blob transactions (EIP-4844), which Ethereum Classic does not have`,
+    );
   }
   if ((request.authorizationList?.length ?? 0) > 0) {
-    throw invalidParams(`${invalid}: authorizationList belongs to set-code transactions (EIP-7702), which Ethereum Classic does not have`);
+    throw invalidParams(
+      `${invalid}: authorizationList belongs to set-code transactions (EIP-7702), which Ethereum Classic does not have`,
+    );
   }
-  if (request.gasPrice !== undefined && (request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined)) {
-    throw invalidParams(`${invalid}: both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) are set; send gasPrice only`);
+  if (
+    request.gasPrice !== undefined &&
+    (request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined)
+  ) {
+    throw invalidParams(
+      `${invalid}: both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) are set; send gasPrice only`,
+    );
   }
 }
 

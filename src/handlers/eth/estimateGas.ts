@@ -10,7 +10,10 @@ import { engineOf } from '../block-ref.js';
 import { executionReverted } from './revert.js';
 
 /** The lowest gas limit with which the call succeeds, found by binary search (not the gas it used). */
-export async function eth_estimateGas([request, blockParam]: EthEstimateGasParams, ctx: HandlerContext): Promise<EthEstimateGasResult> {
+export async function eth_estimateGas(
+  [request, blockParam]: EthEstimateGasParams,
+  ctx: HandlerContext,
+): Promise<EthEstimateGasResult> {
   const engine = engineOf(ctx);
   // One deadline for the whole search: every run of it counts against the limit.
   const msg = callMessageOf(ctx, request, 'eth_estimateGas');
@@ -27,7 +30,12 @@ const succeeded = (result: CallResult): boolean => result.error === undefined;
  * bound, and the limit equal to `gasUsed` is tried first: it is the answer for anything without refunds
  * or the 63/64 call-gas rule. `method` names the request in a time-limit answer.
  */
-export async function estimateGas(engine: ChainEngine, block: Block, msg: CallMessage, method: string): Promise<bigint> {
+export async function estimateGas(
+  engine: ChainEngine,
+  block: Block,
+  msg: CallMessage,
+  method: string,
+): Promise<bigint> {
   const cap = await gasCap(engine, block, msg);
   const attempt = (gas: bigint) => runOn(engine, block, { ...msg, gas }, method);
   const atCap = await attempt(cap);
@@ -62,7 +70,11 @@ async function gasCap(engine: ChainEngine, block: Block, msg: CallMessage): Prom
   }
   const value = msg.value ?? 0n;
   const balance = await balanceAt(engine, block, msg.from);
-  if (balance < value) throw new RpcError(ErrorCode.ServerError, `insufficient funds for transfer: balance ${balance} wei, value ${value} wei`);
+  if (balance < value)
+    throw new RpcError(
+      ErrorCode.ServerError,
+      `insufficient funds for transfer: balance ${balance} wei, value ${value} wei`,
+    );
   const allowance = (balance - value) / price;
   return allowance < blockLimit ? allowance : blockLimit;
 }

@@ -7,12 +7,24 @@ import type {
   EthGetBlockByNumberParams,
   EthGetBlockByNumberResult,
 } from '../../generated/types.js';
-import { engineOf, findBlock, findBlockByHash, lastCheckpointOf, receiptsOf, totalDifficultyOf, type ResolvedBlock } from '../block-ref.js';
+import {
+  engineOf,
+  findBlock,
+  findBlockByHash,
+  lastCheckpointOf,
+  receiptsOf,
+  totalDifficultyOf,
+  type ResolvedBlock,
+} from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { formatBlock } from '../format/index.js';
 
 /** Full transactions take their senders from the receipts (stored with the block), not from signature recovery. */
-export async function blockJson(engine: ChainEngine, resolved: ResolvedBlock, fullTransactions: boolean): Promise<Block> {
+export async function blockJson(
+  engine: ChainEngine,
+  resolved: ResolvedBlock,
+  fullTransactions: boolean,
+): Promise<Block> {
   const [td, lastCheckpoint, senders] = await Promise.all([
     totalDifficultyOf(engine, resolved),
     lastCheckpointOf(engine, resolved),
@@ -23,13 +35,19 @@ export async function blockJson(engine: ChainEngine, resolved: ResolvedBlock, fu
   return formatBlock(resolved.block, td, fullTransactions ? { full: true, senders } : { full: false }, lastCheckpoint);
 }
 
-export async function eth_getBlockByHash([blockHash, full]: EthGetBlockByHashParams, ctx: HandlerContext): Promise<EthGetBlockByHashResult> {
+export async function eth_getBlockByHash(
+  [blockHash, full]: EthGetBlockByHashParams,
+  ctx: HandlerContext,
+): Promise<EthGetBlockByHashResult> {
   const engine = engineOf(ctx);
   const resolved = await findBlockByHash(engine, blockHash);
   return resolved === undefined ? null : blockJson(engine, resolved, full);
 }
 
-export async function eth_getBlockByNumber([block, full]: EthGetBlockByNumberParams, ctx: HandlerContext): Promise<EthGetBlockByNumberResult> {
+export async function eth_getBlockByNumber(
+  [block, full]: EthGetBlockByNumberParams,
+  ctx: HandlerContext,
+): Promise<EthGetBlockByNumberResult> {
   const engine = engineOf(ctx);
   const resolved = await findBlock(engine, block);
   return resolved === undefined ? null : blockJson(engine, resolved, full);

@@ -9,7 +9,8 @@ import { engineOf, findBlock, findBlockByHash, type ResolvedBlock } from '../blo
 import type { HandlerContext } from '../../rpc/context.js';
 import { toQuantity } from '../hex.js';
 
-const count = (resolved: ResolvedBlock | undefined) => (resolved === undefined ? null : toQuantity(resolved.block.transactions.length));
+const count = (resolved: ResolvedBlock | undefined) =>
+  resolved === undefined ? null : toQuantity(resolved.block.transactions.length);
 
 export async function eth_getBlockTransactionCountByHash(
   [blockHash]: EthGetBlockTransactionCountByHashParams,

@@ -6,7 +6,10 @@ import { fromQuantity } from '../hex.js';
 import { rpcErrorOf } from './log-filter.js';
 
 /** Every log of the filter's range now, under the eth_getLogs limits; [] for block and transaction filters. */
-export async function eth_getFilterLogs([filterId]: EthGetFilterLogsParams, ctx: HandlerContext): Promise<EthGetFilterLogsResult> {
+export async function eth_getFilterLogs(
+  [filterId]: EthGetFilterLogsParams,
+  ctx: HandlerContext,
+): Promise<EthGetFilterLogsResult> {
   const logs = await engineOf(ctx).logs.filters.filterLogs(fromQuantity(filterId)).catch(rpcErrorOf);
   return logs.map(formatLog);
 }

@@ -7,7 +7,10 @@ import { bytesFromHex, hexFromBytes, slotFromHex, toQuantity } from '../hex.js';
  * EIP-1186 proof against the state root of `block`: the account's trie path and one storage proof per
  * requested key. An absent account proves its absence with zero fields.
  */
-export async function eth_getProof([address, storageKeys, block]: EthGetProofParams, ctx: HandlerContext): Promise<EthGetProofResult> {
+export async function eth_getProof(
+  [address, storageKeys, block]: EthGetProofParams,
+  ctx: HandlerContext,
+): Promise<EthGetProofResult> {
   const state = await stateAt(engineOf(ctx), block);
   const proof = await state.getProof(bytesFromHex(address), storageKeys.map(slotFromHex));
   return {
@@ -30,5 +33,7 @@ export async function eth_getProof([address, storageKeys, block]: EthGetProofPar
  * (lowercase), anything shorter becomes a quantity (`0x01` → `0x1`), as geth answers.
  */
 function proofKeyOf(requested: string): `0x${string}` {
-  return requested.length === 66 ? (requested.toLowerCase() as `0x${string}`) : toQuantity(BigInt(hexFromBytes(slotFromHex(requested))));
+  return requested.length === 66
+    ? (requested.toLowerCase() as `0x${string}`)
+    : toQuantity(BigInt(hexFromBytes(slotFromHex(requested))));
 }

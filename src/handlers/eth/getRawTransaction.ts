@@ -12,7 +12,10 @@ import type { HandlerContext } from '../../rpc/context.js';
 import { fromQuantity, hexFromBytes } from '../hex.js';
 import { findMined } from './transactions.js';
 
-export async function eth_getRawTransactionByHash([hash]: EthGetRawTransactionByHashParams, ctx: HandlerContext): Promise<EthGetRawTransactionByHashResult> {
+export async function eth_getRawTransactionByHash(
+  [hash]: EthGetRawTransactionByHashParams,
+  ctx: HandlerContext,
+): Promise<EthGetRawTransactionByHashResult> {
   const engine = engineOf(ctx);
   const pooled = engine.pool.get(hash);
   if (pooled !== undefined) return hexFromBytes(pooled.raw);

@@ -12,9 +12,13 @@ import type { HandlerContext } from '../../rpc/context.js';
 import { formatTransaction } from '../format/index.js';
 import { findTransaction, transactionAt, type FoundTransaction } from './transactions.js';
 
-const json = (found: FoundTransaction | undefined) => (found === undefined ? null : formatTransaction(found.tx, found.from, found.at));
+const json = (found: FoundTransaction | undefined) =>
+  found === undefined ? null : formatTransaction(found.tx, found.from, found.at);
 
-export async function eth_getTransactionByHash([hash]: EthGetTransactionByHashParams, ctx: HandlerContext): Promise<EthGetTransactionByHashResult> {
+export async function eth_getTransactionByHash(
+  [hash]: EthGetTransactionByHashParams,
+  ctx: HandlerContext,
+): Promise<EthGetTransactionByHashResult> {
   return json(await findTransaction(engineOf(ctx), hash));
 }
 

@@ -21,7 +21,10 @@ export async function eth_getTransactionReceipt(
 }
 
 /** Any stored block by hash, a canonical one by number or tag; `pending` gives the receipts the pending block would have. */
-export async function eth_getBlockReceipts([block]: EthGetBlockReceiptsParams, ctx: HandlerContext): Promise<EthGetBlockReceiptsResult> {
+export async function eth_getBlockReceipts(
+  [block]: EthGetBlockReceiptsParams,
+  ctx: HandlerContext,
+): Promise<EthGetBlockReceiptsResult> {
   const engine = engineOf(ctx);
   const resolved = await findBlock(engine, block);
   if (resolved === undefined) return null;

@@ -19,7 +19,11 @@ import { formatUncle } from '../format/index.js';
  * An uncle's total difficulty is its parent's plus its own: the parent is an ancestor of the including
  * block (at most 7 generations back), so it is stored even when the uncle itself never was.
  */
-async function uncleJson(engine: ChainEngine, resolved: ResolvedBlock | undefined, index: string): Promise<EthGetUncleByBlockHashAndIndexResult> {
+async function uncleJson(
+  engine: ChainEngine,
+  resolved: ResolvedBlock | undefined,
+  index: string,
+): Promise<EthGetUncleByBlockHashAndIndexResult> {
   if (resolved === undefined) return null;
   const i = fromQuantity(index);
   const uncles = resolved.block.uncleHeaders;
@@ -46,7 +50,8 @@ export async function eth_getUncleByBlockNumberAndIndex(
   return uncleJson(engine, await findBlock(engine, block), index);
 }
 
-const uncleCount = (resolved: ResolvedBlock | undefined) => (resolved === undefined ? null : toQuantity(resolved.block.uncleHeaders.length));
+const uncleCount = (resolved: ResolvedBlock | undefined) =>
+  resolved === undefined ? null : toQuantity(resolved.block.uncleHeaders.length);
 
 export async function eth_getUncleCountByBlockHash(
   [blockHash]: EthGetUncleCountByBlockHashParams,

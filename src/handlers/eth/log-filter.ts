@@ -15,8 +15,11 @@ import { bytesFromHex, fromQuantity, hexFromBytes, toQuantity } from '../hex.js'
 export function criteriaOf(filter: Filter): LogCriteria {
   // null address or topics = any, as absent.
   const address = filter.address ?? undefined;
-  const addresses = address === undefined ? undefined : (Array.isArray(address) ? address : [address]).map(bytesFromHex);
-  const topics = filter.topics?.map((t): TopicCriterion => (t === null ? null : Array.isArray(t) ? t.map(bytesFromHex) : bytesFromHex(t)));
+  const addresses =
+    address === undefined ? undefined : (Array.isArray(address) ? address : [address]).map(bytesFromHex);
+  const topics = filter.topics?.map(
+    (t): TopicCriterion => (t === null ? null : Array.isArray(t) ? t.map(bytesFromHex) : bytesFromHex(t)),
+  );
   return {
     ...(addresses !== undefined && addresses.length > 0 ? { addresses } : {}),
     ...(topics !== undefined ? { topics } : {}),
@@ -64,7 +67,9 @@ export function filterBoundOf(tag: BlockNumberOrTag | undefined): bigint | undef
 export function checkFilterRange(filter: Filter): void {
   checkExclusive(filter, 'eth_newFilter');
   if (filter.blockHash !== undefined) {
-    throw invalidParams('Invalid params for eth_newFilter: blockHash is not supported by filters; use eth_getLogs with blockHash');
+    throw invalidParams(
+      'Invalid params for eth_newFilter: blockHash is not supported by filters; use eth_getLogs with blockHash',
+    );
   }
 }
 
@@ -72,10 +77,15 @@ export function checkFilterRange(filter: Filter): void {
 export function rpcErrorOf(err: unknown): never {
   if (err instanceof LimitExceededError) {
     const data: Record<string, unknown> = { limit: err.limit, kind: err.limitKind };
-    if (err.suggestion) data.suggestion = { fromBlock: toQuantity(err.suggestion.fromBlock), toBlock: toQuantity(err.suggestion.toBlock) };
+    if (err.suggestion)
+      data.suggestion = {
+        fromBlock: toQuantity(err.suggestion.fromBlock),
+        toBlock: toQuantity(err.suggestion.toBlock),
+      };
     throw new RpcError(ErrorCode.LimitExceeded, err.message, data);
   }
-  if (err instanceof UnknownBlockError) throw new RpcError(ErrorCode.ResourceNotFound, `Block ${hexFromBytes(err.blockHash)} not found`);
+  if (err instanceof UnknownBlockError)
+    throw new RpcError(ErrorCode.ResourceNotFound, `Block ${hexFromBytes(err.blockHash)} not found`);
   if (err instanceof FilterNotFoundError) throw new RpcError(ErrorCode.ServerError, 'filter not found');
   if (err instanceof FilterOverflowError) throw new RpcError(ErrorCode.ServerError, err.message);
   if (err instanceof FilterLimitError) throw new RpcError(ErrorCode.LimitExceeded, err.message, { limit: err.limit });

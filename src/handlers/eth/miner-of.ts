@@ -18,7 +18,10 @@ export async function minerCall<T>(ctx: HandlerContext, operation: (miner: Miner
     return await operation(miner);
   } catch (error) {
     if (isMiningUnavailableError(error)) {
-      throw new RpcError(ErrorCode.ResourceUnavailable, error.consensus === 'instant' ? INSTANT_SEAL : MINING_UNAVAILABLE);
+      throw new RpcError(
+        ErrorCode.ResourceUnavailable,
+        error.consensus === 'instant' ? INSTANT_SEAL : MINING_UNAVAILABLE,
+      );
     }
     throw error;
   }

@@ -26,7 +26,10 @@ export async function eth_newFilter([filter]: EthNewFilterParams, ctx: HandlerCo
   return toQuantity(id);
 }
 
-export async function eth_newBlockFilter(_params: EthNewBlockFilterParams, ctx: HandlerContext): Promise<EthNewBlockFilterResult> {
+export async function eth_newBlockFilter(
+  _params: EthNewBlockFilterParams,
+  ctx: HandlerContext,
+): Promise<EthNewBlockFilterResult> {
   return toQuantity(await engineOf(ctx).logs.filters.newBlockFilter().catch(rpcErrorOf));
 }
 

@@ -4,6 +4,11 @@ import type { HandlerContext } from '../../rpc/context.js';
 import { formatTransaction } from '../format/index.js';
 
 /** The pool's executable transactions, sender by sender in nonce order, with null block fields. */
-export function eth_pendingTransactions(_params: EthPendingTransactionsParams, ctx: HandlerContext): EthPendingTransactionsResult {
-  return engineOf(ctx).pool.pending().map((pooled) => formatTransaction(pooled.tx, pooled.sender.bytes));
+export function eth_pendingTransactions(
+  _params: EthPendingTransactionsParams,
+  ctx: HandlerContext,
+): EthPendingTransactionsResult {
+  return engineOf(ctx)
+    .pool.pending()
+    .map((pooled) => formatTransaction(pooled.tx, pooled.sender.bytes));
 }

@@ -4,7 +4,10 @@ import { eth_blockNumber } from './blockNumber.js';
 import { eth_gasPrice } from './gasPrice.js';
 import { eth_getBalance } from './getBalance.js';
 import { eth_getBlockByHash, eth_getBlockByNumber } from './getBlock.js';
-import { eth_getBlockTransactionCountByHash, eth_getBlockTransactionCountByNumber } from './getBlockTransactionCount.js';
+import {
+  eth_getBlockTransactionCountByHash,
+  eth_getBlockTransactionCountByNumber,
+} from './getBlockTransactionCount.js';
 import { eth_getCode } from './getCode.js';
 import { eth_getProof } from './getProof.js';
 import {

@@ -55,5 +55,9 @@ function readWord(buffer: Buffer, at: number): number | undefined {
 
 export function executionReverted(returnData: Uint8Array): RpcError {
   const reason = decodeRevertReason(returnData);
-  return new RpcError(ErrorCode.ExecutionReverted, reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`, hexFromBytes(returnData));
+  return new RpcError(
+    ErrorCode.ExecutionReverted,
+    reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`,
+    hexFromBytes(returnData),
+  );
 }

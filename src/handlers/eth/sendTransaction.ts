@@ -6,7 +6,10 @@ import { accountCall, accountsOf } from '../personal/accounts.js';
 import { signAndSubmit } from './transaction-request.js';
 
 /** Signs with an unlocked (or node-held) account; -32000 "account is locked or unknown" otherwise. */
-export async function eth_sendTransaction([request]: EthSendTransactionParams, ctx: HandlerContext): Promise<EthSendTransactionResult> {
+export async function eth_sendTransaction(
+  [request]: EthSendTransactionParams,
+  ctx: HandlerContext,
+): Promise<EthSendTransactionResult> {
   const engine = engineOf(ctx);
   const accounts = accountsOf(ctx);
   const signer = await accountCall(() => accounts.signerFor(bytesFromHex(request.from)));

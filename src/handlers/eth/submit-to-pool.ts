@@ -21,7 +21,10 @@ export async function submitToPool(
     submitted = await engine.submit(tx);
   } catch (error) {
     if (isTxRejectedError(error)) {
-      throw new RpcError(error.reason === 'undecodable' ? ErrorCode.InvalidParams : ErrorCode.TransactionRejected, error.message);
+      throw new RpcError(
+        error.reason === 'undecodable' ? ErrorCode.InvalidParams : ErrorCode.TransactionRejected,
+        error.message,
+      );
     }
     throw error;
   }

@@ -22,7 +22,13 @@ import { formatBlock, formatLog, formatTransaction } from '../format/index.js';
 import { hexFromBytes } from '../hex.js';
 import { criteriaOf } from './log-filter.js';
 import { formatSyncProgress } from './syncing.js';
-import { closeSubscription, encodeResult, openSubscription, type EncodedResult, type EncodedResults } from './subscriptions.js';
+import {
+  closeSubscription,
+  encodeResult,
+  openSubscription,
+  type EncodedResult,
+  type EncodedResults,
+} from './subscriptions.js';
 
 function connectionOf(ctx: HandlerContext): ClientConnection {
   if (ctx.connection === undefined) throw new RpcError(ErrorCode.MethodNotFound, 'notifications not supported');
@@ -45,7 +51,9 @@ function encodedHeaderOf(engine: ChainEngine, block: EngineBlock): Promise<Encod
   const newest = newestHeader.get(engine);
   if (newest?.block === block) return newest.encoded;
   const encoded = (newest?.encoded ?? Promise.resolve(undefined))
-    .then(() => Promise.all([engine.chain.getTotalDifficulty(block.hash()), engine.chain.getLastCheckpointNumber(block.hash())]))
+    .then(() =>
+      Promise.all([engine.chain.getTotalDifficulty(block.hash()), engine.chain.getLastCheckpointNumber(block.hash())]),
+    )
     .then(
       ([td, lastCheckpoint]) => {
         const { transactions: _omitted, ...rest } = formatBlock(block, td ?? 0n, { full: false }, lastCheckpoint);
@@ -82,7 +90,11 @@ function subscribeNewHeads(engine: ChainEngine, notify: (results: EncodedResults
   return engine.logs.filters.subscribeNewHeads((block) => void encodedHeaderOf(engine, block).then(deliver));
 }
 
-function subscribeLogs(engine: ChainEngine, criteria: LogCriteria, notify: (results: EncodedResults) => void): Promise<Subscription> {
+function subscribeLogs(
+  engine: ChainEngine,
+  criteria: LogCriteria,
+  notify: (results: EncodedResults) => void,
+): Promise<Subscription> {
   return engine.logs.filters.subscribeLogBatches(criteria, (logs) => notify(encodedLogsOf(logs)));
 }
 
@@ -94,7 +106,11 @@ function encodedOnce(key: object, make: () => unknown): EncodedResults {
   return results;
 }
 
-function subscribePending(engine: ChainEngine, full: boolean, notify: (results: EncodedResults) => void): Promise<Subscription> {
+function subscribePending(
+  engine: ChainEngine,
+  full: boolean,
+  notify: (results: EncodedResults) => void,
+): Promise<Subscription> {
   return engine.logs.filters.subscribePendingTransactions((hash) => {
     if (!full) return notify(encodedOnce(hash, () => hexFromBytes(hash)));
     const pooled = engine.pool.get(hash);
@@ -112,7 +128,10 @@ function syncingPayload(event: SyncEvent): SyncingSubscriptionResult {
  * subscribers. With peering off nothing ever syncs, so the subscription stays silent. Its id is random like
  * the engine's (it lives outside the engine's filter manager).
  */
-function subscribeSyncing(peers: PeerService | undefined, notify: (results: EncodedResults) => void): Promise<Subscription> {
+function subscribeSyncing(
+  peers: PeerService | undefined,
+  notify: (results: EncodedResults) => void,
+): Promise<Subscription> {
   const stopListening = peers?.onSyncEvent((event) => notify(encodedOnce(event, () => syncingPayload(event))));
   let live = true;
   return Promise.resolve({
@@ -126,14 +145,18 @@ function subscribeSyncing(peers: PeerService | undefined, notify: (results: Enco
   });
 }
 
-export async function eth_subscribe([kind, options]: EthSubscribeParams, ctx: HandlerContext): Promise<EthSubscribeResult> {
+export async function eth_subscribe(
+  [kind, options]: EthSubscribeParams,
+  ctx: HandlerContext,
+): Promise<EthSubscribeResult> {
   const connection = connectionOf(ctx);
   const engine = engineOf(ctx);
   switch (kind) {
     case 'newHeads':
       return openSubscription(connection, (notify) => subscribeNewHeads(engine, notify));
     case 'logs': {
-      if (typeof options === 'boolean') throw invalidParams('Invalid params for eth_subscribe: "logs" takes a filter object (address, topics)');
+      if (typeof options === 'boolean')
+        throw invalidParams('Invalid params for eth_subscribe: "logs" takes a filter object (address, topics)');
       const criteria = criteriaOf((options ?? {}) as Filter);
       return openSubscription(connection, (notify) => subscribeLogs(engine, criteria, notify));
     }

@@ -41,28 +41,53 @@ export interface FillOptions extends Pick<CallMessage, 'deadline'> {
   readonly method: string;
 }
 
-export async function fillTransaction(engine: ChainEngine, request: TransactionRequest, options: FillOptions): Promise<UnsignedLegacyTx> {
+export async function fillTransaction(
+  engine: ChainEngine,
+  request: TransactionRequest,
+  options: FillOptions,
+): Promise<UnsignedLegacyTx> {
   checkChainId(engine, request, ErrorCode.TransactionRejected);
   refuseForeignFields(request);
   refuseUnsignableKinds(request);
-  if (request.gas !== undefined && request.gasLimit !== undefined && fromQuantity(request.gas) !== fromQuantity(request.gasLimit)) {
+  if (
+    request.gas !== undefined &&
+    request.gasLimit !== undefined &&
+    fromQuantity(request.gas) !== fromQuantity(request.gasLimit)
+  ) {
     throw invalidParams('both "gas" and "gasLimit" are set and not equal; send one of them');
   }
   const from = bytesFromHex(request.from);
   const to = request.to === undefined || request.to === null ? undefined : bytesFromHex(request.to);
   const data = payloadOf(request);
   const value = request.value === undefined ? 0n : fieldQuantity(request.value, 256, 'value');
-  const gasPrice = request.gasPrice === undefined ? await suggestGasPrice(engine) : fieldQuantity(request.gasPrice, 256, 'gasPrice');
-  const nonce = request.nonce === undefined ? await nextNonce(engine, request.from, from) : fieldQuantity(request.nonce, 64, 'nonce');
+  const gasPrice =
+    request.gasPrice === undefined ? await suggestGasPrice(engine) : fieldQuantity(request.gasPrice, 256, 'gasPrice');
+  const nonce =
+    request.nonce === undefined
+      ? await nextNonce(engine, request.from, from)
+      : fieldQuantity(request.nonce, 64, 'nonce');
   const given = request.gas ?? request.gasLimit;
   // Absent: eth_estimateGas's answer, under the same time limit as eth_estimateGas itself.
   const { method, deadline } = options;
   const estimate = () => {
     const msg = { from, ...(to !== undefined ? { to } : {}), ...(data !== undefined ? { data } : {}), value, gasPrice };
-    return estimateGas(engine, engine.chain.getHead(), { ...msg, ...(deadline !== undefined ? { deadline } : {}) }, method);
+    return estimateGas(
+      engine,
+      engine.chain.getHead(),
+      { ...msg, ...(deadline !== undefined ? { deadline } : {}) },
+      method,
+    );
   };
-  const gasLimit = given !== undefined ? fieldQuantity(given, 64, request.gas !== undefined ? 'gas' : 'gasLimit') : await estimate();
-  return { nonce, gasPrice, gasLimit, ...(to !== undefined ? { to } : {}), value, ...(data !== undefined ? { data } : {}) };
+  const gasLimit =
+    given !== undefined ? fieldQuantity(given, 64, request.gas !== undefined ? 'gas' : 'gasLimit') : await estimate();
+  return {
+    nonce,
+    gasPrice,
+    gasLimit,
+    ...(to !== undefined ? { to } : {}),
+    value,
+    ...(data !== undefined ? { data } : {}),
+  };
 }
 
 /** What each typed-transaction number is, for the refusal message. */
@@ -79,7 +104,9 @@ const TYPE_NAMES: Readonly<Record<string, string>> = {
  */
 function refuseUnsignableKinds(request: TransactionRequest): void {
   if (request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined) {
-    throw invalidParams('Invalid params: maxFeePerGas and maxPriorityFeePerGas belong to EIP-1559 transactions, which Ethereum Classic does not have; send gasPrice');
+    throw invalidParams(
+      'Invalid params: maxFeePerGas and maxPriorityFeePerGas belong to EIP-1559 transactions, which Ethereum Classic does not have; send gasPrice',
+    );
   }
   const type = request.type === undefined ? 0n : BigInt(request.type);
   if (type === 0n && (request.accessList?.length ?? 0) === 0) return;

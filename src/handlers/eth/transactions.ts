@@ -26,7 +26,10 @@ export interface MinedTransaction extends FoundTransaction {
 export async function findMined(engine: ChainEngine, hash: string): Promise<MinedTransaction | undefined> {
   const location = await engine.chain.getTransactionLocation(bytesFromHex(hash));
   if (location === undefined) return undefined;
-  const [block, receipts] = await Promise.all([engine.chain.getBlock(location.blockHash), engine.chain.getReceipts(location.blockHash)]);
+  const [block, receipts] = await Promise.all([
+    engine.chain.getBlock(location.blockHash),
+    engine.chain.getReceipts(location.blockHash),
+  ]);
   if (block === undefined || receipts === undefined) return undefined;
   // The index lands in LevelDB a moment before the engine moves its head; until then the block is not
   // announced, and a receipt must not be visible while eth_blockNumber and state reads still show the parent.
@@ -48,7 +51,11 @@ export async function findTransaction(engine: ChainEngine, hash: string): Promis
 }
 
 /** The transaction at `index` of a block, or undefined when the block is unknown or too short. */
-export async function transactionAt(engine: ChainEngine, resolved: ResolvedBlock | undefined, index: string): Promise<FoundTransaction | undefined> {
+export async function transactionAt(
+  engine: ChainEngine,
+  resolved: ResolvedBlock | undefined,
+  index: string,
+): Promise<FoundTransaction | undefined> {
   if (resolved === undefined) return undefined;
   const i = fromQuantity(index);
   const txs = resolved.block.transactions;
@@ -58,6 +65,8 @@ export async function transactionAt(engine: ChainEngine, resolved: ResolvedBlock
   return {
     tx: txs[n],
     from: receipts[n].from,
-    ...(resolved.pending ? {} : { at: { blockHash: resolved.hash, blockNumber: resolved.block.header.number, index: n } }),
+    ...(resolved.pending
+      ? {}
+      : { at: { blockHash: resolved.hash, blockNumber: resolved.block.header.number, index: n } }),
   };
 }

@@ -20,11 +20,19 @@ export function eth_getWork(_params: EthGetWorkParams, ctx: HandlerContext): Pro
 }
 
 /** True when the seal solves a package handed out on the current head and the block became the head. */
-export function eth_submitWork([nonce, powHash, mixDigest]: EthSubmitWorkParams, ctx: HandlerContext): Promise<EthSubmitWorkResult> {
-  return minerCall(ctx, (miner) => miner.submitWork(bytesFromHex(nonce), bytesFromHex(powHash), bytesFromHex(mixDigest)));
+export function eth_submitWork(
+  [nonce, powHash, mixDigest]: EthSubmitWorkParams,
+  ctx: HandlerContext,
+): Promise<EthSubmitWorkResult> {
+  return minerCall(ctx, (miner) =>
+    miner.submitWork(bytesFromHex(nonce), bytesFromHex(powHash), bytesFromHex(mixDigest)),
+  );
 }
 
 /** Records an external miner's rate (a quantity or a 32-byte big-endian number), keyed by its id. */
-export function eth_submitHashrate([hashRate, minerId]: EthSubmitHashrateParams, ctx: HandlerContext): Promise<EthSubmitHashrateResult> {
+export function eth_submitHashrate(
+  [hashRate, minerId]: EthSubmitHashrateParams,
+  ctx: HandlerContext,
+): Promise<EthSubmitHashrateResult> {
   return minerCall(ctx, (miner) => miner.submitHashrate(fromQuantity(hashRate), bytesFromHex(minerId)));
 }

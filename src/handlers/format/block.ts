@@ -15,9 +15,17 @@ import { formatHeaderCheckpoint } from './checkpoint.js';
 import { formatTransaction } from './transaction.js';
 
 /** How to list a block's transactions: their hashes, or full objects with each sender (in block order). */
-export type BlockTransactions = { readonly full: false } | { readonly full: true; readonly senders: readonly Uint8Array[] };
+export type BlockTransactions =
+  | { readonly full: false }
+  | { readonly full: true; readonly senders: readonly Uint8Array[] };
 
-function headerFields(header: BlockHeader, hash: Uint8Array, totalDifficulty: bigint, size: number, lastCheckpointNumber?: bigint): Block {
+function headerFields(
+  header: BlockHeader,
+  hash: Uint8Array,
+  totalDifficulty: bigint,
+  size: number,
+  lastCheckpointNumber?: bigint,
+): Block {
   const checkpoint = checkpointOf(header);
   return {
     number: toQuantity(header.number),
@@ -58,7 +66,12 @@ function sizeOf(block: EngineBlock): number {
 }
 
 /** `lastCheckpointNumber`: the block's latest checkpoint on a network with checkpointing, else undefined (omitted). */
-export function formatBlock(block: EngineBlock, totalDifficulty: bigint, transactions: BlockTransactions, lastCheckpointNumber?: bigint): Block {
+export function formatBlock(
+  block: EngineBlock,
+  totalDifficulty: bigint,
+  transactions: BlockTransactions,
+  lastCheckpointNumber?: bigint,
+): Block {
   const hash = block.hash();
   const out = headerFields(block.header, hash, totalDifficulty, sizeOf(block), lastCheckpointNumber);
   out.uncles = block.uncleHeaders.map((u) => hexFromBytes(u.hash()));
@@ -66,7 +79,9 @@ export function formatBlock(block: EngineBlock, totalDifficulty: bigint, transac
     out.transactions = block.transactions.map((tx) => hexFromBytes(tx.hash()));
   } else {
     const at = { blockHash: hash, blockNumber: block.header.number };
-    out.transactions = block.transactions.map((tx, index) => formatTransaction(tx, transactions.senders[index], { ...at, index }));
+    out.transactions = block.transactions.map((tx, index) =>
+      formatTransaction(tx, transactions.senders[index], { ...at, index }),
+    );
   }
   return out;
 }

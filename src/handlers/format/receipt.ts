@@ -18,7 +18,12 @@ export function firstLogIndexOf(receipts: readonly TxReceipt[], index: number): 
   return count;
 }
 
-export function formatReceipt(receipt: TxReceipt, tx: TypedTransaction, at: TxPosition, firstLogIndex: number): Receipt {
+export function formatReceipt(
+  receipt: TxReceipt,
+  tx: TypedTransaction,
+  at: TxPosition,
+  firstLogIndex: number,
+): Receipt {
   const transactionHash = tx.hash();
   const out: Receipt = {
     type: tx.type === 1 ? '0x1' : '0x0',
@@ -55,7 +60,14 @@ export function formatBlockReceipts(block: Block, receipts: readonly TxReceipt[]
   const out: Receipt[] = [];
   let logIndex = 0;
   for (let index = 0; index < receipts.length; index++) {
-    out.push(formatReceipt(receipts[index], block.transactions[index], { blockHash, blockNumber: block.header.number, index }, logIndex));
+    out.push(
+      formatReceipt(
+        receipts[index],
+        block.transactions[index],
+        { blockHash, blockNumber: block.header.number, index },
+        logIndex,
+      ),
+    );
     logIndex += receipts[index].logs.length;
   }
   return out;

@@ -1,4 +1,9 @@
-import type { PromptsGetParams, PromptsGetResult, PromptsListParams, PromptsListResult } from '../../generated/types.js';
+import type {
+  PromptsGetParams,
+  PromptsGetResult,
+  PromptsListParams,
+  PromptsListResult,
+} from '../../generated/types.js';
 import { getPrompt, listPrompts } from '../../mcp/index.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { mcpCall } from './mcp-errors.js';

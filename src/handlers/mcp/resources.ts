@@ -1,4 +1,9 @@
-import type { ResourcesListParams, ResourcesListResult, ResourcesReadParams, ResourcesReadResult } from '../../generated/types.js';
+import type {
+  ResourcesListParams,
+  ResourcesListResult,
+  ResourcesReadParams,
+  ResourcesReadResult,
+} from '../../generated/types.js';
 import { listResources, readResource } from '../../mcp/index.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { mcpCall } from './mcp-errors.js';

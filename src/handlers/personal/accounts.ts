@@ -12,7 +12,8 @@ import type { HandlerContext } from '../../rpc/context.js';
  */
 export function accountsOf(ctx: HandlerContext): AccountManager {
   const accounts = (ctx.node as { readonly accounts?: AccountManager }).accounts;
-  if (accounts === undefined) throw new RpcError(ErrorCode.MethodNotSupported, 'Method not supported: this node holds no accounts');
+  if (accounts === undefined)
+    throw new RpcError(ErrorCode.MethodNotSupported, 'Method not supported: this node holds no accounts');
   return accounts;
 }
 
@@ -25,7 +26,10 @@ export async function accountCall<T>(operation: () => T | Promise<T>): Promise<T
     return await operation();
   } catch (error) {
     if (error instanceof AccountError) {
-      throw new RpcError(INVALID_PARAMS.has(error.kind) ? ErrorCode.InvalidParams : ErrorCode.ServerError, error.message);
+      throw new RpcError(
+        INVALID_PARAMS.has(error.kind) ? ErrorCode.InvalidParams : ErrorCode.ServerError,
+        error.message,
+      );
     }
     throw error;
   }

@@ -4,7 +4,10 @@ import { hexFromBytes } from '../hex.js';
 import { accountCall, accountsOf } from './accounts.js';
 
 /** Creates a key, stores it in the keystore encrypted under the passphrase, returns its address. */
-export async function personal_newAccount([passphrase]: PersonalNewAccountParams, ctx: HandlerContext): Promise<PersonalNewAccountResult> {
+export async function personal_newAccount(
+  [passphrase]: PersonalNewAccountParams,
+  ctx: HandlerContext,
+): Promise<PersonalNewAccountResult> {
   const accounts = accountsOf(ctx);
   return hexFromBytes(await accountCall(() => accounts.newAccount(passphrase)));
 }

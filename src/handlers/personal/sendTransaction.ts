@@ -1,7 +1,4 @@
-import type {
-  PersonalSendTransactionParams,
-  PersonalSendTransactionResult,
-} from '../../generated/types.js';
+import type { PersonalSendTransactionParams, PersonalSendTransactionResult } from '../../generated/types.js';
 import { engineOf } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { signAndSubmit } from '../eth/transaction-request.js';
@@ -18,7 +15,11 @@ export async function personal_sendTransaction(
 ): Promise<PersonalSendTransactionResult> {
   const engine = engineOf(ctx);
   const accounts = accountsOf(ctx);
-  return accountCall(() => accounts.withPassphrase(bytesFromHex(request.from), passphrase, (signer) => signAndSubmit(engine, signer, request, ctx, 'personal_sendTransaction')));
+  return accountCall(() =>
+    accounts.withPassphrase(bytesFromHex(request.from), passphrase, (signer) =>
+      signAndSubmit(engine, signer, request, ctx, 'personal_sendTransaction'),
+    ),
+  );
 }
 
 export const personal_signAndSendTransaction = personal_sendTransaction;

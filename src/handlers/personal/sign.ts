@@ -8,12 +8,17 @@ import { accountCall, accountsOf } from './accounts.js';
  * unlock). Without one: an unlocked account's key, as eth_sign — wallets and the JSON-RPC signers of ethers and
  * viem call personal_sign(message, address) with two parameters.
  */
-export async function personal_sign([message, address, passphrase]: PersonalSignParams, ctx: HandlerContext): Promise<PersonalSignResult> {
+export async function personal_sign(
+  [message, address, passphrase]: PersonalSignParams,
+  ctx: HandlerContext,
+): Promise<PersonalSignResult> {
   const accounts = accountsOf(ctx);
   const signature = await accountCall(() =>
     passphrase === undefined
       ? accounts.signMessage(bytesFromHex(address), bytesFromHex(message))
-      : accounts.withPassphrase(bytesFromHex(address), passphrase, (signer) => signer.signMessage(bytesFromHex(message))),
+      : accounts.withPassphrase(bytesFromHex(address), passphrase, (signer) =>
+          signer.signMessage(bytesFromHex(message)),
+        ),
   );
   return hexFromBytes(signature);
 }

@@ -9,6 +9,9 @@ export async function personal_unlockAccount(
   ctx: HandlerContext,
 ): Promise<PersonalUnlockAccountResult> {
   const accounts = accountsOf(ctx);
-  const seconds = duration === null || duration === undefined ? undefined : Number(typeof duration === 'string' ? BigInt(duration) : duration);
+  const seconds =
+    duration === null || duration === undefined
+      ? undefined
+      : Number(typeof duration === 'string' ? BigInt(duration) : duration);
   return accountCall(() => accounts.unlock(bytesFromHex(address), passphrase, seconds));
 }

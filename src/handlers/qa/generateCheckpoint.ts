@@ -11,7 +11,10 @@ import { bytesFromHex, hexFromBytes } from '../hex.js';
  * Signs `blockHash` (default: the head) with each key as a federation member would, submits the checkpoint like
  * checkpointing_pushCheckpoint and returns it as block results show it.
  */
-export async function qa_generateCheckpoint([privateKeys, blockHash]: QaGenerateCheckpointParams, ctx: HandlerContext): Promise<QaGenerateCheckpointResult> {
+export async function qa_generateCheckpoint(
+  [privateKeys, blockHash]: QaGenerateCheckpointParams,
+  ctx: HandlerContext,
+): Promise<QaGenerateCheckpointResult> {
   const engine = engineOf(ctx);
   federationOf(engine);
   const hash = blockHash === undefined ? engine.chain.getHead().hash() : bytesFromHex(blockHash);

@@ -4,4 +4,8 @@ import { qa_generateCheckpoint } from './generateCheckpoint.js';
 import { qa_getFederationMembersInfo } from './getFederationMembersInfo.js';
 import { qa_mineBlocks } from './mineBlocks.js';
 
-export const qaHandlers: QaHandlers<HandlerContext> = { qa_mineBlocks, qa_generateCheckpoint, qa_getFederationMembersInfo };
+export const qaHandlers: QaHandlers<HandlerContext> = {
+  qa_mineBlocks,
+  qa_generateCheckpoint,
+  qa_getFederationMembersInfo,
+};

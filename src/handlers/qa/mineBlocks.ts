@@ -10,17 +10,27 @@ const busy = new WeakSet<object>();
  * Mines `count` blocks now, on the head or on `parentHash`, with or without the pool's transactions, and
  * answers once they are imported (so a test can read them right after).
  */
-export async function qa_mineBlocks([count, withTransactions, parentHash]: QaMineBlocksParams, ctx: HandlerContext): Promise<QaMineBlocksResult> {
+export async function qa_mineBlocks(
+  [count, withTransactions, parentHash]: QaMineBlocksParams,
+  ctx: HandlerContext,
+): Promise<QaMineBlocksResult> {
   const engine = ctx.node.engine;
-  if (engine === undefined) return { responseType: 'MinerNotExist', message: 'this node runs no chain engine, hence no miner' };
+  if (engine === undefined)
+    return { responseType: 'MinerNotExist', message: 'this node runs no chain engine, hence no miner' };
   const blocks = typeof count === 'number' ? count : Number(BigInt(count));
-  if (!Number.isSafeInteger(blocks)) return { responseType: 'MiningError', message: `cannot mine ${String(count)} blocks` };
+  if (!Number.isSafeInteger(blocks))
+    return { responseType: 'MiningError', message: `cannot mine ${String(count)} blocks` };
   const parent = parentHash === undefined || parentHash === null ? undefined : bytesFromHex(parentHash);
-  if (parent !== undefined && (await engineOf(ctx).chain.getHeader(parent)) === undefined) throw blockNotFound(parentHash!);
+  if (parent !== undefined && (await engineOf(ctx).chain.getHeader(parent)) === undefined)
+    throw blockNotFound(parentHash!);
   if (busy.has(engine)) return { responseType: 'MinerIsWorking', message: null };
   busy.add(engine);
   try {
-    await engine.miner.mineBlocks(blocks, { collect: false, withTransactions: withTransactions ?? true, ...(parent !== undefined ? { parentHash: parent } : {}) });
+    await engine.miner.mineBlocks(blocks, {
+      collect: false,
+      withTransactions: withTransactions ?? true,
+      ...(parent !== undefined ? { parentHash: parent } : {}),
+    });
     return { responseType: 'MiningOrdered', message: null };
   } catch (error) {
     return { responseType: 'MiningError', message: error instanceof Error ? error.message : String(error) };

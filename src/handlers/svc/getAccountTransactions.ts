@@ -1,5 +1,9 @@
 import { AccountRangeTooWideError } from '../../chain/history/account-history.js';
-import type { AccountTransaction, SvcGetAccountTransactionsParams, SvcGetAccountTransactionsResult } from '../../generated/types.js';
+import type {
+  AccountTransaction,
+  SvcGetAccountTransactionsParams,
+  SvcGetAccountTransactionsResult,
+} from '../../generated/types.js';
 import { ErrorCode, RpcError } from '../../rpc/errors.js';
 import { engineOf } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';
@@ -18,15 +22,24 @@ export async function svc_getAccountTransactions(
 ): Promise<SvcGetAccountTransactionsResult> {
   const engine = engineOf(ctx);
   const account = bytesFromHex(address);
-  const mined = await engine.logs.history.transactions(account, fromQuantity(fromBlock), fromQuantity(toBlock)).catch((err: unknown) => {
-    if (err instanceof AccountRangeTooWideError) {
-      throw new RpcError(ErrorCode.LimitExceeded, err.message, { limit: err.limit, requested: toQuantity(err.requested) });
-    }
-    throw err;
-  });
+  const mined = await engine.logs.history
+    .transactions(account, fromQuantity(fromBlock), fromQuantity(toBlock))
+    .catch((err: unknown) => {
+      if (err instanceof AccountRangeTooWideError) {
+        throw new RpcError(ErrorCode.LimitExceeded, err.message, {
+          limit: err.limit,
+          requested: toQuantity(err.requested),
+        });
+      }
+      throw err;
+    });
   const checkpointed = engine.chain.getHeadLastCheckpoint();
   const transactions: AccountTransaction[] = mined.map((m) => ({
-    ...formatTransaction(m.tx, m.receipt.from, { blockHash: m.block.hash(), blockNumber: m.block.header.number, index: m.index }),
+    ...formatTransaction(m.tx, m.receipt.from, {
+      blockHash: m.block.hash(),
+      blockNumber: m.block.header.number,
+      index: m.index,
+    }),
     isOutgoing: m.isOutgoing,
     isCheckpointed: checkpointed > 0n && m.block.header.number <= checkpointed,
     isPending: false,

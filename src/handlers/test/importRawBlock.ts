@@ -10,7 +10,10 @@ import { bytesFromHex, hexFromBytes } from '../hex.js';
 const validationFailed = (reason: string) => new RpcError(ErrorCode.ServerError, `Block validation failed: ${reason}.`);
 
 /** Validates and imports one block (side chains and reorganisations included) and returns its hash. */
-export async function test_importRawBlock([rawBlock]: TestImportRawBlockParams, ctx: HandlerContext): Promise<TestImportRawBlockResult> {
+export async function test_importRawBlock(
+  [rawBlock]: TestImportRawBlockParams,
+  ctx: HandlerContext,
+): Promise<TestImportRawBlockResult> {
   const engine = engineOf(ctx);
   const rlp = bytesFromHex(rawBlock);
   try {

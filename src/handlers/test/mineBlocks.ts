@@ -6,7 +6,10 @@ import { testSessionOf } from './session.js';
 import { quantityNumberParam } from '../test-quantity.js';
 
 /** Seals `count` blocks from the pool at the test_modifyTimestamp time (+1 s per block), paying the etherbase. */
-export async function test_mineBlocks([count]: TestMineBlocksParams, ctx: HandlerContext): Promise<TestMineBlocksResult> {
+export async function test_mineBlocks(
+  [count]: TestMineBlocksParams,
+  ctx: HandlerContext,
+): Promise<TestMineBlocksResult> {
   const engine = engineOf(ctx);
   const session = testSessionOf(ctx.node);
   const n = quantityNumberParam(count, 'test_mineBlocks', 'count');

@@ -4,7 +4,10 @@ import { testSessionOf } from './session.js';
 import { quantityParam } from '../test-quantity.js';
 
 /** Sets the timestamp of the next block test_mineBlocks seals. */
-export function test_modifyTimestamp([timestamp]: TestModifyTimestampParams, ctx: HandlerContext): TestModifyTimestampResult {
+export function test_modifyTimestamp(
+  [timestamp]: TestModifyTimestampParams,
+  ctx: HandlerContext,
+): TestModifyTimestampResult {
   testSessionOf(ctx.node).setNextTimestamp(quantityParam(timestamp, 'test_modifyTimestamp', 'timestamp'));
   return true;
 }

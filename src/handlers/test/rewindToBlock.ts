@@ -5,7 +5,10 @@ import { toQuantity } from '../hex.js';
 import { quantityParam } from '../test-quantity.js';
 
 /** Makes canonical block `n` the head (later blocks stay stored as a side chain) and empties the pool. */
-export async function test_rewindToBlock([blockNumber]: TestRewindToBlockParams, ctx: HandlerContext): Promise<TestRewindToBlockResult> {
+export async function test_rewindToBlock(
+  [blockNumber]: TestRewindToBlockParams,
+  ctx: HandlerContext,
+): Promise<TestRewindToBlockResult> {
   const engine = engineOf(ctx);
   const n = quantityParam(blockNumber, 'test_rewindToBlock', 'blockNumber');
   if (n > engine.chain.getHead().header.number) throw blockNotFound(toQuantity(n));

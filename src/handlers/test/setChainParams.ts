@@ -5,7 +5,10 @@ import type { HandlerContext } from '../../rpc/context.js';
 import { testSessionOf } from './session.js';
 
 /** Wipes the chain: a new genesis from the retesteth object, under the rules its fork params name. */
-export async function test_setChainParams([chainParams]: TestSetChainParamsParams, ctx: HandlerContext): Promise<TestSetChainParamsResult> {
+export async function test_setChainParams(
+  [chainParams]: TestSetChainParamsParams,
+  ctx: HandlerContext,
+): Promise<TestSetChainParamsResult> {
   let spec: ReturnType<typeof parseChainParams>;
   try {
     spec = parseChainParams(chainParams as unknown as ChainParamsInput);

@@ -3,26 +3,39 @@ import { DEFAULT_CACHE_LIMITS as d } from '../../chain/cache-limits.js';
 import * as s from './setting.js';
 
 export const cacheSettings = {
-  'cache.trie-nodes': s.int({ default: d.trieNodes,
-    description: 'raw state-trie nodes kept in memory in front of the database (~350 bytes each)' }),
-  'cache.trie-decoded-nodes': s.int({ default: d.trieDecodedNodes,
-    description: 'decoded state-trie nodes kept in memory (~1.8 KiB each)' }),
-  'cache.trie-lookups': s.int({ default: d.trieLookups,
-    description: 'remembered answers of state-trie lookups by (state root, key) (~300 bytes each)' }),
-  'cache.blocks': s.int({ default: d.blocks,
-    description: 'decoded blocks kept in memory' }),
-  'cache.headers': s.int({ default: d.headers,
-    description: 'decoded block headers kept in memory (besides those of cached blocks)' }),
-  'cache.receipts': s.int({ default: d.receipts,
-    description: 'blocks whose decoded receipts are kept in memory' }),
-  'cache.canonical-hashes': s.int({ default: d.canonicalHashes,
-    description: 'canonical block hashes by height kept in memory' }),
-  'cache.state-views': s.int({ default: d.stateViews,
-    description: 'recent blocks whose state read views (eth_getBalance, eth_getCode, …) are kept' }),
-  'cache.call-executors': s.int({ default: d.callExecutors,
-    description: 'recent blocks whose eth_call / eth_estimateGas executors (a VM each) are kept' }),
-  'db.cache-size': s.int({ default: d.dbCacheBytes,
-    description: "LevelDB's block cache in bytes" }),
-  'db.write-buffer-size': s.int({ default: d.dbWriteBufferBytes,
-    description: "LevelDB's write buffer (memtable) in bytes" }),
+  'cache.trie-nodes': s.int({
+    default: d.trieNodes,
+    description: 'raw state-trie nodes kept in memory in front of the database (~350 bytes each)',
+  }),
+  'cache.trie-decoded-nodes': s.int({
+    default: d.trieDecodedNodes,
+    description: 'decoded state-trie nodes kept in memory (~1.8 KiB each)',
+  }),
+  'cache.trie-lookups': s.int({
+    default: d.trieLookups,
+    description: 'remembered answers of state-trie lookups by (state root, key) (~300 bytes each)',
+  }),
+  'cache.blocks': s.int({ default: d.blocks, description: 'decoded blocks kept in memory' }),
+  'cache.headers': s.int({
+    default: d.headers,
+    description: 'decoded block headers kept in memory (besides those of cached blocks)',
+  }),
+  'cache.receipts': s.int({ default: d.receipts, description: 'blocks whose decoded receipts are kept in memory' }),
+  'cache.canonical-hashes': s.int({
+    default: d.canonicalHashes,
+    description: 'canonical block hashes by height kept in memory',
+  }),
+  'cache.state-views': s.int({
+    default: d.stateViews,
+    description: 'recent blocks whose state read views (eth_getBalance, eth_getCode, …) are kept',
+  }),
+  'cache.call-executors': s.int({
+    default: d.callExecutors,
+    description: 'recent blocks whose eth_call / eth_estimateGas executors (a VM each) are kept',
+  }),
+  'db.cache-size': s.int({ default: d.dbCacheBytes, description: "LevelDB's block cache in bytes" }),
+  'db.write-buffer-size': s.int({
+    default: d.dbWriteBufferBytes,
+    description: "LevelDB's write buffer (memtable) in bytes",
+  }),
 };

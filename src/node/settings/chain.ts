@@ -9,12 +9,14 @@ export const chainSettings = {
   'blockchains.network': s.oneOf(NETWORK_NAMES, {
     flag: 'network',
     default: 'dev',
-    description: 'the chain to run: dev (local chain, chain id 1337; instant seal unless --seal ethash), mordor (testnet) or etc (mainnet)',
+    description:
+      'the chain to run: dev (local chain, chain id 1337; instant seal unless --seal ethash), mordor (testnet) or etc (mainnet)',
   }),
   'blockchains.checkpointing': s.bool({
     flag: 'checkpointing',
     default: false,
-    description: 'dev only: ECIP-1097 checkpointing from block 1, federation = dev accounts 7, 8, 9 (2 signatures make a checkpoint)',
+    description:
+      'dev only: ECIP-1097 checkpointing from block 1, federation = dev accounts 7, 8, 9 (2 signatures make a checkpoint)',
   }),
   datadir: s.path({
     flag: 'datadir',
@@ -22,7 +24,11 @@ export const chainSettings = {
     // The instant-seal dev chain is another chain than the Ethash one (another genesis): its own directory too, so
     // `--seal ethash` keeps finding the Ethash dev chain where it always was.
     default: ({ network, checkpointing, seal }) =>
-      join(homedir(), '.svc-node', `${checkpointing ? 'dev-checkpointing' : network}${seal === 'instant' ? '-instant' : ''}`),
+      join(
+        homedir(),
+        '.svc-node',
+        `${checkpointing ? 'dev-checkpointing' : network}${seal === 'instant' ? '-instant' : ''}`,
+      ),
     help: '~/.svc-node/<network>; dev: ~/.svc-node/dev-instant (--seal ethash: ~/.svc-node/dev; --checkpointing: dev-checkpointing[-instant])',
     description: 'data directory (chain database, keystore, node key)',
   }),

@@ -20,7 +20,9 @@ export function coerce(key: string, setting: Setting, { value, source }: Raw): V
     case 'path':
       return typeof value === 'string' && value !== '' ? value : fail('a non-empty string');
     case 'enum':
-      return typeof value === 'string' && setting.values!.includes(value) ? value : fail(`one of ${setting.values!.join(', ')}`);
+      return typeof value === 'string' && setting.values!.includes(value)
+        ? value
+        : fail(`one of ${setting.values!.join(', ')}`);
     case 'bool':
       if (typeof value === 'boolean') return value;
       if (value === 'true' || value === '1') return true;
@@ -41,8 +43,14 @@ export function coerce(key: string, setting: Setting, { value, source }: Raw): V
     }
     case 'origins': {
       if (value === '*') return '*';
-      const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : fail('"*" or a list of origins');
-      const origins = list.map((v) => (typeof v === 'string' ? v.trim() : fail('"*" or a list of origins'))).filter((v) => v !== '');
+      const list = Array.isArray(value)
+        ? value
+        : typeof value === 'string'
+          ? value.split(',')
+          : fail('"*" or a list of origins');
+      const origins = list
+        .map((v) => (typeof v === 'string' ? v.trim() : fail('"*" or a list of origins')))
+        .filter((v) => v !== '');
       return origins.includes('*') ? '*' : origins;
     }
   }

@@ -12,8 +12,22 @@ function configFromTables(network: NetworkName): NodeConfig {
   const tooEarly = (): never => {
     throw new Error('a default asked for a setting decided after it');
   };
-  const seal = defaultOf(settingOf('mining.seal'), { ...base, get seal() { return tooEarly(); }, get datadir() { return tooEarly(); } }) as DefaultContext['seal'];
-  const datadir = defaultOf(settingOf('datadir'), { ...base, seal, get datadir() { return tooEarly(); } }) as string;
+  const seal = defaultOf(settingOf('mining.seal'), {
+    ...base,
+    get seal() {
+      return tooEarly();
+    },
+    get datadir() {
+      return tooEarly();
+    },
+  }) as DefaultContext['seal'];
+  const datadir = defaultOf(settingOf('datadir'), {
+    ...base,
+    seal,
+    get datadir() {
+      return tooEarly();
+    },
+  }) as string;
   const ctx: DefaultContext = { ...base, seal, datadir };
   const d = (key: SettingKey) => defaultOf(settingOf(key), ctx) as never;
   return {
@@ -107,7 +121,11 @@ describe('setting defaults', () => {
     expect(dev.datadir).toBe(join(homedir(), '.svc-node', 'dev-instant'));
     expect(dev.rpc.http.port).toBe(8546);
     expect(dev.rpc.auth.jwtSecretFile).toBe(join(dev.datadir, 'jwt.hex'));
-    expect(dev.mining).toMatchObject({ enabled: true, seal: 'instant', coinbase: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266' });
+    expect(dev.mining).toMatchObject({
+      enabled: true,
+      seal: 'instant',
+      coinbase: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
+    });
     expect(dev.p2p).toMatchObject({ enabled: true, interface: '127.0.0.1', port: 9076 });
     const etc = loadConfig({ env: { SVC_NODE_BLOCKCHAINS_NETWORK: 'etc' } });
     expect(etc.datadir).toBe(join(homedir(), '.svc-node', 'etc'));

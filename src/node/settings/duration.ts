@@ -4,10 +4,23 @@
  */
 
 const durationUnits: Record<string, number> = {
-  '': 1, ms: 1, milli: 1, millis: 1, millisecond: 1, milliseconds: 1,
-  s: 1000, sec: 1000, second: 1000, seconds: 1000,
-  m: 60_000, min: 60_000, minute: 60_000, minutes: 60_000,
-  h: 3_600_000, hour: 3_600_000, hours: 3_600_000,
+  '': 1,
+  ms: 1,
+  milli: 1,
+  millis: 1,
+  millisecond: 1,
+  milliseconds: 1,
+  s: 1000,
+  sec: 1000,
+  second: 1000,
+  seconds: 1000,
+  m: 60_000,
+  min: 60_000,
+  minute: 60_000,
+  minutes: 60_000,
+  h: 3_600_000,
+  hour: 3_600_000,
+  hours: 3_600_000,
 };
 
 /** Milliseconds, or undefined when `text` is not a duration. */
@@ -17,7 +30,11 @@ export function parseDuration(text: string): number | undefined {
   return m && unit !== undefined ? Math.round(Number(m[1]) * unit) : undefined;
 }
 
-const shownUnits: ReadonlyArray<[string, number]> = [['h', 3_600_000], ['m', 60_000], ['s', 1000]];
+const shownUnits: ReadonlyArray<[string, number]> = [
+  ['h', 3_600_000],
+  ['m', 60_000],
+  ['s', 1000],
+];
 
 /** 300000 → "5m", 1500 → "1500ms", 0 → "0". */
 export function formatDuration(ms: number): string {

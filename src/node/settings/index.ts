@@ -35,7 +35,10 @@ export interface KeyedSetting extends Setting {
   readonly key: SettingKey;
 }
 
-export const settings: readonly KeyedSetting[] = Object.entries(tables).map(([key, setting]) => ({ key: key as SettingKey, ...(setting as Setting) }));
+export const settings: readonly KeyedSetting[] = Object.entries(tables).map(([key, setting]) => ({
+  key: key as SettingKey,
+  ...(setting as Setting),
+}));
 
 const byKey: ReadonlyMap<string, KeyedSetting> = new Map(settings.map((s) => [s.key, s]));
 
@@ -48,4 +51,3 @@ export function settingOf(key: SettingKey): KeyedSetting {
 export { DEFAULT_PROTECTED } from './auth.js';
 export { defaultApis } from './rpc.js';
 export { defaultOf, defaultText, envNameOf, type DefaultContext, type SettingKind } from './setting.js';
-

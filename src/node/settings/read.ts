@@ -110,7 +110,9 @@ function readTomlFile(path: string): Partial<Record<SettingKey, unknown>> {
         walk(v as Record<string, unknown>, key + '.');
       } else {
         if (!isSettingKey(key)) {
-          throw new ConfigError(`unknown setting "${key}" in ${path}; known settings: ${settings.map((s) => s.key).join(', ')}`);
+          throw new ConfigError(
+            `unknown setting "${key}" in ${path}; known settings: ${settings.map((s) => s.key).join(', ')}`,
+          );
         }
         flat[key] = v;
       }

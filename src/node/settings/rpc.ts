@@ -11,56 +11,119 @@ export function defaultApis(network: NetworkName): Namespace[] {
 
 // In the order --help lists them.
 export const rpcSettings = {
-  'network.rpc.apis': s.list({ flag: 'apis', default: ({ network }) => defaultApis(network), help: 'dev: all but test; mordor/etc: eth,web3,net',
-    description: 'comma-separated namespaces to enable (rpc is always on)' }),
-  'network.rpc.max-batch-size': s.int({ default: 1000,
-    description: 'most requests in one JSON-RPC batch' }),
-  'network.rpc.validate-results': s.bool({ default: ({ env, testmode }) => env.NODE_ENV === 'test' || testmode, help: 'true when NODE_ENV=test or testmode',
-    description: 'check every result against its OpenRPC schema (a mismatch is answered -32603)' }),
-  'network.rpc.account-transactions-max-blocks': s.int({ default: 1000,
-    description: 'widest block range svc_getAccountTransactions searches' }),
-  'network.rpc.logs.max-block-range': s.int({ default: 10_000,
-    description: 'widest fromBlock..toBlock range one eth_getLogs / eth_getFilterLogs query may span (-32005 above it)' }),
-  'network.rpc.logs.max-results': s.int({ default: 10_000,
-    description: 'most logs one eth_getLogs / eth_getFilterLogs query may return (-32005 above it)' }),
-  'filter.filter-timeout': s.duration({ default: 5 * 60_000,
-    description: 'a filter not polled for this long is removed (every eth_getFilterChanges resets it)' }),
-  'network.rpc.http.mode': s.oneOf(['http', 'https'], { default: 'http',
-    description: 'https needs network.rpc.http.certificate.*' }),
-  'network.rpc.http.interface': s.string({ flag: 'http.addr', default: '127.0.0.1',
-    description: 'address the RPC server listens on' }),
-  'network.rpc.http.port': s.int({ flag: 'http.port', default: 8546,
-    description: 'RPC port (0 picks a free one; the "listening" log line reports it)' }),
-  'network.rpc.http.cors-allowed-origins': s.origins({ flag: 'http.cors', default: [],
-    description: 'browser origins allowed to call the node: "*" or a comma list' }),
-  'network.rpc.http.max-body-size': s.int({ default: 5 * 1024 * 1024,
-    description: 'largest request body in bytes (HTTP 413 above it; also the WebSocket message limit)' }),
-  'network.rpc.http.certificate.keystore-path': s.path({ default: undefined,
-    description: 'PKCS#12 keystore holding the TLS key and certificate' }),
-  'network.rpc.http.certificate.keystore-type': s.oneOf(['pkcs12'], { default: 'pkcs12',
-    description: 'keystore format' }),
-  'network.rpc.http.certificate.password-file': s.path({ default: undefined,
-    description: 'file whose first line is the keystore password' }),
-  'network.rpc.http.rate-limit.enabled': s.bool({ default: false,
-    description: 'limit each client IP to one request per min-request-interval' }),
-  'network.rpc.http.rate-limit.min-request-interval': s.duration({ default: 10_000,
-    description: 'shortest time between two requests of one IP (ms, or "100ms", "10s", "1m")' }),
-  'network.rpc.http.rate-limit.latest-timestamp-cache-size': s.int({ default: 1024,
-    description: 'how many client IPs the limiter remembers (least recently seen are forgotten)' }),
-  'network.rpc.metrics.enabled': s.bool({ flag: 'metrics', default: ({ network }) => network === 'dev', help: 'dev: true; mordor/etc: false',
-    description: 'serve Prometheus metrics at GET /metrics on the RPC port (head, peers, pool, import and seal times, RPC calls by method, process)' }),
-  'network.rpc.ws.enabled': s.bool({ default: true,
-    description: 'serve JSON-RPC over WebSocket at /ws on the RPC port' }),
-  'network.rpc.ws.max-buffered-bytes': s.int({ default: 16 * 1024 * 1024,
-    description: 'most bytes of responses and notifications waiting for one WebSocket client; a slower client is disconnected (close code 1008)' }),
-  'network.rpc.call.gas-cap': s.int({ default: 50_000_000,
-    description: 'most gas an eth_call / eth_estimateGas request may ask for (-32005 above it); without gas they run with the block gas limit' }),
-  'network.rpc.call.timeout': s.duration({ default: 5_000,
-    description: 'longest an eth_call / eth_estimateGas request may execute (the whole search for eth_estimateGas); a longer one is stopped and answered -32005 (0 = no limit)' }),
-  'network.rpc.debug.max-range-results': s.int({ default: 10_000,
-    description: 'largest maxResults debug_accountRange / debug_storageRangeAt accept (-32005 above it)' }),
-  'network.rpc.ws.ping-interval': s.duration({ default: 30_000,
-    description: 'ping every WebSocket client this often; one that has not answered the previous ping (a client that stopped reading, or vanished without closing) is disconnected (0 = never)' }),
-  'network.rpc.ws.max-outstanding-requests': s.int({ default: 256,
-    description: 'most requests one WebSocket connection may have in flight; more are answered -32005 at once (a batch counts once)' }),
+  'network.rpc.apis': s.list({
+    flag: 'apis',
+    default: ({ network }) => defaultApis(network),
+    help: 'dev: all but test; mordor/etc: eth,web3,net',
+    description: 'comma-separated namespaces to enable (rpc is always on)',
+  }),
+  'network.rpc.max-batch-size': s.int({ default: 1000, description: 'most requests in one JSON-RPC batch' }),
+  'network.rpc.validate-results': s.bool({
+    default: ({ env, testmode }) => env.NODE_ENV === 'test' || testmode,
+    help: 'true when NODE_ENV=test or testmode',
+    description: 'check every result against its OpenRPC schema (a mismatch is answered -32603)',
+  }),
+  'network.rpc.account-transactions-max-blocks': s.int({
+    default: 1000,
+    description: 'widest block range svc_getAccountTransactions searches',
+  }),
+  'network.rpc.logs.max-block-range': s.int({
+    default: 10_000,
+    description: 'widest fromBlock..toBlock range one eth_getLogs / eth_getFilterLogs query may span (-32005 above it)',
+  }),
+  'network.rpc.logs.max-results': s.int({
+    default: 10_000,
+    description: 'most logs one eth_getLogs / eth_getFilterLogs query may return (-32005 above it)',
+  }),
+  'filter.filter-timeout': s.duration({
+    default: 5 * 60_000,
+    description: 'a filter not polled for this long is removed (every eth_getFilterChanges resets it)',
+  }),
+  'network.rpc.http.mode': s.oneOf(['http', 'https'], {
+    default: 'http',
+    description: 'https needs network.rpc.http.certificate.*',
+  }),
+  'network.rpc.http.interface': s.string({
+    flag: 'http.addr',
+    default: '127.0.0.1',
+    description: 'address the RPC server listens on',
+  }),
+  'network.rpc.http.port': s.int({
+    flag: 'http.port',
+    default: 8546,
+    description: 'RPC port (0 picks a free one; the "listening" log line reports it)',
+  }),
+  'network.rpc.http.cors-allowed-origins': s.origins({
+    flag: 'http.cors',
+    default: [],
+    description: 'browser origins allowed to call the node: "*" or a comma list',
+  }),
+  'network.rpc.http.max-body-size': s.int({
+    default: 5 * 1024 * 1024,
+    description: 'largest request body in bytes (HTTP 413 above it; also the WebSocket message limit)',
+  }),
+  'network.rpc.http.certificate.keystore-path': s.path({
+    default: undefined,
+    description: 'PKCS#12 keystore holding the TLS key and certificate',
+  }),
+  'network.rpc.http.certificate.keystore-type': s.oneOf(['pkcs12'], {
+    default: 'pkcs12',
+    description: 'keystore format',
+  }),
+  'network.rpc.http.certificate.password-file': s.path({
+    default: undefined,
+    description: 'file whose first line is the keystore password',
+  }),
+  'network.rpc.http.rate-limit.enabled': s.bool({
+    default: false,
+    description: 'limit each client IP to one request per min-request-interval',
+  }),
+  'network.rpc.http.rate-limit.min-request-interval': s.duration({
+    default: 10_000,
+    description: 'shortest time between two requests of one IP (ms, or "100ms", "10s", "1m")',
+  }),
+  'network.rpc.http.rate-limit.latest-timestamp-cache-size': s.int({
+    default: 1024,
+    description: 'how many client IPs the limiter remembers (least recently seen are forgotten)',
+  }),
+  'network.rpc.metrics.enabled': s.bool({
+    flag: 'metrics',
+    default: ({ network }) => network === 'dev',
+    help: 'dev: true; mordor/etc: false',
+    description:
+      'serve Prometheus metrics at GET /metrics on the RPC port (head, peers, pool, import and seal times, RPC calls by method, process)',
+  }),
+  'network.rpc.ws.enabled': s.bool({
+    default: true,
+    description: 'serve JSON-RPC over WebSocket at /ws on the RPC port',
+  }),
+  'network.rpc.ws.max-buffered-bytes': s.int({
+    default: 16 * 1024 * 1024,
+    description:
+      'most bytes of responses and notifications waiting for one WebSocket client; a slower client is disconnected (close code 1008)',
+  }),
+  'network.rpc.call.gas-cap': s.int({
+    default: 50_000_000,
+    description:
+      'most gas an eth_call / eth_estimateGas request may ask for (-32005 above it); without gas they run with the block gas limit',
+  }),
+  'network.rpc.call.timeout': s.duration({
+    default: 5_000,
+    description:
+      'longest an eth_call / eth_estimateGas request may execute (the whole search for eth_estimateGas); a longer one is stopped and answered -32005 (0 = no limit)',
+  }),
+  'network.rpc.debug.max-range-results': s.int({
+    default: 10_000,
+    description: 'largest maxResults debug_accountRange / debug_storageRangeAt accept (-32005 above it)',
+  }),
+  'network.rpc.ws.ping-interval': s.duration({
+    default: 30_000,
+    description:
+      'ping every WebSocket client this often; one that has not answered the previous ping (a client that stopped reading, or vanished without closing) is disconnected (0 = never)',
+  }),
+  'network.rpc.ws.max-outstanding-requests': s.int({
+    default: 256,
+    description:
+      'most requests one WebSocket connection may have in flight; more are answered -32005 at once (a batch counts once)',
+  }),
 };

@@ -55,7 +55,10 @@ export interface Setting<K extends SettingKind = SettingKind, D = unknown> exten
 
 const of =
   <K extends Exclude<SettingKind, 'enum'>>(kind: K) =>
-  <D extends DefaultOf<ValueOfKind[K]>>(spec: SettingSpec<D>): Setting<K, D> & { readonly values?: undefined } => ({ kind, ...spec });
+  <D extends DefaultOf<ValueOfKind[K]>>(spec: SettingSpec<D>): Setting<K, D> & { readonly values?: undefined } => ({
+    kind,
+    ...spec,
+  });
 
 export const string = of('string');
 export const path = of('path');
@@ -65,7 +68,10 @@ export const duration = of('duration');
 export const list = of('list');
 export const origins = of('origins');
 
-export const oneOf = <const E extends string, D extends DefaultOf<E>>(values: readonly E[], spec: SettingSpec<D>): Setting<'enum', D> & { readonly values: readonly E[] } => ({
+export const oneOf = <const E extends string, D extends DefaultOf<E>>(
+  values: readonly E[],
+  spec: SettingSpec<D>,
+): Setting<'enum', D> & { readonly values: readonly E[] } => ({
   kind: 'enum',
   values,
   ...spec,
@@ -75,7 +81,13 @@ type Produced<D> = D extends (ctx: DefaultContext) => infer R ? R : D;
 
 /** The value a setting reads as: its kind's type (an enum's own values), or undefined too where its default may be none. */
 export type ValueOfSetting<S> = S extends { readonly kind: infer K; readonly default: infer D }
-  ? (K extends 'enum' ? (S extends { readonly values: readonly (infer E)[] } ? E : never) : ValueOfKind[K & SettingKind]) | (undefined extends Produced<D> ? undefined : never)
+  ?
+      | (K extends 'enum'
+          ? S extends { readonly values: readonly (infer E)[] }
+            ? E
+            : never
+          : ValueOfKind[K & SettingKind])
+      | (undefined extends Produced<D> ? undefined : never)
   : never;
 
 /** The default of `setting` in `ctx`. */

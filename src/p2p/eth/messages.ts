@@ -90,7 +90,6 @@ export interface BlockHash {
   number: bigint;
 }
 
-
 // ------------------------------------------------------------------ shared item shapes
 
 /** Fields of a pre-London PoW header (ETC's form); more are tolerated here and judged by header validation. */
@@ -102,11 +101,13 @@ const CHECKPOINT_FIELD = 15;
 
 function readHeader(s: Shape, item: RlpItem, field: string): RawHeader {
   const fields = s.list(item, field);
-  if (fields.length < MIN_HEADER_FIELDS) s.fail(field, `must have at least ${MIN_HEADER_FIELDS} fields, got ${fields.length}`);
+  if (fields.length < MIN_HEADER_FIELDS)
+    s.fail(field, `must have at least ${MIN_HEADER_FIELDS} fields, got ${fields.length}`);
   // Byte strings, except that a 16th field may be the checkpoint list ([] or [[ [r, s, v], … ]]): the engine's codec
   // reads it where checkpointing is configured and refuses it elsewhere.
   fields.forEach((f, i) => {
-    if (!(i === CHECKPOINT_FIELD && fields.length === CHECKPOINT_FIELD + 1 && Array.isArray(f))) s.bytes(f, `${field}[${i}]`);
+    if (!(i === CHECKPOINT_FIELD && fields.length === CHECKPOINT_FIELD + 1 && Array.isArray(f)))
+      s.bytes(f, `${field}[${i}]`);
   });
   return fields as RawHeader;
 }
@@ -114,7 +115,8 @@ function readHeader(s: Shape, item: RlpItem, field: string): RawHeader {
 function readTx(s: Shape, item: RlpItem, field: string): RawTx {
   if (Array.isArray(item)) {
     const fields = s.byteStrings(item, field);
-    if (fields.length !== LEGACY_TX_FIELDS) s.fail(field, `must have ${LEGACY_TX_FIELDS} fields as a legacy transaction, got ${fields.length}`);
+    if (fields.length !== LEGACY_TX_FIELDS)
+      s.fail(field, `must have ${LEGACY_TX_FIELDS} fields as a legacy transaction, got ${fields.length}`);
     return fields;
   }
   if (item.length === 0) s.fail(field, 'is an empty typed transaction');
@@ -149,7 +151,8 @@ function readReceiptFields(s: Shape, item: RlpItem, field: string): unknown[] {
 
 function readReceipt(s: Shape, item: RlpItem, field: string): RawReceipt {
   if (Array.isArray(item)) return readReceiptFields(s, item, field);
-  if (item.length === 0 || item[0]! > 0x7f) s.fail(field, 'must be a legacy receipt list or a typed receipt (type byte ≤ 0x7f ++ RLP list)');
+  if (item.length === 0 || item[0]! > 0x7f)
+    s.fail(field, 'must be a legacy receipt list or a typed receipt (type byte ≤ 0x7f ++ RLP list)');
   let inner: RlpItem;
   try {
     inner = decodeRlp(item.subarray(1));
@@ -225,7 +228,10 @@ export function decodeTransactions(payload: Uint8Array): RawTx[] {
 
 export function encodeGetBlockHeaders(req: HeadersRequest): Uint8Array {
   const origin = req.origin instanceof Uint8Array ? req.origin : uintBytes(req.origin);
-  return encode([uintBytes(req.requestId), [origin, uintBytes(req.amount), uintBytes(req.skip), req.reverse ? Uint8Array.of(1) : new Uint8Array(0)]]);
+  return encode([
+    uintBytes(req.requestId),
+    [origin, uintBytes(req.amount), uintBytes(req.skip), req.reverse ? Uint8Array.of(1) : new Uint8Array(0)],
+  ]);
 }
 
 export function decodeGetBlockHeaders(payload: Uint8Array): HeadersRequest {
@@ -234,7 +240,8 @@ export function decodeGetBlockHeaders(payload: Uint8Array): HeadersRequest {
     const [origin, amount, skip, reverse] = s.list(body, 'query', 4) as [RlpItem, RlpItem, RlpItem, RlpItem];
     const originBytes = s.bytes(origin, 'origin');
     // A hash is exactly 32 bytes; a number at most 8 (geth's HashOrNumber decoding).
-    if (originBytes.length !== 32 && originBytes.length > 8) s.fail('origin', `must be a block number (≤ 8 bytes) or a 32-byte hash, got ${originBytes.length} bytes`);
+    if (originBytes.length !== 32 && originBytes.length > 8)
+      s.fail('origin', `must be a block number (≤ 8 bytes) or a 32-byte hash, got ${originBytes.length} bytes`);
     const rev = s.bytes(reverse, 'reverse');
     if (!(rev.length === 0 || (rev.length === 1 && rev[0] === 1))) s.fail('reverse', 'must be 0 or 1');
     return {
@@ -307,7 +314,11 @@ export function decodeNewBlock(payload: Uint8Array): NewBlockMsg {
     const [block, td] = s.list(root, 'message', 2) as [RlpItem, RlpItem];
     const [header, txs, uncles] = s.list(block, 'block', 3) as [RlpItem, RlpItem, RlpItem];
     return {
-      block: [readHeader(s, header, 'block.header'), readTxs(s, txs, 'block.txs'), readHeaders(s, uncles, 'block.uncles')],
+      block: [
+        readHeader(s, header, 'block.header'),
+        readTxs(s, txs, 'block.txs'),
+        readHeaders(s, uncles, 'block.uncles'),
+      ],
       td: s.uint(td, 'td', 32),
     };
   });
@@ -328,7 +339,10 @@ export function decodeNewPooledTransactionHashes(payload: Uint8Array): PooledTxA
       hashes: s.hashes(hashes, 'hashes'),
     };
     if (out.types.length !== out.hashes.length || out.sizes.length !== out.hashes.length) {
-      s.fail('types/sizes/hashes', `must have equal lengths, got ${out.types.length}/${out.sizes.length}/${out.hashes.length}`);
+      s.fail(
+        'types/sizes/hashes',
+        `must have equal lengths, got ${out.types.length}/${out.sizes.length}/${out.hashes.length}`,
+      );
     }
     return out;
   });

@@ -33,7 +33,8 @@ export class EthServer {
       const header = await this.chain.getHeader(req.origin);
       if (header === undefined) return [];
       // A side-chain origin can only be walked by parent links (reverse, no skip); anything else answers the origin alone.
-      if (!(await this.chain.isCanonical(req.origin))) return this.sideChainHeaders(header.raw(), header.parentHash, req.reverse && req.skip === 0 ? amount : 1);
+      if (!(await this.chain.isCanonical(req.origin)))
+        return this.sideChainHeaders(header.raw(), header.parentHash, req.reverse && req.skip === 0 ? amount : 1);
       first = header.number;
     } else {
       first = req.origin;

@@ -6,7 +6,16 @@ import { bytesToHex, equalsBytes } from '@ethereumjs/util';
 import type { ForkIdTable } from '../fork-id.js';
 import { DisconnectReason, type RlpxLink, type SubProtocol } from '../rlpx/transport.js';
 import * as eth from './messages.js';
-import { EthCode, type HeadersRequest, type NewBlockMsg, type PooledTxAnnouncement, type RawBody, type RawHeader, type RawTx, type Status } from './messages.js';
+import {
+  EthCode,
+  type HeadersRequest,
+  type NewBlockMsg,
+  type PooledTxAnnouncement,
+  type RawBody,
+  type RawHeader,
+  type RawTx,
+  type Status,
+} from './messages.js';
 import * as snap from '../snap/messages.js';
 import { SnapCode } from '../snap/messages.js';
 
@@ -110,7 +119,10 @@ export class EthSession {
     return new Promise<void>((resolve, reject) => {
       this.#onReady = resolve;
       this.#onFail = reject;
-      this.#statusTimer = setTimeout(() => this.fail(new SessionError(DisconnectReason.TIMEOUT, `no eth STATUS within ${timeoutMs} ms`)), timeoutMs);
+      this.#statusTimer = setTimeout(
+        () => this.fail(new SessionError(DisconnectReason.TIMEOUT, `no eth STATUS within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
     });
   }
 
@@ -148,15 +160,21 @@ export class EthSession {
   // ------------------------------------------------------------------ requests we make
 
   getBlockHeaders(req: Omit<HeadersRequest, 'requestId'>): Promise<RawHeader[]> {
-    return this.request(EthCode.GetBlockHeaders, EthCode.BlockHeaders, (requestId) => eth.encodeGetBlockHeaders({ ...req, requestId }));
+    return this.request(EthCode.GetBlockHeaders, EthCode.BlockHeaders, (requestId) =>
+      eth.encodeGetBlockHeaders({ ...req, requestId }),
+    );
   }
 
   getBlockBodies(hashes: readonly Uint8Array[]): Promise<RawBody[]> {
-    return this.request(EthCode.GetBlockBodies, EthCode.BlockBodies, (requestId) => eth.encodeGetBlockBodies(requestId, [...hashes]));
+    return this.request(EthCode.GetBlockBodies, EthCode.BlockBodies, (requestId) =>
+      eth.encodeGetBlockBodies(requestId, [...hashes]),
+    );
   }
 
   getPooledTransactions(hashes: readonly Uint8Array[]): Promise<RawTx[]> {
-    return this.request(EthCode.GetPooledTransactions, EthCode.PooledTransactions, (requestId) => eth.encodeGetPooledTransactions(requestId, [...hashes]));
+    return this.request(EthCode.GetPooledTransactions, EthCode.PooledTransactions, (requestId) =>
+      eth.encodeGetPooledTransactions(requestId, [...hashes]),
+    );
   }
 
   private request<T>(code: number, expect: number, encode: (requestId: bigint) => Uint8Array): Promise<T> {
@@ -164,7 +182,12 @@ export class EthSession {
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#pending.delete(requestId);
-        reject(new SessionError(DisconnectReason.TIMEOUT, `no answer to request ${requestId} within ${REQUEST_TIMEOUT_MS} ms`));
+        reject(
+          new SessionError(
+            DisconnectReason.TIMEOUT,
+            `no answer to request ${requestId} within ${REQUEST_TIMEOUT_MS} ms`,
+          ),
+        );
       }, REQUEST_TIMEOUT_MS);
       this.#pending.set(requestId, { expect, resolve: resolve as (v: unknown) => void, reject, timer });
       if (!this.link.send('eth', code, encode(requestId))) {
@@ -210,21 +233,32 @@ export class EthSession {
       else this.handleEth(code, payload);
     } catch (err) {
       if (err instanceof SessionError) this.fail(err);
-      else this.fail(new SessionError(DisconnectReason.PROTOCOL_ERROR, `bad ${protocol} message 0x${code.toString(16)}: ${(err as Error).message}`));
+      else
+        this.fail(
+          new SessionError(
+            DisconnectReason.PROTOCOL_ERROR,
+            `bad ${protocol} message 0x${code.toString(16)}: ${(err as Error).message}`,
+          ),
+        );
     }
   }
 
   private handleEth(code: number, payload: Uint8Array): void {
     if (code === EthCode.Status) return this.onStatus(eth.decodeStatus(payload));
-    if (this.remoteStatus === null) throw new SessionError(DisconnectReason.PROTOCOL_ERROR, `eth message 0x${code.toString(16)} before STATUS`);
+    if (this.remoteStatus === null)
+      throw new SessionError(DisconnectReason.PROTOCOL_ERROR, `eth message 0x${code.toString(16)} before STATUS`);
     switch (code) {
       case EthCode.GetBlockHeaders: {
         const req = eth.decodeGetBlockHeaders(payload);
-        return this.serve(this.host.serveHeaders(req), (headers) => this.link.send('eth', EthCode.BlockHeaders, eth.encodeBlockHeaders(req.requestId, headers)));
+        return this.serve(this.host.serveHeaders(req), (headers) =>
+          this.link.send('eth', EthCode.BlockHeaders, eth.encodeBlockHeaders(req.requestId, headers)),
+        );
       }
       case EthCode.GetBlockBodies: {
         const req = eth.decodeGetBlockBodies(payload);
-        return this.serve(this.host.serveBodies(req.hashes), (bodies) => this.link.send('eth', EthCode.BlockBodies, eth.encodeBlockBodies(req.requestId, bodies)));
+        return this.serve(this.host.serveBodies(req.hashes), (bodies) =>
+          this.link.send('eth', EthCode.BlockBodies, eth.encodeBlockBodies(req.requestId, bodies)),
+        );
       }
       case EthCode.GetReceipts: {
         const req = eth.decodeGetReceipts(payload);
@@ -234,7 +268,11 @@ export class EthSession {
       }
       case EthCode.GetPooledTransactions: {
         const req = eth.decodeGetPooledTransactions(payload);
-        this.link.send('eth', EthCode.PooledTransactions, eth.encodePooledTransactions(req.requestId, this.host.servePooledTransactions(req.hashes)));
+        this.link.send(
+          'eth',
+          EthCode.PooledTransactions,
+          eth.encodePooledTransactions(req.requestId, this.host.servePooledTransactions(req.hashes)),
+        );
         return;
       }
       case EthCode.BlockHeaders: {
@@ -276,8 +314,14 @@ export class EthSession {
   }
 
   private handleSnap(code: number, payload: Uint8Array): void {
-    if (this.remoteStatus === null) throw new SessionError(DisconnectReason.PROTOCOL_ERROR, `snap message 0x${code.toString(16)} before eth STATUS`);
-    if (code === SnapCode.GetAccountRange || code === SnapCode.GetStorageRanges || code === SnapCode.GetByteCodes || code === SnapCode.GetTrieNodes) {
+    if (this.remoteStatus === null)
+      throw new SessionError(DisconnectReason.PROTOCOL_ERROR, `snap message 0x${code.toString(16)} before eth STATUS`);
+    if (
+      code === SnapCode.GetAccountRange ||
+      code === SnapCode.GetStorageRanges ||
+      code === SnapCode.GetByteCodes ||
+      code === SnapCode.GetTrieNodes
+    ) {
       this.serve(this.host.serveSnap(code, payload), (answer) => {
         if (answer !== undefined) this.link.send('snap', answer.code, answer.payload);
       });
@@ -289,7 +333,8 @@ export class EthSession {
   private serve<T>(work: Promise<T>, reply: (value: T) => void): void {
     work.then(reply, (err: unknown) => {
       if (err instanceof SessionError) this.fail(err);
-      else this.fail(new SessionError(DisconnectReason.PROTOCOL_ERROR, `cannot serve request: ${(err as Error).message}`));
+      else
+        this.fail(new SessionError(DisconnectReason.PROTOCOL_ERROR, `cannot serve request: ${(err as Error).message}`));
     });
   }
 
@@ -298,13 +343,22 @@ export class EthSession {
     clearTimeout(this.#statusTimer);
     const head = this.local.head();
     if (status.version !== eth.ETH_VERSION) {
-      throw new SessionError(DisconnectReason.INCOMPATIBLE_VERSION, `eth version ${status.version}, we speak ${eth.ETH_VERSION}`);
+      throw new SessionError(
+        DisconnectReason.INCOMPATIBLE_VERSION,
+        `eth version ${status.version}, we speak ${eth.ETH_VERSION}`,
+      );
     }
     if (status.networkId !== this.local.networkId) {
-      throw new SessionError(DisconnectReason.USELESS_PEER, `network id ${status.networkId}, ours is ${this.local.networkId}`);
+      throw new SessionError(
+        DisconnectReason.USELESS_PEER,
+        `network id ${status.networkId}, ours is ${this.local.networkId}`,
+      );
     }
     if (!equalsBytes(status.genesisHash, this.local.genesisHash)) {
-      throw new SessionError(DisconnectReason.USELESS_PEER, `genesis ${bytesToHex(status.genesisHash)}, ours is ${bytesToHex(this.local.genesisHash)}`);
+      throw new SessionError(
+        DisconnectReason.USELESS_PEER,
+        `genesis ${bytesToHex(status.genesisHash)}, ours is ${bytesToHex(this.local.genesisHash)}`,
+      );
     }
     const fork = this.local.forkIds.check(head.number, status.forkId);
     this.forkAccepted = fork === true;

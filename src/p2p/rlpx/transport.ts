@@ -92,7 +92,10 @@ export class RlpxLink {
       privateKey: options.privateKey,
       id: options.nodeId,
       clientId: new TextEncoder().encode(options.clientId),
-      capabilities: [capability('eth', ETH_VERSION, ETH_MESSAGE_COUNT), capability('snap', SNAP_VERSION, SNAP_MESSAGE_COUNT)],
+      capabilities: [
+        capability('eth', ETH_VERSION, ETH_MESSAGE_COUNT),
+        capability('snap', SNAP_VERSION, SNAP_MESSAGE_COUNT),
+      ],
       // No Common: the handshake then uses the library's own keccak/secp256k1 (the engine's customCrypto has another signing shape).
       common: undefined as unknown as Common,
       port: options.listenPort,
@@ -134,7 +137,11 @@ export class RlpxLink {
   /** Sends one sub-protocol message (RLP bytes; compressed here as devp2p v5 requires). false if the link is gone. */
   send(protocol: SubProtocol, code: number, payload: Uint8Array): boolean {
     const hello = this.#peer.getHelloMessage();
-    return this.sendFramed(protocol, code, hello !== null && hello.protocolVersion >= 5 ? snappy.compress(payload) : payload);
+    return this.sendFramed(
+      protocol,
+      code,
+      hello !== null && hello.protocolVersion >= 5 ? snappy.compress(payload) : payload,
+    );
   }
 
   /** Sends a payload exactly as given, already in wire form (compressed when the link uses snappy). */
@@ -163,7 +170,10 @@ export class RlpxLink {
       _closed: boolean;
     };
     const payload = RLP.encode([reason]);
-    peer._sendMessage(BASE_DISCONNECT, this.#peer.getHelloMessage()!.protocolVersion >= 5 ? snappy.compress(payload) : payload);
+    peer._sendMessage(
+      BASE_DISCONNECT,
+      this.#peer.getHelloMessage()!.protocolVersion >= 5 ? snappy.compress(payload) : payload,
+    );
     peer._disconnectReason = reason;
     peer._disconnectWe = true;
     peer._closed = true;
@@ -187,7 +197,10 @@ export const MAX_DECOMPRESSED_BYTES = MAX_MESSAGE_SIZE;
  * compressed message over the limit fails the frame, and the library then drops the peer.
  */
 function guardDecompressedSize(peer: Peer): void {
-  const internals = peer as unknown as { _eciesSession: { parseBody(data: Uint8Array): Uint8Array | undefined }; _hello: { protocolVersion: number } | null };
+  const internals = peer as unknown as {
+    _eciesSession: { parseBody(data: Uint8Array): Uint8Array | undefined };
+    _hello: { protocolVersion: number } | null;
+  };
   const ecies = internals._eciesSession;
   const parseBody = ecies.parseBody.bind(ecies);
   ecies.parseBody = (data: Uint8Array) => {
@@ -196,7 +209,8 @@ function guardDecompressedSize(peer: Peer): void {
     // Hello (0x80 = code 0) and Disconnect (0x01) may travel uncompressed; everything after Hello v5 is snappy.
     if (body !== undefined && code !== 0x80 && code !== 0x01 && (internals._hello?.protocolVersion ?? 0) >= 5) {
       const declared = snappyLength(body, 1);
-      if (declared > MAX_DECOMPRESSED_BYTES) throw new Error(`message would decompress to ${declared} bytes (limit ${MAX_DECOMPRESSED_BYTES})`);
+      if (declared > MAX_DECOMPRESSED_BYTES)
+        throw new Error(`message would decompress to ${declared} bytes (limit ${MAX_DECOMPRESSED_BYTES})`);
     }
     return body;
   };

@@ -117,7 +117,8 @@ function readSlimAccount(s: Shape, item: RlpItem, field: string): Uint8Array {
     [codeHash, 'codeHash'],
   ] as const) {
     const b = s.bytes(value, `${field}.${name}`);
-    if (b.length !== 0 && b.length !== 32) s.fail(`${field}.${name}`, `must be empty (slim) or 32 bytes, got ${b.length}`);
+    if (b.length !== 0 && b.length !== 32)
+      s.fail(`${field}.${name}`, `must be empty (slim) or 32 bytes, got ${b.length}`);
   }
   // Canonical RLP, so re-encoding the decoded list gives back exactly the bytes the peer sent.
   return RLP.encode(item);
@@ -182,7 +183,11 @@ export function decodeGetStorageRanges(payload: Uint8Array): GetStorageRanges {
 }
 
 export function encodeStorageRanges(res: StorageRanges): Uint8Array {
-  return encode([uintBytes(res.requestId), res.slots.map((list) => list.map((slot) => [slot.hash, slot.body])), res.proof]);
+  return encode([
+    uintBytes(res.requestId),
+    res.slots.map((list) => list.map((slot) => [slot.hash, slot.body])),
+    res.proof,
+  ]);
 }
 
 export function decodeStorageRanges(payload: Uint8Array): StorageRanges {
@@ -210,7 +215,11 @@ export function encodeGetByteCodes(req: GetByteCodes): Uint8Array {
 export function decodeGetByteCodes(payload: Uint8Array): GetByteCodes {
   return decodeMessage('GetByteCodes', payload, (root, s) => {
     const [id, hashes, bytes] = s.list(root, 'message', 3) as RlpItem[];
-    return { requestId: s.uint(id!, 'request id'), hashes: s.hashes(hashes!, 'hashes'), bytes: s.uint(bytes!, 'bytes') };
+    return {
+      requestId: s.uint(id!, 'request id'),
+      hashes: s.hashes(hashes!, 'hashes'),
+      bytes: s.uint(bytes!, 'bytes'),
+    };
   });
 }
 
@@ -264,16 +273,31 @@ export function decodeTrieNodes(payload: Uint8Array): TrieNodes {
  * The empty answer to a snap request we cannot serve (we keep no snapshot), echoing its request id; undefined for
  * codes that are not requests. Throws WireDecodeError for a malformed request.
  */
-export function emptySnapResponse(code: number, payload: Uint8Array): { code: number; payload: Uint8Array } | undefined {
+export function emptySnapResponse(
+  code: number,
+  payload: Uint8Array,
+): { code: number; payload: Uint8Array } | undefined {
   switch (code) {
     case SnapCode.GetAccountRange:
-      return { code: SnapCode.AccountRange, payload: encodeAccountRange({ requestId: decodeGetAccountRange(payload).requestId, accounts: [], proof: [] }) };
+      return {
+        code: SnapCode.AccountRange,
+        payload: encodeAccountRange({ requestId: decodeGetAccountRange(payload).requestId, accounts: [], proof: [] }),
+      };
     case SnapCode.GetStorageRanges:
-      return { code: SnapCode.StorageRanges, payload: encodeStorageRanges({ requestId: decodeGetStorageRanges(payload).requestId, slots: [], proof: [] }) };
+      return {
+        code: SnapCode.StorageRanges,
+        payload: encodeStorageRanges({ requestId: decodeGetStorageRanges(payload).requestId, slots: [], proof: [] }),
+      };
     case SnapCode.GetByteCodes:
-      return { code: SnapCode.ByteCodes, payload: encodeByteCodes({ requestId: decodeGetByteCodes(payload).requestId, codes: [] }) };
+      return {
+        code: SnapCode.ByteCodes,
+        payload: encodeByteCodes({ requestId: decodeGetByteCodes(payload).requestId, codes: [] }),
+      };
     case SnapCode.GetTrieNodes:
-      return { code: SnapCode.TrieNodes, payload: encodeTrieNodes({ requestId: decodeGetTrieNodes(payload).requestId, nodes: [] }) };
+      return {
+        code: SnapCode.TrieNodes,
+        payload: encodeTrieNodes({ requestId: decodeGetTrieNodes(payload).requestId, nodes: [] }),
+      };
     default:
       return undefined;
   }

@@ -11,7 +11,15 @@
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { CODEHASH_PREFIX } from '@ethereumjs/statemanager';
-import { accountBodyToSlim, type AccountBodyBytes, bytesToHex, bytesToUnprefixedHex, concatBytes, equalsBytes, KECCAK256_NULL } from '@ethereumjs/util';
+import {
+  accountBodyToSlim,
+  type AccountBodyBytes,
+  bytesToHex,
+  bytesToUnprefixedHex,
+  concatBytes,
+  equalsBytes,
+  KECCAK256_NULL,
+} from '@ethereumjs/util';
 import type { ChainPort } from '../chain-port.js';
 import { accountTrieOf, trieRange } from '../../chain/state/trie-range.js';
 import {
@@ -68,11 +76,17 @@ export class SnapServer {
     switch (code) {
       case SnapCode.GetAccountRange: {
         const req = decodeGetAccountRange(payload);
-        return { code: SnapCode.AccountRange, payload: encodeAccountRange({ requestId: req.requestId, ...(await this.accountRange(req)) }) };
+        return {
+          code: SnapCode.AccountRange,
+          payload: encodeAccountRange({ requestId: req.requestId, ...(await this.accountRange(req)) }),
+        };
       }
       case SnapCode.GetByteCodes: {
         const req = decodeGetByteCodes(payload);
-        return { code: SnapCode.ByteCodes, payload: encodeByteCodes({ requestId: req.requestId, codes: await this.byteCodes(req) }) };
+        return {
+          code: SnapCode.ByteCodes,
+          payload: encodeByteCodes({ requestId: req.requestId, codes: await this.byteCodes(req) }),
+        };
       }
       // Not served yet (issue 11 serves codes and account ranges): the empty answer, which snap.md allows for
       // state a node does not have, keeps the peer's request from timing out.
@@ -94,7 +108,9 @@ export class SnapServer {
     let bytes = 0;
     for (const hash of req.hashes.slice(0, MAX_CODE_LOOKUPS)) {
       // The empty code is never stored, but every client can answer it.
-      const code = equalsBytes(hash, KECCAK256_NULL) ? new Uint8Array(0) : await db.get(concatBytes(CODEHASH_PREFIX, hash));
+      const code = equalsBytes(hash, KECCAK256_NULL)
+        ? new Uint8Array(0)
+        : await db.get(concatBytes(CODEHASH_PREFIX, hash));
       if (code === undefined) continue;
       codes.push(code);
       bytes += code.length;

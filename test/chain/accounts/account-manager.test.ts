@@ -79,11 +79,21 @@ describe('keystore files', () => {
   });
 
   it('enforces the minimum passphrase length (configurable), allowing an empty one like the reference', async () => {
-    expect((await caughtAsync(manager.newAccount('short'))).message).toBe('Provided passphrase must have at least 7 characters');
+    expect((await caughtAsync(manager.newAccount('short'))).message).toBe(
+      'Provided passphrase must have at least 7 characters',
+    );
     expect(await manager.newAccount('')).toHaveLength(20);
-    const strict = new AccountManager({ keystoreDir: keystoreDirOf(datadir), minPassphraseLength: 12, allowEmptyPassphrase: false });
-    expect((await caughtAsync(strict.newAccount(''))).message).toBe('Provided passphrase must have at least 12 characters');
-    expect((await caughtAsync(strict.importRawKey(bytesOf(DEV_ACCOUNTS[0].privateKey), 'elevenchars'))).kind).toBe('passphrase-too-short');
+    const strict = new AccountManager({
+      keystoreDir: keystoreDirOf(datadir),
+      minPassphraseLength: 12,
+      allowEmptyPassphrase: false,
+    });
+    expect((await caughtAsync(strict.newAccount(''))).message).toBe(
+      'Provided passphrase must have at least 12 characters',
+    );
+    expect((await caughtAsync(strict.importRawKey(bytesOf(DEV_ACCOUNTS[0].privateKey), 'elevenchars'))).kind).toBe(
+      'passphrase-too-short',
+    );
   });
 
   it('importRawKey stores the key under its address and refuses a second import', async () => {
@@ -102,33 +112,57 @@ describe('keystore files', () => {
   it('imports of one key at the same time store it once; the others are "account already exists"', async () => {
     // Found by the fuzzer: two imports in one batch both passed the check, then collided on the file name (-32603).
     const wallet = Wallet.createRandom();
-    const raw = await Promise.allSettled([1, 2, 3].map(() => manager.importRawKey(bytesOf(wallet.privateKey), PASSPHRASE)));
-    expect(raw.filter((r) => r.status === 'fulfilled').map((r) => hexOf((r as PromiseFulfilledResult<Uint8Array>).value))).toEqual([wallet.address.toLowerCase()]);
-    for (const r of raw.filter((r) => r.status === 'rejected')) expect((r as PromiseRejectedResult).reason.message).toBe('account already exists');
+    const raw = await Promise.allSettled(
+      [1, 2, 3].map(() => manager.importRawKey(bytesOf(wallet.privateKey), PASSPHRASE)),
+    );
+    expect(
+      raw.filter((r) => r.status === 'fulfilled').map((r) => hexOf((r as PromiseFulfilledResult<Uint8Array>).value)),
+    ).toEqual([wallet.address.toLowerCase()]);
+    for (const r of raw.filter((r) => r.status === 'rejected'))
+      expect((r as PromiseRejectedResult).reason.message).toBe('account already exists');
     const other = Wallet.createRandom();
-    const json = await encryptKeystoreJson({ address: other.address, privateKey: other.privateKey }, PASSPHRASE, { scrypt: { N: 4096 } });
+    const json = await encryptKeystoreJson({ address: other.address, privateKey: other.privateKey }, PASSPHRASE, {
+      scrypt: { N: 4096 },
+    });
     const viaJson = await Promise.allSettled([1, 2].map(() => manager.importKeystoreJson(json, PASSPHRASE)));
     expect(viaJson.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     const files = await readdir(keystoreDirOf(datadir));
-    expect(files.map((f) => f.slice(-40)).sort()).toEqual([wallet.address, other.address].map((a) => a.slice(2).toLowerCase()).sort());
+    expect(files.map((f) => f.slice(-40)).sort()).toEqual(
+      [wallet.address, other.address].map((a) => a.slice(2).toLowerCase()).sort(),
+    );
   });
 
   it('uses keystore files written by ethers, dropped in or imported', async () => {
     const dropped = Wallet.createRandom();
     const dir = keystoreDirOf(datadir);
     await manager.keystore.ensure();
-    const droppedJson = await encryptKeystoreJson({ address: dropped.address, privateKey: dropped.privateKey }, PASSPHRASE, { scrypt: { N: 4096 } });
-    await writeFile(join(dir, `UTC--2020-01-01T00-00-00.000000000Z--${dropped.address.slice(2).toLowerCase()}`), droppedJson);
+    const droppedJson = await encryptKeystoreJson(
+      { address: dropped.address, privateKey: dropped.privateKey },
+      PASSPHRASE,
+      { scrypt: { N: 4096 } },
+    );
+    await writeFile(
+      join(dir, `UTC--2020-01-01T00-00-00.000000000Z--${dropped.address.slice(2).toLowerCase()}`),
+      droppedJson,
+    );
     expect((await manager.list()).map(hexOf)).toEqual([dropped.address.toLowerCase()]);
     expect(await manager.unlock(bytesOf(dropped.address), PASSPHRASE)).toBe(true);
     const signature = manager.signMessage(bytesOf(dropped.address), Buffer.from('hi'));
     expect(verifyMessage('hi', hexOf(signature))).toBe(dropped.address);
 
     const imported = Wallet.createRandom();
-    const importedJson = await encryptKeystoreJson({ address: imported.address, privateKey: imported.privateKey }, PASSPHRASE, { scrypt: { N: 4096 } });
-    expect((await caughtAsync(manager.importKeystoreJson(importedJson, 'wrong passphrase'))).kind).toBe('wrong-passphrase');
+    const importedJson = await encryptKeystoreJson(
+      { address: imported.address, privateKey: imported.privateKey },
+      PASSPHRASE,
+      { scrypt: { N: 4096 } },
+    );
+    expect((await caughtAsync(manager.importKeystoreJson(importedJson, 'wrong passphrase'))).kind).toBe(
+      'wrong-passphrase',
+    );
     expect(hexOf(await manager.importKeystoreJson(importedJson, PASSPHRASE))).toBe(imported.address.toLowerCase());
-    expect((await caughtAsync(manager.importKeystoreJson(importedJson, PASSPHRASE))).message).toBe('account already exists');
+    expect((await caughtAsync(manager.importKeystoreJson(importedJson, PASSPHRASE))).message).toBe(
+      'account already exists',
+    );
     expect(await manager.unlock(bytesOf(imported.address), PASSPHRASE)).toBe(true);
   });
 });
@@ -211,7 +245,12 @@ describe('signing', () => {
     const wallet = Wallet.createRandom();
     const address = await manager.importRawKey(bytesOf(wallet.privateKey), PASSPHRASE);
     await manager.unlock(address, PASSPHRASE);
-    for (const message of [Buffer.from('hello world'), new Uint8Array(0), bytesOf('0xdeadbeef'), new Uint8Array(300).fill(7)]) {
+    for (const message of [
+      Buffer.from('hello world'),
+      new Uint8Array(0),
+      bytesOf('0xdeadbeef'),
+      new Uint8Array(300).fill(7),
+    ]) {
       const signature = manager.signMessage(address, message);
       expect(signature).toHaveLength(65);
       expect([27, 28]).toContain(signature[64]);
@@ -226,17 +265,29 @@ describe('signing', () => {
     expect(hexOf(manager.ecRecover(Buffer.from('hello'), rawV))).toBe(hexOf(address));
     const badV = Uint8Array.from(signature);
     badV[64] = 29;
-    expect(caught(() => manager.ecRecover(Buffer.from('hello'), badV)).message).toBe('Invalid signature: v must be 27, 28, 0 or 1.');
+    expect(caught(() => manager.ecRecover(Buffer.from('hello'), badV)).message).toBe(
+      'Invalid signature: v must be 27, 28, 0 or 1.',
+    );
     const offCurve = Uint8Array.from(signature);
     offCurve.fill(0xff, 0, 32); // r ≥ n: no point has this x
-    expect(caught(() => manager.ecRecover(Buffer.from('hello'), offCurve)).message).toBe('Invalid signature: no public key recovers from it.');
-    expect(caught(() => manager.ecRecover(Buffer.from('hello'), signature.subarray(0, 64))).kind).toBe('invalid-signature');
+    expect(caught(() => manager.ecRecover(Buffer.from('hello'), offCurve)).message).toBe(
+      'Invalid signature: no public key recovers from it.',
+    );
+    expect(caught(() => manager.ecRecover(Buffer.from('hello'), signature.subarray(0, 64))).kind).toBe(
+      'invalid-signature',
+    );
   });
 
   it('signs a legacy EIP-155 transaction that recovers to the sender', async () => {
     const wallet = Wallet.createRandom();
     const address = await manager.importRawKey(bytesOf(wallet.privateKey), PASSPHRASE);
-    const fields = { nonce: 3n, gasPrice: 2_000_000_000n, gasLimit: 21_000n, to: bytesOf(DEV_ACCOUNTS[1].address), value: 10n ** 18n };
+    const fields = {
+      nonce: 3n,
+      gasPrice: 2_000_000_000n,
+      gasLimit: 21_000n,
+      to: bytesOf(DEV_ACCOUNTS[1].address),
+      value: 10n ** 18n,
+    };
     const common = txRulesAt(dev, 1n);
     expect(() => manager.signTransaction(address, fields, common)).toThrow('account is locked or unknown');
     await manager.unlock(address, PASSPHRASE);
@@ -257,7 +308,9 @@ describe('signing', () => {
       'Could not decrypt key with given passphrase',
     );
     const unknown = bytesOf(Wallet.createRandom().address);
-    expect((await caughtAsync(manager.withPassphrase(unknown, PASSPHRASE, () => 1))).message).toBe('No key found for the given address');
+    expect((await caughtAsync(manager.withPassphrase(unknown, PASSPHRASE, () => 1))).message).toBe(
+      'No key found for the given address',
+    );
 
     let leaked: { signMessage(m: Uint8Array): Uint8Array } | undefined;
     const signature = await manager.withPassphrase(address, PASSPHRASE, async (signer) => {
@@ -295,11 +348,17 @@ describe('node-held dev accounts', () => {
 
     const first = addresses[0];
     expect(manager.isUnlocked(first)).toBe(true);
-    const tx = manager.signTransaction(first, { nonce: 0n, gasPrice: 1n, gasLimit: 21_000n, to: addresses[1] }, txRulesAt(dev, 1n));
+    const tx = manager.signTransaction(
+      first,
+      { nonce: 0n, gasPrice: 1n, gasLimit: 21_000n, to: addresses[1] },
+      txRulesAt(dev, 1n),
+    );
     expect(hexOf(tx.getSenderAddress().bytes)).toBe(hexOf(first));
     expect(verifyMessage('dev', hexOf(manager.signMessage(first, Buffer.from('dev'))))).toBe(DEV_ACCOUNTS[0].address);
 
-    expect((await caughtAsync(manager.importRawKey(bytesOf(DEV_ACCOUNTS[0].privateKey), PASSPHRASE))).message).toBe('account already exists');
+    expect((await caughtAsync(manager.importRawKey(bytesOf(DEV_ACCOUNTS[0].privateKey), PASSPHRASE))).message).toBe(
+      'account already exists',
+    );
     expect(await manager.lock(first)).toBe(true);
     expect(manager.isUnlocked(first)).toBe(false);
     expect(await manager.unlock(first, '', 0)).toBe(true); // no passphrase of their own

@@ -20,7 +20,12 @@ const specPbkdf2 = {
     cipherparams: { iv: '6087dab2f9fdbbfaddc31a909735c1e6' },
     ciphertext: '5318b4d5bcd28de64ee5559e671353e16f075ecae9f99c7a79a38af5f869aa46',
     kdf: 'pbkdf2',
-    kdfparams: { c: 262144, dklen: 32, prf: 'hmac-sha256', salt: 'ae3cd4e7013836a3df6bd7241b12db061dbe2c6785853cce422d148a624ce0bd' },
+    kdfparams: {
+      c: 262144,
+      dklen: 32,
+      prf: 'hmac-sha256',
+      salt: 'ae3cd4e7013836a3df6bd7241b12db061dbe2c6785853cce422d148a624ce0bd',
+    },
     mac: '517ead924a9d0dc3124507e3393d175ce3ff7c1e96529c6c555ce9e51205e9b2',
   },
   id: '3198bc9c-6672-5ab3-d995-4942343ae5b6',
@@ -32,7 +37,13 @@ const specScrypt = {
     cipherparams: { iv: '83dbcc02d8ccb40e466191a123791e0e' },
     ciphertext: 'd172bf743a674da9cdad04534d56926ef8358534d458fffccd4e6ad2fbde479c',
     kdf: 'scrypt',
-    kdfparams: { dklen: 32, n: 262144, p: 8, r: 1, salt: 'ab0c7876052600dd703518d6fc3fe8984592145b591fc8fb5c6d43190334ba19' },
+    kdfparams: {
+      dklen: 32,
+      n: 262144,
+      p: 8,
+      r: 1,
+      salt: 'ab0c7876052600dd703518d6fc3fe8984592145b591fc8fb5c6d43190334ba19',
+    },
     mac: '2103ac29920d71da29f15d75b4a16dbe95cfd7ff8faea1056c33131d846e3097',
   },
   id: '3198bc9c-6672-5ab3-d995-4942343ae5b6',
@@ -60,7 +71,11 @@ describe('Web3 Secret Storage v3', () => {
   }, 30_000);
 
   it('rejects a wrong passphrase with the reference message', async () => {
-    await expectAccountError(decryptKeystore(specPbkdf2, 'wrongpassword'), 'wrong-passphrase', 'Could not decrypt key with given passphrase');
+    await expectAccountError(
+      decryptKeystore(specPbkdf2, 'wrongpassword'),
+      'wrong-passphrase',
+      'Could not decrypt key with given passphrase',
+    );
   }, 30_000);
 
   it('writes geth-layout JSON that ethers decrypts', async () => {
@@ -99,7 +114,9 @@ describe('Web3 Secret Storage v3', () => {
     const wallet = Wallet.createRandom();
     const passphrase = 'ﬁve ＦＵＬＬ width'; // ligature and full-width letters change under NFKC
     expect(passphrase.normalize('NFKC')).not.toBe(passphrase);
-    const text = await encryptKeystoreJson({ address: wallet.address, privateKey: wallet.privateKey }, passphrase, { scrypt: { N: 4096 } });
+    const text = await encryptKeystoreJson({ address: wallet.address, privateKey: wallet.privateKey }, passphrase, {
+      scrypt: { N: 4096 },
+    });
     const { privateKey } = await decryptKeystore(JSON.parse(text), passphrase);
     expect(`0x${hex(privateKey)}`).toBe(wallet.privateKey);
     // and our own file with that passphrase opens in ethers
@@ -108,7 +125,9 @@ describe('Web3 Secret Storage v3', () => {
   }, 30_000);
 
   it('treats a tampered ciphertext as a failed decryption (MAC mismatch)', async () => {
-    const json = structuredClone(await encryptKeystore(Buffer.from(SPEC_PRIVATE_KEY, 'hex'), PASSPHRASE, LIGHT_SCRYPT)) as {
+    const json = structuredClone(
+      await encryptKeystore(Buffer.from(SPEC_PRIVATE_KEY, 'hex'), PASSPHRASE, LIGHT_SCRYPT),
+    ) as {
       crypto: { ciphertext: string };
     };
     const flipped = (parseInt(json.crypto.ciphertext[0], 16) ^ 1).toString(16);
@@ -133,7 +152,13 @@ describe('Web3 Secret Storage v3', () => {
       [{ ...base, crypto: { ...base.crypto, kdfparams: { ...base.crypto.kdfparams, n: 2 ** 24, r: 8 } } }, /too large/],
       [{ ...base, crypto: { ...base.crypto, mac: 'zz' } }, /mac/],
       [{ ...base, crypto: { ...base.crypto, cipherparams: { iv: '00' } } }, /iv must be 16 bytes/],
-      [{ ...specPbkdf2, crypto: { ...specPbkdf2.crypto, kdfparams: { ...specPbkdf2.crypto.kdfparams, prf: 'hmac-sha1' } } }, /prf/],
+      [
+        {
+          ...specPbkdf2,
+          crypto: { ...specPbkdf2.crypto, kdfparams: { ...specPbkdf2.crypto.kdfparams, prf: 'hmac-sha1' } },
+        },
+        /prf/,
+      ],
     ];
     for (const [json, why] of variants) {
       let caught: unknown;

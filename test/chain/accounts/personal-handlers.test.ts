@@ -42,7 +42,11 @@ const dispatcher = createDispatcher({
   enabledNamespaces: new Set<Namespace>(['personal']),
   maxBatchSize: 10,
   validateResults: true,
-  log: createLogger({ format: 'json', level: 'debug', stream: { write: (line: string) => logLines.push(line) } as never }),
+  log: createLogger({
+    format: 'json',
+    level: 'debug',
+    stream: { write: (line: string) => logLines.push(line) } as never,
+  }),
 });
 
 let datadir: string;
@@ -50,7 +54,10 @@ let accounts: AccountManager;
 let ctx: HandlerContext;
 let nextId = 1;
 
-async function call(method: string, ...params: unknown[]): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
+async function call(
+  method: string,
+  ...params: unknown[]
+): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
   const response = await dispatcher.handle({ jsonrpc: '2.0', id: nextId++, method, params }, ctx);
   responses.push(JSON.stringify(response));
   return response as { result?: unknown; error?: { code: number; message: string } };
@@ -94,7 +101,9 @@ describe('personal_* handlers', () => {
 
   it('importRawKey accepts keys with or without 0x and refuses duplicates and invalid keys', async () => {
     const wallet = Wallet.createRandom();
-    expect((await call('personal_importRawKey', wallet.privateKey.slice(2), PASSPHRASE)).result).toBe(wallet.address.toLowerCase());
+    expect((await call('personal_importRawKey', wallet.privateKey.slice(2), PASSPHRASE)).result).toBe(
+      wallet.address.toLowerCase(),
+    );
     expect(await call('personal_importRawKey', wallet.privateKey, PASSPHRASE)).toMatchObject({
       error: { code: -32000, message: 'account already exists' },
     });

@@ -50,7 +50,11 @@ const MORDOR_GENESIS_HASH = '0xa68ebde7932eccb177d38d55dcc6461a019dd795a681e59b5
 
 function codecFor(network: typeof etc, checkpointing: boolean): BlockCodec {
   const rules = etcEngineRules(network);
-  return new BlockCodec((n) => rules.commonAt(n), (n) => (rules.txCommonAt ?? rules.commonAt)(n), checkpointing);
+  return new BlockCodec(
+    (n) => rules.commonAt(n),
+    (n) => (rules.txCommonAt ?? rules.commonAt)(n),
+    checkpointing,
+  );
 }
 
 const devRules = etcEngineRules(dev);
@@ -60,13 +64,22 @@ const key = (i: number) => h(DEV_ACCOUNTS[i].privateKey);
 /** A dev header at `number` with the 16th field `[]` (as the miner builds them after activation). */
 function regularHeader(number: bigint): Ecip1097Header {
   return new Ecip1097Header(
-    { number, difficulty: 2n, gasLimit: 30_000_000n, timestamp: 1000n + number, extraData: h('0x1234'), mixHash: new Uint8Array(32).fill(7), nonce: h('0x0102030405060708') },
+    {
+      number,
+      difficulty: 2n,
+      gasLimit: 30_000_000n,
+      timestamp: 1000n + number,
+      extraData: h('0x1234'),
+      mixHash: new Uint8Array(32).fill(7),
+      nonce: h('0x0102030405060708'),
+    },
     { common: devRules.commonAt(number) },
     undefined,
   );
 }
 
-const rlpRoundTrip = (codec: BlockCodec, header: BlockHeader) => codec.header(RLP.decode(header.serialize()) as unknown as BlockHeaderBytes);
+const rlpRoundTrip = (codec: BlockCodec, header: BlockHeader) =>
+  codec.header(RLP.decode(header.serialize()) as unknown as BlockHeaderBytes);
 
 describe('15-field headers (checkpointing off, and on before activation)', () => {
   it.each([
@@ -138,7 +151,9 @@ describe('16-field headers', () => {
     expect(decoded.nonce).toHaveLength(0);
     expect(decoded.mixHash).toHaveLength(0);
     const sorted = [...sigs].sort((a, b) => (a.r < b.r ? -1 : a.r > b.r ? 1 : 0));
-    expect(checkpointOf(decoded)!.signatures.map((s) => bytesToHex(signatureToBytes(s)))).toEqual(sorted.map((s) => bytesToHex(signatureToBytes(s))));
+    expect(checkpointOf(decoded)!.signatures.map((s) => bytesToHex(signatureToBytes(s)))).toEqual(
+      sorted.map((s) => bytesToHex(signatureToBytes(s))),
+    );
     // §5.3 fields.
     expect(header.number).toBe(6n);
     expect(header.timestamp).toBe(parent.timestamp + 1n);
@@ -155,22 +170,36 @@ describe('16-field headers', () => {
 
   it('travels in an eth/68 BlockHeaders message and decodes to the same hash', () => {
     const parent = regularHeader(5n);
-    const checkpoint = buildCheckpointBlock(parent, [signCheckpoint(parent.hash(), key(7))], devRules.commonAt(6n)).header;
+    const checkpoint = buildCheckpointBlock(
+      parent,
+      [signCheckpoint(parent.hash(), key(7))],
+      devRules.commonAt(6n),
+    ).header;
     const message = encodeBlockHeaders(9n, [parent.raw(), checkpoint.raw()]);
     const { headers } = decodeBlockHeaders(message);
-    expect(headers.map((raw) => bytesToHex(devCodec.header(raw).hash()))).toEqual([bytesToHex(parent.hash()), bytesToHex(checkpoint.hash())]);
+    expect(headers.map((raw) => bytesToHex(devCodec.header(raw).hash()))).toEqual([
+      bytesToHex(parent.hash()),
+      bytesToHex(checkpoint.hash()),
+    ]);
   });
 
   it('refuses malformed checkpoint fields', () => {
     const base = regularHeader(5n).raw().slice(0, 15);
     const sig = signCheckpoint(new Uint8Array(32).fill(1), key(7));
-    const item = (s: CheckpointSignature) => [h(`0x${s.r.toString(16).padStart(64, '0')}`), h(`0x${s.s.toString(16).padStart(64, '0')}`), Uint8Array.of(s.v)];
+    const item = (s: CheckpointSignature) => [
+      h(`0x${s.r.toString(16).padStart(64, '0')}`),
+      h(`0x${s.s.toString(16).padStart(64, '0')}`),
+      Uint8Array.of(s.v),
+    ];
     const bad: Array<[string, unknown]> = [
       ['a byte string', h('0x01')],
       ['two items', [[], []]],
       ['a signature that is not a list', [[h('0x01')]]],
       ['a signature of two items', [[[h('0x01'), h('0x02')]]]],
-      ['r with a leading zero byte', [[[Uint8Array.of(0, ...h(`0x${sig.r.toString(16)}`)), item(sig)[1], item(sig)[2]]]]],
+      [
+        'r with a leading zero byte',
+        [[[Uint8Array.of(0, ...h(`0x${sig.r.toString(16)}`)), item(sig)[1], item(sig)[2]]]],
+      ],
       ['r longer than 32 bytes', [[[new Uint8Array(33).fill(1), item(sig)[1], item(sig)[2]]]]],
     ];
     for (const [what, field] of bad) {

@@ -9,17 +9,28 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Blockchain } from '../../../src/chain/blockchain.js';
 import { BlockImportError } from '../../../src/chain/import/import-error.js';
 import type { ReorgEvent } from '../../../src/chain/chain-events.js';
-import { checkpointOf, Ecip1097Header, signCheckpoint, type CheckpointSignature } from '../../../src/chain/checkpointing/index.js';
+import {
+  checkpointOf,
+  Ecip1097Header,
+  signCheckpoint,
+  type CheckpointSignature,
+} from '../../../src/chain/checkpointing/index.js';
 import { engineNetworkOf, etcEngineRules } from '../../../src/chain/engine-adapters.js';
 import { dev, DEV_ACCOUNTS, devWithCheckpointing } from '../../../src/chain/networks/index.js';
 import { mine, openDevChain, tempDir } from '../engine/fixtures.js';
 
 const key = (i: number) => hexToBytes(DEV_ACCOUNTS[i].privateKey as `0x${string}`);
-const signers = (hash: Uint8Array, accounts: number[]): CheckpointSignature[] => accounts.map((i) => signCheckpoint(hash, key(i)));
+const signers = (hash: Uint8Array, accounts: number[]): CheckpointSignature[] =>
+  accounts.map((i) => signCheckpoint(hash, key(i)));
 const hex = bytesToHex;
 
 function openCheckpointingChain(dataDir: string): Promise<Blockchain> {
-  return Blockchain.open({ dataDir, network: engineNetworkOf(devWithCheckpointing), rules: etcEngineRules(dev), noProof: true });
+  return Blockchain.open({
+    dataDir,
+    network: engineNetworkOf(devWithCheckpointing),
+    rules: etcEngineRules(dev),
+    noProof: true,
+  });
 }
 
 /** Imports the checkpoint block on `parent` signed by `accounts` (default 7 and 8). */
@@ -30,7 +41,8 @@ async function checkpoint(chain: Blockchain, parent: Block, accounts = [7, 8]) {
 
 async function mineOn(chain: Blockchain, parent: Block, count: number): Promise<Block[]> {
   const out: Block[] = [];
-  for (let i = 0; i < count; i++) out.push((await mine(chain, [], { parentHash: (out.at(-1) ?? parent).hash() })).block);
+  for (let i = 0; i < count; i++)
+    out.push((await mine(chain, [], { parentHash: (out.at(-1) ?? parent).hash() })).block);
   return out;
 }
 
@@ -131,7 +143,9 @@ describe('fork choice with checkpoints', () => {
 
   it('keeps head and weights across a restart; refuses to reopen the database without checkpointing', async () => {
     await chain.close();
-    await expect(openDevChain(tmp.dir)).rejects.toThrow(/created with ECIP-1097 checkpointing from block 1, but the node runs without/);
+    await expect(openDevChain(tmp.dir)).rejects.toThrow(
+      /created with ECIP-1097 checkpointing from block 1, but the node runs without/,
+    );
     chain = await openCheckpointingChain(tmp.dir);
     expect(hex(chain.getHead().hash())).toBe(hex(cp6.hash()));
     expect(chain.getHeadLastCheckpoint()).toBe(6n);
@@ -155,8 +169,14 @@ describe('header form against the chain setting', () => {
       const { block: plainBlock } = await mine(without, []);
       // Same genesis, so each block's parent is known to the other chain.
       expect(hex(withCp.getGenesis().hash())).toBe(hex(without.getGenesis().hash()));
-      await expect(without.importBlock(cpBlock)).rejects.toMatchObject({ failure: 'invalid-header', checkpointFault: { code: 'unexpected-checkpoint-field' } });
-      await expect(withCp.importBlock(plainBlock)).rejects.toMatchObject({ failure: 'invalid-header', checkpointFault: { code: 'missing-checkpoint-field' } });
+      await expect(without.importBlock(cpBlock)).rejects.toMatchObject({
+        failure: 'invalid-header',
+        checkpointFault: { code: 'unexpected-checkpoint-field' },
+      });
+      await expect(withCp.importBlock(plainBlock)).rejects.toMatchObject({
+        failure: 'invalid-header',
+        checkpointFault: { code: 'missing-checkpoint-field' },
+      });
       await expect(without.checkpointBlock(without.getGenesis().hash(), [])).resolves.toBeDefined();
       await expect(without.getLastCheckpointNumber(plainBlock.hash())).resolves.toBeUndefined();
     } finally {

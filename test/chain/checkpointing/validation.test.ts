@@ -36,7 +36,10 @@ describe('checkpoint signatures', () => {
 
   it('refuses more signatures than members before recovering any', () => {
     const junk = { r: 1n, s: 1n, v: 99 };
-    expect(check([junk, junk, junk, junk])).toMatchObject({ code: 'too-many-signatures', message: expect.stringMatching(/4 signatures, but the federation has only 3/) });
+    expect(check([junk, junk, junk, junk])).toMatchObject({
+      code: 'too-many-signatures',
+      message: expect.stringMatching(/4 signatures, but the federation has only 3/),
+    });
   });
 
   it('refuses signatures out of (r, s, v) order', () => {
@@ -46,8 +49,15 @@ describe('checkpoint signatures', () => {
 
   it('refuses a signature that recovers to no key', () => {
     const good = sign(7);
-    for (const bad of [{ ...good, v: 29 }, { ...good, s: 0n }, { ...good, r: SECP256K1_N }]) {
-      expect(check(sortSignatures([bad, sign(8)]))).toMatchObject({ code: 'invalid-signature', message: expect.stringMatching(/is invalid: it recovers to no public key/) });
+    for (const bad of [
+      { ...good, v: 29 },
+      { ...good, s: 0n },
+      { ...good, r: SECP256K1_N },
+    ]) {
+      expect(check(sortSignatures([bad, sign(8)]))).toMatchObject({
+        code: 'invalid-signature',
+        message: expect.stringMatching(/is invalid: it recovers to no public key/),
+      });
     }
   });
 
@@ -55,36 +65,65 @@ describe('checkpoint signatures', () => {
     const outsider = check(sortSignatures([sign(0), sign(8)]));
     expect(outsider).toMatchObject({ code: 'not-federation-signer' });
     expect(outsider!.message).toMatch(/not a federation member/);
-    expect(check(sortSignatures([sign(7, new Uint8Array(32).fill(1)), sign(8)]))).toMatchObject({ code: 'not-federation-signer' });
+    expect(check(sortSignatures([sign(7, new Uint8Array(32).fill(1)), sign(8)]))).toMatchObject({
+      code: 'not-federation-signer',
+    });
   });
 
   it('refuses two signatures of one member: the same one twice, or its malleated twin', () => {
     const s7 = sign(7);
-    expect(check([s7, s7])).toMatchObject({ code: 'duplicate-signer', message: expect.stringMatching(/signatures 0 and 1 are from the same federation member 0x/) });
+    expect(check([s7, s7])).toMatchObject({
+      code: 'duplicate-signer',
+      message: expect.stringMatching(/signatures 0 and 1 are from the same federation member 0x/),
+    });
     const twin = { r: s7.r, s: SECP256K1_N - s7.s, v: s7.v === 27 ? 28 : 27 };
     expect(check(sortSignatures([s7, twin]))).toMatchObject({ code: 'duplicate-signer' });
   });
 
   it('refuses fewer valid signatures than the threshold', () => {
-    expect(check([sign(9)])).toMatchObject({ code: 'too-few-signatures', message: '1 valid signature, but 2 of the 3 federation members must sign' });
+    expect(check([sign(9)])).toMatchObject({
+      code: 'too-few-signatures',
+      message: '1 valid signature, but 2 of the 3 federation members must sign',
+    });
     expect(check([])).toMatchObject({ code: 'too-few-signatures' });
   });
 });
 
 describe('checkpoint block fields and the 16th field', () => {
   const common = rules.commonAt(6n);
-  const parent = new Ecip1097Header({ number: 5n, difficulty: 2n, gasLimit: 30_000_000n, timestamp: 500n }, { common: rules.commonAt(5n) }, undefined);
+  const parent = new Ecip1097Header(
+    { number: 5n, difficulty: 2n, gasLimit: 30_000_000n, timestamp: 500n },
+    { common: rules.commonAt(5n) },
+    undefined,
+  );
   const block = buildCheckpointBlock(parent, [sign(7, parent.hash()), sign(8, parent.hash())], common);
 
   it('a built checkpoint block satisfies §5.3 and §5.5 against its parent', () => {
     expect(checkpointBlockFieldFault(block.header, parent)).toBeUndefined();
-    expect(checkpointSignatureFault({ signatures: (block.header as Ecip1097Header).checkpoint!.signatures }, parent.hash(), federation)).toBeUndefined();
+    expect(
+      checkpointSignatureFault(
+        { signatures: (block.header as Ecip1097Header).checkpoint!.signatures },
+        parent.hash(),
+        federation,
+      ),
+    ).toBeUndefined();
   });
 
   it('names the field that a checkpoint block must leave empty or copy', () => {
-    const other = new Ecip1097Header({ number: 5n, difficulty: 3n, gasLimit: 30_000_000n, timestamp: 500n }, { common: rules.commonAt(5n) }, undefined);
-    expect(checkpointBlockFieldFault(block.header, other)).toMatchObject({ code: 'malformed-checkpoint-block', message: "difficulty differs from the parent's" });
-    const late = new Ecip1097Header({ number: 5n, difficulty: 2n, gasLimit: 30_000_000n, timestamp: 499n }, { common: rules.commonAt(5n) }, undefined);
+    const other = new Ecip1097Header(
+      { number: 5n, difficulty: 3n, gasLimit: 30_000_000n, timestamp: 500n },
+      { common: rules.commonAt(5n) },
+      undefined,
+    );
+    expect(checkpointBlockFieldFault(block.header, other)).toMatchObject({
+      code: 'malformed-checkpoint-block',
+      message: "difficulty differs from the parent's",
+    });
+    const late = new Ecip1097Header(
+      { number: 5n, difficulty: 2n, gasLimit: 30_000_000n, timestamp: 499n },
+      { common: rules.commonAt(5n) },
+      undefined,
+    );
     expect(checkpointBlockFieldFault(block.header, late)?.message).toMatch(/timestamp is not the parent's \+ 1/);
   });
 
@@ -96,7 +135,10 @@ describe('checkpoint block fields and the 16th field', () => {
     expect(checkpointFieldFault(parent, federation)).toBeUndefined();
     expect(checkpointFieldFault(parent, undefined)).toMatchObject({ code: 'unexpected-checkpoint-field' });
     const later = new Federation({ ...DEV_CHECKPOINTING, activationBlock: 10n });
-    expect(checkpointFieldFault(parent, later)).toMatchObject({ code: 'unexpected-checkpoint-field', message: expect.stringMatching(/before its activation at block 10/) });
+    expect(checkpointFieldFault(parent, later)).toMatchObject({
+      code: 'unexpected-checkpoint-field',
+      message: expect.stringMatching(/before its activation at block 10/),
+    });
     expect(checkpointFieldFault(plain(5n), later)).toBeUndefined();
     expect(bytesToHex(block.header.parentHash)).toBe(bytesToHex(parent.hash()));
   });

@@ -39,7 +39,7 @@ describe('bulk empty blocks', () => {
     const head = engine.chain.getHead();
     expect(head.header.number).toBe(BigInt(BLOCKS));
     expect(head.hash()).toEqual(mined.at(-1)!.block.hash());
-    const reward = (await (await engine.chain.stateAt(1n))!.getBalance(coinbase));
+    const reward = await (await engine.chain.stateAt(1n))!.getBalance(coinbase);
     expect(reward).toBeGreaterThan(0n);
     expect(await (await engine.chain.stateAt('latest'))!.getBalance(coinbase)).toBe(reward * BigInt(BLOCKS));
     // Blocks from the middle of each chunk are stored, canonical and linked, with their own state.
@@ -163,7 +163,8 @@ describe('bulk empty blocks are the blocks the per-block path makes', () => {
 
   for (const { name, coinbase: paid, rules } of variants) {
     it(name, async () => {
-      const open = (dir: string) => Blockchain.open({ dataDir: dir, network: engineNetworkOf(shortEras), rules, noProof: true });
+      const open = (dir: string) =>
+        Blockchain.open({ dataDir: dir, network: engineNetworkOf(shortEras), rules, noProof: true });
       const bulkChain = await open(newDir());
       const stepChain = await open(newDir());
       try {
@@ -181,7 +182,12 @@ describe('bulk empty blocks are the blocks the per-block path makes', () => {
         });
         expect(heads).toEqual(Array.from({ length: count }, (_, i) => BigInt(i + 1)));
         for (let i = 0; i < count; i++) {
-          const assembled = await stepChain.assemble({ transactions: [], coinbase: paid, extraData: Uint8Array.of(1, 2, 3), timestamp: start + 1n + BigInt(i) });
+          const assembled = await stepChain.assemble({
+            transactions: [],
+            coinbase: paid,
+            extraData: Uint8Array.of(1, 2, 3),
+            timestamp: start + 1n + BigInt(i),
+          });
           const result = await stepChain.importBlock(assembled.seal(new Uint8Array(8), new Uint8Array(32)));
           expect(result.status).toBe('head');
         }

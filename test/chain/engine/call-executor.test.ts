@@ -2,7 +2,7 @@
  * Calls reuse VMs per block (exec/call.ts): a call's writes must never be seen by a later or a concurrent call,
  * a failed call must not poison the VMs, and state views are shared per block yet answer per block.
  */
-import { bytesToBigInt, } from '@ethereumjs/util';
+import { bytesToBigInt } from '@ethereumjs/util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Blockchain } from '../../../src/chain/blockchain.js';
 import { addresses, deployCounter, encodeCounterCall, mine, openDevChain, signedTx, tempDir } from './fixtures.js';
@@ -40,7 +40,9 @@ describe('calls on reused VMs', () => {
     const results = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
         i % 2 === 0
-          ? chain.call('latest', { from: addresses[0], to: counter, data: encode('increment', [BigInt(i + 1)]) }).then(() => -1n)
+          ? chain
+              .call('latest', { from: addresses[0], to: counter, data: encode('increment', [BigInt(i + 1)]) })
+              .then(() => -1n)
           : count(),
       ),
     );
@@ -50,13 +52,19 @@ describe('calls on reused VMs', () => {
   it('rejections and reverts do not poison later calls', async () => {
     const tooLittleGas = (await chain.call('latest', { to: counter, data: encode('count'), gas: 100n }))!;
     expect(tooLittleGas.error).toMatch(/gas/i);
-    const reverted = (await chain.call('latest', { from: addresses[0], to: counter, data: encode('increment', [0n]) }))!;
+    const reverted = (await chain.call('latest', {
+      from: addresses[0],
+      to: counter,
+      data: encode('increment', [0n]),
+    }))!;
     expect(reverted.reverted).toBe(true);
     expect(await count()).toBe(5n);
   });
 
   it('each block answers with its own state, in calls and in state views', async () => {
-    await mine(chain, [signedTx(chain, { from: 0, nonce: 1n, to: counter, data: encode('increment', [10n]), gasLimit: 100_000n })]);
+    await mine(chain, [
+      signedTx(chain, { from: 0, nonce: 1n, to: counter, data: encode('increment', [10n]), gasLimit: 100_000n }),
+    ]);
     expect(await count('latest')).toBe(15n);
     expect(await count(1n)).toBe(5n);
     const [before, after] = [(await chain.stateAt(1n))!, (await chain.stateAt('latest'))!];

@@ -11,14 +11,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Blockchain } from '../../../src/chain/blockchain.js';
 import { CallExecutor, type CallContext, type CallMessage } from '../../../src/chain/exec/call.js';
 import type { TrieNodeStore } from '../../../src/chain/state/trie-db.js';
-import { addresses, counterDeployData, deployCounter, encodeCounterCall, mine, openDevChain, signedTx, tempDir } from './fixtures.js';
+import {
+  addresses,
+  counterDeployData,
+  deployCounter,
+  encodeCounterCall,
+  mine,
+  openDevChain,
+  signedTx,
+  tempDir,
+} from './fixtures.js';
 
 const encode = encodeCounterCall;
 const address = (hex: string) => hexToBytes(hex as `0x${string}`);
 
 /** The chain's call context of its head, built as Blockchain.call builds it. */
 function headContext(chain: Blockchain): CallContext {
-  const inner = chain as unknown as { nodes: TrieNodeStore; view: { ancestorsOf(header: BlockHeader): EVMMockBlockchainInterface } };
+  const inner = chain as unknown as {
+    nodes: TrieNodeStore;
+    view: { ancestorsOf(header: BlockHeader): EVMMockBlockchainInterface };
+  };
   const head = chain.getHead();
   return {
     store: inner.nodes,
@@ -59,13 +71,25 @@ describe('lean call path and shared block reads', () => {
       'out of gas': { to: counter, data: encode('count'), gas: 21_700n },
       'exact gas limit': { from: owner, to: counter, data: encode('increment', [1n]), gas: 60_000n },
       'value to a non-payable function': { from: owner, to: counter, data: encode('count'), value: 1n },
-      'value and gas price to an EOA': { from: owner, to: addresses[2], value: 10n ** 18n, gasPrice: 10n ** 9n, gas: 21_000n },
+      'value and gas price to an EOA': {
+        from: owner,
+        to: addresses[2],
+        value: 10n ** 18n,
+        gasPrice: 10n ** 9n,
+        gas: 21_000n,
+      },
       'value from an empty sender (balance raised)': { from: poor, to: addresses[2], value: 5n, gasPrice: 3n },
       'sender with code (EIP-3607)': { from: counter, to: addresses[2] },
       'no code at the callee': { to: address('0x00000000000000000000000000000000000000bb'), data: encode('count') },
       'empty data to the contract': { to: counter },
-      'precompile sha256': { to: address('0x0000000000000000000000000000000000000002'), data: new Uint8Array([1, 2, 3]) },
-      'precompile identity': { to: address('0x0000000000000000000000000000000000000004'), data: new Uint8Array(100).fill(0) },
+      'precompile sha256': {
+        to: address('0x0000000000000000000000000000000000000002'),
+        data: new Uint8Array([1, 2, 3]),
+      },
+      'precompile identity': {
+        to: address('0x0000000000000000000000000000000000000004'),
+        data: new Uint8Array(100).fill(0),
+      },
       creation: { from: owner, data: counterDeployData(1n) },
     };
     const lean = new CallExecutor(headContext(chain));
@@ -86,17 +110,24 @@ describe('lean call path and shared block reads', () => {
   });
 
   it('serves a block from its own reads: a new head sees its state, an older block keeps its own', async () => {
-    const count = async (ref: 'latest' | bigint) => bytesToBigInt((await chain.call(ref, { to: counter, data: encode('count') }))!.returnData);
+    const count = async (ref: 'latest' | bigint) =>
+      bytesToBigInt((await chain.call(ref, { to: counter, data: encode('count') }))!.returnData);
     const before = chain.getHead().header.number;
     expect(await count('latest')).toBe(5n);
     // A call that writes leaves nothing behind in the shared reads.
-    expect((await chain.call('latest', { from: addresses[0], to: counter, data: encode('increment', [100n]) }))!.error).toBeUndefined();
+    expect(
+      (await chain.call('latest', { from: addresses[0], to: counter, data: encode('increment', [100n]) }))!.error,
+    ).toBeUndefined();
     expect(await count('latest')).toBe(5n);
 
-    await mine(chain, [signedTx(chain, { from: 0, nonce: 1n, to: counter, data: encode('increment', [10n]), gasLimit: 100_000n })]);
+    await mine(chain, [
+      signedTx(chain, { from: 0, nonce: 1n, to: counter, data: encode('increment', [10n]), gasLimit: 100_000n }),
+    ]);
     expect(await count('latest')).toBe(15n);
     expect(await count(before)).toBe(5n);
-    await mine(chain, [signedTx(chain, { from: 0, nonce: 2n, to: counter, data: encode('increment', [1n]), gasLimit: 100_000n })]);
+    await mine(chain, [
+      signedTx(chain, { from: 0, nonce: 2n, to: counter, data: encode('increment', [1n]), gasLimit: 100_000n }),
+    ]);
     expect(await count('latest')).toBe(16n);
     expect(await count(before + 1n)).toBe(15n);
     expect(await count(before)).toBe(5n);

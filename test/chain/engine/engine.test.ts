@@ -115,7 +115,11 @@ describe('chain engine', () => {
   it('refuses blocks with a wrong state root or an unknown parent', async () => {
     const b = await openDevChain(dirB.dir);
     try {
-      const good = await b.assemble({ transactions: [], coinbase: addresses[3], timestamp: b.getHead().header.timestamp + 5n });
+      const good = await b.assemble({
+        transactions: [],
+        coinbase: addresses[3],
+        timestamp: b.getHead().header.timestamp + 5n,
+      });
       const raw = good.template.raw();
       raw[0][3] = new Uint8Array(32).fill(1); // stateRoot
       await expect(b.importBlock(b.decodeBlock(encodeRaw(raw)))).rejects.toMatchObject({ failure: 'invalid-state' });
@@ -148,7 +152,8 @@ describe('chain engine', () => {
     a.on('reorg', (e) => reorgs.push(e));
     a.on('newHead', (blk) => heads.push(blk));
 
-    for (const block of side.slice(0, 3)) expect((await a.importBlock(a.decodeBlock(block.serialize()))).status).toBe('side');
+    for (const block of side.slice(0, 3))
+      expect((await a.importBlock(a.decodeBlock(block.serialize()))).status).toBe('side');
     expect(a.getHead().hash()).toEqual(blocksA[2].hash());
     const result = await a.importBlock(a.decodeBlock(side[3].serialize()));
     expect(result.status).toBe('head');
@@ -205,7 +210,12 @@ describe('chain engine', () => {
     const { Blockchain } = await import('../../../src/chain/blockchain.js');
     const { engineNetworkOf, etcEngineRules } = await import('../../../src/chain/engine-adapters.js');
     await expect(
-      Blockchain.open({ dataDir: dirB.dir, network: engineNetworkOf(other), rules: etcEngineRules(other), noProof: true }),
+      Blockchain.open({
+        dataDir: dirB.dir,
+        network: engineNetworkOf(other),
+        rules: etcEngineRules(other),
+        noProof: true,
+      }),
     ).rejects.toThrow(/belongs to a chain with genesis/);
   });
 });
@@ -214,16 +224,25 @@ describe('crash safety', () => {
   it('reopens on a consistent head after SIGKILL during imports', async () => {
     const dir = tempDir('engine-crash-');
     try {
-      const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./crash-child.ts', import.meta.url)), dir.dir], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', fileURLToPath(new URL('./crash-child.ts', import.meta.url)), dir.dir],
+        {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
       let reported = 0n;
       await new Promise<void>((resolve, reject) => {
         child.on('exit', (code) => reject(new Error(`child exited early (${code})`)));
         child.stdout.on('data', (chunk: Buffer) => {
           for (const m of chunk.toString().matchAll(/stored (\d+)/g)) reported = BigInt(m[1]);
           // Kill at an arbitrary moment while it is busy with later blocks.
-          if (reported >= 4n) setTimeout(() => { child.removeAllListeners('exit'); child.kill('SIGKILL'); child.on('exit', () => resolve()); }, 37);
+          if (reported >= 4n)
+            setTimeout(() => {
+              child.removeAllListeners('exit');
+              child.kill('SIGKILL');
+              child.on('exit', () => resolve());
+            }, 37);
         });
       });
       const chain = await openDevChain(dir.dir);

@@ -31,7 +31,11 @@ export interface TxSpec {
   readonly gasPrice?: bigint;
 }
 
-export function signedTx(chain: Blockchain, spec: TxSpec, atBlock = chain.getHead().header.number + 1n): TypedTransaction {
+export function signedTx(
+  chain: Blockchain,
+  spec: TxSpec,
+  atBlock = chain.getHead().header.number + 1n,
+): TypedTransaction {
   return createLegacyTx(
     {
       nonce: spec.nonce,
@@ -65,11 +69,15 @@ export async function mine(
 }
 
 /** The Counter test contract (test/fixtures/contracts): its ABI encoder and a deployment by dev account 0. */
-const CounterArtifact = JSON.parse(readFileSync(new URL('../../fixtures/contracts/Counter.json', import.meta.url), 'utf8')) as { abi: string[]; bytecode: string };
+const CounterArtifact = JSON.parse(
+  readFileSync(new URL('../../fixtures/contracts/Counter.json', import.meta.url), 'utf8'),
+) as { abi: string[]; bytecode: string };
 export const counterAbi = new Interface(CounterArtifact.abi);
-export const encodeCounterCall = (name: string, args: unknown[] = []) => hexToBytes(counterAbi.encodeFunctionData(name, args) as `0x${string}`);
+export const encodeCounterCall = (name: string, args: unknown[] = []) =>
+  hexToBytes(counterAbi.encodeFunctionData(name, args) as `0x${string}`);
 
-export const counterDeployData = (initial: bigint) => hexToBytes((CounterArtifact.bytecode + counterAbi.encodeDeploy([initial]).slice(2)) as `0x${string}`);
+export const counterDeployData = (initial: bigint) =>
+  hexToBytes((CounterArtifact.bytecode + counterAbi.encodeDeploy([initial]).slice(2)) as `0x${string}`);
 
 /** Deploys Counter(initial) in a block of its own; returns its address. */
 export async function deployCounter(chain: Blockchain, initial = 5n): Promise<Uint8Array> {

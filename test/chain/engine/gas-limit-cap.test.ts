@@ -24,7 +24,11 @@ beforeAll(async () => {
   chain = await openDevChain(dir.dir);
   await mine(chain, []);
   const parent = chain.getHead();
-  const assembled = await chain.assemble({ transactions: [], coinbase: new Uint8Array(20).fill(0xcb), timestamp: parent.header.timestamp + 13n });
+  const assembled = await chain.assemble({
+    transactions: [],
+    coinbase: new Uint8Array(20).fill(0xcb),
+    timestamp: parent.header.timestamp + 13n,
+  });
   next = assembled.template;
 });
 afterAll(async () => {

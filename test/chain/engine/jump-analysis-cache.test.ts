@@ -22,7 +22,9 @@ let bad: Uint8Array;
 beforeAll(async () => {
   dir = tempDir('jump-cache-');
   chain = await openDevChain(dir.dir);
-  const txs = [4, 3].map((dest, i) => signedTx(chain, { from: 0, nonce: BigInt(i), data: deployCode(dest), gasLimit: 200_000n }));
+  const txs = [4, 3].map((dest, i) =>
+    signedTx(chain, { from: 0, nonce: BigInt(i), data: deployCode(dest), gasLimit: 200_000n }),
+  );
   const { block } = await mine(chain, txs);
   const receipts = (await chain.getReceipts(block.hash()))!;
   [good, bad] = receipts.map((r) => r.contractAddress!);

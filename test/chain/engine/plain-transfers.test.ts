@@ -4,7 +4,7 @@
  * everything through the EVM imports them with full validation, so any difference in state root, receipts root
  * or gas used refuses the block.
  */
-import { createAccessList2930Tx, } from '@ethereumjs/tx';
+import { createAccessList2930Tx } from '@ethereumjs/tx';
 import { Address } from '@ethereumjs/util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Blockchain } from '../../../src/chain/blockchain.js';
@@ -28,13 +28,22 @@ let contract: Uint8Array;
 
 beforeAll(async () => {
   const original = PlainTransferLedger.prototype.tryApply;
-  vi.spyOn(PlainTransferLedger.prototype, 'tryApply').mockImplementation(async function (this: PlainTransferLedger, tx) {
+  vi.spyOn(PlainTransferLedger.prototype, 'tryApply').mockImplementation(async function (
+    this: PlainTransferLedger,
+    tx,
+  ) {
     const applied = await original.call(this, tx);
     if (applied !== undefined) taken(tx.hash());
     return applied;
   });
   withLedger = await openDevChain(dirs[0].dir);
-  evmOnly = await Blockchain.open({ dataDir: dirs[1].dir, network: engineNetworkOf(dev), rules: etcEngineRules(dev), noProof: true, evmOnly: true });
+  evmOnly = await Blockchain.open({
+    dataDir: dirs[1].dir,
+    network: engineNetworkOf(dev),
+    rules: etcEngineRules(dev),
+    noProof: true,
+    evmOnly: true,
+  });
 });
 
 afterAll(async () => {
@@ -64,8 +73,17 @@ describe('plain transfers without the EVM', () => {
       signedTx(withLedger, { from: 1, nonce: 0n, to: addresses[2], value: 5n, gasLimit: 50_000n }), // unused gas refunded
       signedTx(withLedger, { from: 1, nonce: 1n, to: addresses[1], value: 7n }), // to itself: EVM
       signedTx(withLedger, { from: 2, nonce: 0n, to: COINBASE, value: 9n }), // to the coinbase: EVM
-      signedTx(withLedger, { from: 3, nonce: 0n, to: new Uint8Array(20).fill(0, 0, 19).fill(4, 19), value: 1n, gasLimit: 30_000n }), // identity precompile: EVM
-      createAccessList2930Tx({ nonce: 0n, to: new Address(fresh(3)), value: 3n, gasLimit: 21_000n, gasPrice: 10n ** 9n, accessList: [] }, { common }).sign(keys[4]),
+      signedTx(withLedger, {
+        from: 3,
+        nonce: 0n,
+        to: new Uint8Array(20).fill(0, 0, 19).fill(4, 19),
+        value: 1n,
+        gasLimit: 30_000n,
+      }), // identity precompile: EVM
+      createAccessList2930Tx(
+        { nonce: 0n, to: new Address(fresh(3)), value: 3n, gasLimit: 21_000n, gasPrice: 10n ** 9n, accessList: [] },
+        { common },
+      ).sign(keys[4]),
       signedTx(withLedger, { from: 5, nonce: 9n, to: fresh(4), value: 1n }), // wrong nonce: refused by the EVM path
       signedTx(withLedger, { from: 7, nonce: 0n, data: STOP_CONTRACT, gasLimit: 100_000n }), // contract creation: EVM
     ];
@@ -98,4 +116,3 @@ describe('plain transfers without the EVM', () => {
     expect(await state!.getBalance(fresh(1))).toBe(ETH + 2n);
   });
 });
-

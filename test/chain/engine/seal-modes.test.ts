@@ -62,7 +62,10 @@ describe('instant seal', () => {
 
   it('has no external-miner API, but starts, stops and reports its sealer', async () => {
     const engine = await open('instant');
-    const calls: Array<() => Promise<unknown>> = [() => engine.miner.getWork(), () => engine.miner.submitWork(new Uint8Array(8), new Uint8Array(32), new Uint8Array(32))];
+    const calls: Array<() => Promise<unknown>> = [
+      () => engine.miner.getWork(),
+      () => engine.miner.submitWork(new Uint8Array(8), new Uint8Array(32), new Uint8Array(32)),
+    ];
     for (const call of calls) {
       const refused = await call().catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(MiningUnavailableError);
@@ -78,7 +81,9 @@ describe('instant seal', () => {
   });
 
   it('is for the dev network only', async () => {
-    await expect(ChainEngine.open({ dataDir: newDir(), network: 'mordor', seal: 'instant' })).rejects.toThrow(/dev network only/);
+    await expect(ChainEngine.open({ dataDir: newDir(), network: 'mordor', seal: 'instant' })).rejects.toThrow(
+      /dev network only/,
+    );
   });
 });
 
@@ -88,10 +93,14 @@ describe('an Ethash chain and instant-seal blocks', () => {
     const cacheDir = join(dataDir, 'ethash');
     const engine = await open('ethash', dataDir, cacheDir);
     const assembled = await engine.chain.assemble({ transactions: [], coinbase: addresses[0]! });
-    const refused = await engine.chain.importBlock(assembled.seal(new Uint8Array(8), new Uint8Array(32))).catch((e: unknown) => e);
+    const refused = await engine.chain
+      .importBlock(assembled.seal(new Uint8Array(8), new Uint8Array(32)))
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(BlockImportError);
     expect((refused as BlockImportError).failure).toBe('invalid-seal');
-    expect((refused as BlockImportError).message).toMatch(/block 1 0x[0-9a-f]{64}: an instant-seal block \(nonce and mixHash zero, no proof of work\) on a chain sealed with Ethash/);
+    expect((refused as BlockImportError).message).toMatch(
+      /block 1 0x[0-9a-f]{64}: an instant-seal block \(nonce and mixHash zero, no proof of work\) on a chain sealed with Ethash/,
+    );
     expect(engine.chain.getHead().header.number).toBe(0n);
     expect(existsSync(cacheDir) ? readdirSync(cacheDir) : []).toEqual([]);
   });
@@ -99,11 +108,24 @@ describe('an Ethash chain and instant-seal blocks', () => {
 
 describe('a datadir holds one seal mode', () => {
   it.each([
-    ['instant', 'ethash', /holds an instant-seal dev chain \(genesis 0x[0-9a-f]{64}\), and this node runs a dev chain sealed with Ethash: start it with --seal instant/],
-    ['ethash', 'instant', /holds a dev chain sealed with Ethash \(genesis 0x[0-9a-f]{64}\), and this node runs an instant-seal dev chain: start it with --seal ethash/],
-  ] as const)('a %s datadir opened with seal %s says which chain it holds and what to do', async (first, second, message) => {
-    const dataDir = newDir();
-    await (await ChainEngine.open({ dataDir, network: 'dev', seal: first, powCacheDir: persistentCacheDir })).close();
-    await expect(ChainEngine.open({ dataDir, network: 'dev', seal: second, powCacheDir: persistentCacheDir })).rejects.toThrow(message);
-  });
+    [
+      'instant',
+      'ethash',
+      /holds an instant-seal dev chain \(genesis 0x[0-9a-f]{64}\), and this node runs a dev chain sealed with Ethash: start it with --seal instant/,
+    ],
+    [
+      'ethash',
+      'instant',
+      /holds a dev chain sealed with Ethash \(genesis 0x[0-9a-f]{64}\), and this node runs an instant-seal dev chain: start it with --seal ethash/,
+    ],
+  ] as const)(
+    'a %s datadir opened with seal %s says which chain it holds and what to do',
+    async (first, second, message) => {
+      const dataDir = newDir();
+      await (await ChainEngine.open({ dataDir, network: 'dev', seal: first, powCacheDir: persistentCacheDir })).close();
+      await expect(
+        ChainEngine.open({ dataDir, network: 'dev', seal: second, powCacheDir: persistentCacheDir }),
+      ).rejects.toThrow(message);
+    },
+  );
 });

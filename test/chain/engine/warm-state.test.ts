@@ -73,7 +73,13 @@ describe('mining on the warm state', () => {
     for (let i = 0; i < 6; i++) {
       const m = await mineBoth((c) => {
         const txs = [
-          signedTx(c, { from: 1, nonce: nonces.get(1) ?? 0n, to: contract, data: Uint8Array.of(i, 1), gasLimit: 100_000n }),
+          signedTx(c, {
+            from: 1,
+            nonce: nonces.get(1) ?? 0n,
+            to: contract,
+            data: Uint8Array.of(i, 1),
+            gasLimit: 100_000n,
+          }),
           signedTx(c, { from: 2, nonce: nonces.get(2) ?? 0n, to: addresses[3], value: 1000n + BigInt(i) }),
           signedTx(c, { from: 3, nonce: 99n, to: contract, gasLimit: 100_000n }), // wrong nonce: rejected, state untouched
         ];
@@ -88,7 +94,9 @@ describe('mining on the warm state', () => {
     const state = (await warm.stateAt('latest'))!;
     const head = warm.getHead();
     expect(bytesToBigInt(await state.getStorageAt(contract, Uint8Array.of(0)))).toBe(6n);
-    expect(await state.getStorageAt(contract, Uint8Array.of(Number(head.header.number)))).toEqual(head.header.parentHash);
+    expect(await state.getStorageAt(contract, Uint8Array.of(Number(head.header.number)))).toEqual(
+      head.header.parentHash,
+    );
   });
 
   it('carries the warm state past empty blocks built in bulk (two chunks), and the next blocks are the cold path’s', async () => {
@@ -134,7 +142,9 @@ describe('mining on the warm state', () => {
     nonces.set(1, nonces.get(1)! - 2n);
     nonces.set(2, nonces.get(2)! - 2n);
     const timestamp = warm.getHead().header.timestamp + 7n;
-    const make = (c: Blockchain) => [signedTx(c, { from: 1, nonce: nonces.get(1)!, to: contract, data: Uint8Array.of(9), gasLimit: 100_000n })];
+    const make = (c: Blockchain) => [
+      signedTx(c, { from: 1, nonce: nonces.get(1)!, to: contract, data: Uint8Array.of(9), gasLimit: 100_000n }),
+    ];
     const a = await mine(warm, make(warm), { coinbase: COINBASE, timestamp });
     const b = await mine(cold, make(cold), { coinbase: COINBASE, timestamp });
     next(1);
@@ -153,7 +163,10 @@ describe('mining on the warm state', () => {
     expect(isWarm(warm)).toBe(true);
     // `cold` builds the next block; `warm` imports it (validated and executed like a peer's block).
     const timestamp = cold.getHead().header.timestamp + 13n;
-    const made = await mine(cold, [signedTx(cold, { from: 2, nonce: nonces.get(2)!, to: addresses[4], value: 5n })], { coinbase: COINBASE, timestamp });
+    const made = await mine(cold, [signedTx(cold, { from: 2, nonce: nonces.get(2)!, to: addresses[4], value: 5n })], {
+      coinbase: COINBASE,
+      timestamp,
+    });
     expect(made.assembled.rejected).toEqual([]);
     next(2);
     expect((await warm.importBlock(warm.decodeBlock(made.block.serialize()))).status).toBe('head');

@@ -38,7 +38,9 @@ beforeAll(async () => {
   chain = await openDevChain(dir.dir);
   queries = new LogQueries({ source: chainLogSource(chain) });
   filters = attachFilters(chain, queries);
-  const { block } = await mine(chain, [signedTx(chain, { from: 0, nonce: nonce++, data: initCode, gasLimit: 100_000n })]);
+  const { block } = await mine(chain, [
+    signedTx(chain, { from: 0, nonce: nonce++, data: initCode, gasLimit: 100_000n }),
+  ]);
   const [receipt] = (await chain.getReceipts(block.hash()))!;
   emitter = receipt.contractAddress!;
 });
@@ -60,21 +62,35 @@ describe('log filters on the engine', () => {
     stored.push(two, three);
     const first = await manager.changes(id);
     expect(first.kind === 'logs' && topicsOf(first.logs)).toEqual(['2:1', '2:2', '3:3']);
-    expect(first.kind === 'logs' && first.logs.map((l) => [l.transactionIndex, l.logIndex])).toEqual([[0, 0], [1, 1], [0, 0]]);
+    expect(first.kind === 'logs' && first.logs.map((l) => [l.transactionIndex, l.logIndex])).toEqual([
+      [0, 0],
+      [1, 1],
+      [0, 0],
+    ]);
     expect(first.kind === 'logs' && first.logs[1].transactionHash).toEqual(two.transactions[1].hash());
 
     // A side chain from block 1, one block longer: blocks 2 and 3 leave the canonical chain.
     nonce = 1n;
     let parentHash = forkPoint.hash();
     for (const topicByte of [7, 8, 9]) {
-      const { block, result } = await mine(chain, [emit(topicByte)], { parentHash, timestamp: (await chain.getHeader(parentHash))!.timestamp + 13n });
+      const { block, result } = await mine(chain, [emit(topicByte)], {
+        parentHash,
+        timestamp: (await chain.getHeader(parentHash))!.timestamp + 13n,
+      });
       parentHash = block.hash();
       stored.push(block);
       if (topicByte < 9) expect(result.status).toBe('side');
       else expect(result.status).toBe('head');
     }
     const second = await manager.changes(id);
-    expect(second.kind === 'logs' && topicsOf(second.logs)).toEqual(['2:1:removed', '2:2:removed', '3:3:removed', '2:7', '3:8', '4:9']);
+    expect(second.kind === 'logs' && topicsOf(second.logs)).toEqual([
+      '2:1:removed',
+      '2:2:removed',
+      '3:3:removed',
+      '2:7',
+      '3:8',
+      '4:9',
+    ]);
     const hashes = await manager.changes(blocks);
     expect(hashes.kind === 'blocks' && hashes.hashes.length).toBe(2 + 3);
 
@@ -98,7 +114,11 @@ describe('log filters on the engine', () => {
       ]) {
         expect(topicsOf(await indexed.queryLogs(query))).toEqual(topicsOf(await queries.queryLogs(query)));
       }
-      expect(topicsOf(await indexed.queryLogs({ fromBlock: 0n, toBlock: 10n, addresses: [emitter] }))).toEqual(['2:7', '3:8', '4:9']);
+      expect(topicsOf(await indexed.queryLogs({ fromBlock: 0n, toBlock: 10n, addresses: [emitter] }))).toEqual([
+        '2:7',
+        '3:8',
+        '4:9',
+      ]);
     } finally {
       await db.close();
       rmSync(dirPath, { recursive: true, force: true });

@@ -158,14 +158,21 @@ describe('block and pending-transaction filters', () => {
     const id = await manager.newPendingTransactionFilter();
     manager.onPendingTransaction(new Uint8Array(32).fill(1));
     manager.onPendingTransaction(new Uint8Array(32).fill(2));
-    expect(await manager.changes(id)).toEqual({ kind: 'transactions', hashes: [new Uint8Array(32).fill(1), new Uint8Array(32).fill(2)] });
+    expect(await manager.changes(id)).toEqual({
+      kind: 'transactions',
+      hashes: [new Uint8Array(32).fill(1), new Uint8Array(32).fill(2)],
+    });
     expect(await manager.changes(id)).toEqual({ kind: 'transactions', hashes: [] });
   });
 });
 
 describe('lifetime and limits', () => {
   it('uses random 128-bit ids and answers uninstall with false for unknown ids', async () => {
-    const ids = [await manager.newBlockFilter(), await manager.newLogFilter({}), await manager.newPendingTransactionFilter()];
+    const ids = [
+      await manager.newBlockFilter(),
+      await manager.newLogFilter({}),
+      await manager.newPendingTransactionFilter(),
+    ];
     expect(new Set(ids).size).toBe(3);
     for (const id of ids) expect(id > 0n && id < 1n << 128n).toBe(true);
     expect(manager.uninstall(12345n)).toBe(false);
@@ -252,13 +259,19 @@ describe('subscriptions', () => {
     await mine([log(1, [1]), log(2, [1])], [log(1, [2])]);
     await mine([log(2, [3])]); // nothing for addr(1): no call
     const three = await mine([log(1, [4])]);
-    const side = await chain.build([[log(1, [9]), log(1, [10])]], (await chain.byHash(three.header.parentHash))!, 'side');
+    const side = await chain.build(
+      [[log(1, [9]), log(1, [10])]],
+      (await chain.byHash(three.header.parentHash))!,
+      'side',
+    );
     reorgTo(side);
     await manager.settled();
     expect(batches.map((b) => brief([...b]))).toEqual([['1:1', '1:1'], ['3:1'], ['3:1:removed'], ['3:1', '3:1']]);
     expect(batches.map((b) => b.map((l) => l.topics[0][31]))).toEqual([[1, 2], [4], [4], [9, 10]]);
     expect(twins).toHaveLength(4);
-    twins.forEach((b, i) => { expect(b).toBe(batches[i]); });
+    twins.forEach((b, i) => {
+      expect(b).toBe(batches[i]);
+    });
   });
 
   it('keeps delivering to the others when one listener throws', async () => {

@@ -55,11 +55,21 @@ describe('WatcherIndex', () => {
     }
     // Remove a third of them, as uninstalls and expiries do.
     for (const { watcher } of watchers.splice(0, 100)) index.remove(watcher.group, watcher);
-    const logs = Array.from({ length: 60 }, (_, i) => positioned(next(5), Array.from({ length: next(4) }, () => next(5)), i));
+    const logs = Array.from({ length: 60 }, (_, i) =>
+      positioned(
+        next(5),
+        Array.from({ length: next(4) }, () => next(5)),
+        i,
+      ),
+    );
 
     const found = new Map<number, number[]>();
     for (const [group, matched] of index.match(logs)) {
-      for (const w of group.members) found.set(w.name, matched.map((l) => l.logIndex));
+      for (const w of group.members)
+        found.set(
+          w.name,
+          matched.map((l) => l.logIndex),
+        );
     }
     const expected = new Map<number, number[]>();
     for (const { watcher, criteria } of watchers) {
@@ -73,9 +83,18 @@ describe('WatcherIndex', () => {
 
   it('groups watchers with the same criteria, whatever the order or repetition of OR-values', () => {
     const index = new WatcherIndex<Watcher>();
-    const a = index.add({ addresses: [addr(1), addr(2)], topics: [[topic(1), topic(2)]] }, (group) => ({ name: 1, group }));
-    const b = index.add({ addresses: [addr(2), addr(1), addr(2)], topics: [[topic(2), topic(1)]] }, (group) => ({ name: 2, group }));
-    const longer = index.add({ addresses: [addr(1), addr(2)], topics: [[topic(1), topic(2)], null] }, (group) => ({ name: 3, group }));
+    const a = index.add({ addresses: [addr(1), addr(2)], topics: [[topic(1), topic(2)]] }, (group) => ({
+      name: 1,
+      group,
+    }));
+    const b = index.add({ addresses: [addr(2), addr(1), addr(2)], topics: [[topic(2), topic(1)]] }, (group) => ({
+      name: 2,
+      group,
+    }));
+    const longer = index.add({ addresses: [addr(1), addr(2)], topics: [[topic(1), topic(2)], null] }, (group) => ({
+      name: 3,
+      group,
+    }));
     expect(a.group).toBe(b.group);
     expect(longer.group).not.toBe(a.group); // a trailing wildcard still demands a second topic
     expect(index.groupCount).toBe(2);

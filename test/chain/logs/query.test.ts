@@ -16,7 +16,10 @@ afterEach(() => env.close());
 
 const indexed = (limits = {}) => new LogQueries({ source: chain, index: env.db, ...limits });
 const bloomOnly = (limits = {}) => new LogQueries({ source: chain, ...limits });
-const brief = (logs: Log[]) => logs.map((l) => `${l.blockNumber}/${l.transactionIndex}/${l.logIndex}/${l.address[19]}${l.removed ? '/removed' : ''}`);
+const brief = (logs: Log[]) =>
+  logs.map(
+    (l) => `${l.blockNumber}/${l.transactionIndex}/${l.logIndex}/${l.address[19]}${l.removed ? '/removed' : ''}`,
+  );
 
 describe('log positions', () => {
   it('counts logIndex across the block and reports transaction index and hash', async () => {
@@ -87,7 +90,11 @@ describe('queryLogs over a range', () => {
     side = await chain.build([[]], side, 'side');
     chain.reorgTo(side);
     for (const q of [indexed(), bloomOnly()]) {
-      expect(brief(await q.queryLogs({ fromBlock: 0n, toBlock: 31n, addresses: [addr(5)] }))).toEqual(['28/0/0/5', '29/0/0/5', '30/0/0/5']);
+      expect(brief(await q.queryLogs({ fromBlock: 0n, toBlock: 31n, addresses: [addr(5)] }))).toEqual([
+        '28/0/0/5',
+        '29/0/0/5',
+        '30/0/0/5',
+      ]);
       const dropped = await q.queryLogs({ fromBlock: 28n, toBlock: 30n, topics: [null, topic(29)] });
       expect(dropped).toEqual([]);
     }
@@ -103,7 +110,9 @@ describe('EIP-234 blockHash queries', () => {
     chain.receiptReads = 0;
     expect(await indexed().queryLogs({ blockHash: a.hash(), addresses: [addr(3)] })).toEqual([]);
     expect(chain.receiptReads).toBe(0); // the bloom ruled it out
-    await expect(indexed().queryLogs({ blockHash: new Uint8Array(32).fill(1) })).rejects.toBeInstanceOf(UnknownBlockError);
+    await expect(indexed().queryLogs({ blockHash: new Uint8Array(32).fill(1) })).rejects.toBeInstanceOf(
+      UnknownBlockError,
+    );
   });
 });
 
@@ -114,7 +123,9 @@ describe('limits', () => {
     const err = await q.queryLogs({ fromBlock: 2n, toBlock: 11n + 1n }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LimitExceededError);
     expect((err as LimitExceededError).limitKind).toBe('blockRange');
-    expect((err as Error).message).toMatch(/more than the limit of 10; query at most 10 blocks at a time, e\.g\. 0x2\.\.0xb$/);
+    expect((err as Error).message).toMatch(
+      /more than the limit of 10; query at most 10 blocks at a time, e\.g\. 0x2\.\.0xb$/,
+    );
     expect(await q.queryLogs({ fromBlock: 2n, toBlock: 11n })).toHaveLength(10);
     // The range is measured after clamping to the head.
     expect(await q.queryLogs({ fromBlock: 5n, toBlock: 1_000_000n })).toHaveLength(8);
@@ -129,7 +140,9 @@ describe('limits', () => {
       blockReceipts: async () => undefined,
     };
     const q = new LogQueries({ source: tall });
-    await expect(q.queryLogs({ fromBlock: 0n, toBlock: 10_000n })).rejects.toThrow(/spans 10001 blocks, more than the limit of 10000/);
+    await expect(q.queryLogs({ fromBlock: 0n, toBlock: 10_000n })).rejects.toThrow(
+      /spans 10001 blocks, more than the limit of 10000/,
+    );
     await expect(q.queryLogs({ fromBlock: 1n, toBlock: 10_000n })).resolves.toEqual([]);
   });
 
@@ -147,8 +160,12 @@ describe('limits', () => {
 
   it('says when one block alone has too many matches', async () => {
     await chain.extend([[log(1, [1]), log(1, [1]), log(1, [1])]]);
-    const err = await indexed({ maxResults: 2 }).queryLogs({ fromBlock: 1n, toBlock: 1n }).catch((e: unknown) => e);
-    expect((err as Error).message).toMatch(/more than 2 results; block 0x1 alone has more than 2 matching logs, narrow the filter/);
+    const err = await indexed({ maxResults: 2 })
+      .queryLogs({ fromBlock: 1n, toBlock: 1n })
+      .catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(
+      /more than 2 results; block 0x1 alone has more than 2 matching logs, narrow the filter/,
+    );
     expect((err as LimitExceededError).suggestion).toBeUndefined();
   });
 

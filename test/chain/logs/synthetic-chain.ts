@@ -10,12 +10,19 @@ import { Level } from 'level';
 import { keccak256 } from '../../../src/chain/crypto.js';
 import { combineBlooms, logsBloomOf } from '../../../src/chain/codec/receipts.js';
 import { indexWrites } from '../../../src/chain/logs/log-index.js';
-import type { BlockReceipts, LogBlockHeader, LogSource, ReceiptLog, ReceiptWithLogs } from '../../../src/chain/logs/types.js';
+import type {
+  BlockReceipts,
+  LogBlockHeader,
+  LogSource,
+  ReceiptLog,
+  ReceiptWithLogs,
+} from '../../../src/chain/logs/types.js';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 /** A fixed 20-byte address or 32-byte topic from a small number, readable in failures. */
-export const addr = (n: number): Uint8Array => new Uint8Array(20).fill(0).map((_, i) => (i === 19 ? n : i === 0 ? 0xaa : 0));
+export const addr = (n: number): Uint8Array =>
+  new Uint8Array(20).fill(0).map((_, i) => (i === 19 ? n : i === 0 ? 0xaa : 0));
 export const topic = (n: number): Uint8Array => new Uint8Array(32).map((_, i) => (i === 31 ? n : i === 0 ? 0x70 : 0));
 export const log = (address: number, topics: number[], data = Uint8Array.of(address)): ReceiptLog => ({
   address: addr(address),
@@ -66,14 +73,21 @@ export class SyntheticChain implements LogSource {
   }
 
   /** Makes `newHead`'s ancestry canonical; returns the dropped (highest first) and added (lowest first) blocks. */
-  reorgTo(newHead: SyntheticBlock): { dropped: SyntheticBlock[]; added: SyntheticBlock[]; commonAncestor: SyntheticBlock } {
+  reorgTo(newHead: SyntheticBlock): {
+    dropped: SyntheticBlock[];
+    added: SyntheticBlock[];
+    commonAncestor: SyntheticBlock;
+  } {
     const added: SyntheticBlock[] = [];
     let cursor = newHead;
     while (hex(this.canonical[Number(cursor.header.number)] ?? new Uint8Array()) !== hex(cursor.hash())) {
       added.unshift(cursor);
       cursor = this.blocks.get(hex(cursor.header.parentHash))!;
     }
-    const dropped = this.canonical.slice(Number(cursor.header.number) + 1).reverse().map((h) => this.blocks.get(hex(h))!);
+    const dropped = this.canonical
+      .slice(Number(cursor.header.number) + 1)
+      .reverse()
+      .map((h) => this.blocks.get(hex(h))!);
     this.canonical = [...this.canonical.slice(0, Number(cursor.header.number) + 1), ...added.map((b) => b.hash())];
     return { dropped, added, commonAncestor: cursor };
   }
@@ -112,7 +126,12 @@ export class SyntheticChain implements LogSource {
     const number = parentNumber + 1n;
     const hash = keccak256(Buffer.concat([parentHash, Buffer.from(`${number}:${salt}:${txLogs.length}`)]));
     const receipts = txLogs.map((logs) => ({ logs, logsBloom: logsBloomOf(logs) }));
-    const header: LogBlockHeader = { hash, number, parentHash, logsBloom: combineBlooms(receipts.map((r) => r.logsBloom)) };
+    const header: LogBlockHeader = {
+      hash,
+      number,
+      parentHash,
+      logsBloom: combineBlooms(receipts.map((r) => r.logsBloom)),
+    };
     const txHashes = txLogs.map((_, i) => keccak256(Buffer.concat([hash, Buffer.from([i])])));
     const block = new SyntheticBlock(header, txHashes, receipts);
     this.blocks.set(hex(hash), block);
@@ -121,7 +140,11 @@ export class SyntheticChain implements LogSource {
 }
 
 /** A real LevelDB in a temp dir holding the log index of every block the chain stores. */
-export async function indexedChain(): Promise<{ chain: SyntheticChain; db: Level<Uint8Array, Uint8Array>; close(): Promise<void> }> {
+export async function indexedChain(): Promise<{
+  chain: SyntheticChain;
+  db: Level<Uint8Array, Uint8Array>;
+  close(): Promise<void>;
+}> {
   const dir = mkdtempSync(join(tmpdir(), 'logindex-'));
   const db = new Level<Uint8Array, Uint8Array>(dir, { keyEncoding: 'view', valueEncoding: 'view' });
   await db.open();

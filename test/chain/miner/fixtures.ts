@@ -18,13 +18,21 @@ let shared: Promise<Ethash> | undefined;
 
 /** One Ethash engine per process for the dev network's PoW parameters (Etchash from block 0). */
 export function devEthash(): Promise<Ethash> {
-  shared ??= Ethash.create({ params: { ecip1099Block: dev.pow.ecip1099Block ?? undefined }, cacheDir: persistentCacheDir });
+  shared ??= Ethash.create({
+    params: { ecip1099Block: dev.pow.ecip1099Block ?? undefined },
+    cacheDir: persistentCacheDir,
+  });
   return shared;
 }
 
 export async function openPowDevChain(dataDir: string): Promise<{ chain: Blockchain; ethash: Ethash }> {
   const ethash = await devEthash();
-  const chain = await Blockchain.open({ dataDir, network: engineNetworkOf(dev), rules: etcEngineRules(dev), seal: ethash });
+  const chain = await Blockchain.open({
+    dataDir,
+    network: engineNetworkOf(dev),
+    rules: etcEngineRules(dev),
+    seal: ethash,
+  });
   return { chain, ethash };
 }
 

@@ -37,7 +37,8 @@ async function powRig(options: Partial<MinerOptions> = {}): Promise<Rig> {
   return { chain, ethash, pool, miner };
 }
 
-const transfer = (chain: Blockchain, from: number, nonce: bigint, value = 1n) => signedTx(chain, { from, nonce, to: RECIPIENT, value });
+const transfer = (chain: Blockchain, from: number, nonce: bigint, value = 1n) =>
+  signedTx(chain, { from, nonce, to: RECIPIENT, value });
 
 /** Every block from 1 to the head, oldest first. */
 async function canonicalBlocks(chain: Blockchain): Promise<Block[]> {
@@ -65,7 +66,9 @@ describe('dev policy', () => {
     await waitFor(() => chain.getHead().header.number >= 1n && pool.size === 0, 20_000, 'the first dev block');
     const head = chain.getHead();
     expect(head.header.number).toBe(1n);
-    expect(head.transactions.map((t) => bytesToHex(t.hash())).sort()).toEqual(txs.map((t) => bytesToHex(t.hash())).sort());
+    expect(head.transactions.map((t) => bytesToHex(t.hash())).sort()).toEqual(
+      txs.map((t) => bytesToHex(t.hash())).sort(),
+    );
     expect(head.header.difficulty).toBe(DEV_MINIMUM_DIFFICULTY);
     expect(head.header.coinbase.bytes).toEqual(COINBASE);
     expect(await ethash.verify(head.header)).toBe(true);
@@ -119,7 +122,9 @@ describe('seal checks on import', () => {
 
     const wrongMix = Uint8Array.from(good.mixDigest);
     wrongMix[0] ^= 1;
-    await expect(chain.importBlock(assembled.seal(good.nonce, wrongMix))).rejects.toMatchObject({ failure: 'invalid-seal' });
+    await expect(chain.importBlock(assembled.seal(good.nonce, wrongMix))).rejects.toMatchObject({
+      failure: 'invalid-seal',
+    });
 
     // Another nonce with the first nonce's mix digest: hashimoto gives a different mix, so the seal is refused.
     const otherNonce = Uint8Array.from(good.nonce);
@@ -308,7 +313,9 @@ describe('mineBlocks', () => {
     expect(() => miner.start()).toThrow(MiningUnavailableError);
     await expect(miner.stop()).rejects.toBeInstanceOf(MiningUnavailableError);
     await expect(miner.getWork()).rejects.toBeInstanceOf(MiningUnavailableError);
-    await expect(miner.submitWork(new Uint8Array(8), new Uint8Array(32), new Uint8Array(32))).rejects.toBeInstanceOf(MiningUnavailableError);
+    await expect(miner.submitWork(new Uint8Array(8), new Uint8Array(32), new Uint8Array(32))).rejects.toBeInstanceOf(
+      MiningUnavailableError,
+    );
     expect(() => miner.submitHashrate(1n, new Uint8Array(32))).toThrow(MiningUnavailableError);
     expect(() => miner.hashrate()).toThrow(MiningUnavailableError);
     expect(() => miner.isMining()).toThrow('The mining algorithm is not pow');

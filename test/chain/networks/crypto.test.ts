@@ -50,7 +50,10 @@ describe('native customCrypto', () => {
     const common = evmRulesAt(dev, 0n);
     expect(common.customCrypto).toBe(nativeCrypto);
     const key = secp256k1.utils.randomSecretKey();
-    const tx = createLegacyTx({ nonce: 0n, gasPrice: 1n, gasLimit: 21000n, to: `0x${'11'.repeat(20)}`, value: 1n }, { common }).sign(key);
+    const tx = createLegacyTx(
+      { nonce: 0n, gasPrice: 1n, gasLimit: 21000n, to: `0x${'11'.repeat(20)}`, value: 1n },
+      { common },
+    ).sign(key);
     expect([1337n * 2n + 35n, 1337n * 2n + 36n]).toContain(tx.v); // EIP-155 with the dev chain id
     expect(tx.verifySignature()).toBe(true);
     const expectedAddress = keccak_256(secp256k1.getPublicKey(key, false).subarray(1)).subarray(12);

@@ -1,6 +1,13 @@
 import { bytesToHex } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { buildGenesisBlock, computeGenesisStateRoot, dev, etc, mordor, type NetworkDefinition } from '../../../src/chain/networks/index.js';
+import {
+  buildGenesisBlock,
+  computeGenesisStateRoot,
+  dev,
+  etc,
+  mordor,
+  type NetworkDefinition,
+} from '../../../src/chain/networks/index.js';
 
 describe('genesis blocks', () => {
   it('mordor hashes to the published genesis hash', async () => {
@@ -21,7 +28,10 @@ describe('genesis blocks', () => {
   it('refuses a definition whose header does not match the published hash', async () => {
     const tampered: NetworkDefinition = {
       ...mordor,
-      genesis: { ...mordor.genesis, header: { ...mordor.genesis.header, timestamp: mordor.genesis.header.timestamp + 1n } },
+      genesis: {
+        ...mordor.genesis,
+        header: { ...mordor.genesis.header, timestamp: mordor.genesis.header.timestamp + 1n },
+      },
     };
     await expect(buildGenesisBlock(tampered)).rejects.toThrow(/differs from the published/);
   });
@@ -33,7 +43,11 @@ describe('genesis blocks', () => {
     expect(genesis.block.header.gasLimit).toBe(30_000_000n);
     expect(bytesToHex(genesis.stateRoot)).toBe(bytesToHex(await computeGenesisStateRoot(genesis.alloc)));
     // An empty allocation is the empty trie; a non-empty one is not.
-    expect(bytesToHex(await computeGenesisStateRoot([]))).toBe('0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421');
-    expect(bytesToHex(genesis.stateRoot)).not.toBe('0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421');
+    expect(bytesToHex(await computeGenesisStateRoot([]))).toBe(
+      '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421',
+    );
+    expect(bytesToHex(genesis.stateRoot)).not.toBe(
+      '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421',
+    );
   });
 });

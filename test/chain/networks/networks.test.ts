@@ -1,7 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { dev, etc, getNetwork, mordor, NETWORK_NAMES, type EtcForkName } from '../../../src/chain/networks/index.js';
 
-const FORK_ORDER: EtcForkName[] = ['homestead', 'gasReprice', 'dieHard', 'gotham', 'defuse', 'atlantis', 'agharta', 'phoenix', 'thanos', 'magneto', 'mystique', 'spiral'];
+const FORK_ORDER: EtcForkName[] = [
+  'homestead',
+  'gasReprice',
+  'dieHard',
+  'gotham',
+  'defuse',
+  'atlantis',
+  'agharta',
+  'phoenix',
+  'thanos',
+  'magneto',
+  'mystique',
+  'spiral',
+];
 
 describe('network definitions', () => {
   it('carry the chain ids, devp2p network ids and net_version strings', () => {
@@ -24,9 +37,18 @@ describe('network definitions', () => {
 
   it('match the published ETC and Mordor activation blocks', () => {
     expect(etc.forks).toEqual({
-      homestead: 1_150_000n, gasReprice: 2_500_000n, dieHard: 3_000_000n, gotham: 5_000_000n, defuse: 5_900_000n,
-      atlantis: 8_772_000n, agharta: 9_573_000n, phoenix: 10_500_839n, thanos: 11_700_000n, magneto: 13_189_133n,
-      mystique: 14_525_000n, spiral: 19_250_000n,
+      homestead: 1_150_000n,
+      gasReprice: 2_500_000n,
+      dieHard: 3_000_000n,
+      gotham: 5_000_000n,
+      defuse: 5_900_000n,
+      atlantis: 8_772_000n,
+      agharta: 9_573_000n,
+      phoenix: 10_500_839n,
+      thanos: 11_700_000n,
+      magneto: 13_189_133n,
+      mystique: 14_525_000n,
+      spiral: 19_250_000n,
     });
     expect(mordor.forks.agharta).toBe(301_243n);
     expect(mordor.forks.spiral).toBe(9_957_000n);

@@ -11,15 +11,27 @@ import { loadKeccak } from '../../../src/chain/pow/keccak.js';
 describe('Ethash cache build progress', () => {
   it('logs start, steady progress lines and the end of a worker build', async () => {
     const lines: Array<{ msg: string; fields: Record<string, unknown> }> = [];
-    const store = new EthashCacheStore(undefined, { log: { info: (msg, fields = {}) => lines.push({ msg, fields }) }, progressIntervalMs: 200 });
+    const store = new EthashCacheStore(undefined, {
+      log: { info: (msg, fields = {}) => lines.push({ msg, fields }) },
+      progressIntervalMs: 200,
+    });
     const cache = await store.get({ epoch: 0, epochLength: 30_000 });
     expect(cache.byteLength).toBe(cacheSize(0));
 
     expect(lines[0]).toEqual({ msg: 'Ethash cache build started', fields: { epoch: 0, bytes: cacheSize(0) } });
-    expect(lines.at(-1)).toMatchObject({ msg: 'Ethash cache built', fields: { epoch: 0, seconds: expect.any(Number) } });
+    expect(lines.at(-1)).toMatchObject({
+      msg: 'Ethash cache built',
+      fields: { epoch: 0, seconds: expect.any(Number) },
+    });
     const progress = lines.filter((l) => l.msg === 'Ethash cache build progress').map((l) => l.fields);
     expect(progress.length).toBeGreaterThanOrEqual(3);
-    for (const fields of progress) expect(fields).toMatchObject({ epoch: 0, total: (cacheSize(0) / 64) * 4, itemsPerSecond: expect.any(Number), eta: expect.any(String) });
+    for (const fields of progress)
+      expect(fields).toMatchObject({
+        epoch: 0,
+        total: (cacheSize(0) / 64) * 4,
+        itemsPerSecond: expect.any(Number),
+        eta: expect.any(String),
+      });
     const percents = progress.map((f) => f.percent as number);
     expect(percents).toEqual([...percents].sort((a, b) => a - b));
     expect(percents.at(-1)).toBeGreaterThan(percents[0]!);

@@ -8,7 +8,8 @@ import { keccak256, loadKeccak } from '../../../src/chain/pow/keccak.js';
 import { persistentCacheDir, toHex, vectors } from './helpers.js';
 
 const epoch0 = { epoch: 0, epochLength: 30_000 };
-const cacheHash = (cache: Uint32Array) => toHex(keccak256(new Uint8Array(cache.buffer, cache.byteOffset, cache.byteLength)));
+const cacheHash = (cache: Uint32Array) =>
+  toHex(keccak256(new Uint8Array(cache.buffer, cache.byteOffset, cache.byteLength)));
 const scratchDirs: string[] = [];
 
 async function scratchDir(): Promise<string> {

@@ -49,7 +49,9 @@ describe('checkSeal', () => {
   });
 
   it('refuses a zero difficulty and malformed lengths with a typed reason', () => {
-    expect(checkSeal(cache, fullSize, { powHash, nonce, mixDigest, difficulty: 0n })).toMatchObject({ reason: 'invalid-difficulty' });
+    expect(checkSeal(cache, fullSize, { powHash, nonce, mixDigest, difficulty: 0n })).toMatchObject({
+      reason: 'invalid-difficulty',
+    });
     expect(checkSeal(cache, fullSize, { powHash, nonce: nonce.subarray(1), mixDigest, difficulty: 1n })).toMatchObject({
       reason: 'invalid-length',
     });
@@ -78,7 +80,15 @@ describe('mining', () => {
     expect(mined).toBeDefined();
     const seal = mined!;
     expect(seal.nonce).toHaveLength(8);
-    expect(await ethash.verifySeal({ powHash: header, nonce: seal.nonce, mixDigest: seal.mixDigest, difficulty, blockNumber: 5n })).toMatchObject({
+    expect(
+      await ethash.verifySeal({
+        powHash: header,
+        nonce: seal.nonce,
+        mixDigest: seal.mixDigest,
+        difficulty,
+        blockNumber: 5n,
+      }),
+    ).toMatchObject({
       valid: true,
     });
     const found = BigInt(`0x${toHex(seal.nonce)}`);
@@ -88,7 +98,15 @@ describe('mining', () => {
 
     const tampered = seal.nonce.slice();
     tampered[0] ^= 0xff;
-    expect(await ethash.verifySeal({ powHash: header, nonce: tampered, mixDigest: seal.mixDigest, difficulty, blockNumber: 5n })).toMatchObject({
+    expect(
+      await ethash.verifySeal({
+        powHash: header,
+        nonce: tampered,
+        mixDigest: seal.mixDigest,
+        difficulty,
+        blockNumber: 5n,
+      }),
+    ).toMatchObject({
       valid: false,
     });
   });
@@ -97,7 +115,17 @@ describe('mining', () => {
     const header = fromHex('5eed'.padEnd(64, '0'));
     const found = await ethash.searchNonce(header, 4n, 0, { batchSize: 3 });
     expect(found).toBeDefined();
-    expect((await ethash.verifySeal({ powHash: header, nonce: found!.nonce, mixDigest: found!.mixDigest, difficulty: 4n, blockNumber: 0 })).valid).toBe(true);
+    expect(
+      (
+        await ethash.verifySeal({
+          powHash: header,
+          nonce: found!.nonce,
+          mixDigest: found!.mixDigest,
+          difficulty: 4n,
+          blockNumber: 0,
+        })
+      ).valid,
+    ).toBe(true);
 
     const controller = new AbortController();
     let ticks = 0;

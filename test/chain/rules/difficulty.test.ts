@@ -2,7 +2,14 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dev, etc, mordor } from '../../../src/chain/networks/index.js';
-import { bombPeriodReference, calcDifficulty, difficultyBomb, etcRules, ethRules, type ChainRules } from '../../../src/chain/rules/index.js';
+import {
+  bombPeriodReference,
+  calcDifficulty,
+  difficultyBomb,
+  etcRules,
+  ethRules,
+  type ChainRules,
+} from '../../../src/chain/rules/index.js';
 
 const VECTORS = '/work/shared/vectors';
 const hexBig = (value: string) => BigInt(value);
@@ -32,7 +39,10 @@ describe('Ethereum DifficultyTests (ethRules)', () => {
   it('finds the vector files', () => expect(files.length).toBe(4));
   for (const file of files) {
     it(file.slice(VECTORS.length + 1), () => {
-      const suite = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, Record<string, Record<string, string>>>>;
+      const suite = JSON.parse(readFileSync(file, 'utf8')) as Record<
+        string,
+        Record<string, Record<string, Record<string, string>>>
+      >;
       let checked = 0;
       for (const group of Object.values(suite)) {
         for (const [fork, cases] of Object.entries(group)) {
@@ -46,7 +56,9 @@ describe('Ethereum DifficultyTests (ethRules)', () => {
               difficulty: hexBig(c.parentDifficulty!),
               hasUncles: hexBig(c.parentUncles!) !== 0n,
             };
-            expect(calcDifficulty(rules!.difficulty, parent, hexBig(c.currentTimestamp!)), name).toBe(hexBig(c.currentDifficulty!));
+            expect(calcDifficulty(rules!.difficulty, parent, hexBig(c.currentTimestamp!)), name).toBe(
+              hexBig(c.currentDifficulty!),
+            );
             checked++;
           }
         }
@@ -60,11 +72,20 @@ describe('difficulty in BlockchainTests chains (ethRules, Frontier … Berlin)',
   it('every valid block carries the difficulty computed from its parent', () => {
     let checked = 0;
     for (const file of jsonFiles(join(VECTORS, 'BlockchainTests'))) {
-      const suite = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { network: string; genesisBlockHeader: Record<string, string>; blocks: { blockHeader?: Record<string, string> }[] }>;
+      const suite = JSON.parse(readFileSync(file, 'utf8')) as Record<
+        string,
+        {
+          network: string;
+          genesisBlockHeader: Record<string, string>;
+          blocks: { blockHeader?: Record<string, string> }[];
+        }
+      >;
       for (const [name, test] of Object.entries(suite)) {
         const rules = ETH_NETWORK_RULES[test.network];
         if (rules === undefined) continue; // London+ (EIP-1559, PoS): not ETC material
-        const byHash = new Map<string, Record<string, string>>([[test.genesisBlockHeader.hash!, test.genesisBlockHeader]]);
+        const byHash = new Map<string, Record<string, string>>([
+          [test.genesisBlockHeader.hash!, test.genesisBlockHeader],
+        ]);
         for (const { blockHeader } of test.blocks) {
           if (blockHeader === undefined) continue;
           byHash.set(blockHeader.hash!, blockHeader);
@@ -94,9 +115,17 @@ describe('ETC difficulty (etcRules)', () => {
 
   it('reproduces mainnet blocks 1 and 2 (Frontier rule, shared with Ethereum)', () => {
     // Genesis: difficulty 2^34, timestamp 0. Block 1 at 1438269988, block 2 at 1438270017.
-    const d1 = calcDifficulty(mainnet, { number: 0n, timestamp: 0n, difficulty: 0x400000000n, hasUncles: false }, 1438269988n);
+    const d1 = calcDifficulty(
+      mainnet,
+      { number: 0n, timestamp: 0n, difficulty: 0x400000000n, hasUncles: false },
+      1438269988n,
+    );
     expect(d1).toBe(17_171_480_576n);
-    const d2 = calcDifficulty(mainnet, { number: 1n, timestamp: 1438269988n, difficulty: d1, hasUncles: false }, 1438270017n);
+    const d2 = calcDifficulty(
+      mainnet,
+      { number: 1n, timestamp: 1438269988n, difficulty: d1, hasUncles: false },
+      1438270017n,
+    );
     expect(d2).toBe(17_163_096_064n);
   });
 
@@ -126,8 +155,15 @@ describe('ETC difficulty (etcRules)', () => {
   it('stays pinned at the dev minimum whatever the block time', () => {
     const rules = etcRules(dev).difficulty;
     const genesis = { number: 0n, timestamp: 0n, difficulty: dev.genesis.header.difficulty, hasUncles: false };
-    for (const [dt, uncles] of [[1n, false], [1n, true], [100n, false], [100_000n, true]] as const) {
-      expect(calcDifficulty(rules, { ...genesis, number: 40_000_000n, hasUncles: uncles }, dt)).toBe(dev.pow.minimumDifficulty);
+    for (const [dt, uncles] of [
+      [1n, false],
+      [1n, true],
+      [100n, false],
+      [100_000n, true],
+    ] as const) {
+      expect(calcDifficulty(rules, { ...genesis, number: 40_000_000n, hasUncles: uncles }, dt)).toBe(
+        dev.pow.minimumDifficulty,
+      );
     }
   });
 });

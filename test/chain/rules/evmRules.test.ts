@@ -5,7 +5,13 @@ import { createLegacyTx, createLegacyTxFromRLP } from '@ethereumjs/tx';
 import { hexToBytes } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { dev, etc, mordor } from '../../../src/chain/networks/index.js';
-import { evmRuleSetAt, evmRulesAt, evmRulesFor, nextEvmRuleSetChange, txRulesAt } from '../../../src/chain/rules/index.js';
+import {
+  evmRuleSetAt,
+  evmRulesAt,
+  evmRulesFor,
+  nextEvmRuleSetChange,
+  txRulesAt,
+} from '../../../src/chain/rules/index.js';
 
 async function run(common: Common, code: string, gasLimit = 1_000_000n) {
   const evm = await createEVM({ common });
@@ -44,8 +50,30 @@ describe('ETC rule sets', () => {
 
   it('map onto Ethereum hardforks and are cached per rule set', () => {
     const names = (n: bigint) => evmRulesAt(etc, n).hardfork();
-    expect([0n, 1_150_000n, 2_500_000n, 3_000_000n, 8_772_000n, 9_573_000n, 10_500_839n, 13_189_133n, 14_525_000n, 19_250_000n].map(names)).toEqual([
-      'chainstart', 'homestead', 'tangerineWhistle', 'tangerineWhistle', 'byzantium', 'petersburg', 'istanbul', 'berlin', 'london', 'shanghai',
+    expect(
+      [
+        0n,
+        1_150_000n,
+        2_500_000n,
+        3_000_000n,
+        8_772_000n,
+        9_573_000n,
+        10_500_839n,
+        13_189_133n,
+        14_525_000n,
+        19_250_000n,
+      ].map(names),
+    ).toEqual([
+      'chainstart',
+      'homestead',
+      'tangerineWhistle',
+      'tangerineWhistle',
+      'byzantium',
+      'petersburg',
+      'istanbul',
+      'berlin',
+      'london',
+      'shanghai',
     ]);
     expect(evmRulesAt(etc, 9_000_000n)).toBe(evmRulesAt(etc, 9_100_000n));
     expect(evmRulesAt(mordor, 0n).chainId()).toBe(63n);
@@ -73,11 +101,22 @@ describe('ETC rule sets', () => {
     expect(evmRulesAt(etc, 3_000_000n).gteHardfork('spuriousDragon')).toBe(false);
     // EIP-170 arrives with Atlantis: 24,577 bytes of code deploy under Die Hard, not after.
     expect(await create(evmRulesAt(etc, 3_000_000n), initcodeReturning(24_577))).toBeUndefined();
-    expect(await create(evmRulesAt(etc, 8_772_000n), initcodeReturning(24_577))).toBe('code size to deposit exceeds maximum code size');
+    expect(await create(evmRulesAt(etc, 8_772_000n), initcodeReturning(24_577))).toBe(
+      'code size to deposit exceeds maximum code size',
+    );
     expect(await create(evmRulesAt(etc, 8_772_000n), initcodeReturning(24_576))).toBeUndefined();
     // EIP-155: a chain-id-61 signature is understood from Die Hard on.
     const key = hexToBytes('0x4646464646464646464646464646464646464646464646464646464646464646');
-    const signed = createLegacyTx({ nonce: 9n, gasPrice: 20n * 10n ** 9n, gasLimit: 21000n, to: '0x3535353535353535353535353535353535353535', value: 10n ** 18n }, { common: txRulesAt(etc, 3_000_000n) }).sign(key);
+    const signed = createLegacyTx(
+      {
+        nonce: 9n,
+        gasPrice: 20n * 10n ** 9n,
+        gasLimit: 21000n,
+        to: '0x3535353535353535353535353535353535353535',
+        value: 10n ** 18n,
+      },
+      { common: txRulesAt(etc, 3_000_000n) },
+    ).sign(key);
     expect(signed.v).toBe(61n * 2n + 35n + (signed.v! % 2n === 1n ? 0n : 1n));
     const decoded = createLegacyTxFromRLP(signed.serialize(), { common: txRulesAt(etc, 3_000_000n) });
     expect(decoded.getSenderAddress().toString()).toBe(signed.getSenderAddress().toString());

@@ -50,21 +50,30 @@ describe('header validation against the parent', () => {
     expect(codes(child({ parentHash: new Uint8Array(32) }))).toEqual(['wrong-parent-hash']);
     expect(codes(child({ number: parent.number + 2n }))).toContain('wrong-number');
     expect(codes(child({ timestamp: parent.timestamp }))).toEqual(['timestamp-not-after-parent']);
-    expect(codes(child({ timestamp: parent.timestamp + 100n }), parent.timestamp + 84n)).toEqual(['timestamp-in-future']);
+    expect(codes(child({ timestamp: parent.timestamp + 100n }), parent.timestamp + 84n)).toEqual([
+      'timestamp-in-future',
+    ]);
     expect(codes(child({ timestamp: parent.timestamp + 100n }), parent.timestamp + 85n)).toEqual([]);
     expect(codes(child({ extraData: new Uint8Array(33) }))).toEqual(['extra-data-too-long']);
     expect(codes(child({ gasLimit: parent.gasLimit + parent.gasLimit / 1024n }))).toEqual(['gas-limit-out-of-bounds']);
     expect(codes(child({ gasLimit: parent.gasLimit + parent.gasLimit / 1024n - 1n }))).toEqual([]);
     expect(codes(child({ gasUsed: parent.gasLimit + 1n }))).toEqual(['gas-used-above-limit']);
-    expect(codes(child({ difficulty: expectedDifficulty(rules, parent, parent.timestamp + 13n) + 1n }))).toEqual(['wrong-difficulty']);
-    expect(() => validateHeader(rules, child({ extraData: new Uint8Array(40) }), parent)).toThrow(/extraData is 40 bytes/);
+    expect(codes(child({ difficulty: expectedDifficulty(rules, parent, parent.timestamp + 13n) + 1n }))).toEqual([
+      'wrong-difficulty',
+    ]);
+    expect(() => validateHeader(rules, child({ extraData: new Uint8Array(40) }), parent)).toThrow(
+      /extraData is 40 bytes/,
+    );
   });
 
   it('checks an @ethereumjs/block header directly', () => {
     const data = child();
     const header = createBlockHeader({ ...data, coinbase: undefined }, { common });
     expect(headerErrors(rules, header, parent)).toEqual([]);
-    const devHeader = createBlockHeader({ number: 1n, timestamp: 1n, difficulty: 2n, gasLimit: 30_000_000n }, { common: evmRulesAt(dev, 1n) });
+    const devHeader = createBlockHeader(
+      { number: 1n, timestamp: 1n, difficulty: 2n, gasLimit: 30_000_000n },
+      { common: evmRulesAt(dev, 1n) },
+    );
     expect(expectedDifficulty(etcRules(dev), devHeader, 2n)).toBe(2n);
   });
 
@@ -83,7 +92,9 @@ describe('header validation against the parent', () => {
     const [error, ...others] = headerErrors(rules, highChild(MAX_GAS_LIMIT + 1n), highParent);
     expect(others).toEqual([]);
     expect(error?.code).toBe('gas-limit-above-max');
-    expect(error?.message).toBe('gas limit 9223372036854775808 exceeds the maximum 2^63 − 1 = 9223372036854775807 (header rule gas-limit-above-max)');
+    expect(error?.message).toBe(
+      'gas limit 9223372036854775808 exceeds the maximum 2^63 − 1 = 9223372036854775807 (header rule gas-limit-above-max)',
+    );
     // Far above the parent: both rules break, and the cap is the one reported first.
     expect(codes(child({ gasLimit: 2n ** 64n }))).toEqual(['gas-limit-above-max', 'gas-limit-out-of-bounds']);
   });

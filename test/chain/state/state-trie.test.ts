@@ -10,7 +10,12 @@ import { Lru } from '../../../src/chain/db/lru.js';
 import { keccak256 } from '../../../src/chain/crypto.js';
 import { StateTrie } from '../../../src/chain/state/state-trie.js';
 
-const opts = (useKeyHashing = true) => ({ db: new MapDB<string, Uint8Array>(), valueEncoding: ValueEncoding.Bytes, useKeyHashing, useKeyHashingFunction: keccak256 });
+const opts = (useKeyHashing = true) => ({
+  db: new MapDB<string, Uint8Array>(),
+  valueEncoding: ValueEncoding.Bytes,
+  useKeyHashing,
+  useKeyHashingFunction: keccak256,
+});
 
 /** Deterministic pseudo-random bytes so a failure can be replayed. */
 function prng(seed: number) {
@@ -28,7 +33,10 @@ async function batched(trie: StateTrie, ops: [Uint8Array, Uint8Array | null][]):
 describe('StateTrie batched updates', () => {
   // Unhashed keys of mixed short lengths give inline nodes and values held by branches; hashed keys the state trie's shape.
   it('reaches the library root over rounds of inserts, updates and deletes', async () => {
-    for (const [keyLengths, hashed] of [[[1, 2, 3], false], [[20], true]] as const) {
+    for (const [keyLengths, hashed] of [
+      [[1, 2, 3], false],
+      [[20], true],
+    ] as const) {
       const bytes = prng(keyLengths.length * 7919);
       const keyLength = () => keyLengths[bytes(1)[0] % keyLengths.length];
       const reference = new MerklePatriciaTrie(opts(hashed));
@@ -38,9 +46,12 @@ describe('StateTrie batched updates', () => {
         const ops: [Uint8Array, Uint8Array | null][] = [];
         for (let i = 0; i < 60; i++) {
           const roll = bytes(1)[0];
-          if (roll < 60 && live.length > 0) ops.push([live.splice(roll % live.length, 1)[0], null]); // delete
-          else if (roll < 90 && live.length > 0) ops.push([live[roll % live.length], bytes(1 + (roll % 40))]); // update
-          else if (roll < 100) ops.push([bytes(keyLength()), null]); // delete of a key that may be absent
+          if (roll < 60 && live.length > 0)
+            ops.push([live.splice(roll % live.length, 1)[0], null]); // delete
+          else if (roll < 90 && live.length > 0)
+            ops.push([live[roll % live.length], bytes(1 + (roll % 40))]); // update
+          else if (roll < 100)
+            ops.push([bytes(keyLength()), null]); // delete of a key that may be absent
           else {
             const key = bytes(keyLength());
             live.push(key);
@@ -57,7 +68,13 @@ describe('StateTrie batched updates', () => {
 
   it('splits an extension at each position and merges paths back on delete', async () => {
     // 0x1234 + 0x1235 share the extension [1,2,3]; the later keys split it at its last, middle and first nibble.
-    const keys = [[0x12, 0x34], [0x12, 0x35], [0x12, 0x40], [0x13, 0x00], [0x22, 0x00]].map((k) => Uint8Array.from(k));
+    const keys = [
+      [0x12, 0x34],
+      [0x12, 0x35],
+      [0x12, 0x40],
+      [0x13, 0x00],
+      [0x22, 0x00],
+    ].map((k) => Uint8Array.from(k));
     const reference = new MerklePatriciaTrie(opts(false));
     const fast = new StateTrie(opts(false));
     for (const key of keys) {
@@ -75,11 +92,17 @@ describe('StateTrie batched updates', () => {
   it('deleting every key gives the empty root; an empty batch keeps the root', async () => {
     const fast = new StateTrie(opts());
     const keys = Array.from({ length: 50 }, () => randomBytes(20));
-    await batched(fast, keys.map((k) => [k, Uint8Array.of(1, 2, 3)]));
+    await batched(
+      fast,
+      keys.map((k) => [k, Uint8Array.of(1, 2, 3)]),
+    );
     const root = fast.root();
     await batched(fast, []);
     expect(fast.root()).toEqual(root);
-    await batched(fast, keys.map((k) => [k, null]));
+    await batched(
+      fast,
+      keys.map((k) => [k, null]),
+    );
     expect(fast.root()).toEqual(fast.EMPTY_TRIE_ROOT);
   });
 

@@ -18,7 +18,9 @@ describe('TxPool following the chain', () => {
     chain.set(bob.address, { nonce: 0n, balance: 10n * ETHER });
     pool = new TxPool(chain);
     dropped = [];
-    pool.on('tx:dropped', ({ tx, reason }: { tx: PooledTx; reason: TxDropReason }) => dropped.push(`${label(tx)}:${reason}`));
+    pool.on('tx:dropped', ({ tx, reason }: { tx: PooledTx; reason: TxDropReason }) =>
+      dropped.push(`${label(tx)}:${reason}`),
+    );
   });
 
   it('drops mined transactions and keeps the sender’s later ones pending', async () => {
@@ -121,7 +123,10 @@ describe('TxPool following the chain', () => {
       await pool.onBlockAdded([a0]);
     };
     const replacement = alice.transfer(0n, { gasPrice: 2n * GWEI });
-    await expect(pool.add(replacement.serialize())).rejects.toMatchObject({ reason: 'nonce-too-low', details: { expectedNonce: 1n } });
+    await expect(pool.add(replacement.serialize())).rejects.toMatchObject({
+      reason: 'nonce-too-low',
+      details: { expectedNonce: 1n },
+    });
     await expect(pool.add(a1.serialize())).resolves.toMatchObject({ status: 'pending' });
   });
 

@@ -6,7 +6,8 @@ const alice = Signer.fromSeed('alice');
 const bob = Signer.fromSeed('bob');
 const carol = Signer.fromSeed('carol');
 
-const label = (tx: PooledTx) => `${tx.senderHex === alice.address.toString() ? 'A' : tx.senderHex === bob.address.toString() ? 'B' : 'C'}${tx.nonce}`;
+const label = (tx: PooledTx) =>
+  `${tx.senderHex === alice.address.toString() ? 'A' : tx.senderHex === bob.address.toString() ? 'B' : 'C'}${tx.nonce}`;
 
 describe('TxPool ordering', () => {
   let chain: FakeChain;
@@ -104,7 +105,9 @@ describe('TxPool ordering', () => {
     expect(pool.size).toBe(4);
     expect(pool.queuedCount).toBe(0);
     // Next cheapest tail is carol's own 3 gwei; a 3 gwei newcomer does not outbid it.
-    await expect(pool.add(carol.transfer(1n, { gasPrice: 3n * GWEI }).serialize())).rejects.toMatchObject({ reason: 'pool-full' });
+    await expect(pool.add(carol.transfer(1n, { gasPrice: 3n * GWEI }).serialize())).rejects.toMatchObject({
+      reason: 'pool-full',
+    });
     // A better price from another sender evicts carol's tail.
     await pool.add(alice.transfer(2n, { gasPrice: 100n * GWEI }).serialize());
     expect(dropped).toEqual(['B1:evicted', 'C0:evicted']);
@@ -114,7 +117,9 @@ describe('TxPool ordering', () => {
     pool = makePool({ maxSize: 2 });
     await pool.add(alice.transfer(0n, { gasPrice: 1n * GWEI }).serialize());
     await pool.add(bob.transfer(0n, { gasPrice: 5n * GWEI }).serialize());
-    await expect(pool.add(alice.transfer(1n, { gasPrice: 100n * GWEI }).serialize())).rejects.toMatchObject({ reason: 'pool-full' });
+    await expect(pool.add(alice.transfer(1n, { gasPrice: 100n * GWEI }).serialize())).rejects.toMatchObject({
+      reason: 'pool-full',
+    });
     // Replacing its own transaction needs no room.
     await expect(pool.add(alice.transfer(0n, { gasPrice: 2n * GWEI }).serialize())).resolves.toBeDefined();
   });

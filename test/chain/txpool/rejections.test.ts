@@ -4,7 +4,12 @@ import { bigIntToUnpaddedBytes, SECP256K1_ORDER } from '@ethereumjs/util';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { etc } from '../../../src/chain/networks/index.js';
 import { txRulesAt } from '../../../src/chain/rules/index.js';
-import { TxPool, TxRejectedError, type TxPoolOptions, type TxRejectionReason } from '../../../src/chain/txpool/index.js';
+import {
+  TxPool,
+  TxRejectedError,
+  type TxPoolOptions,
+  type TxRejectionReason,
+} from '../../../src/chain/txpool/index.js';
 import { ETHER, FakeChain, GWEI, RECIPIENT, Signer } from './fake-chain.js';
 
 const alice = Signer.fromSeed('alice');
@@ -20,7 +25,11 @@ async function rejection(promise: Promise<unknown>): Promise<TxRejectedError> {
   throw new Error('expected the pool to reject the transaction');
 }
 
-async function expectRejected(promise: Promise<unknown>, reason: TxRejectionReason, message: RegExp): Promise<TxRejectedError> {
+async function expectRejected(
+  promise: Promise<unknown>,
+  reason: TxRejectionReason,
+  message: RegExp,
+): Promise<TxRejectedError> {
   const error = await rejection(promise);
   expect(error.reason).toBe(reason);
   expect(error.message).toMatch(message);
@@ -51,7 +60,11 @@ describe('TxPool rejections', () => {
   it('rejects bytes that are not a transaction', async () => {
     await expectRejected(pool.add(new Uint8Array()), 'undecodable', /could not decode transaction: empty input/);
     await expectRejected(pool.add(Uint8Array.from([0x83, 1, 2, 3])), 'undecodable', /not an RLP string/);
-    await expectRejected(pool.add(RLP.encode([Uint8Array.from([1]), Uint8Array.from([2])])), 'undecodable', /RLP list of 9 byte strings/);
+    await expectRejected(
+      pool.add(RLP.encode([Uint8Array.from([1]), Uint8Array.from([2])])),
+      'undecodable',
+      /RLP list of 9 byte strings/,
+    );
     const nested = alice.transfer(0n).raw() as Array<Uint8Array | Uint8Array[]>;
     nested[6] = [Uint8Array.from([37])];
     await expectRejected(pool.add(RLP.encode(nested)), 'undecodable', /RLP list of 9 byte strings/);
@@ -85,23 +98,39 @@ describe('TxPool rejections', () => {
     const etcChain = new FakeChain(61n, preMagneto);
     etcChain.set(alice.address, { nonce: 0n, balance: ETHER });
     const etcTx = alice.accessListTransfer(0n, { common: txRulesAt(etc, 20_000_000n) });
-    await expectRejected(new TxPool(etcChain).add(etcTx.serialize()), 'unsupported-type', /valid from the Magneto upgrade/);
+    await expectRejected(
+      new TxPool(etcChain).add(etcTx.serialize()),
+      'unsupported-type',
+      /valid from the Magneto upgrade/,
+    );
   });
 
   it('rejects a chain id of another network, naming both', async () => {
     const etcCommon = txRulesAt(etc, 20_000_000n);
     const legacy = alice.transfer(0n, { common: etcCommon });
-    const error = await expectRejected(pool.add(legacy.serialize()), 'chain-id-mismatch', /signed for chain id 61, this network is chain id 1337/);
+    const error = await expectRejected(
+      pool.add(legacy.serialize()),
+      'chain-id-mismatch',
+      /signed for chain id 61, this network is chain id 1337/,
+    );
     expect(error.details).toEqual({ chainId: 61n, expectedChainId: 1337n });
     const typed = alice.accessListTransfer(0n, { common: etcCommon });
-    await expectRejected(pool.add(typed.serialize()), 'chain-id-mismatch', /chain id 61, this network is chain id 1337/);
+    await expectRejected(
+      pool.add(typed.serialize()),
+      'chain-id-mismatch',
+      /chain id 61, this network is chain id 1337/,
+    );
   });
 
   it('refuses pre-EIP-155 transactions unless configured to accept them', async () => {
     // Signed under Frontier rules, so v is 27/28 and no chain id is committed to.
     const unprotected = alice.transfer(0n, { common: txRulesAt(etc, 1n) });
     expect(unprotected.v === 27n || unprotected.v === 28n).toBe(true);
-    await expectRejected(pool.add(unprotected.serialize()), 'unprotected', /only replay-protected \(EIP-155\) transactions allowed/);
+    await expectRejected(
+      pool.add(unprotected.serialize()),
+      'unprotected',
+      /only replay-protected \(EIP-155\) transactions allowed/,
+    );
     const lenient = makePool({ allowUnprotected: true });
     await expect(lenient.add(unprotected.serialize())).resolves.toMatchObject({ hash: unprotected.hash() });
   });
@@ -110,7 +139,11 @@ describe('TxPool rejections', () => {
     const frontierChain = new FakeChain(61n, txRulesAt(etc, 1n));
     frontierChain.set(alice.address, { nonce: 0n, balance: ETHER });
     const protectedTx = alice.transfer(0n, { common: txRulesAt(etc, 20_000_000n) });
-    await expectRejected(new TxPool(frontierChain).add(protectedTx.serialize()), 'replay-protection-inactive', /Die Hard/);
+    await expectRejected(
+      new TxPool(frontierChain).add(protectedTx.serialize()),
+      'replay-protection-inactive',
+      /Die Hard/,
+    );
   });
 
   it('rejects a nonce below the account nonce and gives the expected one', async () => {
@@ -198,12 +231,20 @@ describe('TxPool rejections', () => {
 
     const strict = makePool({ priceBumpPercent: 50 });
     await strict.add(alice.transfer(0n, { gasPrice: 100n * GWEI }).serialize());
-    await expectRejected(strict.add(alice.transfer(0n, { gasPrice: 149n * GWEI }).serialize()), 'replacement-underpriced', /\+50%/);
+    await expectRejected(
+      strict.add(alice.transfer(0n, { gasPrice: 149n * GWEI }).serialize()),
+      'replacement-underpriced',
+      /\+50%/,
+    );
   });
 
   it('a zero-priced transaction is replaced only by a positive price', async () => {
     await pool.add(alice.transfer(0n, { gasPrice: 0n }).serialize());
-    await expectRejected(pool.add(alice.transfer(0n, { gasPrice: 0n, value: 2n }).serialize()), 'replacement-underpriced', /at least 1 wei/);
+    await expectRejected(
+      pool.add(alice.transfer(0n, { gasPrice: 0n, value: 2n }).serialize()),
+      'replacement-underpriced',
+      /at least 1 wei/,
+    );
     await expect(pool.add(alice.transfer(0n, { gasPrice: 1n }).serialize())).resolves.toBeDefined();
   });
 
@@ -230,9 +271,10 @@ describe('TxPool rejections', () => {
   });
 
   it('accepts a transaction object as well as raw bytes', async () => {
-    const tx = createLegacyTx({ nonce: 0n, gasPrice: GWEI, gasLimit: 21_000n, to: RECIPIENT, value: 1n }, { common: txRulesAt(etc, 20_000_000n) }).sign(
-      alice.privateKey,
-    );
+    const tx = createLegacyTx(
+      { nonce: 0n, gasPrice: GWEI, gasLimit: 21_000n, to: RECIPIENT, value: 1n },
+      { common: txRulesAt(etc, 20_000_000n) },
+    ).sign(alice.privateKey);
     // Built with a different Common (chain 61): the pool re-decodes with its own rules and refuses it.
     await expectRejected(pool.add(tx), 'chain-id-mismatch', /chain id 61/);
     await expect(pool.add(alice.transfer(0n))).resolves.toMatchObject({ status: 'pending' });

@@ -133,7 +133,9 @@ describe('SenderRecovery', () => {
     await workerOf(service).terminate();
 
     const senders = await pending;
-    senders.forEach((sender, i) => { expect(sender.toString()).toBe(signers[i % signers.length].address.toString()); });
+    senders.forEach((sender, i) => {
+      expect(sender.toString()).toBe(signers[i % signers.length].address.toString());
+    });
     expect(service.counts.worker + service.counts.inThread).toBe(100);
     expect(service.counts.inThread).toBeGreaterThan(0);
     expect(warnings).toHaveLength(1);
@@ -173,7 +175,10 @@ describe('TxPool sender recovery', () => {
   it('admits transactions through the worker, caches their senders, and keeps working after close()', async () => {
     const chain = new FakeChain();
     for (const signer of signers) chain.set(signer.address, { nonce: 0n, balance: 10n * ETHER });
-    const pool = new TxPool(chain, { allowUnprotected: true, senderRecovery: { startWorkerAfter: 0, minWorkerBatch: 1 } });
+    const pool = new TxPool(chain, {
+      allowUnprotected: true,
+      senderRecovery: { startWorkerAfter: 0, minWorkerBatch: 1 },
+    });
     // The first adds start the worker and are recovered in-thread meanwhile; a bystander's transfers wait for it.
     const bystander = Signer.fromSeed('bystander');
     chain.set(bystander.address, { nonce: 0n, balance: 10n * ETHER });

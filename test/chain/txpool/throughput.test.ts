@@ -16,7 +16,9 @@ describe('TxPool throughput', () => {
     // Interleaved by nonce, as many wallets sending at once would arrive; gas prices vary per sender.
     const raws: Uint8Array[] = [];
     for (let nonce = 0n; nonce < BigInt(PER_SENDER); nonce++) {
-      signers.forEach((s, i) => { raws.push(s.transfer(nonce, { gasPrice: 1_000_000_000n + BigInt(i) }).serialize()); });
+      signers.forEach((s, i) => {
+        raws.push(s.transfer(nonce, { gasPrice: 1_000_000_000n + BigInt(i) }).serialize());
+      });
     }
 
     const pool = new TxPool(chain, {
@@ -47,7 +49,11 @@ describe('TxPool throughput', () => {
     expect(pool.pendingCount).toBe(SENDERS * PER_SENDER);
     expect(ordered).toHaveLength(SENDERS * PER_SENDER);
     // The richest-paying sender's whole run comes first, in nonce order.
-    expect(ordered.slice(0, PER_SENDER).map((tx) => tx.nonce)).toEqual(Array.from({ length: PER_SENDER }, (_, i) => BigInt(i)));
-    expect(new Set(ordered.slice(0, PER_SENDER).map((tx) => tx.senderHex))).toEqual(new Set([signers[SENDERS - 1].address.toString()]));
+    expect(ordered.slice(0, PER_SENDER).map((tx) => tx.nonce)).toEqual(
+      Array.from({ length: PER_SENDER }, (_, i) => BigInt(i)),
+    );
+    expect(new Set(ordered.slice(0, PER_SENDER).map((tx) => tx.senderHex))).toEqual(
+      new Set([signers[SENDERS - 1].address.toString()]),
+    );
   });
 });

@@ -21,7 +21,15 @@ import {
   type Log,
   type TransactionReceipt,
 } from 'ethers';
-import type { BlockSummary, ClientAdapter, ClientSession, ConnectOptions, IncrementedEvent, ReceiptSummary, Sender } from '../adapter.js';
+import type {
+  BlockSummary,
+  ClientAdapter,
+  ClientSession,
+  ConnectOptions,
+  IncrementedEvent,
+  ReceiptSummary,
+  Sender,
+} from '../adapter.js';
 
 export const ethersAdapter: ClientAdapter = {
   name: `ethers ${version}`,
@@ -48,7 +56,9 @@ export const ethersAdapter: ClientAdapter = {
     };
     const summary = (receipt: TransactionReceipt | ContractTransactionReceipt | null): ReceiptSummary => {
       if (receipt === null) throw new Error('no receipt');
-      const iface = counterAt(receipt.to ?? receipt.contractAddress ?? '0x0000000000000000000000000000000000000000').interface;
+      const iface = counterAt(
+        receipt.to ?? receipt.contractAddress ?? '0x0000000000000000000000000000000000000000',
+      ).interface;
       const events = receipt.logs.filter((l) => iface.parseLog(l)?.name === 'Incremented').map(decode);
       return {
         status: receipt.status === 1 ? 'success' : 'reverted',
@@ -93,7 +103,9 @@ export const ethersAdapter: ClientAdapter = {
         return { address: await contract.getAddress(), receipt: summary(receipt) };
       },
       async readCount(counter, blockNumber) {
-        return (await counterAt(counter).getFunction('count')(blockNumber === undefined ? {} : { blockTag: blockNumber })) as bigint;
+        return (await counterAt(counter).getFunction('count')(
+          blockNumber === undefined ? {} : { blockTag: blockNumber },
+        )) as bigint;
       },
       async increment(counter, amount, from) {
         const tx = await counterAt(counter, signer(from)).getFunction('increment')(amount);
@@ -112,11 +124,13 @@ export const ethersAdapter: ClientAdapter = {
       },
       async revertReason(counter, amount, via) {
         const increment = counterAt(counter, wallet).getFunction('increment');
-        const attempt = via === 'call' ? increment.staticCall(amount) : via === 'estimateGas' ? increment.estimateGas(amount) : increment(amount);
-        return attempt.then(
-          () => Promise.reject(new Error(`increment(${amount}) did not revert`)),
-          reasonOf,
-        );
+        const attempt =
+          via === 'call'
+            ? increment.staticCall(amount)
+            : via === 'estimateGas'
+              ? increment.estimateGas(amount)
+              : increment(amount);
+        return attempt.then(() => Promise.reject(new Error(`increment(${amount}) did not revert`)), reasonOf);
       },
       signMessage(message, by) {
         return (by === 'local' ? wallet : nodeSigner).signMessage(message);

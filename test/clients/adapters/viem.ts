@@ -22,7 +22,14 @@ import {
   type TransactionReceipt,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { ClientAdapter, ClientSession, ConnectOptions, IncrementedEvent, ReceiptSummary, Sender } from '../adapter.js';
+import type {
+  ClientAdapter,
+  ClientSession,
+  ConnectOptions,
+  IncrementedEvent,
+  ReceiptSummary,
+  Sender,
+} from '../adapter.js';
 
 const { version } = createRequire(import.meta.url)('viem/package.json') as { version: string };
 
@@ -44,7 +51,12 @@ export const viemAdapter: ClientAdapter = {
     };
 
     const decode = (log: Log): IncrementedEvent => {
-      const { args } = decodeEventLog({ abi, eventName: 'Incremented', data: log.data, topics: log.topics }) as unknown as {
+      const { args } = decodeEventLog({
+        abi,
+        eventName: 'Incremented',
+        data: log.data,
+        topics: log.topics,
+      }) as unknown as {
         args: { by: Address; amount: bigint; newCount: bigint };
       };
       return { ...args, address: log.address, blockNumber: log.blockNumber!, transactionHash: log.transactionHash! };
@@ -64,7 +76,10 @@ export const viemAdapter: ClientAdapter = {
       events: receipt.logs
         .filter((log) => {
           try {
-            return decodeEventLog({ abi: [incrementedTopic], data: log.data, topics: log.topics }).eventName === 'Incremented';
+            return (
+              decodeEventLog({ abi: [incrementedTopic], data: log.data, topics: log.topics }).eventName ===
+              'Incremented'
+            );
           } catch {
             return false;
           }
@@ -73,7 +88,8 @@ export const viemAdapter: ClientAdapter = {
     });
     const waitFor = async (hash: Hex) => summary(await publicClient.waitForTransactionReceipt({ hash }));
     const reasonOf = (err: unknown): string => {
-      const reverted = err instanceof BaseError ? err.walk((e) => e instanceof ContractFunctionRevertedError) : undefined;
+      const reverted =
+        err instanceof BaseError ? err.walk((e) => e instanceof ContractFunctionRevertedError) : undefined;
       if (reverted instanceof ContractFunctionRevertedError && reverted.reason) return reverted.reason;
       throw err;
     };
@@ -97,7 +113,11 @@ export const viemAdapter: ClientAdapter = {
         };
       },
       async deployCounter(initial, from) {
-        const hash = await wallets[from].deployContract({ abi, bytecode: options.counter.bytecode as Hex, args: [initial] });
+        const hash = await wallets[from].deployContract({
+          abi,
+          bytecode: options.counter.bytecode as Hex,
+          args: [initial],
+        });
         const receipt = await waitFor(hash);
         return { address: receipt.contractAddress!, receipt };
       },
@@ -123,7 +143,13 @@ export const viemAdapter: ClientAdapter = {
         return waitFor(await wallets[from].sendTransaction({ to: to as Address, value }));
       },
       async pastIncrements(counter, fromBlock, toBlock) {
-        const logs = await publicClient.getContractEvents({ address: counter as Address, abi, eventName: 'Incremented', fromBlock, toBlock });
+        const logs = await publicClient.getContractEvents({
+          address: counter as Address,
+          abi,
+          eventName: 'Incremented',
+          fromBlock,
+          toBlock,
+        });
         return logs.map(decode);
       },
       estimateIncrementGas(counter, amount, from: Sender) {
@@ -136,7 +162,13 @@ export const viemAdapter: ClientAdapter = {
         });
       },
       async revertReason(counter, amount, via) {
-        const call = { account: wallets.local.account, address: counter as Address, abi, functionName: 'increment', args: [amount] } as const;
+        const call = {
+          account: wallets.local.account,
+          address: counter as Address,
+          abi,
+          functionName: 'increment',
+          args: [amount],
+        } as const;
         const attempt =
           via === 'call'
             ? publicClient.simulateContract(call)
@@ -144,10 +176,7 @@ export const viemAdapter: ClientAdapter = {
               ? publicClient.estimateContractGas(call)
               : // Sending straight away (no simulation first): viem estimates the gas, and that is where it fails.
                 wallets.local.writeContract(call);
-        return attempt.then(
-          () => Promise.reject(new Error(`increment(${amount}) did not revert`)),
-          reasonOf,
-        );
+        return attempt.then(() => Promise.reject(new Error(`increment(${amount}) did not revert`)), reasonOf);
       },
       signMessage(message, by) {
         return wallets[by].signMessage({ message });
@@ -156,7 +185,11 @@ export const viemAdapter: ClientAdapter = {
         return recoverMessageAddress({ message, signature: signature as Hex });
       },
       async watchHeads(onHead) {
-        const unwatch = wsClient.watchBlockNumber({ emitMissed: true, onBlockNumber: onHead, onError: (e) => console.error('watchBlockNumber', e) });
+        const unwatch = wsClient.watchBlockNumber({
+          emitMissed: true,
+          onBlockNumber: onHead,
+          onError: (e) => console.error('watchBlockNumber', e),
+        });
         return async () => unwatch();
       },
       async watchIncrements(counter, onEvent) {
@@ -164,7 +197,10 @@ export const viemAdapter: ClientAdapter = {
           address: counter as Address,
           abi,
           eventName: 'Incremented',
-          onLogs: (logs) => logs.forEach((log) => { onEvent(decode(log)); }),
+          onLogs: (logs) =>
+            logs.forEach((log) => {
+              onEvent(decode(log));
+            }),
           onError: (e) => console.error('watchContractEvent', e),
         });
         return async () => unwatch();

@@ -18,7 +18,14 @@ import {
   type EventLog,
   type TransactionReceipt,
 } from 'web3';
-import type { ClientAdapter, ClientSession, ConnectOptions, IncrementedEvent, ReceiptSummary, Sender } from '../adapter.js';
+import type {
+  ClientAdapter,
+  ClientSession,
+  ConnectOptions,
+  IncrementedEvent,
+  ReceiptSummary,
+  Sender,
+} from '../adapter.js';
 
 const web3Version = Web3.version;
 
@@ -31,7 +38,8 @@ export const web3Adapter: ClientAdapter = {
     const abi = options.counter.abi as ContractAbi;
     const local = web3.eth.accounts.wallet.add(options.localKey)[0]!;
     const fromOf = (from: Sender) => (from === 'local' ? local.address : options.nodeAccount);
-    const counterAt = (address: string, over: Web3 = web3): Web3Contract<ContractAbi> => new over.eth.Contract(abi, address);
+    const counterAt = (address: string, over: Web3 = web3): Web3Contract<ContractAbi> =>
+      new over.eth.Contract(abi, address);
 
     const decode = (event: EventLog): IncrementedEvent => {
       const values = event.returnValues as { by: string; amount: bigint; newCount: bigint };
@@ -44,7 +52,9 @@ export const web3Adapter: ClientAdapter = {
         transactionHash: event.transactionHash!,
       };
     };
-    const summary = (receipt: TransactionReceipt & { events?: Record<string, EventLog | EventLog[]> }): ReceiptSummary => {
+    const summary = (
+      receipt: TransactionReceipt & { events?: Record<string, EventLog | EventLog[]> },
+    ): ReceiptSummary => {
       const decoded = receipt.events?.Incremented;
       return {
         status: BigInt(receipt.status) === 1n ? 'success' : 'reverted',
@@ -104,7 +114,10 @@ export const web3Adapter: ClientAdapter = {
       },
       async pastIncrements(counter, fromBlock, toBlock) {
         // The ABI comes from JSON, so its event names are not literal types: the cast is for the compiler only.
-        const events = (await counterAt(counter).getPastEvents('Incremented' as 'allEvents', { fromBlock, toBlock })) as EventLog[];
+        const events = (await counterAt(counter).getPastEvents('Incremented' as 'allEvents', {
+          fromBlock,
+          toBlock,
+        })) as EventLog[];
         return events.map(decode);
       },
       async estimateIncrementGas(counter, amount, from) {
@@ -119,10 +132,7 @@ export const web3Adapter: ClientAdapter = {
             : via === 'estimateGas'
               ? increment.estimateGas({ from })
               : Promise.resolve(increment.send({ from }));
-        return attempt.then(
-          () => Promise.reject(new Error(`increment(${amount}) did not revert`)),
-          reasonOf,
-        );
+        return attempt.then(() => Promise.reject(new Error(`increment(${amount}) did not revert`)), reasonOf);
       },
       async signMessage(message, by) {
         if (by === 'local') return local.sign(message).signature;

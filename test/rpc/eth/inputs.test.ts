@@ -44,7 +44,16 @@ async function ok(method: string, params: unknown[]): Promise<any> {
 }
 
 async function signed(nonce: number, to: string | null, data: string, gasLimit: number): Promise<string> {
-  return SENDER.signTransaction({ type: 0, chainId: CHAIN_ID, nonce, to, data, gasLimit, gasPrice: 1_000_000_000n, value: 0n });
+  return SENDER.signTransaction({
+    type: 0,
+    chainId: CHAIN_ID,
+    nonce,
+    to,
+    data,
+    gasLimit,
+    gasPrice: 1_000_000_000n,
+    value: 0n,
+  });
 }
 
 beforeAll(async () => {
@@ -72,7 +81,10 @@ beforeAll(async () => {
   await ok('eth_sendRawTransaction', [await signed(0, C, '0x', 100_000)]);
   await ok('eth_sendRawTransaction', [await signed(1, null, D_INIT, 200_000)]);
   await ok('test_mineBlocks', [1]);
-  const [b1, b2] = await Promise.all([ok('eth_getBlockByNumber', ['0x1', false]), ok('eth_getBlockByNumber', ['0x2', false])]);
+  const [b1, b2] = await Promise.all([
+    ok('eth_getBlockByNumber', ['0x1', false]),
+    ok('eth_getBlockByNumber', ['0x2', false]),
+  ]);
   expect(b2.transactions).toHaveLength(2);
   hash1 = b1.hash;
   hash2 = b2.hash;
@@ -135,7 +147,13 @@ describe('EIP-1898 block objects and block hashes on every state method', () => 
       [1, hash1, at1],
       [2, hash2, at2],
     ] as const) {
-      for (const form of [hash, { blockHash: hash }, { blockHash: hash, requireCanonical: true }, { blockHash: hash, requireCanonical: false }, { blockNumber: q(n) }]) {
+      for (const form of [
+        hash,
+        { blockHash: hash },
+        { blockHash: hash, requireCanonical: true },
+        { blockHash: hash, requireCanonical: false },
+        { blockNumber: q(n) },
+      ]) {
         expect(await answerAt(m, form), JSON.stringify(form)).toEqual(expected);
       }
     }
@@ -146,14 +164,23 @@ describe('EIP-1898 block objects and block hashes on every state method', () => 
   });
 
   it.each(STATE_METHODS)('$method: an unknown block is -32001, safe/finalized -39001', async (m) => {
-    for (const form of [UNKNOWN_HASH, { blockHash: UNKNOWN_HASH }, { blockHash: UNKNOWN_HASH, requireCanonical: true }, { blockNumber: '0x9' }, '0x9']) {
+    for (const form of [
+      UNKNOWN_HASH,
+      { blockHash: UNKNOWN_HASH },
+      { blockHash: UNKNOWN_HASH, requireCanonical: true },
+      { blockNumber: '0x9' },
+      '0x9',
+    ]) {
       const answer = await call(m.method, [...m.before, form]);
       expect(answer.error?.code, JSON.stringify(form)).toBe(-32001);
       expect(answer.error?.message).toMatch(/^Block 0x(ab){32}|^Block 0x9 not found/);
     }
     for (const tag of ['safe', 'finalized']) {
       const answer = await call(m.method, [...m.before, tag]);
-      expect(answer.error).toEqual({ code: -39001, message: `Unknown block: Ethereum Classic is proof-of-work, no block is ever ${tag}` });
+      expect(answer.error).toEqual({
+        code: -39001,
+        message: `Unknown block: Ethereum Classic is proof-of-work, no block is ever ${tag}`,
+      });
     }
   });
 
@@ -164,7 +191,6 @@ describe('EIP-1898 block objects and block hashes on every state method', () => 
     expect(await ok('eth_getBlockReceipts', [{ blockNumber: '0x2' }])).toEqual(byNumber);
     expect(await ok('eth_getBlockReceipts', [{ blockHash: UNKNOWN_HASH }])).toBeNull();
   });
-
 });
 
 describe('call and transaction objects', () => {
@@ -183,25 +209,33 @@ describe('call and transaction objects', () => {
     for (const chainId of [61, '61']) {
       const answer = await call('eth_call', [{ to: C, chainId }]);
       expect(answer.error?.code).toBe(-32602);
-      expect(answer.error?.message).toContain(`${JSON.stringify(chainId)} is decimal: quantities are 0x-prefixed hex, here "0x3d"`);
+      expect(answer.error?.message).toContain(
+        `${JSON.stringify(chainId)} is decimal: quantities are 0x-prefixed hex, here "0x3d"`,
+      );
     }
     expect(await ok('eth_call', [{ to: C, chainId: '0x3d' }])).toBe(word(1));
     const other = await call('eth_call', [{ to: C, chainId: '0x1' }]);
-    expect(other.error).toEqual({ code: -32000, message: 'invalid chain id: the request is for chain id 1, this network is chain id 61' });
+    expect(other.error).toEqual({
+      code: -32000,
+      message: 'invalid chain id: the request is for chain id 1, this network is chain id 61',
+    });
     const send = await call('eth_sendTransaction', [{ from: SENDER.address, to: C, chainId: 61 }]);
     expect(send.error?.code).toBe(-32602);
     expect(send.error?.message).toContain('61 is decimal');
   });
 
   it("the standard's fee-market fields run as geth runs them before London; blob and set-code fields are refused", async () => {
-    expect(await ok('eth_call', [{ to: C, type: '0x2', maxFeePerGas: '0x3b9aca00', maxPriorityFeePerGas: '0x1' }])).toBe(word(1));
+    expect(
+      await ok('eth_call', [{ to: C, type: '0x2', maxFeePerGas: '0x3b9aca00', maxPriorityFeePerGas: '0x1' }]),
+    ).toBe(word(1));
     expect(await ok('eth_call', [{ to: C, blobVersionedHashes: [], authorizationList: [] }])).toBe(word(1));
     const both = await call('eth_call', [{ to: C, gasPrice: '0x1', maxFeePerGas: '0x1' }]);
     expect(both.error?.code).toBe(-32602);
     const blob = await call('eth_estimateGas', [{ to: C, blobVersionedHashes: [UNKNOWN_HASH] }]);
     expect(blob.error).toEqual({
       code: -32602,
-      message: 'Invalid params for eth_estimateGas: blobVersionedHashes belongs to blob transactions (EIP-4844), which Ethereum Classic does not have',
+      message:
+        'Invalid params for eth_estimateGas: blobVersionedHashes belongs to blob transactions (EIP-4844), which Ethereum Classic does not have',
     });
     const auth = await call('eth_call', [{ to: C, authorizationList: [{ address: C }] }]);
     expect(auth.error?.message).toContain('EIP-7702');
@@ -217,19 +251,26 @@ describe('call and transaction objects', () => {
       for (const field of fields) {
         const answer = await call(method, [{ from, to: C, ...field }]);
         const [name, hex] = Object.entries(field)[0]!;
-        expect(answer.error, `${method} ${name}`).toEqual({ code: -32602, message: `Invalid params: ${name} ${hex} is wider than ${hex === wide64 ? 64 : 256} bits` });
+        expect(answer.error, `${method} ${name}`).toEqual({
+          code: -32602,
+          message: `Invalid params: ${name} ${hex} is wider than ${hex === wide64 ? 64 : 256} bits`,
+        });
       }
     }
     const gasLimit = await call('eth_sendTransaction', [{ from, to: C, gasLimit: wide64 }]);
     expect(gasLimit.error?.message).toBe(`Invalid params: gasLimit ${wide64} is wider than 64 bits`);
     // The widest numbers that fit pass this check: the gas cap answers a 64-bit gas, a 256-bit value runs out of funds.
     expect((await call('eth_call', [{ from, to: C, gas: `0x${'f'.repeat(16)}` }])).error?.code).toBe(-32005);
-    expect((await call('eth_call', [{ from, to: C, value: `0x${'f'.repeat(64)}` }])).error?.message).toContain('insufficient funds');
+    expect((await call('eth_call', [{ from, to: C, value: `0x${'f'.repeat(64)}` }])).error?.message).toContain(
+      'insufficient funds',
+    );
   });
 
   it('null for an optional param is the param left out', async () => {
     expect(await ok('eth_call', [{ to: C }, null])).toBe(word(1));
-    expect(await ok('eth_estimateGas', [{ from: SENDER.address, to: C }, null])).toBe(await ok('eth_estimateGas', [{ from: SENDER.address, to: C }]));
+    expect(await ok('eth_estimateGas', [{ from: SENDER.address, to: C }, null])).toBe(
+      await ok('eth_estimateGas', [{ from: SENDER.address, to: C }]),
+    );
     expect(await ok('eth_getTransactionCount', [SENDER.address, null])).toBe('0x2');
   });
 });
@@ -268,13 +309,18 @@ describe('EIP-1898 requireCanonical, after a rewind leaves block 2 off the canon
       expect(await answerAt(m, hash2)).toEqual(answersAt2[i]);
       expect(await answerAt(m, { blockHash: hash2 })).toEqual(answersAt2[i]);
       const refused = await call(m.method, [...m.before, { blockHash: hash2, requireCanonical: true }]);
-      expect(refused.error).toEqual({ code: -32000, message: `Block ${hash2} is not on the canonical chain (requireCanonical is true)` });
+      expect(refused.error).toEqual({
+        code: -32000,
+        message: `Block ${hash2} is not on the canonical chain (requireCanonical is true)`,
+      });
       expect((await call(m.method, [...m.before, { blockNumber: '0x2' }])).error?.code).toBe(-32001);
     },
   );
 
   it('eth_getBlockReceipts: requireCanonical refuses the side block too', async () => {
     expect(await ok('eth_getBlockReceipts', [{ blockHash: hash2 }])).toHaveLength(2);
-    expect((await call('eth_getBlockReceipts', [{ blockHash: hash2, requireCanonical: true }])).error?.code).toBe(-32000);
+    expect((await call('eth_getBlockReceipts', [{ blockHash: hash2, requireCanonical: true }])).error?.code).toBe(
+      -32000,
+    );
   });
 });

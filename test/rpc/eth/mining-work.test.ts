@@ -22,7 +22,10 @@ beforeAll(async () => {
   [node, ethash] = await Promise.all([
     // The external-miner API needs a proof-of-work chain: the dev default is instant-seal.
     startNode({ args: ['--seal', 'ethash'], env: { SVC_NODE_MINING_MINING_ENABLED: 'false' } }),
-    Ethash.create({ params: dev.pow.ecip1099Block == null ? {} : { ecip1099Block: dev.pow.ecip1099Block }, cacheDir: persistentCacheDir }),
+    Ethash.create({
+      params: dev.pow.ecip1099Block == null ? {} : { ecip1099Block: dev.pow.ecip1099Block },
+      cacheDir: persistentCacheDir,
+    }),
   ]);
   client = createClient(httpTransport(node.url));
 }, 60_000);
@@ -35,7 +38,12 @@ afterAll(async () => {
 describe('external mining: getWork → solve → submitWork', () => {
   it('starts idle, with the first dev account as coinbase', async () => {
     expect(await client.eth_mining()).toBe(false);
-    expect(await client.miner_getStatus()).toEqual({ isMining: false, coinbase: DEV_ACCOUNTS[0]!.address.toLowerCase(), hashRate: '0x0', blocksMinedCount: '0x0' });
+    expect(await client.miner_getStatus()).toEqual({
+      isMining: false,
+      coinbase: DEV_ACCOUNTS[0]!.address.toLowerCase(),
+      hashRate: '0x0',
+      blocksMinedCount: '0x0',
+    });
     expect(await client.eth_coinbase()).toBe(DEV_ACCOUNTS[0]!.address.toLowerCase());
   });
 
@@ -57,7 +65,12 @@ describe('external mining: getWork → solve → submitWork', () => {
 
     expect(await client.eth_submitWork(nonce, powHash, mixDigest)).toBe(true);
     const head = await client.eth_getBlockByNumber('latest', false);
-    expect(head).toMatchObject({ number: `0x${number.toString(16)}`, nonce, mixHash: mixDigest, miner: DEV_ACCOUNTS[0]!.address.toLowerCase() });
+    expect(head).toMatchObject({
+      number: `0x${number.toString(16)}`,
+      nonce,
+      mixHash: mixDigest,
+      miner: DEV_ACCOUNTS[0]!.address.toLowerCase(),
+    });
     expect(await client.eth_submitWork(nonce, powHash, mixDigest)).toBe(false); // stale: the head moved on
     expect((await client.miner_getStatus()).blocksMinedCount).toBe('0x1');
     expect((await client.eth_getWork())[0]).not.toBe(powHash);
@@ -73,7 +86,11 @@ describe('external mining: getWork → solve → submitWork', () => {
     expect(await client.miner_start()).toBe(true);
     expect((await client.miner_getStatus()).isMining).toBe(true);
     const before = BigInt(await client.eth_blockNumber());
-    const hash = await client.eth_sendTransaction({ from: asHex(DEV_ACCOUNTS[1]!.address), to: asHex(DEV_ACCOUNTS[2]!.address), value: '0x1' });
+    const hash = await client.eth_sendTransaction({
+      from: asHex(DEV_ACCOUNTS[1]!.address),
+      to: asHex(DEV_ACCOUNTS[2]!.address),
+      value: '0x1',
+    });
     expect((await client.eth_getTransactionReceipt(hash))?.blockNumber).toBe(`0x${(before + 1n).toString(16)}`);
     expect(await client.miner_stop()).toBe(true);
   });

@@ -34,7 +34,11 @@ export function initCode(): string {
 }
 
 export function providerFor(url: string): JsonRpcProvider {
-  const provider = new JsonRpcProvider(url, Number(DEV_CHAIN_ID), { staticNetwork: true, batchMaxCount: 1, cacheTimeout: -1 });
+  const provider = new JsonRpcProvider(url, Number(DEV_CHAIN_ID), {
+    staticNetwork: true,
+    batchMaxCount: 1,
+    cacheTimeout: -1,
+  });
   provider.pollingInterval = 50;
   return provider;
 }
@@ -52,7 +56,8 @@ export async function sendRawBatch(url: string, raws: readonly string[]): Promis
   const answers = res.body as Array<{ id: number; result?: string; error?: unknown }>;
   return raws.map((_raw, id) => {
     const answer = answers.find((a) => a.id === id);
-    if (answer?.result === undefined) throw new Error(`eth_sendRawTransaction failed: ${JSON.stringify(answer?.error ?? res.body)}`);
+    if (answer?.result === undefined)
+      throw new Error(`eth_sendRawTransaction failed: ${JSON.stringify(answer?.error ?? res.body)}`);
     return answer.result;
   });
 }
@@ -63,7 +68,11 @@ export async function sendRawBatch(url: string, raws: readonly string[]): Promis
  * with a block number ethers caches for 250 ms, and on an automine chain, where no later block may come,
  * a number one block behind makes it wait for ever.
  */
-export async function waitForReceipt(provider: JsonRpcProvider, hash: string, timeoutMs = 30_000): Promise<TransactionReceipt> {
+export async function waitForReceipt(
+  provider: JsonRpcProvider,
+  hash: string,
+  timeoutMs = 30_000,
+): Promise<TransactionReceipt> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const receipt = await provider.getTransactionReceipt(hash);
@@ -71,12 +80,19 @@ export async function waitForReceipt(provider: JsonRpcProvider, hash: string, ti
     if (Date.now() >= deadline) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  const [tx, head] = await Promise.all([provider.send('eth_getTransactionByHash', [hash]), provider.send('eth_blockNumber', [])]);
+  const [tx, head] = await Promise.all([
+    provider.send('eth_getTransactionByHash', [hash]),
+    provider.send('eth_blockNumber', []),
+  ]);
   throw new Error(`no receipt for ${hash} within ${timeoutMs} ms: head ${head}, transaction ${JSON.stringify(tx)}`);
 }
 
 /** A JSON-RPC call whose error (or result) the test looks at. */
-export async function rpc(url: string, method: string, params: unknown[]): Promise<{ result?: any; error?: { code: number; message: string } }> {
+export async function rpc(
+  url: string,
+  method: string,
+  params: unknown[],
+): Promise<{ result?: any; error?: { code: number; message: string } }> {
   const res = await post(url, { jsonrpc: '2.0', id: 1, method, params });
   return res.body;
 }

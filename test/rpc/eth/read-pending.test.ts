@@ -30,7 +30,15 @@ describe('pending', () => {
   it('pooled transactions: pending nonce, null block fields, no receipt, in the pending block', async () => {
     const sender = devWallet(1, provider);
     const to = Wallet.createRandom().address;
-    const firstRaw = await sender.signTransaction({ type: 0, to, value: 1n, nonce: 0, chainId: 1337n, gasLimit: 21_000n, gasPrice: GWEI });
+    const firstRaw = await sender.signTransaction({
+      type: 0,
+      to,
+      value: 1n,
+      nonce: 0,
+      chainId: 1337n,
+      gasLimit: 21_000n,
+      gasPrice: GWEI,
+    });
     const first = await provider.broadcastTransaction(firstRaw);
     const second = await sender.sendTransaction({ type: 0, to, value: 2n, gasLimit: 21_000n, gasPrice: GWEI });
     expect(second.nonce).toBe(1);
@@ -41,7 +49,14 @@ describe('pending', () => {
     expect(await client.eth_blockNumber()).toBe('0x0');
 
     const pooled = (await client.eth_getTransactionByHash(first.hash as `0x${string}`)) as TxJson;
-    expect(pooled).toMatchObject({ hash: first.hash, blockHash: null, blockNumber: null, transactionIndex: null, from: address.toLowerCase(), value: '0x1' });
+    expect(pooled).toMatchObject({
+      hash: first.hash,
+      blockHash: null,
+      blockNumber: null,
+      transactionIndex: null,
+      from: address.toLowerCase(),
+      value: '0x1',
+    });
     const parsed = (await provider.getTransaction(second.hash))!;
     expect(parsed.blockNumber).toBeNull();
     expect(parsed.nonce).toBe(1);
@@ -49,7 +64,11 @@ describe('pending', () => {
     expect(await client.eth_getRawTransactionByHash(first.hash as `0x${string}`)).toBe(firstRaw);
 
     const pending = (await client.eth_getBlockByNumber('pending', false)) as Block;
-    expect(pending).toMatchObject({ number: '0x1', transactions: [first.hash, second.hash], nonce: '0x0000000000000000' });
+    expect(pending).toMatchObject({
+      number: '0x1',
+      transactions: [first.hash, second.hash],
+      nonce: '0x0000000000000000',
+    });
     expect(pending.gasUsed).toBe('0xa410');
     expect(await client.eth_getBlockTransactionCountByNumber('pending')).toBe('0x2');
     const inPending = (await client.eth_getTransactionByBlockNumberAndIndex('pending', '0x1')) as TxJson;

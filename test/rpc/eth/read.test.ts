@@ -53,7 +53,13 @@ beforeAll(async () => {
   client = createClient(httpTransport(node.url));
   sender = devWallet(0, provider);
 
-  const legacy = await sender.sendTransaction({ type: 0, to: recipient, value: 10n ** 18n, gasLimit: 21_000n, gasPrice: 2n * GWEI });
+  const legacy = await sender.sendTransaction({
+    type: 0,
+    to: recipient,
+    value: 10n ** 18n,
+    gasLimit: 21_000n,
+    gasPrice: 2n * GWEI,
+  });
   legacyHash = legacy.hash;
   legacyBlock = (await waitForReceipt(provider, legacy.hash)).blockNumber;
 
@@ -78,7 +84,10 @@ beforeAll(async () => {
   callRaw = await sender.signTransaction({ ...common, nonce: nonce + 1, to: contract, gasLimit: 100_000n });
   [createHash, callHash] = await sendRawBatch(node.url, [createRaw, callRaw]);
   expect((await rpc(node.url, 'miner_start', [])).result).toBe(true);
-  const [createReceipt, callReceipt] = await Promise.all([waitForReceipt(provider, createHash), waitForReceipt(provider, callHash)]);
+  const [createReceipt, callReceipt] = await Promise.all([
+    waitForReceipt(provider, createHash),
+    waitForReceipt(provider, callHash),
+  ]);
   contractBlock = createReceipt.blockNumber;
   expect(callReceipt.blockNumber).toBe(contractBlock);
 }, 60_000);
@@ -104,7 +113,9 @@ describe('ethers v6 reads what the node returns', () => {
 
     const fetched = (await provider.getTransaction(accessListHash))!;
     expect(fetched.type).toBe(1);
-    expect(fetched.accessList!.map((e) => [e.address.toLowerCase(), e.storageKeys])).toEqual([[recipient, [`0x${'00'.repeat(32)}`]]]);
+    expect(fetched.accessList!.map((e) => [e.address.toLowerCase(), e.storageKeys])).toEqual([
+      [recipient, [`0x${'00'.repeat(32)}`]],
+    ]);
     expect(fetched.blockNumber).toBe(accessListBlock);
     // ethers re-serialises the signed transaction from the fields: it must hash to the same hash.
     expect(Transaction.from(fetched).hash).toBe(accessListHash);
@@ -147,7 +158,13 @@ describe('blocks and uncles', () => {
     const full = (await client.eth_getBlockByHash(byNumber.hash, true)) as Block;
     const [tx] = full.transactions as TxJson[];
     expect(tx).toEqual(await client.eth_getTransactionByHash(legacyHash as `0x${string}`));
-    expect(tx).toMatchObject({ type: '0x0', blockHash: byNumber.hash, blockNumber: q(legacyBlock), transactionIndex: '0x0', chainId: '0x539' });
+    expect(tx).toMatchObject({
+      type: '0x0',
+      blockHash: byNumber.hash,
+      blockNumber: q(legacyBlock),
+      transactionIndex: '0x0',
+      chainId: '0x539',
+    });
     // size counts the encoded header (over 500 bytes) and the signed transaction.
     const raw = (await client.eth_getRawTransactionByHash(legacyHash as `0x${string}`))!;
     expect(Number(full.size)).toBeGreaterThan(500 + (raw.length - 2) / 2);
@@ -177,13 +194,25 @@ describe('transactions and receipts', () => {
   it('by block and index, raw encodings', async () => {
     const block = (await client.eth_getBlockByNumber(q(contractBlock) as `0x${string}`, false)) as Block;
     const byIndex = await client.eth_getTransactionByBlockHashAndIndex(block.hash, '0x1');
-    expect(byIndex).toEqual(await client.eth_getTransactionByBlockNumberAndIndex(q(contractBlock) as `0x${string}`, '0x1'));
-    expect(byIndex).toMatchObject({ hash: callHash, to: contract, transactionIndex: '0x1', from: sender.address.toLowerCase() });
-    expect(await client.eth_getTransactionByHash(createHash as `0x${string}`)).toMatchObject({ to: null, input: initCode() });
+    expect(byIndex).toEqual(
+      await client.eth_getTransactionByBlockNumberAndIndex(q(contractBlock) as `0x${string}`, '0x1'),
+    );
+    expect(byIndex).toMatchObject({
+      hash: callHash,
+      to: contract,
+      transactionIndex: '0x1',
+      from: sender.address.toLowerCase(),
+    });
+    expect(await client.eth_getTransactionByHash(createHash as `0x${string}`)).toMatchObject({
+      to: null,
+      input: initCode(),
+    });
 
     expect(await client.eth_getRawTransactionByHash(createHash as `0x${string}`)).toBe(createRaw);
     expect(await client.eth_getRawTransactionByBlockHashAndIndex(block.hash, '0x1')).toBe(callRaw);
-    expect(await client.eth_getRawTransactionByBlockNumberAndIndex(q(contractBlock) as `0x${string}`, '0x0')).toBe(createRaw);
+    expect(await client.eth_getRawTransactionByBlockNumberAndIndex(q(contractBlock) as `0x${string}`, '0x0')).toBe(
+      createRaw,
+    );
     expect(keccak256(callRaw)).toBe(callHash);
     const typed = await client.eth_getRawTransactionByHash(accessListHash as `0x${string}`);
     expect(typed!.startsWith('0x01')).toBe(true);
@@ -193,12 +222,28 @@ describe('transactions and receipts', () => {
   it('receipts: creation to null, status, logIndex across the block, block receipts', async () => {
     const create = (await client.eth_getTransactionReceipt(createHash as `0x${string}`)) as Receipt;
     const call = (await client.eth_getTransactionReceipt(callHash as `0x${string}`)) as Receipt;
-    expect(create).toMatchObject({ type: '0x0', to: null, contractAddress: contract, status: '0x1', effectiveGasPrice: q(2n * GWEI), transactionIndex: '0x0' });
+    expect(create).toMatchObject({
+      type: '0x0',
+      to: null,
+      contractAddress: contract,
+      status: '0x1',
+      effectiveGasPrice: q(2n * GWEI),
+      transactionIndex: '0x0',
+    });
     expect(call).toMatchObject({ to: contract, contractAddress: null, status: '0x1', transactionIndex: '0x1' });
     expect(BigInt(call.cumulativeGasUsed)).toBe(BigInt(create.gasUsed) + BigInt(call.gasUsed));
-    expect(create.logs.map((l) => [l.logIndex, l.topics[0], l.transactionIndex])).toEqual([['0x0', CREATED_TOPIC, '0x0']]);
-    expect(call.logs.map((l) => [l.logIndex, l.topics[0], l.transactionIndex, l.removed])).toEqual([['0x1', CALLED_TOPIC, '0x1', false]]);
-    expect(call.logs[0]).toMatchObject({ address: contract, blockHash: call.blockHash, transactionHash: callHash, data: '0x' });
+    expect(create.logs.map((l) => [l.logIndex, l.topics[0], l.transactionIndex])).toEqual([
+      ['0x0', CREATED_TOPIC, '0x0'],
+    ]);
+    expect(call.logs.map((l) => [l.logIndex, l.topics[0], l.transactionIndex, l.removed])).toEqual([
+      ['0x1', CALLED_TOPIC, '0x1', false],
+    ]);
+    expect(call.logs[0]).toMatchObject({
+      address: contract,
+      blockHash: call.blockHash,
+      transactionHash: callHash,
+      data: '0x',
+    });
 
     expect(await client.eth_getBlockReceipts(q(contractBlock) as `0x${string}`)).toEqual([create, call]);
     expect(await client.eth_getBlockReceipts(create.blockHash)).toEqual([create, call]);
@@ -209,22 +254,36 @@ describe('transactions and receipts', () => {
 
 describe('account state', () => {
   it('balance, nonce, code, storage and storage root at any block', async () => {
-    expect(await client.eth_getBalance(recipient as `0x${string}`, q(legacyBlock) as `0x${string}`)).toBe(q(10n ** 18n));
+    expect(await client.eth_getBalance(recipient as `0x${string}`, q(legacyBlock) as `0x${string}`)).toBe(
+      q(10n ** 18n),
+    );
     expect(await client.eth_getBalance(recipient as `0x${string}`, 'earliest')).toBe('0x0');
     expect(await client.eth_getTransactionCount(sender.address as `0x${string}`, 'earliest')).toBe('0x0');
     expect(await client.eth_getTransactionCount(sender.address as `0x${string}`, 'latest')).toBe('0x4');
     expect(await client.eth_getCode(contract as `0x${string}`, 'latest')).toBe(RUNTIME_CODE);
-    expect(await client.eth_getStorageAt(contract as `0x${string}`, '0x0', 'latest')).toBe(`0x${'2a'.padStart(64, '0')}`);
-    expect(await client.eth_getStorageAt(contract as `0x${string}`, `0x${'00'.repeat(31)}01`, 'latest')).toBe(`0x${'01'.padStart(64, '0')}`);
-    expect(await client.eth_getStorageRoot(recipient as `0x${string}`, 'latest')).toBe('0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421');
+    expect(await client.eth_getStorageAt(contract as `0x${string}`, '0x0', 'latest')).toBe(
+      `0x${'2a'.padStart(64, '0')}`,
+    );
+    expect(await client.eth_getStorageAt(contract as `0x${string}`, `0x${'00'.repeat(31)}01`, 'latest')).toBe(
+      `0x${'01'.padStart(64, '0')}`,
+    );
+    expect(await client.eth_getStorageRoot(recipient as `0x${string}`, 'latest')).toBe(
+      '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421',
+    );
     const root = await client.eth_getStorageRoot(contract as `0x${string}`, 'latest');
     expect(root).not.toBe('0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421');
   });
 
   it('eth_getProof verifies against the block stateRoot', async () => {
     const block = (await client.eth_getBlockByNumber(q(contractBlock) as `0x${string}`, false)) as Block;
-    const proof = await client.eth_getProof(contract as `0x${string}`, ['0x0', `0x${'00'.repeat(31)}01`], q(contractBlock) as `0x${string}`);
-    expect(proof.storageHash).toBe(await client.eth_getStorageRoot(contract as `0x${string}`, q(contractBlock) as `0x${string}`));
+    const proof = await client.eth_getProof(
+      contract as `0x${string}`,
+      ['0x0', `0x${'00'.repeat(31)}01`],
+      q(contractBlock) as `0x${string}`,
+    );
+    expect(proof.storageHash).toBe(
+      await client.eth_getStorageRoot(contract as `0x${string}`, q(contractBlock) as `0x${string}`),
+    );
 
     const account = await verifyMPTWithMerkleProof(
       new MerklePatriciaTrie({ useKeyHashing: true }),
@@ -239,7 +298,10 @@ describe('account state', () => {
     expect(`0x${Buffer.from(codeHash).toString('hex')}`).toBe(keccak256(RUNTIME_CODE));
     expect(proof.codeHash).toBe(keccak256(RUNTIME_CODE));
 
-    expect(proof.storageProof.map((s) => [s.key, s.value])).toEqual([['0x0', '0x2a'], [`0x${'00'.repeat(31)}01`, '0x1']]);
+    expect(proof.storageProof.map((s) => [s.key, s.value])).toEqual([
+      ['0x0', '0x2a'],
+      [`0x${'00'.repeat(31)}01`, '0x1'],
+    ]);
     for (const slot of proof.storageProof) {
       const value = await verifyMPTWithMerkleProof(
         new MerklePatriciaTrie({ useKeyHashing: true }),
@@ -254,10 +316,20 @@ describe('account state', () => {
     const older = (await client.eth_getBlockByNumber(q(legacyBlock) as `0x${string}`, false)) as Block;
     const recipientProof = await client.eth_getProof(recipient as `0x${string}`, [], q(legacyBlock) as `0x${string}`);
     expect(recipientProof.balance).toBe(q(10n ** 18n));
-    const leaf = await verifyMPTWithMerkleProof(new MerklePatriciaTrie({ useKeyHashing: true }), bytes(older.stateRoot), bytes(recipient), recipientProof.accountProof.map(bytes));
+    const leaf = await verifyMPTWithMerkleProof(
+      new MerklePatriciaTrie({ useKeyHashing: true }),
+      bytes(older.stateRoot),
+      bytes(recipient),
+      recipientProof.accountProof.map(bytes),
+    );
     expect(leaf).not.toBeNull();
     await expect(
-      verifyMPTWithMerkleProof(new MerklePatriciaTrie({ useKeyHashing: true }), bytes(block.stateRoot), bytes(recipient), recipientProof.accountProof.map(bytes)),
+      verifyMPTWithMerkleProof(
+        new MerklePatriciaTrie({ useKeyHashing: true }),
+        bytes(block.stateRoot),
+        bytes(recipient),
+        recipientProof.accountProof.map(bytes),
+      ),
     ).rejects.toThrow();
   });
 });
@@ -273,7 +345,10 @@ describe('unknown blocks and missing things', () => {
       ['eth_getStorageRoot', [address, '0xffffff']],
       ['eth_getProof', [address, [], '0xffffff']],
     ] as const) {
-      expect((await rpc(node.url, method, [...params])).error, method).toEqual({ code: -32001, message: 'Block 0xffffff not found' });
+      expect((await rpc(node.url, method, [...params])).error, method).toEqual({
+        code: -32001,
+        message: 'Block 0xffffff not found',
+      });
     }
   });
 

@@ -69,20 +69,36 @@ describe('eth_estimateGas', () => {
     const nested = await lowestGas(abi.encodeFunctionData('incrementViaCall', [1n]));
     expect(nested).toBeGreaterThan(direct);
     // The nested call needs more than it uses: mined with the estimate, its receipt shows less.
-    const hash = await client.eth_sendTransaction({ from: ownerAddress, to: counter, data: abi.encodeFunctionData('incrementViaCall', [1n]) });
-    expect(BigInt((await client.eth_getTransactionReceipt(hash))!.gasUsed)).toBeLessThan(BigInt((await client.eth_getTransactionByHash(hash))!.gas));
+    const hash = await client.eth_sendTransaction({
+      from: ownerAddress,
+      to: counter,
+      data: abi.encodeFunctionData('incrementViaCall', [1n]),
+    });
+    expect(BigInt((await client.eth_getTransactionReceipt(hash))!.gasUsed)).toBeLessThan(
+      BigInt((await client.eth_getTransactionByHash(hash))!.gas),
+    );
     await lowestGas(abi.encodeFunctionData('reset'));
   });
 
   it('fails with -32000 "gas required exceeds allowance" when even the cap is not enough', async () => {
-    const error = await rpcError(client.eth_estimateGas({ from: ownerAddress, to: counter, gas: '0x5300', data: abi.encodeFunctionData('increment', [1n]) }));
+    const error = await rpcError(
+      client.eth_estimateGas({
+        from: ownerAddress,
+        to: counter,
+        gas: '0x5300',
+        data: abi.encodeFunctionData('increment', [1n]),
+      }),
+    );
     expect(error).toMatchObject({ code: -32000, message: 'gas required exceeds allowance (0x5300)' });
   });
 
   it('reports a revert at the cap as code 3 with the reason, like eth_call', async () => {
     const data = abi.encodeFunctionData('reset');
     const from = randomAddress(); // not the owner
-    for (const error of [await rpcError(client.eth_estimateGas({ from, to: counter, data })), await rpcError(client.eth_call({ from, to: counter, data }))]) {
+    for (const error of [
+      await rpcError(client.eth_estimateGas({ from, to: counter, data })),
+      await rpcError(client.eth_call({ from, to: counter, data })),
+    ]) {
       expect(error).toMatchObject({ code: 3, message: 'execution reverted: only the owner may reset' });
     }
   });
@@ -90,8 +106,14 @@ describe('eth_estimateGas', () => {
   it('checks that the sender can pay when a gas price is given', async () => {
     const poor = randomAddress();
     const request = { from: poor, to: ownerAddress, gasPrice: '0x3b9aca00' } as const;
-    expect(await rpcError(client.eth_estimateGas({ ...request, value: '0x1' }))).toMatchObject({ code: -32000, message: expect.stringMatching(/^insufficient funds for transfer/) });
-    expect(await rpcError(client.eth_call({ ...request, gas: '0x5208' }))).toMatchObject({ code: -32000, message: expect.stringMatching(/^insufficient funds for gas \* price \+ value/) });
+    expect(await rpcError(client.eth_estimateGas({ ...request, value: '0x1' }))).toMatchObject({
+      code: -32000,
+      message: expect.stringMatching(/^insufficient funds for transfer/),
+    });
+    expect(await rpcError(client.eth_call({ ...request, gas: '0x5208' }))).toMatchObject({
+      code: -32000,
+      message: expect.stringMatching(/^insufficient funds for gas \* price \+ value/),
+    });
     // Without a price nothing is charged, as geth does.
     expect(await client.eth_estimateGas({ from: poor, to: ownerAddress })).toBe('0x5208');
   });
@@ -105,15 +127,22 @@ describe('eth_call', () => {
     const latest = await client.eth_call({ to: counter, data: count }, 'latest');
     expect(await client.eth_call({ to: counter, data: count }, 'pending')).toBe(latest);
     expect(await client.eth_call({ to: counter, data: count })).toBe(latest);
-    expect(await rpcError(client.eth_call({ to: counter, data: count }, '0xfffff'))).toMatchObject({ code: -32001, message: 'Block 0xfffff not found' });
+    expect(await rpcError(client.eth_call({ to: counter, data: count }, '0xfffff'))).toMatchObject({
+      code: -32001,
+      message: 'Block 0xfffff not found',
+    });
   });
 
   it('answers -32000 with the EVM error when execution fails without a revert', async () => {
-    const error = await rpcError(client.eth_call({ to: counter, gas: '0x5300', data: abi.encodeFunctionData('increment', [1n]) }));
+    const error = await rpcError(
+      client.eth_call({ to: counter, gas: '0x5300', data: abi.encodeFunctionData('increment', [1n]) }),
+    );
     expect(error).toMatchObject({ code: -32000, message: 'out of gas' });
   });
 
   it('refuses data and input that disagree', async () => {
-    expect(await rpcError(client.eth_call({ to: counter, data: '0x01', input: '0x02' }))).toMatchObject({ code: -32602 });
+    expect(await rpcError(client.eth_call({ to: counter, data: '0x01', input: '0x02' }))).toMatchObject({
+      code: -32602,
+    });
   });
 });

@@ -28,7 +28,14 @@ afterAll(async () => {
 });
 
 const transfer = (fields: TransactionLike = {}): TransactionLike => ({
-  type: 0, chainId: 1337n, to: recipient, value: 1n, gasLimit: 21_000n, gasPrice: GWEI, nonce: 0, ...fields,
+  type: 0,
+  chainId: 1337n,
+  to: recipient,
+  value: 1n,
+  gasLimit: 21_000n,
+  gasPrice: GWEI,
+  nonce: 0,
+  ...fields,
 });
 
 async function rpcError(call: Promise<unknown>): Promise<RpcClientError> {
@@ -68,10 +75,26 @@ describe('eth_sendRawTransaction', () => {
 
   it.each([
     ['nonce too low', async () => transfer({ nonce: 0 }), /^nonce too low: /],
-    ['insufficient funds', async () => transfer({ gasPrice: 10n ** 30n, nonce: await nextNonce(sender.address) }), /^insufficient funds for gas \* price \+ value: /],
-    ['intrinsic gas too low', async () => transfer({ gasLimit: 20_999n, nonce: await nextNonce(sender.address) }), /^intrinsic gas too low: /],
-    ['gas limit above the block limit', async () => transfer({ gasLimit: 100_000_000n, nonce: await nextNonce(sender.address) }), /^exceeds block gas limit: /],
-    ['chain id mismatch', async () => transfer({ chainId: 61n, nonce: await nextNonce(sender.address) }), /^invalid chain id: .*chain id 61, this network is chain id 1337$/],
+    [
+      'insufficient funds',
+      async () => transfer({ gasPrice: 10n ** 30n, nonce: await nextNonce(sender.address) }),
+      /^insufficient funds for gas \* price \+ value: /,
+    ],
+    [
+      'intrinsic gas too low',
+      async () => transfer({ gasLimit: 20_999n, nonce: await nextNonce(sender.address) }),
+      /^intrinsic gas too low: /,
+    ],
+    [
+      'gas limit above the block limit',
+      async () => transfer({ gasLimit: 100_000_000n, nonce: await nextNonce(sender.address) }),
+      /^exceeds block gas limit: /,
+    ],
+    [
+      'chain id mismatch',
+      async () => transfer({ chainId: 61n, nonce: await nextNonce(sender.address) }),
+      /^invalid chain id: .*chain id 61, this network is chain id 1337$/,
+    ],
   ])('rejects %s with -32003 and the reason', async (_name, fields, message) => {
     const error = await rpcError(client.eth_sendRawTransaction(await sign(await fields())));
     expect(error.code).toBe(-32003);
@@ -89,7 +112,9 @@ describe('eth_sendRawTransaction', () => {
     expect(cheap.code).toBe(-32003);
     expect(cheap.message).toMatch(/^replacement transaction underpriced: /);
     // +10% is enough.
-    expect(await client.eth_sendRawTransaction(await sign(transfer({ nonce, gasPrice: (GWEI * 11n) / 10n })))).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await client.eth_sendRawTransaction(await sign(transfer({ nonce, gasPrice: (GWEI * 11n) / 10n })))).toMatch(
+      /^0x[0-9a-f]{64}$/,
+    );
   });
 
   it('answers -32602 for bytes that are no transaction', async () => {
@@ -107,7 +132,13 @@ describe('eth_sendTransaction and eth_sign with node-held and keystore accounts'
     const suggested = await client.eth_gasPrice();
     const hash = await client.eth_sendTransaction({ from: dev, to: recipient, value: '0x64' });
     const tx = await client.eth_getTransactionByHash(hash);
-    expect(tx).toMatchObject({ from: dev.toLowerCase(), gas: '0x5208', gasPrice: suggested, nonce: '0x0', chainId: '0x539' });
+    expect(tx).toMatchObject({
+      from: dev.toLowerCase(),
+      gas: '0x5208',
+      gasPrice: suggested,
+      nonce: '0x0',
+      chainId: '0x539',
+    });
     expect((await client.eth_getTransactionReceipt(hash))?.status).toBe('0x1');
     expect(BigInt(await client.eth_getBalance(recipient, 'latest')) - BigInt(before)).toBe(100n);
     // The signature is EIP-155 for chain 1337 and recovers to the dev account.
@@ -117,8 +148,19 @@ describe('eth_sendTransaction and eth_sign with node-held and keystore accounts'
 
   it('accepts gasLimit for gas and input for data, and takes the given nonce and price', async () => {
     const nonce = await nextNonce(dev);
-    const hash = await client.eth_sendTransaction({ from: dev, to: recipient, gasLimit: '0x7530', gasPrice: '0x77359400', input: '0x', nonce: `0x${nonce.toString(16)}` });
-    expect(await client.eth_getTransactionByHash(hash)).toMatchObject({ gas: '0x7530', gasPrice: '0x77359400', nonce: `0x${nonce.toString(16)}` });
+    const hash = await client.eth_sendTransaction({
+      from: dev,
+      to: recipient,
+      gasLimit: '0x7530',
+      gasPrice: '0x77359400',
+      input: '0x',
+      nonce: `0x${nonce.toString(16)}`,
+    });
+    expect(await client.eth_getTransactionByHash(hash)).toMatchObject({
+      gas: '0x7530',
+      gasPrice: '0x77359400',
+      nonce: `0x${nonce.toString(16)}`,
+    });
   });
 
   it('answers the pool reason as -32003 for a request the pool refuses', async () => {
@@ -132,7 +174,10 @@ describe('eth_sendTransaction and eth_sign with node-held and keystore accounts'
     for (const from of [locked, asHex(Wallet.createRandom().address)]) {
       const error = await rpcError(client.eth_sendTransaction({ from, to: recipient, value: '0x1' }));
       expect(error).toMatchObject({ code: -32000, message: 'account is locked or unknown' });
-      expect(await rpcError(client.eth_sign(from, '0x1234'))).toMatchObject({ code: -32000, message: 'account is locked or unknown' });
+      expect(await rpcError(client.eth_sign(from, '0x1234'))).toMatchObject({
+        code: -32000,
+        message: 'account is locked or unknown',
+      });
     }
   }, 20_000);
 

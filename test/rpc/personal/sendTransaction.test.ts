@@ -32,22 +32,40 @@ describe('personal_sendTransaction', () => {
   it('signs with the passphrase and the transfer is mined, visible in the receipt', async () => {
     const hash = await client.personal_sendTransaction({ from: account, to: recipient, value: '0x2a' }, passphrase);
     const receipt = await client.eth_getTransactionReceipt(hash);
-    expect(receipt).toMatchObject({ transactionHash: hash, from: account.toLowerCase(), to: recipient, status: '0x1', gasUsed: '0x5208' });
+    expect(receipt).toMatchObject({
+      transactionHash: hash,
+      from: account.toLowerCase(),
+      to: recipient,
+      status: '0x1',
+      gasUsed: '0x5208',
+    });
     expect(await client.eth_getBalance(recipient, 'latest')).toBe('0x2a');
   }, 20_000);
 
   it('has the alias personal_signAndSendTransaction, and takes gasLimit and a data payload', async () => {
-    const hash = await client.personal_signAndSendTransaction({ from: account, to: recipient, value: '0x1', gasLimit: '0x6000', data: '0xabcd' }, passphrase);
-    expect(await client.eth_getTransactionByHash(hash)).toMatchObject({ from: account.toLowerCase(), gas: '0x6000', input: '0xabcd', nonce: '0x1' });
+    const hash = await client.personal_signAndSendTransaction(
+      { from: account, to: recipient, value: '0x1', gasLimit: '0x6000', data: '0xabcd' },
+      passphrase,
+    );
+    expect(await client.eth_getTransactionByHash(hash)).toMatchObject({
+      from: account.toLowerCase(),
+      gas: '0x6000',
+      input: '0xabcd',
+      nonce: '0x1',
+    });
     expect((await client.eth_getTransactionReceipt(hash))?.status).toBe('0x1');
   }, 20_000);
 
   it('refuses a wrong passphrase and an unknown account with -32000, and leaves the account locked', async () => {
-    await expect(client.personal_sendTransaction({ from: account, to: recipient, value: '0x1' }, 'wrong passphrase')).rejects.toMatchObject({
+    await expect(
+      client.personal_sendTransaction({ from: account, to: recipient, value: '0x1' }, 'wrong passphrase'),
+    ).rejects.toMatchObject({
       code: -32000,
       message: 'Could not decrypt key with given passphrase',
     });
-    await expect(client.personal_sendTransaction({ from: asHex(Wallet.createRandom().address), to: recipient }, passphrase)).rejects.toMatchObject({
+    await expect(
+      client.personal_sendTransaction({ from: asHex(Wallet.createRandom().address), to: recipient }, passphrase),
+    ).rejects.toMatchObject({
       code: -32000,
       message: 'No key found for the given address',
     });

@@ -20,7 +20,9 @@ export class ExternalWork {
   private readonly reported: ReportedHashrates;
   private readonly now: () => number;
   private readonly activityTimeoutMs: number;
-  private currentWork: { readonly parentHash: Uint8Array; readonly poolVersion: number; readonly work: MiningWork } | undefined;
+  private currentWork:
+    | { readonly parentHash: Uint8Array; readonly poolVersion: number; readonly work: MiningWork }
+    | undefined;
   private preparing: Promise<MiningWork> | undefined;
   /** Bumped whenever the candidate transactions may have changed (pool events, head changes). */
   private poolVersion = 0;
@@ -63,7 +65,11 @@ export class ExternalWork {
   async getWork(): Promise<MiningWork> {
     this.lastActivity = this.now();
     const current = this.currentWork;
-    if (current !== undefined && current.poolVersion === this.poolVersion && equalsBytes(current.parentHash, this.core.chain.getHead().hash())) {
+    if (
+      current !== undefined &&
+      current.poolVersion === this.poolVersion &&
+      equalsBytes(current.parentHash, this.core.chain.getHead().hash())
+    ) {
       return current.work;
     }
     this.preparing ??= this.prepare().finally(() => {
@@ -85,7 +91,13 @@ export class ExternalWork {
     return core.exclusive(async () => {
       if (!equalsBytes(core.chain.getHead().hash(), prepared.parentHash)) return false;
       const header = prepared.assembled.template.header;
-      const check = await core.pow.verifySeal({ powHash, nonce, mixDigest, difficulty: header.difficulty, blockNumber: header.number });
+      const check = await core.pow.verifySeal({
+        powHash,
+        nonce,
+        mixDigest,
+        difficulty: header.difficulty,
+        blockNumber: header.number,
+      });
       if (!check.valid) return false;
       // Checked just above: import need not hash it again.
       const block = prepared.assembled.seal(nonce, mixDigest, true);
