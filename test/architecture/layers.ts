@@ -56,7 +56,11 @@ export function checkImports(files: readonly SourceFile[]): Violation[] {
     const from = layerOf(file.path);
     if (from === undefined) continue;
     if (from.endsWith('.ts') && from !== 'main.ts') {
-      violations.push({ file: file.path, imports: '', rule: 'only main.ts lives at the top of src/: every other file belongs to a layer folder' });
+      violations.push({
+        file: file.path,
+        imports: '',
+        rule: 'only main.ts lives at the top of src/: every other file belongs to a layer folder',
+      });
       continue;
     }
     const { importedFiles } = ts.preProcessFile(file.text, true, true);
@@ -78,7 +82,8 @@ function ruleBroken(from: string, to: string): string | undefined {
   const allowed = ALLOWED[from];
   if (allowed && !allowed.includes(to)) return `${from}/ imports only ${allowed.join(', ')}`;
   if (FORBIDDEN[from]?.includes(to)) return `${from}/ must not import ${to}/`;
-  if (!allowed && !FORBIDDEN[from] && from !== 'cli' && from !== 'main.ts') return `${from}/ is no known layer (add it to the rules)`;
+  if (!allowed && !FORBIDDEN[from] && from !== 'cli' && from !== 'main.ts')
+    return `${from}/ is no known layer (add it to the rules)`;
   return undefined;
 }
 
@@ -89,7 +94,8 @@ export function readSourceTree(root: string): SourceFile[] {
     for (const name of readdirSync(dir)) {
       const full = join(dir, name);
       if (statSync(full).isDirectory()) walk(full);
-      else if (name.endsWith('.ts')) out.push({ path: relative(root, full).split(sep).join('/'), text: readFileSync(full, 'utf8') });
+      else if (name.endsWith('.ts'))
+        out.push({ path: relative(root, full).split(sep).join('/'), text: readFileSync(full, 'utf8') });
     }
   };
   walk(resolve(root, 'src'));
