@@ -1,20 +1,5 @@
-import path from 'node:path';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-
-const repoRoot = path.resolve(import.meta.dirname, '../../..');
-const fixtures = path.join(repoRoot, 'test/fixtures/compile-fail');
-
-/** Type-checks one fixture with the project's compiler options (the fixtures are excluded from tsconfig.json). */
-function typeErrors(fixture: string): string[] {
-  const config = ts.readConfigFile(path.join(repoRoot, 'tsconfig.json'), ts.sys.readFile);
-  const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, repoRoot);
-  const program = ts.createProgram([path.join(fixtures, fixture)], { ...options, noEmit: true });
-  return ts.getPreEmitDiagnostics(program).map((d) => {
-    const where = d.file ? `${path.relative(repoRoot, d.file.fileName)}: ` : '';
-    return `${where}TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
-  });
-}
+import { typeErrors } from '../../../test/helpers/compile-fail.js';
 
 describe('settings are typed by key', () => {
   it('reads each setting as its table entry says', () => {
