@@ -18,7 +18,7 @@ const contentTypes: Record<string, string> = {
   '.png': 'image/png',
   '.ico': 'image/x-icon',
   '.txt': 'text/plain; charset=utf-8',
-  // docs/operations.md, linked from the portal's front page: shown as text rather than downloaded.
+  // Markdown in docs/ (a hand-written note, if any) is shown as text rather than downloaded.
   '.md': 'text/plain; charset=utf-8',
   '.map': 'application/json; charset=utf-8',
   '.woff2': 'font/woff2',

@@ -10,7 +10,7 @@
  * the step throws `CallTimeoutError`, which is not an EVM error, so no frame catches it: it leaves `runTx`,
  * and the VM it ran on is discarded (CallExecutor never reuses a VM that threw).
  *
- * Measured with bench/eth-call.ts (see docs/operations.md, "Limits"). If a future version moves `runStep`,
+ * Measured with bench/eth-call.ts (see the operating guide, codegen/docs/guides/operating.md, "Limits"). If a future version moves `runStep`,
  * nothing is installed and `callDeadlineInstalled` resolves to false (calls then run unbounded in time).
  */
 import { interpreterPrototype } from './evm-interpreter.js';
