@@ -2,7 +2,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import { createClient, httpTransport, RpcClientError, webSocketTransport } from '../../src/generated/client.js';
+import {
+  createClient,
+  httpTransport,
+  RpcClientError,
+  webSocketTransport,
+} from '../../clients/typescript/src/client.js';
 
 type Request = { jsonrpc: '2.0'; id: number; method: string; params: unknown[] };
 const received: Request[] = [];

@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ACCOUNTS } from '../../src/chain/networks/devAccounts.js';
 import { dev } from '../../src/chain/networks/dev.js';
 import { buildGenesisBlock } from '../../src/chain/networks/genesis.js';
-import { createClient, httpTransport, type RpcClient } from '../../src/generated/client.js';
+import { createClient, httpTransport, type RpcClient } from '../../clients/typescript/src/client.js';
 import { startEthereumjsClient, type EthereumjsClient } from '../../scripts/interop/ethereumjs-client.js';
 import {
   ethereumjsChainFiles,

@@ -7,7 +7,7 @@
 import { ContractFactory, HDNodeWallet, JsonRpcProvider, MaxUint256, type Contract, type EventLog } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_MNEMONIC } from '../../src/chain/networks/devAccounts.js';
-import { createClient, httpTransport, RpcClientError, type RpcClient } from '../../src/generated/client.js';
+import { createClient, httpTransport, RpcClientError, type RpcClient } from '../../clients/typescript/src/client.js';
 import { startNode, type NodeProcess } from '../helpers/node-process.js';
 import { asHex, Counter } from './contracts.js';
 

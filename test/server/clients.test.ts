@@ -13,7 +13,7 @@ import {
   RpcClientError,
   webSocketTransport,
   type RpcClient,
-} from '../../src/generated/client.js';
+} from '../../clients/typescript/src/client.js';
 import { repoRoot, startNode, type NodeProcess } from '../helpers/node-process.js';
 import { post, request } from '../helpers/rpc.js';
 

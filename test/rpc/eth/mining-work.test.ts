@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ACCOUNTS } from '../../../src/chain/networks/devAccounts.js';
 import { getNetwork } from '../../../src/chain/networks/index.js';
 import { Ethash } from '../../../src/chain/pow/index.js';
-import { createClient, httpTransport, type RpcClient } from '../../../src/generated/client.js';
+import { createClient, httpTransport, type RpcClient } from '../../../clients/typescript/src/client.js';
 import { persistentCacheDir } from '../../chain/pow/helpers.js';
 import { startNode, type NodeProcess } from '../../helpers/node-process.js';
 import { asHex } from '../contracts.js';

@@ -5,7 +5,7 @@
  */
 import { Wallet, type JsonRpcProvider } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, httpTransport, type RpcClient } from '../../../src/generated/client.js';
+import { createClient, httpTransport, type RpcClient } from '../../../clients/typescript/src/client.js';
 import type { Block, Transaction as TxJson } from '../../../src/generated/types.js';
 import { startNode, type NodeProcess } from '../../helpers/node-process.js';
 import { GWEI, devWallet, providerFor } from './read-helpers.js';

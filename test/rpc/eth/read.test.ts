@@ -8,7 +8,7 @@ import { MerklePatriciaTrie, verifyMPTWithMerkleProof } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { Transaction, Wallet, getCreateAddress, keccak256, type JsonRpcProvider } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, httpTransport, type RpcClient } from '../../../src/generated/client.js';
+import { createClient, httpTransport, type RpcClient } from '../../../clients/typescript/src/client.js';
 import type { Block, Receipt, Transaction as TxJson } from '../../../src/generated/types.js';
 import { startNode, type NodeProcess } from '../../helpers/node-process.js';
 import {

@@ -6,7 +6,7 @@
 import { HDNodeWallet, Transaction, Wallet, verifyMessage, type TransactionLike } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ACCOUNTS, DEV_MNEMONIC } from '../../../src/chain/networks/devAccounts.js';
-import { createClient, httpTransport, RpcClientError, type RpcClient } from '../../../src/generated/client.js';
+import { createClient, httpTransport, RpcClientError, type RpcClient } from '../../../clients/typescript/src/client.js';
 import { startNode, type NodeProcess } from '../../helpers/node-process.js';
 import { asHex } from '../contracts.js';
 import { sendRawBatch } from './read-helpers.js';

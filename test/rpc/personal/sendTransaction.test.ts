@@ -6,7 +6,7 @@
 import { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ACCOUNTS } from '../../../src/chain/networks/devAccounts.js';
-import { createClient, httpTransport, type RpcClient } from '../../../src/generated/client.js';
+import { createClient, httpTransport, type RpcClient } from '../../../clients/typescript/src/client.js';
 import { startNode, type NodeProcess } from '../../helpers/node-process.js';
 import { asHex } from '../contracts.js';
 
