@@ -64,8 +64,13 @@ export function poolFor(chain: Blockchain, options: TxPoolOptions = {}): TxPool 
   return new TxPool(poolViewOf(chain), options);
 }
 
-/** Resolves when `condition` holds, polling every few ms; rejects after `timeoutMs`. */
-export async function waitFor(condition: () => boolean, timeoutMs = 20_000, what = 'condition'): Promise<void> {
+/**
+ * Resolves when `condition` holds, polling every few ms; rejects after `timeoutMs`. The default leaves room for the
+ * first Ethash cache build on a CI machine whose two cores are shared with the other suites (a 20 s wait was once
+ * missed there), and stays under the test's own 60 s limit.
+ */
+export const MINING_WAIT_MS = 45_000;
+export async function waitFor(condition: () => boolean, timeoutMs = MINING_WAIT_MS, what = 'condition'): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

@@ -7,7 +7,16 @@ import { Miner, MiningUnavailableError, type MinerOptions, type MinerPow } from 
 import { DEV_MINIMUM_DIFFICULTY } from '../../../src/chain/networks/index.js';
 import { boundaryBytes, type Ethash } from '../../../src/chain/pow/index.js';
 import type { TxPool } from '../../../src/chain/txpool/index.js';
-import { addresses, openNoProofDevChain, openPowDevChain, poolFor, signedTx, tempDir, waitFor } from './fixtures.js';
+import {
+  addresses,
+  openNoProofDevChain,
+  openPowDevChain,
+  poolFor,
+  signedTx,
+  MINING_WAIT_MS,
+  tempDir,
+  waitFor,
+} from './fixtures.js';
 
 const COINBASE = hexToBytes('0x00000000000000000000000000000000000c0ffe');
 const RECIPIENT = hexToBytes('0x00000000000000000000000000000000000000aa');
@@ -63,7 +72,7 @@ describe('dev policy', () => {
     expect(pool.pendingCount).toBe(6);
 
     miner.start();
-    await waitFor(() => chain.getHead().header.number >= 1n && pool.size === 0, 20_000, 'the first dev block');
+    await waitFor(() => chain.getHead().header.number >= 1n && pool.size === 0, MINING_WAIT_MS, 'the first dev block');
     const head = chain.getHead();
     expect(head.header.number).toBe(1n);
     expect(head.transactions.map((t) => bytesToHex(t.hash())).sort()).toEqual(
@@ -83,7 +92,7 @@ describe('dev policy', () => {
     miner.start();
     const txs = Array.from({ length: 40 }, (_, i) => transfer(chain, i % 4, BigInt(Math.floor(i / 4))));
     await Promise.all(txs.map((tx) => pool.add(tx)));
-    await waitFor(() => pool.size === 0, 20_000, 'the pool to drain');
+    await waitFor(() => pool.size === 0, MINING_WAIT_MS, 'the pool to drain');
     const blocks = await canonicalBlocks(chain);
     const included = blocks.flatMap((b) => b.transactions.map((t) => bytesToHex(t.hash())));
     expect(included.sort()).toEqual(txs.map((t) => bytesToHex(t.hash())).sort());
@@ -94,7 +103,7 @@ describe('dev policy', () => {
   it('with no pending transactions seals an empty block every blockTime, and nothing once stopped', async () => {
     const { chain, miner } = await powRig({ policy: 'dev', blockTimeSeconds: 0.05 });
     miner.start();
-    await waitFor(() => chain.getHead().header.number >= 2n, 20_000, 'two timed blocks');
+    await waitFor(() => chain.getHead().header.number >= 2n, MINING_WAIT_MS, 'two timed blocks');
     expect(chain.getHead().transactions).toHaveLength(0);
     await miner.stop();
     const stoppedAt = chain.getHead().header.number;
@@ -216,7 +225,7 @@ describe('internal CPU miner', () => {
     const { chain, ethash, miner } = await powRig({ policy: 'continuous' });
     expect(miner.start()).toBe(true);
     expect(miner.start()).toBe(true); // idempotent
-    await waitFor(() => chain.getHead().header.number >= 3n, 20_000, 'three mined blocks');
+    await waitFor(() => chain.getHead().header.number >= 3n, MINING_WAIT_MS, 'three mined blocks');
     expect(miner.isRunning).toBe(true);
     expect(miner.isMining()).toBe(true);
     expect(miner.hashrate()).toBeGreaterThan(0n);
