@@ -10,20 +10,24 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 // The RPC server answers before start-up has finished (peering starts after it): a stop signal in that window is
 // held until the node is up and then stops it cleanly, instead of killing it mid-way. A second one ends it at once.
+// One listener for the whole life of the process: removing the last listener of a signal closes Node's watcher,
+// which drops a signal already caught but not yet dispatched, so a swap of listeners after start-up lost a SIGTERM
+// that came in the last moments of start-up (seen about once in 20 tries).
 let stopRequested = false;
-const holdStop = (signal: NodeJS.Signals) => {
+let stopRunning: (() => void) | undefined;
+const onStopSignal = (signal: NodeJS.Signals) => {
+  if (stopRunning !== undefined) return stopRunning();
   if (stopRequested) process.exit(128 + constants.signals[signal]);
   stopRequested = true;
 };
-for (const signal of STOP_SIGNALS) process.on(signal, holdStop);
+for (const signal of STOP_SIGNALS) process.on(signal, onStopSignal);
 
 const outcome = await runCli(process.argv.slice(2));
-for (const signal of STOP_SIGNALS) process.off(signal, holdStop);
 if ('exitCode' in outcome) {
   process.exitCode = outcome.exitCode;
 } else {
   let stopping = false;
-  const stop = () => {
+  stopRunning = () => {
     if (stopping) return;
     stopping = true;
     outcome.stop().then(
@@ -31,12 +35,11 @@ if ('exitCode' in outcome) {
       () => process.exit(1),
     );
   };
-  for (const signal of STOP_SIGNALS) process.on(signal, stop);
-  if (stopRequested) stop();
+  if (stopRequested) stopRunning();
   else if (startedByNpm()) {
     watchParent((parentPid) => {
       outcome.node.log.warn('parent process gone: stopping', { parentPid });
-      stop();
+      stopRunning?.();
     });
   }
 }
