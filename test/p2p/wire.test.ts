@@ -6,12 +6,11 @@
  *   (etc-chain-and-p2p.md §1.1, §1.3, §1.4; the expected values are the literals from there, not computed here);
  * - the node's STATUS checks: fork-id rules, wrong network id, wrong genesis;
  * - bad input: malformed RLP (PROTOCOL_ERROR), a block with a bad seal (SUBPROTOCOL_ERROR and a blacklist entry);
- * - the traps of §3.3: (d) no ban check on inbound, (a) a simultaneous mutual dial;
+ * - the trap of §3.3 (d): no ban check on inbound (trap (a), a simultaneous mutual dial, is simultaneous-dial.test.ts);
  * - serving GetBlockHeaders / GetBlockBodies / GetReceipts, checked against JSON-RPC;
  * - the net_* peer methods and debug_listPeersInfo as they see a test peer.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RLP } from '@ethereumjs/rlp';
@@ -20,17 +19,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ACCOUNTS } from '../../src/chain/networks/devAccounts.js';
 import type { Status } from '../../src/p2p/eth/messages.js';
 import { EthCode } from '../../src/p2p/eth/messages.js';
-import { nodeIdOf } from '../../src/p2p/node-key.js';
 import { startNode, type NodeProcess } from '../helpers/node-process.js';
 import {
   DisconnectReason,
-  newPeerKey,
   SOCKET_CLOSED_BEFORE_HANDSHAKE,
   TestPeer,
   type TestPeerListener,
   type TestPeerOptions,
 } from '../helpers/test-peer.js';
-import { call, peeringLog, waitFor } from './multi-node-fixture.js';
+import { call, waitFor } from './multi-node-fixture.js';
 
 // ------------------------------------------------------------------ published values (etc-chain-and-p2p.md)
 
@@ -140,34 +137,6 @@ const rejectionOf = (node: NodeProcess, peer: TestPeer) =>
     (e) => e.msg === 'p2p peer rejected' && e.nodeId === peer.nodeId,
     `a "p2p peer rejected" log line for ${peer.nodeId.slice(0, 16)}`,
   );
-
-/** A free loopback TCP port (for nodes whose enode must be known before they start). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** A datadir with a known node key, and the enode URL a node on `port` will have. */
-function datadirWithKey(port: number): { datadir: string; nodeId: string; enode: string } {
-  const datadir = tempDir();
-  const { privateKey } = newPeerKey();
-  writeFileSync(join(datadir, 'node.key'), Buffer.from(privateKey).toString('hex'), { mode: 0o600 });
-  const nodeId = Buffer.from(nodeIdOf(privateKey)).toString('hex');
-  return { datadir, nodeId, enode: `enode://${nodeId}@127.0.0.1:${port}` };
-}
-
-/** One value per second for `seconds` seconds. */
-async function sample<T>(seconds: number, read: () => Promise<T>): Promise<T[]> {
-  const out: T[] = [];
-  for (let i = 0; i < seconds; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    out.push(await read());
-  }
-  return out;
-}
 
 // ------------------------------------------------------------------ STATUS and its checks
 
@@ -563,99 +532,4 @@ describe('a dev node with mined blocks', () => {
     expect(good.isClosed).toBe(false);
     await fresh.stop();
   }, 60_000);
-});
-
-// ------------------------------------------------------------------ trap (a): a simultaneous mutual dial
-
-describe('trap (a): two nodes dialling each other at the same moment keep exactly one link', () => {
-  /** Two dev nodes with known keys on known ports; `bootnodes`: each lists the other. */
-  async function pair(bootnodes: boolean): Promise<[NodeProcess, NodeProcess, string, string]> {
-    const [portA, portB] = [await freePort(), await freePort()];
-    const a = datadirWithKey(portA);
-    const b = datadirWithKey(portB);
-    const args = (self: typeof a, port: number, other: typeof a) => [
-      '--datadir',
-      self.datadir,
-      '--no-mine',
-      '--p2p.port',
-      String(port),
-      '--log-level',
-      'debug',
-      ...(bootnodes ? ['--bootnodes', other.enode] : []),
-    ];
-    const [nodeA, nodeB] = await Promise.all([start(args(a, portA, b)), start(args(b, portB, a))]);
-    expect(enodeOf(nodeA)).toBe(a.enode);
-    expect(enodeOf(nodeB)).toBe(b.enode);
-    return [nodeA, nodeB, a.nodeId, b.nodeId];
-  }
-
-  /** Settles, then checks over ~5 s that each node holds one Handshaked link to the other, the same one throughout. */
-  async function expectOneStableLink(nodeA: NodeProcess, nodeB: NodeProcess, idA: string, idB: string): Promise<void> {
-    const handshakedOf = async (node: NodeProcess) => (await listPeers(node)).filter((p) => p.status === 'Handshaked');
-    const state = async () =>
-      `A: ${JSON.stringify(await listPeers(nodeA))}\nB: ${JSON.stringify(await listPeers(nodeB))}`;
-    await waitFor(
-      async () => {
-        const [la, lb] = [await handshakedOf(nodeA), await handshakedOf(nodeB)];
-        return la.length === 1 && la[0]!.nodeId === idB && lb.length === 1 && lb[0]!.nodeId === idA;
-      },
-      'one Handshaked link on each side',
-      { nodeA, nodeB },
-      20_000,
-      state,
-    );
-    const first = [(await handshakedOf(nodeA))[0]!.id, (await handshakedOf(nodeB))[0]!.id];
-    const samples = await sample(5, async () => ({
-      a: await handshakedOf(nodeA),
-      b: await handshakedOf(nodeB),
-      counts: [await call(nodeA.url, 'net_peerCount'), await call(nodeB.url, 'net_peerCount')],
-    }));
-    for (const s of samples) {
-      const why = `${JSON.stringify(s)}\n--- A:\n${peeringLog(nodeA).join('\n')}\n--- B:\n${peeringLog(nodeB).join('\n')}`;
-      expect(
-        s.a.map((p) => [p.id, p.nodeId]),
-        why,
-      ).toEqual([[first[0], idB]]);
-      expect(
-        s.b.map((p) => [p.id, p.nodeId]),
-        why,
-      ).toEqual([[first[1], idA]]);
-      expect(s.counts, why).toEqual(['0x1', '0x1']);
-    }
-  }
-
-  const duplicatesDropped: boolean[] = [];
-
-  it.each([1, 2, 3])(
-    'run %i: each started with the other as bootnode, at the same moment',
-    async () => {
-      const [nodeA, nodeB, idA, idB] = await pair(true);
-      await expectOneStableLink(nodeA, nodeB, idA, idB);
-      await Promise.all([nodeA.stop(), nodeB.stop()]);
-    },
-    60_000,
-  );
-
-  it.each([1, 2, 3])(
-    'run %i: net_connectToPeer on both at the same moment',
-    async () => {
-      const [nodeA, nodeB, idA, idB] = await pair(false);
-      const [enodeA, enodeB] = [enodeOf(nodeA), enodeOf(nodeB)];
-      expect(
-        await Promise.all([
-          call(nodeA.url, 'net_connectToPeer', [enodeB]),
-          call(nodeB.url, 'net_connectToPeer', [enodeA]),
-        ]),
-      ).toEqual([true, true]);
-      await expectOneStableLink(nodeA, nodeB, idA, idB);
-      duplicatesDropped.push([nodeA, nodeB].some((n) => n.logs.some((e) => e.msg === 'p2p duplicate link dropped')));
-      await Promise.all([nodeA.stop(), nodeB.stop()]);
-    },
-    60_000,
-  );
-
-  it('the simultaneous dials really raced (a duplicate link was dropped in at least one run)', () => {
-    expect(duplicatesDropped).toHaveLength(3);
-    expect(duplicatesDropped.some(Boolean), `runs with a dropped duplicate: ${duplicatesDropped}`).toBe(true);
-  });
 });
