@@ -12,7 +12,7 @@ import { createNodeMetrics } from '../metrics/node-metrics.js';
 import { SvcNode, packageVersion } from '../node/node.js';
 import { openNodeServices, type NodeServices } from '../node/services.js';
 import { ConfigError, loadConfig } from '../node/config.js';
-import { DEV_ACCOUNTS, DEV_MNEMONIC } from '../chain/networks/devAccounts.js';
+import { DEV_ACCOUNTS } from '../chain/networks/devAccounts.js';
 import { startBanner } from './banner.js';
 import { flagsToSettings, helpText, parseOptions } from './flags.js';
 import { createLogger } from '../node/logger.js';
@@ -101,9 +101,9 @@ export async function runCli(
   });
   // Programs read stdout's JSON lines: the banner goes where a person is, stdout at a terminal, else stderr at one
   // (`svc-node | jq`), else nowhere. Without a terminal the dev accounts still show, addresses only: log lines end
-  // up in collectors, and the keys follow from the mnemonic anyway.
+  // up in collectors, and no log line carries a key (operating.md); the README names the keys' well-known mnemonic.
   const isDev = config.network === 'dev';
-  if (isDev) log.info('dev accounts', { addresses: DEV_ACCOUNTS.map((a) => a.address), mnemonic: DEV_MNEMONIC });
+  if (isDev) log.info('dev accounts', { addresses: DEV_ACCOUNTS.map((a) => a.address) });
   const bannerStream = io.stdout.isTTY ? io.stdout : io.stderr.isTTY ? io.stderr : undefined;
   if (bannerStream !== undefined && !config.quiet && head !== undefined) {
     bannerStream.write(
