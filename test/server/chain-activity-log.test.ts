@@ -1,7 +1,7 @@
 /**
  * Chain activity at info (issue 24): a dev node that mines says so, block by block while blocks are few, in
- * aggregated "imported new chain segment" lines when many come at once, and its last line is "stopped".
- * One node serves the three cases in order.
+ * aggregated "imported new chain segment" lines when many come at once, a reorganisation in its own line, and its
+ * last line is "stopped". One node serves the cases in order.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ACCOUNTS } from '../../src/chain/networks/devAccounts.js';
@@ -61,6 +61,17 @@ describe('chain activity in the log', () => {
     // The pool line reports the burst's size once it settled, not once per transaction.
     expect(node.logs.filter((l) => l.msg === 'transaction pool').length).toBeLessThan(10);
   }, 90_000);
+
+  it('gives a reorganisation its own line: depth, old head, new head', async () => {
+    const top = await head();
+    const fork = await call('eth_getBlockByNumber', [`0x${(top - 2).toString(16)}`, false]);
+    // Four empty blocks on the head's grandparent: a longer branch that replaces the last two blocks.
+    await call('qa_mineBlocks', [4, false, fork.hash]);
+    await expect.poll(() => node.logs.find((l) => l.msg === 'chain reorg'), { timeout: 30_000 }).toBeDefined();
+    const reorg = node.logs.find((l) => l.msg === 'chain reorg')!;
+    expect(reorg).toMatchObject({ depth: 2, oldNumber: String(top), ancestor: String(top - 2) });
+    expect(Number(reorg.newNumber)).toBeGreaterThan(top);
+  }, 60_000);
 
   it('ends with a "stopped" line after "shutting down"', async () => {
     const drained = new Promise((resolve) => node.child.stdout!.once('end', resolve));
