@@ -50,6 +50,7 @@ const shortHash = (bytes: Uint8Array) => {
   return `${full.slice(0, 8)}…${full.slice(-6)}`;
 };
 const mgas = (gas: bigint) => Number(gas) / 1e6;
+// Numbers go out as decimal strings (as the `chain opened` line's head does): bare at a terminal, exact in JSON.
 
 export function logChainActivity(engine: ChainEngine, log: Logger, opts: ChainActivityOptions = {}): ChainActivityLog {
   const settleMs = opts.settleMs ?? 150;
@@ -70,10 +71,10 @@ export function logChainActivity(engine: ChainEngine, log: Logger, opts: ChainAc
 
   const blockLine = ({ block, status, durationMs }: BlockImportedEvent, mined: boolean, sealMs?: number) => {
     const fields = {
-      number: block.header.number,
+      number: block.header.number.toString(),
       hash: shortHash(block.hash()),
       txs: block.transactions.length,
-      gasUsed: block.header.gasUsed,
+      gasUsed: block.header.gasUsed.toString(),
       ms: Math.round(durationMs * 10) / 10,
       ...(sealMs !== undefined ? { sealMs: Math.round(sealMs * 10) / 10 } : {}),
       source: mined ? 'mined' : 'imported',
@@ -97,7 +98,7 @@ export function logChainActivity(engine: ChainEngine, log: Logger, opts: ChainAc
       txs: s.txs,
       mgas: Math.round(mgas(s.gas) * 1000) / 1000,
       elapsedMs: now - s.startedAt,
-      ...(s.head !== undefined ? { number: s.head.header.number, hash: shortHash(s.head.hash()) } : {}),
+      ...(s.head !== undefined ? { number: s.head.header.number.toString(), hash: shortHash(s.head.hash()) } : {}),
     });
   };
 
@@ -154,10 +155,12 @@ export function logChainActivity(engine: ChainEngine, log: Logger, opts: ChainAc
     log.info('chain reorg', {
       depth: dropped.length,
       added: added.length,
-      ...(oldHead !== undefined ? { oldNumber: oldHead.header.number, oldHash: shortHash(oldHead.hash()) } : {}),
-      newNumber: newHead.header.number,
+      ...(oldHead !== undefined
+        ? { oldNumber: oldHead.header.number.toString(), oldHash: shortHash(oldHead.hash()) }
+        : {}),
+      newNumber: newHead.header.number.toString(),
       newHash: shortHash(newHead.hash()),
-      ancestor: commonAncestor.header.number,
+      ancestor: commonAncestor.header.number.toString(),
     });
   };
 
