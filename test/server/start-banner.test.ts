@@ -75,22 +75,25 @@ describe('the start-up report', () => {
 });
 
 /** Runs the CLI in this process with stdout as a terminal (or not), collecting all it writes. */
-async function runAt(args: string[], tty = true) {
+async function runAt(args: string[], tty = true, stderrTty = false) {
   const datadir = mkdtempSync(join(tmpdir(), 'svc-banner-'));
   let out = '';
+  let err = '';
   const stdout = Object.assign(
     { write: (chunk: string) => ((out += chunk), true) },
     { isTTY: tty },
   ) as unknown as NodeJS.WritableStream & { isTTY: boolean };
+  const stderr = { write: (chunk: string) => ((err += chunk), true), isTTY: stderrTty } as never;
   const outcome: CliOutcome = await runCli(
     ['--http.port', '0', '--http.addr', '127.0.0.1', '--datadir', datadir, '--no-p2p', ...args],
     { NODE_ENV: 'test' },
-    { stdout, stderr: { write: () => true } as never },
+    { stdout, stderr },
   );
   if ('exitCode' in outcome) throw new Error(`the CLI exited with ${outcome.exitCode}`);
   return {
     outcome,
     out: () => out,
+    err: () => err,
     async stop() {
       await outcome.stop();
       rmSync(datadir, { recursive: true, force: true });
@@ -141,6 +144,16 @@ describe('the dev banner', () => {
         .map((l) => JSON.parse(l) as Record<string, unknown>);
       expect(lines.find((l) => l.msg === 'dev accounts')?.addresses).toEqual(DEV_ACCOUNTS.map((a) => a.address));
       for (const { privateKey } of DEV_ACCOUNTS) expect(run.out()).not.toContain(privateKey.slice(2));
+    } finally {
+      await run.stop();
+    }
+  });
+
+  it('goes to stderr when only stderr is a terminal (`svc-node | jq`)', async () => {
+    const run = await runAt(cache, false, true);
+    try {
+      expect(run.err()).toContain(DEV_ACCOUNTS[9]!.privateKey);
+      expect(run.out()).not.toContain('svc-node 0.');
     } finally {
       await run.stop();
     }
