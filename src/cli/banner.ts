@@ -1,8 +1,10 @@
 /**
  * What a person at a terminal reads once the node accepts requests: where to reach it, which chain it runs and
- * where it keeps its data. The same facts travel in the `listening` log line for programs; this is only the
- * human layout of them, printed when stdout is a terminal.
+ * where it keeps its data, one command to try, and on the dev chain its prefunded accounts with their keys (as
+ * Hardhat and Anvil print them). The same facts travel in the `listening` log line for programs; this is only the
+ * human layout of them, printed at a terminal.
  */
+import { DEV_MNEMONIC } from '../chain/networks/devAccounts.js';
 
 export interface BannerFacts {
   readonly version: string;
@@ -12,6 +14,10 @@ export interface BannerFacts {
   readonly wsUrl?: string;
   readonly metricsUrl?: string;
   readonly docsUrl: string;
+  /** `/mcp`, when the mcp namespace is on. */
+  readonly mcpUrl?: string;
+  /** Only on the dev chain: its publicly known test accounts. Never given on a real network. */
+  readonly devAccounts?: readonly { readonly address: string; readonly privateKey: string }[];
   readonly head: { readonly number: bigint; readonly hash: string };
   readonly datadir: string;
   readonly enode?: string;
@@ -22,6 +28,7 @@ export function startBanner(facts: BannerFacts): string {
     ['JSON-RPC', facts.url],
     ['WebSocket', facts.wsUrl],
     ['Metrics', facts.metricsUrl],
+    ['MCP', facts.mcpUrl],
     ['Docs', facts.docsUrl],
     ['Head', `block ${facts.head.number} (${facts.head.hash})`],
     ['Datadir', facts.datadir],
@@ -33,6 +40,28 @@ export function startBanner(facts: BannerFacts): string {
     `  svc-node ${facts.version} · ${facts.network} (chain id ${facts.chainId})`,
     ...rows.filter(([, value]) => value !== undefined).map(([label, value]) => `    ${label.padEnd(width)}${value}`),
     '',
+    `  Try it:  ${tryLine(facts.url)}`,
+    ...(facts.devAccounts !== undefined ? accountRows(facts.devAccounts) : []),
+    '',
     '',
   ].join('\n');
+}
+
+/** One command that works as printed, pasted into a POSIX shell. */
+function tryLine(url: string): string {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] });
+  return `curl -s -H 'content-type: application/json' -d '${body}' ${url}`;
+}
+
+function accountRows(accounts: readonly { readonly address: string; readonly privateKey: string }[]): string[] {
+  return [
+    '',
+    '  Accounts (prefunded, unlocked in this node)',
+    `  Mnemonic: "${DEV_MNEMONIC}"`,
+    '',
+    ...accounts.flatMap((a, i) => [`    (${i}) ${a.address}`, `        key ${a.privateKey}`]),
+    '',
+    '  WARNING: these private keys are publicly known (the same test keys as Hardhat and Anvil).',
+    '  Any funds sent to them on a real network (ETC mainnet, Mordor) will be taken. Use them on this dev chain only.',
+  ];
 }

@@ -2,7 +2,8 @@
  * The composition root of `svc-node`: flags (flags.ts) → configuration → node → services → handlers, metrics
  * and RPC server. Only here are the handlers table and the metrics created and handed to the server.
  * Prints one `listening` log line with the real address, port, network, URLs, head and datadir once the server
- * accepts requests (and, when peering runs, the enode URL and devp2p port); at a terminal, also a start banner.
+ * accepts requests (and, when peering runs, the enode URL and devp2p port); at a terminal, also a start banner
+ * (not with `--quiet`), and on the dev chain a `dev accounts` line.
  */
 import { mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -11,6 +12,7 @@ import { createNodeMetrics } from '../metrics/node-metrics.js';
 import { SvcNode, packageVersion } from '../node/node.js';
 import { openNodeServices, type NodeServices } from '../node/services.js';
 import { ConfigError, loadConfig } from '../node/config.js';
+import { DEV_ACCOUNTS } from '../chain/networks/devAccounts.js';
 import { startBanner } from './banner.js';
 import { flagsToSettings, helpText, parseOptions } from './flags.js';
 import { createLogger } from '../node/logger.js';
@@ -18,7 +20,7 @@ import { startServer, type RunningServer } from '../server/server.js';
 
 export interface CliIo {
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  readonly stderr: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
 export type CliOutcome =
@@ -97,9 +99,14 @@ export async function runCli(
     ...(metricsUrl !== undefined ? { metrics: metricsUrl } : {}),
     ...(peers !== undefined ? { enode: peers.enode, p2pPort: peers.listenPort } : {}),
   });
-  // At a terminal, the same facts once more in a layout for people (the log line above stays for programs).
-  if (io.stdout.isTTY && head !== undefined) {
-    io.stdout.write(
+  // Programs read stdout's JSON lines: the banner goes where a person is, stdout at a terminal, else stderr at one
+  // (`svc-node | jq`), else nowhere. Without a terminal the dev accounts still show, addresses only: log lines end
+  // up in collectors, and no log line carries a key (operating.md); the README names the keys' well-known mnemonic.
+  const isDev = config.network === 'dev';
+  if (isDev) log.info('dev accounts', { addresses: DEV_ACCOUNTS.map((a) => a.address) });
+  const bannerStream = io.stdout.isTTY ? io.stdout : io.stderr.isTTY ? io.stderr : undefined;
+  if (bannerStream !== undefined && !config.quiet && head !== undefined) {
+    bannerStream.write(
       startBanner({
         version: node.version,
         network: config.network,
@@ -107,10 +114,13 @@ export async function runCli(
         url: server.url,
         ...(server.wsUrl !== undefined ? { wsUrl: server.wsUrl } : {}),
         ...(metricsUrl !== undefined ? { metricsUrl } : {}),
+        ...(config.rpc.apis.includes('mcp') ? { mcpUrl: new URL('mcp', server.url).href } : {}),
         docsUrl: new URL('docs/', server.url).href,
         head,
         datadir: config.datadir,
         ...(peers !== undefined ? { enode: peers.enode } : {}),
+        // Only the dev chain has them; a private key printed for a real network would be a defect.
+        ...(isDev ? { devAccounts: DEV_ACCOUNTS } : {}),
       }),
     );
   }
@@ -121,6 +131,8 @@ export async function runCli(
       log.info('shutting down');
       await server.close();
       await services?.close();
+      // The last line: everything is closed and the datadir is free for another node.
+      log.info('stopped');
     },
   };
 }

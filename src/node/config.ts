@@ -78,6 +78,8 @@ export interface NodeConfig {
   readonly datadir: string;
   readonly testmode: boolean;
   readonly logLevel: LogLevel;
+  /** No start banner (`--quiet`). */
+  readonly quiet: boolean;
   readonly configFile?: string;
   readonly rpc: {
     /** Effective enabled namespaces, in registry order: always includes `rpc`; testmode adds `test` and `debug`. */
@@ -196,6 +198,7 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
     datadir,
     testmode,
     logLevel: get('logging.level'),
+    quiet: get('logging.quiet'),
     configFile: configPath,
     rpc: {
       apis,

@@ -9,6 +9,7 @@ import { etcEngineRules } from '../chain/engine-adapters.js';
 import { devWithCheckpointing, getNetwork } from '../chain/networks/index.js';
 import { DEV_ACCOUNTS } from '../chain/networks/devAccounts.js';
 import { DatabaseLockedError } from '../chain/db/chain-db.js';
+import { logChainActivity } from './chain-activity-log.js';
 import { lockedDatadirMessage, removePidFile, writePidFile } from './datadir-pid.js';
 import type { SvcNode } from './node.js';
 import type { PeerService } from '../p2p/index.js';
@@ -44,6 +45,9 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
     accounts.addNodeHeldKeys(DEV_ACCOUNTS.map((a) => hexToBytes(a.privateKey as `0x${string}`)));
   node.attachEngine(engine);
   node.attachAccounts(accounts);
+  // Blocks, reorgs and the pool's size at info. It follows the engine opened here: test mode's swapped-in chains
+  // (test_setChainParams) are conformance fixtures, not activity a person watches.
+  const activity = logChainActivity(engine, log);
   const head = engine.chain.getHead();
   log.info('chain opened', {
     network: config.network,
@@ -80,6 +84,8 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
       accounts.lockAll();
       // test_setChainParams may have put another engine in place of this one (and closed this one then).
       await (node.engine ?? engine).close();
+      // After the engine: blocks it stored while closing still get their line.
+      activity.close();
       removePidFile(config.datadir);
     },
   };

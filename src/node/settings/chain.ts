@@ -42,4 +42,9 @@ export const chainSettings = {
     default: 'info',
     description: 'lowest log level written',
   }),
+  'logging.quiet': s.bool({
+    flag: 'quiet',
+    default: false,
+    description: 'no start banner at a terminal (URLs, dev accounts and keys); log lines are unchanged',
+  }),
 };

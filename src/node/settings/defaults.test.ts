@@ -66,6 +66,7 @@ function configFromTables(network: NetworkName): NodeConfig {
     datadir,
     testmode: d('testmode'),
     logLevel: d('logging.level'),
+    quiet: d('logging.quiet'),
     configFile: undefined,
     rpc: {
       apis: resolveApis(d('network.rpc.apis'), false),
