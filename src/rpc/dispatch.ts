@@ -10,6 +10,7 @@ import type { HandlerContext, Transport } from './context.js';
 import { ErrorCode, RpcError, methodNotSupported, unauthorizedError } from './errors.js';
 import type { Logger } from '../node/logger.js';
 import { UNKNOWN_METHOD, type DispatchObserver } from './observer.js';
+import { arityError, paramError } from './param-errors.js';
 
 export type JsonRpcId = unknown;
 
@@ -311,41 +312,25 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
   return false;
 }
 
-const countText = (n: number) => `${n} parameter${n === 1 ? '' : 's'}`;
-
 /**
  * Arity, then each param against its compiled validator. Trailing optional params may be omitted; an explicit
  * `null` for an optional param whose schema rejects null counts as omitted (what geth does).
  */
 export function checkParams(spec: MethodSpec, params: unknown[]): RpcError | undefined {
-  const max = spec.params.length;
-  const min = spec.requiredParams;
-  if (params.length < min || params.length > max) {
-    const expected = max === 0 ? 'no parameters' : min === max ? countText(max) : `${min} to ${countText(max)}`;
-    return new RpcError(
-      ErrorCode.InvalidParams,
-      `Invalid params for ${spec.name}: expected ${expected}, got ${params.length}`,
-      {
-        expected: { min, max },
-        actual: params.length,
-      },
-    );
+  if (params.length < spec.requiredParams || params.length > spec.params.length) {
+    return arityError(spec, params.length);
   }
   for (let i = 0; i < params.length; i++) {
     const param = spec.params[i]!;
     const value = params[i];
     if (value === undefined) continue;
-    const reason = param.check(value);
-    if (reason === undefined) continue;
+    const problem = param.check(value);
+    if (problem === undefined) continue;
     if (value === null && !param.required) {
       params[i] = undefined;
       continue;
     }
-    return new RpcError(
-      ErrorCode.InvalidParams,
-      `Invalid params for ${spec.name}: argument ${i} (${param.name}) must be ${param.expects}; ${reason}`,
-      { index: i, param: param.name, expected: param.expects, reason },
-    );
+    return paramError(param, i, problem);
   }
   return undefined;
 }

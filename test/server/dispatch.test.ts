@@ -4,15 +4,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Handlers } from '../../src/generated/handlers.js';
-import type { MethodSpec, Namespace } from '../../src/generated/registry.js';
+import type { MethodSpec, Namespace, ParamProblem } from '../../src/generated/registry.js';
 import type { HandlerContext } from '../../src/rpc/context.js';
 import { createDispatcher, type DispatcherOptions } from '../../src/rpc/dispatch.js';
 import { RpcError } from '../../src/rpc/errors.js';
 import { createLogger } from '../../src/node/logger.js';
 
+const problem = (expects: string, value: unknown): ParamProblem => ({ path: '', keyword: 'type', expects, value });
 const isHex = (v: unknown) =>
-  typeof v === 'string' && /^0x[0-9a-f]*$/.test(v) ? undefined : 'must match ^0x[0-9a-f]*$';
-const isBool = (v: unknown) => (typeof v === 'boolean' ? undefined : 'must be boolean');
+  typeof v === 'string' && /^0x[0-9a-f]*$/.test(v) ? undefined : problem('hex data (0x + hex digits)', v);
+const isBool = (v: unknown) => (typeof v === 'boolean' ? undefined : problem('a boolean', v));
 const isString = (v: unknown) => (typeof v === 'string' ? undefined : 'must be string');
 
 function spec(name: string, namespace: Namespace, extra: Partial<MethodSpec> = {}): MethodSpec {
@@ -139,13 +140,13 @@ describe('dispatch', () => {
     const none = (await d.handle({ jsonrpc: '2.0', id: 1, method: 'eth_echo', params: [] }, http)) as any;
     expect(none.error).toEqual({
       code: -32602,
-      message: 'Invalid params for eth_echo: expected 1 to 2 parameters, got 0',
-      data: { expected: { min: 1, max: 2 }, actual: 0 },
+      message: 'invalid params: data (param 1) is missing: eth_echo takes 1 to 2 parameters (data, full), got 0',
+      data: { expected: { min: 1, max: 2 }, actual: 0, missing: 'data' },
     });
     const many = (await d.handle({ jsonrpc: '2.0', id: 1, method: 'eth_echo', params: ['0x', true, 3] }, http)) as any;
-    expect(many.error.message).toBe('Invalid params for eth_echo: expected 1 to 2 parameters, got 3');
+    expect(many.error.message).toBe('invalid params: eth_echo takes 1 to 2 parameters (data, full), got 3');
     const zero = (await d.handle({ jsonrpc: '2.0', id: 1, method: 'eth_boom', params: [1] }, http)) as any;
-    expect(zero.error.message).toBe('Invalid params for eth_boom: expected no parameters, got 1');
+    expect(zero.error.message).toBe('invalid params: eth_boom takes no parameters, got 1');
     expect(await d.handle({ jsonrpc: '2.0', id: 1, method: 'eth_echo', params: ['0x', true] }, http)).toMatchObject({
       result: { params: ['0x', true] },
     });
@@ -154,8 +155,8 @@ describe('dispatch', () => {
   it('names the parameter and what was expected', async () => {
     const bad = (await d.handle({ jsonrpc: '2.0', id: 1, method: 'eth_echo', params: ['0x1', 'yes'] }, http)) as any;
     expect(bad.error.code).toBe(-32602);
-    expect(bad.error.message).toBe('Invalid params for eth_echo: argument 1 (full) must be a boolean; must be boolean');
-    expect(bad.error.data).toMatchObject({ index: 1, param: 'full' });
+    expect(bad.error.message).toBe('invalid params: full (param 2) must be a boolean; got "yes"');
+    expect(bad.error.data).toEqual({ index: 1, param: 'full', keyword: 'type', expected: 'a boolean' });
   });
 
   it('treats an explicit null for an optional param as omitted', async () => {

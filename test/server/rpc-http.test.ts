@@ -73,9 +73,13 @@ describe('JSON-RPC over HTTP (dev node)', () => {
     expect(byPosition[0]).toEqual({ jsonrpc: '2.0', id: 'first', result: '0x539' });
     expect(byPosition[1]).toMatchObject({ id: 3, error: { code: -32601 } });
     expect(byPosition[2]).toMatchObject({ id: 4, error: { code: -32602 } });
-    expect(byPosition[2].error.message).toMatch(/argument 0 \(\w+\) must be/);
+    expect(byPosition[2].error.message).toBe(
+      'invalid params: data (param 1) must be hex-encoded bytes, two digits per byte; 0x is empty; got "0x1"',
+    );
     expect(byPosition[3]).toMatchObject({ id: 5, error: { code: -32602 } });
-    expect(byPosition[3].error.message).toBe('Invalid params for web3_sha3: expected 1 parameter, got 0');
+    expect(byPosition[3].error.message).toBe(
+      'invalid params: data (param 1) is missing: web3_sha3 takes 1 parameter (data), got 0',
+    );
     expect(byPosition[4]).toMatchObject({ id: 6, error: { code: -32006 } });
     expect(byPosition[5]).toMatchObject({ id: null, error: { code: -32600 } });
     expect(byPosition[6]).toMatchObject({ id: null, error: { code: -32600 } });
@@ -87,7 +91,7 @@ describe('JSON-RPC over HTTP (dev node)', () => {
     const res = await post(node.url, request('eth_chainId', [1, 2]));
     expect(res.body.error).toMatchObject({
       code: -32602,
-      message: 'Invalid params for eth_chainId: expected no parameters, got 2',
+      message: 'invalid params: eth_chainId takes no parameters, got 2',
       data: { expected: { min: 0, max: 0 }, actual: 2 },
     });
   });
