@@ -95,12 +95,16 @@ const pathKeys = (path: string): string[] =>
 
 function valueAt(root: unknown, keys: readonly string[]): unknown {
   let value = root;
-  for (const key of keys) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+  for (const key of keys) {
+    value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+  }
   return value;
 }
 
 /** Keywords whose failure says only "not this shape": the phrase for the place explains them all. */
-const GENERIC_KEYWORDS = new Set(['type', 'oneOf', 'anyOf', 'allOf', 'not', 'pattern', 'enum', 'const', 'format', 'if']);
+const GENERIC_KEYWORDS = new Set([
+  'type', 'oneOf', 'anyOf', 'allOf', 'not', 'pattern', 'enum', 'const', 'format', 'if',
+]);
 
 const depth = (path: string): number => (path === '' ? 0 : path.split('/').length - 1);
 
@@ -149,7 +153,8 @@ function checker(validate: Validator): (value: unknown) => string | undefined {
   return (value) => {
     if (validate(value)) return undefined;
     const first = (validate.errors ?? [])[0];
-    return first === undefined ? 'is invalid' : \`\${first.instancePath || '(root)'}: \${first.message ?? first.keyword}\`;
+    if (first === undefined) return 'is invalid';
+    return \`\${first.instancePath || '(root)'}: \${first.message ?? first.keyword}\`;
   };
 }
 

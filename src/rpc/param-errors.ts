@@ -90,7 +90,8 @@ export function arityError(spec: MethodSpec, given: number): RpcError {
     const missing = spec.params[given]!;
     return new RpcError(
       ErrorCode.InvalidParams,
-      `invalid params: ${missing.name} (param ${given + 1}) is missing: ${spec.name} takes ${takes}${names}, got ${given}`,
+      `invalid params: ${missing.name} (param ${given + 1}) is missing: ` +
+        `${spec.name} takes ${takes}${names}, got ${given}`,
       { ...data, missing: missing.name },
     );
   }

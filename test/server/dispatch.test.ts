@@ -124,9 +124,31 @@ describe('dispatch', () => {
     });
     const disabled = (await d.handle({ jsonrpc: '2.0', id: 1, method: 'personal_x' }, http)) as any;
     expect(disabled.error.code).toBe(-32601);
-    expect(disabled.error.message).toContain('personal namespace is not enabled');
+    expect(disabled.error.message).toBe(
+      'the method personal_x does not exist/is not available: the personal namespace is not enabled on this node ' +
+        '(add it to network.rpc.apis, --apis)',
+    );
     const later = (await d.handle({ jsonrpc: '2.0', id: 1, method: 'eth_later' }, http)) as any;
     expect(later.error).toEqual({ code: -32004, message: 'Method not supported: eth_later (needs the engine)' });
+  });
+
+  it('suggests the method an unknown name is one slip away from, and nothing for a name far from all', async () => {
+    const message = async (method: string) =>
+      ((await d.handle({ jsonrpc: '2.0', id: 1, method }, http)) as any).error.message as string;
+    expect(await message('eth_ECHO')).toBe(
+      'the method eth_ECHO does not exist/is not available; did you mean eth_echo?',
+    );
+    expect(await message('eth_ecoh')).toMatch(/; did you mean eth_echo\?$/); // swapped neighbours
+    expect(await message('eth_eco')).toMatch(/; did you mean eth_echo\?$/); // one deleted
+    expect(await message('eth_boomm')).toMatch(/; did you mean eth_boom\?$/); // one inserted
+    expect(await message('eth_bxom')).toMatch(/; did you mean eth_boom\?$/); // one replaced
+    expect(await message('eth_nope')).toBe('the method eth_nope does not exist/is not available');
+    expect(await message('eth_bo')).toBe('the method eth_bo does not exist/is not available');
+    // The right spelling of a method whose namespace is off would still be refused: the hint says so.
+    expect(await message('personal_X')).toBe(
+      'the method personal_X does not exist/is not available; did you mean personal_x? (the personal namespace ' +
+        'is not enabled on this node: add it to network.rpc.apis, --apis)',
+    );
   });
 
   it('sends WebSocket-only methods over HTTP to -32601 with a hint, and runs them over WS', async () => {

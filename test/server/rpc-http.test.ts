@@ -96,6 +96,38 @@ describe('JSON-RPC over HTTP (dev node)', () => {
     });
   });
 
+  it('words a refused param so a person can act on it, and suggests the method a near-miss name meant', async () => {
+    const res = await post(node.url, [
+      request('eth_getBalance', ['0x12', 'latest'], 1),
+      request('eth_call', [{ to: '0x407d73d8a49eeb85d32cf465507dd71d507100c1', gas: 21000 }], 2),
+      request('eth_getbalance', ['0x407d73d8a49eeb85d32cf465507dd71d507100c1'], 3),
+      request('eth_blockNumbr', [], 4),
+      request('test_mineBlock', [1], 5),
+    ]);
+    const [address, gas, caseSlip, typo, disabled] = res.body as any[];
+    expect(address.error).toEqual({
+      code: -32602,
+      message:
+        'invalid params: address (param 1) must be a 20-byte account address: 0x and 40 hex digits ' +
+        '(checksum case allowed); got "0x12"',
+      data: { index: 0, param: 'address', keyword: 'pattern', expected: expect.stringMatching(/^a 20-byte/) },
+    });
+    expect(gas.error.message).toMatch(
+      /^invalid params: transaction \(param 1\) field gas must be a quantity: .*; got 21000, which is decimal: .*"0x5208"$/,
+    );
+    expect(caseSlip.error).toEqual({
+      code: -32601,
+      message: 'the method eth_getbalance does not exist/is not available; did you mean eth_getBalance?',
+    });
+    expect(typo.error.message).toBe(
+      'the method eth_blockNumbr does not exist/is not available; did you mean eth_blockNumber?',
+    );
+    expect(disabled.error.message).toBe(
+      'the method test_mineBlock does not exist/is not available; did you mean test_mineBlocks? ' +
+        '(the test namespace is not enabled on this node: add it to network.rpc.apis, --apis)',
+    );
+  });
+
   it('answers -32700 for malformed JSON with HTTP 200', async () => {
     const res = await post(node.url, '{"jsonrpc":"2.0",', { raw: true });
     expect(res.status).toBe(200);
