@@ -32,6 +32,8 @@ export interface ParamProblem {
   readonly limit?: number;
   /** A decimal number where a hex quantity belongs: the same number in hex. */
   readonly hex?: string;
+  /** A hex quantity with leading zeros (0x01) where they are refused: the same number without them. */
+  readonly unpadded?: string;
 }
 
 export interface ParamSpec {
@@ -145,6 +147,10 @@ function paramChecker(validate: Validator, outline: Words): (value: unknown) => 
     if (!branched && typeof p.limit === 'number') problem.limit = p.limit;
     const hex = decimalAsHex(validate, value, keys, path);
     if (hex !== undefined) problem.hex = hex;
+    if (typeof found === 'string' && /^0x0+[0-9a-fA-F]/.test(found)) {
+      const unpadded = \`0x\${found.slice(2).replace(/^0+/, '')}\`;
+      if (acceptedAt(validate, value, keys, path, unpadded)) problem.unpadded = unpadded;
+    }
     return problem;
   };
 }
@@ -173,17 +179,26 @@ function decimalAsHex(validate: Validator, root: unknown, keys: readonly string[
         : undefined;
   if (decimal === undefined) return undefined;
   const hex = \`0x\${decimal.toString(16)}\`;
-  const acceptedAt = (replacement: string): boolean => {
-    let fixed: unknown = replacement;
-    if (keys.length > 0) {
-      fixed = structuredClone(root);
-      let parent = fixed as Record<string, unknown>;
-      for (const key of keys.slice(0, -1)) parent = parent[key] as Record<string, unknown>;
-      parent[keys[keys.length - 1]!] = replacement;
-    }
-    return validate(fixed) || !(validate.errors ?? []).some((e) => e.instancePath === path);
-  };
-  return acceptedAt(hex) && !acceptedAt(decimal.toString()) ? hex : undefined;
+  const accepted = (replacement: string) => acceptedAt(validate, root, keys, path, replacement);
+  return accepted(hex) && !accepted(decimal.toString()) ? hex : undefined;
+}
+
+/** Whether \`replacement\` put at \`path\` would pass there (the rest of the value may still fail elsewhere). */
+function acceptedAt(
+  validate: Validator,
+  root: unknown,
+  keys: readonly string[],
+  path: string,
+  replacement: string,
+): boolean {
+  let fixed: unknown = replacement;
+  if (keys.length > 0) {
+    fixed = structuredClone(root);
+    let parent = fixed as Record<string, unknown>;
+    for (const key of keys.slice(0, -1)) parent = parent[key] as Record<string, unknown>;
+    parent[keys[keys.length - 1]!] = replacement;
+  }
+  return validate(fixed) || !(validate.errors ?? []).some((e) => e.instancePath === path);
 }
 
 export const methods: { readonly [K in MethodName]: MethodSpec } = {

@@ -61,6 +61,10 @@ describe('invalid-params sentences', () => {
     expect(messageOf('eth_call', [{ to: ADDRESS, bogus: 1 }])).toMatch(
       /^invalid params: transaction \(param 1\) has an unknown field "bogus"; the fields it takes are from, to, gas,/,
     );
+    expect(messageOf('eth_getBlockByNumber', ['0x01', false])).toMatch(
+      /; got "0x01", which has leading zeros: quantities are written without them, here "0x1"$/,
+    );
+    expect(messageOf('eth_getBlockByHash', [`0x0${'a'.repeat(63)}`.slice(0, 40), false])).not.toContain('leading');
     expect(messageOf('eth_call', [{ to: ADDRESS, gas: 21000 }])).toMatch(
       /field gas must be a quantity: .*; got 21000, which is decimal: quantities are 0x-prefixed hex, here "0x5208"$/,
     );

@@ -71,7 +71,11 @@ export function paramProblemText(name: string, index: number, problem: ParamProb
     default: {
       const got = givenText(value);
       const hint =
-        problem.hex === undefined ? '' : `, which is decimal: quantities are 0x-prefixed hex, here "${problem.hex}"`;
+        problem.hex !== undefined
+          ? `, which is decimal: quantities are 0x-prefixed hex, here "${problem.hex}"`
+          : problem.unpadded !== undefined
+            ? `, which has leading zeros: quantities are written without them, here "${problem.unpadded}"`
+            : '';
       return `${where} must be ${problem.expects}; got ${got}${hint}`;
     }
   }

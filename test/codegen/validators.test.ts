@@ -29,6 +29,7 @@ describe('generated validators', () => {
       keyword: 'oneOf',
       expects: 'a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized',
       value: '0x01',
+      unpadded: '0x1',
     });
     expect(block.check('final')).toMatchObject({ keyword: 'oneOf', expects: expect.stringMatching(/^a block number/) });
     const topics = findMethod('eth_getLogs')!.params[0].check({ topics: [null, null, null, null, null] });
