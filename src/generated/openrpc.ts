@@ -3577,7 +3577,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "params": [
         {
           "name": "hashRate",
-          "description": "Hashes per second, as a quantity or as 32 bytes (ethminer sends the padded form).",
+          "description": "A quantity or 32 bytes (ethminer sends the padded form): the hashes per second.",
           "required": true,
           "schema": {
             "anyOf": [
@@ -3755,7 +3755,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "name": "options",
-          "description": "For `logs`: the Filter (address and topics). For `newPendingTransactions`: true for full transactions. Absent otherwise.",
+          "description": "A log filter (address and topics) for `logs`, or true for full transactions with `newPendingTransactions`; absent otherwise.",
           "required": false,
           "schema": {
             "oneOf": [
@@ -4282,7 +4282,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "name": "duration",
-          "description": "How long to block, in seconds; null or omitted = permanently.",
+          "description": "A number of seconds to block; null or omitted = permanently.",
           "required": false,
           "schema": {
             "oneOf": [
@@ -4626,7 +4626,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "name": "duration",
-          "description": "Seconds to stay unlocked: default 300; 0 = until locked.",
+          "description": "A number of seconds to stay unlocked: default 300; 0 = until locked.",
           "required": false,
           "schema": {
             "oneOf": [
@@ -5340,7 +5340,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "params": [
         {
           "name": "count",
-          "description": "How many blocks: a JSON integer or a hex quantity, at least 1.",
+          "description": "A JSON integer or a hex quantity, at least 1: how many blocks to mine.",
           "required": true,
           "schema": {
             "oneOf": [
@@ -5364,7 +5364,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "name": "parentHash",
-          "description": "Block to build on; null or omitted = the best block.",
+          "description": "The hash of the block to build on; null or omitted = the best block.",
           "required": false,
           "schema": {
             "oneOf": [
@@ -5561,7 +5561,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "params": [
         {
           "name": "checkpointingInterval",
-          "description": "Checkpoint every this many blocks: a positive JSON integer or hex quantity.",
+          "description": "A positive JSON integer or hex quantity: checkpoint every this many blocks.",
           "required": true,
           "schema": {
             "oneOf": [
@@ -7516,13 +7516,13 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         "title": "uint64",
         "type": "string",
         "pattern": "^0x(0|[1-9a-f][0-9a-f]{0,15})$",
-        "description": "A quantity that fits in 64 bits."
+        "description": "A quantity (0x-prefixed hex, no leading zeros) that fits in 64 bits."
       },
       "uint256": {
         "title": "uint256",
         "type": "string",
         "pattern": "^0x(0|[1-9a-f][0-9a-f]{0,63})$",
-        "description": "A quantity that fits in 256 bits."
+        "description": "A quantity (0x-prefixed hex, no leading zeros) that fits in 256 bits."
       },
       "bytes": {
         "title": "bytes",
@@ -7581,7 +7581,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "latest",
           "pending"
         ],
-        "description": "`earliest` = genesis, `latest` = the newest block of the canonical chain, `pending` = the block being assembled from the pool. `safe` and `finalized` are accepted because the standard lists them, but Ethereum Classic is proof-of-work: no block is ever safe or finalized, so they answer -39001 \"Unknown block\", the standard's answer before the merge."
+        "description": "A block tag: earliest, latest, pending, safe or finalized. `earliest` = genesis, `latest` = the newest block of the canonical chain, `pending` = the block being assembled from the pool. `safe` and `finalized` are accepted because the standard lists them, but Ethereum Classic is proof-of-work: no block is ever safe or finalized, so they answer -39001 \"Unknown block\", the standard's answer before the merge."
       },
       "BlockNumberOrTag": {
         "title": "BlockNumberOrTag",
@@ -7593,7 +7593,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "$ref": "#/components/schemas/BlockTag"
           }
         ],
-        "description": "A block number (hex quantity) or a block tag."
+        "description": "A block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized."
       },
       "BlockNumberOrTagOrHash": {
         "title": "BlockNumberOrTagOrHash",
@@ -7614,7 +7614,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "$ref": "#/components/schemas/BlockNumberObject"
           }
         ],
-        "description": "A block number (hex quantity), a block tag, a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}. An unknown block gives -32001; requireCanonical true on a block off the canonical chain gives -32000."
+        "description": "A block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}. An unknown block gives -32001; requireCanonical true on a block off the canonical chain gives -32000."
       },
       "BlockHashObject": {
         "title": "BlockHashObject",
@@ -8194,7 +8194,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "CallRequest": {
         "title": "CallRequest",
         "type": "object",
-        "description": "A message call for eth_call and eth_estimateGas: the standard's GenericTransaction, plus data. Missing fields take defaults: from = the zero address, gas = the block gas limit, gasPrice = 0, value = 0. input and data are synonyms (both given and different: -32602). chainId, when given, must be this network's (-32000 otherwise). type, nonce and accessList are read and do not change the call. maxFeePerGas and maxPriorityFeePerGas are ignored, as geth does before London: Ethereum Classic has no base fee (given together with gasPrice: -32602). Blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has neither. chain, hardfork, networkId and common (what web3.js v4 adds to every estimate it makes before a send) are accepted and ignored, as geth ignores fields it does not know. A nonce or gas wider than 64 bits, or a value or gasPrice wider than 256 bits, gives -32602 (as geth refuses them).",
+        "description": "A message call object for eth_call and eth_estimateGas: the standard's GenericTransaction, plus data. Missing fields take defaults: from = the zero address, gas = the block gas limit, gasPrice = 0, value = 0. input and data are synonyms (both given and different: -32602). chainId, when given, must be this network's (-32000 otherwise). type, nonce and accessList are read and do not change the call. maxFeePerGas and maxPriorityFeePerGas are ignored, as geth does before London: Ethereum Classic has no base fee (given together with gasPrice: -32602). Blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has neither. chain, hardfork, networkId and common (what web3.js v4 adds to every estimate it makes before a send) are accepted and ignored, as geth ignores fields it does not know. A nonce or gas wider than 64 bits, or a value or gasPrice wider than 256 bits, gives -32602 (as geth refuses them).",
         "properties": {
           "from": {
             "$ref": "#/components/schemas/address"
@@ -8294,7 +8294,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "TransactionRequest": {
         "title": "TransactionRequest",
         "type": "object",
-        "description": "A transaction for the node to sign with a key it holds: the standard's GenericTransaction with from required (the key that signs), plus gasLimit and data. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data (both given and different: -32602). The node signs legacy transactions (EIP-155): type 0x0 or absent, and an empty or absent accessList. Quantities are hex: chainId 61 is 0x3d. An EIP-2930 request (type 0x1 or a non-empty accessList) gives -32602: sign it yourself and use eth_sendRawTransaction. maxFeePerGas/maxPriorityFeePerGas, type 0x2 and later, blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has no London, Cancun or Prague. A nonce or gas wider than 64 bits, or a value or gasPrice wider than 256 bits, gives -32602 (as geth refuses them).",
+        "description": "A transaction object for the node to sign with a key it holds: the standard's GenericTransaction with from required (the key that signs), plus gasLimit and data. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data (both given and different: -32602). The node signs legacy transactions (EIP-155): type 0x0 or absent, and an empty or absent accessList. Quantities are hex: chainId 61 is 0x3d. An EIP-2930 request (type 0x1 or a non-empty accessList) gives -32602: sign it yourself and use eth_sendRawTransaction. maxFeePerGas/maxPriorityFeePerGas, type 0x2 and later, blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has no London, Cancun or Prague. A nonce or gas wider than 64 bits, or a value or gasPrice wider than 256 bits, gives -32602 (as geth refuses them).",
         "properties": {
           "from": {
             "$ref": "#/components/schemas/address"
@@ -8550,7 +8550,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "newPendingTransactions",
           "syncing"
         ],
-        "description": "What an eth_subscribe subscription delivers."
+        "description": "One of newHeads, logs, newPendingTransactions or syncing: what an eth_subscribe subscription delivers."
       },
       "SubscriptionId": {
         "title": "SubscriptionId",

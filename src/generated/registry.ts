@@ -107,14 +107,36 @@ export type MethodName =
   | 'rpc.discover'
   | 'rpc_modules';
 
+/** Why a param was refused, in parts the JSON-RPC layer turns into one sentence (and `error.data`). */
+export interface ParamProblem {
+  /** Where inside the param, as ajv's instancePath: '' for the param itself, '/gas', '/accessList/0/address'. */
+  readonly path: string;
+  /** The ajv keyword that failed (oneOf/anyOf when no alternative fits). */
+  readonly keyword: string;
+  /** What belongs at `path`, in words from the schema's descriptions. */
+  readonly expects: string;
+  /** The value found at `path` (undefined for a missing field). */
+  readonly value: unknown;
+  /** required: the missing field; additionalProperties: the unknown one. */
+  readonly field?: string;
+  /** additionalProperties: the fields the object may have. */
+  readonly knownFields?: readonly string[];
+  /** The bound of minItems/maxItems/minimum/maximum/minLength/maxLength. */
+  readonly limit?: number;
+  /** A decimal number where a hex quantity belongs: the same number in hex. */
+  readonly hex?: string;
+  /** A hex quantity with leading zeros (0x01) where they are refused: the same number without them. */
+  readonly unpadded?: string;
+}
+
 export interface ParamSpec {
   /** The OpenRPC param name. */
   readonly name: string;
   readonly required: boolean;
-  /** Human text for errors: what a valid value looks like. */
+  /** Human text for errors and docs: what a valid value looks like. */
   readonly expects: string;
-  /** undefined when valid; otherwise a short reason from the compiled validator. */
-  readonly check: (value: unknown) => string | undefined;
+  /** undefined when valid; otherwise why not, located and worded from the schema. */
+  readonly check: (value: unknown) => ParamProblem | undefined;
 }
 
 export interface MethodSpec {
@@ -130,80 +152,146 @@ export interface MethodSpec {
   readonly transport: 'any' | 'ws';
 }
 
-function checker(validate: Validator): (value: unknown) => string | undefined {
+interface Words {
+  readonly e?: string;
+  readonly p?: { readonly [field: string]: Words };
+  readonly i?: Words;
+  readonly b?: readonly Words[];
+  readonly r?: string;
+}
+
+const words: { readonly [component: string]: Words } = {"AccessList":{"e":"an EIP-2930 access list","i":{"r":"AccessListEntry"}},"AccessListEntry":{"e":"one EIP-2930 access list entry","p":{"address":{"r":"address"},"storageKeys":{"e":"an array, each a 32-byte hash as 64 hex digits","i":{"r":"hash32"}}}},"address":{"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)"},"AuthorizationList":{"e":"an EIP-7702 authorization list (accepted as the standard writes it; Ethereum Classic has no EIP-7702, so a non-empty list is refused)","i":{"e":"an object","p":{"chainId":{"r":"uint"},"nonce":{"r":"uint"},"address":{"r":"address"},"yParity":{"r":"byte"},"r":{"r":"uint256"},"s":{"r":"uint256"}}}},"BlockHashObject":{"e":"EIP-1898 block by hash. requireCanonical (default false) true refuses a block that is not on the canonical chain with -32000","p":{"blockHash":{"r":"hash32"},"requireCanonical":{"e":"a boolean"}}},"BlockNumberObject":{"e":"EIP-1898 block by number (or tag): the same as giving blockNumber alone","p":{"blockNumber":{"r":"BlockNumberOrTag"}}},"BlockNumberOrTag":{"e":"a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized","b":[{"r":"uint"},{"r":"BlockTag"}]},"BlockNumberOrTagOrHash":{"e":"a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}","b":[{"r":"uint"},{"r":"BlockTag"},{"r":"hash32"},{"r":"BlockHashObject"},{"r":"BlockNumberObject"}]},"BlockTag":{"e":"a block tag: earliest, latest, pending, safe or finalized. earliest = genesis, latest = the newest block of the canonical chain, pending = the block being assembled from the pool. safe and finalized are accepted because the standard lists them, but Ethereum Classic is proof-of-work: no block is ever safe or finalized, so they answer -39001 \"Unknown block\", the standard's answer before the merge"},"byte":{"e":"one byte as 1 or 2 hex digits (a transaction type: 0x0, 0x00, 0x1 …)"},"bytes":{"e":"hex-encoded bytes, two digits per byte; 0x is empty"},"bytes32":{"e":"32 bytes as 64 hex digits"},"bytes65":{"e":"65 bytes as 130 hex digits: a secp256k1 signature r ‖ s ‖ v"},"bytes8":{"e":"8 bytes as 16 hex digits"},"bytesMax32":{"e":"0 to 32 bytes as hex, as clients send storage slots: leading zeros and an odd digit count allowed, read as a big-endian number left-padded to 32 bytes"},"CallRequest":{"e":"a message call object for eth_call and eth_estimateGas: the standard's GenericTransaction, plus data","p":{"from":{"r":"address"},"to":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"}]},"gas":{"r":"uint"},"gasPrice":{"r":"uint"},"value":{"r":"uint"},"data":{"r":"bytes"},"input":{"r":"bytes"},"nonce":{"r":"uint"},"accessList":{"r":"AccessList"},"chainId":{"r":"uint"},"type":{"r":"byte"},"maxPriorityFeePerGas":{"r":"uint"},"maxFeePerGas":{"r":"uint"},"maxFeePerBlobGas":{"r":"uint"},"blobVersionedHashes":{"e":"an array, each a 32-byte hash as 64 hex digits","i":{"r":"hash32"}},"blobs":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"commitments":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"proofs":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"authorizationList":{"r":"AuthorizationList"},"chain":{"e":"sent by web3.js v4 (e.g. \"mainnet\"); ignored"},"hardfork":{"e":"sent by web3.js v4 (e.g. \"london\"); ignored"},"networkId":{"r":"uint"},"common":{"e":"sent by web3.js v4 when a defaultCommon is configured; ignored"}}},"ChainParams":{"e":"a test chain as retesteth describes it: the genesis header fields, the fork schedule, the seal engine and the pre-state","p":{"genesis":{"r":"ChainParamsGenesis"},"params":{"r":"ChainParamsForks"},"sealEngine":{"e":"NoProof (default): skip the proof-of-work check"},"accounts":{"e":"an object"}}},"ChainParamsForks":{"e":"the fork schedule, in either dialect","p":{"fork":{"e":"a string"},"chainID":{"r":"TestQuantity"},"homesteadForkBlock":{"r":"TestQuantity"},"EIP150ForkBlock":{"r":"TestQuantity"},"EIP158ForkBlock":{"r":"TestQuantity"},"byzantiumForkBlock":{"r":"TestQuantity"},"constantinopleForkBlock":{"r":"TestQuantity"},"constantinopleFixForkBlock":{"r":"TestQuantity"},"istanbulForkBlock":{"r":"TestQuantity"},"berlinForkBlock":{"r":"TestQuantity"},"londonForkBlock":{"r":"TestQuantity"},"daoHardforkBlock":{"r":"TestQuantity"},"accountStartNonce":{"r":"TestQuantity"},"allowFutureBlocks":{"e":"a boolean"},"blockReward":{"r":"TestQuantity"}}},"ChainParamsGenesis":{"e":"the genesis fields retesteth sets","p":{"author":{"r":"address"},"difficulty":{"r":"TestQuantity"},"gasLimit":{"r":"TestQuantity"},"extraData":{"r":"bytes"},"timestamp":{"r":"TestQuantity"},"nonce":{"r":"bytes8"},"mixHash":{"r":"hash32"}}},"EnodeUrl":{"e":"a devp2p node URL: enode://<128 hex digits of the node public key>@<host or IP>:<TCP port>, optionally followed by ?discport=<UDP port>"},"Filter":{"e":"a log filter","p":{"fromBlock":{"r":"BlockNumberOrTag"},"toBlock":{"r":"BlockNumberOrTag"},"blockHash":{"r":"hash32"},"address":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed) or an array, each a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"},{"e":"an array, each a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","i":{"r":"address"}}]},"topics":{"e":"null or an array, each one topic position: null = any, a topic, or an array of alternatives (OR)","b":[{"r":"notFound"},{"e":"an array, each one topic position: null = any, a topic, or an array of alternatives (OR)","i":{"r":"FilterTopic"}}]}}},"FilterTopic":{"e":"one topic position: null = any, a topic, or an array of alternatives (OR)","b":[{"r":"notFound"},{"r":"bytes32"},{"e":"an array, each 32 bytes as 64 hex digits","i":{"r":"bytes32"}}]},"hash32":{"e":"a 32-byte hash as 64 hex digits"},"IeleCallRequest":{"e":"a call to the IELE virtual machine: give function (with its arguments) to call a contract, or contractCode to run creation code","p":{"from":{"r":"address"},"to":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"}]},"gas":{"r":"uint"},"gasPrice":{"r":"uint"},"value":{"r":"uint"},"function":{"e":"a string"},"contractCode":{"r":"bytes"},"arguments":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}}}},"IeleTransactionRequest":{"e":"an IELE transaction for the node to sign with an unlocked account: give function (with its arguments) or contractCode","p":{"from":{"r":"address"},"to":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"}]},"gas":{"r":"uint"},"gasPrice":{"r":"uint"},"value":{"r":"uint"},"nonce":{"r":"uint"},"function":{"e":"a string"},"contractCode":{"r":"bytes"},"arguments":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}}}},"McpInitializeRequest":{"e":"an MCP initialize request object (optional; its content is only informative: the server always answers with the one protocol version it speaks)","p":{"protocolVersion":{"e":"a string"},"capabilities":{"e":"an object"},"clientInfo":{"e":"an object","p":{"name":{"e":"a string"},"version":{"e":"a string"}}}}},"McpListRequest":{"e":"an MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored)","p":{"cursor":{"e":"a string"}}},"McpPromptGetRequest":{"e":"an object naming the prompt to render, e.g. {\"name\": \"mcp_node_health_check\"} (arguments optional, string values)","p":{"name":{"e":"a string"},"arguments":{"e":"an object"}}},"McpResourceReadRequest":{"e":"an object naming the resource to read, e.g. {\"uri\": \"svc://node/status\"}","p":{"uri":{"e":"a string"}}},"McpToolCallRequest":{"e":"an object naming the tool to run, e.g. {\"name\": \"mcp_node_status\", \"arguments\": {}} (arguments optional)","p":{"name":{"e":"a string"},"arguments":{"e":"an object"}}},"notFound":{"e":"nothing was found"},"PrivateKey":{"e":"a secp256k1 private key: 32 bytes as 64 hex digits; the 0x prefix is optional (geth-style keys without it are accepted)"},"SubscriptionId":{"e":"an opaque subscription id (16 random bytes as hex), valid on the WebSocket connection that created it"},"SubscriptionKind":{"e":"one of newHeads, logs, newPendingTransactions or syncing: what an eth_subscribe subscription delivers"},"TestBlockHashOrNumber":{"e":"a block for the retesteth state dumps: a 32-byte block hash (0x and 64 hex digits) or a block number as a TestQuantity (\"1\", 1 or \"0x01\")","b":[{"r":"hash32"},{"r":"TestQuantity"}]},"TestQuantity":{"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","b":[{"e":"an integer"},{"e":"a string"},{"e":"a string"}]},"TransactionRequest":{"e":"a transaction object for the node to sign with a key it holds: the standard's GenericTransaction with from required (the key that signs), plus gasLimit and data","p":{"from":{"r":"address"},"to":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"}]},"gas":{"r":"uint"},"gasLimit":{"r":"uint"},"gasPrice":{"r":"uint"},"value":{"r":"uint"},"data":{"r":"bytes"},"input":{"r":"bytes"},"nonce":{"r":"uint"},"chainId":{"r":"uint"},"accessList":{"r":"AccessList"},"type":{"r":"byte"},"maxPriorityFeePerGas":{"r":"uint"},"maxFeePerGas":{"r":"uint"},"maxFeePerBlobGas":{"r":"uint"},"blobVersionedHashes":{"e":"an array, each a 32-byte hash as 64 hex digits","i":{"r":"hash32"}},"blobs":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"commitments":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"proofs":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"authorizationList":{"r":"AuthorizationList"}}},"uint":{"e":"a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0"},"uint256":{"e":"a quantity (0x-prefixed hex, no leading zeros) that fits in 256 bits"}};
+
+const deref = (node: Words): Words => (node.r === undefined ? node : deref(words[node.r]!));
+
+/** The outline node at one step of a path, trying every branch of a oneOf/anyOf. */
+function stepInto(node: Words, key: string): Words | undefined {
+  const resolved = deref(node);
+  const property = resolved.p && Object.hasOwn(resolved.p, key) ? resolved.p[key] : undefined;
+  if (property) return property;
+  if (resolved.i && /^[0-9]+$/.test(key)) return resolved.i;
+  for (const branch of resolved.b ?? []) {
+    const found = stepInto(branch, key);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+const phraseOf = (node: Words): string => node.e ?? phraseOf(words[node.r!]!);
+
+/** Every field any branch of an object outline names. */
+function fieldsOf(node: Words): string[] {
+  const resolved = deref(node);
+  return [...Object.keys(resolved.p ?? {}), ...(resolved.b ?? []).flatMap(fieldsOf)];
+}
+
+const pathKeys = (path: string): string[] =>
+  path === '' ? [] : path.slice(1).split('/').map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+
+function valueAt(root: unknown, keys: readonly string[]): unknown {
+  let value = root;
+  for (const key of keys) {
+    value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+  }
+  return value;
+}
+
+/** Keywords whose failure says only "not this shape": the phrase for the place explains them all. */
+const GENERIC_KEYWORDS = new Set([
+  'type', 'oneOf', 'anyOf', 'allOf', 'not', 'pattern', 'enum', 'const', 'format', 'if',
+]);
+
+const depth = (path: string): number => (path === '' ? 0 : path.split('/').length - 1);
+
+function paramChecker(validate: Validator, outline: Words): (value: unknown) => ParamProblem | undefined {
   return (value) => {
     if (validate(value)) return undefined;
-    const { text, path } = reason(validate.errors ?? []);
-    return path === undefined ? text : text + decimalHint(validate, value, path);
+    const errors = validate.errors ?? [];
+    // ajv stops at the first failure, but a failed oneOf/anyOf first lists each branch's failure: the deepest
+    // place any branch reached is where the value went wrong (a bad field of the right object).
+    let chosen = errors[0];
+    for (const error of errors) if (depth(error.instancePath) > depth(chosen?.instancePath ?? '')) chosen = error;
+    if (!chosen) return { path: '', keyword: 'invalid', expects: phraseOf(outline), value };
+    const path = chosen.instancePath;
+    const keys = pathKeys(path);
+    let node: Words | undefined = outline;
+    for (const key of keys) node = node === undefined ? undefined : stepInto(node, key);
+    let branched = errors.some((e) => e.instancePath === path && (e.keyword === 'oneOf' || e.keyword === 'anyOf'));
+    // One alternative took the value's type and failed only a bound or a field rule (topics with 5 positions,
+    // count 0): that alternative was meant, so its rule is the one to explain.
+    const meant = errors.filter((e) => e.instancePath === path && !GENERIC_KEYWORDS.has(e.keyword));
+    if (branched && meant.length === 1) {
+      chosen = meant[0]!;
+      branched = false;
+    }
+    const found = valueAt(value, keys);
+    const problem: { -readonly [K in keyof ParamProblem]: ParamProblem[K] } = {
+      path,
+      keyword: branched ? 'oneOf' : chosen.keyword,
+      expects: node === undefined ? phraseOf(outline) : phraseOf(node),
+      value: found,
+    };
+    const p = chosen.params;
+    if (!branched && chosen.keyword === 'required') problem.field = String(p.missingProperty);
+    if (!branched && chosen.keyword === 'additionalProperties') {
+      problem.field = String(p.additionalProperty);
+      if (node) problem.knownFields = [...new Set(fieldsOf(node))];
+    }
+    if (!branched && typeof p.limit === 'number') problem.limit = p.limit;
+    const hex = decimalAsHex(validate, value, keys, path);
+    if (hex !== undefined) problem.hex = hex;
+    if (typeof found === 'string' && /^0x0+[0-9a-fA-F]/.test(found)) {
+      const unpadded = `0x${found.slice(2).replace(/^0+/, '')}`;
+      if (acceptedAt(validate, value, keys, path, unpadded)) problem.unpadded = unpadded;
+    }
+    return problem;
   };
 }
 
-/**
- * ajv stops at the first failure, except that a failed oneOf/anyOf first lists why each branch failed:
- * when those are all about the same value, naming the alternatives reads better than the first branch alone.
- */
-function reason(errors: readonly ValidationError[]): { text: string; path?: string } {
-  const first = errors[0];
-  if (!first) return { text: 'is invalid' };
-  const last = errors[errors.length - 1];
-  if ((last.keyword === 'oneOf' || last.keyword === 'anyOf') && errors.every((e) => e.instancePath === last.instancePath)) {
-    const alternatives = [...new Set(errors.slice(0, -1).map(describe))];
-    return { text: at(last.instancePath) + (alternatives.length > 0 ? alternatives.join(' or ') : describe(last)), path: last.instancePath };
-  }
-  return { text: at(first.instancePath) + describe(first), path: first.instancePath };
+function checker(validate: Validator): (value: unknown) => string | undefined {
+  return (value) => {
+    if (validate(value)) return undefined;
+    const first = (validate.errors ?? [])[0];
+    if (first === undefined) return 'is invalid';
+    return `${first.instancePath || '(root)'}: ${first.message ?? first.keyword}`;
+  };
 }
 
 /**
  * A JSON number or a decimal string where hex is expected is the commonest client mistake (chainId: 61): when the
  * same number written as a hex quantity would be accepted at that place and its decimal digits would not (so the
- * place wants hex, not any string), say so.
+ * place wants hex, not any string), the hex form.
  */
-function decimalHint(validate: Validator, root: unknown, path: string): string {
-  const keys = path === '' ? [] : path.slice(1).split('/').map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
-  let value: unknown = root;
-  for (const key of keys) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+function decimalAsHex(validate: Validator, root: unknown, keys: readonly string[], path: string): string | undefined {
+  const value = valueAt(root, keys);
   const decimal =
     typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
       ? BigInt(value)
       : typeof value === 'string' && /^(0|[1-9][0-9]*)$/.test(value)
         ? BigInt(value)
         : undefined;
-  if (decimal === undefined) return '';
+  if (decimal === undefined) return undefined;
   const hex = `0x${decimal.toString(16)}`;
-  const acceptedAt = (replacement: string): boolean => {
-    let fixed: unknown = replacement;
-    if (keys.length > 0) {
-      fixed = structuredClone(root);
-      let parent = fixed as Record<string, unknown>;
-      for (const key of keys.slice(0, -1)) parent = parent[key] as Record<string, unknown>;
-      parent[keys[keys.length - 1]] = replacement;
-    }
-    return validate(fixed) || !(validate.errors ?? []).some((e) => e.instancePath === path);
-  };
-  const wantsHex = acceptedAt(hex) && !acceptedAt(decimal.toString());
-  return wantsHex ? `; ${JSON.stringify(value)} is decimal: quantities are 0x-prefixed hex, here "${hex}"` : '';
+  const accepted = (replacement: string) => acceptedAt(validate, root, keys, path, replacement);
+  return accepted(hex) && !accepted(decimal.toString()) ? hex : undefined;
 }
 
-const at = (instancePath: string): string => (instancePath ? `${instancePath}: ` : '');
-
-function describe(error: ValidationError): string {
-  const params = error.params;
-  switch (error.keyword) {
-    case 'pattern':
-      return `must match ${String(params.pattern)}`;
-    case 'type':
-      return `must be ${String(params.type)}`;
-    case 'enum':
-      return `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'const':
-      return `must be ${JSON.stringify(params.allowedValue)}`;
-    case 'required':
-      return `must have property ${String(params.missingProperty)}`;
-    case 'additionalProperties':
-      return `must not have property ${String(params.additionalProperty)}`;
-    default:
-      return error.message ?? `fails ${error.keyword}`;
+/** Whether `replacement` put at `path` would pass there (the rest of the value may still fail elsewhere). */
+function acceptedAt(
+  validate: Validator,
+  root: unknown,
+  keys: readonly string[],
+  path: string,
+  replacement: string,
+): boolean {
+  let fixed: unknown = replacement;
+  if (keys.length > 0) {
+    fixed = structuredClone(root);
+    let parent = fixed as Record<string, unknown>;
+    for (const key of keys.slice(0, -1)) parent = parent[key] as Record<string, unknown>;
+    parent[keys[keys.length - 1]!] = replacement;
   }
+  return validate(fixed) || !(validate.errors ?? []).some((e) => e.instancePath === path);
 }
 
 export const methods: { readonly [K in MethodName]: MethodSpec } = {
@@ -230,14 +318,14 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'transaction',
         required: true,
-        expects: 'A message call for eth_call and eth_estimateGas: the standard\'s GenericTransaction, plus data. Missing fields take defaults: from = the zero address, gas = the block gas limit, gasPrice = 0, value = 0. input and data are synonyms (both given and different: -32602). chainId, when given, must be this network\'s (-32000 otherwise). type, nonce and accessList are read and do not change the call. maxFeePerGas and maxPriorityFeePerGas are ignored, as geth does before London: Ethereum Classic has no base fee (given together with gasPrice: -32602). Blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has neither. chain, hardfork, networkId and common (what web3.js v4 adds to every estimate it makes before a send) are accepted and ignored, as geth ignores fields it does not know. A nonce or gas wider than 64 bits, or a value or gasPrice wider than 256 bits, gives -32602 (as geth refuses them).',
-        check: checker(validators.validateEthCallTransactionParam),
+        expects: 'a message call object for eth_call and eth_estimateGas: the standard\'s GenericTransaction, plus data',
+        check: paramChecker(validators.validateEthCallTransactionParam, {"e":"a message call object for eth_call and eth_estimateGas: the standard's GenericTransaction, plus data","r":"CallRequest"}),
       },
       {
         name: 'block',
         required: false,
-        expects: 'A block number (hex quantity), a block tag, a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}. An unknown block gives -32001; requireCanonical true on a block off the canonical chain gives -32000.',
-        check: checker(validators.validateEthCallBlockParam),
+        expects: 'a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}',
+        check: paramChecker(validators.validateEthCallBlockParam, {"e":"a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}","r":"BlockNumberOrTagOrHash"}),
       },
     ],
     requiredParams: 1,
@@ -267,14 +355,14 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'transaction',
         required: true,
-        expects: 'A message call for eth_call and eth_estimateGas: the standard\'s GenericTransaction, plus data. Missing fields take defaults: from = the zero address, gas = the block gas limit, gasPrice = 0, value = 0. input and data are synonyms (both given and different: -32602). chainId, when given, must be this network\'s (-32000 otherwise). type, nonce and accessList are read and do not change the call. maxFeePerGas and maxPriorityFeePerGas are ignored, as geth does before London: Ethereum Classic has no base fee (given together with gasPrice: -32602). Blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has neither. chain, hardfork, networkId and common (what web3.js v4 adds to every estimate it makes before a send) are accepted and ignored, as geth ignores fields it does not know. A nonce or gas wider than 64 bits, or a value or gasPrice wider than 256 bits, gives -32602 (as geth refuses them).',
-        check: checker(validators.validateEthEstimateGasTransactionParam),
+        expects: 'a message call object for eth_call and eth_estimateGas: the standard\'s GenericTransaction, plus data',
+        check: paramChecker(validators.validateEthEstimateGasTransactionParam, {"e":"a message call object for eth_call and eth_estimateGas: the standard's GenericTransaction, plus data","r":"CallRequest"}),
       },
       {
         name: 'block',
         required: false,
-        expects: 'A block number (hex quantity), a block tag, a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}. An unknown block gives -32001; requireCanonical true on a block off the canonical chain gives -32000.',
-        check: checker(validators.validateEthEstimateGasBlockParam),
+        expects: 'a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}',
+        check: paramChecker(validators.validateEthEstimateGasBlockParam, {"e":"a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}","r":"BlockNumberOrTagOrHash"}),
       },
     ],
     requiredParams: 1,
@@ -296,14 +384,14 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'address',
         required: true,
-        expects: 'A 20-byte account address: 0x and 40 hex digits (checksum case allowed).',
-        check: checker(validators.validateEthGetBalanceAddressParam),
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateEthGetBalanceAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
       },
       {
         name: 'block',
         required: false,
-        expects: 'A block number (hex quantity), a block tag, a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}. An unknown block gives -32001; requireCanonical true on a block off the canonical chain gives -32000.',
-        check: checker(validators.validateEthGetBalanceBlockParam),
+        expects: 'a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}',
+        check: paramChecker(validators.validateEthGetBalanceBlockParam, {"e":"a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}","r":"BlockNumberOrTagOrHash"}),
       },
     ],
     requiredParams: 1,
@@ -317,14 +405,14 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'blockHash',
         required: true,
-        expects: 'A 32-byte hash as 64 hex digits.',
-        check: checker(validators.validateEthGetBlockByHashBlockHashParam),
+        expects: 'a 32-byte hash as 64 hex digits',
+        check: paramChecker(validators.validateEthGetBlockByHashBlockHashParam, {"e":"a 32-byte hash as 64 hex digits","r":"hash32"}),
       },
       {
         name: 'fullTransactions',
         required: true,
-        expects: '`true` for full transaction objects, `false` for transaction hashes only.',
-        check: checker(validators.validateEthGetBlockByHashFullTransactionsParam),
+        expects: 'a boolean (true for full transaction objects, false for transaction hashes only)',
+        check: paramChecker(validators.validateEthGetBlockByHashFullTransactionsParam, {"e":"a boolean (true for full transaction objects, false for transaction hashes only)"}),
       },
     ],
     requiredParams: 2,
@@ -338,14 +426,14 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'block',
         required: true,
-        expects: 'A block number (hex quantity) or a block tag.',
-        check: checker(validators.validateEthGetBlockByNumberBlockParam),
+        expects: 'a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized',
+        check: paramChecker(validators.validateEthGetBlockByNumberBlockParam, {"e":"a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized","r":"BlockNumberOrTag"}),
       },
       {
         name: 'fullTransactions',
         required: true,
-        expects: '`true` for full transaction objects, `false` for transaction hashes only.',
-        check: checker(validators.validateEthGetBlockByNumberFullTransactionsParam),
+        expects: 'a boolean (true for full transaction objects, false for transaction hashes only)',
+        check: paramChecker(validators.validateEthGetBlockByNumberFullTransactionsParam, {"e":"a boolean (true for full transaction objects, false for transaction hashes only)"}),
       },
     ],
     requiredParams: 2,
@@ -359,8 +447,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'block',
         required: true,
-        expects: 'A block number (hex quantity), a block tag, a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}. An unknown block gives -32001; requireCanonical true on a block off the canonical chain gives -32000.',
-        check: checker(validators.validateEthGetBlockReceiptsBlockParam),
+        expects: 'a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}',
+        check: paramChecker(validators.validateEthGetBlockReceiptsBlockParam, {"e":"a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}","r":"BlockNumberOrTagOrHash"}),
       },
     ],
     requiredParams: 1,
@@ -374,8 +462,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'blockHash',
         required: true,
-        expects: 'A 32-byte hash as 64 hex digits.',
-        check: checker(validators.validateEthGetBlockTransactionCountByHashBlockHashParam),
+        expects: 'a 32-byte hash as 64 hex digits',
+        check: paramChecker(validators.validateEthGetBlockTransactionCountByHashBlockHashParam, {"e":"a 32-byte hash as 64 hex digits","r":"hash32"}),
       },
     ],
     requiredParams: 1,
@@ -389,8 +477,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'block',
         required: true,
-        expects: 'A block number (hex quantity) or a block tag.',
-        check: checker(validators.validateEthGetBlockTransactionCountByNumberBlockParam),
+        expects: 'a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized',
+        check: paramChecker(validators.validateEthGetBlockTransactionCountByNumberBlockParam, {"e":"a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized","r":"BlockNumberOrTag"}),
       },
     ],
     requiredParams: 1,
@@ -404,14 +492,14 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'address',
         required: true,
-        expects: 'A 20-byte account address: 0x and 40 hex digits (checksum case allowed).',
-        check: checker(validators.validateEthGetCodeAddressParam),
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateEthGetCodeAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
       },
       {
         name: 'block',
         required: false,
-        expects: 'A block number (hex quantity), a block tag, a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}. An unknown block gives -32001; requireCanonical true on a block off the canonical chain gives -32000.',
-        check: checker(validators.validateEthGetCodeBlockParam),
+        expects: 'a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}',
+        check: paramChecker(validators.validateEthGetCodeBlockParam, {"e":"a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}","r":"BlockNumberOrTagOrHash"}),
       },
     ],
     requiredParams: 1,
@@ -425,8 +513,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'filterId',
         required: true,
-        expects: 'A quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0.',
-        check: checker(validators.validateEthGetFilterChangesFilterIdParam),
+        expects: 'a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0',
+        check: paramChecker(validators.validateEthGetFilterChangesFilterIdParam, {"e":"a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0","r":"uint"}),
       },
     ],
     requiredParams: 1,
@@ -440,8 +528,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'filterId',
         required: true,
-        expects: 'A quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0.',
-        check: checker(validators.validateEthGetFilterLogsFilterIdParam),
+        expects: 'a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0',
+        check: paramChecker(validators.validateEthGetFilterLogsFilterIdParam, {"e":"a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0","r":"uint"}),
       },
     ],
     requiredParams: 1,
@@ -455,8 +543,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'filter',
         required: true,
-        expects: 'A log filter. Use blockHash (EIP-234) or a fromBlock/toBlock range, not both. address and topics may be null (any). At most 4 topic positions: a log has at most 4 topics (geth refuses more too).',
-        check: checker(validators.validateEthGetLogsFilterParam),
+        expects: 'a log filter',
+        check: paramChecker(validators.validateEthGetLogsFilterParam, {"e":"a log filter","r":"Filter"}),
       },
     ],
     requiredParams: 1,
@@ -470,20 +558,20 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'address',
         required: true,
-        expects: 'A 20-byte account address: 0x and 40 hex digits (checksum case allowed).',
-        check: checker(validators.validateEthGetProofAddressParam),
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateEthGetProofAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
       },
       {
         name: 'storageKeys',
         required: true,
-        expects: 'Storage slots to prove, each 0 to 32 bytes of hex as for eth_getStorageAt; may be empty. Each proof\'s key is the slot as 32 bytes when it was given as 32 bytes, else as a quantity.',
-        check: checker(validators.validateEthGetProofStorageKeysParam),
+        expects: 'an array, each 0 to 32 bytes as hex, as clients send storage slots: leading zeros and an odd digit count allowed, read as a big-endian number left-padded to 32 bytes (storage slots to prove, each 0 to 32 bytes of hex as for eth_getStorageAt; may be empty)',
+        check: paramChecker(validators.validateEthGetProofStorageKeysParam, {"e":"an array, each 0 to 32 bytes as hex, as clients send storage slots: leading zeros and an odd digit count allowed, read as a big-endian number left-padded to 32 bytes (storage slots to prove, each 0 to 32 bytes of hex as for eth_getStorageAt; may be empty)","i":{"r":"bytesMax32"}}),
       },
       {
         name: 'block',
         required: false,
-        expects: 'A block number (hex quantity), a block tag, a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}. An unknown block gives -32001; requireCanonical true on a block off the canonical chain gives -32000.',
-        check: checker(validators.validateEthGetProofBlockParam),
+        expects: 'a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}',
+        check: paramChecker(validators.validateEthGetProofBlockParam, {"e":"a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}","r":"BlockNumberOrTagOrHash"}),
       },
     ],
     requiredParams: 2,
@@ -497,14 +585,14 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'blockHash',
         required: true,
-        expects: 'A 32-byte hash as 64 hex digits.',
-        check: checker(validators.validateEthGetRawTransactionByBlockHashAndIndexBlockHashParam),
+        expects: 'a 32-byte hash as 64 hex digits',
+        check: paramChecker(validators.validateEthGetRawTransactionByBlockHashAndIndexBlockHashParam, {"e":"a 32-byte hash as 64 hex digits","r":"hash32"}),
       },
       {
         name: 'index',
         required: true,
-        expects: 'A quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0.',
-        check: checker(validators.validateEthGetRawTransactionByBlockHashAndIndexIndexParam),
+        expects: 'a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0',
+        check: paramChecker(validators.validateEthGetRawTransactionByBlockHashAndIndexIndexParam, {"e":"a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0","r":"uint"}),
       },
     ],
     requiredParams: 2,
@@ -518,14 +606,14 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'block',
         required: true,
-        expects: 'A block number (hex quantity) or a block tag.',
-        check: checker(validators.validateEthGetRawTransactionByBlockNumberAndIndexBlockParam),
+        expects: 'a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized',
+        check: paramChecker(validators.validateEthGetRawTransactionByBlockNumberAndIndexBlockParam, {"e":"a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized","r":"BlockNumberOrTag"}),
       },
       {
         name: 'index',
         required: true,
-        expects: 'A quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0.',
-        check: checker(validators.validateEthGetRawTransactionByBlockNumberAndIndexIndexParam),
+        expects: 'a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0',
+        check: paramChecker(validators.validateEthGetRawTransactionByBlockNumberAndIndexIndexParam, {"e":"a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0","r":"uint"}),
       },
     ],
     requiredParams: 2,
@@ -539,8 +627,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'transactionHash',
         required: true,
-        expects: 'A 32-byte hash as 64 hex digits.',
-        check: checker(validators.validateEthGetRawTransactionByHashTransactionHashParam),
+        expects: 'a 32-byte hash as 64 hex digits',
+        check: paramChecker(validators.validateEthGetRawTransactionByHashTransactionHashParam, {"e":"a 32-byte hash as 64 hex digits","r":"hash32"}),
       },
     ],
     requiredParams: 1,
@@ -554,20 +642,20 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'address',
         required: true,
-        expects: 'A 20-byte account address: 0x and 40 hex digits (checksum case allowed).',
-        check: checker(validators.validateEthGetStorageAtAddressParam),
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateEthGetStorageAtAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
       },
       {
         name: 'position',
         required: true,
-        expects: '0 to 32 bytes as hex, as clients send storage slots: leading zeros and an odd digit count allowed, read as a big-endian number left-padded to 32 bytes. `0x`, `0x0`, `0x00` and 32 zero bytes all name slot 0; `0x1`, `0x01`, `0x0000000000000000000000000000000000000001` (20 bytes) and `0x00…01` (32 bytes) all name slot 1.',
-        check: checker(validators.validateEthGetStorageAtPositionParam),
+        expects: '0 to 32 bytes as hex, as clients send storage slots: leading zeros and an odd digit count allowed, read as a big-endian number left-padded to 32 bytes',
+        check: paramChecker(validators.validateEthGetStorageAtPositionParam, {"e":"0 to 32 bytes as hex, as clients send storage slots: leading zeros and an odd digit count allowed, read as a big-endian number left-padded to 32 bytes","r":"bytesMax32"}),
       },
       {
         name: 'block',
         required: false,
-        expects: 'A block number (hex quantity), a block tag, a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}. An unknown block gives -32001; requireCanonical true on a block off the canonical chain gives -32000.',
-        check: checker(validators.validateEthGetStorageAtBlockParam),
+        expects: 'a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}',
+        check: paramChecker(validators.validateEthGetStorageAtBlockParam, {"e":"a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}","r":"BlockNumberOrTagOrHash"}),
       },
     ],
     requiredParams: 2,
@@ -581,14 +669,14 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'address',
         required: true,
-        expects: 'A 20-byte account address: 0x and 40 hex digits (checksum case allowed).',
-        check: checker(validators.validateEthGetStorageRootAddressParam),
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateEthGetStorageRootAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
       },
       {
         name: 'block',
         required: false,
-        expects: 'A block number (hex quantity), a block tag, a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}. An unknown block gives -32001; requireCanonical true on a block off the canonical chain gives -32000.',
-        check: checker(validators.validateEthGetStorageRootBlockParam),
+        expects: 'a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}',
+        check: paramChecker(validators.validateEthGetStorageRootBlockParam, {"e":"a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}","r":"BlockNumberOrTagOrHash"}),
       },
     ],
     requiredParams: 1,
@@ -602,14 +690,14 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'blockHash',
         required: true,
-        expects: 'A 32-byte hash as 64 hex digits.',
-        check: checker(validators.validateEthGetTransactionByBlockHashAndIndexBlockHashParam),
+        expects: 'a 32-byte hash as 64 hex digits',
+        check: paramChecker(validators.validateEthGetTransactionByBlockHashAndIndexBlockHashParam, {"e":"a 32-byte hash as 64 hex digits","r":"hash32"}),
       },
       {
         name: 'index',
         required: true,
-        expects: 'A quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0.',
-        check: checker(validators.validateEthGetTransactionByBlockHashAndIndexIndexParam),
+        expects: 'a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0',
+        check: paramChecker(validators.validateEthGetTransactionByBlockHashAndIndexIndexParam, {"e":"a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0","r":"uint"}),
       },
     ],
     requiredParams: 2,
@@ -623,14 +711,14 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'block',
         required: true,
-        expects: 'A block number (hex quantity) or a block tag.',
-        check: checker(validators.validateEthGetTransactionByBlockNumberAndIndexBlockParam),
+        expects: 'a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized',
+        check: paramChecker(validators.validateEthGetTransactionByBlockNumberAndIndexBlockParam, {"e":"a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized","r":"BlockNumberOrTag"}),
       },
       {
         name: 'index',
         required: true,
-        expects: 'A quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0.',
-        check: checker(validators.validateEthGetTransactionByBlockNumberAndIndexIndexParam),
+        expects: 'a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0',
+        check: paramChecker(validators.validateEthGetTransactionByBlockNumberAndIndexIndexParam, {"e":"a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0","r":"uint"}),
       },
     ],
     requiredParams: 2,
@@ -644,8 +732,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'transactionHash',
         required: true,
-        expects: 'A 32-byte hash as 64 hex digits.',
-        check: checker(validators.validateEthGetTransactionByHashTransactionHashParam),
+        expects: 'a 32-byte hash as 64 hex digits',
+        check: paramChecker(validators.validateEthGetTransactionByHashTransactionHashParam, {"e":"a 32-byte hash as 64 hex digits","r":"hash32"}),
       },
     ],
     requiredParams: 1,
@@ -659,14 +747,14 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'address',
         required: true,
-        expects: 'A 20-byte account address: 0x and 40 hex digits (checksum case allowed).',
-        check: checker(validators.validateEthGetTransactionCountAddressParam),
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateEthGetTransactionCountAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
       },
       {
         name: 'block',
         required: false,
-        expects: 'A block number (hex quantity), a block tag, a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}. An unknown block gives -32001; requireCanonical true on a block off the canonical chain gives -32000.',
-        check: checker(validators.validateEthGetTransactionCountBlockParam),
+        expects: 'a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}',
+        check: paramChecker(validators.validateEthGetTransactionCountBlockParam, {"e":"a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}","r":"BlockNumberOrTagOrHash"}),
       },
     ],
     requiredParams: 1,
@@ -680,8 +768,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'transactionHash',
         required: true,
-        expects: 'A 32-byte hash as 64 hex digits.',
-        check: checker(validators.validateEthGetTransactionReceiptTransactionHashParam),
+        expects: 'a 32-byte hash as 64 hex digits',
+        check: paramChecker(validators.validateEthGetTransactionReceiptTransactionHashParam, {"e":"a 32-byte hash as 64 hex digits","r":"hash32"}),
       },
     ],
     requiredParams: 1,
@@ -695,14 +783,14 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'blockHash',
         required: true,
-        expects: 'A 32-byte hash as 64 hex digits.',
-        check: checker(validators.validateEthGetUncleByBlockHashAndIndexBlockHashParam),
+        expects: 'a 32-byte hash as 64 hex digits',
+        check: paramChecker(validators.validateEthGetUncleByBlockHashAndIndexBlockHashParam, {"e":"a 32-byte hash as 64 hex digits","r":"hash32"}),
       },
       {
         name: 'index',
         required: true,
-        expects: 'A quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0.',
-        check: checker(validators.validateEthGetUncleByBlockHashAndIndexIndexParam),
+        expects: 'a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0',
+        check: paramChecker(validators.validateEthGetUncleByBlockHashAndIndexIndexParam, {"e":"a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0","r":"uint"}),
       },
     ],
     requiredParams: 2,
@@ -716,14 +804,14 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'block',
         required: true,
-        expects: 'A block number (hex quantity) or a block tag.',
-        check: checker(validators.validateEthGetUncleByBlockNumberAndIndexBlockParam),
+        expects: 'a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized',
+        check: paramChecker(validators.validateEthGetUncleByBlockNumberAndIndexBlockParam, {"e":"a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized","r":"BlockNumberOrTag"}),
       },
       {
         name: 'index',
         required: true,
-        expects: 'A quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0.',
-        check: checker(validators.validateEthGetUncleByBlockNumberAndIndexIndexParam),
+        expects: 'a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0',
+        check: paramChecker(validators.validateEthGetUncleByBlockNumberAndIndexIndexParam, {"e":"a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0","r":"uint"}),
       },
     ],
     requiredParams: 2,
@@ -737,8 +825,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'blockHash',
         required: true,
-        expects: 'A 32-byte hash as 64 hex digits.',
-        check: checker(validators.validateEthGetUncleCountByBlockHashBlockHashParam),
+        expects: 'a 32-byte hash as 64 hex digits',
+        check: paramChecker(validators.validateEthGetUncleCountByBlockHashBlockHashParam, {"e":"a 32-byte hash as 64 hex digits","r":"hash32"}),
       },
     ],
     requiredParams: 1,
@@ -752,8 +840,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'block',
         required: true,
-        expects: 'A block number (hex quantity) or a block tag.',
-        check: checker(validators.validateEthGetUncleCountByBlockNumberBlockParam),
+        expects: 'a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized',
+        check: paramChecker(validators.validateEthGetUncleCountByBlockNumberBlockParam, {"e":"a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized","r":"BlockNumberOrTag"}),
       },
     ],
     requiredParams: 1,
@@ -799,8 +887,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'filter',
         required: true,
-        expects: 'A log filter. Use blockHash (EIP-234) or a fromBlock/toBlock range, not both. address and topics may be null (any). At most 4 topic positions: a log has at most 4 topics (geth refuses more too).',
-        check: checker(validators.validateEthNewFilterFilterParam),
+        expects: 'a log filter',
+        check: paramChecker(validators.validateEthNewFilterFilterParam, {"e":"a log filter","r":"Filter"}),
       },
     ],
     requiredParams: 1,
@@ -838,8 +926,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'signedTransaction',
         required: true,
-        expects: 'Hex-encoded bytes, two digits per byte; 0x is empty.',
-        check: checker(validators.validateEthSendRawTransactionSignedTransactionParam),
+        expects: 'hex-encoded bytes, two digits per byte; 0x is empty',
+        check: paramChecker(validators.validateEthSendRawTransactionSignedTransactionParam, {"e":"hex-encoded bytes, two digits per byte; 0x is empty","r":"bytes"}),
       },
     ],
     requiredParams: 1,
@@ -853,8 +941,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'transaction',
         required: true,
-        expects: 'A transaction for the node to sign with a key it holds: the standard\'s GenericTransaction with from required (the key that signs), plus gasLimit and data. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data (both given and different: -32602). The node signs legacy transactions (EIP-155): type 0x0 or absent, and an empty or absent accessList. Quantities are hex: chainId 61 is 0x3d. An EIP-2930 request (type 0x1 or a non-empty accessList) gives -32602: sign it yourself and use eth_sendRawTransaction. maxFeePerGas/maxPriorityFeePerGas, type 0x2 and later, blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has no London, Cancun or Prague. A nonce or gas wider than 64 bits, or a value or gasPrice wider than 256 bits, gives -32602 (as geth refuses them).',
-        check: checker(validators.validateEthSendTransactionTransactionParam),
+        expects: 'a transaction object for the node to sign with a key it holds: the standard\'s GenericTransaction with from required (the key that signs), plus gasLimit and data',
+        check: paramChecker(validators.validateEthSendTransactionTransactionParam, {"e":"a transaction object for the node to sign with a key it holds: the standard's GenericTransaction with from required (the key that signs), plus gasLimit and data","r":"TransactionRequest"}),
       },
     ],
     requiredParams: 1,
@@ -868,14 +956,14 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'address',
         required: true,
-        expects: 'A 20-byte account address: 0x and 40 hex digits (checksum case allowed).',
-        check: checker(validators.validateEthSignAddressParam),
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateEthSignAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
       },
       {
         name: 'message',
         required: true,
-        expects: 'Hex-encoded bytes, two digits per byte; 0x is empty.',
-        check: checker(validators.validateEthSignMessageParam),
+        expects: 'hex-encoded bytes, two digits per byte; 0x is empty',
+        check: paramChecker(validators.validateEthSignMessageParam, {"e":"hex-encoded bytes, two digits per byte; 0x is empty","r":"bytes"}),
       },
     ],
     requiredParams: 2,
@@ -889,14 +977,14 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'hashRate',
         required: true,
-        expects: 'Hashes per second, as a quantity or as 32 bytes (ethminer sends the padded form).',
-        check: checker(validators.validateEthSubmitHashrateHashRateParam),
+        expects: 'a quantity or 32 bytes (ethminer sends the padded form): the hashes per second',
+        check: paramChecker(validators.validateEthSubmitHashrateHashRateParam, {"e":"a quantity or 32 bytes (ethminer sends the padded form): the hashes per second","b":[{"r":"uint"},{"r":"bytes32"}]}),
       },
       {
         name: 'minerId',
         required: true,
-        expects: '32 bytes as 64 hex digits.',
-        check: checker(validators.validateEthSubmitHashrateMinerIdParam),
+        expects: '32 bytes as 64 hex digits',
+        check: paramChecker(validators.validateEthSubmitHashrateMinerIdParam, {"e":"32 bytes as 64 hex digits","r":"bytes32"}),
       },
     ],
     requiredParams: 2,
@@ -910,20 +998,20 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'nonce',
         required: true,
-        expects: '8 bytes as 16 hex digits.',
-        check: checker(validators.validateEthSubmitWorkNonceParam),
+        expects: '8 bytes as 16 hex digits',
+        check: paramChecker(validators.validateEthSubmitWorkNonceParam, {"e":"8 bytes as 16 hex digits","r":"bytes8"}),
       },
       {
         name: 'powHash',
         required: true,
-        expects: 'A 32-byte hash as 64 hex digits.',
-        check: checker(validators.validateEthSubmitWorkPowHashParam),
+        expects: 'a 32-byte hash as 64 hex digits',
+        check: paramChecker(validators.validateEthSubmitWorkPowHashParam, {"e":"a 32-byte hash as 64 hex digits","r":"hash32"}),
       },
       {
         name: 'mixDigest',
         required: true,
-        expects: 'A 32-byte hash as 64 hex digits.',
-        check: checker(validators.validateEthSubmitWorkMixDigestParam),
+        expects: 'a 32-byte hash as 64 hex digits',
+        check: paramChecker(validators.validateEthSubmitWorkMixDigestParam, {"e":"a 32-byte hash as 64 hex digits","r":"hash32"}),
       },
     ],
     requiredParams: 3,
@@ -937,14 +1025,14 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'kind',
         required: true,
-        expects: 'What an eth_subscribe subscription delivers.',
-        check: checker(validators.validateEthSubscribeKindParam),
+        expects: 'one of newHeads, logs, newPendingTransactions or syncing: what an eth_subscribe subscription delivers',
+        check: paramChecker(validators.validateEthSubscribeKindParam, {"e":"one of newHeads, logs, newPendingTransactions or syncing: what an eth_subscribe subscription delivers","r":"SubscriptionKind"}),
       },
       {
         name: 'options',
         required: false,
-        expects: 'For `logs`: the Filter (address and topics). For `newPendingTransactions`: true for full transactions. Absent otherwise.',
-        check: checker(validators.validateEthSubscribeOptionsParam),
+        expects: 'a log filter (address and topics) for logs, or true for full transactions with newPendingTransactions; absent otherwise',
+        check: paramChecker(validators.validateEthSubscribeOptionsParam, {"e":"a log filter (address and topics) for logs, or true for full transactions with newPendingTransactions; absent otherwise","b":[{"r":"Filter"},{"e":"a boolean"}]}),
       },
     ],
     requiredParams: 1,
@@ -966,8 +1054,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'filterId',
         required: true,
-        expects: 'A quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0.',
-        check: checker(validators.validateEthUninstallFilterFilterIdParam),
+        expects: 'a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0',
+        check: paramChecker(validators.validateEthUninstallFilterFilterIdParam, {"e":"a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0","r":"uint"}),
       },
     ],
     requiredParams: 1,
@@ -981,8 +1069,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'subscriptionId',
         required: true,
-        expects: 'An opaque subscription id (16 random bytes as hex), valid on the WebSocket connection that created it.',
-        check: checker(validators.validateEthUnsubscribeSubscriptionIdParam),
+        expects: 'an opaque subscription id (16 random bytes as hex), valid on the WebSocket connection that created it',
+        check: paramChecker(validators.validateEthUnsubscribeSubscriptionIdParam, {"e":"an opaque subscription id (16 random bytes as hex), valid on the WebSocket connection that created it","r":"SubscriptionId"}),
       },
     ],
     requiredParams: 1,
@@ -1028,8 +1116,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'data',
         required: true,
-        expects: 'Hex-encoded bytes, two digits per byte; 0x is empty.',
-        check: checker(validators.validateWeb3Sha3DataParam),
+        expects: 'hex-encoded bytes, two digits per byte; 0x is empty',
+        check: paramChecker(validators.validateWeb3Sha3DataParam, {"e":"hex-encoded bytes, two digits per byte; 0x is empty","r":"bytes"}),
       },
     ],
     requiredParams: 1,
@@ -1043,20 +1131,20 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'address',
         required: true,
-        expects: 'An IP address, a node id (128 hex digits, the nodeId of net_listPeers) or a connection id (host:port of a current peer from net_listPeers).',
-        check: checker(validators.validateNetAddToBlacklistAddressParam),
+        expects: 'a string (an IP address, a node id (128 hex digits, the nodeId of net_listPeers) or a connection id (host:port of a current peer from net_listPeers))',
+        check: paramChecker(validators.validateNetAddToBlacklistAddressParam, {"e":"a string (an IP address, a node id (128 hex digits, the nodeId of net_listPeers) or a connection id (host:port of a current peer from net_listPeers))"}),
       },
       {
         name: 'duration',
         required: false,
-        expects: 'How long to block, in seconds; null or omitted = permanently.',
-        check: checker(validators.validateNetAddToBlacklistDurationParam),
+        expects: 'a number of seconds to block; null or omitted = permanently',
+        check: paramChecker(validators.validateNetAddToBlacklistDurationParam, {"e":"a number of seconds to block; null or omitted = permanently","b":[{"r":"notFound"},{"e":"an integer"}]}),
       },
       {
         name: 'reason',
         required: false,
-        expects: 'Free text shown in net_listBlacklistedPeers; defaults to "added by operator".',
-        check: checker(validators.validateNetAddToBlacklistReasonParam),
+        expects: 'a string (free text shown in net_listBlacklistedPeers; defaults to "added by operator")',
+        check: paramChecker(validators.validateNetAddToBlacklistReasonParam, {"e":"a string (free text shown in net_listBlacklistedPeers; defaults to \"added by operator\")"}),
       },
     ],
     requiredParams: 1,
@@ -1070,8 +1158,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'enode',
         required: true,
-        expects: 'A devp2p node URL: enode://<128 hex digits of the node public key>@<host or IP>:<TCP port>, optionally followed by ?discport=<UDP port>.',
-        check: checker(validators.validateNetConnectToPeerEnodeParam),
+        expects: 'a devp2p node URL: enode://<128 hex digits of the node public key>@<host or IP>:<TCP port>, optionally followed by ?discport=<UDP port>',
+        check: paramChecker(validators.validateNetConnectToPeerEnodeParam, {"e":"a devp2p node URL: enode://<128 hex digits of the node public key>@<host or IP>:<TCP port>, optionally followed by ?discport=<UDP port>","r":"EnodeUrl"}),
       },
     ],
     requiredParams: 1,
@@ -1085,8 +1173,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'peerId',
         required: true,
-        expects: 'The peer id from net_listPeers.',
-        check: checker(validators.validateNetDisconnectPeerPeerIdParam),
+        expects: 'a string (the peer id from net_listPeers)',
+        check: paramChecker(validators.validateNetDisconnectPeerPeerIdParam, {"e":"a string (the peer id from net_listPeers)"}),
       },
     ],
     requiredParams: 1,
@@ -1132,8 +1220,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'address',
         required: true,
-        expects: 'The id as net_listBlacklistedPeers lists it (an IP address or a node id), or any form net_addToBlacklist takes.',
-        check: checker(validators.validateNetRemoveFromBlacklistAddressParam),
+        expects: 'a string (the id as net_listBlacklistedPeers lists it (an IP address or a node id), or any form net_addToBlacklist takes)',
+        check: paramChecker(validators.validateNetRemoveFromBlacklistAddressParam, {"e":"a string (the id as net_listBlacklistedPeers lists it (an IP address or a node id), or any form net_addToBlacklist takes)"}),
       },
     ],
     requiredParams: 1,
@@ -1155,14 +1243,14 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'message',
         required: true,
-        expects: 'Hex-encoded bytes, two digits per byte; 0x is empty.',
-        check: checker(validators.validatePersonalEcRecoverMessageParam),
+        expects: 'hex-encoded bytes, two digits per byte; 0x is empty',
+        check: paramChecker(validators.validatePersonalEcRecoverMessageParam, {"e":"hex-encoded bytes, two digits per byte; 0x is empty","r":"bytes"}),
       },
       {
         name: 'signature',
         required: true,
-        expects: '65 bytes as 130 hex digits: a secp256k1 signature r ‖ s ‖ v.',
-        check: checker(validators.validatePersonalEcRecoverSignatureParam),
+        expects: '65 bytes as 130 hex digits: a secp256k1 signature r ‖ s ‖ v',
+        check: paramChecker(validators.validatePersonalEcRecoverSignatureParam, {"e":"65 bytes as 130 hex digits: a secp256k1 signature r ‖ s ‖ v","r":"bytes65"}),
       },
     ],
     requiredParams: 2,
@@ -1176,14 +1264,14 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'privateKey',
         required: true,
-        expects: 'A secp256k1 private key: 32 bytes as 64 hex digits; the 0x prefix is optional (geth-style keys without it are accepted).',
-        check: checker(validators.validatePersonalImportRawKeyPrivateKeyParam),
+        expects: 'a secp256k1 private key: 32 bytes as 64 hex digits; the 0x prefix is optional (geth-style keys without it are accepted)',
+        check: paramChecker(validators.validatePersonalImportRawKeyPrivateKeyParam, {"e":"a secp256k1 private key: 32 bytes as 64 hex digits; the 0x prefix is optional (geth-style keys without it are accepted)","r":"PrivateKey"}),
       },
       {
         name: 'passphrase',
         required: true,
-        expects: 'Encrypts the key; at least 7 characters.',
-        check: checker(validators.validatePersonalImportRawKeyPassphraseParam),
+        expects: 'a string (encrypts the key; at least 7 characters)',
+        check: paramChecker(validators.validatePersonalImportRawKeyPassphraseParam, {"e":"a string (encrypts the key; at least 7 characters)"}),
       },
     ],
     requiredParams: 2,
@@ -1205,8 +1293,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'address',
         required: true,
-        expects: 'A 20-byte account address: 0x and 40 hex digits (checksum case allowed).',
-        check: checker(validators.validatePersonalLockAccountAddressParam),
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validatePersonalLockAccountAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
       },
     ],
     requiredParams: 1,
@@ -1220,8 +1308,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'passphrase',
         required: true,
-        expects: 'Encrypts the new key; at least 7 characters.',
-        check: checker(validators.validatePersonalNewAccountPassphraseParam),
+        expects: 'a string (encrypts the new key; at least 7 characters)',
+        check: paramChecker(validators.validatePersonalNewAccountPassphraseParam, {"e":"a string (encrypts the new key; at least 7 characters)"}),
       },
     ],
     requiredParams: 1,
@@ -1235,14 +1323,14 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'transaction',
         required: true,
-        expects: 'A transaction for the node to sign with a key it holds: the standard\'s GenericTransaction with from required (the key that signs), plus gasLimit and data. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data (both given and different: -32602). The node signs legacy transactions (EIP-155): type 0x0 or absent, and an empty or absent accessList. Quantities are hex: chainId 61 is 0x3d. An EIP-2930 request (type 0x1 or a non-empty accessList) gives -32602: sign it yourself and use eth_sendRawTransaction. maxFeePerGas/maxPriorityFeePerGas, type 0x2 and later, blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has no London, Cancun or Prague. A nonce or gas wider than 64 bits, or a value or gasPrice wider than 256 bits, gives -32602 (as geth refuses them).',
-        check: checker(validators.validatePersonalSendTransactionTransactionParam),
+        expects: 'a transaction object for the node to sign with a key it holds: the standard\'s GenericTransaction with from required (the key that signs), plus gasLimit and data',
+        check: paramChecker(validators.validatePersonalSendTransactionTransactionParam, {"e":"a transaction object for the node to sign with a key it holds: the standard's GenericTransaction with from required (the key that signs), plus gasLimit and data","r":"TransactionRequest"}),
       },
       {
         name: 'passphrase',
         required: true,
-        expects: 'The passphrase of the from account.',
-        check: checker(validators.validatePersonalSendTransactionPassphraseParam),
+        expects: 'a string (the passphrase of the from account)',
+        check: paramChecker(validators.validatePersonalSendTransactionPassphraseParam, {"e":"a string (the passphrase of the from account)"}),
       },
     ],
     requiredParams: 2,
@@ -1256,20 +1344,20 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'message',
         required: true,
-        expects: 'Hex-encoded bytes, two digits per byte; 0x is empty.',
-        check: checker(validators.validatePersonalSignMessageParam),
+        expects: 'hex-encoded bytes, two digits per byte; 0x is empty',
+        check: paramChecker(validators.validatePersonalSignMessageParam, {"e":"hex-encoded bytes, two digits per byte; 0x is empty","r":"bytes"}),
       },
       {
         name: 'address',
         required: true,
-        expects: 'A 20-byte account address: 0x and 40 hex digits (checksum case allowed).',
-        check: checker(validators.validatePersonalSignAddressParam),
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validatePersonalSignAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
       },
       {
         name: 'passphrase',
         required: false,
-        expects: 'The passphrase of the account. Omitted: the account must be unlocked (the dev chain\'s node-held accounts are), which is how wallets and the JSON-RPC signers of ethers and viem call this method: personal_sign(message, address).',
-        check: checker(validators.validatePersonalSignPassphraseParam),
+        expects: 'a string (the passphrase of the account)',
+        check: paramChecker(validators.validatePersonalSignPassphraseParam, {"e":"a string (the passphrase of the account)"}),
       },
     ],
     requiredParams: 2,
@@ -1283,14 +1371,14 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'transaction',
         required: true,
-        expects: 'A transaction for the node to sign with a key it holds: the standard\'s GenericTransaction with from required (the key that signs), plus gasLimit and data. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data (both given and different: -32602). The node signs legacy transactions (EIP-155): type 0x0 or absent, and an empty or absent accessList. Quantities are hex: chainId 61 is 0x3d. An EIP-2930 request (type 0x1 or a non-empty accessList) gives -32602: sign it yourself and use eth_sendRawTransaction. maxFeePerGas/maxPriorityFeePerGas, type 0x2 and later, blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has no London, Cancun or Prague. A nonce or gas wider than 64 bits, or a value or gasPrice wider than 256 bits, gives -32602 (as geth refuses them).',
-        check: checker(validators.validatePersonalSignAndSendTransactionTransactionParam),
+        expects: 'a transaction object for the node to sign with a key it holds: the standard\'s GenericTransaction with from required (the key that signs), plus gasLimit and data',
+        check: paramChecker(validators.validatePersonalSignAndSendTransactionTransactionParam, {"e":"a transaction object for the node to sign with a key it holds: the standard's GenericTransaction with from required (the key that signs), plus gasLimit and data","r":"TransactionRequest"}),
       },
       {
         name: 'passphrase',
         required: true,
-        expects: 'The passphrase of the from account.',
-        check: checker(validators.validatePersonalSignAndSendTransactionPassphraseParam),
+        expects: 'a string (the passphrase of the from account)',
+        check: paramChecker(validators.validatePersonalSignAndSendTransactionPassphraseParam, {"e":"a string (the passphrase of the from account)"}),
       },
     ],
     requiredParams: 2,
@@ -1304,20 +1392,20 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'address',
         required: true,
-        expects: 'A 20-byte account address: 0x and 40 hex digits (checksum case allowed).',
-        check: checker(validators.validatePersonalUnlockAccountAddressParam),
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validatePersonalUnlockAccountAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
       },
       {
         name: 'passphrase',
         required: true,
-        expects: 'The passphrase the key was encrypted with.',
-        check: checker(validators.validatePersonalUnlockAccountPassphraseParam),
+        expects: 'a string (the passphrase the key was encrypted with)',
+        check: paramChecker(validators.validatePersonalUnlockAccountPassphraseParam, {"e":"a string (the passphrase the key was encrypted with)"}),
       },
       {
         name: 'duration',
         required: false,
-        expects: 'Seconds to stay unlocked: default 300; 0 = until locked.',
-        check: checker(validators.validatePersonalUnlockAccountDurationParam),
+        expects: 'a number of seconds to stay unlocked: default 300; 0 = until locked',
+        check: paramChecker(validators.validatePersonalUnlockAccountDurationParam, {"e":"a number of seconds to stay unlocked: default 300; 0 = until locked","b":[{"r":"notFound"},{"r":"uint"},{"e":"an integer"}]}),
       },
     ],
     requiredParams: 2,
@@ -1331,26 +1419,26 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'block',
         required: true,
-        expects: 'A block for the retesteth state dumps: a 32-byte block hash (0x and 64 hex digits) or a block number as a TestQuantity ("1", 1 or "0x01").',
-        check: checker(validators.validateDebugAccountRangeBlockParam),
+        expects: 'a block for the retesteth state dumps: a 32-byte block hash (0x and 64 hex digits) or a block number as a TestQuantity ("1", 1 or "0x01")',
+        check: paramChecker(validators.validateDebugAccountRangeBlockParam, {"e":"a block for the retesteth state dumps: a 32-byte block hash (0x and 64 hex digits) or a block number as a TestQuantity (\"1\", 1 or \"0x01\")","r":"TestBlockHashOrNumber"}),
       },
       {
         name: 'txIndex',
         required: true,
-        expects: 'A non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01"). A string without 0x is decimal (the original node read every string as hex).',
-        check: checker(validators.validateDebugAccountRangeTxIndexParam),
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateDebugAccountRangeTxIndexParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
       },
       {
         name: 'startKey',
         required: true,
-        expects: 'Hex-encoded bytes, two digits per byte; 0x is empty.',
-        check: checker(validators.validateDebugAccountRangeStartKeyParam),
+        expects: 'hex-encoded bytes, two digits per byte; 0x is empty',
+        check: paramChecker(validators.validateDebugAccountRangeStartKeyParam, {"e":"hex-encoded bytes, two digits per byte; 0x is empty","r":"bytes"}),
       },
       {
         name: 'maxResults',
         required: true,
-        expects: 'A non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01"). A string without 0x is decimal (the original node read every string as hex).',
-        check: checker(validators.validateDebugAccountRangeMaxResultsParam),
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateDebugAccountRangeMaxResultsParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
       },
     ],
     requiredParams: 4,
@@ -1372,32 +1460,32 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'block',
         required: true,
-        expects: 'A block for the retesteth state dumps: a 32-byte block hash (0x and 64 hex digits) or a block number as a TestQuantity ("1", 1 or "0x01").',
-        check: checker(validators.validateDebugStorageRangeAtBlockParam),
+        expects: 'a block for the retesteth state dumps: a 32-byte block hash (0x and 64 hex digits) or a block number as a TestQuantity ("1", 1 or "0x01")',
+        check: paramChecker(validators.validateDebugStorageRangeAtBlockParam, {"e":"a block for the retesteth state dumps: a 32-byte block hash (0x and 64 hex digits) or a block number as a TestQuantity (\"1\", 1 or \"0x01\")","r":"TestBlockHashOrNumber"}),
       },
       {
         name: 'txIndex',
         required: true,
-        expects: 'A non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01"). A string without 0x is decimal (the original node read every string as hex).',
-        check: checker(validators.validateDebugStorageRangeAtTxIndexParam),
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateDebugStorageRangeAtTxIndexParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
       },
       {
         name: 'address',
         required: true,
-        expects: 'A 20-byte account address: 0x and 40 hex digits (checksum case allowed).',
-        check: checker(validators.validateDebugStorageRangeAtAddressParam),
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateDebugStorageRangeAtAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
       },
       {
         name: 'begin',
         required: true,
-        expects: 'Hex-encoded bytes, two digits per byte; 0x is empty.',
-        check: checker(validators.validateDebugStorageRangeAtBeginParam),
+        expects: 'hex-encoded bytes, two digits per byte; 0x is empty',
+        check: paramChecker(validators.validateDebugStorageRangeAtBeginParam, {"e":"hex-encoded bytes, two digits per byte; 0x is empty","r":"bytes"}),
       },
       {
         name: 'maxResults',
         required: true,
-        expects: 'A non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01"). A string without 0x is decimal (the original node read every string as hex).',
-        check: checker(validators.validateDebugStorageRangeAtMaxResultsParam),
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateDebugStorageRangeAtMaxResultsParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
       },
     ],
     requiredParams: 5,
@@ -1411,14 +1499,14 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'privateKeys',
         required: true,
-        expects: 'The federation keys to sign with.',
-        check: checker(validators.validateQaGenerateCheckpointPrivateKeysParam),
+        expects: 'an array, each a secp256k1 private key: 32 bytes as 64 hex digits; the 0x prefix is optional (geth-style keys without it are accepted) (the federation keys to sign with)',
+        check: paramChecker(validators.validateQaGenerateCheckpointPrivateKeysParam, {"e":"an array, each a secp256k1 private key: 32 bytes as 64 hex digits; the 0x prefix is optional (geth-style keys without it are accepted) (the federation keys to sign with)","i":{"r":"PrivateKey"}}),
       },
       {
         name: 'blockHash',
         required: false,
-        expects: 'A 32-byte hash as 64 hex digits.',
-        check: checker(validators.validateQaGenerateCheckpointBlockHashParam),
+        expects: 'a 32-byte hash as 64 hex digits',
+        check: paramChecker(validators.validateQaGenerateCheckpointBlockHashParam, {"e":"a 32-byte hash as 64 hex digits","r":"hash32"}),
       },
     ],
     requiredParams: 1,
@@ -1440,20 +1528,20 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'count',
         required: true,
-        expects: 'How many blocks: a JSON integer or a hex quantity, at least 1.',
-        check: checker(validators.validateQaMineBlocksCountParam),
+        expects: 'a JSON integer or a hex quantity, at least 1: how many blocks to mine',
+        check: paramChecker(validators.validateQaMineBlocksCountParam, {"e":"a JSON integer or a hex quantity, at least 1: how many blocks to mine","b":[{"e":"an integer"},{"r":"uint"}]}),
       },
       {
         name: 'withTransactions',
         required: false,
-        expects: 'Include pool transactions (default true).',
-        check: checker(validators.validateQaMineBlocksWithTransactionsParam),
+        expects: 'a boolean (include pool transactions (default true))',
+        check: paramChecker(validators.validateQaMineBlocksWithTransactionsParam, {"e":"a boolean (include pool transactions (default true))"}),
       },
       {
         name: 'parentHash',
         required: false,
-        expects: 'Block to build on; null or omitted = the best block.',
-        check: checker(validators.validateQaMineBlocksParentHashParam),
+        expects: 'the hash of the block to build on; null or omitted = the best block',
+        check: paramChecker(validators.validateQaMineBlocksParentHashParam, {"e":"the hash of the block to build on; null or omitted = the best block","b":[{"r":"notFound"},{"r":"hash32"}]}),
       },
     ],
     requiredParams: 1,
@@ -1467,14 +1555,14 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'checkpointingInterval',
         required: true,
-        expects: 'Checkpoint every this many blocks: a positive JSON integer or hex quantity.',
-        check: checker(validators.validateCheckpointingGetLatestBlockCheckpointingIntervalParam),
+        expects: 'a positive JSON integer or hex quantity: checkpoint every this many blocks',
+        check: paramChecker(validators.validateCheckpointingGetLatestBlockCheckpointingIntervalParam, {"e":"a positive JSON integer or hex quantity: checkpoint every this many blocks","b":[{"e":"an integer"},{"r":"uint"}]}),
       },
       {
         name: 'parentCheckpoint',
         required: false,
-        expects: 'The hash of the last checkpointed block, or null.',
-        check: checker(validators.validateCheckpointingGetLatestBlockParentCheckpointParam),
+        expects: 'the hash of the last checkpointed block, or null',
+        check: paramChecker(validators.validateCheckpointingGetLatestBlockParentCheckpointParam, {"e":"the hash of the last checkpointed block, or null","b":[{"r":"notFound"},{"r":"hash32"}]}),
       },
     ],
     requiredParams: 1,
@@ -1488,14 +1576,14 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'blockHash',
         required: true,
-        expects: 'A 32-byte hash as 64 hex digits.',
-        check: checker(validators.validateCheckpointingPushCheckpointBlockHashParam),
+        expects: 'a 32-byte hash as 64 hex digits',
+        check: paramChecker(validators.validateCheckpointingPushCheckpointBlockHashParam, {"e":"a 32-byte hash as 64 hex digits","r":"hash32"}),
       },
       {
         name: 'signatures',
         required: true,
-        expects: 'Federation signatures over blockHash, each r ‖ s ‖ v (65 bytes; 0x optional), in any order.',
-        check: checker(validators.validateCheckpointingPushCheckpointSignaturesParam),
+        expects: 'an array, each a string (federation signatures over blockHash, each r ‖ s ‖ v (65 bytes; 0x optional), in any order)',
+        check: paramChecker(validators.validateCheckpointingPushCheckpointSignaturesParam, {"e":"an array, each a string (federation signatures over blockHash, each r ‖ s ‖ v (65 bytes; 0x optional), in any order)","i":{"e":"a string"}}),
       },
     ],
     requiredParams: 2,
@@ -1509,20 +1597,20 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'address',
         required: true,
-        expects: 'A 20-byte account address: 0x and 40 hex digits (checksum case allowed).',
-        check: checker(validators.validateSvcGetAccountTransactionsAddressParam),
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateSvcGetAccountTransactionsAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
       },
       {
         name: 'fromBlock',
         required: true,
-        expects: 'A quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0.',
-        check: checker(validators.validateSvcGetAccountTransactionsFromBlockParam),
+        expects: 'a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0',
+        check: paramChecker(validators.validateSvcGetAccountTransactionsFromBlockParam, {"e":"a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0","r":"uint"}),
       },
       {
         name: 'toBlock',
         required: true,
-        expects: 'A quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0.',
-        check: checker(validators.validateSvcGetAccountTransactionsToBlockParam),
+        expects: 'a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0',
+        check: paramChecker(validators.validateSvcGetAccountTransactionsToBlockParam, {"e":"a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0","r":"uint"}),
       },
     ],
     requiredParams: 3,
@@ -1536,8 +1624,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'address',
         required: true,
-        expects: 'A 20-byte account address: 0x and 40 hex digits (checksum case allowed).',
-        check: checker(validators.validateMinerSetEtherbaseAddressParam),
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateMinerSetEtherbaseAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
       },
     ],
     requiredParams: 1,
@@ -1551,8 +1639,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'transactionHash',
         required: true,
-        expects: 'A 32-byte hash as 64 hex digits.',
-        check: checker(validators.validateTestGetLogHashTransactionHashParam),
+        expects: 'a 32-byte hash as 64 hex digits',
+        check: paramChecker(validators.validateTestGetLogHashTransactionHashParam, {"e":"a 32-byte hash as 64 hex digits","r":"hash32"}),
       },
     ],
     requiredParams: 1,
@@ -1566,8 +1654,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'rawBlock',
         required: true,
-        expects: 'Hex-encoded bytes, two digits per byte; 0x is empty.',
-        check: checker(validators.validateTestImportRawBlockRawBlockParam),
+        expects: 'hex-encoded bytes, two digits per byte; 0x is empty',
+        check: paramChecker(validators.validateTestImportRawBlockRawBlockParam, {"e":"hex-encoded bytes, two digits per byte; 0x is empty","r":"bytes"}),
       },
     ],
     requiredParams: 1,
@@ -1581,8 +1669,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'count',
         required: true,
-        expects: 'A non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01"). A string without 0x is decimal (the original node read every string as hex).',
-        check: checker(validators.validateTestMineBlocksCountParam),
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateTestMineBlocksCountParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
       },
     ],
     requiredParams: 1,
@@ -1596,8 +1684,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'timestamp',
         required: true,
-        expects: 'A non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01"). A string without 0x is decimal (the original node read every string as hex).',
-        check: checker(validators.validateTestModifyTimestampTimestampParam),
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateTestModifyTimestampTimestampParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
       },
     ],
     requiredParams: 1,
@@ -1611,8 +1699,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'blockNumber',
         required: true,
-        expects: 'A non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01"). A string without 0x is decimal (the original node read every string as hex).',
-        check: checker(validators.validateTestRewindToBlockBlockNumberParam),
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateTestRewindToBlockBlockNumberParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
       },
     ],
     requiredParams: 1,
@@ -1626,8 +1714,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'chainParams',
         required: true,
-        expects: 'A test chain as retesteth describes it: the genesis header fields, the fork schedule, the seal engine and the pre-state.',
-        check: checker(validators.validateTestSetChainParamsChainParamsParam),
+        expects: 'a test chain as retesteth describes it: the genesis header fields, the fork schedule, the seal engine and the pre-state',
+        check: paramChecker(validators.validateTestSetChainParamsChainParamsParam, {"e":"a test chain as retesteth describes it: the genesis header fields, the fork schedule, the seal engine and the pre-state","r":"ChainParams"}),
       },
     ],
     requiredParams: 1,
@@ -1641,14 +1729,14 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'call',
         required: true,
-        expects: 'A call to the IELE virtual machine: give function (with its arguments) to call a contract, or contractCode to run creation code.',
-        check: checker(validators.validateIeleCallCallParam),
+        expects: 'a call to the IELE virtual machine: give function (with its arguments) to call a contract, or contractCode to run creation code',
+        check: paramChecker(validators.validateIeleCallCallParam, {"e":"a call to the IELE virtual machine: give function (with its arguments) to call a contract, or contractCode to run creation code","r":"IeleCallRequest"}),
       },
       {
         name: 'block',
         required: false,
-        expects: 'A block number (hex quantity), a block tag, a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}. An unknown block gives -32001; requireCanonical true on a block off the canonical chain gives -32000.',
-        check: checker(validators.validateIeleCallBlockParam),
+        expects: 'a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}',
+        check: paramChecker(validators.validateIeleCallBlockParam, {"e":"a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}","r":"BlockNumberOrTagOrHash"}),
       },
     ],
     requiredParams: 1,
@@ -1663,8 +1751,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'transaction',
         required: true,
-        expects: 'An IELE transaction for the node to sign with an unlocked account: give function (with its arguments) or contractCode. Absent gas, gasPrice and nonce are filled in as for eth_sendTransaction.',
-        check: checker(validators.validateIeleSendTransactionTransactionParam),
+        expects: 'an IELE transaction for the node to sign with an unlocked account: give function (with its arguments) or contractCode',
+        check: paramChecker(validators.validateIeleSendTransactionTransactionParam, {"e":"an IELE transaction for the node to sign with an unlocked account: give function (with its arguments) or contractCode","r":"IeleTransactionRequest"}),
       },
     ],
     requiredParams: 1,
@@ -1679,8 +1767,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'request',
         required: false,
-        expects: 'An MCP initialize request object (optional; its content is only informative: the server always answers with the one protocol version it speaks).',
-        check: checker(validators.validateMcpInitializeRequestParam),
+        expects: 'an MCP initialize request object (optional; its content is only informative: the server always answers with the one protocol version it speaks)',
+        check: paramChecker(validators.validateMcpInitializeRequestParam, {"e":"an MCP initialize request object (optional; its content is only informative: the server always answers with the one protocol version it speaks)","r":"McpInitializeRequest"}),
       },
     ],
     requiredParams: 0,
@@ -1694,8 +1782,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'request',
         required: true,
-        expects: 'An object naming the prompt to render, e.g. {"name": "mcp_node_health_check"} (arguments optional, string values).',
-        check: checker(validators.validatePromptsGetRequestParam),
+        expects: 'an object naming the prompt to render, e.g. {"name": "mcp_node_health_check"} (arguments optional, string values)',
+        check: paramChecker(validators.validatePromptsGetRequestParam, {"e":"an object naming the prompt to render, e.g. {\"name\": \"mcp_node_health_check\"} (arguments optional, string values)","r":"McpPromptGetRequest"}),
       },
     ],
     requiredParams: 1,
@@ -1709,8 +1797,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'request',
         required: false,
-        expects: 'An MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored).',
-        check: checker(validators.validatePromptsListRequestParam),
+        expects: 'an MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored)',
+        check: paramChecker(validators.validatePromptsListRequestParam, {"e":"an MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored)","r":"McpListRequest"}),
       },
     ],
     requiredParams: 0,
@@ -1724,8 +1812,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'request',
         required: false,
-        expects: 'An MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored).',
-        check: checker(validators.validateResourcesListRequestParam),
+        expects: 'an MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored)',
+        check: paramChecker(validators.validateResourcesListRequestParam, {"e":"an MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored)","r":"McpListRequest"}),
       },
     ],
     requiredParams: 0,
@@ -1739,8 +1827,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'request',
         required: true,
-        expects: 'An object naming the resource to read, e.g. {"uri": "svc://node/status"}.',
-        check: checker(validators.validateResourcesReadRequestParam),
+        expects: 'an object naming the resource to read, e.g. {"uri": "svc://node/status"}',
+        check: paramChecker(validators.validateResourcesReadRequestParam, {"e":"an object naming the resource to read, e.g. {\"uri\": \"svc://node/status\"}","r":"McpResourceReadRequest"}),
       },
     ],
     requiredParams: 1,
@@ -1754,8 +1842,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'request',
         required: true,
-        expects: 'An object naming the tool to run, e.g. {"name": "mcp_node_status", "arguments": {}} (arguments optional).',
-        check: checker(validators.validateToolsCallRequestParam),
+        expects: 'an object naming the tool to run, e.g. {"name": "mcp_node_status", "arguments": {}} (arguments optional)',
+        check: paramChecker(validators.validateToolsCallRequestParam, {"e":"an object naming the tool to run, e.g. {\"name\": \"mcp_node_status\", \"arguments\": {}} (arguments optional)","r":"McpToolCallRequest"}),
       },
     ],
     requiredParams: 1,
@@ -1769,8 +1857,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'request',
         required: false,
-        expects: 'An MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored).',
-        check: checker(validators.validateToolsListRequestParam),
+        expects: 'an MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored)',
+        check: paramChecker(validators.validateToolsListRequestParam, {"e":"an MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored)","r":"McpListRequest"}),
       },
     ],
     requiredParams: 0,

@@ -1,8 +1,9 @@
 /**
  * JSON-RPC 2.0 dispatch, independent of the transport: text or a parsed body in, a response (or nothing, for
  * notifications) out. HTTP and WebSocket both call it. Order of checks for one request: shape (-32600: not an
- * object, or no "jsonrpc"), version (-32006: "jsonrpc" present but not "2.0"), method known and enabled (-32601), transport (-32601), available (-32004), params
- * (-32602), then the handler; anything a handler throws that is not an `RpcError` is a fault (-32603, logged).
+ * object, or no "jsonrpc"), version (-32006: "jsonrpc" present but not "2.0"), method known and enabled (-32601,
+ * with a "did you mean" for a near miss), transport (-32601), available (-32004), params (-32602, worded by
+ * param-errors.ts), then the handler; anything a handler throws that is not an `RpcError` is a fault (-32603, logged).
  */
 import type { Handlers } from '../generated/handlers.js';
 import type { MethodSpec, Namespace } from '../generated/registry.js';
@@ -10,6 +11,8 @@ import type { HandlerContext, Transport } from './context.js';
 import { ErrorCode, RpcError, methodNotSupported, unauthorizedError } from './errors.js';
 import type { Logger } from '../node/logger.js';
 import { UNKNOWN_METHOD, type DispatchObserver } from './observer.js';
+import { arityError, paramError } from './param-errors.js';
+import { didYouMean, suggestMethods } from './method-suggestion.js';
 
 export type JsonRpcId = unknown;
 
@@ -72,6 +75,7 @@ const invalidRequest = (id: JsonRpcId, why: string) =>
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { log, maxBatchSize, validateResults, observer, isProtected } = options;
   const routes = buildRoutes(options);
+  const enabledNames = [...routes].filter(([, route]) => route.enabled).map(([name]) => name);
   let faultCounter = 0;
 
   /** Logs a real fault under a fresh id and returns the only thing the client learns about it. */
@@ -156,15 +160,14 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   function run(method: string, params: unknown[], ctx: HandlerContext, id: JsonRpcId): Maybe<JsonRpcResponse> {
     const route = routes.get(method);
-    if (route === undefined) {
-      return errorResponse(id, ErrorCode.MethodNotFound, `The method ${method} does not exist / is not available`);
-    }
+    if (route === undefined) return unknownMethod(id, method);
     const { spec } = route;
     if (!route.enabled) {
       return errorResponse(
         id,
         ErrorCode.MethodNotFound,
-        `The method ${method} does not exist / is not available (the ${spec.namespace} namespace is not enabled on this node)`,
+        `the method ${method} does not exist/is not available: the ${spec.namespace} namespace is not enabled on ` +
+          `this node (add it to network.rpc.apis, --apis)`,
       );
     }
     if (ctx.authenticated === false && isProtected !== undefined && isProtected(spec)) {
@@ -174,7 +177,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       return errorResponse(
         id,
         ErrorCode.MethodNotFound,
-        `The method ${method} is only available over WebSocket (connect to /ws)`,
+        `the method ${method} is only available over WebSocket (connect to /ws)`,
       );
     }
     if (spec.unavailable !== undefined || route.handler === undefined) {
@@ -196,6 +199,25 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       );
     }
     return success(spec, id, result);
+  }
+
+  /**
+   * geth's text, plus the served method the name is one slip away from; a near miss of a method whose namespace is
+   * off says so, since the right spelling would still be refused.
+   */
+  function unknownMethod(id: JsonRpcId, method: string): JsonRpcResponse {
+    const base = `the method ${method} does not exist/is not available`;
+    const enabled = suggestMethods(method, enabledNames);
+    if (enabled.length > 0) return errorResponse(id, ErrorCode.MethodNotFound, base + didYouMean(enabled));
+    const [disabled] = suggestMethods(method, routes.keys());
+    if (disabled === undefined) return errorResponse(id, ErrorCode.MethodNotFound, base);
+    const { namespace } = routes.get(disabled)!.spec;
+    return errorResponse(
+      id,
+      ErrorCode.MethodNotFound,
+      `${base}; did you mean ${disabled}? (the ${namespace} namespace is not enabled on this node: add it to ` +
+        'network.rpc.apis, --apis)',
+    );
   }
 
   function success(spec: MethodSpec, id: JsonRpcId, value: unknown): JsonRpcResponse {
@@ -311,41 +333,25 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
   return false;
 }
 
-const countText = (n: number) => `${n} parameter${n === 1 ? '' : 's'}`;
-
 /**
  * Arity, then each param against its compiled validator. Trailing optional params may be omitted; an explicit
  * `null` for an optional param whose schema rejects null counts as omitted (what geth does).
  */
 export function checkParams(spec: MethodSpec, params: unknown[]): RpcError | undefined {
-  const max = spec.params.length;
-  const min = spec.requiredParams;
-  if (params.length < min || params.length > max) {
-    const expected = max === 0 ? 'no parameters' : min === max ? countText(max) : `${min} to ${countText(max)}`;
-    return new RpcError(
-      ErrorCode.InvalidParams,
-      `Invalid params for ${spec.name}: expected ${expected}, got ${params.length}`,
-      {
-        expected: { min, max },
-        actual: params.length,
-      },
-    );
+  if (params.length < spec.requiredParams || params.length > spec.params.length) {
+    return arityError(spec, params.length);
   }
   for (let i = 0; i < params.length; i++) {
     const param = spec.params[i]!;
     const value = params[i];
     if (value === undefined) continue;
-    const reason = param.check(value);
-    if (reason === undefined) continue;
+    const problem = param.check(value);
+    if (problem === undefined) continue;
     if (value === null && !param.required) {
       params[i] = undefined;
       continue;
     }
-    return new RpcError(
-      ErrorCode.InvalidParams,
-      `Invalid params for ${spec.name}: argument ${i} (${param.name}) must be ${param.expects}; ${reason}`,
-      { index: i, param: param.name, expected: param.expects, reason },
-    );
+    return paramError(param, i, problem);
   }
   return undefined;
 }

@@ -180,10 +180,12 @@ describe('MCP over JSON-RPC', () => {
     expect(errors[4].message).toMatch(
       /^Invalid arguments for prompt mcp_node_health_check: unexpected argument 'depth'/,
     );
-    expect(errors[5].message).toMatch(/^Invalid params for tools\/call: argument 0 \(request\) .*name/);
-    expect(errors[6].message).toMatch(/^Invalid params for resources\/read: argument 0 \(request\) .*uri/);
-    expect(errors[7].message).toMatch(/^Invalid params for tools\/call: argument 0 \(request\) .*arguments/);
-    expect(errors[8].message).toBe('Invalid params for tools/call: expected 1 parameter, got 0');
+    expect(errors[5].message).toBe('invalid params: request (param 1) is missing the required field "name"');
+    expect(errors[6].message).toBe('invalid params: request (param 1) is missing the required field "uri"');
+    expect(errors[7].message).toBe('invalid params: request (param 1) field arguments must be an object; got "all"');
+    expect(errors[8].message).toBe(
+      'invalid params: request (param 1) is missing: tools/call takes 1 parameter (request), got 0',
+    );
 
     // MCP's own form (a params object instead of an array) is refused with the way to send it.
     const objectParams = await post(node.url, {

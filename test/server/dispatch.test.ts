@@ -4,15 +4,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Handlers } from '../../src/generated/handlers.js';
-import type { MethodSpec, Namespace } from '../../src/generated/registry.js';
+import type { MethodSpec, Namespace, ParamProblem } from '../../src/generated/registry.js';
 import type { HandlerContext } from '../../src/rpc/context.js';
 import { createDispatcher, type DispatcherOptions } from '../../src/rpc/dispatch.js';
 import { RpcError } from '../../src/rpc/errors.js';
 import { createLogger } from '../../src/node/logger.js';
 
+const problem = (expects: string, value: unknown): ParamProblem => ({ path: '', keyword: 'type', expects, value });
 const isHex = (v: unknown) =>
-  typeof v === 'string' && /^0x[0-9a-f]*$/.test(v) ? undefined : 'must match ^0x[0-9a-f]*$';
-const isBool = (v: unknown) => (typeof v === 'boolean' ? undefined : 'must be boolean');
+  typeof v === 'string' && /^0x[0-9a-f]*$/.test(v) ? undefined : problem('hex data (0x + hex digits)', v);
+const isBool = (v: unknown) => (typeof v === 'boolean' ? undefined : problem('a boolean', v));
 const isString = (v: unknown) => (typeof v === 'string' ? undefined : 'must be string');
 
 function spec(name: string, namespace: Namespace, extra: Partial<MethodSpec> = {}): MethodSpec {
@@ -123,9 +124,31 @@ describe('dispatch', () => {
     });
     const disabled = (await d.handle({ jsonrpc: '2.0', id: 1, method: 'personal_x' }, http)) as any;
     expect(disabled.error.code).toBe(-32601);
-    expect(disabled.error.message).toContain('personal namespace is not enabled');
+    expect(disabled.error.message).toBe(
+      'the method personal_x does not exist/is not available: the personal namespace is not enabled on this node ' +
+        '(add it to network.rpc.apis, --apis)',
+    );
     const later = (await d.handle({ jsonrpc: '2.0', id: 1, method: 'eth_later' }, http)) as any;
     expect(later.error).toEqual({ code: -32004, message: 'Method not supported: eth_later (needs the engine)' });
+  });
+
+  it('suggests the method an unknown name is one slip away from, and nothing for a name far from all', async () => {
+    const message = async (method: string) =>
+      ((await d.handle({ jsonrpc: '2.0', id: 1, method }, http)) as any).error.message as string;
+    expect(await message('eth_ECHO')).toBe(
+      'the method eth_ECHO does not exist/is not available; did you mean eth_echo?',
+    );
+    expect(await message('eth_ecoh')).toMatch(/; did you mean eth_echo\?$/); // swapped neighbours
+    expect(await message('eth_eco')).toMatch(/; did you mean eth_echo\?$/); // one deleted
+    expect(await message('eth_boomm')).toMatch(/; did you mean eth_boom\?$/); // one inserted
+    expect(await message('eth_bxom')).toMatch(/; did you mean eth_boom\?$/); // one replaced
+    expect(await message('eth_nope')).toBe('the method eth_nope does not exist/is not available');
+    expect(await message('eth_bo')).toBe('the method eth_bo does not exist/is not available');
+    // The right spelling of a method whose namespace is off would still be refused: the hint says so.
+    expect(await message('personal_X')).toBe(
+      'the method personal_X does not exist/is not available; did you mean personal_x? (the personal namespace ' +
+        'is not enabled on this node: add it to network.rpc.apis, --apis)',
+    );
   });
 
   it('sends WebSocket-only methods over HTTP to -32601 with a hint, and runs them over WS', async () => {
@@ -139,13 +162,13 @@ describe('dispatch', () => {
     const none = (await d.handle({ jsonrpc: '2.0', id: 1, method: 'eth_echo', params: [] }, http)) as any;
     expect(none.error).toEqual({
       code: -32602,
-      message: 'Invalid params for eth_echo: expected 1 to 2 parameters, got 0',
-      data: { expected: { min: 1, max: 2 }, actual: 0 },
+      message: 'invalid params: data (param 1) is missing: eth_echo takes 1 to 2 parameters (data, full), got 0',
+      data: { expected: { min: 1, max: 2 }, actual: 0, missing: 'data' },
     });
     const many = (await d.handle({ jsonrpc: '2.0', id: 1, method: 'eth_echo', params: ['0x', true, 3] }, http)) as any;
-    expect(many.error.message).toBe('Invalid params for eth_echo: expected 1 to 2 parameters, got 3');
+    expect(many.error.message).toBe('invalid params: eth_echo takes 1 to 2 parameters (data, full), got 3');
     const zero = (await d.handle({ jsonrpc: '2.0', id: 1, method: 'eth_boom', params: [1] }, http)) as any;
-    expect(zero.error.message).toBe('Invalid params for eth_boom: expected no parameters, got 1');
+    expect(zero.error.message).toBe('invalid params: eth_boom takes no parameters, got 1');
     expect(await d.handle({ jsonrpc: '2.0', id: 1, method: 'eth_echo', params: ['0x', true] }, http)).toMatchObject({
       result: { params: ['0x', true] },
     });
@@ -154,8 +177,8 @@ describe('dispatch', () => {
   it('names the parameter and what was expected', async () => {
     const bad = (await d.handle({ jsonrpc: '2.0', id: 1, method: 'eth_echo', params: ['0x1', 'yes'] }, http)) as any;
     expect(bad.error.code).toBe(-32602);
-    expect(bad.error.message).toBe('Invalid params for eth_echo: argument 1 (full) must be a boolean; must be boolean');
-    expect(bad.error.data).toMatchObject({ index: 1, param: 'full' });
+    expect(bad.error.message).toBe('invalid params: full (param 2) must be a boolean; got "yes"');
+    expect(bad.error.data).toEqual({ index: 1, param: 'full', keyword: 'type', expected: 'a boolean' });
   });
 
   it('treats an explicit null for an optional param as omitted', async () => {

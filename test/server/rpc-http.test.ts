@@ -73,9 +73,13 @@ describe('JSON-RPC over HTTP (dev node)', () => {
     expect(byPosition[0]).toEqual({ jsonrpc: '2.0', id: 'first', result: '0x539' });
     expect(byPosition[1]).toMatchObject({ id: 3, error: { code: -32601 } });
     expect(byPosition[2]).toMatchObject({ id: 4, error: { code: -32602 } });
-    expect(byPosition[2].error.message).toMatch(/argument 0 \(\w+\) must be/);
+    expect(byPosition[2].error.message).toBe(
+      'invalid params: data (param 1) must be hex-encoded bytes, two digits per byte; 0x is empty; got "0x1"',
+    );
     expect(byPosition[3]).toMatchObject({ id: 5, error: { code: -32602 } });
-    expect(byPosition[3].error.message).toBe('Invalid params for web3_sha3: expected 1 parameter, got 0');
+    expect(byPosition[3].error.message).toBe(
+      'invalid params: data (param 1) is missing: web3_sha3 takes 1 parameter (data), got 0',
+    );
     expect(byPosition[4]).toMatchObject({ id: 6, error: { code: -32006 } });
     expect(byPosition[5]).toMatchObject({ id: null, error: { code: -32600 } });
     expect(byPosition[6]).toMatchObject({ id: null, error: { code: -32600 } });
@@ -87,9 +91,41 @@ describe('JSON-RPC over HTTP (dev node)', () => {
     const res = await post(node.url, request('eth_chainId', [1, 2]));
     expect(res.body.error).toMatchObject({
       code: -32602,
-      message: 'Invalid params for eth_chainId: expected no parameters, got 2',
+      message: 'invalid params: eth_chainId takes no parameters, got 2',
       data: { expected: { min: 0, max: 0 }, actual: 2 },
     });
+  });
+
+  it('words a refused param so a person can act on it, and suggests the method a near-miss name meant', async () => {
+    const res = await post(node.url, [
+      request('eth_getBalance', ['0x12', 'latest'], 1),
+      request('eth_call', [{ to: '0x407d73d8a49eeb85d32cf465507dd71d507100c1', gas: 21000 }], 2),
+      request('eth_getbalance', ['0x407d73d8a49eeb85d32cf465507dd71d507100c1'], 3),
+      request('eth_blockNumbr', [], 4),
+      request('test_mineBlock', [1], 5),
+    ]);
+    const [address, gas, caseSlip, typo, disabled] = res.body as any[];
+    expect(address.error).toEqual({
+      code: -32602,
+      message:
+        'invalid params: address (param 1) must be a 20-byte account address: 0x and 40 hex digits ' +
+        '(checksum case allowed); got "0x12"',
+      data: { index: 0, param: 'address', keyword: 'pattern', expected: expect.stringMatching(/^a 20-byte/) },
+    });
+    expect(gas.error.message).toMatch(
+      /^invalid params: transaction \(param 1\) field gas must be a quantity: .*; got 21000, which is decimal: .*"0x5208"$/,
+    );
+    expect(caseSlip.error).toEqual({
+      code: -32601,
+      message: 'the method eth_getbalance does not exist/is not available; did you mean eth_getBalance?',
+    });
+    expect(typo.error.message).toBe(
+      'the method eth_blockNumbr does not exist/is not available; did you mean eth_blockNumber?',
+    );
+    expect(disabled.error.message).toBe(
+      'the method test_mineBlock does not exist/is not available; did you mean test_mineBlocks? ' +
+        '(the test namespace is not enabled on this node: add it to network.rpc.apis, --apis)',
+    );
   });
 
   it('answers -32700 for malformed JSON with HTTP 200', async () => {

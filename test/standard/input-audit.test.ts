@@ -208,7 +208,9 @@ describe('input audit against ethereum/execution-apis', () => {
       if (name === 'eth_getStorageAt') {
         const [address, position, block] = spec.params;
         const shortSlot = (v: unknown) =>
-          typeof v === 'string' && /^0x[0-9a-fA-F]{0,32}$/.test(v) ? undefined : 'slot of at most 16 bytes';
+          typeof v === 'string' && /^0x[0-9a-fA-F]{0,32}$/.test(v)
+            ? undefined
+            : { path: '', keyword: 'maxLength', expects: 'a slot of at most 16 bytes', value: v };
         return { ...spec, params: [address!, { ...position!, check: shortSlot }, block!] };
       }
       if (name === 'eth_call') {
@@ -326,9 +328,9 @@ describe('inputs beyond the standard schemas, as clients send them', () => {
       for (const chainId of [61, '61']) {
         const error = checkParams(methods[name], [{ ...base, chainId }]);
         expect(error?.code).toBe(-32602);
-        expect(error?.message).toContain(`/chainId: must`);
+        expect(error?.message).toContain('(param 1) field chainId must be a quantity');
         expect(error?.message).toContain(
-          `${JSON.stringify(chainId)} is decimal: quantities are 0x-prefixed hex, here "0x3d"`,
+          `got ${JSON.stringify(chainId)}, which is decimal: quantities are 0x-prefixed hex, here "0x3d"`,
         );
       }
       expect(checkParams(methods[name], [{ ...base, chainId: '0x3d' }])).toBeUndefined();

@@ -11,6 +11,7 @@
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { MethodSpec } from '../../src/generated/registry.js';
+import { paramProblemText } from '../../src/rpc/param-errors.js';
 import { samplesOf, type Schema } from './sample-values.js';
 
 export interface StandardParam {
@@ -106,7 +107,8 @@ export function auditInputs(standard: StandardSpec, findOurs: MethodLookup): Aud
       for (const value of uniqueValues(samplesOf(stdParam.schema, { resolve }))) {
         if (!accepts(value)) continue;
         tried++;
-        const reason = ourParam.check(value);
+        const problem = ourParam.check(value);
+        const reason = problem === undefined ? undefined : paramProblemText(ourParam.name, index, problem);
         if (reason !== undefined)
           differences.push({ method, kind: 'rejects-value', index, param: ourParam.name, value, reason });
       }

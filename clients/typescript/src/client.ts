@@ -381,7 +381,7 @@ export interface RpcMethodsClient {
   /**
    * `eth_submitHashrate`: Reports an external miner's hash rate.
    *
-   * @param hashRate Hashes per second, as a quantity or as 32 bytes (ethminer sends the padded form).
+   * @param hashRate A quantity or 32 bytes (ethminer sends the padded form): the hashes per second.
    * @param minerId A random id identifying the miner.
    * @returns accepted
    * @throws {RpcClientError} -32002 mining is not available: this network does not use proof-of-work
@@ -401,7 +401,7 @@ export interface RpcMethodsClient {
    * `eth_subscribe`: Subscribes to chain events pushed over the WebSocket connection. (WebSocket only)
    *
    * @param kind What to subscribe to.
-   * @param [options] For `logs`: the Filter (address and topics). For `newPendingTransactions`: true for full transactions. Absent otherwise.
+   * @param [options] A log filter (address and topics) for `logs`, or true for full transactions with `newPendingTransactions`; absent otherwise.
    * @returns subscriptionId
    * @throws {RpcClientError} -32601 notifications not supported
    */
@@ -465,7 +465,7 @@ export interface RpcMethodsClient {
    * `net_addToBlacklist`: Blocks a peer by IP address or node id, for a while or for good.
    *
    * @param address An IP address, a node id (128 hex digits, the nodeId of net_listPeers) or a connection id (host:port of a current peer from net_listPeers).
-   * @param [duration] How long to block, in seconds; null or omitted = permanently.
+   * @param [duration] A number of seconds to block; null or omitted = permanently.
    * @param [reason] Free text shown in net_listBlacklistedPeers; defaults to "added by operator".
    * @returns added
    * @throws {RpcClientError} -32602 "<address>" is not an IP address, a node id (128 hex digits) or a connection id (host:port) of a current peer
@@ -623,7 +623,7 @@ export interface RpcMethodsClient {
    *
    * @param address The account to unlock.
    * @param passphrase The passphrase the key was encrypted with.
-   * @param [duration] Seconds to stay unlocked: default 300; 0 = until locked.
+   * @param [duration] A number of seconds to stay unlocked: default 300; 0 = until locked.
    * @returns unlocked: true if unlocked, false if the passphrase is wrong.
    * @throws {RpcClientError} -32000 No key found for the given address
    */
@@ -679,9 +679,9 @@ export interface RpcMethodsClient {
   /**
    * `qa_mineBlocks`: Orders the dev miner to mine blocks now (test networks).
    *
-   * @param count How many blocks: a JSON integer or a hex quantity, at least 1.
+   * @param count A JSON integer or a hex quantity, at least 1: how many blocks to mine.
    * @param [withTransactions] Include pool transactions (default true).
-   * @param [parentHash] Block to build on; null or omitted = the best block.
+   * @param [parentHash] The hash of the block to build on; null or omitted = the best block.
    * @returns outcome
    * @throws {RpcClientError} -32001 Block 0x… not found
    * @throws {RpcClientError} -32603 Internal error: the miner did not answer; check the node log.
@@ -690,7 +690,7 @@ export interface RpcMethodsClient {
   /**
    * `checkpointing_getLatestBlock`: Returns the block the federation should checkpoint next.
    *
-   * @param checkpointingInterval Checkpoint every this many blocks: a positive JSON integer or hex quantity.
+   * @param checkpointingInterval A positive JSON integer or hex quantity: checkpoint every this many blocks.
    * @param [parentCheckpoint] The hash of the last checkpointed block, or null.
    * @returns latest
    * @throws {RpcClientError} -32602 Expected a positive integer checkpointing interval.

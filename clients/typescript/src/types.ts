@@ -5,11 +5,11 @@
  */
 export type Uint = `0x${string}`;
 /**
- * A quantity that fits in 64 bits.
+ * A quantity (0x-prefixed hex, no leading zeros) that fits in 64 bits.
  */
 export type Uint64 = `0x${string}`;
 /**
- * A quantity that fits in 256 bits.
+ * A quantity (0x-prefixed hex, no leading zeros) that fits in 256 bits.
  */
 export type Uint256 = `0x${string}`;
 /**
@@ -45,15 +45,15 @@ export type Address = `0x${string}`;
  */
 export type NotFound = null;
 /**
- * `earliest` = genesis, `latest` = the newest block of the canonical chain, `pending` = the block being assembled from the pool. `safe` and `finalized` are accepted because the standard lists them, but Ethereum Classic is proof-of-work: no block is ever safe or finalized, so they answer -39001 "Unknown block", the standard's answer before the merge.
+ * A block tag: earliest, latest, pending, safe or finalized. `earliest` = genesis, `latest` = the newest block of the canonical chain, `pending` = the block being assembled from the pool. `safe` and `finalized` are accepted because the standard lists them, but Ethereum Classic is proof-of-work: no block is ever safe or finalized, so they answer -39001 "Unknown block", the standard's answer before the merge.
  */
 export type BlockTag = "earliest" | "finalized" | "safe" | "latest" | "pending";
 /**
- * A block number (hex quantity) or a block tag.
+ * A block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized.
  */
 export type BlockNumberOrTag = Uint | BlockTag;
 /**
- * A block number (hex quantity), a block tag, a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}. An unknown block gives -32001; requireCanonical true on a block off the canonical chain gives -32000.
+ * A block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}. An unknown block gives -32001; requireCanonical true on a block off the canonical chain gives -32000.
  */
 export type BlockNumberOrTagOrHash = Uint | BlockTag | Hash32 | BlockHashObject | BlockNumberObject;
 /**
@@ -99,7 +99,7 @@ export type BytesMax32 = `0x${string}`;
  */
 export type WorkResult = [Bytes32, Bytes32, Bytes32];
 /**
- * What an eth_subscribe subscription delivers.
+ * One of newHeads, logs, newPendingTransactions or syncing: what an eth_subscribe subscription delivers.
  */
 export type SubscriptionKind = "newHeads" | "logs" | "newPendingTransactions" | "syncing";
 /**
@@ -324,7 +324,7 @@ export interface Filter {
     | [FilterTopic, FilterTopic, FilterTopic, FilterTopic];
 }
 /**
- * A message call for eth_call and eth_estimateGas: the standard's GenericTransaction, plus data. Missing fields take defaults: from = the zero address, gas = the block gas limit, gasPrice = 0, value = 0. input and data are synonyms (both given and different: -32602). chainId, when given, must be this network's (-32000 otherwise). type, nonce and accessList are read and do not change the call. maxFeePerGas and maxPriorityFeePerGas are ignored, as geth does before London: Ethereum Classic has no base fee (given together with gasPrice: -32602). Blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has neither. chain, hardfork, networkId and common (what web3.js v4 adds to every estimate it makes before a send) are accepted and ignored, as geth ignores fields it does not know. A nonce or gas wider than 64 bits, or a value or gasPrice wider than 256 bits, gives -32602 (as geth refuses them).
+ * A message call object for eth_call and eth_estimateGas: the standard's GenericTransaction, plus data. Missing fields take defaults: from = the zero address, gas = the block gas limit, gasPrice = 0, value = 0. input and data are synonyms (both given and different: -32602). chainId, when given, must be this network's (-32000 otherwise). type, nonce and accessList are read and do not change the call. maxFeePerGas and maxPriorityFeePerGas are ignored, as geth does before London: Ethereum Classic has no base fee (given together with gasPrice: -32602). Blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has neither. chain, hardfork, networkId and common (what web3.js v4 adds to every estimate it makes before a send) are accepted and ignored, as geth ignores fields it does not know. A nonce or gas wider than 64 bits, or a value or gasPrice wider than 256 bits, gives -32602 (as geth refuses them).
  */
 export interface CallRequest {
   from?: Address;
@@ -363,7 +363,7 @@ export interface CallRequest {
   };
 }
 /**
- * A transaction for the node to sign with a key it holds: the standard's GenericTransaction with from required (the key that signs), plus gasLimit and data. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data (both given and different: -32602). The node signs legacy transactions (EIP-155): type 0x0 or absent, and an empty or absent accessList. Quantities are hex: chainId 61 is 0x3d. An EIP-2930 request (type 0x1 or a non-empty accessList) gives -32602: sign it yourself and use eth_sendRawTransaction. maxFeePerGas/maxPriorityFeePerGas, type 0x2 and later, blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has no London, Cancun or Prague. A nonce or gas wider than 64 bits, or a value or gasPrice wider than 256 bits, gives -32602 (as geth refuses them).
+ * A transaction object for the node to sign with a key it holds: the standard's GenericTransaction with from required (the key that signs), plus gasLimit and data. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data (both given and different: -32602). The node signs legacy transactions (EIP-155): type 0x0 or absent, and an empty or absent accessList. Quantities are hex: chainId 61 is 0x3d. An EIP-2930 request (type 0x1 or a non-empty accessList) gives -32602: sign it yourself and use eth_sendRawTransaction. maxFeePerGas/maxPriorityFeePerGas, type 0x2 and later, blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has no London, Cancun or Prague. A nonce or gas wider than 64 bits, or a value or gasPrice wider than 256 bits, gives -32602 (as geth refuses them).
  */
 export interface TransactionRequest {
   from: Address;

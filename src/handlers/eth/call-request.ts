@@ -147,8 +147,8 @@ export async function balanceAt(engine: ChainEngine, block: Block, address: Uint
 }
 
 /**
- * The engine runs calls without charging the sender; like geth, a call that names a gas price must be
- * affordable (value + gas * price), and a value transfer needs the value.
+ * The engine runs calls without charging the sender; like geth, a call must be affordable: the value, plus
+ * gas * price when a price is given. geth's text, which ethers and viem recognise as insufficient funds.
  */
 export async function checkAffordable(engine: ChainEngine, block: Block, msg: CallMessage, gas: bigint): Promise<void> {
   const value = msg.value ?? 0n;
@@ -157,7 +157,27 @@ export async function checkAffordable(engine: ChainEngine, block: Block, msg: Ca
   if (need === 0n) return;
   const have = await balanceAt(engine, block, msg.from);
   if (have < need) {
-    const what = price === 0n ? 'insufficient funds for transfer' : 'insufficient funds for gas * price + value';
-    throw new RpcError(ErrorCode.ServerError, `${what}: balance ${have} wei, needed ${need} wei`);
+    throw new RpcError(
+      ErrorCode.ServerError,
+      `insufficient funds for gas * price + value: address ${senderText(msg.from)} have ${have} want ${need}`,
+    );
   }
 }
+
+/** geth's -32000 for an estimate whose sender cannot pay for any gas once the value is sent. */
+export function insufficientFundsForTransfer(
+  from: Uint8Array | undefined,
+  balance: bigint,
+  value: bigint,
+  price: bigint,
+): RpcError {
+  const left = value === 0n ? 'nothing' : `the value is ${value} wei and nothing is left`;
+  return new RpcError(
+    ErrorCode.ServerError,
+    `insufficient funds for transfer: address ${senderText(from)} have ${balance} wei, ${left} to pay for gas ` +
+      `at ${price} wei`,
+  );
+}
+
+const senderText = (from: Uint8Array | undefined): string =>
+  from === undefined ? `0x${'0'.repeat(40)}` : `0x${Buffer.from(from).toString('hex')}`;

@@ -5,7 +5,14 @@ import type { EthEstimateGasParams, EthEstimateGasResult } from '../../generated
 import { ErrorCode, RpcError } from '../../rpc/errors.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { toQuantity } from '../hex.js';
-import { balanceAt, callBlock, callMessageOf, checkAffordable, runOn } from './call-request.js';
+import {
+  balanceAt,
+  callBlock,
+  callMessageOf,
+  checkAffordable,
+  insufficientFundsForTransfer,
+  runOn,
+} from './call-request.js';
 import { engineOf } from '../block-ref.js';
 import { executionReverted } from './revert.js';
 
@@ -57,24 +64,21 @@ export async function estimateGas(
   return hi;
 }
 
+/**
+ * geth's bounds: the given gas, else the block gas limit; with a gas price, lowered to what the sender can pay
+ * once the value is sent. A sender whose balance does not exceed the value (an unfunded account included) cannot
+ * pay for any gas: geth answers "insufficient funds for transfer" there, not "gas required exceeds allowance (0)".
+ */
 async function gasCap(engine: ChainEngine, block: Block, msg: CallMessage): Promise<bigint> {
-  if (msg.gas !== undefined) {
-    await checkAffordable(engine, block, msg, msg.gas);
-    return msg.gas;
-  }
-  const blockLimit = block.header.gasLimit;
+  const limit = msg.gas ?? block.header.gasLimit;
   const price = msg.gasPrice ?? 0n;
   if (price === 0n) {
     await checkAffordable(engine, block, msg, 0n);
-    return blockLimit;
+    return limit;
   }
   const value = msg.value ?? 0n;
   const balance = await balanceAt(engine, block, msg.from);
-  if (balance < value)
-    throw new RpcError(
-      ErrorCode.ServerError,
-      `insufficient funds for transfer: balance ${balance} wei, value ${value} wei`,
-    );
+  if (balance <= value) throw insufficientFundsForTransfer(msg.from, balance, value, price);
   const allowance = (balance - value) / price;
-  return allowance < blockLimit ? allowance : blockLimit;
+  return allowance < limit ? allowance : limit;
 }

@@ -210,7 +210,8 @@ describe('call and transaction objects', () => {
       const answer = await call('eth_call', [{ to: C, chainId }]);
       expect(answer.error?.code).toBe(-32602);
       expect(answer.error?.message).toContain(
-        `${JSON.stringify(chainId)} is decimal: quantities are 0x-prefixed hex, here "0x3d"`,
+        `field chainId must be a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0; ` +
+          `got ${JSON.stringify(chainId)}, which is decimal: quantities are 0x-prefixed hex, here "0x3d"`,
       );
     }
     expect(await ok('eth_call', [{ to: C, chainId: '0x3d' }])).toBe(word(1));
@@ -221,7 +222,7 @@ describe('call and transaction objects', () => {
     });
     const send = await call('eth_sendTransaction', [{ from: SENDER.address, to: C, chainId: 61 }]);
     expect(send.error?.code).toBe(-32602);
-    expect(send.error?.message).toContain('61 is decimal');
+    expect(send.error?.message).toContain('got 61, which is decimal');
   });
 
   it("the standard's fee-market fields run as geth runs them before London; blob and set-code fields are refused", async () => {

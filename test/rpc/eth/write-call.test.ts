@@ -106,13 +106,27 @@ describe('eth_estimateGas', () => {
   it('checks that the sender can pay when a gas price is given', async () => {
     const poor = randomAddress();
     const request = { from: poor, to: ownerAddress, gasPrice: '0x3b9aca00' } as const;
-    expect(await rpcError(client.eth_estimateGas({ ...request, value: '0x1' }))).toMatchObject({
-      code: -32000,
-      message: expect.stringMatching(/^insufficient funds for transfer/),
-    });
+    // geth's answer for an unfunded sender, with or without a value: not "gas required exceeds allowance (0x0)".
+    for (const unfunded of [request, { ...request, value: '0x1' }] as const) {
+      expect(await rpcError(client.eth_estimateGas(unfunded))).toMatchObject({
+        code: -32000,
+        message: expect.stringMatching(
+          new RegExp(`^insufficient funds for transfer: address ${poor.toLowerCase()} have 0 wei, .* to pay for gas`),
+        ),
+      });
+    }
     expect(await rpcError(client.eth_call({ ...request, gas: '0x5208' }))).toMatchObject({
       code: -32000,
-      message: expect.stringMatching(/^insufficient funds for gas \* price \+ value/),
+      message: `insufficient funds for gas * price + value: address ${poor.toLowerCase()} have 0 want 21000000000000`,
+    });
+    // A value without a price needs the value, for a call as for an estimate (geth's buyGas check).
+    expect(await rpcError(client.eth_call({ from: poor, to: ownerAddress, value: '0x1' }))).toMatchObject({
+      code: -32000,
+      message: `insufficient funds for gas * price + value: address ${poor.toLowerCase()} have 0 want 1`,
+    });
+    expect(await rpcError(client.eth_estimateGas({ from: poor, to: ownerAddress, value: '0x1' }))).toMatchObject({
+      code: -32000,
+      message: expect.stringMatching(/^insufficient funds for gas \* price \+ value: /),
     });
     // Without a price nothing is charged, as geth does.
     expect(await client.eth_estimateGas({ from: poor, to: ownerAddress })).toBe('0x5208');
