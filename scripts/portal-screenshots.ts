@@ -30,7 +30,7 @@ try {
       await tryIt.click();
       await page.waitForTimeout(500);
       // The click scrolled down; the sticky sidebar would be drawn where that scroll left it.
-      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.evaluate('window.scrollTo(0, 0)');
     }
     await page.screenshot({ path: join(out, file), fullPage: path.includes('methods/') });
     console.log(join(out, file));
