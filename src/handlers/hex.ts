@@ -13,7 +13,7 @@ export const fromQuantity = (hex: string): bigint => BigInt(hex);
  */
 export function fieldQuantity(hex: string, bits: 64 | 256, field: string): bigint {
   const value = BigInt(hex);
-  if (value >> BigInt(bits) !== 0n) throw invalidParams(`Invalid params: ${field} ${hex} is wider than ${bits} bits`);
+  if (value >> BigInt(bits) !== 0n) throw invalidParams(`invalid params: ${field} ${hex} is wider than ${bits} bits`);
   return value;
 }
 

@@ -13,7 +13,7 @@ function asParam<T>(method: string, param: string, parse: () => T): T {
   try {
     return parse();
   } catch (err) {
-    if (err instanceof TestQuantityError) throw invalidParams(`Invalid params for ${method}: ${param}: ${err.message}`);
+    if (err instanceof TestQuantityError) throw invalidParams(`invalid params for ${method}: ${param}: ${err.message}`);
     throw err;
   }
 }

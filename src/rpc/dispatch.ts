@@ -114,7 +114,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         : errorResponse(
             id,
             ErrorCode.InvalidParams,
-            'Invalid params: this node takes parameters by position; send "params" as an array',
+            'invalid params: this node takes parameters by position; send "params" as an array',
           );
     } else return invalidRequest(id, '"params" must be an array');
 

@@ -42,7 +42,7 @@ type ForeignFields = Pick<
  * differs from what the caller described. Empty lists mean nothing and pass.
  */
 export function refuseForeignFields(request: ForeignFields, method?: string): void {
-  const invalid = method === undefined ? 'Invalid params' : `Invalid params for ${method}`;
+  const invalid = method === undefined ? 'invalid params' : `invalid params for ${method}`;
   const blobField = (['blobVersionedHashes', 'blobs', 'commitments', 'proofs'] as const).find(
     (k) => (request[k]?.length ?? 0) > 0,
   );

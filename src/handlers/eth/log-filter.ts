@@ -29,7 +29,7 @@ export function criteriaOf(filter: Filter): LogCriteria {
 /** EIP-234: blockHash excludes a range. */
 function checkExclusive(filter: Filter, method: string): void {
   if (filter.blockHash !== undefined && (filter.fromBlock !== undefined || filter.toBlock !== undefined)) {
-    throw invalidParams(`Invalid params for ${method}: give either blockHash or fromBlock/toBlock, not both`);
+    throw invalidParams(`invalid params for ${method}: give either blockHash or fromBlock/toBlock, not both`);
   }
 }
 
@@ -68,7 +68,7 @@ export function checkFilterRange(filter: Filter): void {
   checkExclusive(filter, 'eth_newFilter');
   if (filter.blockHash !== undefined) {
     throw invalidParams(
-      'Invalid params for eth_newFilter: blockHash is not supported by filters; use eth_getLogs with blockHash',
+      'invalid params for eth_newFilter: blockHash is not supported by filters; use eth_getLogs with blockHash',
     );
   }
 }

@@ -156,7 +156,7 @@ export async function eth_subscribe(
       return openSubscription(connection, (notify) => subscribeNewHeads(engine, notify));
     case 'logs': {
       if (typeof options === 'boolean')
-        throw invalidParams('Invalid params for eth_subscribe: "logs" takes a filter object (address, topics)');
+        throw invalidParams('invalid params for eth_subscribe: "logs" takes a filter object (address, topics)');
       const criteria = criteriaOf((options ?? {}) as Filter);
       return openSubscription(connection, (notify) => subscribeLogs(engine, criteria, notify));
     }

@@ -105,14 +105,14 @@ const TYPE_NAMES: Readonly<Record<string, string>> = {
 function refuseUnsignableKinds(request: TransactionRequest): void {
   if (request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined) {
     throw invalidParams(
-      'Invalid params: maxFeePerGas and maxPriorityFeePerGas belong to EIP-1559 transactions, which Ethereum Classic does not have; send gasPrice',
+      'invalid params: maxFeePerGas and maxPriorityFeePerGas belong to EIP-1559 transactions, which Ethereum Classic does not have; send gasPrice',
     );
   }
   const type = request.type === undefined ? 0n : BigInt(request.type);
   if (type === 0n && (request.accessList?.length ?? 0) === 0) return;
   const kind = type === 0n ? 'EIP-2930 (access list)' : (TYPE_NAMES[type.toString()] ?? 'unknown');
   throw invalidParams(
-    `Invalid params: this node signs legacy transactions (type 0x0) only; the request is for type 0x${type === 0n ? '1' : type.toString(16)}, ${kind}. ` +
+    `invalid params: this node signs legacy transactions (type 0x0) only; the request is for type 0x${type === 0n ? '1' : type.toString(16)}, ${kind}. ` +
       'Sign it yourself and send it with eth_sendRawTransaction',
   );
 }

@@ -236,7 +236,7 @@ describe('call and transaction objects', () => {
     expect(blob.error).toEqual({
       code: -32602,
       message:
-        'Invalid params for eth_estimateGas: blobVersionedHashes belongs to blob transactions (EIP-4844), which Ethereum Classic does not have',
+        'invalid params for eth_estimateGas: blobVersionedHashes belongs to blob transactions (EIP-4844), which Ethereum Classic does not have',
     });
     const auth = await call('eth_call', [{ to: C, authorizationList: [{ address: C }] }]);
     expect(auth.error?.message).toContain('EIP-7702');
@@ -254,12 +254,12 @@ describe('call and transaction objects', () => {
         const [name, hex] = Object.entries(field)[0]!;
         expect(answer.error, `${method} ${name}`).toEqual({
           code: -32602,
-          message: `Invalid params: ${name} ${hex} is wider than ${hex === wide64 ? 64 : 256} bits`,
+          message: `invalid params: ${name} ${hex} is wider than ${hex === wide64 ? 64 : 256} bits`,
         });
       }
     }
     const gasLimit = await call('eth_sendTransaction', [{ from, to: C, gasLimit: wide64 }]);
-    expect(gasLimit.error?.message).toBe(`Invalid params: gasLimit ${wide64} is wider than 64 bits`);
+    expect(gasLimit.error?.message).toBe(`invalid params: gasLimit ${wide64} is wider than 64 bits`);
     // The widest numbers that fit pass this check: the gas cap answers a 64-bit gas, a 256-bit value runs out of funds.
     expect((await call('eth_call', [{ from, to: C, gas: `0x${'f'.repeat(16)}` }])).error?.code).toBe(-32005);
     expect((await call('eth_call', [{ from, to: C, value: `0x${'f'.repeat(64)}` }])).error?.message).toContain(
