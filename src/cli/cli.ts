@@ -11,8 +11,10 @@ import { createNodeMetrics } from '../metrics/node-metrics.js';
 import { SvcNode, packageVersion } from '../node/node.js';
 import { openNodeServices, type NodeServices } from '../node/services.js';
 import { ConfigError, loadConfig } from '../node/config.js';
+import { checkListenHosts } from '../node/listen-hosts.js';
 import { startBanner } from './banner.js';
-import { flagsToSettings, helpText, parseOptions } from './flags.js';
+import { listenFailure, type Listener } from './listen-errors.js';
+import { flagsToSettings, helpText, joinNegativeValues, parseOptions } from './flags.js';
 import { createLogger } from '../node/logger.js';
 import { startServer, type RunningServer } from '../server/server.js';
 
@@ -37,7 +39,12 @@ export async function runCli(
 
   let values: Record<string, unknown>;
   try {
-    ({ values } = parseArgs({ args: [...argv], options: parseOptions, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({
+      args: joinNegativeValues(argv),
+      options: parseOptions,
+      strict: true,
+      allowPositionals: false,
+    }));
   } catch (err) {
     return fail(`${(err as Error).message}\nRun svc-node --help for the options.`, 2);
   }
@@ -53,6 +60,7 @@ export async function runCli(
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig({ flags: flagsToSettings(values), env, configFile: values.config as string | undefined });
+    await checkListenHosts(config);
   } catch (err) {
     if (err instanceof ConfigError) return fail(err.message);
     throw err;
@@ -62,16 +70,26 @@ export async function runCli(
   const node = new SvcNode(config, log);
   let server: RunningServer | undefined;
   let services: NodeServices | undefined;
+  // Which listener is being started, so that a failed bind names its flags.
+  let listener: Listener | undefined;
   try {
     mkdirSync(config.datadir, { recursive: true });
     services = await openNodeServices(node);
     const metrics = config.rpc.metrics.enabled ? createNodeMetrics(node) : undefined;
+    listener = 'rpc';
     server = await startServer(node, { handlers, ...(metrics !== undefined ? { metrics } : {}) });
     node.noteRpcPort(server.port);
     // Peering starts once the RPC server listens; the "listening" line below still waits for it.
+    listener = 'p2p';
     await services.startPeers();
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const bind =
+      listener === 'rpc'
+        ? listenFailure('rpc', config.rpc.http.interface, config.rpc.http.port, err)
+        : listener === 'p2p'
+          ? listenFailure('p2p', config.p2p.interface, config.p2p.port, err)
+          : undefined;
+    const message = bind ?? (err instanceof Error ? err.message : String(err));
     log.error('start-up failed', { error: message });
     await server?.close().catch(() => undefined);
     await services?.close().catch(() => undefined);

@@ -50,6 +50,24 @@ export function helpText(): string {
   return lines.join('\n');
 }
 
+/**
+ * `--maxpeers -1` as `--maxpeers=-1`: parseArgs takes a value starting with a dash for a flag and refuses it, so
+ * a negative number would be answered with a puzzle about option syntax instead of the setting's range.
+ */
+export function joinNegativeValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    const option = parseOptions?.[arg.replace(/^--/, '')];
+    if (arg.startsWith('--') && option?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
 /** Flag values keyed by setting key. */
 export function flagsToSettings(values: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
