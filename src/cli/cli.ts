@@ -14,7 +14,8 @@ import { ConfigError, loadConfig } from '../node/config.js';
 import { checkListenHosts } from '../node/listen-hosts.js';
 import { startBanner } from './banner.js';
 import { listenFailure, type Listener } from './listen-errors.js';
-import { flagsToSettings, helpText, joinNegativeValues, parseOptions } from './flags.js';
+import { flagsToSettings, joinNegativeValues, parseOptions } from './flags.js';
+import { helpText } from './help.js';
 import { createLogger } from '../node/logger.js';
 import { startServer, type RunningServer } from '../server/server.js';
 
@@ -37,10 +38,12 @@ export async function runCli(
     return { exitCode };
   };
 
+  // `--help all` is the one place a word stands alone on the command line.
+  const helpAll = argv.includes('all') && (argv.includes('--help') || argv.includes('-h'));
   let values: Record<string, unknown>;
   try {
     ({ values } = parseArgs({
-      args: joinNegativeValues(argv),
+      args: joinNegativeValues(helpAll ? argv.filter((a) => a !== 'all') : argv),
       options: parseOptions,
       strict: true,
       allowPositionals: false,
@@ -49,7 +52,7 @@ export async function runCli(
     return fail(`${(err as Error).message}\nRun svc-node --help for the options.`, 2);
   }
   if (values.help) {
-    io.stdout.write(helpText());
+    io.stdout.write(helpText(helpAll));
     return { exitCode: 0 };
   }
   if (values.version) {

@@ -8,7 +8,7 @@ import { post, request } from '../helpers/rpc.js';
 
 describe('svc-node CLI', () => {
   it('prints --help with every flag and exits 0', async () => {
-    const run = await runCli(['--help']);
+    const run = await runCli(['--help', 'all']);
     expect(run.code).toBe(0);
     for (const flag of [
       '--config',
@@ -24,10 +24,10 @@ describe('svc-node CLI', () => {
     }
     for (const flag of [
       '--p2p, --no-p2p',
-      '--p2p.addr <value>',
-      '--p2p.port <value>',
-      '--bootnodes <value>',
-      '--maxpeers <value>',
+      '--p2p.addr <address>',
+      '--p2p.port <port>',
+      '--bootnodes <list>',
+      '--maxpeers <n>',
     ]) {
       expect(run.stdout).toContain(flag);
     }
