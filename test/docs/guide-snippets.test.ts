@@ -1,9 +1,9 @@
 /**
- * Every snippet the guides and README.md's quick start mark as tested (```sh test, ```js test) runs against a fresh
- * dev node, one node per page, in the order of the page: shell snippets through `sh` (curl, cast), JS snippets as ES modules in a
- * scratch project that sees the repo's node_modules and `svc-node/client`. A `# => text` or `// => text` comment
- * is what the reader is told to expect: the output must contain each, in order. The node's URL replaces
- * 127.0.0.1:8546 (the default port the guides name).
+ * Every snippet the guides and README.md's quick start mark as tested (```sh test, ```js test) runs against a
+ * fresh dev node, one node per page, in the order of the page: shell snippets through `sh` (curl, cast), JS
+ * snippets as ES modules in a scratch project that sees the repo's node_modules, `svc-node/client` and
+ * `svc-node-client`. A `# => text` or `// => text` comment is what the reader is told to expect: the output must
+ * contain each, in order. The node's URL replaces 127.0.0.1:8546 (the default port the guides name).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import {

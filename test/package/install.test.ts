@@ -263,6 +263,13 @@ describe('the installed package', () => {
     expect(listed.stdout).toMatch(/No packages with unreviewed install scripts/);
   }, 180_000);
 
+  it.each(['tarball', 'path'] as const)('from the %s: npm install warns of no install script', (source) => {
+    // npm 11 warns (log.warn, so on stderr at --loglevel=warn) of every install script allowScripts leaves open.
+    const install = installs[source]!;
+    expect(install.stderr).not.toMatch(/not (yet )?covered by allowScripts/);
+    expect(install.stderr).not.toMatch(/install-scripts/);
+  });
+
   it.each(['tarball', 'path'] as const)(
     'from the %s: npx svc-node --version prints the version and nothing about compiling',
     async (source) => {
