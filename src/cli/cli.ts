@@ -13,8 +13,11 @@ import { SvcNode, packageVersion } from '../node/node.js';
 import { openNodeServices, type NodeServices } from '../node/services.js';
 import { ConfigError, loadConfig } from '../node/config.js';
 import { DEV_ACCOUNTS } from '../chain/networks/devAccounts.js';
+import { checkListenHosts } from '../node/listen-hosts.js';
 import { startBanner } from './banner.js';
-import { flagsToSettings, helpText, parseOptions } from './flags.js';
+import { listenFailure, type Listener } from './listen-errors.js';
+import { flagsToSettings, joinNegativeValues, parseOptions } from './flags.js';
+import { helpText } from './help.js';
 import { createLogger } from '../node/logger.js';
 import { startServer, type RunningServer } from '../server/server.js';
 
@@ -37,14 +40,21 @@ export async function runCli(
     return { exitCode };
   };
 
+  // `--help all` is the one place a word stands alone on the command line.
+  const helpAll = argv.includes('all') && (argv.includes('--help') || argv.includes('-h'));
   let values: Record<string, unknown>;
   try {
-    ({ values } = parseArgs({ args: [...argv], options: parseOptions, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({
+      args: joinNegativeValues(helpAll ? argv.filter((a) => a !== 'all') : argv),
+      options: parseOptions,
+      strict: true,
+      allowPositionals: false,
+    }));
   } catch (err) {
     return fail(`${(err as Error).message}\nRun svc-node --help for the options.`, 2);
   }
   if (values.help) {
-    io.stdout.write(helpText());
+    io.stdout.write(helpText(helpAll));
     return { exitCode: 0 };
   }
   if (values.version) {
@@ -55,6 +65,7 @@ export async function runCli(
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig({ flags: flagsToSettings(values), env, configFile: values.config as string | undefined });
+    await checkListenHosts(config);
   } catch (err) {
     if (err instanceof ConfigError) return fail(err.message);
     throw err;
@@ -64,16 +75,26 @@ export async function runCli(
   const node = new SvcNode(config, log);
   let server: RunningServer | undefined;
   let services: NodeServices | undefined;
+  // Which listener is being started, so that a failed bind names its flags.
+  let listener: Listener | undefined;
   try {
     mkdirSync(config.datadir, { recursive: true });
     services = await openNodeServices(node);
     const metrics = config.rpc.metrics.enabled ? createNodeMetrics(node) : undefined;
+    listener = 'rpc';
     server = await startServer(node, { handlers, ...(metrics !== undefined ? { metrics } : {}) });
     node.noteRpcPort(server.port);
     // Peering starts once the RPC server listens; the "listening" line below still waits for it.
+    listener = 'p2p';
     await services.startPeers();
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const bind =
+      listener === 'rpc'
+        ? listenFailure('rpc', config.rpc.http.interface, config.rpc.http.port, err)
+        : listener === 'p2p'
+          ? listenFailure('p2p', config.p2p.interface, config.p2p.port, err)
+          : undefined;
+    const message = bind ?? (err instanceof Error ? err.message : String(err));
     log.error('start-up failed', { error: message });
     await server?.close().catch(() => undefined);
     await services?.close().catch(() => undefined);

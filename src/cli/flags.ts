@@ -1,10 +1,9 @@
 /**
  * The command line's flags, made from the settings tables: a flag per setting that names one (booleans also come
- * negated), and `--help`, which lists the flags and then every setting with its environment name and default.
+ * negated). `--help` is help.ts.
  */
 import type { ParseArgsConfig } from 'node:util';
-import { packageVersion } from '../node/node.js';
-import { defaultText, envNameOf, settings } from '../node/settings/index.js';
+import { settings } from '../node/settings/index.js';
 
 const flagSettings = settings.filter((s) => s.flag !== undefined);
 
@@ -21,33 +20,22 @@ export const parseOptions: ParseArgsConfig['options'] = {
   ),
 };
 
-export function helpText(): string {
-  const flagRows: Array<[string, string]> = [
-    ['--config <file>', `TOML configuration file (env SVC_NODE_CONFIG)`],
-    ...flagSettings.map((s): [string, string] => [
-      `--${s.kind === 'bool' ? `${s.flag}, --no-${s.flag}` : s.flag}${s.kind === 'bool' ? '' : s.values ? ` <${s.values.join('|')}>` : ' <value>'}`,
-      `${s.description} (default: ${defaultText(s)})`,
-    ]),
-    ['--help, -h', 'print this help'],
-    ['--version', 'print the version'],
-  ];
-  const width = Math.max(...flagRows.map(([flag]) => flag.length)) + 2;
-  const lines = [
-    `svc-node ${packageVersion()}: an Ethereum Classic node whose JSON-RPC API is defined by one OpenRPC document`,
-    '',
-    'Usage: svc-node [options]        (from the repo: npm start -- [options])',
-    '',
-    'Options:',
-    ...flagRows.map(([flag, text]) => `  ${flag.padEnd(width)}${text}`),
-    '',
-    'Every setting can be given in the config file (TOML, keys as sections: [network.rpc.http] port = 8546),',
-    'by environment variable, or by flag; flags beat the environment, which beats the file.',
-    '',
-    'Settings (config key, environment variable, default):',
-    ...settings.map((s) => `  ${s.key}\n      ${envNameOf(s.key)}  (default: ${defaultText(s)})  ${s.description}`),
-    '',
-  ];
-  return lines.join('\n');
+/**
+ * `--maxpeers -1` as `--maxpeers=-1`: parseArgs takes a value starting with a dash for a flag and refuses it, so
+ * a negative number would be answered with a puzzle about option syntax instead of the setting's range.
+ */
+export function joinNegativeValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    const option = parseOptions?.[arg.replace(/^--/, '')];
+    if (arg.startsWith('--') && option?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
 }
 
 /** Flag values keyed by setting key. */

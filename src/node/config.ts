@@ -9,7 +9,6 @@ import type { CacheLimits } from '../chain/cache-limits.js';
 import { ConfigError } from './config-error.js';
 import type { LogLevel } from './logger.js';
 import { readSettings, type ConfigSources } from './settings/read.js';
-import type { SettingKey } from './settings/index.js';
 
 export { ConfigError } from './config-error.js';
 export type { ConfigSources } from './settings/read.js';
@@ -137,10 +136,10 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
   if (mode === 'https' && !keystorePath) {
     throw new ConfigError('network.rpc.http.mode is "https" but network.rpc.http.certificate.keystore-path is not set');
   }
-  const port = portOf('network.rpc.http.port', get('network.rpc.http.port'));
-  const p2pPort = portOf('network.server-address.port', get('network.server-address.port'));
+  // Ports, counts and durations are bounded by their settings (settings/coerce.ts), whatever their source.
+  const port = get('network.rpc.http.port');
+  const p2pPort = get('network.server-address.port');
   const maxPeers = get('network.max-peers');
-  if (maxPeers < 1) throw new ConfigError(`network.max-peers must be at least 1, got ${maxPeers}`);
 
   const seal = get('mining.seal');
   if (seal === 'instant' && network !== 'dev') {
@@ -153,20 +152,19 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
     throw new ConfigError(`mining.coinbase must be a 20-byte address (0x + 40 hex digits), got "${coinbase}"`);
   }
   const datadir = get('datadir');
-  // A cache of none would make every lookup a miss and some structures unusable: at least one entry.
-  const atLeastOne = (key: SettingKey & `${'cache' | 'db'}.${string}`) => Math.max(1, get(key));
+  // Each cache is a count setting: at least one entry (a cache of none would make every lookup a miss).
   const caches: CacheLimits = {
-    trieNodes: atLeastOne('cache.trie-nodes'),
-    trieDecodedNodes: atLeastOne('cache.trie-decoded-nodes'),
-    trieLookups: atLeastOne('cache.trie-lookups'),
-    blocks: atLeastOne('cache.blocks'),
-    headers: atLeastOne('cache.headers'),
-    receipts: atLeastOne('cache.receipts'),
-    canonicalHashes: atLeastOne('cache.canonical-hashes'),
-    stateViews: atLeastOne('cache.state-views'),
-    callExecutors: atLeastOne('cache.call-executors'),
+    trieNodes: get('cache.trie-nodes'),
+    trieDecodedNodes: get('cache.trie-decoded-nodes'),
+    trieLookups: get('cache.trie-lookups'),
+    blocks: get('cache.blocks'),
+    headers: get('cache.headers'),
+    receipts: get('cache.receipts'),
+    canonicalHashes: get('cache.canonical-hashes'),
+    stateViews: get('cache.state-views'),
+    callExecutors: get('cache.call-executors'),
     dbCacheBytes: get('db.cache-size'),
-    dbWriteBufferBytes: atLeastOne('db.write-buffer-size'),
+    dbWriteBufferBytes: get('db.write-buffer-size'),
   };
   const ethashCacheDir = get('mining.ethash-cache-dir');
   const apiKeysFile = get('network.rpc.auth.api-keys-file');
@@ -232,7 +230,7 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
       ws: {
         enabled: get('network.rpc.ws.enabled'),
         maxBufferedBytes: get('network.rpc.ws.max-buffered-bytes'),
-        maxOutstandingRequests: Math.max(1, get('network.rpc.ws.max-outstanding-requests')),
+        maxOutstandingRequests: get('network.rpc.ws.max-outstanding-requests'),
         pingIntervalMs: get('network.rpc.ws.ping-interval'),
       },
       call: {
@@ -253,11 +251,6 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
       },
     },
   };
-}
-
-function portOf(key: SettingKey, port: number): number {
-  if (port > 65535) throw new ConfigError(`${key} must be 0..65535, got ${port}`);
-  return port;
 }
 
 /** A typo in the protected list would silently leave a method open: every entry must name something. */

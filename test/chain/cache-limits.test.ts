@@ -94,10 +94,14 @@ describe('cache bounds', () => {
   it('the settings reach the configuration, with the documented defaults', () => {
     expect(loadConfig({ flags: { network: 'dev' } }).caches).toEqual(DEFAULT_CACHE_LIMITS);
     const config = loadConfig({
-      env: { SVC_NODE_CACHE_TRIE_NODES: '5000', SVC_NODE_DB_CACHE_SIZE: '1048576', SVC_NODE_CACHE_BLOCKS: '0' },
+      env: { SVC_NODE_CACHE_TRIE_NODES: '5000', SVC_NODE_DB_CACHE_SIZE: '1048576', SVC_NODE_CACHE_BLOCKS: '1' },
     });
     expect(config.caches.trieNodes).toBe(5000);
     expect(config.caches.dbCacheBytes).toBe(1_048_576);
-    expect(config.caches.blocks).toBe(1); // at least one entry
+    expect(config.caches.blocks).toBe(1);
+    // A cache of none is refused with the range, not quietly made one entry.
+    expect(() => loadConfig({ env: { SVC_NODE_CACHE_BLOCKS: '0' } })).toThrow(
+      'cache.blocks (environment SVC_NODE_CACHE_BLOCKS) must be an integer of at least 1, got "0"',
+    );
   });
 });

@@ -1,9 +1,9 @@
 /**
- * Every snippet the guides mark as tested (```sh test, ```js test) runs against a fresh dev node, one node per
- * guide, in the order of the page: shell snippets through `sh` (curl, cast), JS snippets as ES modules in a
- * scratch project that sees the repo's node_modules and `svc-node/client`. A `# => text` or `// => text` comment
- * is what the reader is told to expect: the output must contain each, in order. The node's URL replaces
- * 127.0.0.1:8546 (the default port the guides name).
+ * Every snippet the guides and README.md's quick start mark as tested (```sh test, ```js test) runs against a
+ * fresh dev node, one node per page, in the order of the page: shell snippets through `sh` (curl, cast), JS
+ * snippets as ES modules in a scratch project that sees the repo's node_modules, `svc-node/client` and
+ * `svc-node-client`. A `# => text` or `// => text` comment is what the reader is told to expect: the output must
+ * contain each, in order. The node's URL replaces 127.0.0.1:8546 (the default port the guides name).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import {
@@ -90,7 +90,7 @@ function scratchProject(): string {
   const modules = join(dir, 'node_modules');
   mkdirSync(modules);
   for (const entry of readdirSync(join(repoRoot, 'node_modules'))) {
-    if (entry.startsWith('.') || entry === 'svc-node') continue;
+    if (entry.startsWith('.') || entry === 'svc-node' || entry === 'svc-node-client') continue;
     symlinkSync(join(repoRoot, 'node_modules', entry), join(modules, entry));
   }
   const pkg = join(modules, 'svc-node');
@@ -105,6 +105,8 @@ function scratchProject(): string {
     JSON.stringify({ name: manifest.name, version: manifest.version, type: 'module', exports: manifest.exports }),
   );
   symlinkSync(join(repoRoot, 'clients'), join(pkg, 'clients'));
+  // The client package as README.md tells a project to install it.
+  symlinkSync(join(repoRoot, 'clients/typescript'), join(modules, 'svc-node-client'));
   if (!existsSync(join(repoRoot, 'clients/typescript/dist/index.js'))) {
     execFileSync(process.execPath, [join(repoRoot, 'bin/build.js'), '--client'], { cwd: repoRoot, stdio: 'ignore' });
   }
@@ -134,8 +136,12 @@ describe('guide snippets against a dev node', () => {
     }
   });
 
-  for (const guide of GUIDES) {
-    const file = join(repoRoot, 'codegen/docs/guides', `${guide.slug}.md`);
+  const pages = [
+    ...GUIDES.map((g) => ({ slug: g.slug, file: join(repoRoot, 'codegen/docs/guides', `${g.slug}.md`) })),
+    { slug: 'README', file: join(repoRoot, 'README.md') },
+  ];
+  for (const guide of pages) {
+    const file = guide.file;
     const snippets = snippetsOf(readFileSync(file, 'utf8'));
     if (snippets.length === 0) continue;
 

@@ -1,6 +1,7 @@
 /** Turns a raw value (TOML-typed, or a string from the environment or a flag) into its setting's type. */
 import { ConfigError } from '../config-error.js';
-import { parseDuration } from './duration.js';
+import { mayListenOn, notLocalMessage } from './address.js';
+import { formatDuration, parseDuration } from './duration.js';
 import type { Setting } from './setting.js';
 
 /** A value as a source gave it, and where it came from, for error messages. */
@@ -10,6 +11,20 @@ export interface Raw {
 }
 
 export type Value = string | number | boolean | readonly string[];
+
+/** Node's timers hold at most 2^31 - 1 ms; a longer delay silently becomes 1 ms, so no duration may exceed it. */
+export const MAX_DURATION_MS = 2 ** 31 - 1;
+
+/** "an integer from 0 to 65535", "an integer of at least 1", … as the messages state a range. */
+export function rangeText(setting: Setting): string {
+  const { min = 0, max } = setting;
+  if (setting.kind === 'duration') {
+    const upper = formatDuration(Math.min(max ?? MAX_DURATION_MS, MAX_DURATION_MS));
+    return `a duration from ${formatDuration(min)} to ${upper} (ms, or "100ms", "10s", "30m", "2h")`;
+  }
+  if (max !== undefined) return `an integer from ${min} to ${max}`;
+  return min === 0 ? 'a non-negative integer' : `an integer of at least ${min}`;
+}
 
 export function coerce(key: string, setting: Setting, { value, source }: Raw): Value {
   const fail = (expected: string): never => {
@@ -28,14 +43,19 @@ export function coerce(key: string, setting: Setting, { value, source }: Raw): V
       if (value === 'true' || value === '1') return true;
       if (value === 'false' || value === '0') return false;
       return fail('true or false');
+    case 'address': {
+      if (typeof value !== 'string' || value === '') return fail('an IP address or host name');
+      if (mayListenOn(value.trim())) return value.trim();
+      throw new ConfigError(notLocalMessage(key, source, value));
+    }
     case 'int': {
-      const n = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
-      return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : fail('a non-negative integer');
+      const n = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+      return typeof n === 'number' && Number.isSafeInteger(n) && inBounds(setting, n) ? n : fail(withHint(setting));
     }
     case 'duration': {
-      if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? value : fail('a duration');
-      const ms = typeof value === 'string' ? parseDuration(value) : undefined;
-      return ms !== undefined ? ms : fail('a duration such as 100, "100ms", "10s" or "30m"');
+      // A bare number from the environment or a flag is milliseconds, as it is in the config file.
+      const ms = typeof value === 'number' ? value : typeof value === 'string' ? parseDuration(value) : undefined;
+      return ms !== undefined && Number.isFinite(ms) && inBounds(setting, ms) ? ms : fail(withHint(setting));
     }
     case 'list': {
       const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : fail('a comma list');
@@ -55,3 +75,11 @@ export function coerce(key: string, setting: Setting, { value, source }: Raw): V
     }
   }
 }
+
+function inBounds(setting: Setting, n: number): boolean {
+  const max = setting.kind === 'duration' ? Math.min(setting.max ?? MAX_DURATION_MS, MAX_DURATION_MS) : setting.max;
+  return n >= (setting.min ?? 0) && (max === undefined || n <= max);
+}
+
+const withHint = (setting: Setting): string =>
+  setting.hint !== undefined ? `${rangeText(setting)} (${setting.hint})` : rangeText(setting);

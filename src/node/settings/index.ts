@@ -28,15 +28,35 @@ const tables = {
 
 export type SettingKey = keyof typeof tables;
 
+/**
+ * The groups `--help` shows, each made of whole tables: a setting added to a table lands in that table's group, so
+ * nobody has to place settings by hand.
+ */
+const groupTables: ReadonlyArray<readonly [string, object]> = [
+  ['Chain, data and logs', chainSettings],
+  ['RPC server', rpcSettings],
+  ['RPC authentication', authSettings],
+  ['Peer-to-peer', p2pSettings],
+  ['Mining', miningSettings],
+  ['Accounts', keystoreSettings],
+  ['Limits: transaction pool, caches, health', { ...txpoolSettings, ...cacheSettings, ...healthSettings }],
+];
+
+/** The group names in the order `--help` shows them. */
+export const settingGroups: readonly string[] = groupTables.map(([name]) => name);
+
 /** The value `key` reads as, from its table entry: `SettingValue<'network.rpc.http.port'>` is `number`. */
 export type SettingValue<K extends SettingKey> = ValueOfSetting<(typeof tables)[K]>;
 
 export interface KeyedSetting extends Setting {
   readonly key: SettingKey;
+  /** The `--help` group of the table it comes from. */
+  readonly group: string;
 }
 
 export const settings: readonly KeyedSetting[] = Object.entries(tables).map(([key, setting]) => ({
   key: key as SettingKey,
+  group: groupTables.find(([, table]) => key in table)![0],
   ...(setting as Setting),
 }));
 

@@ -8,13 +8,13 @@ export const p2pSettings = {
     help: 'true (false in testmode)',
     description: 'run devp2p peering (eth/68, snap/1 over RLPx): dial bootnodes, accept peers, sync',
   }),
-  'network.server-address.interface': s.string({
+  'network.server-address.interface': s.address({
     flag: 'p2p.addr',
     default: ({ network }) => (network === 'dev' ? '127.0.0.1' : '0.0.0.0'),
     help: 'dev: 127.0.0.1; mordor/etc: 0.0.0.0',
     description: 'address the devp2p TCP listener binds',
   }),
-  'network.server-address.port': s.int({
+  'network.server-address.port': s.port({
     flag: 'p2p.port',
     default: 9076,
     description: 'devp2p TCP port (0 picks a free one; the "listening" log line reports it with the enode URL)',
@@ -24,10 +24,11 @@ export const p2pSettings = {
     default: [],
     description: 'comma-separated enode URLs (enode://<node id>@<host>:<port>) of the peers to dial at start',
   }),
-  'network.max-peers': s.int({
+  'network.max-peers': s.count({
     flag: 'maxpeers',
     default: 25,
-    description: 'most peer connections, inbound and outbound together',
+    hint: 'to run without peers: --no-p2p',
+    description: 'most peer connections, inbound and outbound together (at least 1; --no-p2p for none)',
   }),
   'network.discovery.discovery-enabled': s.bool({
     default: false,

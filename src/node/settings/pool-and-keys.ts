@@ -9,7 +9,7 @@ export const keystoreSettings = {
 };
 
 export const txpoolSettings = {
-  'txpool.tx-pool-size': s.int({ default: 1000, description: 'most transactions the pool holds' }),
+  'txpool.tx-pool-size': s.count({ default: 1000, description: 'most transactions the pool holds' }),
   'txpool.transaction-timeout': s.duration({
     default: 2 * 60_000,
     description: 'how long a transaction with a future nonce waits in the pool',

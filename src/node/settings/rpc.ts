@@ -17,13 +17,13 @@ export const rpcSettings = {
     help: 'dev: all but test; mordor/etc: eth,web3,net',
     description: 'comma-separated namespaces to enable (rpc is always on)',
   }),
-  'network.rpc.max-batch-size': s.int({ default: 1000, description: 'most requests in one JSON-RPC batch' }),
+  'network.rpc.max-batch-size': s.count({ default: 1000, description: 'most requests in one JSON-RPC batch' }),
   'network.rpc.validate-results': s.bool({
     default: ({ env, testmode }) => env.NODE_ENV === 'test' || testmode,
     help: 'true when NODE_ENV=test or testmode',
     description: 'check every result against its OpenRPC schema (a mismatch is answered -32603)',
   }),
-  'network.rpc.account-transactions-max-blocks': s.int({
+  'network.rpc.account-transactions-max-blocks': s.count({
     default: 1000,
     description: 'widest block range svc_getAccountTransactions searches',
   }),
@@ -31,7 +31,7 @@ export const rpcSettings = {
     default: 10_000,
     description: 'widest fromBlock..toBlock range one eth_getLogs / eth_getFilterLogs query may span (-32005 above it)',
   }),
-  'network.rpc.logs.max-results': s.int({
+  'network.rpc.logs.max-results': s.count({
     default: 10_000,
     description: 'most logs one eth_getLogs / eth_getFilterLogs query may return (-32005 above it)',
   }),
@@ -43,12 +43,12 @@ export const rpcSettings = {
     default: 'http',
     description: 'https needs network.rpc.http.certificate.*',
   }),
-  'network.rpc.http.interface': s.string({
+  'network.rpc.http.interface': s.address({
     flag: 'http.addr',
     default: '127.0.0.1',
     description: 'address the RPC server listens on',
   }),
-  'network.rpc.http.port': s.int({
+  'network.rpc.http.port': s.port({
     flag: 'http.port',
     default: 8546,
     description: 'RPC port (0 picks a free one; the "listening" log line reports it)',
@@ -58,7 +58,7 @@ export const rpcSettings = {
     default: [],
     description: 'browser origins allowed to call the node: "*" or a comma list',
   }),
-  'network.rpc.http.max-body-size': s.int({
+  'network.rpc.http.max-body-size': s.count({
     default: 5 * 1024 * 1024,
     description: 'largest request body in bytes (HTTP 413 above it; also the WebSocket message limit)',
   }),
@@ -82,7 +82,7 @@ export const rpcSettings = {
     default: 10_000,
     description: 'shortest time between two requests of one IP (ms, or "100ms", "10s", "1m")',
   }),
-  'network.rpc.http.rate-limit.latest-timestamp-cache-size': s.int({
+  'network.rpc.http.rate-limit.latest-timestamp-cache-size': s.count({
     default: 1024,
     description: 'how many client IPs the limiter remembers (least recently seen are forgotten)',
   }),
@@ -97,12 +97,12 @@ export const rpcSettings = {
     default: true,
     description: 'serve JSON-RPC over WebSocket at /ws on the RPC port',
   }),
-  'network.rpc.ws.max-buffered-bytes': s.int({
+  'network.rpc.ws.max-buffered-bytes': s.count({
     default: 16 * 1024 * 1024,
     description:
       'most bytes of responses and notifications waiting for one WebSocket client; a slower client is disconnected (close code 1008)',
   }),
-  'network.rpc.call.gas-cap': s.int({
+  'network.rpc.call.gas-cap': s.count({
     default: 50_000_000,
     description:
       'most gas an eth_call / eth_estimateGas request may ask for (-32005 above it); without gas they run with the block gas limit',
@@ -112,7 +112,7 @@ export const rpcSettings = {
     description:
       'longest an eth_call / eth_estimateGas request may execute (the whole search for eth_estimateGas); a longer one is stopped and answered -32005 (0 = no limit)',
   }),
-  'network.rpc.debug.max-range-results': s.int({
+  'network.rpc.debug.max-range-results': s.count({
     default: 10_000,
     description: 'largest maxResults debug_accountRange / debug_storageRangeAt accept (-32005 above it)',
   }),
@@ -121,7 +121,7 @@ export const rpcSettings = {
     description:
       'ping every WebSocket client this often; one that has not answered the previous ping (a client that stopped reading, or vanished without closing) is disconnected (0 = never)',
   }),
-  'network.rpc.ws.max-outstanding-requests': s.int({
+  'network.rpc.ws.max-outstanding-requests': s.count({
     default: 256,
     description:
       'most requests one WebSocket connection may have in flight; more are answered -32005 at once (a batch counts once)',

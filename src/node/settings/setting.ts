@@ -22,6 +22,7 @@ export interface DefaultContext {
 export interface ValueOfKind {
   string: string;
   path: string;
+  address: string;
   int: number;
   bool: boolean;
   duration: number;
@@ -45,6 +46,14 @@ export interface SettingSpec<D> {
    * path under the datadir, a value with a remark). Required for a default that is a function.
    */
   readonly help?: string;
+  /**
+   * Bounds of an `int` or `duration` setting (a duration's in milliseconds), checked wherever the value comes from,
+   * so that every count and port refuses what it cannot mean with one message stating the range.
+   */
+  readonly min?: number;
+  readonly max?: number;
+  /** Added to the message refusing a value out of bounds: what to do instead. */
+  readonly hint?: string;
 }
 
 export interface Setting<K extends SettingKind = SettingKind, D = unknown> extends SettingSpec<D> {
@@ -67,6 +76,15 @@ export const bool = of('bool');
 export const duration = of('duration');
 export const list = of('list');
 export const origins = of('origins');
+
+/** A TCP/UDP port: 0 asks the system for any free one. */
+export const port = <D extends DefaultOf<number>>(spec: SettingSpec<D>) => int({ min: 0, max: 65535, ...spec });
+
+/** A count of things the node needs at least one of (a cache of none would make every lookup a miss). */
+export const count = <D extends DefaultOf<number>>(spec: SettingSpec<D>) => int({ min: 1, ...spec });
+
+/** An address to listen on: an IP address of this machine (or a wildcard), or a host name; checked when read. */
+export const address = of('address');
 
 export const oneOf = <const E extends string, D extends DefaultOf<E>>(
   values: readonly E[],
