@@ -54,7 +54,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const methods = loadMethods(options.repoRoot);
   const node: NodeProcess = await startNode({ args: [...(options.nodeArgs ?? []), '--no-p2p'] });
   let crashed: string | undefined;
-  node.child.once('exit', (code, signal) => (crashed = `exited with ${signal ?? code}`));
+  // The last log lines travel with the exit: a crash report that says only "exited with 1" leaves nothing to fix.
+  node.child.once('exit', (code, signal) => {
+    crashed = `exited with ${signal ?? code}; last log lines: ${JSON.stringify(node.logs.slice(-5))}`;
+  });
 
   const started = performance.now();
   const deadline = started + options.seconds * 1000;

@@ -183,11 +183,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (spec.unavailable !== undefined || route.handler === undefined) {
       return { jsonrpc: '2.0', id, error: methodNotSupported(method, spec.unavailable).toJSON() };
     }
-    const paramError = checkParams(spec, params);
-    if (paramError) return { jsonrpc: '2.0', id, error: paramError.toJSON() };
-
+    // Inside the try too: checking and wording hostile params must never throw past the transports.
     let result: unknown;
     try {
+      const paramError = checkParams(spec, params);
+      if (paramError) return { jsonrpc: '2.0', id, error: paramError.toJSON() };
       result = route.handler(params, ctx);
     } catch (err) {
       return failure(id, method, err);

@@ -89,6 +89,12 @@ describe('invalid-params sentences', () => {
     expect(givenText('0x'.padEnd(200, 'a'))).toHaveLength(48);
     expect(givenText('0x'.padEnd(200, 'a')).endsWith('…')).toBe(true);
     expect(givenText(undefined)).toBe('nothing');
+    // A value nested far deeper than the stack allows for JSON.stringify or String().
+    let deep: unknown = 0;
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    expect(() => JSON.stringify(deep)).toThrow(RangeError);
+    expect(givenText(deep)).toBe(`${'['.repeat(47)}…`);
+    expect(givenText({ a: [1, 2n], b: null })).toBe('{"a":[1,2],"b":null}');
     expect(fieldPath('/accessList/0/storageKeys/2')).toBe('accessList[0].storageKeys[2]');
     expect(fieldPath('/0')).toBe('[0]');
     expect(fieldPath('')).toBe('');

@@ -10,16 +10,49 @@ import { ErrorCode, RpcError } from './errors.js';
 /** How much of a given value the message repeats. */
 const MAX_VALUE_TEXT = 48;
 
-/** A short JSON copy of what the client sent ("nothing" for a missing value). */
+/**
+ * A short JSON copy of what the client sent ("nothing" for a missing value). Written piece by piece and stopped at
+ * the length the message keeps: JSON.stringify of a hostile value (arrays nested 100,000 deep) overflows the stack,
+ * and so does String() of it, which once took the whole node down.
+ */
 export function givenText(value: unknown): string {
   if (value === undefined) return 'nothing';
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
+  const text = jsonPrefix(value, MAX_VALUE_TEXT + 1);
   return text.length > MAX_VALUE_TEXT ? `${text.slice(0, MAX_VALUE_TEXT - 1)}…` : text;
+}
+
+/** At most about `limit` characters of `value` as JSON, without recursion deeper than the limit itself. */
+function jsonPrefix(value: unknown, limit: number): string {
+  let out = '';
+  const write = (v: unknown, depth: number): void => {
+    if (out.length >= limit) return;
+    if (depth > limit) {
+      out += '…';
+      return;
+    }
+    if (Array.isArray(v)) {
+      out += '[';
+      for (let i = 0; i < v.length && out.length < limit; i++) {
+        if (i > 0) out += ',';
+        write(v[i], depth + 1);
+      }
+      out += ']';
+    } else if (v !== null && typeof v === 'object') {
+      out += '{';
+      let first = true;
+      for (const [key, item] of Object.entries(v)) {
+        if (out.length >= limit) break;
+        out += `${first ? '' : ','}${JSON.stringify(key)}:`;
+        first = false;
+        write(item, depth + 1);
+      }
+      out += '}';
+    } else {
+      out += typeof v === 'bigint' ? v.toString() : (JSON.stringify(v) ?? String(v));
+    }
+  };
+  write(value, 0);
+  return out;
 }
 
 /** ajv's instancePath as a person writes it: `/accessList/0/address` → `accessList[0].address`. */

@@ -96,6 +96,9 @@ describe('the fields web3.js v4 adds to a call request', () => {
   });
 
   it('still refuse a field nobody sends (a typo stays an error)', () => {
-    expect(methods.eth_estimateGas.params[0]!.check({ ...web3Estimate, gasPirce: '0x1' })).toMatch(/gasPirce/);
+    expect(methods.eth_estimateGas.params[0]!.check({ ...web3Estimate, gasPirce: '0x1' })).toMatchObject({
+      keyword: 'additionalProperties',
+      field: 'gasPirce',
+    });
   });
 });

@@ -8,8 +8,9 @@ import { runFuzz } from '../../scripts/fuzz/run.js';
 import { repoRoot } from '../helpers/node-process.js';
 
 describe('schema-driven fuzzer (short run)', () => {
-  it('3,000 bad and mutated requests over HTTP and WS: no crash, only JSON-RPC answers, no -32603', async () => {
-    const report = await runFuzz({ seed: 20261124, count: 3000, seconds: 25, repoRoot });
+  it('1,500 bad and mutated requests over HTTP and WS: no crash, only JSON-RPC answers, no -32603', async () => {
+    // Bounded by count, not by a clock: how many fit in some seconds measures the machine's load, not the node.
+    const report = await runFuzz({ seed: 20261124, count: 1500, seconds: 150, repoRoot });
     expect(report.crashed).toBeUndefined();
     // Failures and the node's error-level log lines are compared together, so a failing run shows the stacks the node
     // logged with its -32603 answers. (A client that hangs up mid-body once logged "unhandled error" with no failure.)
@@ -17,11 +18,11 @@ describe('schema-driven fuzzer (short run)', () => {
     expect(report.outcomes['error -32603']).toBeUndefined();
     expect(report.finalBlockNumber.ok).toBe(true);
     expect(report.byKind['cut-connection']).toBeGreaterThan(0);
-    // The run really exercised the node: most cases sent, over both transports, many kinds of bad input.
-    expect(report.requests).toBeGreaterThanOrEqual(1500);
+    // The run really exercised the node: every case sent, over both transports, many kinds of bad input.
+    expect(report.requests).toBe(1500);
     expect(Object.keys(report.byKind).length).toBeGreaterThanOrEqual(12);
     expect(report.outcomes['error -32602']).toBeGreaterThan(100);
     expect(report.outcomes['ws close 1007']).toBeGreaterThan(0);
     expect(report.outcomes['http 415']).toBeGreaterThan(0);
-  }, 120_000);
+  }, 200_000);
 });
