@@ -34,13 +34,25 @@ class StandInPeers implements PeerService {
   hasConfiguredPeers = () => true;
   peerCount = () => this.details.filter((p) => p.status === 'Handshaked').length;
   peers = () =>
-    this.details.map(({ id, remoteAddress, nodeId, incoming, status }) => ({
+    this.details.map(({ id, remoteAddress, nodeId, incoming, status, foundBy, score }) => ({
       id,
       remoteAddress,
       nodeId,
       incoming,
       status,
+      foundBy,
+      score,
     }));
+  search = () => ({
+    discovery: false,
+    udpPort: null,
+    tableSize: 0,
+    bootnodes: [],
+    dnsTrees: [],
+    dialsTried: 0,
+    dialsSucceeded: 0,
+    candidates: 0,
+  });
   peerDetails = () => this.details;
   connect = () => undefined;
   disconnect = () => false;
@@ -54,6 +66,8 @@ class StandInPeers implements PeerService {
 
 const peerDetails = (over: Partial<PeerDetails> & Pick<PeerDetails, 'id' | 'status' | 'incoming'>): PeerDetails => ({
   remoteAddress: over.id,
+  foundBy: over.incoming ? 'inbound' : 'static',
+  score: null,
   nodeId: null,
   clientId: null,
   capabilities: [],

@@ -211,6 +211,16 @@ function fakePeers(state: { peerCount: number; configured: boolean; progress?: S
     listenPort: 30303,
     hasConfiguredPeers: () => state.configured,
     peerCount: () => state.peerCount,
+    search: () => ({
+      discovery: false,
+      udpPort: null,
+      tableSize: 0,
+      bootnodes: ['192.0.2.1:30303'],
+      dnsTrees: [],
+      dialsTried: 3,
+      dialsSucceeded: 0,
+      candidates: 0,
+    }),
     syncProgress: () => state.progress ?? null,
     peers: unused,
     peerDetails: unused,
@@ -368,7 +378,11 @@ describe('HealthChecker readiness rule: synced with a peer, or a single-node dev
   it('is not ready without a handshaked peer when peers are configured, or on mordor/etc in any case', () => {
     const waiting = readinessOf('dev', fakePeers({ peerCount: 0, configured: true }));
     expect(waiting.httpStatus).toBe(503);
-    expect(waiting.body.checks[0]).toEqual({ name: 'peerCount', status: 'ERROR', info: 'peer count is 0' });
+    expect(waiting.body.checks[0]).toEqual({
+      name: 'peerCount',
+      status: 'ERROR',
+      info: 'peer count is 0; looking for peers through 1 bootnode(s) 192.0.2.1:30303; 3 dial(s) tried, 0 node(s) waiting',
+    });
     expect(readinessOf('mordor').httpStatus).toBe(503);
     expect(readinessOf('mordor', fakePeers({ peerCount: 0, configured: false })).httpStatus).toBe(503);
     const connected = readinessOf('mordor', fakePeers({ peerCount: 1, configured: true }));
