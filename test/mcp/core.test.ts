@@ -185,6 +185,8 @@ describe('a node whose peer service is catching up', () => {
         capabilities: ['eth/68', 'snap/1'],
         bestBlock: 300,
         totalDifficulty: (2n ** 70n).toString(),
+        foundBy: 'static',
+        score: null,
       },
       {
         id: '127.0.0.1:51234',
@@ -196,6 +198,8 @@ describe('a node whose peer service is catching up', () => {
         capabilities: [],
         bestBlock: null,
         totalDifficulty: null,
+        foundBy: 'inbound',
+        score: null,
       },
     ]);
     expect(list.text.split('\n')).toEqual([

@@ -96,14 +96,24 @@ describe('loadConfig: peering', () => {
       bootnodes: [],
       maxPeers: 25,
       discovery: false,
+      discoveryIntervalMs: 6000,
+      dnsTrees: [],
+      dialRatio: 0.5,
     });
     for (const network of ['mordor', 'etc']) {
-      expect(loadConfig({ flags: { 'blockchains.network': network }, env: {} }).p2p).toMatchObject({
-        enabled: true,
-        interface: '0.0.0.0',
-        port: 9076,
-      });
+      const p2p = loadConfig({ flags: { 'blockchains.network': network }, env: {} }).p2p;
+      expect(p2p).toMatchObject({ enabled: true, interface: '0.0.0.0', port: 9076, discovery: true });
+      // The network's own entry points: core-geth's bootnodes and the blockd.info DNS tree.
+      expect(p2p.bootnodes.length).toBeGreaterThan(0);
+      expect(p2p.dnsTrees).toEqual([expect.stringMatching(/^enrtree:\/\/[A-Z2-7]+@all\.(classic|mordor)\.blockd\.info$/)]);
     }
+    const replaced = loadConfig({
+      flags: { 'blockchains.network': 'etc', 'network.bootnodes': [], 'network.discovery.dns': [] },
+      env: {},
+    }).p2p;
+    expect([replaced.bootnodes, replaced.dnsTrees]).toEqual([[], []]);
+    expect(() => loadConfig({ flags: { 'network.nat': 'upnp' }, env: {} })).toThrow(/extip:<IPv4 address>/);
+    expect(loadConfig({ flags: { 'network.nat': 'extip:203.0.113.9' }, env: {} }).p2p.externalIp).toBe('203.0.113.9');
     expect(loadConfig({ flags: { testmode: true }, env: {} }).p2p.enabled).toBe(false);
     expect(loadConfig({ flags: { testmode: true, 'network.p2p.enabled': true }, env: {} }).p2p.enabled).toBe(true);
   });
@@ -135,6 +145,9 @@ describe('loadConfig: peering', () => {
       bootnodes: [enodeA, enodeB],
       maxPeers: 3,
       discovery: true,
+      discoveryIntervalMs: 6000,
+      dnsTrees: [],
+      dialRatio: 0.5,
     });
     const env = {
       SVC_NODE_NETWORK_P2P_ENABLED: 'true',
