@@ -101,10 +101,15 @@ export class DnsTreeWalker {
     if (state.seen.has(name)) throw new DnsTreeError(`loop: ${name} is reached twice`);
     state.seen.add(name);
     const text = await this.#txt(name, state);
+    const children = text.startsWith('enrtree-branch:')
+      ? text.slice('enrtree-branch:'.length).split(',').filter(Boolean)
+      : undefined;
+    // A branch naming an entry already on the walk (itself, an ancestor, a sibling twice) is a loop, however signed.
+    const looped = children?.find((child) => state.seen.has(`${child.toLowerCase()}.${tree.domain}`));
+    if (looped !== undefined) throw new DnsTreeError(`loop: ${name} lists ${looped}, which the walk already reached`);
     if (entryHash(text) !== hash.toUpperCase())
       throw new DnsTreeError(`${name}: content does not match the hash in its name`);
-    if (text.startsWith('enrtree-branch:')) {
-      const children = text.slice('enrtree-branch:'.length).split(',').filter(Boolean);
+    if (children !== undefined) {
       for (const child of children) await this.#walkEntry(child, tree, state, kind, trees);
     } else if (kind === 'enr' && text.startsWith('enr:')) {
       try {
