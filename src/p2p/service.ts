@@ -186,7 +186,6 @@ export class P2pService implements PeerService, SessionHost {
     });
     await discovery.start();
     this.#discovery = discovery;
-    for (const boot of this.#bootnodes) this.#manager.addCandidate(boot, 'static');
     const onHead = () => discovery.setForkId(forkIdAtHead());
     chain.on('newHead', onHead);
     this.#detach.push(() => chain.off('newHead', onHead));

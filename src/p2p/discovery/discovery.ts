@@ -15,7 +15,8 @@ import type { NodeRecord } from './enr.js';
 import { LocalRecord } from './local-record.js';
 import { type DropReason, GuardedUdpSocket } from './udp-guard.js';
 
-export type FoundBy = 'discovery' | 'dns';
+/** `static` for the configured bootnodes, handed out again at each bootstrap round. */
+export type FoundBy = 'discovery' | 'dns' | 'static';
 
 export interface DiscoveryOptions {
   readonly privateKey: Uint8Array;
@@ -173,6 +174,8 @@ export class Discovery {
     if (this.#opts.bootnodes.length === 0) return;
     this.#bootstrapRounds++;
     for (const boot of this.#opts.bootnodes) {
+      // Dialled as well: a bootnode that is a full node is a peer, and one that failed earlier gets another try.
+      this.#opts.onCandidate(boot, 'static');
       const address = isIPv4(boot.host)
         ? boot.host
         : await lookup(boot.host, 4).then(
