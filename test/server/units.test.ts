@@ -105,7 +105,9 @@ describe('loadConfig: peering', () => {
       expect(p2p).toMatchObject({ enabled: true, interface: '0.0.0.0', port: 9076, discovery: true });
       // The network's own entry points: core-geth's bootnodes and the blockd.info DNS tree.
       expect(p2p.bootnodes.length).toBeGreaterThan(0);
-      expect(p2p.dnsTrees).toEqual([expect.stringMatching(/^enrtree:\/\/[A-Z2-7]+@all\.(classic|mordor)\.blockd\.info$/)]);
+      expect(p2p.dnsTrees).toEqual([
+        expect.stringMatching(/^enrtree:\/\/[A-Z2-7]+@all\.(classic|mordor)\.blockd\.info$/),
+      ]);
     }
     const replaced = loadConfig({
       flags: { 'blockchains.network': 'etc', 'network.bootnodes': [], 'network.discovery.dns': [] },
