@@ -19,6 +19,8 @@ const secp256k1 = require('secp256k1/bindings') as typeof import('secp256k1');
 /** discv4's packet limit; hash (32) + signature (65) + type (1) is the shortest header. */
 export const MAX_PACKET = 1280;
 const HEADER = 98;
+const NEIGHBOURS = 0x04;
+const NEIGHBOURS_PER_PACKET = 12;
 const ENR_REQUEST = 0x05;
 const ENR_RESPONSE = 0x06;
 
@@ -91,7 +93,16 @@ export class GuardedUdpSocket extends EventEmitter {
   }
 
   send(msg: Uint8Array, offset: number, length: number, port: number, address: string): void {
+    // The library answers FINDNODE with up to 16 nodes in one packet, over discv4's 1280 bytes (geth and we drop
+    // those): such an answer goes out as several packets of 12 nodes, as geth sends them.
+    if (length > MAX_PACKET && msg[offset + 97] === NEIGHBOURS) return this.#splitNeighbours(msg, port, address);
     this.#socket.send(msg, offset, length, port, address, () => undefined);
+  }
+
+  #splitNeighbours(msg: Uint8Array, port: number, address: string): void {
+    const [nodes, expires] = RLP.decode(msg.subarray(HEADER)) as [Uint8Array[][], Uint8Array];
+    for (let i = 0; i < nodes.length; i += NEIGHBOURS_PER_PACKET)
+      this.#sendPacket(NEIGHBOURS, [nodes.slice(i, i + NEIGHBOURS_PER_PACKET), expires], address, port);
   }
 
   close(): void {
