@@ -44,4 +44,20 @@ describe('the guarded discovery socket', () => {
     });
     expect(counts).toEqual([12, 4]);
   });
+
+  it('answers an ENRRequest (EIP-868) with its own record, which the asking side verifies', async () => {
+    const keys = [randomBytes(32), randomBytes(32)];
+    const records = keys.map((k, i) => buildRecord(k, { seq: BigInt(i + 7), ip: '127.0.0.1', udp: 30303 + i }));
+    const [asker, answerer] = keys.map(
+      (k, i) => new GuardedUdpSocket(k, () => records[i]!, { perSender: 50, total: 50 }),
+    );
+    await Promise.all(
+      [asker!, answerer!].map((g) => new Promise<void>((r) => (g.once('listening', r), g.bind(0, '127.0.0.1')))),
+    );
+    const got = new Promise<Uint8Array>((resolve) => asker!.records.once('record', (record) => resolve(record.raw)));
+    asker!.requestRecord('127.0.0.1', answerer!.address().port);
+    expect(Buffer.from(await got)).toEqual(Buffer.from(records[1]!.raw));
+    asker!.close();
+    answerer!.close();
+  });
 });
