@@ -2,7 +2,8 @@
  * A mordor node that reaches nobody tells the operator so: a configured bootnode that refuses connections is
  * logged at info (not only debug), `p2p looking for peers` names the bootnode, the DNS tree and why it was refused,
  * and the dials tried; `/readiness` and the MCP sync status carry the same sentence. All on loopback: the bootnode
- * is a closed local port and the tree's domain has no records on a local DNS server.
+ * is a closed local port and the tree's domain has no records on a local DNS server. With `--nat extip:` the
+ * printed enode carries that address.
  */
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +37,8 @@ beforeAll(async () => {
       TREE,
       '--dns.server',
       dns.address,
+      '--nat',
+      'extip:203.0.113.7',
     ],
     timeoutMs: 90_000,
   });
@@ -81,5 +84,9 @@ describe('a mordor node with no reachable peer', () => {
     );
     expect(list.structuredContent.search.bootnodes).toEqual([`127.0.0.1:${deadPort}`]);
     expect(node.logs.filter((l) => l.level === 'error' || 'stack' in l)).toEqual([]);
+    // The enode others are told to dial carries the --nat address, with no loopback/wildcard note.
+    const listening = node.logs.find((l) => l.msg === 'p2p listening')!;
+    expect(listening.enode).toMatch(/@203\.0\.113\.7:\d+$/);
+    expect(listening.note).toBeUndefined();
   }, 60_000);
 });
