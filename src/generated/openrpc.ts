@@ -6927,7 +6927,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
                                   "description": "A decimal integer as a string (may exceed 2^53)."
                                 }
                               ]
-                            }
+                            },
+                            "foundBy": "static",
+                            "score": null
                           },
                           "required": [
                             "id",
@@ -7098,7 +7100,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
                       "snap/1"
                     ],
                     "bestBlock": null,
-                    "totalDifficulty": "2"
+                    "totalDifficulty": "2",
+                    "foundBy": "inbound",
+                    "score": 100
                   }
                 ]
               }
