@@ -6,7 +6,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIPv4 } from 'node:net';
 import { DPT, type PeerInfo } from '@ethereumjs/devp2p';
-import { bytesToHex } from '@ethereumjs/util';
 import type { Enode } from '../enode.js';
 import type { ForkId } from '../fork-id.js';
 import type { PeerLog } from '../peer-manager.js';
@@ -56,8 +55,11 @@ export interface DiscoveryStatus {
   readonly record: string;
 }
 
-/** DNS trees are re-read this many table refreshes apart (core-geth re-reads its trees every 30 minutes). */
-const DNS_EVERY_REFRESHES = 30;
+/**
+ * DNS trees are re-read this many table refreshes apart: about 30 minutes at the default 6 s tick, as core-geth
+ * does; a tree that could not be read is tried again after a tenth of that.
+ */
+const DNS_EVERY_REFRESHES = 300;
 const DROP_REPORT_MS = 10_000;
 
 export class Discovery {
@@ -114,7 +116,8 @@ export class Discovery {
       this.#ticks++;
       // No one in the table: the bootnodes were unreachable (or forgot us); ask them again.
       if (this.#dpt.numPeers() === 0) void this.#bootstrap();
-      if (this.#ticks % DNS_EVERY_REFRESHES === 0) void this.#readTrees();
+      const failed = [...this.#trees.values()].some((t) => t.error !== null);
+      if (this.#ticks % (failed ? DNS_EVERY_REFRESHES / 10 : DNS_EVERY_REFRESHES) === 0) void this.#readTrees();
     });
     this.#every(DROP_REPORT_MS, () => this.#reportDrops());
   }
@@ -237,5 +240,3 @@ export class Discovery {
       this.#opts.log.info('p2p discovery dropped packets', { ...delta, windowSeconds: DROP_REPORT_MS / 1000 });
   }
 }
-
-export const nodeIdHex = (id: Uint8Array): string => bytesToHex(id).slice(2);
