@@ -9,9 +9,9 @@ describe('PeerScore', () => {
     expect(score.latencyMs).toBe(50);
   });
 
-  it('makes a peer evictable after two timeouts or one bad answer, and lets it earn its place back', () => {
+  it('makes a peer evictable after a timeout or a bad answer, but not after one useless answer; good ones heal', () => {
     const score = new PeerScore();
-    score.timedOut();
+    score.useless();
     expect(score.value).toBeGreaterThanOrEqual(EVICTABLE_BELOW);
     score.timedOut();
     expect(score.value).toBeLessThan(EVICTABLE_BELOW);

@@ -52,5 +52,5 @@ export class PeerScore {
   }
 }
 
-/** A new peer starts at full score; a connected one below this has misbehaved and may give its place up. */
-export const EVICTABLE_BELOW = 85;
+/** A new peer starts at full score; one below this has timed out or misbehaved and may give its place up. */
+export const EVICTABLE_BELOW = 90;
