@@ -4085,7 +4085,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
                 "remoteAddress": "203.0.113.7:30303",
                 "nodeId": "e3bfa9b623cc977137f97334582646ff44877d1ea7a136d9d2b19686f84fa984cc42d83165c26440ebabf7eced7886c23da678f59790b70b4d8df328995e303c",
                 "incomingConnection": false,
-                "status": "Handshaked"
+                "status": "Handshaked",
+                "foundBy": "discovery",
+                "score": 100
               }
             ]
           }
@@ -5113,6 +5115,8 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
                 "nodeId": "e3bfa9b623cc977137f97334582646ff44877d1ea7a136d9d2b19686f84fa984cc42d83165c26440ebabf7eced7886c23da678f59790b70b4d8df328995e303c",
                 "incomingConnection": false,
                 "status": "Handshaked",
+                "foundBy": "discovery",
+                "score": 100,
                 "clientId": "CoreGeth/v1.12.20-stable/linux-amd64/go1.21.10",
                 "capabilities": [
                   "eth/68",
@@ -6923,7 +6927,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
                                   "description": "A decimal integer as a string (may exceed 2^53)."
                                 }
                               ]
-                            }
+                            },
+                            "foundBy": "static",
+                            "score": null
                           },
                           "required": [
                             "id",
@@ -7094,7 +7100,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
                       "snap/1"
                     ],
                     "bestBlock": null,
-                    "totalDifficulty": "2"
+                    "totalDifficulty": "2",
+                    "foundBy": "inbound",
+                    "score": 100
                   }
                 ]
               }
@@ -8717,6 +8725,29 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
               "Idle",
               "Disconnected"
             ]
+          },
+          "foundBy": {
+            "type": "string",
+            "enum": [
+              "static",
+              "discovery",
+              "dns",
+              "inbound"
+            ],
+            "description": "How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."
+          },
+          "score": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 100,
+                "description": "0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."
+              }
+            ]
           }
         },
         "required": [
@@ -8724,7 +8755,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "remoteAddress",
           "nodeId",
           "incomingConnection",
-          "status"
+          "status",
+          "foundBy",
+          "score"
         ],
         "additionalProperties": false
       },
@@ -8762,6 +8795,29 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
               "Handshaked",
               "Idle",
               "Disconnected"
+            ]
+          },
+          "foundBy": {
+            "type": "string",
+            "enum": [
+              "static",
+              "discovery",
+              "dns",
+              "inbound"
+            ],
+            "description": "How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."
+          },
+          "score": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 100,
+                "description": "0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."
+              }
             ]
           },
           "clientId": {
@@ -8849,6 +8905,8 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "nodeId",
           "incomingConnection",
           "status",
+          "foundBy",
+          "score",
           "clientId",
           "capabilities",
           "networkId",
@@ -10291,6 +10349,10 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "minimum": 0,
             "maximum": 100,
             "description": "currentBlock / targetBlock, in percent with two decimals."
+          },
+          "peerSearch": {
+            "type": "string",
+            "description": "Present while peering runs and no peer is connected: where the node looks for peers (bootnodes, DNS trees, discv4) and how many dials it tried."
           }
         },
         "required": [
@@ -10398,6 +10460,29 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
                       "description": "A decimal integer as a string (may exceed 2^53)."
                     }
                   ]
+                },
+                "foundBy": {
+                  "type": "string",
+                  "enum": [
+                    "static",
+                    "discovery",
+                    "dns",
+                    "inbound"
+                  ],
+                  "description": "How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."
+                },
+                "score": {
+                  "oneOf": [
+                    {
+                      "$ref": "#/components/schemas/notFound"
+                    },
+                    {
+                      "type": "integer",
+                      "minimum": 0,
+                      "maximum": 100,
+                      "description": "0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."
+                    }
+                  ]
                 }
               },
               "required": [
@@ -10409,10 +10494,99 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
                 "clientId",
                 "capabilities",
                 "bestBlock",
-                "totalDifficulty"
+                "totalDifficulty",
+                "foundBy",
+                "score"
               ],
               "additionalProperties": false
             }
+          },
+          "search": {
+            "type": "object",
+            "description": "How the node looks for peers: discovery on or off, the discv4 table, the bootnodes and DNS trees it uses, and how many dials it tried.",
+            "properties": {
+              "discovery": {
+                "type": "boolean"
+              },
+              "udpPort": {
+                "oneOf": [
+                  {
+                    "$ref": "#/components/schemas/notFound"
+                  },
+                  {
+                    "type": "integer",
+                    "minimum": 0
+                  }
+                ]
+              },
+              "tableSize": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Nodes in the discv4 table."
+              },
+              "bootnodes": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                },
+                "description": "host:port of the bootnodes and configured peers."
+              },
+              "dnsTrees": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "url": {
+                      "type": "string"
+                    },
+                    "records": {
+                      "type": "integer",
+                      "minimum": 0
+                    },
+                    "error": {
+                      "oneOf": [
+                        {
+                          "$ref": "#/components/schemas/notFound"
+                        },
+                        {
+                          "type": "string"
+                        }
+                      ]
+                    }
+                  },
+                  "required": [
+                    "url",
+                    "records",
+                    "error"
+                  ],
+                  "additionalProperties": false
+                }
+              },
+              "dialsTried": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "dialsSucceeded": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "candidates": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Found nodes waiting to be dialled."
+              }
+            },
+            "required": [
+              "discovery",
+              "udpPort",
+              "tableSize",
+              "bootnodes",
+              "dnsTrees",
+              "dialsTried",
+              "dialsSucceeded",
+              "candidates"
+            ],
+            "additionalProperties": false
           }
         },
         "required": [

@@ -468,6 +468,11 @@ export interface Peer {
    */
   incomingConnection: boolean;
   status: "Connecting" | "Handshaking" | "Handshaked" | "Idle" | "Disconnected";
+  /**
+   * How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us).
+   */
+  foundBy: "static" | "discovery" | "dns" | "inbound";
+  score: NotFound | number;
 }
 /**
  * Debug details of a peer: the Peer fields plus what its Hello and eth Status messages announced. Fields the peer has not sent yet are null. (The original node returned one free-text string per peer.)
@@ -481,6 +486,11 @@ export interface PeerInfo {
   nodeId: NotFound | string;
   incomingConnection: boolean;
   status: "Connecting" | "Handshaking" | "Handshaked" | "Idle" | "Disconnected";
+  /**
+   * How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us).
+   */
+  foundBy: "static" | "discovery" | "dns" | "inbound";
+  score: NotFound | number;
   clientId: NotFound | string;
   /**
    * Capabilities from the Hello message, e.g. eth/68, snap/1.
@@ -903,6 +913,10 @@ export interface McpSyncStatus {
    * currentBlock / targetBlock, in percent with two decimals.
    */
   progressPercent?: number;
+  /**
+   * Present while peering runs and no peer is connected: where the node looks for peers (bootnodes, DNS trees, discv4) and how many dials it tried.
+   */
+  peerSearch?: string;
 }
 /**
  * The peer table: structuredContent of the tool mcp_peer_list and the content of the resource svc://peers/connected, sorted by id. count = every connection (net_listPeers), handshakedCount = net_peerCount.
@@ -933,7 +947,38 @@ export interface McpPeerList {
      */
     bestBlock: NotFound | number;
     totalDifficulty: NotFound | string;
+    /**
+     * How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us).
+     */
+    foundBy: "static" | "discovery" | "dns" | "inbound";
+    score: NotFound | number;
   }[];
+  /**
+   * How the node looks for peers: discovery on or off, the discv4 table, the bootnodes and DNS trees it uses, and how many dials it tried.
+   */
+  search?: {
+    discovery: boolean;
+    udpPort: NotFound | number;
+    /**
+     * Nodes in the discv4 table.
+     */
+    tableSize: number;
+    /**
+     * host:port of the bootnodes and configured peers.
+     */
+    bootnodes: string[];
+    dnsTrees: {
+      url: string;
+      records: number;
+      error: NotFound | string;
+    }[];
+    dialsTried: number;
+    dialsSucceeded: number;
+    /**
+     * Found nodes waiting to be dialled.
+     */
+    candidates: number;
+  };
 }
 /**
  * An MCP resource: a JSON document identified by an svc:// URI.

@@ -17,8 +17,9 @@ import type {
   McpSyncStatus,
 } from '../generated/types.js';
 import type { SvcNode } from '../node/node.js';
-import type { PeerDetails, SyncProgress } from '../p2p/types.js';
+import type { PeerDetails, PeerSearch, SyncProgress } from '../p2p/types.js';
 import { McpUnavailableError } from './errors.js';
+import { describeSearch } from '../p2p/search-log.js';
 
 /** The running chain engine; what needs the chain cannot answer without one. */
 export function engineOf(node: SvcNode): ChainEngine {
@@ -147,9 +148,10 @@ export function syncStatus(node: SvcNode): McpSyncStatus {
       progressPercent: progressPercent(progress.currentBlock, progress.highestBlock),
     };
   }
-  return node.peers !== undefined
-    ? { syncing: false, mode: 'regular', status: 'synced', bestBlock }
-    : { syncing: false, mode: 'idle', status: 'not_syncing', bestBlock };
+  const peers = node.peers;
+  if (peers === undefined) return { syncing: false, mode: 'idle', status: 'not_syncing', bestBlock };
+  const lonely = peers.peerCount() === 0 ? { peerSearch: describeSearch(peers.search()) } : {};
+  return { syncing: false, mode: 'regular', status: 'synced', bestBlock, ...lonely };
 }
 
 type PeerEntry = McpPeerList['peers'][number];
@@ -165,7 +167,13 @@ function peerEntry(peer: PeerDetails): PeerEntry {
     capabilities: [...peer.capabilities],
     bestBlock: peer.maxBlockNumber === null ? null : num(peer.maxBlockNumber),
     totalDifficulty: peer.totalDifficulty === null ? null : peer.totalDifficulty.toString(),
+    foundBy: peer.foundBy,
+    score: peer.score,
   };
+}
+
+function searchOf(s: PeerSearch): McpPeerList['search'] & object {
+  return { ...s, bootnodes: [...s.bootnodes], dnsTrees: s.dnsTrees.map((t) => ({ ...t })) };
 }
 
 export function peerList(node: SvcNode): McpPeerList {
@@ -181,6 +189,7 @@ export function peerList(node: SvcNode): McpPeerList {
     // The same count as net_peerCount, by the same call.
     handshakedCount: peers.peerCount(),
     peers: entries,
+    search: searchOf(peers.search()),
   };
 }
 

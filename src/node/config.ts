@@ -2,6 +2,7 @@
  * The node's configuration: the settings (src/node/settings/, where every default is stated) read from their
  * sources, checked together and shaped for the parts of the node that use them.
  */
+import { isIPv4 } from 'node:net';
 import { findMethod, namespaces, type Namespace } from '../generated/registry.js';
 import type { NetworkName } from '../chain/networks/types.js';
 import type { SealMode } from '../chain/seal-mode.js';
@@ -50,8 +51,20 @@ export interface P2pConfig {
   readonly bootnodes: readonly string[];
   /** At least 1. */
   readonly maxPeers: number;
-  /** Discovery is not implemented (static peers only): true only makes the node warn at start. */
+  /** discv4 + DNS trees on (mordor/etc by default). */
   readonly discovery: boolean;
+  /** UDP port of discv4; undefined = the p2p port. */
+  readonly discoveryPort?: number;
+  /** Refresh tick of the discv4 table, ms. */
+  readonly discoveryIntervalMs: number;
+  /** EIP-1459 tree URLs. */
+  readonly dnsTrees: readonly string[];
+  /** DNS server for the trees (ip[:port]); undefined = the system's. */
+  readonly dnsServer?: string;
+  /** From `--nat extip:<ip>`: the IPv4 address to announce. */
+  readonly externalIp?: string;
+  /** Share (0–1) of maxPeers filled by dialling discovered nodes. */
+  readonly dialRatio: number;
 }
 
 export interface AuthConfig {
@@ -119,6 +132,29 @@ export interface NodeConfig {
   };
 }
 
+/** The discovery settings, checked: a port in range, `--nat` as `extip:<IPv4>` or `none`, a ratio of 1–100 %. */
+function discoveryOf(get: ReturnType<typeof readSettings>['get']) {
+  const port = get('network.discovery.port');
+  const nat = get('network.nat')?.trim();
+  let externalIp: string | undefined;
+  if (nat !== undefined && nat !== '' && nat !== 'none') {
+    const ip = /^extip:(.+)$/.exec(nat)?.[1];
+    if (ip === undefined || !isIPv4(ip))
+      throw new ConfigError(`network.nat must be "extip:<IPv4 address>" or "none", got "${nat}"`);
+    externalIp = ip;
+  }
+  const ratio = get('network.dial-ratio');
+  const dnsServer = get('network.discovery.dns-server');
+  return {
+    ...(port !== undefined ? { discoveryPort: port } : {}),
+    discoveryIntervalMs: Math.max(100, get('network.discovery.interval')),
+    dnsTrees: get('network.discovery.dns'),
+    ...(dnsServer ? { dnsServer } : {}),
+    ...(externalIp !== undefined ? { externalIp } : {}),
+    dialRatio: ratio / 100,
+  };
+}
+
 export function loadConfig(sources: ConfigSources = {}): NodeConfig {
   const { get, configPath } = readSettings(sources);
 
@@ -179,6 +215,7 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
       bootnodes: get('network.bootnodes'),
       maxPeers,
       discovery: get('network.discovery.discovery-enabled'),
+      ...discoveryOf(get),
     },
     mining: {
       enabled: get('mining.mining-enabled'),

@@ -11,6 +11,7 @@ import { DEV_ACCOUNTS } from '../chain/networks/devAccounts.js';
 import { DatabaseLockedError } from '../chain/db/chain-db.js';
 import { logChainActivity } from './chain-activity-log.js';
 import { lockedDatadirMessage, removePidFile, writePidFile } from './datadir-pid.js';
+import type { NodeConfig } from './config.js';
 import type { SvcNode } from './node.js';
 import type { PeerService } from '../p2p/index.js';
 
@@ -69,11 +70,17 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
       maxPeers: config.p2p.maxPeers,
       bootnodes: config.p2p.bootnodes,
       log,
+      dialRatio: config.p2p.dialRatio,
+      ...(config.p2p.externalIp !== undefined ? { externalIp: config.p2p.externalIp } : {}),
+      ...(config.p2p.discovery ? { discovery: discoveryOptionsOf(config.p2p) } : {}),
     });
-    if (config.p2p.discovery)
-      log.warn('peer discovery is not implemented: only static peers, bootnodes and net_connectToPeer are dialled');
     node.attachPeers(peers);
-    log.info('p2p listening', { enode: peers.enode, port: peers.listenPort });
+    log.info('p2p listening', {
+      enode: peers.enode,
+      port: peers.listenPort,
+      ...enodeNote(config.p2p),
+      ...(config.p2p.discovery ? { discovery: peers.search() } : {}),
+    });
   };
   return {
     engine,
@@ -120,4 +127,23 @@ export function engineOptionsOf(node: SvcNode): EngineOptions {
     // Test chains run at whatever time their blocks say: no "from the future" check in test mode.
     ...(config.testmode ? { rules: etcEngineRules(getNetwork(config.network)) } : {}),
   };
+}
+
+function discoveryOptionsOf(p2p: NodeConfig['p2p']) {
+  return {
+    intervalMs: p2p.discoveryIntervalMs,
+    dnsTrees: p2p.dnsTrees,
+    ...(p2p.discoveryPort !== undefined ? { port: p2p.discoveryPort } : {}),
+    ...(p2p.dnsServer !== undefined ? { dnsServer: p2p.dnsServer } : {}),
+  };
+}
+
+/** Whether the printed enode is one a remote node can dial, and if not, why and what to do. */
+function enodeNote(p2p: NodeConfig['p2p']): { note?: string } {
+  if (p2p.externalIp !== undefined) return {};
+  if (p2p.interface === '0.0.0.0' || p2p.interface === '::')
+    return { note: 'listening on every interface; the enode shows 127.0.0.1: pass --nat extip:<public IP> for others' };
+  if (/^127\.|^::1$|^localhost$/.test(p2p.interface))
+    return { note: 'loopback address: only nodes on this machine can dial it' };
+  return {};
 }

@@ -16,6 +16,8 @@ export interface Enode {
   /** IPv4 address, IPv6 address (without brackets) or DNS name. */
   readonly host: string;
   readonly port: number;
+  /** The discovery (UDP) port from `?discport=`, when it differs from the TCP port. */
+  readonly udpPort?: number;
 }
 
 const SCHEME = 'enode://';
@@ -58,14 +60,15 @@ export function parseEnode(url: string): Enode {
   const id = Uint8Array.from(Buffer.from(idHex, 'hex'));
   if (!isValidNodeId(id)) throw new PeerInputError(`node id is not a valid secp256k1 public key: ${url}`);
 
-  // The query may only carry the discovery port, which we have no use for (no discovery): it is ignored.
+  // The query may only carry the discovery (UDP) port, for when it is not the TCP port.
   let address = rest.slice(at + 1);
   const q = address.indexOf('?');
+  let udpPort: number | undefined;
   if (q >= 0) {
     const query = new URLSearchParams(address.slice(q + 1));
     for (const [key, value] of query) {
       if (key !== 'discport') throw new PeerInputError(`unsupported enode URL parameter "${key}": ${url}`);
-      parsePort(value, 'discport', url);
+      udpPort = parsePort(value, 'discport', url);
     }
     address = address.slice(0, q);
   }
@@ -92,11 +95,13 @@ export function parseEnode(url: string): Enode {
     }
   }
   if (portText === '') throw new PeerInputError(`enode URL has no port: ${url}`);
-  return { id, host: host.toLowerCase(), port: parsePort(portText, 'port', url) };
+  const port = parsePort(portText, 'port', url);
+  return { id, host: host.toLowerCase(), port, ...(udpPort !== undefined && udpPort !== port ? { udpPort } : {}) };
 }
 
-/** `enode://<hex id>@<host>:<port>`, IPv6 hosts in brackets. */
+/** `enode://<hex id>@<host>:<port>[?discport=<udp port>]`, IPv6 hosts in brackets. */
 export function formatEnode(e: Enode): string {
   const host = e.host.includes(':') ? `[${e.host}]` : e.host;
-  return `${SCHEME}${Buffer.from(e.id.buffer, e.id.byteOffset, e.id.byteLength).toString('hex')}@${host}:${e.port}`;
+  const disc = e.udpPort !== undefined && e.udpPort !== e.port ? `?discport=${e.udpPort}` : '';
+  return `${SCHEME}${Buffer.from(e.id.buffer, e.id.byteOffset, e.id.byteLength).toString('hex')}@${host}:${e.port}${disc}`;
 }

@@ -11,11 +11,14 @@
 import { createServer, connect as tcpConnect, type Server, type Socket } from 'node:net';
 import { bytesToHex, compareBytes, equalsBytes } from '@ethereumjs/util';
 import type { Blacklist } from './blacklist.js';
+import { Connection } from './connection.js';
+import { DialPool, type DialTarget } from './dial-pool.js';
 import { formatEnode, type Enode } from './enode.js';
 import { EthSession, type SessionError, type LocalStatus, type SessionHost } from './eth/session.js';
 import { normaliseIp } from './blacklist.js';
 import { DisconnectReason, disconnectReasonName, RlpxLink } from './rlpx/transport.js';
-import type { PeerDetails, PeerStatus, PeerSummary } from './types.js';
+import { EVICTABLE_BELOW } from './peer-score.js';
+import type { PeerDetails, PeerSource, PeerSummary } from './types.js';
 
 export interface PeerLog {
   info(msg: string, fields?: Record<string, unknown>): void;
@@ -30,6 +33,8 @@ export interface PeerManagerOptions {
   readonly listenHost: string;
   readonly listenPort: number;
   readonly maxPeers: number;
+  /** Share (0–1) of maxPeers we fill by dialling discovered nodes; the rest is left for inbound peers. */
+  readonly dialRatio?: number;
   readonly blacklist: Blacklist;
   readonly local: LocalStatus;
   readonly host: SessionHost;
@@ -37,49 +42,26 @@ export interface PeerManagerOptions {
   /** A session passed its STATUS handshake / went away. */
   readonly onSessionReady: (session: EthSession) => void;
   readonly onSessionGone: (session: EthSession) => void;
+  /** A peer showed another network, genesis or fork in STATUS; it is blacklisted for a while as well. */
+  readonly onIncompatible?: (idHex: string) => void;
   /** Base of the redial delay; a random 0–100 % is added so that restarted nodes do not dial in lockstep. */
   readonly redialMs?: number;
 }
 
 export const HANDSHAKE_TIMEOUT_MS = 10_000;
 
-class Connection {
-  status: PeerStatus = 'Connecting';
-  link: RlpxLink | undefined;
-  session: EthSession | undefined;
-  nodeId: Uint8Array | null;
-
-  constructor(
-    readonly id: string,
-    readonly remoteIp: string,
-    readonly incoming: boolean,
-    readonly target: StaticTarget | undefined,
-    remoteId: Uint8Array | null,
-  ) {
-    this.nodeId = remoteId;
-  }
-
-  get nodeIdHex(): string | null {
-    return this.nodeId === null ? null : bytesToHex(this.nodeId).slice(2);
-  }
-
-  /** Who dialled: the node that opened this TCP connection. */
-  dialler(self: Uint8Array): Uint8Array | null {
-    return this.incoming ? this.nodeId : self;
-  }
-}
-
-interface StaticTarget {
-  readonly enode: Enode;
-  readonly idHex: string;
-  nextDialAt: number;
-  failures: number;
-}
+/** A peer whose STATUS shows another network or fork is not dialled (or let in) again for this long. */
+const INCOMPATIBLE_BAN_SECONDS = 1800;
+/** An unreachable configured peer is reported at info at most this often. */
+const UNREACHABLE_LOG_MS = 60_000;
 
 export class PeerManager {
   readonly #opts: PeerManagerOptions;
   readonly #connections = new Set<Connection>();
-  readonly #targets = new Map<string, StaticTarget>();
+  readonly #targets = new Map<string, DialTarget>();
+  readonly #pool: DialPool;
+  dialsTried = 0;
+  dialsSucceeded = 0;
   #server: Server | undefined;
   #tick: NodeJS.Timeout | undefined;
   #port = 0;
@@ -87,6 +69,7 @@ export class PeerManager {
 
   constructor(options: PeerManagerOptions) {
     this.#opts = options;
+    this.#pool = new DialPool(options.redialMs ?? 2_000);
   }
 
   get listenPort(): number {
@@ -138,8 +121,20 @@ export class PeerManager {
       existing.nextDialAt = 0;
       return;
     }
-    this.#targets.set(idHex, { enode, idHex, nextDialAt: 0, failures: 0 });
+    this.#targets.set(idHex, { enode, idHex, foundBy: 'static', pooled: false, nextDialAt: 0, failures: 0 });
+    this.#pool.remove(idHex);
     if (this.#tick) setImmediate(() => this.dialDue());
+  }
+
+  /** A node found by discovery, DNS or a bootnode list: dialled while outbound room is left, not kept connected. */
+  addCandidate(enode: Enode, foundBy: PeerSource): void {
+    const idHex = bytesToHex(enode.id).slice(2);
+    if (idHex === this.nodeIdHex || this.#targets.has(idHex)) return;
+    this.#pool.add(enode, foundBy);
+  }
+
+  get candidateCount(): number {
+    return this.#pool.size;
   }
 
   get staticCount(): number {
@@ -159,9 +154,21 @@ export class PeerManager {
       target.nextDialAt = Number.POSITIVE_INFINITY; // until this attempt ends
       this.dial(target);
     }
+    // Discovered nodes fill the outbound share of the table; the rest stays open for nodes that dial us.
+    const outboundRoom = Math.max(1, Math.ceil(this.#opts.maxPeers * (this.#opts.dialRatio ?? 0.5)));
+    let outbound = 0;
+    for (const c of this.#connections) if (c.target?.pooled) outbound++;
+    const skip = (t: DialTarget) =>
+      this.connectedTo(t.idHex) || this.#opts.blacklist.blocking(normaliseIp(t.enode.host), t.idHex) !== undefined;
+    for (const candidate of this.#pool.due(now, skip)) {
+      if (outbound >= outboundRoom || this.#connections.size >= this.#opts.maxPeers) return;
+      candidate.nextDialAt = Number.POSITIVE_INFINITY;
+      outbound++;
+      this.dial(candidate);
+    }
   }
 
-  private redialDelay(target: StaticTarget): number {
+  private redialDelay(target: DialTarget): number {
     const base = this.#opts.redialMs ?? 2_000;
     const backoff = base * Math.min(2 ** Math.min(target.failures, 4), 15);
     return backoff + Math.random() * base;
@@ -172,9 +179,10 @@ export class PeerManager {
     return false;
   }
 
-  private dial(target: StaticTarget): void {
+  private dial(target: DialTarget): void {
     const { host, port } = target.enode;
-    const conn = new Connection(`${host}:${port}`, normaliseIp(host), false, target, target.enode.id);
+    this.dialsTried++;
+    const conn = new Connection(`${host}:${port}`, normaliseIp(host), false, target, target.enode.id, target.foundBy);
     this.#connections.add(conn);
     const socket = tcpConnect({ host, port, noDelay: true });
     const connectTimer = setTimeout(() => socket.destroy(new Error('connect timeout')), HANDSHAKE_TIMEOUT_MS);
@@ -182,9 +190,18 @@ export class PeerManager {
       clearTimeout(connectTimer);
       this.startLink(conn, socket);
     });
-    socket.on('error', (err) =>
-      this.#opts.log.debug('p2p dial failed', { peer: formatEnode(target.enode), error: err.message }),
-    );
+    socket.on('error', (err) => {
+      const now = Date.now();
+      // A configured peer the operator expects is worth an info line (at a slow pace); a discovered one is not.
+      if (target.foundBy === 'static' && now - (target.loggedAt ?? 0) >= UNREACHABLE_LOG_MS) {
+        target.loggedAt = now;
+        this.#opts.log.info('p2p configured peer unreachable', {
+          peer: formatEnode(target.enode),
+          error: err.message,
+          failures: target.failures + 1,
+        });
+      } else this.#opts.log.debug('p2p dial failed', { peer: formatEnode(target.enode), error: err.message });
+    });
     socket.once('close', () => {
       clearTimeout(connectTimer);
       if (conn.link === undefined) this.forget(conn, 'dial failed');
@@ -203,11 +220,11 @@ export class PeerManager {
       this.#opts.log.debug('p2p inbound refused: blacklisted', { peer: id, reason: banned.reason });
       return void socket.destroy();
     }
-    if (this.#connections.size >= this.#opts.maxPeers) {
+    if (this.#connections.size >= this.#opts.maxPeers && !this.evictWorst()) {
       this.#opts.log.debug('p2p inbound refused: too many peers', { peer: id, maxPeers: this.#opts.maxPeers });
       return void socket.destroy();
     }
-    const conn = new Connection(id, ip, true, undefined, null);
+    const conn = new Connection(id, ip, true, undefined, null, 'inbound');
     this.#connections.add(conn);
     socket.on('error', () => undefined);
     this.startLink(conn, socket);
@@ -244,6 +261,20 @@ export class PeerManager {
     conn.link = link;
   }
 
+  /** When full: drops the lowest-scored peer that is not a configured one, if it scores below a new peer's start. */
+  private evictWorst(): boolean {
+    let worst: Connection | undefined;
+    for (const c of this.#connections) {
+      if (c.status !== 'Handshaked' || c.foundBy === 'static' || c.session === undefined) continue;
+      if (worst === undefined || c.session.score.value < worst.session!.score.value) worst = c;
+    }
+    if (worst === undefined || worst.session!.score.value >= EVICTABLE_BELOW) return false;
+    this.#opts.log.info('p2p peer dropped for a better one', { peer: worst.id, score: worst.session!.score.value });
+    worst.link?.disconnect(DisconnectReason.TOO_MANY_PEERS);
+    this.forget(worst, 'evicted');
+    return true;
+  }
+
   private async onHello(conn: Connection, link: RlpxLink, shared: ReadonlySet<string>): Promise<void> {
     conn.nodeId = link.remoteId;
     const idHex = conn.nodeIdHex!;
@@ -260,6 +291,12 @@ export class PeerManager {
       await session.handshake();
     } catch (err) {
       const e = err as SessionError;
+      // Another network, genesis or fork: not worth a redial for a while (whoever found it again).
+      if (/^(network id|genesis|fork id)/.test(e.message)) {
+        this.#opts.blacklist.add(idHex, INCOMPATIBLE_BAN_SECONDS, `incompatible: ${e.message}`);
+        this.#pool.remove(idHex);
+        this.#opts.onIncompatible?.(idHex);
+      }
       this.#opts.log.info('p2p peer rejected', {
         peer: conn.id,
         nodeId: idHex,
@@ -280,11 +317,13 @@ export class PeerManager {
     }
     conn.status = 'Handshaked';
     if (conn.target) conn.target.failures = 0;
+    if (!conn.incoming) this.dialsSucceeded++;
     this.#opts.log.info('p2p peer connected', {
       peer: conn.id,
       nodeId: idHex,
       incoming: conn.incoming,
       client: link.hello?.clientId,
+      foundBy: conn.foundBy,
     });
     this.#opts.onSessionReady(session);
   }
@@ -324,9 +363,11 @@ export class PeerManager {
   private forget(conn: Connection, why: string): void {
     if (!this.#connections.delete(conn)) return;
     conn.status = 'Disconnected';
+    const failed = why === 'dial failed' || conn.session === undefined || !conn.session.ready;
+    if (conn.target?.pooled) return this.#pool.settle(conn.target, !failed);
     const target = conn.target ?? (conn.nodeIdHex ? this.#targets.get(conn.nodeIdHex) : undefined);
     if (target && !this.connectedTo(target.idHex)) {
-      if (why === 'dial failed' || conn.session === undefined || !conn.session.ready) target.failures++;
+      if (failed) target.failures++;
       target.nextDialAt = Date.now() + this.redialDelay(target);
     }
   }
@@ -377,12 +418,14 @@ export class PeerManager {
   }
 
   summaries(): PeerSummary[] {
-    return this.details().map(({ id, remoteAddress, nodeId, incoming, status }) => ({
+    return this.details().map(({ id, remoteAddress, nodeId, incoming, status, foundBy, score }) => ({
       id,
       remoteAddress,
       nodeId,
       incoming,
       status,
+      foundBy,
+      score,
     }));
   }
 
@@ -399,6 +442,8 @@ export class PeerManager {
         nodeId: c.nodeIdHex,
         incoming: c.incoming,
         status: c.status,
+        foundBy: c.foundBy,
+        score: s?.ready ? s.score.value : null,
         clientId: hello?.clientId ?? null,
         capabilities: hello?.capabilities ?? [],
         networkId: s?.remoteStatus?.networkId ?? null,
@@ -419,6 +464,8 @@ export class PeerManager {
         nodeId: t.idHex,
         incoming: false,
         status: 'Idle',
+        foundBy: 'static',
+        score: null,
         clientId: null,
         capabilities: [],
         networkId: null,

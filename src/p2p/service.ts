@@ -17,7 +17,9 @@ import { EthServer } from './eth/serve.js';
 import type { EthSession, LocalStatus, SessionHost } from './eth/session.js';
 import { ForkIdTable, forkBlocksOf } from './fork-id.js';
 import { loadOrCreateNodeKey, nodeIdOf } from './node-key.js';
+import { Discovery } from './discovery/discovery.js';
 import { PeerManager, type PeerLog } from './peer-manager.js';
+import { startSearchLog } from './search-log.js';
 import { DisconnectReason } from './rlpx/transport.js';
 import { SnapServer } from './snap/serve.js';
 import { peerName, Synchronizer } from './sync.js';
@@ -25,6 +27,7 @@ import {
   PeerInputError,
   type BlacklistEntry,
   type PeerDetails,
+  type PeerSearch,
   type PeerService,
   type PeerSummary,
   type SyncEvent,
@@ -38,8 +41,22 @@ export interface PeerServiceOptions {
   readonly listenHost: string;
   readonly listenPort: number;
   readonly maxPeers: number;
-  /** Enode URLs from configuration (`--bootnodes`); `<datadir>/static-nodes.json` is read as well. */
+  /**
+   * Enode URLs from configuration (`--bootnodes`); `<datadir>/static-nodes.json` is read as well. Without
+   * discovery they are static peers (kept connected); with it, bootnodes are where discovery starts and dial
+   * candidates, and only static-nodes.json and net_connectToPeer peers are kept connected.
+   */
   readonly bootnodes: readonly string[];
+  readonly discovery?: {
+    readonly port?: number;
+    readonly intervalMs: number;
+    readonly dnsTrees: readonly string[];
+    readonly dnsServer?: string;
+  };
+  /** The IPv4 address other nodes reach us at (`--nat extip:`). */
+  readonly externalIp?: string;
+  /** Share (0–1) of maxPeers filled by dialling discovered nodes. */
+  readonly dialRatio?: number;
   readonly log: PeerLog & { error(msg: string, f?: Record<string, unknown>): void };
   readonly redialMs?: number;
 }
@@ -67,6 +84,10 @@ export class P2pService implements PeerService, SessionHost {
   readonly #snap: SnapServer;
   readonly #nodeId: Uint8Array;
   readonly #staticPeers: Enode[];
+  readonly #bootnodes: Enode[];
+  readonly #privateKey: Uint8Array;
+  readonly #local: LocalStatus;
+  #discovery: Discovery | undefined;
   #configuredPeers: boolean;
   #txQueue: TxAddedEvent['tx'][] = [];
   #txFlush: NodeJS.Immediate | undefined;
@@ -79,10 +100,13 @@ export class P2pService implements PeerService, SessionHost {
     const privateKey = loadOrCreateNodeKey(options.datadir);
     this.#nodeId = nodeIdOf(privateKey);
     this.#blacklist = Blacklist.open(join(options.datadir, 'blacklist.json'));
-    this.#staticPeers = staticPeersOf(options.datadir, options.bootnodes);
-    this.#configuredPeers = this.#staticPeers.length > 0;
+    this.#privateKey = privateKey;
+    const discovering = options.discovery !== undefined;
+    this.#bootnodes = parseBootnodes(options.bootnodes);
+    this.#staticPeers = [...(discovering ? [] : this.#bootnodes), ...staticNodesOf(options.datadir)];
+    this.#configuredPeers = this.#staticPeers.length > 0 || this.#bootnodes.length > 0;
     const genesisHash = chain.getGenesis().hash();
-    const local: LocalStatus = {
+    const local: LocalStatus = (this.#local = {
       networkId: engine.definition.networkId,
       genesisHash,
       forkIds: new ForkIdTable(genesisHash, forkBlocksOf(engine.definition)),
@@ -90,7 +114,7 @@ export class P2pService implements PeerService, SessionHost {
         const head = chain.getHead();
         return { number: head.header.number, hash: head.hash(), td: chain.getHeadTotalDifficulty() };
       },
-    };
+    });
     this.#eth = new EthServer(chain, engine.pool);
     this.#snap = new SnapServer(chain);
     this.#sync = new Synchronizer({
@@ -112,6 +136,8 @@ export class P2pService implements PeerService, SessionHost {
       log: options.log,
       onSessionReady: (session) => this.onSessionReady(session),
       onSessionGone: () => undefined,
+      onIncompatible: (idHex) => this.#discovery?.forget(idHex),
+      ...(options.dialRatio !== undefined ? { dialRatio: options.dialRatio } : {}),
       ...(options.redialMs !== undefined ? { redialMs: options.redialMs } : {}),
     });
   }
@@ -130,14 +156,68 @@ export class P2pService implements PeerService, SessionHost {
     // After a sync run only the head it reached is announced, not every block on the way.
     this.#detach.push(this.#sync.onEvent((e) => (e.syncing ? undefined : this.announceBlock(chain.getHead()))));
     for (const enode of this.#staticPeers) this.#manager.addStatic(enode);
+    if (this.#opts.discovery !== undefined) await this.startDiscovery(this.#opts.discovery);
+    this.#detach.push(
+      startSearchLog(
+        this.#opts.log,
+        () => this.peerCount(),
+        () => this.search(),
+      ),
+    );
+  }
+
+  private async startDiscovery(d: NonNullable<PeerServiceOptions['discovery']>): Promise<void> {
+    const chain = this.#engine.chain;
+    const forkIdAtHead = () => this.#local.forkIds.at(chain.getHead().header.number);
+    const discovery = new Discovery({
+      privateKey: this.#privateKey,
+      datadir: this.#opts.datadir,
+      host: this.#opts.listenHost,
+      port: d.port ?? this.#manager.listenPort,
+      tcpPort: this.#manager.listenPort,
+      ...(this.#opts.externalIp !== undefined ? { advertiseIp: this.#opts.externalIp } : {}),
+      bootnodes: this.#bootnodes,
+      dnsTrees: d.dnsTrees,
+      ...(d.dnsServer !== undefined ? { dnsServer: d.dnsServer } : {}),
+      refreshMs: d.intervalMs,
+      forkId: forkIdAtHead(),
+      log: this.#opts.log,
+      onCandidate: (enode, foundBy) => this.#manager.addCandidate(enode, foundBy),
+    });
+    await discovery.start();
+    this.#discovery = discovery;
+    const onHead = () => discovery.setForkId(forkIdAtHead());
+    chain.on('newHead', onHead);
+    this.#detach.push(() => chain.off('newHead', onHead));
+  }
+
+  search(): PeerSearch {
+    const d = this.#discovery?.status();
+    const configured = [...this.#bootnodes, ...this.#staticPeers].map((e) => `${e.host}:${e.port}`);
+    return {
+      discovery: d !== undefined,
+      udpPort: d?.udpPort ?? null,
+      tableSize: d?.tableSize ?? 0,
+      bootnodes: [...new Set(configured)],
+      dnsTrees: d?.dnsTrees ?? [],
+      dialsTried: this.#manager.dialsTried,
+      dialsSucceeded: this.#manager.dialsSucceeded,
+      candidates: this.#manager.candidateCount,
+    };
+  }
+
+  /** Our node record (EIP-778, `enr:` text); null when discovery is off. */
+  get enr(): string | null {
+    return this.#discovery?.status().record ?? null;
   }
 
   // ------------------------------------------------------------------ PeerService
 
   get enode(): string {
-    const host =
-      this.#opts.listenHost === '0.0.0.0' || this.#opts.listenHost === '::' ? '127.0.0.1' : this.#opts.listenHost;
-    return formatEnode({ id: this.#nodeId, host, port: this.#manager.listenPort });
+    const wildcard = this.#opts.listenHost === '0.0.0.0' || this.#opts.listenHost === '::';
+    const host = this.#opts.externalIp ?? (wildcard ? '127.0.0.1' : this.#opts.listenHost);
+    const udpPort = this.#discovery?.udpPort;
+    return formatEnode({ id: this.#nodeId, host, port: this.#manager.listenPort, ...(udpPort ? { udpPort } : {}) });
   }
 
   get listenPort(): number {
@@ -213,6 +293,7 @@ export class P2pService implements PeerService, SessionHost {
     for (const d of this.#detach.splice(0)) d();
     if (this.#txFlush) clearImmediate(this.#txFlush);
     this.#sync.close();
+    await this.#discovery?.close();
     await this.#manager.close();
     await this.#sync.idle().catch(() => undefined);
   }
@@ -331,6 +412,7 @@ export class P2pService implements PeerService, SessionHost {
     const id = session.link.remoteId;
     if (id !== null) this.#blacklist.add(bytesToHex(id).slice(2), BAD_PEER_BAN_SECONDS, reason);
     session.failure ??= reason;
+    session.score.bad();
     this.#opts.log.warn('p2p peer dropped for a bad block or answer', { peer: peerName(session), reason });
     session.link.disconnect(DisconnectReason.SUBPROTOCOL_ERROR);
   }
@@ -373,16 +455,19 @@ function announcementOf(txs: readonly TxAddedEvent['tx'][]): PooledTxAnnouncemen
   };
 }
 
-/** Bootnodes from configuration plus `<datadir>/static-nodes.json` (a JSON array of enode URLs, as geth keeps it). */
-function staticPeersOf(datadir: string, bootnodes: readonly string[]): Enode[] {
-  const out: Enode[] = [];
-  bootnodes.forEach((url, i) => {
+function parseBootnodes(bootnodes: readonly string[]): Enode[] {
+  return bootnodes.map((url, i) => {
     try {
-      out.push(parseEnode(url));
+      return parseEnode(url);
     } catch (err) {
       throw new PeerInputError(`bootnode ${i + 1} ("${url}"): ${(err as Error).message}`);
     }
   });
+}
+
+/** `<datadir>/static-nodes.json` (a JSON array of enode URLs, as geth keeps it): peers kept connected. */
+function staticNodesOf(datadir: string): Enode[] {
+  const out: Enode[] = [];
   const file = join(datadir, 'static-nodes.json');
   if (existsSync(file)) {
     let list: unknown;

@@ -95,6 +95,7 @@ export class Synchronizer {
         if (peer === undefined) break;
         const gained = await this.syncWith(peer).catch((err: unknown) => {
           this.#opts.log.debug('sync with peer stopped', { peer: peerName(peer), error: (err as Error).message });
+          if (err instanceof UselessPeer) peer.score.useless();
           return false;
         });
         // A peer that claimed more than it delivered is not chosen again until it announces something new.

@@ -7,6 +7,9 @@
 /** Connection states of the spec's peer table. */
 export type PeerStatus = 'Connecting' | 'Handshaking' | 'Handshaked' | 'Idle' | 'Disconnected';
 
+/** How a peer came to us: configured (bootnodes, static-nodes.json, net_connectToPeer), discv4, a DNS tree, or it dialled us. */
+export type PeerSource = 'static' | 'discovery' | 'dns' | 'inbound';
+
 export interface PeerSummary {
   /** Connection handle (the remote socket address, host:port); what disconnectPeer takes. */
   readonly id: string;
@@ -15,6 +18,9 @@ export interface PeerSummary {
   readonly nodeId: string | null;
   readonly incoming: boolean;
   readonly status: PeerStatus;
+  readonly foundBy: PeerSource;
+  /** 0–100 (src/p2p/peer-score.ts); null until the eth handshake. */
+  readonly score: number | null;
 }
 
 export interface PeerDetails extends PeerSummary {
@@ -41,6 +47,23 @@ export interface BlacklistEntry {
   readonly expiresAt: number | null;
 }
 
+/** What the node does to find peers, for operators (log, /healthcheck, MCP). */
+export interface PeerSearch {
+  readonly discovery: boolean;
+  /** UDP port of discv4; null when discovery is off. */
+  readonly udpPort: number | null;
+  /** Nodes in the discv4 table. */
+  readonly tableSize: number;
+  /** host:port of the bootnodes and configured peers. */
+  readonly bootnodes: readonly string[];
+  readonly dnsTrees: readonly { readonly url: string; readonly records: number; readonly error: string | null }[];
+  /** Outbound dials started, and how many of them reached an eth handshake. */
+  readonly dialsTried: number;
+  readonly dialsSucceeded: number;
+  /** Candidates from discovery and DNS waiting to be dialled. */
+  readonly candidates: number;
+}
+
 export interface SyncProgress {
   readonly startingBlock: bigint;
   readonly currentBlock: bigint;
@@ -64,6 +87,8 @@ export interface PeerService {
    * none is a single-node chain and counts as ready without peers.
    */
   hasConfiguredPeers(): boolean;
+  /** How the node looks for peers and how far it got. */
+  search(): PeerSearch;
   /** Handshaked peers (eth STATUS exchanged and accepted). */
   peerCount(): number;
   peers(): readonly PeerSummary[];

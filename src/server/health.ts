@@ -8,6 +8,7 @@
  * single-node chain, ready (and healthy in /healthcheck) without peers.
  */
 import type { ChainStatus, SvcNode } from '../node/node.js';
+import { describeSearch } from '../p2p/search-log.js';
 
 export interface HealthCheck {
   readonly name: string;
@@ -109,7 +110,8 @@ export class HealthChecker {
     if (this.node.network.name === 'dev' && (peers === undefined || !peers.hasConfiguredPeers())) {
       return { name: 'peerCount', status: 'OK', info: '0 (single-node dev chain: no peers configured)' };
     }
-    return { name: 'peerCount', status: 'ERROR', info: 'peer count is 0' };
+    const search = peers === undefined ? '' : `; ${describeSearch(peers.search())}`;
+    return { name: 'peerCount', status: 'ERROR', info: `peer count is 0${search}` };
   }
 
   /** ERROR when the block being fetched has not moved for `no-update-duration-threshold`. */

@@ -34,13 +34,25 @@ class StandInPeers implements PeerService {
   hasConfiguredPeers = () => true;
   peerCount = () => this.details.filter((p) => p.status === 'Handshaked').length;
   peers = () =>
-    this.details.map(({ id, remoteAddress, nodeId, incoming, status }) => ({
+    this.details.map(({ id, remoteAddress, nodeId, incoming, status, foundBy, score }) => ({
       id,
       remoteAddress,
       nodeId,
       incoming,
       status,
+      foundBy,
+      score,
     }));
+  search = () => ({
+    discovery: false,
+    udpPort: null,
+    tableSize: 0,
+    bootnodes: [],
+    dnsTrees: [],
+    dialsTried: 0,
+    dialsSucceeded: 0,
+    candidates: 0,
+  });
   peerDetails = () => this.details;
   connect = () => undefined;
   disconnect = () => false;
@@ -54,6 +66,8 @@ class StandInPeers implements PeerService {
 
 const peerDetails = (over: Partial<PeerDetails> & Pick<PeerDetails, 'id' | 'status' | 'incoming'>): PeerDetails => ({
   remoteAddress: over.id,
+  foundBy: over.incoming ? 'inbound' : 'static',
+  score: null,
   nodeId: null,
   clientId: null,
   capabilities: [],
@@ -171,6 +185,8 @@ describe('a node whose peer service is catching up', () => {
         capabilities: ['eth/68', 'snap/1'],
         bestBlock: 300,
         totalDifficulty: (2n ** 70n).toString(),
+        foundBy: 'static',
+        score: null,
       },
       {
         id: '127.0.0.1:51234',
@@ -182,6 +198,8 @@ describe('a node whose peer service is catching up', () => {
         capabilities: [],
         bestBlock: null,
         totalDifficulty: null,
+        foundBy: 'inbound',
+        score: null,
       },
     ]);
     expect(list.text.split('\n')).toEqual([

@@ -27,10 +27,11 @@ describe('parseEnode', () => {
     expect(e.port).toBe(30303);
   });
 
-  it('accepts upper-case hex, surrounding spaces, and ignores ?discport', () => {
+  it('accepts upper-case hex, surrounding spaces, and keeps ?discport as the UDP port', () => {
     const e = parseEnode(`  enode://${ID_HEX.toUpperCase()}@10.0.0.5:9076?discport=30301 `);
     expect(Buffer.from(e.id).toString('hex')).toBe(ID_HEX);
-    expect(e).toMatchObject({ host: '10.0.0.5', port: 9076 });
+    expect(e).toMatchObject({ host: '10.0.0.5', port: 9076, udpPort: 30301 });
+    expect(formatEnode(e)).toBe(`enode://${ID_HEX}@10.0.0.5:9076?discport=30301`);
   });
 
   it('parses bracketed IPv6 and host names', () => {

@@ -90,13 +90,25 @@ class StandInPeers implements PeerService {
   hasConfiguredPeers = () => this.dialled.length > 0;
   peerCount = () => this.details.filter((p) => p.status === 'Handshaked').length;
   peers = () =>
-    this.details.map(({ id, remoteAddress, nodeId, incoming, status }) => ({
+    this.details.map(({ id, remoteAddress, nodeId, incoming, status, foundBy, score }) => ({
       id,
       remoteAddress,
       nodeId,
       incoming,
       status,
+      foundBy,
+      score,
     }));
+  search = () => ({
+    discovery: false,
+    udpPort: null,
+    tableSize: 0,
+    bootnodes: [],
+    dnsTrees: [],
+    dialsTried: 0,
+    dialsSucceeded: 0,
+    candidates: 0,
+  });
   peerDetails = () => this.details;
   connect(enode: string): void {
     const port = Number(/:(\d+)$/.exec(enode)?.[1]);
@@ -157,6 +169,8 @@ describe('peer methods over a peer service', () => {
         nodeId: NODE_ID,
         incoming: false,
         status: 'Handshaked',
+        foundBy: 'discovery',
+        score: 100,
         clientId: 'svc-node/v0.1.0',
         capabilities: ['eth/68', 'snap/1'],
         networkId: 1337n,
@@ -172,6 +186,8 @@ describe('peer methods over a peer service', () => {
         nodeId: null,
         incoming: true,
         status: 'Handshaking',
+        foundBy: 'inbound',
+        score: null,
         clientId: null,
         capabilities: [],
         networkId: null,
@@ -189,6 +205,8 @@ describe('peer methods over a peer service', () => {
         nodeId: NODE_ID,
         incomingConnection: false,
         status: 'Handshaked',
+        foundBy: 'discovery',
+        score: 100,
       },
       {
         id: '127.0.0.1:51234',
@@ -196,6 +214,8 @@ describe('peer methods over a peer service', () => {
         nodeId: null,
         incomingConnection: true,
         status: 'Handshaking',
+        foundBy: 'inbound',
+        score: null,
       },
     ]);
     const info = (await call(url, 'debug_listPeersInfo')).result;
@@ -205,6 +225,8 @@ describe('peer methods over a peer service', () => {
       nodeId: NODE_ID,
       incomingConnection: false,
       status: 'Handshaked',
+      foundBy: 'discovery',
+      score: 100,
       clientId: 'svc-node/v0.1.0',
       capabilities: ['eth/68', 'snap/1'],
       networkId: '0x539',

@@ -96,14 +96,26 @@ describe('loadConfig: peering', () => {
       bootnodes: [],
       maxPeers: 25,
       discovery: false,
+      discoveryIntervalMs: 6000,
+      dnsTrees: [],
+      dialRatio: 0.5,
     });
     for (const network of ['mordor', 'etc']) {
-      expect(loadConfig({ flags: { 'blockchains.network': network }, env: {} }).p2p).toMatchObject({
-        enabled: true,
-        interface: '0.0.0.0',
-        port: 9076,
-      });
+      const p2p = loadConfig({ flags: { 'blockchains.network': network }, env: {} }).p2p;
+      expect(p2p).toMatchObject({ enabled: true, interface: '0.0.0.0', port: 9076, discovery: true });
+      // The network's own entry points: core-geth's bootnodes and the blockd.info DNS tree.
+      expect(p2p.bootnodes.length).toBeGreaterThan(0);
+      expect(p2p.dnsTrees).toEqual([
+        expect.stringMatching(/^enrtree:\/\/[A-Z2-7]+@all\.(classic|mordor)\.blockd\.info$/),
+      ]);
     }
+    const replaced = loadConfig({
+      flags: { 'blockchains.network': 'etc', 'network.bootnodes': [], 'network.discovery.dns': [] },
+      env: {},
+    }).p2p;
+    expect([replaced.bootnodes, replaced.dnsTrees]).toEqual([[], []]);
+    expect(() => loadConfig({ flags: { 'network.nat': 'upnp' }, env: {} })).toThrow(/extip:<IPv4 address>/);
+    expect(loadConfig({ flags: { 'network.nat': 'extip:203.0.113.9' }, env: {} }).p2p.externalIp).toBe('203.0.113.9');
     expect(loadConfig({ flags: { testmode: true }, env: {} }).p2p.enabled).toBe(false);
     expect(loadConfig({ flags: { testmode: true, 'network.p2p.enabled': true }, env: {} }).p2p.enabled).toBe(true);
   });
@@ -135,6 +147,9 @@ describe('loadConfig: peering', () => {
       bootnodes: [enodeA, enodeB],
       maxPeers: 3,
       discovery: true,
+      discoveryIntervalMs: 6000,
+      dnsTrees: [],
+      dialRatio: 0.5,
     });
     const env = {
       SVC_NODE_NETWORK_P2P_ENABLED: 'true',
@@ -210,6 +225,16 @@ function fakePeers(state: { peerCount: number; configured: boolean; progress?: S
     listenPort: 30303,
     hasConfiguredPeers: () => state.configured,
     peerCount: () => state.peerCount,
+    search: () => ({
+      discovery: false,
+      udpPort: null,
+      tableSize: 0,
+      bootnodes: ['192.0.2.1:30303'],
+      dnsTrees: [],
+      dialsTried: 3,
+      dialsSucceeded: 0,
+      candidates: 0,
+    }),
     syncProgress: () => state.progress ?? null,
     peers: unused,
     peerDetails: unused,
@@ -367,7 +392,11 @@ describe('HealthChecker readiness rule: synced with a peer, or a single-node dev
   it('is not ready without a handshaked peer when peers are configured, or on mordor/etc in any case', () => {
     const waiting = readinessOf('dev', fakePeers({ peerCount: 0, configured: true }));
     expect(waiting.httpStatus).toBe(503);
-    expect(waiting.body.checks[0]).toEqual({ name: 'peerCount', status: 'ERROR', info: 'peer count is 0' });
+    expect(waiting.body.checks[0]).toEqual({
+      name: 'peerCount',
+      status: 'ERROR',
+      info: 'peer count is 0; looking for peers through 1 bootnode(s) 192.0.2.1:30303; 3 dial(s) tried, 0 node(s) waiting',
+    });
     expect(readinessOf('mordor').httpStatus).toBe(503);
     expect(readinessOf('mordor', fakePeers({ peerCount: 0, configured: false })).httpStatus).toBe(503);
     const connected = readinessOf('mordor', fakePeers({ peerCount: 1, configured: true }));

@@ -10,6 +10,8 @@ export function formatPeer(peer: PeerSummary): Peer {
     nodeId: peer.nodeId,
     incomingConnection: peer.incoming,
     status: peer.status,
+    foundBy: peer.foundBy,
+    score: peer.score,
   };
 }
 

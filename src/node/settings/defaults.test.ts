@@ -53,6 +53,9 @@ function configFromTables(network: NetworkName): NodeConfig {
       bootnodes: d('network.bootnodes'),
       maxPeers: d('network.max-peers'),
       discovery: d('network.discovery.discovery-enabled'),
+      discoveryIntervalMs: d('network.discovery.interval'),
+      dnsTrees: d('network.discovery.dns'),
+      dialRatio: d('network.dial-ratio') / 100,
     },
     mining: {
       enabled: d('mining.mining-enabled'),

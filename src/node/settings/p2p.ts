@@ -1,4 +1,5 @@
 /** devp2p peering (src/p2p). Enode URLs are checked by the p2p module when it starts, not here. */
+import { defaultBootnodes, defaultDnsTrees } from './entry-points.js';
 import * as s from './setting.js';
 
 export const p2pSettings = {
@@ -21,8 +22,11 @@ export const p2pSettings = {
   }),
   'network.bootnodes': s.list({
     flag: 'bootnodes',
-    default: [],
-    description: 'comma-separated enode URLs (enode://<node id>@<host>:<port>) of the peers to dial at start',
+    default: ({ network }) => defaultBootnodes(network),
+    help: "mordor/etc: the network's bootnodes (core-geth's); dev: none",
+    description:
+      'comma-separated enode URLs (enode://<node id>@<host>:<port>[?discport=<udp>]): where discovery starts and ' +
+      'the first nodes dialled (without discovery: kept connected); replaces the default list',
   }),
   'network.max-peers': s.count({
     flag: 'maxpeers',
@@ -30,9 +34,46 @@ export const p2pSettings = {
     hint: 'to run without peers: --no-p2p',
     description: 'most peer connections, inbound and outbound together (at least 1; --no-p2p for none)',
   }),
+  'network.dial-ratio': s.int({
+    flag: 'dialratio',
+    default: 50,
+    min: 1,
+    max: 100,
+    description: 'share of maxpeers, in percent, filled by dialling discovered nodes (the rest is left for inbound)',
+  }),
   'network.discovery.discovery-enabled': s.bool({
-    default: false,
-    description:
-      'node discovery is not implemented: only bootnodes and net_connectToPeer peers are dialled (true logs a warning)',
+    flag: 'discovery',
+    default: ({ network, testmode }) => network !== 'dev' && !testmode,
+    help: 'true on mordor/etc, false on dev and in testmode',
+    description: 'find peers with discv4 (UDP) and the DNS trees, and dial them',
+  }),
+  'network.discovery.port': s.port({
+    flag: 'discovery.port',
+    default: undefined,
+    help: 'the p2p port',
+    description: 'UDP port of discv4',
+  }),
+  'network.discovery.interval': s.duration({
+    flag: 'discovery.interval',
+    default: 6_000,
+    description: 'discv4 table refresh tick (a tenth of the table is asked for neighbours each tick)',
+  }),
+  'network.discovery.dns': s.list({
+    flag: 'dns',
+    default: ({ network }) => defaultDnsTrees(network),
+    help: "mordor/etc: the network's enrtree:// list (blockd.info); dev: none",
+    description: 'comma-separated EIP-1459 tree URLs (enrtree://<public key>@<domain>); replaces the default list',
+  }),
+  'network.discovery.dns-server': s.string({
+    flag: 'dns.server',
+    default: undefined,
+    help: "the system's",
+    description: 'DNS server (ip or ip:port) asked for the trees',
+  }),
+  'network.nat': s.string({
+    flag: 'nat',
+    default: undefined,
+    help: 'none',
+    description: 'extip:<IPv4> = the address other nodes reach us at (announced in discovery and the printed enode)',
   }),
 };

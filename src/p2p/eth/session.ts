@@ -16,6 +16,7 @@ import {
   type RawTx,
   type Status,
 } from './messages.js';
+import { PeerScore } from '../peer-score.js';
 import * as snap from '../snap/messages.js';
 import { SnapCode } from '../snap/messages.js';
 
@@ -57,9 +58,12 @@ interface Pending {
   readonly resolve: (value: unknown) => void;
   readonly reject: (err: Error) => void;
   readonly timer: NodeJS.Timeout;
+  readonly sentAt: number;
 }
 
 const REQUEST_TIMEOUT_MS = 15_000;
+/** A peer's request budget: at most this many of our requests in flight to it; more wait their turn. */
+const MAX_IN_FLIGHT = 8;
 /** Bounded memory of what the peer is known to have, so announcements are not echoed back. */
 const KNOWN_LIMIT = 4096;
 
@@ -85,7 +89,10 @@ export class EthSession {
   forkAccepted: boolean | null = null;
   readonly knownBlocks = new KnownSet();
   readonly knownTxs = new KnownSet();
+  /** Timeouts, bad and useless answers, latency: what the manager keeps or drops this peer by. */
+  readonly score = new PeerScore();
   #nextRequestId = 1n;
+  readonly #waiting: (() => void)[] = [];
   readonly #pending = new Map<bigint, Pending>();
   #statusTimer: NodeJS.Timeout | undefined;
   #onReady: (() => void) | undefined;
@@ -155,6 +162,7 @@ export class EthSession {
       p.reject(err);
     }
     this.#pending.clear();
+    for (const wake of this.#waiting.splice(0)) wake();
   }
 
   // ------------------------------------------------------------------ requests we make
@@ -177,11 +185,15 @@ export class EthSession {
     );
   }
 
-  private request<T>(code: number, expect: number, encode: (requestId: bigint) => Uint8Array): Promise<T> {
+  private async request<T>(code: number, expect: number, encode: (requestId: bigint) => Uint8Array): Promise<T> {
+    while (this.#pending.size >= MAX_IN_FLIGHT && !this.link.closed)
+      await new Promise<void>((resolve) => this.#waiting.push(resolve));
     const requestId = this.#nextRequestId++;
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#pending.delete(requestId);
+        this.score.timedOut();
+        this.#waiting.shift()?.();
         reject(
           new SessionError(
             DisconnectReason.TIMEOUT,
@@ -189,10 +201,17 @@ export class EthSession {
           ),
         );
       }, REQUEST_TIMEOUT_MS);
-      this.#pending.set(requestId, { expect, resolve: resolve as (v: unknown) => void, reject, timer });
+      this.#pending.set(requestId, {
+        expect,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+        timer,
+        sentAt: Date.now(),
+      });
       if (!this.link.send('eth', code, encode(requestId))) {
         clearTimeout(timer);
         this.#pending.delete(requestId);
+        this.#waiting.shift()?.();
         reject(new SessionError(DisconnectReason.DISCONNECT_REQUESTED, 'peer link is closed'));
       }
     });
@@ -204,6 +223,8 @@ export class EthSession {
     if (pending === undefined || pending.expect !== code) return;
     this.#pending.delete(requestId);
     clearTimeout(pending.timer);
+    this.score.answered(Date.now() - pending.sentAt);
+    this.#waiting.shift()?.();
     pending.resolve(value);
   }
 

@@ -1,0 +1,33 @@
+/** One entry of the peer manager's connection table: a socket on its way to (or in) an eth session. */
+import { bytesToHex } from '@ethereumjs/util';
+import type { DialTarget } from './dial-pool.js';
+import type { EthSession } from './eth/session.js';
+import type { RlpxLink } from './rlpx/transport.js';
+import type { PeerSource, PeerStatus } from './types.js';
+
+export class Connection {
+  status: PeerStatus = 'Connecting';
+  link: RlpxLink | undefined;
+  session: EthSession | undefined;
+  nodeId: Uint8Array | null;
+
+  constructor(
+    readonly id: string,
+    readonly remoteIp: string,
+    readonly incoming: boolean,
+    readonly target: DialTarget | undefined,
+    remoteId: Uint8Array | null,
+    readonly foundBy: PeerSource,
+  ) {
+    this.nodeId = remoteId;
+  }
+
+  get nodeIdHex(): string | null {
+    return this.nodeId === null ? null : bytesToHex(this.nodeId).slice(2);
+  }
+
+  /** Who dialled: the node that opened this TCP connection. */
+  dialler(self: Uint8Array): Uint8Array | null {
+    return this.incoming ? this.nodeId : self;
+  }
+}
