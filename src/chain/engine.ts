@@ -166,6 +166,7 @@ export class ChainEngine {
     await this.pool.close();
     this.logs.detach();
     await this.chain.close();
+    await this.pow.close();
   }
 }
 
