@@ -55,6 +55,7 @@ export async function runHistoryCommand(
         mgasPerSecond: Math.round((Number(outcome.gasUsed) / 1e6 / seconds) * 100) / 100,
         head: outcome.head.header.number.toString(),
         hash: bytesToHex(outcome.head.hash()),
+        stateRoot: bytesToHex(outcome.head.header.stateRoot),
       });
       return { exitCode: outcome.stopped ? 130 : 0 };
     }
@@ -76,7 +77,13 @@ export async function runHistoryCommand(
     return { exitCode: outcome.stopped ? 130 : 0 };
   } catch (err) {
     // Every failure is the operator's one line (a file, a block and why), never a stack trace; what was imported
-    // before it stays imported.
+    // before it stays imported, and the log says where the chain now stands.
+    const head = engine.chain.getHead();
+    log.error(`${command} failed`, {
+      error: messageOf(err),
+      head: head.header.number.toString(),
+      hash: bytesToHex(head.hash()),
+    });
     return { exitCode: 1, error: `${command} failed: ${messageOf(err)}` };
   } finally {
     await engine.close();

@@ -23,6 +23,8 @@ export interface HistoryFile {
   readonly format: 'era1' | 'rlp';
   /** How many blocks the file holds. */
   readonly count: number;
+  /** The first block's number, where the file has an index (era1): blocks before `from` are skipped unread. */
+  readonly startNumber?: bigint;
   /** The blocks from `from` on (a hint: an RLP stream has no index, so it starts at its start). */
   blocks(from: bigint): AsyncGenerator<SourceBlock>;
   close(): Promise<void>;
@@ -67,6 +69,7 @@ async function openEra1(path: string, decoder: BlockDecoder): Promise<HistoryFil
     path,
     format: 'era1',
     count: era.count,
+    startNumber: era.startNumber,
     async *blocks(from) {
       for await (const b of era.blocks(from)) {
         yield {

@@ -127,6 +127,12 @@ class ImportRun {
     let batch: Block[] = [];
     let last: SourceBlock | undefined;
     const from = this.chain.getHead().header.number + 1n;
+    if (file.startNumber !== undefined && from > file.startNumber) {
+      // Blocks up to the head are not even read: an indexed file starts at the head's child.
+      const end = file.startNumber + BigInt(file.count);
+      this.skipped += Number((from < end ? from : end) - file.startNumber);
+      this.progress.update(this.imported + this.skipped);
+    }
     for await (const source of file.blocks(from)) {
       if (await this.isKnown(source)) {
         this.skipped++;
