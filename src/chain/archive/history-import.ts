@@ -12,8 +12,12 @@ import { BlockImportError } from '../import/import-error.js';
 import { ProgressLog, type ProgressLogger } from '../progress-log.js';
 import { type HistoryFile, openHistoryFile, type SourceBlock } from './block-sources.js';
 
-/** Blocks per seal batch: large enough to keep every worker busy, small enough to start executing soon. */
+/**
+ * Blocks per seal batch: large enough to keep every worker busy. The first batches are smaller, so that execution
+ * starts soon instead of waiting for a full batch's seals.
+ */
 const BATCH = 256;
+const FIRST_BATCH = 16;
 
 export interface HistoryImportOptions {
   readonly chain: Blockchain;
@@ -125,6 +129,7 @@ class ImportRun {
 
   private async *batches(file: HistoryFile): AsyncGenerator<Block[]> {
     let batch: Block[] = [];
+    let size = FIRST_BATCH;
     let last: SourceBlock | undefined;
     const from = this.chain.getHead().header.number + 1n;
     if (file.startNumber !== undefined && from > file.startNumber) {
@@ -149,9 +154,10 @@ class ImportRun {
         );
       }
       batch.push(block);
-      if (batch.length >= BATCH) {
+      if (batch.length >= size) {
         yield batch;
         batch = [];
+        size = Math.min(BATCH, size * 2);
       }
     }
     if (batch.length > 0) yield batch;

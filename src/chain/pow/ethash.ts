@@ -36,6 +36,7 @@ export class Ethash implements SealVerifier {
   readonly caches: EthashCacheStore;
   private readonly prebuildNext: boolean;
   private readonly pool: SealWorkerPool | undefined;
+  private closed = false;
   /** The shared copies of the epochs' caches the pool's workers read (the two most recent epochs). */
   private readonly shared = new Map<string, SharedArrayBuffer>();
 
@@ -112,7 +113,9 @@ export class Ethash implements SealVerifier {
       try {
         if (this.pool === undefined) throw new Error('no seal workers');
         verdicts = await this.pool.verify(key, this.sharedCache(key, cache), fullSize, seals);
-      } catch {
+      } catch (err) {
+        // Closing stops the workers: the verdicts of a batch nobody will import are not worth this thread's time.
+        if (this.closed) return headers.map(() => `seal not checked: the Ethash engine is closed (${String(err)})`);
         verdicts = seals.map((seal) => {
           const check = checkSeal(cache, fullSize, seal);
           return check.valid ? true : check.message;
@@ -127,6 +130,7 @@ export class Ethash implements SealVerifier {
 
   /** Stops the seal workers. */
   async close(): Promise<void> {
+    this.closed = true;
     await this.pool?.close();
   }
 
