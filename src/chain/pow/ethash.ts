@@ -96,6 +96,7 @@ export class Ethash implements SealVerifier {
    * per header, in order. A pool that cannot run (a worker fails to start) falls back to this thread.
    */
   async verifyMany(headers: readonly BlockHeader[]): Promise<(true | string)[]> {
+    if (this.pool === undefined) return Promise.all(headers.map((h) => this.verify(h)));
     const out = new Array<true | string>(headers.length);
     const byEpoch = new Map<string, { info: EpochInfo; at: number[] }>();
     headers.forEach((h, i) => {
@@ -111,7 +112,6 @@ export class Ethash implements SealVerifier {
       const cache = await this.cacheFor(headers[at[at.length - 1]].number);
       let verdicts: (true | string)[];
       try {
-        if (this.pool === undefined) throw new Error('no seal workers');
         verdicts = await this.pool.verify(key, this.sharedCache(key, cache), fullSize, seals);
       } catch (err) {
         // Closing stops the workers: the verdicts of a batch nobody will import are not worth this thread's time.
