@@ -36,6 +36,8 @@ export function helpText(): string {
     `svc-node ${packageVersion()}: an Ethereum Classic node whose JSON-RPC API is defined by one OpenRPC document`,
     '',
     'Usage: svc-node [options]        (from the repo: npm start -- [options])',
+    '       svc-node [options] import <file>…                 history: era1 files or RLP block streams (.gz too)',
+    '       svc-node [options] export <file> [first] [last]   canonical blocks as an RLP block stream (.gz: gzip)',
     '',
     'Options:',
     ...flagRows.map(([flag, text]) => `  ${flag.padEnd(width)}${text}`),
