@@ -202,3 +202,14 @@ if (!process.argv.includes('--peers') && process.env.BENCH_SYNC !== '0') {
   const code = await new Promise<number>((resolve) => syncBench.once('exit', (c) => resolve(c ?? 1)));
   if (code !== 0) process.exitCode = code;
 }
+
+// Real ETC history: svc-node import of era1 epoch 0 with every seal checked, blocks per second, and what one seal
+// costs (bench/import-history.ts → bench/results/import-history.md). BENCH_IMPORT=0 skips it.
+if (!process.argv.includes('--peers') && process.env.BENCH_IMPORT !== '0') {
+  const importBench = spawn(process.execPath, ['--import', 'tsx', 'bench/import-history.ts'], {
+    cwd: repo,
+    stdio: 'inherit',
+  });
+  const code = await new Promise<number>((resolve) => importBench.once('exit', (c) => resolve(c ?? 1)));
+  if (code !== 0) process.exitCode = code;
+}

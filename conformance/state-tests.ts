@@ -4,6 +4,7 @@
  */
 import { quantity, sameBytes } from './hex.js';
 import type { RpcClient } from './rpc.js';
+import { txbytesOf } from './state-transaction.js';
 import { Difference, expectEqual, type StateTestCase, type StateTestResult } from './types.js';
 
 const ZERO32 = `0x${'00'.repeat(32)}`;
@@ -39,7 +40,7 @@ export async function runStateResult(
   await rpc.call('test_modifyTimestamp', [Number(quantity(env.currentTimestamp))]);
   let txHash: string | undefined;
   try {
-    txHash = await rpc.call<string>('eth_sendRawTransaction', [result.txbytes]);
+    txHash = await rpc.call<string>('eth_sendRawTransaction', [txbytesOf(test.transaction, result)]);
   } catch (err) {
     if (result.expectException === undefined) throw new Difference(`transaction rejected: ${(err as Error).message}`);
   }

@@ -28,7 +28,8 @@ export interface BlockchainTestCase {
 export interface StateTestResult {
   readonly hash: string;
   readonly logs: string;
-  readonly txbytes: string;
+  /** Absent in the older format: the transaction is signed from the test's secretKey (state-transaction.ts). */
+  readonly txbytes?: string;
   readonly indexes: { readonly data: number; readonly gas: number; readonly value: number };
   readonly expectException?: string;
 }

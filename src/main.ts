@@ -13,16 +13,19 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 // One listener for the whole life of the process: removing the last listener of a signal closes Node's watcher,
 // which drops a signal already caught but not yet dispatched, so a swap of listeners after start-up lost a SIGTERM
 // that came in the last moments of start-up (seen about once in 20 tries).
+// A subcommand (import, export) sees the same signal as an abort and stops between blocks, leaving a consistent DB.
 let stopRequested = false;
 let stopRunning: (() => void) | undefined;
+const stopCommand = new AbortController();
 const onStopSignal = (signal: NodeJS.Signals) => {
   if (stopRunning !== undefined) return stopRunning();
   if (stopRequested) process.exit(128 + constants.signals[signal]);
   stopRequested = true;
+  stopCommand.abort();
 };
 for (const signal of STOP_SIGNALS) process.on(signal, onStopSignal);
 
-const outcome = await runCli(process.argv.slice(2));
+const outcome = await runCli(process.argv.slice(2), process.env, undefined, stopCommand.signal);
 if ('exitCode' in outcome) {
   process.exitCode = outcome.exitCode;
 } else {

@@ -286,6 +286,15 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     return this.queued(() => this.importTimed(block));
   }
 
+  /**
+   * Checks the seals of `blocks` (headers and uncles) in one parallel batch ahead of importing them; their imports
+   * then reuse the verdicts. Not queued: it reads and writes nothing of the chain, so the next batch's seals can be
+   * checked while this one executes.
+   */
+  preverifySeals(blocks: readonly Block[]): Promise<void> {
+    return this.validator.preverifySeals(blocks);
+  }
+
   /** Moves the head back to canonical block `number` (test_rewindToBlock); later blocks stay stored as a side chain. */
   rewindTo(number: bigint): Promise<Block> {
     return this.queued(() => this.forkChoice.rewind(number));

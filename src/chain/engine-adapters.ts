@@ -7,6 +7,7 @@ import type { NetworkDefinition } from './networks/types.js';
 import { blockRewards, expectedDifficulty, headerErrors, type ChainRules as ConsensusRules } from './rules/index.js';
 import { evmRulesAt, txRulesAt } from './rules/evmRules.js';
 import { etcRules } from './rules/chainRules.js';
+import { historyPinFault } from './rules/history-pins.js';
 import type { ChainRules, EngineNetwork } from './engine-types.js';
 
 export function engineNetworkOf(def: NetworkDefinition): EngineNetwork {
@@ -53,12 +54,16 @@ export function engineRules(opts: RulesAdapterOptions): ChainRules {
   };
 }
 
-/** ETC rules of a network definition (dev, mordor, etc). */
+/** ETC rules of a network definition (dev, mordor, etc), the network's pinned blocks (history-pins.ts) first. */
 export function etcEngineRules(def: NetworkDefinition, nowSeconds?: () => bigint): ChainRules {
-  return engineRules({
+  const rules = engineRules({
     consensus: etcRules(def),
     commonAt: (n) => evmRulesAt(def, n),
     txCommonAt: (n) => txRulesAt(def, n),
     ...(nowSeconds !== undefined ? { nowSeconds } : {}),
   });
+  return {
+    ...rules,
+    validateHeader: (parent, header) => historyPinFault(def, header) ?? rules.validateHeader(parent, header),
+  };
 }

@@ -63,4 +63,9 @@ export interface ChainRules {
 /** Checks a header's proof of work. `true` = valid; a string = why not. */
 export interface SealVerifier {
   verify(header: BlockHeader): Promise<true | string>;
+  /**
+   * Checks many headers at once (on worker threads where the verifier has them); one result per header, in order.
+   * Optional: without it, headers are checked one by one as they are imported.
+   */
+  verifyMany?(headers: readonly BlockHeader[]): Promise<(true | string)[]>;
 }

@@ -39,6 +39,8 @@ export interface EngineOptions {
   readonly seal?: SealMode;
   /** Where Ethash caches live (default `<dataDir>/ethash`); test mode shares one across its short-lived chains. */
   readonly powCacheDir?: string;
+  /** Worker threads for batch seal checks (default one per core; 0 checks every seal on the importing thread). */
+  readonly sealWorkers?: number;
   readonly onWarning?: (message: string) => void;
   /** Where long engine work (an Ethash cache build) logs its start, progress lines and end; default: silent. */
   readonly log?: ProgressLogger;
@@ -82,6 +84,7 @@ export class ChainEngine {
     const pow = await Ethash.create({
       params: definition.pow.ecip1099Block == null ? {} : { ecip1099Block: definition.pow.ecip1099Block },
       cacheDir: opts.powCacheDir ?? join(opts.dataDir, 'ethash'),
+      ...(opts.sealWorkers !== undefined ? { sealWorkers: opts.sealWorkers } : {}),
       ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
       ...(opts.log ? { log: opts.log } : {}),
     });
@@ -166,6 +169,7 @@ export class ChainEngine {
     await this.pool.close();
     this.logs.detach();
     await this.chain.close();
+    await this.pow.close();
   }
 }
 

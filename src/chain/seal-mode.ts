@@ -49,11 +49,19 @@ export function sealVerifierFor(mode: SealMode, ethash: SealVerifier): SealVerif
             'this is an instant-seal dev chain, whose blocks carry nonce and mixHash zero and no proof of work',
     };
   }
+  const instantOnEthash =
+    'an instant-seal block (nonce and mixHash zero, no proof of work) on a chain sealed with Ethash: ' +
+    'it comes from an instant-seal dev chain, which a proof-of-work node does not follow';
+  const many = ethash.verifyMany?.bind(ethash);
   return {
-    verify: async (header) =>
-      hasInstantSeal(header)
-        ? 'an instant-seal block (nonce and mixHash zero, no proof of work) on a chain sealed with Ethash: ' +
-          'it comes from an instant-seal dev chain, which a proof-of-work node does not follow'
-        : ethash.verify(header),
+    verify: async (header) => (hasInstantSeal(header) ? instantOnEthash : ethash.verify(header)),
+    ...(many === undefined
+      ? {}
+      : {
+          async verifyMany(headers) {
+            const results = await many(headers);
+            return results.map((r, i) => (hasInstantSeal(headers[i]) ? instantOnEthash : r));
+          },
+        }),
   };
 }

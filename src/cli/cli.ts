@@ -11,6 +11,7 @@ import { handlers } from '../handlers/index.js';
 import { createNodeMetrics } from '../metrics/node-metrics.js';
 import { SvcNode, packageVersion } from '../node/node.js';
 import { openNodeServices, type NodeServices } from '../node/services.js';
+import { HISTORY_COMMANDS, type HistoryCommand, historyUsage, runHistoryCommand } from '../node/history-commands.js';
 import { ConfigError, loadConfig } from '../node/config.js';
 import { DEV_ACCOUNTS } from '../chain/networks/devAccounts.js';
 import { checkListenHosts } from '../node/listen-hosts.js';
@@ -34,6 +35,8 @@ export async function runCli(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
   io: CliIo = { stdout: process.stdout, stderr: process.stderr },
+  /** Aborted by a stop signal: a subcommand (import, export) stops between blocks. */
+  stop?: AbortSignal,
 ): Promise<CliOutcome> {
   const fail = (message: string, exitCode = 1): CliOutcome => {
     io.stderr.write(`svc-node: ${message}\n`);
@@ -43,16 +46,20 @@ export async function runCli(
   // `--help all` is the one place a word stands alone on the command line.
   const helpAll = argv.includes('all') && (argv.includes('--help') || argv.includes('-h'));
   let values: Record<string, unknown>;
+  let positionals: string[];
   try {
-    ({ values } = parseArgs({
+    ({ values, positionals } = parseArgs({
       args: joinNegativeValues(helpAll ? argv.filter((a) => a !== 'all') : argv),
       options: parseOptions,
       strict: true,
-      allowPositionals: false,
+      allowPositionals: true,
     }));
   } catch (err) {
     return fail(`${(err as Error).message}\nRun svc-node --help for the options.`, 2);
   }
+  const [command, ...commandArgs] = positionals;
+  if (command !== undefined && !HISTORY_COMMANDS.includes(command as HistoryCommand))
+    return fail(`unknown command "${command}" (commands: ${HISTORY_COMMANDS.join(', ')})\n${historyUsage}`, 2);
   if (values.help) {
     io.stdout.write(helpText(helpAll));
     return { exitCode: 0 };
@@ -73,6 +80,11 @@ export async function runCli(
 
   const log = createLogger({ level: config.logLevel, stream: io.stdout });
   const node = new SvcNode(config, log);
+  if (command !== undefined) {
+    mkdirSync(config.datadir, { recursive: true });
+    const result = await runHistoryCommand(node, command as HistoryCommand, commandArgs, stop);
+    return result.error === undefined ? { exitCode: result.exitCode } : fail(result.error, result.exitCode);
+  }
   let server: RunningServer | undefined;
   let services: NodeServices | undefined;
   // Which listener is being started, so that a failed bind names its flags.

@@ -77,6 +77,10 @@ const examples: ReadonlyArray<readonly [string, readonly string[]]> = [
       '    --bootnodes enode://<node id of node-a>@127.0.0.1:30311',
     ],
   ],
+  [
+    'Import ETC history from era1 files (every seal, header, body and state root checked), then serve it:',
+    ['svc-node --network etc import mainnet-00000-5ec1ffb8.era1 mainnet-00001-*.era1'],
+  ],
 ];
 
 export function helpText(all = false): string {
@@ -87,6 +91,8 @@ export function helpText(all = false): string {
     ),
     '',
     'Usage: svc-node [options]        (from the repo: npm start -- [options])',
+    '       svc-node [options] import <file>…                history: era1 files, RLP block streams (.gz too)',
+    '       svc-node [options] export <file> [first] [last]  canonical blocks as an RLP stream (.gz: gzip)',
     '',
     'Examples:',
     ...examples.flatMap(([what, commands]) => [...wrap(what, 2), ...commands.map((c) => `    ${c}`)]),

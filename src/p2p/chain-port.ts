@@ -32,6 +32,8 @@ export interface ChainPort {
   ): Block;
   /** Validates, executes and stores a block; rejects with a BlockImportError (chain/import/import-error.ts) when invalid. */
   importBlock(block: Block): Promise<unknown>;
+  /** Checks a batch's seals in parallel ahead of importing it (the imports then reuse the verdicts). */
+  preverifySeals?(blocks: readonly Block[]): Promise<void>;
   on(event: 'newHead', listener: (block: Block) => void): unknown;
   off(event: 'newHead', listener: (block: Block) => void): unknown;
 }

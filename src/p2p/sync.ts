@@ -162,6 +162,8 @@ export class Synchronizer {
       let batch = next <= target.number ? this.fetchBatch(peer, next, target.number) : undefined;
       while (batch !== undefined) {
         const blocks = await batch;
+        // The batch's seals (headers and uncles) on worker threads at once, instead of one by one as each imports.
+        await chain.preverifySeals?.(blocks);
         next += BigInt(blocks.length);
         // Fetch ahead while this batch is imported.
         batch = next <= target.number && blocks.length > 0 ? this.fetchBatch(peer, next, target.number) : undefined;

@@ -16,11 +16,15 @@ import { transactionsRoot } from '../codec/receipts.js';
 import type { BlockStore } from '../db/block-store.js';
 import type { ChainRules, SealVerifier } from '../engine-types.js';
 import { BlockImportError, invalidBlock, type ImportFailure } from './import-error.js';
+import { SealVerdicts } from './seal-verdicts.js';
 
 const MAX_UNCLES = 2;
 const UNCLE_GENERATIONS = 7;
 
 export class BlockValidator {
+  /** Seals checked ahead of import (preverifySeals), used once each. */
+  private readonly verdicts = new SealVerdicts();
+
   constructor(
     private readonly store: BlockStore,
     private readonly rules: ChainRules,
@@ -49,9 +53,24 @@ export class BlockValidator {
     const verdict = await this.rules.validateHeader(parent, header);
     if (typeof verdict === 'string') throw fail('invalid-header', verdict);
     if (this.seal !== undefined && !sealVerified) {
-      const seal = await this.seal.verify(header);
+      const seal = this.verdicts.take(header) ?? (await this.seal.verify(header));
       if (seal !== true) throw fail('invalid-seal', seal);
     }
+  }
+
+  /**
+   * Checks the seals of these blocks' headers and uncles in one batch (in parallel where the verifier can), ahead of
+   * their import; importing them then uses the verdicts instead of checking again. Without a batch-capable
+   * verifier, or without seal checks, it does nothing and each seal is checked at import.
+   */
+  async preverifySeals(blocks: readonly Block[]): Promise<void> {
+    const seal = this.seal;
+    if (seal?.verifyMany === undefined) return;
+    const headers = blocks.flatMap((b) => [b.header, ...b.uncleHeaders]);
+    const results = await seal.verifyMany(headers);
+    headers.forEach((h, i) => {
+      this.verdicts.note(h, results[i]);
+    });
   }
 
   /** ECIP-1097 §5.5: signatures over the parent hash, the fields §5.3 fixes, an empty body. */

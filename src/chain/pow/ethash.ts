@@ -11,6 +11,7 @@ import { datasetSize, epochAt, seedHash, type EpochInfo, type PowParams } from '
 import { hashimotoLight, type LightHash } from './hashimoto.js';
 import { keccak256, loadKeccak } from './keccak.js';
 import { boundaryBytes, checkSeal, mineLight, type MinedSeal, type SealCheck, type SealInput } from './seal.js';
+import { SealWorkerPool } from './seal-pool.js';
 
 export interface EthashOptions extends CacheStoreOptions {
   /** The network's PoW parameters; `{}` = plain Ethash (no ECIP-1099). */
@@ -19,6 +20,8 @@ export interface EthashOptions extends CacheStoreOptions {
   readonly cacheDir?: string;
   /** Start building the next epoch's cache once a block in the last tenth of its epoch is seen (default true). */
   readonly prebuildNext?: boolean;
+  /** Worker threads for batch seal checks (`verifyMany`); default: one per core; 0 checks batches on this thread. */
+  readonly sealWorkers?: number;
 }
 
 /** What eth_getWork hands to an external miner. */
@@ -32,6 +35,10 @@ export interface WorkPackage {
 export class Ethash implements SealVerifier {
   readonly caches: EthashCacheStore;
   private readonly prebuildNext: boolean;
+  private readonly pool: SealWorkerPool | undefined;
+  private closed = false;
+  /** The shared copies of the epochs' caches the pool's workers read (the two most recent epochs). */
+  private readonly shared = new Map<string, SharedArrayBuffer>();
 
   private constructor(
     readonly params: PowParams,
@@ -39,6 +46,7 @@ export class Ethash implements SealVerifier {
   ) {
     this.caches = new EthashCacheStore(options.cacheDir, options);
     this.prebuildNext = options.prebuildNext ?? true;
+    this.pool = options.sealWorkers === 0 ? undefined : new SealWorkerPool(options.sealWorkers);
   }
 
   /** Loads the WASM Keccak, then returns the engine. Caches are built lazily (see `cacheFor`). */
@@ -79,14 +87,66 @@ export class Ethash implements SealVerifier {
 
   /** SealVerifier: checks a header's nonce and mixHash against its seal hash and difficulty. */
   async verify(header: BlockHeader): Promise<true | string> {
-    const check = await this.verifySeal({
-      powHash: sealHash(header),
-      nonce: header.nonce,
-      mixDigest: header.mixHash,
-      difficulty: header.difficulty,
-      blockNumber: header.number,
-    });
+    const check = await this.verifySeal({ ...sealInputOf(header), blockNumber: header.number });
     return check.valid ? true : check.message;
+  }
+
+  /**
+   * Checks many headers' seals on the worker pool, grouped by epoch (ECIP-1099's longer epochs included); one result
+   * per header, in order. A pool that cannot run (a worker fails to start) falls back to this thread.
+   */
+  async verifyMany(headers: readonly BlockHeader[]): Promise<(true | string)[]> {
+    if (this.pool === undefined) return Promise.all(headers.map((h) => this.verify(h)));
+    const out = new Array<true | string>(headers.length);
+    const byEpoch = new Map<string, { info: EpochInfo; at: number[] }>();
+    headers.forEach((h, i) => {
+      const info = this.epochOf(h.number);
+      const key = `${info.epoch}/${info.epochLength}`;
+      let group = byEpoch.get(key);
+      if (group === undefined) byEpoch.set(key, (group = { info, at: [] }));
+      group.at.push(i);
+    });
+    for (const [key, { info, at }] of byEpoch) {
+      const seals = at.map((i) => sealInputOf(headers[i]));
+      const fullSize = datasetSize(info.epoch);
+      const cache = await this.cacheFor(headers[at[at.length - 1]].number);
+      let verdicts: (true | string)[];
+      try {
+        verdicts = await this.pool.verify(key, this.sharedCache(key, cache), fullSize, seals);
+      } catch (err) {
+        // Closing stops the workers: the verdicts of a batch nobody will import are not worth this thread's time.
+        if (this.closed) return headers.map(() => `seal not checked: the Ethash engine is closed (${String(err)})`);
+        verdicts = seals.map((seal) => {
+          const check = checkSeal(cache, fullSize, seal);
+          return check.valid ? true : check.message;
+        });
+      }
+      at.forEach((i, k) => {
+        out[i] = verdicts[k];
+      });
+    }
+    return out;
+  }
+
+  /** Stops the seal workers. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.pool?.close();
+  }
+
+  private sharedCache(key: string, cache: Uint32Array): SharedArrayBuffer {
+    let buffer = this.shared.get(key);
+    if (buffer === undefined) {
+      buffer = new SharedArrayBuffer(cache.byteLength);
+      new Uint32Array(buffer).set(cache);
+      this.shared.set(key, buffer);
+      while (this.shared.size > 2) {
+        const oldest = this.shared.keys().next().value as string;
+        this.shared.delete(oldest);
+        this.pool?.drop(oldest);
+      }
+    }
+    return buffer;
   }
 
   /**
@@ -133,6 +193,10 @@ export class Ethash implements SealVerifier {
   workPackage(powHash: Uint8Array, difficulty: bigint, blockNumber: bigint | number): WorkPackage {
     return { powHash, seedHash: this.seedHash(blockNumber), boundary: boundaryBytes(difficulty) };
   }
+}
+
+function sealInputOf(header: BlockHeader): SealInput {
+  return { powHash: sealHash(header), nonce: header.nonce, mixDigest: header.mixHash, difficulty: header.difficulty };
 }
 
 /**

@@ -1,0 +1,219 @@
+/**
+ * `svc-node import`: history files (era1, RLP streams) through the chain's normal import path, block by block
+ * (seal, header, body, execution, state root, receipts root), so an imported block is held to the same rules as one
+ * from a peer. Seals are checked a batch ahead on worker threads while the current batch executes. Blocks the chain
+ * already holds are skipped, so a stopped import re-run continues where it stopped; a stop request is honoured
+ * between blocks, where the database is always at a consistent head (each block is one atomic batch).
+ */
+import type { Block } from '@ethereumjs/block';
+import { bytesToHex, equalsBytes } from '@ethereumjs/util';
+import type { Blockchain } from '../blockchain.js';
+import { BlockImportError } from '../import/import-error.js';
+import { ProgressLog, type ProgressLogger } from '../progress-log.js';
+import { type HistoryFile, openHistoryFile, type SourceBlock } from './block-sources.js';
+
+/**
+ * Blocks per seal batch: large enough to keep every worker busy. The first batches are smaller, so that execution
+ * starts soon instead of waiting for a full batch's seals.
+ */
+const BATCH = 256;
+const FIRST_BATCH = 16;
+
+export interface HistoryImportOptions {
+  readonly chain: Blockchain;
+  readonly files: readonly string[];
+  readonly log: ProgressLogger;
+  /** Aborted: stop after the block being imported. */
+  readonly signal?: AbortSignal;
+  /** Seconds between progress lines (default 5). */
+  readonly progressSeconds?: number;
+}
+
+export interface HistoryImportOutcome {
+  readonly imported: number;
+  /** Blocks the chain already held. */
+  readonly skipped: number;
+  readonly gasUsed: bigint;
+  readonly seconds: number;
+  /** True when a stop request ended the import early. */
+  readonly stopped: boolean;
+  readonly head: Block;
+}
+
+/** A history file's block that the chain refused (its number, hash and reason), or a file that cannot be read. */
+export class HistoryImportError extends Error {}
+
+export async function importHistory(opts: HistoryImportOptions): Promise<HistoryImportOutcome> {
+  const { chain, log } = opts;
+  const opened: HistoryFile[] = [];
+  let run: ImportRun | undefined;
+  try {
+    for (const path of opts.files) opened.push(await openOrExplain(path, chain));
+    run = new ImportRun(
+      chain,
+      opts,
+      opened.reduce((sum, f) => sum + f.count, 0),
+    );
+    for (const file of opened) {
+      log.info('importing history file', { file: file.path, format: file.format, blocks: file.count });
+      if (!(await run.importFile(file))) break;
+    }
+    return run.outcome();
+  } finally {
+    run?.stopProgress();
+    for (const f of opened) await f.close().catch(() => undefined);
+  }
+}
+
+async function openOrExplain(path: string, chain: Blockchain): Promise<HistoryFile> {
+  try {
+    return await openHistoryFile(path, chain);
+  } catch (err) {
+    throw new HistoryImportError((err as Error).message);
+  }
+}
+
+class ImportRun {
+  private imported = 0;
+  private skipped = 0;
+  private gasUsed = 0n;
+  private gasAtTick = 0n;
+  private tickAt = performance.now();
+  private stopped = false;
+  private lastNumber = 0n;
+  private readonly progress: ProgressLog;
+  private readonly started = performance.now();
+
+  constructor(
+    private readonly chain: Blockchain,
+    private readonly opts: HistoryImportOptions,
+    total: number,
+  ) {
+    this.progress = new ProgressLog({
+      log: opts.log,
+      message: 'import progress',
+      total,
+      unit: 'blocks',
+      intervalMs: (opts.progressSeconds ?? 5) * 1000,
+      fields: () => ({ number: this.lastNumber.toString(), mgasPerSecond: this.mgasSinceTick() }),
+    }).start();
+  }
+
+  /** False when the import stopped (a stop request) and later files must not start. */
+  async importFile(file: HistoryFile): Promise<boolean> {
+    const batches = this.batches(file);
+    try {
+      let current = await batches.next();
+      let verifying = current.done ? undefined : this.chain.preverifySeals(current.value);
+      while (!current.done) {
+        await verifying;
+        // Read, decode and seal-check the next batch while this one executes.
+        const next = batches.next();
+        const nextVerifying = next.then((n) => (n.done ? undefined : this.chain.preverifySeals(n.value)));
+        nextVerifying.catch(() => undefined);
+        for (const block of current.value) {
+          if (this.opts.signal?.aborted) {
+            this.stopped = true;
+            return false;
+          }
+          await this.importOne(block);
+        }
+        current = await next;
+        verifying = nextVerifying;
+      }
+      return true;
+    } finally {
+      await batches.return(undefined);
+    }
+  }
+
+  private async *batches(file: HistoryFile): AsyncGenerator<Block[]> {
+    let batch: Block[] = [];
+    let size = FIRST_BATCH;
+    let last: SourceBlock | undefined;
+    const from = this.chain.getHead().header.number + 1n;
+    if (file.startNumber !== undefined && from > file.startNumber) {
+      // Blocks up to the head are not even read: an indexed file starts at the head's child.
+      const end = file.startNumber + BigInt(file.count);
+      this.skipped += Number((from < end ? from : end) - file.startNumber);
+      this.progress.update(this.imported + this.skipped);
+    }
+    for await (const source of file.blocks(from)) {
+      if (await this.isKnown(source)) {
+        this.skipped++;
+        this.progress.update(this.imported + this.skipped);
+        continue;
+      }
+      last = source;
+      let block: Block;
+      try {
+        block = source.decode();
+      } catch (err) {
+        throw new HistoryImportError(
+          `${file.path}: block ${source.number} ${bytesToHex(source.hash)} cannot be decoded: ${(err as Error).message}`,
+        );
+      }
+      batch.push(block);
+      if (batch.length >= size) {
+        yield batch;
+        batch = [];
+        size = Math.min(BATCH, size * 2);
+      }
+    }
+    if (batch.length > 0) yield batch;
+    if (last?.totalDifficulty !== undefined) await this.checkTotalDifficulty(file, last);
+  }
+
+  private async isKnown(source: SourceBlock): Promise<boolean> {
+    const canonical = await this.chain.getCanonicalHash(source.number);
+    return canonical !== undefined && equalsBytes(canonical, source.hash);
+  }
+
+  private async importOne(block: Block): Promise<void> {
+    try {
+      await this.chain.importBlock(block);
+    } catch (err) {
+      if (err instanceof BlockImportError) throw new HistoryImportError(err.message);
+      throw err;
+    }
+    this.imported++;
+    this.gasUsed += block.header.gasUsed;
+    this.lastNumber = block.header.number;
+    this.progress.update(this.imported + this.skipped);
+  }
+
+  /** The file's total difficulty for its last block, against the chain's (a wrong total is a wrong chain). */
+  private async checkTotalDifficulty(file: HistoryFile, last: SourceBlock): Promise<void> {
+    const td = await this.chain.getTotalDifficulty(last.hash);
+    if (td !== undefined && td !== last.totalDifficulty) {
+      throw new HistoryImportError(
+        `${file.path}: block ${last.number} ${bytesToHex(last.hash)}: total difficulty ${td} on the chain, ` +
+          `${last.totalDifficulty} in the file`,
+      );
+    }
+  }
+
+  private mgasSinceTick(): number {
+    const now = performance.now();
+    const seconds = (now - this.tickAt) / 1000;
+    const mgas = Number(this.gasUsed - this.gasAtTick) / 1e6;
+    this.tickAt = now;
+    this.gasAtTick = this.gasUsed;
+    return seconds > 0 ? Math.round((mgas / seconds) * 100) / 100 : 0;
+  }
+
+  stopProgress(): void {
+    this.progress.stop();
+  }
+
+  outcome(): HistoryImportOutcome {
+    return {
+      imported: this.imported,
+      skipped: this.skipped,
+      gasUsed: this.gasUsed,
+      seconds: (performance.now() - this.started) / 1000,
+      stopped: this.stopped,
+      head: this.chain.getHead(),
+    };
+  }
+}

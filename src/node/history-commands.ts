@@ -1,0 +1,103 @@
+/**
+ * `svc-node import <file>…` and `svc-node export <file> [first] [last]`: open the network's chain in the configured
+ * datadir (no RPC server, no peers, no miner), move history in or out, close. The work is the engine's
+ * (chain/archive/); this module chooses the chain, turns arguments into ranges and failures into one line.
+ */
+import { bytesToHex } from '@ethereumjs/util';
+import { exportHistory } from '../chain/archive/history-export.js';
+import { importHistory } from '../chain/archive/history-import.js';
+import { DatabaseLockedError } from '../chain/db/chain-db.js';
+import { ChainEngine } from '../chain/engine.js';
+import { lockedDatadirMessage, removePidFile, writePidFile } from './datadir-pid.js';
+import type { SvcNode } from './node.js';
+import { engineOptionsOf } from './services.js';
+
+export type HistoryCommand = 'import' | 'export';
+export const HISTORY_COMMANDS: readonly HistoryCommand[] = ['import', 'export'];
+
+export interface HistoryCommandResult {
+  readonly exitCode: number;
+  /** The one-line reason of a failure (for stderr). */
+  readonly error?: string;
+}
+
+export const historyUsage =
+  'usage: svc-node [options] import <file>…   (era1 files or RLP block streams, .gz too)\n' +
+  '       svc-node [options] export <file> [first] [last]   (an RLP block stream; .gz compresses)';
+
+export async function runHistoryCommand(
+  node: SvcNode,
+  command: HistoryCommand,
+  args: readonly string[],
+  signal?: AbortSignal,
+): Promise<HistoryCommandResult> {
+  const usage = checkArgs(command, args);
+  if (usage !== undefined) return { exitCode: 2, error: `${usage}\n${historyUsage}` };
+  const { config, log } = node;
+  let engine: ChainEngine;
+  try {
+    engine = await ChainEngine.open(engineOptionsOf(node));
+  } catch (err) {
+    const message = err instanceof DatabaseLockedError ? lockedDatadirMessage(config.datadir) : messageOf(err);
+    return { exitCode: 1, error: `cannot open the chain: ${message}` };
+  }
+  writePidFile(config.datadir);
+  try {
+    const chain = engine.chain;
+    if (command === 'import') {
+      const outcome = await importHistory({ chain, files: args, log, ...(signal ? { signal } : {}) });
+      const seconds = Math.max(outcome.seconds, 1e-3);
+      log.info(outcome.stopped ? 'import stopped' : 'import done', {
+        imported: outcome.imported,
+        skipped: outcome.skipped,
+        seconds: Math.round(outcome.seconds * 10) / 10,
+        blocksPerSecond: Math.round(outcome.imported / seconds),
+        mgasPerSecond: Math.round((Number(outcome.gasUsed) / 1e6 / seconds) * 100) / 100,
+        head: outcome.head.header.number.toString(),
+        hash: bytesToHex(outcome.head.hash()),
+        stateRoot: bytesToHex(outcome.head.header.stateRoot),
+      });
+      return { exitCode: outcome.stopped ? 130 : 0 };
+    }
+    const [path, first, last] = args;
+    const outcome = await exportHistory({
+      chain,
+      path,
+      ...(first !== undefined ? { first: BigInt(first) } : {}),
+      ...(last !== undefined ? { last: BigInt(last) } : {}),
+      log,
+      ...(signal ? { signal } : {}),
+    });
+    log.info(outcome.stopped ? 'export stopped' : 'export done', {
+      file: path,
+      first: outcome.first.toString(),
+      last: outcome.last.toString(),
+      blocks: outcome.exported,
+    });
+    return { exitCode: outcome.stopped ? 130 : 0 };
+  } catch (err) {
+    // Every failure is the operator's one line (a file, a block and why), never a stack trace; what was imported
+    // before it stays imported, and the log says where the chain now stands.
+    const head = engine.chain.getHead();
+    log.error(`${command} failed`, {
+      error: messageOf(err),
+      head: head.header.number.toString(),
+      hash: bytesToHex(head.hash()),
+    });
+    return { exitCode: 1, error: `${command} failed: ${messageOf(err)}` };
+  } finally {
+    await engine.close();
+    removePidFile(config.datadir);
+  }
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function checkArgs(command: HistoryCommand, args: readonly string[]): string | undefined {
+  if (command === 'import') return args.length === 0 ? 'import needs at least one file' : undefined;
+  if (args.length === 0 || args.length > 3) return 'export needs a file and at most a first and a last block';
+  for (const n of args.slice(1)) if (!/^\d+$/.test(n)) return `export: "${n}" is not a block number`;
+  return undefined;
+}
