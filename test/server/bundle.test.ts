@@ -80,68 +80,72 @@ describe('the bundle', () => {
       expect(existsSync(fileURLToPath(new URL(relative, `file://${bundleDir}/`))), relative).toBe(true);
   });
 
-  it('runs PoW dev nodes whose workers start and that peer: sealed blocks, 40 transfers at once, sync, docs, no warnings', async () => {
-    const cacheDir = mkdtempSync(join(tmpdir(), 'svc-node-bundle-ethash-')); // empty: epoch 0 is built by the worker
-    dirs.push(cacheDir);
-    const env = { SVC_NODE_NETWORK_RPC_CALL_GAS_CAP: '2000000000', SVC_NODE_NETWORK_RPC_CALL_TIMEOUT: '1s' };
-    const a = await startNode({ code: 'bundle', args: ['--seal', 'ethash', '--ethash.cachedir', cacheDir], env });
-    nodes.push(a);
-    provider = new JsonRpcProvider(a.url, 1337, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 });
-    const wallet = HDNodeWallet.fromPhrase(DEV_MNEMONIC, undefined, "m/44'/60'/0'/0/1");
-    const nonce = await provider.getTransactionCount(wallet.address, 'pending');
-    const to = Wallet.createRandom().address;
-    // More than the 16 recoveries after which the pool moves sender recovery to its worker.
-    const raws = await Promise.all(
-      Array.from({ length: 40 }, (_, i) =>
-        wallet.signTransaction({
-          type: 0,
-          chainId: 1337n,
-          nonce: nonce + i,
-          to,
-          value: 1n,
-          gasLimit: 21_000n,
-          gasPrice: 10n ** 9n,
-        }),
-      ),
-    );
-    const hashes = await Promise.all(
-      raws.map((raw) => provider!.send('eth_sendRawTransaction', [raw]) as Promise<string>),
-    );
-    const receipt = await provider.waitForTransaction(hashes.at(-1)!, 1, MINING_WAIT_MS);
-    expect(receipt?.status).toBe(1);
-    expect(await provider.getBalance(to)).toBe(40n);
-    const block = await provider.getBlock(receipt!.blockNumber);
-    expect(block?.nonce).not.toBe('0x0000000000000000'); // a real Ethash seal, not an instant one
+  it(
+    'runs PoW dev nodes whose workers start and that peer: sealed blocks, 40 transfers at once, sync, docs, no warnings',
+    async () => {
+      const cacheDir = mkdtempSync(join(tmpdir(), 'svc-node-bundle-ethash-')); // empty: epoch 0 is built by the worker
+      dirs.push(cacheDir);
+      const env = { SVC_NODE_NETWORK_RPC_CALL_GAS_CAP: '2000000000', SVC_NODE_NETWORK_RPC_CALL_TIMEOUT: '1s' };
+      const a = await startNode({ code: 'bundle', args: ['--seal', 'ethash', '--ethash.cachedir', cacheDir], env });
+      nodes.push(a);
+      provider = new JsonRpcProvider(a.url, 1337, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 });
+      const wallet = HDNodeWallet.fromPhrase(DEV_MNEMONIC, undefined, "m/44'/60'/0'/0/1");
+      const nonce = await provider.getTransactionCount(wallet.address, 'pending');
+      const to = Wallet.createRandom().address;
+      // More than the 16 recoveries after which the pool moves sender recovery to its worker.
+      const raws = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          wallet.signTransaction({
+            type: 0,
+            chainId: 1337n,
+            nonce: nonce + i,
+            to,
+            value: 1n,
+            gasLimit: 21_000n,
+            gasPrice: 10n ** 9n,
+          }),
+        ),
+      );
+      const hashes = await Promise.all(
+        raws.map((raw) => provider!.send('eth_sendRawTransaction', [raw]) as Promise<string>),
+      );
+      const receipt = await provider.waitForTransaction(hashes.at(-1)!, 1, MINING_WAIT_MS);
+      expect(receipt?.status).toBe(1);
+      expect(await provider.getBalance(to)).toBe(40n);
+      const block = await provider.getBlock(receipt!.blockNumber);
+      expect(block?.nonce).not.toBe('0x0000000000000000'); // a real Ethash seal, not an instant one
 
-    // The call time limit wraps the Interpreter of the EVM the bundle runs (one copy of @ethereumjs/evm in it).
-    const deployed = await provider.send('eth_sendTransaction', [
-      { from: DEV_ACCOUNT, data: LOOP_DEPLOY, gas: '0x30000' },
-    ]);
-    const loop = (await provider.waitForTransaction(deployed as string, 1, MINING_WAIT_MS))!.contractAddress!;
-    const endless = await post(a.url, request('eth_call', [{ to: loop, gas: '0x77359400' }, 'latest']));
-    expect(endless.body.error?.code).toBe(-32005);
+      // The call time limit wraps the Interpreter of the EVM the bundle runs (one copy of @ethereumjs/evm in it).
+      const deployed = await provider.send('eth_sendTransaction', [
+        { from: DEV_ACCOUNT, data: LOOP_DEPLOY, gas: '0x30000' },
+      ]);
+      const loop = (await provider.waitForTransaction(deployed as string, 1, MINING_WAIT_MS))!.contractAddress!;
+      const endless = await post(a.url, request('eth_call', [{ to: loop, gas: '0x77359400' }, 'latest']));
+      expect(endless.body.error?.code).toBe(-32005);
 
-    // Peering from the bundle: a second node syncs the first one's chain.
-    const b = await startNode({
-      code: 'bundle',
-      args: ['--seal', 'ethash', '--ethash.cachedir', cacheDir, '--no-mine'],
-    });
-    nodes.push(b);
-    expect((await post(b.url, request('net_connectToPeer', [a.enode]))).body.result).toBe(true);
-    const head = await provider.getBlockNumber();
-    const deadline = Date.now() + 60_000;
-    while (Number((await post(b.url, request('eth_blockNumber', []))).body.result) < head) {
-      expect(Date.now(), 'the second node did not sync').toBeLessThan(deadline);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+      // Peering from the bundle: a second node syncs the first one's chain.
+      const b = await startNode({
+        code: 'bundle',
+        args: ['--seal', 'ethash', '--ethash.cachedir', cacheDir, '--no-mine'],
+      });
+      nodes.push(b);
+      expect((await post(b.url, request('net_connectToPeer', [a.enode]))).body.result).toBe(true);
+      const head = await provider.getBlockNumber();
+      const deadline = Date.now() + 60_000;
+      while (Number((await post(b.url, request('eth_blockNumber', []))).body.result) < head) {
+        expect(Date.now(), 'the second node did not sync').toBeLessThan(deadline);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
 
-    const docs = await fetch(new URL('docs/', a.url));
-    expect(docs.status).toBe(200);
-    expect(await docs.text()).toMatch(/<html/i);
+      const docs = await fetch(new URL('docs/', a.url));
+      expect(docs.status).toBe(200);
+      expect(await docs.text()).toMatch(/<html/i);
 
-    for (const node of [a, b]) {
-      const complaints = node.logs.filter((l) => l.level === 'warn' || l.level === 'error' || l.level === 'fatal');
-      expect(complaints).toEqual([]);
-    }
-  }, 4 * MINING_WAIT_MS);
+      for (const node of [a, b]) {
+        const complaints = node.logs.filter((l) => l.level === 'warn' || l.level === 'error' || l.level === 'fatal');
+        expect(complaints).toEqual([]);
+      }
+    },
+    4 * MINING_WAIT_MS,
+  );
 });
