@@ -313,6 +313,9 @@ export class PeerManager {
       const drop = keepThis ? rival : conn;
       this.#opts.log.debug('p2p duplicate link dropped', { peer: drop.id, nodeId: idHex });
       drop.link?.disconnect(DisconnectReason.ALREADY_CONNECTED);
+      // Out of the peer table at once: the disconnect itself takes up to a second (DISCONNECT, then the socket
+      // closes), and a link listed as Handshaked meanwhile made the two sides seem to keep different links.
+      if (drop.status === 'Handshaked') this.onClosed(drop, DisconnectReason.ALREADY_CONNECTED, true);
       if (!keepThis) return;
     }
     conn.status = 'Handshaked';
@@ -342,6 +345,7 @@ export class PeerManager {
   }
 
   private onClosed(conn: Connection, reason: number | undefined, byUs: boolean | null): void {
+    if (conn.status === 'Disconnected') return; // already retired (a dropped duplicate), now its socket closed
     const wasReady = conn.status === 'Handshaked';
     conn.session?.closed(disconnectReasonName(reason));
     this.forget(
