@@ -8,6 +8,7 @@
  * (`settleMs`) to learn who made the block.
  */
 import type { Block } from '@ethereumjs/block';
+import { bytesToHex } from '@ethereumjs/util';
 import type { BlockImportedEvent, ReorgEvent } from '../chain/chain-events.js';
 import type { ChainEngine } from '../chain/engine.js';
 import type { MinedBlock } from '../chain/miner/index.js';
@@ -29,10 +30,6 @@ export interface ChainActivityLog {
   close(): void;
 }
 
-interface Arrival {
-  readonly event: BlockImportedEvent;
-}
-
 interface Segment {
   readonly startedAt: number;
   blocks: number;
@@ -43,10 +40,9 @@ interface Segment {
   head?: Block;
 }
 
-const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
 /** A hash as people compare them: the first and last few digits. */
 const shortHash = (bytes: Uint8Array) => {
-  const full = hex(bytes);
+  const full = bytesToHex(bytes);
   return `${full.slice(0, 8)}…${full.slice(-6)}`;
 };
 const mgas = (gas: bigint) => Number(gas) / 1e6;
@@ -60,7 +56,7 @@ export function logChainActivity(engine: ChainEngine, log: Logger, opts: ChainAc
 
   /** Blocks the miner sealed, by hash, with the time it spent sealing (undefined: an external miner's work). */
   const minedHere = new Map<string, number | undefined>();
-  let arrivals: Arrival[] = [];
+  let arrivals: BlockImportedEvent[] = [];
   let settleTimer: NodeJS.Timeout | undefined;
   let segment: Segment | undefined;
   let segmentTimer: NodeJS.Timeout | undefined;
@@ -102,7 +98,7 @@ export function logChainActivity(engine: ChainEngine, log: Logger, opts: ChainAc
     });
   };
 
-  const addToSegment = ({ event }: Arrival, mined: boolean, now: number) => {
+  const addToSegment = (event: BlockImportedEvent, mined: boolean, now: number) => {
     if (segment === undefined) {
       segment = { startedAt: now, blocks: 0, mined: 0, side: 0, txs: 0, gas: 0n };
       segmentTimer = setTimeout(flushSegment, segmentMs);
@@ -123,31 +119,31 @@ export function logChainActivity(engine: ChainEngine, log: Logger, opts: ChainAc
     arrivals = [];
     const now = Date.now();
     recentLines = recentLines.filter((t) => now - t < segmentMs);
-    for (const arrival of batch) {
-      const key = hex(arrival.event.block.hash());
+    for (const event of batch) {
+      const key = bytesToHex(event.block.hash());
       const mined = minedHere.has(key);
       const sealMs = minedHere.get(key);
       minedHere.delete(key);
       const lineAllowed = segment === undefined && now >= busyUntil && recentLines.length < maxBlockLines;
       // A batch that alone exceeds the allowance is a burst: aggregate all of it rather than print its first lines.
       if (lineAllowed && batch.length <= maxBlockLines - recentLines.length) {
-        blockLine(arrival.event, mined, sealMs);
+        blockLine(event, mined, sealMs);
         recentLines.push(now);
-      } else addToSegment(arrival, mined, now);
+      } else addToSegment(event, mined, now);
     }
     // A block sealed but never announced (none today) must not keep its hash forever.
     if (minedHere.size > 10_000) minedHere.clear();
   };
 
   const onImported = (event: BlockImportedEvent) => {
-    arrivals.push({ event });
+    arrivals.push(event);
     if (settleTimer === undefined) {
       settleTimer = setTimeout(flushArrivals, settleMs);
       settleTimer.unref();
     }
   };
   const onSealed = (mined: MinedBlock) => {
-    minedHere.set(hex(mined.block.hash()), mined.sealMs);
+    minedHere.set(bytesToHex(mined.block.hash()), mined.sealMs);
   };
   const onReorg = ({ dropped, added, commonAncestor }: ReorgEvent) => {
     const oldHead = dropped[0];

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onJsonLines } from './json-lines.js';
-import { repoRoot } from './node-process.js';
+import { mainEntry, repoRoot } from './node-process.js';
 
 export interface CommandRun {
   readonly code: number | null;
@@ -24,14 +24,7 @@ export interface CommandOptions {
 export function runCommand(args: readonly string[], options: CommandOptions = {}): Promise<CommandRun> {
   const child = spawn(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      join(repoRoot, 'src/main.ts'),
-      '--ethash.cachedir',
-      join(tmpdir(), 'svc-node-test-ethash'),
-      ...args,
-    ],
+    [...mainEntry(), '--ethash.cachedir', join(tmpdir(), 'svc-node-test-ethash'), ...args],
     { cwd: repoRoot, env: { ...process.env, NODE_ENV: 'test' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const logs: Array<Record<string, unknown>> = [];
