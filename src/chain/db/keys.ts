@@ -59,7 +59,11 @@ export const keys = {
   meta: (name: MetaName) => tagged(Tag.meta, new TextEncoder().encode(name)),
 };
 
-/** `checkpointing`: the ECIP-1097 activation block the database was created with (absent = created without). */
-export type MetaName = 'head' | 'genesis' | 'version' | 'checkpointing';
+/**
+ * `checkpointing`: the ECIP-1097 activation block the database was created with (absent = created without).
+ * `snapBase`: the block whose state a snap sync downloaded (see state/snap-base.ts); absent on a node that executed
+ * every block from genesis.
+ */
+export type MetaName = 'head' | 'genesis' | 'version' | 'checkpointing' | 'snapBase';
 
 export const SCHEMA_VERSION = 1;
