@@ -65,6 +65,10 @@ export interface P2pConfig {
   readonly externalIp?: string;
   /** Share (0–1) of maxPeers filled by dialling discovered nodes. */
   readonly dialRatio: number;
+  /** How an empty node catches up: snap/1 state download (mordor/etc) or execution from genesis (dev). */
+  readonly syncMode: 'snap' | 'full';
+  /** Snap sync: blocks between the peers' head and the pivot. */
+  readonly pivotDistance: number;
 }
 
 export interface AuthConfig {
@@ -215,6 +219,8 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
       bootnodes: get('network.bootnodes'),
       maxPeers,
       discovery: get('network.discovery.discovery-enabled'),
+      syncMode: get('network.sync.mode'),
+      pivotDistance: get('network.sync.pivot-distance'),
       ...discoveryOf(get),
     },
     mining: {
