@@ -65,6 +65,8 @@ export interface P2pConfig {
   readonly externalIp?: string;
   /** Share (0–1) of maxPeers filled by dialling discovered nodes. */
   readonly dialRatio: number;
+  /** snap/1 requests of one peer answered at a time (the per-peer serving budget). */
+  readonly snapRequestsPerPeer: number;
 }
 
 export interface AuthConfig {
@@ -214,6 +216,7 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
       port: p2pPort,
       bootnodes: get('network.bootnodes'),
       maxPeers,
+      snapRequestsPerPeer: get('network.snap.requests-per-peer'),
       discovery: get('network.discovery.discovery-enabled'),
       ...discoveryOf(get),
     },
