@@ -5,6 +5,7 @@
  */
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { bytesToHex, bytesToUnprefixedHex } from '@ethereumjs/util';
+import { StateNotHeldError } from '../../chain/state/snap-base.js';
 import { accountTrieOf } from '../../chain/state/trie-range.js';
 import type { ChainPort } from '../chain-port.js';
 
@@ -27,8 +28,14 @@ export class RecentStateRoots {
   async accountTrie(root: Uint8Array): Promise<MerklePatriciaTrie | undefined> {
     const blockHash = (await this.roots()).get(bytesToUnprefixedHex(root));
     if (blockHash === undefined) return undefined;
-    const view = await this.chain.stateAt(blockHash);
-    return view === undefined ? undefined : accountTrieOf(view.stateManager);
+    try {
+      const view = await this.chain.stateAt(blockHash);
+      return view === undefined ? undefined : accountTrieOf(view.stateManager);
+    } catch (err) {
+      // Right after a snap sync the window reaches below the base: those states are not ours to serve.
+      if (err instanceof StateNotHeldError) return undefined;
+      throw err;
+    }
   }
 
   private roots(): Promise<Map<string, Uint8Array>> {
