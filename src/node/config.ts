@@ -69,6 +69,8 @@ export interface P2pConfig {
   readonly syncMode: 'snap' | 'full';
   /** Snap sync: blocks between the peers' head and the pivot. */
   readonly pivotDistance: number;
+  /** snap/1 requests of one peer answered at a time (the per-peer serving budget). */
+  readonly snapRequestsPerPeer: number;
 }
 
 export interface AuthConfig {
@@ -218,6 +220,7 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
       port: p2pPort,
       bootnodes: get('network.bootnodes'),
       maxPeers,
+      snapRequestsPerPeer: get('network.snap.requests-per-peer'),
       discovery: get('network.discovery.discovery-enabled'),
       syncMode: get('network.sync.mode'),
       pivotDistance: get('network.sync.pivot-distance'),

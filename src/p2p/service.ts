@@ -58,6 +58,8 @@ export interface PeerServiceOptions {
   readonly externalIp?: string;
   /** Share (0–1) of maxPeers filled by dialling discovered nodes. */
   readonly dialRatio?: number;
+  /** Snap requests of one peer answered at a time (the per-peer serving budget). */
+  readonly snapRequestsPerPeer?: number;
   readonly log: PeerLog & { error(msg: string, f?: Record<string, unknown>): void };
   readonly redialMs?: number;
   /** snap: an empty node (head at genesis) first snap-syncs, then follows with full sync. Default full. */
@@ -122,7 +124,10 @@ export class P2pService implements PeerService, SessionHost {
       },
     });
     this.#eth = new EthServer(chain, engine.pool);
-    this.#snap = new SnapServer(chain);
+    this.#snap = new SnapServer(
+      chain,
+      options.snapRequestsPerPeer !== undefined ? { requestsPerPeer: options.snapRequestsPerPeer } : {},
+    );
     this.#sync = new Synchronizer({
       chain,
       sessions: () => this.#manager.sessions(),
@@ -339,8 +344,8 @@ export class P2pService implements PeerService, SessionHost {
     return this.#eth.pooledTransactions(hashes);
   }
 
-  serveSnap(code: number, payload: Uint8Array) {
-    return this.#snap.serve(code, payload);
+  serveSnap(code: number, payload: Uint8Array, peer: EthSession) {
+    return this.#snap.serve(code, payload, peer);
   }
 
   // ------------------------------------------------------------------ SessionHost: announcements

@@ -52,6 +52,7 @@ function configFromTables(network: NetworkName): NodeConfig {
       port: d('network.server-address.port'),
       bootnodes: d('network.bootnodes'),
       maxPeers: d('network.max-peers'),
+      snapRequestsPerPeer: d('network.snap.requests-per-peer'),
       discovery: d('network.discovery.discovery-enabled'),
       discoveryIntervalMs: d('network.discovery.interval'),
       dnsTrees: d('network.discovery.dns'),

@@ -28,6 +28,15 @@ export const p2pSettings = {
       'comma-separated enode URLs (enode://<node id>@<host>:<port>[?discport=<udp>]): where discovery starts and ' +
       'the first nodes dialled (without discovery: kept connected); replaces the default list',
   }),
+  'network.snap.requests-per-peer': s.int({
+    flag: 'snap.requests-per-peer',
+    default: 2,
+    min: 1,
+    max: 64,
+    description:
+      "snap/1 requests of one peer answered at a time; the peer's further requests wait (so one peer cannot take " +
+      "the node's whole I/O)",
+  }),
   'network.max-peers': s.count({
     flag: 'maxpeers',
     default: 25,

@@ -34,7 +34,12 @@ export interface SessionHost {
   serveBodies(hashes: readonly Uint8Array[]): Promise<RawBody[]>;
   serveReceipts(hashes: readonly Uint8Array[]): Promise<unknown[][]>;
   servePooledTransactions(hashes: readonly Uint8Array[]): RawTx[];
-  serveSnap(code: number, payload: Uint8Array): Promise<{ code: number; payload: Uint8Array } | undefined>;
+  /** `peer` is the asking session: each peer has its own serving budget. */
+  serveSnap(
+    code: number,
+    payload: Uint8Array,
+    peer: EthSession,
+  ): Promise<{ code: number; payload: Uint8Array } | undefined>;
   onNewBlock(session: EthSession, msg: NewBlockMsg): void;
   onNewBlockHashes(session: EthSession, items: readonly { hash: Uint8Array; number: bigint }[]): void;
   onTransactions(session: EthSession, txs: readonly RawTx[]): void;
@@ -391,7 +396,7 @@ export class EthSession {
       code === SnapCode.GetByteCodes ||
       code === SnapCode.GetTrieNodes
     ) {
-      this.serve(this.host.serveSnap(code, payload), (answer) => {
+      this.serve(this.host.serveSnap(code, payload, this), (answer) => {
         if (answer !== undefined) this.link.send('snap', answer.code, answer.payload);
       });
     }
