@@ -21,6 +21,7 @@ import type { BlockStore, TxLocation } from './db/block-store.js';
 import { Lru } from './db/lru.js';
 import type { CacheLimits } from './cache-limits.js';
 import { CallExecutor, type CallMessage, type CallResult } from './exec/call.js';
+import { assertStateHeld, decodeSnapBase, type SnapBase } from './state/snap-base.js';
 import { openReadState, StateView } from './state/state-view.js';
 import type { TrieNodeStore } from './state/trie-db.js';
 
@@ -47,6 +48,13 @@ export class ChainView {
    */
   private readonly stateViews: Lru<string, StateView>;
   private readonly callExecutors: Lru<string, CallExecutor>;
+  /**
+   * The block a snap sync started from (state/snap-base.ts): states below it are not held. The snap client records
+   * it once, in the batch that makes that block the head, so it is read at open and again at every head move
+   * until it is there; afterwards it never changes.
+   */
+  private snapBase: Promise<SnapBase | undefined> = Promise.resolve(undefined);
+  private snapBaseKnown = false;
 
   constructor(
     private readonly store: BlockStore,
@@ -71,6 +79,7 @@ export class ChainView {
     this.head = head;
     this.headTd = td as bigint;
     if (this.federation !== undefined) this.headCheckpoint = (await this.store.getLastCheckpoint(head.hash())) ?? 0n;
+    await this.readSnapBase();
   }
 
   /** The one way the head changes (the caller has written the head pointer). */
@@ -78,7 +87,25 @@ export class ChainView {
     this.head = block;
     this.headTd = weight.totalDifficulty;
     this.headCheckpoint = weight.lastCheckpoint;
+    if (!this.snapBaseKnown) void this.readSnapBase();
     this.onHeadMoved(block);
+  }
+
+  private readSnapBase(): Promise<SnapBase | undefined> {
+    const read = this.store.getMeta('snapBase').then((bytes) => {
+      const base = decodeSnapBase(bytes);
+      if (base !== undefined) this.snapBaseKnown = true;
+      return base;
+    });
+    // A failed read leaves the previous answer in place (the next head move reads again).
+    const previous = this.snapBase;
+    this.snapBase = read.catch(() => previous);
+    return this.snapBase;
+  }
+
+  /** Throws StateNotHeldError for a block whose state this node never had (below its snap-sync base). */
+  private async assertStateHeld(block: Block): Promise<void> {
+    assertStateHeld(block.header.number, await this.snapBase);
   }
 
   commonAt(number: bigint): Common {
@@ -172,10 +199,14 @@ export class ChainView {
     return { tx: block.transactions[at.index], block, index: at.index, receipt: receipts[at.index] };
   }
 
-  /** Account and storage reads at the state after `ref`; undefined if the block is unknown. */
+  /**
+   * Account and storage reads at the state after `ref`; undefined if the block is unknown. Throws
+   * StateNotHeldError below the snap-sync base.
+   */
   async stateAt(ref: BlockRef): Promise<StateView | undefined> {
     const block = await this.getBlock(ref);
     if (block === undefined) return undefined;
+    await this.assertStateHeld(block);
     const key = bytesToHex(block.hash());
     let view = this.stateViews.get(key);
     if (view === undefined) {
@@ -186,10 +217,14 @@ export class ChainView {
     return view;
   }
 
-  /** Executes a message call on the state after `ref` with that block as environment; nothing is persisted. */
+  /**
+   * Executes a message call on the state after `ref` with that block as environment; nothing is persisted. Throws
+   * StateNotHeldError below the snap-sync base.
+   */
   async call(ref: BlockRef, msg: CallMessage): Promise<CallResult | undefined> {
     const block = await this.getBlock(ref);
     if (block === undefined) return undefined;
+    await this.assertStateHeld(block);
     const key = bytesToHex(block.hash());
     let executor = this.callExecutors.get(key);
     if (executor === undefined) {

@@ -18,6 +18,7 @@ import type { Block } from '@ethereumjs/block';
 import type { BlockRef } from '../chain/chain-view.js';
 import type { ChainEngine } from '../chain/engine.js';
 import type { TxReceipt } from '../chain/codec/receipts.js';
+import { StateNotHeldError } from '../chain/state/snap-base.js';
 import type { StateView } from '../chain/state/state-view.js';
 import type { BlockNumberOrTagOrHash } from '../generated/types.js';
 import { ErrorCode, RpcError } from '../rpc/errors.js';
@@ -192,9 +193,22 @@ export async function lastCheckpointOf(engine: ChainEngine, resolved: ResolvedBl
   return engine.chain.getLastCheckpointNumber(resolved.hash);
 }
 
+/**
+ * An engine read of a block's state, with the engine's "not held" (a block below the snap-sync base) as -32000 in
+ * its own words: the caller learns the block it may ask from instead of a missing-trie-node fault.
+ */
+export async function heldState<T>(read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (err) {
+    if (err instanceof StateNotHeldError) throw new RpcError(ErrorCode.ServerError, err.message);
+    throw err;
+  }
+}
+
 /** The state after the block a parameter names (`pending` = the head); -32001 when the block is unknown. */
 export async function stateAt(engine: ChainEngine, ref: BlockParam): Promise<StateView> {
-  const state = await engine.chain.stateAt(await stateRefOf(engine, ref));
+  const state = await heldState(engine.chain.stateAt(await stateRefOf(engine, ref)));
   if (state === undefined) throw blockNotFound(refText(ref));
   return state;
 }

@@ -32,16 +32,20 @@ import {
   SnapCode,
   WireDecodeError,
   type AccountRange,
+  type StorageRanges,
 } from '../../src/p2p/snap/messages.js';
 import { SnapServer } from '../../src/p2p/snap/serve.js';
 import { addresses, mine, openDevChain, signedTx, tempDir } from '../chain/engine/fixtures.js';
 import { Counter } from '../rpc/contracts.js';
+import { compact, fillerInitCode, increment, decrement, type Slot, storageOf } from './snap-fixtures.js';
 
 const ZERO_HASH = new Uint8Array(32);
 const MAX_HASH = new Uint8Array(32).fill(0xff);
 const COINBASE = new Uint8Array(20).fill(0xcb);
 const FRESH = new Uint8Array(20).fill(0x5a);
 const TWO_MIB = 2n * 1024n * 1024n;
+/** Slots each filler contract writes. */
+const SLOTS = 100;
 
 interface Expected {
   readonly key: Uint8Array;
@@ -59,6 +63,8 @@ describe('snap/1 serving', () => {
   let headRoot: Uint8Array;
   /** Every account of the head state, sorted by trie key. */
   let expected: Expected[];
+  /** Three contracts whose constructors wrote SLOTS slots each, with their storage as the trie holds it. */
+  let fillers: { address: Uint8Array; hash: Uint8Array; root: Uint8Array; slots: Slot[] }[];
 
   beforeAll(async () => {
     chain = await openDevChain(dir.dir);
@@ -72,16 +78,28 @@ describe('snap/1 serving', () => {
     const [receipt] = (await chain.getReceipts(b1.block.hash()))!;
     expect(receipt.status).toBe(1);
     contract = receipt.contractAddress!;
-    const b2 = await mine(chain, [signedTx(chain, { from: 1, nonce: 0n, to: FRESH, value: 5n })], {
+    const fill = [0n, 1n, 2n].map((nonce) =>
+      signedTx(chain, { from: 2, nonce, data: fillerInitCode(SLOTS), gasLimit: 2_500_000n }),
+    );
+    const b2 = await mine(chain, [signedTx(chain, { from: 1, nonce: 0n, to: FRESH, value: 5n }), ...fill], {
       coinbase: COINBASE,
     });
     expect(b2.result.status).toBe('head');
+    const fillReceipts = (await chain.getReceipts(b2.block.hash()))!.slice(1);
+    expect(fillReceipts.map((r) => r.status)).toEqual([1, 1, 1]);
 
     const state = (await chain.stateAt('latest'))!;
     headRoot = state.stateRoot;
     code = await state.getCode(contract);
     expect(code.length).toBeGreaterThan(0);
-    const holders = [...addresses, contract, COINBASE, FRESH];
+    fillers = [];
+    for (const receipt of fillReceipts) {
+      const address = receipt.contractAddress!;
+      const root = await state.getStorageRoot(address);
+      expect(bytesToHex(root)).not.toBe(bytesToHex(KECCAK256_RLP));
+      fillers.push({ address, hash: keccak256(address), root, slots: storageOf(address, SLOTS) });
+    }
+    const holders = [...addresses, contract, COINBASE, FRESH, ...fillers.map((f) => f.address)];
     expected = [];
     for (const address of holders) {
       const account = await state.stateManager.getAccount(new Address(address));
@@ -269,30 +287,209 @@ describe('snap/1 serving', () => {
     });
   });
 
-  describe('other messages', () => {
-    it('answers GetStorageRanges and GetTrieNodes with empty responses (not served yet)', async () => {
-      const storage = await server.serve(
-        SnapCode.GetStorageRanges,
-        encodeGetStorageRanges({
-          requestId: 3n,
-          root: headRoot,
-          accounts: [keccak256(contract)],
-          origin: new Uint8Array(0),
-          limit: MAX_HASH,
-          bytes: TWO_MIB,
-        }),
-      );
-      expect(storage?.code).toBe(SnapCode.StorageRanges);
-      expect(decodeStorageRanges(storage!.payload)).toEqual({ requestId: 3n, slots: [], proof: [] });
+  async function storageRanges(
+    accounts: Uint8Array[],
+    bytes: bigint,
+    bounds: { origin?: Uint8Array; limit?: Uint8Array; root?: Uint8Array; on?: SnapServer } = {},
+  ): Promise<StorageRanges> {
+    const reply = await (bounds.on ?? server).serve(
+      SnapCode.GetStorageRanges,
+      encodeGetStorageRanges({
+        requestId: 31n,
+        root: bounds.root ?? headRoot,
+        accounts,
+        origin: bounds.origin ?? new Uint8Array(0),
+        limit: bounds.limit ?? new Uint8Array(0),
+        bytes,
+      }),
+    );
+    expect(reply?.code).toBe(SnapCode.StorageRanges);
+    const res = decodeStorageRanges(reply!.payload);
+    expect(res.requestId).toBe(31n);
+    return res;
+  }
 
-      const nodes = await server.serve(
-        SnapCode.GetTrieNodes,
-        encodeGetTrieNodes({ requestId: 4n, root: headRoot, paths: [[new Uint8Array(0)]], bytes: TWO_MIB }),
+  const hashesOf = (slots: readonly { hash: Uint8Array }[]) => slots.map((x) => bytesToHex(x.hash));
+  const bodiesOf = (slots: readonly { body: Uint8Array }[]) => slots.map((x) => bytesToHex(x.body));
+  const sizeOf = (slots: readonly { hash: Uint8Array; body: Uint8Array }[]) =>
+    slots.reduce((n, x) => n + x.hash.length + x.body.length, 0);
+
+  /** Checks one account's range against its storage root; returns whether more slots follow. */
+  function verifySlots(
+    root: Uint8Array,
+    origin: Uint8Array | null,
+    slots: readonly { hash: Uint8Array; body: Uint8Array }[],
+    proof: Uint8Array[] | null,
+  ): Promise<boolean> {
+    const keys = slots.map((x) => x.hash);
+    // Without a proof the verifier takes no bounds: the slots must then be the whole trie.
+    const last = proof === null ? null : (keys.at(-1) ?? null);
+    return verifyMerkleRangeProof(
+      root,
+      origin,
+      last,
+      keys,
+      slots.map((x) => x.body),
+      proof,
+    );
+  }
+
+  describe('GetStorageRanges', () => {
+    it('returns the whole storage of several accounts in one answer, as stored, without proofs', async () => {
+      const res = await storageRanges(
+        fillers.map((f) => f.hash),
+        TWO_MIB,
       );
-      expect(nodes?.code).toBe(SnapCode.TrieNodes);
-      expect(decodeTrieNodes(nodes!.payload)).toEqual({ requestId: 4n, nodes: [] });
+      expect(res.slots).toHaveLength(3);
+      res.slots.forEach((slots, i) => {
+        expect(hashesOf(slots)).toEqual(hashesOf(fillers[i]!.slots));
+        expect(bodiesOf(slots)).toEqual(bodiesOf(fillers[i]!.slots));
+      });
+      expect(res.proof).toEqual([]);
+      // Without a proof, the verifier rebuilds each trie from the slots alone: they must be all of it.
+      for (const [i, slots] of res.slots.entries()) {
+        expect(await verifySlots(fillers[i]!.root, null, slots, null)).toBe(false);
+      }
     });
 
+    it('gives an account without storage an empty list, keeping the lists in request order', async () => {
+      const res = await storageRanges([fillers[1]!.hash, keccak256(addresses[4]!), fillers[0]!.hash], TWO_MIB);
+      expect(res.slots.map((list) => list.length)).toEqual([SLOTS, 0, SLOTS]);
+      expect(hashesOf(res.slots[2]!)).toEqual(hashesOf(fillers[0]!.slots));
+    });
+
+    it('cuts the answer at the byte limit: the last range is partial and alone carries a proof', async () => {
+      const whole = sizeOf(fillers[0]!.slots);
+      const res = await storageRanges(
+        fillers.map((f) => f.hash),
+        BigInt(whole + 1),
+      );
+      expect(res.slots).toHaveLength(2);
+      expect(hashesOf(res.slots[0]!)).toEqual(hashesOf(fillers[0]!.slots));
+      const partial = res.slots[1]!;
+      expect(partial.length).toBeGreaterThan(0);
+      expect(partial.length).toBeLessThan(SLOTS);
+      expect(hashesOf(partial)).toEqual(hashesOf(fillers[1]!.slots.slice(0, partial.length)));
+      expect(res.proof.length).toBeGreaterThan(0);
+      // The proof covers the origin (zero) and the last slot sent, and says more slots follow.
+      expect(await verifySlots(fillers[1]!.root, ZERO_HASH, partial, res.proof)).toBe(true);
+    });
+
+    it('a proof that does not match the slots is rejected by the verifier', async () => {
+      const res = await storageRanges([fillers[0]!.hash], BigInt(sizeOf(fillers[0]!.slots.slice(0, 20))));
+      const slots = res.slots[0]!;
+      expect(await verifySlots(fillers[0]!.root, ZERO_HASH, slots, res.proof)).toBe(true);
+      const gapped = [...slots.slice(0, 5), ...slots.slice(6)];
+      await expect(verifySlots(fillers[0]!.root, ZERO_HASH, gapped, res.proof)).rejects.toThrow();
+    });
+
+    it('applies the origin and the limit hash to the first account, and proves that range', async () => {
+      const slots = fillers[0]!.slots;
+      const origin = increment(slots[10]!.hash);
+      const limit = decrement(slots[20]!.hash);
+      const res = await storageRanges([fillers[0]!.hash, fillers[1]!.hash], TWO_MIB, { origin, limit });
+      // From the first slot past the origin up to and including the first at or past the limit; nothing more.
+      expect(res.slots).toHaveLength(1);
+      expect(hashesOf(res.slots[0]!)).toEqual(hashesOf(slots.slice(11, 21)));
+      expect(await verifySlots(fillers[0]!.root, origin, res.slots[0]!, res.proof)).toBe(true);
+
+      // An origin past the last slot: no slots, and a proof that none is there.
+      const past = increment(slots.at(-1)!.hash);
+      const empty = await storageRanges([fillers[0]!.hash], TWO_MIB, { origin: past });
+      expect(empty.slots).toEqual([[]]);
+      expect(await verifyMerkleRangeProof(fillers[0]!.root, past, null, [], [], empty.proof)).toBe(false);
+    });
+
+    it('gives the same answers when the trie walk pages through few slots at a time', async () => {
+      const paged = new SnapServer(chain, { slotsPerPage: 7 });
+      const res = await storageRanges(
+        fillers.map((f) => f.hash),
+        TWO_MIB,
+        { on: paged },
+      );
+      for (const [i, slots] of res.slots.entries()) expect(hashesOf(slots)).toEqual(hashesOf(fillers[i]!.slots));
+      const limited = await storageRanges([fillers[2]!.hash], TWO_MIB, {
+        on: paged,
+        origin: fillers[2]!.slots[3]!.hash,
+        limit: fillers[2]!.slots[40]!.hash,
+      });
+      expect(hashesOf(limited.slots[0]!)).toEqual(hashesOf(fillers[2]!.slots.slice(3, 41)));
+    });
+
+    it('answers an empty reply for a root it does not serve, and stops at an account not in the state', async () => {
+      const unknown = await storageRanges([fillers[0]!.hash], TWO_MIB, { root: keccak256(FRESH) });
+      expect(unknown).toEqual({ requestId: 31n, slots: [], proof: [] });
+      const absent = await storageRanges([keccak256(new Uint8Array(20).fill(0x77)), fillers[0]!.hash], TWO_MIB);
+      expect(absent).toEqual({ requestId: 31n, slots: [], proof: [] });
+    });
+  });
+
+  describe('GetTrieNodes', () => {
+    async function trieNodes(paths: Uint8Array[][], bytes = TWO_MIB, root = headRoot): Promise<Uint8Array[]> {
+      const reply = await server.serve(
+        SnapCode.GetTrieNodes,
+        encodeGetTrieNodes({ requestId: 41n, root, paths, bytes }),
+      );
+      expect(reply?.code).toBe(SnapCode.TrieNodes);
+      const res = decodeTrieNodes(reply!.payload);
+      expect(res.requestId).toBe(41n);
+      return res.nodes;
+    }
+
+    /** The children of a branch node that are referenced by hash: [nibble, hash]. */
+    function hashedChildren(node: Uint8Array): [number, Uint8Array][] {
+      const items = RLP.decode(node) as (Uint8Array | Uint8Array[])[];
+      expect(items).toHaveLength(17);
+      return items
+        .slice(0, 16)
+        .map((item, nibble) => [nibble, item] as [number, Uint8Array | Uint8Array[]])
+        .filter((entry): entry is [number, Uint8Array] => entry[1] instanceof Uint8Array && entry[1].length === 32);
+    }
+
+    it('serves the account trie by path: each node hashes to its parent’s reference, in request order', async () => {
+      const [root] = await trieNodes([[compact([])]]);
+      expect(bytesToHex(keccak256(root!))).toBe(bytesToHex(headRoot));
+      const children = hashedChildren(root!);
+      expect(children.length).toBeGreaterThan(1);
+      // Asked in reverse order, answered in that order.
+      const asked = [...children].reverse();
+      const nodes = await trieNodes(asked.map(([nibble]) => [compact([nibble])]));
+      expect(nodes.map((n) => bytesToHex(keccak256(n)))).toEqual(asked.map(([, hash]) => bytesToHex(hash)));
+    });
+
+    it('serves a storage trie by path behind the account hash', async () => {
+      const filler = fillers[0]!;
+      const [root] = await trieNodes([[filler.hash, compact([])]]);
+      expect(bytesToHex(keccak256(root!))).toBe(bytesToHex(filler.root));
+      const children = hashedChildren(root!);
+      expect(children.length).toBeGreaterThan(1);
+      const nodes = await trieNodes([[filler.hash, ...children.map(([nibble]) => compact([nibble]))]]);
+      expect(nodes.map((n) => bytesToHex(keccak256(n)))).toEqual(children.map(([, hash]) => bytesToHex(hash)));
+      // Several path sets in one request: account nodes and storage nodes interleaved, in request order.
+      const mixed = await trieNodes([[compact([])], [fillers[1]!.hash, compact([])], [filler.hash, compact([])]]);
+      expect(mixed.map((n) => bytesToHex(keccak256(n)))).toEqual(
+        [headRoot, fillers[1]!.root, filler.root].map((h) => bytesToHex(h)),
+      );
+    });
+
+    it('leaves out paths that lead to no node, and stops at the byte limit', async () => {
+      const [root] = await trieNodes([[compact([])]]);
+      const [[nibble]] = hashedChildren(root!) as [[number, Uint8Array]];
+      // 64 nibbles of a key that is not in the trie run past a leaf or into an empty slot.
+      const nowhere = compact(Array.from({ length: 64 }, (_, i) => (i === 0 ? nibble : 0x0f)));
+      const nodes = await trieNodes([[compact([])], [nowhere], [compact([nibble])]]);
+      expect(nodes).toHaveLength(2);
+      expect(bytesToHex(keccak256(nodes[0]!))).toBe(bytesToHex(headRoot));
+      // One byte: the first node fills the answer.
+      expect(await trieNodes([[compact([])], [compact([nibble])]], 1n)).toHaveLength(1);
+    });
+
+    it('answers an empty reply for a root it does not serve', async () => {
+      expect(await trieNodes([[compact([])]], TWO_MIB, keccak256(FRESH))).toEqual([]);
+    });
+  });
+
+  describe('other messages', () => {
     it('returns undefined for responses and unknown codes', async () => {
       const payload = encodeAccountRange({ requestId: 1n, accounts: [], proof: [] });
       expect(await server.serve(SnapCode.AccountRange, payload)).toBeUndefined();
@@ -309,28 +506,3 @@ describe('snap/1 serving', () => {
     });
   });
 });
-
-/** The 32-byte big-endian number one above / below `hash` (with carry / borrow). */
-function increment(hash: Uint8Array): Uint8Array {
-  const out = Uint8Array.from(hash);
-  for (let i = out.length - 1; i >= 0; i--) {
-    if (out[i] !== 0xff) {
-      out[i]!++;
-      return out;
-    }
-    out[i] = 0;
-  }
-  return out;
-}
-
-function decrement(hash: Uint8Array): Uint8Array {
-  const out = Uint8Array.from(hash);
-  for (let i = out.length - 1; i >= 0; i--) {
-    if (out[i] !== 0) {
-      out[i]!--;
-      return out;
-    }
-    out[i] = 0xff;
-  }
-  return out;
-}

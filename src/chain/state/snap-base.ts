@@ -32,3 +32,19 @@ export function decodeSnapBase(bytes: Uint8Array | undefined): SnapBase | undefi
 export function stateNotHeldMessage(block: bigint, base: SnapBase): string {
   return `state of block ${block} is not held: this node was snap-synced at block ${base.number}`;
 }
+
+/** A state read of a block below the snap-sync base: the trie of that state was never downloaded. */
+export class StateNotHeldError extends Error {
+  constructor(
+    readonly block: bigint,
+    readonly base: SnapBase,
+  ) {
+    super(stateNotHeldMessage(block, base));
+    this.name = 'StateNotHeldError';
+  }
+}
+
+/** Throws StateNotHeldError when `block` lies below the base; nothing happens on a node that never snap-synced. */
+export function assertStateHeld(block: bigint, base: SnapBase | undefined): void {
+  if (base !== undefined && block < base.number) throw new StateNotHeldError(block, base);
+}

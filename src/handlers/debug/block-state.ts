@@ -1,7 +1,7 @@
 /** The post-state of the block a retesteth dump names: a block hash, or a number in any TestQuantity form. */
 import type { StateView } from '../../chain/state/state-view.js';
 import type { TestBlockHashOrNumber } from '../../generated/types.js';
-import { blockNotFound, engineOf } from '../block-ref.js';
+import { blockNotFound, engineOf, heldState } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex } from '../hex.js';
 import { limitExceeded } from '../limits.js';
@@ -14,7 +14,7 @@ export async function stateOfBlock(
 ): Promise<StateView> {
   const chain = engineOf(ctx).chain;
   const isHash = typeof ref === 'string' && /^0x[0-9a-fA-F]{64}$/.test(ref);
-  const state = await chain.stateAt(isHash ? bytesFromHex(ref) : quantityParam(ref, method, 'block'));
+  const state = await heldState(chain.stateAt(isHash ? bytesFromHex(ref) : quantityParam(ref, method, 'block')));
   if (state === undefined) throw blockNotFound(String(ref));
   return state;
 }

@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import type { CallRequest, TransactionRequest } from '../../generated/types.js';
 import { ErrorCode, RpcError, invalidParams } from '../../rpc/errors.js';
 import { CallTimeoutError } from '../../chain/exec/call-deadline.js';
-import { blockNotFound, engineOf, stateBlockOf, type BlockParam } from '../block-ref.js';
+import { blockNotFound, engineOf, heldState, stateBlockOf, type BlockParam } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex, fieldQuantity, fromQuantity, toQuantity } from '../hex.js';
 import { callTimedOut, limitExceeded } from '../limits.js';
@@ -129,7 +129,7 @@ export function deadlineOf(ctx: HandlerContext): Pick<CallMessage, 'deadline'> {
 export async function runOn(engine: ChainEngine, block: Block, msg: CallMessage, method: string): Promise<CallResult> {
   let result: CallResult | undefined;
   try {
-    result = await engine.chain.call(block.hash(), msg);
+    result = await heldState(engine.chain.call(block.hash(), msg));
   } catch (err) {
     if (err instanceof CallTimeoutError) throw callTimedOut(method, err.limitMs);
     throw err;
@@ -141,7 +141,7 @@ export async function runOn(engine: ChainEngine, block: Block, msg: CallMessage,
 /** The sender's balance at `block` (0 for the zero-address default sender). */
 export async function balanceAt(engine: ChainEngine, block: Block, address: Uint8Array | undefined): Promise<bigint> {
   if (address === undefined) return 0n;
-  const state = await engine.chain.stateAt(block.hash());
+  const state = await heldState(engine.chain.stateAt(block.hash()));
   if (state === undefined) throw notFound(block.header.number);
   return state.getBalance(address);
 }

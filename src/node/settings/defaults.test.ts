@@ -52,10 +52,13 @@ function configFromTables(network: NetworkName): NodeConfig {
       port: d('network.server-address.port'),
       bootnodes: d('network.bootnodes'),
       maxPeers: d('network.max-peers'),
+      snapRequestsPerPeer: d('network.snap.requests-per-peer'),
       discovery: d('network.discovery.discovery-enabled'),
       discoveryIntervalMs: d('network.discovery.interval'),
       dnsTrees: d('network.discovery.dns'),
       dialRatio: d('network.dial-ratio') / 100,
+      syncMode: d('network.sync.mode'),
+      pivotDistance: d('network.sync.pivot-distance'),
     },
     mining: {
       enabled: d('mining.mining-enabled'),

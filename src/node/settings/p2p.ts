@@ -28,6 +28,15 @@ export const p2pSettings = {
       'comma-separated enode URLs (enode://<node id>@<host>:<port>[?discport=<udp>]): where discovery starts and ' +
       'the first nodes dialled (without discovery: kept connected); replaces the default list',
   }),
+  'network.snap.requests-per-peer': s.int({
+    flag: 'snap.requests-per-peer',
+    default: 2,
+    min: 1,
+    max: 64,
+    description:
+      "snap/1 requests of one peer answered at a time; the peer's further requests wait (so one peer cannot take " +
+      "the node's whole I/O)",
+  }),
   'network.max-peers': s.count({
     flag: 'maxpeers',
     default: 25,
@@ -69,6 +78,21 @@ export const p2pSettings = {
     default: undefined,
     help: "the system's",
     description: 'DNS server (ip or ip:port) asked for the trees',
+  }),
+  'network.sync.mode': s.oneOf(['snap', 'full'], {
+    flag: 'sync',
+    default: ({ network }) => (network === 'dev' ? 'full' : 'snap'),
+    help: 'mordor/etc: snap; dev: full',
+    description:
+      'how an empty node catches up: snap = download the state of a recent block (snap/1) and follow from there; ' +
+      'full = execute every block from genesis (a node that already holds blocks always goes on with full sync)',
+  }),
+  'network.sync.pivot-distance': s.int({
+    flag: 'sync.pivot-distance',
+    default: 64,
+    min: 2,
+    max: 1024,
+    description: 'snap sync: blocks the pivot stays below the head the peers agree on (it moves at twice this)',
   }),
   'network.nat': s.string({
     flag: 'nat',

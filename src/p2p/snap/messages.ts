@@ -1,8 +1,7 @@
 /**
  * The snap/1 wire codec (ethereum/devp2p `caps/snap.md`, message layouts as geth and core-geth send them). What we
- * serve from it is in snap/serve.ts (byte codes and account ranges; storage ranges and trie nodes get the empty
- * answers the protocol allows for state we do not offer). Same conventions as the eth codec: decoders throw
- * only `WireDecodeError`, naming the message and the field.
+ * serve from it is in snap/serve.ts. Same conventions as the eth codec: decoders throw only `WireDecodeError`,
+ * naming the message and the field.
  */
 import { RLP, type Input } from '@ethereumjs/rlp';
 import { decodeMessage, type Shape, uintBytes, type RlpItem } from '../wire-shape.js';
@@ -270,7 +269,7 @@ export function decodeTrieNodes(payload: Uint8Array): TrieNodes {
 // ------------------------------------------------------------------ empty answers
 
 /**
- * The empty answer to a snap request we cannot serve (we keep no snapshot), echoing its request id; undefined for
+ * The empty answer to a snap request for state we do not hold, echoing its request id; undefined for
  * codes that are not requests. Throws WireDecodeError for a malformed request.
  */
 export function emptySnapResponse(

@@ -1,50 +1,44 @@
 /**
- * Answers peers' snap/1 requests from the state this node holds: contract code by hash (GetByteCodes) and ranges
- * of the account trie of recent blocks with their boundary proofs (GetAccountRange). We keep no flat snapshot, so
- * account ranges are read by walking the trie itself; that is slower than a snapshot iterator but gives the same
- * answers. Storage ranges and trie-node healing are not served yet: those requests get the empty answer the
- * protocol allows for state we "do not have".
+ * Answers peers' snap/1 requests from the state of the last blocks (snap/state-roots.ts): account ranges and
+ * contract code here, storage ranges in snap/serve-storage.ts, trie nodes by path in snap/serve-trie-nodes.ts.
+ * We keep no flat snapshot, so ranges are read by walking the tries themselves; that is slower than a snapshot
+ * iterator but gives the same answers. A root we do not serve gets the empty answer snap.md prescribes.
  *
  * Every answer is capped (soft byte limit, at most 2 MiB, and a bounded number of lookups) so that one request
- * cannot make us read the whole database.
+ * cannot make us read the whole database, and each peer has a budget of requests in flight (snap/serve-budget.ts).
  */
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { CODEHASH_PREFIX } from '@ethereumjs/statemanager';
-import {
-  accountBodyToSlim,
-  type AccountBodyBytes,
-  bytesToHex,
-  bytesToUnprefixedHex,
-  concatBytes,
-  equalsBytes,
-  KECCAK256_NULL,
-} from '@ethereumjs/util';
+import { accountBodyToSlim, type AccountBodyBytes, concatBytes, equalsBytes, KECCAK256_NULL } from '@ethereumjs/util';
 import type { ChainPort } from '../chain-port.js';
 import { accountTrieOf, trieRange } from '../../chain/state/trie-range.js';
 import {
   decodeGetAccountRange,
   decodeGetByteCodes,
-  emptySnapResponse,
+  decodeGetStorageRanges,
+  decodeGetTrieNodes,
   encodeAccountRange,
   encodeByteCodes,
+  encodeStorageRanges,
+  encodeTrieNodes,
   SnapCode,
   type AccountRange,
   type GetAccountRange,
   type GetByteCodes,
   type SnapAccount,
 } from './messages.js';
+import { PerPeerBudget } from './serve-budget.js';
+import { SLOTS_PER_PAGE, storageRanges } from './serve-storage.js';
+import { trieNodes } from './serve-trie-nodes.js';
+import { RecentStateRoots, SNAP_STATE_WINDOW } from './state-roots.js';
+import { proofNodes, softLimit } from './trie-proof.js';
 
-/** Soft limit of one answer's payload, as other clients use (2 MiB); a peer may ask for less, never for more. */
-export const SNAP_SOFT_RESPONSE_BYTES = 2 * 1024 * 1024;
+export { SNAP_STATE_WINDOW } from './state-roots.js';
+export { SNAP_SOFT_RESPONSE_BYTES } from './trie-proof.js';
+
 /** Code hashes looked up per GetByteCodes request (geth's bound too): later hashes are ignored. */
 export const MAX_CODE_LOOKUPS = 1024;
-/**
- * How many blocks back from the head we serve account ranges for. snap.md asks callers to stay within 128 blocks
- * of the head, and the state of every stored block is readable (no pruning), so this only bounds the search for a
- * requested root.
- */
-export const SNAP_STATE_WINDOW = 128;
 /** Accounts read from the trie per walk; the walk pages until the byte limit or the limit hash stops it. */
 const ACCOUNTS_PER_PAGE = 256;
 
@@ -53,26 +47,39 @@ export interface SnapServerOptions {
   readonly stateWindow?: number;
   /** Accounts read per trie walk; default ACCOUNTS_PER_PAGE (tests use small pages to cross page boundaries). */
   readonly accountsPerPage?: number;
+  /** Storage slots read per trie walk; default SLOTS_PER_PAGE. */
+  readonly slotsPerPage?: number;
+  /** Requests of one peer answered at a time (`network.snap.requests-per-peer`); default 2. */
+  readonly requestsPerPeer?: number;
 }
 
 export type SnapReply = { code: number; payload: Uint8Array };
 
 export class SnapServer {
-  private readonly stateWindow: number;
   private readonly accountsPerPage: number;
-  /** State root (hex) → hash of the newest block with that root, for the window below the head it was built at. */
-  private recentRoots: { head: string; roots: Promise<Map<string, Uint8Array>> } | undefined;
+  private readonly slotsPerPage: number;
+  private readonly roots: RecentStateRoots;
+  readonly budget: PerPeerBudget;
 
   constructor(
     private readonly chain: ChainPort,
     opts: SnapServerOptions = {},
   ) {
-    this.stateWindow = Math.max(1, opts.stateWindow ?? SNAP_STATE_WINDOW);
+    this.roots = new RecentStateRoots(chain, Math.max(1, opts.stateWindow ?? SNAP_STATE_WINDOW));
     this.accountsPerPage = Math.max(1, opts.accountsPerPage ?? ACCOUNTS_PER_PAGE);
+    this.slotsPerPage = Math.max(1, opts.slotsPerPage ?? SLOTS_PER_PAGE);
+    this.budget = new PerPeerBudget(opts.requestsPerPeer);
   }
 
-  /** Answers one snap/1 request message; undefined for codes that are not requests. Throws WireDecodeError for malformed input. */
-  async serve(code: number, payload: Uint8Array): Promise<SnapReply | undefined> {
+  /**
+   * Answers one snap/1 request message; undefined for codes that are not requests. Throws WireDecodeError for
+   * malformed input. With `peer` (its session), the request waits for that peer's budget.
+   */
+  serve(code: number, payload: Uint8Array, peer?: object): Promise<SnapReply | undefined> {
+    return peer === undefined ? this.answer(code, payload) : this.budget.run(peer, () => this.answer(code, payload));
+  }
+
+  private async answer(code: number, payload: Uint8Array): Promise<SnapReply | undefined> {
     switch (code) {
       case SnapCode.GetAccountRange: {
         const req = decodeGetAccountRange(payload);
@@ -81,6 +88,11 @@ export class SnapServer {
           payload: encodeAccountRange({ requestId: req.requestId, ...(await this.accountRange(req)) }),
         };
       }
+      case SnapCode.GetStorageRanges: {
+        const req = decodeGetStorageRanges(payload);
+        const answer = await storageRanges(await this.roots.accountTrie(req.root), req, this.slotsPerPage);
+        return { code: SnapCode.StorageRanges, payload: encodeStorageRanges({ requestId: req.requestId, ...answer }) };
+      }
       case SnapCode.GetByteCodes: {
         const req = decodeGetByteCodes(payload);
         return {
@@ -88,11 +100,11 @@ export class SnapServer {
           payload: encodeByteCodes({ requestId: req.requestId, codes: await this.byteCodes(req) }),
         };
       }
-      // Not served yet (issue 11 serves codes and account ranges): the empty answer, which snap.md allows for
-      // state a node does not have, keeps the peer's request from timing out.
-      case SnapCode.GetStorageRanges:
-      case SnapCode.GetTrieNodes:
-        return emptySnapResponse(code, payload);
+      case SnapCode.GetTrieNodes: {
+        const req = decodeGetTrieNodes(payload);
+        const nodes = await trieNodes(await this.roots.accountTrie(req.root), req);
+        return { code: SnapCode.TrieNodes, payload: encodeTrieNodes({ requestId: req.requestId, nodes }) };
+      }
       default:
         return undefined;
     }
@@ -137,7 +149,7 @@ export class SnapServer {
    * trie paths to `origin` (even if no account sits there) and to the last returned account.
    */
   private async accountRange(req: GetAccountRange): Promise<Omit<AccountRange, 'requestId'>> {
-    const trie = await this.accountTrieAt(req.root);
+    const trie = await this.roots.accountTrie(req.root);
     // snap.md: a root we do not have gets an empty reply.
     if (trie === undefined) return { accounts: [], proof: [] };
     const byteLimit = softLimit(req.bytes);
@@ -160,68 +172,4 @@ export class SnapServer {
     const proof = await proofNodes(trie, last === undefined ? [req.origin] : [req.origin, last]);
     return { accounts, proof };
   }
-
-  /** The account trie of a recent canonical block with this state root, or undefined when we do not serve it. */
-  private async accountTrieAt(root: Uint8Array): Promise<MerklePatriciaTrie | undefined> {
-    const blockHash = (await this.recentStateRoots()).get(bytesToUnprefixedHex(root));
-    if (blockHash === undefined) return undefined;
-    const view = await this.chain.stateAt(blockHash);
-    return view === undefined ? undefined : accountTrieOf(view.stateManager);
-  }
-
-  /** The state roots of the last `stateWindow` canonical blocks; rebuilt when the head moves. */
-  private recentStateRoots(): Promise<Map<string, Uint8Array>> {
-    const head = this.chain.getHead();
-    const headKey = bytesToHex(head.hash());
-    if (this.recentRoots?.head !== headKey) {
-      const roots = this.collectStateRoots(head.hash());
-      this.recentRoots = { head: headKey, roots };
-      // A failed read is not kept: the next request tries again.
-      roots.catch(() => {
-        if (this.recentRoots?.roots === roots) this.recentRoots = undefined;
-      });
-    }
-    return this.recentRoots!.roots;
-  }
-
-  private async collectStateRoots(headHash: Uint8Array): Promise<Map<string, Uint8Array>> {
-    const roots = new Map<string, Uint8Array>();
-    let hash: Uint8Array | undefined = headHash;
-    // Walking parent links from the head stays on the canonical chain without reading the canonical index.
-    for (let i = 0; i < this.stateWindow && hash !== undefined; i++) {
-      const header = await this.chain.getHeader(hash);
-      if (header === undefined) break;
-      const key = bytesToUnprefixedHex(header.stateRoot);
-      // Several blocks may share a root; the newest one is kept (its view is the likeliest to be cached).
-      if (!roots.has(key)) roots.set(key, hash);
-      hash = header.number === 0n ? undefined : header.parentHash;
-    }
-    return roots;
-  }
-}
-
-/** The requested soft limit, capped at ours. */
-function softLimit(requested: bigint): number {
-  return requested < BigInt(SNAP_SOFT_RESPONSE_BYTES) ? Number(requested) : SNAP_SOFT_RESPONSE_BYTES;
-}
-
-/**
- * The trie nodes on the paths to `keys` (already hashed trie keys), each node once. Nodes embedded in their parent
- * (encodings under 32 bytes) are left out, as they travel inside the parent's encoding; the root always goes in.
- */
-async function proofNodes(trie: MerklePatriciaTrie, keys: readonly Uint8Array[]): Promise<Uint8Array[]> {
-  const seen = new Set<string>();
-  const nodes: Uint8Array[] = [];
-  for (const key of keys) {
-    const { stack } = await trie.findPath(key);
-    stack.forEach((node, depth) => {
-      const encoded = node.serialize();
-      if (depth > 0 && encoded.length < 32) return;
-      const id = bytesToUnprefixedHex(encoded);
-      if (seen.has(id)) return;
-      seen.add(id);
-      nodes.push(encoded);
-    });
-  }
-  return nodes;
 }
