@@ -38,6 +38,8 @@ export class StructLogger implements Tracer {
     private readonly config: StructLoggerConfig,
     /** The node's cap on entries (0 = none). */
     private readonly maxEntries: number,
+    /** The node's cap on the answer's size (0 = none), checked on every entry: entries are most of a trace's size. */
+    private readonly maxBytes: number,
   ) {}
 
   step(s: StepInfo): Promise<void> | undefined {
@@ -48,6 +50,13 @@ export class StructLogger implements Tracer {
         'structLogs',
         this.maxEntries,
         `struct logger entries above the limit of ${this.maxEntries}`,
+      );
+    }
+    if (this.maxBytes > 0 && this.bytes > this.maxBytes) {
+      throw new TraceLimitError(
+        'resultBytes',
+        this.maxBytes,
+        `trace result of about ${this.bytes} bytes is above the limit of ${this.maxBytes} bytes`,
       );
     }
     const entry: StructLogJson = {
