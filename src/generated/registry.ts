@@ -82,6 +82,11 @@ export type MethodName =
   | 'debug_accountRange'
   | 'debug_listPeersInfo'
   | 'debug_storageRangeAt'
+  | 'debug_traceBlock'
+  | 'debug_traceBlockByHash'
+  | 'debug_traceBlockByNumber'
+  | 'debug_traceCall'
+  | 'debug_traceTransaction'
   | 'qa_generateCheckpoint'
   | 'qa_getFederationMembersInfo'
   | 'qa_mineBlocks'
@@ -160,7 +165,7 @@ interface Words {
   readonly r?: string;
 }
 
-const words: { readonly [component: string]: Words } = {"AccessList":{"e":"an EIP-2930 access list","i":{"r":"AccessListEntry"}},"AccessListEntry":{"e":"one EIP-2930 access list entry","p":{"address":{"r":"address"},"storageKeys":{"e":"an array, each a 32-byte hash as 64 hex digits","i":{"r":"hash32"}}}},"address":{"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)"},"AuthorizationList":{"e":"an EIP-7702 authorization list (accepted as the standard writes it; Ethereum Classic has no EIP-7702, so a non-empty list is refused)","i":{"e":"an object","p":{"chainId":{"r":"uint"},"nonce":{"r":"uint"},"address":{"r":"address"},"yParity":{"r":"byte"},"r":{"r":"uint256"},"s":{"r":"uint256"}}}},"BlockHashObject":{"e":"EIP-1898 block by hash. requireCanonical (default false) true refuses a block that is not on the canonical chain with -32000","p":{"blockHash":{"r":"hash32"},"requireCanonical":{"e":"a boolean"}}},"BlockNumberObject":{"e":"EIP-1898 block by number (or tag): the same as giving blockNumber alone","p":{"blockNumber":{"r":"BlockNumberOrTag"}}},"BlockNumberOrTag":{"e":"a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized","b":[{"r":"uint"},{"r":"BlockTag"}]},"BlockNumberOrTagOrHash":{"e":"a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}","b":[{"r":"uint"},{"r":"BlockTag"},{"r":"hash32"},{"r":"BlockHashObject"},{"r":"BlockNumberObject"}]},"BlockTag":{"e":"a block tag: earliest, latest, pending, safe or finalized. earliest = genesis, latest = the newest block of the canonical chain, pending = the block being assembled from the pool. safe and finalized are accepted because the standard lists them, but Ethereum Classic is proof-of-work: no block is ever safe or finalized, so they answer -39001 \"Unknown block\", the standard's answer before the merge"},"byte":{"e":"one byte as 1 or 2 hex digits (a transaction type: 0x0, 0x00, 0x1 …)"},"bytes":{"e":"hex-encoded bytes, two digits per byte; 0x is empty"},"bytes32":{"e":"32 bytes as 64 hex digits"},"bytes65":{"e":"65 bytes as 130 hex digits: a secp256k1 signature r ‖ s ‖ v"},"bytes8":{"e":"8 bytes as 16 hex digits"},"bytesMax32":{"e":"0 to 32 bytes as hex, as clients send storage slots: leading zeros and an odd digit count allowed, read as a big-endian number left-padded to 32 bytes"},"CallRequest":{"e":"a message call object for eth_call and eth_estimateGas: the standard's GenericTransaction, plus data","p":{"from":{"r":"address"},"to":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"}]},"gas":{"r":"uint"},"gasPrice":{"r":"uint"},"value":{"r":"uint"},"data":{"r":"bytes"},"input":{"r":"bytes"},"nonce":{"r":"uint"},"accessList":{"r":"AccessList"},"chainId":{"r":"uint"},"type":{"r":"byte"},"maxPriorityFeePerGas":{"r":"uint"},"maxFeePerGas":{"r":"uint"},"maxFeePerBlobGas":{"r":"uint"},"blobVersionedHashes":{"e":"an array, each a 32-byte hash as 64 hex digits","i":{"r":"hash32"}},"blobs":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"commitments":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"proofs":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"authorizationList":{"r":"AuthorizationList"},"chain":{"e":"sent by web3.js v4 (e.g. \"mainnet\"); ignored"},"hardfork":{"e":"sent by web3.js v4 (e.g. \"london\"); ignored"},"networkId":{"r":"uint"},"common":{"e":"sent by web3.js v4 when a defaultCommon is configured; ignored"}}},"ChainParams":{"e":"a test chain as retesteth describes it: the genesis header fields, the fork schedule, the seal engine and the pre-state","p":{"genesis":{"r":"ChainParamsGenesis"},"params":{"r":"ChainParamsForks"},"sealEngine":{"e":"NoProof (default): skip the proof-of-work check"},"accounts":{"e":"an object"}}},"ChainParamsForks":{"e":"the fork schedule, in either dialect","p":{"fork":{"e":"a string"},"chainID":{"r":"TestQuantity"},"homesteadForkBlock":{"r":"TestQuantity"},"EIP150ForkBlock":{"r":"TestQuantity"},"EIP158ForkBlock":{"r":"TestQuantity"},"byzantiumForkBlock":{"r":"TestQuantity"},"constantinopleForkBlock":{"r":"TestQuantity"},"constantinopleFixForkBlock":{"r":"TestQuantity"},"istanbulForkBlock":{"r":"TestQuantity"},"berlinForkBlock":{"r":"TestQuantity"},"londonForkBlock":{"r":"TestQuantity"},"daoHardforkBlock":{"r":"TestQuantity"},"accountStartNonce":{"r":"TestQuantity"},"allowFutureBlocks":{"e":"a boolean"},"blockReward":{"r":"TestQuantity"}}},"ChainParamsGenesis":{"e":"the genesis fields retesteth sets","p":{"author":{"r":"address"},"difficulty":{"r":"TestQuantity"},"gasLimit":{"r":"TestQuantity"},"extraData":{"r":"bytes"},"timestamp":{"r":"TestQuantity"},"nonce":{"r":"bytes8"},"mixHash":{"r":"hash32"}}},"EnodeUrl":{"e":"a devp2p node URL: enode://<128 hex digits of the node public key>@<host or IP>:<TCP port>, optionally followed by ?discport=<UDP port>"},"Filter":{"e":"a log filter","p":{"fromBlock":{"r":"BlockNumberOrTag"},"toBlock":{"r":"BlockNumberOrTag"},"blockHash":{"r":"hash32"},"address":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed) or an array, each a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"},{"e":"an array, each a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","i":{"r":"address"}}]},"topics":{"e":"null or an array, each one topic position: null = any, a topic, or an array of alternatives (OR)","b":[{"r":"notFound"},{"e":"an array, each one topic position: null = any, a topic, or an array of alternatives (OR)","i":{"r":"FilterTopic"}}]}}},"FilterTopic":{"e":"one topic position: null = any, a topic, or an array of alternatives (OR)","b":[{"r":"notFound"},{"r":"bytes32"},{"e":"an array, each 32 bytes as 64 hex digits","i":{"r":"bytes32"}}]},"hash32":{"e":"a 32-byte hash as 64 hex digits"},"IeleCallRequest":{"e":"a call to the IELE virtual machine: give function (with its arguments) to call a contract, or contractCode to run creation code","p":{"from":{"r":"address"},"to":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"}]},"gas":{"r":"uint"},"gasPrice":{"r":"uint"},"value":{"r":"uint"},"function":{"e":"a string"},"contractCode":{"r":"bytes"},"arguments":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}}}},"IeleTransactionRequest":{"e":"an IELE transaction for the node to sign with an unlocked account: give function (with its arguments) or contractCode","p":{"from":{"r":"address"},"to":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"}]},"gas":{"r":"uint"},"gasPrice":{"r":"uint"},"value":{"r":"uint"},"nonce":{"r":"uint"},"function":{"e":"a string"},"contractCode":{"r":"bytes"},"arguments":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}}}},"McpInitializeRequest":{"e":"an MCP initialize request object (optional; its content is only informative: the server always answers with the one protocol version it speaks)","p":{"protocolVersion":{"e":"a string"},"capabilities":{"e":"an object"},"clientInfo":{"e":"an object","p":{"name":{"e":"a string"},"version":{"e":"a string"}}}}},"McpListRequest":{"e":"an MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored)","p":{"cursor":{"e":"a string"}}},"McpPromptGetRequest":{"e":"an object naming the prompt to render, e.g. {\"name\": \"mcp_node_health_check\"} (arguments optional, string values)","p":{"name":{"e":"a string"},"arguments":{"e":"an object"}}},"McpResourceReadRequest":{"e":"an object naming the resource to read, e.g. {\"uri\": \"svc://node/status\"}","p":{"uri":{"e":"a string"}}},"McpToolCallRequest":{"e":"an object naming the tool to run, e.g. {\"name\": \"mcp_node_status\", \"arguments\": {}} (arguments optional)","p":{"name":{"e":"a string"},"arguments":{"e":"an object"}}},"notFound":{"e":"nothing was found"},"PrivateKey":{"e":"a secp256k1 private key: 32 bytes as 64 hex digits; the 0x prefix is optional (geth-style keys without it are accepted)"},"SubscriptionId":{"e":"an opaque subscription id (16 random bytes as hex), valid on the WebSocket connection that created it"},"SubscriptionKind":{"e":"one of newHeads, logs, newPendingTransactions or syncing: what an eth_subscribe subscription delivers"},"TestBlockHashOrNumber":{"e":"a block for the retesteth state dumps: a 32-byte block hash (0x and 64 hex digits) or a block number as a TestQuantity (\"1\", 1 or \"0x01\")","b":[{"r":"hash32"},{"r":"TestQuantity"}]},"TestQuantity":{"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","b":[{"e":"an integer"},{"e":"a string"},{"e":"a string"}]},"TransactionRequest":{"e":"a transaction object for the node to sign with a key it holds: the standard's GenericTransaction with from required (the key that signs), plus gasLimit and data","p":{"from":{"r":"address"},"to":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"}]},"gas":{"r":"uint"},"gasLimit":{"r":"uint"},"gasPrice":{"r":"uint"},"value":{"r":"uint"},"data":{"r":"bytes"},"input":{"r":"bytes"},"nonce":{"r":"uint"},"chainId":{"r":"uint"},"accessList":{"r":"AccessList"},"type":{"r":"byte"},"maxPriorityFeePerGas":{"r":"uint"},"maxFeePerGas":{"r":"uint"},"maxFeePerBlobGas":{"r":"uint"},"blobVersionedHashes":{"e":"an array, each a 32-byte hash as 64 hex digits","i":{"r":"hash32"}},"blobs":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"commitments":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"proofs":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"authorizationList":{"r":"AuthorizationList"}}},"uint":{"e":"a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0"},"uint256":{"e":"a quantity (0x-prefixed hex, no leading zeros) that fits in 256 bits"}};
+const words: { readonly [component: string]: Words } = {"AccessList":{"e":"an EIP-2930 access list","i":{"r":"AccessListEntry"}},"AccessListEntry":{"e":"one EIP-2930 access list entry","p":{"address":{"r":"address"},"storageKeys":{"e":"an array, each a 32-byte hash as 64 hex digits","i":{"r":"hash32"}}}},"address":{"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)"},"AuthorizationList":{"e":"an EIP-7702 authorization list (accepted as the standard writes it; Ethereum Classic has no EIP-7702, so a non-empty list is refused)","i":{"e":"an object","p":{"chainId":{"r":"uint"},"nonce":{"r":"uint"},"address":{"r":"address"},"yParity":{"r":"byte"},"r":{"r":"uint256"},"s":{"r":"uint256"}}}},"BlockHashObject":{"e":"EIP-1898 block by hash. requireCanonical (default false) true refuses a block that is not on the canonical chain with -32000","p":{"blockHash":{"r":"hash32"},"requireCanonical":{"e":"a boolean"}}},"BlockNumberObject":{"e":"EIP-1898 block by number (or tag): the same as giving blockNumber alone","p":{"blockNumber":{"r":"BlockNumberOrTag"}}},"BlockNumberOrTag":{"e":"a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized","b":[{"r":"uint"},{"r":"BlockTag"}]},"BlockNumberOrTagOrHash":{"e":"a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}","b":[{"r":"uint"},{"r":"BlockTag"},{"r":"hash32"},{"r":"BlockHashObject"},{"r":"BlockNumberObject"}]},"BlockTag":{"e":"a block tag: earliest, latest, pending, safe or finalized. earliest = genesis, latest = the newest block of the canonical chain, pending = the block being assembled from the pool. safe and finalized are accepted because the standard lists them, but Ethereum Classic is proof-of-work: no block is ever safe or finalized, so they answer -39001 \"Unknown block\", the standard's answer before the merge"},"byte":{"e":"one byte as 1 or 2 hex digits (a transaction type: 0x0, 0x00, 0x1 …)"},"bytes":{"e":"hex-encoded bytes, two digits per byte; 0x is empty"},"bytes32":{"e":"32 bytes as 64 hex digits"},"bytes65":{"e":"65 bytes as 130 hex digits: a secp256k1 signature r ‖ s ‖ v"},"bytes8":{"e":"8 bytes as 16 hex digits"},"bytesMax32":{"e":"0 to 32 bytes as hex, as clients send storage slots: leading zeros and an odd digit count allowed, read as a big-endian number left-padded to 32 bytes"},"CallRequest":{"e":"a message call object for eth_call and eth_estimateGas: the standard's GenericTransaction, plus data","p":{"from":{"r":"address"},"to":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"}]},"gas":{"r":"uint"},"gasPrice":{"r":"uint"},"value":{"r":"uint"},"data":{"r":"bytes"},"input":{"r":"bytes"},"nonce":{"r":"uint"},"accessList":{"r":"AccessList"},"chainId":{"r":"uint"},"type":{"r":"byte"},"maxPriorityFeePerGas":{"r":"uint"},"maxFeePerGas":{"r":"uint"},"maxFeePerBlobGas":{"r":"uint"},"blobVersionedHashes":{"e":"an array, each a 32-byte hash as 64 hex digits","i":{"r":"hash32"}},"blobs":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"commitments":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"proofs":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"authorizationList":{"r":"AuthorizationList"},"chain":{"e":"sent by web3.js v4 (e.g. \"mainnet\"); ignored"},"hardfork":{"e":"sent by web3.js v4 (e.g. \"london\"); ignored"},"networkId":{"r":"uint"},"common":{"e":"sent by web3.js v4 when a defaultCommon is configured; ignored"}}},"ChainParams":{"e":"a test chain as retesteth describes it: the genesis header fields, the fork schedule, the seal engine and the pre-state","p":{"genesis":{"r":"ChainParamsGenesis"},"params":{"r":"ChainParamsForks"},"sealEngine":{"e":"NoProof (default): skip the proof-of-work check"},"accounts":{"e":"an object"}}},"ChainParamsForks":{"e":"the fork schedule, in either dialect","p":{"fork":{"e":"a string"},"chainID":{"r":"TestQuantity"},"homesteadForkBlock":{"r":"TestQuantity"},"EIP150ForkBlock":{"r":"TestQuantity"},"EIP158ForkBlock":{"r":"TestQuantity"},"byzantiumForkBlock":{"r":"TestQuantity"},"constantinopleForkBlock":{"r":"TestQuantity"},"constantinopleFixForkBlock":{"r":"TestQuantity"},"istanbulForkBlock":{"r":"TestQuantity"},"berlinForkBlock":{"r":"TestQuantity"},"londonForkBlock":{"r":"TestQuantity"},"daoHardforkBlock":{"r":"TestQuantity"},"accountStartNonce":{"r":"TestQuantity"},"allowFutureBlocks":{"e":"a boolean"},"blockReward":{"r":"TestQuantity"}}},"ChainParamsGenesis":{"e":"the genesis fields retesteth sets","p":{"author":{"r":"address"},"difficulty":{"r":"TestQuantity"},"gasLimit":{"r":"TestQuantity"},"extraData":{"r":"bytes"},"timestamp":{"r":"TestQuantity"},"nonce":{"r":"bytes8"},"mixHash":{"r":"hash32"}}},"EnodeUrl":{"e":"a devp2p node URL: enode://<128 hex digits of the node public key>@<host or IP>:<TCP port>, optionally followed by ?discport=<UDP port>"},"Filter":{"e":"a log filter","p":{"fromBlock":{"r":"BlockNumberOrTag"},"toBlock":{"r":"BlockNumberOrTag"},"blockHash":{"r":"hash32"},"address":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed) or an array, each a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"},{"e":"an array, each a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","i":{"r":"address"}}]},"topics":{"e":"null or an array, each one topic position: null = any, a topic, or an array of alternatives (OR)","b":[{"r":"notFound"},{"e":"an array, each one topic position: null = any, a topic, or an array of alternatives (OR)","i":{"r":"FilterTopic"}}]}}},"FilterTopic":{"e":"one topic position: null = any, a topic, or an array of alternatives (OR)","b":[{"r":"notFound"},{"r":"bytes32"},{"e":"an array, each 32 bytes as 64 hex digits","i":{"r":"bytes32"}}]},"GethTraceConfig":{"e":"geth's TraceConfig","p":{"tracer":{"e":"one of the built-in tracers callTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)"},"tracerConfig":{"e":"the named tracer's options","p":{"onlyTopCall":{"e":"callTracer: the top frame only"},"withLog":{"e":"callTracer: each frame's logs, with their position among its calls"},"diffMode":{"e":"prestateTracer: {pre, post} of what changed instead of the touched state"}}},"timeout":{"e":"go duration: how long the trace may run"},"disableStack":{"e":"a boolean"},"disableStorage":{"e":"a boolean"},"enableMemory":{"e":"a boolean"},"enableReturnData":{"e":"a boolean"},"limit":{"e":"most struct-log entries to record (0 = all); later opcodes still run"},"reexec":{"e":"accepted and ignored"}}},"hash32":{"e":"a 32-byte hash as 64 hex digits"},"IeleCallRequest":{"e":"a call to the IELE virtual machine: give function (with its arguments) to call a contract, or contractCode to run creation code","p":{"from":{"r":"address"},"to":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"}]},"gas":{"r":"uint"},"gasPrice":{"r":"uint"},"value":{"r":"uint"},"function":{"e":"a string"},"contractCode":{"r":"bytes"},"arguments":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}}}},"IeleTransactionRequest":{"e":"an IELE transaction for the node to sign with an unlocked account: give function (with its arguments) or contractCode","p":{"from":{"r":"address"},"to":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"}]},"gas":{"r":"uint"},"gasPrice":{"r":"uint"},"value":{"r":"uint"},"nonce":{"r":"uint"},"function":{"e":"a string"},"contractCode":{"r":"bytes"},"arguments":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}}}},"McpInitializeRequest":{"e":"an MCP initialize request object (optional; its content is only informative: the server always answers with the one protocol version it speaks)","p":{"protocolVersion":{"e":"a string"},"capabilities":{"e":"an object"},"clientInfo":{"e":"an object","p":{"name":{"e":"a string"},"version":{"e":"a string"}}}}},"McpListRequest":{"e":"an MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored)","p":{"cursor":{"e":"a string"}}},"McpPromptGetRequest":{"e":"an object naming the prompt to render, e.g. {\"name\": \"mcp_node_health_check\"} (arguments optional, string values)","p":{"name":{"e":"a string"},"arguments":{"e":"an object"}}},"McpResourceReadRequest":{"e":"an object naming the resource to read, e.g. {\"uri\": \"svc://node/status\"}","p":{"uri":{"e":"a string"}}},"McpToolCallRequest":{"e":"an object naming the tool to run, e.g. {\"name\": \"mcp_node_status\", \"arguments\": {}} (arguments optional)","p":{"name":{"e":"a string"},"arguments":{"e":"an object"}}},"notFound":{"e":"nothing was found"},"PrivateKey":{"e":"a secp256k1 private key: 32 bytes as 64 hex digits; the 0x prefix is optional (geth-style keys without it are accepted)"},"SubscriptionId":{"e":"an opaque subscription id (16 random bytes as hex), valid on the WebSocket connection that created it"},"SubscriptionKind":{"e":"one of newHeads, logs, newPendingTransactions or syncing: what an eth_subscribe subscription delivers"},"TestBlockHashOrNumber":{"e":"a block for the retesteth state dumps: a 32-byte block hash (0x and 64 hex digits) or a block number as a TestQuantity (\"1\", 1 or \"0x01\")","b":[{"r":"hash32"},{"r":"TestQuantity"}]},"TestQuantity":{"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","b":[{"e":"an integer"},{"e":"a string"},{"e":"a string"}]},"TransactionRequest":{"e":"a transaction object for the node to sign with a key it holds: the standard's GenericTransaction with from required (the key that signs), plus gasLimit and data","p":{"from":{"r":"address"},"to":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"}]},"gas":{"r":"uint"},"gasLimit":{"r":"uint"},"gasPrice":{"r":"uint"},"value":{"r":"uint"},"data":{"r":"bytes"},"input":{"r":"bytes"},"nonce":{"r":"uint"},"chainId":{"r":"uint"},"accessList":{"r":"AccessList"},"type":{"r":"byte"},"maxPriorityFeePerGas":{"r":"uint"},"maxFeePerGas":{"r":"uint"},"maxFeePerBlobGas":{"r":"uint"},"blobVersionedHashes":{"e":"an array, each a 32-byte hash as 64 hex digits","i":{"r":"hash32"}},"blobs":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"commitments":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"proofs":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"authorizationList":{"r":"AuthorizationList"}}},"uint":{"e":"a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0"},"uint256":{"e":"a quantity (0x-prefixed hex, no leading zeros) that fits in 256 bits"}};
 
 const deref = (node: Words): Words => (node.r === undefined ? node : deref(words[node.r]!));
 
@@ -1490,6 +1495,117 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 5,
     checkResult: checker(validators.validateDebugStorageRangeAtResult),
+    transport: 'any',
+  },
+  debug_traceBlock: {
+    name: 'debug_traceBlock',
+    namespace: 'debug',
+    params: [
+      {
+        name: 'blockRlp',
+        required: true,
+        expects: 'hex-encoded bytes, two digits per byte; 0x is empty',
+        check: paramChecker(validators.validateDebugTraceBlockBlockRlpParam, {"e":"hex-encoded bytes, two digits per byte; 0x is empty","r":"bytes"}),
+      },
+      {
+        name: 'config',
+        required: false,
+        expects: 'geth\'s TraceConfig',
+        check: paramChecker(validators.validateDebugTraceBlockConfigParam, {"e":"geth's TraceConfig","r":"GethTraceConfig"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateDebugTraceBlockResult),
+    transport: 'any',
+  },
+  debug_traceBlockByHash: {
+    name: 'debug_traceBlockByHash',
+    namespace: 'debug',
+    params: [
+      {
+        name: 'blockHash',
+        required: true,
+        expects: 'a 32-byte hash as 64 hex digits',
+        check: paramChecker(validators.validateDebugTraceBlockByHashBlockHashParam, {"e":"a 32-byte hash as 64 hex digits","r":"hash32"}),
+      },
+      {
+        name: 'config',
+        required: false,
+        expects: 'geth\'s TraceConfig',
+        check: paramChecker(validators.validateDebugTraceBlockByHashConfigParam, {"e":"geth's TraceConfig","r":"GethTraceConfig"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateDebugTraceBlockByHashResult),
+    transport: 'any',
+  },
+  debug_traceBlockByNumber: {
+    name: 'debug_traceBlockByNumber',
+    namespace: 'debug',
+    params: [
+      {
+        name: 'block',
+        required: true,
+        expects: 'a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized',
+        check: paramChecker(validators.validateDebugTraceBlockByNumberBlockParam, {"e":"a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized","r":"BlockNumberOrTag"}),
+      },
+      {
+        name: 'config',
+        required: false,
+        expects: 'geth\'s TraceConfig',
+        check: paramChecker(validators.validateDebugTraceBlockByNumberConfigParam, {"e":"geth's TraceConfig","r":"GethTraceConfig"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateDebugTraceBlockByNumberResult),
+    transport: 'any',
+  },
+  debug_traceCall: {
+    name: 'debug_traceCall',
+    namespace: 'debug',
+    params: [
+      {
+        name: 'transaction',
+        required: true,
+        expects: 'a message call object for eth_call and eth_estimateGas: the standard\'s GenericTransaction, plus data',
+        check: paramChecker(validators.validateDebugTraceCallTransactionParam, {"e":"a message call object for eth_call and eth_estimateGas: the standard's GenericTransaction, plus data","r":"CallRequest"}),
+      },
+      {
+        name: 'block',
+        required: false,
+        expects: 'a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}',
+        check: paramChecker(validators.validateDebugTraceCallBlockParam, {"e":"a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}","r":"BlockNumberOrTagOrHash"}),
+      },
+      {
+        name: 'config',
+        required: false,
+        expects: 'geth\'s TraceConfig',
+        check: paramChecker(validators.validateDebugTraceCallConfigParam, {"e":"geth's TraceConfig","r":"GethTraceConfig"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateDebugTraceCallResult),
+    transport: 'any',
+  },
+  debug_traceTransaction: {
+    name: 'debug_traceTransaction',
+    namespace: 'debug',
+    params: [
+      {
+        name: 'txHash',
+        required: true,
+        expects: 'a 32-byte hash as 64 hex digits',
+        check: paramChecker(validators.validateDebugTraceTransactionTxHashParam, {"e":"a 32-byte hash as 64 hex digits","r":"hash32"}),
+      },
+      {
+        name: 'config',
+        required: false,
+        expects: 'geth\'s TraceConfig',
+        check: paramChecker(validators.validateDebugTraceTransactionConfigParam, {"e":"geth's TraceConfig","r":"GethTraceConfig"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateDebugTraceTransactionResult),
     transport: 'any',
   },
   qa_generateCheckpoint: {
