@@ -17,6 +17,8 @@ export interface EthHandlers<Ctx> {
   eth_coinbase(params: T.EthCoinbaseParams, ctx: Ctx): MaybePromise<T.EthCoinbaseResult>;
   /** Estimates the gas a transaction needs. */
   eth_estimateGas(params: T.EthEstimateGasParams, ctx: Ctx): MaybePromise<T.EthEstimateGasResult>;
+  /** Returns base fees, gas use and gas-price percentiles of recent blocks. */
+  eth_feeHistory(params: T.EthFeeHistoryParams, ctx: Ctx): MaybePromise<T.EthFeeHistoryResult>;
   /** Returns a gas price suggestion in wei. */
   eth_gasPrice(params: T.EthGasPriceParams, ctx: Ctx): MaybePromise<T.EthGasPriceResult>;
   /** Returns the balance of an account in wei. */
@@ -73,6 +75,8 @@ export interface EthHandlers<Ctx> {
   eth_getWork(params: T.EthGetWorkParams, ctx: Ctx): MaybePromise<T.EthGetWorkResult>;
   /** Returns the hash rate of this node's miners, in hashes per second. */
   eth_hashrate(params: T.EthHashrateParams, ctx: Ctx): MaybePromise<T.EthHashrateResult>;
+  /** Returns a tip suggestion in wei: on Ethereum Classic, the gas price suggestion. */
+  eth_maxPriorityFeePerGas(params: T.EthMaxPriorityFeePerGasParams, ctx: Ctx): MaybePromise<T.EthMaxPriorityFeePerGasResult>;
   /** Tells whether this node is mining. */
   eth_mining(params: T.EthMiningParams, ctx: Ctx): MaybePromise<T.EthMiningResult>;
   /** Creates a filter that reports new block hashes. */

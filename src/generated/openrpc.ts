@@ -2032,7 +2032,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_sendRawTransaction",
       "summary": "Submits a signed transaction to the pool and the network.",
-      "description": "Accepts a signed legacy (EIP-155 or pre-EIP-155) transaction, or an EIP-2930 (type 0x1) transaction from the Magneto fork on. The transaction enters the pool, is broadcast to peers, and its hash is returned at once; mining is asynchronous, so poll eth_getTransactionReceipt. The pool rejects a transaction with -32003 and one of these messages: \"nonce too low\" (the nonce is already used), \"insufficient funds for gas * price + value\", \"intrinsic gas too low\" (gas below 21000 plus data and creation costs), \"exceeds block gas limit\", \"chain id mismatch\" (signed for another chain), \"replacement transaction underpriced\" (same sender and nonce as a pooled transaction without a higher gas price), \"already known\". Bytes that do not decode as a transaction, or a signature from which no sender can be recovered, give -32602 (the original product answered -32600 with HTTP 400). Deliberately stricter than ethereum/execution-apis: byte strings need an even number of hex digits (`0x1` names no byte string; geth refuses it too).",
+      "description": "Accepts a signed legacy (EIP-155 or pre-EIP-155) transaction, or an EIP-2930 (type 0x1) transaction from the Magneto fork on. The transaction enters the pool, is broadcast to peers, and its hash is returned at once; mining is asynchronous, so poll eth_getTransactionReceipt. The pool rejects a transaction with -32003 and one of these messages: \"nonce too low\" (the nonce is already used), \"insufficient funds for gas * price + value\", \"intrinsic gas too low\" (gas below 21000 plus data and creation costs), \"exceeds block gas limit\", \"chain id mismatch\" (signed for another chain), \"replacement transaction underpriced\" (same sender and nonce as a pooled transaction without a higher gas price), \"already known\", and \"transaction type not supported: …\" for types Ethereum Classic does not have (an EIP-1559 type-2 transaction: the message says to send a legacy one, type 0 with gasPrice, or Foundry's `--legacy`; eth_sendTransaction answers a request with maxFeePerGas the same way). Bytes that do not decode as a transaction, or a signature from which no sender can be recovered, give -32602 (the original product answered -32600 with HTTP 400). Deliberately stricter than ethereum/execution-apis: byte strings need an even number of hex digits (`0x1` names no byte string; geth refuses it too).",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -2097,7 +2097,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_sendTransaction",
       "summary": "Signs a transaction with a keystore account and submits it.",
-      "description": "The `from` account must be in the keystore and unlocked (personal_unlockAccount); otherwise -32000 \"account is locked or unknown\". Missing fields are filled in: nonce = the account's pending nonce, gasPrice = eth_gasPrice, gas = eth_estimateGas of the request (whose revert gives error 3 as in eth_estimateGas), chainId = eth_chainId. Without `to` and with `data`, the transaction creates a contract. The node signs a legacy EIP-155 transaction, submits it like eth_sendRawTransaction, and returns its hash. The pool rejects a transaction with -32003 and one of these messages: \"nonce too low\" (the nonce is already used), \"insufficient funds for gas * price + value\", \"intrinsic gas too low\" (gas below 21000 plus data and creation costs), \"exceeds block gas limit\", \"chain id mismatch\" (signed for another chain), \"replacement transaction underpriced\" (same sender and nonce as a pooled transaction without a higher gas price), \"already known\". For keys you hold yourself, sign locally and use eth_sendRawTransaction. The node signs legacy transactions only: an EIP-2930 request (type 0x1 or a non-empty accessList) gives -32602, and so do maxFeePerGas/maxPriorityFeePerGas, types 0x2 and later, blob fields and a non-empty authorizationList (Ethereum Classic has no London, Cancun or Prague). Deliberately stricter than ethereum/execution-apis: `from` is required, since it names the key that signs (geth fails a request without it with an unknown-account error). Deliberately stricter than ethereum/execution-apis: byte strings need an even number of hex digits (`0x1` names no byte string; geth refuses it too).",
+      "description": "The `from` account must be in the keystore and unlocked (personal_unlockAccount); otherwise -32000 \"account is locked or unknown\". Missing fields are filled in: nonce = the account's pending nonce, gasPrice = eth_gasPrice, gas = eth_estimateGas of the request (whose revert gives error 3 as in eth_estimateGas), chainId = eth_chainId. Without `to` and with `data`, the transaction creates a contract. The node signs a legacy EIP-155 transaction, submits it like eth_sendRawTransaction, and returns its hash. The pool rejects a transaction with -32003 and one of these messages: \"nonce too low\" (the nonce is already used), \"insufficient funds for gas * price + value\", \"intrinsic gas too low\" (gas below 21000 plus data and creation costs), \"exceeds block gas limit\", \"chain id mismatch\" (signed for another chain), \"replacement transaction underpriced\" (same sender and nonce as a pooled transaction without a higher gas price), \"already known\". For keys you hold yourself, sign locally and use eth_sendRawTransaction. The node signs legacy transactions only: an EIP-2930 request (type 0x1 or a non-empty accessList) gives -32602, and so do types 0x3 and later, blob fields and a non-empty authorizationList (Ethereum Classic has no Cancun or Prague). An EIP-1559 request (type 0x2, maxFeePerGas or maxPriorityFeePerGas) gives -32003 \"transaction type not supported: EIP-1559 (type 2 …) transactions are not active on Ethereum Classic …; send a legacy transaction instead: type 0 with gasPrice (… Foundry: `cast send --legacy` …)\", the answer eth_sendRawTransaction gives a signed type-2 transaction. Deliberately stricter than ethereum/execution-apis: `from` is required, since it names the key that signs (geth fails a request without it with an unknown-account error). Deliberately stricter than ethereum/execution-apis: byte strings need an even number of hex digits (`0x1` names no byte string; geth refuses it too).",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -3883,6 +3883,164 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         }
       ],
       "x-transport": "ws"
+    },
+    {
+      "name": "eth_feeHistory",
+      "summary": "Returns base fees, gas use and gas-price percentiles of recent blocks.",
+      "description": "Answers as core-geth does on Ethereum Classic, which has no EIP-1559 base fee: baseFeePerGas is 0x0 for every block and for the next one, gasUsedRatio is each block's gasUsed / gasLimit, and with rewardPercentiles each block gets one reward per percentile: the gas price of the transaction at which that share of the block's gas was used (transactions sorted by gas price; without a base fee a transaction's effective tip is its whole gas price), 0x0 for a block without transactions. Wallets that ask it (Foundry's cast without --legacy, viem's fee estimation) then learn the chain has no base fee; send legacy transactions with eth_gasPrice as gasPrice. blockCount is hex or a decimal number; above 1024 it is shortened to 1024 (geth's default), and the range never reaches before genesis. `pending` reads as `latest`. A newest block above the head gives -32000 \"request beyond head block\"; percentiles outside 0..100 or not strictly ascending give -32602. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "blockCount",
+          "description": "How many blocks, ending at newestBlock: a hex quantity or a decimal number.",
+          "required": true,
+          "schema": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/uint"
+              },
+              {
+                "type": "integer",
+                "minimum": 0
+              }
+            ]
+          }
+        },
+        {
+          "name": "newestBlock",
+          "description": "The last block of the range: a number or a tag.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTag"
+          }
+        },
+        {
+          "name": "rewardPercentiles",
+          "description": "Ascending percentiles (0 to 100) of gas used at which to sample the gas prices paid in each block.",
+          "required": false,
+          "schema": {
+            "type": "array",
+            "items": {
+              "type": "number",
+              "minimum": 0,
+              "maximum": 100
+            }
+          }
+        }
+      ],
+      "result": {
+        "name": "feeHistory",
+        "schema": {
+          "$ref": "#/components/schemas/FeeHistory"
+        }
+      },
+      "errors": [
+        {
+          "code": -32000,
+          "message": "request beyond head block: requested <n>, head <head>"
+        },
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        }
+      ],
+      "examples": [
+        {
+          "name": "three dev blocks, one with a transaction",
+          "params": [
+            {
+              "name": "blockCount",
+              "value": "0x3"
+            },
+            {
+              "name": "newestBlock",
+              "value": "latest"
+            },
+            {
+              "name": "rewardPercentiles",
+              "value": [
+                25,
+                75
+              ]
+            }
+          ],
+          "result": {
+            "name": "feeHistory",
+            "value": {
+              "oldestBlock": "0x1",
+              "reward": [
+                [
+                  "0x0",
+                  "0x0"
+                ],
+                [
+                  "0x3b9aca00",
+                  "0x3b9aca00"
+                ],
+                [
+                  "0x0",
+                  "0x0"
+                ]
+              ],
+              "baseFeePerGas": [
+                "0x0",
+                "0x0",
+                "0x0",
+                "0x0"
+              ],
+              "gasUsedRatio": [
+                0,
+                0.0007,
+                0
+              ],
+              "baseFeePerBlobGas": [
+                "0x0",
+                "0x0",
+                "0x0",
+                "0x0"
+              ],
+              "blobGasUsedRatio": [
+                0,
+                0,
+                0
+              ]
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "eth_maxPriorityFeePerGas",
+      "summary": "Returns a tip suggestion in wei: on Ethereum Classic, the gas price suggestion.",
+      "description": "core-geth suggests a tip from the effective tips of recent transactions; without an EIP-1559 base fee a transaction's tip is its whole gas price, so the answer equals eth_gasPrice's (the same suggestion here). Ethereum Classic takes no EIP-1559 transactions: use the value as the gasPrice of a legacy transaction. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "maxPriorityFeePerGas",
+        "schema": {
+          "$ref": "#/components/schemas/uint"
+        }
+      },
+      "errors": [],
+      "examples": [
+        {
+          "name": "1 gwei",
+          "params": [],
+          "result": {
+            "name": "maxPriorityFeePerGas",
+            "value": "0x3b9aca00"
+          }
+        }
+      ]
     },
     {
       "name": "web3_clientVersion",
@@ -8302,7 +8460,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "TransactionRequest": {
         "title": "TransactionRequest",
         "type": "object",
-        "description": "A transaction object for the node to sign with a key it holds: the standard's GenericTransaction with from required (the key that signs), plus gasLimit and data. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data (both given and different: -32602). The node signs legacy transactions (EIP-155): type 0x0 or absent, and an empty or absent accessList. Quantities are hex: chainId 61 is 0x3d. An EIP-2930 request (type 0x1 or a non-empty accessList) gives -32602: sign it yourself and use eth_sendRawTransaction. maxFeePerGas/maxPriorityFeePerGas, type 0x2 and later, blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has no London, Cancun or Prague. A nonce or gas wider than 64 bits, or a value or gasPrice wider than 256 bits, gives -32602 (as geth refuses them).",
+        "description": "A transaction object for the node to sign with a key it holds: the standard's GenericTransaction with from required (the key that signs), plus gasLimit and data. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data (both given and different: -32602). The node signs legacy transactions (EIP-155): type 0x0 or absent, and an empty or absent accessList. Quantities are hex: chainId 61 is 0x3d. An EIP-2930 request (type 0x1 or a non-empty accessList) gives -32602: sign it yourself and use eth_sendRawTransaction. type 0x3 and later, blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has no Cancun or Prague. maxFeePerGas/maxPriorityFeePerGas or type 0x2 (EIP-1559, not active on Ethereum Classic) give -32003 with how to send a legacy transaction instead (type 0 with gasPrice; Foundry's --legacy), as eth_sendRawTransaction answers a signed type-2 transaction. A nonce or gas wider than 64 bits, or a value or gasPrice wider than 256 bits, gives -32602 (as geth refuses them).",
         "properties": {
           "from": {
             "$ref": "#/components/schemas/address"
@@ -10998,6 +11156,57 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "methods"
         ],
         "additionalProperties": true
+      },
+      "FeeHistory": {
+        "title": "FeeHistory",
+        "type": "object",
+        "description": "Fee history as core-geth gives it on a chain without EIP-1559: baseFeePerGas is all 0x0 (one entry more than the blocks: the last is the next block's, also 0), gasUsedRatio is gasUsed / gasLimit per block, reward (only when percentiles were asked for) holds per block the gas price paid at each requested percentile of the block's gas (transactions sorted by gas price and weighted by the gas each used; 0x0 for a block without transactions), and the blob fields are zeros.",
+        "properties": {
+          "oldestBlock": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "baseFeePerGas": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/uint"
+            }
+          },
+          "gasUsedRatio": {
+            "type": "array",
+            "items": {
+              "type": "number",
+              "minimum": 0
+            }
+          },
+          "reward": {
+            "type": "array",
+            "items": {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/uint"
+              }
+            }
+          },
+          "baseFeePerBlobGas": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/uint"
+            }
+          },
+          "blobGasUsedRatio": {
+            "type": "array",
+            "items": {
+              "type": "number",
+              "minimum": 0
+            }
+          }
+        },
+        "required": [
+          "oldestBlock",
+          "baseFeePerGas",
+          "gasUsedRatio"
+        ],
+        "additionalProperties": false
       }
     },
     "errors": {

@@ -13,6 +13,7 @@ export type MethodName =
   | 'eth_chainId'
   | 'eth_coinbase'
   | 'eth_estimateGas'
+  | 'eth_feeHistory'
   | 'eth_gasPrice'
   | 'eth_getBalance'
   | 'eth_getBlockByHash'
@@ -41,6 +42,7 @@ export type MethodName =
   | 'eth_getUncleCountByBlockNumber'
   | 'eth_getWork'
   | 'eth_hashrate'
+  | 'eth_maxPriorityFeePerGas'
   | 'eth_mining'
   | 'eth_newBlockFilter'
   | 'eth_newFilter'
@@ -367,6 +369,33 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateEthEstimateGasResult),
+    transport: 'any',
+  },
+  eth_feeHistory: {
+    name: 'eth_feeHistory',
+    namespace: 'eth',
+    params: [
+      {
+        name: 'blockCount',
+        required: true,
+        expects: 'how many blocks, ending at newestBlock: a hex quantity or a decimal number',
+        check: paramChecker(validators.validateEthFeeHistoryBlockCountParam, {"e":"how many blocks, ending at newestBlock: a hex quantity or a decimal number","b":[{"r":"uint"},{"e":"an integer"}]}),
+      },
+      {
+        name: 'newestBlock',
+        required: true,
+        expects: 'a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized',
+        check: paramChecker(validators.validateEthFeeHistoryNewestBlockParam, {"e":"a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized","r":"BlockNumberOrTag"}),
+      },
+      {
+        name: 'rewardPercentiles',
+        required: false,
+        expects: 'an array, each a number (ascending percentiles (0 to 100) of gas used at which to sample the gas prices paid in each block)',
+        check: paramChecker(validators.validateEthFeeHistoryRewardPercentilesParam, {"e":"an array, each a number (ascending percentiles (0 to 100) of gas used at which to sample the gas prices paid in each block)","i":{"e":"a number"}}),
+      },
+    ],
+    requiredParams: 2,
+    checkResult: checker(validators.validateEthFeeHistoryResult),
     transport: 'any',
   },
   eth_gasPrice: {
@@ -862,6 +891,14 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     params: [],
     requiredParams: 0,
     checkResult: checker(validators.validateEthHashrateResult),
+    transport: 'any',
+  },
+  eth_maxPriorityFeePerGas: {
+    name: 'eth_maxPriorityFeePerGas',
+    namespace: 'eth',
+    params: [],
+    requiredParams: 0,
+    checkResult: checker(validators.validateEthMaxPriorityFeePerGasResult),
     transport: 'any',
   },
   eth_mining: {

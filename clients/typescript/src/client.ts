@@ -55,6 +55,17 @@ export interface RpcMethodsClient {
    */
   eth_estimateGas(...params: T.EthEstimateGasParams): Promise<T.EthEstimateGasResult>;
   /**
+   * `eth_feeHistory`: Returns base fees, gas use and gas-price percentiles of recent blocks.
+   *
+   * @param blockCount How many blocks, ending at newestBlock: a hex quantity or a decimal number.
+   * @param newestBlock The last block of the range: a number or a tag.
+   * @param [rewardPercentiles] Ascending percentiles (0 to 100) of gas used at which to sample the gas prices paid in each block.
+   * @returns feeHistory
+   * @throws {RpcClientError} -32000 request beyond head block: requested <n>, head <head>
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   */
+  eth_feeHistory(...params: T.EthFeeHistoryParams): Promise<T.EthFeeHistoryResult>;
+  /**
    * `eth_gasPrice`: Returns a gas price suggestion in wei.
    *
    * @returns gasPrice
@@ -300,6 +311,12 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32002 mining is not available: this network does not use proof-of-work
    */
   eth_hashrate(...params: T.EthHashrateParams): Promise<T.EthHashrateResult>;
+  /**
+   * `eth_maxPriorityFeePerGas`: Returns a tip suggestion in wei: on Ethereum Classic, the gas price suggestion.
+   *
+   * @returns maxPriorityFeePerGas
+   */
+  eth_maxPriorityFeePerGas(...params: T.EthMaxPriorityFeePerGasParams): Promise<T.EthMaxPriorityFeePerGasResult>;
   /**
    * `eth_mining`: Tells whether this node is mining.
    *
@@ -875,6 +892,7 @@ const METHOD_NAMES: { readonly [member: string]: string } = {
   eth_chainId: 'eth_chainId',
   eth_coinbase: 'eth_coinbase',
   eth_estimateGas: 'eth_estimateGas',
+  eth_feeHistory: 'eth_feeHistory',
   eth_gasPrice: 'eth_gasPrice',
   eth_getBalance: 'eth_getBalance',
   eth_getBlockByHash: 'eth_getBlockByHash',
@@ -903,6 +921,7 @@ const METHOD_NAMES: { readonly [member: string]: string } = {
   eth_getUncleCountByBlockNumber: 'eth_getUncleCountByBlockNumber',
   eth_getWork: 'eth_getWork',
   eth_hashrate: 'eth_hashrate',
+  eth_maxPriorityFeePerGas: 'eth_maxPriorityFeePerGas',
   eth_mining: 'eth_mining',
   eth_newBlockFilter: 'eth_newBlockFilter',
   eth_newFilter: 'eth_newFilter',

@@ -123,6 +123,8 @@ export type EnodeUrl = string;
  */
 export type PrivateKey = string;
 export type EthAccountsResult = Address[];
+export type EthFeeHistoryBlockCountParam = Uint | number;
+export type EthFeeHistoryRewardPercentilesParam = number[];
 export type EthGetBlockByHashFullTransactionsParam = boolean;
 export type EthGetBlockByHashResult = NotFound | Block;
 export type EthGetBlockByNumberFullTransactionsParam = boolean;
@@ -363,7 +365,7 @@ export interface CallRequest {
   };
 }
 /**
- * A transaction object for the node to sign with a key it holds: the standard's GenericTransaction with from required (the key that signs), plus gasLimit and data. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data (both given and different: -32602). The node signs legacy transactions (EIP-155): type 0x0 or absent, and an empty or absent accessList. Quantities are hex: chainId 61 is 0x3d. An EIP-2930 request (type 0x1 or a non-empty accessList) gives -32602: sign it yourself and use eth_sendRawTransaction. maxFeePerGas/maxPriorityFeePerGas, type 0x2 and later, blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has no London, Cancun or Prague. A nonce or gas wider than 64 bits, or a value or gasPrice wider than 256 bits, gives -32602 (as geth refuses them).
+ * A transaction object for the node to sign with a key it holds: the standard's GenericTransaction with from required (the key that signs), plus gasLimit and data. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data (both given and different: -32602). The node signs legacy transactions (EIP-155): type 0x0 or absent, and an empty or absent accessList. Quantities are hex: chainId 61 is 0x3d. An EIP-2930 request (type 0x1 or a non-empty accessList) gives -32602: sign it yourself and use eth_sendRawTransaction. type 0x3 and later, blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has no Cancun or Prague. maxFeePerGas/maxPriorityFeePerGas or type 0x2 (EIP-1559, not active on Ethereum Classic) give -32003 with how to send a legacy transaction instead (type 0 with gasPrice; Foundry's --legacy), as eth_sendRawTransaction answers a signed type-2 transaction. A nonce or gas wider than 64 bits, or a value or gasPrice wider than 256 bits, gives -32602 (as geth refuses them).
  */
 export interface TransactionRequest {
   from: Address;
@@ -1185,6 +1187,17 @@ export interface OpenRpcDocument {
   }[];
   [k: string]: unknown | undefined;
 }
+/**
+ * Fee history as core-geth gives it on a chain without EIP-1559: baseFeePerGas is all 0x0 (one entry more than the blocks: the last is the next block's, also 0), gasUsedRatio is gasUsed / gasLimit per block, reward (only when percentiles were asked for) holds per block the gas price paid at each requested percentile of the block's gas (transactions sorted by gas price and weighted by the gas each used; 0x0 for a block without transactions), and the blob fields are zeros.
+ */
+export interface FeeHistory {
+  oldestBlock: Uint;
+  baseFeePerGas: Uint[];
+  gasUsedRatio: number[];
+  reward?: Uint[][];
+  baseFeePerBlobGas?: Uint[];
+  blobGasUsedRatio?: number[];
+}
 /** Positional params of `eth_accounts`. */
 export type EthAccountsParams = [];
 /** Positional params of `eth_blockNumber`. */
@@ -1207,6 +1220,10 @@ export type EthCoinbaseResult = Address;
 export type EthEstimateGasParams = [transaction: CallRequest, block?: BlockNumberOrTagOrHash];
 /** Result of `eth_estimateGas`. */
 export type EthEstimateGasResult = Uint;
+/** Positional params of `eth_feeHistory`. */
+export type EthFeeHistoryParams = [blockCount: EthFeeHistoryBlockCountParam, newestBlock: BlockNumberOrTag, rewardPercentiles?: EthFeeHistoryRewardPercentilesParam];
+/** Result of `eth_feeHistory`. */
+export type EthFeeHistoryResult = FeeHistory;
 /** Positional params of `eth_gasPrice`. */
 export type EthGasPriceParams = [];
 /** Result of `eth_gasPrice`. */
@@ -1281,6 +1298,10 @@ export type EthGetWorkResult = WorkResult;
 export type EthHashrateParams = [];
 /** Result of `eth_hashrate`. */
 export type EthHashrateResult = Uint;
+/** Positional params of `eth_maxPriorityFeePerGas`. */
+export type EthMaxPriorityFeePerGasParams = [];
+/** Result of `eth_maxPriorityFeePerGas`. */
+export type EthMaxPriorityFeePerGasResult = Uint;
 /** Positional params of `eth_mining`. */
 export type EthMiningParams = [];
 /** Positional params of `eth_newBlockFilter`. */
@@ -1488,6 +1509,7 @@ export interface RpcMethods {
   eth_chainId: { params: EthChainIdParams; result: EthChainIdResult };
   eth_coinbase: { params: EthCoinbaseParams; result: EthCoinbaseResult };
   eth_estimateGas: { params: EthEstimateGasParams; result: EthEstimateGasResult };
+  eth_feeHistory: { params: EthFeeHistoryParams; result: EthFeeHistoryResult };
   eth_gasPrice: { params: EthGasPriceParams; result: EthGasPriceResult };
   eth_getBalance: { params: EthGetBalanceParams; result: EthGetBalanceResult };
   eth_getBlockByHash: { params: EthGetBlockByHashParams; result: EthGetBlockByHashResult };
@@ -1516,6 +1538,7 @@ export interface RpcMethods {
   eth_getUncleCountByBlockNumber: { params: EthGetUncleCountByBlockNumberParams; result: EthGetUncleCountByBlockNumberResult };
   eth_getWork: { params: EthGetWorkParams; result: EthGetWorkResult };
   eth_hashrate: { params: EthHashrateParams; result: EthHashrateResult };
+  eth_maxPriorityFeePerGas: { params: EthMaxPriorityFeePerGasParams; result: EthMaxPriorityFeePerGasResult };
   eth_mining: { params: EthMiningParams; result: EthMiningResult };
   eth_newBlockFilter: { params: EthNewBlockFilterParams; result: EthNewBlockFilterResult };
   eth_newFilter: { params: EthNewFilterParams; result: EthNewFilterResult };
