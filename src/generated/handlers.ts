@@ -238,6 +238,20 @@ export interface RpcHandlers<Ctx> {
   rpc_modules(params: T.RpcModulesParams, ctx: Ctx): MaybePromise<T.RpcModulesResult>;
 }
 
+export interface TxpoolHandlers<Ctx> {
+  /** Returns every pooled transaction, pending and queued, by sender and nonce. */
+  txpool_content(params: T.TxpoolContentParams, ctx: Ctx): MaybePromise<T.TxpoolContentResult>;
+  /** Returns one sender's pooled transactions, pending and queued, by nonce. */
+  txpool_contentFrom(params: T.TxpoolContentFromParams, ctx: Ctx): MaybePromise<T.TxpoolContentFromResult>;
+  /** Returns a one-line summary of every pooled transaction, by sender and nonce. */
+  txpool_inspect(params: T.TxpoolInspectParams, ctx: Ctx): MaybePromise<T.TxpoolInspectResult>;
+  /** Returns how many transactions are pending and queued. */
+  txpool_status(params: T.TxpoolStatusParams, ctx: Ctx): MaybePromise<T.TxpoolStatusResult>;
+}
+
+/** Every `admin` method is marked x-unavailable, so there is nothing to implement yet. */
+export interface AdminHandlers<Ctx> {}
+
 export interface Handlers<Ctx> {
   eth: EthHandlers<Ctx>;
   web3: Web3Handlers<Ctx>;
@@ -251,4 +265,6 @@ export interface Handlers<Ctx> {
   iele: IeleHandlers<Ctx>;
   mcp: McpHandlers<Ctx>;
   rpc: RpcHandlers<Ctx>;
+  txpool: TxpoolHandlers<Ctx>;
+  admin: AdminHandlers<Ctx>;
 }

@@ -7668,6 +7668,236 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           }
         }
       ]
+    },
+    {
+      "name": "txpool_content",
+      "summary": "Returns every pooled transaction, pending and queued, by sender and nonce.",
+      "description": "geth's shape: {pending, queued}, each keyed by the sender's EIP-55 checksummed address and then by the nonce in decimal, each entry a Transaction object with null blockHash, blockNumber and transactionIndex. pending = executable in the next block (nonces continuous from the sender's account nonce), queued = waiting behind a nonce gap. Anvil answers the same content with lowercase sender keys. Reveals every pooled transaction: off by default on mordor and etc, protected when authentication is on. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/txpool"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "content",
+        "schema": {
+          "$ref": "#/components/schemas/TxPoolContent"
+        }
+      },
+      "errors": [],
+      "examples": [
+        {
+          "name": "one executable transaction and one behind a nonce gap (dev chain)",
+          "params": [],
+          "result": {
+            "name": "content",
+            "value": {
+              "pending": {
+                "0x70997970C51812dc3A010C7d01b50e0d17dc79C8": {
+                  "0": {
+                    "type": "0x0",
+                    "hash": "0x46c8501196e43c817fa3dc0862aa2afc195115004ea0cee58f9739dcaa4f3e5b",
+                    "nonce": "0x0",
+                    "blockHash": null,
+                    "blockNumber": null,
+                    "transactionIndex": null,
+                    "from": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                    "to": "0x90f79bf6eb2c4f870365e785982e1f101e93b906",
+                    "value": "0x5",
+                    "gasPrice": "0x77359400",
+                    "gas": "0x5208",
+                    "input": "0x",
+                    "v": "0xa96",
+                    "r": "0x8c529d1e6861351fa780d27b9eeb31358187b4b212d898879c77853953623522",
+                    "s": "0x313a9bf8b1015a48504b1baa955798aad0102ecfc953859692246d255e812992",
+                    "chainId": "0x539"
+                  }
+                }
+              },
+              "queued": {
+                "0x70997970C51812dc3A010C7d01b50e0d17dc79C8": {
+                  "2": {
+                    "type": "0x0",
+                    "hash": "0x9529e6a1eb08dace7e8d8630f814c11b939d20774458b45c9be9c275d65a008b",
+                    "nonce": "0x2",
+                    "blockHash": null,
+                    "blockNumber": null,
+                    "transactionIndex": null,
+                    "from": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                    "to": "0x90f79bf6eb2c4f870365e785982e1f101e93b906",
+                    "value": "0x7",
+                    "gasPrice": "0x77359400",
+                    "gas": "0x5208",
+                    "input": "0x",
+                    "v": "0xa96",
+                    "r": "0xf57be07d150c16c236f8149d19c28538e64118f5a60499f9f587c96d6e7bd4b9",
+                    "s": "0x67a675deb90e8e8623a7dfe65bbea9943cfd2978dbfb8c12a51294467b0a79dc",
+                    "chainId": "0x539"
+                  }
+                }
+              }
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "txpool_contentFrom",
+      "summary": "Returns one sender's pooled transactions, pending and queued, by nonce.",
+      "description": "geth's shape: {pending, queued}, each keyed by nonce in decimal; both empty when the address has nothing pooled. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/txpool"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "address",
+          "description": "The sender.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        }
+      ],
+      "result": {
+        "name": "content",
+        "schema": {
+          "$ref": "#/components/schemas/TxPoolSenderContent"
+        }
+      },
+      "errors": [],
+      "examples": [
+        {
+          "name": "one sender with nonce 1 missing (dev chain)",
+          "params": [
+            {
+              "name": "address",
+              "value": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+            }
+          ],
+          "result": {
+            "name": "content",
+            "value": {
+              "pending": {
+                "0": {
+                  "type": "0x0",
+                  "hash": "0x46c8501196e43c817fa3dc0862aa2afc195115004ea0cee58f9739dcaa4f3e5b",
+                  "nonce": "0x0",
+                  "blockHash": null,
+                  "blockNumber": null,
+                  "transactionIndex": null,
+                  "from": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                  "to": "0x90f79bf6eb2c4f870365e785982e1f101e93b906",
+                  "value": "0x5",
+                  "gasPrice": "0x77359400",
+                  "gas": "0x5208",
+                  "input": "0x",
+                  "v": "0xa96",
+                  "r": "0x8c529d1e6861351fa780d27b9eeb31358187b4b212d898879c77853953623522",
+                  "s": "0x313a9bf8b1015a48504b1baa955798aad0102ecfc953859692246d255e812992",
+                  "chainId": "0x539"
+                }
+              },
+              "queued": {
+                "2": {
+                  "type": "0x0",
+                  "hash": "0x9529e6a1eb08dace7e8d8630f814c11b939d20774458b45c9be9c275d65a008b",
+                  "nonce": "0x2",
+                  "blockHash": null,
+                  "blockNumber": null,
+                  "transactionIndex": null,
+                  "from": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                  "to": "0x90f79bf6eb2c4f870365e785982e1f101e93b906",
+                  "value": "0x7",
+                  "gasPrice": "0x77359400",
+                  "gas": "0x5208",
+                  "input": "0x",
+                  "v": "0xa96",
+                  "r": "0xf57be07d150c16c236f8149d19c28538e64118f5a60499f9f587c96d6e7bd4b9",
+                  "s": "0x67a675deb90e8e8623a7dfe65bbea9943cfd2978dbfb8c12a51294467b0a79dc",
+                  "chainId": "0x539"
+                }
+              }
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "txpool_inspect",
+      "summary": "Returns a one-line summary of every pooled transaction, by sender and nonce.",
+      "description": "geth's shape and wording: \"<to>: <value> wei + <gas> gas × <gasPrice> wei\" per transaction (\"contract creation: …\" without a recipient; the recipient checksummed, amounts in decimal), keyed by checksummed sender and decimal nonce, under pending (executable) and queued (behind a nonce gap). An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/txpool"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "inspection",
+        "schema": {
+          "$ref": "#/components/schemas/TxPoolInspection"
+        }
+      },
+      "errors": [],
+      "examples": [
+        {
+          "name": "one executable transaction and one behind a nonce gap (dev chain)",
+          "params": [],
+          "result": {
+            "name": "inspection",
+            "value": {
+              "pending": {
+                "0x70997970C51812dc3A010C7d01b50e0d17dc79C8": {
+                  "0": "0x90F79bf6EB2c4f870365E785982E1f101E93b906: 5 wei + 21000 gas × 2000000000 wei"
+                }
+              },
+              "queued": {
+                "0x70997970C51812dc3A010C7d01b50e0d17dc79C8": {
+                  "2": "0x90F79bf6EB2c4f870365E785982E1f101E93b906: 7 wei + 21000 gas × 2000000000 wei"
+                }
+              }
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "txpool_status",
+      "summary": "Returns how many transactions are pending and queued.",
+      "description": "pending = executable in the next block, queued = waiting behind a nonce gap, as hex quantities (geth's shape). An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/txpool"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "status",
+        "schema": {
+          "$ref": "#/components/schemas/TxPoolStatus"
+        }
+      },
+      "errors": [],
+      "examples": [
+        {
+          "name": "one executable transaction and one behind a nonce gap (dev chain)",
+          "params": [],
+          "result": {
+            "name": "status",
+            "value": {
+              "pending": "0x1",
+              "queued": "0x1"
+            }
+          }
+        }
+      ]
     }
   ],
   "components": {
@@ -11207,6 +11437,111 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "gasUsedRatio"
         ],
         "additionalProperties": false
+      },
+      "TxPoolTransactionsByNonce": {
+        "title": "TxPoolTransactionsByNonce",
+        "type": "object",
+        "description": "One sender's pooled transactions, keyed by nonce in decimal (\"0\", \"1\", …).",
+        "propertyNames": {
+          "pattern": "^(0|[1-9][0-9]*)$"
+        },
+        "additionalProperties": {
+          "$ref": "#/components/schemas/Transaction"
+        }
+      },
+      "TxPoolTransactionsBySender": {
+        "title": "TxPoolTransactionsBySender",
+        "type": "object",
+        "description": "Pooled transactions keyed by sender (EIP-55 checksummed address, as geth keys them), then by decimal nonce.",
+        "additionalProperties": {
+          "$ref": "#/components/schemas/TxPoolTransactionsByNonce"
+        }
+      },
+      "TxPoolContent": {
+        "title": "TxPoolContent",
+        "type": "object",
+        "description": "The pool: pending = executable now (each sender's nonces continuous from its account nonce), queued = waiting behind a nonce gap. Transactions have null blockHash, blockNumber and transactionIndex.",
+        "properties": {
+          "pending": {
+            "$ref": "#/components/schemas/TxPoolTransactionsBySender"
+          },
+          "queued": {
+            "$ref": "#/components/schemas/TxPoolTransactionsBySender"
+          }
+        },
+        "required": [
+          "pending",
+          "queued"
+        ],
+        "additionalProperties": false
+      },
+      "TxPoolSenderContent": {
+        "title": "TxPoolSenderContent",
+        "type": "object",
+        "description": "One sender's pooled transactions: pending (executable) and queued (behind a nonce gap), keyed by decimal nonce.",
+        "properties": {
+          "pending": {
+            "$ref": "#/components/schemas/TxPoolTransactionsByNonce"
+          },
+          "queued": {
+            "$ref": "#/components/schemas/TxPoolTransactionsByNonce"
+          }
+        },
+        "required": [
+          "pending",
+          "queued"
+        ],
+        "additionalProperties": false
+      },
+      "TxPoolSummariesBySender": {
+        "title": "TxPoolSummariesBySender",
+        "type": "object",
+        "description": "One line per pooled transaction, keyed by checksummed sender then decimal nonce: \"<to>: <value> wei + <gas> gas × <gasPrice> wei\", or \"contract creation: …\" without a recipient.",
+        "additionalProperties": {
+          "type": "object",
+          "propertyNames": {
+            "pattern": "^(0|[1-9][0-9]*)$"
+          },
+          "additionalProperties": {
+            "type": "string"
+          }
+        }
+      },
+      "TxPoolInspection": {
+        "title": "TxPoolInspection",
+        "type": "object",
+        "description": "The pool as text: pending (executable) and queued (behind a nonce gap) transaction summaries.",
+        "properties": {
+          "pending": {
+            "$ref": "#/components/schemas/TxPoolSummariesBySender"
+          },
+          "queued": {
+            "$ref": "#/components/schemas/TxPoolSummariesBySender"
+          }
+        },
+        "required": [
+          "pending",
+          "queued"
+        ],
+        "additionalProperties": false
+      },
+      "TxPoolStatus": {
+        "title": "TxPoolStatus",
+        "type": "object",
+        "description": "How many pooled transactions are executable (pending) and how many wait behind a nonce gap (queued).",
+        "properties": {
+          "pending": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "queued": {
+            "$ref": "#/components/schemas/uint"
+          }
+        },
+        "required": [
+          "pending",
+          "queued"
+        ],
+        "additionalProperties": false
       }
     },
     "errors": {
@@ -11451,6 +11786,16 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         "name": "rpc",
         "description": "API metadata.",
         "x-safety": "safe"
+      },
+      "txpool": {
+        "name": "txpool",
+        "description": "geth's view of the transaction pool: pending (executable) and queued (waiting behind a nonce gap) transactions, by sender and nonce. An extension beyond the original product's catalog; off by default on mordor and etc, protected when authentication is on.",
+        "x-safety": "caution"
+      },
+      "admin": {
+        "name": "admin",
+        "description": "geth's node administration: this node's identity (enode, ENR, ports, chain), its peers, adding and removing peers and trusted peers, the data directory. An extension beyond the original product's catalog; off by default on mordor and etc, protected when authentication is on.",
+        "x-safety": "caution"
       }
     }
   }

@@ -3,8 +3,8 @@
 import * as validators from './validators.js';
 import type { ValidationError, Validator } from './validators.js';
 
-export type Namespace = 'eth' | 'web3' | 'net' | 'personal' | 'debug' | 'qa' | 'checkpointing' | 'svc' | 'test' | 'iele' | 'mcp' | 'rpc';
-export const namespaces: readonly Namespace[] = ['eth', 'web3', 'net', 'personal', 'debug', 'qa', 'checkpointing', 'svc', 'test', 'iele', 'mcp', 'rpc'];
+export type Namespace = 'eth' | 'web3' | 'net' | 'personal' | 'debug' | 'qa' | 'checkpointing' | 'svc' | 'test' | 'iele' | 'mcp' | 'rpc' | 'txpool' | 'admin';
+export const namespaces: readonly Namespace[] = ['eth', 'web3', 'net', 'personal', 'debug', 'qa', 'checkpointing', 'svc', 'test', 'iele', 'mcp', 'rpc', 'txpool', 'admin'];
 
 export type MethodName =
   | 'eth_accounts'
@@ -107,7 +107,11 @@ export type MethodName =
   | 'tools/call'
   | 'tools/list'
   | 'rpc.discover'
-  | 'rpc_modules';
+  | 'rpc_modules'
+  | 'txpool_content'
+  | 'txpool_contentFrom'
+  | 'txpool_inspect'
+  | 'txpool_status';
 
 /** Why a param was refused, in parts the JSON-RPC layer turns into one sentence (and `error.data`). */
 export interface ParamProblem {
@@ -1916,6 +1920,45 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     params: [],
     requiredParams: 0,
     checkResult: checker(validators.validateRpcModulesResult),
+    transport: 'any',
+  },
+  txpool_content: {
+    name: 'txpool_content',
+    namespace: 'txpool',
+    params: [],
+    requiredParams: 0,
+    checkResult: checker(validators.validateTxpoolContentResult),
+    transport: 'any',
+  },
+  txpool_contentFrom: {
+    name: 'txpool_contentFrom',
+    namespace: 'txpool',
+    params: [
+      {
+        name: 'address',
+        required: true,
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateTxpoolContentFromAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateTxpoolContentFromResult),
+    transport: 'any',
+  },
+  txpool_inspect: {
+    name: 'txpool_inspect',
+    namespace: 'txpool',
+    params: [],
+    requiredParams: 0,
+    checkResult: checker(validators.validateTxpoolInspectResult),
+    transport: 'any',
+  },
+  txpool_status: {
+    name: 'txpool_status',
+    namespace: 'txpool',
+    params: [],
+    requiredParams: 0,
+    checkResult: checker(validators.validateTxpoolStatusResult),
     transport: 'any',
   },
 };

@@ -17568,3 +17568,479 @@ errors = vErrors.length;
 validate821.errors = vErrors;
 return errors === 0;
 }
+
+export const validateTxpoolContentResult = validate824;
+const schema313 = {"$ref":"TxPoolContent.json","$id":"validateTxpoolContentResult"};
+const schema314 = {"title":"TxPoolContent","type":"object","description":"The pool: pending = executable now (each sender's nonces continuous from its account nonce), queued = waiting behind a nonce gap. Transactions have null blockHash, blockNumber and transactionIndex.","properties":{"pending":{"$ref":"TxPoolTransactionsBySender.json"},"queued":{"$ref":"TxPoolTransactionsBySender.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolContent.json"};
+const schema315 = {"title":"TxPoolTransactionsBySender","type":"object","description":"Pooled transactions keyed by sender (EIP-55 checksummed address, as geth keys them), then by decimal nonce.","additionalProperties":{"$ref":"TxPoolTransactionsByNonce.json"},"$id":"TxPoolTransactionsBySender.json"};
+const schema316 = {"title":"TxPoolTransactionsByNonce","type":"object","description":"One sender's pooled transactions, keyed by nonce in decimal (\"0\", \"1\", …).","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"Transaction.json"},"$id":"TxPoolTransactionsByNonce.json"};
+
+function validate827(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="TxPoolTransactionsByNonce.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+const _errs1 = errors;
+if(typeof key0 === "string"){
+if(!pattern16.test(key0)){
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",propertyName:key0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate827.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid0){
+for(const key1 in data){
+const _errs3 = errors;
+if(!(validate151(data[key1], {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key1,rootData}))){
+vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs3 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate827.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate827.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate826(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="TxPoolTransactionsBySender.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+const _errs2 = errors;
+if(!(validate827(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
+vErrors = vErrors === null ? validate827.errors : vErrors.concat(validate827.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+if(!valid0){
+break;
+}
+}
+}
+else {
+validate826.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate826.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate825(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="TxPoolContent.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
+validate825.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "pending") || (key0 === "queued"))){
+validate825.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.pending !== undefined){
+const _errs2 = errors;
+if(!(validate826(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate826.errors : vErrors.concat(validate826.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.queued !== undefined){
+const _errs3 = errors;
+if(!(validate826(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate826.errors : vErrors.concat(validate826.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate825.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate825.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate824(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTxpoolContentResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate825(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate825.errors : vErrors.concat(validate825.errors);
+errors = vErrors.length;
+}
+validate824.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTxpoolContentFromAddressParam = validate833;
+const schema317 = {"$ref":"address.json","$id":"validateTxpoolContentFromAddressParam"};
+
+function validate833(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTxpoolContentFromAddressParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+validate833.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTxpoolContentFromResult = validate835;
+const schema318 = {"$ref":"TxPoolSenderContent.json","$id":"validateTxpoolContentFromResult"};
+const schema319 = {"title":"TxPoolSenderContent","type":"object","description":"One sender's pooled transactions: pending (executable) and queued (behind a nonce gap), keyed by decimal nonce.","properties":{"pending":{"$ref":"TxPoolTransactionsByNonce.json"},"queued":{"$ref":"TxPoolTransactionsByNonce.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolSenderContent.json"};
+
+function validate836(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="TxPoolSenderContent.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
+validate836.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "pending") || (key0 === "queued"))){
+validate836.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.pending !== undefined){
+const _errs2 = errors;
+if(!(validate827(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate827.errors : vErrors.concat(validate827.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.queued !== undefined){
+const _errs3 = errors;
+if(!(validate827(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate827.errors : vErrors.concat(validate827.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate836.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate836.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate835(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTxpoolContentFromResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate836(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate836.errors : vErrors.concat(validate836.errors);
+errors = vErrors.length;
+}
+validate835.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTxpoolInspectResult = validate840;
+const schema320 = {"$ref":"TxPoolInspection.json","$id":"validateTxpoolInspectResult"};
+const schema321 = {"title":"TxPoolInspection","type":"object","description":"The pool as text: pending (executable) and queued (behind a nonce gap) transaction summaries.","properties":{"pending":{"$ref":"TxPoolSummariesBySender.json"},"queued":{"$ref":"TxPoolSummariesBySender.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolInspection.json"};
+const schema322 = {"title":"TxPoolSummariesBySender","type":"object","description":"One line per pooled transaction, keyed by checksummed sender then decimal nonce: \"<to>: <value> wei + <gas> gas × <gasPrice> wei\", or \"contract creation: …\" without a recipient.","additionalProperties":{"type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"type":"string"}},"$id":"TxPoolSummariesBySender.json"};
+
+function validate842(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="TxPoolSummariesBySender.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+let data0 = data[key0];
+const _errs2 = errors;
+if(errors === _errs2){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+for(const key1 in data0){
+const _errs4 = errors;
+if(typeof key1 === "string"){
+if(!pattern16.test(key1)){
+const err0 = {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",propertyName:key1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid1 = _errs4 === errors;
+if(!valid1){
+const err1 = {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate842.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid1){
+for(const key2 in data0){
+const _errs6 = errors;
+if(typeof data0[key2] !== "string"){
+validate842.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid2 = _errs6 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+else {
+validate842.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+if(!valid0){
+break;
+}
+}
+}
+else {
+validate842.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate842.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate841(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="TxPoolInspection.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
+validate841.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "pending") || (key0 === "queued"))){
+validate841.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.pending !== undefined){
+const _errs2 = errors;
+if(!(validate842(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate842.errors : vErrors.concat(validate842.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.queued !== undefined){
+const _errs3 = errors;
+if(!(validate842(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate842.errors : vErrors.concat(validate842.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate841.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate841.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate840(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTxpoolInspectResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate841(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate841.errors : vErrors.concat(validate841.errors);
+errors = vErrors.length;
+}
+validate840.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTxpoolStatusResult = validate846;
+const schema323 = {"$ref":"TxPoolStatus.json","$id":"validateTxpoolStatusResult"};
+const schema324 = {"title":"TxPoolStatus","type":"object","description":"How many pooled transactions are executable (pending) and how many wait behind a nonce gap (queued).","properties":{"pending":{"$ref":"uint.json"},"queued":{"$ref":"uint.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolStatus.json"};
+
+function validate847(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="TxPoolStatus.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
+validate847.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "pending") || (key0 === "queued"))){
+validate847.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.pending !== undefined){
+const _errs2 = errors;
+if(!(validate25(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.queued !== undefined){
+const _errs3 = errors;
+if(!(validate25(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate847.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate847.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate846(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTxpoolStatusResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate847(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate847.errors : vErrors.concat(validate847.errors);
+errors = vErrors.length;
+}
+validate846.errors = vErrors;
+return errors === 0;
+}

@@ -123,6 +123,10 @@ const WS_ONLY: Record<string, string> = { eth_subscribe: 'eth', eth_unsubscribe:
 const RPC_EXTRAS: Record<string, string> = {
   eth_feeHistory: 'eth',
   eth_maxPriorityFeePerGas: 'eth',
+  txpool_content: 'txpool',
+  txpool_contentFrom: 'txpool',
+  txpool_inspect: 'txpool',
+  txpool_status: 'txpool',
 };
 
 function expectedNamespaces(): Map<string, string> {

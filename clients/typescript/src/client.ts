@@ -882,6 +882,31 @@ export interface RpcMethodsClient {
    * @returns modules
    */
   rpc_modules(...params: T.RpcModulesParams): Promise<T.RpcModulesResult>;
+  /**
+   * `txpool_content`: Returns every pooled transaction, pending and queued, by sender and nonce.
+   *
+   * @returns content
+   */
+  txpool_content(...params: T.TxpoolContentParams): Promise<T.TxpoolContentResult>;
+  /**
+   * `txpool_contentFrom`: Returns one sender's pooled transactions, pending and queued, by nonce.
+   *
+   * @param address The sender.
+   * @returns content
+   */
+  txpool_contentFrom(...params: T.TxpoolContentFromParams): Promise<T.TxpoolContentFromResult>;
+  /**
+   * `txpool_inspect`: Returns a one-line summary of every pooled transaction, by sender and nonce.
+   *
+   * @returns inspection
+   */
+  txpool_inspect(...params: T.TxpoolInspectParams): Promise<T.TxpoolInspectResult>;
+  /**
+   * `txpool_status`: Returns how many transactions are pending and queued.
+   *
+   * @returns status
+   */
+  txpool_status(...params: T.TxpoolStatusParams): Promise<T.TxpoolStatusResult>;
 }
 
 /** Client member name → JSON-RPC method name. */
@@ -987,6 +1012,10 @@ const METHOD_NAMES: { readonly [member: string]: string } = {
   tools_list: 'tools/list',
   rpc_discover: 'rpc.discover',
   rpc_modules: 'rpc_modules',
+  txpool_content: 'txpool_content',
+  txpool_contentFrom: 'txpool_contentFrom',
+  txpool_inspect: 'txpool_inspect',
+  txpool_status: 'txpool_status',
 };
 
 export interface JsonRpcRequest {

@@ -1198,6 +1198,56 @@ export interface FeeHistory {
   baseFeePerBlobGas?: Uint[];
   blobGasUsedRatio?: number[];
 }
+/**
+ * One sender's pooled transactions, keyed by nonce in decimal ("0", "1", …).
+ */
+export interface TxPoolTransactionsByNonce {
+  [k: string]: Transaction | undefined;
+}
+/**
+ * Pooled transactions keyed by sender (EIP-55 checksummed address, as geth keys them), then by decimal nonce.
+ */
+export interface TxPoolTransactionsBySender {
+  [k: string]: TxPoolTransactionsByNonce | undefined;
+}
+/**
+ * The pool: pending = executable now (each sender's nonces continuous from its account nonce), queued = waiting behind a nonce gap. Transactions have null blockHash, blockNumber and transactionIndex.
+ */
+export interface TxPoolContent {
+  pending: TxPoolTransactionsBySender;
+  queued: TxPoolTransactionsBySender;
+}
+/**
+ * One sender's pooled transactions: pending (executable) and queued (behind a nonce gap), keyed by decimal nonce.
+ */
+export interface TxPoolSenderContent {
+  pending: TxPoolTransactionsByNonce;
+  queued: TxPoolTransactionsByNonce;
+}
+/**
+ * One line per pooled transaction, keyed by checksummed sender then decimal nonce: "<to>: <value> wei + <gas> gas × <gasPrice> wei", or "contract creation: …" without a recipient.
+ */
+export interface TxPoolSummariesBySender {
+  [k: string]:
+    | {
+        [k: string]: string | undefined;
+      }
+    | undefined;
+}
+/**
+ * The pool as text: pending (executable) and queued (behind a nonce gap) transaction summaries.
+ */
+export interface TxPoolInspection {
+  pending: TxPoolSummariesBySender;
+  queued: TxPoolSummariesBySender;
+}
+/**
+ * How many pooled transactions are executable (pending) and how many wait behind a nonce gap (queued).
+ */
+export interface TxPoolStatus {
+  pending: Uint;
+  queued: Uint;
+}
 /** Positional params of `eth_accounts`. */
 export type EthAccountsParams = [];
 /** Positional params of `eth_blockNumber`. */
@@ -1500,6 +1550,22 @@ export type RpcDiscoverResult = OpenRpcDocument;
 export type RpcModulesParams = [];
 /** Result of `rpc_modules`. */
 export type RpcModulesResult = RpcModules;
+/** Positional params of `txpool_content`. */
+export type TxpoolContentParams = [];
+/** Result of `txpool_content`. */
+export type TxpoolContentResult = TxPoolContent;
+/** Positional params of `txpool_contentFrom`. */
+export type TxpoolContentFromParams = [address: Address];
+/** Result of `txpool_contentFrom`. */
+export type TxpoolContentFromResult = TxPoolSenderContent;
+/** Positional params of `txpool_inspect`. */
+export type TxpoolInspectParams = [];
+/** Result of `txpool_inspect`. */
+export type TxpoolInspectResult = TxPoolInspection;
+/** Positional params of `txpool_status`. */
+export type TxpoolStatusParams = [];
+/** Result of `txpool_status`. */
+export type TxpoolStatusResult = TxPoolStatus;
 
 /** Params and result of every method, keyed by method name. */
 export interface RpcMethods {
@@ -1604,4 +1670,8 @@ export interface RpcMethods {
   'tools/list': { params: ToolsListParams; result: ToolsListResult };
   'rpc.discover': { params: RpcDiscoverParams; result: RpcDiscoverResult };
   rpc_modules: { params: RpcModulesParams; result: RpcModulesResult };
+  txpool_content: { params: TxpoolContentParams; result: TxpoolContentResult };
+  txpool_contentFrom: { params: TxpoolContentFromParams; result: TxpoolContentFromResult };
+  txpool_inspect: { params: TxpoolInspectParams; result: TxpoolInspectResult };
+  txpool_status: { params: TxpoolStatusParams; result: TxpoolStatusResult };
 }
