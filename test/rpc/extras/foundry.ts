@@ -4,14 +4,19 @@
  * packages; `undefined` where this platform has none, so the tests can say why they skip.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../../helpers/free-port.js';
 import { repoRoot } from '../../helpers/node-process.js';
 
+/**
+ * The platform package's binary itself (`@foundry-rs/<name>-<platform>/bin/<name>`), not the node wrapper in
+ * node_modules/.bin: one process less per start, and a stop signal reaches the tool directly.
+ */
 const binary = (name: string): string | undefined => {
-  const path = join(repoRoot, 'node_modules/.bin', name);
-  return existsSync(path) ? path : undefined;
+  const scope = join(repoRoot, 'node_modules/@foundry-rs');
+  const packages = existsSync(scope) ? readdirSync(scope).filter((dir) => dir.startsWith(`${name}-`)) : [];
+  return packages.map((dir) => join(scope, dir, 'bin', name)).find((path) => existsSync(path));
 };
 
 export const anvilPath = binary('anvil');
