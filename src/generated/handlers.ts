@@ -39,6 +39,10 @@ export interface EthHandlers<Ctx> {
   eth_getFilterChanges(params: T.EthGetFilterChangesParams, ctx: Ctx): MaybePromise<T.EthGetFilterChangesResult>;
   /** Returns every log matching a log filter. */
   eth_getFilterLogs(params: T.EthGetFilterLogsParams, ctx: Ctx): MaybePromise<T.EthGetFilterLogsResult>;
+  /** Returns a block's header by hash. */
+  eth_getHeaderByHash(params: T.EthGetHeaderByHashParams, ctx: Ctx): MaybePromise<T.EthGetHeaderByHashResult>;
+  /** Returns a block's header by number or tag. */
+  eth_getHeaderByNumber(params: T.EthGetHeaderByNumberParams, ctx: Ctx): MaybePromise<T.EthGetHeaderByNumberResult>;
   /** Returns the logs matching a filter. */
   eth_getLogs(params: T.EthGetLogsParams, ctx: Ctx): MaybePromise<T.EthGetLogsResult>;
   /** Returns an EIP-1186 Merkle proof of an account and some of its storage slots. */
@@ -167,6 +171,14 @@ export interface PersonalHandlers<Ctx> {
 export interface DebugHandlers<Ctx> {
   /** Pages through the accounts of a block's state (retesteth). */
   debug_accountRange(params: T.DebugAccountRangeParams, ctx: Ctx): MaybePromise<T.DebugAccountRangeResult>;
+  /** Returns a block's RLP encoding. */
+  debug_getRawBlock(params: T.DebugGetRawBlockParams, ctx: Ctx): MaybePromise<T.DebugGetRawBlockResult>;
+  /** Returns a block header's RLP encoding. */
+  debug_getRawHeader(params: T.DebugGetRawHeaderParams, ctx: Ctx): MaybePromise<T.DebugGetRawHeaderResult>;
+  /** Returns a block's receipts in their consensus encoding. */
+  debug_getRawReceipts(params: T.DebugGetRawReceiptsParams, ctx: Ctx): MaybePromise<T.DebugGetRawReceiptsResult>;
+  /** Returns a transaction's signed encoding. */
+  debug_getRawTransaction(params: T.DebugGetRawTransactionParams, ctx: Ctx): MaybePromise<T.DebugGetRawTransactionResult>;
   /** Lists peers with what they announced. */
   debug_listPeersInfo(params: T.DebugListPeersInfoParams, ctx: Ctx): MaybePromise<T.DebugListPeersInfoResult>;
   /** Pages through an account's storage at a block (retesteth). */

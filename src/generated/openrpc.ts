@@ -3950,11 +3950,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       ],
       "examples": [
         {
-          "name": "three dev blocks, one with a transaction",
+          "name": "the last two dev blocks, one with a 1-gwei transfer",
           "params": [
             {
               "name": "blockCount",
-              "value": "0x3"
+              "value": "0x2"
             },
             {
               "name": "newestBlock",
@@ -3971,7 +3971,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "result": {
             "name": "feeHistory",
             "value": {
-              "oldestBlock": "0x1",
+              "oldestBlock": "0x0",
               "reward": [
                 [
                   "0x0",
@@ -3980,31 +3980,23 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
                 [
                   "0x3b9aca00",
                   "0x3b9aca00"
-                ],
-                [
-                  "0x0",
-                  "0x0"
                 ]
               ],
               "baseFeePerGas": [
-                "0x0",
                 "0x0",
                 "0x0",
                 "0x0"
               ],
               "gasUsedRatio": [
                 0,
-                0.0007,
-                0
+                0.0007
               ],
               "baseFeePerBlobGas": [
-                "0x0",
                 "0x0",
                 "0x0",
                 "0x0"
               ],
               "blobGasUsedRatio": [
-                0,
                 0,
                 0
               ]
@@ -4033,11 +4025,153 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [],
       "examples": [
         {
-          "name": "1 gwei",
+          "name": "dev chain",
           "params": [],
           "result": {
             "name": "maxPriorityFeePerGas",
             "value": "0x3b9aca00"
+          }
+        }
+      ]
+    },
+    {
+      "name": "eth_getHeaderByNumber",
+      "summary": "Returns a block's header by number or tag.",
+      "description": "geth's header object: the block's fields without transactions, uncles and size (totalDifficulty included, as core-geth has it). `pending` gives the header of the block this node would mine next (unsealed). Returns null when the node has no such block. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "block",
+          "description": "A block number or tag.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTag"
+          }
+        }
+      ],
+      "result": {
+        "name": "header",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "#/components/schemas/notFound"
+            },
+            {
+              "$ref": "#/components/schemas/BlockHeaderObject"
+            }
+          ]
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        }
+      ],
+      "examples": [
+        {
+          "name": "dev block 1",
+          "params": [
+            {
+              "name": "block",
+              "value": "0x1"
+            }
+          ],
+          "result": {
+            "name": "header",
+            "value": {
+              "number": "0x1",
+              "hash": "0x8b97685b66e31a9e7d9dbc36021c6b778206a162519fc825d1c27ad2fd187433",
+              "parentHash": "0xeb301efb59ea26cc915b2d7c1e2aba95a174e28df6f5bffe042fbba91a6f8b66",
+              "nonce": "0x0000000000000000",
+              "mixHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
+              "sha3Uncles": "0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347",
+              "logsBloom": "0x00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000",
+              "transactionsRoot": "0x4688718bcd50be240073fe372905a7e29e9fbc3f6b2eb810cca5a1ef1818035d",
+              "stateRoot": "0xc9468dd5808d0744b995b502e5e28f05c0934d0180a230e7f8ef24c2abffb084",
+              "receiptsRoot": "0x056b23fbba480696b65fe5a59b8f2148a1299103c4f57df839233af2cf4ca2d2",
+              "miner": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+              "difficulty": "0x2",
+              "totalDifficulty": "0x4",
+              "extraData": "0x7376632d6e6f6465",
+              "gasLimit": "0x1c9c380",
+              "gasUsed": "0x5208",
+              "timestamp": "0x6b07c1a8",
+              "checkpoint": null
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "eth_getHeaderByHash",
+      "summary": "Returns a block's header by hash.",
+      "description": "geth's header object for the stored block with this hash, canonical or not: the block's fields without transactions, uncles and size. Returns null when the node has no such block. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "blockHash",
+          "description": "Hash of the block.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/hash32"
+          }
+        }
+      ],
+      "result": {
+        "name": "header",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "#/components/schemas/notFound"
+            },
+            {
+              "$ref": "#/components/schemas/BlockHeaderObject"
+            }
+          ]
+        }
+      },
+      "errors": [],
+      "examples": [
+        {
+          "name": "dev block 1",
+          "params": [
+            {
+              "name": "blockHash",
+              "value": "0x8b97685b66e31a9e7d9dbc36021c6b778206a162519fc825d1c27ad2fd187433"
+            }
+          ],
+          "result": {
+            "name": "header",
+            "value": {
+              "number": "0x1",
+              "hash": "0x8b97685b66e31a9e7d9dbc36021c6b778206a162519fc825d1c27ad2fd187433",
+              "parentHash": "0xeb301efb59ea26cc915b2d7c1e2aba95a174e28df6f5bffe042fbba91a6f8b66",
+              "nonce": "0x0000000000000000",
+              "mixHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
+              "sha3Uncles": "0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347",
+              "logsBloom": "0x00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000",
+              "transactionsRoot": "0x4688718bcd50be240073fe372905a7e29e9fbc3f6b2eb810cca5a1ef1818035d",
+              "stateRoot": "0xc9468dd5808d0744b995b502e5e28f05c0934d0180a230e7f8ef24c2abffb084",
+              "receiptsRoot": "0x056b23fbba480696b65fe5a59b8f2148a1299103c4f57df839233af2cf4ca2d2",
+              "miner": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+              "difficulty": "0x2",
+              "totalDifficulty": "0x4",
+              "extraData": "0x7376632d6e6f6465",
+              "gasLimit": "0x1c9c380",
+              "gasUsed": "0x5208",
+              "timestamp": "0x6b07c1a8",
+              "checkpoint": null
+            }
           }
         }
       ]
@@ -5485,6 +5619,211 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
               },
               "nextKey": null
             }
+          }
+        }
+      ]
+    },
+    {
+      "name": "debug_getRawHeader",
+      "summary": "Returns a block header's RLP encoding.",
+      "description": "The consensus RLP of the header (its keccak256 is the block hash). An unknown block gives -32001. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/debug"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "block",
+          "description": "A block number, tag or hash, or an EIP-1898 object.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
+          }
+        }
+      ],
+      "result": {
+        "name": "header",
+        "schema": {
+          "$ref": "#/components/schemas/bytes"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/BlockNotFound"
+        },
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        }
+      ],
+      "examples": [
+        {
+          "name": "dev block 1",
+          "params": [
+            {
+              "name": "block",
+              "value": "0x1"
+            }
+          ],
+          "result": {
+            "name": "header",
+            "value": "0xf901ffa0eb301efb59ea26cc915b2d7c1e2aba95a174e28df6f5bffe042fbba91a6f8b66a01dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d4934794f39fd6e51aad88f6f4ce6ab8827279cfffb92266a0c9468dd5808d0744b995b502e5e28f05c0934d0180a230e7f8ef24c2abffb084a04688718bcd50be240073fe372905a7e29e9fbc3f6b2eb810cca5a1ef1818035da0056b23fbba480696b65fe5a59b8f2148a1299103c4f57df839233af2cf4ca2d2b901000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002018401c9c380825208846b07c1a8887376632d6e6f6465a00000000000000000000000000000000000000000000000000000000000000000880000000000000000"
+          }
+        }
+      ]
+    },
+    {
+      "name": "debug_getRawBlock",
+      "summary": "Returns a block's RLP encoding.",
+      "description": "The consensus RLP of the whole block (header, transactions, uncles), as eth/68 peers exchange it and test_importRawBlock takes it. An unknown block gives -32001. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/debug"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "block",
+          "description": "A block number, tag or hash, or an EIP-1898 object.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
+          }
+        }
+      ],
+      "result": {
+        "name": "block",
+        "schema": {
+          "$ref": "#/components/schemas/bytes"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/BlockNotFound"
+        },
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        }
+      ],
+      "examples": [
+        {
+          "name": "dev block 1, one transfer",
+          "params": [
+            {
+              "name": "block",
+              "value": "0x1"
+            }
+          ],
+          "result": {
+            "name": "block",
+            "value": "0xf9026cf901ffa0eb301efb59ea26cc915b2d7c1e2aba95a174e28df6f5bffe042fbba91a6f8b66a01dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d4934794f39fd6e51aad88f6f4ce6ab8827279cfffb92266a0c9468dd5808d0744b995b502e5e28f05c0934d0180a230e7f8ef24c2abffb084a04688718bcd50be240073fe372905a7e29e9fbc3f6b2eb810cca5a1ef1818035da0056b23fbba480696b65fe5a59b8f2148a1299103c4f57df839233af2cf4ca2d2b901000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002018401c9c380825208846b07c1a8887376632d6e6f6465a00000000000000000000000000000000000000000000000000000000000000000880000000000000000f867f86580843b9aca008252089490f79bf6eb2c4f870365e785982e1f101e93b9060580820a96a0742de936348f54601797d93913b4ebabbc25eb9b8122a6ae32c75a852b285cc8a06d33d4bb4cd5607b93681e51e2f603b1f00c0e095a1c537cf5d5c64ec2b639e8c0"
+          }
+        }
+      ]
+    },
+    {
+      "name": "debug_getRawTransaction",
+      "summary": "Returns a transaction's signed encoding.",
+      "description": "The signed encoding of a mined or pooled transaction (RLP for legacy, the EIP-2718 envelope for type 1), as eth_getRawTransactionByHash; null when the node knows no such transaction. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/debug"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "transactionHash",
+          "description": "Hash of the transaction.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/hash32"
+          }
+        }
+      ],
+      "result": {
+        "name": "transaction",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "#/components/schemas/notFound"
+            },
+            {
+              "$ref": "#/components/schemas/bytes"
+            }
+          ]
+        }
+      },
+      "errors": [],
+      "examples": [
+        {
+          "name": "a dev transfer",
+          "params": [
+            {
+              "name": "transactionHash",
+              "value": "0x64c072287fa98ddea0df61ae65d07053faacafe4dd0accff0760b93f8048199f"
+            }
+          ],
+          "result": {
+            "name": "transaction",
+            "value": "0xf86580843b9aca008252089490f79bf6eb2c4f870365e785982e1f101e93b9060580820a96a0742de936348f54601797d93913b4ebabbc25eb9b8122a6ae32c75a852b285cc8a06d33d4bb4cd5607b93681e51e2f603b1f00c0e095a1c537cf5d5c64ec2b639e8"
+          }
+        }
+      ]
+    },
+    {
+      "name": "debug_getRawReceipts",
+      "summary": "Returns a block's receipts in their consensus encoding.",
+      "description": "One entry per transaction, in block order: the receipt as receiptsRoot commits to it (status or pre-Byzantium state root, cumulative gas, bloom, logs; a typed transaction's receipt prefixed with its type byte), geth's encoding. An unknown block gives -32001. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/debug"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "block",
+          "description": "A block number, tag or hash, or an EIP-1898 object.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
+          }
+        }
+      ],
+      "result": {
+        "name": "receipts",
+        "schema": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/bytes"
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/BlockNotFound"
+        },
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        }
+      ],
+      "examples": [
+        {
+          "name": "dev block 1, one transfer",
+          "params": [
+            {
+              "name": "block",
+              "value": "0x1"
+            }
+          ],
+          "result": {
+            "name": "receipts",
+            "value": [
+              "0xf9010801825208b9010000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000c0"
+            ]
           }
         }
       ]
@@ -11540,6 +11879,115 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         "required": [
           "pending",
           "queued"
+        ],
+        "additionalProperties": false
+      },
+      "BlockHeaderObject": {
+        "title": "BlockHeaderObject",
+        "type": "object",
+        "description": "A block header in geth's shape (eth_getHeaderByNumber / eth_getHeaderByHash): the Block object's fields without transactions, uncles and size, with totalDifficulty as core-geth adds it and the ECIP-1097 fields as on blocks (checkpoint; lastCheckpointNumber only on a network with checkpointing).",
+        "properties": {
+          "number": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "hash": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "parentHash": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "nonce": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/bytes8"
+              },
+              {
+                "type": "string",
+                "const": "0x",
+                "description": "Empty: an ECIP-1097 checkpoint block, which has no proof of work."
+              }
+            ]
+          },
+          "mixHash": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/hash32"
+              },
+              {
+                "type": "string",
+                "const": "0x",
+                "description": "Empty: an ECIP-1097 checkpoint block, which has no proof of work."
+              }
+            ]
+          },
+          "sha3Uncles": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "logsBloom": {
+            "$ref": "#/components/schemas/bytes256"
+          },
+          "transactionsRoot": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "stateRoot": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "receiptsRoot": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "miner": {
+            "$ref": "#/components/schemas/address"
+          },
+          "difficulty": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "totalDifficulty": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "lastCheckpointNumber": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "extraData": {
+            "$ref": "#/components/schemas/bytes"
+          },
+          "gasLimit": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "gasUsed": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "timestamp": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "checkpoint": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "$ref": "#/components/schemas/Checkpoint"
+              }
+            ]
+          }
+        },
+        "required": [
+          "number",
+          "hash",
+          "parentHash",
+          "nonce",
+          "mixHash",
+          "sha3Uncles",
+          "logsBloom",
+          "transactionsRoot",
+          "stateRoot",
+          "receiptsRoot",
+          "miner",
+          "difficulty",
+          "totalDifficulty",
+          "extraData",
+          "gasLimit",
+          "gasUsed",
+          "timestamp"
         ],
         "additionalProperties": false
       }

@@ -24,6 +24,8 @@ export type MethodName =
   | 'eth_getCode'
   | 'eth_getFilterChanges'
   | 'eth_getFilterLogs'
+  | 'eth_getHeaderByHash'
+  | 'eth_getHeaderByNumber'
   | 'eth_getLogs'
   | 'eth_getProof'
   | 'eth_getRawTransactionByBlockHashAndIndex'
@@ -82,6 +84,10 @@ export type MethodName =
   | 'personal_signAndSendTransaction'
   | 'personal_unlockAccount'
   | 'debug_accountRange'
+  | 'debug_getRawBlock'
+  | 'debug_getRawHeader'
+  | 'debug_getRawReceipts'
+  | 'debug_getRawTransaction'
   | 'debug_listPeersInfo'
   | 'debug_storageRangeAt'
   | 'qa_generateCheckpoint'
@@ -567,6 +573,36 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateEthGetFilterLogsResult),
+    transport: 'any',
+  },
+  eth_getHeaderByHash: {
+    name: 'eth_getHeaderByHash',
+    namespace: 'eth',
+    params: [
+      {
+        name: 'blockHash',
+        required: true,
+        expects: 'a 32-byte hash as 64 hex digits',
+        check: paramChecker(validators.validateEthGetHeaderByHashBlockHashParam, {"e":"a 32-byte hash as 64 hex digits","r":"hash32"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateEthGetHeaderByHashResult),
+    transport: 'any',
+  },
+  eth_getHeaderByNumber: {
+    name: 'eth_getHeaderByNumber',
+    namespace: 'eth',
+    params: [
+      {
+        name: 'block',
+        required: true,
+        expects: 'a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized',
+        check: paramChecker(validators.validateEthGetHeaderByNumberBlockParam, {"e":"a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized","r":"BlockNumberOrTag"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateEthGetHeaderByNumberResult),
     transport: 'any',
   },
   eth_getLogs: {
@@ -1484,6 +1520,66 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 4,
     checkResult: checker(validators.validateDebugAccountRangeResult),
+    transport: 'any',
+  },
+  debug_getRawBlock: {
+    name: 'debug_getRawBlock',
+    namespace: 'debug',
+    params: [
+      {
+        name: 'block',
+        required: true,
+        expects: 'a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}',
+        check: paramChecker(validators.validateDebugGetRawBlockBlockParam, {"e":"a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}","r":"BlockNumberOrTagOrHash"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateDebugGetRawBlockResult),
+    transport: 'any',
+  },
+  debug_getRawHeader: {
+    name: 'debug_getRawHeader',
+    namespace: 'debug',
+    params: [
+      {
+        name: 'block',
+        required: true,
+        expects: 'a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}',
+        check: paramChecker(validators.validateDebugGetRawHeaderBlockParam, {"e":"a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}","r":"BlockNumberOrTagOrHash"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateDebugGetRawHeaderResult),
+    transport: 'any',
+  },
+  debug_getRawReceipts: {
+    name: 'debug_getRawReceipts',
+    namespace: 'debug',
+    params: [
+      {
+        name: 'block',
+        required: true,
+        expects: 'a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}',
+        check: paramChecker(validators.validateDebugGetRawReceiptsBlockParam, {"e":"a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}","r":"BlockNumberOrTagOrHash"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateDebugGetRawReceiptsResult),
+    transport: 'any',
+  },
+  debug_getRawTransaction: {
+    name: 'debug_getRawTransaction',
+    namespace: 'debug',
+    params: [
+      {
+        name: 'transactionHash',
+        required: true,
+        expects: 'a 32-byte hash as 64 hex digits',
+        check: paramChecker(validators.validateDebugGetRawTransactionTransactionHashParam, {"e":"a 32-byte hash as 64 hex digits","r":"hash32"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateDebugGetRawTransactionResult),
     transport: 'any',
   },
   debug_listPeersInfo: {

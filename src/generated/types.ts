@@ -134,6 +134,8 @@ export type EthGetBlockTransactionCountByHashResult = NotFound | Uint;
 export type EthGetBlockTransactionCountByNumberResult = NotFound | Uint;
 export type EthGetFilterChangesResult = Log[] | Hash32[];
 export type EthGetFilterLogsResult = Log[];
+export type EthGetHeaderByHashResult = NotFound | BlockHeaderObject;
+export type EthGetHeaderByNumberResult = NotFound | BlockHeaderObject;
 export type EthGetLogsResult = Log[];
 export type EthGetProofStorageKeysParam = BytesMax32[];
 export type EthGetRawTransactionByBlockHashAndIndexResult = NotFound | Bytes;
@@ -182,6 +184,8 @@ export type PersonalSignAndSendTransactionPassphraseParam = string;
 export type PersonalUnlockAccountPassphraseParam = string;
 export type PersonalUnlockAccountDurationParam = NotFound | Uint | number;
 export type PersonalUnlockAccountResult = boolean;
+export type DebugGetRawReceiptsResult = Bytes[];
+export type DebugGetRawTransactionResult = NotFound | Bytes;
 export type DebugListPeersInfoResult = PeerInfo[];
 export type QaGenerateCheckpointPrivateKeysParam = PrivateKey[];
 export type QaMineBlocksCountParam = number | Uint;
@@ -1248,6 +1252,30 @@ export interface TxPoolStatus {
   pending: Uint;
   queued: Uint;
 }
+/**
+ * A block header in geth's shape (eth_getHeaderByNumber / eth_getHeaderByHash): the Block object's fields without transactions, uncles and size, with totalDifficulty as core-geth adds it and the ECIP-1097 fields as on blocks (checkpoint; lastCheckpointNumber only on a network with checkpointing).
+ */
+export interface BlockHeaderObject {
+  number: Uint;
+  hash: Hash32;
+  parentHash: Hash32;
+  nonce: Bytes8 | "0x";
+  mixHash: Hash32 | "0x";
+  sha3Uncles: Hash32;
+  logsBloom: Bytes256;
+  transactionsRoot: Hash32;
+  stateRoot: Hash32;
+  receiptsRoot: Hash32;
+  miner: Address;
+  difficulty: Uint;
+  totalDifficulty: Uint;
+  lastCheckpointNumber?: Uint;
+  extraData: Bytes;
+  gasLimit: Uint;
+  gasUsed: Uint;
+  timestamp: Uint;
+  checkpoint?: NotFound | Checkpoint;
+}
 /** Positional params of `eth_accounts`. */
 export type EthAccountsParams = [];
 /** Positional params of `eth_blockNumber`. */
@@ -1300,6 +1328,10 @@ export type EthGetCodeResult = Bytes;
 export type EthGetFilterChangesParams = [filterId: Uint];
 /** Positional params of `eth_getFilterLogs`. */
 export type EthGetFilterLogsParams = [filterId: Uint];
+/** Positional params of `eth_getHeaderByHash`. */
+export type EthGetHeaderByHashParams = [blockHash: Hash32];
+/** Positional params of `eth_getHeaderByNumber`. */
+export type EthGetHeaderByNumberParams = [block: BlockNumberOrTag];
 /** Positional params of `eth_getLogs`. */
 export type EthGetLogsParams = [filter: Filter];
 /** Positional params of `eth_getProof`. */
@@ -1466,6 +1498,18 @@ export type PersonalUnlockAccountParams = [address: Address, passphrase: Persona
 export type DebugAccountRangeParams = [block: TestBlockHashOrNumber, txIndex: TestQuantity, startKey: Bytes, maxResults: TestQuantity];
 /** Result of `debug_accountRange`. */
 export type DebugAccountRangeResult = AccountRange;
+/** Positional params of `debug_getRawBlock`. */
+export type DebugGetRawBlockParams = [block: BlockNumberOrTagOrHash];
+/** Result of `debug_getRawBlock`. */
+export type DebugGetRawBlockResult = Bytes;
+/** Positional params of `debug_getRawHeader`. */
+export type DebugGetRawHeaderParams = [block: BlockNumberOrTagOrHash];
+/** Result of `debug_getRawHeader`. */
+export type DebugGetRawHeaderResult = Bytes;
+/** Positional params of `debug_getRawReceipts`. */
+export type DebugGetRawReceiptsParams = [block: BlockNumberOrTagOrHash];
+/** Positional params of `debug_getRawTransaction`. */
+export type DebugGetRawTransactionParams = [transactionHash: Hash32];
 /** Positional params of `debug_listPeersInfo`. */
 export type DebugListPeersInfoParams = [];
 /** Positional params of `debug_storageRangeAt`. */
@@ -1586,6 +1630,8 @@ export interface RpcMethods {
   eth_getCode: { params: EthGetCodeParams; result: EthGetCodeResult };
   eth_getFilterChanges: { params: EthGetFilterChangesParams; result: EthGetFilterChangesResult };
   eth_getFilterLogs: { params: EthGetFilterLogsParams; result: EthGetFilterLogsResult };
+  eth_getHeaderByHash: { params: EthGetHeaderByHashParams; result: EthGetHeaderByHashResult };
+  eth_getHeaderByNumber: { params: EthGetHeaderByNumberParams; result: EthGetHeaderByNumberResult };
   eth_getLogs: { params: EthGetLogsParams; result: EthGetLogsResult };
   eth_getProof: { params: EthGetProofParams; result: EthGetProofResult };
   eth_getRawTransactionByBlockHashAndIndex: { params: EthGetRawTransactionByBlockHashAndIndexParams; result: EthGetRawTransactionByBlockHashAndIndexResult };
@@ -1644,6 +1690,10 @@ export interface RpcMethods {
   personal_signAndSendTransaction: { params: PersonalSignAndSendTransactionParams; result: PersonalSignAndSendTransactionResult };
   personal_unlockAccount: { params: PersonalUnlockAccountParams; result: PersonalUnlockAccountResult };
   debug_accountRange: { params: DebugAccountRangeParams; result: DebugAccountRangeResult };
+  debug_getRawBlock: { params: DebugGetRawBlockParams; result: DebugGetRawBlockResult };
+  debug_getRawHeader: { params: DebugGetRawHeaderParams; result: DebugGetRawHeaderResult };
+  debug_getRawReceipts: { params: DebugGetRawReceiptsParams; result: DebugGetRawReceiptsResult };
+  debug_getRawTransaction: { params: DebugGetRawTransactionParams; result: DebugGetRawTransactionResult };
   debug_listPeersInfo: { params: DebugListPeersInfoParams; result: DebugListPeersInfoResult };
   debug_storageRangeAt: { params: DebugStorageRangeAtParams; result: DebugStorageRangeAtResult };
   qa_generateCheckpoint: { params: QaGenerateCheckpointParams; result: QaGenerateCheckpointResult };

@@ -123,6 +123,12 @@ const WS_ONLY: Record<string, string> = { eth_subscribe: 'eth', eth_unsubscribe:
 const RPC_EXTRAS: Record<string, string> = {
   eth_feeHistory: 'eth',
   eth_maxPriorityFeePerGas: 'eth',
+  eth_getHeaderByNumber: 'eth',
+  eth_getHeaderByHash: 'eth',
+  debug_getRawHeader: 'debug',
+  debug_getRawBlock: 'debug',
+  debug_getRawTransaction: 'debug',
+  debug_getRawReceipts: 'debug',
   txpool_content: 'txpool',
   txpool_contentFrom: 'txpool',
   txpool_inspect: 'txpool',

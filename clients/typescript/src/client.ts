@@ -153,6 +153,21 @@ export interface RpcMethodsClient {
    */
   eth_getFilterLogs(...params: T.EthGetFilterLogsParams): Promise<T.EthGetFilterLogsResult>;
   /**
+   * `eth_getHeaderByHash`: Returns a block's header by hash.
+   *
+   * @param blockHash Hash of the block.
+   * @returns header
+   */
+  eth_getHeaderByHash(...params: T.EthGetHeaderByHashParams): Promise<T.EthGetHeaderByHashResult>;
+  /**
+   * `eth_getHeaderByNumber`: Returns a block's header by number or tag.
+   *
+   * @param block A block number or tag.
+   * @returns header
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   */
+  eth_getHeaderByNumber(...params: T.EthGetHeaderByNumberParams): Promise<T.EthGetHeaderByNumberResult>;
+  /**
    * `eth_getLogs`: Returns the logs matching a filter.
    *
    * @param filter Which logs to return.
@@ -657,6 +672,40 @@ export interface RpcMethodsClient {
    */
   debug_accountRange(...params: T.DebugAccountRangeParams): Promise<T.DebugAccountRangeResult>;
   /**
+   * `debug_getRawBlock`: Returns a block's RLP encoding.
+   *
+   * @param block A block number, tag or hash, or an EIP-1898 object.
+   * @returns block
+   * @throws {RpcClientError} -32001 Block 0x… not found
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   */
+  debug_getRawBlock(...params: T.DebugGetRawBlockParams): Promise<T.DebugGetRawBlockResult>;
+  /**
+   * `debug_getRawHeader`: Returns a block header's RLP encoding.
+   *
+   * @param block A block number, tag or hash, or an EIP-1898 object.
+   * @returns header
+   * @throws {RpcClientError} -32001 Block 0x… not found
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   */
+  debug_getRawHeader(...params: T.DebugGetRawHeaderParams): Promise<T.DebugGetRawHeaderResult>;
+  /**
+   * `debug_getRawReceipts`: Returns a block's receipts in their consensus encoding.
+   *
+   * @param block A block number, tag or hash, or an EIP-1898 object.
+   * @returns receipts
+   * @throws {RpcClientError} -32001 Block 0x… not found
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   */
+  debug_getRawReceipts(...params: T.DebugGetRawReceiptsParams): Promise<T.DebugGetRawReceiptsResult>;
+  /**
+   * `debug_getRawTransaction`: Returns a transaction's signed encoding.
+   *
+   * @param transactionHash Hash of the transaction.
+   * @returns transaction
+   */
+  debug_getRawTransaction(...params: T.DebugGetRawTransactionParams): Promise<T.DebugGetRawTransactionResult>;
+  /**
    * `debug_listPeersInfo`: Lists peers with what they announced.
    *
    * @returns peers
@@ -928,6 +977,8 @@ const METHOD_NAMES: { readonly [member: string]: string } = {
   eth_getCode: 'eth_getCode',
   eth_getFilterChanges: 'eth_getFilterChanges',
   eth_getFilterLogs: 'eth_getFilterLogs',
+  eth_getHeaderByHash: 'eth_getHeaderByHash',
+  eth_getHeaderByNumber: 'eth_getHeaderByNumber',
   eth_getLogs: 'eth_getLogs',
   eth_getProof: 'eth_getProof',
   eth_getRawTransactionByBlockHashAndIndex: 'eth_getRawTransactionByBlockHashAndIndex',
@@ -986,6 +1037,10 @@ const METHOD_NAMES: { readonly [member: string]: string } = {
   personal_signAndSendTransaction: 'personal_signAndSendTransaction',
   personal_unlockAccount: 'personal_unlockAccount',
   debug_accountRange: 'debug_accountRange',
+  debug_getRawBlock: 'debug_getRawBlock',
+  debug_getRawHeader: 'debug_getRawHeader',
+  debug_getRawReceipts: 'debug_getRawReceipts',
+  debug_getRawTransaction: 'debug_getRawTransaction',
   debug_listPeersInfo: 'debug_listPeersInfo',
   debug_storageRangeAt: 'debug_storageRangeAt',
   qa_generateCheckpoint: 'qa_generateCheckpoint',
