@@ -55,6 +55,8 @@ export const NAMESPACES = [
   'iele',
   'mcp',
   'rpc',
+  'txpool',
+  'admin',
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

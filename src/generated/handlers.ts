@@ -17,6 +17,8 @@ export interface EthHandlers<Ctx> {
   eth_coinbase(params: T.EthCoinbaseParams, ctx: Ctx): MaybePromise<T.EthCoinbaseResult>;
   /** Estimates the gas a transaction needs. */
   eth_estimateGas(params: T.EthEstimateGasParams, ctx: Ctx): MaybePromise<T.EthEstimateGasResult>;
+  /** Returns base fees, gas use and gas-price percentiles of recent blocks. */
+  eth_feeHistory(params: T.EthFeeHistoryParams, ctx: Ctx): MaybePromise<T.EthFeeHistoryResult>;
   /** Returns a gas price suggestion in wei. */
   eth_gasPrice(params: T.EthGasPriceParams, ctx: Ctx): MaybePromise<T.EthGasPriceResult>;
   /** Returns the balance of an account in wei. */
@@ -37,6 +39,10 @@ export interface EthHandlers<Ctx> {
   eth_getFilterChanges(params: T.EthGetFilterChangesParams, ctx: Ctx): MaybePromise<T.EthGetFilterChangesResult>;
   /** Returns every log matching a log filter. */
   eth_getFilterLogs(params: T.EthGetFilterLogsParams, ctx: Ctx): MaybePromise<T.EthGetFilterLogsResult>;
+  /** Returns a block's header by hash. */
+  eth_getHeaderByHash(params: T.EthGetHeaderByHashParams, ctx: Ctx): MaybePromise<T.EthGetHeaderByHashResult>;
+  /** Returns a block's header by number or tag. */
+  eth_getHeaderByNumber(params: T.EthGetHeaderByNumberParams, ctx: Ctx): MaybePromise<T.EthGetHeaderByNumberResult>;
   /** Returns the logs matching a filter. */
   eth_getLogs(params: T.EthGetLogsParams, ctx: Ctx): MaybePromise<T.EthGetLogsResult>;
   /** Returns an EIP-1186 Merkle proof of an account and some of its storage slots. */
@@ -73,6 +79,8 @@ export interface EthHandlers<Ctx> {
   eth_getWork(params: T.EthGetWorkParams, ctx: Ctx): MaybePromise<T.EthGetWorkResult>;
   /** Returns the hash rate of this node's miners, in hashes per second. */
   eth_hashrate(params: T.EthHashrateParams, ctx: Ctx): MaybePromise<T.EthHashrateResult>;
+  /** Returns a tip suggestion in wei: on Ethereum Classic, the gas price suggestion. */
+  eth_maxPriorityFeePerGas(params: T.EthMaxPriorityFeePerGasParams, ctx: Ctx): MaybePromise<T.EthMaxPriorityFeePerGasResult>;
   /** Tells whether this node is mining. */
   eth_mining(params: T.EthMiningParams, ctx: Ctx): MaybePromise<T.EthMiningResult>;
   /** Creates a filter that reports new block hashes. */
@@ -163,6 +171,14 @@ export interface PersonalHandlers<Ctx> {
 export interface DebugHandlers<Ctx> {
   /** Pages through the accounts of a block's state (retesteth). */
   debug_accountRange(params: T.DebugAccountRangeParams, ctx: Ctx): MaybePromise<T.DebugAccountRangeResult>;
+  /** Returns a block's RLP encoding. */
+  debug_getRawBlock(params: T.DebugGetRawBlockParams, ctx: Ctx): MaybePromise<T.DebugGetRawBlockResult>;
+  /** Returns a block header's RLP encoding. */
+  debug_getRawHeader(params: T.DebugGetRawHeaderParams, ctx: Ctx): MaybePromise<T.DebugGetRawHeaderResult>;
+  /** Returns a block's receipts in their consensus encoding. */
+  debug_getRawReceipts(params: T.DebugGetRawReceiptsParams, ctx: Ctx): MaybePromise<T.DebugGetRawReceiptsResult>;
+  /** Returns a transaction's signed encoding. */
+  debug_getRawTransaction(params: T.DebugGetRawTransactionParams, ctx: Ctx): MaybePromise<T.DebugGetRawTransactionResult>;
   /** Lists peers with what they announced. */
   debug_listPeersInfo(params: T.DebugListPeersInfoParams, ctx: Ctx): MaybePromise<T.DebugListPeersInfoResult>;
   /** Pages through an account's storage at a block (retesteth). */
@@ -244,6 +260,20 @@ export interface RpcHandlers<Ctx> {
   rpc_modules(params: T.RpcModulesParams, ctx: Ctx): MaybePromise<T.RpcModulesResult>;
 }
 
+export interface TxpoolHandlers<Ctx> {
+  /** Returns every pooled transaction, pending and queued, by sender and nonce. */
+  txpool_content(params: T.TxpoolContentParams, ctx: Ctx): MaybePromise<T.TxpoolContentResult>;
+  /** Returns one sender's pooled transactions, pending and queued, by nonce. */
+  txpool_contentFrom(params: T.TxpoolContentFromParams, ctx: Ctx): MaybePromise<T.TxpoolContentFromResult>;
+  /** Returns a one-line summary of every pooled transaction, by sender and nonce. */
+  txpool_inspect(params: T.TxpoolInspectParams, ctx: Ctx): MaybePromise<T.TxpoolInspectResult>;
+  /** Returns how many transactions are pending and queued. */
+  txpool_status(params: T.TxpoolStatusParams, ctx: Ctx): MaybePromise<T.TxpoolStatusResult>;
+}
+
+/** Every `admin` method is marked x-unavailable, so there is nothing to implement yet. */
+export interface AdminHandlers<Ctx> {}
+
 export interface Handlers<Ctx> {
   eth: EthHandlers<Ctx>;
   web3: Web3Handlers<Ctx>;
@@ -257,4 +287,6 @@ export interface Handlers<Ctx> {
   iele: IeleHandlers<Ctx>;
   mcp: McpHandlers<Ctx>;
   rpc: RpcHandlers<Ctx>;
+  txpool: TxpoolHandlers<Ctx>;
+  admin: AdminHandlers<Ctx>;
 }

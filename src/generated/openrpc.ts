@@ -2032,7 +2032,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_sendRawTransaction",
       "summary": "Submits a signed transaction to the pool and the network.",
-      "description": "Accepts a signed legacy (EIP-155 or pre-EIP-155) transaction, or an EIP-2930 (type 0x1) transaction from the Magneto fork on. The transaction enters the pool, is broadcast to peers, and its hash is returned at once; mining is asynchronous, so poll eth_getTransactionReceipt. The pool rejects a transaction with -32003 and one of these messages: \"nonce too low\" (the nonce is already used), \"insufficient funds for gas * price + value\", \"intrinsic gas too low\" (gas below 21000 plus data and creation costs), \"exceeds block gas limit\", \"chain id mismatch\" (signed for another chain), \"replacement transaction underpriced\" (same sender and nonce as a pooled transaction without a higher gas price), \"already known\". Bytes that do not decode as a transaction, or a signature from which no sender can be recovered, give -32602 (the original product answered -32600 with HTTP 400). Deliberately stricter than ethereum/execution-apis: byte strings need an even number of hex digits (`0x1` names no byte string; geth refuses it too).",
+      "description": "Accepts a signed legacy (EIP-155 or pre-EIP-155) transaction, or an EIP-2930 (type 0x1) transaction from the Magneto fork on. The transaction enters the pool, is broadcast to peers, and its hash is returned at once; mining is asynchronous, so poll eth_getTransactionReceipt. The pool rejects a transaction with -32003 and one of these messages: \"nonce too low\" (the nonce is already used), \"insufficient funds for gas * price + value\", \"intrinsic gas too low\" (gas below 21000 plus data and creation costs), \"exceeds block gas limit\", \"chain id mismatch\" (signed for another chain), \"replacement transaction underpriced\" (same sender and nonce as a pooled transaction without a higher gas price), \"already known\", and \"transaction type not supported: …\" for types Ethereum Classic does not have (an EIP-1559 type-2 transaction: the message says to send a legacy one, type 0 with gasPrice, or Foundry's `--legacy`; eth_sendTransaction answers a request with maxFeePerGas the same way). Bytes that do not decode as a transaction, or a signature from which no sender can be recovered, give -32602 (the original product answered -32600 with HTTP 400). Deliberately stricter than ethereum/execution-apis: byte strings need an even number of hex digits (`0x1` names no byte string; geth refuses it too).",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -2097,7 +2097,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_sendTransaction",
       "summary": "Signs a transaction with a keystore account and submits it.",
-      "description": "The `from` account must be in the keystore and unlocked (personal_unlockAccount); otherwise -32000 \"account is locked or unknown\". Missing fields are filled in: nonce = the account's pending nonce, gasPrice = eth_gasPrice, gas = eth_estimateGas of the request (whose revert gives error 3 as in eth_estimateGas), chainId = eth_chainId. Without `to` and with `data`, the transaction creates a contract. The node signs a legacy EIP-155 transaction, submits it like eth_sendRawTransaction, and returns its hash. The pool rejects a transaction with -32003 and one of these messages: \"nonce too low\" (the nonce is already used), \"insufficient funds for gas * price + value\", \"intrinsic gas too low\" (gas below 21000 plus data and creation costs), \"exceeds block gas limit\", \"chain id mismatch\" (signed for another chain), \"replacement transaction underpriced\" (same sender and nonce as a pooled transaction without a higher gas price), \"already known\". For keys you hold yourself, sign locally and use eth_sendRawTransaction. The node signs legacy transactions only: an EIP-2930 request (type 0x1 or a non-empty accessList) gives -32602, and so do maxFeePerGas/maxPriorityFeePerGas, types 0x2 and later, blob fields and a non-empty authorizationList (Ethereum Classic has no London, Cancun or Prague). Deliberately stricter than ethereum/execution-apis: `from` is required, since it names the key that signs (geth fails a request without it with an unknown-account error). Deliberately stricter than ethereum/execution-apis: byte strings need an even number of hex digits (`0x1` names no byte string; geth refuses it too).",
+      "description": "The `from` account must be in the keystore and unlocked (personal_unlockAccount); otherwise -32000 \"account is locked or unknown\". Missing fields are filled in: nonce = the account's pending nonce, gasPrice = eth_gasPrice, gas = eth_estimateGas of the request (whose revert gives error 3 as in eth_estimateGas), chainId = eth_chainId. Without `to` and with `data`, the transaction creates a contract. The node signs a legacy EIP-155 transaction, submits it like eth_sendRawTransaction, and returns its hash. The pool rejects a transaction with -32003 and one of these messages: \"nonce too low\" (the nonce is already used), \"insufficient funds for gas * price + value\", \"intrinsic gas too low\" (gas below 21000 plus data and creation costs), \"exceeds block gas limit\", \"chain id mismatch\" (signed for another chain), \"replacement transaction underpriced\" (same sender and nonce as a pooled transaction without a higher gas price), \"already known\". For keys you hold yourself, sign locally and use eth_sendRawTransaction. The node signs legacy transactions only: an EIP-2930 request (type 0x1 or a non-empty accessList) gives -32602, and so do types 0x3 and later, blob fields and a non-empty authorizationList (Ethereum Classic has no Cancun or Prague). An EIP-1559 request (type 0x2, maxFeePerGas or maxPriorityFeePerGas) gives -32003 \"transaction type not supported: EIP-1559 (type 2 …) transactions are not active on Ethereum Classic …; send a legacy transaction instead: type 0 with gasPrice (… Foundry: `cast send --legacy` …)\", the answer eth_sendRawTransaction gives a signed type-2 transaction. Deliberately stricter than ethereum/execution-apis: `from` is required, since it names the key that signs (geth fails a request without it with an unknown-account error). Deliberately stricter than ethereum/execution-apis: byte strings need an even number of hex digits (`0x1` names no byte string; geth refuses it too).",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -3885,6 +3885,298 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "x-transport": "ws"
     },
     {
+      "name": "eth_feeHistory",
+      "summary": "Returns base fees, gas use and gas-price percentiles of recent blocks.",
+      "description": "Answers as core-geth does on Ethereum Classic, which has no EIP-1559 base fee: baseFeePerGas is 0x0 for every block and for the next one, gasUsedRatio is each block's gasUsed / gasLimit, and with rewardPercentiles each block gets one reward per percentile: the gas price of the transaction at which that share of the block's gas was used (transactions sorted by gas price; without a base fee a transaction's effective tip is its whole gas price), 0x0 for a block without transactions. Wallets that ask it (Foundry's cast without --legacy, viem's fee estimation) then learn the chain has no base fee; send legacy transactions with eth_gasPrice as gasPrice. blockCount is hex or a decimal number; above 1024 it is shortened to 1024 (geth's default), and the range never reaches before genesis. `pending` reads as `latest`. A newest block above the head gives -32000 \"request beyond head block\"; percentiles outside 0..100 or not strictly ascending give -32602. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "blockCount",
+          "description": "How many blocks, ending at newestBlock: a hex quantity or a decimal number.",
+          "required": true,
+          "schema": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/uint"
+              },
+              {
+                "type": "integer",
+                "minimum": 0
+              }
+            ]
+          }
+        },
+        {
+          "name": "newestBlock",
+          "description": "The last block of the range: a number or a tag.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTag"
+          }
+        },
+        {
+          "name": "rewardPercentiles",
+          "description": "Ascending percentiles (0 to 100) of gas used at which to sample the gas prices paid in each block.",
+          "required": false,
+          "schema": {
+            "type": "array",
+            "items": {
+              "type": "number",
+              "minimum": 0,
+              "maximum": 100
+            }
+          }
+        }
+      ],
+      "result": {
+        "name": "feeHistory",
+        "schema": {
+          "$ref": "#/components/schemas/FeeHistory"
+        }
+      },
+      "errors": [
+        {
+          "code": -32000,
+          "message": "request beyond head block: requested <n>, head <head>"
+        },
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        }
+      ],
+      "examples": [
+        {
+          "name": "the last two dev blocks, one with a 1-gwei transfer",
+          "params": [
+            {
+              "name": "blockCount",
+              "value": "0x2"
+            },
+            {
+              "name": "newestBlock",
+              "value": "latest"
+            },
+            {
+              "name": "rewardPercentiles",
+              "value": [
+                25,
+                75
+              ]
+            }
+          ],
+          "result": {
+            "name": "feeHistory",
+            "value": {
+              "oldestBlock": "0x0",
+              "reward": [
+                [
+                  "0x0",
+                  "0x0"
+                ],
+                [
+                  "0x3b9aca00",
+                  "0x3b9aca00"
+                ]
+              ],
+              "baseFeePerGas": [
+                "0x0",
+                "0x0",
+                "0x0"
+              ],
+              "gasUsedRatio": [
+                0,
+                0.0007
+              ],
+              "baseFeePerBlobGas": [
+                "0x0",
+                "0x0",
+                "0x0"
+              ],
+              "blobGasUsedRatio": [
+                0,
+                0
+              ]
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "eth_maxPriorityFeePerGas",
+      "summary": "Returns a tip suggestion in wei: on Ethereum Classic, the gas price suggestion.",
+      "description": "core-geth suggests a tip from the effective tips of recent transactions; without an EIP-1559 base fee a transaction's tip is its whole gas price, so the answer equals eth_gasPrice's (the same suggestion here). Ethereum Classic takes no EIP-1559 transactions: use the value as the gasPrice of a legacy transaction. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "maxPriorityFeePerGas",
+        "schema": {
+          "$ref": "#/components/schemas/uint"
+        }
+      },
+      "errors": [],
+      "examples": [
+        {
+          "name": "dev chain",
+          "params": [],
+          "result": {
+            "name": "maxPriorityFeePerGas",
+            "value": "0x3b9aca00"
+          }
+        }
+      ]
+    },
+    {
+      "name": "eth_getHeaderByNumber",
+      "summary": "Returns a block's header by number or tag.",
+      "description": "geth's header object: the block's fields without transactions, uncles and size (totalDifficulty included, as core-geth has it). `pending` gives the header of the block this node would mine next (unsealed). Returns null when the node has no such block. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "block",
+          "description": "A block number or tag.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTag"
+          }
+        }
+      ],
+      "result": {
+        "name": "header",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "#/components/schemas/notFound"
+            },
+            {
+              "$ref": "#/components/schemas/BlockHeaderObject"
+            }
+          ]
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        }
+      ],
+      "examples": [
+        {
+          "name": "dev block 1",
+          "params": [
+            {
+              "name": "block",
+              "value": "0x1"
+            }
+          ],
+          "result": {
+            "name": "header",
+            "value": {
+              "number": "0x1",
+              "hash": "0x8b97685b66e31a9e7d9dbc36021c6b778206a162519fc825d1c27ad2fd187433",
+              "parentHash": "0xeb301efb59ea26cc915b2d7c1e2aba95a174e28df6f5bffe042fbba91a6f8b66",
+              "nonce": "0x0000000000000000",
+              "mixHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
+              "sha3Uncles": "0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347",
+              "logsBloom": "0x00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000",
+              "transactionsRoot": "0x4688718bcd50be240073fe372905a7e29e9fbc3f6b2eb810cca5a1ef1818035d",
+              "stateRoot": "0xc9468dd5808d0744b995b502e5e28f05c0934d0180a230e7f8ef24c2abffb084",
+              "receiptsRoot": "0x056b23fbba480696b65fe5a59b8f2148a1299103c4f57df839233af2cf4ca2d2",
+              "miner": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+              "difficulty": "0x2",
+              "totalDifficulty": "0x4",
+              "extraData": "0x7376632d6e6f6465",
+              "gasLimit": "0x1c9c380",
+              "gasUsed": "0x5208",
+              "timestamp": "0x6b07c1a8",
+              "checkpoint": null
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "eth_getHeaderByHash",
+      "summary": "Returns a block's header by hash.",
+      "description": "geth's header object for the stored block with this hash, canonical or not: the block's fields without transactions, uncles and size. Returns null when the node has no such block. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "blockHash",
+          "description": "Hash of the block.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/hash32"
+          }
+        }
+      ],
+      "result": {
+        "name": "header",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "#/components/schemas/notFound"
+            },
+            {
+              "$ref": "#/components/schemas/BlockHeaderObject"
+            }
+          ]
+        }
+      },
+      "errors": [],
+      "examples": [
+        {
+          "name": "dev block 1",
+          "params": [
+            {
+              "name": "blockHash",
+              "value": "0x8b97685b66e31a9e7d9dbc36021c6b778206a162519fc825d1c27ad2fd187433"
+            }
+          ],
+          "result": {
+            "name": "header",
+            "value": {
+              "number": "0x1",
+              "hash": "0x8b97685b66e31a9e7d9dbc36021c6b778206a162519fc825d1c27ad2fd187433",
+              "parentHash": "0xeb301efb59ea26cc915b2d7c1e2aba95a174e28df6f5bffe042fbba91a6f8b66",
+              "nonce": "0x0000000000000000",
+              "mixHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
+              "sha3Uncles": "0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347",
+              "logsBloom": "0x00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000",
+              "transactionsRoot": "0x4688718bcd50be240073fe372905a7e29e9fbc3f6b2eb810cca5a1ef1818035d",
+              "stateRoot": "0xc9468dd5808d0744b995b502e5e28f05c0934d0180a230e7f8ef24c2abffb084",
+              "receiptsRoot": "0x056b23fbba480696b65fe5a59b8f2148a1299103c4f57df839233af2cf4ca2d2",
+              "miner": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+              "difficulty": "0x2",
+              "totalDifficulty": "0x4",
+              "extraData": "0x7376632d6e6f6465",
+              "gasLimit": "0x1c9c380",
+              "gasUsed": "0x5208",
+              "timestamp": "0x6b07c1a8",
+              "checkpoint": null
+            }
+          }
+        }
+      ]
+    },
+    {
       "name": "web3_clientVersion",
       "summary": "Returns the client name and version.",
       "description": "The client identifier, name/vVersion/os-arch/runtime in the geth style, e.g. to log which node answered or to tell nodes apart in a cluster.",
@@ -5327,6 +5619,211 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
               },
               "nextKey": null
             }
+          }
+        }
+      ]
+    },
+    {
+      "name": "debug_getRawHeader",
+      "summary": "Returns a block header's RLP encoding.",
+      "description": "The consensus RLP of the header (its keccak256 is the block hash). An unknown block gives -32001. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/debug"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "block",
+          "description": "A block number, tag or hash, or an EIP-1898 object.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
+          }
+        }
+      ],
+      "result": {
+        "name": "header",
+        "schema": {
+          "$ref": "#/components/schemas/bytes"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/BlockNotFound"
+        },
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        }
+      ],
+      "examples": [
+        {
+          "name": "dev block 1",
+          "params": [
+            {
+              "name": "block",
+              "value": "0x1"
+            }
+          ],
+          "result": {
+            "name": "header",
+            "value": "0xf901ffa0eb301efb59ea26cc915b2d7c1e2aba95a174e28df6f5bffe042fbba91a6f8b66a01dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d4934794f39fd6e51aad88f6f4ce6ab8827279cfffb92266a0c9468dd5808d0744b995b502e5e28f05c0934d0180a230e7f8ef24c2abffb084a04688718bcd50be240073fe372905a7e29e9fbc3f6b2eb810cca5a1ef1818035da0056b23fbba480696b65fe5a59b8f2148a1299103c4f57df839233af2cf4ca2d2b901000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002018401c9c380825208846b07c1a8887376632d6e6f6465a00000000000000000000000000000000000000000000000000000000000000000880000000000000000"
+          }
+        }
+      ]
+    },
+    {
+      "name": "debug_getRawBlock",
+      "summary": "Returns a block's RLP encoding.",
+      "description": "The consensus RLP of the whole block (header, transactions, uncles), as eth/68 peers exchange it and test_importRawBlock takes it. An unknown block gives -32001. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/debug"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "block",
+          "description": "A block number, tag or hash, or an EIP-1898 object.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
+          }
+        }
+      ],
+      "result": {
+        "name": "block",
+        "schema": {
+          "$ref": "#/components/schemas/bytes"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/BlockNotFound"
+        },
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        }
+      ],
+      "examples": [
+        {
+          "name": "dev block 1, one transfer",
+          "params": [
+            {
+              "name": "block",
+              "value": "0x1"
+            }
+          ],
+          "result": {
+            "name": "block",
+            "value": "0xf9026cf901ffa0eb301efb59ea26cc915b2d7c1e2aba95a174e28df6f5bffe042fbba91a6f8b66a01dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d4934794f39fd6e51aad88f6f4ce6ab8827279cfffb92266a0c9468dd5808d0744b995b502e5e28f05c0934d0180a230e7f8ef24c2abffb084a04688718bcd50be240073fe372905a7e29e9fbc3f6b2eb810cca5a1ef1818035da0056b23fbba480696b65fe5a59b8f2148a1299103c4f57df839233af2cf4ca2d2b901000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002018401c9c380825208846b07c1a8887376632d6e6f6465a00000000000000000000000000000000000000000000000000000000000000000880000000000000000f867f86580843b9aca008252089490f79bf6eb2c4f870365e785982e1f101e93b9060580820a96a0742de936348f54601797d93913b4ebabbc25eb9b8122a6ae32c75a852b285cc8a06d33d4bb4cd5607b93681e51e2f603b1f00c0e095a1c537cf5d5c64ec2b639e8c0"
+          }
+        }
+      ]
+    },
+    {
+      "name": "debug_getRawTransaction",
+      "summary": "Returns a transaction's signed encoding.",
+      "description": "The signed encoding of a mined or pooled transaction (RLP for legacy, the EIP-2718 envelope for type 1), as eth_getRawTransactionByHash; null when the node knows no such transaction. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/debug"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "transactionHash",
+          "description": "Hash of the transaction.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/hash32"
+          }
+        }
+      ],
+      "result": {
+        "name": "transaction",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "#/components/schemas/notFound"
+            },
+            {
+              "$ref": "#/components/schemas/bytes"
+            }
+          ]
+        }
+      },
+      "errors": [],
+      "examples": [
+        {
+          "name": "a dev transfer",
+          "params": [
+            {
+              "name": "transactionHash",
+              "value": "0x64c072287fa98ddea0df61ae65d07053faacafe4dd0accff0760b93f8048199f"
+            }
+          ],
+          "result": {
+            "name": "transaction",
+            "value": "0xf86580843b9aca008252089490f79bf6eb2c4f870365e785982e1f101e93b9060580820a96a0742de936348f54601797d93913b4ebabbc25eb9b8122a6ae32c75a852b285cc8a06d33d4bb4cd5607b93681e51e2f603b1f00c0e095a1c537cf5d5c64ec2b639e8"
+          }
+        }
+      ]
+    },
+    {
+      "name": "debug_getRawReceipts",
+      "summary": "Returns a block's receipts in their consensus encoding.",
+      "description": "One entry per transaction, in block order: the receipt as receiptsRoot commits to it (status or pre-Byzantium state root, cumulative gas, bloom, logs; a typed transaction's receipt prefixed with its type byte), geth's encoding. An unknown block gives -32001. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/debug"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "block",
+          "description": "A block number, tag or hash, or an EIP-1898 object.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
+          }
+        }
+      ],
+      "result": {
+        "name": "receipts",
+        "schema": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/bytes"
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/BlockNotFound"
+        },
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        }
+      ],
+      "examples": [
+        {
+          "name": "dev block 1, one transfer",
+          "params": [
+            {
+              "name": "block",
+              "value": "0x1"
+            }
+          ],
+          "result": {
+            "name": "receipts",
+            "value": [
+              "0xf9010801825208b9010000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000c0"
+            ]
           }
         }
       ]
@@ -8092,6 +8589,236 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           }
         }
       ]
+    },
+    {
+      "name": "txpool_content",
+      "summary": "Returns every pooled transaction, pending and queued, by sender and nonce.",
+      "description": "geth's shape: {pending, queued}, each keyed by the sender's EIP-55 checksummed address and then by the nonce in decimal, each entry a Transaction object with null blockHash, blockNumber and transactionIndex. pending = executable in the next block (nonces continuous from the sender's account nonce), queued = waiting behind a nonce gap. Anvil answers the same content with lowercase sender keys. Reveals every pooled transaction: off by default on mordor and etc, protected when authentication is on. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/txpool"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "content",
+        "schema": {
+          "$ref": "#/components/schemas/TxPoolContent"
+        }
+      },
+      "errors": [],
+      "examples": [
+        {
+          "name": "one executable transaction and one behind a nonce gap (dev chain)",
+          "params": [],
+          "result": {
+            "name": "content",
+            "value": {
+              "pending": {
+                "0x70997970C51812dc3A010C7d01b50e0d17dc79C8": {
+                  "0": {
+                    "type": "0x0",
+                    "hash": "0x46c8501196e43c817fa3dc0862aa2afc195115004ea0cee58f9739dcaa4f3e5b",
+                    "nonce": "0x0",
+                    "blockHash": null,
+                    "blockNumber": null,
+                    "transactionIndex": null,
+                    "from": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                    "to": "0x90f79bf6eb2c4f870365e785982e1f101e93b906",
+                    "value": "0x5",
+                    "gasPrice": "0x77359400",
+                    "gas": "0x5208",
+                    "input": "0x",
+                    "v": "0xa96",
+                    "r": "0x8c529d1e6861351fa780d27b9eeb31358187b4b212d898879c77853953623522",
+                    "s": "0x313a9bf8b1015a48504b1baa955798aad0102ecfc953859692246d255e812992",
+                    "chainId": "0x539"
+                  }
+                }
+              },
+              "queued": {
+                "0x70997970C51812dc3A010C7d01b50e0d17dc79C8": {
+                  "2": {
+                    "type": "0x0",
+                    "hash": "0x9529e6a1eb08dace7e8d8630f814c11b939d20774458b45c9be9c275d65a008b",
+                    "nonce": "0x2",
+                    "blockHash": null,
+                    "blockNumber": null,
+                    "transactionIndex": null,
+                    "from": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                    "to": "0x90f79bf6eb2c4f870365e785982e1f101e93b906",
+                    "value": "0x7",
+                    "gasPrice": "0x77359400",
+                    "gas": "0x5208",
+                    "input": "0x",
+                    "v": "0xa96",
+                    "r": "0xf57be07d150c16c236f8149d19c28538e64118f5a60499f9f587c96d6e7bd4b9",
+                    "s": "0x67a675deb90e8e8623a7dfe65bbea9943cfd2978dbfb8c12a51294467b0a79dc",
+                    "chainId": "0x539"
+                  }
+                }
+              }
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "txpool_contentFrom",
+      "summary": "Returns one sender's pooled transactions, pending and queued, by nonce.",
+      "description": "geth's shape: {pending, queued}, each keyed by nonce in decimal; both empty when the address has nothing pooled. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/txpool"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "address",
+          "description": "The sender.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        }
+      ],
+      "result": {
+        "name": "content",
+        "schema": {
+          "$ref": "#/components/schemas/TxPoolSenderContent"
+        }
+      },
+      "errors": [],
+      "examples": [
+        {
+          "name": "one sender with nonce 1 missing (dev chain)",
+          "params": [
+            {
+              "name": "address",
+              "value": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+            }
+          ],
+          "result": {
+            "name": "content",
+            "value": {
+              "pending": {
+                "0": {
+                  "type": "0x0",
+                  "hash": "0x46c8501196e43c817fa3dc0862aa2afc195115004ea0cee58f9739dcaa4f3e5b",
+                  "nonce": "0x0",
+                  "blockHash": null,
+                  "blockNumber": null,
+                  "transactionIndex": null,
+                  "from": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                  "to": "0x90f79bf6eb2c4f870365e785982e1f101e93b906",
+                  "value": "0x5",
+                  "gasPrice": "0x77359400",
+                  "gas": "0x5208",
+                  "input": "0x",
+                  "v": "0xa96",
+                  "r": "0x8c529d1e6861351fa780d27b9eeb31358187b4b212d898879c77853953623522",
+                  "s": "0x313a9bf8b1015a48504b1baa955798aad0102ecfc953859692246d255e812992",
+                  "chainId": "0x539"
+                }
+              },
+              "queued": {
+                "2": {
+                  "type": "0x0",
+                  "hash": "0x9529e6a1eb08dace7e8d8630f814c11b939d20774458b45c9be9c275d65a008b",
+                  "nonce": "0x2",
+                  "blockHash": null,
+                  "blockNumber": null,
+                  "transactionIndex": null,
+                  "from": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                  "to": "0x90f79bf6eb2c4f870365e785982e1f101e93b906",
+                  "value": "0x7",
+                  "gasPrice": "0x77359400",
+                  "gas": "0x5208",
+                  "input": "0x",
+                  "v": "0xa96",
+                  "r": "0xf57be07d150c16c236f8149d19c28538e64118f5a60499f9f587c96d6e7bd4b9",
+                  "s": "0x67a675deb90e8e8623a7dfe65bbea9943cfd2978dbfb8c12a51294467b0a79dc",
+                  "chainId": "0x539"
+                }
+              }
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "txpool_inspect",
+      "summary": "Returns a one-line summary of every pooled transaction, by sender and nonce.",
+      "description": "geth's shape and wording: \"<to>: <value> wei + <gas> gas × <gasPrice> wei\" per transaction (\"contract creation: …\" without a recipient; the recipient checksummed, amounts in decimal), keyed by checksummed sender and decimal nonce, under pending (executable) and queued (behind a nonce gap). An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/txpool"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "inspection",
+        "schema": {
+          "$ref": "#/components/schemas/TxPoolInspection"
+        }
+      },
+      "errors": [],
+      "examples": [
+        {
+          "name": "one executable transaction and one behind a nonce gap (dev chain)",
+          "params": [],
+          "result": {
+            "name": "inspection",
+            "value": {
+              "pending": {
+                "0x70997970C51812dc3A010C7d01b50e0d17dc79C8": {
+                  "0": "0x90F79bf6EB2c4f870365E785982E1f101E93b906: 5 wei + 21000 gas × 2000000000 wei"
+                }
+              },
+              "queued": {
+                "0x70997970C51812dc3A010C7d01b50e0d17dc79C8": {
+                  "2": "0x90F79bf6EB2c4f870365E785982E1f101E93b906: 7 wei + 21000 gas × 2000000000 wei"
+                }
+              }
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "txpool_status",
+      "summary": "Returns how many transactions are pending and queued.",
+      "description": "pending = executable in the next block, queued = waiting behind a nonce gap, as hex quantities (geth's shape). An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/txpool"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "status",
+        "schema": {
+          "$ref": "#/components/schemas/TxPoolStatus"
+        }
+      },
+      "errors": [],
+      "examples": [
+        {
+          "name": "one executable transaction and one behind a nonce gap (dev chain)",
+          "params": [],
+          "result": {
+            "name": "status",
+            "value": {
+              "pending": "0x1",
+              "queued": "0x1"
+            }
+          }
+        }
+      ]
     }
   ],
   "components": {
@@ -8884,7 +9611,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "TransactionRequest": {
         "title": "TransactionRequest",
         "type": "object",
-        "description": "A transaction object for the node to sign with a key it holds: the standard's GenericTransaction with from required (the key that signs), plus gasLimit and data. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data (both given and different: -32602). The node signs legacy transactions (EIP-155): type 0x0 or absent, and an empty or absent accessList. Quantities are hex: chainId 61 is 0x3d. An EIP-2930 request (type 0x1 or a non-empty accessList) gives -32602: sign it yourself and use eth_sendRawTransaction. maxFeePerGas/maxPriorityFeePerGas, type 0x2 and later, blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has no London, Cancun or Prague. A nonce or gas wider than 64 bits, or a value or gasPrice wider than 256 bits, gives -32602 (as geth refuses them).",
+        "description": "A transaction object for the node to sign with a key it holds: the standard's GenericTransaction with from required (the key that signs), plus gasLimit and data. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data (both given and different: -32602). The node signs legacy transactions (EIP-155): type 0x0 or absent, and an empty or absent accessList. Quantities are hex: chainId 61 is 0x3d. An EIP-2930 request (type 0x1 or a non-empty accessList) gives -32602: sign it yourself and use eth_sendRawTransaction. type 0x3 and later, blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has no Cancun or Prague. maxFeePerGas/maxPriorityFeePerGas or type 0x2 (EIP-1559, not active on Ethereum Classic) give -32003 with how to send a legacy transaction instead (type 0 with gasPrice; Foundry's --legacy), as eth_sendRawTransaction answers a signed type-2 transaction. A nonce or gas wider than 64 bits, or a value or gasPrice wider than 256 bits, gives -32602 (as geth refuses them).",
         "properties": {
           "from": {
             "$ref": "#/components/schemas/address"
@@ -11919,6 +12646,271 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "result"
         ],
         "additionalProperties": false
+      },
+      "FeeHistory": {
+        "title": "FeeHistory",
+        "type": "object",
+        "description": "Fee history as core-geth gives it on a chain without EIP-1559: baseFeePerGas is all 0x0 (one entry more than the blocks: the last is the next block's, also 0), gasUsedRatio is gasUsed / gasLimit per block, reward (only when percentiles were asked for) holds per block the gas price paid at each requested percentile of the block's gas (transactions sorted by gas price and weighted by the gas each used; 0x0 for a block without transactions), and the blob fields are zeros.",
+        "properties": {
+          "oldestBlock": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "baseFeePerGas": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/uint"
+            }
+          },
+          "gasUsedRatio": {
+            "type": "array",
+            "items": {
+              "type": "number",
+              "minimum": 0
+            }
+          },
+          "reward": {
+            "type": "array",
+            "items": {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/uint"
+              }
+            }
+          },
+          "baseFeePerBlobGas": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/uint"
+            }
+          },
+          "blobGasUsedRatio": {
+            "type": "array",
+            "items": {
+              "type": "number",
+              "minimum": 0
+            }
+          }
+        },
+        "required": [
+          "oldestBlock",
+          "baseFeePerGas",
+          "gasUsedRatio"
+        ],
+        "additionalProperties": false
+      },
+      "TxPoolTransactionsByNonce": {
+        "title": "TxPoolTransactionsByNonce",
+        "type": "object",
+        "description": "One sender's pooled transactions, keyed by nonce in decimal (\"0\", \"1\", …).",
+        "propertyNames": {
+          "pattern": "^(0|[1-9][0-9]*)$"
+        },
+        "additionalProperties": {
+          "$ref": "#/components/schemas/Transaction"
+        }
+      },
+      "TxPoolTransactionsBySender": {
+        "title": "TxPoolTransactionsBySender",
+        "type": "object",
+        "description": "Pooled transactions keyed by sender (EIP-55 checksummed address, as geth keys them), then by decimal nonce.",
+        "additionalProperties": {
+          "$ref": "#/components/schemas/TxPoolTransactionsByNonce"
+        }
+      },
+      "TxPoolContent": {
+        "title": "TxPoolContent",
+        "type": "object",
+        "description": "The pool: pending = executable now (each sender's nonces continuous from its account nonce), queued = waiting behind a nonce gap. Transactions have null blockHash, blockNumber and transactionIndex.",
+        "properties": {
+          "pending": {
+            "$ref": "#/components/schemas/TxPoolTransactionsBySender"
+          },
+          "queued": {
+            "$ref": "#/components/schemas/TxPoolTransactionsBySender"
+          }
+        },
+        "required": [
+          "pending",
+          "queued"
+        ],
+        "additionalProperties": false
+      },
+      "TxPoolSenderContent": {
+        "title": "TxPoolSenderContent",
+        "type": "object",
+        "description": "One sender's pooled transactions: pending (executable) and queued (behind a nonce gap), keyed by decimal nonce.",
+        "properties": {
+          "pending": {
+            "$ref": "#/components/schemas/TxPoolTransactionsByNonce"
+          },
+          "queued": {
+            "$ref": "#/components/schemas/TxPoolTransactionsByNonce"
+          }
+        },
+        "required": [
+          "pending",
+          "queued"
+        ],
+        "additionalProperties": false
+      },
+      "TxPoolSummariesBySender": {
+        "title": "TxPoolSummariesBySender",
+        "type": "object",
+        "description": "One line per pooled transaction, keyed by checksummed sender then decimal nonce: \"<to>: <value> wei + <gas> gas × <gasPrice> wei\", or \"contract creation: …\" without a recipient.",
+        "additionalProperties": {
+          "type": "object",
+          "propertyNames": {
+            "pattern": "^(0|[1-9][0-9]*)$"
+          },
+          "additionalProperties": {
+            "type": "string"
+          }
+        }
+      },
+      "TxPoolInspection": {
+        "title": "TxPoolInspection",
+        "type": "object",
+        "description": "The pool as text: pending (executable) and queued (behind a nonce gap) transaction summaries.",
+        "properties": {
+          "pending": {
+            "$ref": "#/components/schemas/TxPoolSummariesBySender"
+          },
+          "queued": {
+            "$ref": "#/components/schemas/TxPoolSummariesBySender"
+          }
+        },
+        "required": [
+          "pending",
+          "queued"
+        ],
+        "additionalProperties": false
+      },
+      "TxPoolStatus": {
+        "title": "TxPoolStatus",
+        "type": "object",
+        "description": "How many pooled transactions are executable (pending) and how many wait behind a nonce gap (queued).",
+        "properties": {
+          "pending": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "queued": {
+            "$ref": "#/components/schemas/uint"
+          }
+        },
+        "required": [
+          "pending",
+          "queued"
+        ],
+        "additionalProperties": false
+      },
+      "BlockHeaderObject": {
+        "title": "BlockHeaderObject",
+        "type": "object",
+        "description": "A block header in geth's shape (eth_getHeaderByNumber / eth_getHeaderByHash): the Block object's fields without transactions, uncles and size, with totalDifficulty as core-geth adds it and the ECIP-1097 fields as on blocks (checkpoint; lastCheckpointNumber only on a network with checkpointing).",
+        "properties": {
+          "number": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "hash": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "parentHash": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "nonce": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/bytes8"
+              },
+              {
+                "type": "string",
+                "const": "0x",
+                "description": "Empty: an ECIP-1097 checkpoint block, which has no proof of work."
+              }
+            ]
+          },
+          "mixHash": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/hash32"
+              },
+              {
+                "type": "string",
+                "const": "0x",
+                "description": "Empty: an ECIP-1097 checkpoint block, which has no proof of work."
+              }
+            ]
+          },
+          "sha3Uncles": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "logsBloom": {
+            "$ref": "#/components/schemas/bytes256"
+          },
+          "transactionsRoot": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "stateRoot": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "receiptsRoot": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "miner": {
+            "$ref": "#/components/schemas/address"
+          },
+          "difficulty": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "totalDifficulty": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "lastCheckpointNumber": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "extraData": {
+            "$ref": "#/components/schemas/bytes"
+          },
+          "gasLimit": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "gasUsed": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "timestamp": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "checkpoint": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "$ref": "#/components/schemas/Checkpoint"
+              }
+            ]
+          }
+        },
+        "required": [
+          "number",
+          "hash",
+          "parentHash",
+          "nonce",
+          "mixHash",
+          "sha3Uncles",
+          "logsBloom",
+          "transactionsRoot",
+          "stateRoot",
+          "receiptsRoot",
+          "miner",
+          "difficulty",
+          "totalDifficulty",
+          "extraData",
+          "gasLimit",
+          "gasUsed",
+          "timestamp"
+        ],
+        "additionalProperties": false
       }
     },
     "errors": {
@@ -12175,6 +13167,16 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         "name": "rpc",
         "description": "API metadata.",
         "x-safety": "safe"
+      },
+      "txpool": {
+        "name": "txpool",
+        "description": "geth's view of the transaction pool: pending (executable) and queued (waiting behind a nonce gap) transactions, by sender and nonce. An extension beyond the original product's catalog; off by default on mordor and etc, protected when authentication is on.",
+        "x-safety": "caution"
+      },
+      "admin": {
+        "name": "admin",
+        "description": "geth's node administration: this node's identity (enode, ENR, ports, chain), its peers, adding and removing peers and trusted peers, the data directory. An extension beyond the original product's catalog; off by default on mordor and etc, protected when authentication is on.",
+        "x-safety": "caution"
       }
     }
   }

@@ -3,8 +3,8 @@
 import * as validators from './validators.js';
 import type { ValidationError, Validator } from './validators.js';
 
-export type Namespace = 'eth' | 'web3' | 'net' | 'personal' | 'debug' | 'qa' | 'checkpointing' | 'svc' | 'test' | 'iele' | 'mcp' | 'rpc';
-export const namespaces: readonly Namespace[] = ['eth', 'web3', 'net', 'personal', 'debug', 'qa', 'checkpointing', 'svc', 'test', 'iele', 'mcp', 'rpc'];
+export type Namespace = 'eth' | 'web3' | 'net' | 'personal' | 'debug' | 'qa' | 'checkpointing' | 'svc' | 'test' | 'iele' | 'mcp' | 'rpc' | 'txpool' | 'admin';
+export const namespaces: readonly Namespace[] = ['eth', 'web3', 'net', 'personal', 'debug', 'qa', 'checkpointing', 'svc', 'test', 'iele', 'mcp', 'rpc', 'txpool', 'admin'];
 
 export type MethodName =
   | 'eth_accounts'
@@ -13,6 +13,7 @@ export type MethodName =
   | 'eth_chainId'
   | 'eth_coinbase'
   | 'eth_estimateGas'
+  | 'eth_feeHistory'
   | 'eth_gasPrice'
   | 'eth_getBalance'
   | 'eth_getBlockByHash'
@@ -23,6 +24,8 @@ export type MethodName =
   | 'eth_getCode'
   | 'eth_getFilterChanges'
   | 'eth_getFilterLogs'
+  | 'eth_getHeaderByHash'
+  | 'eth_getHeaderByNumber'
   | 'eth_getLogs'
   | 'eth_getProof'
   | 'eth_getRawTransactionByBlockHashAndIndex'
@@ -41,6 +44,7 @@ export type MethodName =
   | 'eth_getUncleCountByBlockNumber'
   | 'eth_getWork'
   | 'eth_hashrate'
+  | 'eth_maxPriorityFeePerGas'
   | 'eth_mining'
   | 'eth_newBlockFilter'
   | 'eth_newFilter'
@@ -80,6 +84,10 @@ export type MethodName =
   | 'personal_signAndSendTransaction'
   | 'personal_unlockAccount'
   | 'debug_accountRange'
+  | 'debug_getRawBlock'
+  | 'debug_getRawHeader'
+  | 'debug_getRawReceipts'
+  | 'debug_getRawTransaction'
   | 'debug_listPeersInfo'
   | 'debug_storageRangeAt'
   | 'debug_traceBlock'
@@ -110,7 +118,11 @@ export type MethodName =
   | 'tools/call'
   | 'tools/list'
   | 'rpc.discover'
-  | 'rpc_modules';
+  | 'rpc_modules'
+  | 'txpool_content'
+  | 'txpool_contentFrom'
+  | 'txpool_inspect'
+  | 'txpool_status';
 
 /** Why a param was refused, in parts the JSON-RPC layer turns into one sentence (and `error.data`). */
 export interface ParamProblem {
@@ -374,6 +386,33 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     checkResult: checker(validators.validateEthEstimateGasResult),
     transport: 'any',
   },
+  eth_feeHistory: {
+    name: 'eth_feeHistory',
+    namespace: 'eth',
+    params: [
+      {
+        name: 'blockCount',
+        required: true,
+        expects: 'how many blocks, ending at newestBlock: a hex quantity or a decimal number',
+        check: paramChecker(validators.validateEthFeeHistoryBlockCountParam, {"e":"how many blocks, ending at newestBlock: a hex quantity or a decimal number","b":[{"r":"uint"},{"e":"an integer"}]}),
+      },
+      {
+        name: 'newestBlock',
+        required: true,
+        expects: 'a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized',
+        check: paramChecker(validators.validateEthFeeHistoryNewestBlockParam, {"e":"a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized","r":"BlockNumberOrTag"}),
+      },
+      {
+        name: 'rewardPercentiles',
+        required: false,
+        expects: 'an array, each a number (ascending percentiles (0 to 100) of gas used at which to sample the gas prices paid in each block)',
+        check: paramChecker(validators.validateEthFeeHistoryRewardPercentilesParam, {"e":"an array, each a number (ascending percentiles (0 to 100) of gas used at which to sample the gas prices paid in each block)","i":{"e":"a number"}}),
+      },
+    ],
+    requiredParams: 2,
+    checkResult: checker(validators.validateEthFeeHistoryResult),
+    transport: 'any',
+  },
   eth_gasPrice: {
     name: 'eth_gasPrice',
     namespace: 'eth',
@@ -539,6 +578,36 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateEthGetFilterLogsResult),
+    transport: 'any',
+  },
+  eth_getHeaderByHash: {
+    name: 'eth_getHeaderByHash',
+    namespace: 'eth',
+    params: [
+      {
+        name: 'blockHash',
+        required: true,
+        expects: 'a 32-byte hash as 64 hex digits',
+        check: paramChecker(validators.validateEthGetHeaderByHashBlockHashParam, {"e":"a 32-byte hash as 64 hex digits","r":"hash32"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateEthGetHeaderByHashResult),
+    transport: 'any',
+  },
+  eth_getHeaderByNumber: {
+    name: 'eth_getHeaderByNumber',
+    namespace: 'eth',
+    params: [
+      {
+        name: 'block',
+        required: true,
+        expects: 'a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized',
+        check: paramChecker(validators.validateEthGetHeaderByNumberBlockParam, {"e":"a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized","r":"BlockNumberOrTag"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateEthGetHeaderByNumberResult),
     transport: 'any',
   },
   eth_getLogs: {
@@ -867,6 +936,14 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     params: [],
     requiredParams: 0,
     checkResult: checker(validators.validateEthHashrateResult),
+    transport: 'any',
+  },
+  eth_maxPriorityFeePerGas: {
+    name: 'eth_maxPriorityFeePerGas',
+    namespace: 'eth',
+    params: [],
+    requiredParams: 0,
+    checkResult: checker(validators.validateEthMaxPriorityFeePerGasResult),
     transport: 'any',
   },
   eth_mining: {
@@ -1450,6 +1527,66 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     checkResult: checker(validators.validateDebugAccountRangeResult),
     transport: 'any',
   },
+  debug_getRawBlock: {
+    name: 'debug_getRawBlock',
+    namespace: 'debug',
+    params: [
+      {
+        name: 'block',
+        required: true,
+        expects: 'a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}',
+        check: paramChecker(validators.validateDebugGetRawBlockBlockParam, {"e":"a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}","r":"BlockNumberOrTagOrHash"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateDebugGetRawBlockResult),
+    transport: 'any',
+  },
+  debug_getRawHeader: {
+    name: 'debug_getRawHeader',
+    namespace: 'debug',
+    params: [
+      {
+        name: 'block',
+        required: true,
+        expects: 'a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}',
+        check: paramChecker(validators.validateDebugGetRawHeaderBlockParam, {"e":"a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}","r":"BlockNumberOrTagOrHash"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateDebugGetRawHeaderResult),
+    transport: 'any',
+  },
+  debug_getRawReceipts: {
+    name: 'debug_getRawReceipts',
+    namespace: 'debug',
+    params: [
+      {
+        name: 'block',
+        required: true,
+        expects: 'a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}',
+        check: paramChecker(validators.validateDebugGetRawReceiptsBlockParam, {"e":"a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}","r":"BlockNumberOrTagOrHash"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateDebugGetRawReceiptsResult),
+    transport: 'any',
+  },
+  debug_getRawTransaction: {
+    name: 'debug_getRawTransaction',
+    namespace: 'debug',
+    params: [
+      {
+        name: 'transactionHash',
+        required: true,
+        expects: 'a 32-byte hash as 64 hex digits',
+        check: paramChecker(validators.validateDebugGetRawTransactionTransactionHashParam, {"e":"a 32-byte hash as 64 hex digits","r":"hash32"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateDebugGetRawTransactionResult),
+    transport: 'any',
+  },
   debug_listPeersInfo: {
     name: 'debug_listPeersInfo',
     namespace: 'debug',
@@ -1995,6 +2132,45 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     params: [],
     requiredParams: 0,
     checkResult: checker(validators.validateRpcModulesResult),
+    transport: 'any',
+  },
+  txpool_content: {
+    name: 'txpool_content',
+    namespace: 'txpool',
+    params: [],
+    requiredParams: 0,
+    checkResult: checker(validators.validateTxpoolContentResult),
+    transport: 'any',
+  },
+  txpool_contentFrom: {
+    name: 'txpool_contentFrom',
+    namespace: 'txpool',
+    params: [
+      {
+        name: 'address',
+        required: true,
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateTxpoolContentFromAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateTxpoolContentFromResult),
+    transport: 'any',
+  },
+  txpool_inspect: {
+    name: 'txpool_inspect',
+    namespace: 'txpool',
+    params: [],
+    requiredParams: 0,
+    checkResult: checker(validators.validateTxpoolInspectResult),
+    transport: 'any',
+  },
+  txpool_status: {
+    name: 'txpool_status',
+    namespace: 'txpool',
+    params: [],
+    requiredParams: 0,
+    checkResult: checker(validators.validateTxpoolStatusResult),
     transport: 'any',
   },
 };

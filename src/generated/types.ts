@@ -128,6 +128,8 @@ export type PrivateKey = string;
 export type GethTraceResult =
   GethTraceStructLogs | GethTraceCallFrame | GethTracePrestateDiff | GethTracePrestate | GethTraceFourByte;
 export type EthAccountsResult = Address[];
+export type EthFeeHistoryBlockCountParam = Uint | number;
+export type EthFeeHistoryRewardPercentilesParam = number[];
 export type EthGetBlockByHashFullTransactionsParam = boolean;
 export type EthGetBlockByHashResult = NotFound | Block;
 export type EthGetBlockByNumberFullTransactionsParam = boolean;
@@ -137,6 +139,8 @@ export type EthGetBlockTransactionCountByHashResult = NotFound | Uint;
 export type EthGetBlockTransactionCountByNumberResult = NotFound | Uint;
 export type EthGetFilterChangesResult = Log[] | Hash32[];
 export type EthGetFilterLogsResult = Log[];
+export type EthGetHeaderByHashResult = NotFound | BlockHeaderObject;
+export type EthGetHeaderByNumberResult = NotFound | BlockHeaderObject;
 export type EthGetLogsResult = Log[];
 export type EthGetProofStorageKeysParam = BytesMax32[];
 export type EthGetRawTransactionByBlockHashAndIndexResult = NotFound | Bytes;
@@ -185,6 +189,8 @@ export type PersonalSignAndSendTransactionPassphraseParam = string;
 export type PersonalUnlockAccountPassphraseParam = string;
 export type PersonalUnlockAccountDurationParam = NotFound | Uint | number;
 export type PersonalUnlockAccountResult = boolean;
+export type DebugGetRawReceiptsResult = Bytes[];
+export type DebugGetRawTransactionResult = NotFound | Bytes;
 export type DebugListPeersInfoResult = PeerInfo[];
 export type DebugTraceBlockResult = GethTraceBlockItem[];
 export type DebugTraceBlockByHashResult = GethTraceBlockItem[];
@@ -371,7 +377,7 @@ export interface CallRequest {
   };
 }
 /**
- * A transaction object for the node to sign with a key it holds: the standard's GenericTransaction with from required (the key that signs), plus gasLimit and data. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data (both given and different: -32602). The node signs legacy transactions (EIP-155): type 0x0 or absent, and an empty or absent accessList. Quantities are hex: chainId 61 is 0x3d. An EIP-2930 request (type 0x1 or a non-empty accessList) gives -32602: sign it yourself and use eth_sendRawTransaction. maxFeePerGas/maxPriorityFeePerGas, type 0x2 and later, blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has no London, Cancun or Prague. A nonce or gas wider than 64 bits, or a value or gasPrice wider than 256 bits, gives -32602 (as geth refuses them).
+ * A transaction object for the node to sign with a key it holds: the standard's GenericTransaction with from required (the key that signs), plus gasLimit and data. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data (both given and different: -32602). The node signs legacy transactions (EIP-155): type 0x0 or absent, and an empty or absent accessList. Quantities are hex: chainId 61 is 0x3d. An EIP-2930 request (type 0x1 or a non-empty accessList) gives -32602: sign it yourself and use eth_sendRawTransaction. type 0x3 and later, blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has no Cancun or Prague. maxFeePerGas/maxPriorityFeePerGas or type 0x2 (EIP-1559, not active on Ethereum Classic) give -32003 with how to send a legacy transaction instead (type 0 with gasPrice; Foundry's --legacy), as eth_sendRawTransaction answers a signed type-2 transaction. A nonce or gas wider than 64 bits, or a value or gasPrice wider than 256 bits, gives -32602 (as geth refuses them).
  */
 export interface TransactionRequest {
   from: Address;
@@ -1321,6 +1327,91 @@ export interface GethTraceBlockItem {
   txHash: Hash32;
   result: GethTraceResult;
 }
+/**
+ * Fee history as core-geth gives it on a chain without EIP-1559: baseFeePerGas is all 0x0 (one entry more than the blocks: the last is the next block's, also 0), gasUsedRatio is gasUsed / gasLimit per block, reward (only when percentiles were asked for) holds per block the gas price paid at each requested percentile of the block's gas (transactions sorted by gas price and weighted by the gas each used; 0x0 for a block without transactions), and the blob fields are zeros.
+ */
+export interface FeeHistory {
+  oldestBlock: Uint;
+  baseFeePerGas: Uint[];
+  gasUsedRatio: number[];
+  reward?: Uint[][];
+  baseFeePerBlobGas?: Uint[];
+  blobGasUsedRatio?: number[];
+}
+/**
+ * One sender's pooled transactions, keyed by nonce in decimal ("0", "1", …).
+ */
+export interface TxPoolTransactionsByNonce {
+  [k: string]: Transaction | undefined;
+}
+/**
+ * Pooled transactions keyed by sender (EIP-55 checksummed address, as geth keys them), then by decimal nonce.
+ */
+export interface TxPoolTransactionsBySender {
+  [k: string]: TxPoolTransactionsByNonce | undefined;
+}
+/**
+ * The pool: pending = executable now (each sender's nonces continuous from its account nonce), queued = waiting behind a nonce gap. Transactions have null blockHash, blockNumber and transactionIndex.
+ */
+export interface TxPoolContent {
+  pending: TxPoolTransactionsBySender;
+  queued: TxPoolTransactionsBySender;
+}
+/**
+ * One sender's pooled transactions: pending (executable) and queued (behind a nonce gap), keyed by decimal nonce.
+ */
+export interface TxPoolSenderContent {
+  pending: TxPoolTransactionsByNonce;
+  queued: TxPoolTransactionsByNonce;
+}
+/**
+ * One line per pooled transaction, keyed by checksummed sender then decimal nonce: "<to>: <value> wei + <gas> gas × <gasPrice> wei", or "contract creation: …" without a recipient.
+ */
+export interface TxPoolSummariesBySender {
+  [k: string]:
+    | {
+        [k: string]: string | undefined;
+      }
+    | undefined;
+}
+/**
+ * The pool as text: pending (executable) and queued (behind a nonce gap) transaction summaries.
+ */
+export interface TxPoolInspection {
+  pending: TxPoolSummariesBySender;
+  queued: TxPoolSummariesBySender;
+}
+/**
+ * How many pooled transactions are executable (pending) and how many wait behind a nonce gap (queued).
+ */
+export interface TxPoolStatus {
+  pending: Uint;
+  queued: Uint;
+}
+/**
+ * A block header in geth's shape (eth_getHeaderByNumber / eth_getHeaderByHash): the Block object's fields without transactions, uncles and size, with totalDifficulty as core-geth adds it and the ECIP-1097 fields as on blocks (checkpoint; lastCheckpointNumber only on a network with checkpointing).
+ */
+export interface BlockHeaderObject {
+  number: Uint;
+  hash: Hash32;
+  parentHash: Hash32;
+  nonce: Bytes8 | "0x";
+  mixHash: Hash32 | "0x";
+  sha3Uncles: Hash32;
+  logsBloom: Bytes256;
+  transactionsRoot: Hash32;
+  stateRoot: Hash32;
+  receiptsRoot: Hash32;
+  miner: Address;
+  difficulty: Uint;
+  totalDifficulty: Uint;
+  lastCheckpointNumber?: Uint;
+  extraData: Bytes;
+  gasLimit: Uint;
+  gasUsed: Uint;
+  timestamp: Uint;
+  checkpoint?: NotFound | Checkpoint;
+}
 /** Positional params of `eth_accounts`. */
 export type EthAccountsParams = [];
 /** Positional params of `eth_blockNumber`. */
@@ -1343,6 +1434,10 @@ export type EthCoinbaseResult = Address;
 export type EthEstimateGasParams = [transaction: CallRequest, block?: BlockNumberOrTagOrHash];
 /** Result of `eth_estimateGas`. */
 export type EthEstimateGasResult = Uint;
+/** Positional params of `eth_feeHistory`. */
+export type EthFeeHistoryParams = [blockCount: EthFeeHistoryBlockCountParam, newestBlock: BlockNumberOrTag, rewardPercentiles?: EthFeeHistoryRewardPercentilesParam];
+/** Result of `eth_feeHistory`. */
+export type EthFeeHistoryResult = FeeHistory;
 /** Positional params of `eth_gasPrice`. */
 export type EthGasPriceParams = [];
 /** Result of `eth_gasPrice`. */
@@ -1369,6 +1464,10 @@ export type EthGetCodeResult = Bytes;
 export type EthGetFilterChangesParams = [filterId: Uint];
 /** Positional params of `eth_getFilterLogs`. */
 export type EthGetFilterLogsParams = [filterId: Uint];
+/** Positional params of `eth_getHeaderByHash`. */
+export type EthGetHeaderByHashParams = [blockHash: Hash32];
+/** Positional params of `eth_getHeaderByNumber`. */
+export type EthGetHeaderByNumberParams = [block: BlockNumberOrTag];
 /** Positional params of `eth_getLogs`. */
 export type EthGetLogsParams = [filter: Filter];
 /** Positional params of `eth_getProof`. */
@@ -1417,6 +1516,10 @@ export type EthGetWorkResult = WorkResult;
 export type EthHashrateParams = [];
 /** Result of `eth_hashrate`. */
 export type EthHashrateResult = Uint;
+/** Positional params of `eth_maxPriorityFeePerGas`. */
+export type EthMaxPriorityFeePerGasParams = [];
+/** Result of `eth_maxPriorityFeePerGas`. */
+export type EthMaxPriorityFeePerGasResult = Uint;
 /** Positional params of `eth_mining`. */
 export type EthMiningParams = [];
 /** Positional params of `eth_newBlockFilter`. */
@@ -1531,6 +1634,18 @@ export type PersonalUnlockAccountParams = [address: Address, passphrase: Persona
 export type DebugAccountRangeParams = [block: TestBlockHashOrNumber, txIndex: TestQuantity, startKey: Bytes, maxResults: TestQuantity];
 /** Result of `debug_accountRange`. */
 export type DebugAccountRangeResult = AccountRange;
+/** Positional params of `debug_getRawBlock`. */
+export type DebugGetRawBlockParams = [block: BlockNumberOrTagOrHash];
+/** Result of `debug_getRawBlock`. */
+export type DebugGetRawBlockResult = Bytes;
+/** Positional params of `debug_getRawHeader`. */
+export type DebugGetRawHeaderParams = [block: BlockNumberOrTagOrHash];
+/** Result of `debug_getRawHeader`. */
+export type DebugGetRawHeaderResult = Bytes;
+/** Positional params of `debug_getRawReceipts`. */
+export type DebugGetRawReceiptsParams = [block: BlockNumberOrTagOrHash];
+/** Positional params of `debug_getRawTransaction`. */
+export type DebugGetRawTransactionParams = [transactionHash: Hash32];
 /** Positional params of `debug_listPeersInfo`. */
 export type DebugListPeersInfoParams = [];
 /** Positional params of `debug_storageRangeAt`. */
@@ -1629,6 +1744,22 @@ export type RpcDiscoverResult = OpenRpcDocument;
 export type RpcModulesParams = [];
 /** Result of `rpc_modules`. */
 export type RpcModulesResult = RpcModules;
+/** Positional params of `txpool_content`. */
+export type TxpoolContentParams = [];
+/** Result of `txpool_content`. */
+export type TxpoolContentResult = TxPoolContent;
+/** Positional params of `txpool_contentFrom`. */
+export type TxpoolContentFromParams = [address: Address];
+/** Result of `txpool_contentFrom`. */
+export type TxpoolContentFromResult = TxPoolSenderContent;
+/** Positional params of `txpool_inspect`. */
+export type TxpoolInspectParams = [];
+/** Result of `txpool_inspect`. */
+export type TxpoolInspectResult = TxPoolInspection;
+/** Positional params of `txpool_status`. */
+export type TxpoolStatusParams = [];
+/** Result of `txpool_status`. */
+export type TxpoolStatusResult = TxPoolStatus;
 
 /** Params and result of every method, keyed by method name. */
 export interface RpcMethods {
@@ -1638,6 +1769,7 @@ export interface RpcMethods {
   eth_chainId: { params: EthChainIdParams; result: EthChainIdResult };
   eth_coinbase: { params: EthCoinbaseParams; result: EthCoinbaseResult };
   eth_estimateGas: { params: EthEstimateGasParams; result: EthEstimateGasResult };
+  eth_feeHistory: { params: EthFeeHistoryParams; result: EthFeeHistoryResult };
   eth_gasPrice: { params: EthGasPriceParams; result: EthGasPriceResult };
   eth_getBalance: { params: EthGetBalanceParams; result: EthGetBalanceResult };
   eth_getBlockByHash: { params: EthGetBlockByHashParams; result: EthGetBlockByHashResult };
@@ -1648,6 +1780,8 @@ export interface RpcMethods {
   eth_getCode: { params: EthGetCodeParams; result: EthGetCodeResult };
   eth_getFilterChanges: { params: EthGetFilterChangesParams; result: EthGetFilterChangesResult };
   eth_getFilterLogs: { params: EthGetFilterLogsParams; result: EthGetFilterLogsResult };
+  eth_getHeaderByHash: { params: EthGetHeaderByHashParams; result: EthGetHeaderByHashResult };
+  eth_getHeaderByNumber: { params: EthGetHeaderByNumberParams; result: EthGetHeaderByNumberResult };
   eth_getLogs: { params: EthGetLogsParams; result: EthGetLogsResult };
   eth_getProof: { params: EthGetProofParams; result: EthGetProofResult };
   eth_getRawTransactionByBlockHashAndIndex: { params: EthGetRawTransactionByBlockHashAndIndexParams; result: EthGetRawTransactionByBlockHashAndIndexResult };
@@ -1666,6 +1800,7 @@ export interface RpcMethods {
   eth_getUncleCountByBlockNumber: { params: EthGetUncleCountByBlockNumberParams; result: EthGetUncleCountByBlockNumberResult };
   eth_getWork: { params: EthGetWorkParams; result: EthGetWorkResult };
   eth_hashrate: { params: EthHashrateParams; result: EthHashrateResult };
+  eth_maxPriorityFeePerGas: { params: EthMaxPriorityFeePerGasParams; result: EthMaxPriorityFeePerGasResult };
   eth_mining: { params: EthMiningParams; result: EthMiningResult };
   eth_newBlockFilter: { params: EthNewBlockFilterParams; result: EthNewBlockFilterResult };
   eth_newFilter: { params: EthNewFilterParams; result: EthNewFilterResult };
@@ -1705,6 +1840,10 @@ export interface RpcMethods {
   personal_signAndSendTransaction: { params: PersonalSignAndSendTransactionParams; result: PersonalSignAndSendTransactionResult };
   personal_unlockAccount: { params: PersonalUnlockAccountParams; result: PersonalUnlockAccountResult };
   debug_accountRange: { params: DebugAccountRangeParams; result: DebugAccountRangeResult };
+  debug_getRawBlock: { params: DebugGetRawBlockParams; result: DebugGetRawBlockResult };
+  debug_getRawHeader: { params: DebugGetRawHeaderParams; result: DebugGetRawHeaderResult };
+  debug_getRawReceipts: { params: DebugGetRawReceiptsParams; result: DebugGetRawReceiptsResult };
+  debug_getRawTransaction: { params: DebugGetRawTransactionParams; result: DebugGetRawTransactionResult };
   debug_listPeersInfo: { params: DebugListPeersInfoParams; result: DebugListPeersInfoResult };
   debug_storageRangeAt: { params: DebugStorageRangeAtParams; result: DebugStorageRangeAtResult };
   debug_traceBlock: { params: DebugTraceBlockParams; result: DebugTraceBlockResult };
@@ -1736,4 +1875,8 @@ export interface RpcMethods {
   'tools/list': { params: ToolsListParams; result: ToolsListResult };
   'rpc.discover': { params: RpcDiscoverParams; result: RpcDiscoverResult };
   rpc_modules: { params: RpcModulesParams; result: RpcModulesResult };
+  txpool_content: { params: TxpoolContentParams; result: TxpoolContentResult };
+  txpool_contentFrom: { params: TxpoolContentFromParams; result: TxpoolContentFromResult };
+  txpool_inspect: { params: TxpoolInspectParams; result: TxpoolInspectResult };
+  txpool_status: { params: TxpoolStatusParams; result: TxpoolStatusResult };
 }

@@ -1255,10 +1255,407 @@ validate94.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGasPriceResult = validate96;
-const schema32 = {"$ref":"uint.json","$id":"validateEthGasPriceResult"};
+export const validateEthFeeHistoryBlockCountParam = validate96;
+const schema32 = {"oneOf":[{"$ref":"uint.json"},{"type":"integer","minimum":0}],"$id":"validateEthFeeHistoryBlockCountParam"};
 
 function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEthFeeHistoryBlockCountParam" */;
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+}
+const _errs2 = errors;
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+const err0 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(errors === _errs2){
+if(typeof data == "number"){
+if(data < 0 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"#/oneOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs2 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+}
+if(!valid0){
+const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+validate96.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate96.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEthFeeHistoryNewestBlockParam = validate98;
+const schema33 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthFeeHistoryNewestBlockParam"};
+
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEthFeeHistoryNewestBlockParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+errors = vErrors.length;
+}
+validate98.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEthFeeHistoryRewardPercentilesParam = validate100;
+const schema34 = {"type":"array","items":{"type":"number","minimum":0,"maximum":100},"$id":"validateEthFeeHistoryRewardPercentilesParam"};
+
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEthFeeHistoryRewardPercentilesParam" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(Array.isArray(data)){
+var valid0 = true;
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+const _errs1 = errors;
+if(errors === _errs1){
+if(typeof data0 == "number"){
+if(data0 > 100 || isNaN(data0)){
+validate100.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data0 < 0 || isNaN(data0)){
+validate100.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+else {
+validate100.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+break;
+}
+}
+}
+else {
+validate100.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+validate100.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEthFeeHistoryResult = validate101;
+const schema35 = {"$ref":"FeeHistory.json","$id":"validateEthFeeHistoryResult"};
+const schema36 = {"title":"FeeHistory","type":"object","description":"Fee history as core-geth gives it on a chain without EIP-1559: baseFeePerGas is all 0x0 (one entry more than the blocks: the last is the next block's, also 0), gasUsedRatio is gasUsed / gasLimit per block, reward (only when percentiles were asked for) holds per block the gas price paid at each requested percentile of the block's gas (transactions sorted by gas price and weighted by the gas each used; 0x0 for a block without transactions), and the blob fields are zeros.","properties":{"oldestBlock":{"$ref":"uint.json"},"baseFeePerGas":{"type":"array","items":{"$ref":"uint.json"}},"gasUsedRatio":{"type":"array","items":{"type":"number","minimum":0}},"reward":{"type":"array","items":{"type":"array","items":{"$ref":"uint.json"}}},"baseFeePerBlobGas":{"type":"array","items":{"$ref":"uint.json"}},"blobGasUsedRatio":{"type":"array","items":{"type":"number","minimum":0}}},"required":["oldestBlock","baseFeePerGas","gasUsedRatio"],"additionalProperties":false,"$id":"FeeHistory.json"};
+
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="FeeHistory.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.oldestBlock === undefined) && (missing0 = "oldestBlock")) || ((data.baseFeePerGas === undefined) && (missing0 = "baseFeePerGas"))) || ((data.gasUsedRatio === undefined) && (missing0 = "gasUsedRatio"))){
+validate102.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((key0 === "oldestBlock") || (key0 === "baseFeePerGas")) || (key0 === "gasUsedRatio")) || (key0 === "reward")) || (key0 === "baseFeePerBlobGas")) || (key0 === "blobGasUsedRatio"))){
+validate102.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.oldestBlock !== undefined){
+const _errs2 = errors;
+if(!(validate25(data.oldestBlock, {instancePath:instancePath+"/oldestBlock",parentData:data,parentDataProperty:"oldestBlock",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.baseFeePerGas !== undefined){
+let data1 = data.baseFeePerGas;
+const _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+const _errs5 = errors;
+if(!(validate25(data1[i0], {instancePath:instancePath+"/baseFeePerGas/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate102.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/properties/baseFeePerGas/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.gasUsedRatio !== undefined){
+let data3 = data.gasUsedRatio;
+const _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data3)){
+var valid2 = true;
+const len1 = data3.length;
+for(let i1=0; i1<len1; i1++){
+let data4 = data3[i1];
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data4 == "number"){
+if(data4 < 0 || isNaN(data4)){
+validate102.errors = [{instancePath:instancePath+"/gasUsedRatio/" + i1,schemaPath:"#/properties/gasUsedRatio/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+else {
+validate102.errors = [{instancePath:instancePath+"/gasUsedRatio/" + i1,schemaPath:"#/properties/gasUsedRatio/items/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid2 = _errs8 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate102.errors = [{instancePath:instancePath+"/gasUsedRatio",schemaPath:"#/properties/gasUsedRatio/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.reward !== undefined){
+let data5 = data.reward;
+const _errs10 = errors;
+if(errors === _errs10){
+if(Array.isArray(data5)){
+var valid3 = true;
+const len2 = data5.length;
+for(let i2=0; i2<len2; i2++){
+let data6 = data5[i2];
+const _errs12 = errors;
+if(errors === _errs12){
+if(Array.isArray(data6)){
+var valid4 = true;
+const len3 = data6.length;
+for(let i3=0; i3<len3; i3++){
+const _errs14 = errors;
+if(!(validate25(data6[i3], {instancePath:instancePath+"/reward/" + i2+"/" + i3,parentData:data6,parentDataProperty:i3,rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid4 = _errs14 === errors;
+if(!valid4){
+break;
+}
+}
+}
+else {
+validate102.errors = [{instancePath:instancePath+"/reward/" + i2,schemaPath:"#/properties/reward/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid3 = _errs12 === errors;
+if(!valid3){
+break;
+}
+}
+}
+else {
+validate102.errors = [{instancePath:instancePath+"/reward",schemaPath:"#/properties/reward/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.baseFeePerBlobGas !== undefined){
+let data8 = data.baseFeePerBlobGas;
+const _errs15 = errors;
+if(errors === _errs15){
+if(Array.isArray(data8)){
+var valid5 = true;
+const len4 = data8.length;
+for(let i4=0; i4<len4; i4++){
+const _errs17 = errors;
+if(!(validate25(data8[i4], {instancePath:instancePath+"/baseFeePerBlobGas/" + i4,parentData:data8,parentDataProperty:i4,rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid5 = _errs17 === errors;
+if(!valid5){
+break;
+}
+}
+}
+else {
+validate102.errors = [{instancePath:instancePath+"/baseFeePerBlobGas",schemaPath:"#/properties/baseFeePerBlobGas/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.blobGasUsedRatio !== undefined){
+let data10 = data.blobGasUsedRatio;
+const _errs18 = errors;
+if(errors === _errs18){
+if(Array.isArray(data10)){
+var valid6 = true;
+const len5 = data10.length;
+for(let i5=0; i5<len5; i5++){
+let data11 = data10[i5];
+const _errs20 = errors;
+if(errors === _errs20){
+if(typeof data11 == "number"){
+if(data11 < 0 || isNaN(data11)){
+validate102.errors = [{instancePath:instancePath+"/blobGasUsedRatio/" + i5,schemaPath:"#/properties/blobGasUsedRatio/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+else {
+validate102.errors = [{instancePath:instancePath+"/blobGasUsedRatio/" + i5,schemaPath:"#/properties/blobGasUsedRatio/items/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid6 = _errs20 === errors;
+if(!valid6){
+break;
+}
+}
+}
+else {
+validate102.errors = [{instancePath:instancePath+"/blobGasUsedRatio",schemaPath:"#/properties/blobGasUsedRatio/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate102.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate102.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEthFeeHistoryResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate102(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+errors = vErrors.length;
+}
+validate101.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEthGasPriceResult = validate108;
+const schema37 = {"$ref":"uint.json","$id":"validateEthGasPriceResult"};
+
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGasPriceResult" */;
 let vErrors = null;
 let errors = 0;
@@ -1266,14 +1663,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate96.errors = vErrors;
+validate108.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBalanceAddressParam = validate98;
-const schema33 = {"$ref":"address.json","$id":"validateEthGetBalanceAddressParam"};
+export const validateEthGetBalanceAddressParam = validate110;
+const schema38 = {"$ref":"address.json","$id":"validateEthGetBalanceAddressParam"};
 
-function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBalanceAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -1281,14 +1678,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate98.errors = vErrors;
+validate110.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBalanceBlockParam = validate100;
-const schema34 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateEthGetBalanceBlockParam"};
+export const validateEthGetBalanceBlockParam = validate112;
+const schema39 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateEthGetBalanceBlockParam"};
 
-function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBalanceBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -1296,14 +1693,14 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate100.errors = vErrors;
+validate112.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBalanceResult = validate102;
-const schema35 = {"$ref":"uint.json","$id":"validateEthGetBalanceResult"};
+export const validateEthGetBalanceResult = validate114;
+const schema40 = {"$ref":"uint.json","$id":"validateEthGetBalanceResult"};
 
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBalanceResult" */;
 let vErrors = null;
 let errors = 0;
@@ -1311,14 +1708,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate102.errors = vErrors;
+validate114.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBlockByHashBlockHashParam = validate104;
-const schema36 = {"$ref":"hash32.json","$id":"validateEthGetBlockByHashBlockHashParam"};
+export const validateEthGetBlockByHashBlockHashParam = validate116;
+const schema41 = {"$ref":"hash32.json","$id":"validateEthGetBlockByHashBlockHashParam"};
 
-function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBlockByHashBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -1326,123 +1723,123 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate104.errors = vErrors;
+validate116.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBlockByHashFullTransactionsParam = validate106;
-const schema37 = {"type":"boolean","$id":"validateEthGetBlockByHashFullTransactionsParam"};
+export const validateEthGetBlockByHashFullTransactionsParam = validate118;
+const schema42 = {"type":"boolean","$id":"validateEthGetBlockByHashFullTransactionsParam"};
 
-function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBlockByHashFullTransactionsParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate106.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate118.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate106.errors = vErrors;
+validate118.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBlockByHashResult = validate107;
-const schema38 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Block.json"}],"$id":"validateEthGetBlockByHashResult"};
-const schema39 = {"title":"Block","type":"object","description":"A block. Standard execution-apis fields (pre-London: no baseFeePerGas, no withdrawals) plus the ETC fields totalDifficulty, checkpoint (null unless the block is an ECIP-1097 checkpoint block: then the federation signatures and their signers) and lastCheckpointNumber (the number of the latest checkpoint block in the chain ending at this block, 0x0 before the first; present only on a network with ECIP-1097 checkpointing, and not on uncles). A checkpoint block has no proof of work: its nonce and mixHash are empty (0x).","properties":{"number":{"$ref":"uint.json"},"hash":{"$ref":"hash32.json"},"parentHash":{"$ref":"hash32.json"},"nonce":{"oneOf":[{"$ref":"bytes8.json"},{"type":"string","const":"0x","description":"Empty: an ECIP-1097 checkpoint block, which has no proof of work."}]},"mixHash":{"oneOf":[{"$ref":"hash32.json"},{"type":"string","const":"0x","description":"Empty: an ECIP-1097 checkpoint block, which has no proof of work."}]},"sha3Uncles":{"$ref":"hash32.json"},"logsBloom":{"$ref":"bytes256.json"},"transactionsRoot":{"$ref":"hash32.json"},"stateRoot":{"$ref":"hash32.json"},"receiptsRoot":{"$ref":"hash32.json"},"miner":{"$ref":"address.json"},"difficulty":{"$ref":"uint.json"},"totalDifficulty":{"$ref":"uint.json"},"lastCheckpointNumber":{"$ref":"uint.json"},"extraData":{"$ref":"bytes.json"},"size":{"$ref":"uint.json"},"gasLimit":{"$ref":"uint.json"},"gasUsed":{"$ref":"uint.json"},"timestamp":{"$ref":"uint.json"},"checkpoint":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"Checkpoint.json"}]},"transactions":{"anyOf":[{"type":"array","items":{"$ref":"hash32.json"}},{"type":"array","items":{"$ref":"Transaction.json"}}]},"uncles":{"type":"array","items":{"$ref":"hash32.json"}}},"required":["number","hash","parentHash","nonce","mixHash","sha3Uncles","logsBloom","transactionsRoot","stateRoot","receiptsRoot","miner","difficulty","totalDifficulty","extraData","size","gasLimit","gasUsed","timestamp","uncles"],"additionalProperties":false,"$id":"Block.json"};
-const schema40 = {"title":"bytes8","type":"string","pattern":"^0x[0-9a-fA-F]{16}$","description":"8 bytes as 16 hex digits.","$id":"bytes8.json"};
+export const validateEthGetBlockByHashResult = validate119;
+const schema43 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Block.json"}],"$id":"validateEthGetBlockByHashResult"};
+const schema44 = {"title":"Block","type":"object","description":"A block. Standard execution-apis fields (pre-London: no baseFeePerGas, no withdrawals) plus the ETC fields totalDifficulty, checkpoint (null unless the block is an ECIP-1097 checkpoint block: then the federation signatures and their signers) and lastCheckpointNumber (the number of the latest checkpoint block in the chain ending at this block, 0x0 before the first; present only on a network with ECIP-1097 checkpointing, and not on uncles). A checkpoint block has no proof of work: its nonce and mixHash are empty (0x).","properties":{"number":{"$ref":"uint.json"},"hash":{"$ref":"hash32.json"},"parentHash":{"$ref":"hash32.json"},"nonce":{"oneOf":[{"$ref":"bytes8.json"},{"type":"string","const":"0x","description":"Empty: an ECIP-1097 checkpoint block, which has no proof of work."}]},"mixHash":{"oneOf":[{"$ref":"hash32.json"},{"type":"string","const":"0x","description":"Empty: an ECIP-1097 checkpoint block, which has no proof of work."}]},"sha3Uncles":{"$ref":"hash32.json"},"logsBloom":{"$ref":"bytes256.json"},"transactionsRoot":{"$ref":"hash32.json"},"stateRoot":{"$ref":"hash32.json"},"receiptsRoot":{"$ref":"hash32.json"},"miner":{"$ref":"address.json"},"difficulty":{"$ref":"uint.json"},"totalDifficulty":{"$ref":"uint.json"},"lastCheckpointNumber":{"$ref":"uint.json"},"extraData":{"$ref":"bytes.json"},"size":{"$ref":"uint.json"},"gasLimit":{"$ref":"uint.json"},"gasUsed":{"$ref":"uint.json"},"timestamp":{"$ref":"uint.json"},"checkpoint":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"Checkpoint.json"}]},"transactions":{"anyOf":[{"type":"array","items":{"$ref":"hash32.json"}},{"type":"array","items":{"$ref":"Transaction.json"}}]},"uncles":{"type":"array","items":{"$ref":"hash32.json"}}},"required":["number","hash","parentHash","nonce","mixHash","sha3Uncles","logsBloom","transactionsRoot","stateRoot","receiptsRoot","miner","difficulty","totalDifficulty","extraData","size","gasLimit","gasUsed","timestamp","uncles"],"additionalProperties":false,"$id":"Block.json"};
+const schema45 = {"title":"bytes8","type":"string","pattern":"^0x[0-9a-fA-F]{16}$","description":"8 bytes as 16 hex digits.","$id":"bytes8.json"};
 const pattern6 = new RegExp("^0x[0-9a-fA-F]{16}$", "u");
 
-function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bytes8.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern6.test(data)){
-validate113.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\""}];
+validate125.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\""}];
 return false;
 }
 }
 else {
-validate113.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate125.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate113.errors = vErrors;
+validate125.errors = vErrors;
 return errors === 0;
 }
 
-const schema41 = {"title":"bytes256","type":"string","pattern":"^0x[0-9a-fA-F]{512}$","description":"256 bytes as 512 hex digits: a logs bloom.","$id":"bytes256.json"};
+const schema46 = {"title":"bytes256","type":"string","pattern":"^0x[0-9a-fA-F]{512}$","description":"256 bytes as 512 hex digits: a logs bloom.","$id":"bytes256.json"};
 const pattern7 = new RegExp("^0x[0-9a-fA-F]{512}$", "u");
 
-function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bytes256.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern7.test(data)){
-validate117.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\""}];
+validate129.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\""}];
 return false;
 }
 }
 else {
-validate117.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate117.errors = vErrors;
+validate129.errors = vErrors;
 return errors === 0;
 }
 
-const schema42 = {"title":"Checkpoint","type":"object","description":"An ECIP-1097 checkpoint carried by a checkpoint block: federation signatures over the parent hash and the signers recovered from them.","properties":{"signatures":{"type":"array","items":{"$ref":"bytes65.json"}},"signers":{"type":"array","items":{"$ref":"PublicKey.json"}}},"required":["signatures","signers"],"additionalProperties":false,"$id":"Checkpoint.json"};
-const schema43 = {"title":"bytes65","type":"string","pattern":"^0x[0-9a-fA-F]{130}$","description":"65 bytes as 130 hex digits: a secp256k1 signature r ‖ s ‖ v.","$id":"bytes65.json"};
+const schema47 = {"title":"Checkpoint","type":"object","description":"An ECIP-1097 checkpoint carried by a checkpoint block: federation signatures over the parent hash and the signers recovered from them.","properties":{"signatures":{"type":"array","items":{"$ref":"bytes65.json"}},"signers":{"type":"array","items":{"$ref":"PublicKey.json"}}},"required":["signatures","signers"],"additionalProperties":false,"$id":"Checkpoint.json"};
+const schema48 = {"title":"bytes65","type":"string","pattern":"^0x[0-9a-fA-F]{130}$","description":"65 bytes as 130 hex digits: a secp256k1 signature r ‖ s ‖ v.","$id":"bytes65.json"};
 const pattern8 = new RegExp("^0x[0-9a-fA-F]{130}$", "u");
 
-function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bytes65.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern8.test(data)){
-validate133.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{130}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{130}$"+"\""}];
+validate145.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{130}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{130}$"+"\""}];
 return false;
 }
 }
 else {
-validate133.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate145.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate133.errors = vErrors;
+validate145.errors = vErrors;
 return errors === 0;
 }
 
-const schema44 = {"title":"PublicKey","type":"string","pattern":"^0x[0-9a-fA-F]{128}$","description":"An uncompressed secp256k1 public key without its 0x04 prefix: 64 bytes as 128 hex digits.","$id":"PublicKey.json"};
+const schema49 = {"title":"PublicKey","type":"string","pattern":"^0x[0-9a-fA-F]{128}$","description":"An uncompressed secp256k1 public key without its 0x04 prefix: 64 bytes as 128 hex digits.","$id":"PublicKey.json"};
 const pattern9 = new RegExp("^0x[0-9a-fA-F]{128}$", "u");
 
-function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="PublicKey.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern9.test(data)){
-validate135.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{128}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{128}$"+"\""}];
+validate147.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{128}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{128}$"+"\""}];
 return false;
 }
 }
 else {
-validate135.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate147.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate135.errors = vErrors;
+validate147.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="Checkpoint.json" */;
 let vErrors = null;
 let errors = 0;
@@ -1450,14 +1847,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.signatures === undefined) && (missing0 = "signatures")) || ((data.signers === undefined) && (missing0 = "signers"))){
-validate132.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate144.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "signatures") || (key0 === "signers"))){
-validate132.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate144.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -1472,8 +1869,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate133(data0[i0], {instancePath:instancePath+"/signatures/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+if(!(validate145(data0[i0], {instancePath:instancePath+"/signatures/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -1483,7 +1880,7 @@ break;
 }
 }
 else {
-validate132.errors = [{instancePath:instancePath+"/signatures",schemaPath:"#/properties/signatures/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate144.errors = [{instancePath:instancePath+"/signatures",schemaPath:"#/properties/signatures/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -1502,8 +1899,8 @@ var valid2 = true;
 const len1 = data2.length;
 for(let i1=0; i1<len1; i1++){
 const _errs7 = errors;
-if(!(validate135(data2[i1], {instancePath:instancePath+"/signers/" + i1,parentData:data2,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+if(!(validate147(data2[i1], {instancePath:instancePath+"/signers/" + i1,parentData:data2,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs7 === errors;
@@ -1513,7 +1910,7 @@ break;
 }
 }
 else {
-validate132.errors = [{instancePath:instancePath+"/signers",schemaPath:"#/properties/signers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate144.errors = [{instancePath:instancePath+"/signers",schemaPath:"#/properties/signers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -1527,17 +1924,17 @@ var valid0 = true;
 }
 }
 else {
-validate132.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate144.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate132.errors = vErrors;
+validate144.errors = vErrors;
 return errors === 0;
 }
 
-const schema45 = {"title":"Transaction","type":"object","description":"A signed transaction as stored in a block or the pool: legacy (type 0x0, EIP-155 when chainId is present) or EIP-2930 (type 0x1, from Magneto). Block fields are null while pending.","properties":{"type":{"type":"string","enum":["0x0","0x1"]},"hash":{"$ref":"hash32.json"},"nonce":{"$ref":"uint.json"},"blockHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"blockNumber":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"transactionIndex":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"value":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"gas":{"$ref":"uint.json"},"input":{"$ref":"bytes.json"},"chainId":{"$ref":"uint.json"},"accessList":{"$ref":"AccessList.json"},"v":{"$ref":"uint.json"},"r":{"$ref":"uint.json"},"s":{"$ref":"uint.json"},"yParity":{"$ref":"uint.json"}},"required":["type","hash","nonce","blockHash","blockNumber","transactionIndex","from","to","value","gasPrice","gas","input","v","r","s"],"additionalProperties":false,"$id":"Transaction.json"};
+const schema50 = {"title":"Transaction","type":"object","description":"A signed transaction as stored in a block or the pool: legacy (type 0x0, EIP-155 when chainId is present) or EIP-2930 (type 0x1, from Magneto). Block fields are null while pending.","properties":{"type":{"type":"string","enum":["0x0","0x1"]},"hash":{"$ref":"hash32.json"},"nonce":{"$ref":"uint.json"},"blockHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"blockNumber":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"transactionIndex":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"value":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"gas":{"$ref":"uint.json"},"input":{"$ref":"bytes.json"},"chainId":{"$ref":"uint.json"},"accessList":{"$ref":"AccessList.json"},"v":{"$ref":"uint.json"},"r":{"$ref":"uint.json"},"s":{"$ref":"uint.json"},"yParity":{"$ref":"uint.json"}},"required":["type","hash","nonce","blockHash","blockNumber","transactionIndex","from","to","value","gasPrice","gas","input","v","r","s"],"additionalProperties":false,"$id":"Transaction.json"};
 
-function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="Transaction.json" */;
 let vErrors = null;
 let errors = 0;
@@ -1545,14 +1942,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.gasPrice === undefined) && (missing0 = "gasPrice"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.input === undefined) && (missing0 = "input"))) || ((data.v === undefined) && (missing0 = "v"))) || ((data.r === undefined) && (missing0 = "r"))) || ((data.s === undefined) && (missing0 = "s"))){
-validate139.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate151.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema45.properties, key0))){
-validate139.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema50.properties, key0))){
+validate151.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -1562,11 +1959,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate139.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate151.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data0 === "0x0") || (data0 === "0x1"))){
-validate139.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema45.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate151.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema50.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -1640,7 +2037,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate139.errors = vErrors;
+validate151.errors = vErrors;
 return false;
 }
 else {
@@ -1701,7 +2098,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate139.errors = vErrors;
+validate151.errors = vErrors;
 return false;
 }
 else {
@@ -1762,7 +2159,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate139.errors = vErrors;
+validate151.errors = vErrors;
 return false;
 }
 else {
@@ -1835,7 +2232,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate139.errors = vErrors;
+validate151.errors = vErrors;
 return false;
 }
 else {
@@ -1995,16 +2392,16 @@ var valid0 = true;
 }
 }
 else {
-validate139.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate151.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate139.errors = vErrors;
+validate151.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="Block.json" */;
 let vErrors = null;
 let errors = 0;
@@ -2012,14 +2409,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((((((((((data.number === undefined) && (missing0 = "number")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.parentHash === undefined) && (missing0 = "parentHash"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.mixHash === undefined) && (missing0 = "mixHash"))) || ((data.sha3Uncles === undefined) && (missing0 = "sha3Uncles"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.transactionsRoot === undefined) && (missing0 = "transactionsRoot"))) || ((data.stateRoot === undefined) && (missing0 = "stateRoot"))) || ((data.receiptsRoot === undefined) && (missing0 = "receiptsRoot"))) || ((data.miner === undefined) && (missing0 = "miner"))) || ((data.difficulty === undefined) && (missing0 = "difficulty"))) || ((data.totalDifficulty === undefined) && (missing0 = "totalDifficulty"))) || ((data.extraData === undefined) && (missing0 = "extraData"))) || ((data.size === undefined) && (missing0 = "size"))) || ((data.gasLimit === undefined) && (missing0 = "gasLimit"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))) || ((data.uncles === undefined) && (missing0 = "uncles"))){
-validate109.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate121.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema39.properties, key0))){
-validate109.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema44.properties, key0))){
+validate121.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -2068,8 +2465,8 @@ const _errs6 = errors;
 let valid1 = false;
 let passing0 = null;
 const _errs7 = errors;
-if(!(validate113(data3, {instancePath:instancePath+"/nonce",parentData:data,parentDataProperty:"nonce",rootData}))){
-vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
+if(!(validate125(data3, {instancePath:instancePath+"/nonce",parentData:data,parentDataProperty:"nonce",rootData}))){
+vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -2118,7 +2515,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate109.errors = vErrors;
+validate121.errors = vErrors;
 return false;
 }
 else {
@@ -2195,7 +2592,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
-validate109.errors = vErrors;
+validate121.errors = vErrors;
 return false;
 }
 else {
@@ -2229,8 +2626,8 @@ var valid0 = true;
 if(valid0){
 if(data.logsBloom !== undefined){
 const _errs16 = errors;
-if(!(validate117(data.logsBloom, {instancePath:instancePath+"/logsBloom",parentData:data,parentDataProperty:"logsBloom",rootData}))){
-vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
+if(!(validate129(data.logsBloom, {instancePath:instancePath+"/logsBloom",parentData:data,parentDataProperty:"logsBloom",rootData}))){
+vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs16 === errors;
@@ -2400,8 +2797,8 @@ valid3 = true;
 passing2 = 0;
 }
 const _errs32 = errors;
-if(!(validate132(data19, {instancePath:instancePath+"/checkpoint",parentData:data,parentDataProperty:"checkpoint",rootData}))){
-vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
+if(!(validate144(data19, {instancePath:instancePath+"/checkpoint",parentData:data,parentDataProperty:"checkpoint",rootData}))){
+vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs32 === errors;
@@ -2424,7 +2821,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate109.errors = vErrors;
+validate121.errors = vErrors;
 return false;
 }
 else {
@@ -2487,8 +2884,8 @@ var valid6 = true;
 const len1 = data20.length;
 for(let i1=0; i1<len1; i1++){
 const _errs40 = errors;
-if(!(validate139(data20[i1], {instancePath:instancePath+"/transactions/" + i1,parentData:data20,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate151(data20[i1], {instancePath:instancePath+"/transactions/" + i1,parentData:data20,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
 errors = vErrors.length;
 }
 var valid6 = _errs40 === errors;
@@ -2520,7 +2917,7 @@ else {
 vErrors.push(err9);
 }
 errors++;
-validate109.errors = vErrors;
+validate121.errors = vErrors;
 return false;
 }
 else {
@@ -2560,7 +2957,7 @@ break;
 }
 }
 else {
-validate109.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate121.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -2594,16 +2991,16 @@ var valid0 = true;
 }
 }
 else {
-validate109.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate121.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate109.errors = vErrors;
+validate121.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBlockByHashResult" */;
 let vErrors = null;
 let errors = 0;
@@ -2621,8 +3018,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate109(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
+if(!(validate121(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -2645,7 +3042,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate107.errors = vErrors;
+validate119.errors = vErrors;
 return false;
 }
 else {
@@ -2659,14 +3056,14 @@ vErrors = null;
 }
 }
 }
-validate107.errors = vErrors;
+validate119.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBlockByNumberBlockParam = validate164;
-const schema46 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetBlockByNumberBlockParam"};
+export const validateEthGetBlockByNumberBlockParam = validate176;
+const schema51 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetBlockByNumberBlockParam"};
 
-function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBlockByNumberBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -2674,29 +3071,29 @@ if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
-validate164.errors = vErrors;
+validate176.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBlockByNumberFullTransactionsParam = validate166;
-const schema47 = {"type":"boolean","$id":"validateEthGetBlockByNumberFullTransactionsParam"};
+export const validateEthGetBlockByNumberFullTransactionsParam = validate178;
+const schema52 = {"type":"boolean","$id":"validateEthGetBlockByNumberFullTransactionsParam"};
 
-function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBlockByNumberFullTransactionsParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate166.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate178.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate166.errors = vErrors;
+validate178.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBlockByNumberResult = validate167;
-const schema48 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Block.json"}],"$id":"validateEthGetBlockByNumberResult"};
+export const validateEthGetBlockByNumberResult = validate179;
+const schema53 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Block.json"}],"$id":"validateEthGetBlockByNumberResult"};
 
-function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBlockByNumberResult" */;
 let vErrors = null;
 let errors = 0;
@@ -2714,8 +3111,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate109(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
+if(!(validate121(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -2738,7 +3135,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate167.errors = vErrors;
+validate179.errors = vErrors;
 return false;
 }
 else {
@@ -2752,14 +3149,14 @@ vErrors = null;
 }
 }
 }
-validate167.errors = vErrors;
+validate179.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBlockReceiptsBlockParam = validate170;
-const schema49 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateEthGetBlockReceiptsBlockParam"};
+export const validateEthGetBlockReceiptsBlockParam = validate182;
+const schema54 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateEthGetBlockReceiptsBlockParam"};
 
-function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBlockReceiptsBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -2767,38 +3164,38 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate170.errors = vErrors;
+validate182.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBlockReceiptsResult = validate172;
-const schema50 = {"oneOf":[{"$ref":"notFound.json"},{"type":"array","items":{"$ref":"Receipt.json"}}],"$id":"validateEthGetBlockReceiptsResult"};
-const schema51 = {"title":"Receipt","type":"object","description":"A transaction receipt. Before Atlantis (Byzantium rules) it carries the post-state root instead of status.","properties":{"type":{"type":"string","enum":["0x0","0x1"]},"transactionHash":{"$ref":"hash32.json"},"transactionIndex":{"$ref":"uint.json"},"blockHash":{"$ref":"hash32.json"},"blockNumber":{"$ref":"uint.json"},"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"cumulativeGasUsed":{"$ref":"uint.json"},"gasUsed":{"$ref":"uint.json"},"effectiveGasPrice":{"$ref":"uint.json"},"contractAddress":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"logs":{"type":"array","items":{"$ref":"Log.json"}},"logsBloom":{"$ref":"bytes256.json"},"root":{"$ref":"hash32.json"},"status":{"type":"string","enum":["0x0","0x1"]}},"required":["type","transactionHash","transactionIndex","blockHash","blockNumber","from","to","cumulativeGasUsed","gasUsed","effectiveGasPrice","contractAddress","logs","logsBloom"],"additionalProperties":false,"$id":"Receipt.json"};
-const schema52 = {"title":"Log","type":"object","description":"An event log. logIndex counts across the whole block (the standard, not the original product's per-transaction count); removed is true when a reorganisation dropped the log.","properties":{"removed":{"type":"boolean"},"logIndex":{"$ref":"uint.json"},"transactionIndex":{"$ref":"uint.json"},"transactionHash":{"$ref":"hash32.json"},"blockHash":{"$ref":"hash32.json"},"blockNumber":{"$ref":"uint.json"},"address":{"$ref":"address.json"},"data":{"$ref":"bytes.json"},"topics":{"type":"array","items":{"$ref":"bytes32.json"}}},"required":["removed","logIndex","transactionIndex","transactionHash","blockHash","blockNumber","address","data","topics"],"additionalProperties":false,"$id":"Log.json"};
-const schema53 = {"title":"bytes32","type":"string","pattern":"^0x[0-9a-fA-F]{64}$","description":"32 bytes as 64 hex digits.","$id":"bytes32.json"};
+export const validateEthGetBlockReceiptsResult = validate184;
+const schema55 = {"oneOf":[{"$ref":"notFound.json"},{"type":"array","items":{"$ref":"Receipt.json"}}],"$id":"validateEthGetBlockReceiptsResult"};
+const schema56 = {"title":"Receipt","type":"object","description":"A transaction receipt. Before Atlantis (Byzantium rules) it carries the post-state root instead of status.","properties":{"type":{"type":"string","enum":["0x0","0x1"]},"transactionHash":{"$ref":"hash32.json"},"transactionIndex":{"$ref":"uint.json"},"blockHash":{"$ref":"hash32.json"},"blockNumber":{"$ref":"uint.json"},"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"cumulativeGasUsed":{"$ref":"uint.json"},"gasUsed":{"$ref":"uint.json"},"effectiveGasPrice":{"$ref":"uint.json"},"contractAddress":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"logs":{"type":"array","items":{"$ref":"Log.json"}},"logsBloom":{"$ref":"bytes256.json"},"root":{"$ref":"hash32.json"},"status":{"type":"string","enum":["0x0","0x1"]}},"required":["type","transactionHash","transactionIndex","blockHash","blockNumber","from","to","cumulativeGasUsed","gasUsed","effectiveGasPrice","contractAddress","logs","logsBloom"],"additionalProperties":false,"$id":"Receipt.json"};
+const schema57 = {"title":"Log","type":"object","description":"An event log. logIndex counts across the whole block (the standard, not the original product's per-transaction count); removed is true when a reorganisation dropped the log.","properties":{"removed":{"type":"boolean"},"logIndex":{"$ref":"uint.json"},"transactionIndex":{"$ref":"uint.json"},"transactionHash":{"$ref":"hash32.json"},"blockHash":{"$ref":"hash32.json"},"blockNumber":{"$ref":"uint.json"},"address":{"$ref":"address.json"},"data":{"$ref":"bytes.json"},"topics":{"type":"array","items":{"$ref":"bytes32.json"}}},"required":["removed","logIndex","transactionIndex","transactionHash","blockHash","blockNumber","address","data","topics"],"additionalProperties":false,"$id":"Log.json"};
+const schema58 = {"title":"bytes32","type":"string","pattern":"^0x[0-9a-fA-F]{64}$","description":"32 bytes as 64 hex digits.","$id":"bytes32.json"};
 
-function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bytes32.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern3.test(data)){
-validate195.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\""}];
+validate207.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate195.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate207.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate195.errors = vErrors;
+validate207.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="Log.json" */;
 let vErrors = null;
 let errors = 0;
@@ -2806,14 +3203,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((data.removed === undefined) && (missing0 = "removed")) || ((data.logIndex === undefined) && (missing0 = "logIndex"))) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.transactionHash === undefined) && (missing0 = "transactionHash"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.address === undefined) && (missing0 = "address"))) || ((data.data === undefined) && (missing0 = "data"))) || ((data.topics === undefined) && (missing0 = "topics"))){
-validate187.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate199.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema52.properties, key0))){
-validate187.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema57.properties, key0))){
+validate199.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -2822,7 +3219,7 @@ if(_errs1 === errors){
 if(data.removed !== undefined){
 const _errs2 = errors;
 if(typeof data.removed !== "boolean"){
-validate187.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate199.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -2924,8 +3321,8 @@ var valid1 = true;
 const len0 = data8.length;
 for(let i0=0; i0<len0; i0++){
 const _errs13 = errors;
-if(!(validate195(data8[i0], {instancePath:instancePath+"/topics/" + i0,parentData:data8,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+if(!(validate207(data8[i0], {instancePath:instancePath+"/topics/" + i0,parentData:data8,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs13 === errors;
@@ -2935,7 +3332,7 @@ break;
 }
 }
 else {
-validate187.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate199.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -2956,16 +3353,16 @@ var valid0 = true;
 }
 }
 else {
-validate187.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate199.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate187.errors = vErrors;
+validate199.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="Receipt.json" */;
 let vErrors = null;
 let errors = 0;
@@ -2973,14 +3370,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((((data.type === undefined) && (missing0 = "type")) || ((data.transactionHash === undefined) && (missing0 = "transactionHash"))) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))) || ((data.cumulativeGasUsed === undefined) && (missing0 = "cumulativeGasUsed"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.effectiveGasPrice === undefined) && (missing0 = "effectiveGasPrice"))) || ((data.contractAddress === undefined) && (missing0 = "contractAddress"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))){
-validate174.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate186.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema51.properties, key0))){
-validate174.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema56.properties, key0))){
+validate186.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -2990,11 +3387,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate174.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate186.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data0 === "0x0") || (data0 === "0x1"))){
-validate174.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema51.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate186.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema56.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -3104,7 +3501,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate174.errors = vErrors;
+validate186.errors = vErrors;
 return false;
 }
 else {
@@ -3201,7 +3598,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate174.errors = vErrors;
+validate186.errors = vErrors;
 return false;
 }
 else {
@@ -3230,8 +3627,8 @@ var valid3 = true;
 const len0 = data11.length;
 for(let i0=0; i0<len0; i0++){
 const _errs22 = errors;
-if(!(validate187(data11[i0], {instancePath:instancePath+"/logs/" + i0,parentData:data11,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate199(data11[i0], {instancePath:instancePath+"/logs/" + i0,parentData:data11,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate199.errors : vErrors.concat(validate199.errors);
 errors = vErrors.length;
 }
 var valid3 = _errs22 === errors;
@@ -3241,7 +3638,7 @@ break;
 }
 }
 else {
-validate174.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate186.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -3253,8 +3650,8 @@ var valid0 = true;
 if(valid0){
 if(data.logsBloom !== undefined){
 const _errs23 = errors;
-if(!(validate117(data.logsBloom, {instancePath:instancePath+"/logsBloom",parentData:data,parentDataProperty:"logsBloom",rootData}))){
-vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
+if(!(validate129(data.logsBloom, {instancePath:instancePath+"/logsBloom",parentData:data,parentDataProperty:"logsBloom",rootData}))){
+vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs23 === errors;
@@ -3279,11 +3676,11 @@ if(data.status !== undefined){
 let data15 = data.status;
 const _errs25 = errors;
 if(typeof data15 !== "string"){
-validate174.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate186.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data15 === "0x0") || (data15 === "0x1"))){
-validate174.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema51.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate186.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema56.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs25 === errors;
@@ -3309,16 +3706,16 @@ var valid0 = true;
 }
 }
 else {
-validate174.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate186.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate174.errors = vErrors;
+validate186.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBlockReceiptsResult" */;
 let vErrors = null;
 let errors = 0;
@@ -3342,8 +3739,8 @@ var valid1 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate174(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
+if(!(validate186(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -3383,7 +3780,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate172.errors = vErrors;
+validate184.errors = vErrors;
 return false;
 }
 else {
@@ -3397,14 +3794,14 @@ vErrors = null;
 }
 }
 }
-validate172.errors = vErrors;
+validate184.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBlockTransactionCountByHashBlockHashParam = validate201;
-const schema54 = {"$ref":"hash32.json","$id":"validateEthGetBlockTransactionCountByHashBlockHashParam"};
+export const validateEthGetBlockTransactionCountByHashBlockHashParam = validate213;
+const schema59 = {"$ref":"hash32.json","$id":"validateEthGetBlockTransactionCountByHashBlockHashParam"};
 
-function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBlockTransactionCountByHashBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -3412,14 +3809,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate201.errors = vErrors;
+validate213.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBlockTransactionCountByHashResult = validate203;
-const schema55 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}],"$id":"validateEthGetBlockTransactionCountByHashResult"};
+export const validateEthGetBlockTransactionCountByHashResult = validate215;
+const schema60 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}],"$id":"validateEthGetBlockTransactionCountByHashResult"};
 
-function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBlockTransactionCountByHashResult" */;
 let vErrors = null;
 let errors = 0;
@@ -3461,7 +3858,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate203.errors = vErrors;
+validate215.errors = vErrors;
 return false;
 }
 else {
@@ -3475,14 +3872,14 @@ vErrors = null;
 }
 }
 }
-validate203.errors = vErrors;
+validate215.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBlockTransactionCountByNumberBlockParam = validate206;
-const schema56 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetBlockTransactionCountByNumberBlockParam"};
+export const validateEthGetBlockTransactionCountByNumberBlockParam = validate218;
+const schema61 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetBlockTransactionCountByNumberBlockParam"};
 
-function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBlockTransactionCountByNumberBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -3490,14 +3887,14 @@ if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
-validate206.errors = vErrors;
+validate218.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBlockTransactionCountByNumberResult = validate208;
-const schema57 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}],"$id":"validateEthGetBlockTransactionCountByNumberResult"};
+export const validateEthGetBlockTransactionCountByNumberResult = validate220;
+const schema62 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}],"$id":"validateEthGetBlockTransactionCountByNumberResult"};
 
-function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBlockTransactionCountByNumberResult" */;
 let vErrors = null;
 let errors = 0;
@@ -3539,7 +3936,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate208.errors = vErrors;
+validate220.errors = vErrors;
 return false;
 }
 else {
@@ -3553,14 +3950,14 @@ vErrors = null;
 }
 }
 }
-validate208.errors = vErrors;
+validate220.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetCodeAddressParam = validate211;
-const schema58 = {"$ref":"address.json","$id":"validateEthGetCodeAddressParam"};
+export const validateEthGetCodeAddressParam = validate223;
+const schema63 = {"$ref":"address.json","$id":"validateEthGetCodeAddressParam"};
 
-function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetCodeAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -3568,14 +3965,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate211.errors = vErrors;
+validate223.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetCodeBlockParam = validate213;
-const schema59 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateEthGetCodeBlockParam"};
+export const validateEthGetCodeBlockParam = validate225;
+const schema64 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateEthGetCodeBlockParam"};
 
-function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetCodeBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -3583,14 +3980,14 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate213.errors = vErrors;
+validate225.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetCodeResult = validate215;
-const schema60 = {"$ref":"bytes.json","$id":"validateEthGetCodeResult"};
+export const validateEthGetCodeResult = validate227;
+const schema65 = {"$ref":"bytes.json","$id":"validateEthGetCodeResult"};
 
-function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetCodeResult" */;
 let vErrors = null;
 let errors = 0;
@@ -3598,14 +3995,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate215.errors = vErrors;
+validate227.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetFilterChangesFilterIdParam = validate217;
-const schema61 = {"$ref":"uint.json","$id":"validateEthGetFilterChangesFilterIdParam"};
+export const validateEthGetFilterChangesFilterIdParam = validate229;
+const schema66 = {"$ref":"uint.json","$id":"validateEthGetFilterChangesFilterIdParam"};
 
-function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetFilterChangesFilterIdParam" */;
 let vErrors = null;
 let errors = 0;
@@ -3613,14 +4010,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate217.errors = vErrors;
+validate229.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetFilterChangesResult = validate219;
-const schema62 = {"anyOf":[{"type":"array","items":{"$ref":"Log.json"}},{"type":"array","items":{"$ref":"hash32.json"}}],"$id":"validateEthGetFilterChangesResult"};
+export const validateEthGetFilterChangesResult = validate231;
+const schema67 = {"anyOf":[{"type":"array","items":{"$ref":"Log.json"}},{"type":"array","items":{"$ref":"hash32.json"}}],"$id":"validateEthGetFilterChangesResult"};
 
-function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetFilterChangesResult" */;
 let vErrors = null;
 let errors = 0;
@@ -3633,8 +4030,8 @@ var valid1 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate187(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate199(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate199.errors : vErrors.concat(validate199.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs3 === errors;
@@ -3697,7 +4094,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate219.errors = vErrors;
+validate231.errors = vErrors;
 return false;
 }
 else {
@@ -3711,14 +4108,14 @@ vErrors = null;
 }
 }
 }
-validate219.errors = vErrors;
+validate231.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetFilterLogsFilterIdParam = validate222;
-const schema63 = {"$ref":"uint.json","$id":"validateEthGetFilterLogsFilterIdParam"};
+export const validateEthGetFilterLogsFilterIdParam = validate234;
+const schema68 = {"$ref":"uint.json","$id":"validateEthGetFilterLogsFilterIdParam"};
 
-function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetFilterLogsFilterIdParam" */;
 let vErrors = null;
 let errors = 0;
@@ -3726,14 +4123,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate222.errors = vErrors;
+validate234.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetFilterLogsResult = validate224;
-const schema64 = {"type":"array","items":{"$ref":"Log.json"},"$id":"validateEthGetFilterLogsResult"};
+export const validateEthGetFilterLogsResult = validate236;
+const schema69 = {"type":"array","items":{"$ref":"Log.json"},"$id":"validateEthGetFilterLogsResult"};
 
-function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetFilterLogsResult" */;
 let vErrors = null;
 let errors = 0;
@@ -3743,8 +4140,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate187(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate199(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate199.errors : vErrors.concat(validate199.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -3754,20 +4151,635 @@ break;
 }
 }
 else {
-validate224.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate236.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate224.errors = vErrors;
+validate236.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetLogsFilterParam = validate226;
-const schema65 = {"$ref":"Filter.json","$id":"validateEthGetLogsFilterParam"};
-const schema66 = {"title":"Filter","type":"object","description":"A log filter. Use blockHash (EIP-234) or a fromBlock/toBlock range, not both. address and topics may be null (any). At most 4 topic positions: a log has at most 4 topics (geth refuses more too).","properties":{"fromBlock":{"$ref":"BlockNumberOrTag.json"},"toBlock":{"$ref":"BlockNumberOrTag.json"},"blockHash":{"$ref":"hash32.json"},"address":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"},{"type":"array","items":{"$ref":"address.json"}}]},"topics":{"oneOf":[{"$ref":"notFound.json"},{"type":"array","maxItems":4,"items":{"$ref":"FilterTopic.json"}}]}},"required":[],"additionalProperties":false,"$id":"Filter.json"};
-const schema67 = {"title":"FilterTopic","oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes32.json"},{"type":"array","items":{"$ref":"bytes32.json"}}],"description":"One topic position: null = any, a topic, or an array of alternatives (OR).","$id":"FilterTopic.json"};
+export const validateEthGetHeaderByHashBlockHashParam = validate238;
+const schema70 = {"$ref":"hash32.json","$id":"validateEthGetHeaderByHashBlockHashParam"};
 
-function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEthGetHeaderByHashBlockHashParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+validate238.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEthGetHeaderByHashResult = validate240;
+const schema71 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"BlockHeaderObject.json"}],"$id":"validateEthGetHeaderByHashResult"};
+const schema72 = {"title":"BlockHeaderObject","type":"object","description":"A block header in geth's shape (eth_getHeaderByNumber / eth_getHeaderByHash): the Block object's fields without transactions, uncles and size, with totalDifficulty as core-geth adds it and the ECIP-1097 fields as on blocks (checkpoint; lastCheckpointNumber only on a network with checkpointing).","properties":{"number":{"$ref":"uint.json"},"hash":{"$ref":"hash32.json"},"parentHash":{"$ref":"hash32.json"},"nonce":{"oneOf":[{"$ref":"bytes8.json"},{"type":"string","const":"0x","description":"Empty: an ECIP-1097 checkpoint block, which has no proof of work."}]},"mixHash":{"oneOf":[{"$ref":"hash32.json"},{"type":"string","const":"0x","description":"Empty: an ECIP-1097 checkpoint block, which has no proof of work."}]},"sha3Uncles":{"$ref":"hash32.json"},"logsBloom":{"$ref":"bytes256.json"},"transactionsRoot":{"$ref":"hash32.json"},"stateRoot":{"$ref":"hash32.json"},"receiptsRoot":{"$ref":"hash32.json"},"miner":{"$ref":"address.json"},"difficulty":{"$ref":"uint.json"},"totalDifficulty":{"$ref":"uint.json"},"lastCheckpointNumber":{"$ref":"uint.json"},"extraData":{"$ref":"bytes.json"},"gasLimit":{"$ref":"uint.json"},"gasUsed":{"$ref":"uint.json"},"timestamp":{"$ref":"uint.json"},"checkpoint":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"Checkpoint.json"}]}},"required":["number","hash","parentHash","nonce","mixHash","sha3Uncles","logsBloom","transactionsRoot","stateRoot","receiptsRoot","miner","difficulty","totalDifficulty","extraData","gasLimit","gasUsed","timestamp"],"additionalProperties":false,"$id":"BlockHeaderObject.json"};
+
+function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="BlockHeaderObject.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((((((((((((((((data.number === undefined) && (missing0 = "number")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.parentHash === undefined) && (missing0 = "parentHash"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.mixHash === undefined) && (missing0 = "mixHash"))) || ((data.sha3Uncles === undefined) && (missing0 = "sha3Uncles"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.transactionsRoot === undefined) && (missing0 = "transactionsRoot"))) || ((data.stateRoot === undefined) && (missing0 = "stateRoot"))) || ((data.receiptsRoot === undefined) && (missing0 = "receiptsRoot"))) || ((data.miner === undefined) && (missing0 = "miner"))) || ((data.difficulty === undefined) && (missing0 = "difficulty"))) || ((data.totalDifficulty === undefined) && (missing0 = "totalDifficulty"))) || ((data.extraData === undefined) && (missing0 = "extraData"))) || ((data.gasLimit === undefined) && (missing0 = "gasLimit"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))){
+validate242.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func2.call(schema72.properties, key0))){
+validate242.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.number !== undefined){
+const _errs2 = errors;
+if(!(validate25(data.number, {instancePath:instancePath+"/number",parentData:data,parentDataProperty:"number",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.hash !== undefined){
+const _errs3 = errors;
+if(!(validate43(data.hash, {instancePath:instancePath+"/hash",parentData:data,parentDataProperty:"hash",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.parentHash !== undefined){
+const _errs4 = errors;
+if(!(validate43(data.parentHash, {instancePath:instancePath+"/parentHash",parentData:data,parentDataProperty:"parentHash",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nonce !== undefined){
+let data3 = data.nonce;
+const _errs5 = errors;
+const _errs6 = errors;
+let valid1 = false;
+let passing0 = null;
+const _errs7 = errors;
+if(!(validate125(data3, {instancePath:instancePath+"/nonce",parentData:data,parentDataProperty:"nonce",rootData}))){
+vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs7 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+}
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+const err0 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if("0x" !== data3){
+const err1 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/oneOf/1/const",keyword:"const",params:{allowedValue: "0x"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+if(_valid0 && valid1){
+valid1 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid1 = true;
+passing0 = 1;
+}
+}
+if(!valid1){
+const err2 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+validate242.errors = vErrors;
+return false;
+}
+else {
+errors = _errs6;
+if(vErrors !== null){
+if(_errs6){
+vErrors.length = _errs6;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mixHash !== undefined){
+let data4 = data.mixHash;
+const _errs10 = errors;
+const _errs11 = errors;
+let valid2 = false;
+let passing1 = null;
+const _errs12 = errors;
+if(!(validate43(data4, {instancePath:instancePath+"/mixHash",parentData:data,parentDataProperty:"mixHash",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs12 === errors;
+if(_valid1){
+valid2 = true;
+passing1 = 0;
+}
+const _errs13 = errors;
+if(typeof data4 !== "string"){
+const err3 = {instancePath:instancePath+"/mixHash",schemaPath:"#/properties/mixHash/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if("0x" !== data4){
+const err4 = {instancePath:instancePath+"/mixHash",schemaPath:"#/properties/mixHash/oneOf/1/const",keyword:"const",params:{allowedValue: "0x"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var _valid1 = _errs13 === errors;
+if(_valid1 && valid2){
+valid2 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid2 = true;
+passing1 = 1;
+}
+}
+if(!valid2){
+const err5 = {instancePath:instancePath+"/mixHash",schemaPath:"#/properties/mixHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+validate242.errors = vErrors;
+return false;
+}
+else {
+errors = _errs11;
+if(vErrors !== null){
+if(_errs11){
+vErrors.length = _errs11;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.sha3Uncles !== undefined){
+const _errs15 = errors;
+if(!(validate43(data.sha3Uncles, {instancePath:instancePath+"/sha3Uncles",parentData:data,parentDataProperty:"sha3Uncles",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.logsBloom !== undefined){
+const _errs16 = errors;
+if(!(validate129(data.logsBloom, {instancePath:instancePath+"/logsBloom",parentData:data,parentDataProperty:"logsBloom",rootData}))){
+vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.transactionsRoot !== undefined){
+const _errs17 = errors;
+if(!(validate43(data.transactionsRoot, {instancePath:instancePath+"/transactionsRoot",parentData:data,parentDataProperty:"transactionsRoot",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.stateRoot !== undefined){
+const _errs18 = errors;
+if(!(validate43(data.stateRoot, {instancePath:instancePath+"/stateRoot",parentData:data,parentDataProperty:"stateRoot",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.receiptsRoot !== undefined){
+const _errs19 = errors;
+if(!(validate43(data.receiptsRoot, {instancePath:instancePath+"/receiptsRoot",parentData:data,parentDataProperty:"receiptsRoot",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.miner !== undefined){
+const _errs20 = errors;
+if(!(validate22(data.miner, {instancePath:instancePath+"/miner",parentData:data,parentDataProperty:"miner",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.difficulty !== undefined){
+const _errs21 = errors;
+if(!(validate25(data.difficulty, {instancePath:instancePath+"/difficulty",parentData:data,parentDataProperty:"difficulty",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs21 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.totalDifficulty !== undefined){
+const _errs22 = errors;
+if(!(validate25(data.totalDifficulty, {instancePath:instancePath+"/totalDifficulty",parentData:data,parentDataProperty:"totalDifficulty",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.lastCheckpointNumber !== undefined){
+const _errs23 = errors;
+if(!(validate25(data.lastCheckpointNumber, {instancePath:instancePath+"/lastCheckpointNumber",parentData:data,parentDataProperty:"lastCheckpointNumber",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs23 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.extraData !== undefined){
+const _errs24 = errors;
+if(!(validate36(data.extraData, {instancePath:instancePath+"/extraData",parentData:data,parentDataProperty:"extraData",rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.gasLimit !== undefined){
+const _errs25 = errors;
+if(!(validate25(data.gasLimit, {instancePath:instancePath+"/gasLimit",parentData:data,parentDataProperty:"gasLimit",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs25 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.gasUsed !== undefined){
+const _errs26 = errors;
+if(!(validate25(data.gasUsed, {instancePath:instancePath+"/gasUsed",parentData:data,parentDataProperty:"gasUsed",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.timestamp !== undefined){
+const _errs27 = errors;
+if(!(validate25(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs27 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.checkpoint !== undefined){
+let data18 = data.checkpoint;
+const _errs28 = errors;
+const _errs29 = errors;
+let valid3 = false;
+let passing2 = null;
+const _errs30 = errors;
+if(!(validate30(data18, {instancePath:instancePath+"/checkpoint",parentData:data,parentDataProperty:"checkpoint",rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+var _valid2 = _errs30 === errors;
+if(_valid2){
+valid3 = true;
+passing2 = 0;
+}
+const _errs31 = errors;
+if(!(validate144(data18, {instancePath:instancePath+"/checkpoint",parentData:data,parentDataProperty:"checkpoint",rootData}))){
+vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
+errors = vErrors.length;
+}
+var _valid2 = _errs31 === errors;
+if(_valid2 && valid3){
+valid3 = false;
+passing2 = [passing2, 1];
+}
+else {
+if(_valid2){
+valid3 = true;
+passing2 = 1;
+}
+}
+if(!valid3){
+const err6 = {instancePath:instancePath+"/checkpoint",schemaPath:"#/properties/checkpoint/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+validate242.errors = vErrors;
+return false;
+}
+else {
+errors = _errs29;
+if(vErrors !== null){
+if(_errs29){
+vErrors.length = _errs29;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs28 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate242.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate242.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEthGetHeaderByHashResult" */;
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(!(validate30(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+}
+const _errs2 = errors;
+if(!(validate242(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs2 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+}
+if(!valid0){
+const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+validate240.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate240.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEthGetHeaderByNumberBlockParam = validate264;
+const schema73 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetHeaderByNumberBlockParam"};
+
+function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEthGetHeaderByNumberBlockParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+errors = vErrors.length;
+}
+validate264.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEthGetHeaderByNumberResult = validate266;
+const schema74 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"BlockHeaderObject.json"}],"$id":"validateEthGetHeaderByNumberResult"};
+
+function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEthGetHeaderByNumberResult" */;
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(!(validate30(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+}
+const _errs2 = errors;
+if(!(validate242(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs2 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+}
+if(!valid0){
+const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+validate266.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate266.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEthGetLogsFilterParam = validate269;
+const schema75 = {"$ref":"Filter.json","$id":"validateEthGetLogsFilterParam"};
+const schema76 = {"title":"Filter","type":"object","description":"A log filter. Use blockHash (EIP-234) or a fromBlock/toBlock range, not both. address and topics may be null (any). At most 4 topic positions: a log has at most 4 topics (geth refuses more too).","properties":{"fromBlock":{"$ref":"BlockNumberOrTag.json"},"toBlock":{"$ref":"BlockNumberOrTag.json"},"blockHash":{"$ref":"hash32.json"},"address":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"},{"type":"array","items":{"$ref":"address.json"}}]},"topics":{"oneOf":[{"$ref":"notFound.json"},{"type":"array","maxItems":4,"items":{"$ref":"FilterTopic.json"}}]}},"required":[],"additionalProperties":false,"$id":"Filter.json"};
+const schema77 = {"title":"FilterTopic","oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes32.json"},{"type":"array","items":{"$ref":"bytes32.json"}}],"description":"One topic position: null = any, a topic, or an array of alternatives (OR).","$id":"FilterTopic.json"};
+
+function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="FilterTopic.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3785,8 +4797,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+if(!(validate207(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -3806,8 +4818,8 @@ var valid1 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
-if(!(validate195(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+if(!(validate207(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs5 === errors;
@@ -3848,7 +4860,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate235.errors = vErrors;
+validate278.errors = vErrors;
 return false;
 }
 else {
@@ -3862,12 +4874,12 @@ vErrors = null;
 }
 }
 }
-validate235.errors = vErrors;
+validate278.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="Filter.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3876,7 +4888,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "fromBlock") || (key0 === "toBlock")) || (key0 === "blockHash")) || (key0 === "address")) || (key0 === "topics"))){
-validate227.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate270.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3998,7 +5010,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate227.errors = vErrors;
+validate270.errors = vErrors;
 return false;
 }
 else {
@@ -4052,8 +5064,8 @@ var valid4 = true;
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
 const _errs17 = errors;
-if(!(validate235(data5[i1], {instancePath:instancePath+"/topics/" + i1,parentData:data5,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate235.errors : vErrors.concat(validate235.errors);
+if(!(validate278(data5[i1], {instancePath:instancePath+"/topics/" + i1,parentData:data5,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate278.errors : vErrors.concat(validate278.errors);
 errors = vErrors.length;
 }
 var valid4 = _errs17 === errors;
@@ -4094,7 +5106,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate227.errors = vErrors;
+validate270.errors = vErrors;
 return false;
 }
 else {
@@ -4120,31 +5132,31 @@ var valid0 = true;
 }
 }
 else {
-validate227.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate270.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate227.errors = vErrors;
+validate270.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetLogsFilterParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate227(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
+if(!(validate270(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate270.errors : vErrors.concat(validate270.errors);
 errors = vErrors.length;
 }
-validate226.errors = vErrors;
+validate269.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetLogsResult = validate241;
-const schema68 = {"type":"array","items":{"$ref":"Log.json"},"$id":"validateEthGetLogsResult"};
+export const validateEthGetLogsResult = validate284;
+const schema78 = {"type":"array","items":{"$ref":"Log.json"},"$id":"validateEthGetLogsResult"};
 
-function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetLogsResult" */;
 let vErrors = null;
 let errors = 0;
@@ -4154,8 +5166,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate187(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate199(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate199.errors : vErrors.concat(validate199.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -4165,18 +5177,18 @@ break;
 }
 }
 else {
-validate241.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate284.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate241.errors = vErrors;
+validate284.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetProofAddressParam = validate243;
-const schema69 = {"$ref":"address.json","$id":"validateEthGetProofAddressParam"};
+export const validateEthGetProofAddressParam = validate286;
+const schema79 = {"$ref":"address.json","$id":"validateEthGetProofAddressParam"};
 
-function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetProofAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4184,37 +5196,37 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate243.errors = vErrors;
+validate286.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetProofStorageKeysParam = validate245;
-const schema70 = {"type":"array","items":{"$ref":"bytesMax32.json"},"$id":"validateEthGetProofStorageKeysParam"};
-const schema71 = {"title":"bytesMax32","type":"string","pattern":"^0x[0-9a-fA-F]{0,64}$","description":"0 to 32 bytes as hex, as clients send storage slots: leading zeros and an odd digit count allowed, read as a big-endian number left-padded to 32 bytes. `0x`, `0x0`, `0x00` and 32 zero bytes all name slot 0; `0x1`, `0x01`, `0x0000000000000000000000000000000000000001` (20 bytes) and `0x00…01` (32 bytes) all name slot 1.","$id":"bytesMax32.json"};
+export const validateEthGetProofStorageKeysParam = validate288;
+const schema80 = {"type":"array","items":{"$ref":"bytesMax32.json"},"$id":"validateEthGetProofStorageKeysParam"};
+const schema81 = {"title":"bytesMax32","type":"string","pattern":"^0x[0-9a-fA-F]{0,64}$","description":"0 to 32 bytes as hex, as clients send storage slots: leading zeros and an odd digit count allowed, read as a big-endian number left-padded to 32 bytes. `0x`, `0x0`, `0x00` and 32 zero bytes all name slot 0; `0x1`, `0x01`, `0x0000000000000000000000000000000000000001` (20 bytes) and `0x00…01` (32 bytes) all name slot 1.","$id":"bytesMax32.json"};
 const pattern11 = new RegExp("^0x[0-9a-fA-F]{0,64}$", "u");
 
-function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bytesMax32.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern11.test(data)){
-validate246.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{0,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{0,64}$"+"\""}];
+validate289.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{0,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{0,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate246.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate289.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate246.errors = vErrors;
+validate289.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetProofStorageKeysParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4224,8 +5236,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate246(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate246.errors : vErrors.concat(validate246.errors);
+if(!(validate289(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate289.errors : vErrors.concat(validate289.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -4235,18 +5247,18 @@ break;
 }
 }
 else {
-validate245.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate288.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate245.errors = vErrors;
+validate288.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetProofBlockParam = validate248;
-const schema72 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateEthGetProofBlockParam"};
+export const validateEthGetProofBlockParam = validate291;
+const schema82 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateEthGetProofBlockParam"};
 
-function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetProofBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4254,40 +5266,40 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate248.errors = vErrors;
+validate291.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetProofResult = validate250;
-const schema73 = {"$ref":"AccountProof.json","$id":"validateEthGetProofResult"};
-const schema74 = {"title":"AccountProof","type":"object","description":"EIP-1186 account proof: the account fields and the RLP trie nodes from the block's stateRoot down to the account, plus one storage proof per requested slot. An account that does not exist proves its absence with zero fields.","properties":{"address":{"$ref":"address.json"},"accountProof":{"type":"array","items":{"$ref":"bytes.json"}},"balance":{"$ref":"uint256.json"},"codeHash":{"$ref":"hash32.json"},"nonce":{"$ref":"uint64.json"},"storageHash":{"$ref":"hash32.json"},"storageProof":{"type":"array","items":{"$ref":"StorageProof.json"}}},"required":["address","accountProof","balance","codeHash","nonce","storageHash","storageProof"],"additionalProperties":false,"$id":"AccountProof.json"};
-const schema75 = {"title":"uint64","type":"string","pattern":"^0x(0|[1-9a-f][0-9a-f]{0,15})$","description":"A quantity (0x-prefixed hex, no leading zeros) that fits in 64 bits.","$id":"uint64.json"};
+export const validateEthGetProofResult = validate293;
+const schema83 = {"$ref":"AccountProof.json","$id":"validateEthGetProofResult"};
+const schema84 = {"title":"AccountProof","type":"object","description":"EIP-1186 account proof: the account fields and the RLP trie nodes from the block's stateRoot down to the account, plus one storage proof per requested slot. An account that does not exist proves its absence with zero fields.","properties":{"address":{"$ref":"address.json"},"accountProof":{"type":"array","items":{"$ref":"bytes.json"}},"balance":{"$ref":"uint256.json"},"codeHash":{"$ref":"hash32.json"},"nonce":{"$ref":"uint64.json"},"storageHash":{"$ref":"hash32.json"},"storageProof":{"type":"array","items":{"$ref":"StorageProof.json"}}},"required":["address","accountProof","balance","codeHash","nonce","storageHash","storageProof"],"additionalProperties":false,"$id":"AccountProof.json"};
+const schema85 = {"title":"uint64","type":"string","pattern":"^0x(0|[1-9a-f][0-9a-f]{0,15})$","description":"A quantity (0x-prefixed hex, no leading zeros) that fits in 64 bits.","$id":"uint64.json"};
 const pattern12 = new RegExp("^0x(0|[1-9a-f][0-9a-f]{0,15})$", "u");
 
-function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate299(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="uint64.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern12.test(data)){
-validate256.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-f][0-9a-f]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-f][0-9a-f]{0,15})$"+"\""}];
+validate299.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-f][0-9a-f]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-f][0-9a-f]{0,15})$"+"\""}];
 return false;
 }
 }
 else {
-validate256.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate299.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate256.errors = vErrors;
+validate299.errors = vErrors;
 return errors === 0;
 }
 
-const schema76 = {"title":"StorageProof","type":"object","description":"EIP-1186 Merkle proof of one storage slot against the account's storageHash. A slot that was never written proves value 0x0.","properties":{"key":{"$ref":"StorageSlot.json"},"value":{"$ref":"uint256.json"},"proof":{"type":"array","items":{"$ref":"bytes.json"}}},"required":["key","value","proof"],"additionalProperties":false,"$id":"StorageProof.json"};
-const schema77 = {"title":"StorageSlot","anyOf":[{"$ref":"uint256.json"},{"$ref":"bytes32.json"}],"description":"A storage slot: a quantity (`0x0`) or 32 bytes (`0x00…00`); both name the same slot.","$id":"StorageSlot.json"};
+const schema86 = {"title":"StorageProof","type":"object","description":"EIP-1186 Merkle proof of one storage slot against the account's storageHash. A slot that was never written proves value 0x0.","properties":{"key":{"$ref":"StorageSlot.json"},"value":{"$ref":"uint256.json"},"proof":{"type":"array","items":{"$ref":"bytes.json"}}},"required":["key","value","proof"],"additionalProperties":false,"$id":"StorageProof.json"};
+const schema87 = {"title":"StorageSlot","anyOf":[{"$ref":"uint256.json"},{"$ref":"bytes32.json"}],"description":"A storage slot: a quantity (`0x0`) or 32 bytes (`0x00…00`); both name the same slot.","$id":"StorageSlot.json"};
 
-function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="StorageSlot.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4302,8 +5314,8 @@ var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+if(!(validate207(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -4318,7 +5330,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate260.errors = vErrors;
+validate303.errors = vErrors;
 return false;
 }
 else {
@@ -4332,12 +5344,12 @@ vErrors = null;
 }
 }
 }
-validate260.errors = vErrors;
+validate303.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="StorageProof.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4345,14 +5357,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.key === undefined) && (missing0 = "key")) || ((data.value === undefined) && (missing0 = "value"))) || ((data.proof === undefined) && (missing0 = "proof"))){
-validate259.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate302.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "key") || (key0 === "value")) || (key0 === "proof"))){
-validate259.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate302.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4360,8 +5372,8 @@ break;
 if(_errs1 === errors){
 if(data.key !== undefined){
 const _errs2 = errors;
-if(!(validate260(data.key, {instancePath:instancePath+"/key",parentData:data,parentDataProperty:"key",rootData}))){
-vErrors = vErrors === null ? validate260.errors : vErrors.concat(validate260.errors);
+if(!(validate303(data.key, {instancePath:instancePath+"/key",parentData:data,parentDataProperty:"key",rootData}))){
+vErrors = vErrors === null ? validate303.errors : vErrors.concat(validate303.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -4402,7 +5414,7 @@ break;
 }
 }
 else {
-validate259.errors = [{instancePath:instancePath+"/proof",schemaPath:"#/properties/proof/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate302.errors = [{instancePath:instancePath+"/proof",schemaPath:"#/properties/proof/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -4417,16 +5429,16 @@ var valid0 = true;
 }
 }
 else {
-validate259.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate302.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate259.errors = vErrors;
+validate302.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AccountProof.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4434,14 +5446,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.address === undefined) && (missing0 = "address")) || ((data.accountProof === undefined) && (missing0 = "accountProof"))) || ((data.balance === undefined) && (missing0 = "balance"))) || ((data.codeHash === undefined) && (missing0 = "codeHash"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.storageHash === undefined) && (missing0 = "storageHash"))) || ((data.storageProof === undefined) && (missing0 = "storageProof"))){
-validate251.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate294.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "address") || (key0 === "accountProof")) || (key0 === "balance")) || (key0 === "codeHash")) || (key0 === "nonce")) || (key0 === "storageHash")) || (key0 === "storageProof"))){
-validate251.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate294.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4479,7 +5491,7 @@ break;
 }
 }
 else {
-validate251.errors = [{instancePath:instancePath+"/accountProof",schemaPath:"#/properties/accountProof/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate294.errors = [{instancePath:instancePath+"/accountProof",schemaPath:"#/properties/accountProof/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -4515,8 +5527,8 @@ var valid0 = true;
 if(valid0){
 if(data.nonce !== undefined){
 const _errs8 = errors;
-if(!(validate256(data.nonce, {instancePath:instancePath+"/nonce",parentData:data,parentDataProperty:"nonce",rootData}))){
-vErrors = vErrors === null ? validate256.errors : vErrors.concat(validate256.errors);
+if(!(validate299(data.nonce, {instancePath:instancePath+"/nonce",parentData:data,parentDataProperty:"nonce",rootData}))){
+vErrors = vErrors === null ? validate299.errors : vErrors.concat(validate299.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -4546,8 +5558,8 @@ var valid2 = true;
 const len1 = data7.length;
 for(let i1=0; i1<len1; i1++){
 const _errs12 = errors;
-if(!(validate259(data7[i1], {instancePath:instancePath+"/storageProof/" + i1,parentData:data7,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+if(!(validate302(data7[i1], {instancePath:instancePath+"/storageProof/" + i1,parentData:data7,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs12 === errors;
@@ -4557,7 +5569,7 @@ break;
 }
 }
 else {
-validate251.errors = [{instancePath:instancePath+"/storageProof",schemaPath:"#/properties/storageProof/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate294.errors = [{instancePath:instancePath+"/storageProof",schemaPath:"#/properties/storageProof/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -4576,31 +5588,31 @@ var valid0 = true;
 }
 }
 else {
-validate251.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate294.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate251.errors = vErrors;
+validate294.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetProofResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate251(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
+if(!(validate294(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate294.errors : vErrors.concat(validate294.errors);
 errors = vErrors.length;
 }
-validate250.errors = vErrors;
+validate293.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetRawTransactionByBlockHashAndIndexBlockHashParam = validate268;
-const schema78 = {"$ref":"hash32.json","$id":"validateEthGetRawTransactionByBlockHashAndIndexBlockHashParam"};
+export const validateEthGetRawTransactionByBlockHashAndIndexBlockHashParam = validate311;
+const schema88 = {"$ref":"hash32.json","$id":"validateEthGetRawTransactionByBlockHashAndIndexBlockHashParam"};
 
-function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetRawTransactionByBlockHashAndIndexBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4608,14 +5620,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate268.errors = vErrors;
+validate311.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetRawTransactionByBlockHashAndIndexIndexParam = validate270;
-const schema79 = {"$ref":"uint.json","$id":"validateEthGetRawTransactionByBlockHashAndIndexIndexParam"};
+export const validateEthGetRawTransactionByBlockHashAndIndexIndexParam = validate313;
+const schema89 = {"$ref":"uint.json","$id":"validateEthGetRawTransactionByBlockHashAndIndexIndexParam"};
 
-function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetRawTransactionByBlockHashAndIndexIndexParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4623,14 +5635,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate270.errors = vErrors;
+validate313.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetRawTransactionByBlockHashAndIndexResult = validate272;
-const schema80 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes.json"}],"$id":"validateEthGetRawTransactionByBlockHashAndIndexResult"};
+export const validateEthGetRawTransactionByBlockHashAndIndexResult = validate315;
+const schema90 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes.json"}],"$id":"validateEthGetRawTransactionByBlockHashAndIndexResult"};
 
-function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetRawTransactionByBlockHashAndIndexResult" */;
 let vErrors = null;
 let errors = 0;
@@ -4672,7 +5684,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate272.errors = vErrors;
+validate315.errors = vErrors;
 return false;
 }
 else {
@@ -4686,14 +5698,14 @@ vErrors = null;
 }
 }
 }
-validate272.errors = vErrors;
+validate315.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetRawTransactionByBlockNumberAndIndexBlockParam = validate275;
-const schema81 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetRawTransactionByBlockNumberAndIndexBlockParam"};
+export const validateEthGetRawTransactionByBlockNumberAndIndexBlockParam = validate318;
+const schema91 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetRawTransactionByBlockNumberAndIndexBlockParam"};
 
-function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetRawTransactionByBlockNumberAndIndexBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4701,14 +5713,14 @@ if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
-validate275.errors = vErrors;
+validate318.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetRawTransactionByBlockNumberAndIndexIndexParam = validate277;
-const schema82 = {"$ref":"uint.json","$id":"validateEthGetRawTransactionByBlockNumberAndIndexIndexParam"};
+export const validateEthGetRawTransactionByBlockNumberAndIndexIndexParam = validate320;
+const schema92 = {"$ref":"uint.json","$id":"validateEthGetRawTransactionByBlockNumberAndIndexIndexParam"};
 
-function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetRawTransactionByBlockNumberAndIndexIndexParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4716,14 +5728,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate277.errors = vErrors;
+validate320.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetRawTransactionByBlockNumberAndIndexResult = validate279;
-const schema83 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes.json"}],"$id":"validateEthGetRawTransactionByBlockNumberAndIndexResult"};
+export const validateEthGetRawTransactionByBlockNumberAndIndexResult = validate322;
+const schema93 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes.json"}],"$id":"validateEthGetRawTransactionByBlockNumberAndIndexResult"};
 
-function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetRawTransactionByBlockNumberAndIndexResult" */;
 let vErrors = null;
 let errors = 0;
@@ -4765,7 +5777,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate279.errors = vErrors;
+validate322.errors = vErrors;
 return false;
 }
 else {
@@ -4779,14 +5791,14 @@ vErrors = null;
 }
 }
 }
-validate279.errors = vErrors;
+validate322.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetRawTransactionByHashTransactionHashParam = validate282;
-const schema84 = {"$ref":"hash32.json","$id":"validateEthGetRawTransactionByHashTransactionHashParam"};
+export const validateEthGetRawTransactionByHashTransactionHashParam = validate325;
+const schema94 = {"$ref":"hash32.json","$id":"validateEthGetRawTransactionByHashTransactionHashParam"};
 
-function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetRawTransactionByHashTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4794,14 +5806,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate282.errors = vErrors;
+validate325.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetRawTransactionByHashResult = validate284;
-const schema85 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes.json"}],"$id":"validateEthGetRawTransactionByHashResult"};
+export const validateEthGetRawTransactionByHashResult = validate327;
+const schema95 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes.json"}],"$id":"validateEthGetRawTransactionByHashResult"};
 
-function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetRawTransactionByHashResult" */;
 let vErrors = null;
 let errors = 0;
@@ -4843,7 +5855,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate284.errors = vErrors;
+validate327.errors = vErrors;
 return false;
 }
 else {
@@ -4857,14 +5869,14 @@ vErrors = null;
 }
 }
 }
-validate284.errors = vErrors;
+validate327.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetStorageAtAddressParam = validate287;
-const schema86 = {"$ref":"address.json","$id":"validateEthGetStorageAtAddressParam"};
+export const validateEthGetStorageAtAddressParam = validate330;
+const schema96 = {"$ref":"address.json","$id":"validateEthGetStorageAtAddressParam"};
 
-function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetStorageAtAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4872,29 +5884,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate287.errors = vErrors;
+validate330.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetStorageAtPositionParam = validate289;
-const schema87 = {"$ref":"bytesMax32.json","$id":"validateEthGetStorageAtPositionParam"};
+export const validateEthGetStorageAtPositionParam = validate332;
+const schema97 = {"$ref":"bytesMax32.json","$id":"validateEthGetStorageAtPositionParam"};
 
-function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetStorageAtPositionParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate246(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate246.errors : vErrors.concat(validate246.errors);
+if(!(validate289(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate289.errors : vErrors.concat(validate289.errors);
 errors = vErrors.length;
 }
-validate289.errors = vErrors;
+validate332.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetStorageAtBlockParam = validate291;
-const schema88 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateEthGetStorageAtBlockParam"};
+export const validateEthGetStorageAtBlockParam = validate334;
+const schema98 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateEthGetStorageAtBlockParam"};
 
-function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetStorageAtBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4902,29 +5914,29 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate291.errors = vErrors;
+validate334.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetStorageAtResult = validate293;
-const schema89 = {"$ref":"bytes32.json","$id":"validateEthGetStorageAtResult"};
+export const validateEthGetStorageAtResult = validate336;
+const schema99 = {"$ref":"bytes32.json","$id":"validateEthGetStorageAtResult"};
 
-function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetStorageAtResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+if(!(validate207(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
 errors = vErrors.length;
 }
-validate293.errors = vErrors;
+validate336.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetStorageRootAddressParam = validate295;
-const schema90 = {"$ref":"address.json","$id":"validateEthGetStorageRootAddressParam"};
+export const validateEthGetStorageRootAddressParam = validate338;
+const schema100 = {"$ref":"address.json","$id":"validateEthGetStorageRootAddressParam"};
 
-function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetStorageRootAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4932,14 +5944,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate295.errors = vErrors;
+validate338.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetStorageRootBlockParam = validate297;
-const schema91 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateEthGetStorageRootBlockParam"};
+export const validateEthGetStorageRootBlockParam = validate340;
+const schema101 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateEthGetStorageRootBlockParam"};
 
-function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetStorageRootBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4947,14 +5959,14 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate297.errors = vErrors;
+validate340.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetStorageRootResult = validate299;
-const schema92 = {"$ref":"hash32.json","$id":"validateEthGetStorageRootResult"};
+export const validateEthGetStorageRootResult = validate342;
+const schema102 = {"$ref":"hash32.json","$id":"validateEthGetStorageRootResult"};
 
-function validate299(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetStorageRootResult" */;
 let vErrors = null;
 let errors = 0;
@@ -4962,14 +5974,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate299.errors = vErrors;
+validate342.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionByBlockHashAndIndexBlockHashParam = validate301;
-const schema93 = {"$ref":"hash32.json","$id":"validateEthGetTransactionByBlockHashAndIndexBlockHashParam"};
+export const validateEthGetTransactionByBlockHashAndIndexBlockHashParam = validate344;
+const schema103 = {"$ref":"hash32.json","$id":"validateEthGetTransactionByBlockHashAndIndexBlockHashParam"};
 
-function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate344(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionByBlockHashAndIndexBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4977,14 +5989,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate301.errors = vErrors;
+validate344.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionByBlockHashAndIndexIndexParam = validate303;
-const schema94 = {"$ref":"uint.json","$id":"validateEthGetTransactionByBlockHashAndIndexIndexParam"};
+export const validateEthGetTransactionByBlockHashAndIndexIndexParam = validate346;
+const schema104 = {"$ref":"uint.json","$id":"validateEthGetTransactionByBlockHashAndIndexIndexParam"};
 
-function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate346(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionByBlockHashAndIndexIndexParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4992,14 +6004,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate303.errors = vErrors;
+validate346.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionByBlockHashAndIndexResult = validate305;
-const schema95 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Transaction.json"}],"$id":"validateEthGetTransactionByBlockHashAndIndexResult"};
+export const validateEthGetTransactionByBlockHashAndIndexResult = validate348;
+const schema105 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Transaction.json"}],"$id":"validateEthGetTransactionByBlockHashAndIndexResult"};
 
-function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionByBlockHashAndIndexResult" */;
 let vErrors = null;
 let errors = 0;
@@ -5017,8 +6029,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate139(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate151(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -5041,7 +6053,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate305.errors = vErrors;
+validate348.errors = vErrors;
 return false;
 }
 else {
@@ -5055,14 +6067,14 @@ vErrors = null;
 }
 }
 }
-validate305.errors = vErrors;
+validate348.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionByBlockNumberAndIndexBlockParam = validate308;
-const schema96 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetTransactionByBlockNumberAndIndexBlockParam"};
+export const validateEthGetTransactionByBlockNumberAndIndexBlockParam = validate351;
+const schema106 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetTransactionByBlockNumberAndIndexBlockParam"};
 
-function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate351(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionByBlockNumberAndIndexBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -5070,14 +6082,14 @@ if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
-validate308.errors = vErrors;
+validate351.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionByBlockNumberAndIndexIndexParam = validate310;
-const schema97 = {"$ref":"uint.json","$id":"validateEthGetTransactionByBlockNumberAndIndexIndexParam"};
+export const validateEthGetTransactionByBlockNumberAndIndexIndexParam = validate353;
+const schema107 = {"$ref":"uint.json","$id":"validateEthGetTransactionByBlockNumberAndIndexIndexParam"};
 
-function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionByBlockNumberAndIndexIndexParam" */;
 let vErrors = null;
 let errors = 0;
@@ -5085,14 +6097,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate310.errors = vErrors;
+validate353.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionByBlockNumberAndIndexResult = validate312;
-const schema98 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Transaction.json"}],"$id":"validateEthGetTransactionByBlockNumberAndIndexResult"};
+export const validateEthGetTransactionByBlockNumberAndIndexResult = validate355;
+const schema108 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Transaction.json"}],"$id":"validateEthGetTransactionByBlockNumberAndIndexResult"};
 
-function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionByBlockNumberAndIndexResult" */;
 let vErrors = null;
 let errors = 0;
@@ -5110,8 +6122,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate139(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate151(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -5134,7 +6146,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate312.errors = vErrors;
+validate355.errors = vErrors;
 return false;
 }
 else {
@@ -5148,14 +6160,14 @@ vErrors = null;
 }
 }
 }
-validate312.errors = vErrors;
+validate355.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionByHashTransactionHashParam = validate315;
-const schema99 = {"$ref":"hash32.json","$id":"validateEthGetTransactionByHashTransactionHashParam"};
+export const validateEthGetTransactionByHashTransactionHashParam = validate358;
+const schema109 = {"$ref":"hash32.json","$id":"validateEthGetTransactionByHashTransactionHashParam"};
 
-function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionByHashTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -5163,14 +6175,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate315.errors = vErrors;
+validate358.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionByHashResult = validate317;
-const schema100 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Transaction.json"}],"$id":"validateEthGetTransactionByHashResult"};
+export const validateEthGetTransactionByHashResult = validate360;
+const schema110 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Transaction.json"}],"$id":"validateEthGetTransactionByHashResult"};
 
-function validate317(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionByHashResult" */;
 let vErrors = null;
 let errors = 0;
@@ -5188,8 +6200,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate139(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate151(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -5212,7 +6224,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate317.errors = vErrors;
+validate360.errors = vErrors;
 return false;
 }
 else {
@@ -5226,14 +6238,14 @@ vErrors = null;
 }
 }
 }
-validate317.errors = vErrors;
+validate360.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionCountAddressParam = validate320;
-const schema101 = {"$ref":"address.json","$id":"validateEthGetTransactionCountAddressParam"};
+export const validateEthGetTransactionCountAddressParam = validate363;
+const schema111 = {"$ref":"address.json","$id":"validateEthGetTransactionCountAddressParam"};
 
-function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate363(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionCountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -5241,14 +6253,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate320.errors = vErrors;
+validate363.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionCountBlockParam = validate322;
-const schema102 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateEthGetTransactionCountBlockParam"};
+export const validateEthGetTransactionCountBlockParam = validate365;
+const schema112 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateEthGetTransactionCountBlockParam"};
 
-function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionCountBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -5256,14 +6268,14 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate322.errors = vErrors;
+validate365.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionCountResult = validate324;
-const schema103 = {"$ref":"uint.json","$id":"validateEthGetTransactionCountResult"};
+export const validateEthGetTransactionCountResult = validate367;
+const schema113 = {"$ref":"uint.json","$id":"validateEthGetTransactionCountResult"};
 
-function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionCountResult" */;
 let vErrors = null;
 let errors = 0;
@@ -5271,14 +6283,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate324.errors = vErrors;
+validate367.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionReceiptTransactionHashParam = validate326;
-const schema104 = {"$ref":"hash32.json","$id":"validateEthGetTransactionReceiptTransactionHashParam"};
+export const validateEthGetTransactionReceiptTransactionHashParam = validate369;
+const schema114 = {"$ref":"hash32.json","$id":"validateEthGetTransactionReceiptTransactionHashParam"};
 
-function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate369(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionReceiptTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -5286,14 +6298,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate326.errors = vErrors;
+validate369.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionReceiptResult = validate328;
-const schema105 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Receipt.json"}],"$id":"validateEthGetTransactionReceiptResult"};
+export const validateEthGetTransactionReceiptResult = validate371;
+const schema115 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Receipt.json"}],"$id":"validateEthGetTransactionReceiptResult"};
 
-function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionReceiptResult" */;
 let vErrors = null;
 let errors = 0;
@@ -5311,8 +6323,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate174(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
+if(!(validate186(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -5335,7 +6347,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate328.errors = vErrors;
+validate371.errors = vErrors;
 return false;
 }
 else {
@@ -5349,14 +6361,14 @@ vErrors = null;
 }
 }
 }
-validate328.errors = vErrors;
+validate371.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleByBlockHashAndIndexBlockHashParam = validate331;
-const schema106 = {"$ref":"hash32.json","$id":"validateEthGetUncleByBlockHashAndIndexBlockHashParam"};
+export const validateEthGetUncleByBlockHashAndIndexBlockHashParam = validate374;
+const schema116 = {"$ref":"hash32.json","$id":"validateEthGetUncleByBlockHashAndIndexBlockHashParam"};
 
-function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleByBlockHashAndIndexBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -5364,14 +6376,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate331.errors = vErrors;
+validate374.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleByBlockHashAndIndexIndexParam = validate333;
-const schema107 = {"$ref":"uint.json","$id":"validateEthGetUncleByBlockHashAndIndexIndexParam"};
+export const validateEthGetUncleByBlockHashAndIndexIndexParam = validate376;
+const schema117 = {"$ref":"uint.json","$id":"validateEthGetUncleByBlockHashAndIndexIndexParam"};
 
-function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleByBlockHashAndIndexIndexParam" */;
 let vErrors = null;
 let errors = 0;
@@ -5379,14 +6391,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate333.errors = vErrors;
+validate376.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleByBlockHashAndIndexResult = validate335;
-const schema108 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Block.json"}],"$id":"validateEthGetUncleByBlockHashAndIndexResult"};
+export const validateEthGetUncleByBlockHashAndIndexResult = validate378;
+const schema118 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Block.json"}],"$id":"validateEthGetUncleByBlockHashAndIndexResult"};
 
-function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate378(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleByBlockHashAndIndexResult" */;
 let vErrors = null;
 let errors = 0;
@@ -5404,8 +6416,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate109(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
+if(!(validate121(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -5428,7 +6440,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate335.errors = vErrors;
+validate378.errors = vErrors;
 return false;
 }
 else {
@@ -5442,14 +6454,14 @@ vErrors = null;
 }
 }
 }
-validate335.errors = vErrors;
+validate378.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleByBlockNumberAndIndexBlockParam = validate338;
-const schema109 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetUncleByBlockNumberAndIndexBlockParam"};
+export const validateEthGetUncleByBlockNumberAndIndexBlockParam = validate381;
+const schema119 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetUncleByBlockNumberAndIndexBlockParam"};
 
-function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleByBlockNumberAndIndexBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -5457,14 +6469,14 @@ if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
-validate338.errors = vErrors;
+validate381.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleByBlockNumberAndIndexIndexParam = validate340;
-const schema110 = {"$ref":"uint.json","$id":"validateEthGetUncleByBlockNumberAndIndexIndexParam"};
+export const validateEthGetUncleByBlockNumberAndIndexIndexParam = validate383;
+const schema120 = {"$ref":"uint.json","$id":"validateEthGetUncleByBlockNumberAndIndexIndexParam"};
 
-function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate383(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleByBlockNumberAndIndexIndexParam" */;
 let vErrors = null;
 let errors = 0;
@@ -5472,14 +6484,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate340.errors = vErrors;
+validate383.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleByBlockNumberAndIndexResult = validate342;
-const schema111 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Block.json"}],"$id":"validateEthGetUncleByBlockNumberAndIndexResult"};
+export const validateEthGetUncleByBlockNumberAndIndexResult = validate385;
+const schema121 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Block.json"}],"$id":"validateEthGetUncleByBlockNumberAndIndexResult"};
 
-function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate385(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleByBlockNumberAndIndexResult" */;
 let vErrors = null;
 let errors = 0;
@@ -5497,8 +6509,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate109(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
+if(!(validate121(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -5521,7 +6533,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate342.errors = vErrors;
+validate385.errors = vErrors;
 return false;
 }
 else {
@@ -5535,14 +6547,14 @@ vErrors = null;
 }
 }
 }
-validate342.errors = vErrors;
+validate385.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleCountByBlockHashBlockHashParam = validate345;
-const schema112 = {"$ref":"hash32.json","$id":"validateEthGetUncleCountByBlockHashBlockHashParam"};
+export const validateEthGetUncleCountByBlockHashBlockHashParam = validate388;
+const schema122 = {"$ref":"hash32.json","$id":"validateEthGetUncleCountByBlockHashBlockHashParam"};
 
-function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleCountByBlockHashBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -5550,14 +6562,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate345.errors = vErrors;
+validate388.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleCountByBlockHashResult = validate347;
-const schema113 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}],"$id":"validateEthGetUncleCountByBlockHashResult"};
+export const validateEthGetUncleCountByBlockHashResult = validate390;
+const schema123 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}],"$id":"validateEthGetUncleCountByBlockHashResult"};
 
-function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate390(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleCountByBlockHashResult" */;
 let vErrors = null;
 let errors = 0;
@@ -5599,7 +6611,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate347.errors = vErrors;
+validate390.errors = vErrors;
 return false;
 }
 else {
@@ -5613,14 +6625,14 @@ vErrors = null;
 }
 }
 }
-validate347.errors = vErrors;
+validate390.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleCountByBlockNumberBlockParam = validate350;
-const schema114 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetUncleCountByBlockNumberBlockParam"};
+export const validateEthGetUncleCountByBlockNumberBlockParam = validate393;
+const schema124 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetUncleCountByBlockNumberBlockParam"};
 
-function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate393(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleCountByBlockNumberBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -5628,14 +6640,14 @@ if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
-validate350.errors = vErrors;
+validate393.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleCountByBlockNumberResult = validate352;
-const schema115 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}],"$id":"validateEthGetUncleCountByBlockNumberResult"};
+export const validateEthGetUncleCountByBlockNumberResult = validate395;
+const schema125 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}],"$id":"validateEthGetUncleCountByBlockNumberResult"};
 
-function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleCountByBlockNumberResult" */;
 let vErrors = null;
 let errors = 0;
@@ -5677,7 +6689,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate352.errors = vErrors;
+validate395.errors = vErrors;
 return false;
 }
 else {
@@ -5691,27 +6703,27 @@ vErrors = null;
 }
 }
 }
-validate352.errors = vErrors;
+validate395.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetWorkResult = validate355;
-const schema116 = {"$ref":"WorkResult.json","$id":"validateEthGetWorkResult"};
-const schema117 = {"title":"WorkResult","type":"array","items":{"$ref":"bytes32.json"},"minItems":3,"maxItems":3,"description":"Ethash work package: [powHash (Keccak-256 of the pending header without nonce and mixHash), seedHash (the DAG seed of the block's epoch), boundary (2^256 / difficulty, big-endian)].","$id":"WorkResult.json"};
+export const validateEthGetWorkResult = validate398;
+const schema126 = {"$ref":"WorkResult.json","$id":"validateEthGetWorkResult"};
+const schema127 = {"title":"WorkResult","type":"array","items":{"$ref":"bytes32.json"},"minItems":3,"maxItems":3,"description":"Ethash work package: [powHash (Keccak-256 of the pending header without nonce and mixHash), seedHash (the DAG seed of the block's epoch), boundary (2^256 / difficulty, big-endian)].","$id":"WorkResult.json"};
 
-function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate399(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="WorkResult.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(Array.isArray(data)){
 if(data.length > 3){
-validate356.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+validate399.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
 return false;
 }
 else {
 if(data.length < 3){
-validate356.errors = [{instancePath,schemaPath:"#/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
+validate399.errors = [{instancePath,schemaPath:"#/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
 return false;
 }
 else {
@@ -5719,8 +6731,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate195(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+if(!(validate207(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -5732,31 +6744,31 @@ break;
 }
 }
 else {
-validate356.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate399.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate356.errors = vErrors;
+validate399.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetWorkResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate356(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate356.errors : vErrors.concat(validate356.errors);
+if(!(validate399(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate399.errors : vErrors.concat(validate399.errors);
 errors = vErrors.length;
 }
-validate355.errors = vErrors;
+validate398.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthHashrateResult = validate359;
-const schema118 = {"$ref":"uint.json","$id":"validateEthHashrateResult"};
+export const validateEthHashrateResult = validate402;
+const schema128 = {"$ref":"uint.json","$id":"validateEthHashrateResult"};
 
-function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate402(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthHashrateResult" */;
 let vErrors = null;
 let errors = 0;
@@ -5764,29 +6776,44 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate359.errors = vErrors;
+validate402.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthMiningResult = validate361;
-const schema119 = {"type":"boolean","$id":"validateEthMiningResult"};
+export const validateEthMaxPriorityFeePerGasResult = validate404;
+const schema129 = {"$ref":"uint.json","$id":"validateEthMaxPriorityFeePerGasResult"};
 
-function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate404(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEthMaxPriorityFeePerGasResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+validate404.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEthMiningResult = validate406;
+const schema130 = {"type":"boolean","$id":"validateEthMiningResult"};
+
+function validate406(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthMiningResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate361.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate406.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate361.errors = vErrors;
+validate406.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthNewBlockFilterResult = validate362;
-const schema120 = {"$ref":"uint.json","$id":"validateEthNewBlockFilterResult"};
+export const validateEthNewBlockFilterResult = validate407;
+const schema131 = {"$ref":"uint.json","$id":"validateEthNewBlockFilterResult"};
 
-function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate407(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthNewBlockFilterResult" */;
 let vErrors = null;
 let errors = 0;
@@ -5794,29 +6821,29 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate362.errors = vErrors;
+validate407.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthNewFilterFilterParam = validate364;
-const schema121 = {"$ref":"Filter.json","$id":"validateEthNewFilterFilterParam"};
+export const validateEthNewFilterFilterParam = validate409;
+const schema132 = {"$ref":"Filter.json","$id":"validateEthNewFilterFilterParam"};
 
-function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate409(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthNewFilterFilterParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate227(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
+if(!(validate270(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate270.errors : vErrors.concat(validate270.errors);
 errors = vErrors.length;
 }
-validate364.errors = vErrors;
+validate409.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthNewFilterResult = validate366;
-const schema122 = {"$ref":"uint.json","$id":"validateEthNewFilterResult"};
+export const validateEthNewFilterResult = validate411;
+const schema133 = {"$ref":"uint.json","$id":"validateEthNewFilterResult"};
 
-function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate411(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthNewFilterResult" */;
 let vErrors = null;
 let errors = 0;
@@ -5824,14 +6851,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate366.errors = vErrors;
+validate411.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthNewPendingTransactionFilterResult = validate368;
-const schema123 = {"$ref":"uint.json","$id":"validateEthNewPendingTransactionFilterResult"};
+export const validateEthNewPendingTransactionFilterResult = validate413;
+const schema134 = {"$ref":"uint.json","$id":"validateEthNewPendingTransactionFilterResult"};
 
-function validate368(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate413(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthNewPendingTransactionFilterResult" */;
 let vErrors = null;
 let errors = 0;
@@ -5839,14 +6866,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate368.errors = vErrors;
+validate413.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthPendingTransactionsResult = validate370;
-const schema124 = {"type":"array","items":{"$ref":"Transaction.json"},"$id":"validateEthPendingTransactionsResult"};
+export const validateEthPendingTransactionsResult = validate415;
+const schema135 = {"type":"array","items":{"$ref":"Transaction.json"},"$id":"validateEthPendingTransactionsResult"};
 
-function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate415(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthPendingTransactionsResult" */;
 let vErrors = null;
 let errors = 0;
@@ -5856,8 +6883,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate139(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate151(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -5867,18 +6894,18 @@ break;
 }
 }
 else {
-validate370.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate415.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate370.errors = vErrors;
+validate415.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthProtocolVersionResult = validate372;
-const schema125 = {"$ref":"uint.json","$id":"validateEthProtocolVersionResult"};
+export const validateEthProtocolVersionResult = validate417;
+const schema136 = {"$ref":"uint.json","$id":"validateEthProtocolVersionResult"};
 
-function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate417(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthProtocolVersionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -5886,14 +6913,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate372.errors = vErrors;
+validate417.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSendRawTransactionSignedTransactionParam = validate374;
-const schema126 = {"$ref":"bytes.json","$id":"validateEthSendRawTransactionSignedTransactionParam"};
+export const validateEthSendRawTransactionSignedTransactionParam = validate419;
+const schema137 = {"$ref":"bytes.json","$id":"validateEthSendRawTransactionSignedTransactionParam"};
 
-function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate419(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSendRawTransactionSignedTransactionParam" */;
 let vErrors = null;
 let errors = 0;
@@ -5901,14 +6928,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate374.errors = vErrors;
+validate419.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSendRawTransactionResult = validate376;
-const schema127 = {"$ref":"hash32.json","$id":"validateEthSendRawTransactionResult"};
+export const validateEthSendRawTransactionResult = validate421;
+const schema138 = {"$ref":"hash32.json","$id":"validateEthSendRawTransactionResult"};
 
-function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate421(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSendRawTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -5916,15 +6943,15 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate376.errors = vErrors;
+validate421.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSendTransactionTransactionParam = validate378;
-const schema128 = {"$ref":"TransactionRequest.json","$id":"validateEthSendTransactionTransactionParam"};
-const schema129 = {"title":"TransactionRequest","type":"object","description":"A transaction object for the node to sign with a key it holds: the standard's GenericTransaction with from required (the key that signs), plus gasLimit and data. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data (both given and different: -32602). The node signs legacy transactions (EIP-155): type 0x0 or absent, and an empty or absent accessList. Quantities are hex: chainId 61 is 0x3d. An EIP-2930 request (type 0x1 or a non-empty accessList) gives -32602: sign it yourself and use eth_sendRawTransaction. maxFeePerGas/maxPriorityFeePerGas, type 0x2 and later, blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has no London, Cancun or Prague. A nonce or gas wider than 64 bits, or a value or gasPrice wider than 256 bits, gives -32602 (as geth refuses them).","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasLimit":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"data":{"$ref":"bytes.json"},"input":{"$ref":"bytes.json"},"nonce":{"$ref":"uint.json"},"chainId":{"$ref":"uint.json"},"accessList":{"$ref":"AccessList.json"},"type":{"$ref":"byte.json"},"maxPriorityFeePerGas":{"$ref":"uint.json"},"maxFeePerGas":{"$ref":"uint.json"},"maxFeePerBlobGas":{"$ref":"uint.json"},"blobVersionedHashes":{"type":"array","items":{"$ref":"hash32.json"}},"blobs":{"type":"array","items":{"$ref":"bytes.json"}},"commitments":{"type":"array","items":{"$ref":"bytes.json"}},"proofs":{"type":"array","items":{"$ref":"bytes.json"}},"authorizationList":{"$ref":"AuthorizationList.json"}},"required":["from"],"additionalProperties":false,"$id":"TransactionRequest.json"};
+export const validateEthSendTransactionTransactionParam = validate423;
+const schema139 = {"$ref":"TransactionRequest.json","$id":"validateEthSendTransactionTransactionParam"};
+const schema140 = {"title":"TransactionRequest","type":"object","description":"A transaction object for the node to sign with a key it holds: the standard's GenericTransaction with from required (the key that signs), plus gasLimit and data. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data (both given and different: -32602). The node signs legacy transactions (EIP-155): type 0x0 or absent, and an empty or absent accessList. Quantities are hex: chainId 61 is 0x3d. An EIP-2930 request (type 0x1 or a non-empty accessList) gives -32602: sign it yourself and use eth_sendRawTransaction. type 0x3 and later, blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has no Cancun or Prague. maxFeePerGas/maxPriorityFeePerGas or type 0x2 (EIP-1559, not active on Ethereum Classic) give -32003 with how to send a legacy transaction instead (type 0 with gasPrice; Foundry's --legacy), as eth_sendRawTransaction answers a signed type-2 transaction. A nonce or gas wider than 64 bits, or a value or gasPrice wider than 256 bits, gives -32602 (as geth refuses them).","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasLimit":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"data":{"$ref":"bytes.json"},"input":{"$ref":"bytes.json"},"nonce":{"$ref":"uint.json"},"chainId":{"$ref":"uint.json"},"accessList":{"$ref":"AccessList.json"},"type":{"$ref":"byte.json"},"maxPriorityFeePerGas":{"$ref":"uint.json"},"maxFeePerGas":{"$ref":"uint.json"},"maxFeePerBlobGas":{"$ref":"uint.json"},"blobVersionedHashes":{"type":"array","items":{"$ref":"hash32.json"}},"blobs":{"type":"array","items":{"$ref":"bytes.json"}},"commitments":{"type":"array","items":{"$ref":"bytes.json"}},"proofs":{"type":"array","items":{"$ref":"bytes.json"}},"authorizationList":{"$ref":"AuthorizationList.json"}},"required":["from"],"additionalProperties":false,"$id":"TransactionRequest.json"};
 
-function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate424(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TransactionRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5932,14 +6959,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.from === undefined) && (missing0 = "from")){
-validate379.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate424.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema129.properties, key0))){
-validate379.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema140.properties, key0))){
+validate424.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5998,7 +7025,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate379.errors = vErrors;
+validate424.errors = vErrors;
 return false;
 }
 else {
@@ -6194,7 +7221,7 @@ break;
 }
 }
 else {
-validate379.errors = [{instancePath:instancePath+"/blobVersionedHashes",schemaPath:"#/properties/blobVersionedHashes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate424.errors = [{instancePath:instancePath+"/blobVersionedHashes",schemaPath:"#/properties/blobVersionedHashes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -6224,7 +7251,7 @@ break;
 }
 }
 else {
-validate379.errors = [{instancePath:instancePath+"/blobs",schemaPath:"#/properties/blobs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate424.errors = [{instancePath:instancePath+"/blobs",schemaPath:"#/properties/blobs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -6254,7 +7281,7 @@ break;
 }
 }
 else {
-validate379.errors = [{instancePath:instancePath+"/commitments",schemaPath:"#/properties/commitments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate424.errors = [{instancePath:instancePath+"/commitments",schemaPath:"#/properties/commitments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -6284,7 +7311,7 @@ break;
 }
 }
 else {
-validate379.errors = [{instancePath:instancePath+"/proofs",schemaPath:"#/properties/proofs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate424.errors = [{instancePath:instancePath+"/proofs",schemaPath:"#/properties/proofs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -6328,31 +7355,31 @@ var valid0 = true;
 }
 }
 else {
-validate379.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate424.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate379.errors = vErrors;
+validate424.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate378(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSendTransactionTransactionParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate379(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate379.errors : vErrors.concat(validate379.errors);
+if(!(validate424(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate424.errors : vErrors.concat(validate424.errors);
 errors = vErrors.length;
 }
-validate378.errors = vErrors;
+validate423.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSendTransactionResult = validate402;
-const schema130 = {"$ref":"hash32.json","$id":"validateEthSendTransactionResult"};
+export const validateEthSendTransactionResult = validate447;
+const schema141 = {"$ref":"hash32.json","$id":"validateEthSendTransactionResult"};
 
-function validate402(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate447(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSendTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -6360,14 +7387,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate402.errors = vErrors;
+validate447.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSignAddressParam = validate404;
-const schema131 = {"$ref":"address.json","$id":"validateEthSignAddressParam"};
+export const validateEthSignAddressParam = validate449;
+const schema142 = {"$ref":"address.json","$id":"validateEthSignAddressParam"};
 
-function validate404(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate449(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSignAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6375,14 +7402,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate404.errors = vErrors;
+validate449.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSignMessageParam = validate406;
-const schema132 = {"$ref":"bytes.json","$id":"validateEthSignMessageParam"};
+export const validateEthSignMessageParam = validate451;
+const schema143 = {"$ref":"bytes.json","$id":"validateEthSignMessageParam"};
 
-function validate406(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate451(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSignMessageParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6390,29 +7417,29 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate406.errors = vErrors;
+validate451.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSignResult = validate408;
-const schema133 = {"$ref":"bytes65.json","$id":"validateEthSignResult"};
+export const validateEthSignResult = validate453;
+const schema144 = {"$ref":"bytes65.json","$id":"validateEthSignResult"};
 
-function validate408(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate453(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSignResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate133(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+if(!(validate145(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
 errors = vErrors.length;
 }
-validate408.errors = vErrors;
+validate453.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubmitHashrateHashRateParam = validate410;
-const schema134 = {"anyOf":[{"$ref":"uint.json"},{"$ref":"bytes32.json"}],"$id":"validateEthSubmitHashrateHashRateParam"};
+export const validateEthSubmitHashrateHashRateParam = validate455;
+const schema145 = {"anyOf":[{"$ref":"uint.json"},{"$ref":"bytes32.json"}],"$id":"validateEthSubmitHashrateHashRateParam"};
 
-function validate410(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate455(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubmitHashrateHashRateParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6427,8 +7454,8 @@ var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+if(!(validate207(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -6443,7 +7470,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate410.errors = vErrors;
+validate455.errors = vErrors;
 return false;
 }
 else {
@@ -6457,59 +7484,59 @@ vErrors = null;
 }
 }
 }
-validate410.errors = vErrors;
+validate455.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubmitHashrateMinerIdParam = validate413;
-const schema135 = {"$ref":"bytes32.json","$id":"validateEthSubmitHashrateMinerIdParam"};
+export const validateEthSubmitHashrateMinerIdParam = validate458;
+const schema146 = {"$ref":"bytes32.json","$id":"validateEthSubmitHashrateMinerIdParam"};
 
-function validate413(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate458(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubmitHashrateMinerIdParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+if(!(validate207(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
 errors = vErrors.length;
 }
-validate413.errors = vErrors;
+validate458.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubmitHashrateResult = validate415;
-const schema136 = {"type":"boolean","$id":"validateEthSubmitHashrateResult"};
+export const validateEthSubmitHashrateResult = validate460;
+const schema147 = {"type":"boolean","$id":"validateEthSubmitHashrateResult"};
 
-function validate415(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate460(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubmitHashrateResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate415.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate460.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate415.errors = vErrors;
+validate460.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubmitWorkNonceParam = validate416;
-const schema137 = {"$ref":"bytes8.json","$id":"validateEthSubmitWorkNonceParam"};
+export const validateEthSubmitWorkNonceParam = validate461;
+const schema148 = {"$ref":"bytes8.json","$id":"validateEthSubmitWorkNonceParam"};
 
-function validate416(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate461(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubmitWorkNonceParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate113(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
+if(!(validate125(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
 errors = vErrors.length;
 }
-validate416.errors = vErrors;
+validate461.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubmitWorkPowHashParam = validate418;
-const schema138 = {"$ref":"hash32.json","$id":"validateEthSubmitWorkPowHashParam"};
+export const validateEthSubmitWorkPowHashParam = validate463;
+const schema149 = {"$ref":"hash32.json","$id":"validateEthSubmitWorkPowHashParam"};
 
-function validate418(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate463(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubmitWorkPowHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6517,14 +7544,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate418.errors = vErrors;
+validate463.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubmitWorkMixDigestParam = validate420;
-const schema139 = {"$ref":"hash32.json","$id":"validateEthSubmitWorkMixDigestParam"};
+export const validateEthSubmitWorkMixDigestParam = validate465;
+const schema150 = {"$ref":"hash32.json","$id":"validateEthSubmitWorkMixDigestParam"};
 
-function validate420(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubmitWorkMixDigestParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6532,62 +7559,62 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate420.errors = vErrors;
+validate465.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubmitWorkResult = validate422;
-const schema140 = {"type":"boolean","$id":"validateEthSubmitWorkResult"};
+export const validateEthSubmitWorkResult = validate467;
+const schema151 = {"type":"boolean","$id":"validateEthSubmitWorkResult"};
 
-function validate422(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate467(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubmitWorkResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate422.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate467.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate422.errors = vErrors;
+validate467.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubscribeKindParam = validate423;
-const schema141 = {"$ref":"SubscriptionKind.json","$id":"validateEthSubscribeKindParam"};
-const schema142 = {"title":"SubscriptionKind","type":"string","enum":["newHeads","logs","newPendingTransactions","syncing"],"description":"One of newHeads, logs, newPendingTransactions or syncing: what an eth_subscribe subscription delivers.","$id":"SubscriptionKind.json"};
+export const validateEthSubscribeKindParam = validate468;
+const schema152 = {"$ref":"SubscriptionKind.json","$id":"validateEthSubscribeKindParam"};
+const schema153 = {"title":"SubscriptionKind","type":"string","enum":["newHeads","logs","newPendingTransactions","syncing"],"description":"One of newHeads, logs, newPendingTransactions or syncing: what an eth_subscribe subscription delivers.","$id":"SubscriptionKind.json"};
 
-function validate424(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate469(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="SubscriptionKind.json" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate424.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate469.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data === "newHeads") || (data === "logs")) || (data === "newPendingTransactions")) || (data === "syncing"))){
-validate424.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema142.enum},message:"must be equal to one of the allowed values"}];
+validate469.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema153.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-validate424.errors = vErrors;
+validate469.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate468(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubscribeKindParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate424(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate424.errors : vErrors.concat(validate424.errors);
+if(!(validate469(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate469.errors : vErrors.concat(validate469.errors);
 errors = vErrors.length;
 }
-validate423.errors = vErrors;
+validate468.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubscribeOptionsParam = validate426;
-const schema143 = {"oneOf":[{"$ref":"Filter.json"},{"type":"boolean"}],"$id":"validateEthSubscribeOptionsParam"};
+export const validateEthSubscribeOptionsParam = validate471;
+const schema154 = {"oneOf":[{"$ref":"Filter.json"},{"type":"boolean"}],"$id":"validateEthSubscribeOptionsParam"};
 
-function validate426(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate471(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubscribeOptionsParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6595,8 +7622,8 @@ const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
-if(!(validate227(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
+if(!(validate270(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate270.errors : vErrors.concat(validate270.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -6635,7 +7662,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate426.errors = vErrors;
+validate471.errors = vErrors;
 return false;
 }
 else {
@@ -6649,53 +7676,53 @@ vErrors = null;
 }
 }
 }
-validate426.errors = vErrors;
+validate471.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubscribeResult = validate428;
-const schema144 = {"$ref":"SubscriptionId.json","$id":"validateEthSubscribeResult"};
-const schema145 = {"title":"SubscriptionId","type":"string","pattern":"^0x[0-9a-f]{1,32}$","description":"An opaque subscription id (16 random bytes as hex), valid on the WebSocket connection that created it.","$id":"SubscriptionId.json"};
+export const validateEthSubscribeResult = validate473;
+const schema155 = {"$ref":"SubscriptionId.json","$id":"validateEthSubscribeResult"};
+const schema156 = {"title":"SubscriptionId","type":"string","pattern":"^0x[0-9a-f]{1,32}$","description":"An opaque subscription id (16 random bytes as hex), valid on the WebSocket connection that created it.","$id":"SubscriptionId.json"};
 const pattern13 = new RegExp("^0x[0-9a-f]{1,32}$", "u");
 
-function validate429(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate474(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="SubscriptionId.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern13.test(data)){
-validate429.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-f]{1,32}$"+"\""}];
+validate474.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-f]{1,32}$"+"\""}];
 return false;
 }
 }
 else {
-validate429.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate474.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate429.errors = vErrors;
+validate474.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate428(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate473(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubscribeResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate429(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate429.errors : vErrors.concat(validate429.errors);
+if(!(validate474(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate474.errors : vErrors.concat(validate474.errors);
 errors = vErrors.length;
 }
-validate428.errors = vErrors;
+validate473.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSyncingResult = validate431;
-const schema146 = {"oneOf":[{"type":"boolean","enum":[false]},{"$ref":"SyncingStatus.json"}],"$id":"validateEthSyncingResult"};
-const schema147 = {"title":"SyncingStatus","type":"object","description":"Progress of a running synchronisation. knownStates/pulledStates appear only during fast (state) sync: state trie nodes known and downloaded so far.","properties":{"startingBlock":{"$ref":"uint.json"},"currentBlock":{"$ref":"uint.json"},"highestBlock":{"$ref":"uint.json"},"knownStates":{"$ref":"uint.json"},"pulledStates":{"$ref":"uint.json"}},"required":["startingBlock","currentBlock","highestBlock"],"additionalProperties":false,"$id":"SyncingStatus.json"};
+export const validateEthSyncingResult = validate476;
+const schema157 = {"oneOf":[{"type":"boolean","enum":[false]},{"$ref":"SyncingStatus.json"}],"$id":"validateEthSyncingResult"};
+const schema158 = {"title":"SyncingStatus","type":"object","description":"Progress of a running synchronisation. knownStates/pulledStates appear only during fast (state) sync: state trie nodes known and downloaded so far.","properties":{"startingBlock":{"$ref":"uint.json"},"currentBlock":{"$ref":"uint.json"},"highestBlock":{"$ref":"uint.json"},"knownStates":{"$ref":"uint.json"},"pulledStates":{"$ref":"uint.json"}},"required":["startingBlock","currentBlock","highestBlock"],"additionalProperties":false,"$id":"SyncingStatus.json"};
 
-function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate477(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="SyncingStatus.json" */;
 let vErrors = null;
 let errors = 0;
@@ -6703,14 +7730,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.startingBlock === undefined) && (missing0 = "startingBlock")) || ((data.currentBlock === undefined) && (missing0 = "currentBlock"))) || ((data.highestBlock === undefined) && (missing0 = "highestBlock"))){
-validate432.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate477.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "startingBlock") || (key0 === "currentBlock")) || (key0 === "highestBlock")) || (key0 === "knownStates")) || (key0 === "pulledStates"))){
-validate432.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate477.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -6783,16 +7810,16 @@ var valid0 = true;
 }
 }
 else {
-validate432.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate477.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate432.errors = vErrors;
+validate477.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate431(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate476(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSyncingResult" */;
 let vErrors = null;
 let errors = 0;
@@ -6811,7 +7838,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(data === false)){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/enum",keyword:"enum",params:{allowedValues: schema146.oneOf[0].enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/oneOf/0/enum",keyword:"enum",params:{allowedValues: schema157.oneOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -6826,8 +7853,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs3 = errors;
-if(!(validate432(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate432.errors : vErrors.concat(validate432.errors);
+if(!(validate477(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate477.errors : vErrors.concat(validate477.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
@@ -6850,7 +7877,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate431.errors = vErrors;
+validate476.errors = vErrors;
 return false;
 }
 else {
@@ -6864,14 +7891,14 @@ vErrors = null;
 }
 }
 }
-validate431.errors = vErrors;
+validate476.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthUninstallFilterFilterIdParam = validate439;
-const schema148 = {"$ref":"uint.json","$id":"validateEthUninstallFilterFilterIdParam"};
+export const validateEthUninstallFilterFilterIdParam = validate484;
+const schema159 = {"$ref":"uint.json","$id":"validateEthUninstallFilterFilterIdParam"};
 
-function validate439(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate484(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthUninstallFilterFilterIdParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6879,60 +7906,60 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate439.errors = vErrors;
+validate484.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthUninstallFilterResult = validate441;
-const schema149 = {"type":"boolean","$id":"validateEthUninstallFilterResult"};
+export const validateEthUninstallFilterResult = validate486;
+const schema160 = {"type":"boolean","$id":"validateEthUninstallFilterResult"};
 
-function validate441(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate486(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthUninstallFilterResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate441.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate486.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate441.errors = vErrors;
+validate486.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthUnsubscribeSubscriptionIdParam = validate442;
-const schema150 = {"$ref":"SubscriptionId.json","$id":"validateEthUnsubscribeSubscriptionIdParam"};
+export const validateEthUnsubscribeSubscriptionIdParam = validate487;
+const schema161 = {"$ref":"SubscriptionId.json","$id":"validateEthUnsubscribeSubscriptionIdParam"};
 
-function validate442(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate487(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthUnsubscribeSubscriptionIdParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate429(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate429.errors : vErrors.concat(validate429.errors);
+if(!(validate474(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate474.errors : vErrors.concat(validate474.errors);
 errors = vErrors.length;
 }
-validate442.errors = vErrors;
+validate487.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthUnsubscribeResult = validate444;
-const schema151 = {"type":"boolean","$id":"validateEthUnsubscribeResult"};
+export const validateEthUnsubscribeResult = validate489;
+const schema162 = {"type":"boolean","$id":"validateEthUnsubscribeResult"};
 
-function validate444(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate489(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthUnsubscribeResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate444.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate489.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate444.errors = vErrors;
+validate489.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMinerGetStatusResult = validate445;
-const schema152 = {"$ref":"MiningStatus.json","$id":"validateMinerGetStatusResult"};
-const schema153 = {"title":"MiningStatus","type":"object","description":"State of proof-of-work mining on this node.","properties":{"isMining":{"type":"boolean","description":"true while the built-in miner runs (miner_start) or an external miner used eth_getWork, eth_submitWork or eth_submitHashrate in the last 30 seconds."},"coinbase":{"$ref":"address.json"},"hashRate":{"$ref":"uint.json"},"blocksMinedCount":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}],"description":"Blocks sealed by this node since start-up; null when not counted."}},"required":["isMining","coinbase","hashRate","blocksMinedCount"],"additionalProperties":false,"$id":"MiningStatus.json"};
+export const validateMinerGetStatusResult = validate490;
+const schema163 = {"$ref":"MiningStatus.json","$id":"validateMinerGetStatusResult"};
+const schema164 = {"title":"MiningStatus","type":"object","description":"State of proof-of-work mining on this node.","properties":{"isMining":{"type":"boolean","description":"true while the built-in miner runs (miner_start) or an external miner used eth_getWork, eth_submitWork or eth_submitHashrate in the last 30 seconds."},"coinbase":{"$ref":"address.json"},"hashRate":{"$ref":"uint.json"},"blocksMinedCount":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}],"description":"Blocks sealed by this node since start-up; null when not counted."}},"required":["isMining","coinbase","hashRate","blocksMinedCount"],"additionalProperties":false,"$id":"MiningStatus.json"};
 
-function validate446(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate491(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="MiningStatus.json" */;
 let vErrors = null;
 let errors = 0;
@@ -6940,14 +7967,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.isMining === undefined) && (missing0 = "isMining")) || ((data.coinbase === undefined) && (missing0 = "coinbase"))) || ((data.hashRate === undefined) && (missing0 = "hashRate"))) || ((data.blocksMinedCount === undefined) && (missing0 = "blocksMinedCount"))){
-validate446.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate491.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "isMining") || (key0 === "coinbase")) || (key0 === "hashRate")) || (key0 === "blocksMinedCount"))){
-validate446.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate491.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -6956,7 +7983,7 @@ if(_errs1 === errors){
 if(data.isMining !== undefined){
 const _errs2 = errors;
 if(typeof data.isMining !== "boolean"){
-validate446.errors = [{instancePath:instancePath+"/isMining",schemaPath:"#/properties/isMining/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate491.errors = [{instancePath:instancePath+"/isMining",schemaPath:"#/properties/isMining/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -7030,7 +8057,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate446.errors = vErrors;
+validate491.errors = vErrors;
 return false;
 }
 else {
@@ -7056,76 +8083,76 @@ var valid0 = true;
 }
 }
 else {
-validate446.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate491.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate446.errors = vErrors;
+validate491.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate445(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate490(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMinerGetStatusResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate446(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate446.errors : vErrors.concat(validate446.errors);
+if(!(validate491(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate491.errors : vErrors.concat(validate491.errors);
 errors = vErrors.length;
 }
-validate445.errors = vErrors;
+validate490.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMinerStartResult = validate452;
-const schema154 = {"type":"boolean","$id":"validateMinerStartResult"};
+export const validateMinerStartResult = validate497;
+const schema165 = {"type":"boolean","$id":"validateMinerStartResult"};
 
-function validate452(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMinerStartResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate452.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate497.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate452.errors = vErrors;
+validate497.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMinerStopResult = validate453;
-const schema155 = {"type":"boolean","$id":"validateMinerStopResult"};
+export const validateMinerStopResult = validate498;
+const schema166 = {"type":"boolean","$id":"validateMinerStopResult"};
 
-function validate453(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate498(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMinerStopResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate453.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate498.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate453.errors = vErrors;
+validate498.errors = vErrors;
 return errors === 0;
 }
 
-export const validateWeb3ClientVersionResult = validate454;
-const schema156 = {"type":"string","$id":"validateWeb3ClientVersionResult"};
+export const validateWeb3ClientVersionResult = validate499;
+const schema167 = {"type":"string","$id":"validateWeb3ClientVersionResult"};
 
-function validate454(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate499(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateWeb3ClientVersionResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate454.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate499.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate454.errors = vErrors;
+validate499.errors = vErrors;
 return errors === 0;
 }
 
-export const validateWeb3Sha3DataParam = validate455;
-const schema157 = {"$ref":"bytes.json","$id":"validateWeb3Sha3DataParam"};
+export const validateWeb3Sha3DataParam = validate500;
+const schema168 = {"$ref":"bytes.json","$id":"validateWeb3Sha3DataParam"};
 
-function validate455(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate500(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateWeb3Sha3DataParam" */;
 let vErrors = null;
 let errors = 0;
@@ -7133,14 +8160,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate455.errors = vErrors;
+validate500.errors = vErrors;
 return errors === 0;
 }
 
-export const validateWeb3Sha3Result = validate457;
-const schema158 = {"$ref":"hash32.json","$id":"validateWeb3Sha3Result"};
+export const validateWeb3Sha3Result = validate502;
+const schema169 = {"$ref":"hash32.json","$id":"validateWeb3Sha3Result"};
 
-function validate457(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate502(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateWeb3Sha3Result" */;
 let vErrors = null;
 let errors = 0;
@@ -7148,29 +8175,29 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate457.errors = vErrors;
+validate502.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetAddToBlacklistAddressParam = validate459;
-const schema159 = {"type":"string","$id":"validateNetAddToBlacklistAddressParam"};
+export const validateNetAddToBlacklistAddressParam = validate504;
+const schema170 = {"type":"string","$id":"validateNetAddToBlacklistAddressParam"};
 
-function validate459(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate504(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetAddToBlacklistAddressParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate459.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate504.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate459.errors = vErrors;
+validate504.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetAddToBlacklistDurationParam = validate460;
-const schema160 = {"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":1}],"$id":"validateNetAddToBlacklistDurationParam"};
+export const validateNetAddToBlacklistDurationParam = validate505;
+const schema171 = {"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":1}],"$id":"validateNetAddToBlacklistDurationParam"};
 
-function validate460(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate505(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetAddToBlacklistDurationParam" */;
 let vErrors = null;
 let errors = 0;
@@ -7232,7 +8259,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate460.errors = vErrors;
+validate505.errors = vErrors;
 return false;
 }
 else {
@@ -7246,128 +8273,128 @@ vErrors = null;
 }
 }
 }
-validate460.errors = vErrors;
+validate505.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetAddToBlacklistReasonParam = validate462;
-const schema161 = {"type":"string","$id":"validateNetAddToBlacklistReasonParam"};
+export const validateNetAddToBlacklistReasonParam = validate507;
+const schema172 = {"type":"string","$id":"validateNetAddToBlacklistReasonParam"};
 
-function validate462(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate507(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetAddToBlacklistReasonParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate462.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate507.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate462.errors = vErrors;
+validate507.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetAddToBlacklistResult = validate463;
-const schema162 = {"type":"boolean","$id":"validateNetAddToBlacklistResult"};
+export const validateNetAddToBlacklistResult = validate508;
+const schema173 = {"type":"boolean","$id":"validateNetAddToBlacklistResult"};
 
-function validate463(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate508(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetAddToBlacklistResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate463.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate508.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate463.errors = vErrors;
+validate508.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetConnectToPeerEnodeParam = validate464;
-const schema163 = {"$ref":"EnodeUrl.json","$id":"validateNetConnectToPeerEnodeParam"};
-const schema164 = {"title":"EnodeUrl","type":"string","description":"A devp2p node URL: enode://<128 hex digits of the node public key>@<host or IP>:<TCP port>, optionally followed by ?discport=<UDP port>.","pattern":"^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$","$id":"EnodeUrl.json"};
+export const validateNetConnectToPeerEnodeParam = validate509;
+const schema174 = {"$ref":"EnodeUrl.json","$id":"validateNetConnectToPeerEnodeParam"};
+const schema175 = {"title":"EnodeUrl","type":"string","description":"A devp2p node URL: enode://<128 hex digits of the node public key>@<host or IP>:<TCP port>, optionally followed by ?discport=<UDP port>.","pattern":"^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$","$id":"EnodeUrl.json"};
 const pattern14 = new RegExp("^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$", "u");
 
-function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate510(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="EnodeUrl.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern14.test(data)){
-validate465.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$"},message:"must match pattern \""+"^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$"+"\""}];
+validate510.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$"},message:"must match pattern \""+"^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$"+"\""}];
 return false;
 }
 }
 else {
-validate465.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate510.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate465.errors = vErrors;
+validate510.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate464(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate509(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetConnectToPeerEnodeParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate465(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate465.errors : vErrors.concat(validate465.errors);
+if(!(validate510(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate510.errors : vErrors.concat(validate510.errors);
 errors = vErrors.length;
 }
-validate464.errors = vErrors;
+validate509.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetConnectToPeerResult = validate467;
-const schema165 = {"type":"boolean","$id":"validateNetConnectToPeerResult"};
+export const validateNetConnectToPeerResult = validate512;
+const schema176 = {"type":"boolean","$id":"validateNetConnectToPeerResult"};
 
-function validate467(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate512(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetConnectToPeerResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate467.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate512.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate467.errors = vErrors;
+validate512.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetDisconnectPeerPeerIdParam = validate468;
-const schema166 = {"type":"string","$id":"validateNetDisconnectPeerPeerIdParam"};
+export const validateNetDisconnectPeerPeerIdParam = validate513;
+const schema177 = {"type":"string","$id":"validateNetDisconnectPeerPeerIdParam"};
 
-function validate468(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate513(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetDisconnectPeerPeerIdParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate468.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate513.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate468.errors = vErrors;
+validate513.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetDisconnectPeerResult = validate469;
-const schema167 = {"type":"boolean","$id":"validateNetDisconnectPeerResult"};
+export const validateNetDisconnectPeerResult = validate514;
+const schema178 = {"type":"boolean","$id":"validateNetDisconnectPeerResult"};
 
-function validate469(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetDisconnectPeerResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate469.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate514.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate469.errors = vErrors;
+validate514.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetListBlacklistedPeersResult = validate470;
-const schema168 = {"type":"array","items":{"$ref":"BlacklistEntry.json"},"$id":"validateNetListBlacklistedPeersResult"};
-const schema169 = {"title":"BlacklistEntry","type":"object","description":"A blocked IP address or node id. Times are milliseconds since the Unix epoch; expiresAt is null for a permanent entry.","properties":{"id":{"type":"string","description":"The blocked IP address, or node id (128 hex digits)."},"reason":{"type":"string","description":"The reason given to net_addToBlacklist, or the reason the node blocked the peer itself."},"addedAt":{"type":"integer","minimum":0},"expiresAt":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}]}},"required":["id","reason","addedAt","expiresAt"],"additionalProperties":false,"$id":"BlacklistEntry.json"};
+export const validateNetListBlacklistedPeersResult = validate515;
+const schema179 = {"type":"array","items":{"$ref":"BlacklistEntry.json"},"$id":"validateNetListBlacklistedPeersResult"};
+const schema180 = {"title":"BlacklistEntry","type":"object","description":"A blocked IP address or node id. Times are milliseconds since the Unix epoch; expiresAt is null for a permanent entry.","properties":{"id":{"type":"string","description":"The blocked IP address, or node id (128 hex digits)."},"reason":{"type":"string","description":"The reason given to net_addToBlacklist, or the reason the node blocked the peer itself."},"addedAt":{"type":"integer","minimum":0},"expiresAt":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}]}},"required":["id","reason","addedAt","expiresAt"],"additionalProperties":false,"$id":"BlacklistEntry.json"};
 
-function validate471(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate516(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="BlacklistEntry.json" */;
 let vErrors = null;
 let errors = 0;
@@ -7375,14 +8402,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) && (missing0 = "id")) || ((data.reason === undefined) && (missing0 = "reason"))) || ((data.addedAt === undefined) && (missing0 = "addedAt"))) || ((data.expiresAt === undefined) && (missing0 = "expiresAt"))){
-validate471.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate516.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "id") || (key0 === "reason")) || (key0 === "addedAt")) || (key0 === "expiresAt"))){
-validate471.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate516.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -7391,7 +8418,7 @@ if(_errs1 === errors){
 if(data.id !== undefined){
 const _errs2 = errors;
 if(typeof data.id !== "string"){
-validate471.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate516.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -7403,7 +8430,7 @@ if(valid0){
 if(data.reason !== undefined){
 const _errs4 = errors;
 if(typeof data.reason !== "string"){
-validate471.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate516.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -7416,13 +8443,13 @@ if(data.addedAt !== undefined){
 let data2 = data.addedAt;
 const _errs6 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate471.errors = [{instancePath:instancePath+"/addedAt",schemaPath:"#/properties/addedAt/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate516.errors = [{instancePath:instancePath+"/addedAt",schemaPath:"#/properties/addedAt/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-validate471.errors = [{instancePath:instancePath+"/addedAt",schemaPath:"#/properties/addedAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate516.errors = [{instancePath:instancePath+"/addedAt",schemaPath:"#/properties/addedAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -7494,7 +8521,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate471.errors = vErrors;
+validate516.errors = vErrors;
 return false;
 }
 else {
@@ -7520,16 +8547,16 @@ var valid0 = true;
 }
 }
 else {
-validate471.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate516.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate471.errors = vErrors;
+validate516.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate470(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate515(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetListBlacklistedPeersResult" */;
 let vErrors = null;
 let errors = 0;
@@ -7539,8 +8566,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate471(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate471.errors : vErrors.concat(validate471.errors);
+if(!(validate516(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate516.errors : vErrors.concat(validate516.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -7550,20 +8577,20 @@ break;
 }
 }
 else {
-validate470.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate515.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate470.errors = vErrors;
+validate515.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetListPeersResult = validate474;
-const schema170 = {"type":"array","items":{"$ref":"Peer.json"},"$id":"validateNetListPeersResult"};
-const schema171 = {"title":"Peer","type":"object","description":"A connected (or connecting) devp2p peer. id is the handle for net_disconnectPeer; nodeId is null until the encryption handshake has revealed the remote public key.","properties":{"id":{"type":"string","description":"Connection identifier, the remote host:port."},"remoteAddress":{"type":"string","description":"Remote socket address, host:port."},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"incomingConnection":{"type":"boolean","description":"true when the peer dialled us."},"status":{"type":"string","enum":["Connecting","Handshaking","Handshaked","Idle","Disconnected"]},"foundBy":{"type":"string","enum":["static","discovery","dns","inbound"],"description":"How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."},"score":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0,"maximum":100,"description":"0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."}]}},"required":["id","remoteAddress","nodeId","incomingConnection","status","foundBy","score"],"additionalProperties":false,"$id":"Peer.json"};
+export const validateNetListPeersResult = validate519;
+const schema181 = {"type":"array","items":{"$ref":"Peer.json"},"$id":"validateNetListPeersResult"};
+const schema182 = {"title":"Peer","type":"object","description":"A connected (or connecting) devp2p peer. id is the handle for net_disconnectPeer; nodeId is null until the encryption handshake has revealed the remote public key.","properties":{"id":{"type":"string","description":"Connection identifier, the remote host:port."},"remoteAddress":{"type":"string","description":"Remote socket address, host:port."},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"incomingConnection":{"type":"boolean","description":"true when the peer dialled us."},"status":{"type":"string","enum":["Connecting","Handshaking","Handshaked","Idle","Disconnected"]},"foundBy":{"type":"string","enum":["static","discovery","dns","inbound"],"description":"How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."},"score":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0,"maximum":100,"description":"0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."}]}},"required":["id","remoteAddress","nodeId","incomingConnection","status","foundBy","score"],"additionalProperties":false,"$id":"Peer.json"};
 const pattern15 = new RegExp("^[0-9a-f]{128}$", "u");
 
-function validate475(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate520(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="Peer.json" */;
 let vErrors = null;
 let errors = 0;
@@ -7571,14 +8598,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.id === undefined) && (missing0 = "id")) || ((data.remoteAddress === undefined) && (missing0 = "remoteAddress"))) || ((data.nodeId === undefined) && (missing0 = "nodeId"))) || ((data.incomingConnection === undefined) && (missing0 = "incomingConnection"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.foundBy === undefined) && (missing0 = "foundBy"))) || ((data.score === undefined) && (missing0 = "score"))){
-validate475.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate520.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "id") || (key0 === "remoteAddress")) || (key0 === "nodeId")) || (key0 === "incomingConnection")) || (key0 === "status")) || (key0 === "foundBy")) || (key0 === "score"))){
-validate475.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate520.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -7587,7 +8614,7 @@ if(_errs1 === errors){
 if(data.id !== undefined){
 const _errs2 = errors;
 if(typeof data.id !== "string"){
-validate475.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate520.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -7599,7 +8626,7 @@ if(valid0){
 if(data.remoteAddress !== undefined){
 const _errs4 = errors;
 if(typeof data.remoteAddress !== "string"){
-validate475.errors = [{instancePath:instancePath+"/remoteAddress",schemaPath:"#/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate520.errors = [{instancePath:instancePath+"/remoteAddress",schemaPath:"#/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -7669,7 +8696,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate475.errors = vErrors;
+validate520.errors = vErrors;
 return false;
 }
 else {
@@ -7692,7 +8719,7 @@ if(valid0){
 if(data.incomingConnection !== undefined){
 const _errs11 = errors;
 if(typeof data.incomingConnection !== "boolean"){
-validate475.errors = [{instancePath:instancePath+"/incomingConnection",schemaPath:"#/properties/incomingConnection/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate520.errors = [{instancePath:instancePath+"/incomingConnection",schemaPath:"#/properties/incomingConnection/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -7705,11 +8732,11 @@ if(data.status !== undefined){
 let data4 = data.status;
 const _errs13 = errors;
 if(typeof data4 !== "string"){
-validate475.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate520.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data4 === "Connecting") || (data4 === "Handshaking")) || (data4 === "Handshaked")) || (data4 === "Idle")) || (data4 === "Disconnected"))){
-validate475.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema171.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate520.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema182.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -7722,11 +8749,11 @@ if(data.foundBy !== undefined){
 let data5 = data.foundBy;
 const _errs15 = errors;
 if(typeof data5 !== "string"){
-validate475.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate520.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data5 === "static") || (data5 === "discovery")) || (data5 === "dns")) || (data5 === "inbound"))){
-validate475.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema171.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
+validate520.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema182.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -7808,7 +8835,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate475.errors = vErrors;
+validate520.errors = vErrors;
 return false;
 }
 else {
@@ -7837,16 +8864,16 @@ var valid0 = true;
 }
 }
 else {
-validate475.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate520.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate475.errors = vErrors;
+validate520.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate474(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate519(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetListPeersResult" */;
 let vErrors = null;
 let errors = 0;
@@ -7856,8 +8883,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate475(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate475.errors : vErrors.concat(validate475.errors);
+if(!(validate520(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate520.errors : vErrors.concat(validate520.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -7867,33 +8894,33 @@ break;
 }
 }
 else {
-validate474.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate519.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate474.errors = vErrors;
+validate519.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetListeningResult = validate479;
-const schema172 = {"type":"boolean","$id":"validateNetListeningResult"};
+export const validateNetListeningResult = validate524;
+const schema183 = {"type":"boolean","$id":"validateNetListeningResult"};
 
-function validate479(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate524(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetListeningResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate479.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate524.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate479.errors = vErrors;
+validate524.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetPeerCountResult = validate480;
-const schema173 = {"$ref":"uint.json","$id":"validateNetPeerCountResult"};
+export const validateNetPeerCountResult = validate525;
+const schema184 = {"$ref":"uint.json","$id":"validateNetPeerCountResult"};
 
-function validate480(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetPeerCountResult" */;
 let vErrors = null;
 let errors = 0;
@@ -7901,68 +8928,68 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate480.errors = vErrors;
+validate525.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetRemoveFromBlacklistAddressParam = validate482;
-const schema174 = {"type":"string","$id":"validateNetRemoveFromBlacklistAddressParam"};
+export const validateNetRemoveFromBlacklistAddressParam = validate527;
+const schema185 = {"type":"string","$id":"validateNetRemoveFromBlacklistAddressParam"};
 
-function validate482(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate527(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetRemoveFromBlacklistAddressParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate482.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate527.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate482.errors = vErrors;
+validate527.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetRemoveFromBlacklistResult = validate483;
-const schema175 = {"type":"boolean","$id":"validateNetRemoveFromBlacklistResult"};
+export const validateNetRemoveFromBlacklistResult = validate528;
+const schema186 = {"type":"boolean","$id":"validateNetRemoveFromBlacklistResult"};
 
-function validate483(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetRemoveFromBlacklistResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate483.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate528.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate483.errors = vErrors;
+validate528.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetVersionResult = validate484;
-const schema176 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$","$id":"validateNetVersionResult"};
+export const validateNetVersionResult = validate529;
+const schema187 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$","$id":"validateNetVersionResult"};
 const pattern16 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate484(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetVersionResult" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern16.test(data)){
-validate484.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""}];
+validate529.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""}];
 return false;
 }
 }
 else {
-validate484.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate529.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate484.errors = vErrors;
+validate529.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalEcRecoverMessageParam = validate485;
-const schema177 = {"$ref":"bytes.json","$id":"validatePersonalEcRecoverMessageParam"};
+export const validatePersonalEcRecoverMessageParam = validate530;
+const schema188 = {"$ref":"bytes.json","$id":"validatePersonalEcRecoverMessageParam"};
 
-function validate485(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate530(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalEcRecoverMessageParam" */;
 let vErrors = null;
 let errors = 0;
@@ -7970,29 +8997,29 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate485.errors = vErrors;
+validate530.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalEcRecoverSignatureParam = validate487;
-const schema178 = {"$ref":"bytes65.json","$id":"validatePersonalEcRecoverSignatureParam"};
+export const validatePersonalEcRecoverSignatureParam = validate532;
+const schema189 = {"$ref":"bytes65.json","$id":"validatePersonalEcRecoverSignatureParam"};
 
-function validate487(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate532(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalEcRecoverSignatureParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate133(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+if(!(validate145(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
 errors = vErrors.length;
 }
-validate487.errors = vErrors;
+validate532.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalEcRecoverResult = validate489;
-const schema179 = {"$ref":"address.json","$id":"validatePersonalEcRecoverResult"};
+export const validatePersonalEcRecoverResult = validate534;
+const schema190 = {"$ref":"address.json","$id":"validatePersonalEcRecoverResult"};
 
-function validate489(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate534(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalEcRecoverResult" */;
 let vErrors = null;
 let errors = 0;
@@ -8000,67 +9027,67 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate489.errors = vErrors;
+validate534.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalImportRawKeyPrivateKeyParam = validate491;
-const schema180 = {"$ref":"PrivateKey.json","$id":"validatePersonalImportRawKeyPrivateKeyParam"};
-const schema181 = {"title":"PrivateKey","type":"string","pattern":"^(0x)?[0-9a-fA-F]{64}$","description":"A secp256k1 private key: 32 bytes as 64 hex digits; the 0x prefix is optional (geth-style keys without it are accepted).","$id":"PrivateKey.json"};
+export const validatePersonalImportRawKeyPrivateKeyParam = validate536;
+const schema191 = {"$ref":"PrivateKey.json","$id":"validatePersonalImportRawKeyPrivateKeyParam"};
+const schema192 = {"title":"PrivateKey","type":"string","pattern":"^(0x)?[0-9a-fA-F]{64}$","description":"A secp256k1 private key: 32 bytes as 64 hex digits; the 0x prefix is optional (geth-style keys without it are accepted).","$id":"PrivateKey.json"};
 const pattern17 = new RegExp("^(0x)?[0-9a-fA-F]{64}$", "u");
 
-function validate492(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate537(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="PrivateKey.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern17.test(data)){
-validate492.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0x)?[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^(0x)?[0-9a-fA-F]{64}$"+"\""}];
+validate537.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0x)?[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^(0x)?[0-9a-fA-F]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate492.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate537.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate492.errors = vErrors;
+validate537.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate491(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate536(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalImportRawKeyPrivateKeyParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate492(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate537(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate537.errors : vErrors.concat(validate537.errors);
 errors = vErrors.length;
 }
-validate491.errors = vErrors;
+validate536.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalImportRawKeyPassphraseParam = validate494;
-const schema182 = {"type":"string","$id":"validatePersonalImportRawKeyPassphraseParam"};
+export const validatePersonalImportRawKeyPassphraseParam = validate539;
+const schema193 = {"type":"string","$id":"validatePersonalImportRawKeyPassphraseParam"};
 
-function validate494(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate539(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalImportRawKeyPassphraseParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate494.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate539.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate494.errors = vErrors;
+validate539.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalImportRawKeyResult = validate495;
-const schema183 = {"$ref":"address.json","$id":"validatePersonalImportRawKeyResult"};
+export const validatePersonalImportRawKeyResult = validate540;
+const schema194 = {"$ref":"address.json","$id":"validatePersonalImportRawKeyResult"};
 
-function validate495(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate540(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalImportRawKeyResult" */;
 let vErrors = null;
 let errors = 0;
@@ -8068,14 +9095,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate495.errors = vErrors;
+validate540.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalListAccountsResult = validate497;
-const schema184 = {"type":"array","items":{"$ref":"address.json"},"$id":"validatePersonalListAccountsResult"};
+export const validatePersonalListAccountsResult = validate542;
+const schema195 = {"type":"array","items":{"$ref":"address.json"},"$id":"validatePersonalListAccountsResult"};
 
-function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate542(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalListAccountsResult" */;
 let vErrors = null;
 let errors = 0;
@@ -8096,18 +9123,18 @@ break;
 }
 }
 else {
-validate497.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate542.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate497.errors = vErrors;
+validate542.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalLockAccountAddressParam = validate499;
-const schema185 = {"$ref":"address.json","$id":"validatePersonalLockAccountAddressParam"};
+export const validatePersonalLockAccountAddressParam = validate544;
+const schema196 = {"$ref":"address.json","$id":"validatePersonalLockAccountAddressParam"};
 
-function validate499(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate544(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalLockAccountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -8115,44 +9142,44 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate499.errors = vErrors;
+validate544.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalLockAccountResult = validate501;
-const schema186 = {"type":"boolean","$id":"validatePersonalLockAccountResult"};
+export const validatePersonalLockAccountResult = validate546;
+const schema197 = {"type":"boolean","$id":"validatePersonalLockAccountResult"};
 
-function validate501(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate546(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalLockAccountResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate501.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate546.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate501.errors = vErrors;
+validate546.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalNewAccountPassphraseParam = validate502;
-const schema187 = {"type":"string","$id":"validatePersonalNewAccountPassphraseParam"};
+export const validatePersonalNewAccountPassphraseParam = validate547;
+const schema198 = {"type":"string","$id":"validatePersonalNewAccountPassphraseParam"};
 
-function validate502(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate547(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalNewAccountPassphraseParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate502.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate547.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate502.errors = vErrors;
+validate547.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalNewAccountResult = validate503;
-const schema188 = {"$ref":"address.json","$id":"validatePersonalNewAccountResult"};
+export const validatePersonalNewAccountResult = validate548;
+const schema199 = {"$ref":"address.json","$id":"validatePersonalNewAccountResult"};
 
-function validate503(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate548(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalNewAccountResult" */;
 let vErrors = null;
 let errors = 0;
@@ -8160,44 +9187,44 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate503.errors = vErrors;
+validate548.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSendTransactionTransactionParam = validate505;
-const schema189 = {"$ref":"TransactionRequest.json","$id":"validatePersonalSendTransactionTransactionParam"};
+export const validatePersonalSendTransactionTransactionParam = validate550;
+const schema200 = {"$ref":"TransactionRequest.json","$id":"validatePersonalSendTransactionTransactionParam"};
 
-function validate505(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate550(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSendTransactionTransactionParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate379(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate379.errors : vErrors.concat(validate379.errors);
+if(!(validate424(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate424.errors : vErrors.concat(validate424.errors);
 errors = vErrors.length;
 }
-validate505.errors = vErrors;
+validate550.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSendTransactionPassphraseParam = validate507;
-const schema190 = {"type":"string","$id":"validatePersonalSendTransactionPassphraseParam"};
+export const validatePersonalSendTransactionPassphraseParam = validate552;
+const schema201 = {"type":"string","$id":"validatePersonalSendTransactionPassphraseParam"};
 
-function validate507(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate552(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSendTransactionPassphraseParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate507.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate552.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate507.errors = vErrors;
+validate552.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSendTransactionResult = validate508;
-const schema191 = {"$ref":"hash32.json","$id":"validatePersonalSendTransactionResult"};
+export const validatePersonalSendTransactionResult = validate553;
+const schema202 = {"$ref":"hash32.json","$id":"validatePersonalSendTransactionResult"};
 
-function validate508(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate553(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSendTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -8205,14 +9232,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate508.errors = vErrors;
+validate553.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignMessageParam = validate510;
-const schema192 = {"$ref":"bytes.json","$id":"validatePersonalSignMessageParam"};
+export const validatePersonalSignMessageParam = validate555;
+const schema203 = {"$ref":"bytes.json","$id":"validatePersonalSignMessageParam"};
 
-function validate510(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate555(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignMessageParam" */;
 let vErrors = null;
 let errors = 0;
@@ -8220,14 +9247,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate510.errors = vErrors;
+validate555.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignAddressParam = validate512;
-const schema193 = {"$ref":"address.json","$id":"validatePersonalSignAddressParam"};
+export const validatePersonalSignAddressParam = validate557;
+const schema204 = {"$ref":"address.json","$id":"validatePersonalSignAddressParam"};
 
-function validate512(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate557(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -8235,74 +9262,74 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate512.errors = vErrors;
+validate557.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignPassphraseParam = validate514;
-const schema194 = {"type":"string","$id":"validatePersonalSignPassphraseParam"};
+export const validatePersonalSignPassphraseParam = validate559;
+const schema205 = {"type":"string","$id":"validatePersonalSignPassphraseParam"};
 
-function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate559(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignPassphraseParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate514.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate559.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate514.errors = vErrors;
+validate559.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignResult = validate515;
-const schema195 = {"$ref":"bytes65.json","$id":"validatePersonalSignResult"};
+export const validatePersonalSignResult = validate560;
+const schema206 = {"$ref":"bytes65.json","$id":"validatePersonalSignResult"};
 
-function validate515(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate560(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate133(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+if(!(validate145(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
 errors = vErrors.length;
 }
-validate515.errors = vErrors;
+validate560.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignAndSendTransactionTransactionParam = validate517;
-const schema196 = {"$ref":"TransactionRequest.json","$id":"validatePersonalSignAndSendTransactionTransactionParam"};
+export const validatePersonalSignAndSendTransactionTransactionParam = validate562;
+const schema207 = {"$ref":"TransactionRequest.json","$id":"validatePersonalSignAndSendTransactionTransactionParam"};
 
-function validate517(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate562(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignAndSendTransactionTransactionParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate379(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate379.errors : vErrors.concat(validate379.errors);
+if(!(validate424(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate424.errors : vErrors.concat(validate424.errors);
 errors = vErrors.length;
 }
-validate517.errors = vErrors;
+validate562.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignAndSendTransactionPassphraseParam = validate519;
-const schema197 = {"type":"string","$id":"validatePersonalSignAndSendTransactionPassphraseParam"};
+export const validatePersonalSignAndSendTransactionPassphraseParam = validate564;
+const schema208 = {"type":"string","$id":"validatePersonalSignAndSendTransactionPassphraseParam"};
 
-function validate519(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate564(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignAndSendTransactionPassphraseParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate519.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate564.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate519.errors = vErrors;
+validate564.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignAndSendTransactionResult = validate520;
-const schema198 = {"$ref":"hash32.json","$id":"validatePersonalSignAndSendTransactionResult"};
+export const validatePersonalSignAndSendTransactionResult = validate565;
+const schema209 = {"$ref":"hash32.json","$id":"validatePersonalSignAndSendTransactionResult"};
 
-function validate520(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate565(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignAndSendTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -8310,14 +9337,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate520.errors = vErrors;
+validate565.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalUnlockAccountAddressParam = validate522;
-const schema199 = {"$ref":"address.json","$id":"validatePersonalUnlockAccountAddressParam"};
+export const validatePersonalUnlockAccountAddressParam = validate567;
+const schema210 = {"$ref":"address.json","$id":"validatePersonalUnlockAccountAddressParam"};
 
-function validate522(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate567(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalUnlockAccountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -8325,29 +9352,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate522.errors = vErrors;
+validate567.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalUnlockAccountPassphraseParam = validate524;
-const schema200 = {"type":"string","$id":"validatePersonalUnlockAccountPassphraseParam"};
+export const validatePersonalUnlockAccountPassphraseParam = validate569;
+const schema211 = {"type":"string","$id":"validatePersonalUnlockAccountPassphraseParam"};
 
-function validate524(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate569(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalUnlockAccountPassphraseParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate524.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate569.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate524.errors = vErrors;
+validate569.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalUnlockAccountDurationParam = validate525;
-const schema201 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"},{"type":"integer","minimum":0}],"$id":"validatePersonalUnlockAccountDurationParam"};
+export const validatePersonalUnlockAccountDurationParam = validate570;
+const schema212 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"},{"type":"integer","minimum":0}],"$id":"validatePersonalUnlockAccountDurationParam"};
 
-function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate570(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalUnlockAccountDurationParam" */;
 let vErrors = null;
 let errors = 0;
@@ -8425,7 +9452,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate525.errors = vErrors;
+validate570.errors = vErrors;
 return false;
 }
 else {
@@ -8439,33 +9466,33 @@ vErrors = null;
 }
 }
 }
-validate525.errors = vErrors;
+validate570.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalUnlockAccountResult = validate528;
-const schema202 = {"type":"boolean","$id":"validatePersonalUnlockAccountResult"};
+export const validatePersonalUnlockAccountResult = validate573;
+const schema213 = {"type":"boolean","$id":"validatePersonalUnlockAccountResult"};
 
-function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate573(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalUnlockAccountResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate528.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate573.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate528.errors = vErrors;
+validate573.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugAccountRangeBlockParam = validate529;
-const schema203 = {"$ref":"TestBlockHashOrNumber.json","$id":"validateDebugAccountRangeBlockParam"};
-const schema204 = {"title":"TestBlockHashOrNumber","description":"A block for the retesteth state dumps: a 32-byte block hash (0x and 64 hex digits) or a block number as a TestQuantity (\"1\", 1 or \"0x01\").","anyOf":[{"$ref":"hash32.json"},{"$ref":"TestQuantity.json"}],"$id":"TestBlockHashOrNumber.json"};
-const schema205 = {"title":"TestQuantity","description":"A non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\"). A string without 0x is decimal (the original node read every string as hex).","oneOf":[{"type":"integer","minimum":0},{"type":"string","pattern":"^[0-9]+$"},{"type":"string","pattern":"^0x[0-9a-fA-F]+$"}],"$id":"TestQuantity.json"};
+export const validateDebugAccountRangeBlockParam = validate574;
+const schema214 = {"$ref":"TestBlockHashOrNumber.json","$id":"validateDebugAccountRangeBlockParam"};
+const schema215 = {"title":"TestBlockHashOrNumber","description":"A block for the retesteth state dumps: a 32-byte block hash (0x and 64 hex digits) or a block number as a TestQuantity (\"1\", 1 or \"0x01\").","anyOf":[{"$ref":"hash32.json"},{"$ref":"TestQuantity.json"}],"$id":"TestBlockHashOrNumber.json"};
+const schema216 = {"title":"TestQuantity","description":"A non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\"). A string without 0x is decimal (the original node read every string as hex).","oneOf":[{"type":"integer","minimum":0},{"type":"string","pattern":"^[0-9]+$"},{"type":"string","pattern":"^0x[0-9a-fA-F]+$"}],"$id":"TestQuantity.json"};
 const pattern18 = new RegExp("^[0-9]+$", "u");
 const pattern19 = new RegExp("^0x[0-9a-fA-F]+$", "u");
 
-function validate532(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate577(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TestQuantity.json" */;
 let vErrors = null;
 let errors = 0;
@@ -8583,7 +9610,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate532.errors = vErrors;
+validate577.errors = vErrors;
 return false;
 }
 else {
@@ -8597,12 +9624,12 @@ vErrors = null;
 }
 }
 }
-validate532.errors = vErrors;
+validate577.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate530(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate575(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TestBlockHashOrNumber.json" */;
 let vErrors = null;
 let errors = 0;
@@ -8617,8 +9644,8 @@ var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate532(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate532.errors : vErrors.concat(validate532.errors);
+if(!(validate577(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -8633,7 +9660,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate530.errors = vErrors;
+validate575.errors = vErrors;
 return false;
 }
 else {
@@ -8647,42 +9674,42 @@ vErrors = null;
 }
 }
 }
-validate530.errors = vErrors;
+validate575.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate574(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugAccountRangeBlockParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate530(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate530.errors : vErrors.concat(validate530.errors);
+if(!(validate575(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate575.errors : vErrors.concat(validate575.errors);
 errors = vErrors.length;
 }
-validate529.errors = vErrors;
+validate574.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugAccountRangeTxIndexParam = validate535;
-const schema206 = {"$ref":"TestQuantity.json","$id":"validateDebugAccountRangeTxIndexParam"};
+export const validateDebugAccountRangeTxIndexParam = validate580;
+const schema217 = {"$ref":"TestQuantity.json","$id":"validateDebugAccountRangeTxIndexParam"};
 
-function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate580(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugAccountRangeTxIndexParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate532(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate532.errors : vErrors.concat(validate532.errors);
+if(!(validate577(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
 errors = vErrors.length;
 }
-validate535.errors = vErrors;
+validate580.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugAccountRangeStartKeyParam = validate537;
-const schema207 = {"$ref":"bytes.json","$id":"validateDebugAccountRangeStartKeyParam"};
+export const validateDebugAccountRangeStartKeyParam = validate582;
+const schema218 = {"$ref":"bytes.json","$id":"validateDebugAccountRangeStartKeyParam"};
 
-function validate537(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate582(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugAccountRangeStartKeyParam" */;
 let vErrors = null;
 let errors = 0;
@@ -8690,30 +9717,30 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate537.errors = vErrors;
+validate582.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugAccountRangeMaxResultsParam = validate539;
-const schema208 = {"$ref":"TestQuantity.json","$id":"validateDebugAccountRangeMaxResultsParam"};
+export const validateDebugAccountRangeMaxResultsParam = validate584;
+const schema219 = {"$ref":"TestQuantity.json","$id":"validateDebugAccountRangeMaxResultsParam"};
 
-function validate539(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate584(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugAccountRangeMaxResultsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate532(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate532.errors : vErrors.concat(validate532.errors);
+if(!(validate577(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
 errors = vErrors.length;
 }
-validate539.errors = vErrors;
+validate584.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugAccountRangeResult = validate541;
-const schema209 = {"$ref":"AccountRange.json","$id":"validateDebugAccountRangeResult"};
-const schema210 = {"title":"AccountRange","type":"object","description":"One page of a state dump, read from the state trie. Accounts are ordered by keccak256(address), the order of the state trie; addressMap maps each such hash to its address, or to null when the node never saw the address (the trie stores only the hash). nextKey is the hash to pass as startKey for the next page, or 32 zero bytes when the dump is complete.","properties":{"addressMap":{"type":"object","additionalProperties":{"oneOf":[{"$ref":"address.json"},{"$ref":"notFound.json"}]}},"nextKey":{"$ref":"bytes32.json"}},"required":["addressMap","nextKey"],"additionalProperties":false,"$id":"AccountRange.json"};
+export const validateDebugAccountRangeResult = validate586;
+const schema220 = {"$ref":"AccountRange.json","$id":"validateDebugAccountRangeResult"};
+const schema221 = {"title":"AccountRange","type":"object","description":"One page of a state dump, read from the state trie. Accounts are ordered by keccak256(address), the order of the state trie; addressMap maps each such hash to its address, or to null when the node never saw the address (the trie stores only the hash). nextKey is the hash to pass as startKey for the next page, or 32 zero bytes when the dump is complete.","properties":{"addressMap":{"type":"object","additionalProperties":{"oneOf":[{"$ref":"address.json"},{"$ref":"notFound.json"}]}},"nextKey":{"$ref":"bytes32.json"}},"required":["addressMap","nextKey"],"additionalProperties":false,"$id":"AccountRange.json"};
 
-function validate542(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate587(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AccountRange.json" */;
 let vErrors = null;
 let errors = 0;
@@ -8721,14 +9748,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.addressMap === undefined) && (missing0 = "addressMap")) || ((data.nextKey === undefined) && (missing0 = "nextKey"))){
-validate542.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate587.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "addressMap") || (key0 === "nextKey"))){
-validate542.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate587.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -8780,7 +9807,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate542.errors = vErrors;
+validate587.errors = vErrors;
 return false;
 }
 else {
@@ -8801,7 +9828,7 @@ break;
 }
 }
 else {
-validate542.errors = [{instancePath:instancePath+"/addressMap",schemaPath:"#/properties/addressMap/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate587.errors = [{instancePath:instancePath+"/addressMap",schemaPath:"#/properties/addressMap/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -8813,8 +9840,8 @@ var valid0 = true;
 if(valid0){
 if(data.nextKey !== undefined){
 const _errs9 = errors;
-if(!(validate195(data.nextKey, {instancePath:instancePath+"/nextKey",parentData:data,parentDataProperty:"nextKey",rootData}))){
-vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+if(!(validate207(data.nextKey, {instancePath:instancePath+"/nextKey",parentData:data,parentDataProperty:"nextKey",rootData}))){
+vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs9 === errors;
@@ -8827,32 +9854,217 @@ var valid0 = true;
 }
 }
 else {
-validate542.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate587.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate542.errors = vErrors;
+validate587.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate541(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate586(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugAccountRangeResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate542(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate542.errors : vErrors.concat(validate542.errors);
+if(!(validate587(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate587.errors : vErrors.concat(validate587.errors);
 errors = vErrors.length;
 }
-validate541.errors = vErrors;
+validate586.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugListPeersInfoResult = validate547;
-const schema211 = {"type":"array","items":{"$ref":"PeerInfo.json"},"$id":"validateDebugListPeersInfoResult"};
-const schema212 = {"title":"PeerInfo","type":"object","description":"Debug details of a peer: the Peer fields plus what its Hello and eth Status messages announced. Fields the peer has not sent yet are null. (The original node returned one free-text string per peer.)","properties":{"id":{"type":"string","description":"Connection identifier, the remote host:port."},"remoteAddress":{"type":"string"},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"incomingConnection":{"type":"boolean"},"status":{"type":"string","enum":["Connecting","Handshaking","Handshaked","Idle","Disconnected"]},"foundBy":{"type":"string","enum":["static","discovery","dns","inbound"],"description":"How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."},"score":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0,"maximum":100,"description":"0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."}]},"clientId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]},"capabilities":{"type":"array","items":{"type":"string"},"description":"Capabilities from the Hello message, e.g. eth/68, snap/1."},"networkId":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"genesisHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"bestBlockHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"maxBlockNumber":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"totalDifficulty":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"forkAccepted":{"oneOf":[{"$ref":"notFound.json"},{"type":"boolean","description":"Whether the peer passed the fork-id / DAO-fork check."}]}},"required":["id","remoteAddress","nodeId","incomingConnection","status","foundBy","score","clientId","capabilities","networkId","genesisHash","bestBlockHash","maxBlockNumber","totalDifficulty","forkAccepted"],"additionalProperties":false,"$id":"PeerInfo.json"};
+export const validateDebugGetRawBlockBlockParam = validate592;
+const schema222 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateDebugGetRawBlockBlockParam"};
 
-function validate548(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate592(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugGetRawBlockBlockParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+errors = vErrors.length;
+}
+validate592.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugGetRawBlockResult = validate594;
+const schema223 = {"$ref":"bytes.json","$id":"validateDebugGetRawBlockResult"};
+
+function validate594(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugGetRawBlockResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+validate594.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugGetRawHeaderBlockParam = validate596;
+const schema224 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateDebugGetRawHeaderBlockParam"};
+
+function validate596(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugGetRawHeaderBlockParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+errors = vErrors.length;
+}
+validate596.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugGetRawHeaderResult = validate598;
+const schema225 = {"$ref":"bytes.json","$id":"validateDebugGetRawHeaderResult"};
+
+function validate598(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugGetRawHeaderResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+validate598.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugGetRawReceiptsBlockParam = validate600;
+const schema226 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateDebugGetRawReceiptsBlockParam"};
+
+function validate600(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugGetRawReceiptsBlockParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+errors = vErrors.length;
+}
+validate600.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugGetRawReceiptsResult = validate602;
+const schema227 = {"type":"array","items":{"$ref":"bytes.json"},"$id":"validateDebugGetRawReceiptsResult"};
+
+function validate602(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugGetRawReceiptsResult" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(Array.isArray(data)){
+var valid0 = true;
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+const _errs1 = errors;
+if(!(validate36(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+break;
+}
+}
+}
+else {
+validate602.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+validate602.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugGetRawTransactionTransactionHashParam = validate604;
+const schema228 = {"$ref":"hash32.json","$id":"validateDebugGetRawTransactionTransactionHashParam"};
+
+function validate604(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugGetRawTransactionTransactionHashParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+validate604.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugGetRawTransactionResult = validate606;
+const schema229 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes.json"}],"$id":"validateDebugGetRawTransactionResult"};
+
+function validate606(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugGetRawTransactionResult" */;
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(!(validate30(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+}
+const _errs2 = errors;
+if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs2 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+}
+if(!valid0){
+const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+validate606.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate606.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugListPeersInfoResult = validate609;
+const schema230 = {"type":"array","items":{"$ref":"PeerInfo.json"},"$id":"validateDebugListPeersInfoResult"};
+const schema231 = {"title":"PeerInfo","type":"object","description":"Debug details of a peer: the Peer fields plus what its Hello and eth Status messages announced. Fields the peer has not sent yet are null. (The original node returned one free-text string per peer.)","properties":{"id":{"type":"string","description":"Connection identifier, the remote host:port."},"remoteAddress":{"type":"string"},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"incomingConnection":{"type":"boolean"},"status":{"type":"string","enum":["Connecting","Handshaking","Handshaked","Idle","Disconnected"]},"foundBy":{"type":"string","enum":["static","discovery","dns","inbound"],"description":"How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."},"score":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0,"maximum":100,"description":"0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."}]},"clientId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]},"capabilities":{"type":"array","items":{"type":"string"},"description":"Capabilities from the Hello message, e.g. eth/68, snap/1."},"networkId":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"genesisHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"bestBlockHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"maxBlockNumber":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"totalDifficulty":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"forkAccepted":{"oneOf":[{"$ref":"notFound.json"},{"type":"boolean","description":"Whether the peer passed the fork-id / DAO-fork check."}]}},"required":["id","remoteAddress","nodeId","incomingConnection","status","foundBy","score","clientId","capabilities","networkId","genesisHash","bestBlockHash","maxBlockNumber","totalDifficulty","forkAccepted"],"additionalProperties":false,"$id":"PeerInfo.json"};
+
+function validate610(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="PeerInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -8860,14 +10072,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((((((data.id === undefined) && (missing0 = "id")) || ((data.remoteAddress === undefined) && (missing0 = "remoteAddress"))) || ((data.nodeId === undefined) && (missing0 = "nodeId"))) || ((data.incomingConnection === undefined) && (missing0 = "incomingConnection"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.foundBy === undefined) && (missing0 = "foundBy"))) || ((data.score === undefined) && (missing0 = "score"))) || ((data.clientId === undefined) && (missing0 = "clientId"))) || ((data.capabilities === undefined) && (missing0 = "capabilities"))) || ((data.networkId === undefined) && (missing0 = "networkId"))) || ((data.genesisHash === undefined) && (missing0 = "genesisHash"))) || ((data.bestBlockHash === undefined) && (missing0 = "bestBlockHash"))) || ((data.maxBlockNumber === undefined) && (missing0 = "maxBlockNumber"))) || ((data.totalDifficulty === undefined) && (missing0 = "totalDifficulty"))) || ((data.forkAccepted === undefined) && (missing0 = "forkAccepted"))){
-validate548.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate610.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema212.properties, key0))){
-validate548.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema231.properties, key0))){
+validate610.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -8876,7 +10088,7 @@ if(_errs1 === errors){
 if(data.id !== undefined){
 const _errs2 = errors;
 if(typeof data.id !== "string"){
-validate548.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate610.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -8888,7 +10100,7 @@ if(valid0){
 if(data.remoteAddress !== undefined){
 const _errs4 = errors;
 if(typeof data.remoteAddress !== "string"){
-validate548.errors = [{instancePath:instancePath+"/remoteAddress",schemaPath:"#/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate610.errors = [{instancePath:instancePath+"/remoteAddress",schemaPath:"#/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -8958,7 +10170,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate548.errors = vErrors;
+validate610.errors = vErrors;
 return false;
 }
 else {
@@ -8981,7 +10193,7 @@ if(valid0){
 if(data.incomingConnection !== undefined){
 const _errs11 = errors;
 if(typeof data.incomingConnection !== "boolean"){
-validate548.errors = [{instancePath:instancePath+"/incomingConnection",schemaPath:"#/properties/incomingConnection/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate610.errors = [{instancePath:instancePath+"/incomingConnection",schemaPath:"#/properties/incomingConnection/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -8994,11 +10206,11 @@ if(data.status !== undefined){
 let data4 = data.status;
 const _errs13 = errors;
 if(typeof data4 !== "string"){
-validate548.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate610.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data4 === "Connecting") || (data4 === "Handshaking")) || (data4 === "Handshaked")) || (data4 === "Idle")) || (data4 === "Disconnected"))){
-validate548.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema212.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate610.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema231.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -9011,11 +10223,11 @@ if(data.foundBy !== undefined){
 let data5 = data.foundBy;
 const _errs15 = errors;
 if(typeof data5 !== "string"){
-validate548.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate610.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data5 === "static") || (data5 === "discovery")) || (data5 === "dns")) || (data5 === "inbound"))){
-validate548.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema212.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
+validate610.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema231.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -9097,7 +10309,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate548.errors = vErrors;
+validate610.errors = vErrors;
 return false;
 }
 else {
@@ -9164,7 +10376,7 @@ else {
 vErrors.push(err8);
 }
 errors++;
-validate548.errors = vErrors;
+validate610.errors = vErrors;
 return false;
 }
 else {
@@ -9194,7 +10406,7 @@ const len0 = data8.length;
 for(let i0=0; i0<len0; i0++){
 const _errs29 = errors;
 if(typeof data8[i0] !== "string"){
-validate548.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"#/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate610.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"#/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid4 = _errs29 === errors;
@@ -9204,7 +10416,7 @@ break;
 }
 }
 else {
-validate548.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate610.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -9255,7 +10467,7 @@ else {
 vErrors.push(err9);
 }
 errors++;
-validate548.errors = vErrors;
+validate610.errors = vErrors;
 return false;
 }
 else {
@@ -9316,7 +10528,7 @@ else {
 vErrors.push(err10);
 }
 errors++;
-validate548.errors = vErrors;
+validate610.errors = vErrors;
 return false;
 }
 else {
@@ -9377,7 +10589,7 @@ else {
 vErrors.push(err11);
 }
 errors++;
-validate548.errors = vErrors;
+validate610.errors = vErrors;
 return false;
 }
 else {
@@ -9438,7 +10650,7 @@ else {
 vErrors.push(err12);
 }
 errors++;
-validate548.errors = vErrors;
+validate610.errors = vErrors;
 return false;
 }
 else {
@@ -9499,7 +10711,7 @@ else {
 vErrors.push(err13);
 }
 errors++;
-validate548.errors = vErrors;
+validate610.errors = vErrors;
 return false;
 }
 else {
@@ -9566,7 +10778,7 @@ else {
 vErrors.push(err15);
 }
 errors++;
-validate548.errors = vErrors;
+validate610.errors = vErrors;
 return false;
 }
 else {
@@ -9603,16 +10815,16 @@ var valid0 = true;
 }
 }
 else {
-validate548.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate610.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate548.errors = vErrors;
+validate610.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate547(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate609(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugListPeersInfoResult" */;
 let vErrors = null;
 let errors = 0;
@@ -9622,8 +10834,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate548(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate548.errors : vErrors.concat(validate548.errors);
+if(!(validate610(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate610.errors : vErrors.concat(validate610.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -9633,48 +10845,48 @@ break;
 }
 }
 else {
-validate547.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate609.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate547.errors = vErrors;
+validate609.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtBlockParam = validate564;
-const schema213 = {"$ref":"TestBlockHashOrNumber.json","$id":"validateDebugStorageRangeAtBlockParam"};
+export const validateDebugStorageRangeAtBlockParam = validate626;
+const schema232 = {"$ref":"TestBlockHashOrNumber.json","$id":"validateDebugStorageRangeAtBlockParam"};
 
-function validate564(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate626(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtBlockParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate530(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate530.errors : vErrors.concat(validate530.errors);
+if(!(validate575(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate575.errors : vErrors.concat(validate575.errors);
 errors = vErrors.length;
 }
-validate564.errors = vErrors;
+validate626.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtTxIndexParam = validate566;
-const schema214 = {"$ref":"TestQuantity.json","$id":"validateDebugStorageRangeAtTxIndexParam"};
+export const validateDebugStorageRangeAtTxIndexParam = validate628;
+const schema233 = {"$ref":"TestQuantity.json","$id":"validateDebugStorageRangeAtTxIndexParam"};
 
-function validate566(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate628(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtTxIndexParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate532(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate532.errors : vErrors.concat(validate532.errors);
+if(!(validate577(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
 errors = vErrors.length;
 }
-validate566.errors = vErrors;
+validate628.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtAddressParam = validate568;
-const schema215 = {"$ref":"address.json","$id":"validateDebugStorageRangeAtAddressParam"};
+export const validateDebugStorageRangeAtAddressParam = validate630;
+const schema234 = {"$ref":"address.json","$id":"validateDebugStorageRangeAtAddressParam"};
 
-function validate568(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate630(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9682,14 +10894,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate568.errors = vErrors;
+validate630.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtBeginParam = validate570;
-const schema216 = {"$ref":"bytes.json","$id":"validateDebugStorageRangeAtBeginParam"};
+export const validateDebugStorageRangeAtBeginParam = validate632;
+const schema235 = {"$ref":"bytes.json","$id":"validateDebugStorageRangeAtBeginParam"};
 
-function validate570(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate632(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtBeginParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9697,30 +10909,30 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate570.errors = vErrors;
+validate632.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtMaxResultsParam = validate572;
-const schema217 = {"$ref":"TestQuantity.json","$id":"validateDebugStorageRangeAtMaxResultsParam"};
+export const validateDebugStorageRangeAtMaxResultsParam = validate634;
+const schema236 = {"$ref":"TestQuantity.json","$id":"validateDebugStorageRangeAtMaxResultsParam"};
 
-function validate572(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate634(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtMaxResultsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate532(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate532.errors : vErrors.concat(validate532.errors);
+if(!(validate577(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
 errors = vErrors.length;
 }
-validate572.errors = vErrors;
+validate634.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtResult = validate574;
-const schema218 = {"$ref":"StorageRange.json","$id":"validateDebugStorageRangeAtResult"};
-const schema219 = {"title":"StorageRange","type":"object","description":"One page of an account's storage. storage maps keccak256(slot) to the slot and its value (both 32 bytes; key is null when the node does not know the slot preimage). Zero values are never listed. complete is true when nothing follows; then nextKey is null, otherwise it is the begin of the next page.","properties":{"complete":{"type":"boolean"},"storage":{"type":"object","additionalProperties":{"type":"object","properties":{"key":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes32.json"}]},"value":{"$ref":"bytes32.json"}},"required":["key","value"],"additionalProperties":false}},"nextKey":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes32.json"}]}},"required":["complete","storage","nextKey"],"additionalProperties":false,"$id":"StorageRange.json"};
+export const validateDebugStorageRangeAtResult = validate636;
+const schema237 = {"$ref":"StorageRange.json","$id":"validateDebugStorageRangeAtResult"};
+const schema238 = {"title":"StorageRange","type":"object","description":"One page of an account's storage. storage maps keccak256(slot) to the slot and its value (both 32 bytes; key is null when the node does not know the slot preimage). Zero values are never listed. complete is true when nothing follows; then nextKey is null, otherwise it is the begin of the next page.","properties":{"complete":{"type":"boolean"},"storage":{"type":"object","additionalProperties":{"type":"object","properties":{"key":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes32.json"}]},"value":{"$ref":"bytes32.json"}},"required":["key","value"],"additionalProperties":false}},"nextKey":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes32.json"}]}},"required":["complete","storage","nextKey"],"additionalProperties":false,"$id":"StorageRange.json"};
 
-function validate575(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate637(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="StorageRange.json" */;
 let vErrors = null;
 let errors = 0;
@@ -9728,14 +10940,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.complete === undefined) && (missing0 = "complete")) || ((data.storage === undefined) && (missing0 = "storage"))) || ((data.nextKey === undefined) && (missing0 = "nextKey"))){
-validate575.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate637.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "complete") || (key0 === "storage")) || (key0 === "nextKey"))){
-validate575.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate637.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9744,7 +10956,7 @@ if(_errs1 === errors){
 if(data.complete !== undefined){
 const _errs2 = errors;
 if(typeof data.complete !== "boolean"){
-validate575.errors = [{instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate637.errors = [{instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -9765,14 +10977,14 @@ if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if(((data2.key === undefined) && (missing1 = "key")) || ((data2.value === undefined) && (missing1 = "value"))){
-validate575.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate637.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs9 = errors;
 for(const key2 in data2){
 if(!((key2 === "key") || (key2 === "value"))){
-validate575.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate637.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9795,8 +11007,8 @@ valid3 = true;
 passing0 = 0;
 }
 const _errs13 = errors;
-if(!(validate195(data3, {instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/key",parentData:data2,parentDataProperty:"key",rootData}))){
-vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+if(!(validate207(data3, {instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/key",parentData:data2,parentDataProperty:"key",rootData}))){
+vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
@@ -9819,7 +11031,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate575.errors = vErrors;
+validate637.errors = vErrors;
 return false;
 }
 else {
@@ -9841,8 +11053,8 @@ var valid2 = true;
 if(valid2){
 if(data2.value !== undefined){
 const _errs14 = errors;
-if(!(validate195(data2.value, {instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/value",parentData:data2,parentDataProperty:"value",rootData}))){
-vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+if(!(validate207(data2.value, {instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/value",parentData:data2,parentDataProperty:"value",rootData}))){
+vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs14 === errors;
@@ -9855,7 +11067,7 @@ var valid2 = true;
 }
 }
 else {
-validate575.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate637.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -9866,7 +11078,7 @@ break;
 }
 }
 else {
-validate575.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate637.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -9893,8 +11105,8 @@ valid4 = true;
 passing1 = 0;
 }
 const _errs18 = errors;
-if(!(validate195(data5, {instancePath:instancePath+"/nextKey",parentData:data,parentDataProperty:"nextKey",rootData}))){
-vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+if(!(validate207(data5, {instancePath:instancePath+"/nextKey",parentData:data,parentDataProperty:"nextKey",rootData}))){
+vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs18 === errors;
@@ -9917,7 +11129,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate575.errors = vErrors;
+validate637.errors = vErrors;
 return false;
 }
 else {
@@ -9942,31 +11154,31 @@ var valid0 = true;
 }
 }
 else {
-validate575.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate637.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate575.errors = vErrors;
+validate637.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate574(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate636(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate575(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate575.errors : vErrors.concat(validate575.errors);
+if(!(validate637(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate637.errors : vErrors.concat(validate637.errors);
 errors = vErrors.length;
 }
-validate574.errors = vErrors;
+validate636.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceBlockBlockRlpParam = validate582;
-const schema220 = {"$ref":"bytes.json","$id":"validateDebugTraceBlockBlockRlpParam"};
+export const validateDebugTraceBlockBlockRlpParam = validate644;
+const schema239 = {"$ref":"bytes.json","$id":"validateDebugTraceBlockBlockRlpParam"};
 
-function validate582(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate644(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceBlockBlockRlpParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9974,16 +11186,16 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate582.errors = vErrors;
+validate644.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceBlockConfigParam = validate584;
-const schema221 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceBlockConfigParam"};
-const schema222 = {"title":"GethTraceConfig","type":"object","description":"geth's TraceConfig. Without tracer, the struct logger runs (one entry per opcode) with its switches disableStack, disableStorage, enableMemory, enableReturnData and limit. tracer names one of the built-in tracers: callTracer (tracerConfig onlyTopCall, withLog), prestateTracer (tracerConfig diffMode), 4byteTracer, noopTracer; JavaScript tracer bodies are not run (-32602). timeout is a Go duration (\"5s\", \"500ms\", \"1m30s\"), at most the node's network.rpc.debug.trace-timeout, which is also the default. reexec is accepted and ignored: this node keeps every block's state.","properties":{"tracer":{"type":"string","enum":["callTracer","prestateTracer","4byteTracer","noopTracer"],"description":"one of the built-in tracers callTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)"},"tracerConfig":{"type":"object","description":"The named tracer's options.","properties":{"onlyTopCall":{"type":"boolean","description":"callTracer: the top frame only."},"withLog":{"type":"boolean","description":"callTracer: each frame's logs, with their position among its calls."},"diffMode":{"type":"boolean","description":"prestateTracer: {pre, post} of what changed instead of the touched state."}},"additionalProperties":false},"timeout":{"type":"string","pattern":"^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$","description":"Go duration: how long the trace may run."},"disableStack":{"type":"boolean"},"disableStorage":{"type":"boolean"},"enableMemory":{"type":"boolean"},"enableReturnData":{"type":"boolean"},"limit":{"type":"integer","minimum":0,"description":"Most struct-log entries to record (0 = all); later opcodes still run."},"reexec":{"type":"integer","minimum":0,"description":"Accepted and ignored."}},"additionalProperties":false,"$id":"GethTraceConfig.json"};
+export const validateDebugTraceBlockConfigParam = validate646;
+const schema240 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceBlockConfigParam"};
+const schema241 = {"title":"GethTraceConfig","type":"object","description":"geth's TraceConfig. Without tracer, the struct logger runs (one entry per opcode) with its switches disableStack, disableStorage, enableMemory, enableReturnData and limit. tracer names one of the built-in tracers: callTracer (tracerConfig onlyTopCall, withLog), prestateTracer (tracerConfig diffMode), 4byteTracer, noopTracer; JavaScript tracer bodies are not run (-32602). timeout is a Go duration (\"5s\", \"500ms\", \"1m30s\"), at most the node's network.rpc.debug.trace-timeout, which is also the default. reexec is accepted and ignored: this node keeps every block's state.","properties":{"tracer":{"type":"string","enum":["callTracer","prestateTracer","4byteTracer","noopTracer"],"description":"one of the built-in tracers callTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)"},"tracerConfig":{"type":"object","description":"The named tracer's options.","properties":{"onlyTopCall":{"type":"boolean","description":"callTracer: the top frame only."},"withLog":{"type":"boolean","description":"callTracer: each frame's logs, with their position among its calls."},"diffMode":{"type":"boolean","description":"prestateTracer: {pre, post} of what changed instead of the touched state."}},"additionalProperties":false},"timeout":{"type":"string","pattern":"^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$","description":"Go duration: how long the trace may run."},"disableStack":{"type":"boolean"},"disableStorage":{"type":"boolean"},"enableMemory":{"type":"boolean"},"enableReturnData":{"type":"boolean"},"limit":{"type":"integer","minimum":0,"description":"Most struct-log entries to record (0 = all); later opcodes still run."},"reexec":{"type":"integer","minimum":0,"description":"Accepted and ignored."}},"additionalProperties":false,"$id":"GethTraceConfig.json"};
 const pattern21 = new RegExp("^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$", "u");
 
-function validate585(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate647(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTraceConfig.json" */;
 let vErrors = null;
 let errors = 0;
@@ -9991,8 +11203,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema222.properties, key0))){
-validate585.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema241.properties, key0))){
+validate647.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10002,11 +11214,11 @@ if(data.tracer !== undefined){
 let data0 = data.tracer;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate585.errors = [{instancePath:instancePath+"/tracer",schemaPath:"#/properties/tracer/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate647.errors = [{instancePath:instancePath+"/tracer",schemaPath:"#/properties/tracer/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data0 === "callTracer") || (data0 === "prestateTracer")) || (data0 === "4byteTracer")) || (data0 === "noopTracer"))){
-validate585.errors = [{instancePath:instancePath+"/tracer",schemaPath:"#/properties/tracer/enum",keyword:"enum",params:{allowedValues: schema222.properties.tracer.enum},message:"must be equal to one of the allowed values"}];
+validate647.errors = [{instancePath:instancePath+"/tracer",schemaPath:"#/properties/tracer/enum",keyword:"enum",params:{allowedValues: schema241.properties.tracer.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -10023,7 +11235,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 const _errs6 = errors;
 for(const key1 in data1){
 if(!(((key1 === "onlyTopCall") || (key1 === "withLog")) || (key1 === "diffMode"))){
-validate585.errors = [{instancePath:instancePath+"/tracerConfig",schemaPath:"#/properties/tracerConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate647.errors = [{instancePath:instancePath+"/tracerConfig",schemaPath:"#/properties/tracerConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10032,7 +11244,7 @@ if(_errs6 === errors){
 if(data1.onlyTopCall !== undefined){
 const _errs7 = errors;
 if(typeof data1.onlyTopCall !== "boolean"){
-validate585.errors = [{instancePath:instancePath+"/tracerConfig/onlyTopCall",schemaPath:"#/properties/tracerConfig/properties/onlyTopCall/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate647.errors = [{instancePath:instancePath+"/tracerConfig/onlyTopCall",schemaPath:"#/properties/tracerConfig/properties/onlyTopCall/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -10044,7 +11256,7 @@ if(valid1){
 if(data1.withLog !== undefined){
 const _errs9 = errors;
 if(typeof data1.withLog !== "boolean"){
-validate585.errors = [{instancePath:instancePath+"/tracerConfig/withLog",schemaPath:"#/properties/tracerConfig/properties/withLog/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate647.errors = [{instancePath:instancePath+"/tracerConfig/withLog",schemaPath:"#/properties/tracerConfig/properties/withLog/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -10056,7 +11268,7 @@ if(valid1){
 if(data1.diffMode !== undefined){
 const _errs11 = errors;
 if(typeof data1.diffMode !== "boolean"){
-validate585.errors = [{instancePath:instancePath+"/tracerConfig/diffMode",schemaPath:"#/properties/tracerConfig/properties/diffMode/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate647.errors = [{instancePath:instancePath+"/tracerConfig/diffMode",schemaPath:"#/properties/tracerConfig/properties/diffMode/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -10069,7 +11281,7 @@ var valid1 = true;
 }
 }
 else {
-validate585.errors = [{instancePath:instancePath+"/tracerConfig",schemaPath:"#/properties/tracerConfig/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate647.errors = [{instancePath:instancePath+"/tracerConfig",schemaPath:"#/properties/tracerConfig/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -10085,12 +11297,12 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data5 === "string"){
 if(!pattern21.test(data5)){
-validate585.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"+"\""}];
+validate647.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"+"\""}];
 return false;
 }
 }
 else {
-validate585.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate647.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10103,7 +11315,7 @@ if(valid0){
 if(data.disableStack !== undefined){
 const _errs15 = errors;
 if(typeof data.disableStack !== "boolean"){
-validate585.errors = [{instancePath:instancePath+"/disableStack",schemaPath:"#/properties/disableStack/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate647.errors = [{instancePath:instancePath+"/disableStack",schemaPath:"#/properties/disableStack/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -10115,7 +11327,7 @@ if(valid0){
 if(data.disableStorage !== undefined){
 const _errs17 = errors;
 if(typeof data.disableStorage !== "boolean"){
-validate585.errors = [{instancePath:instancePath+"/disableStorage",schemaPath:"#/properties/disableStorage/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate647.errors = [{instancePath:instancePath+"/disableStorage",schemaPath:"#/properties/disableStorage/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -10127,7 +11339,7 @@ if(valid0){
 if(data.enableMemory !== undefined){
 const _errs19 = errors;
 if(typeof data.enableMemory !== "boolean"){
-validate585.errors = [{instancePath:instancePath+"/enableMemory",schemaPath:"#/properties/enableMemory/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate647.errors = [{instancePath:instancePath+"/enableMemory",schemaPath:"#/properties/enableMemory/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -10139,7 +11351,7 @@ if(valid0){
 if(data.enableReturnData !== undefined){
 const _errs21 = errors;
 if(typeof data.enableReturnData !== "boolean"){
-validate585.errors = [{instancePath:instancePath+"/enableReturnData",schemaPath:"#/properties/enableReturnData/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate647.errors = [{instancePath:instancePath+"/enableReturnData",schemaPath:"#/properties/enableReturnData/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs21 === errors;
@@ -10152,13 +11364,13 @@ if(data.limit !== undefined){
 let data10 = data.limit;
 const _errs23 = errors;
 if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
-validate585.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate647.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs23){
 if(typeof data10 == "number"){
 if(data10 < 0 || isNaN(data10)){
-validate585.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate647.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -10173,13 +11385,13 @@ if(data.reexec !== undefined){
 let data11 = data.reexec;
 const _errs25 = errors;
 if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-validate585.errors = [{instancePath:instancePath+"/reexec",schemaPath:"#/properties/reexec/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate647.errors = [{instancePath:instancePath+"/reexec",schemaPath:"#/properties/reexec/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs25){
 if(typeof data11 == "number"){
 if(data11 < 0 || isNaN(data11)){
-validate585.errors = [{instancePath:instancePath+"/reexec",schemaPath:"#/properties/reexec/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate647.errors = [{instancePath:instancePath+"/reexec",schemaPath:"#/properties/reexec/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -10200,37 +11412,37 @@ var valid0 = true;
 }
 }
 else {
-validate585.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate647.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate585.errors = vErrors;
+validate647.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate584(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate646(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceBlockConfigParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate585(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate585.errors : vErrors.concat(validate585.errors);
+if(!(validate647(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate647.errors : vErrors.concat(validate647.errors);
 errors = vErrors.length;
 }
-validate584.errors = vErrors;
+validate646.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceBlockResult = validate587;
-const schema223 = {"type":"array","items":{"$ref":"GethTraceBlockItem.json"},"$id":"validateDebugTraceBlockResult"};
-const schema224 = {"title":"GethTraceBlockItem","type":"object","description":"One transaction's trace in a block trace.","properties":{"txHash":{"$ref":"hash32.json"},"result":{"$ref":"GethTraceResult.json"}},"required":["txHash","result"],"additionalProperties":false,"$id":"GethTraceBlockItem.json"};
-const schema225 = {"title":"GethTraceResult","description":"A trace in the named tracer's shape: the struct logger's, callTracer's frame, prestateTracer's map (or {pre, post} with diffMode), 4byteTracer's counts, noopTracer's {}.","anyOf":[{"$ref":"GethTraceStructLogs.json"},{"$ref":"GethTraceCallFrame.json"},{"$ref":"GethTracePrestateDiff.json"},{"$ref":"GethTracePrestate.json"},{"$ref":"GethTraceFourByte.json"}],"$id":"GethTraceResult.json"};
-const schema226 = {"title":"GethTraceStructLogs","type":"object","description":"The struct logger's answer: gas the transaction used, whether it failed, its return value (hex without 0x, as geth and core-geth write it) and one entry per opcode.","properties":{"gas":{"type":"integer"},"failed":{"type":"boolean"},"returnValue":{"type":"string","pattern":"^([0-9a-f]{2})*$"},"structLogs":{"type":"array","items":{"$ref":"GethTraceStructLog.json"}}},"required":["gas","failed","returnValue","structLogs"],"additionalProperties":false,"$id":"GethTraceStructLogs.json"};
+export const validateDebugTraceBlockResult = validate649;
+const schema242 = {"type":"array","items":{"$ref":"GethTraceBlockItem.json"},"$id":"validateDebugTraceBlockResult"};
+const schema243 = {"title":"GethTraceBlockItem","type":"object","description":"One transaction's trace in a block trace.","properties":{"txHash":{"$ref":"hash32.json"},"result":{"$ref":"GethTraceResult.json"}},"required":["txHash","result"],"additionalProperties":false,"$id":"GethTraceBlockItem.json"};
+const schema244 = {"title":"GethTraceResult","description":"A trace in the named tracer's shape: the struct logger's, callTracer's frame, prestateTracer's map (or {pre, post} with diffMode), 4byteTracer's counts, noopTracer's {}.","anyOf":[{"$ref":"GethTraceStructLogs.json"},{"$ref":"GethTraceCallFrame.json"},{"$ref":"GethTracePrestateDiff.json"},{"$ref":"GethTracePrestate.json"},{"$ref":"GethTraceFourByte.json"}],"$id":"GethTraceResult.json"};
+const schema245 = {"title":"GethTraceStructLogs","type":"object","description":"The struct logger's answer: gas the transaction used, whether it failed, its return value (hex without 0x, as geth and core-geth write it) and one entry per opcode.","properties":{"gas":{"type":"integer"},"failed":{"type":"boolean"},"returnValue":{"type":"string","pattern":"^([0-9a-f]{2})*$"},"structLogs":{"type":"array","items":{"$ref":"GethTraceStructLog.json"}}},"required":["gas","failed","returnValue","structLogs"],"additionalProperties":false,"$id":"GethTraceStructLogs.json"};
 const pattern22 = new RegExp("^([0-9a-f]{2})*$", "u");
-const schema227 = {"title":"GethTraceStructLog","type":"object","description":"One opcode as geth's struct logger records it: gas before it, its cost, the call depth from 1; stack words as quantities, memory in 32-byte rows and the frame's touched storage as 64 hex digits without 0x.","properties":{"pc":{"type":"integer"},"op":{"type":"string"},"gas":{"type":"integer"},"gasCost":{"type":"integer"},"depth":{"type":"integer"},"error":{"type":"string"},"stack":{"type":"array","items":{"$ref":"uint.json"}},"memory":{"type":"array","items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"storage":{"type":"object","additionalProperties":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"returnData":{"$ref":"bytes.json"},"refund":{"type":"integer"}},"required":["pc","op","gas","gasCost","depth"],"additionalProperties":false,"$id":"GethTraceStructLog.json"};
+const schema246 = {"title":"GethTraceStructLog","type":"object","description":"One opcode as geth's struct logger records it: gas before it, its cost, the call depth from 1; stack words as quantities, memory in 32-byte rows and the frame's touched storage as 64 hex digits without 0x.","properties":{"pc":{"type":"integer"},"op":{"type":"string"},"gas":{"type":"integer"},"gasCost":{"type":"integer"},"depth":{"type":"integer"},"error":{"type":"string"},"stack":{"type":"array","items":{"$ref":"uint.json"}},"memory":{"type":"array","items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"storage":{"type":"object","additionalProperties":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"returnData":{"$ref":"bytes.json"},"refund":{"type":"integer"}},"required":["pc","op","gas","gasCost","depth"],"additionalProperties":false,"$id":"GethTraceStructLog.json"};
 const pattern23 = new RegExp("^[0-9a-f]{64}$", "u");
 
-function validate592(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate654(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTraceStructLog.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10238,14 +11450,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.pc === undefined) && (missing0 = "pc")) || ((data.op === undefined) && (missing0 = "op"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.gasCost === undefined) && (missing0 = "gasCost"))) || ((data.depth === undefined) && (missing0 = "depth"))){
-validate592.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate654.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema227.properties, key0))){
-validate592.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema246.properties, key0))){
+validate654.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10255,7 +11467,7 @@ if(data.pc !== undefined){
 let data0 = data.pc;
 const _errs2 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate592.errors = [{instancePath:instancePath+"/pc",schemaPath:"#/properties/pc/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate654.errors = [{instancePath:instancePath+"/pc",schemaPath:"#/properties/pc/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -10267,7 +11479,7 @@ if(valid0){
 if(data.op !== undefined){
 const _errs4 = errors;
 if(typeof data.op !== "string"){
-validate592.errors = [{instancePath:instancePath+"/op",schemaPath:"#/properties/op/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate654.errors = [{instancePath:instancePath+"/op",schemaPath:"#/properties/op/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -10280,7 +11492,7 @@ if(data.gas !== undefined){
 let data2 = data.gas;
 const _errs6 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate592.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/properties/gas/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate654.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/properties/gas/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -10293,7 +11505,7 @@ if(data.gasCost !== undefined){
 let data3 = data.gasCost;
 const _errs8 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate592.errors = [{instancePath:instancePath+"/gasCost",schemaPath:"#/properties/gasCost/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate654.errors = [{instancePath:instancePath+"/gasCost",schemaPath:"#/properties/gasCost/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -10306,7 +11518,7 @@ if(data.depth !== undefined){
 let data4 = data.depth;
 const _errs10 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate592.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate654.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -10318,7 +11530,7 @@ if(valid0){
 if(data.error !== undefined){
 const _errs12 = errors;
 if(typeof data.error !== "string"){
-validate592.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate654.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -10347,7 +11559,7 @@ break;
 }
 }
 else {
-validate592.errors = [{instancePath:instancePath+"/stack",schemaPath:"#/properties/stack/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate654.errors = [{instancePath:instancePath+"/stack",schemaPath:"#/properties/stack/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10370,12 +11582,12 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(typeof data9 === "string"){
 if(!pattern23.test(data9)){
-validate592.errors = [{instancePath:instancePath+"/memory/" + i1,schemaPath:"#/properties/memory/items/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+validate654.errors = [{instancePath:instancePath+"/memory/" + i1,schemaPath:"#/properties/memory/items/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate592.errors = [{instancePath:instancePath+"/memory/" + i1,schemaPath:"#/properties/memory/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate654.errors = [{instancePath:instancePath+"/memory/" + i1,schemaPath:"#/properties/memory/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10386,7 +11598,7 @@ break;
 }
 }
 else {
-validate592.errors = [{instancePath:instancePath+"/memory",schemaPath:"#/properties/memory/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate654.errors = [{instancePath:instancePath+"/memory",schemaPath:"#/properties/memory/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10407,12 +11619,12 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data11 === "string"){
 if(!pattern23.test(data11)){
-validate592.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+validate654.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate592.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate654.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10423,7 +11635,7 @@ break;
 }
 }
 else {
-validate592.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate654.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -10449,7 +11661,7 @@ if(data.refund !== undefined){
 let data13 = data.refund;
 const _errs27 = errors;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-validate592.errors = [{instancePath:instancePath+"/refund",schemaPath:"#/properties/refund/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate654.errors = [{instancePath:instancePath+"/refund",schemaPath:"#/properties/refund/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs27 === errors;
@@ -10471,16 +11683,16 @@ var valid0 = true;
 }
 }
 else {
-validate592.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate654.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate592.errors = vErrors;
+validate654.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate591(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate653(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTraceStructLogs.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10488,14 +11700,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.gas === undefined) && (missing0 = "gas")) || ((data.failed === undefined) && (missing0 = "failed"))) || ((data.returnValue === undefined) && (missing0 = "returnValue"))) || ((data.structLogs === undefined) && (missing0 = "structLogs"))){
-validate591.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate653.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "gas") || (key0 === "failed")) || (key0 === "returnValue")) || (key0 === "structLogs"))){
-validate591.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate653.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10505,7 +11717,7 @@ if(data.gas !== undefined){
 let data0 = data.gas;
 const _errs2 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate591.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/properties/gas/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate653.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/properties/gas/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -10517,7 +11729,7 @@ if(valid0){
 if(data.failed !== undefined){
 const _errs4 = errors;
 if(typeof data.failed !== "boolean"){
-validate591.errors = [{instancePath:instancePath+"/failed",schemaPath:"#/properties/failed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate653.errors = [{instancePath:instancePath+"/failed",schemaPath:"#/properties/failed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -10532,12 +11744,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!pattern22.test(data2)){
-validate591.errors = [{instancePath:instancePath+"/returnValue",schemaPath:"#/properties/returnValue/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{2})*$"},message:"must match pattern \""+"^([0-9a-f]{2})*$"+"\""}];
+validate653.errors = [{instancePath:instancePath+"/returnValue",schemaPath:"#/properties/returnValue/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{2})*$"},message:"must match pattern \""+"^([0-9a-f]{2})*$"+"\""}];
 return false;
 }
 }
 else {
-validate591.errors = [{instancePath:instancePath+"/returnValue",schemaPath:"#/properties/returnValue/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate653.errors = [{instancePath:instancePath+"/returnValue",schemaPath:"#/properties/returnValue/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10556,8 +11768,8 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs10 = errors;
-if(!(validate592(data3[i0], {instancePath:instancePath+"/structLogs/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate592.errors : vErrors.concat(validate592.errors);
+if(!(validate654(data3[i0], {instancePath:instancePath+"/structLogs/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate654.errors : vErrors.concat(validate654.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs10 === errors;
@@ -10567,7 +11779,7 @@ break;
 }
 }
 else {
-validate591.errors = [{instancePath:instancePath+"/structLogs",schemaPath:"#/properties/structLogs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate653.errors = [{instancePath:instancePath+"/structLogs",schemaPath:"#/properties/structLogs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10583,18 +11795,18 @@ var valid0 = true;
 }
 }
 else {
-validate591.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate653.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate591.errors = vErrors;
+validate653.errors = vErrors;
 return errors === 0;
 }
 
-const schema228 = {"title":"GethTraceCallFrame","type":"object","description":"callTracer's frame: the transaction's call or creation with every call, creation and self-destruct its code made, nested. gas and gasUsed of the top frame are the transaction's gas limit and the gas it was charged. output is left out when empty; error names a failure (\"execution reverted\", \"out of gas\", ...), revertReason decodes Error(string); value is left out for STATICCALL.","properties":{"from":{"$ref":"address.json"},"gas":{"$ref":"uint.json"},"gasUsed":{"$ref":"uint.json"},"to":{"$ref":"address.json"},"input":{"$ref":"bytes.json"},"output":{"$ref":"bytes.json"},"error":{"type":"string"},"revertReason":{"type":"string"},"calls":{"type":"array","items":{"$ref":"GethTraceCallFrame.json"}},"logs":{"type":"array","items":{"type":"object","properties":{"address":{"$ref":"address.json"},"topics":{"type":"array","items":{"$ref":"bytes32.json"}},"data":{"$ref":"bytes.json"},"position":{"$ref":"uint.json"}},"required":["address","topics","data","position"],"additionalProperties":false}},"value":{"$ref":"uint.json"},"type":{"type":"string","enum":["CALL","CALLCODE","DELEGATECALL","STATICCALL","CREATE","CREATE2","SELFDESTRUCT"]}},"required":["from","gas","gasUsed","input","type"],"additionalProperties":false,"$id":"GethTraceCallFrame.json"};
-const wrapper0 = {validate: validate597};
+const schema247 = {"title":"GethTraceCallFrame","type":"object","description":"callTracer's frame: the transaction's call or creation with every call, creation and self-destruct its code made, nested. gas and gasUsed of the top frame are the transaction's gas limit and the gas it was charged. output is left out when empty; error names a failure (\"execution reverted\", \"out of gas\", ...), revertReason decodes Error(string); value is left out for STATICCALL.","properties":{"from":{"$ref":"address.json"},"gas":{"$ref":"uint.json"},"gasUsed":{"$ref":"uint.json"},"to":{"$ref":"address.json"},"input":{"$ref":"bytes.json"},"output":{"$ref":"bytes.json"},"error":{"type":"string"},"revertReason":{"type":"string"},"calls":{"type":"array","items":{"$ref":"GethTraceCallFrame.json"}},"logs":{"type":"array","items":{"type":"object","properties":{"address":{"$ref":"address.json"},"topics":{"type":"array","items":{"$ref":"bytes32.json"}},"data":{"$ref":"bytes.json"},"position":{"$ref":"uint.json"}},"required":["address","topics","data","position"],"additionalProperties":false}},"value":{"$ref":"uint.json"},"type":{"type":"string","enum":["CALL","CALLCODE","DELEGATECALL","STATICCALL","CREATE","CREATE2","SELFDESTRUCT"]}},"required":["from","gas","gasUsed","input","type"],"additionalProperties":false,"$id":"GethTraceCallFrame.json"};
+const wrapper0 = {validate: validate659};
 
-function validate597(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate659(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTraceCallFrame.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10602,14 +11814,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.from === undefined) && (missing0 = "from")) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.input === undefined) && (missing0 = "input"))) || ((data.type === undefined) && (missing0 = "type"))){
-validate597.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate659.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema228.properties, key0))){
-validate597.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema247.properties, key0))){
+validate659.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10690,7 +11902,7 @@ if(valid0){
 if(data.error !== undefined){
 const _errs8 = errors;
 if(typeof data.error !== "string"){
-validate597.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate659.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -10702,7 +11914,7 @@ if(valid0){
 if(data.revertReason !== undefined){
 const _errs10 = errors;
 if(typeof data.revertReason !== "string"){
-validate597.errors = [{instancePath:instancePath+"/revertReason",schemaPath:"#/properties/revertReason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate659.errors = [{instancePath:instancePath+"/revertReason",schemaPath:"#/properties/revertReason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -10731,7 +11943,7 @@ break;
 }
 }
 else {
-validate597.errors = [{instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate659.errors = [{instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10755,14 +11967,14 @@ if(errors === _errs17){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing1;
 if(((((data11.address === undefined) && (missing1 = "address")) || ((data11.topics === undefined) && (missing1 = "topics"))) || ((data11.data === undefined) && (missing1 = "data"))) || ((data11.position === undefined) && (missing1 = "position"))){
-validate597.errors = [{instancePath:instancePath+"/logs/" + i1,schemaPath:"#/properties/logs/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate659.errors = [{instancePath:instancePath+"/logs/" + i1,schemaPath:"#/properties/logs/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs19 = errors;
 for(const key1 in data11){
 if(!((((key1 === "address") || (key1 === "topics")) || (key1 === "data")) || (key1 === "position"))){
-validate597.errors = [{instancePath:instancePath+"/logs/" + i1,schemaPath:"#/properties/logs/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate659.errors = [{instancePath:instancePath+"/logs/" + i1,schemaPath:"#/properties/logs/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10789,8 +12001,8 @@ var valid4 = true;
 const len2 = data13.length;
 for(let i2=0; i2<len2; i2++){
 const _errs23 = errors;
-if(!(validate195(data13[i2], {instancePath:instancePath+"/logs/" + i1+"/topics/" + i2,parentData:data13,parentDataProperty:i2,rootData}))){
-vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+if(!(validate207(data13[i2], {instancePath:instancePath+"/logs/" + i1+"/topics/" + i2,parentData:data13,parentDataProperty:i2,rootData}))){
+vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
 errors = vErrors.length;
 }
 var valid4 = _errs23 === errors;
@@ -10800,7 +12012,7 @@ break;
 }
 }
 else {
-validate597.errors = [{instancePath:instancePath+"/logs/" + i1+"/topics",schemaPath:"#/properties/logs/items/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate659.errors = [{instancePath:instancePath+"/logs/" + i1+"/topics",schemaPath:"#/properties/logs/items/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10840,7 +12052,7 @@ var valid3 = true;
 }
 }
 else {
-validate597.errors = [{instancePath:instancePath+"/logs/" + i1,schemaPath:"#/properties/logs/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate659.errors = [{instancePath:instancePath+"/logs/" + i1,schemaPath:"#/properties/logs/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -10851,7 +12063,7 @@ break;
 }
 }
 else {
-validate597.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate659.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10877,11 +12089,11 @@ if(data.type !== undefined){
 let data18 = data.type;
 const _errs27 = errors;
 if(typeof data18 !== "string"){
-validate597.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate659.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((((data18 === "CALL") || (data18 === "CALLCODE")) || (data18 === "DELEGATECALL")) || (data18 === "STATICCALL")) || (data18 === "CREATE")) || (data18 === "CREATE2")) || (data18 === "SELFDESTRUCT"))){
-validate597.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema228.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate659.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema247.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs27 === errors;
@@ -10904,19 +12116,19 @@ var valid0 = true;
 }
 }
 else {
-validate597.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate659.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate597.errors = vErrors;
+validate659.errors = vErrors;
 return errors === 0;
 }
 
-const schema229 = {"title":"GethTracePrestateDiff","type":"object","description":"prestateTracer's answer with diffMode: what changed, before (pre) and after (post).","properties":{"post":{"$ref":"GethTracePrestate.json"},"pre":{"$ref":"GethTracePrestate.json"}},"required":["post","pre"],"additionalProperties":false,"$id":"GethTracePrestateDiff.json"};
-const schema230 = {"title":"GethTracePrestate","type":"object","description":"prestateTracer's answer: by address, the accounts the transaction touched as they were before it.","additionalProperties":{"$ref":"GethTracePrestateAccount.json"},"$id":"GethTracePrestate.json"};
-const schema231 = {"title":"GethTracePrestateAccount","type":"object","description":"An account as prestateTracer shows it: balance, code, nonce and storage slots (left out when empty or zero).","properties":{"balance":{"$ref":"uint.json"},"code":{"$ref":"bytes.json"},"nonce":{"type":"integer"},"storage":{"type":"object","additionalProperties":{"$ref":"bytes32.json"}}},"additionalProperties":false,"$id":"GethTracePrestateAccount.json"};
+const schema248 = {"title":"GethTracePrestateDiff","type":"object","description":"prestateTracer's answer with diffMode: what changed, before (pre) and after (post).","properties":{"post":{"$ref":"GethTracePrestate.json"},"pre":{"$ref":"GethTracePrestate.json"}},"required":["post","pre"],"additionalProperties":false,"$id":"GethTracePrestateDiff.json"};
+const schema249 = {"title":"GethTracePrestate","type":"object","description":"prestateTracer's answer: by address, the accounts the transaction touched as they were before it.","additionalProperties":{"$ref":"GethTracePrestateAccount.json"},"$id":"GethTracePrestate.json"};
+const schema250 = {"title":"GethTracePrestateAccount","type":"object","description":"An account as prestateTracer shows it: balance, code, nonce and storage slots (left out when empty or zero).","properties":{"balance":{"$ref":"uint.json"},"code":{"$ref":"bytes.json"},"nonce":{"type":"integer"},"storage":{"type":"object","additionalProperties":{"$ref":"bytes32.json"}}},"additionalProperties":false,"$id":"GethTracePrestateAccount.json"};
 
-function validate612(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate674(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTracePrestateAccount.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10925,7 +12137,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "balance") || (key0 === "code")) || (key0 === "nonce")) || (key0 === "storage"))){
-validate612.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate674.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10959,7 +12171,7 @@ if(data.nonce !== undefined){
 let data2 = data.nonce;
 const _errs4 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate612.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate674.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -10975,8 +12187,8 @@ if(errors === _errs6){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key1 in data3){
 const _errs9 = errors;
-if(!(validate195(data3[key1], {instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
-vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+if(!(validate207(data3[key1], {instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
+vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs9 === errors;
@@ -10986,7 +12198,7 @@ break;
 }
 }
 else {
-validate612.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate674.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -11001,16 +12213,16 @@ var valid0 = true;
 }
 }
 else {
-validate612.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate674.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate612.errors = vErrors;
+validate674.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate611(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate673(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTracePrestate.json" */;
 let vErrors = null;
 let errors = 0;
@@ -11018,8 +12230,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 const _errs2 = errors;
-if(!(validate612(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
-vErrors = vErrors === null ? validate612.errors : vErrors.concat(validate612.errors);
+if(!(validate674(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
+vErrors = vErrors === null ? validate674.errors : vErrors.concat(validate674.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -11029,16 +12241,16 @@ break;
 }
 }
 else {
-validate611.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate673.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate611.errors = vErrors;
+validate673.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate610(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate672(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTracePrestateDiff.json" */;
 let vErrors = null;
 let errors = 0;
@@ -11046,14 +12258,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.post === undefined) && (missing0 = "post")) || ((data.pre === undefined) && (missing0 = "pre"))){
-validate610.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate672.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "post") || (key0 === "pre"))){
-validate610.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate672.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11061,8 +12273,8 @@ break;
 if(_errs1 === errors){
 if(data.post !== undefined){
 const _errs2 = errors;
-if(!(validate611(data.post, {instancePath:instancePath+"/post",parentData:data,parentDataProperty:"post",rootData}))){
-vErrors = vErrors === null ? validate611.errors : vErrors.concat(validate611.errors);
+if(!(validate673(data.post, {instancePath:instancePath+"/post",parentData:data,parentDataProperty:"post",rootData}))){
+vErrors = vErrors === null ? validate673.errors : vErrors.concat(validate673.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -11073,8 +12285,8 @@ var valid0 = true;
 if(valid0){
 if(data.pre !== undefined){
 const _errs3 = errors;
-if(!(validate611(data.pre, {instancePath:instancePath+"/pre",parentData:data,parentDataProperty:"pre",rootData}))){
-vErrors = vErrors === null ? validate611.errors : vErrors.concat(validate611.errors);
+if(!(validate673(data.pre, {instancePath:instancePath+"/pre",parentData:data,parentDataProperty:"pre",rootData}))){
+vErrors = vErrors === null ? validate673.errors : vErrors.concat(validate673.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -11087,17 +12299,17 @@ var valid0 = true;
 }
 }
 else {
-validate610.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate672.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate610.errors = vErrors;
+validate672.errors = vErrors;
 return errors === 0;
 }
 
-const schema232 = {"title":"GethTraceFourByte","type":"object","description":"4byteTracer's answer: \"0x<selector>-<argument bytes>\" → how many calls; noopTracer answers {}.","additionalProperties":{"type":"integer"},"$id":"GethTraceFourByte.json"};
+const schema251 = {"title":"GethTraceFourByte","type":"object","description":"4byteTracer's answer: \"0x<selector>-<argument bytes>\" → how many calls; noopTracer answers {}.","additionalProperties":{"type":"integer"},"$id":"GethTraceFourByte.json"};
 
-function validate621(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate683(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTraceFourByte.json" */;
 let vErrors = null;
 let errors = 0;
@@ -11107,7 +12319,7 @@ for(const key0 in data){
 let data0 = data[key0];
 const _errs2 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate621.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate683.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -11117,56 +12329,56 @@ break;
 }
 }
 else {
-validate621.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate683.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate621.errors = vErrors;
+validate683.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate590(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate652(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTraceResult.json" */;
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate591(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
+if(!(validate653(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate653.errors : vErrors.concat(validate653.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate597(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate597.errors : vErrors.concat(validate597.errors);
+if(!(validate659(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate659.errors : vErrors.concat(validate659.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
-if(!(validate610(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate610.errors : vErrors.concat(validate610.errors);
+if(!(validate672(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate672.errors : vErrors.concat(validate672.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs4 = errors;
-if(!(validate611(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate611.errors : vErrors.concat(validate611.errors);
+if(!(validate673(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate673.errors : vErrors.concat(validate673.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs5 = errors;
-if(!(validate621(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate621.errors : vErrors.concat(validate621.errors);
+if(!(validate683(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate683.errors : vErrors.concat(validate683.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs5 === errors;
@@ -11184,7 +12396,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate590.errors = vErrors;
+validate652.errors = vErrors;
 return false;
 }
 else {
@@ -11198,12 +12410,12 @@ vErrors = null;
 }
 }
 }
-validate590.errors = vErrors;
+validate652.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate588(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate650(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTraceBlockItem.json" */;
 let vErrors = null;
 let errors = 0;
@@ -11211,14 +12423,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.txHash === undefined) && (missing0 = "txHash")) || ((data.result === undefined) && (missing0 = "result"))){
-validate588.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate650.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "txHash") || (key0 === "result"))){
-validate588.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate650.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11238,8 +12450,8 @@ var valid0 = true;
 if(valid0){
 if(data.result !== undefined){
 const _errs3 = errors;
-if(!(validate590(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate590.errors : vErrors.concat(validate590.errors);
+if(!(validate652(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate652.errors : vErrors.concat(validate652.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -11252,16 +12464,16 @@ var valid0 = true;
 }
 }
 else {
-validate588.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate650.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate588.errors = vErrors;
+validate650.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate587(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate649(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceBlockResult" */;
 let vErrors = null;
 let errors = 0;
@@ -11271,8 +12483,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate588(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate588.errors : vErrors.concat(validate588.errors);
+if(!(validate650(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate650.errors : vErrors.concat(validate650.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -11282,18 +12494,18 @@ break;
 }
 }
 else {
-validate587.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate649.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate587.errors = vErrors;
+validate649.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceBlockByHashBlockHashParam = validate625;
-const schema233 = {"$ref":"hash32.json","$id":"validateDebugTraceBlockByHashBlockHashParam"};
+export const validateDebugTraceBlockByHashBlockHashParam = validate687;
+const schema252 = {"$ref":"hash32.json","$id":"validateDebugTraceBlockByHashBlockHashParam"};
 
-function validate625(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate687(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceBlockByHashBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -11301,29 +12513,29 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate625.errors = vErrors;
+validate687.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceBlockByHashConfigParam = validate627;
-const schema234 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceBlockByHashConfigParam"};
+export const validateDebugTraceBlockByHashConfigParam = validate689;
+const schema253 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceBlockByHashConfigParam"};
 
-function validate627(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate689(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceBlockByHashConfigParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate585(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate585.errors : vErrors.concat(validate585.errors);
+if(!(validate647(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate647.errors : vErrors.concat(validate647.errors);
 errors = vErrors.length;
 }
-validate627.errors = vErrors;
+validate689.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceBlockByHashResult = validate629;
-const schema235 = {"type":"array","items":{"$ref":"GethTraceBlockItem.json"},"$id":"validateDebugTraceBlockByHashResult"};
+export const validateDebugTraceBlockByHashResult = validate691;
+const schema254 = {"type":"array","items":{"$ref":"GethTraceBlockItem.json"},"$id":"validateDebugTraceBlockByHashResult"};
 
-function validate629(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate691(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceBlockByHashResult" */;
 let vErrors = null;
 let errors = 0;
@@ -11333,8 +12545,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate588(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate588.errors : vErrors.concat(validate588.errors);
+if(!(validate650(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate650.errors : vErrors.concat(validate650.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -11344,18 +12556,18 @@ break;
 }
 }
 else {
-validate629.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate691.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate629.errors = vErrors;
+validate691.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceBlockByNumberBlockParam = validate631;
-const schema236 = {"$ref":"BlockNumberOrTag.json","$id":"validateDebugTraceBlockByNumberBlockParam"};
+export const validateDebugTraceBlockByNumberBlockParam = validate693;
+const schema255 = {"$ref":"BlockNumberOrTag.json","$id":"validateDebugTraceBlockByNumberBlockParam"};
 
-function validate631(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate693(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceBlockByNumberBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -11363,29 +12575,29 @@ if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
-validate631.errors = vErrors;
+validate693.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceBlockByNumberConfigParam = validate633;
-const schema237 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceBlockByNumberConfigParam"};
+export const validateDebugTraceBlockByNumberConfigParam = validate695;
+const schema256 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceBlockByNumberConfigParam"};
 
-function validate633(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate695(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceBlockByNumberConfigParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate585(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate585.errors : vErrors.concat(validate585.errors);
+if(!(validate647(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate647.errors : vErrors.concat(validate647.errors);
 errors = vErrors.length;
 }
-validate633.errors = vErrors;
+validate695.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceBlockByNumberResult = validate635;
-const schema238 = {"type":"array","items":{"$ref":"GethTraceBlockItem.json"},"$id":"validateDebugTraceBlockByNumberResult"};
+export const validateDebugTraceBlockByNumberResult = validate697;
+const schema257 = {"type":"array","items":{"$ref":"GethTraceBlockItem.json"},"$id":"validateDebugTraceBlockByNumberResult"};
 
-function validate635(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate697(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceBlockByNumberResult" */;
 let vErrors = null;
 let errors = 0;
@@ -11395,8 +12607,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate588(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate588.errors : vErrors.concat(validate588.errors);
+if(!(validate650(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate650.errors : vErrors.concat(validate650.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -11406,18 +12618,18 @@ break;
 }
 }
 else {
-validate635.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate697.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate635.errors = vErrors;
+validate697.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceCallTransactionParam = validate637;
-const schema239 = {"$ref":"CallRequest.json","$id":"validateDebugTraceCallTransactionParam"};
+export const validateDebugTraceCallTransactionParam = validate699;
+const schema258 = {"$ref":"CallRequest.json","$id":"validateDebugTraceCallTransactionParam"};
 
-function validate637(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate699(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceCallTransactionParam" */;
 let vErrors = null;
 let errors = 0;
@@ -11425,14 +12637,14 @@ if(!(validate28(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
-validate637.errors = vErrors;
+validate699.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceCallBlockParam = validate639;
-const schema240 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateDebugTraceCallBlockParam"};
+export const validateDebugTraceCallBlockParam = validate701;
+const schema259 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateDebugTraceCallBlockParam"};
 
-function validate639(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate701(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceCallBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -11440,44 +12652,44 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate639.errors = vErrors;
+validate701.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceCallConfigParam = validate641;
-const schema241 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceCallConfigParam"};
+export const validateDebugTraceCallConfigParam = validate703;
+const schema260 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceCallConfigParam"};
 
-function validate641(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate703(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceCallConfigParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate585(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate585.errors : vErrors.concat(validate585.errors);
+if(!(validate647(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate647.errors : vErrors.concat(validate647.errors);
 errors = vErrors.length;
 }
-validate641.errors = vErrors;
+validate703.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceCallResult = validate643;
-const schema242 = {"$ref":"GethTraceResult.json","$id":"validateDebugTraceCallResult"};
+export const validateDebugTraceCallResult = validate705;
+const schema261 = {"$ref":"GethTraceResult.json","$id":"validateDebugTraceCallResult"};
 
-function validate643(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate705(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceCallResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate590(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate590.errors : vErrors.concat(validate590.errors);
+if(!(validate652(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate652.errors : vErrors.concat(validate652.errors);
 errors = vErrors.length;
 }
-validate643.errors = vErrors;
+validate705.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceTransactionTxHashParam = validate645;
-const schema243 = {"$ref":"hash32.json","$id":"validateDebugTraceTransactionTxHashParam"};
+export const validateDebugTraceTransactionTxHashParam = validate707;
+const schema262 = {"$ref":"hash32.json","$id":"validateDebugTraceTransactionTxHashParam"};
 
-function validate645(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate707(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceTransactionTxHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -11485,44 +12697,44 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate645.errors = vErrors;
+validate707.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceTransactionConfigParam = validate647;
-const schema244 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceTransactionConfigParam"};
+export const validateDebugTraceTransactionConfigParam = validate709;
+const schema263 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceTransactionConfigParam"};
 
-function validate647(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate709(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceTransactionConfigParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate585(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate585.errors : vErrors.concat(validate585.errors);
+if(!(validate647(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate647.errors : vErrors.concat(validate647.errors);
 errors = vErrors.length;
 }
-validate647.errors = vErrors;
+validate709.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceTransactionResult = validate649;
-const schema245 = {"$ref":"GethTraceResult.json","$id":"validateDebugTraceTransactionResult"};
+export const validateDebugTraceTransactionResult = validate711;
+const schema264 = {"$ref":"GethTraceResult.json","$id":"validateDebugTraceTransactionResult"};
 
-function validate649(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate711(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceTransactionResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate590(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate590.errors : vErrors.concat(validate590.errors);
+if(!(validate652(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate652.errors : vErrors.concat(validate652.errors);
 errors = vErrors.length;
 }
-validate649.errors = vErrors;
+validate711.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaGenerateCheckpointPrivateKeysParam = validate651;
-const schema246 = {"type":"array","items":{"$ref":"PrivateKey.json"},"$id":"validateQaGenerateCheckpointPrivateKeysParam"};
+export const validateQaGenerateCheckpointPrivateKeysParam = validate713;
+const schema265 = {"type":"array","items":{"$ref":"PrivateKey.json"},"$id":"validateQaGenerateCheckpointPrivateKeysParam"};
 
-function validate651(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate713(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaGenerateCheckpointPrivateKeysParam" */;
 let vErrors = null;
 let errors = 0;
@@ -11532,8 +12744,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate492(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate537(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate537.errors : vErrors.concat(validate537.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -11543,18 +12755,18 @@ break;
 }
 }
 else {
-validate651.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate713.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate651.errors = vErrors;
+validate713.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaGenerateCheckpointBlockHashParam = validate653;
-const schema247 = {"$ref":"hash32.json","$id":"validateQaGenerateCheckpointBlockHashParam"};
+export const validateQaGenerateCheckpointBlockHashParam = validate715;
+const schema266 = {"$ref":"hash32.json","$id":"validateQaGenerateCheckpointBlockHashParam"};
 
-function validate653(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate715(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaGenerateCheckpointBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -11562,30 +12774,30 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate653.errors = vErrors;
+validate715.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaGenerateCheckpointResult = validate655;
-const schema248 = {"$ref":"Checkpoint.json","$id":"validateQaGenerateCheckpointResult"};
+export const validateQaGenerateCheckpointResult = validate717;
+const schema267 = {"$ref":"Checkpoint.json","$id":"validateQaGenerateCheckpointResult"};
 
-function validate655(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate717(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaGenerateCheckpointResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate132(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
+if(!(validate144(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
 errors = vErrors.length;
 }
-validate655.errors = vErrors;
+validate717.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaGetFederationMembersInfoResult = validate657;
-const schema249 = {"$ref":"FederationMembersInfo.json","$id":"validateQaGetFederationMembersInfoResult"};
-const schema250 = {"title":"FederationMembersInfo","type":"object","description":"The ECIP-1097 checkpointing federation configured on this node.","properties":{"membersPublicKeys":{"type":"array","items":{"$ref":"PublicKey.json"}}},"required":["membersPublicKeys"],"additionalProperties":false,"$id":"FederationMembersInfo.json"};
+export const validateQaGetFederationMembersInfoResult = validate719;
+const schema268 = {"$ref":"FederationMembersInfo.json","$id":"validateQaGetFederationMembersInfoResult"};
+const schema269 = {"title":"FederationMembersInfo","type":"object","description":"The ECIP-1097 checkpointing federation configured on this node.","properties":{"membersPublicKeys":{"type":"array","items":{"$ref":"PublicKey.json"}}},"required":["membersPublicKeys"],"additionalProperties":false,"$id":"FederationMembersInfo.json"};
 
-function validate658(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate720(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="FederationMembersInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -11593,14 +12805,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.membersPublicKeys === undefined) && (missing0 = "membersPublicKeys")){
-validate658.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate720.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "membersPublicKeys")){
-validate658.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate720.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11615,8 +12827,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate135(data0[i0], {instancePath:instancePath+"/membersPublicKeys/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+if(!(validate147(data0[i0], {instancePath:instancePath+"/membersPublicKeys/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -11626,7 +12838,7 @@ break;
 }
 }
 else {
-validate658.errors = [{instancePath:instancePath+"/membersPublicKeys",schemaPath:"#/properties/membersPublicKeys/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate720.errors = [{instancePath:instancePath+"/membersPublicKeys",schemaPath:"#/properties/membersPublicKeys/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11635,31 +12847,31 @@ return false;
 }
 }
 else {
-validate658.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate720.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate658.errors = vErrors;
+validate720.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate657(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate719(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaGetFederationMembersInfoResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate658(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate658.errors : vErrors.concat(validate658.errors);
+if(!(validate720(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate720.errors : vErrors.concat(validate720.errors);
 errors = vErrors.length;
 }
-validate657.errors = vErrors;
+validate719.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaMineBlocksCountParam = validate661;
-const schema251 = {"oneOf":[{"type":"integer","minimum":1},{"$ref":"uint.json"}],"$id":"validateQaMineBlocksCountParam"};
+export const validateQaMineBlocksCountParam = validate723;
+const schema270 = {"oneOf":[{"type":"integer","minimum":1},{"$ref":"uint.json"}],"$id":"validateQaMineBlocksCountParam"};
 
-function validate661(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate723(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaMineBlocksCountParam" */;
 let vErrors = null;
 let errors = 0;
@@ -11721,7 +12933,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate661.errors = vErrors;
+validate723.errors = vErrors;
 return false;
 }
 else {
@@ -11735,29 +12947,29 @@ vErrors = null;
 }
 }
 }
-validate661.errors = vErrors;
+validate723.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaMineBlocksWithTransactionsParam = validate663;
-const schema252 = {"type":"boolean","$id":"validateQaMineBlocksWithTransactionsParam"};
+export const validateQaMineBlocksWithTransactionsParam = validate725;
+const schema271 = {"type":"boolean","$id":"validateQaMineBlocksWithTransactionsParam"};
 
-function validate663(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate725(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaMineBlocksWithTransactionsParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate663.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate725.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate663.errors = vErrors;
+validate725.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaMineBlocksParentHashParam = validate664;
-const schema253 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}],"$id":"validateQaMineBlocksParentHashParam"};
+export const validateQaMineBlocksParentHashParam = validate726;
+const schema272 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}],"$id":"validateQaMineBlocksParentHashParam"};
 
-function validate664(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate726(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaMineBlocksParentHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -11799,7 +13011,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate664.errors = vErrors;
+validate726.errors = vErrors;
 return false;
 }
 else {
@@ -11813,15 +13025,15 @@ vErrors = null;
 }
 }
 }
-validate664.errors = vErrors;
+validate726.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaMineBlocksResult = validate667;
-const schema254 = {"$ref":"QaMineBlocksResult.json","$id":"validateQaMineBlocksResult"};
-const schema255 = {"title":"QaMineBlocksResult","type":"object","description":"What the miner did with the order. MiningOrdered: the blocks are being mined. MinerIsWorking: an earlier order is still running, nothing new was ordered. MinerNotExist: this node runs no miner. MinerNotSupport: the configured miner cannot mine on demand. MiningError: the order failed; message says why.","properties":{"responseType":{"type":"string","enum":["MiningOrdered","MinerIsWorking","MinerNotExist","MinerNotSupport","MiningError"]},"message":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]}},"required":["responseType","message"],"additionalProperties":false,"$id":"QaMineBlocksResult.json"};
+export const validateQaMineBlocksResult = validate729;
+const schema273 = {"$ref":"QaMineBlocksResult.json","$id":"validateQaMineBlocksResult"};
+const schema274 = {"title":"QaMineBlocksResult","type":"object","description":"What the miner did with the order. MiningOrdered: the blocks are being mined. MinerIsWorking: an earlier order is still running, nothing new was ordered. MinerNotExist: this node runs no miner. MinerNotSupport: the configured miner cannot mine on demand. MiningError: the order failed; message says why.","properties":{"responseType":{"type":"string","enum":["MiningOrdered","MinerIsWorking","MinerNotExist","MinerNotSupport","MiningError"]},"message":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]}},"required":["responseType","message"],"additionalProperties":false,"$id":"QaMineBlocksResult.json"};
 
-function validate668(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate730(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="QaMineBlocksResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -11829,14 +13041,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.responseType === undefined) && (missing0 = "responseType")) || ((data.message === undefined) && (missing0 = "message"))){
-validate668.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate730.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "responseType") || (key0 === "message"))){
-validate668.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate730.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11846,11 +13058,11 @@ if(data.responseType !== undefined){
 let data0 = data.responseType;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate668.errors = [{instancePath:instancePath+"/responseType",schemaPath:"#/properties/responseType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate730.errors = [{instancePath:instancePath+"/responseType",schemaPath:"#/properties/responseType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data0 === "MiningOrdered") || (data0 === "MinerIsWorking")) || (data0 === "MinerNotExist")) || (data0 === "MinerNotSupport")) || (data0 === "MiningError"))){
-validate668.errors = [{instancePath:instancePath+"/responseType",schemaPath:"#/properties/responseType/enum",keyword:"enum",params:{allowedValues: schema255.properties.responseType.enum},message:"must be equal to one of the allowed values"}];
+validate730.errors = [{instancePath:instancePath+"/responseType",schemaPath:"#/properties/responseType/enum",keyword:"enum",params:{allowedValues: schema274.properties.responseType.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -11906,7 +13118,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate668.errors = vErrors;
+validate730.errors = vErrors;
 return false;
 }
 else {
@@ -11930,31 +13142,31 @@ var valid0 = true;
 }
 }
 else {
-validate668.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate730.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate668.errors = vErrors;
+validate730.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate667(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate729(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaMineBlocksResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate668(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate668.errors : vErrors.concat(validate668.errors);
+if(!(validate730(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate730.errors : vErrors.concat(validate730.errors);
 errors = vErrors.length;
 }
-validate667.errors = vErrors;
+validate729.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingGetLatestBlockCheckpointingIntervalParam = validate671;
-const schema256 = {"oneOf":[{"type":"integer","minimum":1,"maximum":2147483647},{"$ref":"uint.json"}],"$id":"validateCheckpointingGetLatestBlockCheckpointingIntervalParam"};
+export const validateCheckpointingGetLatestBlockCheckpointingIntervalParam = validate733;
+const schema275 = {"oneOf":[{"type":"integer","minimum":1,"maximum":2147483647},{"$ref":"uint.json"}],"$id":"validateCheckpointingGetLatestBlockCheckpointingIntervalParam"};
 
-function validate671(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate733(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingGetLatestBlockCheckpointingIntervalParam" */;
 let vErrors = null;
 let errors = 0;
@@ -12028,7 +13240,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate671.errors = vErrors;
+validate733.errors = vErrors;
 return false;
 }
 else {
@@ -12042,14 +13254,14 @@ vErrors = null;
 }
 }
 }
-validate671.errors = vErrors;
+validate733.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingGetLatestBlockParentCheckpointParam = validate673;
-const schema257 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}],"$id":"validateCheckpointingGetLatestBlockParentCheckpointParam"};
+export const validateCheckpointingGetLatestBlockParentCheckpointParam = validate735;
+const schema276 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}],"$id":"validateCheckpointingGetLatestBlockParentCheckpointParam"};
 
-function validate673(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate735(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingGetLatestBlockParentCheckpointParam" */;
 let vErrors = null;
 let errors = 0;
@@ -12091,7 +13303,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate673.errors = vErrors;
+validate735.errors = vErrors;
 return false;
 }
 else {
@@ -12105,15 +13317,15 @@ vErrors = null;
 }
 }
 }
-validate673.errors = vErrors;
+validate735.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingGetLatestBlockResult = validate676;
-const schema258 = {"$ref":"LatestCheckpointBlock.json","$id":"validateCheckpointingGetLatestBlockResult"};
-const schema259 = {"title":"LatestCheckpointBlock","type":"object","description":"The block the federation should checkpoint next, or block null when there is none.","properties":{"block":{"oneOf":[{"$ref":"notFound.json"},{"type":"object","properties":{"hash":{"$ref":"hash32.json"},"number":{"$ref":"uint.json"}},"required":["hash","number"],"additionalProperties":false}]}},"required":["block"],"additionalProperties":false,"$id":"LatestCheckpointBlock.json"};
+export const validateCheckpointingGetLatestBlockResult = validate738;
+const schema277 = {"$ref":"LatestCheckpointBlock.json","$id":"validateCheckpointingGetLatestBlockResult"};
+const schema278 = {"title":"LatestCheckpointBlock","type":"object","description":"The block the federation should checkpoint next, or block null when there is none.","properties":{"block":{"oneOf":[{"$ref":"notFound.json"},{"type":"object","properties":{"hash":{"$ref":"hash32.json"},"number":{"$ref":"uint.json"}},"required":["hash","number"],"additionalProperties":false}]}},"required":["block"],"additionalProperties":false,"$id":"LatestCheckpointBlock.json"};
 
-function validate677(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate739(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="LatestCheckpointBlock.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12121,14 +13333,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.block === undefined) && (missing0 = "block")){
-validate677.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate739.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "block")){
-validate677.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate739.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12237,7 +13449,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate677.errors = vErrors;
+validate739.errors = vErrors;
 return false;
 }
 else {
@@ -12256,31 +13468,31 @@ vErrors = null;
 }
 }
 else {
-validate677.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate739.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate677.errors = vErrors;
+validate739.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate676(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate738(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingGetLatestBlockResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate677(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate677.errors : vErrors.concat(validate677.errors);
+if(!(validate739(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate739.errors : vErrors.concat(validate739.errors);
 errors = vErrors.length;
 }
-validate676.errors = vErrors;
+validate738.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingPushCheckpointBlockHashParam = validate682;
-const schema260 = {"$ref":"hash32.json","$id":"validateCheckpointingPushCheckpointBlockHashParam"};
+export const validateCheckpointingPushCheckpointBlockHashParam = validate744;
+const schema279 = {"$ref":"hash32.json","$id":"validateCheckpointingPushCheckpointBlockHashParam"};
 
-function validate682(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate744(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingPushCheckpointBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -12288,15 +13500,15 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate682.errors = vErrors;
+validate744.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingPushCheckpointSignaturesParam = validate684;
-const schema261 = {"type":"array","items":{"type":"string","pattern":"^(0x)?[0-9a-fA-F]{130}$"},"$id":"validateCheckpointingPushCheckpointSignaturesParam"};
+export const validateCheckpointingPushCheckpointSignaturesParam = validate746;
+const schema280 = {"type":"array","items":{"type":"string","pattern":"^(0x)?[0-9a-fA-F]{130}$"},"$id":"validateCheckpointingPushCheckpointSignaturesParam"};
 const pattern25 = new RegExp("^(0x)?[0-9a-fA-F]{130}$", "u");
 
-function validate684(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate746(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingPushCheckpointSignaturesParam" */;
 let vErrors = null;
 let errors = 0;
@@ -12310,12 +13522,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(!pattern25.test(data0)){
-validate684.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/pattern",keyword:"pattern",params:{pattern: "^(0x)?[0-9a-fA-F]{130}$"},message:"must match pattern \""+"^(0x)?[0-9a-fA-F]{130}$"+"\""}];
+validate746.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/pattern",keyword:"pattern",params:{pattern: "^(0x)?[0-9a-fA-F]{130}$"},message:"must match pattern \""+"^(0x)?[0-9a-fA-F]{130}$"+"\""}];
 return false;
 }
 }
 else {
-validate684.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate746.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12326,33 +13538,33 @@ break;
 }
 }
 else {
-validate684.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate746.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate684.errors = vErrors;
+validate746.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingPushCheckpointResult = validate685;
-const schema262 = {"type":"boolean","$id":"validateCheckpointingPushCheckpointResult"};
+export const validateCheckpointingPushCheckpointResult = validate747;
+const schema281 = {"type":"boolean","$id":"validateCheckpointingPushCheckpointResult"};
 
-function validate685(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate747(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingPushCheckpointResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate685.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate747.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate685.errors = vErrors;
+validate747.errors = vErrors;
 return errors === 0;
 }
 
-export const validateSvcGetAccountTransactionsAddressParam = validate686;
-const schema263 = {"$ref":"address.json","$id":"validateSvcGetAccountTransactionsAddressParam"};
+export const validateSvcGetAccountTransactionsAddressParam = validate748;
+const schema282 = {"$ref":"address.json","$id":"validateSvcGetAccountTransactionsAddressParam"};
 
-function validate686(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate748(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateSvcGetAccountTransactionsAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -12360,14 +13572,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate686.errors = vErrors;
+validate748.errors = vErrors;
 return errors === 0;
 }
 
-export const validateSvcGetAccountTransactionsFromBlockParam = validate688;
-const schema264 = {"$ref":"uint.json","$id":"validateSvcGetAccountTransactionsFromBlockParam"};
+export const validateSvcGetAccountTransactionsFromBlockParam = validate750;
+const schema283 = {"$ref":"uint.json","$id":"validateSvcGetAccountTransactionsFromBlockParam"};
 
-function validate688(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate750(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateSvcGetAccountTransactionsFromBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -12375,14 +13587,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate688.errors = vErrors;
+validate750.errors = vErrors;
 return errors === 0;
 }
 
-export const validateSvcGetAccountTransactionsToBlockParam = validate690;
-const schema265 = {"$ref":"uint.json","$id":"validateSvcGetAccountTransactionsToBlockParam"};
+export const validateSvcGetAccountTransactionsToBlockParam = validate752;
+const schema284 = {"$ref":"uint.json","$id":"validateSvcGetAccountTransactionsToBlockParam"};
 
-function validate690(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate752(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateSvcGetAccountTransactionsToBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -12390,16 +13602,16 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate690.errors = vErrors;
+validate752.errors = vErrors;
 return errors === 0;
 }
 
-export const validateSvcGetAccountTransactionsResult = validate692;
-const schema266 = {"$ref":"AccountTransactions.json","$id":"validateSvcGetAccountTransactionsResult"};
-const schema267 = {"title":"AccountTransactions","type":"object","description":"Transactions of one account: newest block first and, within a block, the last transaction first; then every matching pending transaction.","properties":{"transactions":{"type":"array","items":{"$ref":"AccountTransaction.json"}}},"required":["transactions"],"additionalProperties":false,"$id":"AccountTransactions.json"};
-const schema268 = {"title":"AccountTransaction","type":"object","description":"A Transaction plus its meaning for the queried account: isOutgoing (the account sent it), isPending (still in the pool), isCheckpointed (its block is at or below the latest ECIP-1097 checkpoint; false while pending), gasUsed (its own gas, null while pending) and timestamp (its block's, a hex quantity like every other timestamp; null while pending).","properties":{"type":{"type":"string","enum":["0x0","0x1"]},"hash":{"$ref":"hash32.json"},"nonce":{"$ref":"uint.json"},"blockHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"blockNumber":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"transactionIndex":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"value":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"gas":{"$ref":"uint.json"},"input":{"$ref":"bytes.json"},"chainId":{"$ref":"uint.json"},"accessList":{"$ref":"AccessList.json"},"v":{"$ref":"uint.json"},"r":{"$ref":"uint.json"},"s":{"$ref":"uint.json"},"yParity":{"$ref":"uint.json"},"isOutgoing":{"type":"boolean"},"isCheckpointed":{"type":"boolean"},"isPending":{"type":"boolean"},"gasUsed":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"timestamp":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]}},"required":["type","hash","nonce","blockHash","blockNumber","transactionIndex","from","to","value","gasPrice","gas","input","v","r","s","isOutgoing","isCheckpointed","isPending","gasUsed","timestamp"],"additionalProperties":false,"$id":"AccountTransaction.json"};
+export const validateSvcGetAccountTransactionsResult = validate754;
+const schema285 = {"$ref":"AccountTransactions.json","$id":"validateSvcGetAccountTransactionsResult"};
+const schema286 = {"title":"AccountTransactions","type":"object","description":"Transactions of one account: newest block first and, within a block, the last transaction first; then every matching pending transaction.","properties":{"transactions":{"type":"array","items":{"$ref":"AccountTransaction.json"}}},"required":["transactions"],"additionalProperties":false,"$id":"AccountTransactions.json"};
+const schema287 = {"title":"AccountTransaction","type":"object","description":"A Transaction plus its meaning for the queried account: isOutgoing (the account sent it), isPending (still in the pool), isCheckpointed (its block is at or below the latest ECIP-1097 checkpoint; false while pending), gasUsed (its own gas, null while pending) and timestamp (its block's, a hex quantity like every other timestamp; null while pending).","properties":{"type":{"type":"string","enum":["0x0","0x1"]},"hash":{"$ref":"hash32.json"},"nonce":{"$ref":"uint.json"},"blockHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"blockNumber":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"transactionIndex":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"value":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"gas":{"$ref":"uint.json"},"input":{"$ref":"bytes.json"},"chainId":{"$ref":"uint.json"},"accessList":{"$ref":"AccessList.json"},"v":{"$ref":"uint.json"},"r":{"$ref":"uint.json"},"s":{"$ref":"uint.json"},"yParity":{"$ref":"uint.json"},"isOutgoing":{"type":"boolean"},"isCheckpointed":{"type":"boolean"},"isPending":{"type":"boolean"},"gasUsed":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"timestamp":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]}},"required":["type","hash","nonce","blockHash","blockNumber","transactionIndex","from","to","value","gasPrice","gas","input","v","r","s","isOutgoing","isCheckpointed","isPending","gasUsed","timestamp"],"additionalProperties":false,"$id":"AccountTransaction.json"};
 
-function validate694(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate756(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AccountTransaction.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12407,14 +13619,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((((((((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.gasPrice === undefined) && (missing0 = "gasPrice"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.input === undefined) && (missing0 = "input"))) || ((data.v === undefined) && (missing0 = "v"))) || ((data.r === undefined) && (missing0 = "r"))) || ((data.s === undefined) && (missing0 = "s"))) || ((data.isOutgoing === undefined) && (missing0 = "isOutgoing"))) || ((data.isCheckpointed === undefined) && (missing0 = "isCheckpointed"))) || ((data.isPending === undefined) && (missing0 = "isPending"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))){
-validate694.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate756.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema268.properties, key0))){
-validate694.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema287.properties, key0))){
+validate756.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12424,11 +13636,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate694.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate756.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data0 === "0x0") || (data0 === "0x1"))){
-validate694.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema268.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate756.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema287.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -12502,7 +13714,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate694.errors = vErrors;
+validate756.errors = vErrors;
 return false;
 }
 else {
@@ -12563,7 +13775,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate694.errors = vErrors;
+validate756.errors = vErrors;
 return false;
 }
 else {
@@ -12624,7 +13836,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate694.errors = vErrors;
+validate756.errors = vErrors;
 return false;
 }
 else {
@@ -12697,7 +13909,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate694.errors = vErrors;
+validate756.errors = vErrors;
 return false;
 }
 else {
@@ -12840,7 +14052,7 @@ if(valid0){
 if(data.isOutgoing !== undefined){
 const _errs33 = errors;
 if(typeof data.isOutgoing !== "boolean"){
-validate694.errors = [{instancePath:instancePath+"/isOutgoing",schemaPath:"#/properties/isOutgoing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate756.errors = [{instancePath:instancePath+"/isOutgoing",schemaPath:"#/properties/isOutgoing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs33 === errors;
@@ -12852,7 +14064,7 @@ if(valid0){
 if(data.isCheckpointed !== undefined){
 const _errs35 = errors;
 if(typeof data.isCheckpointed !== "boolean"){
-validate694.errors = [{instancePath:instancePath+"/isCheckpointed",schemaPath:"#/properties/isCheckpointed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate756.errors = [{instancePath:instancePath+"/isCheckpointed",schemaPath:"#/properties/isCheckpointed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs35 === errors;
@@ -12864,7 +14076,7 @@ if(valid0){
 if(data.isPending !== undefined){
 const _errs37 = errors;
 if(typeof data.isPending !== "boolean"){
-validate694.errors = [{instancePath:instancePath+"/isPending",schemaPath:"#/properties/isPending/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate756.errors = [{instancePath:instancePath+"/isPending",schemaPath:"#/properties/isPending/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs37 === errors;
@@ -12914,7 +14126,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate694.errors = vErrors;
+validate756.errors = vErrors;
 return false;
 }
 else {
@@ -12975,7 +14187,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
-validate694.errors = vErrors;
+validate756.errors = vErrors;
 return false;
 }
 else {
@@ -13020,16 +14232,16 @@ var valid0 = true;
 }
 }
 else {
-validate694.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate756.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate694.errors = vErrors;
+validate756.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate693(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate755(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AccountTransactions.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13037,14 +14249,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.transactions === undefined) && (missing0 = "transactions")){
-validate693.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate755.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "transactions")){
-validate693.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate755.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -13059,8 +14271,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate694(data0[i0], {instancePath:instancePath+"/transactions/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate694.errors : vErrors.concat(validate694.errors);
+if(!(validate756(data0[i0], {instancePath:instancePath+"/transactions/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate756.errors : vErrors.concat(validate756.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -13070,7 +14282,7 @@ break;
 }
 }
 else {
-validate693.errors = [{instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate755.errors = [{instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -13079,31 +14291,31 @@ return false;
 }
 }
 else {
-validate693.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate755.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate693.errors = vErrors;
+validate755.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate692(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate754(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateSvcGetAccountTransactionsResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate693(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate693.errors : vErrors.concat(validate693.errors);
+if(!(validate755(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate755.errors : vErrors.concat(validate755.errors);
 errors = vErrors.length;
 }
-validate692.errors = vErrors;
+validate754.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMinerSetEtherbaseAddressParam = validate722;
-const schema269 = {"$ref":"address.json","$id":"validateMinerSetEtherbaseAddressParam"};
+export const validateMinerSetEtherbaseAddressParam = validate784;
+const schema288 = {"$ref":"address.json","$id":"validateMinerSetEtherbaseAddressParam"};
 
-function validate722(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate784(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMinerSetEtherbaseAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -13111,29 +14323,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate722.errors = vErrors;
+validate784.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMinerSetEtherbaseResult = validate724;
-const schema270 = {"type":"boolean","$id":"validateMinerSetEtherbaseResult"};
+export const validateMinerSetEtherbaseResult = validate786;
+const schema289 = {"type":"boolean","$id":"validateMinerSetEtherbaseResult"};
 
-function validate724(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate786(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMinerSetEtherbaseResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate724.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate786.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate724.errors = vErrors;
+validate786.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestGetLogHashTransactionHashParam = validate725;
-const schema271 = {"$ref":"hash32.json","$id":"validateTestGetLogHashTransactionHashParam"};
+export const validateTestGetLogHashTransactionHashParam = validate787;
+const schema290 = {"$ref":"hash32.json","$id":"validateTestGetLogHashTransactionHashParam"};
 
-function validate725(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate787(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestGetLogHashTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -13141,14 +14353,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate725.errors = vErrors;
+validate787.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestGetLogHashResult = validate727;
-const schema272 = {"$ref":"hash32.json","$id":"validateTestGetLogHashResult"};
+export const validateTestGetLogHashResult = validate789;
+const schema291 = {"$ref":"hash32.json","$id":"validateTestGetLogHashResult"};
 
-function validate727(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate789(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestGetLogHashResult" */;
 let vErrors = null;
 let errors = 0;
@@ -13156,14 +14368,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate727.errors = vErrors;
+validate789.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestImportRawBlockRawBlockParam = validate729;
-const schema273 = {"$ref":"bytes.json","$id":"validateTestImportRawBlockRawBlockParam"};
+export const validateTestImportRawBlockRawBlockParam = validate791;
+const schema292 = {"$ref":"bytes.json","$id":"validateTestImportRawBlockRawBlockParam"};
 
-function validate729(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate791(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestImportRawBlockRawBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -13171,14 +14383,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate729.errors = vErrors;
+validate791.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestImportRawBlockResult = validate731;
-const schema274 = {"$ref":"hash32.json","$id":"validateTestImportRawBlockResult"};
+export const validateTestImportRawBlockResult = validate793;
+const schema293 = {"$ref":"hash32.json","$id":"validateTestImportRawBlockResult"};
 
-function validate731(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate793(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestImportRawBlockResult" */;
 let vErrors = null;
 let errors = 0;
@@ -13186,106 +14398,106 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate731.errors = vErrors;
+validate793.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestMineBlocksCountParam = validate733;
-const schema275 = {"$ref":"TestQuantity.json","$id":"validateTestMineBlocksCountParam"};
+export const validateTestMineBlocksCountParam = validate795;
+const schema294 = {"$ref":"TestQuantity.json","$id":"validateTestMineBlocksCountParam"};
 
-function validate733(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate795(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestMineBlocksCountParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate532(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate532.errors : vErrors.concat(validate532.errors);
+if(!(validate577(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
 errors = vErrors.length;
 }
-validate733.errors = vErrors;
+validate795.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestMineBlocksResult = validate735;
-const schema276 = {"type":"boolean","$id":"validateTestMineBlocksResult"};
+export const validateTestMineBlocksResult = validate797;
+const schema295 = {"type":"boolean","$id":"validateTestMineBlocksResult"};
 
-function validate735(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate797(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestMineBlocksResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate735.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate797.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate735.errors = vErrors;
+validate797.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestModifyTimestampTimestampParam = validate736;
-const schema277 = {"$ref":"TestQuantity.json","$id":"validateTestModifyTimestampTimestampParam"};
+export const validateTestModifyTimestampTimestampParam = validate798;
+const schema296 = {"$ref":"TestQuantity.json","$id":"validateTestModifyTimestampTimestampParam"};
 
-function validate736(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate798(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestModifyTimestampTimestampParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate532(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate532.errors : vErrors.concat(validate532.errors);
+if(!(validate577(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
 errors = vErrors.length;
 }
-validate736.errors = vErrors;
+validate798.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestModifyTimestampResult = validate738;
-const schema278 = {"type":"boolean","$id":"validateTestModifyTimestampResult"};
+export const validateTestModifyTimestampResult = validate800;
+const schema297 = {"type":"boolean","$id":"validateTestModifyTimestampResult"};
 
-function validate738(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate800(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestModifyTimestampResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate738.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate800.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate738.errors = vErrors;
+validate800.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestRewindToBlockBlockNumberParam = validate739;
-const schema279 = {"$ref":"TestQuantity.json","$id":"validateTestRewindToBlockBlockNumberParam"};
+export const validateTestRewindToBlockBlockNumberParam = validate801;
+const schema298 = {"$ref":"TestQuantity.json","$id":"validateTestRewindToBlockBlockNumberParam"};
 
-function validate739(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate801(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestRewindToBlockBlockNumberParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate532(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate532.errors : vErrors.concat(validate532.errors);
+if(!(validate577(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
 errors = vErrors.length;
 }
-validate739.errors = vErrors;
+validate801.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestRewindToBlockResult = validate741;
-const schema280 = {"type":"boolean","$id":"validateTestRewindToBlockResult"};
+export const validateTestRewindToBlockResult = validate803;
+const schema299 = {"type":"boolean","$id":"validateTestRewindToBlockResult"};
 
-function validate741(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate803(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestRewindToBlockResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate741.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate803.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate741.errors = vErrors;
+validate803.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestSetChainParamsChainParamsParam = validate742;
-const schema281 = {"$ref":"ChainParams.json","$id":"validateTestSetChainParamsChainParamsParam"};
-const schema282 = {"title":"ChainParams","type":"object","description":"A test chain as retesteth describes it: the genesis header fields, the fork schedule, the seal engine and the pre-state.","properties":{"genesis":{"$ref":"ChainParamsGenesis.json"},"params":{"$ref":"ChainParamsForks.json"},"sealEngine":{"type":"string","enum":["NoProof","NoReward","Ethash"],"description":"NoProof (default): skip the proof-of-work check. NoReward: NoProof without block rewards (state tests). Ethash: full validation."},"accounts":{"type":"object","additionalProperties":{"$ref":"ChainParamsAccount.json"}}},"required":["genesis","params","accounts"],"additionalProperties":false,"$id":"ChainParams.json"};
-const schema283 = {"title":"ChainParamsGenesis","type":"object","description":"The genesis fields retesteth sets. Everything else is implied: number 0, zero parent hash, gasUsed 0, empty bloom, empty transaction/receipt/uncle roots, and stateRoot computed from accounts. London-style fields (baseFeePerGas) are refused: Ethereum Classic has no London.","properties":{"author":{"$ref":"address.json"},"difficulty":{"$ref":"TestQuantity.json"},"gasLimit":{"$ref":"TestQuantity.json"},"extraData":{"$ref":"bytes.json"},"timestamp":{"$ref":"TestQuantity.json"},"nonce":{"$ref":"bytes8.json"},"mixHash":{"$ref":"hash32.json"}},"required":["author","difficulty","gasLimit","extraData","timestamp","nonce","mixHash"],"additionalProperties":false,"$id":"ChainParamsGenesis.json"};
+export const validateTestSetChainParamsChainParamsParam = validate804;
+const schema300 = {"$ref":"ChainParams.json","$id":"validateTestSetChainParamsChainParamsParam"};
+const schema301 = {"title":"ChainParams","type":"object","description":"A test chain as retesteth describes it: the genesis header fields, the fork schedule, the seal engine and the pre-state.","properties":{"genesis":{"$ref":"ChainParamsGenesis.json"},"params":{"$ref":"ChainParamsForks.json"},"sealEngine":{"type":"string","enum":["NoProof","NoReward","Ethash"],"description":"NoProof (default): skip the proof-of-work check. NoReward: NoProof without block rewards (state tests). Ethash: full validation."},"accounts":{"type":"object","additionalProperties":{"$ref":"ChainParamsAccount.json"}}},"required":["genesis","params","accounts"],"additionalProperties":false,"$id":"ChainParams.json"};
+const schema302 = {"title":"ChainParamsGenesis","type":"object","description":"The genesis fields retesteth sets. Everything else is implied: number 0, zero parent hash, gasUsed 0, empty bloom, empty transaction/receipt/uncle roots, and stateRoot computed from accounts. London-style fields (baseFeePerGas) are refused: Ethereum Classic has no London.","properties":{"author":{"$ref":"address.json"},"difficulty":{"$ref":"TestQuantity.json"},"gasLimit":{"$ref":"TestQuantity.json"},"extraData":{"$ref":"bytes.json"},"timestamp":{"$ref":"TestQuantity.json"},"nonce":{"$ref":"bytes8.json"},"mixHash":{"$ref":"hash32.json"}},"required":["author","difficulty","gasLimit","extraData","timestamp","nonce","mixHash"],"additionalProperties":false,"$id":"ChainParamsGenesis.json"};
 
-function validate744(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate806(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ChainParamsGenesis.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13293,14 +14505,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.author === undefined) && (missing0 = "author")) || ((data.difficulty === undefined) && (missing0 = "difficulty"))) || ((data.gasLimit === undefined) && (missing0 = "gasLimit"))) || ((data.extraData === undefined) && (missing0 = "extraData"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.mixHash === undefined) && (missing0 = "mixHash"))){
-validate744.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate806.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "author") || (key0 === "difficulty")) || (key0 === "gasLimit")) || (key0 === "extraData")) || (key0 === "timestamp")) || (key0 === "nonce")) || (key0 === "mixHash"))){
-validate744.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate806.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -13320,8 +14532,8 @@ var valid0 = true;
 if(valid0){
 if(data.difficulty !== undefined){
 const _errs3 = errors;
-if(!(validate532(data.difficulty, {instancePath:instancePath+"/difficulty",parentData:data,parentDataProperty:"difficulty",rootData}))){
-vErrors = vErrors === null ? validate532.errors : vErrors.concat(validate532.errors);
+if(!(validate577(data.difficulty, {instancePath:instancePath+"/difficulty",parentData:data,parentDataProperty:"difficulty",rootData}))){
+vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -13332,8 +14544,8 @@ var valid0 = true;
 if(valid0){
 if(data.gasLimit !== undefined){
 const _errs4 = errors;
-if(!(validate532(data.gasLimit, {instancePath:instancePath+"/gasLimit",parentData:data,parentDataProperty:"gasLimit",rootData}))){
-vErrors = vErrors === null ? validate532.errors : vErrors.concat(validate532.errors);
+if(!(validate577(data.gasLimit, {instancePath:instancePath+"/gasLimit",parentData:data,parentDataProperty:"gasLimit",rootData}))){
+vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -13356,8 +14568,8 @@ var valid0 = true;
 if(valid0){
 if(data.timestamp !== undefined){
 const _errs6 = errors;
-if(!(validate532(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
-vErrors = vErrors === null ? validate532.errors : vErrors.concat(validate532.errors);
+if(!(validate577(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -13368,8 +14580,8 @@ var valid0 = true;
 if(valid0){
 if(data.nonce !== undefined){
 const _errs7 = errors;
-if(!(validate113(data.nonce, {instancePath:instancePath+"/nonce",parentData:data,parentDataProperty:"nonce",rootData}))){
-vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
+if(!(validate125(data.nonce, {instancePath:instancePath+"/nonce",parentData:data,parentDataProperty:"nonce",rootData}))){
+vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs7 === errors;
@@ -13399,17 +14611,17 @@ var valid0 = true;
 }
 }
 else {
-validate744.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate806.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate744.errors = vErrors;
+validate806.errors = vErrors;
 return errors === 0;
 }
 
-const schema284 = {"title":"ChainParamsForks","type":"object","description":"The fork schedule, in either dialect. Fork-name dialect: fork is an Ethereum fork name (Frontier … Berlin), a transition name such as FrontierToHomesteadAt5, an ETC name (ETC_Atlantis, ETC_Agharta, ETC_Phoenix, ETC_Magneto, ETC_Mystique) or any of these with +EIP suffixes. Classic dialect: one …ForkBlock number per fork; an absent fork never activates. Ethereum names apply Ethereum rules (rewards, difficulty bomb, DAO fork); ETC rules come only from the ETC_ names. Unknown extra keys are ignored.","properties":{"fork":{"type":"string"},"chainID":{"$ref":"TestQuantity.json"},"homesteadForkBlock":{"$ref":"TestQuantity.json"},"EIP150ForkBlock":{"$ref":"TestQuantity.json"},"EIP158ForkBlock":{"$ref":"TestQuantity.json"},"byzantiumForkBlock":{"$ref":"TestQuantity.json"},"constantinopleForkBlock":{"$ref":"TestQuantity.json"},"constantinopleFixForkBlock":{"$ref":"TestQuantity.json"},"istanbulForkBlock":{"$ref":"TestQuantity.json"},"berlinForkBlock":{"$ref":"TestQuantity.json"},"londonForkBlock":{"$ref":"TestQuantity.json"},"daoHardforkBlock":{"$ref":"TestQuantity.json"},"accountStartNonce":{"$ref":"TestQuantity.json"},"allowFutureBlocks":{"type":"boolean"},"blockReward":{"$ref":"TestQuantity.json"}},"required":[],"additionalProperties":true,"$id":"ChainParamsForks.json"};
+const schema303 = {"title":"ChainParamsForks","type":"object","description":"The fork schedule, in either dialect. Fork-name dialect: fork is an Ethereum fork name (Frontier … Berlin), a transition name such as FrontierToHomesteadAt5, an ETC name (ETC_Atlantis, ETC_Agharta, ETC_Phoenix, ETC_Magneto, ETC_Mystique) or any of these with +EIP suffixes. Classic dialect: one …ForkBlock number per fork; an absent fork never activates. Ethereum names apply Ethereum rules (rewards, difficulty bomb, DAO fork); ETC rules come only from the ETC_ names. Unknown extra keys are ignored.","properties":{"fork":{"type":"string"},"chainID":{"$ref":"TestQuantity.json"},"homesteadForkBlock":{"$ref":"TestQuantity.json"},"EIP150ForkBlock":{"$ref":"TestQuantity.json"},"EIP158ForkBlock":{"$ref":"TestQuantity.json"},"byzantiumForkBlock":{"$ref":"TestQuantity.json"},"constantinopleForkBlock":{"$ref":"TestQuantity.json"},"constantinopleFixForkBlock":{"$ref":"TestQuantity.json"},"istanbulForkBlock":{"$ref":"TestQuantity.json"},"berlinForkBlock":{"$ref":"TestQuantity.json"},"londonForkBlock":{"$ref":"TestQuantity.json"},"daoHardforkBlock":{"$ref":"TestQuantity.json"},"accountStartNonce":{"$ref":"TestQuantity.json"},"allowFutureBlocks":{"type":"boolean"},"blockReward":{"$ref":"TestQuantity.json"}},"required":[],"additionalProperties":true,"$id":"ChainParamsForks.json"};
 
-function validate753(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate815(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ChainParamsForks.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13418,7 +14630,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.fork !== undefined){
 const _errs2 = errors;
 if(typeof data.fork !== "string"){
-validate753.errors = [{instancePath:instancePath+"/fork",schemaPath:"#/properties/fork/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate815.errors = [{instancePath:instancePath+"/fork",schemaPath:"#/properties/fork/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -13429,8 +14641,8 @@ var valid0 = true;
 if(valid0){
 if(data.chainID !== undefined){
 const _errs4 = errors;
-if(!(validate532(data.chainID, {instancePath:instancePath+"/chainID",parentData:data,parentDataProperty:"chainID",rootData}))){
-vErrors = vErrors === null ? validate532.errors : vErrors.concat(validate532.errors);
+if(!(validate577(data.chainID, {instancePath:instancePath+"/chainID",parentData:data,parentDataProperty:"chainID",rootData}))){
+vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -13441,8 +14653,8 @@ var valid0 = true;
 if(valid0){
 if(data.homesteadForkBlock !== undefined){
 const _errs5 = errors;
-if(!(validate532(data.homesteadForkBlock, {instancePath:instancePath+"/homesteadForkBlock",parentData:data,parentDataProperty:"homesteadForkBlock",rootData}))){
-vErrors = vErrors === null ? validate532.errors : vErrors.concat(validate532.errors);
+if(!(validate577(data.homesteadForkBlock, {instancePath:instancePath+"/homesteadForkBlock",parentData:data,parentDataProperty:"homesteadForkBlock",rootData}))){
+vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -13453,8 +14665,8 @@ var valid0 = true;
 if(valid0){
 if(data.EIP150ForkBlock !== undefined){
 const _errs6 = errors;
-if(!(validate532(data.EIP150ForkBlock, {instancePath:instancePath+"/EIP150ForkBlock",parentData:data,parentDataProperty:"EIP150ForkBlock",rootData}))){
-vErrors = vErrors === null ? validate532.errors : vErrors.concat(validate532.errors);
+if(!(validate577(data.EIP150ForkBlock, {instancePath:instancePath+"/EIP150ForkBlock",parentData:data,parentDataProperty:"EIP150ForkBlock",rootData}))){
+vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -13465,8 +14677,8 @@ var valid0 = true;
 if(valid0){
 if(data.EIP158ForkBlock !== undefined){
 const _errs7 = errors;
-if(!(validate532(data.EIP158ForkBlock, {instancePath:instancePath+"/EIP158ForkBlock",parentData:data,parentDataProperty:"EIP158ForkBlock",rootData}))){
-vErrors = vErrors === null ? validate532.errors : vErrors.concat(validate532.errors);
+if(!(validate577(data.EIP158ForkBlock, {instancePath:instancePath+"/EIP158ForkBlock",parentData:data,parentDataProperty:"EIP158ForkBlock",rootData}))){
+vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs7 === errors;
@@ -13477,8 +14689,8 @@ var valid0 = true;
 if(valid0){
 if(data.byzantiumForkBlock !== undefined){
 const _errs8 = errors;
-if(!(validate532(data.byzantiumForkBlock, {instancePath:instancePath+"/byzantiumForkBlock",parentData:data,parentDataProperty:"byzantiumForkBlock",rootData}))){
-vErrors = vErrors === null ? validate532.errors : vErrors.concat(validate532.errors);
+if(!(validate577(data.byzantiumForkBlock, {instancePath:instancePath+"/byzantiumForkBlock",parentData:data,parentDataProperty:"byzantiumForkBlock",rootData}))){
+vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -13489,8 +14701,8 @@ var valid0 = true;
 if(valid0){
 if(data.constantinopleForkBlock !== undefined){
 const _errs9 = errors;
-if(!(validate532(data.constantinopleForkBlock, {instancePath:instancePath+"/constantinopleForkBlock",parentData:data,parentDataProperty:"constantinopleForkBlock",rootData}))){
-vErrors = vErrors === null ? validate532.errors : vErrors.concat(validate532.errors);
+if(!(validate577(data.constantinopleForkBlock, {instancePath:instancePath+"/constantinopleForkBlock",parentData:data,parentDataProperty:"constantinopleForkBlock",rootData}))){
+vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs9 === errors;
@@ -13501,8 +14713,8 @@ var valid0 = true;
 if(valid0){
 if(data.constantinopleFixForkBlock !== undefined){
 const _errs10 = errors;
-if(!(validate532(data.constantinopleFixForkBlock, {instancePath:instancePath+"/constantinopleFixForkBlock",parentData:data,parentDataProperty:"constantinopleFixForkBlock",rootData}))){
-vErrors = vErrors === null ? validate532.errors : vErrors.concat(validate532.errors);
+if(!(validate577(data.constantinopleFixForkBlock, {instancePath:instancePath+"/constantinopleFixForkBlock",parentData:data,parentDataProperty:"constantinopleFixForkBlock",rootData}))){
+vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs10 === errors;
@@ -13513,8 +14725,8 @@ var valid0 = true;
 if(valid0){
 if(data.istanbulForkBlock !== undefined){
 const _errs11 = errors;
-if(!(validate532(data.istanbulForkBlock, {instancePath:instancePath+"/istanbulForkBlock",parentData:data,parentDataProperty:"istanbulForkBlock",rootData}))){
-vErrors = vErrors === null ? validate532.errors : vErrors.concat(validate532.errors);
+if(!(validate577(data.istanbulForkBlock, {instancePath:instancePath+"/istanbulForkBlock",parentData:data,parentDataProperty:"istanbulForkBlock",rootData}))){
+vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs11 === errors;
@@ -13525,8 +14737,8 @@ var valid0 = true;
 if(valid0){
 if(data.berlinForkBlock !== undefined){
 const _errs12 = errors;
-if(!(validate532(data.berlinForkBlock, {instancePath:instancePath+"/berlinForkBlock",parentData:data,parentDataProperty:"berlinForkBlock",rootData}))){
-vErrors = vErrors === null ? validate532.errors : vErrors.concat(validate532.errors);
+if(!(validate577(data.berlinForkBlock, {instancePath:instancePath+"/berlinForkBlock",parentData:data,parentDataProperty:"berlinForkBlock",rootData}))){
+vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs12 === errors;
@@ -13537,8 +14749,8 @@ var valid0 = true;
 if(valid0){
 if(data.londonForkBlock !== undefined){
 const _errs13 = errors;
-if(!(validate532(data.londonForkBlock, {instancePath:instancePath+"/londonForkBlock",parentData:data,parentDataProperty:"londonForkBlock",rootData}))){
-vErrors = vErrors === null ? validate532.errors : vErrors.concat(validate532.errors);
+if(!(validate577(data.londonForkBlock, {instancePath:instancePath+"/londonForkBlock",parentData:data,parentDataProperty:"londonForkBlock",rootData}))){
+vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs13 === errors;
@@ -13549,8 +14761,8 @@ var valid0 = true;
 if(valid0){
 if(data.daoHardforkBlock !== undefined){
 const _errs14 = errors;
-if(!(validate532(data.daoHardforkBlock, {instancePath:instancePath+"/daoHardforkBlock",parentData:data,parentDataProperty:"daoHardforkBlock",rootData}))){
-vErrors = vErrors === null ? validate532.errors : vErrors.concat(validate532.errors);
+if(!(validate577(data.daoHardforkBlock, {instancePath:instancePath+"/daoHardforkBlock",parentData:data,parentDataProperty:"daoHardforkBlock",rootData}))){
+vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs14 === errors;
@@ -13561,8 +14773,8 @@ var valid0 = true;
 if(valid0){
 if(data.accountStartNonce !== undefined){
 const _errs15 = errors;
-if(!(validate532(data.accountStartNonce, {instancePath:instancePath+"/accountStartNonce",parentData:data,parentDataProperty:"accountStartNonce",rootData}))){
-vErrors = vErrors === null ? validate532.errors : vErrors.concat(validate532.errors);
+if(!(validate577(data.accountStartNonce, {instancePath:instancePath+"/accountStartNonce",parentData:data,parentDataProperty:"accountStartNonce",rootData}))){
+vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs15 === errors;
@@ -13574,7 +14786,7 @@ if(valid0){
 if(data.allowFutureBlocks !== undefined){
 const _errs16 = errors;
 if(typeof data.allowFutureBlocks !== "boolean"){
-validate753.errors = [{instancePath:instancePath+"/allowFutureBlocks",schemaPath:"#/properties/allowFutureBlocks/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate815.errors = [{instancePath:instancePath+"/allowFutureBlocks",schemaPath:"#/properties/allowFutureBlocks/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -13585,8 +14797,8 @@ var valid0 = true;
 if(valid0){
 if(data.blockReward !== undefined){
 const _errs18 = errors;
-if(!(validate532(data.blockReward, {instancePath:instancePath+"/blockReward",parentData:data,parentDataProperty:"blockReward",rootData}))){
-vErrors = vErrors === null ? validate532.errors : vErrors.concat(validate532.errors);
+if(!(validate577(data.blockReward, {instancePath:instancePath+"/blockReward",parentData:data,parentDataProperty:"blockReward",rootData}))){
+vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs18 === errors;
@@ -13610,17 +14822,17 @@ var valid0 = true;
 }
 }
 else {
-validate753.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate815.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate753.errors = vErrors;
+validate815.errors = vErrors;
 return errors === 0;
 }
 
-const schema285 = {"title":"ChainParamsAccount","type":"object","description":"A pre-state account. Absent fields are zero or empty. storage maps slot to value, both hex.","properties":{"balance":{"$ref":"TestQuantity.json"},"code":{"$ref":"bytes.json"},"nonce":{"$ref":"TestQuantity.json"},"storage":{"type":"object","additionalProperties":{"$ref":"TestQuantity.json"}}},"required":[],"additionalProperties":false,"$id":"ChainParamsAccount.json"};
+const schema304 = {"title":"ChainParamsAccount","type":"object","description":"A pre-state account. Absent fields are zero or empty. storage maps slot to value, both hex.","properties":{"balance":{"$ref":"TestQuantity.json"},"code":{"$ref":"bytes.json"},"nonce":{"$ref":"TestQuantity.json"},"storage":{"type":"object","additionalProperties":{"$ref":"TestQuantity.json"}}},"required":[],"additionalProperties":false,"$id":"ChainParamsAccount.json"};
 
-function validate768(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate830(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ChainParamsAccount.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13629,7 +14841,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "balance") || (key0 === "code")) || (key0 === "nonce")) || (key0 === "storage"))){
-validate768.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate830.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -13637,8 +14849,8 @@ break;
 if(_errs1 === errors){
 if(data.balance !== undefined){
 const _errs2 = errors;
-if(!(validate532(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
-vErrors = vErrors === null ? validate532.errors : vErrors.concat(validate532.errors);
+if(!(validate577(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -13661,8 +14873,8 @@ var valid0 = true;
 if(valid0){
 if(data.nonce !== undefined){
 const _errs4 = errors;
-if(!(validate532(data.nonce, {instancePath:instancePath+"/nonce",parentData:data,parentDataProperty:"nonce",rootData}))){
-vErrors = vErrors === null ? validate532.errors : vErrors.concat(validate532.errors);
+if(!(validate577(data.nonce, {instancePath:instancePath+"/nonce",parentData:data,parentDataProperty:"nonce",rootData}))){
+vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -13678,8 +14890,8 @@ if(errors === _errs5){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key1 in data3){
 const _errs8 = errors;
-if(!(validate532(data3[key1], {instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
-vErrors = vErrors === null ? validate532.errors : vErrors.concat(validate532.errors);
+if(!(validate577(data3[key1], {instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
+vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -13689,7 +14901,7 @@ break;
 }
 }
 else {
-validate768.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate830.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -13704,16 +14916,16 @@ var valid0 = true;
 }
 }
 else {
-validate768.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate830.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate768.errors = vErrors;
+validate830.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate743(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate805(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ChainParams.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13721,14 +14933,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.genesis === undefined) && (missing0 = "genesis")) || ((data.params === undefined) && (missing0 = "params"))) || ((data.accounts === undefined) && (missing0 = "accounts"))){
-validate743.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate805.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "genesis") || (key0 === "params")) || (key0 === "sealEngine")) || (key0 === "accounts"))){
-validate743.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate805.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -13736,8 +14948,8 @@ break;
 if(_errs1 === errors){
 if(data.genesis !== undefined){
 const _errs2 = errors;
-if(!(validate744(data.genesis, {instancePath:instancePath+"/genesis",parentData:data,parentDataProperty:"genesis",rootData}))){
-vErrors = vErrors === null ? validate744.errors : vErrors.concat(validate744.errors);
+if(!(validate806(data.genesis, {instancePath:instancePath+"/genesis",parentData:data,parentDataProperty:"genesis",rootData}))){
+vErrors = vErrors === null ? validate806.errors : vErrors.concat(validate806.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -13748,8 +14960,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs3 = errors;
-if(!(validate753(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate753.errors : vErrors.concat(validate753.errors);
+if(!(validate815(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate815.errors : vErrors.concat(validate815.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -13762,11 +14974,11 @@ if(data.sealEngine !== undefined){
 let data2 = data.sealEngine;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate743.errors = [{instancePath:instancePath+"/sealEngine",schemaPath:"#/properties/sealEngine/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate805.errors = [{instancePath:instancePath+"/sealEngine",schemaPath:"#/properties/sealEngine/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data2 === "NoProof") || (data2 === "NoReward")) || (data2 === "Ethash"))){
-validate743.errors = [{instancePath:instancePath+"/sealEngine",schemaPath:"#/properties/sealEngine/enum",keyword:"enum",params:{allowedValues: schema282.properties.sealEngine.enum},message:"must be equal to one of the allowed values"}];
+validate805.errors = [{instancePath:instancePath+"/sealEngine",schemaPath:"#/properties/sealEngine/enum",keyword:"enum",params:{allowedValues: schema301.properties.sealEngine.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -13782,8 +14994,8 @@ if(errors === _errs6){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key1 in data3){
 const _errs9 = errors;
-if(!(validate768(data3[key1], {instancePath:instancePath+"/accounts/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
-vErrors = vErrors === null ? validate768.errors : vErrors.concat(validate768.errors);
+if(!(validate830(data3[key1], {instancePath:instancePath+"/accounts/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
+vErrors = vErrors === null ? validate830.errors : vErrors.concat(validate830.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs9 === errors;
@@ -13793,7 +15005,7 @@ break;
 }
 }
 else {
-validate743.errors = [{instancePath:instancePath+"/accounts",schemaPath:"#/properties/accounts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate805.errors = [{instancePath:instancePath+"/accounts",schemaPath:"#/properties/accounts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -13809,47 +15021,47 @@ var valid0 = true;
 }
 }
 else {
-validate743.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate805.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate743.errors = vErrors;
+validate805.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate742(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate804(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestSetChainParamsChainParamsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate743(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate743.errors : vErrors.concat(validate743.errors);
+if(!(validate805(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate805.errors : vErrors.concat(validate805.errors);
 errors = vErrors.length;
 }
-validate742.errors = vErrors;
+validate804.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestSetChainParamsResult = validate775;
-const schema286 = {"type":"boolean","$id":"validateTestSetChainParamsResult"};
+export const validateTestSetChainParamsResult = validate837;
+const schema305 = {"type":"boolean","$id":"validateTestSetChainParamsResult"};
 
-function validate775(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate837(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestSetChainParamsResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate775.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate837.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate775.errors = vErrors;
+validate837.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleCallCallParam = validate776;
-const schema287 = {"$ref":"IeleCallRequest.json","$id":"validateIeleCallCallParam"};
-const schema288 = {"title":"IeleCallRequest","type":"object","description":"A call to the IELE virtual machine: give function (with its arguments) to call a contract, or contractCode to run creation code.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"function":{"type":"string"},"contractCode":{"$ref":"bytes.json"},"arguments":{"type":"array","items":{"$ref":"bytes.json"}}},"required":[],"additionalProperties":false,"$id":"IeleCallRequest.json"};
+export const validateIeleCallCallParam = validate838;
+const schema306 = {"$ref":"IeleCallRequest.json","$id":"validateIeleCallCallParam"};
+const schema307 = {"title":"IeleCallRequest","type":"object","description":"A call to the IELE virtual machine: give function (with its arguments) to call a contract, or contractCode to run creation code.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"function":{"type":"string"},"contractCode":{"$ref":"bytes.json"},"arguments":{"type":"array","items":{"$ref":"bytes.json"}}},"required":[],"additionalProperties":false,"$id":"IeleCallRequest.json"};
 
-function validate777(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate839(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="IeleCallRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13858,7 +15070,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "from") || (key0 === "to")) || (key0 === "gas")) || (key0 === "gasPrice")) || (key0 === "value")) || (key0 === "function")) || (key0 === "contractCode")) || (key0 === "arguments"))){
-validate777.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate839.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -13917,7 +15129,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate777.errors = vErrors;
+validate839.errors = vErrors;
 return false;
 }
 else {
@@ -13976,7 +15188,7 @@ if(valid0){
 if(data.function !== undefined){
 const _errs10 = errors;
 if(typeof data.function !== "string"){
-validate777.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate839.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -14017,7 +15229,7 @@ break;
 }
 }
 else {
-validate777.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate839.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -14036,31 +15248,31 @@ var valid0 = true;
 }
 }
 else {
-validate777.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate839.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate777.errors = vErrors;
+validate839.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate776(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate838(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleCallCallParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate777(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate777.errors : vErrors.concat(validate777.errors);
+if(!(validate839(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate839.errors : vErrors.concat(validate839.errors);
 errors = vErrors.length;
 }
-validate776.errors = vErrors;
+validate838.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleCallBlockParam = validate787;
-const schema289 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateIeleCallBlockParam"};
+export const validateIeleCallBlockParam = validate849;
+const schema308 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateIeleCallBlockParam"};
 
-function validate787(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate849(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleCallBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -14068,14 +15280,14 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate787.errors = vErrors;
+validate849.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleCallResult = validate789;
-const schema290 = {"type":"array","items":{"$ref":"bytes.json"},"$id":"validateIeleCallResult"};
+export const validateIeleCallResult = validate851;
+const schema309 = {"type":"array","items":{"$ref":"bytes.json"},"$id":"validateIeleCallResult"};
 
-function validate789(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate851(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleCallResult" */;
 let vErrors = null;
 let errors = 0;
@@ -14096,19 +15308,19 @@ break;
 }
 }
 else {
-validate789.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate851.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate789.errors = vErrors;
+validate851.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleSendTransactionTransactionParam = validate791;
-const schema291 = {"$ref":"IeleTransactionRequest.json","$id":"validateIeleSendTransactionTransactionParam"};
-const schema292 = {"title":"IeleTransactionRequest","type":"object","description":"An IELE transaction for the node to sign with an unlocked account: give function (with its arguments) or contractCode. Absent gas, gasPrice and nonce are filled in as for eth_sendTransaction.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"nonce":{"$ref":"uint.json"},"function":{"type":"string"},"contractCode":{"$ref":"bytes.json"},"arguments":{"type":"array","items":{"$ref":"bytes.json"}}},"required":["from"],"additionalProperties":false,"$id":"IeleTransactionRequest.json"};
+export const validateIeleSendTransactionTransactionParam = validate853;
+const schema310 = {"$ref":"IeleTransactionRequest.json","$id":"validateIeleSendTransactionTransactionParam"};
+const schema311 = {"title":"IeleTransactionRequest","type":"object","description":"An IELE transaction for the node to sign with an unlocked account: give function (with its arguments) or contractCode. Absent gas, gasPrice and nonce are filled in as for eth_sendTransaction.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"nonce":{"$ref":"uint.json"},"function":{"type":"string"},"contractCode":{"$ref":"bytes.json"},"arguments":{"type":"array","items":{"$ref":"bytes.json"}}},"required":["from"],"additionalProperties":false,"$id":"IeleTransactionRequest.json"};
 
-function validate792(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate854(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="IeleTransactionRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14116,14 +15328,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.from === undefined) && (missing0 = "from")){
-validate792.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate854.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema292.properties, key0))){
-validate792.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema311.properties, key0))){
+validate854.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14182,7 +15394,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate792.errors = vErrors;
+validate854.errors = vErrors;
 return false;
 }
 else {
@@ -14253,7 +15465,7 @@ if(valid0){
 if(data.function !== undefined){
 const _errs11 = errors;
 if(typeof data.function !== "string"){
-validate792.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate854.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -14294,7 +15506,7 @@ break;
 }
 }
 else {
-validate792.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate854.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -14315,31 +15527,31 @@ var valid0 = true;
 }
 }
 else {
-validate792.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate854.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate792.errors = vErrors;
+validate854.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate791(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate853(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleSendTransactionTransactionParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate792(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate792.errors : vErrors.concat(validate792.errors);
+if(!(validate854(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate854.errors : vErrors.concat(validate854.errors);
 errors = vErrors.length;
 }
-validate791.errors = vErrors;
+validate853.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleSendTransactionResult = validate803;
-const schema293 = {"$ref":"hash32.json","$id":"validateIeleSendTransactionResult"};
+export const validateIeleSendTransactionResult = validate865;
+const schema312 = {"$ref":"hash32.json","$id":"validateIeleSendTransactionResult"};
 
-function validate803(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate865(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleSendTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -14347,15 +15559,15 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate803.errors = vErrors;
+validate865.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMcpInitializeRequestParam = validate805;
-const schema294 = {"$ref":"McpInitializeRequest.json","$id":"validateMcpInitializeRequestParam"};
-const schema295 = {"title":"McpInitializeRequest","type":"object","description":"An MCP initialize request object (optional; its content is only informative: the server always answers with the one protocol version it speaks).","properties":{"protocolVersion":{"type":"string"},"capabilities":{"type":"object"},"clientInfo":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name"],"additionalProperties":true}},"required":[],"additionalProperties":true,"$id":"McpInitializeRequest.json"};
+export const validateMcpInitializeRequestParam = validate867;
+const schema313 = {"$ref":"McpInitializeRequest.json","$id":"validateMcpInitializeRequestParam"};
+const schema314 = {"title":"McpInitializeRequest","type":"object","description":"An MCP initialize request object (optional; its content is only informative: the server always answers with the one protocol version it speaks).","properties":{"protocolVersion":{"type":"string"},"capabilities":{"type":"object"},"clientInfo":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name"],"additionalProperties":true}},"required":[],"additionalProperties":true,"$id":"McpInitializeRequest.json"};
 
-function validate806(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate868(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpInitializeRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14364,7 +15576,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.protocolVersion !== undefined){
 const _errs2 = errors;
 if(typeof data.protocolVersion !== "string"){
-validate806.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate868.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -14377,7 +15589,7 @@ if(data.capabilities !== undefined){
 let data1 = data.capabilities;
 const _errs4 = errors;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
-validate806.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate868.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -14393,14 +15605,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing0;
 if((data2.name === undefined) && (missing0 = "name")){
-validate806.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate868.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data2.name !== undefined){
 const _errs9 = errors;
 if(typeof data2.name !== "string"){
-validate806.errors = [{instancePath:instancePath+"/clientInfo/name",schemaPath:"#/properties/clientInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate868.errors = [{instancePath:instancePath+"/clientInfo/name",schemaPath:"#/properties/clientInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -14412,7 +15624,7 @@ if(valid1){
 if(data2.version !== undefined){
 const _errs11 = errors;
 if(typeof data2.version !== "string"){
-validate806.errors = [{instancePath:instancePath+"/clientInfo/version",schemaPath:"#/properties/clientInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate868.errors = [{instancePath:instancePath+"/clientInfo/version",schemaPath:"#/properties/clientInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -14424,7 +15636,7 @@ var valid1 = true;
 }
 }
 else {
-validate806.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate868.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -14437,32 +15649,32 @@ var valid0 = true;
 }
 }
 else {
-validate806.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate868.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate806.errors = vErrors;
+validate868.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate805(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate867(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMcpInitializeRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate806(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate806.errors : vErrors.concat(validate806.errors);
+if(!(validate868(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate868.errors : vErrors.concat(validate868.errors);
 errors = vErrors.length;
 }
-validate805.errors = vErrors;
+validate867.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMcpInitializeResult = validate808;
-const schema296 = {"$ref":"McpInitializeResult.json","$id":"validateMcpInitializeResult"};
-const schema297 = {"title":"McpInitializeResult","type":"object","description":"The server's MCP identity: protocol version 2024-11-05 and the three capabilities it offers (tools, resources, prompts; no list-change notifications, no subscriptions).","properties":{"protocolVersion":{"type":"string","const":"2024-11-05"},"capabilities":{"type":"object","properties":{"tools":{"type":"object"},"resources":{"type":"object"},"prompts":{"type":"object"}},"required":["tools","resources","prompts"],"additionalProperties":false},"serverInfo":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"additionalProperties":false},"instructions":{"type":"string","description":"How to use this server, for the model."}},"required":["protocolVersion","capabilities","serverInfo"],"additionalProperties":false,"$id":"McpInitializeResult.json"};
+export const validateMcpInitializeResult = validate870;
+const schema315 = {"$ref":"McpInitializeResult.json","$id":"validateMcpInitializeResult"};
+const schema316 = {"title":"McpInitializeResult","type":"object","description":"The server's MCP identity: protocol version 2024-11-05 and the three capabilities it offers (tools, resources, prompts; no list-change notifications, no subscriptions).","properties":{"protocolVersion":{"type":"string","const":"2024-11-05"},"capabilities":{"type":"object","properties":{"tools":{"type":"object"},"resources":{"type":"object"},"prompts":{"type":"object"}},"required":["tools","resources","prompts"],"additionalProperties":false},"serverInfo":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"additionalProperties":false},"instructions":{"type":"string","description":"How to use this server, for the model."}},"required":["protocolVersion","capabilities","serverInfo"],"additionalProperties":false,"$id":"McpInitializeResult.json"};
 
-function validate809(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate871(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpInitializeResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14470,14 +15682,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.protocolVersion === undefined) && (missing0 = "protocolVersion")) || ((data.capabilities === undefined) && (missing0 = "capabilities"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
-validate809.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate871.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "protocolVersion") || (key0 === "capabilities")) || (key0 === "serverInfo")) || (key0 === "instructions"))){
-validate809.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate871.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14487,11 +15699,11 @@ if(data.protocolVersion !== undefined){
 let data0 = data.protocolVersion;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate809.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate871.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("2024-11-05" !== data0){
-validate809.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/const",keyword:"const",params:{allowedValue: "2024-11-05"},message:"must be equal to constant"}];
+validate871.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/const",keyword:"const",params:{allowedValue: "2024-11-05"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -14507,14 +15719,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.tools === undefined) && (missing1 = "tools")) || ((data1.resources === undefined) && (missing1 = "resources"))) || ((data1.prompts === undefined) && (missing1 = "prompts"))){
-validate809.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate871.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs6 = errors;
 for(const key1 in data1){
 if(!(((key1 === "tools") || (key1 === "resources")) || (key1 === "prompts"))){
-validate809.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate871.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14524,7 +15736,7 @@ if(data1.tools !== undefined){
 let data2 = data1.tools;
 const _errs7 = errors;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-validate809.errors = [{instancePath:instancePath+"/capabilities/tools",schemaPath:"#/properties/capabilities/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate871.errors = [{instancePath:instancePath+"/capabilities/tools",schemaPath:"#/properties/capabilities/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -14537,7 +15749,7 @@ if(data1.resources !== undefined){
 let data3 = data1.resources;
 const _errs9 = errors;
 if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
-validate809.errors = [{instancePath:instancePath+"/capabilities/resources",schemaPath:"#/properties/capabilities/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate871.errors = [{instancePath:instancePath+"/capabilities/resources",schemaPath:"#/properties/capabilities/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -14550,7 +15762,7 @@ if(data1.prompts !== undefined){
 let data4 = data1.prompts;
 const _errs11 = errors;
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-validate809.errors = [{instancePath:instancePath+"/capabilities/prompts",schemaPath:"#/properties/capabilities/properties/prompts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate871.errors = [{instancePath:instancePath+"/capabilities/prompts",schemaPath:"#/properties/capabilities/properties/prompts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -14564,7 +15776,7 @@ var valid1 = true;
 }
 }
 else {
-validate809.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate871.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -14581,14 +15793,14 @@ if(errors === _errs13){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing2;
 if(((data5.name === undefined) && (missing2 = "name")) || ((data5.version === undefined) && (missing2 = "version"))){
-validate809.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate871.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs15 = errors;
 for(const key2 in data5){
 if(!((key2 === "name") || (key2 === "version"))){
-validate809.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate871.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14597,7 +15809,7 @@ if(_errs15 === errors){
 if(data5.name !== undefined){
 const _errs16 = errors;
 if(typeof data5.name !== "string"){
-validate809.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"#/properties/serverInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate871.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"#/properties/serverInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs16 === errors;
@@ -14609,7 +15821,7 @@ if(valid2){
 if(data5.version !== undefined){
 const _errs18 = errors;
 if(typeof data5.version !== "string"){
-validate809.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"#/properties/serverInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate871.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"#/properties/serverInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs18 === errors;
@@ -14622,7 +15834,7 @@ var valid2 = true;
 }
 }
 else {
-validate809.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate871.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -14635,7 +15847,7 @@ if(valid0){
 if(data.instructions !== undefined){
 const _errs20 = errors;
 if(typeof data.instructions !== "string"){
-validate809.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate871.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -14650,32 +15862,32 @@ var valid0 = true;
 }
 }
 else {
-validate809.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate871.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate809.errors = vErrors;
+validate871.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate808(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate870(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMcpInitializeResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate809(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate809.errors : vErrors.concat(validate809.errors);
+if(!(validate871(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate871.errors : vErrors.concat(validate871.errors);
 errors = vErrors.length;
 }
-validate808.errors = vErrors;
+validate870.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsGetRequestParam = validate811;
-const schema298 = {"$ref":"McpPromptGetRequest.json","$id":"validatePromptsGetRequestParam"};
-const schema299 = {"title":"McpPromptGetRequest","type":"object","description":"An object naming the prompt to render, e.g. {\"name\": \"mcp_node_health_check\"} (arguments optional, string values).","properties":{"name":{"type":"string"},"arguments":{"type":"object","additionalProperties":{"type":"string"}}},"required":["name"],"additionalProperties":true,"$id":"McpPromptGetRequest.json"};
+export const validatePromptsGetRequestParam = validate873;
+const schema317 = {"$ref":"McpPromptGetRequest.json","$id":"validatePromptsGetRequestParam"};
+const schema318 = {"title":"McpPromptGetRequest","type":"object","description":"An object naming the prompt to render, e.g. {\"name\": \"mcp_node_health_check\"} (arguments optional, string values).","properties":{"name":{"type":"string"},"arguments":{"type":"object","additionalProperties":{"type":"string"}}},"required":["name"],"additionalProperties":true,"$id":"McpPromptGetRequest.json"};
 
-function validate812(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate874(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPromptGetRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14683,14 +15895,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.name === undefined) && (missing0 = "name")){
-validate812.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate874.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate812.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate874.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -14707,7 +15919,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 for(const key0 in data1){
 const _errs7 = errors;
 if(typeof data1[key0] !== "string"){
-validate812.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate874.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -14717,7 +15929,7 @@ break;
 }
 }
 else {
-validate812.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate874.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -14730,33 +15942,33 @@ var valid0 = true;
 }
 }
 else {
-validate812.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate874.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate812.errors = vErrors;
+validate874.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate811(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate873(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePromptsGetRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate812(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate812.errors : vErrors.concat(validate812.errors);
+if(!(validate874(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate874.errors : vErrors.concat(validate874.errors);
 errors = vErrors.length;
 }
-validate811.errors = vErrors;
+validate873.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsGetResult = validate814;
-const schema300 = {"$ref":"McpPromptGetResult.json","$id":"validatePromptsGetResult"};
-const schema301 = {"title":"McpPromptGetResult","type":"object","description":"The rendered prompt: a description and the messages to hand to the model.","properties":{"description":{"type":"string"},"messages":{"type":"array","items":{"type":"object","properties":{"role":{"type":"string","enum":["user","assistant"]},"content":{"$ref":"McpTextContent.json"}},"required":["role","content"],"additionalProperties":false}}},"required":["description","messages"],"additionalProperties":false,"$id":"McpPromptGetResult.json"};
-const schema302 = {"title":"McpTextContent","type":"object","description":"MCP text content.","properties":{"type":{"type":"string","const":"text"},"text":{"type":"string"}},"required":["type","text"],"additionalProperties":false,"$id":"McpTextContent.json"};
+export const validatePromptsGetResult = validate876;
+const schema319 = {"$ref":"McpPromptGetResult.json","$id":"validatePromptsGetResult"};
+const schema320 = {"title":"McpPromptGetResult","type":"object","description":"The rendered prompt: a description and the messages to hand to the model.","properties":{"description":{"type":"string"},"messages":{"type":"array","items":{"type":"object","properties":{"role":{"type":"string","enum":["user","assistant"]},"content":{"$ref":"McpTextContent.json"}},"required":["role","content"],"additionalProperties":false}}},"required":["description","messages"],"additionalProperties":false,"$id":"McpPromptGetResult.json"};
+const schema321 = {"title":"McpTextContent","type":"object","description":"MCP text content.","properties":{"type":{"type":"string","const":"text"},"text":{"type":"string"}},"required":["type","text"],"additionalProperties":false,"$id":"McpTextContent.json"};
 
-function validate816(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate878(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpTextContent.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14764,14 +15976,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.text === undefined) && (missing0 = "text"))){
-validate816.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate878.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "type") || (key0 === "text"))){
-validate816.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate878.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14781,11 +15993,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate816.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate878.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("text" !== data0){
-validate816.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"}];
+validate878.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -14797,7 +16009,7 @@ if(valid0){
 if(data.text !== undefined){
 const _errs4 = errors;
 if(typeof data.text !== "string"){
-validate816.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate878.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -14810,16 +16022,16 @@ var valid0 = true;
 }
 }
 else {
-validate816.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate878.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate816.errors = vErrors;
+validate878.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate815(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate877(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPromptGetResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14827,14 +16039,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.description === undefined) && (missing0 = "description")) || ((data.messages === undefined) && (missing0 = "messages"))){
-validate815.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate877.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "description") || (key0 === "messages"))){
-validate815.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate877.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14843,7 +16055,7 @@ if(_errs1 === errors){
 if(data.description !== undefined){
 const _errs2 = errors;
 if(typeof data.description !== "string"){
-validate815.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate877.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -14866,14 +16078,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if(((data2.role === undefined) && (missing1 = "role")) || ((data2.content === undefined) && (missing1 = "content"))){
-validate815.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate877.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs8 = errors;
 for(const key1 in data2){
 if(!((key1 === "role") || (key1 === "content"))){
-validate815.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate877.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14883,11 +16095,11 @@ if(data2.role !== undefined){
 let data3 = data2.role;
 const _errs9 = errors;
 if(typeof data3 !== "string"){
-validate815.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate877.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data3 === "user") || (data3 === "assistant"))){
-validate815.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema301.properties.messages.items.properties.role.enum},message:"must be equal to one of the allowed values"}];
+validate877.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema320.properties.messages.items.properties.role.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -14898,8 +16110,8 @@ var valid2 = true;
 if(valid2){
 if(data2.content !== undefined){
 const _errs11 = errors;
-if(!(validate816(data2.content, {instancePath:instancePath+"/messages/" + i0+"/content",parentData:data2,parentDataProperty:"content",rootData}))){
-vErrors = vErrors === null ? validate816.errors : vErrors.concat(validate816.errors);
+if(!(validate878(data2.content, {instancePath:instancePath+"/messages/" + i0+"/content",parentData:data2,parentDataProperty:"content",rootData}))){
+vErrors = vErrors === null ? validate878.errors : vErrors.concat(validate878.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs11 === errors;
@@ -14912,7 +16124,7 @@ var valid2 = true;
 }
 }
 else {
-validate815.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate877.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -14923,7 +16135,7 @@ break;
 }
 }
 else {
-validate815.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate877.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -14937,32 +16149,32 @@ var valid0 = true;
 }
 }
 else {
-validate815.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate877.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate815.errors = vErrors;
+validate877.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate814(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate876(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePromptsGetResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate815(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate815.errors : vErrors.concat(validate815.errors);
+if(!(validate877(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate877.errors : vErrors.concat(validate877.errors);
 errors = vErrors.length;
 }
-validate814.errors = vErrors;
+validate876.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsListRequestParam = validate819;
-const schema303 = {"$ref":"McpListRequest.json","$id":"validatePromptsListRequestParam"};
-const schema304 = {"title":"McpListRequest","type":"object","description":"An MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored).","properties":{"cursor":{"type":"string"}},"required":[],"additionalProperties":true,"$id":"McpListRequest.json"};
+export const validatePromptsListRequestParam = validate881;
+const schema322 = {"$ref":"McpListRequest.json","$id":"validatePromptsListRequestParam"};
+const schema323 = {"title":"McpListRequest","type":"object","description":"An MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored).","properties":{"cursor":{"type":"string"}},"required":[],"additionalProperties":true,"$id":"McpListRequest.json"};
 
-function validate820(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate882(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpListRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14970,39 +16182,39 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.cursor !== undefined){
 if(typeof data.cursor !== "string"){
-validate820.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate882.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 else {
-validate820.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate882.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate820.errors = vErrors;
+validate882.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate819(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate881(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePromptsListRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate820(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate820.errors : vErrors.concat(validate820.errors);
+if(!(validate882(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate882.errors : vErrors.concat(validate882.errors);
 errors = vErrors.length;
 }
-validate819.errors = vErrors;
+validate881.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsListResult = validate822;
-const schema305 = {"$ref":"McpPromptList.json","$id":"validatePromptsListResult"};
-const schema306 = {"title":"McpPromptList","type":"object","description":"The prompts of this server. nextCursor is never set (no paging).","properties":{"prompts":{"type":"array","items":{"$ref":"McpPrompt.json"}},"nextCursor":{"type":"string"}},"required":["prompts"],"additionalProperties":false,"$id":"McpPromptList.json"};
-const schema307 = {"title":"McpPrompt","type":"object","description":"An MCP prompt template. None of this server's prompts takes arguments, so arguments is omitted.","properties":{"name":{"type":"string"},"description":{"type":"string"},"arguments":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"},"required":{"type":"boolean"}},"required":["name"],"additionalProperties":false}}},"required":["name","description"],"additionalProperties":false,"$id":"McpPrompt.json"};
+export const validatePromptsListResult = validate884;
+const schema324 = {"$ref":"McpPromptList.json","$id":"validatePromptsListResult"};
+const schema325 = {"title":"McpPromptList","type":"object","description":"The prompts of this server. nextCursor is never set (no paging).","properties":{"prompts":{"type":"array","items":{"$ref":"McpPrompt.json"}},"nextCursor":{"type":"string"}},"required":["prompts"],"additionalProperties":false,"$id":"McpPromptList.json"};
+const schema326 = {"title":"McpPrompt","type":"object","description":"An MCP prompt template. None of this server's prompts takes arguments, so arguments is omitted.","properties":{"name":{"type":"string"},"description":{"type":"string"},"arguments":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"},"required":{"type":"boolean"}},"required":["name"],"additionalProperties":false}}},"required":["name","description"],"additionalProperties":false,"$id":"McpPrompt.json"};
 
-function validate824(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate886(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPrompt.json" */;
 let vErrors = null;
 let errors = 0;
@@ -15010,14 +16222,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) && (missing0 = "name")) || ((data.description === undefined) && (missing0 = "description"))){
-validate824.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate886.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "name") || (key0 === "description")) || (key0 === "arguments"))){
-validate824.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate886.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -15026,7 +16238,7 @@ if(_errs1 === errors){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate824.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate886.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -15038,7 +16250,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate824.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate886.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -15061,14 +16273,14 @@ if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if((data3.name === undefined) && (missing1 = "name")){
-validate824.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate886.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs10 = errors;
 for(const key1 in data3){
 if(!(((key1 === "name") || (key1 === "description")) || (key1 === "required"))){
-validate824.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate886.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -15077,7 +16289,7 @@ if(_errs10 === errors){
 if(data3.name !== undefined){
 const _errs11 = errors;
 if(typeof data3.name !== "string"){
-validate824.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"#/properties/arguments/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate886.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"#/properties/arguments/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -15089,7 +16301,7 @@ if(valid2){
 if(data3.description !== undefined){
 const _errs13 = errors;
 if(typeof data3.description !== "string"){
-validate824.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"#/properties/arguments/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate886.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"#/properties/arguments/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -15101,7 +16313,7 @@ if(valid2){
 if(data3.required !== undefined){
 const _errs15 = errors;
 if(typeof data3.required !== "boolean"){
-validate824.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"#/properties/arguments/items/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate886.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"#/properties/arguments/items/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -15115,7 +16327,7 @@ var valid2 = true;
 }
 }
 else {
-validate824.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate886.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -15126,7 +16338,7 @@ break;
 }
 }
 else {
-validate824.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate886.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -15141,16 +16353,16 @@ var valid0 = true;
 }
 }
 else {
-validate824.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate886.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate824.errors = vErrors;
+validate886.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate823(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate885(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPromptList.json" */;
 let vErrors = null;
 let errors = 0;
@@ -15158,14 +16370,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.prompts === undefined) && (missing0 = "prompts")){
-validate823.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate885.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "prompts") || (key0 === "nextCursor"))){
-validate823.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate885.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -15180,8 +16392,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate824(data0[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate824.errors : vErrors.concat(validate824.errors);
+if(!(validate886(data0[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate886.errors : vErrors.concat(validate886.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -15191,7 +16403,7 @@ break;
 }
 }
 else {
-validate823.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate885.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -15204,7 +16416,7 @@ if(valid0){
 if(data.nextCursor !== undefined){
 const _errs5 = errors;
 if(typeof data.nextCursor !== "string"){
-validate823.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate885.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -15217,48 +16429,48 @@ var valid0 = true;
 }
 }
 else {
-validate823.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate885.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate823.errors = vErrors;
+validate885.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate822(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate884(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePromptsListResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate823(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate823.errors : vErrors.concat(validate823.errors);
+if(!(validate885(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate885.errors : vErrors.concat(validate885.errors);
 errors = vErrors.length;
 }
-validate822.errors = vErrors;
+validate884.errors = vErrors;
 return errors === 0;
 }
 
-export const validateResourcesListRequestParam = validate827;
-const schema308 = {"$ref":"McpListRequest.json","$id":"validateResourcesListRequestParam"};
+export const validateResourcesListRequestParam = validate889;
+const schema327 = {"$ref":"McpListRequest.json","$id":"validateResourcesListRequestParam"};
 
-function validate827(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate889(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateResourcesListRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate820(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate820.errors : vErrors.concat(validate820.errors);
+if(!(validate882(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate882.errors : vErrors.concat(validate882.errors);
 errors = vErrors.length;
 }
-validate827.errors = vErrors;
+validate889.errors = vErrors;
 return errors === 0;
 }
 
-export const validateResourcesListResult = validate829;
-const schema309 = {"$ref":"McpResourceList.json","$id":"validateResourcesListResult"};
-const schema310 = {"title":"McpResourceList","type":"object","description":"The resources of this server. nextCursor is never set (no paging).","properties":{"resources":{"type":"array","items":{"$ref":"McpResource.json"}},"nextCursor":{"type":"string"}},"required":["resources"],"additionalProperties":false,"$id":"McpResourceList.json"};
-const schema311 = {"title":"McpResource","type":"object","description":"An MCP resource: a JSON document identified by an svc:// URI.","properties":{"uri":{"type":"string"},"name":{"type":"string"},"description":{"type":"string"},"mimeType":{"type":"string"}},"required":["uri","name","description","mimeType"],"additionalProperties":false,"$id":"McpResource.json"};
+export const validateResourcesListResult = validate891;
+const schema328 = {"$ref":"McpResourceList.json","$id":"validateResourcesListResult"};
+const schema329 = {"title":"McpResourceList","type":"object","description":"The resources of this server. nextCursor is never set (no paging).","properties":{"resources":{"type":"array","items":{"$ref":"McpResource.json"}},"nextCursor":{"type":"string"}},"required":["resources"],"additionalProperties":false,"$id":"McpResourceList.json"};
+const schema330 = {"title":"McpResource","type":"object","description":"An MCP resource: a JSON document identified by an svc:// URI.","properties":{"uri":{"type":"string"},"name":{"type":"string"},"description":{"type":"string"},"mimeType":{"type":"string"}},"required":["uri","name","description","mimeType"],"additionalProperties":false,"$id":"McpResource.json"};
 
-function validate831(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate893(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpResource.json" */;
 let vErrors = null;
 let errors = 0;
@@ -15266,14 +16478,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.uri === undefined) && (missing0 = "uri")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.description === undefined) && (missing0 = "description"))) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
-validate831.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate893.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "uri") || (key0 === "name")) || (key0 === "description")) || (key0 === "mimeType"))){
-validate831.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate893.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -15282,7 +16494,7 @@ if(_errs1 === errors){
 if(data.uri !== undefined){
 const _errs2 = errors;
 if(typeof data.uri !== "string"){
-validate831.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate893.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -15294,7 +16506,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs4 = errors;
 if(typeof data.name !== "string"){
-validate831.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate893.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -15306,7 +16518,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs6 = errors;
 if(typeof data.description !== "string"){
-validate831.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate893.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -15318,7 +16530,7 @@ if(valid0){
 if(data.mimeType !== undefined){
 const _errs8 = errors;
 if(typeof data.mimeType !== "string"){
-validate831.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate893.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -15333,16 +16545,16 @@ var valid0 = true;
 }
 }
 else {
-validate831.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate893.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate831.errors = vErrors;
+validate893.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate830(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate892(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpResourceList.json" */;
 let vErrors = null;
 let errors = 0;
@@ -15350,14 +16562,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.resources === undefined) && (missing0 = "resources")){
-validate830.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate892.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "resources") || (key0 === "nextCursor"))){
-validate830.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate892.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -15372,8 +16584,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate831(data0[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate831.errors : vErrors.concat(validate831.errors);
+if(!(validate893(data0[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate893.errors : vErrors.concat(validate893.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -15383,7 +16595,7 @@ break;
 }
 }
 else {
-validate830.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate892.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -15396,7 +16608,7 @@ if(valid0){
 if(data.nextCursor !== undefined){
 const _errs5 = errors;
 if(typeof data.nextCursor !== "string"){
-validate830.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate892.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -15409,32 +16621,32 @@ var valid0 = true;
 }
 }
 else {
-validate830.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate892.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate830.errors = vErrors;
+validate892.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate829(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate891(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateResourcesListResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate830(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate830.errors : vErrors.concat(validate830.errors);
+if(!(validate892(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate892.errors : vErrors.concat(validate892.errors);
 errors = vErrors.length;
 }
-validate829.errors = vErrors;
+validate891.errors = vErrors;
 return errors === 0;
 }
 
-export const validateResourcesReadRequestParam = validate834;
-const schema312 = {"$ref":"McpResourceReadRequest.json","$id":"validateResourcesReadRequestParam"};
-const schema313 = {"title":"McpResourceReadRequest","type":"object","description":"An object naming the resource to read, e.g. {\"uri\": \"svc://node/status\"}.","properties":{"uri":{"type":"string"}},"required":["uri"],"additionalProperties":true,"$id":"McpResourceReadRequest.json"};
+export const validateResourcesReadRequestParam = validate896;
+const schema331 = {"$ref":"McpResourceReadRequest.json","$id":"validateResourcesReadRequestParam"};
+const schema332 = {"title":"McpResourceReadRequest","type":"object","description":"An object naming the resource to read, e.g. {\"uri\": \"svc://node/status\"}.","properties":{"uri":{"type":"string"}},"required":["uri"],"additionalProperties":true,"$id":"McpResourceReadRequest.json"};
 
-function validate835(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate897(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpResourceReadRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -15442,45 +16654,45 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.uri === undefined) && (missing0 = "uri")){
-validate835.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate897.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.uri !== undefined){
 if(typeof data.uri !== "string"){
-validate835.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate897.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 }
 else {
-validate835.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate897.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate835.errors = vErrors;
+validate897.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate834(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate896(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateResourcesReadRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate835(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate835.errors : vErrors.concat(validate835.errors);
+if(!(validate897(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate897.errors : vErrors.concat(validate897.errors);
 errors = vErrors.length;
 }
-validate834.errors = vErrors;
+validate896.errors = vErrors;
 return errors === 0;
 }
 
-export const validateResourcesReadResult = validate837;
-const schema314 = {"$ref":"McpResourceReadResult.json","$id":"validateResourcesReadResult"};
-const schema315 = {"title":"McpResourceReadResult","type":"object","description":"The resource content: one entry whose text is the JSON document serialised as a string.","properties":{"contents":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string"},"mimeType":{"type":"string"},"text":{"type":"string"}},"required":["uri","mimeType","text"],"additionalProperties":false}}},"required":["contents"],"additionalProperties":false,"$id":"McpResourceReadResult.json"};
+export const validateResourcesReadResult = validate899;
+const schema333 = {"$ref":"McpResourceReadResult.json","$id":"validateResourcesReadResult"};
+const schema334 = {"title":"McpResourceReadResult","type":"object","description":"The resource content: one entry whose text is the JSON document serialised as a string.","properties":{"contents":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string"},"mimeType":{"type":"string"},"text":{"type":"string"}},"required":["uri","mimeType","text"],"additionalProperties":false}}},"required":["contents"],"additionalProperties":false,"$id":"McpResourceReadResult.json"};
 
-function validate838(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate900(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpResourceReadResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -15488,14 +16700,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.contents === undefined) && (missing0 = "contents")){
-validate838.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate900.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "contents")){
-validate838.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate900.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -15515,14 +16727,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.uri === undefined) && (missing1 = "uri")) || ((data1.mimeType === undefined) && (missing1 = "mimeType"))) || ((data1.text === undefined) && (missing1 = "text"))){
-validate838.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate900.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs6 = errors;
 for(const key1 in data1){
 if(!(((key1 === "uri") || (key1 === "mimeType")) || (key1 === "text"))){
-validate838.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate900.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -15531,7 +16743,7 @@ if(_errs6 === errors){
 if(data1.uri !== undefined){
 const _errs7 = errors;
 if(typeof data1.uri !== "string"){
-validate838.errors = [{instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"#/properties/contents/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate900.errors = [{instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"#/properties/contents/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs7 === errors;
@@ -15543,7 +16755,7 @@ if(valid2){
 if(data1.mimeType !== undefined){
 const _errs9 = errors;
 if(typeof data1.mimeType !== "string"){
-validate838.errors = [{instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"#/properties/contents/items/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate900.errors = [{instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"#/properties/contents/items/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -15555,7 +16767,7 @@ if(valid2){
 if(data1.text !== undefined){
 const _errs11 = errors;
 if(typeof data1.text !== "string"){
-validate838.errors = [{instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"#/properties/contents/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate900.errors = [{instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"#/properties/contents/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -15569,7 +16781,7 @@ var valid2 = true;
 }
 }
 else {
-validate838.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate900.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -15580,7 +16792,7 @@ break;
 }
 }
 else {
-validate838.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate900.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -15589,32 +16801,32 @@ return false;
 }
 }
 else {
-validate838.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate900.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate838.errors = vErrors;
+validate900.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate837(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate899(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateResourcesReadResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate838(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate838.errors : vErrors.concat(validate838.errors);
+if(!(validate900(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate900.errors : vErrors.concat(validate900.errors);
 errors = vErrors.length;
 }
-validate837.errors = vErrors;
+validate899.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsCallRequestParam = validate840;
-const schema316 = {"$ref":"McpToolCallRequest.json","$id":"validateToolsCallRequestParam"};
-const schema317 = {"title":"McpToolCallRequest","type":"object","description":"An object naming the tool to run, e.g. {\"name\": \"mcp_node_status\", \"arguments\": {}} (arguments optional).","properties":{"name":{"type":"string"},"arguments":{"type":"object"}},"required":["name"],"additionalProperties":true,"$id":"McpToolCallRequest.json"};
+export const validateToolsCallRequestParam = validate902;
+const schema335 = {"$ref":"McpToolCallRequest.json","$id":"validateToolsCallRequestParam"};
+const schema336 = {"title":"McpToolCallRequest","type":"object","description":"An object naming the tool to run, e.g. {\"name\": \"mcp_node_status\", \"arguments\": {}} (arguments optional).","properties":{"name":{"type":"string"},"arguments":{"type":"object"}},"required":["name"],"additionalProperties":true,"$id":"McpToolCallRequest.json"};
 
-function validate841(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate903(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpToolCallRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -15622,14 +16834,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.name === undefined) && (missing0 = "name")){
-validate841.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate903.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate841.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate903.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -15642,7 +16854,7 @@ if(data.arguments !== undefined){
 let data1 = data.arguments;
 const _errs4 = errors;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
-validate841.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate903.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -15654,33 +16866,33 @@ var valid0 = true;
 }
 }
 else {
-validate841.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate903.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate841.errors = vErrors;
+validate903.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate840(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate902(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsCallRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate841(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate841.errors : vErrors.concat(validate841.errors);
+if(!(validate903(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate903.errors : vErrors.concat(validate903.errors);
 errors = vErrors.length;
 }
-validate840.errors = vErrors;
+validate902.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsCallResult = validate843;
-const schema318 = {"$ref":"McpToolCallResult.json","$id":"validateToolsCallResult"};
-const schema319 = {"title":"McpToolCallResult","type":"object","description":"The tool's output: its report as text, and the same figures as structuredContent (a JSON object in the tool's outputSchema shape). isError is true when the tool ran but failed (the text then starts with \"Error:\" and there is no structuredContent), per MCP: a failing tool is a result, not a JSON-RPC error.","properties":{"content":{"type":"array","items":{"$ref":"McpTextContent.json"}},"structuredContent":{"oneOf":[{"$ref":"McpNodeStatus.json"},{"$ref":"McpNodeInfo.json"},{"$ref":"McpBlockchainInfo.json"},{"$ref":"McpSyncStatus.json"},{"$ref":"McpPeerList.json"}]},"isError":{"type":"boolean"}},"required":["content"],"additionalProperties":false,"$id":"McpToolCallResult.json"};
-const schema320 = {"title":"McpNodeStatus","type":"object","description":"The node at the time of the call: structuredContent of the tool mcp_node_status and the content of the resource svc://node/status. syncState: syncing (catching up with a peer: startBlock, currentBlock and targetBlock are present), synced (peering runs and no peer is ahead), not_syncing (peering is off).","properties":{"running":{"type":"boolean","const":true},"syncing":{"type":"boolean"},"syncState":{"type":"string","enum":["syncing","synced","not_syncing"]},"startBlock":{"type":"integer","minimum":0,"description":"Where the running sync started (only while syncing)."},"currentBlock":{"type":"integer","minimum":0,"description":"The block the sync is at (only while syncing)."},"targetBlock":{"type":"integer","minimum":0,"description":"The best peer's head (only while syncing)."},"bestBlock":{"type":"integer","minimum":0,"description":"Number of the head block (eth_blockNumber)."},"peerCount":{"type":"integer","minimum":0,"description":"Every connection in the peer table, whatever its state (net_listPeers length)."},"handshakedPeers":{"type":"integer","minimum":0,"description":"Peers past the eth handshake (net_peerCount)."},"peering":{"type":"boolean","description":"Whether devp2p peering runs (false with --no-p2p and in test mode)."},"networkId":{"type":"integer","minimum":0,"description":"devp2p network id."},"chainId":{"type":"integer","minimum":0,"description":"EIP-155 chain id (eth_chainId)."}},"required":["running","syncing","syncState","bestBlock","peerCount","handshakedPeers","peering","networkId","chainId"],"additionalProperties":false,"$id":"McpNodeStatus.json"};
+export const validateToolsCallResult = validate905;
+const schema337 = {"$ref":"McpToolCallResult.json","$id":"validateToolsCallResult"};
+const schema338 = {"title":"McpToolCallResult","type":"object","description":"The tool's output: its report as text, and the same figures as structuredContent (a JSON object in the tool's outputSchema shape). isError is true when the tool ran but failed (the text then starts with \"Error:\" and there is no structuredContent), per MCP: a failing tool is a result, not a JSON-RPC error.","properties":{"content":{"type":"array","items":{"$ref":"McpTextContent.json"}},"structuredContent":{"oneOf":[{"$ref":"McpNodeStatus.json"},{"$ref":"McpNodeInfo.json"},{"$ref":"McpBlockchainInfo.json"},{"$ref":"McpSyncStatus.json"},{"$ref":"McpPeerList.json"}]},"isError":{"type":"boolean"}},"required":["content"],"additionalProperties":false,"$id":"McpToolCallResult.json"};
+const schema339 = {"title":"McpNodeStatus","type":"object","description":"The node at the time of the call: structuredContent of the tool mcp_node_status and the content of the resource svc://node/status. syncState: syncing (catching up with a peer: startBlock, currentBlock and targetBlock are present), synced (peering runs and no peer is ahead), not_syncing (peering is off).","properties":{"running":{"type":"boolean","const":true},"syncing":{"type":"boolean"},"syncState":{"type":"string","enum":["syncing","synced","not_syncing"]},"startBlock":{"type":"integer","minimum":0,"description":"Where the running sync started (only while syncing)."},"currentBlock":{"type":"integer","minimum":0,"description":"The block the sync is at (only while syncing)."},"targetBlock":{"type":"integer","minimum":0,"description":"The best peer's head (only while syncing)."},"bestBlock":{"type":"integer","minimum":0,"description":"Number of the head block (eth_blockNumber)."},"peerCount":{"type":"integer","minimum":0,"description":"Every connection in the peer table, whatever its state (net_listPeers length)."},"handshakedPeers":{"type":"integer","minimum":0,"description":"Peers past the eth handshake (net_peerCount)."},"peering":{"type":"boolean","description":"Whether devp2p peering runs (false with --no-p2p and in test mode)."},"networkId":{"type":"integer","minimum":0,"description":"devp2p network id."},"chainId":{"type":"integer","minimum":0,"description":"EIP-155 chain id (eth_chainId)."}},"required":["running","syncing","syncState","bestBlock","peerCount","handshakedPeers","peering","networkId","chainId"],"additionalProperties":false,"$id":"McpNodeStatus.json"};
 
-function validate846(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate908(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpNodeStatus.json" */;
 let vErrors = null;
 let errors = 0;
@@ -15688,14 +16900,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((data.running === undefined) && (missing0 = "running")) || ((data.syncing === undefined) && (missing0 = "syncing"))) || ((data.syncState === undefined) && (missing0 = "syncState"))) || ((data.bestBlock === undefined) && (missing0 = "bestBlock"))) || ((data.peerCount === undefined) && (missing0 = "peerCount"))) || ((data.handshakedPeers === undefined) && (missing0 = "handshakedPeers"))) || ((data.peering === undefined) && (missing0 = "peering"))) || ((data.networkId === undefined) && (missing0 = "networkId"))) || ((data.chainId === undefined) && (missing0 = "chainId"))){
-validate846.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate908.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema320.properties, key0))){
-validate846.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema339.properties, key0))){
+validate908.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -15705,11 +16917,11 @@ if(data.running !== undefined){
 let data0 = data.running;
 const _errs2 = errors;
 if(typeof data0 !== "boolean"){
-validate846.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate908.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 if(true !== data0){
-validate846.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"}];
+validate908.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -15721,7 +16933,7 @@ if(valid0){
 if(data.syncing !== undefined){
 const _errs4 = errors;
 if(typeof data.syncing !== "boolean"){
-validate846.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate908.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -15734,11 +16946,11 @@ if(data.syncState !== undefined){
 let data2 = data.syncState;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate846.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate908.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data2 === "syncing") || (data2 === "synced")) || (data2 === "not_syncing"))){
-validate846.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/enum",keyword:"enum",params:{allowedValues: schema320.properties.syncState.enum},message:"must be equal to one of the allowed values"}];
+validate908.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/enum",keyword:"enum",params:{allowedValues: schema339.properties.syncState.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -15751,13 +16963,13 @@ if(data.startBlock !== undefined){
 let data3 = data.startBlock;
 const _errs8 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate846.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate908.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-validate846.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate908.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -15772,13 +16984,13 @@ if(data.currentBlock !== undefined){
 let data4 = data.currentBlock;
 const _errs10 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate846.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate908.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate846.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate908.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -15793,13 +17005,13 @@ if(data.targetBlock !== undefined){
 let data5 = data.targetBlock;
 const _errs12 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-validate846.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate908.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data5 == "number"){
 if(data5 < 0 || isNaN(data5)){
-validate846.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate908.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -15814,13 +17026,13 @@ if(data.bestBlock !== undefined){
 let data6 = data.bestBlock;
 const _errs14 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate846.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate908.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs14){
 if(typeof data6 == "number"){
 if(data6 < 0 || isNaN(data6)){
-validate846.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate908.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -15835,13 +17047,13 @@ if(data.peerCount !== undefined){
 let data7 = data.peerCount;
 const _errs16 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate846.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate908.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 == "number"){
 if(data7 < 0 || isNaN(data7)){
-validate846.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate908.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -15856,13 +17068,13 @@ if(data.handshakedPeers !== undefined){
 let data8 = data.handshakedPeers;
 const _errs18 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-validate846.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate908.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs18){
 if(typeof data8 == "number"){
 if(data8 < 0 || isNaN(data8)){
-validate846.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate908.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -15876,7 +17088,7 @@ if(valid0){
 if(data.peering !== undefined){
 const _errs20 = errors;
 if(typeof data.peering !== "boolean"){
-validate846.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate908.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -15889,13 +17101,13 @@ if(data.networkId !== undefined){
 let data10 = data.networkId;
 const _errs22 = errors;
 if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
-validate846.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate908.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs22){
 if(typeof data10 == "number"){
 if(data10 < 0 || isNaN(data10)){
-validate846.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate908.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -15910,13 +17122,13 @@ if(data.chainId !== undefined){
 let data11 = data.chainId;
 const _errs24 = errors;
 if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-validate846.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate908.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs24){
 if(typeof data11 == "number"){
 if(data11 < 0 || isNaN(data11)){
-validate846.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate908.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -15941,17 +17153,17 @@ var valid0 = true;
 }
 }
 else {
-validate846.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate908.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate846.errors = vErrors;
+validate908.errors = vErrors;
 return errors === 0;
 }
 
-const schema321 = {"title":"McpNodeInfo","type":"object","description":"Who the node is: structuredContent of the tool mcp_node_info.","properties":{"name":{"type":"string","const":"svc-node"},"version":{"type":"string","description":"The package version."},"clientVersion":{"type":"string","description":"What web3_clientVersion answers."},"runtime":{"type":"string","description":"The JavaScript runtime, e.g. Node.js v20.19.5."},"network":{"type":"string","enum":["dev","mordor","etc"]},"networkName":{"type":"string","description":"ETC Mainnet, Mordor Testnet or Dev chain; Chain <id> for a test-mode chain."},"chainId":{"type":"integer","minimum":0},"networkId":{"type":"integer","minimum":0},"enode":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}],"description":"Our enode URL; null when peering is off."},"p2pPort":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}],"description":"The devp2p TCP port listened on; null when peering is off."},"apis":{"type":"array","items":{"type":"string"},"description":"Enabled JSON-RPC namespaces."},"startedAt":{"type":"string","description":"When the node started (ISO 8601, UTC)."},"uptimeSeconds":{"type":"integer","minimum":0}},"required":["name","version","clientVersion","runtime","network","networkName","chainId","networkId","enode","p2pPort","apis","startedAt","uptimeSeconds"],"additionalProperties":false,"$id":"McpNodeInfo.json"};
+const schema340 = {"title":"McpNodeInfo","type":"object","description":"Who the node is: structuredContent of the tool mcp_node_info.","properties":{"name":{"type":"string","const":"svc-node"},"version":{"type":"string","description":"The package version."},"clientVersion":{"type":"string","description":"What web3_clientVersion answers."},"runtime":{"type":"string","description":"The JavaScript runtime, e.g. Node.js v20.19.5."},"network":{"type":"string","enum":["dev","mordor","etc"]},"networkName":{"type":"string","description":"ETC Mainnet, Mordor Testnet or Dev chain; Chain <id> for a test-mode chain."},"chainId":{"type":"integer","minimum":0},"networkId":{"type":"integer","minimum":0},"enode":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}],"description":"Our enode URL; null when peering is off."},"p2pPort":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}],"description":"The devp2p TCP port listened on; null when peering is off."},"apis":{"type":"array","items":{"type":"string"},"description":"Enabled JSON-RPC namespaces."},"startedAt":{"type":"string","description":"When the node started (ISO 8601, UTC)."},"uptimeSeconds":{"type":"integer","minimum":0}},"required":["name","version","clientVersion","runtime","network","networkName","chainId","networkId","enode","p2pPort","apis","startedAt","uptimeSeconds"],"additionalProperties":false,"$id":"McpNodeInfo.json"};
 
-function validate848(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate910(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpNodeInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -15959,14 +17171,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))) || ((data.clientVersion === undefined) && (missing0 = "clientVersion"))) || ((data.runtime === undefined) && (missing0 = "runtime"))) || ((data.network === undefined) && (missing0 = "network"))) || ((data.networkName === undefined) && (missing0 = "networkName"))) || ((data.chainId === undefined) && (missing0 = "chainId"))) || ((data.networkId === undefined) && (missing0 = "networkId"))) || ((data.enode === undefined) && (missing0 = "enode"))) || ((data.p2pPort === undefined) && (missing0 = "p2pPort"))) || ((data.apis === undefined) && (missing0 = "apis"))) || ((data.startedAt === undefined) && (missing0 = "startedAt"))) || ((data.uptimeSeconds === undefined) && (missing0 = "uptimeSeconds"))){
-validate848.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate910.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema321.properties, key0))){
-validate848.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema340.properties, key0))){
+validate910.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -15976,11 +17188,11 @@ if(data.name !== undefined){
 let data0 = data.name;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate848.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate910.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("svc-node" !== data0){
-validate848.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/const",keyword:"const",params:{allowedValue: "svc-node"},message:"must be equal to constant"}];
+validate910.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/const",keyword:"const",params:{allowedValue: "svc-node"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -15992,7 +17204,7 @@ if(valid0){
 if(data.version !== undefined){
 const _errs4 = errors;
 if(typeof data.version !== "string"){
-validate848.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate910.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -16004,7 +17216,7 @@ if(valid0){
 if(data.clientVersion !== undefined){
 const _errs6 = errors;
 if(typeof data.clientVersion !== "string"){
-validate848.errors = [{instancePath:instancePath+"/clientVersion",schemaPath:"#/properties/clientVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate910.errors = [{instancePath:instancePath+"/clientVersion",schemaPath:"#/properties/clientVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -16016,7 +17228,7 @@ if(valid0){
 if(data.runtime !== undefined){
 const _errs8 = errors;
 if(typeof data.runtime !== "string"){
-validate848.errors = [{instancePath:instancePath+"/runtime",schemaPath:"#/properties/runtime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate910.errors = [{instancePath:instancePath+"/runtime",schemaPath:"#/properties/runtime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -16029,11 +17241,11 @@ if(data.network !== undefined){
 let data4 = data.network;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
-validate848.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate910.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data4 === "dev") || (data4 === "mordor")) || (data4 === "etc"))){
-validate848.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema321.properties.network.enum},message:"must be equal to one of the allowed values"}];
+validate910.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema340.properties.network.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -16045,7 +17257,7 @@ if(valid0){
 if(data.networkName !== undefined){
 const _errs12 = errors;
 if(typeof data.networkName !== "string"){
-validate848.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate910.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -16058,13 +17270,13 @@ if(data.chainId !== undefined){
 let data6 = data.chainId;
 const _errs14 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate848.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate910.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs14){
 if(typeof data6 == "number"){
 if(data6 < 0 || isNaN(data6)){
-validate848.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate910.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16079,13 +17291,13 @@ if(data.networkId !== undefined){
 let data7 = data.networkId;
 const _errs16 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate848.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate910.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 == "number"){
 if(data7 < 0 || isNaN(data7)){
-validate848.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate910.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16143,7 +17355,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate848.errors = vErrors;
+validate910.errors = vErrors;
 return false;
 }
 else {
@@ -16224,7 +17436,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate848.errors = vErrors;
+validate910.errors = vErrors;
 return false;
 }
 else {
@@ -16254,7 +17466,7 @@ const len0 = data10.length;
 for(let i0=0; i0<len0; i0++){
 const _errs30 = errors;
 if(typeof data10[i0] !== "string"){
-validate848.errors = [{instancePath:instancePath+"/apis/" + i0,schemaPath:"#/properties/apis/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate910.errors = [{instancePath:instancePath+"/apis/" + i0,schemaPath:"#/properties/apis/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid3 = _errs30 === errors;
@@ -16264,7 +17476,7 @@ break;
 }
 }
 else {
-validate848.errors = [{instancePath:instancePath+"/apis",schemaPath:"#/properties/apis/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate910.errors = [{instancePath:instancePath+"/apis",schemaPath:"#/properties/apis/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16277,7 +17489,7 @@ if(valid0){
 if(data.startedAt !== undefined){
 const _errs32 = errors;
 if(typeof data.startedAt !== "string"){
-validate848.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate910.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs32 === errors;
@@ -16290,13 +17502,13 @@ if(data.uptimeSeconds !== undefined){
 let data13 = data.uptimeSeconds;
 const _errs34 = errors;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-validate848.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate910.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs34){
 if(typeof data13 == "number"){
 if(data13 < 0 || isNaN(data13)){
-validate848.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate910.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16322,18 +17534,18 @@ var valid0 = true;
 }
 }
 else {
-validate848.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate910.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate848.errors = vErrors;
+validate910.errors = vErrors;
 return errors === 0;
 }
 
-const schema322 = {"title":"McpBlockchainInfo","type":"object","description":"The chain: structuredContent of the tool mcp_blockchain_info.","properties":{"network":{"type":"string","enum":["dev","mordor","etc"]},"networkName":{"type":"string"},"bestBlockNumber":{"type":"integer","minimum":0},"bestBlockHash":{"type":"string","pattern":"^0x[0-9a-f]{64}$"},"chainId":{"type":"integer","minimum":0},"totalDifficulty":{"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"Total difficulty of the head, decimal."},"genesisHash":{"type":"string","pattern":"^0x[0-9a-f]{64}$"}},"required":["network","networkName","bestBlockNumber","bestBlockHash","chainId","totalDifficulty","genesisHash"],"additionalProperties":false,"$id":"McpBlockchainInfo.json"};
+const schema341 = {"title":"McpBlockchainInfo","type":"object","description":"The chain: structuredContent of the tool mcp_blockchain_info.","properties":{"network":{"type":"string","enum":["dev","mordor","etc"]},"networkName":{"type":"string"},"bestBlockNumber":{"type":"integer","minimum":0},"bestBlockHash":{"type":"string","pattern":"^0x[0-9a-f]{64}$"},"chainId":{"type":"integer","minimum":0},"totalDifficulty":{"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"Total difficulty of the head, decimal."},"genesisHash":{"type":"string","pattern":"^0x[0-9a-f]{64}$"}},"required":["network","networkName","bestBlockNumber","bestBlockHash","chainId","totalDifficulty","genesisHash"],"additionalProperties":false,"$id":"McpBlockchainInfo.json"};
 const pattern26 = new RegExp("^0x[0-9a-f]{64}$", "u");
 
-function validate852(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate914(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpBlockchainInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -16341,14 +17553,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.network === undefined) && (missing0 = "network")) || ((data.networkName === undefined) && (missing0 = "networkName"))) || ((data.bestBlockNumber === undefined) && (missing0 = "bestBlockNumber"))) || ((data.bestBlockHash === undefined) && (missing0 = "bestBlockHash"))) || ((data.chainId === undefined) && (missing0 = "chainId"))) || ((data.totalDifficulty === undefined) && (missing0 = "totalDifficulty"))) || ((data.genesisHash === undefined) && (missing0 = "genesisHash"))){
-validate852.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate914.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "network") || (key0 === "networkName")) || (key0 === "bestBlockNumber")) || (key0 === "bestBlockHash")) || (key0 === "chainId")) || (key0 === "totalDifficulty")) || (key0 === "genesisHash"))){
-validate852.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate914.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -16358,11 +17570,11 @@ if(data.network !== undefined){
 let data0 = data.network;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate852.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate914.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data0 === "dev") || (data0 === "mordor")) || (data0 === "etc"))){
-validate852.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema322.properties.network.enum},message:"must be equal to one of the allowed values"}];
+validate914.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema341.properties.network.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -16374,7 +17586,7 @@ if(valid0){
 if(data.networkName !== undefined){
 const _errs4 = errors;
 if(typeof data.networkName !== "string"){
-validate852.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate914.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -16387,13 +17599,13 @@ if(data.bestBlockNumber !== undefined){
 let data2 = data.bestBlockNumber;
 const _errs6 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate852.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate914.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-validate852.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate914.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16410,12 +17622,12 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(!pattern26.test(data3)){
-validate852.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
+validate914.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate852.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate914.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16429,13 +17641,13 @@ if(data.chainId !== undefined){
 let data4 = data.chainId;
 const _errs10 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate852.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate914.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate852.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate914.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16452,12 +17664,12 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(!pattern16.test(data5)){
-validate852.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""}];
+validate914.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""}];
 return false;
 }
 }
 else {
-validate852.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate914.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16473,12 +17685,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data6 === "string"){
 if(!pattern26.test(data6)){
-validate852.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
+validate914.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate852.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate914.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16497,17 +17709,17 @@ var valid0 = true;
 }
 }
 else {
-validate852.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate914.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate852.errors = vErrors;
+validate914.errors = vErrors;
 return errors === 0;
 }
 
-const schema323 = {"title":"McpSyncStatus","type":"object","description":"Synchronisation: structuredContent of the tool mcp_sync_status and the content of the resource svc://sync/status. mode: full (a full sync is catching up: the progress fields are present), regular (following peers' announcements, nothing to catch up), idle (peering is off). The numbers are those of eth_syncing.","properties":{"syncing":{"type":"boolean"},"mode":{"type":"string","enum":["full","regular","idle"]},"status":{"type":"string","enum":["syncing","synced","not_syncing"]},"bestBlock":{"type":"integer","minimum":0,"description":"Number of the head block."},"startingBlock":{"type":"integer","minimum":0},"currentBlock":{"type":"integer","minimum":0},"targetBlock":{"type":"integer","minimum":0,"description":"eth_syncing's highestBlock."},"remainingBlocks":{"type":"integer","minimum":0},"progressPercent":{"type":"number","minimum":0,"maximum":100,"description":"currentBlock / targetBlock, in percent with two decimals."},"peerSearch":{"type":"string","description":"Present while peering runs and no peer is connected: where the node looks for peers (bootnodes, DNS trees, discv4) and how many dials it tried."}},"required":["syncing","mode","status","bestBlock"],"additionalProperties":false,"$id":"McpSyncStatus.json"};
+const schema342 = {"title":"McpSyncStatus","type":"object","description":"Synchronisation: structuredContent of the tool mcp_sync_status and the content of the resource svc://sync/status. mode: full (a full sync is catching up: the progress fields are present), regular (following peers' announcements, nothing to catch up), idle (peering is off). The numbers are those of eth_syncing.","properties":{"syncing":{"type":"boolean"},"mode":{"type":"string","enum":["full","regular","idle"]},"status":{"type":"string","enum":["syncing","synced","not_syncing"]},"bestBlock":{"type":"integer","minimum":0,"description":"Number of the head block."},"startingBlock":{"type":"integer","minimum":0},"currentBlock":{"type":"integer","minimum":0},"targetBlock":{"type":"integer","minimum":0,"description":"eth_syncing's highestBlock."},"remainingBlocks":{"type":"integer","minimum":0},"progressPercent":{"type":"number","minimum":0,"maximum":100,"description":"currentBlock / targetBlock, in percent with two decimals."},"peerSearch":{"type":"string","description":"Present while peering runs and no peer is connected: where the node looks for peers (bootnodes, DNS trees, discv4) and how many dials it tried."}},"required":["syncing","mode","status","bestBlock"],"additionalProperties":false,"$id":"McpSyncStatus.json"};
 
-function validate854(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate916(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpSyncStatus.json" */;
 let vErrors = null;
 let errors = 0;
@@ -16515,14 +17727,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.syncing === undefined) && (missing0 = "syncing")) || ((data.mode === undefined) && (missing0 = "mode"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.bestBlock === undefined) && (missing0 = "bestBlock"))){
-validate854.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate916.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema323.properties, key0))){
-validate854.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema342.properties, key0))){
+validate916.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -16531,7 +17743,7 @@ if(_errs1 === errors){
 if(data.syncing !== undefined){
 const _errs2 = errors;
 if(typeof data.syncing !== "boolean"){
-validate854.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate916.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -16544,11 +17756,11 @@ if(data.mode !== undefined){
 let data1 = data.mode;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate854.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate916.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data1 === "full") || (data1 === "regular")) || (data1 === "idle"))){
-validate854.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema323.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+validate916.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema342.properties.mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -16561,11 +17773,11 @@ if(data.status !== undefined){
 let data2 = data.status;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate854.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate916.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data2 === "syncing") || (data2 === "synced")) || (data2 === "not_syncing"))){
-validate854.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema323.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate916.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema342.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -16578,13 +17790,13 @@ if(data.bestBlock !== undefined){
 let data3 = data.bestBlock;
 const _errs8 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate854.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate916.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-validate854.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate916.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16599,13 +17811,13 @@ if(data.startingBlock !== undefined){
 let data4 = data.startingBlock;
 const _errs10 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate854.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate916.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate854.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate916.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16620,13 +17832,13 @@ if(data.currentBlock !== undefined){
 let data5 = data.currentBlock;
 const _errs12 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-validate854.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate916.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data5 == "number"){
 if(data5 < 0 || isNaN(data5)){
-validate854.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate916.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16641,13 +17853,13 @@ if(data.targetBlock !== undefined){
 let data6 = data.targetBlock;
 const _errs14 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate854.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate916.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs14){
 if(typeof data6 == "number"){
 if(data6 < 0 || isNaN(data6)){
-validate854.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate916.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16662,13 +17874,13 @@ if(data.remainingBlocks !== undefined){
 let data7 = data.remainingBlocks;
 const _errs16 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate854.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate916.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 == "number"){
 if(data7 < 0 || isNaN(data7)){
-validate854.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate916.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16685,18 +17897,18 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data8 == "number"){
 if(data8 > 100 || isNaN(data8)){
-validate854.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate916.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data8 < 0 || isNaN(data8)){
-validate854.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate916.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 else {
-validate854.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate916.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -16709,7 +17921,7 @@ if(valid0){
 if(data.peerSearch !== undefined){
 const _errs20 = errors;
 if(typeof data.peerSearch !== "string"){
-validate854.errors = [{instancePath:instancePath+"/peerSearch",schemaPath:"#/properties/peerSearch/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate916.errors = [{instancePath:instancePath+"/peerSearch",schemaPath:"#/properties/peerSearch/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -16730,17 +17942,17 @@ var valid0 = true;
 }
 }
 else {
-validate854.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate916.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate854.errors = vErrors;
+validate916.errors = vErrors;
 return errors === 0;
 }
 
-const schema324 = {"title":"McpPeerList","type":"object","description":"The peer table: structuredContent of the tool mcp_peer_list and the content of the resource svc://peers/connected, sorted by id. count = every connection (net_listPeers), handshakedCount = net_peerCount.","properties":{"peering":{"type":"boolean","description":"Whether devp2p peering runs; when false the list is empty."},"count":{"type":"integer","minimum":0},"handshakedCount":{"type":"integer","minimum":0},"peers":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","description":"Connection id (host:port), as net_listPeers gives it."},"address":{"type":"string","description":"Remote host:port."},"direction":{"type":"string","enum":["inbound","outbound"]},"status":{"type":"string","enum":["connecting","handshaking","handshaked","idle","disconnected"]},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"clientId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]},"capabilities":{"type":"array","items":{"type":"string"}},"bestBlock":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}],"description":"Highest block the peer is known to have."},"totalDifficulty":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"A decimal integer as a string (may exceed 2^53)."}]},"foundBy":{"type":"string","enum":["static","discovery","dns","inbound"],"description":"How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."},"score":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0,"maximum":100,"description":"0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."}]}},"required":["id","address","direction","status","nodeId","clientId","capabilities","bestBlock","totalDifficulty","foundBy","score"],"additionalProperties":false}},"search":{"type":"object","description":"How the node looks for peers: discovery on or off, the discv4 table, the bootnodes and DNS trees it uses, and how many dials it tried.","properties":{"discovery":{"type":"boolean"},"udpPort":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}]},"tableSize":{"type":"integer","minimum":0,"description":"Nodes in the discv4 table."},"bootnodes":{"type":"array","items":{"type":"string"},"description":"host:port of the bootnodes and configured peers."},"dnsTrees":{"type":"array","items":{"type":"object","properties":{"url":{"type":"string"},"records":{"type":"integer","minimum":0},"error":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]}},"required":["url","records","error"],"additionalProperties":false}},"dialsTried":{"type":"integer","minimum":0},"dialsSucceeded":{"type":"integer","minimum":0},"candidates":{"type":"integer","minimum":0,"description":"Found nodes waiting to be dialled."}},"required":["discovery","udpPort","tableSize","bootnodes","dnsTrees","dialsTried","dialsSucceeded","candidates"],"additionalProperties":false}},"required":["peering","count","handshakedCount","peers"],"additionalProperties":false,"$id":"McpPeerList.json"};
+const schema343 = {"title":"McpPeerList","type":"object","description":"The peer table: structuredContent of the tool mcp_peer_list and the content of the resource svc://peers/connected, sorted by id. count = every connection (net_listPeers), handshakedCount = net_peerCount.","properties":{"peering":{"type":"boolean","description":"Whether devp2p peering runs; when false the list is empty."},"count":{"type":"integer","minimum":0},"handshakedCount":{"type":"integer","minimum":0},"peers":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","description":"Connection id (host:port), as net_listPeers gives it."},"address":{"type":"string","description":"Remote host:port."},"direction":{"type":"string","enum":["inbound","outbound"]},"status":{"type":"string","enum":["connecting","handshaking","handshaked","idle","disconnected"]},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"clientId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]},"capabilities":{"type":"array","items":{"type":"string"}},"bestBlock":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}],"description":"Highest block the peer is known to have."},"totalDifficulty":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"A decimal integer as a string (may exceed 2^53)."}]},"foundBy":{"type":"string","enum":["static","discovery","dns","inbound"],"description":"How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."},"score":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0,"maximum":100,"description":"0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."}]}},"required":["id","address","direction","status","nodeId","clientId","capabilities","bestBlock","totalDifficulty","foundBy","score"],"additionalProperties":false}},"search":{"type":"object","description":"How the node looks for peers: discovery on or off, the discv4 table, the bootnodes and DNS trees it uses, and how many dials it tried.","properties":{"discovery":{"type":"boolean"},"udpPort":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}]},"tableSize":{"type":"integer","minimum":0,"description":"Nodes in the discv4 table."},"bootnodes":{"type":"array","items":{"type":"string"},"description":"host:port of the bootnodes and configured peers."},"dnsTrees":{"type":"array","items":{"type":"object","properties":{"url":{"type":"string"},"records":{"type":"integer","minimum":0},"error":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]}},"required":["url","records","error"],"additionalProperties":false}},"dialsTried":{"type":"integer","minimum":0},"dialsSucceeded":{"type":"integer","minimum":0},"candidates":{"type":"integer","minimum":0,"description":"Found nodes waiting to be dialled."}},"required":["discovery","udpPort","tableSize","bootnodes","dnsTrees","dialsTried","dialsSucceeded","candidates"],"additionalProperties":false}},"required":["peering","count","handshakedCount","peers"],"additionalProperties":false,"$id":"McpPeerList.json"};
 
-function validate856(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate918(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPeerList.json" */;
 let vErrors = null;
 let errors = 0;
@@ -16748,14 +17960,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.peering === undefined) && (missing0 = "peering")) || ((data.count === undefined) && (missing0 = "count"))) || ((data.handshakedCount === undefined) && (missing0 = "handshakedCount"))) || ((data.peers === undefined) && (missing0 = "peers"))){
-validate856.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate918.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "peering") || (key0 === "count")) || (key0 === "handshakedCount")) || (key0 === "peers")) || (key0 === "search"))){
-validate856.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate918.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -16764,7 +17976,7 @@ if(_errs1 === errors){
 if(data.peering !== undefined){
 const _errs2 = errors;
 if(typeof data.peering !== "boolean"){
-validate856.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate918.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -16777,13 +17989,13 @@ if(data.count !== undefined){
 let data1 = data.count;
 const _errs4 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate856.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate918.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs4){
 if(typeof data1 == "number"){
 if(data1 < 0 || isNaN(data1)){
-validate856.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate918.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16798,13 +18010,13 @@ if(data.handshakedCount !== undefined){
 let data2 = data.handshakedCount;
 const _errs6 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate856.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate918.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-validate856.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate918.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16829,14 +18041,14 @@ if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing1;
 if((((((((((((data4.id === undefined) && (missing1 = "id")) || ((data4.address === undefined) && (missing1 = "address"))) || ((data4.direction === undefined) && (missing1 = "direction"))) || ((data4.status === undefined) && (missing1 = "status"))) || ((data4.nodeId === undefined) && (missing1 = "nodeId"))) || ((data4.clientId === undefined) && (missing1 = "clientId"))) || ((data4.capabilities === undefined) && (missing1 = "capabilities"))) || ((data4.bestBlock === undefined) && (missing1 = "bestBlock"))) || ((data4.totalDifficulty === undefined) && (missing1 = "totalDifficulty"))) || ((data4.foundBy === undefined) && (missing1 = "foundBy"))) || ((data4.score === undefined) && (missing1 = "score"))){
-validate856.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate918.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs12 = errors;
 for(const key1 in data4){
-if(!(func2.call(schema324.properties.peers.items.properties, key1))){
-validate856.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+if(!(func2.call(schema343.properties.peers.items.properties, key1))){
+validate918.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -16845,7 +18057,7 @@ if(_errs12 === errors){
 if(data4.id !== undefined){
 const _errs13 = errors;
 if(typeof data4.id !== "string"){
-validate856.errors = [{instancePath:instancePath+"/peers/" + i0+"/id",schemaPath:"#/properties/peers/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate918.errors = [{instancePath:instancePath+"/peers/" + i0+"/id",schemaPath:"#/properties/peers/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -16857,7 +18069,7 @@ if(valid2){
 if(data4.address !== undefined){
 const _errs15 = errors;
 if(typeof data4.address !== "string"){
-validate856.errors = [{instancePath:instancePath+"/peers/" + i0+"/address",schemaPath:"#/properties/peers/items/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate918.errors = [{instancePath:instancePath+"/peers/" + i0+"/address",schemaPath:"#/properties/peers/items/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -16870,11 +18082,11 @@ if(data4.direction !== undefined){
 let data7 = data4.direction;
 const _errs17 = errors;
 if(typeof data7 !== "string"){
-validate856.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate918.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data7 === "inbound") || (data7 === "outbound"))){
-validate856.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema324.properties.peers.items.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+validate918.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema343.properties.peers.items.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs17 === errors;
@@ -16887,11 +18099,11 @@ if(data4.status !== undefined){
 let data8 = data4.status;
 const _errs19 = errors;
 if(typeof data8 !== "string"){
-validate856.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate918.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data8 === "connecting") || (data8 === "handshaking")) || (data8 === "handshaked")) || (data8 === "idle")) || (data8 === "disconnected"))){
-validate856.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema324.properties.peers.items.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate918.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema343.properties.peers.items.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs19 === errors;
@@ -16961,7 +18173,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate856.errors = vErrors;
+validate918.errors = vErrors;
 return false;
 }
 else {
@@ -17028,7 +18240,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate856.errors = vErrors;
+validate918.errors = vErrors;
 return false;
 }
 else {
@@ -17058,7 +18270,7 @@ const len1 = data11.length;
 for(let i1=0; i1<len1; i1++){
 const _errs33 = errors;
 if(typeof data11[i1] !== "string"){
-validate856.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities/" + i1,schemaPath:"#/properties/peers/items/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate918.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities/" + i1,schemaPath:"#/properties/peers/items/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid5 = _errs33 === errors;
@@ -17068,7 +18280,7 @@ break;
 }
 }
 else {
-validate856.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities",schemaPath:"#/properties/peers/items/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate918.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities",schemaPath:"#/properties/peers/items/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17139,7 +18351,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
-validate856.errors = vErrors;
+validate918.errors = vErrors;
 return false;
 }
 else {
@@ -17220,7 +18432,7 @@ else {
 vErrors.push(err10);
 }
 errors++;
-validate856.errors = vErrors;
+validate918.errors = vErrors;
 return false;
 }
 else {
@@ -17244,11 +18456,11 @@ if(data4.foundBy !== undefined){
 let data15 = data4.foundBy;
 const _errs45 = errors;
 if(typeof data15 !== "string"){
-validate856.errors = [{instancePath:instancePath+"/peers/" + i0+"/foundBy",schemaPath:"#/properties/peers/items/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate918.errors = [{instancePath:instancePath+"/peers/" + i0+"/foundBy",schemaPath:"#/properties/peers/items/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data15 === "static") || (data15 === "discovery")) || (data15 === "dns")) || (data15 === "inbound"))){
-validate856.errors = [{instancePath:instancePath+"/peers/" + i0+"/foundBy",schemaPath:"#/properties/peers/items/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema324.properties.peers.items.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
+validate918.errors = [{instancePath:instancePath+"/peers/" + i0+"/foundBy",schemaPath:"#/properties/peers/items/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema343.properties.peers.items.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs45 === errors;
@@ -17330,7 +18542,7 @@ else {
 vErrors.push(err14);
 }
 errors++;
-validate856.errors = vErrors;
+validate918.errors = vErrors;
 return false;
 }
 else {
@@ -17363,7 +18575,7 @@ var valid2 = true;
 }
 }
 else {
-validate856.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate918.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -17374,7 +18586,7 @@ break;
 }
 }
 else {
-validate856.errors = [{instancePath:instancePath+"/peers",schemaPath:"#/properties/peers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate918.errors = [{instancePath:instancePath+"/peers",schemaPath:"#/properties/peers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17391,14 +18603,14 @@ if(errors === _errs52){
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
 let missing2;
 if(((((((((data17.discovery === undefined) && (missing2 = "discovery")) || ((data17.udpPort === undefined) && (missing2 = "udpPort"))) || ((data17.tableSize === undefined) && (missing2 = "tableSize"))) || ((data17.bootnodes === undefined) && (missing2 = "bootnodes"))) || ((data17.dnsTrees === undefined) && (missing2 = "dnsTrees"))) || ((data17.dialsTried === undefined) && (missing2 = "dialsTried"))) || ((data17.dialsSucceeded === undefined) && (missing2 = "dialsSucceeded"))) || ((data17.candidates === undefined) && (missing2 = "candidates"))){
-validate856.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate918.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs54 = errors;
 for(const key2 in data17){
 if(!((((((((key2 === "discovery") || (key2 === "udpPort")) || (key2 === "tableSize")) || (key2 === "bootnodes")) || (key2 === "dnsTrees")) || (key2 === "dialsTried")) || (key2 === "dialsSucceeded")) || (key2 === "candidates"))){
-validate856.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate918.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -17407,7 +18619,7 @@ if(_errs54 === errors){
 if(data17.discovery !== undefined){
 const _errs55 = errors;
 if(typeof data17.discovery !== "boolean"){
-validate856.errors = [{instancePath:instancePath+"/search/discovery",schemaPath:"#/properties/search/properties/discovery/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate918.errors = [{instancePath:instancePath+"/search/discovery",schemaPath:"#/properties/search/properties/discovery/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid9 = _errs55 === errors;
@@ -17477,7 +18689,7 @@ else {
 vErrors.push(err17);
 }
 errors++;
-validate856.errors = vErrors;
+validate918.errors = vErrors;
 return false;
 }
 else {
@@ -17501,13 +18713,13 @@ if(data17.tableSize !== undefined){
 let data20 = data17.tableSize;
 const _errs62 = errors;
 if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
-validate856.errors = [{instancePath:instancePath+"/search/tableSize",schemaPath:"#/properties/search/properties/tableSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate918.errors = [{instancePath:instancePath+"/search/tableSize",schemaPath:"#/properties/search/properties/tableSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs62){
 if(typeof data20 == "number"){
 if(data20 < 0 || isNaN(data20)){
-validate856.errors = [{instancePath:instancePath+"/search/tableSize",schemaPath:"#/properties/search/properties/tableSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate918.errors = [{instancePath:instancePath+"/search/tableSize",schemaPath:"#/properties/search/properties/tableSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -17528,7 +18740,7 @@ const len2 = data21.length;
 for(let i2=0; i2<len2; i2++){
 const _errs66 = errors;
 if(typeof data21[i2] !== "string"){
-validate856.errors = [{instancePath:instancePath+"/search/bootnodes/" + i2,schemaPath:"#/properties/search/properties/bootnodes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate918.errors = [{instancePath:instancePath+"/search/bootnodes/" + i2,schemaPath:"#/properties/search/properties/bootnodes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid11 = _errs66 === errors;
@@ -17538,7 +18750,7 @@ break;
 }
 }
 else {
-validate856.errors = [{instancePath:instancePath+"/search/bootnodes",schemaPath:"#/properties/search/properties/bootnodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate918.errors = [{instancePath:instancePath+"/search/bootnodes",schemaPath:"#/properties/search/properties/bootnodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17562,14 +18774,14 @@ if(errors === _errs70){
 if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
 let missing3;
 if((((data24.url === undefined) && (missing3 = "url")) || ((data24.records === undefined) && (missing3 = "records"))) || ((data24.error === undefined) && (missing3 = "error"))){
-validate856.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate918.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
 const _errs72 = errors;
 for(const key3 in data24){
 if(!(((key3 === "url") || (key3 === "records")) || (key3 === "error"))){
-validate856.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate918.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -17578,7 +18790,7 @@ if(_errs72 === errors){
 if(data24.url !== undefined){
 const _errs73 = errors;
 if(typeof data24.url !== "string"){
-validate856.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/url",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate918.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/url",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid13 = _errs73 === errors;
@@ -17591,13 +18803,13 @@ if(data24.records !== undefined){
 let data26 = data24.records;
 const _errs75 = errors;
 if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
-validate856.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/records",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/records/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate918.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/records",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/records/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs75){
 if(typeof data26 == "number"){
 if(data26 < 0 || isNaN(data26)){
-validate856.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/records",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/records/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate918.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/records",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/records/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -17655,7 +18867,7 @@ else {
 vErrors.push(err19);
 }
 errors++;
-validate856.errors = vErrors;
+validate918.errors = vErrors;
 return false;
 }
 else {
@@ -17680,7 +18892,7 @@ var valid13 = true;
 }
 }
 else {
-validate856.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate918.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -17691,7 +18903,7 @@ break;
 }
 }
 else {
-validate856.errors = [{instancePath:instancePath+"/search/dnsTrees",schemaPath:"#/properties/search/properties/dnsTrees/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate918.errors = [{instancePath:instancePath+"/search/dnsTrees",schemaPath:"#/properties/search/properties/dnsTrees/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17705,13 +18917,13 @@ if(data17.dialsTried !== undefined){
 let data28 = data17.dialsTried;
 const _errs82 = errors;
 if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
-validate856.errors = [{instancePath:instancePath+"/search/dialsTried",schemaPath:"#/properties/search/properties/dialsTried/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate918.errors = [{instancePath:instancePath+"/search/dialsTried",schemaPath:"#/properties/search/properties/dialsTried/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs82){
 if(typeof data28 == "number"){
 if(data28 < 0 || isNaN(data28)){
-validate856.errors = [{instancePath:instancePath+"/search/dialsTried",schemaPath:"#/properties/search/properties/dialsTried/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate918.errors = [{instancePath:instancePath+"/search/dialsTried",schemaPath:"#/properties/search/properties/dialsTried/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -17726,13 +18938,13 @@ if(data17.dialsSucceeded !== undefined){
 let data29 = data17.dialsSucceeded;
 const _errs84 = errors;
 if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
-validate856.errors = [{instancePath:instancePath+"/search/dialsSucceeded",schemaPath:"#/properties/search/properties/dialsSucceeded/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate918.errors = [{instancePath:instancePath+"/search/dialsSucceeded",schemaPath:"#/properties/search/properties/dialsSucceeded/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs84){
 if(typeof data29 == "number"){
 if(data29 < 0 || isNaN(data29)){
-validate856.errors = [{instancePath:instancePath+"/search/dialsSucceeded",schemaPath:"#/properties/search/properties/dialsSucceeded/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate918.errors = [{instancePath:instancePath+"/search/dialsSucceeded",schemaPath:"#/properties/search/properties/dialsSucceeded/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -17747,13 +18959,13 @@ if(data17.candidates !== undefined){
 let data30 = data17.candidates;
 const _errs86 = errors;
 if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
-validate856.errors = [{instancePath:instancePath+"/search/candidates",schemaPath:"#/properties/search/properties/candidates/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate918.errors = [{instancePath:instancePath+"/search/candidates",schemaPath:"#/properties/search/properties/candidates/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs86){
 if(typeof data30 == "number"){
 if(data30 < 0 || isNaN(data30)){
-validate856.errors = [{instancePath:instancePath+"/search/candidates",schemaPath:"#/properties/search/properties/candidates/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate918.errors = [{instancePath:instancePath+"/search/candidates",schemaPath:"#/properties/search/properties/candidates/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -17774,7 +18986,7 @@ var valid9 = true;
 }
 }
 else {
-validate856.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate918.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -17791,16 +19003,16 @@ var valid0 = true;
 }
 }
 else {
-validate856.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate918.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate856.errors = vErrors;
+validate918.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate844(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate906(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpToolCallResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -17808,14 +19020,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.content === undefined) && (missing0 = "content")){
-validate844.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate906.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "content") || (key0 === "structuredContent")) || (key0 === "isError"))){
-validate844.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate906.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -17830,8 +19042,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate816(data0[i0], {instancePath:instancePath+"/content/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate816.errors : vErrors.concat(validate816.errors);
+if(!(validate878(data0[i0], {instancePath:instancePath+"/content/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate878.errors : vErrors.concat(validate878.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -17841,7 +19053,7 @@ break;
 }
 }
 else {
-validate844.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate906.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17858,8 +19070,8 @@ const _errs6 = errors;
 let valid2 = false;
 let passing0 = null;
 const _errs7 = errors;
-if(!(validate846(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate846.errors : vErrors.concat(validate846.errors);
+if(!(validate908(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate908.errors : vErrors.concat(validate908.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -17868,8 +19080,8 @@ valid2 = true;
 passing0 = 0;
 }
 const _errs8 = errors;
-if(!(validate848(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate848.errors : vErrors.concat(validate848.errors);
+if(!(validate910(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate910.errors : vErrors.concat(validate910.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -17883,8 +19095,8 @@ valid2 = true;
 passing0 = 1;
 }
 const _errs9 = errors;
-if(!(validate852(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate852.errors : vErrors.concat(validate852.errors);
+if(!(validate914(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate914.errors : vErrors.concat(validate914.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -17898,8 +19110,8 @@ valid2 = true;
 passing0 = 2;
 }
 const _errs10 = errors;
-if(!(validate854(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate854.errors : vErrors.concat(validate854.errors);
+if(!(validate916(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate916.errors : vErrors.concat(validate916.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
@@ -17913,8 +19125,8 @@ valid2 = true;
 passing0 = 3;
 }
 const _errs11 = errors;
-if(!(validate856(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate856.errors : vErrors.concat(validate856.errors);
+if(!(validate918(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate918.errors : vErrors.concat(validate918.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
@@ -17940,7 +19152,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate844.errors = vErrors;
+validate906.errors = vErrors;
 return false;
 }
 else {
@@ -17963,7 +19175,7 @@ if(valid0){
 if(data.isError !== undefined){
 const _errs12 = errors;
 if(typeof data.isError !== "boolean"){
-validate844.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate906.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -17977,48 +19189,48 @@ var valid0 = true;
 }
 }
 else {
-validate844.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate906.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate844.errors = vErrors;
+validate906.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate843(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate905(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsCallResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate844(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate844.errors : vErrors.concat(validate844.errors);
+if(!(validate906(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate906.errors : vErrors.concat(validate906.errors);
 errors = vErrors.length;
 }
-validate843.errors = vErrors;
+validate905.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsListRequestParam = validate866;
-const schema325 = {"$ref":"McpListRequest.json","$id":"validateToolsListRequestParam"};
+export const validateToolsListRequestParam = validate928;
+const schema344 = {"$ref":"McpListRequest.json","$id":"validateToolsListRequestParam"};
 
-function validate866(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate928(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsListRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate820(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate820.errors : vErrors.concat(validate820.errors);
+if(!(validate882(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate882.errors : vErrors.concat(validate882.errors);
 errors = vErrors.length;
 }
-validate866.errors = vErrors;
+validate928.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsListResult = validate868;
-const schema326 = {"$ref":"McpToolList.json","$id":"validateToolsListResult"};
-const schema327 = {"title":"McpToolList","type":"object","description":"The tools of this server. nextCursor is never set (no paging).","properties":{"tools":{"type":"array","items":{"$ref":"McpTool.json"}},"nextCursor":{"type":"string"}},"required":["tools"],"additionalProperties":false,"$id":"McpToolList.json"};
-const schema328 = {"title":"McpTool","type":"object","description":"An MCP tool. inputSchema is the JSON Schema of its arguments, outputSchema that of its structuredContent; annotations are hints for clients (all tools here are read-only).","properties":{"name":{"type":"string"},"description":{"type":"string"},"inputSchema":{"type":"object","properties":{"type":{"type":"string","const":"object"},"properties":{"type":"object"},"required":{"type":"array","items":{"type":"string"}}},"required":["type"],"additionalProperties":true},"outputSchema":{"type":"object","properties":{"type":{"type":"string","const":"object"}},"required":["type"],"additionalProperties":true},"annotations":{"type":"object","properties":{"title":{"type":"string"},"readOnlyHint":{"type":"boolean"},"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"}},"additionalProperties":false}},"required":["name","description","inputSchema"],"additionalProperties":false,"$id":"McpTool.json"};
+export const validateToolsListResult = validate930;
+const schema345 = {"$ref":"McpToolList.json","$id":"validateToolsListResult"};
+const schema346 = {"title":"McpToolList","type":"object","description":"The tools of this server. nextCursor is never set (no paging).","properties":{"tools":{"type":"array","items":{"$ref":"McpTool.json"}},"nextCursor":{"type":"string"}},"required":["tools"],"additionalProperties":false,"$id":"McpToolList.json"};
+const schema347 = {"title":"McpTool","type":"object","description":"An MCP tool. inputSchema is the JSON Schema of its arguments, outputSchema that of its structuredContent; annotations are hints for clients (all tools here are read-only).","properties":{"name":{"type":"string"},"description":{"type":"string"},"inputSchema":{"type":"object","properties":{"type":{"type":"string","const":"object"},"properties":{"type":"object"},"required":{"type":"array","items":{"type":"string"}}},"required":["type"],"additionalProperties":true},"outputSchema":{"type":"object","properties":{"type":{"type":"string","const":"object"}},"required":["type"],"additionalProperties":true},"annotations":{"type":"object","properties":{"title":{"type":"string"},"readOnlyHint":{"type":"boolean"},"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"}},"additionalProperties":false}},"required":["name","description","inputSchema"],"additionalProperties":false,"$id":"McpTool.json"};
 
-function validate870(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate932(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpTool.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18026,14 +19238,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) && (missing0 = "name")) || ((data.description === undefined) && (missing0 = "description"))) || ((data.inputSchema === undefined) && (missing0 = "inputSchema"))){
-validate870.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate932.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "name") || (key0 === "description")) || (key0 === "inputSchema")) || (key0 === "outputSchema")) || (key0 === "annotations"))){
-validate870.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate932.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18042,7 +19254,7 @@ if(_errs1 === errors){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate870.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate932.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -18054,7 +19266,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate870.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate932.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -18070,7 +19282,7 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if((data2.type === undefined) && (missing1 = "type")){
-validate870.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate932.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
@@ -18078,11 +19290,11 @@ if(data2.type !== undefined){
 let data3 = data2.type;
 const _errs9 = errors;
 if(typeof data3 !== "string"){
-validate870.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate932.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("object" !== data3){
-validate870.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
+validate932.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -18095,7 +19307,7 @@ if(data2.properties !== undefined){
 let data4 = data2.properties;
 const _errs11 = errors;
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-validate870.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate932.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -18114,7 +19326,7 @@ const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
 const _errs15 = errors;
 if(typeof data5[i0] !== "string"){
-validate870.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate932.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -18124,7 +19336,7 @@ break;
 }
 }
 else {
-validate870.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate932.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -18138,7 +19350,7 @@ var valid1 = true;
 }
 }
 else {
-validate870.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate932.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -18155,25 +19367,25 @@ if(errors === _errs17){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 let missing2;
 if((data7.type === undefined) && (missing2 = "type")){
-validate870.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate932.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 if(data7.type !== undefined){
 let data8 = data7.type;
 if(typeof data8 !== "string"){
-validate870.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate932.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("object" !== data8){
-validate870.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
+validate932.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate870.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate932.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -18191,7 +19403,7 @@ if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 const _errs24 = errors;
 for(const key1 in data9){
 if(!(((((key1 === "title") || (key1 === "readOnlyHint")) || (key1 === "destructiveHint")) || (key1 === "idempotentHint")) || (key1 === "openWorldHint"))){
-validate870.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate932.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18200,7 +19412,7 @@ if(_errs24 === errors){
 if(data9.title !== undefined){
 const _errs25 = errors;
 if(typeof data9.title !== "string"){
-validate870.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"#/properties/annotations/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate932.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"#/properties/annotations/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid4 = _errs25 === errors;
@@ -18212,7 +19424,7 @@ if(valid4){
 if(data9.readOnlyHint !== undefined){
 const _errs27 = errors;
 if(typeof data9.readOnlyHint !== "boolean"){
-validate870.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"#/properties/annotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate932.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"#/properties/annotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid4 = _errs27 === errors;
@@ -18224,7 +19436,7 @@ if(valid4){
 if(data9.destructiveHint !== undefined){
 const _errs29 = errors;
 if(typeof data9.destructiveHint !== "boolean"){
-validate870.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"#/properties/annotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate932.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"#/properties/annotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid4 = _errs29 === errors;
@@ -18236,7 +19448,7 @@ if(valid4){
 if(data9.idempotentHint !== undefined){
 const _errs31 = errors;
 if(typeof data9.idempotentHint !== "boolean"){
-validate870.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"#/properties/annotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate932.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"#/properties/annotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid4 = _errs31 === errors;
@@ -18248,7 +19460,7 @@ if(valid4){
 if(data9.openWorldHint !== undefined){
 const _errs33 = errors;
 if(typeof data9.openWorldHint !== "boolean"){
-validate870.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"#/properties/annotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate932.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"#/properties/annotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid4 = _errs33 === errors;
@@ -18263,7 +19475,7 @@ var valid4 = true;
 }
 }
 else {
-validate870.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate932.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -18280,16 +19492,16 @@ var valid0 = true;
 }
 }
 else {
-validate870.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate932.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate870.errors = vErrors;
+validate932.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate869(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate931(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpToolList.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18297,14 +19509,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.tools === undefined) && (missing0 = "tools")){
-validate869.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate931.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "tools") || (key0 === "nextCursor"))){
-validate869.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate931.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18319,8 +19531,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate870(data0[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate870.errors : vErrors.concat(validate870.errors);
+if(!(validate932(data0[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate932.errors : vErrors.concat(validate932.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -18330,7 +19542,7 @@ break;
 }
 }
 else {
-validate869.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate931.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -18343,7 +19555,7 @@ if(valid0){
 if(data.nextCursor !== undefined){
 const _errs5 = errors;
 if(typeof data.nextCursor !== "string"){
-validate869.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate931.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -18356,32 +19568,32 @@ var valid0 = true;
 }
 }
 else {
-validate869.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate931.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate869.errors = vErrors;
+validate931.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate868(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate930(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsListResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate869(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate869.errors : vErrors.concat(validate869.errors);
+if(!(validate931(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate931.errors : vErrors.concat(validate931.errors);
 errors = vErrors.length;
 }
-validate868.errors = vErrors;
+validate930.errors = vErrors;
 return errors === 0;
 }
 
-export const validateRpcDiscoverResult = validate873;
-const schema329 = {"$ref":"OpenRpcDocument.json","$id":"validateRpcDiscoverResult"};
-const schema330 = {"title":"OpenRpcDocument","type":"object","description":"An OpenRPC 1.3 document (https://spec.open-rpc.org). Only its outline is constrained here; the full structure is defined by the OpenRPC meta-schema.","properties":{"openrpc":{"type":"string"},"info":{"type":"object","properties":{"title":{"type":"string"},"version":{"type":"string"}},"required":["title","version"],"additionalProperties":true},"methods":{"type":"array","items":{"type":"object"}}},"required":["openrpc","info","methods"],"additionalProperties":true,"$id":"OpenRpcDocument.json"};
+export const validateRpcDiscoverResult = validate935;
+const schema348 = {"$ref":"OpenRpcDocument.json","$id":"validateRpcDiscoverResult"};
+const schema349 = {"title":"OpenRpcDocument","type":"object","description":"An OpenRPC 1.3 document (https://spec.open-rpc.org). Only its outline is constrained here; the full structure is defined by the OpenRPC meta-schema.","properties":{"openrpc":{"type":"string"},"info":{"type":"object","properties":{"title":{"type":"string"},"version":{"type":"string"}},"required":["title","version"],"additionalProperties":true},"methods":{"type":"array","items":{"type":"object"}}},"required":["openrpc","info","methods"],"additionalProperties":true,"$id":"OpenRpcDocument.json"};
 
-function validate874(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate936(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="OpenRpcDocument.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18389,14 +19601,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.openrpc === undefined) && (missing0 = "openrpc")) || ((data.info === undefined) && (missing0 = "info"))) || ((data.methods === undefined) && (missing0 = "methods"))){
-validate874.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate936.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.openrpc !== undefined){
 const _errs2 = errors;
 if(typeof data.openrpc !== "string"){
-validate874.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"#/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate936.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"#/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -18412,14 +19624,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.title === undefined) && (missing1 = "title")) || ((data1.version === undefined) && (missing1 = "version"))){
-validate874.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate936.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data1.title !== undefined){
 const _errs7 = errors;
 if(typeof data1.title !== "string"){
-validate874.errors = [{instancePath:instancePath+"/info/title",schemaPath:"#/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate936.errors = [{instancePath:instancePath+"/info/title",schemaPath:"#/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -18431,7 +19643,7 @@ if(valid1){
 if(data1.version !== undefined){
 const _errs9 = errors;
 if(typeof data1.version !== "string"){
-validate874.errors = [{instancePath:instancePath+"/info/version",schemaPath:"#/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate936.errors = [{instancePath:instancePath+"/info/version",schemaPath:"#/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -18443,7 +19655,7 @@ var valid1 = true;
 }
 }
 else {
-validate874.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate936.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -18464,7 +19676,7 @@ for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 const _errs13 = errors;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-validate874.errors = [{instancePath:instancePath+"/methods/" + i0,schemaPath:"#/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate936.errors = [{instancePath:instancePath+"/methods/" + i0,schemaPath:"#/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -18474,7 +19686,7 @@ break;
 }
 }
 else {
-validate874.errors = [{instancePath:instancePath+"/methods",schemaPath:"#/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate936.errors = [{instancePath:instancePath+"/methods",schemaPath:"#/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -18488,32 +19700,32 @@ var valid0 = true;
 }
 }
 else {
-validate874.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate936.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate874.errors = vErrors;
+validate936.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate873(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate935(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateRpcDiscoverResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate874(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate874.errors : vErrors.concat(validate874.errors);
+if(!(validate936(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate936.errors : vErrors.concat(validate936.errors);
 errors = vErrors.length;
 }
-validate873.errors = vErrors;
+validate935.errors = vErrors;
 return errors === 0;
 }
 
-export const validateRpcModulesResult = validate876;
-const schema331 = {"$ref":"RpcModules.json","$id":"validateRpcModulesResult"};
-const schema332 = {"title":"RpcModules","type":"object","description":"The enabled namespaces, each with its API version \"1.0\". rpc is always present.","properties":{"eth":{"type":"string"},"web3":{"type":"string"},"net":{"type":"string"},"personal":{"type":"string"},"debug":{"type":"string"},"qa":{"type":"string"},"checkpointing":{"type":"string"},"svc":{"type":"string"},"test":{"type":"string"},"iele":{"type":"string"},"mcp":{"type":"string"},"rpc":{"type":"string"}},"required":["rpc"],"additionalProperties":false,"$id":"RpcModules.json"};
+export const validateRpcModulesResult = validate938;
+const schema350 = {"$ref":"RpcModules.json","$id":"validateRpcModulesResult"};
+const schema351 = {"title":"RpcModules","type":"object","description":"The enabled namespaces, each with its API version \"1.0\". rpc is always present.","properties":{"eth":{"type":"string"},"web3":{"type":"string"},"net":{"type":"string"},"personal":{"type":"string"},"debug":{"type":"string"},"qa":{"type":"string"},"checkpointing":{"type":"string"},"svc":{"type":"string"},"test":{"type":"string"},"iele":{"type":"string"},"mcp":{"type":"string"},"rpc":{"type":"string"}},"required":["rpc"],"additionalProperties":false,"$id":"RpcModules.json"};
 
-function validate877(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate939(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="RpcModules.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18521,14 +19733,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.rpc === undefined) && (missing0 = "rpc")){
-validate877.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate939.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema332.properties, key0))){
-validate877.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema351.properties, key0))){
+validate939.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18537,7 +19749,7 @@ if(_errs1 === errors){
 if(data.eth !== undefined){
 const _errs2 = errors;
 if(typeof data.eth !== "string"){
-validate877.errors = [{instancePath:instancePath+"/eth",schemaPath:"#/properties/eth/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate939.errors = [{instancePath:instancePath+"/eth",schemaPath:"#/properties/eth/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -18549,7 +19761,7 @@ if(valid0){
 if(data.web3 !== undefined){
 const _errs4 = errors;
 if(typeof data.web3 !== "string"){
-validate877.errors = [{instancePath:instancePath+"/web3",schemaPath:"#/properties/web3/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate939.errors = [{instancePath:instancePath+"/web3",schemaPath:"#/properties/web3/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -18561,7 +19773,7 @@ if(valid0){
 if(data.net !== undefined){
 const _errs6 = errors;
 if(typeof data.net !== "string"){
-validate877.errors = [{instancePath:instancePath+"/net",schemaPath:"#/properties/net/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate939.errors = [{instancePath:instancePath+"/net",schemaPath:"#/properties/net/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -18573,7 +19785,7 @@ if(valid0){
 if(data.personal !== undefined){
 const _errs8 = errors;
 if(typeof data.personal !== "string"){
-validate877.errors = [{instancePath:instancePath+"/personal",schemaPath:"#/properties/personal/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate939.errors = [{instancePath:instancePath+"/personal",schemaPath:"#/properties/personal/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -18585,7 +19797,7 @@ if(valid0){
 if(data.debug !== undefined){
 const _errs10 = errors;
 if(typeof data.debug !== "string"){
-validate877.errors = [{instancePath:instancePath+"/debug",schemaPath:"#/properties/debug/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate939.errors = [{instancePath:instancePath+"/debug",schemaPath:"#/properties/debug/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -18597,7 +19809,7 @@ if(valid0){
 if(data.qa !== undefined){
 const _errs12 = errors;
 if(typeof data.qa !== "string"){
-validate877.errors = [{instancePath:instancePath+"/qa",schemaPath:"#/properties/qa/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate939.errors = [{instancePath:instancePath+"/qa",schemaPath:"#/properties/qa/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -18609,7 +19821,7 @@ if(valid0){
 if(data.checkpointing !== undefined){
 const _errs14 = errors;
 if(typeof data.checkpointing !== "string"){
-validate877.errors = [{instancePath:instancePath+"/checkpointing",schemaPath:"#/properties/checkpointing/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate939.errors = [{instancePath:instancePath+"/checkpointing",schemaPath:"#/properties/checkpointing/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -18621,7 +19833,7 @@ if(valid0){
 if(data.svc !== undefined){
 const _errs16 = errors;
 if(typeof data.svc !== "string"){
-validate877.errors = [{instancePath:instancePath+"/svc",schemaPath:"#/properties/svc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate939.errors = [{instancePath:instancePath+"/svc",schemaPath:"#/properties/svc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -18633,7 +19845,7 @@ if(valid0){
 if(data.test !== undefined){
 const _errs18 = errors;
 if(typeof data.test !== "string"){
-validate877.errors = [{instancePath:instancePath+"/test",schemaPath:"#/properties/test/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate939.errors = [{instancePath:instancePath+"/test",schemaPath:"#/properties/test/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -18645,7 +19857,7 @@ if(valid0){
 if(data.iele !== undefined){
 const _errs20 = errors;
 if(typeof data.iele !== "string"){
-validate877.errors = [{instancePath:instancePath+"/iele",schemaPath:"#/properties/iele/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate939.errors = [{instancePath:instancePath+"/iele",schemaPath:"#/properties/iele/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -18657,7 +19869,7 @@ if(valid0){
 if(data.mcp !== undefined){
 const _errs22 = errors;
 if(typeof data.mcp !== "string"){
-validate877.errors = [{instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate939.errors = [{instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -18669,7 +19881,7 @@ if(valid0){
 if(data.rpc !== undefined){
 const _errs24 = errors;
 if(typeof data.rpc !== "string"){
-validate877.errors = [{instancePath:instancePath+"/rpc",schemaPath:"#/properties/rpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate939.errors = [{instancePath:instancePath+"/rpc",schemaPath:"#/properties/rpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs24 === errors;
@@ -18692,23 +19904,499 @@ var valid0 = true;
 }
 }
 else {
-validate877.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate939.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate877.errors = vErrors;
+validate939.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate876(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate938(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateRpcModulesResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate877(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate877.errors : vErrors.concat(validate877.errors);
+if(!(validate939(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate939.errors : vErrors.concat(validate939.errors);
 errors = vErrors.length;
 }
-validate876.errors = vErrors;
+validate938.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTxpoolContentResult = validate941;
+const schema352 = {"$ref":"TxPoolContent.json","$id":"validateTxpoolContentResult"};
+const schema353 = {"title":"TxPoolContent","type":"object","description":"The pool: pending = executable now (each sender's nonces continuous from its account nonce), queued = waiting behind a nonce gap. Transactions have null blockHash, blockNumber and transactionIndex.","properties":{"pending":{"$ref":"TxPoolTransactionsBySender.json"},"queued":{"$ref":"TxPoolTransactionsBySender.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolContent.json"};
+const schema354 = {"title":"TxPoolTransactionsBySender","type":"object","description":"Pooled transactions keyed by sender (EIP-55 checksummed address, as geth keys them), then by decimal nonce.","additionalProperties":{"$ref":"TxPoolTransactionsByNonce.json"},"$id":"TxPoolTransactionsBySender.json"};
+const schema355 = {"title":"TxPoolTransactionsByNonce","type":"object","description":"One sender's pooled transactions, keyed by nonce in decimal (\"0\", \"1\", …).","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"Transaction.json"},"$id":"TxPoolTransactionsByNonce.json"};
+
+function validate944(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="TxPoolTransactionsByNonce.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+const _errs1 = errors;
+if(typeof key0 === "string"){
+if(!pattern16.test(key0)){
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",propertyName:key0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate944.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid0){
+for(const key1 in data){
+const _errs3 = errors;
+if(!(validate151(data[key1], {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key1,rootData}))){
+vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs3 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate944.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate944.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate943(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="TxPoolTransactionsBySender.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+const _errs2 = errors;
+if(!(validate944(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
+vErrors = vErrors === null ? validate944.errors : vErrors.concat(validate944.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+if(!valid0){
+break;
+}
+}
+}
+else {
+validate943.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate943.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate942(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="TxPoolContent.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
+validate942.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "pending") || (key0 === "queued"))){
+validate942.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.pending !== undefined){
+const _errs2 = errors;
+if(!(validate943(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate943.errors : vErrors.concat(validate943.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.queued !== undefined){
+const _errs3 = errors;
+if(!(validate943(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate943.errors : vErrors.concat(validate943.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate942.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate942.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate941(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTxpoolContentResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate942(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate942.errors : vErrors.concat(validate942.errors);
+errors = vErrors.length;
+}
+validate941.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTxpoolContentFromAddressParam = validate950;
+const schema356 = {"$ref":"address.json","$id":"validateTxpoolContentFromAddressParam"};
+
+function validate950(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTxpoolContentFromAddressParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+validate950.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTxpoolContentFromResult = validate952;
+const schema357 = {"$ref":"TxPoolSenderContent.json","$id":"validateTxpoolContentFromResult"};
+const schema358 = {"title":"TxPoolSenderContent","type":"object","description":"One sender's pooled transactions: pending (executable) and queued (behind a nonce gap), keyed by decimal nonce.","properties":{"pending":{"$ref":"TxPoolTransactionsByNonce.json"},"queued":{"$ref":"TxPoolTransactionsByNonce.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolSenderContent.json"};
+
+function validate953(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="TxPoolSenderContent.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
+validate953.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "pending") || (key0 === "queued"))){
+validate953.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.pending !== undefined){
+const _errs2 = errors;
+if(!(validate944(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate944.errors : vErrors.concat(validate944.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.queued !== undefined){
+const _errs3 = errors;
+if(!(validate944(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate944.errors : vErrors.concat(validate944.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate953.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate953.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate952(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTxpoolContentFromResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate953(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate953.errors : vErrors.concat(validate953.errors);
+errors = vErrors.length;
+}
+validate952.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTxpoolInspectResult = validate957;
+const schema359 = {"$ref":"TxPoolInspection.json","$id":"validateTxpoolInspectResult"};
+const schema360 = {"title":"TxPoolInspection","type":"object","description":"The pool as text: pending (executable) and queued (behind a nonce gap) transaction summaries.","properties":{"pending":{"$ref":"TxPoolSummariesBySender.json"},"queued":{"$ref":"TxPoolSummariesBySender.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolInspection.json"};
+const schema361 = {"title":"TxPoolSummariesBySender","type":"object","description":"One line per pooled transaction, keyed by checksummed sender then decimal nonce: \"<to>: <value> wei + <gas> gas × <gasPrice> wei\", or \"contract creation: …\" without a recipient.","additionalProperties":{"type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"type":"string"}},"$id":"TxPoolSummariesBySender.json"};
+
+function validate959(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="TxPoolSummariesBySender.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+let data0 = data[key0];
+const _errs2 = errors;
+if(errors === _errs2){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+for(const key1 in data0){
+const _errs4 = errors;
+if(typeof key1 === "string"){
+if(!pattern16.test(key1)){
+const err0 = {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",propertyName:key1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid1 = _errs4 === errors;
+if(!valid1){
+const err1 = {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate959.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid1){
+for(const key2 in data0){
+const _errs6 = errors;
+if(typeof data0[key2] !== "string"){
+validate959.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid2 = _errs6 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+else {
+validate959.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+if(!valid0){
+break;
+}
+}
+}
+else {
+validate959.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate959.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate958(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="TxPoolInspection.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
+validate958.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "pending") || (key0 === "queued"))){
+validate958.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.pending !== undefined){
+const _errs2 = errors;
+if(!(validate959(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate959.errors : vErrors.concat(validate959.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.queued !== undefined){
+const _errs3 = errors;
+if(!(validate959(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate959.errors : vErrors.concat(validate959.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate958.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate958.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate957(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTxpoolInspectResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate958(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate958.errors : vErrors.concat(validate958.errors);
+errors = vErrors.length;
+}
+validate957.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTxpoolStatusResult = validate963;
+const schema362 = {"$ref":"TxPoolStatus.json","$id":"validateTxpoolStatusResult"};
+const schema363 = {"title":"TxPoolStatus","type":"object","description":"How many pooled transactions are executable (pending) and how many wait behind a nonce gap (queued).","properties":{"pending":{"$ref":"uint.json"},"queued":{"$ref":"uint.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolStatus.json"};
+
+function validate964(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="TxPoolStatus.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
+validate964.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "pending") || (key0 === "queued"))){
+validate964.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.pending !== undefined){
+const _errs2 = errors;
+if(!(validate25(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.queued !== undefined){
+const _errs3 = errors;
+if(!(validate25(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate964.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate964.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate963(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTxpoolStatusResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate964(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate964.errors : vErrors.concat(validate964.errors);
+errors = vErrors.length;
+}
+validate963.errors = vErrors;
 return errors === 0;
 }

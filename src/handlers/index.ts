@@ -1,5 +1,6 @@
 /** Every handler, by namespace: the object the dispatcher calls into. `tsc` checks it against the generated interfaces. */
 import type { Handlers } from '../generated/handlers.js';
+import { adminHandlers } from './admin/index.js';
 import { checkpointingHandlers } from './checkpointing/index.js';
 import type { HandlerContext } from '../rpc/context.js';
 import { debugHandlers } from './debug/index.js';
@@ -12,6 +13,7 @@ import { qaHandlers } from './qa/index.js';
 import { rpcHandlers } from './rpc/index.js';
 import { svcHandlers } from './svc/index.js';
 import { testHandlers } from './test/index.js';
+import { txpoolHandlers } from './txpool/index.js';
 import { web3Handlers } from './web3/index.js';
 
 export type { HandlerContext } from '../rpc/context.js';
@@ -29,4 +31,6 @@ export const handlers: Handlers<HandlerContext> = {
   iele: ieleHandlers,
   mcp: mcpHandlers,
   rpc: rpcHandlers,
+  txpool: txpoolHandlers,
+  admin: adminHandlers,
 };

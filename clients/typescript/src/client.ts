@@ -55,6 +55,17 @@ export interface RpcMethodsClient {
    */
   eth_estimateGas(...params: T.EthEstimateGasParams): Promise<T.EthEstimateGasResult>;
   /**
+   * `eth_feeHistory`: Returns base fees, gas use and gas-price percentiles of recent blocks.
+   *
+   * @param blockCount How many blocks, ending at newestBlock: a hex quantity or a decimal number.
+   * @param newestBlock The last block of the range: a number or a tag.
+   * @param [rewardPercentiles] Ascending percentiles (0 to 100) of gas used at which to sample the gas prices paid in each block.
+   * @returns feeHistory
+   * @throws {RpcClientError} -32000 request beyond head block: requested <n>, head <head>
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   */
+  eth_feeHistory(...params: T.EthFeeHistoryParams): Promise<T.EthFeeHistoryResult>;
+  /**
    * `eth_gasPrice`: Returns a gas price suggestion in wei.
    *
    * @returns gasPrice
@@ -141,6 +152,21 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32005 query returned more than 10000 results; narrow the block range, e.g. 0x…..0x…
    */
   eth_getFilterLogs(...params: T.EthGetFilterLogsParams): Promise<T.EthGetFilterLogsResult>;
+  /**
+   * `eth_getHeaderByHash`: Returns a block's header by hash.
+   *
+   * @param blockHash Hash of the block.
+   * @returns header
+   */
+  eth_getHeaderByHash(...params: T.EthGetHeaderByHashParams): Promise<T.EthGetHeaderByHashResult>;
+  /**
+   * `eth_getHeaderByNumber`: Returns a block's header by number or tag.
+   *
+   * @param block A block number or tag.
+   * @returns header
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   */
+  eth_getHeaderByNumber(...params: T.EthGetHeaderByNumberParams): Promise<T.EthGetHeaderByNumberResult>;
   /**
    * `eth_getLogs`: Returns the logs matching a filter.
    *
@@ -300,6 +326,12 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32002 mining is not available: this network does not use proof-of-work
    */
   eth_hashrate(...params: T.EthHashrateParams): Promise<T.EthHashrateResult>;
+  /**
+   * `eth_maxPriorityFeePerGas`: Returns a tip suggestion in wei: on Ethereum Classic, the gas price suggestion.
+   *
+   * @returns maxPriorityFeePerGas
+   */
+  eth_maxPriorityFeePerGas(...params: T.EthMaxPriorityFeePerGasParams): Promise<T.EthMaxPriorityFeePerGasResult>;
   /**
    * `eth_mining`: Tells whether this node is mining.
    *
@@ -640,6 +672,40 @@ export interface RpcMethodsClient {
    */
   debug_accountRange(...params: T.DebugAccountRangeParams): Promise<T.DebugAccountRangeResult>;
   /**
+   * `debug_getRawBlock`: Returns a block's RLP encoding.
+   *
+   * @param block A block number, tag or hash, or an EIP-1898 object.
+   * @returns block
+   * @throws {RpcClientError} -32001 Block 0x… not found
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   */
+  debug_getRawBlock(...params: T.DebugGetRawBlockParams): Promise<T.DebugGetRawBlockResult>;
+  /**
+   * `debug_getRawHeader`: Returns a block header's RLP encoding.
+   *
+   * @param block A block number, tag or hash, or an EIP-1898 object.
+   * @returns header
+   * @throws {RpcClientError} -32001 Block 0x… not found
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   */
+  debug_getRawHeader(...params: T.DebugGetRawHeaderParams): Promise<T.DebugGetRawHeaderResult>;
+  /**
+   * `debug_getRawReceipts`: Returns a block's receipts in their consensus encoding.
+   *
+   * @param block A block number, tag or hash, or an EIP-1898 object.
+   * @returns receipts
+   * @throws {RpcClientError} -32001 Block 0x… not found
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   */
+  debug_getRawReceipts(...params: T.DebugGetRawReceiptsParams): Promise<T.DebugGetRawReceiptsResult>;
+  /**
+   * `debug_getRawTransaction`: Returns a transaction's signed encoding.
+   *
+   * @param transactionHash Hash of the transaction.
+   * @returns transaction
+   */
+  debug_getRawTransaction(...params: T.DebugGetRawTransactionParams): Promise<T.DebugGetRawTransactionResult>;
+  /**
    * `debug_listPeersInfo`: Lists peers with what they announced.
    *
    * @returns peers
@@ -921,6 +987,31 @@ export interface RpcMethodsClient {
    * @returns modules
    */
   rpc_modules(...params: T.RpcModulesParams): Promise<T.RpcModulesResult>;
+  /**
+   * `txpool_content`: Returns every pooled transaction, pending and queued, by sender and nonce.
+   *
+   * @returns content
+   */
+  txpool_content(...params: T.TxpoolContentParams): Promise<T.TxpoolContentResult>;
+  /**
+   * `txpool_contentFrom`: Returns one sender's pooled transactions, pending and queued, by nonce.
+   *
+   * @param address The sender.
+   * @returns content
+   */
+  txpool_contentFrom(...params: T.TxpoolContentFromParams): Promise<T.TxpoolContentFromResult>;
+  /**
+   * `txpool_inspect`: Returns a one-line summary of every pooled transaction, by sender and nonce.
+   *
+   * @returns inspection
+   */
+  txpool_inspect(...params: T.TxpoolInspectParams): Promise<T.TxpoolInspectResult>;
+  /**
+   * `txpool_status`: Returns how many transactions are pending and queued.
+   *
+   * @returns status
+   */
+  txpool_status(...params: T.TxpoolStatusParams): Promise<T.TxpoolStatusResult>;
 }
 
 /** Client member name → JSON-RPC method name. */
@@ -931,6 +1022,7 @@ const METHOD_NAMES: { readonly [member: string]: string } = {
   eth_chainId: 'eth_chainId',
   eth_coinbase: 'eth_coinbase',
   eth_estimateGas: 'eth_estimateGas',
+  eth_feeHistory: 'eth_feeHistory',
   eth_gasPrice: 'eth_gasPrice',
   eth_getBalance: 'eth_getBalance',
   eth_getBlockByHash: 'eth_getBlockByHash',
@@ -941,6 +1033,8 @@ const METHOD_NAMES: { readonly [member: string]: string } = {
   eth_getCode: 'eth_getCode',
   eth_getFilterChanges: 'eth_getFilterChanges',
   eth_getFilterLogs: 'eth_getFilterLogs',
+  eth_getHeaderByHash: 'eth_getHeaderByHash',
+  eth_getHeaderByNumber: 'eth_getHeaderByNumber',
   eth_getLogs: 'eth_getLogs',
   eth_getProof: 'eth_getProof',
   eth_getRawTransactionByBlockHashAndIndex: 'eth_getRawTransactionByBlockHashAndIndex',
@@ -959,6 +1053,7 @@ const METHOD_NAMES: { readonly [member: string]: string } = {
   eth_getUncleCountByBlockNumber: 'eth_getUncleCountByBlockNumber',
   eth_getWork: 'eth_getWork',
   eth_hashrate: 'eth_hashrate',
+  eth_maxPriorityFeePerGas: 'eth_maxPriorityFeePerGas',
   eth_mining: 'eth_mining',
   eth_newBlockFilter: 'eth_newBlockFilter',
   eth_newFilter: 'eth_newFilter',
@@ -998,6 +1093,10 @@ const METHOD_NAMES: { readonly [member: string]: string } = {
   personal_signAndSendTransaction: 'personal_signAndSendTransaction',
   personal_unlockAccount: 'personal_unlockAccount',
   debug_accountRange: 'debug_accountRange',
+  debug_getRawBlock: 'debug_getRawBlock',
+  debug_getRawHeader: 'debug_getRawHeader',
+  debug_getRawReceipts: 'debug_getRawReceipts',
+  debug_getRawTransaction: 'debug_getRawTransaction',
   debug_listPeersInfo: 'debug_listPeersInfo',
   debug_storageRangeAt: 'debug_storageRangeAt',
   debug_traceBlock: 'debug_traceBlock',
@@ -1029,6 +1128,10 @@ const METHOD_NAMES: { readonly [member: string]: string } = {
   tools_list: 'tools/list',
   rpc_discover: 'rpc.discover',
   rpc_modules: 'rpc_modules',
+  txpool_content: 'txpool_content',
+  txpool_contentFrom: 'txpool_contentFrom',
+  txpool_inspect: 'txpool_inspect',
+  txpool_status: 'txpool_status',
 };
 
 export interface JsonRpcRequest {

@@ -16,7 +16,7 @@ import {
 } from '@ethereumjs/tx';
 import { type Address, SECP256K1_ORDER_DIV_2, bytesToBigInt } from '@ethereumjs/util';
 import { installFastSenderAddress } from '../exec/sender-address.js';
-import { TxRejectedError } from './errors.js';
+import { TxRejectedError, feeMarketRefused } from './errors.js';
 
 /** The transaction kinds ETC has: legacy (type 0) and EIP-2930 access-list (type 1, from Magneto). */
 export type PoolTransaction = LegacyTx | AccessList2930Tx;
@@ -28,7 +28,6 @@ export interface DecodeRules {
 }
 
 const TYPE_NAMES: Record<number, string> = {
-  2: 'type 2 (EIP-1559 fee market)',
   3: 'type 3 (EIP-4844 blob)',
   4: 'type 4 (EIP-7702 set-code)',
 };
@@ -40,6 +39,7 @@ export function decodePoolTransaction(raw: Uint8Array, rules: DecodeRules): Pool
   const first = raw[0];
   if (first >= 0xc0) return decodeLegacy(raw, rules);
   if (first === 0x01) return decodeAccessList(raw, rules);
+  if (first === 0x02) throw feeMarketRefused();
   if (first <= 0x7f) {
     const name = TYPE_NAMES[first] ?? `type ${first}`;
     throw new TxRejectedError(

@@ -57,6 +57,20 @@ export class TxRejectedError extends Error {
   }
 }
 
+/**
+ * The refusal of an EIP-1559 (type 2) transaction, whether it arrives signed (eth_sendRawTransaction) or as a request
+ * with maxFeePerGas (eth_sendTransaction): the fee market is not active on Ethereum Classic, so the message says how
+ * to send the legacy transaction that works instead. Starts with geth's "transaction type not supported".
+ */
+export const FEE_MARKET_REFUSAL =
+  'transaction type not supported: EIP-1559 (type 2, maxFeePerGas / maxPriorityFeePerGas) transactions are not ' +
+  'active on Ethereum Classic, which has no base fee; send a legacy transaction instead: type 0 with gasPrice ' +
+  '(ethers / viem: `type: 0`; Foundry: `cast send --legacy`, `forge script --legacy`)';
+
+export function feeMarketRefused(): TxRejectedError {
+  return new TxRejectedError('unsupported-type', FEE_MARKET_REFUSAL);
+}
+
 export function isTxRejectedError(error: unknown): error is TxRejectedError {
   return error instanceof TxRejectedError;
 }

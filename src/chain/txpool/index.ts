@@ -5,7 +5,14 @@
 export { TxPool, type AddTxResult, type ReorgResult } from './txpool.js';
 export type { TxAddedEvent, TxDropReason, TxDroppedEvent, TxPoolEvents } from './events.js';
 export type { PoolChainView, PoolAccount } from './chain-view.js';
-export { TxRejectedError, isTxRejectedError, type TxRejectionReason, type TxRejectionDetails } from './errors.js';
+export {
+  FEE_MARKET_REFUSAL,
+  TxRejectedError,
+  feeMarketRefused,
+  isTxRejectedError,
+  type TxRejectionReason,
+  type TxRejectionDetails,
+} from './errors.js';
 export { resolvePoolOptions, type TxPoolOptions, type ResolvedPoolOptions } from './options.js';
 export { ExecutableTxCursor } from './executable-cursor.js';
 export { decodePoolTransaction, recoverSender, type PoolTransaction, type DecodeRules } from './decode.js';

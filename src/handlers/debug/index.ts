@@ -1,6 +1,7 @@
 import type { DebugHandlers } from '../../generated/handlers.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { debug_accountRange } from './accountRange.js';
+import { debugRawHandlers } from './getRaw.js';
 import { debug_listPeersInfo } from './listPeersInfo.js';
 import { debug_storageRangeAt } from './storageRangeAt.js';
 import { debug_traceBlock, debug_traceBlockByHash, debug_traceBlockByNumber } from './traceBlock.js';
@@ -17,4 +18,5 @@ export const debugHandlers: DebugHandlers<HandlerContext> = {
   debug_traceBlockByNumber,
   debug_traceCall,
   debug_traceTransaction,
+  ...debugRawHandlers,
 };

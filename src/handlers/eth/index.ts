@@ -1,6 +1,7 @@
 import type { EthHandlers } from '../../generated/handlers.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { eth_chainId } from './chainId.js';
+import { ethExtraHandlers } from './extras.handlers.js';
 import { ethLogHandlers } from './logs.handlers.js';
 import { ethMiningHandlers } from './mining.handlers.js';
 import { ethReadHandlers } from './read.handlers.js';
@@ -13,4 +14,5 @@ export const ethHandlers: EthHandlers<HandlerContext> = {
   ...ethWriteHandlers,
   ...ethMiningHandlers,
   ...ethLogHandlers,
+  ...ethExtraHandlers,
 };

@@ -8,7 +8,8 @@ import type { UnsignedLegacyTx } from '../../chain/accounts/index.js';
 import type { ChainEngine } from '../../chain/engine.js';
 import type { TransactionRequest } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';
-import { ErrorCode, invalidParams } from '../../rpc/errors.js';
+import { ErrorCode, RpcError, invalidParams } from '../../rpc/errors.js';
+import { FEE_MARKET_REFUSAL } from '../../chain/txpool/index.js';
 import { KeyedLock } from '../../chain/keyed-lock.js';
 import { pendingNonce } from '../block-ref.js';
 import { bytesFromHex, fieldQuantity, fromQuantity } from '../hex.js';
@@ -93,22 +94,21 @@ export async function fillTransaction(
 /** What each typed-transaction number is, for the refusal message. */
 const TYPE_NAMES: Readonly<Record<string, string>> = {
   '1': 'EIP-2930 (access list)',
-  '2': 'EIP-1559 (fee market), which Ethereum Classic does not have',
   '3': 'EIP-4844 (blob), which Ethereum Classic does not have',
   '4': 'EIP-7702 (set code), which Ethereum Classic does not have',
 };
 
 /**
  * The node's keys sign legacy (EIP-155) transactions only. A request for another kind is refused with what to do
- * instead, rather than signed as something the caller did not ask for.
+ * instead, rather than signed as something the caller did not ask for. An EIP-1559 request (type 2 or fee-market
+ * fields) gets the refusal a signed type-2 transaction gets from the pool (-32003, how to send a legacy one), so a
+ * wallet sees one answer whichever path it took.
  */
 function refuseUnsignableKinds(request: TransactionRequest): void {
-  if (request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined) {
-    throw invalidParams(
-      'invalid params: maxFeePerGas and maxPriorityFeePerGas belong to EIP-1559 transactions, which Ethereum Classic does not have; send gasPrice',
-    );
-  }
   const type = request.type === undefined ? 0n : BigInt(request.type);
+  if (type === 2n || request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined) {
+    throw new RpcError(ErrorCode.TransactionRejected, FEE_MARKET_REFUSAL);
+  }
   if (type === 0n && (request.accessList?.length ?? 0) === 0) return;
   const kind = type === 0n ? 'EIP-2930 (access list)' : (TYPE_NAMES[type.toString()] ?? 'unknown');
   throw invalidParams(

@@ -9,6 +9,8 @@ export const DEFAULT_PROTECTED: readonly string[] = [
   'qa',
   'test',
   'checkpointing',
+  'txpool',
+  'admin',
   'eth_sendTransaction',
   'eth_sendRawTransaction',
   'eth_sign',
