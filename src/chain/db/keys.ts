@@ -63,7 +63,8 @@ export const keys = {
  * `checkpointing`: the ECIP-1097 activation block the database was created with (absent = created without).
  * `snapBase`: the block whose state a snap sync downloaded (see state/snap-base.ts); absent on a node that executed
  * every block from genesis.
+ * `forkBase`: on a forked chain (fork/fork-base.ts), the upstream block it starts on; absent on every other chain.
  */
-export type MetaName = 'head' | 'genesis' | 'version' | 'checkpointing' | 'snapBase';
+export type MetaName = 'head' | 'genesis' | 'version' | 'checkpointing' | 'snapBase' | 'forkBase';
 
 export const SCHEMA_VERSION = 1;
