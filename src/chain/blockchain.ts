@@ -35,6 +35,9 @@ import type { LogIndexReader } from './logs/log-index.js';
 import { GenesisMismatchError } from './networks/genesis.js';
 import { cacheLimitsOf } from './cache-limits.js';
 import type { CacheLimits } from './cache-limits.js';
+import { decodeForkBase, openForkBase, preForkHashes } from './fork/fork-base.js';
+import { ForkStateSource } from './fork/fork-state.js';
+import type { ForkUpstream } from './fork/upstream.js';
 import type { StateView } from './state/state-view.js';
 import { SnapStateStore } from './state/snap-store.js';
 import { TrieNodeStore } from './state/trie-db.js';
@@ -55,6 +58,8 @@ export interface OpenOptions {
   readonly evmOnly?: boolean;
   /** Bounds of the in-memory caches and of LevelDB's cache and write buffer; unset ones take DEFAULT_CACHE_LIMITS. */
   readonly caches?: Partial<CacheLimits>;
+  /** Fork mode: the chain starts on this upstream's block and reads its state from there (fork/). */
+  readonly fork?: ForkUpstream;
 }
 
 export class Blockchain extends EventEmitter<ChainEvents> {
@@ -74,7 +79,7 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     private readonly nodes: TrieNodeStore,
     private readonly store: BlockStore,
     private readonly commons: SharedCommons,
-    codec: BlockCodec,
+    private readonly codec: BlockCodec,
     private readonly opts: OpenOptions,
     /** ECIP-1097 settings; undefined = no checkpointing (and none of its code runs). */
     readonly federation: Federation | undefined,
@@ -132,6 +137,13 @@ export class Blockchain extends EventEmitter<ChainEvents> {
 
   private async initialise(): Promise<void> {
     const { network } = this.opts;
+    if (this.opts.fork !== undefined) return this.initialiseFork(this.opts.fork);
+    const forkBase = decodeForkBase(await this.store.getMeta('forkBase'));
+    if (forkBase !== undefined)
+      throw new Error(
+        `the datadir ${this.opts.dataDir} holds a fork of another node's chain from block ${forkBase.number}: ` +
+          'start the node with --fork-url to resume it, or give it another --datadir',
+      );
     const storedGenesis = await this.store.getMeta('genesis');
     let genesis: Block;
     if (storedGenesis === undefined) {
@@ -155,6 +167,17 @@ export class Blockchain extends EventEmitter<ChainEvents> {
       genesis = (await this.store.getBlock(storedGenesis))!;
     }
     await this.view.openAt(genesis, await this.store.getMeta('head'));
+  }
+
+  /** A forked chain opens on its base block (fork/fork-base.ts) and reads missing state from the upstream. */
+  private async initialiseFork(upstream: ForkUpstream): Promise<void> {
+    const parts = { upstream, store: this.store, db: this.db, codec: this.codec, dataDir: this.opts.dataDir };
+    const base = await openForkBase(parts);
+    this.nodes.attachFork(
+      new ForkStateSource(upstream, this.db, { number: base.header.number, stateRoot: base.header.stateRoot }),
+    );
+    this.view.forkAncestry = { base: base.header.number, hashAt: preForkHashes(parts) };
+    await this.view.openAt(base, await this.store.getMeta('head'));
   }
 
   /**

@@ -47,6 +47,8 @@ export class ChainView {
    * memory. Reads cluster on the head and a few blocks below it.
    */
   private readonly stateViews: Lru<string, StateView>;
+  /** On a forked chain: its base height and where hashes below it come from (fork/fork-base.ts). */
+  forkAncestry: { readonly base: bigint; hashAt(number: bigint): Promise<Uint8Array> } | undefined;
   private readonly callExecutors: Lru<string, CallExecutor>;
   /**
    * The block a snap sync started from (state/snap-base.ts): states below it are not held. The snap client records
@@ -275,6 +277,7 @@ export class ChainView {
   /** BLOCKHASH for a block whose parent is `parent`: walks its own ancestry, which may leave the canonical chain. */
   ancestorsOf(parent: BlockHeader): EVMMockBlockchainInterface {
     const hashAt = async (n: bigint): Promise<Uint8Array> => {
+      if (this.forkAncestry !== undefined && n < this.forkAncestry.base) return this.forkAncestry.hashAt(n);
       let cursor: BlockHeader | undefined = parent;
       while (cursor !== undefined && cursor.number > n) {
         if (await this.isCanonical(cursor.hash())) return (await this.store.getCanonicalHash(n))!;

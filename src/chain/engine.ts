@@ -12,6 +12,7 @@ import type { CacheLimits } from './cache-limits.js';
 import { attachLogServices, type EngineLogs, type LogServiceOptions } from './engine-logs.js';
 import { engineNetworkOf, etcEngineRules } from './engine-adapters.js';
 import type { ChainRules, EngineNetwork } from './engine-types.js';
+import type { ForkUpstream } from './fork/upstream.js';
 import { genesisBlock, GenesisMismatchError } from './networks/genesis.js';
 import { getNetwork } from './networks/index.js';
 import type { NetworkDefinition, NetworkName } from './networks/types.js';
@@ -49,6 +50,11 @@ export interface EngineOptions {
   readonly logs?: LogServiceOptions;
   /** Bounds of the engine's caches and of LevelDB's (see cache-limits.ts); unset ones take the defaults. */
   readonly caches?: Partial<CacheLimits>;
+  /**
+   * Fork mode: a dev chain (instant seal, automine) on top of this upstream's state at a pinned block; `network` is
+   * the upstream's network, whose chain id and rules the fork keeps.
+   */
+  readonly fork?: ForkUpstream;
 }
 
 export interface MiningOptions {
@@ -79,7 +85,10 @@ export class ChainEngine {
   static async open(opts: EngineOptions): Promise<ChainEngine> {
     const sealMode = opts.seal ?? 'ethash';
     const named = typeof opts.network === 'string' ? getNetwork(opts.network) : opts.network;
-    const definition = sealMode === 'instant' ? instantSealNetwork(named) : named;
+    // A fork starts on the upstream's block, not on a genesis of its own, and seals its own blocks instantly.
+    const forked = opts.fork !== undefined;
+    const definition = sealMode === 'instant' && !forked ? instantSealNetwork(named) : named;
+    const devChain = definition.name === 'dev' || forked;
     const network = engineNetworkOf(definition);
     const pow = await Ethash.create({
       params: definition.pow.ecip1099Block == null ? {} : { ecip1099Block: definition.pow.ecip1099Block },
@@ -94,11 +103,11 @@ export class ChainEngine {
       // Dev automine seals bursts faster than one block per second (timestamps run ahead of the clock),
       // so the "not from the future" check applies to public networks only.
       rules:
-        opts.rules ??
-        etcEngineRules(definition, definition.name === 'dev' ? undefined : () => BigInt(Math.floor(Date.now() / 1000))),
+        opts.rules ?? etcEngineRules(definition, devChain ? undefined : () => BigInt(Math.floor(Date.now() / 1000))),
       seal: sealVerifierFor(sealMode, pow),
       ...(opts.noProof ? { noProof: true } : {}),
       ...(opts.caches ? { caches: opts.caches } : {}),
+      ...(opts.fork ? { fork: opts.fork } : {}),
     }).catch((err: unknown) => {
       throw otherSealModeChain(err, named, sealMode) ?? err;
     });
@@ -113,7 +122,7 @@ export class ChainEngine {
       consensus: opts.noProof ? 'none' : sealMode === 'instant' ? 'instant' : 'pow',
       coinbase: opts.mining?.coinbase ?? new Uint8Array(20),
       ...(opts.mining?.extraData ? { extraData: opts.mining.extraData } : {}),
-      policy: definition.name === 'dev' ? 'dev' : 'continuous',
+      policy: devChain ? 'dev' : 'continuous',
       blockTimeSeconds: opts.mining?.blockTimeSeconds ?? 0,
     });
     const logs = attachLogServices(chain, pool, {

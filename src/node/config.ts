@@ -83,8 +83,21 @@ export interface AuthConfig {
   readonly apiKeysFile?: string;
 }
 
+/** Fork mode (`--fork-url`): where the state comes from and how hard the node may ask. */
+export interface ForkConfig {
+  readonly url: string;
+  /** undefined = the upstream's head minus a few, read when the fork datadir is created. */
+  readonly block?: bigint;
+  readonly retries: number;
+  readonly requestsPerSecond: number;
+  readonly concurrency: number;
+  readonly timeoutMs: number;
+}
+
 export interface NodeConfig {
   readonly network: NetworkName;
+  /** Set in fork mode (dev only). */
+  readonly fork?: ForkConfig;
   /** Bounds of the engine's in-memory caches and LevelDB's cache and write buffer (`cache.*`, `db.*`). */
   readonly caches: CacheLimits;
   /** ECIP-1097 checkpointing with the dev federation (dev only; the engine uses `devWithCheckpointing`). */
@@ -218,8 +231,12 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
   };
   const ethashCacheDir = get('mining.ethash-cache-dir');
   const apiKeysFile = get('network.rpc.auth.api-keys-file');
+  const fork = forkOf(get, network);
+  if (fork !== undefined && (seal !== 'instant' || checkpointing))
+    throw new ConfigError('fork.url runs an instant-seal dev chain: leave out --seal ethash and --checkpointing');
   return {
     network,
+    ...(fork !== undefined ? { fork } : {}),
     caches,
     checkpointing,
     p2p: {
@@ -340,4 +357,24 @@ export function resolveApis(requested: readonly string[], testmode: boolean): Na
     enabled.add('debug');
   }
   return namespaces.filter((ns) => enabled.has(ns));
+}
+
+function forkOf(get: ReturnType<typeof readSettings>['get'], network: NetworkName): ForkConfig | undefined {
+  const url = get('fork.url');
+  const block = get('fork.block');
+  if (url === undefined) {
+    if (block !== undefined) throw new ConfigError('fork.block (--fork-block) needs fork.url (--fork-url)');
+    return undefined;
+  }
+  if (network !== 'dev')
+    throw new ConfigError(`fork.url is for the dev network only: a fork is a local dev chain, not ${network} itself`);
+  if (!/^https?:\/\//.test(url)) throw new ConfigError(`fork.url must be an http(s) JSON-RPC URL, got "${url}"`);
+  return {
+    url,
+    ...(block !== undefined ? { block: BigInt(block) } : {}),
+    retries: get('fork.retries'),
+    requestsPerSecond: get('fork.requests-per-second'),
+    concurrency: get('fork.concurrency'),
+    timeoutMs: get('fork.timeout'),
+  };
 }

@@ -11,7 +11,10 @@ import { DEV_ACCOUNTS } from '../chain/networks/devAccounts.js';
 import { DatabaseLockedError } from '../chain/db/chain-db.js';
 import { logChainActivity } from './chain-activity-log.js';
 import { lockedDatadirMessage, removePidFile, writePidFile } from './datadir-pid.js';
-import type { NodeConfig } from './config.js';
+import type { ForkConfig, NodeConfig } from './config.js';
+import { UpstreamClient } from './fork/upstream-client.js';
+import { forkNetworkOf } from './fork/upstream-network.js';
+import type { NetworkName } from '../chain/networks/types.js';
 import type { SvcNode } from './node.js';
 import type { PeerService } from '../p2p/index.js';
 
@@ -29,7 +32,9 @@ export interface NodeServices {
 
 export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
   const { config, log } = node;
-  const engine = await ChainEngine.open(engineOptionsOf(node)).catch((err: unknown) => {
+  const fork: Partial<Awaited<ReturnType<typeof forkOptionsOf>>> =
+    config.fork === undefined ? {} : await forkOptionsOf(config.fork, config.datadir);
+  const engine = await ChainEngine.open({ ...engineOptionsOf(node), ...fork }).catch((err: unknown) => {
     throw err instanceof DatabaseLockedError ? new Error(lockedDatadirMessage(config.datadir), { cause: err }) : err;
   });
   // The database lock is ours now: say so in the datadir, for a second node that finds it locked.
@@ -53,12 +58,14 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
   log.info('chain opened', {
     network: config.network,
     seal: engine.sealMode,
+    ...(fork.fork !== undefined ? { forkOf: fork.fork.name, forkNetwork: fork.network } : {}),
     head: head.header.number.toString(),
     hash: `0x${Buffer.from(head.hash()).toString('hex')}`,
   });
   let peers: PeerService | undefined;
   const startPeers = async (): Promise<void> => {
-    if (!config.p2p.enabled || peers !== undefined) return;
+    // A fork's blocks are its own: it has no peers to follow or to tell.
+    if (!config.p2p.enabled || peers !== undefined || config.fork !== undefined) return;
     // Loaded here, not at start-up: devp2p and its cryptography are some 100 modules.
     const { startPeerService } = await import('../p2p/index.js');
     peers = await startPeerService({
@@ -130,6 +137,15 @@ export function engineOptionsOf(node: SvcNode): EngineOptions {
     // Test chains run at whatever time their blocks say: no "from the future" check in test mode.
     ...(config.testmode ? { rules: etcEngineRules(getNetwork(config.network)) } : {}),
   };
+}
+
+/** Fork mode: the upstream client, and the upstream's network (its chain id and rules) instead of dev's. */
+async function forkOptionsOf(
+  config: ForkConfig,
+  datadir: string,
+): Promise<{ network: NetworkName; fork: UpstreamClient }> {
+  const upstream = new UpstreamClient(config);
+  return { network: await forkNetworkOf(datadir, upstream), fork: upstream };
 }
 
 function discoveryOptionsOf(p2p: NodeConfig['p2p']) {

@@ -10,6 +10,7 @@ import type { MethodSpec, Namespace } from '../generated/registry.js';
 import type { HandlerContext, Transport } from './context.js';
 import { ErrorCode, RpcError, methodNotSupported, unauthorizedError } from './errors.js';
 import type { Logger } from '../node/logger.js';
+import { forkUpstreamErrorIn } from '../node/fork/errors.js';
 import { UNKNOWN_METHOD, type DispatchObserver } from './observer.js';
 import { arityError, paramError } from './param-errors.js';
 import { didYouMean, suggestMethods } from './method-suggestion.js';
@@ -232,7 +233,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   }
 
   function failure(id: JsonRpcId, method: string, err: unknown): JsonRpcResponse {
-    return err instanceof RpcError ? { jsonrpc: '2.0', id, error: err.toJSON() } : fault(id, method, err);
+    if (err instanceof RpcError) return { jsonrpc: '2.0', id, error: err.toJSON() };
+    // A fork's upstream failing is no fault of this node: the caller learns what failed, and gets no value.
+    const upstream = forkUpstreamErrorIn(err);
+    if (upstream !== undefined)
+      return { jsonrpc: '2.0', id, error: { code: ErrorCode.ServerError, message: upstream.message } };
+    return fault(id, method, err);
   }
 
   function handle(body: unknown, ctx: HandlerContext): Maybe<DispatchOutput> {

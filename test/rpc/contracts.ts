@@ -16,3 +16,8 @@ export const asHex = (value: string): `0x${string}` => {
   if (!value.startsWith('0x')) throw new Error(`not 0x-prefixed: ${value}`);
   return value as `0x${string}`;
 };
+
+/** The fork tests' ERC-20 (test/fixtures/contracts/Token.sol): the whole supply to the deployer. */
+export const Token = JSON.parse(
+  readFileSync(new URL('../fixtures/contracts/Token.json', import.meta.url), 'utf8'),
+) as CompiledContract;

@@ -64,7 +64,8 @@ export const keys = {
  * `snapBase`: the block whose state a snap sync downloaded (see state/snap-base.ts); absent on a node that executed
  * every block from genesis. `snapSync`: a snap sync in progress (its pivot and range cursors, p2p/snap/sync/), removed
  * when it hands over.
+ * `forkBase`: on a forked chain (fork/fork-base.ts), the upstream block it starts on; absent on every other chain.
  */
-export type MetaName = 'head' | 'genesis' | 'version' | 'checkpointing' | 'snapBase' | 'snapSync';
+export type MetaName = 'head' | 'genesis' | 'version' | 'checkpointing' | 'snapBase' | 'snapSync' | 'forkBase';
 
 export const SCHEMA_VERSION = 1;

@@ -24,7 +24,7 @@ import type { WriteBatch } from '../db/chain-db.js';
 import { keys } from '../db/keys.js';
 import type { RewardCredit } from '../engine-types.js';
 import { toNibbles } from '../state/nibbles.js';
-import { StateTrie } from '../state/state-trie.js';
+import { StateTrie, isMissingNode } from '../state/state-trie.js';
 import { BufferedTrieDB, type TrieNodeStore } from '../state/trie-db.js';
 
 export class RewardLedger {
@@ -35,7 +35,11 @@ export class RewardLedger {
   private readonly accounts = new Map<string, { readonly key: Uint8Array; readonly account: Account }>();
   private readonly keccak: (bytes: Uint8Array) => Uint8Array;
 
-  constructor(store: TrieNodeStore, common: Common, stateRoot: Uint8Array) {
+  constructor(
+    private readonly store: TrieNodeStore,
+    common: Common,
+    stateRoot: Uint8Array,
+  ) {
     this.buffer = new BufferedTrieDB(store);
     this.trie = new StateTrie(
       { db: this.buffer, valueEncoding: ValueEncoding.Bytes, useKeyHashing: true, common, root: stateRoot },
@@ -197,11 +201,24 @@ export class RewardLedger {
     let entry = this.accounts.get(hex);
     if (entry === undefined) {
       const key = this.keccak(address);
-      const stored = await this.trie.get(address);
+      const stored = await this.readAccount(address);
       entry = { key, account: stored === null ? new Account() : createAccountFromRLP(stored) };
       this.accounts.set(hex, entry);
     }
     return entry;
+  }
+
+  /** The coinbase's stored account; on a forked chain its path may first have to come from the upstream. */
+  private async readAccount(address: Uint8Array): Promise<Uint8Array | null> {
+    const fork = this.store.fork;
+    if (fork === undefined) return this.trie.get(address);
+    try {
+      return await this.trie.get(address);
+    } catch (err) {
+      if (!isMissingNode(err)) throw err;
+    }
+    await fork.resolve(address);
+    return this.trie.get(address);
   }
 }
 

@@ -38,9 +38,19 @@ export type DecodedNodeCache = Lru<string, MPTNode>;
 export interface StateTrieCaches {
   readonly lookups?: TrieLookupMemo;
   readonly nodes?: DecodedNodeCache;
+  /**
+   * A missing node is an error, never an absent key (a forked chain's trie is partial until read: fork/fork-state.ts).
+   * Otherwise, as in the library, a lookup that meets a missing node answers "absent".
+   */
+  readonly missingNodeIsError?: boolean;
 }
 
 const MISSING_NODE = 'Missing node in DB';
+
+/** The trie's error for a node its database does not hold. */
+export function isMissingNode(err: unknown): boolean {
+  return err instanceof Error && err.message === MISSING_NODE;
+}
 
 export class StateTrie extends MerklePatriciaTrie {
   private readonly memo: TrieLookupMemo | undefined;
@@ -176,7 +186,8 @@ export class StateTrie extends MerklePatriciaTrie {
       }
     } catch (error) {
       // As the library: a missing node (e.g. the empty trie's root) ends the search unless told to throw.
-      if ((error as Error).message !== MISSING_NODE || throwIfMissing) throw error;
+      if (!isMissingNode(error) || throwIfMissing) throw error;
+      if (this.caches.missingNodeIsError === true && !equalsBytes(this.root(), this.EMPTY_TRIE_ROOT)) throw error;
       return { node: null, remaining: [], stack };
     }
   }

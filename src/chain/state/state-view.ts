@@ -7,7 +7,13 @@
  * its own, because the library's caches record every read for a later flush and would grow without bound.
  */
 import type { Common } from '@ethereumjs/common';
-import { CacheType, Caches, MerkleStateManager, getMerkleStateProof } from '@ethereumjs/statemanager';
+import {
+  CacheType,
+  Caches,
+  MerkleStateManager,
+  type MerkleStateManagerOpts,
+  getMerkleStateProof,
+} from '@ethereumjs/statemanager';
 import {
   type Account,
   Address,
@@ -19,7 +25,8 @@ import {
   setLengthLeft,
 } from '@ethereumjs/util';
 import { Lru } from '../db/lru.js';
-import { StateTrie } from './state-trie.js';
+import type { ForkStateSource } from '../fork/fork-state.js';
+import { StateTrie, isMissingNode } from './state-trie.js';
 import { BufferedTrieDB, type TrieNodeStore } from './trie-db.js';
 
 export interface OpenedState {
@@ -46,15 +53,61 @@ export function openState(store: TrieNodeStore, common: Common, stateRoot: Uint8
     storage: { type: CacheType.ORDERED_MAP },
     code: { type: CacheType.ORDERED_MAP },
   });
-  const stateManager = new BatchFlushStateManager({ common, trie, caches });
+  const stateManager = new ChainStateManager({ common, trie, caches }, store.fork);
   return { stateManager, buffer };
 }
 
 /**
  * Flushes its caches into the account trie as one batch (see state-trie.ts): the library writes each
  * account with its own put, re-hashing the path every time. Code and storage flush as before.
+ *
+ * On a forked chain, a read that meets a missing trie node has the fork source store the proven path from the
+ * upstream, then reads again (fork/fork-state.ts); missing code is fetched before the library would take it as none.
  */
-class BatchFlushStateManager extends MerkleStateManager {
+class ChainStateManager extends MerkleStateManager {
+  constructor(
+    opts: MerkleStateManagerOpts,
+    private readonly fork: ForkStateSource | undefined,
+  ) {
+    super(opts);
+  }
+
+  override async getAccount(address: Address): Promise<Account | undefined> {
+    if (this.fork === undefined) return super.getAccount(address);
+    return this.readingThrough(address, undefined, () => super.getAccount(address));
+  }
+
+  override async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
+    if (this.fork === undefined) return super.getStorage(address, key);
+    return this.readingThrough(address, key, () => super.getStorage(address, key));
+  }
+
+  override async getCode(address: Address): Promise<Uint8Array> {
+    const fork = this.fork;
+    if (fork !== undefined && this._caches?.code?.get(address) === undefined) {
+      // The library takes code it does not find for empty code, and its flush would then clear the code hash.
+      const account = await this.getAccount(address);
+      if (account?.isContract() === true && !(await fork.hasCode(account.codeHash)))
+        await fork.resolveCode(address.bytes, account.codeHash);
+    }
+    return super.getCode(address);
+  }
+
+  private async readingThrough<T>(address: Address, slot: Uint8Array | undefined, read: () => Promise<T>): Promise<T> {
+    const fork = this.fork!;
+    try {
+      return await read();
+    } catch (err) {
+      if (!isMissingNode(err)) throw err;
+    }
+    await fork.resolve(address.bytes, slot);
+    try {
+      return await read();
+    } catch (err) {
+      throw isMissingNode(err) ? fork.stillMissing(address.bytes, err) : err;
+    }
+  }
+
   override async flush(): Promise<void> {
     const trie = this._trie as StateTrie;
     trie.beginBatch();
@@ -80,7 +133,7 @@ export function openReadState(store: TrieNodeStore, common: Common, stateRoot: U
     },
     store.trieCaches,
   );
-  return new MerkleStateManager({ common, trie });
+  return new ChainStateManager({ common, trie }, store.fork);
 }
 
 /** Entries each view memoises per kind (accounts, code, storage slots). */
@@ -139,6 +192,9 @@ export class StateView {
 
   /** EIP-1186 proof against this block's state root. */
   async getProof(address: Uint8Array, slots: readonly Uint8Array[]): Promise<AccountProof> {
+    // Reading first puts every path the proof walks in place (on a forked chain they may not be local yet).
+    await this.account(address);
+    await Promise.all(slots.map((slot) => this.getStorageAt(address, slot)));
     const proof = await getMerkleStateProof(
       this.state,
       new Address(address),

@@ -12,6 +12,7 @@ import { DEFAULT_CACHE_LIMITS } from '../cache-limits.js';
 import type { ChainDB, WriteBatch } from '../db/chain-db.js';
 import { keys } from '../db/keys.js';
 import { Lru } from '../db/lru.js';
+import type { ForkStateSource } from '../fork/fork-state.js';
 import type { StateTrieCaches } from './state-trie.js';
 
 const unprefixedHexToBytes = (hex: string): Uint8Array => hexToBytes(`0x${hex}`);
@@ -21,7 +22,9 @@ export class TrieNodeStore {
   /** Exposed for tests of the bound. */
   readonly recent: Lru<string, Uint8Array>;
   /** Trie lookup answers and decoded nodes, shared by every trie on this store (see state-trie.ts). */
-  readonly trieCaches: StateTrieCaches;
+  trieCaches: StateTrieCaches;
+  /** On a forked chain: where missing state comes from (fork/fork-state.ts). */
+  private forkSource: ForkStateSource | undefined;
 
   constructor(
     private readonly db: ChainDB,
@@ -39,6 +42,16 @@ export class TrieNodeStore {
     const value = await this.db.get(keys.state(unprefixedHexToBytes(hexKey)));
     if (value !== undefined) this.recent.set(hexKey, value);
     return value;
+  }
+
+  get fork(): ForkStateSource | undefined {
+    return this.forkSource;
+  }
+
+  /** Makes this store's tries partial (a missing node is an error, not absence) and reads the rest from `fork`. */
+  attachFork(fork: ForkStateSource): void {
+    this.forkSource = fork;
+    this.trieCaches = { ...this.trieCaches, missingNodeIsError: true };
   }
 
   /** Call after the batch holding these nodes has been written: they are the hottest nodes. */

@@ -7,6 +7,7 @@
 import { authSettings } from './auth.js';
 import { cacheSettings } from './caches.js';
 import { chainSettings } from './chain.js';
+import { forkSettings } from './fork.js';
 import { healthSettings } from './health.js';
 import { miningSettings } from './mining.js';
 import { p2pSettings } from './p2p.js';
@@ -24,6 +25,7 @@ const tables = {
   ...txpoolSettings,
   ...cacheSettings,
   ...healthSettings,
+  ...forkSettings,
 };
 
 export type SettingKey = keyof typeof tables;
@@ -40,6 +42,7 @@ const groupTables: ReadonlyArray<readonly [string, object]> = [
   ['Mining', miningSettings],
   ['Accounts', keystoreSettings],
   ['Limits: transaction pool, caches, health', { ...txpoolSettings, ...cacheSettings, ...healthSettings }],
+  ['Fork mode', forkSettings],
 ];
 
 /** The group names in the order `--help` shows them. */

@@ -1,0 +1,154 @@
+/**
+ * Fork mode end to end: an svc-node dev chain with a deployed token is the upstream; a second svc-node forks it at a
+ * pinned block (`--fork-url`, through a loopback proxy that records every upstream call), reads the token's code and
+ * balances from there, sends a token transfer as the holder (a dev account, node-held on both), and the upstream is
+ * never written to. Restarted on its datadir, the fork asks the upstream nothing for what it read before.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ContractFactory, HDNodeWallet, Interface, JsonRpcProvider, Wallet } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEV_MNEMONIC } from '../../src/chain/networks/devAccounts.js';
+import { startNode, type NodeProcess } from '../helpers/node-process.js';
+import { post, request } from '../helpers/rpc.js';
+import { Token } from '../rpc/contracts.js';
+import { startCountingProxy, type CountingProxy } from './counting-proxy.js';
+
+const holder = HDNodeWallet.fromPhrase(DEV_MNEMONIC, undefined, "m/44'/60'/0'/0/3");
+const other = HDNodeWallet.fromPhrase(DEV_MNEMONIC, undefined, "m/44'/60'/0'/0/4");
+const token = new Interface(Token.abi);
+const SUPPLY = 1_000_000n;
+
+let upstream: NodeProcess;
+let proxy: CountingProxy;
+let fork: NodeProcess | undefined;
+let forkDatadir: string;
+let tokenAddress: string;
+let forkBlock: bigint;
+
+async function rpc(url: string, method: string, params: unknown[] = []): Promise<any> {
+  const { body } = await post(url, request(method, params));
+  if (body.error !== undefined) throw Object.assign(new Error(body.error.message), { code: body.error.code });
+  return body.result;
+}
+
+const balanceOf = async (url: string, who: string, block = 'latest') =>
+  BigInt(await rpc(url, 'eth_call', [{ to: tokenAddress, data: token.encodeFunctionData('balanceOf', [who]) }, block]));
+
+/** Init code returning BLOCKHASH(n): PUSH8 n, BLOCKHASH, PUSH1 0, MSTORE, PUSH1 32, PUSH1 0, RETURN. */
+const blockHashCode = (n: bigint) => `0x67${n.toString(16).padStart(16, '0')}4060005260206000f3`;
+
+const startFork = () =>
+  startNode({ args: ['--no-p2p', '--datadir', forkDatadir, '--fork-url', proxy.url, '--fork-block', `${forkBlock}`] });
+
+beforeAll(async () => {
+  upstream = await startNode({ args: ['--no-p2p'] });
+  const provider = new JsonRpcProvider(upstream.url, 1337, { staticNetwork: true, pollingInterval: 50 });
+  const deployed = await new ContractFactory(Token.abi, Token.bytecode, holder.connect(provider)).deploy(SUPPLY);
+  await deployed.deploymentTransaction()!.wait();
+  tokenAddress = await deployed.getAddress();
+  const give = await holder.connect(provider).sendTransaction({
+    to: tokenAddress,
+    data: token.encodeFunctionData('transfer', [other.address, 1000n]),
+  });
+  await give.wait();
+  provider.destroy();
+  // A few blocks after the token's, so the fork has earlier headers it has not read (BLOCKHASH below).
+  const minedTo = BigInt(await rpc(upstream.url, 'eth_blockNumber')) + 4n;
+  await rpc(upstream.url, 'qa_mineBlocks', [4]);
+  while (BigInt(await rpc(upstream.url, 'eth_blockNumber')) < minedTo) await new Promise((r) => setTimeout(r, 20));
+  forkBlock = minedTo;
+  proxy = await startCountingProxy(upstream.url);
+  forkDatadir = mkdtempSync(join(tmpdir(), 'svc-node-fork-'));
+  fork = await startFork();
+}, 90_000);
+
+afterAll(async () => {
+  await fork?.stop();
+  await proxy?.close();
+  await upstream?.stop();
+  if (forkDatadir !== undefined) rmSync(forkDatadir, { recursive: true, force: true });
+});
+
+describe('a fork of an svc-node dev chain', () => {
+  it('starts on the upstream block it was pinned to, with the upstream chain id', async () => {
+    expect(BigInt(await rpc(fork!.url, 'eth_blockNumber'))).toBe(forkBlock);
+    expect(await rpc(fork!.url, 'eth_chainId')).toBe('0x539');
+    const ours = await rpc(fork!.url, 'eth_getBlockByNumber', ['latest', false]);
+    const theirs = await rpc(upstream.url, 'eth_getBlockByNumber', [`0x${forkBlock.toString(16)}`, false]);
+    expect(ours.hash).toBe(theirs.hash);
+    expect(ours.stateRoot).toBe(theirs.stateRoot);
+  });
+
+  it("reads the token's code and balances from the upstream", async () => {
+    expect(await rpc(fork!.url, 'eth_getCode', [tokenAddress, 'latest'])).toBe(
+      await rpc(upstream.url, 'eth_getCode', [tokenAddress, 'latest']),
+    );
+    expect(await balanceOf(fork!.url, holder.address)).toBe(SUPPLY - 1000n);
+    expect(await balanceOf(fork!.url, other.address)).toBe(1000n);
+    expect(await balanceOf(fork!.url, Wallet.createRandom().address)).toBe(0n);
+    expect(await rpc(fork!.url, 'eth_getBalance', [holder.address, 'latest'])).toBe(
+      await rpc(upstream.url, 'eth_getBalance', [holder.address, 'latest']),
+    );
+    expect(proxy.calls.some((c) => c.startsWith('eth_getProof'))).toBe(true);
+  });
+
+  it('answers BLOCKHASH of a block before the fork from the upstream', async () => {
+    const parent = await rpc(upstream.url, 'eth_getBlockByNumber', [`0x${(forkBlock - 1n).toString(16)}`, false]);
+    expect(await rpc(fork!.url, 'eth_call', [{ data: blockHashCode(forkBlock - 1n) }, 'latest'])).toBe(parent.hash);
+  });
+
+  it('sends a token transfer as the holder on the fork; the upstream is not written to', async () => {
+    const upstreamHead = await rpc(upstream.url, 'eth_blockNumber');
+    const upstreamEther = await rpc(upstream.url, 'eth_getBalance', [holder.address, 'latest']);
+    const recipient = Wallet.createRandom().address;
+    const hash = await rpc(fork!.url, 'eth_sendTransaction', [
+      { from: holder.address, to: tokenAddress, data: token.encodeFunctionData('transfer', [recipient, 250n]) },
+    ]);
+    const receipt = await rpc(fork!.url, 'eth_getTransactionReceipt', [hash]);
+    expect(receipt.status).toBe('0x1');
+    expect(BigInt(receipt.blockNumber)).toBe(forkBlock + 1n);
+    expect(await balanceOf(fork!.url, recipient)).toBe(250n);
+    expect(await balanceOf(fork!.url, holder.address)).toBe(SUPPLY - 1250n);
+    expect(await balanceOf(fork!.url, holder.address, `0x${forkBlock.toString(16)}`)).toBe(SUPPLY - 1000n);
+
+    expect(await rpc(upstream.url, 'eth_blockNumber')).toBe(upstreamHead);
+    expect(await rpc(upstream.url, 'eth_getBalance', [holder.address, 'latest'])).toBe(upstreamEther);
+    expect(await balanceOf(upstream.url, holder.address)).toBe(SUPPLY - 1000n);
+    expect(await balanceOf(upstream.url, recipient)).toBe(0n);
+    expect(proxy.calls.filter((c) => /^eth_send|^personal_|^qa_|^test_/.test(c))).toEqual([]);
+  });
+
+  it('answers -32000 naming the upstream when it fails, and no value', async () => {
+    // A header the fork has not read yet (which accounts a fork still lacks depends on the trie's shape).
+    const unread = forkBlock - 2n;
+    proxy.failing = true;
+    try {
+      const { body } = await post(fork!.url, request('eth_call', [{ data: blockHashCode(unread) }, 'latest']));
+      expect(body.error?.code).toBe(-32000);
+      expect(body.error.message).toContain(`fork upstream ${proxy.url} failed`);
+    } finally {
+      proxy.failing = false;
+    }
+    // Nothing wrong was kept: once the upstream answers, so does the fork.
+    const block = await rpc(upstream.url, 'eth_getBlockByNumber', [`0x${unread.toString(16)}`, false]);
+    expect(await rpc(fork!.url, 'eth_call', [{ data: blockHashCode(unread) }, 'latest'])).toBe(block.hash);
+  });
+
+  it('restarts on its datadir without asking the upstream for what it read before', async () => {
+    const head = await rpc(fork!.url, 'eth_blockNumber');
+    await fork!.stop();
+    proxy.reset();
+    fork = await startFork();
+    expect(await rpc(fork.url, 'eth_blockNumber')).toBe(head);
+    expect(await balanceOf(fork.url, other.address)).toBe(1000n);
+    expect(await balanceOf(fork.url, holder.address)).toBe(SUPPLY - 1250n);
+    expect(await balanceOf(fork.url, holder.address, `0x${forkBlock.toString(16)}`)).toBe(SUPPLY - 1000n);
+    expect(await rpc(fork.url, 'eth_getCode', [tokenAddress, 'latest'])).not.toBe('0x');
+    expect(proxy.calls).toEqual([]);
+    // The proxy does see what was never read.
+    await rpc(fork.url, 'eth_call', [{ data: blockHashCode(forkBlock - 3n) }, 'latest']);
+    expect(proxy.calls.map((c) => c.split(' ')[0])).toEqual(['eth_getBlockByNumber']);
+  });
+});
