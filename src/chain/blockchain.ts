@@ -53,6 +53,11 @@ export interface OpenOptions {
   readonly evmOnly?: boolean;
   /** Bounds of the in-memory caches and of LevelDB's cache and write buffer; unset ones take DEFAULT_CACHE_LIMITS. */
   readonly caches?: Partial<CacheLimits>;
+  /**
+   * Queue each block's batch and go on once it is the in-memory head (db/write-behind.ts): a crash may lose the
+   * unwritten tail of the chain, never its consistency. Default false: an import returns once the block is stored.
+   */
+  readonly writeBehind?: boolean;
 }
 
 export class Blockchain extends EventEmitter<ChainEvents> {
@@ -104,6 +109,7 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     const db = await ChainDB.open(join(opts.dataDir, 'chaindata'), {
       cacheSize: limits.dbCacheBytes,
       writeBufferSize: limits.dbWriteBufferBytes,
+      writeBehind: opts.writeBehind === true,
     });
     try {
       const nodes = new TrieNodeStore(db, limits.trieNodes, limits.trieLookups, limits.trieDecodedNodes);

@@ -49,6 +49,8 @@ export interface EngineOptions {
   readonly logs?: LogServiceOptions;
   /** Bounds of the engine's caches and of LevelDB's (see cache-limits.ts); unset ones take the defaults. */
   readonly caches?: Partial<CacheLimits>;
+  /** Answer once a block is the in-memory head, its write queued in order (Blockchain's `writeBehind`). */
+  readonly writeBehind?: boolean;
 }
 
 export interface MiningOptions {
@@ -99,6 +101,7 @@ export class ChainEngine {
       seal: sealVerifierFor(sealMode, pow),
       ...(opts.noProof ? { noProof: true } : {}),
       ...(opts.caches ? { caches: opts.caches } : {}),
+      ...(opts.writeBehind ? { writeBehind: true } : {}),
     }).catch((err: unknown) => {
       throw otherSealModeChain(err, named, sealMode) ?? err;
     });
