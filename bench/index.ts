@@ -6,8 +6,9 @@
  *
  * Knobs (environment): BENCH_RUNS (default 5), BENCH_DURATION seconds per run (5), BENCH_CONNECTIONS (10).
  *
- * `npm run bench -- --peers [--quick]` instead runs the side-by-side comparison with Ganache, Hardhat and the
- * EthereumJS client (bench/compare/index.ts), writing bench/results/latest-peers.{md,svg,json}.
+ * `npm run bench -- --peers [--quick]` instead runs the side-by-side comparison with Anvil, Ganache, Hardhat and
+ * the EthereumJS client (bench/compare/index.ts), writing bench/results/latest-peers.{md,svg,json};
+ * `--only=writes` runs only the write rows, `--targets=svc-node,anvil,hardhat` only those nodes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';

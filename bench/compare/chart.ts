@@ -7,6 +7,7 @@ import { advantage, formatRatio } from './ratios.js';
 import type { Target, TargetId } from './targets.js';
 
 const peerColours: Record<Exclude<TargetId, 'svc-node'>, string> = {
+  anvil: '#2a9d5c',
   ganache: '#d98c1a',
   hardhat: '#3b6fd4',
   ethereumjs: '#7a4fb3',

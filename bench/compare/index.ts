@@ -1,8 +1,10 @@
 /**
- * `npm run bench -- --peers [--quick] [--targets=svc-node,ganache,hardhat,ethereumjs]`: svc-node side by side with
- * the dev nodes people use instead, same machine, same run. Writes bench/results/latest-peers.{md,svg,json}.
+ * `npm run bench -- --peers [--quick] [--targets=svc-node,anvil,ganache,hardhat,ethereumjs]
+ * [--only=starts,reads,writes,logs]`: svc-node side by side with the dev nodes people use instead, same machine,
+ * same run. Writes bench/results/latest-peers.{md,svg,json}. `--only` runs just those sections (e.g. `--only=writes`
+ * while working on the write path; the report then holds only their rows).
  *
- * Order: extra cold starts (nothing else running) → svc-node, Ganache and Hardhat started together and measured
+ * Order: extra cold starts (nothing else running) → svc-node, Anvil, Ganache and Hardhat started together and measured
  * in alternation (reads, batch, writes, logs) → the EthereumJS client alone afterwards, because its --dev=pow
  * miner keeps hashing and would load the machine while the others are measured.
  */
@@ -101,6 +103,11 @@ export async function runPeerComparison(argv: readonly string[]): Promise<void> 
     ?.slice('--targets='.length)
     .split(',');
   const chosen = allTargets.filter((t) => !only || only.includes(t.id));
+  const sections = argv
+    .find((a) => a.startsWith('--only='))
+    ?.slice('--only='.length)
+    .split(',');
+  const runs = (section: 'starts' | 'reads' | 'writes' | 'logs') => !sections || sections.includes(section);
   ensurePeersInstalled();
   const startedAt = new Date();
   const loadAtStart = loadavg();
@@ -115,7 +122,7 @@ export async function runPeerComparison(argv: readonly string[]): Promise<void> 
 
   try {
     const together = chosen.filter((t) => t.id !== 'ethereumjs');
-    if (plan.extraColdStarts > 0) {
+    if (plan.extraColdStarts > 0 && runs('starts')) {
       log(`cold starts (${plan.extraColdStarts} extra per node)`);
       await coldStarts.measure(together, plan.extraColdStarts, workDir, log);
     }
@@ -133,22 +140,24 @@ export async function runPeerComparison(argv: readonly string[]): Promise<void> 
         log(`  ${target.name} not measured: ${unavailableBecause(err).unavailable}`);
       }
     }
-    await runReads(results, prepared, load, readOptions);
-    await runWrites(results, prepared, {
-      sequentialTransfers: plan.sequentialTransfers,
-      burstTransfers: plan.burstTransfers,
-      runs: plan.writeRuns,
-      log,
-    });
-    await runLogs(results, prepared, {
-      ranges: plan.logRanges,
-      queryRuns: plan.logQueryRuns,
-      buildBudgetSeconds: plan.buildBudgetSeconds,
-      log,
-    });
+    if (runs('reads')) await runReads(results, prepared, load, readOptions);
+    if (runs('writes'))
+      await runWrites(results, prepared, {
+        sequentialTransfers: plan.sequentialTransfers,
+        burstTransfers: plan.burstTransfers,
+        runs: plan.writeRuns,
+        log,
+      });
+    if (runs('logs'))
+      await runLogs(results, prepared, {
+        ranges: plan.logRanges,
+        queryRuns: plan.logQueryRuns,
+        buildBudgetSeconds: plan.buildBudgetSeconds,
+        log,
+      });
     for (const node of running.splice(0)) await node.stop();
 
-    const ejs = chosen.find((t) => t.id === 'ethereumjs');
+    const ejs = chosen.find((t) => t.id === 'ethereumjs' && runs('reads'));
     if (ejs) await measureAlone(ejs, results, coldStarts, load, readOptions, workDir, measured, skipped, running);
   } finally {
     load.close();
@@ -156,10 +165,11 @@ export async function runPeerComparison(argv: readonly string[]): Promise<void> 
     rmSync(workDir, { recursive: true, force: true });
   }
 
-  coldStarts.report(
-    results,
-    measured.map((t) => t.id),
-  );
+  if (runs('starts'))
+    coldStarts.report(
+      results,
+      measured.map((t) => t.id),
+    );
   moveRowLast(results, COLD_START_SECTION, COLD_START_LABEL);
   const info: RunInfo = {
     startedAt,

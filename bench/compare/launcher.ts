@@ -49,7 +49,7 @@ export async function startTarget(target: Target, workDir: string): Promise<Runn
   const logFd = openSync(logFile, 'w');
   const started = performance.now();
   // detached = its own process group, so stop() reaches launcher wrappers and worker processes it forked.
-  const child = spawn(process.execPath, plan.args, {
+  const child = spawn(plan.command ?? process.execPath, plan.args, {
     cwd: plan.cwd,
     env: plan.env,
     detached: true,

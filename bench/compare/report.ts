@@ -52,7 +52,7 @@ export function renderMarkdown(results: Results, info: RunInfo, reasons: Readonl
   const name = (id: TargetId) => info.targets.find((t) => t.id === id)?.name ?? id;
   const cpu = cpus();
   const lines: string[] = [
-    '# svc-node side by side with Ganache, Hardhat and the EthereumJS client',
+    '# svc-node side by side with Anvil, Ganache, Hardhat and the EthereumJS client',
     '',
     `Run ${info.startedAt.toISOString()} → ${info.finishedAt.toISOString()} (${info.mode} mode: \`npm run bench -- --peers${info.mode === 'quick' ? ' --quick' : ''}\`).`,
     '',

@@ -22,9 +22,11 @@ export const TEST_KEYS = [
   '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba',
 ] as const;
 
-export type TargetId = 'svc-node' | 'ganache' | 'hardhat' | 'ethereumjs';
+export type TargetId = 'svc-node' | 'anvil' | 'ganache' | 'hardhat' | 'ethereumjs';
 
 export interface LaunchPlan {
+  /** The executable; default: this Node.js (every JavaScript node runs as `node <script>`). */
+  readonly command?: string;
   readonly args: string[];
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
@@ -174,6 +176,50 @@ export const hardhat: Target = {
   mineEmpty: async (rpc, count) => void (await rpc.call('hardhat_mine', [toHex(count)])),
 };
 
+/**
+ * Anvil (Foundry) from the repository's own devDependency @foundry-rs/anvil: its platform package carries the
+ * native binary, started directly (not through the package's Node wrapper, so the process tree and its memory
+ * are Anvil's own). Defaults as a developer gets them (automine, in-memory chain), with Hardhat's chain id.
+ */
+const anvilPackage = createRequire(repoDir).resolve('@foundry-rs/anvil/package.json');
+const anvilBinary = () =>
+  createRequire(anvilPackage).resolve(`@foundry-rs/anvil-${process.platform}-${archName()}/bin/anvil`);
+function archName(): string {
+  return process.arch === 'x64' ? 'amd64' : process.arch;
+}
+
+export const anvil: Target = {
+  id: 'anvil',
+  name: 'Anvil',
+  version: (JSON.parse(readFileSync(anvilPackage, 'utf8')) as { version: string }).version,
+  blockProduction: 'anvil_mine(n)',
+  launch: (port) => ({
+    command: anvilBinary(),
+    args: [
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--chain-id',
+      '31337',
+      '--mnemonic',
+      TEST_MNEMONIC,
+      '--accounts',
+      '10',
+      '--quiet',
+    ],
+    cwd: repoDir,
+    env: baseEnv,
+  }),
+  fundedKeys: () => [...TEST_KEYS],
+  holdMining: async (rpc) => void (await rpc.call('evm_setAutomine', [false])),
+  mineHeld: async (rpc, allMined) => {
+    await mineUntil(rpc, () => rpc.call('evm_mine'), allMined);
+    await rpc.call('evm_setAutomine', [true]);
+  },
+  mineEmpty: async (rpc, count) => void (await rpc.call('anvil_mine', [toHex(count)])),
+};
+
 const noMiningApi = (method: string) => async () => {
   throw new MethodUnavailable(
     method,
@@ -217,4 +263,4 @@ export const ethereumjs: Target = {
   mineEmpty: noMiningApi('mineEmpty'),
 };
 
-export const allTargets: readonly Target[] = [svcNode, ganache, hardhat, ethereumjs];
+export const allTargets: readonly Target[] = [svcNode, anvil, ganache, hardhat, ethereumjs];

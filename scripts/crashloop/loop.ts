@@ -18,6 +18,11 @@
  * every receipt answered before any kill is still answered with the same block (or its block was legitimately
  * reorged out and is still stored with that receipt as a side block); logs of those receipts are found through the
  * log index; sync resumes where a peer was involved; a new block is mined on top and served.
+ *
+ * Odd kills hit the victim running with `db.write-behind` (the dev default: blocks answered once they are the
+ * in-memory head, written behind in order), even kills with it off (the mordor/etc default: answered once on disk).
+ * With write-behind a receipt answered in the round of the kill may be lost, but only with its whole block (the block
+ * is not stored at all: an unwritten tail); everything else above holds for both.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -69,7 +74,15 @@ export interface CrashLoopReport {
   readonly totalMs: number;
   readonly restartMs: readonly number[];
   readonly restartMedianMs: number;
-  readonly receipts: { readonly tracked: number; readonly reorgedOut: number; readonly remined: number };
+  readonly receipts: {
+    readonly tracked: number;
+    readonly reorgedOut: number;
+    readonly remined: number;
+    /** Answered in a write-behind round and lost with their unwritten block at its kill. */
+    readonly lostInTail: number;
+  };
+  /** Kills of a victim running with write-behind (the others ran with it off). */
+  readonly writeBehindKills: number;
   readonly finalHead: number;
   readonly baseDir: string;
   readonly notes: readonly string[];
@@ -165,6 +178,11 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
   const records = new Map<string, ReceiptRecord>();
   let reorgedOut = 0;
   let remined = 0;
+  let lostInTail = 0;
+  let writeBehindKills = 0;
+  /** The victim's `db.write-behind` for the round of kill `k`: on for odd kills, off for even ones. */
+  const writeBehindAt = (k: number) => k % 2 === 1;
+  let victimWritesBehind = writeBehindAt(1);
   let killsInFlight = 0;
   let gasPrice = 1n;
   const senders = VICTIM_SENDERS.map((w) => new Sender(w, () => gasPrice));
@@ -187,12 +205,14 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
     if (!ok) log(`  FAIL ${name}: ${detail ?? ''}`);
   };
 
-  const startVictim = async (): Promise<{ node: NodeProcess; firstAnswerMs: number }> => {
+  const startVictim = async (writeBehind: boolean): Promise<{ node: NodeProcess; firstAnswerMs: number }> => {
     const t0 = performance.now();
     const node = await startNode({
       args: ['--datadir', victimDir, '--testmode', '--p2p', '--p2p.port', String(victimP2pPort)],
+      env: { SVC_NODE_DB_WRITE_BEHIND: String(writeBehind) },
       timeoutMs: 120_000,
     });
+    victimWritesBehind = writeBehind;
     liveNodes.add(node);
     node.child.once('exit', () => liveNodes.delete(node));
     await rpc(node.url, 'eth_blockNumber');
@@ -532,7 +552,7 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
 
   // ------------------------------------------------------------------ checks after a restart
 
-  const checkReceipts = async (url: string) => {
+  const checkReceipts = async (url: string, killedWritingBehind: boolean) => {
     const list = [...records.values()];
     const answers = await rpcChunked<{ blockHash: string; blockNumber: string } | null>(
       url,
@@ -552,6 +572,15 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
       }
     });
     for (const { record, now } of suspects) {
+      // Write-behind: what the kill's round answered may be gone with its block, never its block without it.
+      if (killedWritingBehind && record.round === kill && now === null) {
+        const block = await rpc<Block | null>(url, 'eth_getBlockByHash', [record.blockHash, false]);
+        if (block === null) {
+          lostInTail++;
+          records.delete(record.tx);
+          continue;
+        }
+      }
       const canonical = await rpc<Block | null>(url, 'eth_getBlockByNumber', [toQuantity(record.blockNumber), false]);
       const what = `receipt of ${record.tx} (block ${record.blockNumber} ${record.blockHash}, recorded before kill ${record.round})`;
       if (canonical?.hash === record.blockHash) {
@@ -688,7 +717,7 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
     const sourceNode = source;
     liveNodes.add(sourceNode);
     sourceNode.child.once('exit', () => liveNodes.delete(sourceNode));
-    ({ node: victim } = await startVictim());
+    ({ node: victim } = await startVictim(writeBehindAt(1)));
     gasPrice = BigInt(await rpc<string>(victim.url, 'eth_gasPrice'));
     // The Counter contract every "sends" round calls (deployed before the first kill).
     const deployer = senders[5];
@@ -728,7 +757,11 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
       const rng = Rng.forCase(options.seed, kill);
       const roundStart = performance.now();
       const before = Number((await headOf(victim.url)).number);
-      log(`kill ${kill}/${plan.length}: ${scenario} (head ${before})`);
+      const killedWritingBehind = victimWritesBehind;
+      if (killedWritingBehind) writeBehindKills++;
+      log(
+        `kill ${kill}/${plan.length}: ${scenario} (head ${before}; ${killedWritingBehind ? 'write-behind' : 'durable writes'})`,
+      );
       const result =
         scenario === 'mining'
           ? await runMining(rng)
@@ -750,7 +783,7 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
 
       let restarted: Awaited<ReturnType<typeof startVictim>>;
       try {
-        restarted = await startVictim();
+        restarted = await startVictim(writeBehindAt(kill + 1));
       } catch (err) {
         check('restart', false, (err as Error).message);
         throw new Error(`the victim does not restart after kill ${kill}: ${(err as Error).message}`);
@@ -761,7 +794,7 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
       const url = victim.url;
       for (const s of senders) s.forget();
       await checkHeadAndState(url, offline.head?.hash);
-      await checkReceipts(url);
+      await checkReceipts(url, killedWritingBehind);
       await checkLogs(url, rng);
       if (peered) {
         // The victim was linked to the source when killed: sync must resume and end on one head.
@@ -812,7 +845,8 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
     totalMs: performance.now() - started,
     restartMs,
     restartMedianMs: median(restartMs),
-    receipts: { tracked: records.size, reorgedOut, remined },
+    receipts: { tracked: records.size, reorgedOut, remined, lostInTail },
+    writeBehindKills,
     finalHead,
     baseDir,
     notes,
@@ -827,7 +861,8 @@ export function formatReport(report: CrashLoopReport): string {
     ...Object.entries(report.checks.byName).map(
       ([name, c]) => `    ${name.padEnd(22)} ${c.passed} passed${c.failed > 0 ? `, ${c.failed} FAILED` : ''}`,
     ),
-    `  receipts tracked: ${report.receipts.tracked} (reorged out legitimately and found on their side block: ${report.receipts.reorgedOut}, of which re-mined: ${report.receipts.remined})`,
+    `  receipts tracked: ${report.receipts.tracked} (reorged out legitimately and found on their side block: ${report.receipts.reorgedOut}, of which re-mined: ${report.receipts.remined}; lost with their unwritten block at a write-behind kill: ${report.receipts.lostInTail})`,
+    `  write-behind: ${report.writeBehindKills} of ${report.kills} kills hit a victim writing behind (the others answered only what was on disk)`,
     `  final head: ${report.finalHead}`,
     `  total time: ${(report.totalMs / 1000).toFixed(1)} s; restart to first eth_blockNumber: median ${report.restartMedianMs.toFixed(0)} ms` +
       (report.restartMs.length > 0

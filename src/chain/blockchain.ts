@@ -60,6 +60,11 @@ export interface OpenOptions {
   readonly caches?: Partial<CacheLimits>;
   /** Fork mode: the chain starts on this upstream's block and reads its state from there (fork/). */
   readonly fork?: ForkUpstream;
+  /**
+   * Queue each block's batch and go on once it is the in-memory head (db/write-behind.ts): a crash may lose the
+   * unwritten tail of the chain, never its consistency. Default false: an import returns once the block is stored.
+   */
+  readonly writeBehind?: boolean;
 }
 
 export class Blockchain extends EventEmitter<ChainEvents> {
@@ -114,6 +119,7 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     const db = await ChainDB.open(join(opts.dataDir, 'chaindata'), {
       cacheSize: limits.dbCacheBytes,
       writeBufferSize: limits.dbWriteBufferBytes,
+      writeBehind: opts.writeBehind === true,
     });
     try {
       const nodes = new TrieNodeStore(db, limits.trieNodes, limits.trieLookups, limits.trieDecodedNodes);

@@ -55,6 +55,8 @@ export interface EngineOptions {
    * the upstream's network, whose chain id and rules the fork keeps.
    */
   readonly fork?: ForkUpstream;
+  /** Answer once a block is the in-memory head, its write queued in order (Blockchain's `writeBehind`). */
+  readonly writeBehind?: boolean;
 }
 
 export interface MiningOptions {
@@ -108,6 +110,7 @@ export class ChainEngine {
       ...(opts.noProof ? { noProof: true } : {}),
       ...(opts.caches ? { caches: opts.caches } : {}),
       ...(opts.fork ? { fork: opts.fork } : {}),
+      ...(opts.writeBehind ? { writeBehind: true } : {}),
     }).catch((err: unknown) => {
       throw otherSealModeChain(err, named, sealMode) ?? err;
     });

@@ -100,6 +100,8 @@ export interface NodeConfig {
   readonly fork?: ForkConfig;
   /** Bounds of the engine's in-memory caches and LevelDB's cache and write buffer (`cache.*`, `db.*`). */
   readonly caches: CacheLimits;
+  /** `db.write-behind`: blocks are answered once they are the in-memory head, their writes queued in order. */
+  readonly writeBehind: boolean;
   /** ECIP-1097 checkpointing with the dev federation (dev only; the engine uses `devWithCheckpointing`). */
   readonly checkpointing: boolean;
   readonly p2p: P2pConfig;
@@ -238,6 +240,7 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
     network,
     ...(fork !== undefined ? { fork } : {}),
     caches,
+    writeBehind: get('db.write-behind'),
     checkpointing,
     p2p: {
       enabled: get('network.p2p.enabled'),

@@ -120,6 +120,7 @@ export function engineOptionsOf(node: SvcNode): EngineOptions {
     seal: config.mining.seal,
     pool: { maxSize: config.txpool.size, queuedLifetimeMs: config.txpool.transactionTimeoutMs },
     caches: config.caches,
+    writeBehind: config.writeBehind,
     onWarning: (message) => log.warn(message),
     log: log.child({ component: 'engine' }),
     logs: {

@@ -1,9 +1,11 @@
 /**
  * The one LevelDB of a node: raw binary keys (see keys.ts) and values. Reads go straight to LevelDB;
- * writes only through `write(batch)`, one atomic LevelDB batch per imported block.
+ * writes only through `write(batch)`, one atomic LevelDB batch per imported block. With `writeBehind` a write is
+ * queued and returns at once (write-behind.ts); reads then see queued values first.
  */
 import { mkdirSync } from 'node:fs';
 import { Level } from 'level';
+import { WriteBehindQueue } from './write-behind.js';
 
 export type WriteOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { type: 'del'; key: Uint8Array };
 
@@ -35,15 +37,33 @@ export class DatabaseLockedError extends Error {
   }
 }
 
-export class ChainDB {
-  private constructor(private readonly level: Level<Uint8Array, Uint8Array>) {}
+/** Ordered keys of a range (LevelDB's key iterator satisfies it). */
+export interface KeyRangeIterator {
+  nextv(size: number): Promise<Uint8Array[]>;
+  close(): Promise<void>;
+}
 
-  /** `cacheSize`, `writeBufferSize`: LevelDB's block cache and memtable in bytes (classic-level's defaults: 8 and 4 MiB). */
-  static async open(
-    dir: string,
-    memory: { readonly cacheSize?: number; readonly writeBufferSize?: number } = {},
-  ): Promise<ChainDB> {
+export interface ChainDBOptions {
+  /** LevelDB's block cache and memtable in bytes (classic-level's defaults: 8 and 4 MiB). */
+  readonly cacheSize?: number;
+  readonly writeBufferSize?: number;
+  /** Queue writes and return before LevelDB has them (write-behind.ts); default false: a write returns once stored. */
+  readonly writeBehind?: boolean;
+}
+
+export class ChainDB {
+  private readonly queue: WriteBehindQueue | undefined;
+
+  private constructor(
+    private readonly level: Level<Uint8Array, Uint8Array>,
+    writeBehind: boolean,
+  ) {
+    this.queue = writeBehind ? new WriteBehindQueue((ops) => this.level.batch(ops)) : undefined;
+  }
+
+  static async open(dir: string, options: ChainDBOptions = {}): Promise<ChainDB> {
     mkdirSync(dir, { recursive: true });
+    const { writeBehind = false, ...memory } = options;
     const level = new Level<Uint8Array, Uint8Array>(dir, { ...binary, ...memory });
     try {
       await level.open();
@@ -53,10 +73,12 @@ export class ChainDB {
         throw new DatabaseLockedError(dir, err);
       throw err;
     }
-    return new ChainDB(level);
+    return new ChainDB(level, writeBehind);
   }
 
   async get(key: Uint8Array): Promise<Uint8Array | undefined> {
+    const queued = this.queue?.lookup(key);
+    if (queued !== undefined) return queued.value;
     const value = await this.level.get(key);
     if (value === undefined) return undefined;
     // classic-level hands back Buffers; callers get plain Uint8Arrays (same memory, no copy).
@@ -69,22 +91,45 @@ export class ChainDB {
    * cached filter blocks, microseconds).
    */
   getSync(key: Uint8Array): Uint8Array | undefined {
+    const queued = this.queue?.lookup(key);
+    if (queued !== undefined) return queued.value;
     const value = this.level.getSync(key);
     if (value === undefined) return undefined;
     return Buffer.isBuffer(value) ? new Uint8Array(value.buffer, value.byteOffset, value.byteLength) : value;
   }
 
-  /** Ordered keys in `[gte, lt)`: the log index scans its postings this way. */
-  keys(range: { gte: Uint8Array; lt: Uint8Array }) {
-    return this.level.keys(range);
+  /** Ordered keys in `[gte, lt)`: the log index scans its postings this way (after any queued writes land). */
+  keys(range: { gte: Uint8Array; lt: Uint8Array }): KeyRangeIterator {
+    const queue = this.queue;
+    if (queue === undefined || queue.queued === 0) return this.level.keys(range);
+    // Merging queued keys into LevelDB's order is not worth it: scans are rare next to writes, a flush is short.
+    let iterator: Promise<KeyRangeIterator> | undefined;
+    const open = () => (iterator ??= queue.flushed().then(() => this.level.keys(range)));
+    return {
+      nextv: async (size) => (await open()).nextv(size),
+      close: async () => {
+        if (iterator !== undefined) await (await iterator).close();
+      },
+    };
   }
 
+  /** Stores `batch` atomically; with write-behind, queues it behind the earlier ones and returns at once. */
   async write(batch: WriteBatch): Promise<void> {
     if (batch.ops.length === 0) return;
+    if (this.queue !== undefined) return this.queue.enqueue(batch.ops);
     await this.level.batch(batch.ops);
   }
 
+  /** Resolves once every write made so far is in LevelDB (at once without write-behind). */
+  async flushed(): Promise<void> {
+    await this.queue?.flushed();
+  }
+
   async close(): Promise<void> {
-    await this.level.close();
+    try {
+      await this.flushed();
+    } finally {
+      await this.level.close();
+    }
   }
 }

@@ -38,4 +38,10 @@ export const cacheSettings = {
     default: d.dbWriteBufferBytes,
     description: "LevelDB's write buffer (memtable) in bytes",
   }),
+  'db.write-behind': s.bool({
+    default: ({ network }) => network === 'dev',
+    help: 'dev: true; mordor/etc: false',
+    description:
+      'answer once a block is the in-memory head, its LevelDB write queued in order (a crash loses at most the unwritten tail, the stored head stays consistent); false: once it is on disk',
+  }),
 };

@@ -45,6 +45,7 @@ function configFromTables(network: NetworkName): NodeConfig {
       dbCacheBytes: d('db.cache-size'),
       dbWriteBufferBytes: d('db.write-buffer-size'),
     },
+    writeBehind: d('db.write-behind'),
     checkpointing: d('blockchains.checkpointing'),
     p2p: {
       enabled: d('network.p2p.enabled'),

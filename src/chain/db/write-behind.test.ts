@@ -1,0 +1,72 @@
+/**
+ * ChainDB with write-behind on a real LevelDB: a write returns before LevelDB has it, reads and key scans see it
+ * at once, batches land in order with the later value winning, close stores everything queued, and a failed
+ * write refuses the writes after it (they would build on a block the disk does not hold).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ChainDB, WriteBatch } from './chain-db.js';
+import { WriteBehindQueue } from './write-behind.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+const dir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'write-behind-'));
+  dirs.push(d);
+  return d;
+};
+const k = (...bytes: number[]) => Uint8Array.from(bytes);
+const text = (v: Uint8Array | undefined) => (v === undefined ? undefined : Buffer.from(v).toString());
+const value = (s: string) => new Uint8Array(Buffer.from(s));
+
+async function keysOf(db: ChainDB, gte: Uint8Array, lt: Uint8Array): Promise<number[]> {
+  const iterator = db.keys({ gte, lt });
+  const found = await iterator.nextv(100);
+  await iterator.close();
+  return found.map((key) => key[1]!);
+}
+
+describe('ChainDB write-behind', () => {
+  it('serves queued writes at once, lands them in order and stores them all by close', async () => {
+    const path = dir();
+    const db = await ChainDB.open(path, { writeBehind: true });
+    await db.write(new WriteBatch().put(k(1, 1), value('a1')).put(k(1, 2), value('b1')));
+    await db.write(new WriteBatch().put(k(1, 1), value('a2')).del(k(1, 2)).put(k(1, 3), value('c2')));
+    // Nothing awaited the disk: the queue answers, the later batch winning.
+    expect(text(await db.get(k(1, 1)))).toBe('a2');
+    expect(await db.get(k(1, 2))).toBeUndefined();
+    expect(text(db.getSync(k(1, 3)))).toBe('c2');
+    expect(await keysOf(db, k(1), k(2))).toEqual([1, 3]);
+    await db.close();
+
+    const reopened = await ChainDB.open(path);
+    expect(text(await reopened.get(k(1, 1)))).toBe('a2');
+    expect(await reopened.get(k(1, 2))).toBeUndefined();
+    expect(text(await reopened.get(k(1, 3)))).toBe('c2');
+    await reopened.close();
+  });
+
+  it('refuses writes after a failed one and keeps serving what was queued', async () => {
+    const written: string[] = [];
+    let fail = false;
+    const queue = new WriteBehindQueue(async (ops) => {
+      if (fail) throw new Error('disk full');
+      written.push(ops.map((op) => op.key[0]).join(','));
+    });
+    await queue.enqueue([{ type: 'put', key: k(1), value: value('one') }]);
+    await queue.enqueue([{ type: 'put', key: k(2), value: value('two') }]);
+    await queue.flushed();
+    expect(written).toEqual(['1', '2']);
+    expect(queue.lookup(k(1))).toBeUndefined(); // written: LevelDB answers for it now
+
+    fail = true;
+    await queue.enqueue([{ type: 'put', key: k(3), value: value('three') }]);
+    await expect(queue.flushed()).rejects.toThrow(/queued chain database write failed/);
+    expect(text(queue.lookup(k(3))?.value)).toBe('three');
+    await expect(queue.enqueue([{ type: 'put', key: k(4), value: value('four') }])).rejects.toThrow(/failed/);
+  });
+});
