@@ -1,4 +1,4 @@
-/** Small labelled badges: a namespace's safety class, a method's availability and transport. */
+/** Small labelled badges: a namespace's safety class, a method's availability, transport and extension source. */
 import { html, type Html } from './html.js';
 import type { MethodView } from './model.js';
 
@@ -22,6 +22,19 @@ export function availabilityBadge(method: MethodView): Html {
   return method.unavailable === undefined
     ? html`<span class="badge available">available</span>`
     : html`<span class="badge unavailable" title="${method.unavailable}">not yet available</span>`;
+}
+
+/** Whose API an extension method follows, e.g. "geth". */
+const EXTENSION_SOURCE: Readonly<Record<string, string>> = {
+  geth: 'geth and core-geth',
+  openethereum: 'OpenEthereum (Parity), as core-geth serves it',
+  anvil: "Foundry's Anvil (with Hardhat's aliases)",
+};
+
+export function extensionBadge(method: MethodView): Html {
+  if (method.extension === undefined) return html``;
+  const source = EXTENSION_SOURCE[method.extension] ?? method.extension;
+  return html`<span class="badge extension" title="not in the spec's catalog; shapes follow ${source}">extension: ${method.extension}</span>`;
 }
 
 export function transportBadge(method: MethodView): Html {

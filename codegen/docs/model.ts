@@ -47,6 +47,11 @@ export interface MethodView {
   readonly errors: readonly ErrorView[];
   readonly examples: readonly ExampleView[];
   readonly unavailable?: string;
+  /**
+   * Beyond the spec's catalog: whose API the method follows (`x-extension`: "geth", "openethereum", "anvil"), so a
+   * reader knows it is not in the spec and where its shapes come from.
+   */
+  readonly extension?: string;
   readonly transport: Transport;
   readonly deprecated: boolean;
 }
@@ -161,6 +166,7 @@ export function buildModel(document: object): DocsModel {
       errors,
       examples,
       unavailable: optionalString(method['x-unavailable']),
+      extension: optionalString(method['x-extension']),
       transport: method['x-transport'] === 'ws' ? 'ws' : 'any',
       deprecated: method.deprecated === true,
     };

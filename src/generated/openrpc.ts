@@ -3886,6 +3886,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     },
     {
       "name": "eth_feeHistory",
+      "x-extension": "geth",
       "summary": "Returns base fees, gas use and gas-price percentiles of recent blocks.",
       "description": "Answers as core-geth does on Ethereum Classic, which has no EIP-1559 base fee: baseFeePerGas is 0x0 for every block and for the next one, gasUsedRatio is each block's gasUsed / gasLimit, and with rewardPercentiles each block gets one reward per percentile: the gas price of the transaction at which that share of the block's gas was used (transactions sorted by gas price; without a base fee a transaction's effective tip is its whole gas price), 0x0 for a block without transactions. Wallets that ask it (Foundry's cast without --legacy, viem's fee estimation) then learn the chain has no base fee; send legacy transactions with eth_gasPrice as gasPrice. blockCount is hex or a decimal number; above 1024 it is shortened to 1024 (geth's default), and the range never reaches before genesis. `pending` reads as `latest`. A newest block above the head gives -32000 \"request beyond head block\"; percentiles outside 0..100 or not strictly ascending give -32602. An extension beyond the original product's catalog.",
       "tags": [
@@ -4007,6 +4008,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     },
     {
       "name": "eth_maxPriorityFeePerGas",
+      "x-extension": "geth",
       "summary": "Returns a tip suggestion in wei: on Ethereum Classic, the gas price suggestion.",
       "description": "core-geth suggests a tip from the effective tips of recent transactions; without an EIP-1559 base fee a transaction's tip is its whole gas price, so the answer equals eth_gasPrice's (the same suggestion here). Ethereum Classic takes no EIP-1559 transactions: use the value as the gasPrice of a legacy transaction. An extension beyond the original product's catalog.",
       "tags": [
@@ -4036,6 +4038,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     },
     {
       "name": "eth_getHeaderByNumber",
+      "x-extension": "geth",
       "summary": "Returns a block's header by number or tag.",
       "description": "geth's header object: the block's fields without transactions, uncles and size (totalDifficulty included, as core-geth has it). `pending` gives the header of the block this node would mine next (unsealed). Returns null when the node has no such block. An extension beyond the original product's catalog.",
       "tags": [
@@ -4109,6 +4112,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     },
     {
       "name": "eth_getHeaderByHash",
+      "x-extension": "geth",
       "summary": "Returns a block's header by hash.",
       "description": "geth's header object for the stored block with this hash, canonical or not: the block's fields without transactions, uncles and size. Returns null when the node has no such block. An extension beyond the original product's catalog.",
       "tags": [
@@ -5625,6 +5629,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     },
     {
       "name": "debug_getRawHeader",
+      "x-extension": "geth",
       "summary": "Returns a block header's RLP encoding.",
       "description": "The consensus RLP of the header (its keccak256 is the block hash). An unknown block gives -32001. An extension beyond the original product's catalog.",
       "tags": [
@@ -5675,6 +5680,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     },
     {
       "name": "debug_getRawBlock",
+      "x-extension": "geth",
       "summary": "Returns a block's RLP encoding.",
       "description": "The consensus RLP of the whole block (header, transactions, uncles), as eth/68 peers exchange it and test_importRawBlock takes it. An unknown block gives -32001. An extension beyond the original product's catalog.",
       "tags": [
@@ -5725,6 +5731,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     },
     {
       "name": "debug_getRawTransaction",
+      "x-extension": "geth",
       "summary": "Returns a transaction's signed encoding.",
       "description": "The signed encoding of a mined or pooled transaction (RLP for legacy, the EIP-2718 envelope for type 1), as eth_getRawTransactionByHash; null when the node knows no such transaction. An extension beyond the original product's catalog.",
       "tags": [
@@ -5775,6 +5782,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     },
     {
       "name": "debug_getRawReceipts",
+      "x-extension": "geth",
       "summary": "Returns a block's receipts in their consensus encoding.",
       "description": "One entry per transaction, in block order: the receipt as receiptsRoot commits to it (status or pre-Byzantium state root, cumulative gas, bloom, logs; a typed transaction's receipt prefixed with its type byte), geth's encoding. An unknown block gives -32001. An extension beyond the original product's catalog.",
       "tags": [
@@ -5830,6 +5838,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     },
     {
       "name": "debug_traceTransaction",
+      "x-extension": "geth",
       "summary": "Replays a transaction and traces it (geth's tracers).",
       "description": "Replays the transaction's block from its parent's state, with the rules of the block's height, up to the transaction, and traces it: the struct logger by default, or a built-in tracer (callTracer, prestateTracer, 4byteTracer, noopTracer). A trace past network.rpc.debug.trace-timeout (or the request's shorter timeout), network.rpc.debug.max-struct-logs entries or network.rpc.debug.max-trace-bytes is stopped and answered -32005 naming the cap. Checked against Anvil 1.7.1 (hardfork shanghai, the EVM closest to ETC Spiral; test/trace/anvil-diff.test.ts): the answers agree field by field except where svc-node follows geth and Anvil does not, or an ETC rule differs: (1) callTracer's top frame gas is the transaction's gas limit (Anvil: the gas left after intrinsic gas); (2) callTracer logs carry address, topics, data and position (Anvil adds index); (3) errors are geth's words: write protection, contract address collision, out of gas, execution reverted (Anvil: revm's names, e.g. StateChangeDuringStaticCall, CreateCollision, OutOfGas); (4) prestateTracer leaves out a contract the transaction created (Anvil keeps it as {balance: 0x0}), and the coinbase's balance includes ETC's block rewards (Anvil pays none); (5) 4byteTracer skips calls to precompiles (Anvil counts them); (6) the struct logger's gasCost of CREATE/CREATE2 is the opcode's own cost (Anvil adds the gas handed to the new frame), and on an opcode that runs out of gas it is the opcode's cost (Anvil: the gas left); storage keys and values and returnValue are hex without 0x and refund is left out when 0 (Anvil: 0x-prefixed, refund 0 on every entry).",
       "tags": [
@@ -6023,6 +6032,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     },
     {
       "name": "debug_traceCall",
+      "x-extension": "geth",
       "summary": "Traces a message call on a block's state (geth's tracers).",
       "description": "Runs the call as eth_call does (same defaults and gas cap) on the state after the block, with that block as environment, and traces it; nothing is kept. The caps and the differences from Anvil are those of debug_traceTransaction.",
       "tags": [
@@ -6153,6 +6163,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     },
     {
       "name": "debug_traceBlockByNumber",
+      "x-extension": "geth",
       "summary": "Traces every transaction of a block by number.",
       "description": "Replays the block from its parent's state and traces each transaction in order; the caps apply to the whole block. The differences from Anvil are those of debug_traceTransaction (an explorer's pass over 100 blocks with callTracer is in test/trace/anvil-diff.test.ts).",
       "tags": [
@@ -6241,6 +6252,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     },
     {
       "name": "debug_traceBlockByHash",
+      "x-extension": "geth",
       "summary": "Traces every transaction of a block by hash.",
       "description": "As debug_traceBlockByNumber, for any stored block, canonical or not.",
       "tags": [
@@ -6333,6 +6345,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     },
     {
       "name": "debug_traceBlock",
+      "x-extension": "geth",
       "summary": "Traces every transaction of a block given as RLP.",
       "description": "Decodes the block (its parent must be stored) and replays it from its parent's state; the block itself need not be stored or valid beyond its transactions applying.",
       "tags": [
@@ -8592,6 +8605,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     },
     {
       "name": "txpool_content",
+      "x-extension": "geth",
       "summary": "Returns every pooled transaction, pending and queued, by sender and nonce.",
       "description": "geth's shape: {pending, queued}, each keyed by the sender's EIP-55 checksummed address and then by the nonce in decimal, each entry a Transaction object with null blockHash, blockNumber and transactionIndex. pending = executable in the next block (nonces continuous from the sender's account nonce), queued = waiting behind a nonce gap. Anvil answers the same content with lowercase sender keys. Reveals every pooled transaction: off by default on mordor and etc, protected when authentication is on. An extension beyond the original product's catalog.",
       "tags": [
@@ -8666,6 +8680,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     },
     {
       "name": "txpool_contentFrom",
+      "x-extension": "geth",
       "summary": "Returns one sender's pooled transactions, pending and queued, by nonce.",
       "description": "geth's shape: {pending, queued}, each keyed by nonce in decimal; both empty when the address has nothing pooled. An extension beyond the original product's catalog.",
       "tags": [
@@ -8750,6 +8765,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     },
     {
       "name": "txpool_inspect",
+      "x-extension": "geth",
       "summary": "Returns a one-line summary of every pooled transaction, by sender and nonce.",
       "description": "geth's shape and wording: \"<to>: <value> wei + <gas> gas × <gasPrice> wei\" per transaction (\"contract creation: …\" without a recipient; the recipient checksummed, amounts in decimal), keyed by checksummed sender and decimal nonce, under pending (executable) and queued (behind a nonce gap). An extension beyond the original product's catalog.",
       "tags": [
@@ -8790,6 +8806,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     },
     {
       "name": "txpool_status",
+      "x-extension": "geth",
       "summary": "Returns how many transactions are pending and queued.",
       "description": "pending = executable in the next block, queued = waiting behind a nonce gap, as hex quantities (geth's shape). An extension beyond the original product's catalog.",
       "tags": [

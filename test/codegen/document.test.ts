@@ -119,31 +119,17 @@ const MOVED: Record<string, string> = { debug_accountRange: 'debug', debug_stora
 /** Added to the catalog: the 97th/96th (`eth_getBlockReceipts`, `rpc.discover`) and the WebSocket pair. */
 const ADDED: Record<string, string> = { eth_getBlockReceipts: 'eth', 'rpc.discover': 'rpc' };
 const WS_ONLY: Record<string, string> = { eth_subscribe: 'eth', eth_unsubscribe: 'eth' };
-/** Beyond the spec's catalog (issue 27): geth-style tracing. */
-const EXTENSIONS: Record<string, string> = {
-  debug_traceTransaction: 'debug',
-  debug_traceCall: 'debug',
-  debug_traceBlockByNumber: 'debug',
-  debug_traceBlockByHash: 'debug',
-  debug_traceBlock: 'debug',
-  eth_feeHistory: 'eth',
-  eth_maxPriorityFeePerGas: 'eth',
-  eth_getHeaderByNumber: 'eth',
-  eth_getHeaderByHash: 'eth',
-  debug_getRawHeader: 'debug',
-  debug_getRawBlock: 'debug',
-  debug_getRawTransaction: 'debug',
-  debug_getRawReceipts: 'debug',
-  txpool_content: 'txpool',
-  txpool_contentFrom: 'txpool',
-  txpool_inspect: 'txpool',
-  txpool_status: 'txpool',
-};
+/**
+ * Beyond the spec's catalog (issues 27 and 28): each extension says whose API it follows, and the portal marks it.
+ * The catalog itself (97 methods plus the WebSocket pair) stays as the spec and its agreed namespaces have it.
+ */
+const EXTENSION_SOURCES = ['geth', 'openethereum', 'anvil'];
+const isExtension = (m: { [key: string]: unknown }): boolean => m['x-extension'] !== undefined;
 
 function expectedNamespaces(): Map<string, string> {
   const expected = new Map<string, string>();
   for (const [ns, names] of Object.entries(ROUTED)) for (const name of names) expected.set(name, MOVED[name] ?? ns);
-  for (const [name, ns] of Object.entries({ ...ADDED, ...WS_ONLY, ...EXTENSIONS })) expected.set(name, ns);
+  for (const [name, ns] of Object.entries({ ...ADDED, ...WS_ONLY })) expected.set(name, ns);
   return expected;
 }
 
@@ -160,17 +146,18 @@ describe('openrpc.json', () => {
 
   it('has the 97 catalog methods plus eth_subscribe/eth_unsubscribe, in the agreed namespaces', () => {
     const expected = expectedNamespaces();
-    const actual = new Map(doc.methods.map((m) => [m.name, namespaceOf(m)]));
+    const catalog = doc.methods.filter((m) => !isExtension(m as never));
+    const actual = new Map(catalog.map((m) => [m.name, namespaceOf(m)]));
     expect([...actual.keys()].sort()).toEqual([...expected.keys()].sort());
     expect(Object.fromEntries(actual)).toEqual(Object.fromEntries(expected));
-    const catalog = doc.methods.filter((m) => !(m.name in WS_ONLY) && !(m.name in EXTENSIONS));
-    expect(catalog).toHaveLength(97);
-    expect(countBy(catalog.map(namespaceOf))).toEqual({
+    const spec = catalog.filter((m) => !(m.name in WS_ONLY));
+    expect(spec).toHaveLength(97);
+    expect(countBy(spec.map(namespaceOf))).toEqual({
       eth: 50,
       web3: 2,
       net: 9,
       personal: 9,
-      debug: 8,
+      debug: 3,
       qa: 3,
       checkpointing: 2,
       svc: 1,
@@ -180,6 +167,15 @@ describe('openrpc.json', () => {
       rpc: 2,
     });
     for (const name of Object.keys(WS_ONLY)) expect(findMethod(name)?.transport, name).toBe('ws');
+  });
+
+  it('marks every method beyond the catalog as an extension, with whose API it follows', () => {
+    const extensions = doc.methods.filter((m) => isExtension(m as never));
+    expect(extensions.length).toBeGreaterThan(0);
+    for (const m of extensions)
+      expect(EXTENSION_SOURCES, `${m.name} x-extension`).toContain(
+        (m as never as Record<string, unknown>)['x-extension'],
+      );
   });
 
   it('is what the registry was generated from', () => {

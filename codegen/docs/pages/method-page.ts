@@ -3,7 +3,7 @@
  * messages, and a "Try it" form prefilled with the first example request.
  */
 import { html, prose, inlineProse, type Html } from '../html.js';
-import { safetyBadge, availabilityBadge, transportBadge } from '../badges.js';
+import { safetyBadge, availabilityBadge, extensionBadge, transportBadge } from '../badges.js';
 import { page, namespaceHref } from '../layout.js';
 import { renderType, constraintsOf, refName } from '../schema-type.js';
 import type { DocsModel, ExampleView, MethodView, Schema } from '../model.js';
@@ -34,7 +34,7 @@ export function methodPage(model: DocsModel, method: MethodView): string {
 
   const body = html`<nav class="breadcrumb" aria-label="Breadcrumb"><a href="${root}index.html">Overview</a> / <a href="${namespaceHref(root, method.namespace)}">${method.namespace}</a> / <span>${method.name}</span></nav>
 <h1><code>${method.name}</code></h1>
-<p class="badges">${availabilityBadge(method)} ${transportBadge(method)} <a class="badge-link" href="${namespaceHref(root, method.namespace)}">${method.namespace}</a> ${safetyBadge(ns?.safety)}${method.deprecated ? html` <span class="badge deprecated">deprecated</span>` : ''}</p>
+<p class="badges">${availabilityBadge(method)} ${transportBadge(method)} ${extensionBadge(method)} <a class="badge-link" href="${namespaceHref(root, method.namespace)}">${method.namespace}</a> ${safetyBadge(ns?.safety)}${method.deprecated ? html` <span class="badge deprecated">deprecated</span>` : ''}</p>
 ${method.summary ? html`<p class="summary">${inlineProse(method.summary)}</p>` : ''}
 ${method.unavailable !== undefined ? html`<div class="notice notice-unavailable" role="note"><strong>Not yet available.</strong> This node answers <code>-32004 Method not supported</code>: ${inlineProse(method.unavailable)}</div>` : ''}
 ${method.transport === 'ws' ? html`<div class="notice notice-transport" role="note"><strong>WebSocket only.</strong> Call this method on a WebSocket connection to the node; it needs a connection that stays open to deliver notifications, so a plain HTTP POST cannot use it.</div>` : ''}

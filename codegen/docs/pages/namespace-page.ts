@@ -1,6 +1,6 @@
 /** One page per namespace: its safety class and a table of its methods. */
 import { html, prose, inlineProse } from '../html.js';
-import { safetyBadge, availabilityBadge, transportBadge, SAFETY_MEANING } from '../badges.js';
+import { safetyBadge, availabilityBadge, extensionBadge, transportBadge, SAFETY_MEANING } from '../badges.js';
 import { page, methodHref } from '../layout.js';
 import type { DocsModel, NamespaceView } from '../model.js';
 
@@ -20,7 +20,7 @@ ${
 ${ns.methods.map(
   (
     m,
-  ) => html`<tr><th scope="row"><a href="${methodHref(root, m.slug)}"><code>${m.name}</code></a></th><td>${inlineProse(m.summary)}</td><td>${availabilityBadge(m)} ${transportBadge(m)}</td></tr>
+  ) => html`<tr><th scope="row"><a href="${methodHref(root, m.slug)}"><code>${m.name}</code></a></th><td>${inlineProse(m.summary)}</td><td>${availabilityBadge(m)} ${transportBadge(m)} ${extensionBadge(m)}</td></tr>
 `,
 )}</tbody>
 </table>`
