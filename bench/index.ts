@@ -214,3 +214,12 @@ if (!process.argv.includes('--peers') && process.env.BENCH_IMPORT !== '0') {
   const code = await new Promise<number>((resolve) => importBench.once('exit', (c) => resolve(c ?? 1)));
   if (code !== 0) process.exitCode = code;
 }
+
+// Snap sync of a fresh node from three local serving nodes (a state of 1 M accounts and 1 M slots, built once and
+// cached), accounts and slots per second, time to synced against full sync, peak RSS: issue 26
+// (bench/snap-sync.ts → bench/results/snap-sync.md). BENCH_SNAP=0 skips it.
+if (!process.argv.includes('--peers') && process.env.BENCH_SNAP !== '0') {
+  const snapBench = spawn(process.execPath, ['--import', 'tsx', 'bench/snap-sync.ts'], { cwd: repo, stdio: 'inherit' });
+  const code = await new Promise<number>((resolve) => snapBench.once('exit', (c) => resolve(c ?? 1)));
+  if (code !== 0) process.exitCode = code;
+}

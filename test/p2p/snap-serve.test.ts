@@ -1,6 +1,7 @@
 /**
- * Serving snap/1 from a real chain engine: a dev chain in a temp dir with a deployed contract, asked for codes and
- * account ranges through the wire codec, with the answers' range proofs checked by @ethereumjs/mpt's verifier.
+ * Serving snap/1 from a real chain engine: a dev chain in a temp dir with a deployed contract and contracts holding
+ * many slots, asked for codes, account ranges, storage ranges and trie nodes through the wire codec, with the
+ * answers' range proofs checked by @ethereumjs/mpt's verifier; then the same over RLPx from a node process.
  */
 import { verifyMerkleRangeProof } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
@@ -35,7 +36,11 @@ import {
   type StorageRanges,
 } from '../../src/p2p/snap/messages.js';
 import { SnapServer } from '../../src/p2p/snap/serve.js';
+import { DEV_ACCOUNTS } from '../../src/chain/networks/devAccounts.js';
 import { addresses, mine, openDevChain, signedTx, tempDir } from '../chain/engine/fixtures.js';
+import { startNode, type NodeProcess } from '../helpers/node-process.js';
+import { call } from '../helpers/rpc.js';
+import { TestPeer } from '../helpers/test-peer.js';
 import { Counter } from '../rpc/contracts.js';
 import { compact, fillerInitCode, increment, decrement, type Slot, storageOf } from './snap-fixtures.js';
 
@@ -504,5 +509,159 @@ describe('snap/1 serving', () => {
         WireDecodeError,
       );
     });
+  });
+});
+
+describe('snap/1 serving over the wire', () => {
+  let node: NodeProcess;
+  let peer: TestPeer | undefined;
+  /** Two filler contracts deployed through JSON-RPC: address, trie key, storage root and expected storage. */
+  const deployed: { hash: Uint8Array; root: Uint8Array; slots: Slot[] }[] = [];
+  let stateRoot: Uint8Array;
+
+  beforeAll(async () => {
+    node = await startNode({ timeoutMs: 60_000 });
+    const from = DEV_ACCOUNTS[3]!.address;
+    for (let i = 0; i < 2; i++) {
+      const data = bytesToHex(fillerInitCode(SLOTS));
+      const txHash = await call<string>(node.url, 'eth_sendTransaction', [{ from, data, gas: '0x2625a0' }]);
+      let receipt: { contractAddress: string; status: string } | null = null;
+      while (receipt === null) {
+        receipt = await call(node.url, 'eth_getTransactionReceipt', [txHash]);
+        if (receipt === null) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(receipt.status).toBe('0x1');
+      const address = hexToBytes(receipt.contractAddress as `0x${string}`);
+      const proof = await call<{ storageHash: string }>(node.url, 'eth_getProof', [
+        receipt.contractAddress,
+        [],
+        'latest',
+      ]);
+      deployed.push({
+        hash: keccak256(address),
+        root: hexToBytes(proof.storageHash as `0x${string}`),
+        slots: storageOf(address, SLOTS),
+      });
+    }
+    const head = await call<{ stateRoot: string }>(node.url, 'eth_getBlockByNumber', ['latest', false]);
+    stateRoot = hexToBytes(head.stateRoot as `0x${string}`);
+    peer = await TestPeer.dial(node.enode!);
+    await peer.nodeStatus;
+  }, 90_000);
+  afterAll(async () => {
+    await peer?.destroy();
+    await node?.stop();
+  });
+
+  /** Sends a snap request and waits for the answer with the same request id. */
+  async function ask<T extends { requestId: bigint }>(
+    code: number,
+    payload: Uint8Array,
+    answerCode: number,
+    decode: (payload: Uint8Array) => T,
+    requestId: bigint,
+  ): Promise<T> {
+    const answer = peer!.waitForMessage(
+      (m) => {
+        if (m.protocol !== 'snap' || m.code !== answerCode) return false;
+        try {
+          return decode(m.payload).requestId === requestId;
+        } catch {
+          return false;
+        }
+      },
+      `snap answer 0x${answerCode.toString(16)} to request ${requestId}`,
+    );
+    expect(peer!.link.send('snap', code, payload)).toBe(true);
+    return decode((await answer).payload);
+  }
+
+  it('serves storage ranges of several accounts whose proofs verify, and a cut range with its proof', async () => {
+    const whole = await ask(
+      SnapCode.GetStorageRanges,
+      encodeGetStorageRanges({
+        requestId: 1n,
+        root: stateRoot,
+        accounts: deployed.map((d) => d.hash),
+        origin: new Uint8Array(0),
+        limit: new Uint8Array(0),
+        bytes: TWO_MIB,
+      }),
+      SnapCode.StorageRanges,
+      decodeStorageRanges,
+      1n,
+    );
+    expect(whole.slots.map((list) => list.map((s) => bytesToHex(s.hash)))).toEqual(
+      deployed.map((d) => d.slots.map((s) => bytesToHex(s.hash))),
+    );
+    expect(whole.proof).toEqual([]);
+    for (const [i, list] of whole.slots.entries()) {
+      const keys = list.map((s) => s.hash);
+      expect(
+        await verifyMerkleRangeProof(
+          deployed[i]!.root,
+          null,
+          null,
+          keys,
+          list.map((s) => s.body),
+          null,
+        ),
+      ).toBe(false);
+    }
+
+    const cut = await ask(
+      SnapCode.GetStorageRanges,
+      encodeGetStorageRanges({
+        requestId: 2n,
+        root: stateRoot,
+        accounts: deployed.map((d) => d.hash),
+        origin: new Uint8Array(0),
+        limit: new Uint8Array(0),
+        bytes: 500n,
+      }),
+      SnapCode.StorageRanges,
+      decodeStorageRanges,
+      2n,
+    );
+    expect(cut.slots).toHaveLength(1);
+    const part = cut.slots[0]!;
+    expect(part.length).toBeLessThan(SLOTS);
+    const keys = part.map((s) => s.hash);
+    expect(
+      await verifyMerkleRangeProof(
+        deployed[0]!.root,
+        ZERO_HASH,
+        keys.at(-1)!,
+        keys,
+        part.map((s) => s.body),
+        cut.proof,
+      ),
+    ).toBe(true);
+  });
+
+  it('answers every one of many pipelined requests (over the per-peer budget they wait, not drop)', async () => {
+    const ids = Array.from({ length: 8 }, (_, i) => 100n + BigInt(i));
+    const answers = await Promise.all(
+      ids.map((requestId) =>
+        ask(
+          SnapCode.GetTrieNodes,
+          encodeGetTrieNodes({
+            requestId,
+            root: stateRoot,
+            paths: [[compact([])], [deployed[1]!.hash, compact([])]],
+            bytes: TWO_MIB,
+          }),
+          SnapCode.TrieNodes,
+          decodeTrieNodes,
+          requestId,
+        ),
+      ),
+    );
+    for (const answer of answers) {
+      expect(answer.nodes.map((n) => bytesToHex(keccak256(n)))).toEqual([
+        bytesToHex(stateRoot),
+        bytesToHex(deployed[1]!.root),
+      ]);
+    }
   });
 });

@@ -1,0 +1,351 @@
+/**
+ * `npx tsx bench/snap-sync.ts [--accounts 1000000] [--contracts 10000] [--slots 1000000] [--on-top 500]` (also run
+ * by `npm run bench`): snap sync of a fresh node from three serving nodes on loopback (issue 26).
+ *
+ * 1. Serving chain (untimed, cached): a dev engine in this process (Ethash seal, as dev nodes that peer use) fills
+ *    blocks with plain transfers to fresh addresses until `--accounts` exist, then deploys `--contracts` contracts
+ *    whose constructors write `--slots / --contracts` slots each, then mines `--on-top` blocks of one transfer.
+ *    The datadir is kept under the tmp dir, keyed by the parameters, so a rerun does not rebuild it.
+ * 2. Three copies of it serve as nodes (`--no-mine`, the first one `--mine` so that a new block can be made); a
+ *    fresh node started with `--sync snap` and the three as bootnodes syncs; `eth_syncing` is polled until it is
+ *    false and the head reached the servers'. Then the state root of that block and a sample of balances and
+ *    slots are compared with a server's, a transfer is mined on the first server, and the fresh node must follow.
+ * 3. Full sync of the same chain (`--sync full`) runs for `--full-seconds` (60) and is projected from the gas it
+ *    executed in that time to the gas of the whole chain.
+ *
+ * Reported: accounts/s, slots/s, time to synced, the full-sync projection, peak RSS of the syncing node (VmHWM).
+ * Output: bench/results/snap-sync.md. Every node is its own process group, killed at the end.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createLegacyTx } from '@ethereumjs/tx';
+import { Address, bigIntToBytes, bytesToHex, concatBytes, hexToBytes, setLengthLeft } from '@ethereumjs/util';
+import { ChainEngine } from '../src/chain/engine.js';
+import { DEV_ACCOUNTS } from '../src/chain/networks/devAccounts.js';
+import { getNetwork } from '../src/chain/networks/index.js';
+import { txRulesAt } from '../src/chain/rules/evmRules.js';
+import { NODE_KEY_FILE } from '../src/p2p/node-key.js';
+import { fillerInitCode } from '../test/p2p/snap-fixtures.js';
+
+const repo = fileURLToPath(new URL('../', import.meta.url));
+const { values } = parseArgs({
+  options: {
+    accounts: { type: 'string', default: '1000000' },
+    contracts: { type: 'string', default: '10000' },
+    slots: { type: 'string', default: '1000000' },
+    'on-top': { type: 'string', default: '500' },
+    'full-seconds': { type: 'string', default: '60' },
+    'timeout-minutes': { type: 'string', default: '60' },
+  },
+});
+const ACCOUNTS = Number(values.accounts);
+const CONTRACTS = Number(values.contracts);
+const SLOTS_PER_CONTRACT = Math.max(1, Math.round(Number(values.slots) / Math.max(1, CONTRACTS)));
+const ON_TOP = Number(values['on-top']);
+const FULL_SECONDS = Number(values['full-seconds']);
+const TIMEOUT_MS = Number(values['timeout-minutes']) * 60_000;
+
+const GWEI = 1_000_000_000n;
+/** A dev block's 30 M gas holds 1,428 transfers; a little room is left. */
+const TRANSFERS_PER_BLOCK = 1400;
+const CONTRACT_GAS = 60_000n + BigInt(SLOTS_PER_CONTRACT) * 22_300n;
+const CONTRACTS_PER_BLOCK = Math.max(1, Math.floor(29_000_000 / Number(CONTRACT_GAS)));
+const keys = DEV_ACCOUNTS.map((a) => hexToBytes(a.privateKey as `0x${string}`));
+const coinbase = new Uint8Array(20).fill(0xcb);
+const ethashDir = join(tmpdir(), 'svc-node-bench-ethash');
+const cacheDir = join(tmpdir(), `svc-node-bench-snap-a${ACCOUNTS}-c${CONTRACTS}-s${SLOTS_PER_CONTRACT}-t${ON_TOP}`);
+const sourceDir = join(cacheDir, 'source');
+const work = mkdtempSync(join(tmpdir(), 'svc-node-bench-snap-run-'));
+
+/** The i-th fresh address: a fixed prefix keeps it clear of precompiles and of the dev accounts. */
+const freshAddress = (i: number) =>
+  new Address(concatBytes(new Uint8Array(4).fill(0x5a), setLengthLeft(bigIntToBytes(BigInt(i)), 16)));
+
+// ---------------------------------------------------------------- 1. the serving chain
+
+async function buildServingChain(): Promise<void> {
+  if (existsSync(join(cacheDir, 'done'))) {
+    process.stdout.write(`serving chain: cached in ${cacheDir}\n`);
+    return;
+  }
+  rmSync(cacheDir, { recursive: true, force: true });
+  mkdirSync(cacheDir, { recursive: true });
+  const engine = await ChainEngine.open({
+    dataDir: sourceDir,
+    network: 'dev' as const,
+    powCacheDir: ethashDir,
+    pool: { maxSize: 2 * TRANSFERS_PER_BLOCK + 100, maxPerSender: 2 * TRANSFERS_PER_BLOCK },
+    mining: { coinbase },
+  });
+  const nonces = keys.map(() => 0n);
+  const started = performance.now();
+  const mine = async (txs: { to?: Address; data?: Uint8Array; gasLimit: bigint; value: bigint }[]) => {
+    const common = engine.chain.txCommonAt(engine.chain.getHead().header.number + 1n);
+    const raws = txs.map((t, i) => {
+      const sender = i % keys.length;
+      return createLegacyTx({ nonce: nonces[sender]!++, gasPrice: GWEI, ...t }, { common })
+        .sign(keys[sender]!)
+        .serialize();
+    });
+    await Promise.all(raws.map((raw) => engine.pool.add(raw)));
+    const [mined] = await engine.miner.mineBlocks(1);
+    if (mined!.block.transactions.length !== txs.length)
+      throw new Error(`block ${mined!.block.header.number} holds ${mined!.block.transactions.length} of ${txs.length}`);
+  };
+  const progress = (what: string) =>
+    process.stdout.write(`serving chain: ${what} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
+  try {
+    for (let done = 0; done < ACCOUNTS; ) {
+      const n = Math.min(TRANSFERS_PER_BLOCK, ACCOUNTS - done);
+      await mine(Array.from({ length: n }, (_, i) => ({ to: freshAddress(done + i), gasLimit: 21_000n, value: 1n })));
+      done += n;
+      if ((done / TRANSFERS_PER_BLOCK) % 50 < 1 || done === ACCOUNTS) progress(`${done}/${ACCOUNTS} accounts`);
+    }
+    const initCode = fillerInitCode(SLOTS_PER_CONTRACT);
+    for (let done = 0; done < CONTRACTS; ) {
+      const n = Math.min(CONTRACTS_PER_BLOCK, CONTRACTS - done);
+      await mine(Array.from({ length: n }, () => ({ data: initCode, gasLimit: CONTRACT_GAS, value: 0n })));
+      done += n;
+      if ((done / CONTRACTS_PER_BLOCK) % 100 < 1 || done === CONTRACTS) progress(`${done}/${CONTRACTS} contracts`);
+    }
+    for (let i = 0; i < ON_TOP; i++) await mine([{ to: freshAddress(i), gasLimit: 21_000n, value: 1n }]);
+    progress(`${ON_TOP} blocks on top, head ${engine.chain.getHead().header.number}`);
+  } finally {
+    await engine.close();
+  }
+  writeFileSync(join(cacheDir, 'done'), new Date().toISOString());
+}
+
+// ---------------------------------------------------------------- 2. nodes
+
+interface NodeProc {
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly enode: string;
+  readonly stderr: () => string;
+}
+
+const running: ChildProcess[] = [];
+
+function startNode(datadir: string, extra: readonly string[]): Promise<NodeProc> {
+  const args = [
+    ...['--import', 'tsx', 'src/main.ts', '--network', 'dev', '--seal', 'ethash', '--datadir', datadir],
+    ...['--http.addr', '127.0.0.1', '--http.port', '0', '--p2p.addr', '127.0.0.1', '--p2p.port', '0'],
+    ...['--ethash.cachedir', ethashDir, ...extra],
+  ];
+  const { NODE_ENV: _dropped, ...env } = process.env;
+  const child = spawn(process.execPath, args, { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  running.push(child);
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  return new Promise((resolve, reject) => {
+    let enode = '';
+    let buffered = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      buffered += chunk;
+      const lines = buffered.split('\n');
+      buffered = lines.pop()!;
+      for (const line of lines) {
+        let entry: Record<string, unknown>;
+        try {
+          entry = JSON.parse(line) as Record<string, unknown>;
+        } catch {
+          continue;
+        }
+        if (entry.msg === 'p2p listening') enode = entry.enode as string;
+        if (entry.msg === 'listening') resolve({ child, url: entry.url as string, enode, stderr: () => stderr });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`node on ${datadir} exited with ${code}: ${stderr.trim()}`)));
+  });
+}
+
+async function stopNode(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const signal = (sig: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, sig);
+    } catch {
+      // the group is gone already
+    }
+  };
+  signal('SIGTERM');
+  const timer = setTimeout(() => signal('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const json = (await res.json()) as { result?: T; error?: { message: string } };
+  if (json.error !== undefined) throw new Error(`${method}: ${json.error.message}`);
+  return json.result as T;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const hex = (n: number | bigint) => `0x${n.toString(16)}`;
+
+/** Peak resident set of a process (VmHWM), in MiB. */
+function peakRssMiB(pid: number): number | undefined {
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? undefined : Number(kb) / 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A copy of the serving datadir with its own node key (copies would otherwise share one node id). */
+function copyOfSource(name: string): string {
+  const dir = join(work, name);
+  cpSync(sourceDir, dir, { recursive: true });
+  rmSync(join(dir, NODE_KEY_FILE), { force: true });
+  rmSync(join(dir, 'svc-node.pid'), { force: true });
+  return dir;
+}
+
+interface SnapResult {
+  readonly ms?: number;
+  readonly peakRss?: number;
+  readonly rootMatches?: boolean;
+  readonly followed?: boolean;
+  readonly syncing?: unknown;
+  readonly stoppedBecause?: string;
+}
+
+async function snapSync(servers: NodeProc[], head: number): Promise<SnapResult> {
+  const bootnodes = servers.map((s) => s.enode).join(',');
+  let node: NodeProc;
+  const t0 = performance.now();
+  try {
+    node = await startNode(join(work, 'snap'), ['--no-mine', '--sync', 'snap', '--bootnodes', bootnodes]);
+  } catch (err) {
+    return { stoppedBecause: `the node did not start with --sync snap: ${(err as Error).message.slice(0, 300)}` };
+  }
+  let lastSyncing: unknown;
+  try {
+    for (;;) {
+      lastSyncing = await rpc<unknown>(node.url, 'eth_syncing');
+      const number = Number(BigInt(await rpc<string>(node.url, 'eth_blockNumber')));
+      if (lastSyncing === false && number >= head) break;
+      if (performance.now() - t0 > TIMEOUT_MS)
+        return { stoppedBecause: `not synced after ${values['timeout-minutes']} min`, syncing: lastSyncing };
+      await sleep(500);
+    }
+    const ms = performance.now() - t0;
+    const peakRss = peakRssMiB(node.child.pid!);
+    const at = hex(head);
+    const [mine, theirs] = await Promise.all(
+      [node, servers[1]!].map((n) => rpc<{ stateRoot: string }>(n.url, 'eth_getBlockByNumber', [at, false])),
+    );
+    let rootMatches = mine!.stateRoot === theirs!.stateRoot;
+    for (const i of [0, Math.floor(ACCOUNTS / 2), ACCOUNTS - 1]) {
+      const who = freshAddress(i).toString();
+      const [a, b] = await Promise.all([node, servers[1]!].map((n) => rpc<string>(n.url, 'eth_getBalance', [who, at])));
+      rootMatches &&= a === b;
+    }
+    // A new block on the first server: the synced node must follow it.
+    const sender = DEV_ACCOUNTS[0]!.address;
+    const nonce = BigInt(await rpc<string>(servers[0]!.url, 'eth_getTransactionCount', [sender, 'latest']));
+    const tx = createLegacyTx(
+      { nonce, to: freshAddress(1), value: 1n, gasLimit: 21_000n, gasPrice: GWEI },
+      { common: txRulesAt(getNetwork('dev'), BigInt(head) + 1n) },
+    ).sign(keys[0]!);
+    await rpc(servers[0]!.url, 'eth_sendRawTransaction', [bytesToHex(tx.serialize())]);
+    let followed = false;
+    const deadline = performance.now() + 120_000;
+    while (!followed && performance.now() < deadline) {
+      followed = Number(BigInt(await rpc<string>(node.url, 'eth_blockNumber'))) > head;
+      if (!followed) await sleep(500);
+    }
+    return { ms, ...(peakRss !== undefined ? { peakRss } : {}), rootMatches, followed, syncing: lastSyncing };
+  } finally {
+    await stopNode(node.child);
+  }
+}
+
+/** Full sync for FULL_SECONDS, projected to the whole chain by executed gas. */
+async function fullSyncProjection(
+  servers: NodeProc[],
+  gasByBlock: bigint[],
+): Promise<{ blocks: number; projectedS: number }> {
+  const node = await startNode(join(work, 'full'), [
+    '--no-mine',
+    '--sync',
+    'full',
+    '--bootnodes',
+    servers[0]!.enode,
+  ]).catch(
+    // Before the snap client lands, full sync is the only mode and the flag is unknown.
+    () => startNode(join(work, 'full2'), ['--no-mine', '--bootnodes', servers[0]!.enode]),
+  );
+  try {
+    await sleep(FULL_SECONDS * 1000);
+    const blocks = Number(BigInt(await rpc<string>(node.url, 'eth_blockNumber')));
+    const done = gasByBlock.slice(0, blocks + 1).reduce((a, b) => a + b, 0n);
+    const total = gasByBlock.reduce((a, b) => a + b, 0n);
+    const projectedS = done === 0n ? Number.POSITIVE_INFINITY : (FULL_SECONDS * Number(total)) / Number(done);
+    return { blocks, projectedS };
+  } finally {
+    await stopNode(node.child);
+  }
+}
+
+async function main(): Promise<void> {
+  await buildServingChain();
+  const servers: NodeProc[] = [];
+  try {
+    for (const [i, name] of ['server-1', 'server-2', 'server-3'].entries())
+      servers.push(await startNode(copyOfSource(name), i === 0 ? ['--mine'] : ['--no-mine']));
+    const head = Number(BigInt(await rpc<string>(servers[0]!.url, 'eth_blockNumber')));
+    const gasByBlock: bigint[] = [0n];
+    for (let n = 1; n <= head; n++)
+      gasByBlock.push(
+        BigInt((await rpc<{ gasUsed: string }>(servers[0]!.url, 'eth_getBlockByNumber', [hex(n), false])).gasUsed),
+      );
+    const snap = await snapSync(servers, head);
+    const full = await fullSyncProjection(servers, gasByBlock);
+    const slots = CONTRACTS * SLOTS_PER_CONTRACT;
+    const perS = (n: number) => (snap.ms === undefined ? 'n/a' : Math.round((n * 1000) / snap.ms).toString());
+    const report = [
+      '# Benchmark: snap sync from three local serving nodes',
+      '',
+      `Date: ${new Date().toISOString()}; Node ${process.version}; ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; load ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(', ')}`,
+      `Serving chain: ${ACCOUNTS} funded accounts, ${CONTRACTS} contracts × ${SLOTS_PER_CONTRACT} slots = ${slots} slots, ${ON_TOP} blocks on top; head ${head}.`,
+      '',
+      '| figure | value |',
+      '|---|---:|',
+      `| time to synced (start → eth_syncing false at the head) | ${snap.ms === undefined ? 'n/a' : `${(snap.ms / 1000).toFixed(1)} s`} |`,
+      `| accounts/s | ${perS(ACCOUNTS)} |`,
+      `| slots/s | ${perS(slots)} |`,
+      `| state root and sampled balances match a server's | ${snap.rootMatches ?? 'n/a'} |`,
+      `| follows a new block after sync | ${snap.followed ?? 'n/a'} |`,
+      `| peak RSS of the syncing node (VmHWM) | ${snap.peakRss === undefined ? 'n/a' : `${snap.peakRss.toFixed(0)} MiB`} |`,
+      `| full sync: blocks in the first ${FULL_SECONDS} s | ${full.blocks} of ${head} |`,
+      `| full sync projected to the whole chain (by gas) | ${(full.projectedS / 60).toFixed(1)} min |`,
+      '',
+      ...(snap.stoppedBecause !== undefined ? [`Snap sync stopped: ${snap.stoppedBecause}`, ''] : []),
+      ...(snap.syncing !== undefined ? [`Last eth_syncing: \`${JSON.stringify(snap.syncing)}\``, ''] : []),
+    ].join('\n');
+    mkdirSync(join(repo, 'bench/results'), { recursive: true });
+    writeFileSync(join(repo, 'bench/results/snap-sync.md'), report);
+    process.stdout.write(`\n${report}`);
+  } finally {
+    for (const child of running) await stopNode(child);
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();
