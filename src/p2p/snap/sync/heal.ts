@@ -69,14 +69,12 @@ export class Healer {
         const batch = queue.splice(0, PATHS_PER_REQUEST);
         inFlight++;
         try {
-          const nodes = await this.opts.peers.run(stateRoot, (peer) => this.request(peer, stateRoot, batch));
-          queue.push(...batch.slice(nodes.length));
+          const answered = await this.opts.peers.run(stateRoot, (peer) => this.request(peer, stateRoot, batch));
+          queue.push(...batch.filter((item) => item.encoded === undefined));
           const writes: (readonly [Uint8Array, Uint8Array])[] = [];
           const codes: Uint8Array[] = [];
           const fresh: Item[] = [];
-          for (let i = 0; i < nodes.length; i++) {
-            const item = batch[i]!;
-            item.encoded = nodes[i]!;
+          for (const item of answered) {
             pending++;
             const children = await this.missingChildren(item, codes);
             item.waiting = children.length;
@@ -101,7 +99,11 @@ export class Healer {
     if (failure !== undefined) throw failure;
   }
 
-  private async request(peer: EthSession, stateRoot: Uint8Array, batch: readonly Item[]): Promise<Uint8Array[]> {
+  /**
+   * Asks for the batch's nodes; returns the items answered (their `encoded` set). A peer may leave out nodes it
+   * lacks, so answers are matched to the requested hashes in order, as geth does; a node matching none is a lie.
+   */
+  private async request(peer: EthSession, stateRoot: Uint8Array, batch: readonly Item[]): Promise<Item[]> {
     const paths = batch.map((item) =>
       item.account === undefined ? [compactPath(item.path)] : [item.account, compactPath(item.path)],
     );
@@ -110,13 +112,21 @@ export class Healer {
     if (res.nodes.length > batch.length)
       throw new BadAnswer(`sent ${res.nodes.length} trie nodes for ${batch.length} paths`);
     let size = 0;
-    res.nodes.forEach((node, i) => {
+    let next = 0;
+    const matched: { item: Item; node: Uint8Array }[] = [];
+    for (const node of res.nodes) {
       size += node.length;
-      if (bytesToUnprefixedHex(keccak256(node)) !== bytesToUnprefixedHex(batch[i]!.hash))
-        throw new BadAnswer(`sent a trie node whose hash is not ${bytesToHex(batch[i]!.hash)}`);
-    });
+      const hash = bytesToUnprefixedHex(keccak256(node));
+      while (next < batch.length && bytesToUnprefixedHex(batch[next]!.hash) !== hash) next++;
+      if (next === batch.length)
+        throw new BadAnswer(`sent a trie node ${bytesToHex(keccak256(node))} that was not asked for`);
+      matched.push({ item: batch[next]!, node });
+      next++;
+    }
     if (size > ALLOWED_BYTES) throw new BadAnswer(`sent trie nodes of ${size} bytes, ${REQUEST_BYTES} were asked`);
-    return res.nodes;
+    // Only a whole answer that checked out marks anything, so a retry on another peer starts clean.
+    for (const { item, node } of matched) item.encoded = node;
+    return matched.map((m) => m.item);
   }
 
   /** The children of a fetched node that are not stored yet (as new items), and codes it needs (into `codes`). */
