@@ -3,12 +3,15 @@
  * answer compared field by field after undoing the differences listed in openrpc.json (normalize.ts), the
  * struct logger opcode by opcode, and an explorer's pass: debug_traceBlockByNumber with callTracer over 100 blocks.
  */
+import { createBlockFromRPC } from '@ethereumjs/block';
+import { Mainnet, createCustomCommon } from '@ethereumjs/common';
+import { bytesToHex } from '@ethereumjs/util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeProcess, startNode } from '../helpers/node-process.js';
 import { RpcCallError, call } from '../helpers/rpc.js';
 import { type AnvilProcess, startAnvil } from './anvil.js';
 import { gethErrorOf, normalizeCallFrame, normalizeFourByte, normalizePrestate, structEntry } from './normalize.js';
-import { ACCOUNT1, type ScenarioTx, alignAnvil, contractAt, scenario, sendScenario } from './scenario.js';
+import { ACCOUNT0, ACCOUNT1, type ScenarioTx, alignAnvil, contractAt, scenario, sendScenario } from './scenario.js';
 
 const COINBASE = '0x000000000000000000000000000000000000c0de';
 type Json = any;
@@ -165,6 +168,32 @@ describe('an explorer pass: debug_traceBlockByNumber with callTracer over 100 bl
       frames += count(ours[0].result);
     }
     expect(frames).toBeGreaterThan(200);
+  });
+});
+
+describe('the other entry points', () => {
+  it('debug_traceCall runs a call as Anvil traces it', async () => {
+    const driverCall = { from: ACCOUNT0, to: contractAt(3), value: '0x64', gas: '0x16e360', gasPrice: '0x3b9aca00' };
+    const config = { tracer: 'callTracer', tracerConfig: { withLog: true } };
+    const [ours, theirs] = await Promise.all([
+      call(svc.url, 'debug_traceCall', [driverCall, 'latest', config]),
+      call(anvil.url, 'debug_traceCall', [driverCall, 'latest', config]),
+    ]);
+    expect(normalizeCallFrame(ours)).toEqual(normalizeCallFrame(theirs));
+    expect(ours.calls.length).toBeGreaterThan(5);
+  });
+
+  it('debug_traceBlock (RLP), debug_traceBlockByHash and debug_traceBlockByNumber agree', async () => {
+    const receipt = await call(svc.url, 'eth_getTransactionReceipt', [svcHashes[4]]);
+    const json = await call(svc.url, 'eth_getBlockByHash', [receipt.blockHash, true]);
+    const common = createCustomCommon({ chainId: 1337 }, Mainnet, { hardfork: 'berlin' });
+    const block = createBlockFromRPC(json, [], { common });
+    expect(bytesToHex(block.hash())).toBe(receipt.blockHash);
+    const config = { tracer: 'prestateTracer', tracerConfig: { diffMode: true } };
+    const byRlp = await call(svc.url, 'debug_traceBlock', [bytesToHex(block.serialize()), config]);
+    expect(byRlp).toEqual(await call(svc.url, 'debug_traceBlockByHash', [receipt.blockHash, config]));
+    expect(byRlp).toEqual(await call(svc.url, 'debug_traceBlockByNumber', [receipt.blockNumber, config]));
+    expect(byRlp).toEqual([{ txHash: svcHashes[4], result: await trace(svc.url, svcHashes[4], config) }]);
   });
 });
 
