@@ -2784,7 +2784,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_call",
       "summary": "Executes a message call without creating a transaction.",
-      "description": "Runs the call against the state of the given block (default `latest`) and returns the return data; nothing is stored or broadcast. Defaults: from = the zero address, gas = the block gas limit, gasPrice = 0, value = 0; the sender's balance is only checked when gasPrice or value is non-zero. A revert gives error code 3 with message \"execution reverted: <reason>\" (the decoded Error(string) reason; just \"execution reverted\" otherwise) and `data` = the raw revert bytes as 0x hex, so ethers and viem can decode custom errors. Other EVM failures (out of gas, invalid opcode) give -32000 with the EVM error as message. An unknown block gives -32001. Fields of the standard's transaction object that Ethereum Classic has no use for are accepted as CallRequest describes (fee-market fields ignored, blob and set-code fields refused). Deliberately stricter than ethereum/execution-apis: byte strings need an even number of hex digits (`0x1` names no byte string; geth refuses it too).",
+      "description": "Runs the call against the state of the given block (default `latest`) and returns the return data; nothing is stored or broadcast. Defaults: from = the zero address, gas = the block gas limit, gasPrice = 0, value = 0; the sender's balance is only checked when gasPrice or value is non-zero. A revert gives error code 3 with message \"execution reverted: <reason>\" (the decoded Error(string) reason; just \"execution reverted\" otherwise) and `data` = the raw revert bytes as 0x hex, so ethers and viem can decode custom errors. Other EVM failures (out of gas, invalid opcode) give -32000 with the EVM error as message. An unknown block gives -32001. Fields of the standard's transaction object that Ethereum Classic has no use for are accepted as CallRequest describes (fee-market fields ignored, blob and set-code fields refused). Deliberately stricter than ethereum/execution-apis: byte strings need an even number of hex digits (`0x1` names no byte string; geth refuses it too). Optional `stateOverrides` and `blockOverrides` (geth's shapes, see StateOverrides and BlockOverrides) change the state and block environment for this call only; `state` with `stateDiff` for one account gives -32602.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -2806,6 +2806,22 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "required": false,
           "schema": {
             "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
+          }
+        },
+        {
+          "name": "stateOverrides",
+          "description": "Account fields replaced for this call only (geth's state override set).",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/StateOverrides"
+          }
+        },
+        {
+          "name": "blockOverrides",
+          "description": "Block environment fields replaced for this call only (geth's block overrides).",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/BlockOverrides"
           }
         }
       ],
@@ -2852,13 +2868,50 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "name": "result",
             "value": "0x000000000000000000000000000000000000000000000000000000000000002a"
           }
+        },
+        {
+          "name": "code and storage overridden",
+          "description": "The account at 0x…ba35 runs `SLOAD(0) → return` with slot 0 set to 42.",
+          "params": [
+            {
+              "name": "transaction",
+              "value": {
+                "to": "0x62656845a7df600dada90a47c7787217c574ba35"
+              }
+            },
+            {
+              "name": "block",
+              "value": "latest"
+            },
+            {
+              "name": "stateOverrides",
+              "value": {
+                "0x62656845a7df600dada90a47c7787217c574ba35": {
+                  "code": "0x60005460005260206000f3",
+                  "stateDiff": {
+                    "0x0000000000000000000000000000000000000000000000000000000000000000": "0x000000000000000000000000000000000000000000000000000000000000002a"
+                  }
+                }
+              }
+            },
+            {
+              "name": "blockOverrides",
+              "value": {
+                "number": "0x64"
+              }
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": "0x000000000000000000000000000000000000000000000000000000000000002a"
+          }
         }
       ]
     },
     {
       "name": "eth_estimateGas",
       "summary": "Estimates the gas a transaction needs.",
-      "description": "Returns the lowest gas limit with which the transaction succeeds on the state of the given block (default `latest`), found by binary search between the intrinsic gas and the block gas limit (or the request's gas). Because of refunds and the 63/64 rule for nested calls it can exceed the gasUsed of the mined transaction; use it unchanged as the gas limit. Defaults as in eth_call, except that gas is the upper bound of the search. A revert gives error code 3 with message \"execution reverted: <reason>\" (the decoded Error(string) reason; just \"execution reverted\" otherwise) and `data` = the raw revert bytes as 0x hex, so ethers and viem can decode custom errors. Other EVM failures (out of gas, invalid opcode) give -32000 with the EVM error as message. eth_call and eth_estimateGas report the same revert identically. When even the upper bound fails without a revert: -32000 \"gas required exceeds allowance (0x…)\". Fields of the standard's transaction object are treated as in eth_call. Deliberately stricter than ethereum/execution-apis: byte strings need an even number of hex digits (`0x1` names no byte string; geth refuses it too).",
+      "description": "Returns the lowest gas limit with which the transaction succeeds on the state of the given block (default `latest`), found by binary search between the intrinsic gas and the block gas limit (or the request's gas). Because of refunds and the 63/64 rule for nested calls it can exceed the gasUsed of the mined transaction; use it unchanged as the gas limit. Defaults as in eth_call, except that gas is the upper bound of the search. A revert gives error code 3 with message \"execution reverted: <reason>\" (the decoded Error(string) reason; just \"execution reverted\" otherwise) and `data` = the raw revert bytes as 0x hex, so ethers and viem can decode custom errors. Other EVM failures (out of gas, invalid opcode) give -32000 with the EVM error as message. eth_call and eth_estimateGas report the same revert identically. When even the upper bound fails without a revert: -32000 \"gas required exceeds allowance (0x…)\". Fields of the standard's transaction object are treated as in eth_call. Deliberately stricter than ethereum/execution-apis: byte strings need an even number of hex digits (`0x1` names no byte string; geth refuses it too). Optional `stateOverrides` and `blockOverrides` (geth's shapes, see StateOverrides and BlockOverrides) change the state and block environment for this call only; `state` with `stateDiff` for one account gives -32602.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -2880,6 +2933,22 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "required": false,
           "schema": {
             "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
+          }
+        },
+        {
+          "name": "stateOverrides",
+          "description": "Account fields replaced for this call only (geth's state override set).",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/StateOverrides"
+          }
+        },
+        {
+          "name": "blockOverrides",
+          "description": "Block environment fields replaced for this call only (geth's block overrides).",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/BlockOverrides"
           }
         }
       ],
@@ -10998,6 +11067,78 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "methods"
         ],
         "additionalProperties": true
+      },
+      "StateOverrides": {
+        "title": "StateOverrides",
+        "type": "object",
+        "description": "geth's state override set: address → fields replaced for this call only (nothing is stored). `balance`, `nonce` and `code` replace the account's; `state` replaces the whole storage (unlisted slots read as zero), `stateDiff` replaces only the listed slots; giving both `state` and `stateDiff` for one account is refused (-32602). Overridden slots are the slots' original values for gas (EIP-2200), as if set by an earlier transaction.",
+        "propertyNames": {
+          "pattern": "^0x[0-9a-fA-F]{40}$"
+        },
+        "additionalProperties": {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "balance": {
+              "$ref": "#/components/schemas/uint256"
+            },
+            "nonce": {
+              "$ref": "#/components/schemas/uint64"
+            },
+            "code": {
+              "$ref": "#/components/schemas/bytes"
+            },
+            "state": {
+              "type": "object",
+              "description": "Storage slot → value, both 32 bytes as 64 hex digits.",
+              "propertyNames": {
+                "pattern": "^0x[0-9a-fA-F]{64}$"
+              },
+              "additionalProperties": {
+                "$ref": "#/components/schemas/bytes32"
+              }
+            },
+            "stateDiff": {
+              "type": "object",
+              "description": "Storage slot → value, both 32 bytes as 64 hex digits.",
+              "propertyNames": {
+                "pattern": "^0x[0-9a-fA-F]{64}$"
+              },
+              "additionalProperties": {
+                "$ref": "#/components/schemas/bytes32"
+              }
+            }
+          }
+        }
+      },
+      "BlockOverrides": {
+        "title": "BlockOverrides",
+        "type": "object",
+        "additionalProperties": false,
+        "description": "geth's block overrides: fields of the block environment the call sees (NUMBER, TIMESTAMP, GASLIMIT, COINBASE, DIFFICULTY) replaced for this call only. The fork rules stay those of the block the call runs on. `random` (PREVRANDAO) and `baseFee` exist only on chains with the merge / EIP-1559, which Ethereum Classic has not: there they are refused (-32602).",
+        "properties": {
+          "number": {
+            "$ref": "#/components/schemas/uint64"
+          },
+          "time": {
+            "$ref": "#/components/schemas/uint64"
+          },
+          "gasLimit": {
+            "$ref": "#/components/schemas/uint64"
+          },
+          "coinbase": {
+            "$ref": "#/components/schemas/address"
+          },
+          "random": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "baseFee": {
+            "$ref": "#/components/schemas/uint256"
+          },
+          "difficulty": {
+            "$ref": "#/components/schemas/uint256"
+          }
+        }
       }
     },
     "errors": {

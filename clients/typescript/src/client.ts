@@ -21,6 +21,8 @@ export interface RpcMethodsClient {
    *
    * @param transaction The message call. Unset fields take the defaults described in CallRequest.
    * @param [block] The block whose post-state the call runs on (default `latest`; `pending` runs on the head's state): a number, a tag, a block hash, or an EIP-1898 object {"blockHash", "requireCanonical"} / {"blockNumber"}.
+   * @param [stateOverrides] Account fields replaced for this call only (geth's state override set).
+   * @param [blockOverrides] Block environment fields replaced for this call only (geth's block overrides).
    * @returns returnData
    * @throws {RpcClientError} 3 execution reverted: <reason>
    * @throws {RpcClientError} -32000 <EVM error>, e.g. out of gas
@@ -46,6 +48,8 @@ export interface RpcMethodsClient {
    *
    * @param transaction The message call. Unset fields take the defaults described in CallRequest.
    * @param [block] The block whose post-state the call runs on (default `latest`; `pending` runs on the head's state): a number, a tag, a block hash, or an EIP-1898 object {"blockHash", "requireCanonical"} / {"blockNumber"}.
+   * @param [stateOverrides] Account fields replaced for this call only (geth's state override set).
+   * @param [blockOverrides] Block environment fields replaced for this call only (geth's block overrides).
    * @returns gas
    * @throws {RpcClientError} 3 execution reverted: <reason>
    * @throws {RpcClientError} -32000 gas required exceeds allowance (0x…)

@@ -1185,6 +1185,42 @@ export interface OpenRpcDocument {
   }[];
   [k: string]: unknown | undefined;
 }
+/**
+ * geth's state override set: address → fields replaced for this call only (nothing is stored). `balance`, `nonce` and `code` replace the account's; `state` replaces the whole storage (unlisted slots read as zero), `stateDiff` replaces only the listed slots; giving both `state` and `stateDiff` for one account is refused (-32602). Overridden slots are the slots' original values for gas (EIP-2200), as if set by an earlier transaction.
+ */
+export interface StateOverrides {
+  [k: string]:
+    | {
+        balance?: Uint256;
+        nonce?: Uint64;
+        code?: Bytes;
+        /**
+         * Storage slot → value, both 32 bytes as 64 hex digits.
+         */
+        state?: {
+          [k: string]: Bytes32 | undefined;
+        };
+        /**
+         * Storage slot → value, both 32 bytes as 64 hex digits.
+         */
+        stateDiff?: {
+          [k: string]: Bytes32 | undefined;
+        };
+      }
+    | undefined;
+}
+/**
+ * geth's block overrides: fields of the block environment the call sees (NUMBER, TIMESTAMP, GASLIMIT, COINBASE, DIFFICULTY) replaced for this call only. The fork rules stay those of the block the call runs on. `random` (PREVRANDAO) and `baseFee` exist only on chains with the merge / EIP-1559, which Ethereum Classic has not: there they are refused (-32602).
+ */
+export interface BlockOverrides {
+  number?: Uint64;
+  time?: Uint64;
+  gasLimit?: Uint64;
+  coinbase?: Address;
+  random?: Hash32;
+  baseFee?: Uint256;
+  difficulty?: Uint256;
+}
 /** Positional params of `eth_accounts`. */
 export type EthAccountsParams = [];
 /** Positional params of `eth_blockNumber`. */
@@ -1192,7 +1228,7 @@ export type EthBlockNumberParams = [];
 /** Result of `eth_blockNumber`. */
 export type EthBlockNumberResult = Uint;
 /** Positional params of `eth_call`. */
-export type EthCallParams = [transaction: CallRequest, block?: BlockNumberOrTagOrHash];
+export type EthCallParams = [transaction: CallRequest, block?: BlockNumberOrTagOrHash, stateOverrides?: StateOverrides, blockOverrides?: BlockOverrides];
 /** Result of `eth_call`. */
 export type EthCallResult = Bytes;
 /** Positional params of `eth_chainId`. */
@@ -1204,7 +1240,7 @@ export type EthCoinbaseParams = [];
 /** Result of `eth_coinbase`. */
 export type EthCoinbaseResult = Address;
 /** Positional params of `eth_estimateGas`. */
-export type EthEstimateGasParams = [transaction: CallRequest, block?: BlockNumberOrTagOrHash];
+export type EthEstimateGasParams = [transaction: CallRequest, block?: BlockNumberOrTagOrHash, stateOverrides?: StateOverrides, blockOverrides?: BlockOverrides];
 /** Result of `eth_estimateGas`. */
 export type EthEstimateGasResult = Uint;
 /** Positional params of `eth_gasPrice`. */
