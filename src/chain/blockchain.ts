@@ -11,6 +11,7 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { Block, BlockHeader } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
+import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import { bytesToBigInt, equalsBytes } from '@ethereumjs/util';
 import { BlockAssembler, type AssembledBlock, type AssembleOptions } from './assembly/assembler.js';
 import { BULK_CHUNK, EmptyChunkBuilder, type ExtendedBlock, type ExtendHeadOptions } from './assembly/empty-chunk.js';
@@ -257,6 +258,14 @@ export class Blockchain extends EventEmitter<ChainEvents> {
 
   call(ref: BlockRef, msg: CallMessage): Promise<CallResult | undefined> {
     return this.view.call(ref, msg);
+  }
+
+  /**
+   * What re-executing transactions on the post-state of `header` needs (tracing replays a block on its parent's
+   * state): the trie node store and the BLOCKHASH source of a child of `header`.
+   */
+  replayBase(header: BlockHeader): { readonly store: TrieNodeStore; readonly ancestors: EVMMockBlockchainInterface } {
+    return { store: this.nodes, ancestors: this.view.ancestorsOf(header) };
   }
 
   checkpointBlock(parentHash: Uint8Array, signatures: readonly CheckpointSignature[]): Promise<Block | undefined> {

@@ -123,6 +123,11 @@ export class BlockRunner {
     return this.vm;
   }
 
+  /** The VM transactions run on: tracing (trace/replay.ts) listens to its EVM's events around one `apply`. */
+  vmForTracing(): Promise<VM> {
+    return this.vmOnce();
+  }
+
   get cumulativeGasUsed(): bigint {
     return this.gasUsed;
   }

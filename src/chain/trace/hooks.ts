@@ -1,0 +1,260 @@
+/**
+ * Feeds one tracer from an EVM's events (`step`, `beforeMessage`, `afterMessage`, `newContract`) while one
+ * transaction runs, and enforces the request's caps there.
+ *
+ * The step listener takes @ethereumjs's two-argument form, so the EVM awaits it: a tracer may read the state
+ * before an opcode runs (prestateTracer, the struct logger's SLOAD values), and every `YIELD_EVERY` steps the
+ * trace gives the event loop a turn, so a long trace does not stall the node's other requests. The clock is read
+ * at those turns too. A cap passed throws `TraceLimitError` from the listener: it is not an EVM error, so no frame
+ * catches it and it leaves runTx (the VM it ran on is dropped with the trace).
+ */
+import type { EVM, EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
+import { bytesToUnprefixedHex } from '@ethereumjs/util';
+import { performance } from 'node:perf_hooks';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { gethError } from './geth-errors.js';
+import { TraceLimitError, type FrameEnter, type FrameType, type TraceLimits, type Tracer } from './types.js';
+
+/**
+ * Steps between two turns of the event loop. A step with a tracer costs ~1–3 µs, so other requests wait a few
+ * ms at most; a turn costs ~10 µs (measured with bench/trace.ts: under 1% of a struct-logger trace).
+ */
+const YIELD_EVERY = 2048;
+
+const CALL_OPS: ReadonlySet<string> = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL', 'CREATE', 'CREATE2']);
+const EMPTY = new Uint8Array(0);
+
+/** The deadline of a whole request (several transactions of a block share it). */
+export interface Deadline {
+  readonly at: number;
+  readonly limitMs: number;
+  readonly source: string;
+}
+
+export function deadlineOf(limits: TraceLimits | undefined): Deadline | undefined {
+  const ms = limits?.timeoutMs ?? 0;
+  if (ms <= 0) return undefined;
+  return { at: performance.now() + ms, limitMs: ms, source: limits?.timeoutSource ?? 'timeout' };
+}
+
+export function timedOut(deadline: Deadline): TraceLimitError {
+  return new TraceLimitError(
+    'timeout',
+    deadline.limitMs,
+    `execution timeout (${deadline.limitMs} ms, ${deadline.source})`,
+  );
+}
+
+/** Left-pads a stack word's low 20 bytes into an address. */
+export function addressFromWord(word: bigint): Uint8Array {
+  const out = new Uint8Array(20);
+  let v = word & ((1n << 160n) - 1n);
+  for (let i = 19; i >= 0; i--) {
+    out[i] = Number(v & 0xffn);
+    v >>= 8n;
+  }
+  return out;
+}
+
+export function wordBytes(word: bigint): Uint8Array {
+  const out = new Uint8Array(32);
+  let v = word;
+  for (let i = 31; i >= 0 && v > 0n; i--) {
+    out[i] = Number(v & 0xffn);
+    v >>= 8n;
+  }
+  return out;
+}
+
+/** Bytes [offset, offset + size) of memory, zero past its end (memory grows when the opcode runs). */
+export function memorySlice(memory: Uint8Array, offset: bigint, size: bigint): Uint8Array {
+  if (size === 0n) return EMPTY;
+  const out = new Uint8Array(Number(size));
+  const start = Number(offset);
+  if (start < memory.length) out.set(memory.subarray(start, Math.min(memory.length, start + out.length)));
+  return out;
+}
+
+/** One transaction's tracing on one EVM: `attach`, run the transaction, `detach`, then `check`. */
+export class TraceSession {
+  private readonly frames: FrameEnter[] = [];
+  /** Per open frame: the output of the last call it made (geth's returnData). */
+  private readonly returnData: Uint8Array[] = [];
+  private lastOp = '';
+  private lastOpByte = 0;
+  private countdown = YIELD_EVERY;
+  /** A cap passed or a tracer failed where the listener could not throw (after an await). */
+  private failure: unknown;
+  private detachAll: (() => void) | undefined;
+
+  constructor(
+    private readonly tracer: Tracer,
+    private readonly deadline: Deadline | undefined,
+    private readonly maxResultBytes: number,
+    private readonly precompiles: ReadonlySet<string>,
+  ) {}
+
+  attach(evm: EVM): void {
+    // Two parameters: the EVM then awaits the listener until `resume` is called.
+    const step = (e: InterpreterStep, resolve?: (result?: unknown) => void): void => {
+      const resume = resolve as () => void;
+      if (this.failure !== undefined) throw this.failure;
+      if (--this.countdown === 0) {
+        this.countdown = YIELD_EVERY;
+        this.checkCaps();
+        this.settle(
+          nextTurn().then(() => this.onStep(e)),
+          resume,
+        );
+        return;
+      }
+      const pending = this.onStep(e);
+      if (pending === undefined) resume();
+      else this.settle(pending, resume);
+    };
+    const before = (m: Message): void => this.onEnter(m);
+    const after = (r: EVMResult): void => this.onExit(r);
+    const created = (e: { address: { bytes: Uint8Array } }): void => {
+      const top = this.frames[this.frames.length - 1];
+      if (top !== undefined) top.to = e.address.bytes;
+    };
+    evm.events.on('step', step);
+    evm.events.on('beforeMessage', before);
+    evm.events.on('afterMessage', after);
+    evm.events.on('newContract', created);
+    this.detachAll = () => {
+      evm.events.off('step', step);
+      evm.events.off('beforeMessage', before);
+      evm.events.off('afterMessage', after);
+      evm.events.off('newContract', created);
+    };
+  }
+
+  detach(): void {
+    this.detachAll?.();
+    this.detachAll = undefined;
+  }
+
+  /** Throws what stopped the trace, if anything did. */
+  check(): void {
+    if (this.failure !== undefined) throw this.failure;
+    this.checkCaps();
+  }
+
+  private checkCaps(): void {
+    if (this.deadline !== undefined && performance.now() > this.deadline.at) throw timedOut(this.deadline);
+    if (this.maxResultBytes > 0) {
+      const size = this.tracer.sizeEstimate?.() ?? 0;
+      if (size > this.maxResultBytes) {
+        throw new TraceLimitError(
+          'resultBytes',
+          this.maxResultBytes,
+          `trace result of about ${size} bytes is above the limit of ${this.maxResultBytes} bytes`,
+        );
+      }
+    }
+  }
+
+  private settle(pending: Promise<void>, resume: () => void): void {
+    pending.then(resume, (err: unknown) => {
+      this.failure = err;
+      resume();
+    });
+  }
+
+  private onStep(e: InterpreterStep): Promise<void> | undefined {
+    const { tracer } = this;
+    const name = e.opcode.name;
+    const code = e.opcode.code;
+    this.lastOp = name;
+    this.lastOpByte = code;
+    const stack = e.stack;
+    const top = stack.length - 1;
+    if (code >= 0xa0 && code <= 0xa4 && tracer.log !== undefined && stack.length >= 2 + (code - 0xa0)) {
+      const topics: Uint8Array[] = [];
+      for (let i = 0; i < code - 0xa0; i++) topics.push(wordBytes(stack[top - 2 - i]));
+      tracer.log({
+        address: e.address.bytes,
+        topics,
+        data: memorySlice(e.memory, stack[top], stack[top - 1]),
+        depth: e.depth + 1,
+      });
+    }
+    const returnData = this.returnData[this.returnData.length - 1] ?? EMPTY;
+    const stepped = tracer.step?.({
+      pc: e.pc,
+      op: code,
+      opName: name,
+      gas: e.gasLeft,
+      gasCost: BigInt(e.opcode.dynamicFee ?? BigInt(e.opcode.fee)),
+      refund: e.gasRefund,
+      depth: e.depth + 1,
+      stack,
+      memory: e.memory,
+      address: e.address.bytes,
+      returnData,
+      state: e.stateManager,
+    });
+    if (code === 0xff && tracer.enter !== undefined && stack.length >= 1) {
+      const selfdestruct = this.selfdestructFrame(e, addressFromWord(stack[top]));
+      return stepped === undefined ? selfdestruct : stepped.then(() => selfdestruct);
+    }
+    return stepped === undefined ? undefined : stepped;
+  }
+
+  /** geth reports SELFDESTRUCT as a frame of its own, carrying the balance the beneficiary receives. */
+  private async selfdestructFrame(e: InterpreterStep, beneficiary: Uint8Array): Promise<void> {
+    const account = await e.stateManager.getAccount(e.address);
+    const depth = e.depth + 1;
+    this.tracer.enter?.({
+      type: 'SELFDESTRUCT',
+      depth,
+      from: e.address.bytes,
+      to: beneficiary,
+      input: EMPTY,
+      gas: 0n,
+      value: account?.balance ?? 0n,
+      precompile: false,
+    });
+    this.tracer.exit?.({ depth, output: EMPTY, gasUsed: 0n, error: undefined, reverted: false });
+  }
+
+  private onEnter(m: Message): void {
+    const depth = m.depth;
+    let type: FrameType;
+    if (depth === 0) type = m.to === undefined ? 'CREATE' : 'CALL';
+    else type = CALL_OPS.has(this.lastOp) ? (this.lastOp as FrameType) : m.to === undefined ? 'CREATE' : 'CALL';
+    const to = m.to?.bytes;
+    const frame: FrameEnter = {
+      type,
+      depth,
+      from: m.caller.bytes,
+      to,
+      input: m.data,
+      gas: m.gasLimit,
+      value: type === 'STATICCALL' ? undefined : m.value,
+      precompile: to !== undefined && this.precompiles.has(bytesToUnprefixedHex(to)),
+    };
+    this.frames.push(frame);
+    this.returnData.push(EMPTY);
+    this.tracer.enter?.(frame);
+  }
+
+  private onExit(r: EVMResult): void {
+    const frame = this.frames.pop();
+    this.returnData.pop();
+    const exec = r.execResult;
+    const output = exec.returnValue ?? EMPTY;
+    if (this.returnData.length > 0) this.returnData[this.returnData.length - 1] = output;
+    if (frame !== undefined && r.createdAddress !== undefined && frame.to === undefined)
+      frame.to = r.createdAddress.bytes;
+    const err = exec.exceptionError?.error;
+    this.tracer.exit?.({
+      depth: frame?.depth ?? 0,
+      output,
+      gasUsed: exec.executionGasUsed,
+      error: err === undefined ? undefined : gethError(err, this.lastOpByte),
+      reverted: err === 'revert',
+    });
+  }
+}

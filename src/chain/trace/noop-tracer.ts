@@ -1,0 +1,8 @@
+/** geth's `noopTracer`: runs the transaction and answers `{}` (what a trace costs without any recording). */
+import type { Tracer } from './types.js';
+
+export class NoopTracer implements Tracer {
+  result(): Record<string, never> {
+    return {};
+  }
+}

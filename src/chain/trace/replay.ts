@@ -1,0 +1,169 @@
+/**
+ * The tracing engine's API: a stored block's transactions replayed from its parent's state through the same
+ * runner and rules as import (exec/block-runner.ts: the block's Common, its header as environment, its
+ * ancestors as BLOCKHASH source), each traced transaction under a fresh tracer; and a message call traced on a
+ * block's state. Every transaction goes through the EVM (no plain-transfer shortcut), so every one has frames.
+ * Nothing is written: the replayed state is dropped.
+ */
+import type { Block, BlockHeader } from '@ethereumjs/block';
+import type { Common, StateManagerInterface } from '@ethereumjs/common';
+import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
+import { type TypedTransaction, createLegacyTx } from '@ethereumjs/tx';
+import { Address, createContractAddress } from '@ethereumjs/util';
+import { createVM, runTx } from '@ethereumjs/vm';
+import { BlockRunner } from '../exec/block-runner.js';
+import type { CallMessage } from '../exec/call.js';
+import { jumpAnalysisCacheInstalled } from '../exec/jump-analysis-cache.js';
+import { openState } from '../state/state-view.js';
+import type { TrieNodeStore } from '../state/trie-db.js';
+import { deadlineOf, timedOut, type Deadline } from './hooks.js';
+import { runTraced } from './run-traced.js';
+import type { TraceOptions, TxStart, TxTrace } from './types.js';
+
+/** What the engine reads from the chain (`Blockchain` is one). */
+export interface TraceChain {
+  getBlock(ref: Uint8Array | bigint): Promise<Block | undefined>;
+  getHeader(hash: Uint8Array): Promise<BlockHeader | undefined>;
+  getTransaction(txHash: Uint8Array): Promise<{ readonly block: Block; readonly index: number } | undefined>;
+  commonAt(number: bigint): Common;
+  replayBase(header: BlockHeader): { readonly store: TrieNodeStore; readonly ancestors: EVMMockBlockchainInterface };
+}
+
+/** A block that cannot be replayed (genesis, an unknown parent, a transaction that no longer applies). */
+export class TraceReplayError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TraceReplayError';
+  }
+}
+
+/** The trace of one stored transaction; undefined when the node does not know it. */
+export async function traceTransaction(chain: TraceChain, txHash: Uint8Array, opts: TraceOptions): Promise<unknown> {
+  const found = await chain.getTransaction(txHash);
+  if (found === undefined) return undefined;
+  const [trace] = await replay(chain, found.block, opts, found.index);
+  return trace?.result;
+}
+
+/**
+ * Every transaction of a block, traced in order (`block` by hash, or a decoded block whose parent is stored, as
+ * debug_traceBlock's raw RLP gives); undefined when the hash is unknown.
+ */
+export async function traceBlock(
+  chain: TraceChain,
+  block: Uint8Array | Block,
+  opts: TraceOptions,
+): Promise<TxTrace[] | undefined> {
+  const resolved = block instanceof Uint8Array ? await chain.getBlock(block) : block;
+  if (resolved === undefined) return undefined;
+  return replay(chain, resolved, opts, undefined);
+}
+
+/**
+ * Options of a traced call. `prepareState` runs on the block's state before the call (state overrides: it may
+ * write accounts, code and storage; nothing it writes is kept).
+ */
+export interface TraceCallOptions extends TraceOptions {
+  readonly prepareState?: (state: StateManagerInterface) => Promise<void>;
+}
+
+/** A message call traced on the state after `block`, with that block as its environment (as eth_call runs). */
+export async function traceCall(
+  chain: TraceChain,
+  msg: CallMessage,
+  block: Block,
+  opts: TraceCallOptions,
+): Promise<unknown> {
+  const deadline = deadlineOf(opts.limits);
+  const common = chain.commonAt(block.header.number);
+  const { store, ancestors } = chain.replayBase(block.header);
+  const opened = openState(store, common, block.header.stateRoot);
+  await opts.prepareState?.(opened.stateManager);
+  await jumpAnalysisCacheInstalled;
+  const vm = await createVM({ common: common.copy(), stateManager: opened.stateManager, blockchain: ancestors });
+  const sender = new Address(msg.from ?? new Uint8Array(20));
+  const account = await opened.stateManager.getAccount(sender);
+  const tx = createLegacyTx(
+    {
+      nonce: account?.nonce ?? 0n,
+      to: msg.to,
+      data: msg.data,
+      value: msg.value ?? 0n,
+      gasLimit: msg.gas ?? block.header.gasLimit,
+      gasPrice: msg.gasPrice ?? 0n,
+    },
+    { common, freeze: false },
+  );
+  tx.getSenderAddress = () => sender;
+  return runTraced(vm, txStart(tx, block), opts, deadline, async () => {
+    const result = await runTx(vm, {
+      tx,
+      block,
+      skipNonce: true,
+      skipBalance: true,
+      skipBlockGasLimitValidation: true,
+    });
+    return { gasUsed: result.totalGasSpent, failed: result.execResult.exceptionError !== undefined };
+  });
+}
+
+function txStart(tx: TypedTransaction, block: Block): Omit<TxStart, 'state'> {
+  const from = tx.getSenderAddress();
+  return {
+    from: from.bytes,
+    to: tx.to?.bytes,
+    created: tx.to === undefined ? createContractAddress(from, tx.nonce).bytes : undefined,
+    value: tx.value,
+    gasLimit: tx.gasLimit,
+    gasPrice: 'gasPrice' in tx ? tx.gasPrice : tx.maxFeePerGas,
+    input: tx.data,
+    coinbase: block.header.coinbase.bytes,
+  };
+}
+
+/** Replays `block` on its parent's state: traces transaction `only`, or every one when undefined. */
+async function replay(
+  chain: TraceChain,
+  block: Block,
+  opts: TraceOptions,
+  only: number | undefined,
+): Promise<TxTrace[]> {
+  if (block.header.number === 0n) throw new TraceReplayError('genesis is not traceable');
+  const parent = await chain.getHeader(block.header.parentHash);
+  if (parent === undefined) throw new TraceReplayError(`parent ${hex(block.header.parentHash)} not found`);
+  const deadline = deadlineOf(opts.limits);
+  const { store, ancestors } = chain.replayBase(parent);
+  const runner = await BlockRunner.start({
+    store,
+    common: chain.commonAt(block.header.number),
+    parentStateRoot: parent.stateRoot,
+    envBlock: block,
+    ancestors,
+    plainTransfers: false,
+  });
+  const vm = await runner.vmForTracing();
+  const last = only ?? block.transactions.length - 1;
+  const traces: TxTrace[] = [];
+  for (let i = 0; i <= last; i++) {
+    const tx = block.transactions[i];
+    checkDeadline(deadline);
+    if (only !== undefined && i < only) {
+      const outcome = await runner.apply(tx);
+      if (!outcome.ok) throw new TraceReplayError(`transaction ${i} cannot be replayed: ${outcome.reason}`);
+      continue;
+    }
+    const result = await runTraced(vm, txStart(tx, block), opts, deadline, async () => {
+      const outcome = await runner.apply(tx);
+      if (!outcome.ok) throw new TraceReplayError(`transaction ${i} cannot be replayed: ${outcome.reason}`);
+      return { gasUsed: outcome.receipt.gasUsed, failed: outcome.receipt.status === 0 };
+    });
+    traces.push({ txHash: tx.hash(), result });
+  }
+  return traces;
+}
+
+function checkDeadline(deadline: Deadline | undefined): void {
+  if (deadline !== undefined && performance.now() > deadline.at) throw timedOut(deadline);
+}
+
+const hex = (b: Uint8Array): string => `0x${Buffer.from(b).toString('hex')}`;

@@ -1,0 +1,49 @@
+/**
+ * One transaction run under a tracer: the tracer sees the state before it (`txStart`), the EVM's events while it
+ * runs (hooks.ts), and its outcome with the state after it (`txEnd`). The caller supplies the run itself (a block
+ * replay's `BlockRunner.apply`, or runTx for a call).
+ */
+import type { EVM } from '@ethereumjs/evm';
+import type { VM } from '@ethereumjs/vm';
+import { TraceSession, type Deadline } from './hooks.js';
+import { newTracer } from './tracers.js';
+import type { TraceOptions, TxStart } from './types.js';
+
+export interface RunOutcome {
+  readonly gasUsed: bigint;
+  readonly failed: boolean;
+}
+
+const EMPTY = new Uint8Array(0);
+
+export async function runTraced(
+  vm: VM,
+  start: Omit<TxStart, 'state'>,
+  opts: TraceOptions,
+  deadline: Deadline | undefined,
+  run: () => Promise<RunOutcome>,
+): Promise<unknown> {
+  const tracer = newTracer(opts);
+  const state = vm.stateManager;
+  await tracer.txStart?.({ ...start, state });
+  const evm = vm.evm as EVM;
+  const session = new TraceSession(tracer, deadline, opts.limits?.maxResultBytes ?? 0, new Set(evm.precompiles.keys()));
+  let returnValue: Uint8Array = EMPTY;
+  const afterTx = (e: { execResult: { returnValue: Uint8Array } }): void => {
+    returnValue = e.execResult.returnValue;
+  };
+  session.attach(evm);
+  vm.events.on('afterTx', afterTx);
+  let outcome: RunOutcome;
+  try {
+    outcome = await run();
+  } finally {
+    session.detach();
+    vm.events.off('afterTx', afterTx);
+  }
+  // A cap or a tracer failure surfaces here even where the run swallowed it as a failed transaction.
+  session.check();
+  await tracer.txEnd?.({ ...outcome, returnValue, state });
+  session.check();
+  return tracer.result();
+}

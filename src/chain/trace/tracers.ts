@@ -1,0 +1,25 @@
+/** A new tracer for one transaction, by name (undefined = the struct logger) and geth's tracerConfig. */
+import { CallTracer } from './call-tracer.js';
+import { FourByteTracer } from './four-byte-tracer.js';
+import { NoopTracer } from './noop-tracer.js';
+import { PrestateTracer } from './prestate-tracer.js';
+import { StructLogger } from './struct-logger.js';
+import type { TraceOptions, Tracer } from './types.js';
+
+const flag = (config: TraceOptions['tracerConfig'], key: string): boolean => config?.[key] === true;
+
+export function newTracer(opts: TraceOptions): Tracer {
+  const config = opts.tracerConfig;
+  switch (opts.tracer) {
+    case undefined:
+      return new StructLogger(opts.logger ?? {}, opts.limits?.maxStructLogs ?? 0);
+    case 'callTracer':
+      return new CallTracer({ onlyTopCall: flag(config, 'onlyTopCall'), withLog: flag(config, 'withLog') });
+    case 'prestateTracer':
+      return new PrestateTracer({ diffMode: flag(config, 'diffMode') });
+    case '4byteTracer':
+      return new FourByteTracer();
+    case 'noopTracer':
+      return new NoopTracer();
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * The shapes shared by the replay engine (replay.ts), the hook layer (hooks.ts) and the tracers: a tracer is a set
+ * of callbacks over one transaction's execution, fed with engine values (bytes, bigint), and a `result()` that is
+ * already the JSON its RPC answer carries (geth's shapes).
+ */
+import type { StateManagerInterface } from '@ethereumjs/common';
+
+/** geth's frame types, as callTracer names them. */
+export type FrameType = 'CALL' | 'CALLCODE' | 'DELEGATECALL' | 'STATICCALL' | 'CREATE' | 'CREATE2' | 'SELFDESTRUCT';
+
+/** The transaction (or call) about to run, with the state before it. */
+export interface TxStart {
+  readonly from: Uint8Array;
+  /** undefined for a contract creation. */
+  readonly to: Uint8Array | undefined;
+  /** For a creation: the address the contract gets. */
+  readonly created: Uint8Array | undefined;
+  readonly value: bigint;
+  readonly gasLimit: bigint;
+  readonly gasPrice: bigint;
+  readonly input: Uint8Array;
+  readonly coinbase: Uint8Array;
+  /** The state before the transaction (read it before returning: it moves on once the transaction runs). */
+  readonly state: StateManagerInterface;
+}
+
+/** One opcode about to run (gas before it, depth from 1 as geth counts). */
+export interface StepInfo {
+  readonly pc: number;
+  readonly op: number;
+  readonly opName: string;
+  readonly gas: bigint;
+  readonly gasCost: bigint;
+  readonly refund: bigint;
+  readonly depth: number;
+  /** Bottom first, as the EVM holds it (not copied: read, never keep). */
+  readonly stack: readonly bigint[];
+  /** Memory before the opcode (not copied). */
+  readonly memory: Uint8Array;
+  /** The account whose storage and balance the code works on. */
+  readonly address: Uint8Array;
+  /** Output of the last call this frame made (geth's returnData). */
+  readonly returnData: Uint8Array;
+  readonly state: StateManagerInterface;
+}
+
+/** A frame entered: the transaction's top call, or a call / creation made by code. */
+export interface FrameEnter {
+  readonly type: FrameType;
+  /** 0 for the transaction's own frame. */
+  readonly depth: number;
+  readonly from: Uint8Array;
+  /** For a creation, the new address as soon as it is known (it is filled in by the hook layer on `newContract`). */
+  to: Uint8Array | undefined;
+  readonly input: Uint8Array;
+  readonly gas: bigint;
+  /** undefined where geth leaves it out (STATICCALL). */
+  readonly value: bigint | undefined;
+  readonly precompile: boolean;
+}
+
+export interface FrameExit {
+  readonly depth: number;
+  readonly output: Uint8Array;
+  readonly gasUsed: bigint;
+  /** geth's error text ('execution reverted', 'out of gas', …); undefined on success. */
+  readonly error: string | undefined;
+  readonly reverted: boolean;
+}
+
+/** A LOG0…LOG4 about to run in the current frame. */
+export interface LogInfo {
+  readonly address: Uint8Array;
+  readonly topics: readonly Uint8Array[];
+  readonly data: Uint8Array;
+  readonly depth: number;
+}
+
+export interface TxEnd {
+  /** Gas the transaction was charged (refunds applied), as its receipt says. */
+  readonly gasUsed: bigint;
+  readonly failed: boolean;
+  /** The top frame's output (revert data when it reverted). */
+  readonly returnValue: Uint8Array;
+  /** The state after the transaction. */
+  readonly state: StateManagerInterface;
+}
+
+/**
+ * The callbacks a tracer may implement. `step` and `txStart`/`txEnd` may return a promise (a read of the state):
+ * the EVM waits for it. A tracer that wants no opcode events leaves `step` out.
+ */
+export interface Tracer {
+  txStart?(tx: TxStart): void | Promise<void>;
+  step?(step: StepInfo): void | Promise<void>;
+  enter?(frame: FrameEnter): void;
+  exit?(frame: FrameExit): void;
+  log?(log: LogInfo): void;
+  txEnd?(end: TxEnd): void | Promise<void>;
+  /** The answer, as JSON (geth's shape for this tracer). */
+  result(): unknown;
+  /** Rough size of the answer so far in bytes, for the result-size cap. */
+  sizeEstimate?(): number;
+}
+
+/** The struct logger's switches (geth's logger.Config). */
+export interface StructLoggerConfig {
+  readonly disableStack?: boolean;
+  readonly disableStorage?: boolean;
+  readonly enableMemory?: boolean;
+  readonly enableReturnData?: boolean;
+  /** Most entries to record; 0 = no limit (geth stops recording silently at it). */
+  readonly limit?: number;
+}
+
+export const TRACER_NAMES = ['callTracer', 'prestateTracer', '4byteTracer', 'noopTracer'] as const;
+export type TracerName = (typeof TRACER_NAMES)[number];
+
+/** Caps on one trace request; a trace past one is stopped with `TraceLimitError`. */
+export interface TraceLimits {
+  /** Wall-clock limit in ms from the start of the request (0 = none). */
+  readonly timeoutMs?: number;
+  /** What to name as the time limit's source (the request's `timeout`, or a setting). */
+  readonly timeoutSource?: string;
+  /** Most struct-log entries (0 = none). */
+  readonly maxStructLogs?: number;
+  /** Most bytes of answer, estimated while tracing (0 = none). */
+  readonly maxResultBytes?: number;
+}
+
+export interface TraceOptions {
+  /** undefined = geth's default struct logger. */
+  readonly tracer?: TracerName;
+  /** The named tracer's config (callTracer: onlyTopCall, withLog; prestateTracer: diffMode). */
+  readonly tracerConfig?: Readonly<Record<string, unknown>>;
+  /** Struct-logger switches (ignored by the named tracers). */
+  readonly logger?: StructLoggerConfig;
+  readonly limits?: TraceLimits;
+}
+
+/** One transaction's trace in a block. */
+export interface TxTrace {
+  readonly txHash: Uint8Array;
+  readonly result: unknown;
+}
+
+/** Which cap stopped a trace; handlers answer it -32005 naming the cap and its setting. */
+export type TraceCap = 'timeout' | 'structLogs' | 'resultBytes';
+
+export class TraceLimitError extends Error {
+  constructor(
+    readonly cap: TraceCap,
+    readonly limit: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TraceLimitError';
+  }
+}
