@@ -7579,6 +7579,858 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           }
         }
       ]
+    },
+    {
+      "name": "trace_block",
+      "summary": "Every trace of a block, with its rewards.",
+      "description": "The traces of every transaction of the block in order (replayed from the parent's state through the block's own rules), then a `reward` trace for the miner (block reward plus uncle inclusion) and one per uncle, from the ETC reward rules (ECIP-1017), as core-geth lists them. null for an unknown block. Genesis has no traces.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/trace"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "block",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTag"
+          },
+          "description": "A block number or tag."
+        }
+      ],
+      "result": {
+        "name": "traces",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "#/components/schemas/notFound"
+            },
+            {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/ParityLocalizedTrace"
+              }
+            }
+          ]
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        }
+      ],
+      "examples": [
+        {
+          "name": "a block with one transfer",
+          "params": [
+            {
+              "name": "block",
+              "value": "0x2"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": [
+              {
+                "action": {
+                  "callType": "call",
+                  "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                  "gas": "0x1d4c8",
+                  "input": "0x",
+                  "to": "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+                  "value": "0x0"
+                },
+                "blockHash": "0xabababababababababababababababababababababababababababababababab",
+                "blockNumber": 2,
+                "result": {
+                  "gasUsed": "0x0",
+                  "output": "0x"
+                },
+                "subtraces": 0,
+                "traceAddress": [],
+                "transactionHash": "0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd",
+                "transactionPosition": 0,
+                "type": "call"
+              },
+              {
+                "action": {
+                  "author": "0x0000000000000000000000000000000000000000",
+                  "rewardType": "block",
+                  "value": "0x4563918244f40000"
+                },
+                "blockHash": "0xabababababababababababababababababababababababababababababababab",
+                "blockNumber": 2,
+                "result": null,
+                "subtraces": 0,
+                "traceAddress": [],
+                "transactionHash": null,
+                "transactionPosition": null,
+                "type": "reward"
+              }
+            ]
+          }
+        }
+      ]
+    },
+    {
+      "name": "trace_transaction",
+      "summary": "Every trace of a transaction.",
+      "description": "The transaction's traces (its top call or creation first, then the frames it made depth-first); null for an unknown transaction.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/trace"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "transactionHash",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "description": "A transaction's hash."
+        }
+      ],
+      "result": {
+        "name": "traces",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "#/components/schemas/notFound"
+            },
+            {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/ParityLocalizedTrace"
+              }
+            }
+          ]
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/TraceLimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "a plain transfer",
+          "params": [
+            {
+              "name": "transactionHash",
+              "value": "0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": [
+              {
+                "action": {
+                  "callType": "call",
+                  "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                  "gas": "0x1d4c8",
+                  "input": "0x",
+                  "to": "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+                  "value": "0x0"
+                },
+                "blockHash": "0xabababababababababababababababababababababababababababababababab",
+                "blockNumber": 2,
+                "result": {
+                  "gasUsed": "0x0",
+                  "output": "0x"
+                },
+                "subtraces": 0,
+                "traceAddress": [],
+                "transactionHash": "0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd",
+                "transactionPosition": 0,
+                "type": "call"
+              }
+            ]
+          }
+        }
+      ]
+    },
+    {
+      "name": "trace_get",
+      "summary": "One trace of a transaction, by its trace address.",
+      "description": "The trace of the transaction whose traceAddress equals `indices` (given as hex numbers, as OpenEthereum takes them; [] is the top call); null when there is none or the transaction is unknown.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/trace"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "transactionHash",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "description": "A transaction's hash."
+        },
+        {
+          "name": "indices",
+          "required": true,
+          "schema": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/uint"
+            }
+          },
+          "description": "The trace address."
+        }
+      ],
+      "result": {
+        "name": "trace",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "#/components/schemas/notFound"
+            },
+            {
+              "$ref": "#/components/schemas/ParityLocalizedTrace"
+            }
+          ]
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/TraceLimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "the top call",
+          "params": [
+            {
+              "name": "transactionHash",
+              "value": "0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"
+            },
+            {
+              "name": "indices",
+              "value": []
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "action": {
+                "callType": "call",
+                "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                "gas": "0x1d4c8",
+                "input": "0x",
+                "to": "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+                "value": "0x0"
+              },
+              "blockHash": "0xabababababababababababababababababababababababababababababababab",
+              "blockNumber": 2,
+              "result": {
+                "gasUsed": "0x0",
+                "output": "0x"
+              },
+              "subtraces": 0,
+              "traceAddress": [],
+              "transactionHash": "0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd",
+              "transactionPosition": 0,
+              "type": "call"
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "trace_filter",
+      "summary": "Traces of a block range matching addresses.",
+      "description": "Traces (reward traces included) of fromBlock..toBlock in chain order whose sender is in fromAddress and whose receiver is in toAddress (each filter applies when given), skipping `after` matches and returning at most `count`. Blocks without transactions are not replayed (only their rewards can match), so a wide empty range is cheap. The range is capped by network.rpc.trace.filter-max-blocks and the answer by network.rpc.trace.filter-max-count: -32005 naming the setting.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/trace"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "filter",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/ParityTraceFilter"
+          },
+          "description": "The query."
+        }
+      ],
+      "result": {
+        "name": "traces",
+        "schema": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/ParityLocalizedTrace"
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        }
+      ],
+      "examples": [
+        {
+          "name": "rewards of blocks 1 and 2",
+          "params": [
+            {
+              "name": "filter",
+              "value": {
+                "fromBlock": "0x2",
+                "toBlock": "0x2",
+                "toAddress": [
+                  "0x0000000000000000000000000000000000000000"
+                ],
+                "count": 1
+              }
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": [
+              {
+                "action": {
+                  "author": "0x0000000000000000000000000000000000000000",
+                  "rewardType": "block",
+                  "value": "0x4563918244f40000"
+                },
+                "blockHash": "0xabababababababababababababababababababababababababababababababab",
+                "blockNumber": 2,
+                "result": null,
+                "subtraces": 0,
+                "traceAddress": [],
+                "transactionHash": null,
+                "transactionPosition": null,
+                "type": "reward"
+              }
+            ]
+          }
+        }
+      ]
+    },
+    {
+      "name": "trace_replayBlockTransactions",
+      "summary": "Replays every transaction of a block.",
+      "description": "Each transaction of the block replayed from the parent's state: its output, its traces when \"trace\" is asked, its state diff when \"stateDiff\" is asked, and its hash. vmTrace is not offered (-32602).",
+      "tags": [
+        {
+          "$ref": "#/components/tags/trace"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "block",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTag"
+          },
+          "description": "A block number or tag."
+        },
+        {
+          "name": "traceTypes",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/ParityTraceTypes"
+          },
+          "description": "\"trace\" and/or \"stateDiff\"."
+        }
+      ],
+      "result": {
+        "name": "results",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "#/components/schemas/notFound"
+            },
+            {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/ParityTraceResults"
+              }
+            }
+          ]
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/TraceTypeNotOffered"
+        },
+        {
+          "$ref": "#/components/errors/TraceLimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "traces only",
+          "params": [
+            {
+              "name": "block",
+              "value": "0x2"
+            },
+            {
+              "name": "traceTypes",
+              "value": [
+                "trace"
+              ]
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": [
+              {
+                "output": "0x",
+                "stateDiff": null,
+                "trace": [
+                  {
+                    "action": {
+                      "callType": "call",
+                      "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                      "gas": "0x1d4c8",
+                      "input": "0x",
+                      "to": "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+                      "value": "0x0"
+                    },
+                    "result": {
+                      "gasUsed": "0x0",
+                      "output": "0x"
+                    },
+                    "subtraces": 0,
+                    "traceAddress": [],
+                    "type": "call"
+                  }
+                ],
+                "vmTrace": null,
+                "transactionHash": "0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"
+              }
+            ]
+          }
+        }
+      ]
+    },
+    {
+      "name": "trace_replayTransaction",
+      "summary": "Replays one transaction.",
+      "description": "The transaction replayed in its block (after the transactions before it): output, traces when \"trace\" is asked, state diff when \"stateDiff\" is asked. null for an unknown transaction. vmTrace is not offered (-32602).",
+      "tags": [
+        {
+          "$ref": "#/components/tags/trace"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "transactionHash",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "description": "A transaction's hash."
+        },
+        {
+          "name": "traceTypes",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/ParityTraceTypes"
+          },
+          "description": "\"trace\" and/or \"stateDiff\"."
+        }
+      ],
+      "result": {
+        "name": "results",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "#/components/schemas/notFound"
+            },
+            {
+              "$ref": "#/components/schemas/ParityTraceResults"
+            }
+          ]
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/TraceTypeNotOffered"
+        },
+        {
+          "$ref": "#/components/errors/TraceLimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "traces only",
+          "params": [
+            {
+              "name": "transactionHash",
+              "value": "0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"
+            },
+            {
+              "name": "traceTypes",
+              "value": [
+                "trace"
+              ]
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "output": "0x",
+              "stateDiff": null,
+              "trace": [
+                {
+                  "action": {
+                    "callType": "call",
+                    "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                    "gas": "0x1d4c8",
+                    "input": "0x",
+                    "to": "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+                    "value": "0x0"
+                  },
+                  "result": {
+                    "gasUsed": "0x0",
+                    "output": "0x"
+                  },
+                  "subtraces": 0,
+                  "traceAddress": [],
+                  "type": "call"
+                }
+              ],
+              "vmTrace": null
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "trace_call",
+      "summary": "Traces a message call.",
+      "description": "Runs the call as eth_call does (same defaults; nothing is stored) and returns its output, traces and/or state diff. The top trace's gas is the call's gas less the intrinsic gas.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/trace"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "transaction",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/CallRequest"
+          },
+          "description": "The message call."
+        },
+        {
+          "name": "traceTypes",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/ParityTraceTypes"
+          },
+          "description": "\"trace\" and/or \"stateDiff\"."
+        },
+        {
+          "name": "block",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
+          },
+          "description": "The block whose post-state the call runs on (default latest)."
+        }
+      ],
+      "result": {
+        "name": "results",
+        "schema": {
+          "$ref": "#/components/schemas/ParityTraceResults"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/TraceTypeNotOffered"
+        },
+        {
+          "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/BlockNotFound"
+        }
+      ],
+      "examples": [
+        {
+          "name": "a transfer",
+          "params": [
+            {
+              "name": "transaction",
+              "value": {
+                "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                "to": "0x5fbdb2315678afecb367f032d93f642f64180aa3"
+              }
+            },
+            {
+              "name": "traceTypes",
+              "value": [
+                "trace"
+              ]
+            },
+            {
+              "name": "block",
+              "value": "latest"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "output": "0x",
+              "stateDiff": null,
+              "trace": [
+                {
+                  "action": {
+                    "callType": "call",
+                    "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                    "gas": "0x1d4c8",
+                    "input": "0x",
+                    "to": "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+                    "value": "0x0"
+                  },
+                  "result": {
+                    "gasUsed": "0x0",
+                    "output": "0x"
+                  },
+                  "subtraces": 0,
+                  "traceAddress": [],
+                  "type": "call"
+                }
+              ],
+              "vmTrace": null
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "trace_callMany",
+      "summary": "Traces several message calls in sequence.",
+      "description": "Runs the calls one after another on the block's state, each seeing the state the previous ones left (nothing is stored), and returns one result per call.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/trace"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "calls",
+          "required": true,
+          "schema": {
+            "type": "array",
+            "items": {
+              "type": "array",
+              "minItems": 2,
+              "maxItems": 2,
+              "items": [
+                {
+                  "$ref": "#/components/schemas/CallRequest"
+                },
+                {
+                  "$ref": "#/components/schemas/ParityTraceTypes"
+                }
+              ],
+              "additionalItems": false
+            }
+          },
+          "description": "[call, traceTypes] pairs."
+        },
+        {
+          "name": "block",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
+          },
+          "description": "The block whose post-state the call runs on (default latest)."
+        }
+      ],
+      "result": {
+        "name": "results",
+        "schema": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/ParityTraceResults"
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/TraceTypeNotOffered"
+        },
+        {
+          "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/BlockNotFound"
+        }
+      ],
+      "examples": [
+        {
+          "name": "one call",
+          "params": [
+            {
+              "name": "calls",
+              "value": [
+                [
+                  {
+                    "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                    "to": "0x5fbdb2315678afecb367f032d93f642f64180aa3"
+                  },
+                  [
+                    "trace"
+                  ]
+                ]
+              ]
+            },
+            {
+              "name": "block",
+              "value": "latest"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": [
+              {
+                "output": "0x",
+                "stateDiff": null,
+                "trace": [
+                  {
+                    "action": {
+                      "callType": "call",
+                      "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                      "gas": "0x1d4c8",
+                      "input": "0x",
+                      "to": "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+                      "value": "0x0"
+                    },
+                    "result": {
+                      "gasUsed": "0x0",
+                      "output": "0x"
+                    },
+                    "subtraces": 0,
+                    "traceAddress": [],
+                    "type": "call"
+                  }
+                ],
+                "vmTrace": null
+              }
+            ]
+          }
+        }
+      ]
+    },
+    {
+      "name": "trace_rawTransaction",
+      "summary": "Traces a signed transaction without sending it.",
+      "description": "Runs the signed transaction as a call from its sender on the block's state (default latest; nothing is stored or broadcast) and returns its output, traces and/or state diff.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/trace"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "data",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/bytes"
+          },
+          "description": "The signed transaction, RLP."
+        },
+        {
+          "name": "traceTypes",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/ParityTraceTypes"
+          },
+          "description": "\"trace\" and/or \"stateDiff\"."
+        },
+        {
+          "name": "block",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
+          },
+          "description": "The block whose post-state the call runs on (default latest)."
+        }
+      ],
+      "result": {
+        "name": "results",
+        "schema": {
+          "$ref": "#/components/schemas/ParityTraceResults"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/TraceTypeNotOffered"
+        },
+        {
+          "$ref": "#/components/errors/TraceLimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "a signed transfer",
+          "params": [
+            {
+              "name": "data",
+              "value": "0xf86580843b9aca00825208945fbdb2315678afecb367f032d93f642f64180aa30180820a96a05ee1bb83b9546dd5017c326c016e84f57d64cae522c04f50e88414aeb83c5e7ea02401aeca18d2fd250e8e17f775fa7cbe5857ad938c2464350270eaada5f0c714"
+            },
+            {
+              "name": "traceTypes",
+              "value": [
+                "trace"
+              ]
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "output": "0x",
+              "stateDiff": null,
+              "trace": [
+                {
+                  "action": {
+                    "callType": "call",
+                    "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                    "gas": "0x0",
+                    "input": "0x",
+                    "to": "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+                    "value": "0x1"
+                  },
+                  "result": {
+                    "gasUsed": "0x0",
+                    "output": "0x"
+                  },
+                  "subtraces": 0,
+                  "traceAddress": [],
+                  "type": "call"
+                }
+              ],
+              "vmTrace": null
+            }
+          }
+        }
+      ]
     }
   ],
   "components": {
@@ -11139,6 +11991,560 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "$ref": "#/components/schemas/uint256"
           }
         }
+      },
+      "ParityTraceAction": {
+        "title": "ParityTraceAction",
+        "type": "object",
+        "additionalProperties": false,
+        "description": "What a trace did. call: callType (call, callcode, delegatecall, staticcall), from, gas, input, to, value. create: from, gas, init, value. suicide: address, balance, refundAddress. reward: author, rewardType (block or uncle), value.",
+        "properties": {
+          "address": {
+            "$ref": "#/components/schemas/address"
+          },
+          "author": {
+            "$ref": "#/components/schemas/address"
+          },
+          "balance": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "from": {
+            "$ref": "#/components/schemas/address"
+          },
+          "gas": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "init": {
+            "$ref": "#/components/schemas/bytes"
+          },
+          "input": {
+            "$ref": "#/components/schemas/bytes"
+          },
+          "refundAddress": {
+            "$ref": "#/components/schemas/address"
+          },
+          "to": {
+            "$ref": "#/components/schemas/address"
+          },
+          "value": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "callType": {
+            "type": "string",
+            "enum": [
+              "call",
+              "callcode",
+              "delegatecall",
+              "staticcall"
+            ]
+          },
+          "rewardType": {
+            "type": "string",
+            "enum": [
+              "block",
+              "uncle"
+            ]
+          }
+        }
+      },
+      "ParityTraceResult": {
+        "title": "ParityTraceResult",
+        "type": "object",
+        "additionalProperties": false,
+        "description": "A trace's outcome: gasUsed and output for a call; address, code and gasUsed for a creation. Left out where the trace failed with an error OpenEthereum names (Reverted, Out of gas, ...); null for suicide-free rewards.",
+        "properties": {
+          "address": {
+            "$ref": "#/components/schemas/address"
+          },
+          "code": {
+            "$ref": "#/components/schemas/bytes"
+          },
+          "gasUsed": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "output": {
+            "$ref": "#/components/schemas/bytes"
+          }
+        }
+      },
+      "ParityTrace": {
+        "title": "ParityTrace",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "action",
+          "subtraces",
+          "traceAddress",
+          "type"
+        ],
+        "description": "One frame of a transaction's execution, OpenEthereum's shape: traceAddress is the path of child indexes from the transaction's top call (calls to precompiles are left out, as core-geth does).",
+        "properties": {
+          "action": {
+            "$ref": "#/components/schemas/ParityTraceAction"
+          },
+          "error": {
+            "type": "string",
+            "description": "OpenEthereum's words: Reverted, Out of gas, Bad jump destination, Bad instruction, Out of stack, Stack underflow, Out of bounds, Built-in failed; other EVM errors in geth's words."
+          },
+          "result": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "$ref": "#/components/schemas/ParityTraceResult"
+              }
+            ]
+          },
+          "subtraces": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "traceAddress": {
+            "type": "array",
+            "items": {
+              "type": "integer",
+              "minimum": 0
+            }
+          },
+          "type": {
+            "type": "string",
+            "enum": [
+              "call",
+              "create",
+              "suicide",
+              "reward"
+            ]
+          }
+        }
+      },
+      "ParityLocalizedTrace": {
+        "title": "ParityLocalizedTrace",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "action",
+          "blockHash",
+          "blockNumber",
+          "subtraces",
+          "traceAddress",
+          "transactionHash",
+          "transactionPosition",
+          "type"
+        ],
+        "description": "A trace placed in the chain: ParityTrace plus its block and transaction (null for reward traces).",
+        "properties": {
+          "action": {
+            "$ref": "#/components/schemas/ParityTraceAction"
+          },
+          "error": {
+            "type": "string",
+            "description": "OpenEthereum's words: Reverted, Out of gas, Bad jump destination, Bad instruction, Out of stack, Stack underflow, Out of bounds, Built-in failed; other EVM errors in geth's words."
+          },
+          "result": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "$ref": "#/components/schemas/ParityTraceResult"
+              }
+            ]
+          },
+          "subtraces": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "traceAddress": {
+            "type": "array",
+            "items": {
+              "type": "integer",
+              "minimum": 0
+            }
+          },
+          "type": {
+            "type": "string",
+            "enum": [
+              "call",
+              "create",
+              "suicide",
+              "reward"
+            ]
+          },
+          "blockHash": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "blockNumber": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "transactionHash": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "$ref": "#/components/schemas/hash32"
+              }
+            ]
+          },
+          "transactionPosition": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "type": "integer",
+                "minimum": 0
+              }
+            ]
+          }
+        }
+      },
+      "ParityStateDiff": {
+        "title": "ParityStateDiff",
+        "type": "object",
+        "description": "Per account touched: balance, code, nonce and storage, each \"=\" (unchanged), {\"+\": value} (born), {\"-\": value} (died) or {\"*\": {from, to}} (changed).",
+        "propertyNames": {
+          "pattern": "^0x[0-9a-f]{40}$"
+        },
+        "additionalProperties": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "balance",
+            "code",
+            "nonce",
+            "storage"
+          ],
+          "properties": {
+            "balance": {
+              "oneOf": [
+                {
+                  "type": "string",
+                  "enum": [
+                    "="
+                  ]
+                },
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "+"
+                  ],
+                  "properties": {
+                    "+": {
+                      "$ref": "#/components/schemas/uint"
+                    }
+                  }
+                },
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "-"
+                  ],
+                  "properties": {
+                    "-": {
+                      "$ref": "#/components/schemas/uint"
+                    }
+                  }
+                },
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "*"
+                  ],
+                  "properties": {
+                    "*": {
+                      "type": "object",
+                      "additionalProperties": false,
+                      "required": [
+                        "from",
+                        "to"
+                      ],
+                      "properties": {
+                        "from": {
+                          "$ref": "#/components/schemas/uint"
+                        },
+                        "to": {
+                          "$ref": "#/components/schemas/uint"
+                        }
+                      }
+                    }
+                  }
+                }
+              ]
+            },
+            "code": {
+              "oneOf": [
+                {
+                  "type": "string",
+                  "enum": [
+                    "="
+                  ]
+                },
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "+"
+                  ],
+                  "properties": {
+                    "+": {
+                      "$ref": "#/components/schemas/bytes"
+                    }
+                  }
+                },
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "-"
+                  ],
+                  "properties": {
+                    "-": {
+                      "$ref": "#/components/schemas/bytes"
+                    }
+                  }
+                },
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "*"
+                  ],
+                  "properties": {
+                    "*": {
+                      "type": "object",
+                      "additionalProperties": false,
+                      "required": [
+                        "from",
+                        "to"
+                      ],
+                      "properties": {
+                        "from": {
+                          "$ref": "#/components/schemas/bytes"
+                        },
+                        "to": {
+                          "$ref": "#/components/schemas/bytes"
+                        }
+                      }
+                    }
+                  }
+                }
+              ]
+            },
+            "nonce": {
+              "oneOf": [
+                {
+                  "type": "string",
+                  "enum": [
+                    "="
+                  ]
+                },
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "+"
+                  ],
+                  "properties": {
+                    "+": {
+                      "$ref": "#/components/schemas/uint"
+                    }
+                  }
+                },
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "-"
+                  ],
+                  "properties": {
+                    "-": {
+                      "$ref": "#/components/schemas/uint"
+                    }
+                  }
+                },
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "*"
+                  ],
+                  "properties": {
+                    "*": {
+                      "type": "object",
+                      "additionalProperties": false,
+                      "required": [
+                        "from",
+                        "to"
+                      ],
+                      "properties": {
+                        "from": {
+                          "$ref": "#/components/schemas/uint"
+                        },
+                        "to": {
+                          "$ref": "#/components/schemas/uint"
+                        }
+                      }
+                    }
+                  }
+                }
+              ]
+            },
+            "storage": {
+              "type": "object",
+              "additionalProperties": {
+                "oneOf": [
+                  {
+                    "type": "string",
+                    "enum": [
+                      "="
+                    ]
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "+"
+                    ],
+                    "properties": {
+                      "+": {
+                        "$ref": "#/components/schemas/bytes32"
+                      }
+                    }
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "-"
+                    ],
+                    "properties": {
+                      "-": {
+                        "$ref": "#/components/schemas/bytes32"
+                      }
+                    }
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "*"
+                    ],
+                    "properties": {
+                      "*": {
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "from",
+                          "to"
+                        ],
+                        "properties": {
+                          "from": {
+                            "$ref": "#/components/schemas/bytes32"
+                          },
+                          "to": {
+                            "$ref": "#/components/schemas/bytes32"
+                          }
+                        }
+                      }
+                    }
+                  }
+                ]
+              }
+            }
+          }
+        }
+      },
+      "ParityTraceTypes": {
+        "title": "ParityTraceTypes",
+        "type": "array",
+        "uniqueItems": true,
+        "description": "What to return: \"trace\" (the call traces) and/or \"stateDiff\". \"vmTrace\" is not offered (-32602).",
+        "items": {
+          "type": "string",
+          "enum": [
+            "trace",
+            "stateDiff",
+            "vmTrace"
+          ]
+        }
+      },
+      "ParityTraceResults": {
+        "title": "ParityTraceResults",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "output",
+          "stateDiff",
+          "trace",
+          "vmTrace"
+        ],
+        "description": "A replayed transaction or call: its output, the traces (empty unless \"trace\" was asked), the state diff (null unless \"stateDiff\" was asked), vmTrace always null; transactionHash in trace_replayBlockTransactions.",
+        "properties": {
+          "output": {
+            "$ref": "#/components/schemas/bytes"
+          },
+          "stateDiff": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "$ref": "#/components/schemas/ParityStateDiff"
+              }
+            ]
+          },
+          "trace": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ParityTrace"
+            }
+          },
+          "vmTrace": {
+            "$ref": "#/components/schemas/notFound"
+          },
+          "transactionHash": {
+            "$ref": "#/components/schemas/hash32"
+          }
+        }
+      },
+      "ParityTraceFilter": {
+        "title": "ParityTraceFilter",
+        "type": "object",
+        "additionalProperties": false,
+        "description": "trace_filter's query: fromBlock..toBlock (numbers or tags; default latest), traces whose sender is in fromAddress and/or whose receiver (callee, created contract, refund address, reward author) is in toAddress; skip `after` matches, return at most `count`. The range and count are capped by network.rpc.trace.filter-max-blocks and network.rpc.trace.filter-max-count (-32005 above them).",
+        "properties": {
+          "fromBlock": {
+            "$ref": "#/components/schemas/BlockNumberOrTag"
+          },
+          "toBlock": {
+            "$ref": "#/components/schemas/BlockNumberOrTag"
+          },
+          "fromAddress": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/address"
+            }
+          },
+          "toAddress": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/address"
+            }
+          },
+          "after": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "count": {
+            "type": "integer",
+            "minimum": 0
+          }
+        }
       }
     },
     "errors": {
@@ -11321,6 +12727,14 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "ResourceUnavailable": {
         "code": -32002,
         "message": "Resource unavailable: the chain engine is not running"
+      },
+      "TraceTypeNotOffered": {
+        "code": -32602,
+        "message": "invalid params: vmTrace is not offered; ask for trace and/or stateDiff"
+      },
+      "TraceLimitExceeded": {
+        "code": -32005,
+        "message": "<what> exceeds the limit of <n> (<setting>)"
       }
     },
     "tags": {
@@ -11383,6 +12797,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         "name": "rpc",
         "description": "API metadata.",
         "x-safety": "safe"
+      },
+      "trace": {
+        "name": "trace",
+        "description": "OpenEthereum-style tracing (trace_*), as core-geth serves it: flat call traces with block and uncle rewards, and replays with state diffs. An extension beyond the spec's catalog; off by default on mordor and etc, protected when auth is on.",
+        "x-safety": "caution"
       }
     }
   }
