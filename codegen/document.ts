@@ -48,6 +48,7 @@ export const NAMESPACES = [
   'net',
   'personal',
   'debug',
+  'trace',
   'qa',
   'checkpointing',
   'svc',

@@ -25,7 +25,7 @@ import type { TxReceipt } from './codec/receipts.js';
 import { SharedCommons } from './commons.js';
 import { BlockStore, type TxLocation } from './db/block-store.js';
 import { ChainDB, WriteBatch } from './db/chain-db.js';
-import type { ChainRules, EngineNetwork, SealVerifier } from './engine-types.js';
+import type { ChainRules, EngineNetwork, RewardCredit, SealVerifier } from './engine-types.js';
 import type { CallMessage, CallResult } from './exec/call.js';
 import { buildGenesis, declaredGenesisBlock } from './genesis.js';
 import { ForkChoice } from './import/fork-choice.js';
@@ -291,6 +291,11 @@ export class Blockchain extends EventEmitter<ChainEvents> {
 
   call(ref: BlockRef, msg: CallMessage): Promise<CallResult | undefined> {
     return this.view.call(ref, msg);
+  }
+
+  /** The rewards the chain's rules credit for `block` (its miner first, then each uncle's), for reward traces. */
+  rewardsOf(block: Block): RewardCredit[] {
+    return this.opts.rules.rewards(block.header, block.uncleHeaders);
   }
 
   /**

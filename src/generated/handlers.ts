@@ -195,6 +195,27 @@ export interface DebugHandlers<Ctx> {
   debug_traceTransaction(params: T.DebugTraceTransactionParams, ctx: Ctx): MaybePromise<T.DebugTraceTransactionResult>;
 }
 
+export interface TraceHandlers<Ctx> {
+  /** Every trace of a block, with its rewards. */
+  trace_block(params: T.TraceBlockParams, ctx: Ctx): MaybePromise<T.TraceBlockResult>;
+  /** Traces a message call. */
+  trace_call(params: T.TraceCallParams, ctx: Ctx): MaybePromise<T.TraceCallResult>;
+  /** Traces several message calls in sequence. */
+  trace_callMany(params: T.TraceCallManyParams, ctx: Ctx): MaybePromise<T.TraceCallManyResult>;
+  /** Traces of a block range matching addresses. */
+  trace_filter(params: T.TraceFilterParams, ctx: Ctx): MaybePromise<T.TraceFilterResult>;
+  /** One trace of a transaction, by its trace address. */
+  trace_get(params: T.TraceGetParams, ctx: Ctx): MaybePromise<T.TraceGetResult>;
+  /** Traces a signed transaction without sending it. */
+  trace_rawTransaction(params: T.TraceRawTransactionParams, ctx: Ctx): MaybePromise<T.TraceRawTransactionResult>;
+  /** Replays every transaction of a block. */
+  trace_replayBlockTransactions(params: T.TraceReplayBlockTransactionsParams, ctx: Ctx): MaybePromise<T.TraceReplayBlockTransactionsResult>;
+  /** Replays one transaction. */
+  trace_replayTransaction(params: T.TraceReplayTransactionParams, ctx: Ctx): MaybePromise<T.TraceReplayTransactionResult>;
+  /** Every trace of a transaction. */
+  trace_transaction(params: T.TraceTransactionParams, ctx: Ctx): MaybePromise<T.TraceTransactionResult>;
+}
+
 export interface QaHandlers<Ctx> {
   /** Signs and submits an ECIP-1097 checkpoint with given keys (test networks). */
   qa_generateCheckpoint(params: T.QaGenerateCheckpointParams, ctx: Ctx): MaybePromise<T.QaGenerateCheckpointResult>;
@@ -280,6 +301,7 @@ export interface Handlers<Ctx> {
   net: NetHandlers<Ctx>;
   personal: PersonalHandlers<Ctx>;
   debug: DebugHandlers<Ctx>;
+  trace: TraceHandlers<Ctx>;
   qa: QaHandlers<Ctx>;
   checkpointing: CheckpointingHandlers<Ctx>;
   svc: SvcHandlers<Ctx>;

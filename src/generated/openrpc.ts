@@ -2784,7 +2784,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_call",
       "summary": "Executes a message call without creating a transaction.",
-      "description": "Runs the call against the state of the given block (default `latest`) and returns the return data; nothing is stored or broadcast. Defaults: from = the zero address, gas = the block gas limit, gasPrice = 0, value = 0; the sender's balance is only checked when gasPrice or value is non-zero. A revert gives error code 3 with message \"execution reverted: <reason>\" (the decoded Error(string) reason; just \"execution reverted\" otherwise) and `data` = the raw revert bytes as 0x hex, so ethers and viem can decode custom errors. Other EVM failures (out of gas, invalid opcode) give -32000 with the EVM error as message. An unknown block gives -32001. Fields of the standard's transaction object that Ethereum Classic has no use for are accepted as CallRequest describes (fee-market fields ignored, blob and set-code fields refused). Deliberately stricter than ethereum/execution-apis: byte strings need an even number of hex digits (`0x1` names no byte string; geth refuses it too).",
+      "description": "Runs the call against the state of the given block (default `latest`) and returns the return data; nothing is stored or broadcast. Defaults: from = the zero address, gas = the block gas limit, gasPrice = 0, value = 0; the sender's balance is only checked when gasPrice or value is non-zero. A revert gives error code 3 with message \"execution reverted: <reason>\" (the decoded Error(string) reason; just \"execution reverted\" otherwise) and `data` = the raw revert bytes as 0x hex, so ethers and viem can decode custom errors. Other EVM failures (out of gas, invalid opcode) give -32000 with the EVM error as message. An unknown block gives -32001. Fields of the standard's transaction object that Ethereum Classic has no use for are accepted as CallRequest describes (fee-market fields ignored, blob and set-code fields refused). Deliberately stricter than ethereum/execution-apis: byte strings need an even number of hex digits (`0x1` names no byte string; geth refuses it too). Optional `stateOverrides` and `blockOverrides` (geth's shapes, see StateOverrides and BlockOverrides) change the state and block environment for this call only; `state` with `stateDiff` for one account gives -32602.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -2806,6 +2806,22 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "required": false,
           "schema": {
             "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
+          }
+        },
+        {
+          "name": "stateOverrides",
+          "description": "Account fields replaced for this call only (geth's state override set).",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/StateOverrides"
+          }
+        },
+        {
+          "name": "blockOverrides",
+          "description": "Block environment fields replaced for this call only (geth's block overrides).",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/BlockOverrides"
           }
         }
       ],
@@ -2852,13 +2868,50 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "name": "result",
             "value": "0x000000000000000000000000000000000000000000000000000000000000002a"
           }
+        },
+        {
+          "name": "code and storage overridden",
+          "description": "The account at 0x…ba35 runs `SLOAD(0) → return` with slot 0 set to 42.",
+          "params": [
+            {
+              "name": "transaction",
+              "value": {
+                "to": "0x62656845a7df600dada90a47c7787217c574ba35"
+              }
+            },
+            {
+              "name": "block",
+              "value": "latest"
+            },
+            {
+              "name": "stateOverrides",
+              "value": {
+                "0x62656845a7df600dada90a47c7787217c574ba35": {
+                  "code": "0x60005460005260206000f3",
+                  "stateDiff": {
+                    "0x0000000000000000000000000000000000000000000000000000000000000000": "0x000000000000000000000000000000000000000000000000000000000000002a"
+                  }
+                }
+              }
+            },
+            {
+              "name": "blockOverrides",
+              "value": {
+                "number": "0x64"
+              }
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": "0x000000000000000000000000000000000000000000000000000000000000002a"
+          }
         }
       ]
     },
     {
       "name": "eth_estimateGas",
       "summary": "Estimates the gas a transaction needs.",
-      "description": "Returns the lowest gas limit with which the transaction succeeds on the state of the given block (default `latest`), found by binary search between the intrinsic gas and the block gas limit (or the request's gas). Because of refunds and the 63/64 rule for nested calls it can exceed the gasUsed of the mined transaction; use it unchanged as the gas limit. Defaults as in eth_call, except that gas is the upper bound of the search. A revert gives error code 3 with message \"execution reverted: <reason>\" (the decoded Error(string) reason; just \"execution reverted\" otherwise) and `data` = the raw revert bytes as 0x hex, so ethers and viem can decode custom errors. Other EVM failures (out of gas, invalid opcode) give -32000 with the EVM error as message. eth_call and eth_estimateGas report the same revert identically. When even the upper bound fails without a revert: -32000 \"gas required exceeds allowance (0x…)\". Fields of the standard's transaction object are treated as in eth_call. Deliberately stricter than ethereum/execution-apis: byte strings need an even number of hex digits (`0x1` names no byte string; geth refuses it too).",
+      "description": "Returns the lowest gas limit with which the transaction succeeds on the state of the given block (default `latest`), found by binary search between the intrinsic gas and the block gas limit (or the request's gas). Because of refunds and the 63/64 rule for nested calls it can exceed the gasUsed of the mined transaction; use it unchanged as the gas limit. Defaults as in eth_call, except that gas is the upper bound of the search. A revert gives error code 3 with message \"execution reverted: <reason>\" (the decoded Error(string) reason; just \"execution reverted\" otherwise) and `data` = the raw revert bytes as 0x hex, so ethers and viem can decode custom errors. Other EVM failures (out of gas, invalid opcode) give -32000 with the EVM error as message. eth_call and eth_estimateGas report the same revert identically. When even the upper bound fails without a revert: -32000 \"gas required exceeds allowance (0x…)\". Fields of the standard's transaction object are treated as in eth_call. Deliberately stricter than ethereum/execution-apis: byte strings need an even number of hex digits (`0x1` names no byte string; geth refuses it too). Optional `stateOverrides` and `blockOverrides` (geth's shapes, see StateOverrides and BlockOverrides) change the state and block environment for this call only; `state` with `stateDiff` for one account gives -32602.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -2880,6 +2933,22 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "required": false,
           "schema": {
             "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
+          }
+        },
+        {
+          "name": "stateOverrides",
+          "description": "Account fields replaced for this call only (geth's state override set).",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/StateOverrides"
+          }
+        },
+        {
+          "name": "blockOverrides",
+          "description": "Block environment fields replaced for this call only (geth's block overrides).",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/BlockOverrides"
           }
         }
       ],
@@ -8604,6 +8673,867 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       ]
     },
     {
+      "name": "trace_block",
+      "x-extension": "openethereum",
+      "summary": "Every trace of a block, with its rewards.",
+      "description": "The traces of every transaction of the block in order (replayed from the parent's state through the block's own rules), then a `reward` trace for the miner (block reward plus uncle inclusion) and one per uncle, from the ETC reward rules (ECIP-1017), as core-geth lists them. null for an unknown block. Genesis has no traces.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/trace"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "block",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTag"
+          },
+          "description": "A block number or tag."
+        }
+      ],
+      "result": {
+        "name": "traces",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "#/components/schemas/notFound"
+            },
+            {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/ParityLocalizedTrace"
+              }
+            }
+          ]
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        }
+      ],
+      "examples": [
+        {
+          "name": "a block with one transfer",
+          "params": [
+            {
+              "name": "block",
+              "value": "0x2"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": [
+              {
+                "action": {
+                  "callType": "call",
+                  "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                  "gas": "0x1d4c8",
+                  "input": "0x",
+                  "to": "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+                  "value": "0x0"
+                },
+                "blockHash": "0xabababababababababababababababababababababababababababababababab",
+                "blockNumber": 2,
+                "result": {
+                  "gasUsed": "0x0",
+                  "output": "0x"
+                },
+                "subtraces": 0,
+                "traceAddress": [],
+                "transactionHash": "0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd",
+                "transactionPosition": 0,
+                "type": "call"
+              },
+              {
+                "action": {
+                  "author": "0x0000000000000000000000000000000000000000",
+                  "rewardType": "block",
+                  "value": "0x4563918244f40000"
+                },
+                "blockHash": "0xabababababababababababababababababababababababababababababababab",
+                "blockNumber": 2,
+                "result": null,
+                "subtraces": 0,
+                "traceAddress": [],
+                "transactionHash": null,
+                "transactionPosition": null,
+                "type": "reward"
+              }
+            ]
+          }
+        }
+      ]
+    },
+    {
+      "name": "trace_transaction",
+      "x-extension": "openethereum",
+      "summary": "Every trace of a transaction.",
+      "description": "The transaction's traces (its top call or creation first, then the frames it made depth-first); null for an unknown transaction.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/trace"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "transactionHash",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "description": "A transaction's hash."
+        }
+      ],
+      "result": {
+        "name": "traces",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "#/components/schemas/notFound"
+            },
+            {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/ParityLocalizedTrace"
+              }
+            }
+          ]
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/TraceLimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "a plain transfer",
+          "params": [
+            {
+              "name": "transactionHash",
+              "value": "0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": [
+              {
+                "action": {
+                  "callType": "call",
+                  "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                  "gas": "0x1d4c8",
+                  "input": "0x",
+                  "to": "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+                  "value": "0x0"
+                },
+                "blockHash": "0xabababababababababababababababababababababababababababababababab",
+                "blockNumber": 2,
+                "result": {
+                  "gasUsed": "0x0",
+                  "output": "0x"
+                },
+                "subtraces": 0,
+                "traceAddress": [],
+                "transactionHash": "0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd",
+                "transactionPosition": 0,
+                "type": "call"
+              }
+            ]
+          }
+        }
+      ]
+    },
+    {
+      "name": "trace_get",
+      "x-extension": "openethereum",
+      "summary": "One trace of a transaction, by its trace address.",
+      "description": "The trace of the transaction whose traceAddress equals `indices` (given as hex numbers, as OpenEthereum takes them; [] is the top call); null when there is none or the transaction is unknown.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/trace"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "transactionHash",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "description": "A transaction's hash."
+        },
+        {
+          "name": "indices",
+          "required": true,
+          "schema": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/uint"
+            }
+          },
+          "description": "The trace address."
+        }
+      ],
+      "result": {
+        "name": "trace",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "#/components/schemas/notFound"
+            },
+            {
+              "$ref": "#/components/schemas/ParityLocalizedTrace"
+            }
+          ]
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/TraceLimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "the top call",
+          "params": [
+            {
+              "name": "transactionHash",
+              "value": "0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"
+            },
+            {
+              "name": "indices",
+              "value": []
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "action": {
+                "callType": "call",
+                "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                "gas": "0x1d4c8",
+                "input": "0x",
+                "to": "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+                "value": "0x0"
+              },
+              "blockHash": "0xabababababababababababababababababababababababababababababababab",
+              "blockNumber": 2,
+              "result": {
+                "gasUsed": "0x0",
+                "output": "0x"
+              },
+              "subtraces": 0,
+              "traceAddress": [],
+              "transactionHash": "0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd",
+              "transactionPosition": 0,
+              "type": "call"
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "trace_filter",
+      "x-extension": "openethereum",
+      "summary": "Traces of a block range matching addresses.",
+      "description": "Traces (reward traces included) of fromBlock..toBlock in chain order whose sender is in fromAddress and whose receiver is in toAddress (each filter applies when given), skipping `after` matches and returning at most `count`. Blocks without transactions are not replayed (only their rewards can match), so a wide empty range is cheap. The range is capped by network.rpc.trace.filter-max-blocks and the answer by network.rpc.trace.filter-max-count: -32005 naming the setting.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/trace"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "filter",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/ParityTraceFilter"
+          },
+          "description": "The query."
+        }
+      ],
+      "result": {
+        "name": "traces",
+        "schema": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/ParityLocalizedTrace"
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        }
+      ],
+      "examples": [
+        {
+          "name": "rewards of blocks 1 and 2",
+          "params": [
+            {
+              "name": "filter",
+              "value": {
+                "fromBlock": "0x2",
+                "toBlock": "0x2",
+                "toAddress": [
+                  "0x0000000000000000000000000000000000000000"
+                ],
+                "count": 1
+              }
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": [
+              {
+                "action": {
+                  "author": "0x0000000000000000000000000000000000000000",
+                  "rewardType": "block",
+                  "value": "0x4563918244f40000"
+                },
+                "blockHash": "0xabababababababababababababababababababababababababababababababab",
+                "blockNumber": 2,
+                "result": null,
+                "subtraces": 0,
+                "traceAddress": [],
+                "transactionHash": null,
+                "transactionPosition": null,
+                "type": "reward"
+              }
+            ]
+          }
+        }
+      ]
+    },
+    {
+      "name": "trace_replayBlockTransactions",
+      "x-extension": "openethereum",
+      "summary": "Replays every transaction of a block.",
+      "description": "Each transaction of the block replayed from the parent's state: its output, its traces when \"trace\" is asked, its state diff when \"stateDiff\" is asked, and its hash. vmTrace is not offered (-32602).",
+      "tags": [
+        {
+          "$ref": "#/components/tags/trace"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "block",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTag"
+          },
+          "description": "A block number or tag."
+        },
+        {
+          "name": "traceTypes",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/ParityTraceTypes"
+          },
+          "description": "\"trace\" and/or \"stateDiff\"."
+        }
+      ],
+      "result": {
+        "name": "results",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "#/components/schemas/notFound"
+            },
+            {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/ParityTraceResults"
+              }
+            }
+          ]
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/TraceTypeNotOffered"
+        },
+        {
+          "$ref": "#/components/errors/TraceLimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "traces only",
+          "params": [
+            {
+              "name": "block",
+              "value": "0x2"
+            },
+            {
+              "name": "traceTypes",
+              "value": [
+                "trace"
+              ]
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": [
+              {
+                "output": "0x",
+                "stateDiff": null,
+                "trace": [
+                  {
+                    "action": {
+                      "callType": "call",
+                      "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                      "gas": "0x1d4c8",
+                      "input": "0x",
+                      "to": "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+                      "value": "0x0"
+                    },
+                    "result": {
+                      "gasUsed": "0x0",
+                      "output": "0x"
+                    },
+                    "subtraces": 0,
+                    "traceAddress": [],
+                    "type": "call"
+                  }
+                ],
+                "vmTrace": null,
+                "transactionHash": "0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"
+              }
+            ]
+          }
+        }
+      ]
+    },
+    {
+      "name": "trace_replayTransaction",
+      "x-extension": "openethereum",
+      "summary": "Replays one transaction.",
+      "description": "The transaction replayed in its block (after the transactions before it): output, traces when \"trace\" is asked, state diff when \"stateDiff\" is asked. null for an unknown transaction. vmTrace is not offered (-32602).",
+      "tags": [
+        {
+          "$ref": "#/components/tags/trace"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "transactionHash",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "description": "A transaction's hash."
+        },
+        {
+          "name": "traceTypes",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/ParityTraceTypes"
+          },
+          "description": "\"trace\" and/or \"stateDiff\"."
+        }
+      ],
+      "result": {
+        "name": "results",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "#/components/schemas/notFound"
+            },
+            {
+              "$ref": "#/components/schemas/ParityTraceResults"
+            }
+          ]
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/TraceTypeNotOffered"
+        },
+        {
+          "$ref": "#/components/errors/TraceLimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "traces only",
+          "params": [
+            {
+              "name": "transactionHash",
+              "value": "0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"
+            },
+            {
+              "name": "traceTypes",
+              "value": [
+                "trace"
+              ]
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "output": "0x",
+              "stateDiff": null,
+              "trace": [
+                {
+                  "action": {
+                    "callType": "call",
+                    "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                    "gas": "0x1d4c8",
+                    "input": "0x",
+                    "to": "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+                    "value": "0x0"
+                  },
+                  "result": {
+                    "gasUsed": "0x0",
+                    "output": "0x"
+                  },
+                  "subtraces": 0,
+                  "traceAddress": [],
+                  "type": "call"
+                }
+              ],
+              "vmTrace": null
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "trace_call",
+      "x-extension": "openethereum",
+      "summary": "Traces a message call.",
+      "description": "Runs the call as eth_call does (same defaults; nothing is stored) and returns its output, traces and/or state diff. The top trace's gas is the call's gas less the intrinsic gas.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/trace"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "transaction",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/CallRequest"
+          },
+          "description": "The message call."
+        },
+        {
+          "name": "traceTypes",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/ParityTraceTypes"
+          },
+          "description": "\"trace\" and/or \"stateDiff\"."
+        },
+        {
+          "name": "block",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
+          },
+          "description": "The block whose post-state the call runs on (default latest)."
+        }
+      ],
+      "result": {
+        "name": "results",
+        "schema": {
+          "$ref": "#/components/schemas/ParityTraceResults"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/TraceTypeNotOffered"
+        },
+        {
+          "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/BlockNotFound"
+        }
+      ],
+      "examples": [
+        {
+          "name": "a transfer",
+          "params": [
+            {
+              "name": "transaction",
+              "value": {
+                "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                "to": "0x5fbdb2315678afecb367f032d93f642f64180aa3"
+              }
+            },
+            {
+              "name": "traceTypes",
+              "value": [
+                "trace"
+              ]
+            },
+            {
+              "name": "block",
+              "value": "latest"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "output": "0x",
+              "stateDiff": null,
+              "trace": [
+                {
+                  "action": {
+                    "callType": "call",
+                    "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                    "gas": "0x1d4c8",
+                    "input": "0x",
+                    "to": "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+                    "value": "0x0"
+                  },
+                  "result": {
+                    "gasUsed": "0x0",
+                    "output": "0x"
+                  },
+                  "subtraces": 0,
+                  "traceAddress": [],
+                  "type": "call"
+                }
+              ],
+              "vmTrace": null
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "trace_callMany",
+      "x-extension": "openethereum",
+      "summary": "Traces several message calls in sequence.",
+      "description": "Runs the calls one after another on the block's state, each seeing the state the previous ones left (nothing is stored), and returns one result per call.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/trace"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "calls",
+          "required": true,
+          "schema": {
+            "type": "array",
+            "items": {
+              "type": "array",
+              "minItems": 2,
+              "maxItems": 2,
+              "items": [
+                {
+                  "$ref": "#/components/schemas/CallRequest"
+                },
+                {
+                  "$ref": "#/components/schemas/ParityTraceTypes"
+                }
+              ],
+              "additionalItems": false
+            }
+          },
+          "description": "[call, traceTypes] pairs."
+        },
+        {
+          "name": "block",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
+          },
+          "description": "The block whose post-state the call runs on (default latest)."
+        }
+      ],
+      "result": {
+        "name": "results",
+        "schema": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/ParityTraceResults"
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/TraceTypeNotOffered"
+        },
+        {
+          "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/BlockNotFound"
+        }
+      ],
+      "examples": [
+        {
+          "name": "one call",
+          "params": [
+            {
+              "name": "calls",
+              "value": [
+                [
+                  {
+                    "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                    "to": "0x5fbdb2315678afecb367f032d93f642f64180aa3"
+                  },
+                  [
+                    "trace"
+                  ]
+                ]
+              ]
+            },
+            {
+              "name": "block",
+              "value": "latest"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": [
+              {
+                "output": "0x",
+                "stateDiff": null,
+                "trace": [
+                  {
+                    "action": {
+                      "callType": "call",
+                      "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                      "gas": "0x1d4c8",
+                      "input": "0x",
+                      "to": "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+                      "value": "0x0"
+                    },
+                    "result": {
+                      "gasUsed": "0x0",
+                      "output": "0x"
+                    },
+                    "subtraces": 0,
+                    "traceAddress": [],
+                    "type": "call"
+                  }
+                ],
+                "vmTrace": null
+              }
+            ]
+          }
+        }
+      ]
+    },
+    {
+      "name": "trace_rawTransaction",
+      "x-extension": "openethereum",
+      "summary": "Traces a signed transaction without sending it.",
+      "description": "Runs the signed transaction as a call from its sender on the block's state (default latest; nothing is stored or broadcast) and returns its output, traces and/or state diff.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/trace"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "data",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/bytes"
+          },
+          "description": "The signed transaction, RLP."
+        },
+        {
+          "name": "traceTypes",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/ParityTraceTypes"
+          },
+          "description": "\"trace\" and/or \"stateDiff\"."
+        },
+        {
+          "name": "block",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
+          },
+          "description": "The block whose post-state the call runs on (default latest)."
+        }
+      ],
+      "result": {
+        "name": "results",
+        "schema": {
+          "$ref": "#/components/schemas/ParityTraceResults"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/TraceTypeNotOffered"
+        },
+        {
+          "$ref": "#/components/errors/TraceLimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "a signed transfer",
+          "params": [
+            {
+              "name": "data",
+              "value": "0xf86580843b9aca00825208945fbdb2315678afecb367f032d93f642f64180aa30180820a96a05ee1bb83b9546dd5017c326c016e84f57d64cae522c04f50e88414aeb83c5e7ea02401aeca18d2fd250e8e17f775fa7cbe5857ad938c2464350270eaada5f0c714"
+            },
+            {
+              "name": "traceTypes",
+              "value": [
+                "trace"
+              ]
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "output": "0x",
+              "stateDiff": null,
+              "trace": [
+                {
+                  "action": {
+                    "callType": "call",
+                    "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                    "gas": "0x0",
+                    "input": "0x",
+                    "to": "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+                    "value": "0x1"
+                  },
+                  "result": {
+                    "gasUsed": "0x0",
+                    "output": "0x"
+                  },
+                  "subtraces": 0,
+                  "traceAddress": [],
+                  "type": "call"
+                }
+              ],
+              "vmTrace": null
+            }
+          }
+        }
+      ]
+    },
+    {
       "name": "txpool_content",
       "x-extension": "geth",
       "summary": "Returns every pooled transaction, pending and queued, by sender and nonce.",
@@ -12928,6 +13858,632 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "timestamp"
         ],
         "additionalProperties": false
+      },
+      "StateOverrides": {
+        "title": "StateOverrides",
+        "type": "object",
+        "description": "geth's state override set: address → fields replaced for this call only (nothing is stored). `balance`, `nonce` and `code` replace the account's; `state` replaces the whole storage (unlisted slots read as zero), `stateDiff` replaces only the listed slots; giving both `state` and `stateDiff` for one account is refused (-32602). Overridden slots are the slots' original values for gas (EIP-2200), as if set by an earlier transaction.",
+        "propertyNames": {
+          "pattern": "^0x[0-9a-fA-F]{40}$"
+        },
+        "additionalProperties": {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "balance": {
+              "$ref": "#/components/schemas/uint256"
+            },
+            "nonce": {
+              "$ref": "#/components/schemas/uint64"
+            },
+            "code": {
+              "$ref": "#/components/schemas/bytes"
+            },
+            "state": {
+              "type": "object",
+              "description": "Storage slot → value, both 32 bytes as 64 hex digits.",
+              "propertyNames": {
+                "pattern": "^0x[0-9a-fA-F]{64}$"
+              },
+              "additionalProperties": {
+                "$ref": "#/components/schemas/bytes32"
+              }
+            },
+            "stateDiff": {
+              "type": "object",
+              "description": "Storage slot → value, both 32 bytes as 64 hex digits.",
+              "propertyNames": {
+                "pattern": "^0x[0-9a-fA-F]{64}$"
+              },
+              "additionalProperties": {
+                "$ref": "#/components/schemas/bytes32"
+              }
+            }
+          }
+        }
+      },
+      "BlockOverrides": {
+        "title": "BlockOverrides",
+        "type": "object",
+        "additionalProperties": false,
+        "description": "geth's block overrides: fields of the block environment the call sees (NUMBER, TIMESTAMP, GASLIMIT, COINBASE, DIFFICULTY) replaced for this call only. The fork rules stay those of the block the call runs on. `random` (PREVRANDAO) and `baseFee` exist only on chains with the merge / EIP-1559, which Ethereum Classic has not: there they are refused (-32602).",
+        "properties": {
+          "number": {
+            "$ref": "#/components/schemas/uint64"
+          },
+          "time": {
+            "$ref": "#/components/schemas/uint64"
+          },
+          "gasLimit": {
+            "$ref": "#/components/schemas/uint64"
+          },
+          "coinbase": {
+            "$ref": "#/components/schemas/address"
+          },
+          "random": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "baseFee": {
+            "$ref": "#/components/schemas/uint256"
+          },
+          "difficulty": {
+            "$ref": "#/components/schemas/uint256"
+          }
+        }
+      },
+      "ParityTraceAction": {
+        "title": "ParityTraceAction",
+        "type": "object",
+        "additionalProperties": false,
+        "description": "What a trace did. call: callType (call, callcode, delegatecall, staticcall), from, gas, input, to, value. create: from, gas, init, value. suicide: address, balance, refundAddress. reward: author, rewardType (block or uncle), value.",
+        "properties": {
+          "address": {
+            "$ref": "#/components/schemas/address"
+          },
+          "author": {
+            "$ref": "#/components/schemas/address"
+          },
+          "balance": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "from": {
+            "$ref": "#/components/schemas/address"
+          },
+          "gas": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "init": {
+            "$ref": "#/components/schemas/bytes"
+          },
+          "input": {
+            "$ref": "#/components/schemas/bytes"
+          },
+          "refundAddress": {
+            "$ref": "#/components/schemas/address"
+          },
+          "to": {
+            "$ref": "#/components/schemas/address"
+          },
+          "value": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "callType": {
+            "type": "string",
+            "enum": [
+              "call",
+              "callcode",
+              "delegatecall",
+              "staticcall"
+            ]
+          },
+          "rewardType": {
+            "type": "string",
+            "enum": [
+              "block",
+              "uncle"
+            ]
+          }
+        }
+      },
+      "ParityTraceResult": {
+        "title": "ParityTraceResult",
+        "type": "object",
+        "additionalProperties": false,
+        "description": "A trace's outcome: gasUsed and output for a call; address, code and gasUsed for a creation. Left out where the trace failed with an error OpenEthereum names (Reverted, Out of gas, ...); null for suicide-free rewards.",
+        "properties": {
+          "address": {
+            "$ref": "#/components/schemas/address"
+          },
+          "code": {
+            "$ref": "#/components/schemas/bytes"
+          },
+          "gasUsed": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "output": {
+            "$ref": "#/components/schemas/bytes"
+          }
+        }
+      },
+      "ParityTrace": {
+        "title": "ParityTrace",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "action",
+          "subtraces",
+          "traceAddress",
+          "type"
+        ],
+        "description": "One frame of a transaction's execution, OpenEthereum's shape: traceAddress is the path of child indexes from the transaction's top call (calls to precompiles are left out, as core-geth does).",
+        "properties": {
+          "action": {
+            "$ref": "#/components/schemas/ParityTraceAction"
+          },
+          "error": {
+            "type": "string",
+            "description": "OpenEthereum's words: Reverted, Out of gas, Bad jump destination, Bad instruction, Out of stack, Stack underflow, Out of bounds, Built-in failed; other EVM errors in geth's words."
+          },
+          "result": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "$ref": "#/components/schemas/ParityTraceResult"
+              }
+            ]
+          },
+          "subtraces": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "traceAddress": {
+            "type": "array",
+            "items": {
+              "type": "integer",
+              "minimum": 0
+            }
+          },
+          "type": {
+            "type": "string",
+            "enum": [
+              "call",
+              "create",
+              "suicide",
+              "reward"
+            ]
+          }
+        }
+      },
+      "ParityLocalizedTrace": {
+        "title": "ParityLocalizedTrace",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "action",
+          "blockHash",
+          "blockNumber",
+          "subtraces",
+          "traceAddress",
+          "transactionHash",
+          "transactionPosition",
+          "type"
+        ],
+        "description": "A trace placed in the chain: ParityTrace plus its block and transaction (null for reward traces).",
+        "properties": {
+          "action": {
+            "$ref": "#/components/schemas/ParityTraceAction"
+          },
+          "error": {
+            "type": "string",
+            "description": "OpenEthereum's words: Reverted, Out of gas, Bad jump destination, Bad instruction, Out of stack, Stack underflow, Out of bounds, Built-in failed; other EVM errors in geth's words."
+          },
+          "result": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "$ref": "#/components/schemas/ParityTraceResult"
+              }
+            ]
+          },
+          "subtraces": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "traceAddress": {
+            "type": "array",
+            "items": {
+              "type": "integer",
+              "minimum": 0
+            }
+          },
+          "type": {
+            "type": "string",
+            "enum": [
+              "call",
+              "create",
+              "suicide",
+              "reward"
+            ]
+          },
+          "blockHash": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "blockNumber": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "transactionHash": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "$ref": "#/components/schemas/hash32"
+              }
+            ]
+          },
+          "transactionPosition": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "type": "integer",
+                "minimum": 0
+              }
+            ]
+          }
+        }
+      },
+      "ParityStateDiff": {
+        "title": "ParityStateDiff",
+        "type": "object",
+        "description": "Per account touched: balance, code, nonce and storage, each \"=\" (unchanged), {\"+\": value} (born), {\"-\": value} (died) or {\"*\": {from, to}} (changed).",
+        "propertyNames": {
+          "pattern": "^0x[0-9a-f]{40}$"
+        },
+        "additionalProperties": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "balance",
+            "code",
+            "nonce",
+            "storage"
+          ],
+          "properties": {
+            "balance": {
+              "oneOf": [
+                {
+                  "type": "string",
+                  "enum": [
+                    "="
+                  ]
+                },
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "+"
+                  ],
+                  "properties": {
+                    "+": {
+                      "$ref": "#/components/schemas/uint"
+                    }
+                  }
+                },
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "-"
+                  ],
+                  "properties": {
+                    "-": {
+                      "$ref": "#/components/schemas/uint"
+                    }
+                  }
+                },
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "*"
+                  ],
+                  "properties": {
+                    "*": {
+                      "type": "object",
+                      "additionalProperties": false,
+                      "required": [
+                        "from",
+                        "to"
+                      ],
+                      "properties": {
+                        "from": {
+                          "$ref": "#/components/schemas/uint"
+                        },
+                        "to": {
+                          "$ref": "#/components/schemas/uint"
+                        }
+                      }
+                    }
+                  }
+                }
+              ]
+            },
+            "code": {
+              "oneOf": [
+                {
+                  "type": "string",
+                  "enum": [
+                    "="
+                  ]
+                },
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "+"
+                  ],
+                  "properties": {
+                    "+": {
+                      "$ref": "#/components/schemas/bytes"
+                    }
+                  }
+                },
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "-"
+                  ],
+                  "properties": {
+                    "-": {
+                      "$ref": "#/components/schemas/bytes"
+                    }
+                  }
+                },
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "*"
+                  ],
+                  "properties": {
+                    "*": {
+                      "type": "object",
+                      "additionalProperties": false,
+                      "required": [
+                        "from",
+                        "to"
+                      ],
+                      "properties": {
+                        "from": {
+                          "$ref": "#/components/schemas/bytes"
+                        },
+                        "to": {
+                          "$ref": "#/components/schemas/bytes"
+                        }
+                      }
+                    }
+                  }
+                }
+              ]
+            },
+            "nonce": {
+              "oneOf": [
+                {
+                  "type": "string",
+                  "enum": [
+                    "="
+                  ]
+                },
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "+"
+                  ],
+                  "properties": {
+                    "+": {
+                      "$ref": "#/components/schemas/uint"
+                    }
+                  }
+                },
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "-"
+                  ],
+                  "properties": {
+                    "-": {
+                      "$ref": "#/components/schemas/uint"
+                    }
+                  }
+                },
+                {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "*"
+                  ],
+                  "properties": {
+                    "*": {
+                      "type": "object",
+                      "additionalProperties": false,
+                      "required": [
+                        "from",
+                        "to"
+                      ],
+                      "properties": {
+                        "from": {
+                          "$ref": "#/components/schemas/uint"
+                        },
+                        "to": {
+                          "$ref": "#/components/schemas/uint"
+                        }
+                      }
+                    }
+                  }
+                }
+              ]
+            },
+            "storage": {
+              "type": "object",
+              "additionalProperties": {
+                "oneOf": [
+                  {
+                    "type": "string",
+                    "enum": [
+                      "="
+                    ]
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "+"
+                    ],
+                    "properties": {
+                      "+": {
+                        "$ref": "#/components/schemas/bytes32"
+                      }
+                    }
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "-"
+                    ],
+                    "properties": {
+                      "-": {
+                        "$ref": "#/components/schemas/bytes32"
+                      }
+                    }
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": [
+                      "*"
+                    ],
+                    "properties": {
+                      "*": {
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": [
+                          "from",
+                          "to"
+                        ],
+                        "properties": {
+                          "from": {
+                            "$ref": "#/components/schemas/bytes32"
+                          },
+                          "to": {
+                            "$ref": "#/components/schemas/bytes32"
+                          }
+                        }
+                      }
+                    }
+                  }
+                ]
+              }
+            }
+          }
+        }
+      },
+      "ParityTraceTypes": {
+        "title": "ParityTraceTypes",
+        "type": "array",
+        "uniqueItems": true,
+        "description": "What to return: \"trace\" (the call traces) and/or \"stateDiff\". \"vmTrace\" is not offered (-32602).",
+        "items": {
+          "type": "string",
+          "enum": [
+            "trace",
+            "stateDiff",
+            "vmTrace"
+          ]
+        }
+      },
+      "ParityTraceResults": {
+        "title": "ParityTraceResults",
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "output",
+          "stateDiff",
+          "trace",
+          "vmTrace"
+        ],
+        "description": "A replayed transaction or call: its output, the traces (empty unless \"trace\" was asked), the state diff (null unless \"stateDiff\" was asked), vmTrace always null; transactionHash in trace_replayBlockTransactions.",
+        "properties": {
+          "output": {
+            "$ref": "#/components/schemas/bytes"
+          },
+          "stateDiff": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "$ref": "#/components/schemas/ParityStateDiff"
+              }
+            ]
+          },
+          "trace": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ParityTrace"
+            }
+          },
+          "vmTrace": {
+            "$ref": "#/components/schemas/notFound"
+          },
+          "transactionHash": {
+            "$ref": "#/components/schemas/hash32"
+          }
+        }
+      },
+      "ParityTraceFilter": {
+        "title": "ParityTraceFilter",
+        "type": "object",
+        "additionalProperties": false,
+        "description": "trace_filter's query: fromBlock..toBlock (numbers or tags; default latest), traces whose sender is in fromAddress and/or whose receiver (callee, created contract, refund address, reward author) is in toAddress; skip `after` matches, return at most `count`. The range and count are capped by network.rpc.trace.filter-max-blocks and network.rpc.trace.filter-max-count (-32005 above them).",
+        "properties": {
+          "fromBlock": {
+            "$ref": "#/components/schemas/BlockNumberOrTag"
+          },
+          "toBlock": {
+            "$ref": "#/components/schemas/BlockNumberOrTag"
+          },
+          "fromAddress": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/address"
+            }
+          },
+          "toAddress": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/address"
+            }
+          },
+          "after": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "count": {
+            "type": "integer",
+            "minimum": 0
+          }
+        }
       }
     },
     "errors": {
@@ -13122,6 +14678,14 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "GethTraceNotTraceable": {
         "code": -32000,
         "message": "genesis is not traceable / parent 0x… not found"
+      },
+      "TraceTypeNotOffered": {
+        "code": -32602,
+        "message": "invalid params: vmTrace is not offered; ask for trace and/or stateDiff"
+      },
+      "TraceLimitExceeded": {
+        "code": -32005,
+        "message": "<what> exceeds the limit of <n> (<setting>)"
       }
     },
     "tags": {
@@ -13193,6 +14757,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "admin": {
         "name": "admin",
         "description": "geth's node administration: this node's identity (enode, ENR, ports, chain), its peers, adding and removing peers and trusted peers, the data directory. An extension beyond the original product's catalog; off by default on mordor and etc, protected when authentication is on.",
+        "x-safety": "caution"
+      },
+      "trace": {
+        "name": "trace",
+        "description": "OpenEthereum-style tracing (trace_*), as core-geth serves it: flat call traces with block and uncle rewards, and replays with state diffs. An extension beyond the spec's catalog; off by default on mordor and etc, protected when auth is on.",
         "x-safety": "caution"
       }
     }

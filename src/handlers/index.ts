@@ -14,6 +14,7 @@ import { rpcHandlers } from './rpc/index.js';
 import { svcHandlers } from './svc/index.js';
 import { testHandlers } from './test/index.js';
 import { txpoolHandlers } from './txpool/index.js';
+import { traceHandlers } from './trace/index.js';
 import { web3Handlers } from './web3/index.js';
 
 export type { HandlerContext } from '../rpc/context.js';
@@ -24,6 +25,7 @@ export const handlers: Handlers<HandlerContext> = {
   net: netHandlers,
   personal: personalHandlers,
   debug: debugHandlers,
+  trace: traceHandlers,
   qa: qaHandlers,
   checkpointing: checkpointingHandlers,
   svc: svcHandlers,

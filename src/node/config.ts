@@ -122,6 +122,8 @@ export interface NodeConfig {
     readonly accountTransactionsMaxBlocks: number;
     /** eth_getLogs / eth_getFilterLogs limits. */
     readonly logs: { readonly maxBlockRange: number; readonly maxResults: number };
+    /** trace_filter limits. */
+    readonly trace: { readonly filterMaxBlocks: number; readonly filterMaxCount: number };
     /** Idle time after which a polled filter is removed. */
     readonly filterTimeoutMs: number;
     readonly http: {
@@ -280,6 +282,10 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
       logs: {
         maxBlockRange: get('network.rpc.logs.max-block-range'),
         maxResults: get('network.rpc.logs.max-results'),
+      },
+      trace: {
+        filterMaxBlocks: get('network.rpc.trace.filter-max-blocks'),
+        filterMaxCount: get('network.rpc.trace.filter-max-count'),
       },
       filterTimeoutMs: get('filter.filter-timeout'),
       http: {

@@ -21,6 +21,8 @@ export interface RpcMethodsClient {
    *
    * @param transaction The message call. Unset fields take the defaults described in CallRequest.
    * @param [block] The block whose post-state the call runs on (default `latest`; `pending` runs on the head's state): a number, a tag, a block hash, or an EIP-1898 object {"blockHash", "requireCanonical"} / {"blockNumber"}.
+   * @param [stateOverrides] Account fields replaced for this call only (geth's state override set).
+   * @param [blockOverrides] Block environment fields replaced for this call only (geth's block overrides).
    * @returns returnData
    * @throws {RpcClientError} 3 execution reverted: <reason>
    * @throws {RpcClientError} -32000 <EVM error>, e.g. out of gas
@@ -46,6 +48,8 @@ export interface RpcMethodsClient {
    *
    * @param transaction The message call. Unset fields take the defaults described in CallRequest.
    * @param [block] The block whose post-state the call runs on (default `latest`; `pending` runs on the head's state): a number, a tag, a block hash, or an EIP-1898 object {"blockHash", "requireCanonical"} / {"blockNumber"}.
+   * @param [stateOverrides] Account fields replaced for this call only (geth's state override set).
+   * @param [blockOverrides] Block environment fields replaced for this call only (geth's block overrides).
    * @returns gas
    * @throws {RpcClientError} 3 execution reverted: <reason>
    * @throws {RpcClientError} -32000 gas required exceeds allowance (0x…)
@@ -781,6 +785,95 @@ export interface RpcMethodsClient {
    */
   debug_traceTransaction(...params: T.DebugTraceTransactionParams): Promise<T.DebugTraceTransactionResult>;
   /**
+   * `trace_block`: Every trace of a block, with its rewards.
+   *
+   * @param block A block number or tag.
+   * @returns traces
+   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   */
+  trace_block(...params: T.TraceBlockParams): Promise<T.TraceBlockResult>;
+  /**
+   * `trace_call`: Traces a message call.
+   *
+   * @param transaction The message call.
+   * @param traceTypes "trace" and/or "stateDiff".
+   * @param [block] The block whose post-state the call runs on (default latest).
+   * @returns results
+   * @throws {RpcClientError} -32602 invalid params: vmTrace is not offered; ask for trace and/or stateDiff
+   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   * @throws {RpcClientError} -32001 Block 0x… not found
+   */
+  trace_call(...params: T.TraceCallParams): Promise<T.TraceCallResult>;
+  /**
+   * `trace_callMany`: Traces several message calls in sequence.
+   *
+   * @param calls [call, traceTypes] pairs.
+   * @param [block] The block whose post-state the call runs on (default latest).
+   * @returns results
+   * @throws {RpcClientError} -32602 invalid params: vmTrace is not offered; ask for trace and/or stateDiff
+   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   * @throws {RpcClientError} -32001 Block 0x… not found
+   */
+  trace_callMany(...params: T.TraceCallManyParams): Promise<T.TraceCallManyResult>;
+  /**
+   * `trace_filter`: Traces of a block range matching addresses.
+   *
+   * @param filter The query.
+   * @returns traces
+   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   */
+  trace_filter(...params: T.TraceFilterParams): Promise<T.TraceFilterResult>;
+  /**
+   * `trace_get`: One trace of a transaction, by its trace address.
+   *
+   * @param transactionHash A transaction's hash.
+   * @param indices The trace address.
+   * @returns trace
+   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   */
+  trace_get(...params: T.TraceGetParams): Promise<T.TraceGetResult>;
+  /**
+   * `trace_rawTransaction`: Traces a signed transaction without sending it.
+   *
+   * @param data The signed transaction, RLP.
+   * @param traceTypes "trace" and/or "stateDiff".
+   * @param [block] The block whose post-state the call runs on (default latest).
+   * @returns results
+   * @throws {RpcClientError} -32602 invalid params: vmTrace is not offered; ask for trace and/or stateDiff
+   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   */
+  trace_rawTransaction(...params: T.TraceRawTransactionParams): Promise<T.TraceRawTransactionResult>;
+  /**
+   * `trace_replayBlockTransactions`: Replays every transaction of a block.
+   *
+   * @param block A block number or tag.
+   * @param traceTypes "trace" and/or "stateDiff".
+   * @returns results
+   * @throws {RpcClientError} -32602 invalid params: vmTrace is not offered; ask for trace and/or stateDiff
+   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   */
+  trace_replayBlockTransactions(...params: T.TraceReplayBlockTransactionsParams): Promise<T.TraceReplayBlockTransactionsResult>;
+  /**
+   * `trace_replayTransaction`: Replays one transaction.
+   *
+   * @param transactionHash A transaction's hash.
+   * @param traceTypes "trace" and/or "stateDiff".
+   * @returns results
+   * @throws {RpcClientError} -32602 invalid params: vmTrace is not offered; ask for trace and/or stateDiff
+   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   */
+  trace_replayTransaction(...params: T.TraceReplayTransactionParams): Promise<T.TraceReplayTransactionResult>;
+  /**
+   * `trace_transaction`: Every trace of a transaction.
+   *
+   * @param transactionHash A transaction's hash.
+   * @returns traces
+   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   */
+  trace_transaction(...params: T.TraceTransactionParams): Promise<T.TraceTransactionResult>;
+  /**
    * `qa_generateCheckpoint`: Signs and submits an ECIP-1097 checkpoint with given keys (test networks).
    *
    * @param privateKeys The federation keys to sign with.
@@ -1104,6 +1197,15 @@ const METHOD_NAMES: { readonly [member: string]: string } = {
   debug_traceBlockByNumber: 'debug_traceBlockByNumber',
   debug_traceCall: 'debug_traceCall',
   debug_traceTransaction: 'debug_traceTransaction',
+  trace_block: 'trace_block',
+  trace_call: 'trace_call',
+  trace_callMany: 'trace_callMany',
+  trace_filter: 'trace_filter',
+  trace_get: 'trace_get',
+  trace_rawTransaction: 'trace_rawTransaction',
+  trace_replayBlockTransactions: 'trace_replayBlockTransactions',
+  trace_replayTransaction: 'trace_replayTransaction',
+  trace_transaction: 'trace_transaction',
   qa_generateCheckpoint: 'qa_generateCheckpoint',
   qa_getFederationMembersInfo: 'qa_getFederationMembersInfo',
   qa_mineBlocks: 'qa_mineBlocks',

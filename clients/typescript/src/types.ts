@@ -127,6 +127,10 @@ export type PrivateKey = string;
  */
 export type GethTraceResult =
   GethTraceStructLogs | GethTraceCallFrame | GethTracePrestateDiff | GethTracePrestate | GethTraceFourByte;
+/**
+ * What to return: "trace" (the call traces) and/or "stateDiff". "vmTrace" is not offered (-32602).
+ */
+export type ParityTraceTypes = ("trace" | "stateDiff" | "vmTrace")[];
 export type EthAccountsResult = Address[];
 export type EthFeeHistoryBlockCountParam = Uint | number;
 export type EthFeeHistoryRewardPercentilesParam = number[];
@@ -195,6 +199,15 @@ export type DebugListPeersInfoResult = PeerInfo[];
 export type DebugTraceBlockResult = GethTraceBlockItem[];
 export type DebugTraceBlockByHashResult = GethTraceBlockItem[];
 export type DebugTraceBlockByNumberResult = GethTraceBlockItem[];
+export type TraceBlockResult = NotFound | ParityLocalizedTrace[];
+export type TraceCallManyCallsParam = [CallRequest, ParityTraceTypes][];
+export type TraceCallManyResult = ParityTraceResults[];
+export type TraceFilterResult = ParityLocalizedTrace[];
+export type TraceGetIndicesParam = Uint[];
+export type TraceGetResult = NotFound | ParityLocalizedTrace;
+export type TraceReplayBlockTransactionsResult = NotFound | ParityTraceResults[];
+export type TraceReplayTransactionResult = NotFound | ParityTraceResults;
+export type TraceTransactionResult = NotFound | ParityLocalizedTrace[];
 export type QaGenerateCheckpointPrivateKeysParam = PrivateKey[];
 export type QaMineBlocksCountParam = number | Uint;
 export type QaMineBlocksWithTransactionsParam = boolean;
@@ -1412,6 +1425,189 @@ export interface BlockHeaderObject {
   timestamp: Uint;
   checkpoint?: NotFound | Checkpoint;
 }
+/**
+ * geth's state override set: address → fields replaced for this call only (nothing is stored). `balance`, `nonce` and `code` replace the account's; `state` replaces the whole storage (unlisted slots read as zero), `stateDiff` replaces only the listed slots; giving both `state` and `stateDiff` for one account is refused (-32602). Overridden slots are the slots' original values for gas (EIP-2200), as if set by an earlier transaction.
+ */
+export interface StateOverrides {
+  [k: string]:
+    | {
+        balance?: Uint256;
+        nonce?: Uint64;
+        code?: Bytes;
+        /**
+         * Storage slot → value, both 32 bytes as 64 hex digits.
+         */
+        state?: {
+          [k: string]: Bytes32 | undefined;
+        };
+        /**
+         * Storage slot → value, both 32 bytes as 64 hex digits.
+         */
+        stateDiff?: {
+          [k: string]: Bytes32 | undefined;
+        };
+      }
+    | undefined;
+}
+/**
+ * geth's block overrides: fields of the block environment the call sees (NUMBER, TIMESTAMP, GASLIMIT, COINBASE, DIFFICULTY) replaced for this call only. The fork rules stay those of the block the call runs on. `random` (PREVRANDAO) and `baseFee` exist only on chains with the merge / EIP-1559, which Ethereum Classic has not: there they are refused (-32602).
+ */
+export interface BlockOverrides {
+  number?: Uint64;
+  time?: Uint64;
+  gasLimit?: Uint64;
+  coinbase?: Address;
+  random?: Hash32;
+  baseFee?: Uint256;
+  difficulty?: Uint256;
+}
+/**
+ * What a trace did. call: callType (call, callcode, delegatecall, staticcall), from, gas, input, to, value. create: from, gas, init, value. suicide: address, balance, refundAddress. reward: author, rewardType (block or uncle), value.
+ */
+export interface ParityTraceAction {
+  address?: Address;
+  author?: Address;
+  balance?: Uint;
+  from?: Address;
+  gas?: Uint;
+  init?: Bytes;
+  input?: Bytes;
+  refundAddress?: Address;
+  to?: Address;
+  value?: Uint;
+  callType?: "call" | "callcode" | "delegatecall" | "staticcall";
+  rewardType?: "block" | "uncle";
+}
+/**
+ * A trace's outcome: gasUsed and output for a call; address, code and gasUsed for a creation. Left out where the trace failed with an error OpenEthereum names (Reverted, Out of gas, ...); null for suicide-free rewards.
+ */
+export interface ParityTraceResult {
+  address?: Address;
+  code?: Bytes;
+  gasUsed?: Uint;
+  output?: Bytes;
+}
+/**
+ * One frame of a transaction's execution, OpenEthereum's shape: traceAddress is the path of child indexes from the transaction's top call (calls to precompiles are left out, as core-geth does).
+ */
+export interface ParityTrace {
+  action: ParityTraceAction;
+  /**
+   * OpenEthereum's words: Reverted, Out of gas, Bad jump destination, Bad instruction, Out of stack, Stack underflow, Out of bounds, Built-in failed; other EVM errors in geth's words.
+   */
+  error?: string;
+  result?: NotFound | ParityTraceResult;
+  subtraces: number;
+  traceAddress: number[];
+  type: "call" | "create" | "suicide" | "reward";
+}
+/**
+ * A trace placed in the chain: ParityTrace plus its block and transaction (null for reward traces).
+ */
+export interface ParityLocalizedTrace {
+  action: ParityTraceAction;
+  /**
+   * OpenEthereum's words: Reverted, Out of gas, Bad jump destination, Bad instruction, Out of stack, Stack underflow, Out of bounds, Built-in failed; other EVM errors in geth's words.
+   */
+  error?: string;
+  result?: NotFound | ParityTraceResult;
+  subtraces: number;
+  traceAddress: number[];
+  type: "call" | "create" | "suicide" | "reward";
+  blockHash: Hash32;
+  blockNumber: number;
+  transactionHash: NotFound | Hash32;
+  transactionPosition: NotFound | number;
+}
+/**
+ * Per account touched: balance, code, nonce and storage, each "=" (unchanged), {"+": value} (born), {"-": value} (died) or {"*": {from, to}} (changed).
+ */
+export interface ParityStateDiff {
+  [k: string]:
+    | {
+        balance:
+          | "="
+          | {
+              "+": Uint;
+            }
+          | {
+              "-": Uint;
+            }
+          | {
+              "*": {
+                from: Uint;
+                to: Uint;
+              };
+            };
+        code:
+          | "="
+          | {
+              "+": Bytes;
+            }
+          | {
+              "-": Bytes;
+            }
+          | {
+              "*": {
+                from: Bytes;
+                to: Bytes;
+              };
+            };
+        nonce:
+          | "="
+          | {
+              "+": Uint;
+            }
+          | {
+              "-": Uint;
+            }
+          | {
+              "*": {
+                from: Uint;
+                to: Uint;
+              };
+            };
+        storage: {
+          [k: string]:
+            | "="
+            | {
+                "+": Bytes32;
+              }
+            | {
+                "-": Bytes32;
+              }
+            | {
+                "*": {
+                  from: Bytes32;
+                  to: Bytes32;
+                };
+              }
+            | undefined;
+        };
+      }
+    | undefined;
+}
+/**
+ * A replayed transaction or call: its output, the traces (empty unless "trace" was asked), the state diff (null unless "stateDiff" was asked), vmTrace always null; transactionHash in trace_replayBlockTransactions.
+ */
+export interface ParityTraceResults {
+  output: Bytes;
+  stateDiff: NotFound | ParityStateDiff;
+  trace: ParityTrace[];
+  vmTrace: NotFound;
+  transactionHash?: Hash32;
+}
+/**
+ * trace_filter's query: fromBlock..toBlock (numbers or tags; default latest), traces whose sender is in fromAddress and/or whose receiver (callee, created contract, refund address, reward author) is in toAddress; skip `after` matches, return at most `count`. The range and count are capped by network.rpc.trace.filter-max-blocks and network.rpc.trace.filter-max-count (-32005 above them).
+ */
+export interface ParityTraceFilter {
+  fromBlock?: BlockNumberOrTag;
+  toBlock?: BlockNumberOrTag;
+  fromAddress?: Address[];
+  toAddress?: Address[];
+  after?: number;
+  count?: number;
+}
 /** Positional params of `eth_accounts`. */
 export type EthAccountsParams = [];
 /** Positional params of `eth_blockNumber`. */
@@ -1419,7 +1615,7 @@ export type EthBlockNumberParams = [];
 /** Result of `eth_blockNumber`. */
 export type EthBlockNumberResult = Uint;
 /** Positional params of `eth_call`. */
-export type EthCallParams = [transaction: CallRequest, block?: BlockNumberOrTagOrHash];
+export type EthCallParams = [transaction: CallRequest, block?: BlockNumberOrTagOrHash, stateOverrides?: StateOverrides, blockOverrides?: BlockOverrides];
 /** Result of `eth_call`. */
 export type EthCallResult = Bytes;
 /** Positional params of `eth_chainId`. */
@@ -1431,7 +1627,7 @@ export type EthCoinbaseParams = [];
 /** Result of `eth_coinbase`. */
 export type EthCoinbaseResult = Address;
 /** Positional params of `eth_estimateGas`. */
-export type EthEstimateGasParams = [transaction: CallRequest, block?: BlockNumberOrTagOrHash];
+export type EthEstimateGasParams = [transaction: CallRequest, block?: BlockNumberOrTagOrHash, stateOverrides?: StateOverrides, blockOverrides?: BlockOverrides];
 /** Result of `eth_estimateGas`. */
 export type EthEstimateGasResult = Uint;
 /** Positional params of `eth_feeHistory`. */
@@ -1666,6 +1862,28 @@ export type DebugTraceCallResult = GethTraceResult;
 export type DebugTraceTransactionParams = [txHash: Hash32, config?: GethTraceConfig];
 /** Result of `debug_traceTransaction`. */
 export type DebugTraceTransactionResult = GethTraceResult;
+/** Positional params of `trace_block`. */
+export type TraceBlockParams = [block: BlockNumberOrTag];
+/** Positional params of `trace_call`. */
+export type TraceCallParams = [transaction: CallRequest, traceTypes: ParityTraceTypes, block?: BlockNumberOrTagOrHash];
+/** Result of `trace_call`. */
+export type TraceCallResult = ParityTraceResults;
+/** Positional params of `trace_callMany`. */
+export type TraceCallManyParams = [calls: TraceCallManyCallsParam, block?: BlockNumberOrTagOrHash];
+/** Positional params of `trace_filter`. */
+export type TraceFilterParams = [filter: ParityTraceFilter];
+/** Positional params of `trace_get`. */
+export type TraceGetParams = [transactionHash: Hash32, indices: TraceGetIndicesParam];
+/** Positional params of `trace_rawTransaction`. */
+export type TraceRawTransactionParams = [data: Bytes, traceTypes: ParityTraceTypes, block?: BlockNumberOrTagOrHash];
+/** Result of `trace_rawTransaction`. */
+export type TraceRawTransactionResult = ParityTraceResults;
+/** Positional params of `trace_replayBlockTransactions`. */
+export type TraceReplayBlockTransactionsParams = [block: BlockNumberOrTag, traceTypes: ParityTraceTypes];
+/** Positional params of `trace_replayTransaction`. */
+export type TraceReplayTransactionParams = [transactionHash: Hash32, traceTypes: ParityTraceTypes];
+/** Positional params of `trace_transaction`. */
+export type TraceTransactionParams = [transactionHash: Hash32];
 /** Positional params of `qa_generateCheckpoint`. */
 export type QaGenerateCheckpointParams = [privateKeys: QaGenerateCheckpointPrivateKeysParam, blockHash?: Hash32];
 /** Result of `qa_generateCheckpoint`. */
@@ -1851,6 +2069,15 @@ export interface RpcMethods {
   debug_traceBlockByNumber: { params: DebugTraceBlockByNumberParams; result: DebugTraceBlockByNumberResult };
   debug_traceCall: { params: DebugTraceCallParams; result: DebugTraceCallResult };
   debug_traceTransaction: { params: DebugTraceTransactionParams; result: DebugTraceTransactionResult };
+  trace_block: { params: TraceBlockParams; result: TraceBlockResult };
+  trace_call: { params: TraceCallParams; result: TraceCallResult };
+  trace_callMany: { params: TraceCallManyParams; result: TraceCallManyResult };
+  trace_filter: { params: TraceFilterParams; result: TraceFilterResult };
+  trace_get: { params: TraceGetParams; result: TraceGetResult };
+  trace_rawTransaction: { params: TraceRawTransactionParams; result: TraceRawTransactionResult };
+  trace_replayBlockTransactions: { params: TraceReplayBlockTransactionsParams; result: TraceReplayBlockTransactionsResult };
+  trace_replayTransaction: { params: TraceReplayTransactionParams; result: TraceReplayTransactionResult };
+  trace_transaction: { params: TraceTransactionParams; result: TraceTransactionResult };
   qa_generateCheckpoint: { params: QaGenerateCheckpointParams; result: QaGenerateCheckpointResult };
   qa_getFederationMembersInfo: { params: QaGetFederationMembersInfoParams; result: QaGetFederationMembersInfoResult };
   qa_mineBlocks: { params: QaMineBlocksParams; result: QaMineBlocksResult };

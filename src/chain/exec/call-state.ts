@@ -27,6 +27,7 @@ import {
   unpadBytes,
 } from '@ethereumjs/util';
 import { keccak256 } from '../crypto.js';
+import type { OverrideBase } from './overrides.js';
 import { openReadState } from '../state/state-view.js';
 import type { TrieNodeStore } from '../state/trie-db.js';
 
@@ -133,8 +134,10 @@ export class CallState implements StateManagerInterface {
   private readonly cleared = new Set<string>();
   private readonly journal: Undo[] = [];
   private readonly checkpoints: number[] = [];
+  /** This call's state overrides (eth_call's stateOverrides): below its writes, above the block's state. */
+  private base: OverrideBase | undefined;
 
-  /** The value of a slot at the start of the call (EIP-2200/2929 gas), which is the block's value. */
+  /** The value of a slot at the start of the call (EIP-2200/2929 gas): the overridden value, else the block's. */
   readonly originalStorageCache = {
     get: (address: Address, key: Uint8Array): Promise<Uint8Array> =>
       this.baseSlot(bytesToUnprefixedHex(address.bytes), address, key),
@@ -146,8 +149,14 @@ export class CallState implements StateManagerInterface {
     private readonly common: Common,
   ) {}
 
-  /** Back to the block's state: drops every write of the previous call. */
+  /** Starts this call from `base` on top of the block's state (until `reset`). */
+  setOverrides(base: OverrideBase): void {
+    this.base = base;
+  }
+
+  /** Back to the block's state: drops every write and override of the previous call. */
   reset(): void {
+    this.base = undefined;
     if (this.journal.length === 0 && this.accounts.size === 0) return;
     this.accounts.clear();
     this.codes.clear();
@@ -166,6 +175,8 @@ export class CallState implements StateManagerInterface {
   private account(key: string, address: Address): Account | null | Promise<Account | null> {
     const written = this.accounts.get(key);
     if (written !== undefined) return written;
+    const overridden = this.base?.account(key);
+    if (overridden !== undefined) return overridden;
     const known = this.reads.knownAccount(key);
     if (known !== undefined) return known;
     return this.reads.loadAccount(key, address);
@@ -225,6 +236,8 @@ export class CallState implements StateManagerInterface {
     if (written !== undefined) return written;
     const account = await this.account(key, address);
     if (account === null || equalsBytes(account.codeHash, KECCAK256_NULL)) return EMPTY;
+    const overridden = this.base?.code(key, account.codeHash);
+    if (overridden !== undefined) return overridden;
     return this.reads.knownCode(key) ?? this.reads.loadCode(key, address);
   }
 
@@ -242,9 +255,12 @@ export class CallState implements StateManagerInterface {
     return this.baseSlot(account, address, key);
   }
 
-  /** The block's value of a slot. */
+  /** The slot's value before the call: overridden, else the block's. */
   private async baseSlot(account: string, address: Address, key: Uint8Array): Promise<Uint8Array> {
-    const slotKey = account + bytesToUnprefixedHex(key);
+    const slot = bytesToUnprefixedHex(key);
+    const overridden = this.base?.slot(account, slot);
+    if (overridden !== undefined) return overridden;
+    const slotKey = account + slot;
     return this.reads.knownSlot(slotKey) ?? this.reads.loadSlot(slotKey, address, key);
   }
 

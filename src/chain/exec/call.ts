@@ -33,6 +33,14 @@ import { createVM, runTx, type VM } from '@ethereumjs/vm';
 import { BlockReads, CallState } from './call-state.js';
 import { CallTimeoutError, callDeadlineInstalled, clearDeadline, setDeadline } from './call-deadline.js';
 import { jumpAnalysisCacheInstalled } from './jump-analysis-cache.js';
+import {
+  type BlockEnvOverrides,
+  InvalidOverrideError,
+  OverrideBase,
+  type StateOverrides,
+  blockWithOverrides,
+  hasBlockOverrides,
+} from './overrides.js';
 import type { TrieNodeStore } from '../state/trie-db.js';
 import type { ReceiptLog } from '../codec/receipts.js';
 
@@ -51,6 +59,13 @@ export interface CallMessage {
    * `CallTimeoutError` naming `limitMs`. Several runs may share one deadline (eth_estimateGas's search).
    */
   readonly deadline?: { readonly at: number; readonly limitMs: number };
+  /** geth's state and block overrides, for this call only (overrides.ts). */
+  readonly overrides?: CallOverrides;
+}
+
+export interface CallOverrides {
+  readonly state?: StateOverrides;
+  readonly block?: BlockEnvOverrides;
 }
 
 export interface CallResult {
@@ -106,7 +121,10 @@ export class CallExecutor {
     this.lean = opts.leanPath === false ? undefined : leanParams(ctx.common);
   }
 
-  /** Throws `CallTimeoutError` when `msg.deadline` passes before the call ends. */
+  /**
+   * Throws `CallTimeoutError` when `msg.deadline` passes before the call ends, and `InvalidOverrideError` for
+   * overrides the rules cannot take.
+   */
   async run(msg: CallMessage): Promise<CallResult> {
     const { deadline } = msg;
     if (deadline !== undefined && performance.now() > deadline.at) throw new CallTimeoutError(deadline.limitMs);
@@ -114,12 +132,12 @@ export class CallExecutor {
     let reusable = true;
     if (deadline !== undefined) setDeadline(slot.vm.evm, deadline.at, deadline.limitMs);
     try {
-      return await execute(slot.vm, this.ctx, this.lean, msg);
+      return await execute(slot.vm, await this.applyOverrides(slot, msg.overrides), this.lean, msg);
     } catch (err) {
       // A rejection (e.g. gas below the intrinsic gas) is an answer; the VM that threw is not trusted again
       // (a call stopped by its deadline leaves its frames' checkpoints open).
       reusable = false;
-      if (err instanceof CallTimeoutError) throw err;
+      if (err instanceof CallTimeoutError || err instanceof InvalidOverrideError) throw err;
       return rejection(err);
     } finally {
       if (deadline !== undefined) clearDeadline(slot.vm.evm);
@@ -128,6 +146,17 @@ export class CallExecutor {
         if (this.idle.length < MAX_IDLE_VMS) this.idle.push(slot);
       }
     }
+  }
+
+  /** Installs the state overrides on the VM's state; the context with the block overrides' environment. */
+  private async applyOverrides(slot: CallVm, overrides: CallOverrides | undefined): Promise<CallContext> {
+    if (overrides === undefined) return this.ctx;
+    const { common } = this.ctx;
+    if (overrides.state !== undefined) {
+      slot.state.setOverrides(await OverrideBase.resolve(overrides.state, (a) => slot.state.getAccount(a), common));
+    }
+    if (!hasBlockOverrides(overrides.block)) return this.ctx;
+    return { ...this.ctx, envBlock: blockWithOverrides(this.ctx.envBlock, overrides.block, common) };
   }
 
   private async newVm(): Promise<CallVm> {

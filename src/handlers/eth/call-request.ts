@@ -5,7 +5,8 @@
  */
 import type { Block } from '@ethereumjs/block';
 import type { ChainEngine } from '../../chain/engine.js';
-import type { CallMessage, CallResult } from '../../chain/exec/call.js';
+import type { CallMessage, CallOverrides, CallResult } from '../../chain/exec/call.js';
+import { InvalidOverrideError } from '../../chain/exec/overrides.js';
 import { performance } from 'node:perf_hooks';
 import type { CallRequest, TransactionRequest } from '../../generated/types.js';
 import { ErrorCode, RpcError, invalidParams } from '../../rpc/errors.js';
@@ -14,6 +15,7 @@ import { blockNotFound, engineOf, heldState, stateBlockOf, type BlockParam } fro
 import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex, fieldQuantity, fromQuantity, toQuantity } from '../hex.js';
 import { callTimedOut, limitExceeded } from '../limits.js';
+import { overriddenBalance } from './call-overrides.js';
 
 /**
  * The block a call runs on. `pending` is read as `latest`: the engine keeps no pending state, and the next
@@ -93,7 +95,12 @@ export function payloadOf(request: { readonly data?: string; readonly input?: st
  * type, nonce and accessList do not change a call here; maxFeePerGas and maxPriorityFeePerGas are ignored as geth
  * does before London (there is no base fee to pay).
  */
-export function callMessageOf(ctx: HandlerContext, request: CallRequest, method: string): CallMessage {
+export function callMessageOf(
+  ctx: HandlerContext,
+  request: CallRequest,
+  method: string,
+  overrides?: CallOverrides,
+): CallMessage {
   const engine = engineOf(ctx);
   refuseForeignFields(request, method);
   checkChainId(engine, request, ErrorCode.ServerError);
@@ -110,6 +117,7 @@ export function callMessageOf(ctx: HandlerContext, request: CallRequest, method:
     ...(gas !== undefined ? { gas } : {}),
     ...(request.gasPrice !== undefined ? { gasPrice: fieldQuantity(request.gasPrice, 256, 'gasPrice') } : {}),
     ...deadlineOf(ctx),
+    ...(overrides !== undefined ? { overrides } : {}),
   };
 }
 
@@ -132,14 +140,22 @@ export async function runOn(engine: ChainEngine, block: Block, msg: CallMessage,
     result = await heldState(engine.chain.call(block.hash(), msg));
   } catch (err) {
     if (err instanceof CallTimeoutError) throw callTimedOut(method, err.limitMs);
+    if (err instanceof InvalidOverrideError) throw invalidParams(`invalid params: ${err.message}`);
     throw err;
   }
   if (result === undefined) throw notFound(block.header.number);
   return result;
 }
 
-/** The sender's balance at `block` (0 for the zero-address default sender). */
-export async function balanceAt(engine: ChainEngine, block: Block, address: Uint8Array | undefined): Promise<bigint> {
+/** The sender's balance at `block` (0 for the zero-address default sender), as `overrides` set it if they do. */
+export async function balanceAt(
+  engine: ChainEngine,
+  block: Block,
+  address: Uint8Array | undefined,
+  overrides?: CallOverrides,
+): Promise<bigint> {
+  const overridden = overriddenBalance(overrides, address ?? new Uint8Array(20));
+  if (overridden !== undefined) return overridden;
   if (address === undefined) return 0n;
   const state = await heldState(engine.chain.stateAt(block.hash()));
   if (state === undefined) throw notFound(block.header.number);
@@ -155,7 +171,7 @@ export async function checkAffordable(engine: ChainEngine, block: Block, msg: Ca
   const price = msg.gasPrice ?? 0n;
   const need = value + gas * price;
   if (need === 0n) return;
-  const have = await balanceAt(engine, block, msg.from);
+  const have = await balanceAt(engine, block, msg.from, msg.overrides);
   if (have < need) {
     throw new RpcError(
       ErrorCode.ServerError,

@@ -5,11 +5,15 @@ import { hexFromBytes } from '../hex.js';
 import { callBlock, callMessageOf, checkAffordable, runOn } from './call-request.js';
 import { engineOf } from '../block-ref.js';
 import { executionReverted } from './revert.js';
+import { callOverridesOf } from './call-overrides.js';
 
 /** Executes a message call on the state after the given block (default latest); nothing is persisted. */
-export async function eth_call([request, blockParam]: EthCallParams, ctx: HandlerContext): Promise<EthCallResult> {
+export async function eth_call(
+  [request, blockParam, stateOverrides, blockOverrides]: EthCallParams,
+  ctx: HandlerContext,
+): Promise<EthCallResult> {
   const engine = engineOf(ctx);
-  const msg = callMessageOf(ctx, request, 'eth_call');
+  const msg = callMessageOf(ctx, request, 'eth_call', callOverridesOf(stateOverrides, blockOverrides));
   const block = await callBlock(engine, blockParam);
   await checkAffordable(engine, block, msg, msg.gas ?? block.header.gasLimit);
   const result = await runOn(engine, block, msg, 'eth_call');

@@ -15,15 +15,16 @@ import {
 } from './call-request.js';
 import { engineOf } from '../block-ref.js';
 import { executionReverted } from './revert.js';
+import { callOverridesOf } from './call-overrides.js';
 
 /** The lowest gas limit with which the call succeeds, found by binary search (not the gas it used). */
 export async function eth_estimateGas(
-  [request, blockParam]: EthEstimateGasParams,
+  [request, blockParam, stateOverrides, blockOverrides]: EthEstimateGasParams,
   ctx: HandlerContext,
 ): Promise<EthEstimateGasResult> {
   const engine = engineOf(ctx);
   // One deadline for the whole search: every run of it counts against the limit.
-  const msg = callMessageOf(ctx, request, 'eth_estimateGas');
+  const msg = callMessageOf(ctx, request, 'eth_estimateGas', callOverridesOf(stateOverrides, blockOverrides));
   const block = await callBlock(engine, blockParam);
   return toQuantity(await estimateGas(engine, block, msg, 'eth_estimateGas'));
 }
@@ -77,7 +78,7 @@ async function gasCap(engine: ChainEngine, block: Block, msg: CallMessage): Prom
     return limit;
   }
   const value = msg.value ?? 0n;
-  const balance = await balanceAt(engine, block, msg.from);
+  const balance = await balanceAt(engine, block, msg.from, msg.overrides);
   if (balance <= value) throw insufficientFundsForTransfer(msg.from, balance, value, price);
   const allowance = (balance - value) / price;
   return allowance < limit ? allowance : limit;

@@ -6,6 +6,7 @@ import * as s from './setting.js';
 export const DEFAULT_PROTECTED: readonly string[] = [
   'personal',
   'debug',
+  'trace',
   'qa',
   'test',
   'checkpointing',

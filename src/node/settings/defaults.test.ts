@@ -81,6 +81,10 @@ function configFromTables(network: NetworkName): NodeConfig {
       validateResults: d('network.rpc.validate-results'),
       accountTransactionsMaxBlocks: d('network.rpc.account-transactions-max-blocks'),
       logs: { maxBlockRange: d('network.rpc.logs.max-block-range'), maxResults: d('network.rpc.logs.max-results') },
+      trace: {
+        filterMaxBlocks: d('network.rpc.trace.filter-max-blocks'),
+        filterMaxCount: d('network.rpc.trace.filter-max-count'),
+      },
       filterTimeoutMs: d('filter.filter-timeout'),
       http: {
         mode: d('network.rpc.http.mode'),

@@ -35,6 +35,15 @@ export const rpcSettings = {
     default: 10_000,
     description: 'most logs one eth_getLogs / eth_getFilterLogs query may return (-32005 above it)',
   }),
+  'network.rpc.trace.filter-max-blocks': s.int({
+    default: 10_000,
+    description: 'widest fromBlock..toBlock range one trace_filter query may span (-32005 above it)',
+  }),
+  'network.rpc.trace.filter-max-count': s.count({
+    default: 10_000,
+    description:
+      'most traces one trace_filter query may return: a larger count, or more matches without one, is -32005',
+  }),
   'filter.filter-timeout': s.duration({
     default: 5 * 60_000,
     description: 'a filter not polled for this long is removed (every eth_getFilterChanges resets it)',
