@@ -7436,10 +7436,345 @@ validate453.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubmitHashrateHashRateParam = validate455;
-const schema145 = {"anyOf":[{"$ref":"uint.json"},{"$ref":"bytes32.json"}],"$id":"validateEthSubmitHashrateHashRateParam"};
+export const validateEthSignTransactionTransactionParam = validate455;
+const schema145 = {"$ref":"TransactionRequest.json","$id":"validateEthSignTransactionTransactionParam"};
 
 function validate455(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEthSignTransactionTransactionParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate424(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate424.errors : vErrors.concat(validate424.errors);
+errors = vErrors.length;
+}
+validate455.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEthSignTransactionResult = validate457;
+const schema146 = {"$ref":"SignedTransactionResult.json","$id":"validateEthSignTransactionResult"};
+const schema147 = {"title":"SignedTransactionResult","type":"object","description":"A transaction signed and not sent (geth's eth_signTransaction shape): raw = its signed encoding for eth_sendRawTransaction, tx = the transaction object (null block fields).","properties":{"raw":{"$ref":"bytes.json"},"tx":{"$ref":"Transaction.json"}},"required":["raw","tx"],"additionalProperties":false,"$id":"SignedTransactionResult.json"};
+
+function validate458(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="SignedTransactionResult.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.raw === undefined) && (missing0 = "raw")) || ((data.tx === undefined) && (missing0 = "tx"))){
+validate458.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "raw") || (key0 === "tx"))){
+validate458.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.raw !== undefined){
+const _errs2 = errors;
+if(!(validate36(data.raw, {instancePath:instancePath+"/raw",parentData:data,parentDataProperty:"raw",rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tx !== undefined){
+const _errs3 = errors;
+if(!(validate151(data.tx, {instancePath:instancePath+"/tx",parentData:data,parentDataProperty:"tx",rootData}))){
+vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate458.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate458.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate457(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEthSignTransactionResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate458(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate458.errors : vErrors.concat(validate458.errors);
+errors = vErrors.length;
+}
+validate457.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEthSignTypedDataV4AddressParam = validate462;
+const schema148 = {"$ref":"address.json","$id":"validateEthSignTypedDataV4AddressParam"};
+
+function validate462(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEthSignTypedDataV4AddressParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+validate462.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEthSignTypedDataV4TypedDataParam = validate464;
+const schema149 = {"oneOf":[{"$ref":"TypedDataV4.json"},{"type":"string"}],"$id":"validateEthSignTypedDataV4TypedDataParam"};
+const schema150 = {"title":"TypedDataV4","type":"object","description":"EIP-712 typed structured data: the struct types (EIP712Domain may be among them; types the primary type does not use are ignored), the primary type, the domain and the message.","properties":{"types":{"type":"object","additionalProperties":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"type":{"type":"string"}},"required":["name","type"]}}},"primaryType":{"type":"string"},"domain":{"type":"object"},"message":{"type":"object"}},"required":["types","primaryType","domain","message"],"$id":"TypedDataV4.json"};
+
+function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="TypedDataV4.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.types === undefined) && (missing0 = "types")) || ((data.primaryType === undefined) && (missing0 = "primaryType"))) || ((data.domain === undefined) && (missing0 = "domain"))) || ((data.message === undefined) && (missing0 = "message"))){
+validate465.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.types !== undefined){
+let data0 = data.types;
+const _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+for(const key0 in data0){
+let data1 = data0[key0];
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+var valid2 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+let missing1;
+if(((data2.name === undefined) && (missing1 = "name")) || ((data2.type === undefined) && (missing1 = "type"))){
+validate465.errors = [{instancePath:instancePath+"/types/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/types/additionalProperties/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data2.name !== undefined){
+const _errs8 = errors;
+if(typeof data2.name !== "string"){
+validate465.errors = [{instancePath:instancePath+"/types/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0+"/name",schemaPath:"#/properties/types/additionalProperties/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid3 = _errs8 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data2.type !== undefined){
+const _errs10 = errors;
+if(typeof data2.type !== "string"){
+validate465.errors = [{instancePath:instancePath+"/types/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0+"/type",schemaPath:"#/properties/types/additionalProperties/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid3 = _errs10 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+else {
+validate465.errors = [{instancePath:instancePath+"/types/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/types/additionalProperties/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid2 = _errs6 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate465.errors = [{instancePath:instancePath+"/types/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/types/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs4 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate465.errors = [{instancePath:instancePath+"/types",schemaPath:"#/properties/types/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.primaryType !== undefined){
+const _errs12 = errors;
+if(typeof data.primaryType !== "string"){
+validate465.errors = [{instancePath:instancePath+"/primaryType",schemaPath:"#/properties/primaryType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.domain !== undefined){
+let data6 = data.domain;
+const _errs14 = errors;
+if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
+validate465.errors = [{instancePath:instancePath+"/domain",schemaPath:"#/properties/domain/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.message !== undefined){
+let data7 = data.message;
+const _errs16 = errors;
+if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
+validate465.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate465.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate465.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate464(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEthSignTypedDataV4TypedDataParam" */;
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(!(validate465(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate465.errors : vErrors.concat(validate465.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+}
+const _errs2 = errors;
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs2 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+}
+if(!valid0){
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate464.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate464.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEthSignTypedDataV4Result = validate467;
+const schema151 = {"$ref":"bytes65.json","$id":"validateEthSignTypedDataV4Result"};
+
+function validate467(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEthSignTypedDataV4Result" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate145(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
+errors = vErrors.length;
+}
+validate467.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEthSubmitHashrateHashRateParam = validate469;
+const schema152 = {"anyOf":[{"$ref":"uint.json"},{"$ref":"bytes32.json"}],"$id":"validateEthSubmitHashrateHashRateParam"};
+
+function validate469(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubmitHashrateHashRateParam" */;
 let vErrors = null;
 let errors = 0;
@@ -7470,7 +7805,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate455.errors = vErrors;
+validate469.errors = vErrors;
 return false;
 }
 else {
@@ -7484,14 +7819,14 @@ vErrors = null;
 }
 }
 }
-validate455.errors = vErrors;
+validate469.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubmitHashrateMinerIdParam = validate458;
-const schema146 = {"$ref":"bytes32.json","$id":"validateEthSubmitHashrateMinerIdParam"};
+export const validateEthSubmitHashrateMinerIdParam = validate472;
+const schema153 = {"$ref":"bytes32.json","$id":"validateEthSubmitHashrateMinerIdParam"};
 
-function validate458(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate472(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubmitHashrateMinerIdParam" */;
 let vErrors = null;
 let errors = 0;
@@ -7499,29 +7834,29 @@ if(!(validate207(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
 errors = vErrors.length;
 }
-validate458.errors = vErrors;
+validate472.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubmitHashrateResult = validate460;
-const schema147 = {"type":"boolean","$id":"validateEthSubmitHashrateResult"};
+export const validateEthSubmitHashrateResult = validate474;
+const schema154 = {"type":"boolean","$id":"validateEthSubmitHashrateResult"};
 
-function validate460(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate474(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubmitHashrateResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate460.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate474.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate460.errors = vErrors;
+validate474.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubmitWorkNonceParam = validate461;
-const schema148 = {"$ref":"bytes8.json","$id":"validateEthSubmitWorkNonceParam"};
+export const validateEthSubmitWorkNonceParam = validate475;
+const schema155 = {"$ref":"bytes8.json","$id":"validateEthSubmitWorkNonceParam"};
 
-function validate461(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate475(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubmitWorkNonceParam" */;
 let vErrors = null;
 let errors = 0;
@@ -7529,14 +7864,14 @@ if(!(validate125(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
 errors = vErrors.length;
 }
-validate461.errors = vErrors;
+validate475.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubmitWorkPowHashParam = validate463;
-const schema149 = {"$ref":"hash32.json","$id":"validateEthSubmitWorkPowHashParam"};
+export const validateEthSubmitWorkPowHashParam = validate477;
+const schema156 = {"$ref":"hash32.json","$id":"validateEthSubmitWorkPowHashParam"};
 
-function validate463(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate477(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubmitWorkPowHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -7544,14 +7879,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate463.errors = vErrors;
+validate477.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubmitWorkMixDigestParam = validate465;
-const schema150 = {"$ref":"hash32.json","$id":"validateEthSubmitWorkMixDigestParam"};
+export const validateEthSubmitWorkMixDigestParam = validate479;
+const schema157 = {"$ref":"hash32.json","$id":"validateEthSubmitWorkMixDigestParam"};
 
-function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate479(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubmitWorkMixDigestParam" */;
 let vErrors = null;
 let errors = 0;
@@ -7559,62 +7894,62 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate465.errors = vErrors;
+validate479.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubmitWorkResult = validate467;
-const schema151 = {"type":"boolean","$id":"validateEthSubmitWorkResult"};
+export const validateEthSubmitWorkResult = validate481;
+const schema158 = {"type":"boolean","$id":"validateEthSubmitWorkResult"};
 
-function validate467(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate481(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubmitWorkResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate467.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate481.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate467.errors = vErrors;
+validate481.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubscribeKindParam = validate468;
-const schema152 = {"$ref":"SubscriptionKind.json","$id":"validateEthSubscribeKindParam"};
-const schema153 = {"title":"SubscriptionKind","type":"string","enum":["newHeads","logs","newPendingTransactions","syncing"],"description":"One of newHeads, logs, newPendingTransactions or syncing: what an eth_subscribe subscription delivers.","$id":"SubscriptionKind.json"};
+export const validateEthSubscribeKindParam = validate482;
+const schema159 = {"$ref":"SubscriptionKind.json","$id":"validateEthSubscribeKindParam"};
+const schema160 = {"title":"SubscriptionKind","type":"string","enum":["newHeads","logs","newPendingTransactions","syncing"],"description":"One of newHeads, logs, newPendingTransactions or syncing: what an eth_subscribe subscription delivers.","$id":"SubscriptionKind.json"};
 
-function validate469(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate483(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="SubscriptionKind.json" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate469.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate483.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data === "newHeads") || (data === "logs")) || (data === "newPendingTransactions")) || (data === "syncing"))){
-validate469.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema153.enum},message:"must be equal to one of the allowed values"}];
+validate483.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema160.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-validate469.errors = vErrors;
+validate483.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate468(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate482(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubscribeKindParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate469(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate469.errors : vErrors.concat(validate469.errors);
+if(!(validate483(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate483.errors : vErrors.concat(validate483.errors);
 errors = vErrors.length;
 }
-validate468.errors = vErrors;
+validate482.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubscribeOptionsParam = validate471;
-const schema154 = {"oneOf":[{"$ref":"Filter.json"},{"type":"boolean"}],"$id":"validateEthSubscribeOptionsParam"};
+export const validateEthSubscribeOptionsParam = validate485;
+const schema161 = {"oneOf":[{"$ref":"Filter.json"},{"type":"boolean"}],"$id":"validateEthSubscribeOptionsParam"};
 
-function validate471(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate485(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubscribeOptionsParam" */;
 let vErrors = null;
 let errors = 0;
@@ -7662,7 +7997,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate471.errors = vErrors;
+validate485.errors = vErrors;
 return false;
 }
 else {
@@ -7676,53 +8011,53 @@ vErrors = null;
 }
 }
 }
-validate471.errors = vErrors;
+validate485.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubscribeResult = validate473;
-const schema155 = {"$ref":"SubscriptionId.json","$id":"validateEthSubscribeResult"};
-const schema156 = {"title":"SubscriptionId","type":"string","pattern":"^0x[0-9a-f]{1,32}$","description":"An opaque subscription id (16 random bytes as hex), valid on the WebSocket connection that created it.","$id":"SubscriptionId.json"};
+export const validateEthSubscribeResult = validate487;
+const schema162 = {"$ref":"SubscriptionId.json","$id":"validateEthSubscribeResult"};
+const schema163 = {"title":"SubscriptionId","type":"string","pattern":"^0x[0-9a-f]{1,32}$","description":"An opaque subscription id (16 random bytes as hex), valid on the WebSocket connection that created it.","$id":"SubscriptionId.json"};
 const pattern13 = new RegExp("^0x[0-9a-f]{1,32}$", "u");
 
-function validate474(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate488(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="SubscriptionId.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern13.test(data)){
-validate474.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-f]{1,32}$"+"\""}];
+validate488.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-f]{1,32}$"+"\""}];
 return false;
 }
 }
 else {
-validate474.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate488.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate474.errors = vErrors;
+validate488.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate473(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate487(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubscribeResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate474(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate474.errors : vErrors.concat(validate474.errors);
+if(!(validate488(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate488.errors : vErrors.concat(validate488.errors);
 errors = vErrors.length;
 }
-validate473.errors = vErrors;
+validate487.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSyncingResult = validate476;
-const schema157 = {"oneOf":[{"type":"boolean","enum":[false]},{"$ref":"SyncingStatus.json"}],"$id":"validateEthSyncingResult"};
-const schema158 = {"title":"SyncingStatus","type":"object","description":"Progress of a running synchronisation. knownStates/pulledStates appear only during fast (state) sync: state trie nodes known and downloaded so far.","properties":{"startingBlock":{"$ref":"uint.json"},"currentBlock":{"$ref":"uint.json"},"highestBlock":{"$ref":"uint.json"},"knownStates":{"$ref":"uint.json"},"pulledStates":{"$ref":"uint.json"}},"required":["startingBlock","currentBlock","highestBlock"],"additionalProperties":false,"$id":"SyncingStatus.json"};
+export const validateEthSyncingResult = validate490;
+const schema164 = {"oneOf":[{"type":"boolean","enum":[false]},{"$ref":"SyncingStatus.json"}],"$id":"validateEthSyncingResult"};
+const schema165 = {"title":"SyncingStatus","type":"object","description":"Progress of a running synchronisation. knownStates/pulledStates appear only during fast (state) sync: state trie nodes known and downloaded so far.","properties":{"startingBlock":{"$ref":"uint.json"},"currentBlock":{"$ref":"uint.json"},"highestBlock":{"$ref":"uint.json"},"knownStates":{"$ref":"uint.json"},"pulledStates":{"$ref":"uint.json"}},"required":["startingBlock","currentBlock","highestBlock"],"additionalProperties":false,"$id":"SyncingStatus.json"};
 
-function validate477(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate491(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="SyncingStatus.json" */;
 let vErrors = null;
 let errors = 0;
@@ -7730,14 +8065,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.startingBlock === undefined) && (missing0 = "startingBlock")) || ((data.currentBlock === undefined) && (missing0 = "currentBlock"))) || ((data.highestBlock === undefined) && (missing0 = "highestBlock"))){
-validate477.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate491.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "startingBlock") || (key0 === "currentBlock")) || (key0 === "highestBlock")) || (key0 === "knownStates")) || (key0 === "pulledStates"))){
-validate477.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate491.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -7810,16 +8145,16 @@ var valid0 = true;
 }
 }
 else {
-validate477.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate491.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate477.errors = vErrors;
+validate491.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate476(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate490(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSyncingResult" */;
 let vErrors = null;
 let errors = 0;
@@ -7838,7 +8173,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(data === false)){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/enum",keyword:"enum",params:{allowedValues: schema157.oneOf[0].enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/oneOf/0/enum",keyword:"enum",params:{allowedValues: schema164.oneOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7853,8 +8188,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs3 = errors;
-if(!(validate477(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate477.errors : vErrors.concat(validate477.errors);
+if(!(validate491(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate491.errors : vErrors.concat(validate491.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
@@ -7877,7 +8212,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate476.errors = vErrors;
+validate490.errors = vErrors;
 return false;
 }
 else {
@@ -7891,14 +8226,14 @@ vErrors = null;
 }
 }
 }
-validate476.errors = vErrors;
+validate490.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthUninstallFilterFilterIdParam = validate484;
-const schema159 = {"$ref":"uint.json","$id":"validateEthUninstallFilterFilterIdParam"};
+export const validateEthUninstallFilterFilterIdParam = validate498;
+const schema166 = {"$ref":"uint.json","$id":"validateEthUninstallFilterFilterIdParam"};
 
-function validate484(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate498(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthUninstallFilterFilterIdParam" */;
 let vErrors = null;
 let errors = 0;
@@ -7906,60 +8241,60 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate484.errors = vErrors;
+validate498.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthUninstallFilterResult = validate486;
-const schema160 = {"type":"boolean","$id":"validateEthUninstallFilterResult"};
+export const validateEthUninstallFilterResult = validate500;
+const schema167 = {"type":"boolean","$id":"validateEthUninstallFilterResult"};
 
-function validate486(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate500(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthUninstallFilterResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate486.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate500.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate486.errors = vErrors;
+validate500.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthUnsubscribeSubscriptionIdParam = validate487;
-const schema161 = {"$ref":"SubscriptionId.json","$id":"validateEthUnsubscribeSubscriptionIdParam"};
+export const validateEthUnsubscribeSubscriptionIdParam = validate501;
+const schema168 = {"$ref":"SubscriptionId.json","$id":"validateEthUnsubscribeSubscriptionIdParam"};
 
-function validate487(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate501(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthUnsubscribeSubscriptionIdParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate474(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate474.errors : vErrors.concat(validate474.errors);
+if(!(validate488(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate488.errors : vErrors.concat(validate488.errors);
 errors = vErrors.length;
 }
-validate487.errors = vErrors;
+validate501.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthUnsubscribeResult = validate489;
-const schema162 = {"type":"boolean","$id":"validateEthUnsubscribeResult"};
+export const validateEthUnsubscribeResult = validate503;
+const schema169 = {"type":"boolean","$id":"validateEthUnsubscribeResult"};
 
-function validate489(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate503(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthUnsubscribeResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate489.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate503.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate489.errors = vErrors;
+validate503.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMinerGetStatusResult = validate490;
-const schema163 = {"$ref":"MiningStatus.json","$id":"validateMinerGetStatusResult"};
-const schema164 = {"title":"MiningStatus","type":"object","description":"State of proof-of-work mining on this node.","properties":{"isMining":{"type":"boolean","description":"true while the built-in miner runs (miner_start) or an external miner used eth_getWork, eth_submitWork or eth_submitHashrate in the last 30 seconds."},"coinbase":{"$ref":"address.json"},"hashRate":{"$ref":"uint.json"},"blocksMinedCount":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}],"description":"Blocks sealed by this node since start-up; null when not counted."}},"required":["isMining","coinbase","hashRate","blocksMinedCount"],"additionalProperties":false,"$id":"MiningStatus.json"};
+export const validateMinerGetStatusResult = validate504;
+const schema170 = {"$ref":"MiningStatus.json","$id":"validateMinerGetStatusResult"};
+const schema171 = {"title":"MiningStatus","type":"object","description":"State of proof-of-work mining on this node.","properties":{"isMining":{"type":"boolean","description":"true while the built-in miner runs (miner_start) or an external miner used eth_getWork, eth_submitWork or eth_submitHashrate in the last 30 seconds."},"coinbase":{"$ref":"address.json"},"hashRate":{"$ref":"uint.json"},"blocksMinedCount":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}],"description":"Blocks sealed by this node since start-up; null when not counted."}},"required":["isMining","coinbase","hashRate","blocksMinedCount"],"additionalProperties":false,"$id":"MiningStatus.json"};
 
-function validate491(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate505(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="MiningStatus.json" */;
 let vErrors = null;
 let errors = 0;
@@ -7967,14 +8302,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.isMining === undefined) && (missing0 = "isMining")) || ((data.coinbase === undefined) && (missing0 = "coinbase"))) || ((data.hashRate === undefined) && (missing0 = "hashRate"))) || ((data.blocksMinedCount === undefined) && (missing0 = "blocksMinedCount"))){
-validate491.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate505.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "isMining") || (key0 === "coinbase")) || (key0 === "hashRate")) || (key0 === "blocksMinedCount"))){
-validate491.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate505.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -7983,7 +8318,7 @@ if(_errs1 === errors){
 if(data.isMining !== undefined){
 const _errs2 = errors;
 if(typeof data.isMining !== "boolean"){
-validate491.errors = [{instancePath:instancePath+"/isMining",schemaPath:"#/properties/isMining/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate505.errors = [{instancePath:instancePath+"/isMining",schemaPath:"#/properties/isMining/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -8057,7 +8392,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate491.errors = vErrors;
+validate505.errors = vErrors;
 return false;
 }
 else {
@@ -8083,76 +8418,76 @@ var valid0 = true;
 }
 }
 else {
-validate491.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate505.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate491.errors = vErrors;
+validate505.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate490(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate504(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMinerGetStatusResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate491(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate491.errors : vErrors.concat(validate491.errors);
+if(!(validate505(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate505.errors : vErrors.concat(validate505.errors);
 errors = vErrors.length;
 }
-validate490.errors = vErrors;
+validate504.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMinerStartResult = validate497;
-const schema165 = {"type":"boolean","$id":"validateMinerStartResult"};
+export const validateMinerStartResult = validate511;
+const schema172 = {"type":"boolean","$id":"validateMinerStartResult"};
 
-function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate511(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMinerStartResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate497.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate511.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate497.errors = vErrors;
+validate511.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMinerStopResult = validate498;
-const schema166 = {"type":"boolean","$id":"validateMinerStopResult"};
+export const validateMinerStopResult = validate512;
+const schema173 = {"type":"boolean","$id":"validateMinerStopResult"};
 
-function validate498(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate512(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMinerStopResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate498.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate512.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate498.errors = vErrors;
+validate512.errors = vErrors;
 return errors === 0;
 }
 
-export const validateWeb3ClientVersionResult = validate499;
-const schema167 = {"type":"string","$id":"validateWeb3ClientVersionResult"};
+export const validateWeb3ClientVersionResult = validate513;
+const schema174 = {"type":"string","$id":"validateWeb3ClientVersionResult"};
 
-function validate499(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate513(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateWeb3ClientVersionResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate499.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate513.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate499.errors = vErrors;
+validate513.errors = vErrors;
 return errors === 0;
 }
 
-export const validateWeb3Sha3DataParam = validate500;
-const schema168 = {"$ref":"bytes.json","$id":"validateWeb3Sha3DataParam"};
+export const validateWeb3Sha3DataParam = validate514;
+const schema175 = {"$ref":"bytes.json","$id":"validateWeb3Sha3DataParam"};
 
-function validate500(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateWeb3Sha3DataParam" */;
 let vErrors = null;
 let errors = 0;
@@ -8160,14 +8495,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate500.errors = vErrors;
+validate514.errors = vErrors;
 return errors === 0;
 }
 
-export const validateWeb3Sha3Result = validate502;
-const schema169 = {"$ref":"hash32.json","$id":"validateWeb3Sha3Result"};
+export const validateWeb3Sha3Result = validate516;
+const schema176 = {"$ref":"hash32.json","$id":"validateWeb3Sha3Result"};
 
-function validate502(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate516(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateWeb3Sha3Result" */;
 let vErrors = null;
 let errors = 0;
@@ -8175,29 +8510,29 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate502.errors = vErrors;
+validate516.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetAddToBlacklistAddressParam = validate504;
-const schema170 = {"type":"string","$id":"validateNetAddToBlacklistAddressParam"};
+export const validateNetAddToBlacklistAddressParam = validate518;
+const schema177 = {"type":"string","$id":"validateNetAddToBlacklistAddressParam"};
 
-function validate504(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate518(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetAddToBlacklistAddressParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate504.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate518.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate504.errors = vErrors;
+validate518.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetAddToBlacklistDurationParam = validate505;
-const schema171 = {"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":1}],"$id":"validateNetAddToBlacklistDurationParam"};
+export const validateNetAddToBlacklistDurationParam = validate519;
+const schema178 = {"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":1}],"$id":"validateNetAddToBlacklistDurationParam"};
 
-function validate505(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate519(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetAddToBlacklistDurationParam" */;
 let vErrors = null;
 let errors = 0;
@@ -8259,7 +8594,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate505.errors = vErrors;
+validate519.errors = vErrors;
 return false;
 }
 else {
@@ -8273,128 +8608,128 @@ vErrors = null;
 }
 }
 }
-validate505.errors = vErrors;
+validate519.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetAddToBlacklistReasonParam = validate507;
-const schema172 = {"type":"string","$id":"validateNetAddToBlacklistReasonParam"};
+export const validateNetAddToBlacklistReasonParam = validate521;
+const schema179 = {"type":"string","$id":"validateNetAddToBlacklistReasonParam"};
 
-function validate507(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate521(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetAddToBlacklistReasonParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate507.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate521.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate507.errors = vErrors;
+validate521.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetAddToBlacklistResult = validate508;
-const schema173 = {"type":"boolean","$id":"validateNetAddToBlacklistResult"};
+export const validateNetAddToBlacklistResult = validate522;
+const schema180 = {"type":"boolean","$id":"validateNetAddToBlacklistResult"};
 
-function validate508(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate522(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetAddToBlacklistResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate508.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate522.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate508.errors = vErrors;
+validate522.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetConnectToPeerEnodeParam = validate509;
-const schema174 = {"$ref":"EnodeUrl.json","$id":"validateNetConnectToPeerEnodeParam"};
-const schema175 = {"title":"EnodeUrl","type":"string","description":"A devp2p node URL: enode://<128 hex digits of the node public key>@<host or IP>:<TCP port>, optionally followed by ?discport=<UDP port>.","pattern":"^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$","$id":"EnodeUrl.json"};
+export const validateNetConnectToPeerEnodeParam = validate523;
+const schema181 = {"$ref":"EnodeUrl.json","$id":"validateNetConnectToPeerEnodeParam"};
+const schema182 = {"title":"EnodeUrl","type":"string","description":"A devp2p node URL: enode://<128 hex digits of the node public key>@<host or IP>:<TCP port>, optionally followed by ?discport=<UDP port>.","pattern":"^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$","$id":"EnodeUrl.json"};
 const pattern14 = new RegExp("^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$", "u");
 
-function validate510(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate524(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="EnodeUrl.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern14.test(data)){
-validate510.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$"},message:"must match pattern \""+"^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$"+"\""}];
+validate524.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$"},message:"must match pattern \""+"^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$"+"\""}];
 return false;
 }
 }
 else {
-validate510.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate524.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate510.errors = vErrors;
+validate524.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate509(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate523(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetConnectToPeerEnodeParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate510(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate510.errors : vErrors.concat(validate510.errors);
+if(!(validate524(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate524.errors : vErrors.concat(validate524.errors);
 errors = vErrors.length;
 }
-validate509.errors = vErrors;
+validate523.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetConnectToPeerResult = validate512;
-const schema176 = {"type":"boolean","$id":"validateNetConnectToPeerResult"};
+export const validateNetConnectToPeerResult = validate526;
+const schema183 = {"type":"boolean","$id":"validateNetConnectToPeerResult"};
 
-function validate512(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate526(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetConnectToPeerResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate512.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate526.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate512.errors = vErrors;
+validate526.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetDisconnectPeerPeerIdParam = validate513;
-const schema177 = {"type":"string","$id":"validateNetDisconnectPeerPeerIdParam"};
+export const validateNetDisconnectPeerPeerIdParam = validate527;
+const schema184 = {"type":"string","$id":"validateNetDisconnectPeerPeerIdParam"};
 
-function validate513(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate527(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetDisconnectPeerPeerIdParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate513.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate527.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate513.errors = vErrors;
+validate527.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetDisconnectPeerResult = validate514;
-const schema178 = {"type":"boolean","$id":"validateNetDisconnectPeerResult"};
+export const validateNetDisconnectPeerResult = validate528;
+const schema185 = {"type":"boolean","$id":"validateNetDisconnectPeerResult"};
 
-function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetDisconnectPeerResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate514.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate528.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate514.errors = vErrors;
+validate528.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetListBlacklistedPeersResult = validate515;
-const schema179 = {"type":"array","items":{"$ref":"BlacklistEntry.json"},"$id":"validateNetListBlacklistedPeersResult"};
-const schema180 = {"title":"BlacklistEntry","type":"object","description":"A blocked IP address or node id. Times are milliseconds since the Unix epoch; expiresAt is null for a permanent entry.","properties":{"id":{"type":"string","description":"The blocked IP address, or node id (128 hex digits)."},"reason":{"type":"string","description":"The reason given to net_addToBlacklist, or the reason the node blocked the peer itself."},"addedAt":{"type":"integer","minimum":0},"expiresAt":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}]}},"required":["id","reason","addedAt","expiresAt"],"additionalProperties":false,"$id":"BlacklistEntry.json"};
+export const validateNetListBlacklistedPeersResult = validate529;
+const schema186 = {"type":"array","items":{"$ref":"BlacklistEntry.json"},"$id":"validateNetListBlacklistedPeersResult"};
+const schema187 = {"title":"BlacklistEntry","type":"object","description":"A blocked IP address or node id. Times are milliseconds since the Unix epoch; expiresAt is null for a permanent entry.","properties":{"id":{"type":"string","description":"The blocked IP address, or node id (128 hex digits)."},"reason":{"type":"string","description":"The reason given to net_addToBlacklist, or the reason the node blocked the peer itself."},"addedAt":{"type":"integer","minimum":0},"expiresAt":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}]}},"required":["id","reason","addedAt","expiresAt"],"additionalProperties":false,"$id":"BlacklistEntry.json"};
 
-function validate516(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate530(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="BlacklistEntry.json" */;
 let vErrors = null;
 let errors = 0;
@@ -8402,14 +8737,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) && (missing0 = "id")) || ((data.reason === undefined) && (missing0 = "reason"))) || ((data.addedAt === undefined) && (missing0 = "addedAt"))) || ((data.expiresAt === undefined) && (missing0 = "expiresAt"))){
-validate516.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate530.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "id") || (key0 === "reason")) || (key0 === "addedAt")) || (key0 === "expiresAt"))){
-validate516.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate530.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -8418,7 +8753,7 @@ if(_errs1 === errors){
 if(data.id !== undefined){
 const _errs2 = errors;
 if(typeof data.id !== "string"){
-validate516.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate530.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -8430,7 +8765,7 @@ if(valid0){
 if(data.reason !== undefined){
 const _errs4 = errors;
 if(typeof data.reason !== "string"){
-validate516.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate530.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -8443,13 +8778,13 @@ if(data.addedAt !== undefined){
 let data2 = data.addedAt;
 const _errs6 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate516.errors = [{instancePath:instancePath+"/addedAt",schemaPath:"#/properties/addedAt/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate530.errors = [{instancePath:instancePath+"/addedAt",schemaPath:"#/properties/addedAt/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-validate516.errors = [{instancePath:instancePath+"/addedAt",schemaPath:"#/properties/addedAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate530.errors = [{instancePath:instancePath+"/addedAt",schemaPath:"#/properties/addedAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -8521,7 +8856,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate516.errors = vErrors;
+validate530.errors = vErrors;
 return false;
 }
 else {
@@ -8547,16 +8882,16 @@ var valid0 = true;
 }
 }
 else {
-validate516.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate530.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate516.errors = vErrors;
+validate530.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate515(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetListBlacklistedPeersResult" */;
 let vErrors = null;
 let errors = 0;
@@ -8566,8 +8901,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate516(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate516.errors : vErrors.concat(validate516.errors);
+if(!(validate530(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate530.errors : vErrors.concat(validate530.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -8577,20 +8912,20 @@ break;
 }
 }
 else {
-validate515.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate529.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate515.errors = vErrors;
+validate529.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetListPeersResult = validate519;
-const schema181 = {"type":"array","items":{"$ref":"Peer.json"},"$id":"validateNetListPeersResult"};
-const schema182 = {"title":"Peer","type":"object","description":"A connected (or connecting) devp2p peer. id is the handle for net_disconnectPeer; nodeId is null until the encryption handshake has revealed the remote public key.","properties":{"id":{"type":"string","description":"Connection identifier, the remote host:port."},"remoteAddress":{"type":"string","description":"Remote socket address, host:port."},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"incomingConnection":{"type":"boolean","description":"true when the peer dialled us."},"status":{"type":"string","enum":["Connecting","Handshaking","Handshaked","Idle","Disconnected"]},"foundBy":{"type":"string","enum":["static","discovery","dns","inbound"],"description":"How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."},"score":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0,"maximum":100,"description":"0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."}]}},"required":["id","remoteAddress","nodeId","incomingConnection","status","foundBy","score"],"additionalProperties":false,"$id":"Peer.json"};
+export const validateNetListPeersResult = validate533;
+const schema188 = {"type":"array","items":{"$ref":"Peer.json"},"$id":"validateNetListPeersResult"};
+const schema189 = {"title":"Peer","type":"object","description":"A connected (or connecting) devp2p peer. id is the handle for net_disconnectPeer; nodeId is null until the encryption handshake has revealed the remote public key.","properties":{"id":{"type":"string","description":"Connection identifier, the remote host:port."},"remoteAddress":{"type":"string","description":"Remote socket address, host:port."},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"incomingConnection":{"type":"boolean","description":"true when the peer dialled us."},"status":{"type":"string","enum":["Connecting","Handshaking","Handshaked","Idle","Disconnected"]},"foundBy":{"type":"string","enum":["static","discovery","dns","inbound"],"description":"How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."},"score":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0,"maximum":100,"description":"0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."}]}},"required":["id","remoteAddress","nodeId","incomingConnection","status","foundBy","score"],"additionalProperties":false,"$id":"Peer.json"};
 const pattern15 = new RegExp("^[0-9a-f]{128}$", "u");
 
-function validate520(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate534(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="Peer.json" */;
 let vErrors = null;
 let errors = 0;
@@ -8598,14 +8933,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.id === undefined) && (missing0 = "id")) || ((data.remoteAddress === undefined) && (missing0 = "remoteAddress"))) || ((data.nodeId === undefined) && (missing0 = "nodeId"))) || ((data.incomingConnection === undefined) && (missing0 = "incomingConnection"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.foundBy === undefined) && (missing0 = "foundBy"))) || ((data.score === undefined) && (missing0 = "score"))){
-validate520.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate534.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "id") || (key0 === "remoteAddress")) || (key0 === "nodeId")) || (key0 === "incomingConnection")) || (key0 === "status")) || (key0 === "foundBy")) || (key0 === "score"))){
-validate520.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate534.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -8614,7 +8949,7 @@ if(_errs1 === errors){
 if(data.id !== undefined){
 const _errs2 = errors;
 if(typeof data.id !== "string"){
-validate520.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate534.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -8626,7 +8961,7 @@ if(valid0){
 if(data.remoteAddress !== undefined){
 const _errs4 = errors;
 if(typeof data.remoteAddress !== "string"){
-validate520.errors = [{instancePath:instancePath+"/remoteAddress",schemaPath:"#/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate534.errors = [{instancePath:instancePath+"/remoteAddress",schemaPath:"#/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -8696,7 +9031,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate520.errors = vErrors;
+validate534.errors = vErrors;
 return false;
 }
 else {
@@ -8719,7 +9054,7 @@ if(valid0){
 if(data.incomingConnection !== undefined){
 const _errs11 = errors;
 if(typeof data.incomingConnection !== "boolean"){
-validate520.errors = [{instancePath:instancePath+"/incomingConnection",schemaPath:"#/properties/incomingConnection/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate534.errors = [{instancePath:instancePath+"/incomingConnection",schemaPath:"#/properties/incomingConnection/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -8732,11 +9067,11 @@ if(data.status !== undefined){
 let data4 = data.status;
 const _errs13 = errors;
 if(typeof data4 !== "string"){
-validate520.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate534.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data4 === "Connecting") || (data4 === "Handshaking")) || (data4 === "Handshaked")) || (data4 === "Idle")) || (data4 === "Disconnected"))){
-validate520.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema182.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate534.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema189.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -8749,11 +9084,11 @@ if(data.foundBy !== undefined){
 let data5 = data.foundBy;
 const _errs15 = errors;
 if(typeof data5 !== "string"){
-validate520.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate534.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data5 === "static") || (data5 === "discovery")) || (data5 === "dns")) || (data5 === "inbound"))){
-validate520.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema182.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
+validate534.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema189.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -8835,7 +9170,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate520.errors = vErrors;
+validate534.errors = vErrors;
 return false;
 }
 else {
@@ -8864,16 +9199,16 @@ var valid0 = true;
 }
 }
 else {
-validate520.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate534.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate520.errors = vErrors;
+validate534.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate519(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate533(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetListPeersResult" */;
 let vErrors = null;
 let errors = 0;
@@ -8883,8 +9218,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate520(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate520.errors : vErrors.concat(validate520.errors);
+if(!(validate534(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate534.errors : vErrors.concat(validate534.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -8894,33 +9229,33 @@ break;
 }
 }
 else {
-validate519.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate533.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate519.errors = vErrors;
+validate533.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetListeningResult = validate524;
-const schema183 = {"type":"boolean","$id":"validateNetListeningResult"};
+export const validateNetListeningResult = validate538;
+const schema190 = {"type":"boolean","$id":"validateNetListeningResult"};
 
-function validate524(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate538(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetListeningResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate524.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate538.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate524.errors = vErrors;
+validate538.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetPeerCountResult = validate525;
-const schema184 = {"$ref":"uint.json","$id":"validateNetPeerCountResult"};
+export const validateNetPeerCountResult = validate539;
+const schema191 = {"$ref":"uint.json","$id":"validateNetPeerCountResult"};
 
-function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate539(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetPeerCountResult" */;
 let vErrors = null;
 let errors = 0;
@@ -8928,68 +9263,68 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate525.errors = vErrors;
+validate539.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetRemoveFromBlacklistAddressParam = validate527;
-const schema185 = {"type":"string","$id":"validateNetRemoveFromBlacklistAddressParam"};
+export const validateNetRemoveFromBlacklistAddressParam = validate541;
+const schema192 = {"type":"string","$id":"validateNetRemoveFromBlacklistAddressParam"};
 
-function validate527(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate541(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetRemoveFromBlacklistAddressParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate527.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate541.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate527.errors = vErrors;
+validate541.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetRemoveFromBlacklistResult = validate528;
-const schema186 = {"type":"boolean","$id":"validateNetRemoveFromBlacklistResult"};
+export const validateNetRemoveFromBlacklistResult = validate542;
+const schema193 = {"type":"boolean","$id":"validateNetRemoveFromBlacklistResult"};
 
-function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate542(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetRemoveFromBlacklistResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate528.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate542.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate528.errors = vErrors;
+validate542.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetVersionResult = validate529;
-const schema187 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$","$id":"validateNetVersionResult"};
+export const validateNetVersionResult = validate543;
+const schema194 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$","$id":"validateNetVersionResult"};
 const pattern16 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate543(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetVersionResult" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern16.test(data)){
-validate529.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""}];
+validate543.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""}];
 return false;
 }
 }
 else {
-validate529.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate543.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate529.errors = vErrors;
+validate543.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalEcRecoverMessageParam = validate530;
-const schema188 = {"$ref":"bytes.json","$id":"validatePersonalEcRecoverMessageParam"};
+export const validatePersonalEcRecoverMessageParam = validate544;
+const schema195 = {"$ref":"bytes.json","$id":"validatePersonalEcRecoverMessageParam"};
 
-function validate530(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate544(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalEcRecoverMessageParam" */;
 let vErrors = null;
 let errors = 0;
@@ -8997,14 +9332,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate530.errors = vErrors;
+validate544.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalEcRecoverSignatureParam = validate532;
-const schema189 = {"$ref":"bytes65.json","$id":"validatePersonalEcRecoverSignatureParam"};
+export const validatePersonalEcRecoverSignatureParam = validate546;
+const schema196 = {"$ref":"bytes65.json","$id":"validatePersonalEcRecoverSignatureParam"};
 
-function validate532(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate546(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalEcRecoverSignatureParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9012,14 +9347,14 @@ if(!(validate145(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
 errors = vErrors.length;
 }
-validate532.errors = vErrors;
+validate546.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalEcRecoverResult = validate534;
-const schema190 = {"$ref":"address.json","$id":"validatePersonalEcRecoverResult"};
+export const validatePersonalEcRecoverResult = validate548;
+const schema197 = {"$ref":"address.json","$id":"validatePersonalEcRecoverResult"};
 
-function validate534(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate548(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalEcRecoverResult" */;
 let vErrors = null;
 let errors = 0;
@@ -9027,67 +9362,67 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate534.errors = vErrors;
+validate548.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalImportRawKeyPrivateKeyParam = validate536;
-const schema191 = {"$ref":"PrivateKey.json","$id":"validatePersonalImportRawKeyPrivateKeyParam"};
-const schema192 = {"title":"PrivateKey","type":"string","pattern":"^(0x)?[0-9a-fA-F]{64}$","description":"A secp256k1 private key: 32 bytes as 64 hex digits; the 0x prefix is optional (geth-style keys without it are accepted).","$id":"PrivateKey.json"};
+export const validatePersonalImportRawKeyPrivateKeyParam = validate550;
+const schema198 = {"$ref":"PrivateKey.json","$id":"validatePersonalImportRawKeyPrivateKeyParam"};
+const schema199 = {"title":"PrivateKey","type":"string","pattern":"^(0x)?[0-9a-fA-F]{64}$","description":"A secp256k1 private key: 32 bytes as 64 hex digits; the 0x prefix is optional (geth-style keys without it are accepted).","$id":"PrivateKey.json"};
 const pattern17 = new RegExp("^(0x)?[0-9a-fA-F]{64}$", "u");
 
-function validate537(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate551(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="PrivateKey.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern17.test(data)){
-validate537.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0x)?[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^(0x)?[0-9a-fA-F]{64}$"+"\""}];
+validate551.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0x)?[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^(0x)?[0-9a-fA-F]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate537.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate551.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate537.errors = vErrors;
+validate551.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate536(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate550(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalImportRawKeyPrivateKeyParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate537(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate537.errors : vErrors.concat(validate537.errors);
+if(!(validate551(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate551.errors : vErrors.concat(validate551.errors);
 errors = vErrors.length;
 }
-validate536.errors = vErrors;
+validate550.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalImportRawKeyPassphraseParam = validate539;
-const schema193 = {"type":"string","$id":"validatePersonalImportRawKeyPassphraseParam"};
+export const validatePersonalImportRawKeyPassphraseParam = validate553;
+const schema200 = {"type":"string","$id":"validatePersonalImportRawKeyPassphraseParam"};
 
-function validate539(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate553(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalImportRawKeyPassphraseParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate539.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate553.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate539.errors = vErrors;
+validate553.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalImportRawKeyResult = validate540;
-const schema194 = {"$ref":"address.json","$id":"validatePersonalImportRawKeyResult"};
+export const validatePersonalImportRawKeyResult = validate554;
+const schema201 = {"$ref":"address.json","$id":"validatePersonalImportRawKeyResult"};
 
-function validate540(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate554(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalImportRawKeyResult" */;
 let vErrors = null;
 let errors = 0;
@@ -9095,14 +9430,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate540.errors = vErrors;
+validate554.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalListAccountsResult = validate542;
-const schema195 = {"type":"array","items":{"$ref":"address.json"},"$id":"validatePersonalListAccountsResult"};
+export const validatePersonalListAccountsResult = validate556;
+const schema202 = {"type":"array","items":{"$ref":"address.json"},"$id":"validatePersonalListAccountsResult"};
 
-function validate542(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate556(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalListAccountsResult" */;
 let vErrors = null;
 let errors = 0;
@@ -9123,18 +9458,18 @@ break;
 }
 }
 else {
-validate542.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate556.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate542.errors = vErrors;
+validate556.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalLockAccountAddressParam = validate544;
-const schema196 = {"$ref":"address.json","$id":"validatePersonalLockAccountAddressParam"};
+export const validatePersonalLockAccountAddressParam = validate558;
+const schema203 = {"$ref":"address.json","$id":"validatePersonalLockAccountAddressParam"};
 
-function validate544(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate558(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalLockAccountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9142,44 +9477,44 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate544.errors = vErrors;
+validate558.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalLockAccountResult = validate546;
-const schema197 = {"type":"boolean","$id":"validatePersonalLockAccountResult"};
+export const validatePersonalLockAccountResult = validate560;
+const schema204 = {"type":"boolean","$id":"validatePersonalLockAccountResult"};
 
-function validate546(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate560(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalLockAccountResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate546.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate560.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate546.errors = vErrors;
+validate560.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalNewAccountPassphraseParam = validate547;
-const schema198 = {"type":"string","$id":"validatePersonalNewAccountPassphraseParam"};
+export const validatePersonalNewAccountPassphraseParam = validate561;
+const schema205 = {"type":"string","$id":"validatePersonalNewAccountPassphraseParam"};
 
-function validate547(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate561(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalNewAccountPassphraseParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate547.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate561.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate547.errors = vErrors;
+validate561.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalNewAccountResult = validate548;
-const schema199 = {"$ref":"address.json","$id":"validatePersonalNewAccountResult"};
+export const validatePersonalNewAccountResult = validate562;
+const schema206 = {"$ref":"address.json","$id":"validatePersonalNewAccountResult"};
 
-function validate548(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate562(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalNewAccountResult" */;
 let vErrors = null;
 let errors = 0;
@@ -9187,14 +9522,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate548.errors = vErrors;
+validate562.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSendTransactionTransactionParam = validate550;
-const schema200 = {"$ref":"TransactionRequest.json","$id":"validatePersonalSendTransactionTransactionParam"};
+export const validatePersonalSendTransactionTransactionParam = validate564;
+const schema207 = {"$ref":"TransactionRequest.json","$id":"validatePersonalSendTransactionTransactionParam"};
 
-function validate550(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate564(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSendTransactionTransactionParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9202,29 +9537,29 @@ if(!(validate424(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate424.errors : vErrors.concat(validate424.errors);
 errors = vErrors.length;
 }
-validate550.errors = vErrors;
+validate564.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSendTransactionPassphraseParam = validate552;
-const schema201 = {"type":"string","$id":"validatePersonalSendTransactionPassphraseParam"};
+export const validatePersonalSendTransactionPassphraseParam = validate566;
+const schema208 = {"type":"string","$id":"validatePersonalSendTransactionPassphraseParam"};
 
-function validate552(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate566(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSendTransactionPassphraseParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate552.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate566.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate552.errors = vErrors;
+validate566.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSendTransactionResult = validate553;
-const schema202 = {"$ref":"hash32.json","$id":"validatePersonalSendTransactionResult"};
+export const validatePersonalSendTransactionResult = validate567;
+const schema209 = {"$ref":"hash32.json","$id":"validatePersonalSendTransactionResult"};
 
-function validate553(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate567(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSendTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -9232,14 +9567,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate553.errors = vErrors;
+validate567.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignMessageParam = validate555;
-const schema203 = {"$ref":"bytes.json","$id":"validatePersonalSignMessageParam"};
+export const validatePersonalSignMessageParam = validate569;
+const schema210 = {"$ref":"bytes.json","$id":"validatePersonalSignMessageParam"};
 
-function validate555(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate569(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignMessageParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9247,14 +9582,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate555.errors = vErrors;
+validate569.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignAddressParam = validate557;
-const schema204 = {"$ref":"address.json","$id":"validatePersonalSignAddressParam"};
+export const validatePersonalSignAddressParam = validate571;
+const schema211 = {"$ref":"address.json","$id":"validatePersonalSignAddressParam"};
 
-function validate557(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate571(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9262,29 +9597,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate557.errors = vErrors;
+validate571.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignPassphraseParam = validate559;
-const schema205 = {"type":"string","$id":"validatePersonalSignPassphraseParam"};
+export const validatePersonalSignPassphraseParam = validate573;
+const schema212 = {"type":"string","$id":"validatePersonalSignPassphraseParam"};
 
-function validate559(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate573(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignPassphraseParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate559.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate573.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate559.errors = vErrors;
+validate573.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignResult = validate560;
-const schema206 = {"$ref":"bytes65.json","$id":"validatePersonalSignResult"};
+export const validatePersonalSignResult = validate574;
+const schema213 = {"$ref":"bytes65.json","$id":"validatePersonalSignResult"};
 
-function validate560(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate574(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignResult" */;
 let vErrors = null;
 let errors = 0;
@@ -9292,14 +9627,14 @@ if(!(validate145(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
 errors = vErrors.length;
 }
-validate560.errors = vErrors;
+validate574.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignAndSendTransactionTransactionParam = validate562;
-const schema207 = {"$ref":"TransactionRequest.json","$id":"validatePersonalSignAndSendTransactionTransactionParam"};
+export const validatePersonalSignAndSendTransactionTransactionParam = validate576;
+const schema214 = {"$ref":"TransactionRequest.json","$id":"validatePersonalSignAndSendTransactionTransactionParam"};
 
-function validate562(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate576(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignAndSendTransactionTransactionParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9307,29 +9642,29 @@ if(!(validate424(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate424.errors : vErrors.concat(validate424.errors);
 errors = vErrors.length;
 }
-validate562.errors = vErrors;
+validate576.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignAndSendTransactionPassphraseParam = validate564;
-const schema208 = {"type":"string","$id":"validatePersonalSignAndSendTransactionPassphraseParam"};
+export const validatePersonalSignAndSendTransactionPassphraseParam = validate578;
+const schema215 = {"type":"string","$id":"validatePersonalSignAndSendTransactionPassphraseParam"};
 
-function validate564(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate578(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignAndSendTransactionPassphraseParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate564.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate578.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate564.errors = vErrors;
+validate578.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignAndSendTransactionResult = validate565;
-const schema209 = {"$ref":"hash32.json","$id":"validatePersonalSignAndSendTransactionResult"};
+export const validatePersonalSignAndSendTransactionResult = validate579;
+const schema216 = {"$ref":"hash32.json","$id":"validatePersonalSignAndSendTransactionResult"};
 
-function validate565(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate579(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignAndSendTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -9337,14 +9672,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate565.errors = vErrors;
+validate579.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalUnlockAccountAddressParam = validate567;
-const schema210 = {"$ref":"address.json","$id":"validatePersonalUnlockAccountAddressParam"};
+export const validatePersonalUnlockAccountAddressParam = validate581;
+const schema217 = {"$ref":"address.json","$id":"validatePersonalUnlockAccountAddressParam"};
 
-function validate567(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate581(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalUnlockAccountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9352,29 +9687,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate567.errors = vErrors;
+validate581.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalUnlockAccountPassphraseParam = validate569;
-const schema211 = {"type":"string","$id":"validatePersonalUnlockAccountPassphraseParam"};
+export const validatePersonalUnlockAccountPassphraseParam = validate583;
+const schema218 = {"type":"string","$id":"validatePersonalUnlockAccountPassphraseParam"};
 
-function validate569(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate583(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalUnlockAccountPassphraseParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate569.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate583.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate569.errors = vErrors;
+validate583.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalUnlockAccountDurationParam = validate570;
-const schema212 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"},{"type":"integer","minimum":0}],"$id":"validatePersonalUnlockAccountDurationParam"};
+export const validatePersonalUnlockAccountDurationParam = validate584;
+const schema219 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"},{"type":"integer","minimum":0}],"$id":"validatePersonalUnlockAccountDurationParam"};
 
-function validate570(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate584(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalUnlockAccountDurationParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9452,7 +9787,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate570.errors = vErrors;
+validate584.errors = vErrors;
 return false;
 }
 else {
@@ -9466,33 +9801,33 @@ vErrors = null;
 }
 }
 }
-validate570.errors = vErrors;
+validate584.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalUnlockAccountResult = validate573;
-const schema213 = {"type":"boolean","$id":"validatePersonalUnlockAccountResult"};
+export const validatePersonalUnlockAccountResult = validate587;
+const schema220 = {"type":"boolean","$id":"validatePersonalUnlockAccountResult"};
 
-function validate573(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate587(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalUnlockAccountResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate573.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate587.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate573.errors = vErrors;
+validate587.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugAccountRangeBlockParam = validate574;
-const schema214 = {"$ref":"TestBlockHashOrNumber.json","$id":"validateDebugAccountRangeBlockParam"};
-const schema215 = {"title":"TestBlockHashOrNumber","description":"A block for the retesteth state dumps: a 32-byte block hash (0x and 64 hex digits) or a block number as a TestQuantity (\"1\", 1 or \"0x01\").","anyOf":[{"$ref":"hash32.json"},{"$ref":"TestQuantity.json"}],"$id":"TestBlockHashOrNumber.json"};
-const schema216 = {"title":"TestQuantity","description":"A non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\"). A string without 0x is decimal (the original node read every string as hex).","oneOf":[{"type":"integer","minimum":0},{"type":"string","pattern":"^[0-9]+$"},{"type":"string","pattern":"^0x[0-9a-fA-F]+$"}],"$id":"TestQuantity.json"};
+export const validateDebugAccountRangeBlockParam = validate588;
+const schema221 = {"$ref":"TestBlockHashOrNumber.json","$id":"validateDebugAccountRangeBlockParam"};
+const schema222 = {"title":"TestBlockHashOrNumber","description":"A block for the retesteth state dumps: a 32-byte block hash (0x and 64 hex digits) or a block number as a TestQuantity (\"1\", 1 or \"0x01\").","anyOf":[{"$ref":"hash32.json"},{"$ref":"TestQuantity.json"}],"$id":"TestBlockHashOrNumber.json"};
+const schema223 = {"title":"TestQuantity","description":"A non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\"). A string without 0x is decimal (the original node read every string as hex).","oneOf":[{"type":"integer","minimum":0},{"type":"string","pattern":"^[0-9]+$"},{"type":"string","pattern":"^0x[0-9a-fA-F]+$"}],"$id":"TestQuantity.json"};
 const pattern18 = new RegExp("^[0-9]+$", "u");
 const pattern19 = new RegExp("^0x[0-9a-fA-F]+$", "u");
 
-function validate577(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate591(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TestQuantity.json" */;
 let vErrors = null;
 let errors = 0;
@@ -9610,7 +9945,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate577.errors = vErrors;
+validate591.errors = vErrors;
 return false;
 }
 else {
@@ -9624,12 +9959,12 @@ vErrors = null;
 }
 }
 }
-validate577.errors = vErrors;
+validate591.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate575(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate589(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TestBlockHashOrNumber.json" */;
 let vErrors = null;
 let errors = 0;
@@ -9644,8 +9979,8 @@ var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate577(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
+if(!(validate591(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -9660,7 +9995,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate575.errors = vErrors;
+validate589.errors = vErrors;
 return false;
 }
 else {
@@ -9674,42 +10009,42 @@ vErrors = null;
 }
 }
 }
-validate575.errors = vErrors;
+validate589.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate574(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate588(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugAccountRangeBlockParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate575(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate575.errors : vErrors.concat(validate575.errors);
+if(!(validate589(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate589.errors : vErrors.concat(validate589.errors);
 errors = vErrors.length;
 }
-validate574.errors = vErrors;
+validate588.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugAccountRangeTxIndexParam = validate580;
-const schema217 = {"$ref":"TestQuantity.json","$id":"validateDebugAccountRangeTxIndexParam"};
+export const validateDebugAccountRangeTxIndexParam = validate594;
+const schema224 = {"$ref":"TestQuantity.json","$id":"validateDebugAccountRangeTxIndexParam"};
 
-function validate580(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate594(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugAccountRangeTxIndexParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate577(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
+if(!(validate591(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
 errors = vErrors.length;
 }
-validate580.errors = vErrors;
+validate594.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugAccountRangeStartKeyParam = validate582;
-const schema218 = {"$ref":"bytes.json","$id":"validateDebugAccountRangeStartKeyParam"};
+export const validateDebugAccountRangeStartKeyParam = validate596;
+const schema225 = {"$ref":"bytes.json","$id":"validateDebugAccountRangeStartKeyParam"};
 
-function validate582(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate596(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugAccountRangeStartKeyParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9717,30 +10052,30 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate582.errors = vErrors;
+validate596.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugAccountRangeMaxResultsParam = validate584;
-const schema219 = {"$ref":"TestQuantity.json","$id":"validateDebugAccountRangeMaxResultsParam"};
+export const validateDebugAccountRangeMaxResultsParam = validate598;
+const schema226 = {"$ref":"TestQuantity.json","$id":"validateDebugAccountRangeMaxResultsParam"};
 
-function validate584(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate598(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugAccountRangeMaxResultsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate577(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
+if(!(validate591(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
 errors = vErrors.length;
 }
-validate584.errors = vErrors;
+validate598.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugAccountRangeResult = validate586;
-const schema220 = {"$ref":"AccountRange.json","$id":"validateDebugAccountRangeResult"};
-const schema221 = {"title":"AccountRange","type":"object","description":"One page of a state dump, read from the state trie. Accounts are ordered by keccak256(address), the order of the state trie; addressMap maps each such hash to its address, or to null when the node never saw the address (the trie stores only the hash). nextKey is the hash to pass as startKey for the next page, or 32 zero bytes when the dump is complete.","properties":{"addressMap":{"type":"object","additionalProperties":{"oneOf":[{"$ref":"address.json"},{"$ref":"notFound.json"}]}},"nextKey":{"$ref":"bytes32.json"}},"required":["addressMap","nextKey"],"additionalProperties":false,"$id":"AccountRange.json"};
+export const validateDebugAccountRangeResult = validate600;
+const schema227 = {"$ref":"AccountRange.json","$id":"validateDebugAccountRangeResult"};
+const schema228 = {"title":"AccountRange","type":"object","description":"One page of a state dump, read from the state trie. Accounts are ordered by keccak256(address), the order of the state trie; addressMap maps each such hash to its address, or to null when the node never saw the address (the trie stores only the hash). nextKey is the hash to pass as startKey for the next page, or 32 zero bytes when the dump is complete.","properties":{"addressMap":{"type":"object","additionalProperties":{"oneOf":[{"$ref":"address.json"},{"$ref":"notFound.json"}]}},"nextKey":{"$ref":"bytes32.json"}},"required":["addressMap","nextKey"],"additionalProperties":false,"$id":"AccountRange.json"};
 
-function validate587(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate601(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AccountRange.json" */;
 let vErrors = null;
 let errors = 0;
@@ -9748,14 +10083,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.addressMap === undefined) && (missing0 = "addressMap")) || ((data.nextKey === undefined) && (missing0 = "nextKey"))){
-validate587.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate601.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "addressMap") || (key0 === "nextKey"))){
-validate587.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate601.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9807,7 +10142,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate587.errors = vErrors;
+validate601.errors = vErrors;
 return false;
 }
 else {
@@ -9828,7 +10163,7 @@ break;
 }
 }
 else {
-validate587.errors = [{instancePath:instancePath+"/addressMap",schemaPath:"#/properties/addressMap/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate601.errors = [{instancePath:instancePath+"/addressMap",schemaPath:"#/properties/addressMap/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -9854,31 +10189,31 @@ var valid0 = true;
 }
 }
 else {
-validate587.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate601.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate587.errors = vErrors;
+validate601.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate586(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate600(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugAccountRangeResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate587(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate587.errors : vErrors.concat(validate587.errors);
+if(!(validate601(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate601.errors : vErrors.concat(validate601.errors);
 errors = vErrors.length;
 }
-validate586.errors = vErrors;
+validate600.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawBlockBlockParam = validate592;
-const schema222 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateDebugGetRawBlockBlockParam"};
+export const validateDebugGetRawBlockBlockParam = validate606;
+const schema229 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateDebugGetRawBlockBlockParam"};
 
-function validate592(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate606(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawBlockBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9886,14 +10221,14 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate592.errors = vErrors;
+validate606.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawBlockResult = validate594;
-const schema223 = {"$ref":"bytes.json","$id":"validateDebugGetRawBlockResult"};
+export const validateDebugGetRawBlockResult = validate608;
+const schema230 = {"$ref":"bytes.json","$id":"validateDebugGetRawBlockResult"};
 
-function validate594(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate608(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawBlockResult" */;
 let vErrors = null;
 let errors = 0;
@@ -9901,14 +10236,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate594.errors = vErrors;
+validate608.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawHeaderBlockParam = validate596;
-const schema224 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateDebugGetRawHeaderBlockParam"};
+export const validateDebugGetRawHeaderBlockParam = validate610;
+const schema231 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateDebugGetRawHeaderBlockParam"};
 
-function validate596(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate610(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawHeaderBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9916,14 +10251,14 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate596.errors = vErrors;
+validate610.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawHeaderResult = validate598;
-const schema225 = {"$ref":"bytes.json","$id":"validateDebugGetRawHeaderResult"};
+export const validateDebugGetRawHeaderResult = validate612;
+const schema232 = {"$ref":"bytes.json","$id":"validateDebugGetRawHeaderResult"};
 
-function validate598(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate612(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawHeaderResult" */;
 let vErrors = null;
 let errors = 0;
@@ -9931,14 +10266,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate598.errors = vErrors;
+validate612.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawReceiptsBlockParam = validate600;
-const schema226 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateDebugGetRawReceiptsBlockParam"};
+export const validateDebugGetRawReceiptsBlockParam = validate614;
+const schema233 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateDebugGetRawReceiptsBlockParam"};
 
-function validate600(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate614(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawReceiptsBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9946,14 +10281,14 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate600.errors = vErrors;
+validate614.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawReceiptsResult = validate602;
-const schema227 = {"type":"array","items":{"$ref":"bytes.json"},"$id":"validateDebugGetRawReceiptsResult"};
+export const validateDebugGetRawReceiptsResult = validate616;
+const schema234 = {"type":"array","items":{"$ref":"bytes.json"},"$id":"validateDebugGetRawReceiptsResult"};
 
-function validate602(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate616(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawReceiptsResult" */;
 let vErrors = null;
 let errors = 0;
@@ -9974,18 +10309,18 @@ break;
 }
 }
 else {
-validate602.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate616.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate602.errors = vErrors;
+validate616.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawTransactionTransactionHashParam = validate604;
-const schema228 = {"$ref":"hash32.json","$id":"validateDebugGetRawTransactionTransactionHashParam"};
+export const validateDebugGetRawTransactionTransactionHashParam = validate618;
+const schema235 = {"$ref":"hash32.json","$id":"validateDebugGetRawTransactionTransactionHashParam"};
 
-function validate604(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate618(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawTransactionTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9993,14 +10328,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate604.errors = vErrors;
+validate618.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawTransactionResult = validate606;
-const schema229 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes.json"}],"$id":"validateDebugGetRawTransactionResult"};
+export const validateDebugGetRawTransactionResult = validate620;
+const schema236 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes.json"}],"$id":"validateDebugGetRawTransactionResult"};
 
-function validate606(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate620(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -10042,7 +10377,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate606.errors = vErrors;
+validate620.errors = vErrors;
 return false;
 }
 else {
@@ -10056,15 +10391,15 @@ vErrors = null;
 }
 }
 }
-validate606.errors = vErrors;
+validate620.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugListPeersInfoResult = validate609;
-const schema230 = {"type":"array","items":{"$ref":"PeerInfo.json"},"$id":"validateDebugListPeersInfoResult"};
-const schema231 = {"title":"PeerInfo","type":"object","description":"Debug details of a peer: the Peer fields plus what its Hello and eth Status messages announced. Fields the peer has not sent yet are null. (The original node returned one free-text string per peer.)","properties":{"id":{"type":"string","description":"Connection identifier, the remote host:port."},"remoteAddress":{"type":"string"},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"incomingConnection":{"type":"boolean"},"status":{"type":"string","enum":["Connecting","Handshaking","Handshaked","Idle","Disconnected"]},"foundBy":{"type":"string","enum":["static","discovery","dns","inbound"],"description":"How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."},"score":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0,"maximum":100,"description":"0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."}]},"clientId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]},"capabilities":{"type":"array","items":{"type":"string"},"description":"Capabilities from the Hello message, e.g. eth/68, snap/1."},"networkId":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"genesisHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"bestBlockHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"maxBlockNumber":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"totalDifficulty":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"forkAccepted":{"oneOf":[{"$ref":"notFound.json"},{"type":"boolean","description":"Whether the peer passed the fork-id / DAO-fork check."}]}},"required":["id","remoteAddress","nodeId","incomingConnection","status","foundBy","score","clientId","capabilities","networkId","genesisHash","bestBlockHash","maxBlockNumber","totalDifficulty","forkAccepted"],"additionalProperties":false,"$id":"PeerInfo.json"};
+export const validateDebugListPeersInfoResult = validate623;
+const schema237 = {"type":"array","items":{"$ref":"PeerInfo.json"},"$id":"validateDebugListPeersInfoResult"};
+const schema238 = {"title":"PeerInfo","type":"object","description":"Debug details of a peer: the Peer fields plus what its Hello and eth Status messages announced. Fields the peer has not sent yet are null. (The original node returned one free-text string per peer.)","properties":{"id":{"type":"string","description":"Connection identifier, the remote host:port."},"remoteAddress":{"type":"string"},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"incomingConnection":{"type":"boolean"},"status":{"type":"string","enum":["Connecting","Handshaking","Handshaked","Idle","Disconnected"]},"foundBy":{"type":"string","enum":["static","discovery","dns","inbound"],"description":"How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."},"score":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0,"maximum":100,"description":"0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."}]},"clientId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]},"capabilities":{"type":"array","items":{"type":"string"},"description":"Capabilities from the Hello message, e.g. eth/68, snap/1."},"networkId":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"genesisHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"bestBlockHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"maxBlockNumber":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"totalDifficulty":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"forkAccepted":{"oneOf":[{"$ref":"notFound.json"},{"type":"boolean","description":"Whether the peer passed the fork-id / DAO-fork check."}]}},"required":["id","remoteAddress","nodeId","incomingConnection","status","foundBy","score","clientId","capabilities","networkId","genesisHash","bestBlockHash","maxBlockNumber","totalDifficulty","forkAccepted"],"additionalProperties":false,"$id":"PeerInfo.json"};
 
-function validate610(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate624(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="PeerInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10072,14 +10407,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((((((data.id === undefined) && (missing0 = "id")) || ((data.remoteAddress === undefined) && (missing0 = "remoteAddress"))) || ((data.nodeId === undefined) && (missing0 = "nodeId"))) || ((data.incomingConnection === undefined) && (missing0 = "incomingConnection"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.foundBy === undefined) && (missing0 = "foundBy"))) || ((data.score === undefined) && (missing0 = "score"))) || ((data.clientId === undefined) && (missing0 = "clientId"))) || ((data.capabilities === undefined) && (missing0 = "capabilities"))) || ((data.networkId === undefined) && (missing0 = "networkId"))) || ((data.genesisHash === undefined) && (missing0 = "genesisHash"))) || ((data.bestBlockHash === undefined) && (missing0 = "bestBlockHash"))) || ((data.maxBlockNumber === undefined) && (missing0 = "maxBlockNumber"))) || ((data.totalDifficulty === undefined) && (missing0 = "totalDifficulty"))) || ((data.forkAccepted === undefined) && (missing0 = "forkAccepted"))){
-validate610.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate624.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema231.properties, key0))){
-validate610.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema238.properties, key0))){
+validate624.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10088,7 +10423,7 @@ if(_errs1 === errors){
 if(data.id !== undefined){
 const _errs2 = errors;
 if(typeof data.id !== "string"){
-validate610.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate624.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -10100,7 +10435,7 @@ if(valid0){
 if(data.remoteAddress !== undefined){
 const _errs4 = errors;
 if(typeof data.remoteAddress !== "string"){
-validate610.errors = [{instancePath:instancePath+"/remoteAddress",schemaPath:"#/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate624.errors = [{instancePath:instancePath+"/remoteAddress",schemaPath:"#/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -10170,7 +10505,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate610.errors = vErrors;
+validate624.errors = vErrors;
 return false;
 }
 else {
@@ -10193,7 +10528,7 @@ if(valid0){
 if(data.incomingConnection !== undefined){
 const _errs11 = errors;
 if(typeof data.incomingConnection !== "boolean"){
-validate610.errors = [{instancePath:instancePath+"/incomingConnection",schemaPath:"#/properties/incomingConnection/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate624.errors = [{instancePath:instancePath+"/incomingConnection",schemaPath:"#/properties/incomingConnection/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -10206,11 +10541,11 @@ if(data.status !== undefined){
 let data4 = data.status;
 const _errs13 = errors;
 if(typeof data4 !== "string"){
-validate610.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate624.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data4 === "Connecting") || (data4 === "Handshaking")) || (data4 === "Handshaked")) || (data4 === "Idle")) || (data4 === "Disconnected"))){
-validate610.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema231.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate624.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema238.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -10223,11 +10558,11 @@ if(data.foundBy !== undefined){
 let data5 = data.foundBy;
 const _errs15 = errors;
 if(typeof data5 !== "string"){
-validate610.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate624.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data5 === "static") || (data5 === "discovery")) || (data5 === "dns")) || (data5 === "inbound"))){
-validate610.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema231.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
+validate624.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema238.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -10309,7 +10644,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate610.errors = vErrors;
+validate624.errors = vErrors;
 return false;
 }
 else {
@@ -10376,7 +10711,7 @@ else {
 vErrors.push(err8);
 }
 errors++;
-validate610.errors = vErrors;
+validate624.errors = vErrors;
 return false;
 }
 else {
@@ -10406,7 +10741,7 @@ const len0 = data8.length;
 for(let i0=0; i0<len0; i0++){
 const _errs29 = errors;
 if(typeof data8[i0] !== "string"){
-validate610.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"#/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate624.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"#/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid4 = _errs29 === errors;
@@ -10416,7 +10751,7 @@ break;
 }
 }
 else {
-validate610.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate624.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10467,7 +10802,7 @@ else {
 vErrors.push(err9);
 }
 errors++;
-validate610.errors = vErrors;
+validate624.errors = vErrors;
 return false;
 }
 else {
@@ -10528,7 +10863,7 @@ else {
 vErrors.push(err10);
 }
 errors++;
-validate610.errors = vErrors;
+validate624.errors = vErrors;
 return false;
 }
 else {
@@ -10589,7 +10924,7 @@ else {
 vErrors.push(err11);
 }
 errors++;
-validate610.errors = vErrors;
+validate624.errors = vErrors;
 return false;
 }
 else {
@@ -10650,7 +10985,7 @@ else {
 vErrors.push(err12);
 }
 errors++;
-validate610.errors = vErrors;
+validate624.errors = vErrors;
 return false;
 }
 else {
@@ -10711,7 +11046,7 @@ else {
 vErrors.push(err13);
 }
 errors++;
-validate610.errors = vErrors;
+validate624.errors = vErrors;
 return false;
 }
 else {
@@ -10778,7 +11113,7 @@ else {
 vErrors.push(err15);
 }
 errors++;
-validate610.errors = vErrors;
+validate624.errors = vErrors;
 return false;
 }
 else {
@@ -10815,16 +11150,16 @@ var valid0 = true;
 }
 }
 else {
-validate610.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate624.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate610.errors = vErrors;
+validate624.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate609(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate623(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugListPeersInfoResult" */;
 let vErrors = null;
 let errors = 0;
@@ -10834,8 +11169,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate610(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate610.errors : vErrors.concat(validate610.errors);
+if(!(validate624(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate624.errors : vErrors.concat(validate624.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -10845,48 +11180,48 @@ break;
 }
 }
 else {
-validate609.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate623.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate609.errors = vErrors;
+validate623.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtBlockParam = validate626;
-const schema232 = {"$ref":"TestBlockHashOrNumber.json","$id":"validateDebugStorageRangeAtBlockParam"};
+export const validateDebugStorageRangeAtBlockParam = validate640;
+const schema239 = {"$ref":"TestBlockHashOrNumber.json","$id":"validateDebugStorageRangeAtBlockParam"};
 
-function validate626(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate640(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtBlockParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate575(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate575.errors : vErrors.concat(validate575.errors);
+if(!(validate589(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate589.errors : vErrors.concat(validate589.errors);
 errors = vErrors.length;
 }
-validate626.errors = vErrors;
+validate640.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtTxIndexParam = validate628;
-const schema233 = {"$ref":"TestQuantity.json","$id":"validateDebugStorageRangeAtTxIndexParam"};
+export const validateDebugStorageRangeAtTxIndexParam = validate642;
+const schema240 = {"$ref":"TestQuantity.json","$id":"validateDebugStorageRangeAtTxIndexParam"};
 
-function validate628(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate642(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtTxIndexParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate577(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
+if(!(validate591(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
 errors = vErrors.length;
 }
-validate628.errors = vErrors;
+validate642.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtAddressParam = validate630;
-const schema234 = {"$ref":"address.json","$id":"validateDebugStorageRangeAtAddressParam"};
+export const validateDebugStorageRangeAtAddressParam = validate644;
+const schema241 = {"$ref":"address.json","$id":"validateDebugStorageRangeAtAddressParam"};
 
-function validate630(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate644(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10894,14 +11229,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate630.errors = vErrors;
+validate644.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtBeginParam = validate632;
-const schema235 = {"$ref":"bytes.json","$id":"validateDebugStorageRangeAtBeginParam"};
+export const validateDebugStorageRangeAtBeginParam = validate646;
+const schema242 = {"$ref":"bytes.json","$id":"validateDebugStorageRangeAtBeginParam"};
 
-function validate632(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate646(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtBeginParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10909,30 +11244,30 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate632.errors = vErrors;
+validate646.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtMaxResultsParam = validate634;
-const schema236 = {"$ref":"TestQuantity.json","$id":"validateDebugStorageRangeAtMaxResultsParam"};
+export const validateDebugStorageRangeAtMaxResultsParam = validate648;
+const schema243 = {"$ref":"TestQuantity.json","$id":"validateDebugStorageRangeAtMaxResultsParam"};
 
-function validate634(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate648(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtMaxResultsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate577(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
+if(!(validate591(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
 errors = vErrors.length;
 }
-validate634.errors = vErrors;
+validate648.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtResult = validate636;
-const schema237 = {"$ref":"StorageRange.json","$id":"validateDebugStorageRangeAtResult"};
-const schema238 = {"title":"StorageRange","type":"object","description":"One page of an account's storage. storage maps keccak256(slot) to the slot and its value (both 32 bytes; key is null when the node does not know the slot preimage). Zero values are never listed. complete is true when nothing follows; then nextKey is null, otherwise it is the begin of the next page.","properties":{"complete":{"type":"boolean"},"storage":{"type":"object","additionalProperties":{"type":"object","properties":{"key":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes32.json"}]},"value":{"$ref":"bytes32.json"}},"required":["key","value"],"additionalProperties":false}},"nextKey":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes32.json"}]}},"required":["complete","storage","nextKey"],"additionalProperties":false,"$id":"StorageRange.json"};
+export const validateDebugStorageRangeAtResult = validate650;
+const schema244 = {"$ref":"StorageRange.json","$id":"validateDebugStorageRangeAtResult"};
+const schema245 = {"title":"StorageRange","type":"object","description":"One page of an account's storage. storage maps keccak256(slot) to the slot and its value (both 32 bytes; key is null when the node does not know the slot preimage). Zero values are never listed. complete is true when nothing follows; then nextKey is null, otherwise it is the begin of the next page.","properties":{"complete":{"type":"boolean"},"storage":{"type":"object","additionalProperties":{"type":"object","properties":{"key":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes32.json"}]},"value":{"$ref":"bytes32.json"}},"required":["key","value"],"additionalProperties":false}},"nextKey":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes32.json"}]}},"required":["complete","storage","nextKey"],"additionalProperties":false,"$id":"StorageRange.json"};
 
-function validate637(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate651(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="StorageRange.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10940,14 +11275,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.complete === undefined) && (missing0 = "complete")) || ((data.storage === undefined) && (missing0 = "storage"))) || ((data.nextKey === undefined) && (missing0 = "nextKey"))){
-validate637.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate651.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "complete") || (key0 === "storage")) || (key0 === "nextKey"))){
-validate637.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate651.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10956,7 +11291,7 @@ if(_errs1 === errors){
 if(data.complete !== undefined){
 const _errs2 = errors;
 if(typeof data.complete !== "boolean"){
-validate637.errors = [{instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate651.errors = [{instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -10977,14 +11312,14 @@ if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if(((data2.key === undefined) && (missing1 = "key")) || ((data2.value === undefined) && (missing1 = "value"))){
-validate637.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate651.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs9 = errors;
 for(const key2 in data2){
 if(!((key2 === "key") || (key2 === "value"))){
-validate637.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate651.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11031,7 +11366,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate637.errors = vErrors;
+validate651.errors = vErrors;
 return false;
 }
 else {
@@ -11067,7 +11402,7 @@ var valid2 = true;
 }
 }
 else {
-validate637.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate651.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -11078,7 +11413,7 @@ break;
 }
 }
 else {
-validate637.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate651.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -11129,7 +11464,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate637.errors = vErrors;
+validate651.errors = vErrors;
 return false;
 }
 else {
@@ -11154,31 +11489,31 @@ var valid0 = true;
 }
 }
 else {
-validate637.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate651.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate637.errors = vErrors;
+validate651.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate636(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate650(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate637(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate637.errors : vErrors.concat(validate637.errors);
+if(!(validate651(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate651.errors : vErrors.concat(validate651.errors);
 errors = vErrors.length;
 }
-validate636.errors = vErrors;
+validate650.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaGenerateCheckpointPrivateKeysParam = validate644;
-const schema239 = {"type":"array","items":{"$ref":"PrivateKey.json"},"$id":"validateQaGenerateCheckpointPrivateKeysParam"};
+export const validateQaGenerateCheckpointPrivateKeysParam = validate658;
+const schema246 = {"type":"array","items":{"$ref":"PrivateKey.json"},"$id":"validateQaGenerateCheckpointPrivateKeysParam"};
 
-function validate644(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate658(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaGenerateCheckpointPrivateKeysParam" */;
 let vErrors = null;
 let errors = 0;
@@ -11188,8 +11523,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate537(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate537.errors : vErrors.concat(validate537.errors);
+if(!(validate551(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate551.errors : vErrors.concat(validate551.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -11199,18 +11534,18 @@ break;
 }
 }
 else {
-validate644.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate658.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate644.errors = vErrors;
+validate658.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaGenerateCheckpointBlockHashParam = validate646;
-const schema240 = {"$ref":"hash32.json","$id":"validateQaGenerateCheckpointBlockHashParam"};
+export const validateQaGenerateCheckpointBlockHashParam = validate660;
+const schema247 = {"$ref":"hash32.json","$id":"validateQaGenerateCheckpointBlockHashParam"};
 
-function validate646(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate660(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaGenerateCheckpointBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -11218,14 +11553,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate646.errors = vErrors;
+validate660.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaGenerateCheckpointResult = validate648;
-const schema241 = {"$ref":"Checkpoint.json","$id":"validateQaGenerateCheckpointResult"};
+export const validateQaGenerateCheckpointResult = validate662;
+const schema248 = {"$ref":"Checkpoint.json","$id":"validateQaGenerateCheckpointResult"};
 
-function validate648(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate662(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaGenerateCheckpointResult" */;
 let vErrors = null;
 let errors = 0;
@@ -11233,15 +11568,15 @@ if(!(validate144(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
 errors = vErrors.length;
 }
-validate648.errors = vErrors;
+validate662.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaGetFederationMembersInfoResult = validate650;
-const schema242 = {"$ref":"FederationMembersInfo.json","$id":"validateQaGetFederationMembersInfoResult"};
-const schema243 = {"title":"FederationMembersInfo","type":"object","description":"The ECIP-1097 checkpointing federation configured on this node.","properties":{"membersPublicKeys":{"type":"array","items":{"$ref":"PublicKey.json"}}},"required":["membersPublicKeys"],"additionalProperties":false,"$id":"FederationMembersInfo.json"};
+export const validateQaGetFederationMembersInfoResult = validate664;
+const schema249 = {"$ref":"FederationMembersInfo.json","$id":"validateQaGetFederationMembersInfoResult"};
+const schema250 = {"title":"FederationMembersInfo","type":"object","description":"The ECIP-1097 checkpointing federation configured on this node.","properties":{"membersPublicKeys":{"type":"array","items":{"$ref":"PublicKey.json"}}},"required":["membersPublicKeys"],"additionalProperties":false,"$id":"FederationMembersInfo.json"};
 
-function validate651(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate665(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="FederationMembersInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -11249,14 +11584,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.membersPublicKeys === undefined) && (missing0 = "membersPublicKeys")){
-validate651.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate665.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "membersPublicKeys")){
-validate651.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate665.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11282,7 +11617,7 @@ break;
 }
 }
 else {
-validate651.errors = [{instancePath:instancePath+"/membersPublicKeys",schemaPath:"#/properties/membersPublicKeys/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate665.errors = [{instancePath:instancePath+"/membersPublicKeys",schemaPath:"#/properties/membersPublicKeys/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11291,31 +11626,31 @@ return false;
 }
 }
 else {
-validate651.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate665.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate651.errors = vErrors;
+validate665.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate650(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate664(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaGetFederationMembersInfoResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate651(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate651.errors : vErrors.concat(validate651.errors);
+if(!(validate665(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate665.errors : vErrors.concat(validate665.errors);
 errors = vErrors.length;
 }
-validate650.errors = vErrors;
+validate664.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaMineBlocksCountParam = validate654;
-const schema244 = {"oneOf":[{"type":"integer","minimum":1},{"$ref":"uint.json"}],"$id":"validateQaMineBlocksCountParam"};
+export const validateQaMineBlocksCountParam = validate668;
+const schema251 = {"oneOf":[{"type":"integer","minimum":1},{"$ref":"uint.json"}],"$id":"validateQaMineBlocksCountParam"};
 
-function validate654(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate668(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaMineBlocksCountParam" */;
 let vErrors = null;
 let errors = 0;
@@ -11377,7 +11712,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate654.errors = vErrors;
+validate668.errors = vErrors;
 return false;
 }
 else {
@@ -11391,29 +11726,29 @@ vErrors = null;
 }
 }
 }
-validate654.errors = vErrors;
+validate668.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaMineBlocksWithTransactionsParam = validate656;
-const schema245 = {"type":"boolean","$id":"validateQaMineBlocksWithTransactionsParam"};
+export const validateQaMineBlocksWithTransactionsParam = validate670;
+const schema252 = {"type":"boolean","$id":"validateQaMineBlocksWithTransactionsParam"};
 
-function validate656(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate670(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaMineBlocksWithTransactionsParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate656.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate670.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate656.errors = vErrors;
+validate670.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaMineBlocksParentHashParam = validate657;
-const schema246 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}],"$id":"validateQaMineBlocksParentHashParam"};
+export const validateQaMineBlocksParentHashParam = validate671;
+const schema253 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}],"$id":"validateQaMineBlocksParentHashParam"};
 
-function validate657(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate671(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaMineBlocksParentHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -11455,7 +11790,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate657.errors = vErrors;
+validate671.errors = vErrors;
 return false;
 }
 else {
@@ -11469,15 +11804,15 @@ vErrors = null;
 }
 }
 }
-validate657.errors = vErrors;
+validate671.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaMineBlocksResult = validate660;
-const schema247 = {"$ref":"QaMineBlocksResult.json","$id":"validateQaMineBlocksResult"};
-const schema248 = {"title":"QaMineBlocksResult","type":"object","description":"What the miner did with the order. MiningOrdered: the blocks are being mined. MinerIsWorking: an earlier order is still running, nothing new was ordered. MinerNotExist: this node runs no miner. MinerNotSupport: the configured miner cannot mine on demand. MiningError: the order failed; message says why.","properties":{"responseType":{"type":"string","enum":["MiningOrdered","MinerIsWorking","MinerNotExist","MinerNotSupport","MiningError"]},"message":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]}},"required":["responseType","message"],"additionalProperties":false,"$id":"QaMineBlocksResult.json"};
+export const validateQaMineBlocksResult = validate674;
+const schema254 = {"$ref":"QaMineBlocksResult.json","$id":"validateQaMineBlocksResult"};
+const schema255 = {"title":"QaMineBlocksResult","type":"object","description":"What the miner did with the order. MiningOrdered: the blocks are being mined. MinerIsWorking: an earlier order is still running, nothing new was ordered. MinerNotExist: this node runs no miner. MinerNotSupport: the configured miner cannot mine on demand. MiningError: the order failed; message says why.","properties":{"responseType":{"type":"string","enum":["MiningOrdered","MinerIsWorking","MinerNotExist","MinerNotSupport","MiningError"]},"message":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]}},"required":["responseType","message"],"additionalProperties":false,"$id":"QaMineBlocksResult.json"};
 
-function validate661(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate675(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="QaMineBlocksResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -11485,14 +11820,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.responseType === undefined) && (missing0 = "responseType")) || ((data.message === undefined) && (missing0 = "message"))){
-validate661.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate675.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "responseType") || (key0 === "message"))){
-validate661.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate675.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11502,11 +11837,11 @@ if(data.responseType !== undefined){
 let data0 = data.responseType;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate661.errors = [{instancePath:instancePath+"/responseType",schemaPath:"#/properties/responseType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate675.errors = [{instancePath:instancePath+"/responseType",schemaPath:"#/properties/responseType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data0 === "MiningOrdered") || (data0 === "MinerIsWorking")) || (data0 === "MinerNotExist")) || (data0 === "MinerNotSupport")) || (data0 === "MiningError"))){
-validate661.errors = [{instancePath:instancePath+"/responseType",schemaPath:"#/properties/responseType/enum",keyword:"enum",params:{allowedValues: schema248.properties.responseType.enum},message:"must be equal to one of the allowed values"}];
+validate675.errors = [{instancePath:instancePath+"/responseType",schemaPath:"#/properties/responseType/enum",keyword:"enum",params:{allowedValues: schema255.properties.responseType.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -11562,7 +11897,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate661.errors = vErrors;
+validate675.errors = vErrors;
 return false;
 }
 else {
@@ -11586,31 +11921,31 @@ var valid0 = true;
 }
 }
 else {
-validate661.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate675.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate661.errors = vErrors;
+validate675.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate660(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate674(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaMineBlocksResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate661(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate661.errors : vErrors.concat(validate661.errors);
+if(!(validate675(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate675.errors : vErrors.concat(validate675.errors);
 errors = vErrors.length;
 }
-validate660.errors = vErrors;
+validate674.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingGetLatestBlockCheckpointingIntervalParam = validate664;
-const schema249 = {"oneOf":[{"type":"integer","minimum":1,"maximum":2147483647},{"$ref":"uint.json"}],"$id":"validateCheckpointingGetLatestBlockCheckpointingIntervalParam"};
+export const validateCheckpointingGetLatestBlockCheckpointingIntervalParam = validate678;
+const schema256 = {"oneOf":[{"type":"integer","minimum":1,"maximum":2147483647},{"$ref":"uint.json"}],"$id":"validateCheckpointingGetLatestBlockCheckpointingIntervalParam"};
 
-function validate664(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate678(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingGetLatestBlockCheckpointingIntervalParam" */;
 let vErrors = null;
 let errors = 0;
@@ -11684,7 +12019,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate664.errors = vErrors;
+validate678.errors = vErrors;
 return false;
 }
 else {
@@ -11698,14 +12033,14 @@ vErrors = null;
 }
 }
 }
-validate664.errors = vErrors;
+validate678.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingGetLatestBlockParentCheckpointParam = validate666;
-const schema250 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}],"$id":"validateCheckpointingGetLatestBlockParentCheckpointParam"};
+export const validateCheckpointingGetLatestBlockParentCheckpointParam = validate680;
+const schema257 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}],"$id":"validateCheckpointingGetLatestBlockParentCheckpointParam"};
 
-function validate666(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate680(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingGetLatestBlockParentCheckpointParam" */;
 let vErrors = null;
 let errors = 0;
@@ -11747,7 +12082,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate666.errors = vErrors;
+validate680.errors = vErrors;
 return false;
 }
 else {
@@ -11761,15 +12096,15 @@ vErrors = null;
 }
 }
 }
-validate666.errors = vErrors;
+validate680.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingGetLatestBlockResult = validate669;
-const schema251 = {"$ref":"LatestCheckpointBlock.json","$id":"validateCheckpointingGetLatestBlockResult"};
-const schema252 = {"title":"LatestCheckpointBlock","type":"object","description":"The block the federation should checkpoint next, or block null when there is none.","properties":{"block":{"oneOf":[{"$ref":"notFound.json"},{"type":"object","properties":{"hash":{"$ref":"hash32.json"},"number":{"$ref":"uint.json"}},"required":["hash","number"],"additionalProperties":false}]}},"required":["block"],"additionalProperties":false,"$id":"LatestCheckpointBlock.json"};
+export const validateCheckpointingGetLatestBlockResult = validate683;
+const schema258 = {"$ref":"LatestCheckpointBlock.json","$id":"validateCheckpointingGetLatestBlockResult"};
+const schema259 = {"title":"LatestCheckpointBlock","type":"object","description":"The block the federation should checkpoint next, or block null when there is none.","properties":{"block":{"oneOf":[{"$ref":"notFound.json"},{"type":"object","properties":{"hash":{"$ref":"hash32.json"},"number":{"$ref":"uint.json"}},"required":["hash","number"],"additionalProperties":false}]}},"required":["block"],"additionalProperties":false,"$id":"LatestCheckpointBlock.json"};
 
-function validate670(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate684(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="LatestCheckpointBlock.json" */;
 let vErrors = null;
 let errors = 0;
@@ -11777,14 +12112,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.block === undefined) && (missing0 = "block")){
-validate670.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate684.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "block")){
-validate670.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate684.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11893,7 +12228,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate670.errors = vErrors;
+validate684.errors = vErrors;
 return false;
 }
 else {
@@ -11912,31 +12247,31 @@ vErrors = null;
 }
 }
 else {
-validate670.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate684.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate670.errors = vErrors;
+validate684.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate669(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate683(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingGetLatestBlockResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate670(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate670.errors : vErrors.concat(validate670.errors);
+if(!(validate684(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate684.errors : vErrors.concat(validate684.errors);
 errors = vErrors.length;
 }
-validate669.errors = vErrors;
+validate683.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingPushCheckpointBlockHashParam = validate675;
-const schema253 = {"$ref":"hash32.json","$id":"validateCheckpointingPushCheckpointBlockHashParam"};
+export const validateCheckpointingPushCheckpointBlockHashParam = validate689;
+const schema260 = {"$ref":"hash32.json","$id":"validateCheckpointingPushCheckpointBlockHashParam"};
 
-function validate675(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate689(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingPushCheckpointBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -11944,15 +12279,15 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate675.errors = vErrors;
+validate689.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingPushCheckpointSignaturesParam = validate677;
-const schema254 = {"type":"array","items":{"type":"string","pattern":"^(0x)?[0-9a-fA-F]{130}$"},"$id":"validateCheckpointingPushCheckpointSignaturesParam"};
+export const validateCheckpointingPushCheckpointSignaturesParam = validate691;
+const schema261 = {"type":"array","items":{"type":"string","pattern":"^(0x)?[0-9a-fA-F]{130}$"},"$id":"validateCheckpointingPushCheckpointSignaturesParam"};
 const pattern21 = new RegExp("^(0x)?[0-9a-fA-F]{130}$", "u");
 
-function validate677(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate691(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingPushCheckpointSignaturesParam" */;
 let vErrors = null;
 let errors = 0;
@@ -11966,12 +12301,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(!pattern21.test(data0)){
-validate677.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/pattern",keyword:"pattern",params:{pattern: "^(0x)?[0-9a-fA-F]{130}$"},message:"must match pattern \""+"^(0x)?[0-9a-fA-F]{130}$"+"\""}];
+validate691.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/pattern",keyword:"pattern",params:{pattern: "^(0x)?[0-9a-fA-F]{130}$"},message:"must match pattern \""+"^(0x)?[0-9a-fA-F]{130}$"+"\""}];
 return false;
 }
 }
 else {
-validate677.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate691.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11982,33 +12317,33 @@ break;
 }
 }
 else {
-validate677.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate691.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate677.errors = vErrors;
+validate691.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingPushCheckpointResult = validate678;
-const schema255 = {"type":"boolean","$id":"validateCheckpointingPushCheckpointResult"};
+export const validateCheckpointingPushCheckpointResult = validate692;
+const schema262 = {"type":"boolean","$id":"validateCheckpointingPushCheckpointResult"};
 
-function validate678(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate692(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingPushCheckpointResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate678.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate692.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate678.errors = vErrors;
+validate692.errors = vErrors;
 return errors === 0;
 }
 
-export const validateSvcGetAccountTransactionsAddressParam = validate679;
-const schema256 = {"$ref":"address.json","$id":"validateSvcGetAccountTransactionsAddressParam"};
+export const validateSvcGetAccountTransactionsAddressParam = validate693;
+const schema263 = {"$ref":"address.json","$id":"validateSvcGetAccountTransactionsAddressParam"};
 
-function validate679(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate693(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateSvcGetAccountTransactionsAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -12016,14 +12351,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate679.errors = vErrors;
+validate693.errors = vErrors;
 return errors === 0;
 }
 
-export const validateSvcGetAccountTransactionsFromBlockParam = validate681;
-const schema257 = {"$ref":"uint.json","$id":"validateSvcGetAccountTransactionsFromBlockParam"};
+export const validateSvcGetAccountTransactionsFromBlockParam = validate695;
+const schema264 = {"$ref":"uint.json","$id":"validateSvcGetAccountTransactionsFromBlockParam"};
 
-function validate681(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate695(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateSvcGetAccountTransactionsFromBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -12031,14 +12366,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate681.errors = vErrors;
+validate695.errors = vErrors;
 return errors === 0;
 }
 
-export const validateSvcGetAccountTransactionsToBlockParam = validate683;
-const schema258 = {"$ref":"uint.json","$id":"validateSvcGetAccountTransactionsToBlockParam"};
+export const validateSvcGetAccountTransactionsToBlockParam = validate697;
+const schema265 = {"$ref":"uint.json","$id":"validateSvcGetAccountTransactionsToBlockParam"};
 
-function validate683(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate697(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateSvcGetAccountTransactionsToBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -12046,16 +12381,16 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate683.errors = vErrors;
+validate697.errors = vErrors;
 return errors === 0;
 }
 
-export const validateSvcGetAccountTransactionsResult = validate685;
-const schema259 = {"$ref":"AccountTransactions.json","$id":"validateSvcGetAccountTransactionsResult"};
-const schema260 = {"title":"AccountTransactions","type":"object","description":"Transactions of one account: newest block first and, within a block, the last transaction first; then every matching pending transaction.","properties":{"transactions":{"type":"array","items":{"$ref":"AccountTransaction.json"}}},"required":["transactions"],"additionalProperties":false,"$id":"AccountTransactions.json"};
-const schema261 = {"title":"AccountTransaction","type":"object","description":"A Transaction plus its meaning for the queried account: isOutgoing (the account sent it), isPending (still in the pool), isCheckpointed (its block is at or below the latest ECIP-1097 checkpoint; false while pending), gasUsed (its own gas, null while pending) and timestamp (its block's, a hex quantity like every other timestamp; null while pending).","properties":{"type":{"type":"string","enum":["0x0","0x1"]},"hash":{"$ref":"hash32.json"},"nonce":{"$ref":"uint.json"},"blockHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"blockNumber":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"transactionIndex":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"value":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"gas":{"$ref":"uint.json"},"input":{"$ref":"bytes.json"},"chainId":{"$ref":"uint.json"},"accessList":{"$ref":"AccessList.json"},"v":{"$ref":"uint.json"},"r":{"$ref":"uint.json"},"s":{"$ref":"uint.json"},"yParity":{"$ref":"uint.json"},"isOutgoing":{"type":"boolean"},"isCheckpointed":{"type":"boolean"},"isPending":{"type":"boolean"},"gasUsed":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"timestamp":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]}},"required":["type","hash","nonce","blockHash","blockNumber","transactionIndex","from","to","value","gasPrice","gas","input","v","r","s","isOutgoing","isCheckpointed","isPending","gasUsed","timestamp"],"additionalProperties":false,"$id":"AccountTransaction.json"};
+export const validateSvcGetAccountTransactionsResult = validate699;
+const schema266 = {"$ref":"AccountTransactions.json","$id":"validateSvcGetAccountTransactionsResult"};
+const schema267 = {"title":"AccountTransactions","type":"object","description":"Transactions of one account: newest block first and, within a block, the last transaction first; then every matching pending transaction.","properties":{"transactions":{"type":"array","items":{"$ref":"AccountTransaction.json"}}},"required":["transactions"],"additionalProperties":false,"$id":"AccountTransactions.json"};
+const schema268 = {"title":"AccountTransaction","type":"object","description":"A Transaction plus its meaning for the queried account: isOutgoing (the account sent it), isPending (still in the pool), isCheckpointed (its block is at or below the latest ECIP-1097 checkpoint; false while pending), gasUsed (its own gas, null while pending) and timestamp (its block's, a hex quantity like every other timestamp; null while pending).","properties":{"type":{"type":"string","enum":["0x0","0x1"]},"hash":{"$ref":"hash32.json"},"nonce":{"$ref":"uint.json"},"blockHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"blockNumber":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"transactionIndex":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"value":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"gas":{"$ref":"uint.json"},"input":{"$ref":"bytes.json"},"chainId":{"$ref":"uint.json"},"accessList":{"$ref":"AccessList.json"},"v":{"$ref":"uint.json"},"r":{"$ref":"uint.json"},"s":{"$ref":"uint.json"},"yParity":{"$ref":"uint.json"},"isOutgoing":{"type":"boolean"},"isCheckpointed":{"type":"boolean"},"isPending":{"type":"boolean"},"gasUsed":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"timestamp":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]}},"required":["type","hash","nonce","blockHash","blockNumber","transactionIndex","from","to","value","gasPrice","gas","input","v","r","s","isOutgoing","isCheckpointed","isPending","gasUsed","timestamp"],"additionalProperties":false,"$id":"AccountTransaction.json"};
 
-function validate687(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate701(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AccountTransaction.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12063,14 +12398,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((((((((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.gasPrice === undefined) && (missing0 = "gasPrice"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.input === undefined) && (missing0 = "input"))) || ((data.v === undefined) && (missing0 = "v"))) || ((data.r === undefined) && (missing0 = "r"))) || ((data.s === undefined) && (missing0 = "s"))) || ((data.isOutgoing === undefined) && (missing0 = "isOutgoing"))) || ((data.isCheckpointed === undefined) && (missing0 = "isCheckpointed"))) || ((data.isPending === undefined) && (missing0 = "isPending"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))){
-validate687.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate701.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema261.properties, key0))){
-validate687.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema268.properties, key0))){
+validate701.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12080,11 +12415,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate687.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate701.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data0 === "0x0") || (data0 === "0x1"))){
-validate687.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema261.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate701.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema268.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -12158,7 +12493,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate687.errors = vErrors;
+validate701.errors = vErrors;
 return false;
 }
 else {
@@ -12219,7 +12554,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate687.errors = vErrors;
+validate701.errors = vErrors;
 return false;
 }
 else {
@@ -12280,7 +12615,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate687.errors = vErrors;
+validate701.errors = vErrors;
 return false;
 }
 else {
@@ -12353,7 +12688,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate687.errors = vErrors;
+validate701.errors = vErrors;
 return false;
 }
 else {
@@ -12496,7 +12831,7 @@ if(valid0){
 if(data.isOutgoing !== undefined){
 const _errs33 = errors;
 if(typeof data.isOutgoing !== "boolean"){
-validate687.errors = [{instancePath:instancePath+"/isOutgoing",schemaPath:"#/properties/isOutgoing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate701.errors = [{instancePath:instancePath+"/isOutgoing",schemaPath:"#/properties/isOutgoing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs33 === errors;
@@ -12508,7 +12843,7 @@ if(valid0){
 if(data.isCheckpointed !== undefined){
 const _errs35 = errors;
 if(typeof data.isCheckpointed !== "boolean"){
-validate687.errors = [{instancePath:instancePath+"/isCheckpointed",schemaPath:"#/properties/isCheckpointed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate701.errors = [{instancePath:instancePath+"/isCheckpointed",schemaPath:"#/properties/isCheckpointed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs35 === errors;
@@ -12520,7 +12855,7 @@ if(valid0){
 if(data.isPending !== undefined){
 const _errs37 = errors;
 if(typeof data.isPending !== "boolean"){
-validate687.errors = [{instancePath:instancePath+"/isPending",schemaPath:"#/properties/isPending/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate701.errors = [{instancePath:instancePath+"/isPending",schemaPath:"#/properties/isPending/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs37 === errors;
@@ -12570,7 +12905,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate687.errors = vErrors;
+validate701.errors = vErrors;
 return false;
 }
 else {
@@ -12631,7 +12966,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
-validate687.errors = vErrors;
+validate701.errors = vErrors;
 return false;
 }
 else {
@@ -12676,16 +13011,16 @@ var valid0 = true;
 }
 }
 else {
-validate687.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate701.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate687.errors = vErrors;
+validate701.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate686(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate700(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AccountTransactions.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12693,14 +13028,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.transactions === undefined) && (missing0 = "transactions")){
-validate686.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate700.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "transactions")){
-validate686.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate700.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12715,8 +13050,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate687(data0[i0], {instancePath:instancePath+"/transactions/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate687.errors : vErrors.concat(validate687.errors);
+if(!(validate701(data0[i0], {instancePath:instancePath+"/transactions/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate701.errors : vErrors.concat(validate701.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -12726,7 +13061,7 @@ break;
 }
 }
 else {
-validate686.errors = [{instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate700.errors = [{instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12735,31 +13070,31 @@ return false;
 }
 }
 else {
-validate686.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate700.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate686.errors = vErrors;
+validate700.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate685(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate699(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateSvcGetAccountTransactionsResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate686(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate686.errors : vErrors.concat(validate686.errors);
+if(!(validate700(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate700.errors : vErrors.concat(validate700.errors);
 errors = vErrors.length;
 }
-validate685.errors = vErrors;
+validate699.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMinerSetEtherbaseAddressParam = validate715;
-const schema262 = {"$ref":"address.json","$id":"validateMinerSetEtherbaseAddressParam"};
+export const validateMinerSetEtherbaseAddressParam = validate729;
+const schema269 = {"$ref":"address.json","$id":"validateMinerSetEtherbaseAddressParam"};
 
-function validate715(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate729(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMinerSetEtherbaseAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -12767,135 +13102,15 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate715.errors = vErrors;
-return errors === 0;
-}
-
-export const validateMinerSetEtherbaseResult = validate717;
-const schema263 = {"type":"boolean","$id":"validateMinerSetEtherbaseResult"};
-
-function validate717(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateMinerSetEtherbaseResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate717.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate717.errors = vErrors;
-return errors === 0;
-}
-
-export const validateTestGetLogHashTransactionHashParam = validate718;
-const schema264 = {"$ref":"hash32.json","$id":"validateTestGetLogHashTransactionHashParam"};
-
-function validate718(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestGetLogHashTransactionHashParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-errors = vErrors.length;
-}
-validate718.errors = vErrors;
-return errors === 0;
-}
-
-export const validateTestGetLogHashResult = validate720;
-const schema265 = {"$ref":"hash32.json","$id":"validateTestGetLogHashResult"};
-
-function validate720(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestGetLogHashResult" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-errors = vErrors.length;
-}
-validate720.errors = vErrors;
-return errors === 0;
-}
-
-export const validateTestImportRawBlockRawBlockParam = validate722;
-const schema266 = {"$ref":"bytes.json","$id":"validateTestImportRawBlockRawBlockParam"};
-
-function validate722(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestImportRawBlockRawBlockParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
-}
-validate722.errors = vErrors;
-return errors === 0;
-}
-
-export const validateTestImportRawBlockResult = validate724;
-const schema267 = {"$ref":"hash32.json","$id":"validateTestImportRawBlockResult"};
-
-function validate724(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestImportRawBlockResult" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-errors = vErrors.length;
-}
-validate724.errors = vErrors;
-return errors === 0;
-}
-
-export const validateTestMineBlocksCountParam = validate726;
-const schema268 = {"$ref":"TestQuantity.json","$id":"validateTestMineBlocksCountParam"};
-
-function validate726(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestMineBlocksCountParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate577(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
-errors = vErrors.length;
-}
-validate726.errors = vErrors;
-return errors === 0;
-}
-
-export const validateTestMineBlocksResult = validate728;
-const schema269 = {"type":"boolean","$id":"validateTestMineBlocksResult"};
-
-function validate728(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestMineBlocksResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate728.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate728.errors = vErrors;
-return errors === 0;
-}
-
-export const validateTestModifyTimestampTimestampParam = validate729;
-const schema270 = {"$ref":"TestQuantity.json","$id":"validateTestModifyTimestampTimestampParam"};
-
-function validate729(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestModifyTimestampTimestampParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate577(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
-errors = vErrors.length;
-}
 validate729.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestModifyTimestampResult = validate731;
-const schema271 = {"type":"boolean","$id":"validateTestModifyTimestampResult"};
+export const validateMinerSetEtherbaseResult = validate731;
+const schema270 = {"type":"boolean","$id":"validateMinerSetEtherbaseResult"};
 
 function validate731(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestModifyTimestampResult" */;
+/*# sourceURL="validateMinerSetEtherbaseResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
@@ -12906,42 +13121,162 @@ validate731.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestRewindToBlockBlockNumberParam = validate732;
-const schema272 = {"$ref":"TestQuantity.json","$id":"validateTestRewindToBlockBlockNumberParam"};
+export const validateTestGetLogHashTransactionHashParam = validate732;
+const schema271 = {"$ref":"hash32.json","$id":"validateTestGetLogHashTransactionHashParam"};
 
 function validate732(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestRewindToBlockBlockNumberParam" */;
+/*# sourceURL="validateTestGetLogHashTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate577(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
+if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
 validate732.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestRewindToBlockResult = validate734;
-const schema273 = {"type":"boolean","$id":"validateTestRewindToBlockResult"};
+export const validateTestGetLogHashResult = validate734;
+const schema272 = {"$ref":"hash32.json","$id":"validateTestGetLogHashResult"};
 
 function validate734(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestRewindToBlockResult" */;
+/*# sourceURL="validateTestGetLogHashResult" */;
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-validate734.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
+if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
 }
 validate734.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestSetChainParamsChainParamsParam = validate735;
-const schema274 = {"$ref":"ChainParams.json","$id":"validateTestSetChainParamsChainParamsParam"};
-const schema275 = {"title":"ChainParams","type":"object","description":"A test chain as retesteth describes it: the genesis header fields, the fork schedule, the seal engine and the pre-state.","properties":{"genesis":{"$ref":"ChainParamsGenesis.json"},"params":{"$ref":"ChainParamsForks.json"},"sealEngine":{"type":"string","enum":["NoProof","NoReward","Ethash"],"description":"NoProof (default): skip the proof-of-work check. NoReward: NoProof without block rewards (state tests). Ethash: full validation."},"accounts":{"type":"object","additionalProperties":{"$ref":"ChainParamsAccount.json"}}},"required":["genesis","params","accounts"],"additionalProperties":false,"$id":"ChainParams.json"};
-const schema276 = {"title":"ChainParamsGenesis","type":"object","description":"The genesis fields retesteth sets. Everything else is implied: number 0, zero parent hash, gasUsed 0, empty bloom, empty transaction/receipt/uncle roots, and stateRoot computed from accounts. London-style fields (baseFeePerGas) are refused: Ethereum Classic has no London.","properties":{"author":{"$ref":"address.json"},"difficulty":{"$ref":"TestQuantity.json"},"gasLimit":{"$ref":"TestQuantity.json"},"extraData":{"$ref":"bytes.json"},"timestamp":{"$ref":"TestQuantity.json"},"nonce":{"$ref":"bytes8.json"},"mixHash":{"$ref":"hash32.json"}},"required":["author","difficulty","gasLimit","extraData","timestamp","nonce","mixHash"],"additionalProperties":false,"$id":"ChainParamsGenesis.json"};
+export const validateTestImportRawBlockRawBlockParam = validate736;
+const schema273 = {"$ref":"bytes.json","$id":"validateTestImportRawBlockRawBlockParam"};
 
-function validate737(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate736(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTestImportRawBlockRawBlockParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+validate736.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTestImportRawBlockResult = validate738;
+const schema274 = {"$ref":"hash32.json","$id":"validateTestImportRawBlockResult"};
+
+function validate738(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTestImportRawBlockResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+validate738.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTestMineBlocksCountParam = validate740;
+const schema275 = {"$ref":"TestQuantity.json","$id":"validateTestMineBlocksCountParam"};
+
+function validate740(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTestMineBlocksCountParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate591(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
+errors = vErrors.length;
+}
+validate740.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTestMineBlocksResult = validate742;
+const schema276 = {"type":"boolean","$id":"validateTestMineBlocksResult"};
+
+function validate742(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTestMineBlocksResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate742.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate742.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTestModifyTimestampTimestampParam = validate743;
+const schema277 = {"$ref":"TestQuantity.json","$id":"validateTestModifyTimestampTimestampParam"};
+
+function validate743(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTestModifyTimestampTimestampParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate591(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
+errors = vErrors.length;
+}
+validate743.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTestModifyTimestampResult = validate745;
+const schema278 = {"type":"boolean","$id":"validateTestModifyTimestampResult"};
+
+function validate745(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTestModifyTimestampResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate745.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate745.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTestRewindToBlockBlockNumberParam = validate746;
+const schema279 = {"$ref":"TestQuantity.json","$id":"validateTestRewindToBlockBlockNumberParam"};
+
+function validate746(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTestRewindToBlockBlockNumberParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate591(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
+errors = vErrors.length;
+}
+validate746.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTestRewindToBlockResult = validate748;
+const schema280 = {"type":"boolean","$id":"validateTestRewindToBlockResult"};
+
+function validate748(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTestRewindToBlockResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate748.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate748.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTestSetChainParamsChainParamsParam = validate749;
+const schema281 = {"$ref":"ChainParams.json","$id":"validateTestSetChainParamsChainParamsParam"};
+const schema282 = {"title":"ChainParams","type":"object","description":"A test chain as retesteth describes it: the genesis header fields, the fork schedule, the seal engine and the pre-state.","properties":{"genesis":{"$ref":"ChainParamsGenesis.json"},"params":{"$ref":"ChainParamsForks.json"},"sealEngine":{"type":"string","enum":["NoProof","NoReward","Ethash"],"description":"NoProof (default): skip the proof-of-work check. NoReward: NoProof without block rewards (state tests). Ethash: full validation."},"accounts":{"type":"object","additionalProperties":{"$ref":"ChainParamsAccount.json"}}},"required":["genesis","params","accounts"],"additionalProperties":false,"$id":"ChainParams.json"};
+const schema283 = {"title":"ChainParamsGenesis","type":"object","description":"The genesis fields retesteth sets. Everything else is implied: number 0, zero parent hash, gasUsed 0, empty bloom, empty transaction/receipt/uncle roots, and stateRoot computed from accounts. London-style fields (baseFeePerGas) are refused: Ethereum Classic has no London.","properties":{"author":{"$ref":"address.json"},"difficulty":{"$ref":"TestQuantity.json"},"gasLimit":{"$ref":"TestQuantity.json"},"extraData":{"$ref":"bytes.json"},"timestamp":{"$ref":"TestQuantity.json"},"nonce":{"$ref":"bytes8.json"},"mixHash":{"$ref":"hash32.json"}},"required":["author","difficulty","gasLimit","extraData","timestamp","nonce","mixHash"],"additionalProperties":false,"$id":"ChainParamsGenesis.json"};
+
+function validate751(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ChainParamsGenesis.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12949,14 +13284,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.author === undefined) && (missing0 = "author")) || ((data.difficulty === undefined) && (missing0 = "difficulty"))) || ((data.gasLimit === undefined) && (missing0 = "gasLimit"))) || ((data.extraData === undefined) && (missing0 = "extraData"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.mixHash === undefined) && (missing0 = "mixHash"))){
-validate737.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate751.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "author") || (key0 === "difficulty")) || (key0 === "gasLimit")) || (key0 === "extraData")) || (key0 === "timestamp")) || (key0 === "nonce")) || (key0 === "mixHash"))){
-validate737.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate751.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12976,8 +13311,8 @@ var valid0 = true;
 if(valid0){
 if(data.difficulty !== undefined){
 const _errs3 = errors;
-if(!(validate577(data.difficulty, {instancePath:instancePath+"/difficulty",parentData:data,parentDataProperty:"difficulty",rootData}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
+if(!(validate591(data.difficulty, {instancePath:instancePath+"/difficulty",parentData:data,parentDataProperty:"difficulty",rootData}))){
+vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -12988,8 +13323,8 @@ var valid0 = true;
 if(valid0){
 if(data.gasLimit !== undefined){
 const _errs4 = errors;
-if(!(validate577(data.gasLimit, {instancePath:instancePath+"/gasLimit",parentData:data,parentDataProperty:"gasLimit",rootData}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
+if(!(validate591(data.gasLimit, {instancePath:instancePath+"/gasLimit",parentData:data,parentDataProperty:"gasLimit",rootData}))){
+vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -13012,8 +13347,8 @@ var valid0 = true;
 if(valid0){
 if(data.timestamp !== undefined){
 const _errs6 = errors;
-if(!(validate577(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
+if(!(validate591(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -13055,17 +13390,17 @@ var valid0 = true;
 }
 }
 else {
-validate737.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate751.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate737.errors = vErrors;
+validate751.errors = vErrors;
 return errors === 0;
 }
 
-const schema277 = {"title":"ChainParamsForks","type":"object","description":"The fork schedule, in either dialect. Fork-name dialect: fork is an Ethereum fork name (Frontier … Berlin), a transition name such as FrontierToHomesteadAt5, an ETC name (ETC_Atlantis, ETC_Agharta, ETC_Phoenix, ETC_Magneto, ETC_Mystique) or any of these with +EIP suffixes. Classic dialect: one …ForkBlock number per fork; an absent fork never activates. Ethereum names apply Ethereum rules (rewards, difficulty bomb, DAO fork); ETC rules come only from the ETC_ names. Unknown extra keys are ignored.","properties":{"fork":{"type":"string"},"chainID":{"$ref":"TestQuantity.json"},"homesteadForkBlock":{"$ref":"TestQuantity.json"},"EIP150ForkBlock":{"$ref":"TestQuantity.json"},"EIP158ForkBlock":{"$ref":"TestQuantity.json"},"byzantiumForkBlock":{"$ref":"TestQuantity.json"},"constantinopleForkBlock":{"$ref":"TestQuantity.json"},"constantinopleFixForkBlock":{"$ref":"TestQuantity.json"},"istanbulForkBlock":{"$ref":"TestQuantity.json"},"berlinForkBlock":{"$ref":"TestQuantity.json"},"londonForkBlock":{"$ref":"TestQuantity.json"},"daoHardforkBlock":{"$ref":"TestQuantity.json"},"accountStartNonce":{"$ref":"TestQuantity.json"},"allowFutureBlocks":{"type":"boolean"},"blockReward":{"$ref":"TestQuantity.json"}},"required":[],"additionalProperties":true,"$id":"ChainParamsForks.json"};
+const schema284 = {"title":"ChainParamsForks","type":"object","description":"The fork schedule, in either dialect. Fork-name dialect: fork is an Ethereum fork name (Frontier … Berlin), a transition name such as FrontierToHomesteadAt5, an ETC name (ETC_Atlantis, ETC_Agharta, ETC_Phoenix, ETC_Magneto, ETC_Mystique) or any of these with +EIP suffixes. Classic dialect: one …ForkBlock number per fork; an absent fork never activates. Ethereum names apply Ethereum rules (rewards, difficulty bomb, DAO fork); ETC rules come only from the ETC_ names. Unknown extra keys are ignored.","properties":{"fork":{"type":"string"},"chainID":{"$ref":"TestQuantity.json"},"homesteadForkBlock":{"$ref":"TestQuantity.json"},"EIP150ForkBlock":{"$ref":"TestQuantity.json"},"EIP158ForkBlock":{"$ref":"TestQuantity.json"},"byzantiumForkBlock":{"$ref":"TestQuantity.json"},"constantinopleForkBlock":{"$ref":"TestQuantity.json"},"constantinopleFixForkBlock":{"$ref":"TestQuantity.json"},"istanbulForkBlock":{"$ref":"TestQuantity.json"},"berlinForkBlock":{"$ref":"TestQuantity.json"},"londonForkBlock":{"$ref":"TestQuantity.json"},"daoHardforkBlock":{"$ref":"TestQuantity.json"},"accountStartNonce":{"$ref":"TestQuantity.json"},"allowFutureBlocks":{"type":"boolean"},"blockReward":{"$ref":"TestQuantity.json"}},"required":[],"additionalProperties":true,"$id":"ChainParamsForks.json"};
 
-function validate746(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate760(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ChainParamsForks.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13074,7 +13409,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.fork !== undefined){
 const _errs2 = errors;
 if(typeof data.fork !== "string"){
-validate746.errors = [{instancePath:instancePath+"/fork",schemaPath:"#/properties/fork/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate760.errors = [{instancePath:instancePath+"/fork",schemaPath:"#/properties/fork/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -13085,8 +13420,8 @@ var valid0 = true;
 if(valid0){
 if(data.chainID !== undefined){
 const _errs4 = errors;
-if(!(validate577(data.chainID, {instancePath:instancePath+"/chainID",parentData:data,parentDataProperty:"chainID",rootData}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
+if(!(validate591(data.chainID, {instancePath:instancePath+"/chainID",parentData:data,parentDataProperty:"chainID",rootData}))){
+vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -13097,8 +13432,8 @@ var valid0 = true;
 if(valid0){
 if(data.homesteadForkBlock !== undefined){
 const _errs5 = errors;
-if(!(validate577(data.homesteadForkBlock, {instancePath:instancePath+"/homesteadForkBlock",parentData:data,parentDataProperty:"homesteadForkBlock",rootData}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
+if(!(validate591(data.homesteadForkBlock, {instancePath:instancePath+"/homesteadForkBlock",parentData:data,parentDataProperty:"homesteadForkBlock",rootData}))){
+vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -13109,8 +13444,8 @@ var valid0 = true;
 if(valid0){
 if(data.EIP150ForkBlock !== undefined){
 const _errs6 = errors;
-if(!(validate577(data.EIP150ForkBlock, {instancePath:instancePath+"/EIP150ForkBlock",parentData:data,parentDataProperty:"EIP150ForkBlock",rootData}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
+if(!(validate591(data.EIP150ForkBlock, {instancePath:instancePath+"/EIP150ForkBlock",parentData:data,parentDataProperty:"EIP150ForkBlock",rootData}))){
+vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -13121,8 +13456,8 @@ var valid0 = true;
 if(valid0){
 if(data.EIP158ForkBlock !== undefined){
 const _errs7 = errors;
-if(!(validate577(data.EIP158ForkBlock, {instancePath:instancePath+"/EIP158ForkBlock",parentData:data,parentDataProperty:"EIP158ForkBlock",rootData}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
+if(!(validate591(data.EIP158ForkBlock, {instancePath:instancePath+"/EIP158ForkBlock",parentData:data,parentDataProperty:"EIP158ForkBlock",rootData}))){
+vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs7 === errors;
@@ -13133,8 +13468,8 @@ var valid0 = true;
 if(valid0){
 if(data.byzantiumForkBlock !== undefined){
 const _errs8 = errors;
-if(!(validate577(data.byzantiumForkBlock, {instancePath:instancePath+"/byzantiumForkBlock",parentData:data,parentDataProperty:"byzantiumForkBlock",rootData}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
+if(!(validate591(data.byzantiumForkBlock, {instancePath:instancePath+"/byzantiumForkBlock",parentData:data,parentDataProperty:"byzantiumForkBlock",rootData}))){
+vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -13145,8 +13480,8 @@ var valid0 = true;
 if(valid0){
 if(data.constantinopleForkBlock !== undefined){
 const _errs9 = errors;
-if(!(validate577(data.constantinopleForkBlock, {instancePath:instancePath+"/constantinopleForkBlock",parentData:data,parentDataProperty:"constantinopleForkBlock",rootData}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
+if(!(validate591(data.constantinopleForkBlock, {instancePath:instancePath+"/constantinopleForkBlock",parentData:data,parentDataProperty:"constantinopleForkBlock",rootData}))){
+vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs9 === errors;
@@ -13157,8 +13492,8 @@ var valid0 = true;
 if(valid0){
 if(data.constantinopleFixForkBlock !== undefined){
 const _errs10 = errors;
-if(!(validate577(data.constantinopleFixForkBlock, {instancePath:instancePath+"/constantinopleFixForkBlock",parentData:data,parentDataProperty:"constantinopleFixForkBlock",rootData}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
+if(!(validate591(data.constantinopleFixForkBlock, {instancePath:instancePath+"/constantinopleFixForkBlock",parentData:data,parentDataProperty:"constantinopleFixForkBlock",rootData}))){
+vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs10 === errors;
@@ -13169,8 +13504,8 @@ var valid0 = true;
 if(valid0){
 if(data.istanbulForkBlock !== undefined){
 const _errs11 = errors;
-if(!(validate577(data.istanbulForkBlock, {instancePath:instancePath+"/istanbulForkBlock",parentData:data,parentDataProperty:"istanbulForkBlock",rootData}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
+if(!(validate591(data.istanbulForkBlock, {instancePath:instancePath+"/istanbulForkBlock",parentData:data,parentDataProperty:"istanbulForkBlock",rootData}))){
+vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs11 === errors;
@@ -13181,8 +13516,8 @@ var valid0 = true;
 if(valid0){
 if(data.berlinForkBlock !== undefined){
 const _errs12 = errors;
-if(!(validate577(data.berlinForkBlock, {instancePath:instancePath+"/berlinForkBlock",parentData:data,parentDataProperty:"berlinForkBlock",rootData}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
+if(!(validate591(data.berlinForkBlock, {instancePath:instancePath+"/berlinForkBlock",parentData:data,parentDataProperty:"berlinForkBlock",rootData}))){
+vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs12 === errors;
@@ -13193,8 +13528,8 @@ var valid0 = true;
 if(valid0){
 if(data.londonForkBlock !== undefined){
 const _errs13 = errors;
-if(!(validate577(data.londonForkBlock, {instancePath:instancePath+"/londonForkBlock",parentData:data,parentDataProperty:"londonForkBlock",rootData}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
+if(!(validate591(data.londonForkBlock, {instancePath:instancePath+"/londonForkBlock",parentData:data,parentDataProperty:"londonForkBlock",rootData}))){
+vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs13 === errors;
@@ -13205,8 +13540,8 @@ var valid0 = true;
 if(valid0){
 if(data.daoHardforkBlock !== undefined){
 const _errs14 = errors;
-if(!(validate577(data.daoHardforkBlock, {instancePath:instancePath+"/daoHardforkBlock",parentData:data,parentDataProperty:"daoHardforkBlock",rootData}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
+if(!(validate591(data.daoHardforkBlock, {instancePath:instancePath+"/daoHardforkBlock",parentData:data,parentDataProperty:"daoHardforkBlock",rootData}))){
+vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs14 === errors;
@@ -13217,8 +13552,8 @@ var valid0 = true;
 if(valid0){
 if(data.accountStartNonce !== undefined){
 const _errs15 = errors;
-if(!(validate577(data.accountStartNonce, {instancePath:instancePath+"/accountStartNonce",parentData:data,parentDataProperty:"accountStartNonce",rootData}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
+if(!(validate591(data.accountStartNonce, {instancePath:instancePath+"/accountStartNonce",parentData:data,parentDataProperty:"accountStartNonce",rootData}))){
+vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs15 === errors;
@@ -13230,7 +13565,7 @@ if(valid0){
 if(data.allowFutureBlocks !== undefined){
 const _errs16 = errors;
 if(typeof data.allowFutureBlocks !== "boolean"){
-validate746.errors = [{instancePath:instancePath+"/allowFutureBlocks",schemaPath:"#/properties/allowFutureBlocks/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate760.errors = [{instancePath:instancePath+"/allowFutureBlocks",schemaPath:"#/properties/allowFutureBlocks/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -13241,8 +13576,8 @@ var valid0 = true;
 if(valid0){
 if(data.blockReward !== undefined){
 const _errs18 = errors;
-if(!(validate577(data.blockReward, {instancePath:instancePath+"/blockReward",parentData:data,parentDataProperty:"blockReward",rootData}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
+if(!(validate591(data.blockReward, {instancePath:instancePath+"/blockReward",parentData:data,parentDataProperty:"blockReward",rootData}))){
+vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs18 === errors;
@@ -13266,17 +13601,17 @@ var valid0 = true;
 }
 }
 else {
-validate746.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate760.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate746.errors = vErrors;
+validate760.errors = vErrors;
 return errors === 0;
 }
 
-const schema278 = {"title":"ChainParamsAccount","type":"object","description":"A pre-state account. Absent fields are zero or empty. storage maps slot to value, both hex.","properties":{"balance":{"$ref":"TestQuantity.json"},"code":{"$ref":"bytes.json"},"nonce":{"$ref":"TestQuantity.json"},"storage":{"type":"object","additionalProperties":{"$ref":"TestQuantity.json"}}},"required":[],"additionalProperties":false,"$id":"ChainParamsAccount.json"};
+const schema285 = {"title":"ChainParamsAccount","type":"object","description":"A pre-state account. Absent fields are zero or empty. storage maps slot to value, both hex.","properties":{"balance":{"$ref":"TestQuantity.json"},"code":{"$ref":"bytes.json"},"nonce":{"$ref":"TestQuantity.json"},"storage":{"type":"object","additionalProperties":{"$ref":"TestQuantity.json"}}},"required":[],"additionalProperties":false,"$id":"ChainParamsAccount.json"};
 
-function validate761(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate775(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ChainParamsAccount.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13285,7 +13620,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "balance") || (key0 === "code")) || (key0 === "nonce")) || (key0 === "storage"))){
-validate761.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate775.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -13293,8 +13628,8 @@ break;
 if(_errs1 === errors){
 if(data.balance !== undefined){
 const _errs2 = errors;
-if(!(validate577(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
+if(!(validate591(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -13317,8 +13652,8 @@ var valid0 = true;
 if(valid0){
 if(data.nonce !== undefined){
 const _errs4 = errors;
-if(!(validate577(data.nonce, {instancePath:instancePath+"/nonce",parentData:data,parentDataProperty:"nonce",rootData}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
+if(!(validate591(data.nonce, {instancePath:instancePath+"/nonce",parentData:data,parentDataProperty:"nonce",rootData}))){
+vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -13334,8 +13669,8 @@ if(errors === _errs5){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key1 in data3){
 const _errs8 = errors;
-if(!(validate577(data3[key1], {instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
-vErrors = vErrors === null ? validate577.errors : vErrors.concat(validate577.errors);
+if(!(validate591(data3[key1], {instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
+vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -13345,7 +13680,7 @@ break;
 }
 }
 else {
-validate761.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate775.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -13360,16 +13695,16 @@ var valid0 = true;
 }
 }
 else {
-validate761.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate775.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate761.errors = vErrors;
+validate775.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate736(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate750(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ChainParams.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13377,14 +13712,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.genesis === undefined) && (missing0 = "genesis")) || ((data.params === undefined) && (missing0 = "params"))) || ((data.accounts === undefined) && (missing0 = "accounts"))){
-validate736.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate750.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "genesis") || (key0 === "params")) || (key0 === "sealEngine")) || (key0 === "accounts"))){
-validate736.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate750.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -13392,8 +13727,8 @@ break;
 if(_errs1 === errors){
 if(data.genesis !== undefined){
 const _errs2 = errors;
-if(!(validate737(data.genesis, {instancePath:instancePath+"/genesis",parentData:data,parentDataProperty:"genesis",rootData}))){
-vErrors = vErrors === null ? validate737.errors : vErrors.concat(validate737.errors);
+if(!(validate751(data.genesis, {instancePath:instancePath+"/genesis",parentData:data,parentDataProperty:"genesis",rootData}))){
+vErrors = vErrors === null ? validate751.errors : vErrors.concat(validate751.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -13404,8 +13739,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs3 = errors;
-if(!(validate746(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate746.errors : vErrors.concat(validate746.errors);
+if(!(validate760(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate760.errors : vErrors.concat(validate760.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -13418,11 +13753,11 @@ if(data.sealEngine !== undefined){
 let data2 = data.sealEngine;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate736.errors = [{instancePath:instancePath+"/sealEngine",schemaPath:"#/properties/sealEngine/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate750.errors = [{instancePath:instancePath+"/sealEngine",schemaPath:"#/properties/sealEngine/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data2 === "NoProof") || (data2 === "NoReward")) || (data2 === "Ethash"))){
-validate736.errors = [{instancePath:instancePath+"/sealEngine",schemaPath:"#/properties/sealEngine/enum",keyword:"enum",params:{allowedValues: schema275.properties.sealEngine.enum},message:"must be equal to one of the allowed values"}];
+validate750.errors = [{instancePath:instancePath+"/sealEngine",schemaPath:"#/properties/sealEngine/enum",keyword:"enum",params:{allowedValues: schema282.properties.sealEngine.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -13438,8 +13773,8 @@ if(errors === _errs6){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key1 in data3){
 const _errs9 = errors;
-if(!(validate761(data3[key1], {instancePath:instancePath+"/accounts/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
-vErrors = vErrors === null ? validate761.errors : vErrors.concat(validate761.errors);
+if(!(validate775(data3[key1], {instancePath:instancePath+"/accounts/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
+vErrors = vErrors === null ? validate775.errors : vErrors.concat(validate775.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs9 === errors;
@@ -13449,7 +13784,7 @@ break;
 }
 }
 else {
-validate736.errors = [{instancePath:instancePath+"/accounts",schemaPath:"#/properties/accounts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate750.errors = [{instancePath:instancePath+"/accounts",schemaPath:"#/properties/accounts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -13465,47 +13800,47 @@ var valid0 = true;
 }
 }
 else {
-validate736.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate750.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate736.errors = vErrors;
+validate750.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate735(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate749(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestSetChainParamsChainParamsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate736(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate736.errors : vErrors.concat(validate736.errors);
+if(!(validate750(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate750.errors : vErrors.concat(validate750.errors);
 errors = vErrors.length;
 }
-validate735.errors = vErrors;
+validate749.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestSetChainParamsResult = validate768;
-const schema279 = {"type":"boolean","$id":"validateTestSetChainParamsResult"};
+export const validateTestSetChainParamsResult = validate782;
+const schema286 = {"type":"boolean","$id":"validateTestSetChainParamsResult"};
 
-function validate768(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate782(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestSetChainParamsResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate768.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate782.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate768.errors = vErrors;
+validate782.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleCallCallParam = validate769;
-const schema280 = {"$ref":"IeleCallRequest.json","$id":"validateIeleCallCallParam"};
-const schema281 = {"title":"IeleCallRequest","type":"object","description":"A call to the IELE virtual machine: give function (with its arguments) to call a contract, or contractCode to run creation code.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"function":{"type":"string"},"contractCode":{"$ref":"bytes.json"},"arguments":{"type":"array","items":{"$ref":"bytes.json"}}},"required":[],"additionalProperties":false,"$id":"IeleCallRequest.json"};
+export const validateIeleCallCallParam = validate783;
+const schema287 = {"$ref":"IeleCallRequest.json","$id":"validateIeleCallCallParam"};
+const schema288 = {"title":"IeleCallRequest","type":"object","description":"A call to the IELE virtual machine: give function (with its arguments) to call a contract, or contractCode to run creation code.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"function":{"type":"string"},"contractCode":{"$ref":"bytes.json"},"arguments":{"type":"array","items":{"$ref":"bytes.json"}}},"required":[],"additionalProperties":false,"$id":"IeleCallRequest.json"};
 
-function validate770(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate784(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="IeleCallRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13514,7 +13849,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "from") || (key0 === "to")) || (key0 === "gas")) || (key0 === "gasPrice")) || (key0 === "value")) || (key0 === "function")) || (key0 === "contractCode")) || (key0 === "arguments"))){
-validate770.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate784.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -13573,7 +13908,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate770.errors = vErrors;
+validate784.errors = vErrors;
 return false;
 }
 else {
@@ -13632,7 +13967,7 @@ if(valid0){
 if(data.function !== undefined){
 const _errs10 = errors;
 if(typeof data.function !== "string"){
-validate770.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate784.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -13673,7 +14008,7 @@ break;
 }
 }
 else {
-validate770.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate784.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -13692,31 +14027,31 @@ var valid0 = true;
 }
 }
 else {
-validate770.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate784.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate770.errors = vErrors;
+validate784.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate769(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate783(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleCallCallParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate770(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate770.errors : vErrors.concat(validate770.errors);
+if(!(validate784(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate784.errors : vErrors.concat(validate784.errors);
 errors = vErrors.length;
 }
-validate769.errors = vErrors;
+validate783.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleCallBlockParam = validate780;
-const schema282 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateIeleCallBlockParam"};
+export const validateIeleCallBlockParam = validate794;
+const schema289 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateIeleCallBlockParam"};
 
-function validate780(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate794(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleCallBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -13724,14 +14059,14 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate780.errors = vErrors;
+validate794.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleCallResult = validate782;
-const schema283 = {"type":"array","items":{"$ref":"bytes.json"},"$id":"validateIeleCallResult"};
+export const validateIeleCallResult = validate796;
+const schema290 = {"type":"array","items":{"$ref":"bytes.json"},"$id":"validateIeleCallResult"};
 
-function validate782(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate796(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleCallResult" */;
 let vErrors = null;
 let errors = 0;
@@ -13752,19 +14087,19 @@ break;
 }
 }
 else {
-validate782.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate796.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate782.errors = vErrors;
+validate796.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleSendTransactionTransactionParam = validate784;
-const schema284 = {"$ref":"IeleTransactionRequest.json","$id":"validateIeleSendTransactionTransactionParam"};
-const schema285 = {"title":"IeleTransactionRequest","type":"object","description":"An IELE transaction for the node to sign with an unlocked account: give function (with its arguments) or contractCode. Absent gas, gasPrice and nonce are filled in as for eth_sendTransaction.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"nonce":{"$ref":"uint.json"},"function":{"type":"string"},"contractCode":{"$ref":"bytes.json"},"arguments":{"type":"array","items":{"$ref":"bytes.json"}}},"required":["from"],"additionalProperties":false,"$id":"IeleTransactionRequest.json"};
+export const validateIeleSendTransactionTransactionParam = validate798;
+const schema291 = {"$ref":"IeleTransactionRequest.json","$id":"validateIeleSendTransactionTransactionParam"};
+const schema292 = {"title":"IeleTransactionRequest","type":"object","description":"An IELE transaction for the node to sign with an unlocked account: give function (with its arguments) or contractCode. Absent gas, gasPrice and nonce are filled in as for eth_sendTransaction.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"nonce":{"$ref":"uint.json"},"function":{"type":"string"},"contractCode":{"$ref":"bytes.json"},"arguments":{"type":"array","items":{"$ref":"bytes.json"}}},"required":["from"],"additionalProperties":false,"$id":"IeleTransactionRequest.json"};
 
-function validate785(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate799(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="IeleTransactionRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13772,14 +14107,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.from === undefined) && (missing0 = "from")){
-validate785.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate799.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema285.properties, key0))){
-validate785.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema292.properties, key0))){
+validate799.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -13838,7 +14173,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate785.errors = vErrors;
+validate799.errors = vErrors;
 return false;
 }
 else {
@@ -13909,7 +14244,7 @@ if(valid0){
 if(data.function !== undefined){
 const _errs11 = errors;
 if(typeof data.function !== "string"){
-validate785.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate799.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -13950,7 +14285,7 @@ break;
 }
 }
 else {
-validate785.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate799.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -13971,31 +14306,31 @@ var valid0 = true;
 }
 }
 else {
-validate785.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate799.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate785.errors = vErrors;
+validate799.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate784(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate798(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleSendTransactionTransactionParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate785(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate785.errors : vErrors.concat(validate785.errors);
+if(!(validate799(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate799.errors : vErrors.concat(validate799.errors);
 errors = vErrors.length;
 }
-validate784.errors = vErrors;
+validate798.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleSendTransactionResult = validate796;
-const schema286 = {"$ref":"hash32.json","$id":"validateIeleSendTransactionResult"};
+export const validateIeleSendTransactionResult = validate810;
+const schema293 = {"$ref":"hash32.json","$id":"validateIeleSendTransactionResult"};
 
-function validate796(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate810(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleSendTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -14003,15 +14338,15 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate796.errors = vErrors;
+validate810.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMcpInitializeRequestParam = validate798;
-const schema287 = {"$ref":"McpInitializeRequest.json","$id":"validateMcpInitializeRequestParam"};
-const schema288 = {"title":"McpInitializeRequest","type":"object","description":"An MCP initialize request object (optional; its content is only informative: the server always answers with the one protocol version it speaks).","properties":{"protocolVersion":{"type":"string"},"capabilities":{"type":"object"},"clientInfo":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name"],"additionalProperties":true}},"required":[],"additionalProperties":true,"$id":"McpInitializeRequest.json"};
+export const validateMcpInitializeRequestParam = validate812;
+const schema294 = {"$ref":"McpInitializeRequest.json","$id":"validateMcpInitializeRequestParam"};
+const schema295 = {"title":"McpInitializeRequest","type":"object","description":"An MCP initialize request object (optional; its content is only informative: the server always answers with the one protocol version it speaks).","properties":{"protocolVersion":{"type":"string"},"capabilities":{"type":"object"},"clientInfo":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name"],"additionalProperties":true}},"required":[],"additionalProperties":true,"$id":"McpInitializeRequest.json"};
 
-function validate799(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate813(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpInitializeRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14020,7 +14355,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.protocolVersion !== undefined){
 const _errs2 = errors;
 if(typeof data.protocolVersion !== "string"){
-validate799.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate813.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -14033,7 +14368,7 @@ if(data.capabilities !== undefined){
 let data1 = data.capabilities;
 const _errs4 = errors;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
-validate799.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate813.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -14049,14 +14384,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing0;
 if((data2.name === undefined) && (missing0 = "name")){
-validate799.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate813.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data2.name !== undefined){
 const _errs9 = errors;
 if(typeof data2.name !== "string"){
-validate799.errors = [{instancePath:instancePath+"/clientInfo/name",schemaPath:"#/properties/clientInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate813.errors = [{instancePath:instancePath+"/clientInfo/name",schemaPath:"#/properties/clientInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -14068,7 +14403,7 @@ if(valid1){
 if(data2.version !== undefined){
 const _errs11 = errors;
 if(typeof data2.version !== "string"){
-validate799.errors = [{instancePath:instancePath+"/clientInfo/version",schemaPath:"#/properties/clientInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate813.errors = [{instancePath:instancePath+"/clientInfo/version",schemaPath:"#/properties/clientInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -14080,7 +14415,7 @@ var valid1 = true;
 }
 }
 else {
-validate799.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate813.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -14093,32 +14428,32 @@ var valid0 = true;
 }
 }
 else {
-validate799.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate813.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate799.errors = vErrors;
+validate813.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate798(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate812(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMcpInitializeRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate799(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate799.errors : vErrors.concat(validate799.errors);
+if(!(validate813(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate813.errors : vErrors.concat(validate813.errors);
 errors = vErrors.length;
 }
-validate798.errors = vErrors;
+validate812.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMcpInitializeResult = validate801;
-const schema289 = {"$ref":"McpInitializeResult.json","$id":"validateMcpInitializeResult"};
-const schema290 = {"title":"McpInitializeResult","type":"object","description":"The server's MCP identity: protocol version 2024-11-05 and the three capabilities it offers (tools, resources, prompts; no list-change notifications, no subscriptions).","properties":{"protocolVersion":{"type":"string","const":"2024-11-05"},"capabilities":{"type":"object","properties":{"tools":{"type":"object"},"resources":{"type":"object"},"prompts":{"type":"object"}},"required":["tools","resources","prompts"],"additionalProperties":false},"serverInfo":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"additionalProperties":false},"instructions":{"type":"string","description":"How to use this server, for the model."}},"required":["protocolVersion","capabilities","serverInfo"],"additionalProperties":false,"$id":"McpInitializeResult.json"};
+export const validateMcpInitializeResult = validate815;
+const schema296 = {"$ref":"McpInitializeResult.json","$id":"validateMcpInitializeResult"};
+const schema297 = {"title":"McpInitializeResult","type":"object","description":"The server's MCP identity: protocol version 2024-11-05 and the three capabilities it offers (tools, resources, prompts; no list-change notifications, no subscriptions).","properties":{"protocolVersion":{"type":"string","const":"2024-11-05"},"capabilities":{"type":"object","properties":{"tools":{"type":"object"},"resources":{"type":"object"},"prompts":{"type":"object"}},"required":["tools","resources","prompts"],"additionalProperties":false},"serverInfo":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"additionalProperties":false},"instructions":{"type":"string","description":"How to use this server, for the model."}},"required":["protocolVersion","capabilities","serverInfo"],"additionalProperties":false,"$id":"McpInitializeResult.json"};
 
-function validate802(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate816(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpInitializeResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14126,14 +14461,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.protocolVersion === undefined) && (missing0 = "protocolVersion")) || ((data.capabilities === undefined) && (missing0 = "capabilities"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
-validate802.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate816.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "protocolVersion") || (key0 === "capabilities")) || (key0 === "serverInfo")) || (key0 === "instructions"))){
-validate802.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate816.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14143,11 +14478,11 @@ if(data.protocolVersion !== undefined){
 let data0 = data.protocolVersion;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate802.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate816.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("2024-11-05" !== data0){
-validate802.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/const",keyword:"const",params:{allowedValue: "2024-11-05"},message:"must be equal to constant"}];
+validate816.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/const",keyword:"const",params:{allowedValue: "2024-11-05"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -14163,14 +14498,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.tools === undefined) && (missing1 = "tools")) || ((data1.resources === undefined) && (missing1 = "resources"))) || ((data1.prompts === undefined) && (missing1 = "prompts"))){
-validate802.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate816.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs6 = errors;
 for(const key1 in data1){
 if(!(((key1 === "tools") || (key1 === "resources")) || (key1 === "prompts"))){
-validate802.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate816.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14180,7 +14515,7 @@ if(data1.tools !== undefined){
 let data2 = data1.tools;
 const _errs7 = errors;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-validate802.errors = [{instancePath:instancePath+"/capabilities/tools",schemaPath:"#/properties/capabilities/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate816.errors = [{instancePath:instancePath+"/capabilities/tools",schemaPath:"#/properties/capabilities/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -14193,7 +14528,7 @@ if(data1.resources !== undefined){
 let data3 = data1.resources;
 const _errs9 = errors;
 if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
-validate802.errors = [{instancePath:instancePath+"/capabilities/resources",schemaPath:"#/properties/capabilities/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate816.errors = [{instancePath:instancePath+"/capabilities/resources",schemaPath:"#/properties/capabilities/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -14206,7 +14541,7 @@ if(data1.prompts !== undefined){
 let data4 = data1.prompts;
 const _errs11 = errors;
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-validate802.errors = [{instancePath:instancePath+"/capabilities/prompts",schemaPath:"#/properties/capabilities/properties/prompts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate816.errors = [{instancePath:instancePath+"/capabilities/prompts",schemaPath:"#/properties/capabilities/properties/prompts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -14220,7 +14555,7 @@ var valid1 = true;
 }
 }
 else {
-validate802.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate816.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -14237,14 +14572,14 @@ if(errors === _errs13){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing2;
 if(((data5.name === undefined) && (missing2 = "name")) || ((data5.version === undefined) && (missing2 = "version"))){
-validate802.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate816.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs15 = errors;
 for(const key2 in data5){
 if(!((key2 === "name") || (key2 === "version"))){
-validate802.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate816.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14253,7 +14588,7 @@ if(_errs15 === errors){
 if(data5.name !== undefined){
 const _errs16 = errors;
 if(typeof data5.name !== "string"){
-validate802.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"#/properties/serverInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate816.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"#/properties/serverInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs16 === errors;
@@ -14265,7 +14600,7 @@ if(valid2){
 if(data5.version !== undefined){
 const _errs18 = errors;
 if(typeof data5.version !== "string"){
-validate802.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"#/properties/serverInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate816.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"#/properties/serverInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs18 === errors;
@@ -14278,7 +14613,7 @@ var valid2 = true;
 }
 }
 else {
-validate802.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate816.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -14291,7 +14626,7 @@ if(valid0){
 if(data.instructions !== undefined){
 const _errs20 = errors;
 if(typeof data.instructions !== "string"){
-validate802.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate816.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -14306,32 +14641,32 @@ var valid0 = true;
 }
 }
 else {
-validate802.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate816.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate802.errors = vErrors;
+validate816.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate801(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate815(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMcpInitializeResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate802(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate802.errors : vErrors.concat(validate802.errors);
+if(!(validate816(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate816.errors : vErrors.concat(validate816.errors);
 errors = vErrors.length;
 }
-validate801.errors = vErrors;
+validate815.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsGetRequestParam = validate804;
-const schema291 = {"$ref":"McpPromptGetRequest.json","$id":"validatePromptsGetRequestParam"};
-const schema292 = {"title":"McpPromptGetRequest","type":"object","description":"An object naming the prompt to render, e.g. {\"name\": \"mcp_node_health_check\"} (arguments optional, string values).","properties":{"name":{"type":"string"},"arguments":{"type":"object","additionalProperties":{"type":"string"}}},"required":["name"],"additionalProperties":true,"$id":"McpPromptGetRequest.json"};
+export const validatePromptsGetRequestParam = validate818;
+const schema298 = {"$ref":"McpPromptGetRequest.json","$id":"validatePromptsGetRequestParam"};
+const schema299 = {"title":"McpPromptGetRequest","type":"object","description":"An object naming the prompt to render, e.g. {\"name\": \"mcp_node_health_check\"} (arguments optional, string values).","properties":{"name":{"type":"string"},"arguments":{"type":"object","additionalProperties":{"type":"string"}}},"required":["name"],"additionalProperties":true,"$id":"McpPromptGetRequest.json"};
 
-function validate805(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate819(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPromptGetRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14339,14 +14674,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.name === undefined) && (missing0 = "name")){
-validate805.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate819.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate805.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate819.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -14363,7 +14698,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 for(const key0 in data1){
 const _errs7 = errors;
 if(typeof data1[key0] !== "string"){
-validate805.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate819.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -14373,7 +14708,7 @@ break;
 }
 }
 else {
-validate805.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate819.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -14386,33 +14721,33 @@ var valid0 = true;
 }
 }
 else {
-validate805.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate819.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate805.errors = vErrors;
+validate819.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate804(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate818(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePromptsGetRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate805(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate805.errors : vErrors.concat(validate805.errors);
+if(!(validate819(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate819.errors : vErrors.concat(validate819.errors);
 errors = vErrors.length;
 }
-validate804.errors = vErrors;
+validate818.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsGetResult = validate807;
-const schema293 = {"$ref":"McpPromptGetResult.json","$id":"validatePromptsGetResult"};
-const schema294 = {"title":"McpPromptGetResult","type":"object","description":"The rendered prompt: a description and the messages to hand to the model.","properties":{"description":{"type":"string"},"messages":{"type":"array","items":{"type":"object","properties":{"role":{"type":"string","enum":["user","assistant"]},"content":{"$ref":"McpTextContent.json"}},"required":["role","content"],"additionalProperties":false}}},"required":["description","messages"],"additionalProperties":false,"$id":"McpPromptGetResult.json"};
-const schema295 = {"title":"McpTextContent","type":"object","description":"MCP text content.","properties":{"type":{"type":"string","const":"text"},"text":{"type":"string"}},"required":["type","text"],"additionalProperties":false,"$id":"McpTextContent.json"};
+export const validatePromptsGetResult = validate821;
+const schema300 = {"$ref":"McpPromptGetResult.json","$id":"validatePromptsGetResult"};
+const schema301 = {"title":"McpPromptGetResult","type":"object","description":"The rendered prompt: a description and the messages to hand to the model.","properties":{"description":{"type":"string"},"messages":{"type":"array","items":{"type":"object","properties":{"role":{"type":"string","enum":["user","assistant"]},"content":{"$ref":"McpTextContent.json"}},"required":["role","content"],"additionalProperties":false}}},"required":["description","messages"],"additionalProperties":false,"$id":"McpPromptGetResult.json"};
+const schema302 = {"title":"McpTextContent","type":"object","description":"MCP text content.","properties":{"type":{"type":"string","const":"text"},"text":{"type":"string"}},"required":["type","text"],"additionalProperties":false,"$id":"McpTextContent.json"};
 
-function validate809(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate823(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpTextContent.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14420,14 +14755,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.text === undefined) && (missing0 = "text"))){
-validate809.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate823.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "type") || (key0 === "text"))){
-validate809.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate823.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14437,11 +14772,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate809.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate823.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("text" !== data0){
-validate809.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"}];
+validate823.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -14453,7 +14788,7 @@ if(valid0){
 if(data.text !== undefined){
 const _errs4 = errors;
 if(typeof data.text !== "string"){
-validate809.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate823.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -14466,16 +14801,16 @@ var valid0 = true;
 }
 }
 else {
-validate809.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate823.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate809.errors = vErrors;
+validate823.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate808(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate822(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPromptGetResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14483,14 +14818,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.description === undefined) && (missing0 = "description")) || ((data.messages === undefined) && (missing0 = "messages"))){
-validate808.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate822.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "description") || (key0 === "messages"))){
-validate808.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate822.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14499,7 +14834,7 @@ if(_errs1 === errors){
 if(data.description !== undefined){
 const _errs2 = errors;
 if(typeof data.description !== "string"){
-validate808.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate822.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -14522,14 +14857,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if(((data2.role === undefined) && (missing1 = "role")) || ((data2.content === undefined) && (missing1 = "content"))){
-validate808.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate822.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs8 = errors;
 for(const key1 in data2){
 if(!((key1 === "role") || (key1 === "content"))){
-validate808.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate822.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14539,11 +14874,11 @@ if(data2.role !== undefined){
 let data3 = data2.role;
 const _errs9 = errors;
 if(typeof data3 !== "string"){
-validate808.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate822.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data3 === "user") || (data3 === "assistant"))){
-validate808.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema294.properties.messages.items.properties.role.enum},message:"must be equal to one of the allowed values"}];
+validate822.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema301.properties.messages.items.properties.role.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -14554,8 +14889,8 @@ var valid2 = true;
 if(valid2){
 if(data2.content !== undefined){
 const _errs11 = errors;
-if(!(validate809(data2.content, {instancePath:instancePath+"/messages/" + i0+"/content",parentData:data2,parentDataProperty:"content",rootData}))){
-vErrors = vErrors === null ? validate809.errors : vErrors.concat(validate809.errors);
+if(!(validate823(data2.content, {instancePath:instancePath+"/messages/" + i0+"/content",parentData:data2,parentDataProperty:"content",rootData}))){
+vErrors = vErrors === null ? validate823.errors : vErrors.concat(validate823.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs11 === errors;
@@ -14568,7 +14903,7 @@ var valid2 = true;
 }
 }
 else {
-validate808.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate822.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -14579,7 +14914,7 @@ break;
 }
 }
 else {
-validate808.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate822.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -14593,32 +14928,32 @@ var valid0 = true;
 }
 }
 else {
-validate808.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate822.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate808.errors = vErrors;
+validate822.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate807(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate821(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePromptsGetResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate808(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate808.errors : vErrors.concat(validate808.errors);
+if(!(validate822(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate822.errors : vErrors.concat(validate822.errors);
 errors = vErrors.length;
 }
-validate807.errors = vErrors;
+validate821.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsListRequestParam = validate812;
-const schema296 = {"$ref":"McpListRequest.json","$id":"validatePromptsListRequestParam"};
-const schema297 = {"title":"McpListRequest","type":"object","description":"An MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored).","properties":{"cursor":{"type":"string"}},"required":[],"additionalProperties":true,"$id":"McpListRequest.json"};
+export const validatePromptsListRequestParam = validate826;
+const schema303 = {"$ref":"McpListRequest.json","$id":"validatePromptsListRequestParam"};
+const schema304 = {"title":"McpListRequest","type":"object","description":"An MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored).","properties":{"cursor":{"type":"string"}},"required":[],"additionalProperties":true,"$id":"McpListRequest.json"};
 
-function validate813(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate827(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpListRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14626,39 +14961,39 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.cursor !== undefined){
 if(typeof data.cursor !== "string"){
-validate813.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate827.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 else {
-validate813.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate827.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate813.errors = vErrors;
+validate827.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate812(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate826(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePromptsListRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate813(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate813.errors : vErrors.concat(validate813.errors);
+if(!(validate827(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate827.errors : vErrors.concat(validate827.errors);
 errors = vErrors.length;
 }
-validate812.errors = vErrors;
+validate826.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsListResult = validate815;
-const schema298 = {"$ref":"McpPromptList.json","$id":"validatePromptsListResult"};
-const schema299 = {"title":"McpPromptList","type":"object","description":"The prompts of this server. nextCursor is never set (no paging).","properties":{"prompts":{"type":"array","items":{"$ref":"McpPrompt.json"}},"nextCursor":{"type":"string"}},"required":["prompts"],"additionalProperties":false,"$id":"McpPromptList.json"};
-const schema300 = {"title":"McpPrompt","type":"object","description":"An MCP prompt template. None of this server's prompts takes arguments, so arguments is omitted.","properties":{"name":{"type":"string"},"description":{"type":"string"},"arguments":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"},"required":{"type":"boolean"}},"required":["name"],"additionalProperties":false}}},"required":["name","description"],"additionalProperties":false,"$id":"McpPrompt.json"};
+export const validatePromptsListResult = validate829;
+const schema305 = {"$ref":"McpPromptList.json","$id":"validatePromptsListResult"};
+const schema306 = {"title":"McpPromptList","type":"object","description":"The prompts of this server. nextCursor is never set (no paging).","properties":{"prompts":{"type":"array","items":{"$ref":"McpPrompt.json"}},"nextCursor":{"type":"string"}},"required":["prompts"],"additionalProperties":false,"$id":"McpPromptList.json"};
+const schema307 = {"title":"McpPrompt","type":"object","description":"An MCP prompt template. None of this server's prompts takes arguments, so arguments is omitted.","properties":{"name":{"type":"string"},"description":{"type":"string"},"arguments":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"},"required":{"type":"boolean"}},"required":["name"],"additionalProperties":false}}},"required":["name","description"],"additionalProperties":false,"$id":"McpPrompt.json"};
 
-function validate817(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate831(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPrompt.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14666,14 +15001,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) && (missing0 = "name")) || ((data.description === undefined) && (missing0 = "description"))){
-validate817.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate831.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "name") || (key0 === "description")) || (key0 === "arguments"))){
-validate817.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate831.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14682,7 +15017,7 @@ if(_errs1 === errors){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate817.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate831.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -14694,7 +15029,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate817.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate831.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -14717,14 +15052,14 @@ if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if((data3.name === undefined) && (missing1 = "name")){
-validate817.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate831.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs10 = errors;
 for(const key1 in data3){
 if(!(((key1 === "name") || (key1 === "description")) || (key1 === "required"))){
-validate817.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate831.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14733,7 +15068,7 @@ if(_errs10 === errors){
 if(data3.name !== undefined){
 const _errs11 = errors;
 if(typeof data3.name !== "string"){
-validate817.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"#/properties/arguments/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate831.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"#/properties/arguments/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -14745,7 +15080,7 @@ if(valid2){
 if(data3.description !== undefined){
 const _errs13 = errors;
 if(typeof data3.description !== "string"){
-validate817.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"#/properties/arguments/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate831.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"#/properties/arguments/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -14757,7 +15092,7 @@ if(valid2){
 if(data3.required !== undefined){
 const _errs15 = errors;
 if(typeof data3.required !== "boolean"){
-validate817.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"#/properties/arguments/items/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate831.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"#/properties/arguments/items/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -14771,7 +15106,7 @@ var valid2 = true;
 }
 }
 else {
-validate817.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate831.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -14782,7 +15117,7 @@ break;
 }
 }
 else {
-validate817.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate831.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -14797,16 +15132,16 @@ var valid0 = true;
 }
 }
 else {
-validate817.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate831.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate817.errors = vErrors;
+validate831.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate816(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate830(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPromptList.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14814,14 +15149,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.prompts === undefined) && (missing0 = "prompts")){
-validate816.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate830.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "prompts") || (key0 === "nextCursor"))){
-validate816.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate830.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14836,8 +15171,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate817(data0[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate817.errors : vErrors.concat(validate817.errors);
+if(!(validate831(data0[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate831.errors : vErrors.concat(validate831.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -14847,7 +15182,7 @@ break;
 }
 }
 else {
-validate816.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate830.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -14860,7 +15195,7 @@ if(valid0){
 if(data.nextCursor !== undefined){
 const _errs5 = errors;
 if(typeof data.nextCursor !== "string"){
-validate816.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate830.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -14873,48 +15208,48 @@ var valid0 = true;
 }
 }
 else {
-validate816.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate830.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate816.errors = vErrors;
+validate830.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate815(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate829(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePromptsListResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate816(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate816.errors : vErrors.concat(validate816.errors);
+if(!(validate830(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate830.errors : vErrors.concat(validate830.errors);
 errors = vErrors.length;
 }
-validate815.errors = vErrors;
+validate829.errors = vErrors;
 return errors === 0;
 }
 
-export const validateResourcesListRequestParam = validate820;
-const schema301 = {"$ref":"McpListRequest.json","$id":"validateResourcesListRequestParam"};
+export const validateResourcesListRequestParam = validate834;
+const schema308 = {"$ref":"McpListRequest.json","$id":"validateResourcesListRequestParam"};
 
-function validate820(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate834(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateResourcesListRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate813(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate813.errors : vErrors.concat(validate813.errors);
+if(!(validate827(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate827.errors : vErrors.concat(validate827.errors);
 errors = vErrors.length;
 }
-validate820.errors = vErrors;
+validate834.errors = vErrors;
 return errors === 0;
 }
 
-export const validateResourcesListResult = validate822;
-const schema302 = {"$ref":"McpResourceList.json","$id":"validateResourcesListResult"};
-const schema303 = {"title":"McpResourceList","type":"object","description":"The resources of this server. nextCursor is never set (no paging).","properties":{"resources":{"type":"array","items":{"$ref":"McpResource.json"}},"nextCursor":{"type":"string"}},"required":["resources"],"additionalProperties":false,"$id":"McpResourceList.json"};
-const schema304 = {"title":"McpResource","type":"object","description":"An MCP resource: a JSON document identified by an svc:// URI.","properties":{"uri":{"type":"string"},"name":{"type":"string"},"description":{"type":"string"},"mimeType":{"type":"string"}},"required":["uri","name","description","mimeType"],"additionalProperties":false,"$id":"McpResource.json"};
+export const validateResourcesListResult = validate836;
+const schema309 = {"$ref":"McpResourceList.json","$id":"validateResourcesListResult"};
+const schema310 = {"title":"McpResourceList","type":"object","description":"The resources of this server. nextCursor is never set (no paging).","properties":{"resources":{"type":"array","items":{"$ref":"McpResource.json"}},"nextCursor":{"type":"string"}},"required":["resources"],"additionalProperties":false,"$id":"McpResourceList.json"};
+const schema311 = {"title":"McpResource","type":"object","description":"An MCP resource: a JSON document identified by an svc:// URI.","properties":{"uri":{"type":"string"},"name":{"type":"string"},"description":{"type":"string"},"mimeType":{"type":"string"}},"required":["uri","name","description","mimeType"],"additionalProperties":false,"$id":"McpResource.json"};
 
-function validate824(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate838(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpResource.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14922,14 +15257,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.uri === undefined) && (missing0 = "uri")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.description === undefined) && (missing0 = "description"))) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
-validate824.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate838.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "uri") || (key0 === "name")) || (key0 === "description")) || (key0 === "mimeType"))){
-validate824.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate838.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14938,7 +15273,7 @@ if(_errs1 === errors){
 if(data.uri !== undefined){
 const _errs2 = errors;
 if(typeof data.uri !== "string"){
-validate824.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate838.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -14950,7 +15285,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs4 = errors;
 if(typeof data.name !== "string"){
-validate824.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate838.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -14962,7 +15297,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs6 = errors;
 if(typeof data.description !== "string"){
-validate824.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate838.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -14974,7 +15309,7 @@ if(valid0){
 if(data.mimeType !== undefined){
 const _errs8 = errors;
 if(typeof data.mimeType !== "string"){
-validate824.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate838.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -14989,16 +15324,16 @@ var valid0 = true;
 }
 }
 else {
-validate824.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate838.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate824.errors = vErrors;
+validate838.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate823(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate837(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpResourceList.json" */;
 let vErrors = null;
 let errors = 0;
@@ -15006,14 +15341,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.resources === undefined) && (missing0 = "resources")){
-validate823.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate837.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "resources") || (key0 === "nextCursor"))){
-validate823.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate837.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -15028,8 +15363,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate824(data0[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate824.errors : vErrors.concat(validate824.errors);
+if(!(validate838(data0[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate838.errors : vErrors.concat(validate838.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -15039,7 +15374,7 @@ break;
 }
 }
 else {
-validate823.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate837.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -15052,7 +15387,7 @@ if(valid0){
 if(data.nextCursor !== undefined){
 const _errs5 = errors;
 if(typeof data.nextCursor !== "string"){
-validate823.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate837.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -15065,32 +15400,32 @@ var valid0 = true;
 }
 }
 else {
-validate823.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate837.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate823.errors = vErrors;
+validate837.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate822(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate836(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateResourcesListResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate823(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate823.errors : vErrors.concat(validate823.errors);
+if(!(validate837(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate837.errors : vErrors.concat(validate837.errors);
 errors = vErrors.length;
 }
-validate822.errors = vErrors;
+validate836.errors = vErrors;
 return errors === 0;
 }
 
-export const validateResourcesReadRequestParam = validate827;
-const schema305 = {"$ref":"McpResourceReadRequest.json","$id":"validateResourcesReadRequestParam"};
-const schema306 = {"title":"McpResourceReadRequest","type":"object","description":"An object naming the resource to read, e.g. {\"uri\": \"svc://node/status\"}.","properties":{"uri":{"type":"string"}},"required":["uri"],"additionalProperties":true,"$id":"McpResourceReadRequest.json"};
+export const validateResourcesReadRequestParam = validate841;
+const schema312 = {"$ref":"McpResourceReadRequest.json","$id":"validateResourcesReadRequestParam"};
+const schema313 = {"title":"McpResourceReadRequest","type":"object","description":"An object naming the resource to read, e.g. {\"uri\": \"svc://node/status\"}.","properties":{"uri":{"type":"string"}},"required":["uri"],"additionalProperties":true,"$id":"McpResourceReadRequest.json"};
 
-function validate828(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate842(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpResourceReadRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -15098,45 +15433,45 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.uri === undefined) && (missing0 = "uri")){
-validate828.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate842.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.uri !== undefined){
 if(typeof data.uri !== "string"){
-validate828.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate842.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 }
 else {
-validate828.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate842.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate828.errors = vErrors;
+validate842.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate827(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate841(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateResourcesReadRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate828(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate828.errors : vErrors.concat(validate828.errors);
+if(!(validate842(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate842.errors : vErrors.concat(validate842.errors);
 errors = vErrors.length;
 }
-validate827.errors = vErrors;
+validate841.errors = vErrors;
 return errors === 0;
 }
 
-export const validateResourcesReadResult = validate830;
-const schema307 = {"$ref":"McpResourceReadResult.json","$id":"validateResourcesReadResult"};
-const schema308 = {"title":"McpResourceReadResult","type":"object","description":"The resource content: one entry whose text is the JSON document serialised as a string.","properties":{"contents":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string"},"mimeType":{"type":"string"},"text":{"type":"string"}},"required":["uri","mimeType","text"],"additionalProperties":false}}},"required":["contents"],"additionalProperties":false,"$id":"McpResourceReadResult.json"};
+export const validateResourcesReadResult = validate844;
+const schema314 = {"$ref":"McpResourceReadResult.json","$id":"validateResourcesReadResult"};
+const schema315 = {"title":"McpResourceReadResult","type":"object","description":"The resource content: one entry whose text is the JSON document serialised as a string.","properties":{"contents":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string"},"mimeType":{"type":"string"},"text":{"type":"string"}},"required":["uri","mimeType","text"],"additionalProperties":false}}},"required":["contents"],"additionalProperties":false,"$id":"McpResourceReadResult.json"};
 
-function validate831(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate845(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpResourceReadResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -15144,14 +15479,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.contents === undefined) && (missing0 = "contents")){
-validate831.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate845.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "contents")){
-validate831.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate845.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -15171,14 +15506,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.uri === undefined) && (missing1 = "uri")) || ((data1.mimeType === undefined) && (missing1 = "mimeType"))) || ((data1.text === undefined) && (missing1 = "text"))){
-validate831.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate845.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs6 = errors;
 for(const key1 in data1){
 if(!(((key1 === "uri") || (key1 === "mimeType")) || (key1 === "text"))){
-validate831.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate845.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -15187,7 +15522,7 @@ if(_errs6 === errors){
 if(data1.uri !== undefined){
 const _errs7 = errors;
 if(typeof data1.uri !== "string"){
-validate831.errors = [{instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"#/properties/contents/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate845.errors = [{instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"#/properties/contents/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs7 === errors;
@@ -15199,7 +15534,7 @@ if(valid2){
 if(data1.mimeType !== undefined){
 const _errs9 = errors;
 if(typeof data1.mimeType !== "string"){
-validate831.errors = [{instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"#/properties/contents/items/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate845.errors = [{instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"#/properties/contents/items/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -15211,7 +15546,7 @@ if(valid2){
 if(data1.text !== undefined){
 const _errs11 = errors;
 if(typeof data1.text !== "string"){
-validate831.errors = [{instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"#/properties/contents/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate845.errors = [{instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"#/properties/contents/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -15225,7 +15560,7 @@ var valid2 = true;
 }
 }
 else {
-validate831.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate845.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -15236,7 +15571,7 @@ break;
 }
 }
 else {
-validate831.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate845.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -15245,32 +15580,32 @@ return false;
 }
 }
 else {
-validate831.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate845.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate831.errors = vErrors;
+validate845.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate830(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate844(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateResourcesReadResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate831(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate831.errors : vErrors.concat(validate831.errors);
+if(!(validate845(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate845.errors : vErrors.concat(validate845.errors);
 errors = vErrors.length;
 }
-validate830.errors = vErrors;
+validate844.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsCallRequestParam = validate833;
-const schema309 = {"$ref":"McpToolCallRequest.json","$id":"validateToolsCallRequestParam"};
-const schema310 = {"title":"McpToolCallRequest","type":"object","description":"An object naming the tool to run, e.g. {\"name\": \"mcp_node_status\", \"arguments\": {}} (arguments optional).","properties":{"name":{"type":"string"},"arguments":{"type":"object"}},"required":["name"],"additionalProperties":true,"$id":"McpToolCallRequest.json"};
+export const validateToolsCallRequestParam = validate847;
+const schema316 = {"$ref":"McpToolCallRequest.json","$id":"validateToolsCallRequestParam"};
+const schema317 = {"title":"McpToolCallRequest","type":"object","description":"An object naming the tool to run, e.g. {\"name\": \"mcp_node_status\", \"arguments\": {}} (arguments optional).","properties":{"name":{"type":"string"},"arguments":{"type":"object"}},"required":["name"],"additionalProperties":true,"$id":"McpToolCallRequest.json"};
 
-function validate834(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate848(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpToolCallRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -15278,14 +15613,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.name === undefined) && (missing0 = "name")){
-validate834.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate848.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate834.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate848.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -15298,7 +15633,7 @@ if(data.arguments !== undefined){
 let data1 = data.arguments;
 const _errs4 = errors;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
-validate834.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate848.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -15310,33 +15645,33 @@ var valid0 = true;
 }
 }
 else {
-validate834.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate848.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate834.errors = vErrors;
+validate848.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate833(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate847(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsCallRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate834(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate834.errors : vErrors.concat(validate834.errors);
+if(!(validate848(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate848.errors : vErrors.concat(validate848.errors);
 errors = vErrors.length;
 }
-validate833.errors = vErrors;
+validate847.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsCallResult = validate836;
-const schema311 = {"$ref":"McpToolCallResult.json","$id":"validateToolsCallResult"};
-const schema312 = {"title":"McpToolCallResult","type":"object","description":"The tool's output: its report as text, and the same figures as structuredContent (a JSON object in the tool's outputSchema shape). isError is true when the tool ran but failed (the text then starts with \"Error:\" and there is no structuredContent), per MCP: a failing tool is a result, not a JSON-RPC error.","properties":{"content":{"type":"array","items":{"$ref":"McpTextContent.json"}},"structuredContent":{"oneOf":[{"$ref":"McpNodeStatus.json"},{"$ref":"McpNodeInfo.json"},{"$ref":"McpBlockchainInfo.json"},{"$ref":"McpSyncStatus.json"},{"$ref":"McpPeerList.json"}]},"isError":{"type":"boolean"}},"required":["content"],"additionalProperties":false,"$id":"McpToolCallResult.json"};
-const schema313 = {"title":"McpNodeStatus","type":"object","description":"The node at the time of the call: structuredContent of the tool mcp_node_status and the content of the resource svc://node/status. syncState: syncing (catching up with a peer: startBlock, currentBlock and targetBlock are present), synced (peering runs and no peer is ahead), not_syncing (peering is off).","properties":{"running":{"type":"boolean","const":true},"syncing":{"type":"boolean"},"syncState":{"type":"string","enum":["syncing","synced","not_syncing"]},"startBlock":{"type":"integer","minimum":0,"description":"Where the running sync started (only while syncing)."},"currentBlock":{"type":"integer","minimum":0,"description":"The block the sync is at (only while syncing)."},"targetBlock":{"type":"integer","minimum":0,"description":"The best peer's head (only while syncing)."},"bestBlock":{"type":"integer","minimum":0,"description":"Number of the head block (eth_blockNumber)."},"peerCount":{"type":"integer","minimum":0,"description":"Every connection in the peer table, whatever its state (net_listPeers length)."},"handshakedPeers":{"type":"integer","minimum":0,"description":"Peers past the eth handshake (net_peerCount)."},"peering":{"type":"boolean","description":"Whether devp2p peering runs (false with --no-p2p and in test mode)."},"networkId":{"type":"integer","minimum":0,"description":"devp2p network id."},"chainId":{"type":"integer","minimum":0,"description":"EIP-155 chain id (eth_chainId)."}},"required":["running","syncing","syncState","bestBlock","peerCount","handshakedPeers","peering","networkId","chainId"],"additionalProperties":false,"$id":"McpNodeStatus.json"};
+export const validateToolsCallResult = validate850;
+const schema318 = {"$ref":"McpToolCallResult.json","$id":"validateToolsCallResult"};
+const schema319 = {"title":"McpToolCallResult","type":"object","description":"The tool's output: its report as text, and the same figures as structuredContent (a JSON object in the tool's outputSchema shape). isError is true when the tool ran but failed (the text then starts with \"Error:\" and there is no structuredContent), per MCP: a failing tool is a result, not a JSON-RPC error.","properties":{"content":{"type":"array","items":{"$ref":"McpTextContent.json"}},"structuredContent":{"oneOf":[{"$ref":"McpNodeStatus.json"},{"$ref":"McpNodeInfo.json"},{"$ref":"McpBlockchainInfo.json"},{"$ref":"McpSyncStatus.json"},{"$ref":"McpPeerList.json"}]},"isError":{"type":"boolean"}},"required":["content"],"additionalProperties":false,"$id":"McpToolCallResult.json"};
+const schema320 = {"title":"McpNodeStatus","type":"object","description":"The node at the time of the call: structuredContent of the tool mcp_node_status and the content of the resource svc://node/status. syncState: syncing (catching up with a peer: startBlock, currentBlock and targetBlock are present), synced (peering runs and no peer is ahead), not_syncing (peering is off).","properties":{"running":{"type":"boolean","const":true},"syncing":{"type":"boolean"},"syncState":{"type":"string","enum":["syncing","synced","not_syncing"]},"startBlock":{"type":"integer","minimum":0,"description":"Where the running sync started (only while syncing)."},"currentBlock":{"type":"integer","minimum":0,"description":"The block the sync is at (only while syncing)."},"targetBlock":{"type":"integer","minimum":0,"description":"The best peer's head (only while syncing)."},"bestBlock":{"type":"integer","minimum":0,"description":"Number of the head block (eth_blockNumber)."},"peerCount":{"type":"integer","minimum":0,"description":"Every connection in the peer table, whatever its state (net_listPeers length)."},"handshakedPeers":{"type":"integer","minimum":0,"description":"Peers past the eth handshake (net_peerCount)."},"peering":{"type":"boolean","description":"Whether devp2p peering runs (false with --no-p2p and in test mode)."},"networkId":{"type":"integer","minimum":0,"description":"devp2p network id."},"chainId":{"type":"integer","minimum":0,"description":"EIP-155 chain id (eth_chainId)."}},"required":["running","syncing","syncState","bestBlock","peerCount","handshakedPeers","peering","networkId","chainId"],"additionalProperties":false,"$id":"McpNodeStatus.json"};
 
-function validate839(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate853(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpNodeStatus.json" */;
 let vErrors = null;
 let errors = 0;
@@ -15344,14 +15679,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((data.running === undefined) && (missing0 = "running")) || ((data.syncing === undefined) && (missing0 = "syncing"))) || ((data.syncState === undefined) && (missing0 = "syncState"))) || ((data.bestBlock === undefined) && (missing0 = "bestBlock"))) || ((data.peerCount === undefined) && (missing0 = "peerCount"))) || ((data.handshakedPeers === undefined) && (missing0 = "handshakedPeers"))) || ((data.peering === undefined) && (missing0 = "peering"))) || ((data.networkId === undefined) && (missing0 = "networkId"))) || ((data.chainId === undefined) && (missing0 = "chainId"))){
-validate839.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate853.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema313.properties, key0))){
-validate839.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema320.properties, key0))){
+validate853.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -15361,11 +15696,11 @@ if(data.running !== undefined){
 let data0 = data.running;
 const _errs2 = errors;
 if(typeof data0 !== "boolean"){
-validate839.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate853.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 if(true !== data0){
-validate839.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"}];
+validate853.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -15377,7 +15712,7 @@ if(valid0){
 if(data.syncing !== undefined){
 const _errs4 = errors;
 if(typeof data.syncing !== "boolean"){
-validate839.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate853.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -15390,11 +15725,11 @@ if(data.syncState !== undefined){
 let data2 = data.syncState;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate839.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate853.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data2 === "syncing") || (data2 === "synced")) || (data2 === "not_syncing"))){
-validate839.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/enum",keyword:"enum",params:{allowedValues: schema313.properties.syncState.enum},message:"must be equal to one of the allowed values"}];
+validate853.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/enum",keyword:"enum",params:{allowedValues: schema320.properties.syncState.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -15407,13 +15742,13 @@ if(data.startBlock !== undefined){
 let data3 = data.startBlock;
 const _errs8 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate839.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate853.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-validate839.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate853.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -15428,13 +15763,13 @@ if(data.currentBlock !== undefined){
 let data4 = data.currentBlock;
 const _errs10 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate839.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate853.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate839.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate853.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -15449,13 +15784,13 @@ if(data.targetBlock !== undefined){
 let data5 = data.targetBlock;
 const _errs12 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-validate839.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate853.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data5 == "number"){
 if(data5 < 0 || isNaN(data5)){
-validate839.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate853.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -15470,13 +15805,13 @@ if(data.bestBlock !== undefined){
 let data6 = data.bestBlock;
 const _errs14 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate839.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate853.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs14){
 if(typeof data6 == "number"){
 if(data6 < 0 || isNaN(data6)){
-validate839.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate853.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -15491,13 +15826,13 @@ if(data.peerCount !== undefined){
 let data7 = data.peerCount;
 const _errs16 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate839.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate853.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 == "number"){
 if(data7 < 0 || isNaN(data7)){
-validate839.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate853.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -15512,13 +15847,13 @@ if(data.handshakedPeers !== undefined){
 let data8 = data.handshakedPeers;
 const _errs18 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-validate839.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate853.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs18){
 if(typeof data8 == "number"){
 if(data8 < 0 || isNaN(data8)){
-validate839.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate853.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -15532,7 +15867,7 @@ if(valid0){
 if(data.peering !== undefined){
 const _errs20 = errors;
 if(typeof data.peering !== "boolean"){
-validate839.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate853.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -15545,13 +15880,13 @@ if(data.networkId !== undefined){
 let data10 = data.networkId;
 const _errs22 = errors;
 if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
-validate839.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate853.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs22){
 if(typeof data10 == "number"){
 if(data10 < 0 || isNaN(data10)){
-validate839.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate853.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -15566,13 +15901,13 @@ if(data.chainId !== undefined){
 let data11 = data.chainId;
 const _errs24 = errors;
 if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-validate839.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate853.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs24){
 if(typeof data11 == "number"){
 if(data11 < 0 || isNaN(data11)){
-validate839.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate853.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -15597,17 +15932,17 @@ var valid0 = true;
 }
 }
 else {
-validate839.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate853.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate839.errors = vErrors;
+validate853.errors = vErrors;
 return errors === 0;
 }
 
-const schema314 = {"title":"McpNodeInfo","type":"object","description":"Who the node is: structuredContent of the tool mcp_node_info.","properties":{"name":{"type":"string","const":"svc-node"},"version":{"type":"string","description":"The package version."},"clientVersion":{"type":"string","description":"What web3_clientVersion answers."},"runtime":{"type":"string","description":"The JavaScript runtime, e.g. Node.js v20.19.5."},"network":{"type":"string","enum":["dev","mordor","etc"]},"networkName":{"type":"string","description":"ETC Mainnet, Mordor Testnet or Dev chain; Chain <id> for a test-mode chain."},"chainId":{"type":"integer","minimum":0},"networkId":{"type":"integer","minimum":0},"enode":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}],"description":"Our enode URL; null when peering is off."},"p2pPort":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}],"description":"The devp2p TCP port listened on; null when peering is off."},"apis":{"type":"array","items":{"type":"string"},"description":"Enabled JSON-RPC namespaces."},"startedAt":{"type":"string","description":"When the node started (ISO 8601, UTC)."},"uptimeSeconds":{"type":"integer","minimum":0}},"required":["name","version","clientVersion","runtime","network","networkName","chainId","networkId","enode","p2pPort","apis","startedAt","uptimeSeconds"],"additionalProperties":false,"$id":"McpNodeInfo.json"};
+const schema321 = {"title":"McpNodeInfo","type":"object","description":"Who the node is: structuredContent of the tool mcp_node_info.","properties":{"name":{"type":"string","const":"svc-node"},"version":{"type":"string","description":"The package version."},"clientVersion":{"type":"string","description":"What web3_clientVersion answers."},"runtime":{"type":"string","description":"The JavaScript runtime, e.g. Node.js v20.19.5."},"network":{"type":"string","enum":["dev","mordor","etc"]},"networkName":{"type":"string","description":"ETC Mainnet, Mordor Testnet or Dev chain; Chain <id> for a test-mode chain."},"chainId":{"type":"integer","minimum":0},"networkId":{"type":"integer","minimum":0},"enode":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}],"description":"Our enode URL; null when peering is off."},"p2pPort":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}],"description":"The devp2p TCP port listened on; null when peering is off."},"apis":{"type":"array","items":{"type":"string"},"description":"Enabled JSON-RPC namespaces."},"startedAt":{"type":"string","description":"When the node started (ISO 8601, UTC)."},"uptimeSeconds":{"type":"integer","minimum":0}},"required":["name","version","clientVersion","runtime","network","networkName","chainId","networkId","enode","p2pPort","apis","startedAt","uptimeSeconds"],"additionalProperties":false,"$id":"McpNodeInfo.json"};
 
-function validate841(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate855(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpNodeInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -15615,14 +15950,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))) || ((data.clientVersion === undefined) && (missing0 = "clientVersion"))) || ((data.runtime === undefined) && (missing0 = "runtime"))) || ((data.network === undefined) && (missing0 = "network"))) || ((data.networkName === undefined) && (missing0 = "networkName"))) || ((data.chainId === undefined) && (missing0 = "chainId"))) || ((data.networkId === undefined) && (missing0 = "networkId"))) || ((data.enode === undefined) && (missing0 = "enode"))) || ((data.p2pPort === undefined) && (missing0 = "p2pPort"))) || ((data.apis === undefined) && (missing0 = "apis"))) || ((data.startedAt === undefined) && (missing0 = "startedAt"))) || ((data.uptimeSeconds === undefined) && (missing0 = "uptimeSeconds"))){
-validate841.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate855.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema314.properties, key0))){
-validate841.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema321.properties, key0))){
+validate855.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -15632,11 +15967,11 @@ if(data.name !== undefined){
 let data0 = data.name;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate841.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate855.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("svc-node" !== data0){
-validate841.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/const",keyword:"const",params:{allowedValue: "svc-node"},message:"must be equal to constant"}];
+validate855.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/const",keyword:"const",params:{allowedValue: "svc-node"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -15648,7 +15983,7 @@ if(valid0){
 if(data.version !== undefined){
 const _errs4 = errors;
 if(typeof data.version !== "string"){
-validate841.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate855.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -15660,7 +15995,7 @@ if(valid0){
 if(data.clientVersion !== undefined){
 const _errs6 = errors;
 if(typeof data.clientVersion !== "string"){
-validate841.errors = [{instancePath:instancePath+"/clientVersion",schemaPath:"#/properties/clientVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate855.errors = [{instancePath:instancePath+"/clientVersion",schemaPath:"#/properties/clientVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -15672,7 +16007,7 @@ if(valid0){
 if(data.runtime !== undefined){
 const _errs8 = errors;
 if(typeof data.runtime !== "string"){
-validate841.errors = [{instancePath:instancePath+"/runtime",schemaPath:"#/properties/runtime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate855.errors = [{instancePath:instancePath+"/runtime",schemaPath:"#/properties/runtime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -15685,11 +16020,11 @@ if(data.network !== undefined){
 let data4 = data.network;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
-validate841.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate855.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data4 === "dev") || (data4 === "mordor")) || (data4 === "etc"))){
-validate841.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema314.properties.network.enum},message:"must be equal to one of the allowed values"}];
+validate855.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema321.properties.network.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -15701,7 +16036,7 @@ if(valid0){
 if(data.networkName !== undefined){
 const _errs12 = errors;
 if(typeof data.networkName !== "string"){
-validate841.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate855.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -15714,13 +16049,13 @@ if(data.chainId !== undefined){
 let data6 = data.chainId;
 const _errs14 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate841.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate855.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs14){
 if(typeof data6 == "number"){
 if(data6 < 0 || isNaN(data6)){
-validate841.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate855.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -15735,13 +16070,13 @@ if(data.networkId !== undefined){
 let data7 = data.networkId;
 const _errs16 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate841.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate855.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 == "number"){
 if(data7 < 0 || isNaN(data7)){
-validate841.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate855.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -15799,7 +16134,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate841.errors = vErrors;
+validate855.errors = vErrors;
 return false;
 }
 else {
@@ -15880,7 +16215,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate841.errors = vErrors;
+validate855.errors = vErrors;
 return false;
 }
 else {
@@ -15910,7 +16245,7 @@ const len0 = data10.length;
 for(let i0=0; i0<len0; i0++){
 const _errs30 = errors;
 if(typeof data10[i0] !== "string"){
-validate841.errors = [{instancePath:instancePath+"/apis/" + i0,schemaPath:"#/properties/apis/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate855.errors = [{instancePath:instancePath+"/apis/" + i0,schemaPath:"#/properties/apis/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid3 = _errs30 === errors;
@@ -15920,7 +16255,7 @@ break;
 }
 }
 else {
-validate841.errors = [{instancePath:instancePath+"/apis",schemaPath:"#/properties/apis/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate855.errors = [{instancePath:instancePath+"/apis",schemaPath:"#/properties/apis/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -15933,7 +16268,7 @@ if(valid0){
 if(data.startedAt !== undefined){
 const _errs32 = errors;
 if(typeof data.startedAt !== "string"){
-validate841.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate855.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs32 === errors;
@@ -15946,13 +16281,13 @@ if(data.uptimeSeconds !== undefined){
 let data13 = data.uptimeSeconds;
 const _errs34 = errors;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-validate841.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate855.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs34){
 if(typeof data13 == "number"){
 if(data13 < 0 || isNaN(data13)){
-validate841.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate855.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -15978,18 +16313,18 @@ var valid0 = true;
 }
 }
 else {
-validate841.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate855.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate841.errors = vErrors;
+validate855.errors = vErrors;
 return errors === 0;
 }
 
-const schema315 = {"title":"McpBlockchainInfo","type":"object","description":"The chain: structuredContent of the tool mcp_blockchain_info.","properties":{"network":{"type":"string","enum":["dev","mordor","etc"]},"networkName":{"type":"string"},"bestBlockNumber":{"type":"integer","minimum":0},"bestBlockHash":{"type":"string","pattern":"^0x[0-9a-f]{64}$"},"chainId":{"type":"integer","minimum":0},"totalDifficulty":{"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"Total difficulty of the head, decimal."},"genesisHash":{"type":"string","pattern":"^0x[0-9a-f]{64}$"}},"required":["network","networkName","bestBlockNumber","bestBlockHash","chainId","totalDifficulty","genesisHash"],"additionalProperties":false,"$id":"McpBlockchainInfo.json"};
+const schema322 = {"title":"McpBlockchainInfo","type":"object","description":"The chain: structuredContent of the tool mcp_blockchain_info.","properties":{"network":{"type":"string","enum":["dev","mordor","etc"]},"networkName":{"type":"string"},"bestBlockNumber":{"type":"integer","minimum":0},"bestBlockHash":{"type":"string","pattern":"^0x[0-9a-f]{64}$"},"chainId":{"type":"integer","minimum":0},"totalDifficulty":{"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"Total difficulty of the head, decimal."},"genesisHash":{"type":"string","pattern":"^0x[0-9a-f]{64}$"}},"required":["network","networkName","bestBlockNumber","bestBlockHash","chainId","totalDifficulty","genesisHash"],"additionalProperties":false,"$id":"McpBlockchainInfo.json"};
 const pattern22 = new RegExp("^0x[0-9a-f]{64}$", "u");
 
-function validate845(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate859(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpBlockchainInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -15997,14 +16332,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.network === undefined) && (missing0 = "network")) || ((data.networkName === undefined) && (missing0 = "networkName"))) || ((data.bestBlockNumber === undefined) && (missing0 = "bestBlockNumber"))) || ((data.bestBlockHash === undefined) && (missing0 = "bestBlockHash"))) || ((data.chainId === undefined) && (missing0 = "chainId"))) || ((data.totalDifficulty === undefined) && (missing0 = "totalDifficulty"))) || ((data.genesisHash === undefined) && (missing0 = "genesisHash"))){
-validate845.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate859.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "network") || (key0 === "networkName")) || (key0 === "bestBlockNumber")) || (key0 === "bestBlockHash")) || (key0 === "chainId")) || (key0 === "totalDifficulty")) || (key0 === "genesisHash"))){
-validate845.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate859.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -16014,11 +16349,11 @@ if(data.network !== undefined){
 let data0 = data.network;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate845.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate859.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data0 === "dev") || (data0 === "mordor")) || (data0 === "etc"))){
-validate845.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema315.properties.network.enum},message:"must be equal to one of the allowed values"}];
+validate859.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema322.properties.network.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -16030,7 +16365,7 @@ if(valid0){
 if(data.networkName !== undefined){
 const _errs4 = errors;
 if(typeof data.networkName !== "string"){
-validate845.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate859.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -16043,13 +16378,13 @@ if(data.bestBlockNumber !== undefined){
 let data2 = data.bestBlockNumber;
 const _errs6 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate845.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate859.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-validate845.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate859.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16066,12 +16401,12 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(!pattern22.test(data3)){
-validate845.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
+validate859.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate845.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate859.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16085,13 +16420,13 @@ if(data.chainId !== undefined){
 let data4 = data.chainId;
 const _errs10 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate845.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate859.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate845.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate859.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16108,12 +16443,12 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(!pattern16.test(data5)){
-validate845.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""}];
+validate859.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""}];
 return false;
 }
 }
 else {
-validate845.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate859.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16129,12 +16464,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data6 === "string"){
 if(!pattern22.test(data6)){
-validate845.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
+validate859.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate845.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate859.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16153,17 +16488,17 @@ var valid0 = true;
 }
 }
 else {
-validate845.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate859.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate845.errors = vErrors;
+validate859.errors = vErrors;
 return errors === 0;
 }
 
-const schema316 = {"title":"McpSyncStatus","type":"object","description":"Synchronisation: structuredContent of the tool mcp_sync_status and the content of the resource svc://sync/status. mode: full (a full sync is catching up: the progress fields are present), regular (following peers' announcements, nothing to catch up), idle (peering is off). The numbers are those of eth_syncing.","properties":{"syncing":{"type":"boolean"},"mode":{"type":"string","enum":["full","regular","idle"]},"status":{"type":"string","enum":["syncing","synced","not_syncing"]},"bestBlock":{"type":"integer","minimum":0,"description":"Number of the head block."},"startingBlock":{"type":"integer","minimum":0},"currentBlock":{"type":"integer","minimum":0},"targetBlock":{"type":"integer","minimum":0,"description":"eth_syncing's highestBlock."},"remainingBlocks":{"type":"integer","minimum":0},"progressPercent":{"type":"number","minimum":0,"maximum":100,"description":"currentBlock / targetBlock, in percent with two decimals."},"peerSearch":{"type":"string","description":"Present while peering runs and no peer is connected: where the node looks for peers (bootnodes, DNS trees, discv4) and how many dials it tried."}},"required":["syncing","mode","status","bestBlock"],"additionalProperties":false,"$id":"McpSyncStatus.json"};
+const schema323 = {"title":"McpSyncStatus","type":"object","description":"Synchronisation: structuredContent of the tool mcp_sync_status and the content of the resource svc://sync/status. mode: full (a full sync is catching up: the progress fields are present), regular (following peers' announcements, nothing to catch up), idle (peering is off). The numbers are those of eth_syncing.","properties":{"syncing":{"type":"boolean"},"mode":{"type":"string","enum":["full","regular","idle"]},"status":{"type":"string","enum":["syncing","synced","not_syncing"]},"bestBlock":{"type":"integer","minimum":0,"description":"Number of the head block."},"startingBlock":{"type":"integer","minimum":0},"currentBlock":{"type":"integer","minimum":0},"targetBlock":{"type":"integer","minimum":0,"description":"eth_syncing's highestBlock."},"remainingBlocks":{"type":"integer","minimum":0},"progressPercent":{"type":"number","minimum":0,"maximum":100,"description":"currentBlock / targetBlock, in percent with two decimals."},"peerSearch":{"type":"string","description":"Present while peering runs and no peer is connected: where the node looks for peers (bootnodes, DNS trees, discv4) and how many dials it tried."}},"required":["syncing","mode","status","bestBlock"],"additionalProperties":false,"$id":"McpSyncStatus.json"};
 
-function validate847(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate861(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpSyncStatus.json" */;
 let vErrors = null;
 let errors = 0;
@@ -16171,14 +16506,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.syncing === undefined) && (missing0 = "syncing")) || ((data.mode === undefined) && (missing0 = "mode"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.bestBlock === undefined) && (missing0 = "bestBlock"))){
-validate847.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate861.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema316.properties, key0))){
-validate847.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema323.properties, key0))){
+validate861.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -16187,7 +16522,7 @@ if(_errs1 === errors){
 if(data.syncing !== undefined){
 const _errs2 = errors;
 if(typeof data.syncing !== "boolean"){
-validate847.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate861.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -16200,11 +16535,11 @@ if(data.mode !== undefined){
 let data1 = data.mode;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate847.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate861.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data1 === "full") || (data1 === "regular")) || (data1 === "idle"))){
-validate847.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema316.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+validate861.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema323.properties.mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -16217,11 +16552,11 @@ if(data.status !== undefined){
 let data2 = data.status;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate847.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate861.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data2 === "syncing") || (data2 === "synced")) || (data2 === "not_syncing"))){
-validate847.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema316.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate861.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema323.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -16234,13 +16569,13 @@ if(data.bestBlock !== undefined){
 let data3 = data.bestBlock;
 const _errs8 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate847.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate861.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-validate847.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate861.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16255,13 +16590,13 @@ if(data.startingBlock !== undefined){
 let data4 = data.startingBlock;
 const _errs10 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate847.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate861.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate847.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate861.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16276,13 +16611,13 @@ if(data.currentBlock !== undefined){
 let data5 = data.currentBlock;
 const _errs12 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-validate847.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate861.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data5 == "number"){
 if(data5 < 0 || isNaN(data5)){
-validate847.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate861.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16297,13 +16632,13 @@ if(data.targetBlock !== undefined){
 let data6 = data.targetBlock;
 const _errs14 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate847.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate861.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs14){
 if(typeof data6 == "number"){
 if(data6 < 0 || isNaN(data6)){
-validate847.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate861.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16318,13 +16653,13 @@ if(data.remainingBlocks !== undefined){
 let data7 = data.remainingBlocks;
 const _errs16 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate847.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate861.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 == "number"){
 if(data7 < 0 || isNaN(data7)){
-validate847.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate861.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16341,18 +16676,18 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data8 == "number"){
 if(data8 > 100 || isNaN(data8)){
-validate847.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate861.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data8 < 0 || isNaN(data8)){
-validate847.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate861.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 else {
-validate847.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate861.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -16365,7 +16700,7 @@ if(valid0){
 if(data.peerSearch !== undefined){
 const _errs20 = errors;
 if(typeof data.peerSearch !== "string"){
-validate847.errors = [{instancePath:instancePath+"/peerSearch",schemaPath:"#/properties/peerSearch/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate861.errors = [{instancePath:instancePath+"/peerSearch",schemaPath:"#/properties/peerSearch/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -16386,17 +16721,17 @@ var valid0 = true;
 }
 }
 else {
-validate847.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate861.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate847.errors = vErrors;
+validate861.errors = vErrors;
 return errors === 0;
 }
 
-const schema317 = {"title":"McpPeerList","type":"object","description":"The peer table: structuredContent of the tool mcp_peer_list and the content of the resource svc://peers/connected, sorted by id. count = every connection (net_listPeers), handshakedCount = net_peerCount.","properties":{"peering":{"type":"boolean","description":"Whether devp2p peering runs; when false the list is empty."},"count":{"type":"integer","minimum":0},"handshakedCount":{"type":"integer","minimum":0},"peers":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","description":"Connection id (host:port), as net_listPeers gives it."},"address":{"type":"string","description":"Remote host:port."},"direction":{"type":"string","enum":["inbound","outbound"]},"status":{"type":"string","enum":["connecting","handshaking","handshaked","idle","disconnected"]},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"clientId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]},"capabilities":{"type":"array","items":{"type":"string"}},"bestBlock":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}],"description":"Highest block the peer is known to have."},"totalDifficulty":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"A decimal integer as a string (may exceed 2^53)."}]},"foundBy":{"type":"string","enum":["static","discovery","dns","inbound"],"description":"How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."},"score":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0,"maximum":100,"description":"0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."}]}},"required":["id","address","direction","status","nodeId","clientId","capabilities","bestBlock","totalDifficulty","foundBy","score"],"additionalProperties":false}},"search":{"type":"object","description":"How the node looks for peers: discovery on or off, the discv4 table, the bootnodes and DNS trees it uses, and how many dials it tried.","properties":{"discovery":{"type":"boolean"},"udpPort":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}]},"tableSize":{"type":"integer","minimum":0,"description":"Nodes in the discv4 table."},"bootnodes":{"type":"array","items":{"type":"string"},"description":"host:port of the bootnodes and configured peers."},"dnsTrees":{"type":"array","items":{"type":"object","properties":{"url":{"type":"string"},"records":{"type":"integer","minimum":0},"error":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]}},"required":["url","records","error"],"additionalProperties":false}},"dialsTried":{"type":"integer","minimum":0},"dialsSucceeded":{"type":"integer","minimum":0},"candidates":{"type":"integer","minimum":0,"description":"Found nodes waiting to be dialled."}},"required":["discovery","udpPort","tableSize","bootnodes","dnsTrees","dialsTried","dialsSucceeded","candidates"],"additionalProperties":false}},"required":["peering","count","handshakedCount","peers"],"additionalProperties":false,"$id":"McpPeerList.json"};
+const schema324 = {"title":"McpPeerList","type":"object","description":"The peer table: structuredContent of the tool mcp_peer_list and the content of the resource svc://peers/connected, sorted by id. count = every connection (net_listPeers), handshakedCount = net_peerCount.","properties":{"peering":{"type":"boolean","description":"Whether devp2p peering runs; when false the list is empty."},"count":{"type":"integer","minimum":0},"handshakedCount":{"type":"integer","minimum":0},"peers":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","description":"Connection id (host:port), as net_listPeers gives it."},"address":{"type":"string","description":"Remote host:port."},"direction":{"type":"string","enum":["inbound","outbound"]},"status":{"type":"string","enum":["connecting","handshaking","handshaked","idle","disconnected"]},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"clientId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]},"capabilities":{"type":"array","items":{"type":"string"}},"bestBlock":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}],"description":"Highest block the peer is known to have."},"totalDifficulty":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"A decimal integer as a string (may exceed 2^53)."}]},"foundBy":{"type":"string","enum":["static","discovery","dns","inbound"],"description":"How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."},"score":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0,"maximum":100,"description":"0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."}]}},"required":["id","address","direction","status","nodeId","clientId","capabilities","bestBlock","totalDifficulty","foundBy","score"],"additionalProperties":false}},"search":{"type":"object","description":"How the node looks for peers: discovery on or off, the discv4 table, the bootnodes and DNS trees it uses, and how many dials it tried.","properties":{"discovery":{"type":"boolean"},"udpPort":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}]},"tableSize":{"type":"integer","minimum":0,"description":"Nodes in the discv4 table."},"bootnodes":{"type":"array","items":{"type":"string"},"description":"host:port of the bootnodes and configured peers."},"dnsTrees":{"type":"array","items":{"type":"object","properties":{"url":{"type":"string"},"records":{"type":"integer","minimum":0},"error":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]}},"required":["url","records","error"],"additionalProperties":false}},"dialsTried":{"type":"integer","minimum":0},"dialsSucceeded":{"type":"integer","minimum":0},"candidates":{"type":"integer","minimum":0,"description":"Found nodes waiting to be dialled."}},"required":["discovery","udpPort","tableSize","bootnodes","dnsTrees","dialsTried","dialsSucceeded","candidates"],"additionalProperties":false}},"required":["peering","count","handshakedCount","peers"],"additionalProperties":false,"$id":"McpPeerList.json"};
 
-function validate849(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate863(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPeerList.json" */;
 let vErrors = null;
 let errors = 0;
@@ -16404,14 +16739,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.peering === undefined) && (missing0 = "peering")) || ((data.count === undefined) && (missing0 = "count"))) || ((data.handshakedCount === undefined) && (missing0 = "handshakedCount"))) || ((data.peers === undefined) && (missing0 = "peers"))){
-validate849.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate863.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "peering") || (key0 === "count")) || (key0 === "handshakedCount")) || (key0 === "peers")) || (key0 === "search"))){
-validate849.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate863.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -16420,7 +16755,7 @@ if(_errs1 === errors){
 if(data.peering !== undefined){
 const _errs2 = errors;
 if(typeof data.peering !== "boolean"){
-validate849.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate863.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -16433,13 +16768,13 @@ if(data.count !== undefined){
 let data1 = data.count;
 const _errs4 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate849.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate863.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs4){
 if(typeof data1 == "number"){
 if(data1 < 0 || isNaN(data1)){
-validate849.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate863.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16454,13 +16789,13 @@ if(data.handshakedCount !== undefined){
 let data2 = data.handshakedCount;
 const _errs6 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate849.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate863.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-validate849.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate863.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16485,14 +16820,14 @@ if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing1;
 if((((((((((((data4.id === undefined) && (missing1 = "id")) || ((data4.address === undefined) && (missing1 = "address"))) || ((data4.direction === undefined) && (missing1 = "direction"))) || ((data4.status === undefined) && (missing1 = "status"))) || ((data4.nodeId === undefined) && (missing1 = "nodeId"))) || ((data4.clientId === undefined) && (missing1 = "clientId"))) || ((data4.capabilities === undefined) && (missing1 = "capabilities"))) || ((data4.bestBlock === undefined) && (missing1 = "bestBlock"))) || ((data4.totalDifficulty === undefined) && (missing1 = "totalDifficulty"))) || ((data4.foundBy === undefined) && (missing1 = "foundBy"))) || ((data4.score === undefined) && (missing1 = "score"))){
-validate849.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate863.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs12 = errors;
 for(const key1 in data4){
-if(!(func2.call(schema317.properties.peers.items.properties, key1))){
-validate849.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+if(!(func2.call(schema324.properties.peers.items.properties, key1))){
+validate863.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -16501,7 +16836,7 @@ if(_errs12 === errors){
 if(data4.id !== undefined){
 const _errs13 = errors;
 if(typeof data4.id !== "string"){
-validate849.errors = [{instancePath:instancePath+"/peers/" + i0+"/id",schemaPath:"#/properties/peers/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate863.errors = [{instancePath:instancePath+"/peers/" + i0+"/id",schemaPath:"#/properties/peers/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -16513,7 +16848,7 @@ if(valid2){
 if(data4.address !== undefined){
 const _errs15 = errors;
 if(typeof data4.address !== "string"){
-validate849.errors = [{instancePath:instancePath+"/peers/" + i0+"/address",schemaPath:"#/properties/peers/items/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate863.errors = [{instancePath:instancePath+"/peers/" + i0+"/address",schemaPath:"#/properties/peers/items/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -16526,11 +16861,11 @@ if(data4.direction !== undefined){
 let data7 = data4.direction;
 const _errs17 = errors;
 if(typeof data7 !== "string"){
-validate849.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate863.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data7 === "inbound") || (data7 === "outbound"))){
-validate849.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema317.properties.peers.items.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+validate863.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema324.properties.peers.items.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs17 === errors;
@@ -16543,11 +16878,11 @@ if(data4.status !== undefined){
 let data8 = data4.status;
 const _errs19 = errors;
 if(typeof data8 !== "string"){
-validate849.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate863.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data8 === "connecting") || (data8 === "handshaking")) || (data8 === "handshaked")) || (data8 === "idle")) || (data8 === "disconnected"))){
-validate849.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema317.properties.peers.items.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate863.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema324.properties.peers.items.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs19 === errors;
@@ -16617,7 +16952,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate849.errors = vErrors;
+validate863.errors = vErrors;
 return false;
 }
 else {
@@ -16684,7 +17019,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate849.errors = vErrors;
+validate863.errors = vErrors;
 return false;
 }
 else {
@@ -16714,7 +17049,7 @@ const len1 = data11.length;
 for(let i1=0; i1<len1; i1++){
 const _errs33 = errors;
 if(typeof data11[i1] !== "string"){
-validate849.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities/" + i1,schemaPath:"#/properties/peers/items/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate863.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities/" + i1,schemaPath:"#/properties/peers/items/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid5 = _errs33 === errors;
@@ -16724,7 +17059,7 @@ break;
 }
 }
 else {
-validate849.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities",schemaPath:"#/properties/peers/items/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate863.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities",schemaPath:"#/properties/peers/items/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16795,7 +17130,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
-validate849.errors = vErrors;
+validate863.errors = vErrors;
 return false;
 }
 else {
@@ -16876,7 +17211,7 @@ else {
 vErrors.push(err10);
 }
 errors++;
-validate849.errors = vErrors;
+validate863.errors = vErrors;
 return false;
 }
 else {
@@ -16900,11 +17235,11 @@ if(data4.foundBy !== undefined){
 let data15 = data4.foundBy;
 const _errs45 = errors;
 if(typeof data15 !== "string"){
-validate849.errors = [{instancePath:instancePath+"/peers/" + i0+"/foundBy",schemaPath:"#/properties/peers/items/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate863.errors = [{instancePath:instancePath+"/peers/" + i0+"/foundBy",schemaPath:"#/properties/peers/items/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data15 === "static") || (data15 === "discovery")) || (data15 === "dns")) || (data15 === "inbound"))){
-validate849.errors = [{instancePath:instancePath+"/peers/" + i0+"/foundBy",schemaPath:"#/properties/peers/items/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema317.properties.peers.items.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
+validate863.errors = [{instancePath:instancePath+"/peers/" + i0+"/foundBy",schemaPath:"#/properties/peers/items/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema324.properties.peers.items.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs45 === errors;
@@ -16986,7 +17321,7 @@ else {
 vErrors.push(err14);
 }
 errors++;
-validate849.errors = vErrors;
+validate863.errors = vErrors;
 return false;
 }
 else {
@@ -17019,7 +17354,7 @@ var valid2 = true;
 }
 }
 else {
-validate849.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate863.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -17030,7 +17365,7 @@ break;
 }
 }
 else {
-validate849.errors = [{instancePath:instancePath+"/peers",schemaPath:"#/properties/peers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate863.errors = [{instancePath:instancePath+"/peers",schemaPath:"#/properties/peers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17047,14 +17382,14 @@ if(errors === _errs52){
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
 let missing2;
 if(((((((((data17.discovery === undefined) && (missing2 = "discovery")) || ((data17.udpPort === undefined) && (missing2 = "udpPort"))) || ((data17.tableSize === undefined) && (missing2 = "tableSize"))) || ((data17.bootnodes === undefined) && (missing2 = "bootnodes"))) || ((data17.dnsTrees === undefined) && (missing2 = "dnsTrees"))) || ((data17.dialsTried === undefined) && (missing2 = "dialsTried"))) || ((data17.dialsSucceeded === undefined) && (missing2 = "dialsSucceeded"))) || ((data17.candidates === undefined) && (missing2 = "candidates"))){
-validate849.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate863.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs54 = errors;
 for(const key2 in data17){
 if(!((((((((key2 === "discovery") || (key2 === "udpPort")) || (key2 === "tableSize")) || (key2 === "bootnodes")) || (key2 === "dnsTrees")) || (key2 === "dialsTried")) || (key2 === "dialsSucceeded")) || (key2 === "candidates"))){
-validate849.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate863.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -17063,7 +17398,7 @@ if(_errs54 === errors){
 if(data17.discovery !== undefined){
 const _errs55 = errors;
 if(typeof data17.discovery !== "boolean"){
-validate849.errors = [{instancePath:instancePath+"/search/discovery",schemaPath:"#/properties/search/properties/discovery/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate863.errors = [{instancePath:instancePath+"/search/discovery",schemaPath:"#/properties/search/properties/discovery/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid9 = _errs55 === errors;
@@ -17133,7 +17468,7 @@ else {
 vErrors.push(err17);
 }
 errors++;
-validate849.errors = vErrors;
+validate863.errors = vErrors;
 return false;
 }
 else {
@@ -17157,13 +17492,13 @@ if(data17.tableSize !== undefined){
 let data20 = data17.tableSize;
 const _errs62 = errors;
 if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
-validate849.errors = [{instancePath:instancePath+"/search/tableSize",schemaPath:"#/properties/search/properties/tableSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate863.errors = [{instancePath:instancePath+"/search/tableSize",schemaPath:"#/properties/search/properties/tableSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs62){
 if(typeof data20 == "number"){
 if(data20 < 0 || isNaN(data20)){
-validate849.errors = [{instancePath:instancePath+"/search/tableSize",schemaPath:"#/properties/search/properties/tableSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate863.errors = [{instancePath:instancePath+"/search/tableSize",schemaPath:"#/properties/search/properties/tableSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -17184,7 +17519,7 @@ const len2 = data21.length;
 for(let i2=0; i2<len2; i2++){
 const _errs66 = errors;
 if(typeof data21[i2] !== "string"){
-validate849.errors = [{instancePath:instancePath+"/search/bootnodes/" + i2,schemaPath:"#/properties/search/properties/bootnodes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate863.errors = [{instancePath:instancePath+"/search/bootnodes/" + i2,schemaPath:"#/properties/search/properties/bootnodes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid11 = _errs66 === errors;
@@ -17194,7 +17529,7 @@ break;
 }
 }
 else {
-validate849.errors = [{instancePath:instancePath+"/search/bootnodes",schemaPath:"#/properties/search/properties/bootnodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate863.errors = [{instancePath:instancePath+"/search/bootnodes",schemaPath:"#/properties/search/properties/bootnodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17218,14 +17553,14 @@ if(errors === _errs70){
 if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
 let missing3;
 if((((data24.url === undefined) && (missing3 = "url")) || ((data24.records === undefined) && (missing3 = "records"))) || ((data24.error === undefined) && (missing3 = "error"))){
-validate849.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate863.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
 const _errs72 = errors;
 for(const key3 in data24){
 if(!(((key3 === "url") || (key3 === "records")) || (key3 === "error"))){
-validate849.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate863.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -17234,7 +17569,7 @@ if(_errs72 === errors){
 if(data24.url !== undefined){
 const _errs73 = errors;
 if(typeof data24.url !== "string"){
-validate849.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/url",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate863.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/url",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid13 = _errs73 === errors;
@@ -17247,13 +17582,13 @@ if(data24.records !== undefined){
 let data26 = data24.records;
 const _errs75 = errors;
 if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
-validate849.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/records",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/records/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate863.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/records",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/records/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs75){
 if(typeof data26 == "number"){
 if(data26 < 0 || isNaN(data26)){
-validate849.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/records",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/records/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate863.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/records",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/records/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -17311,7 +17646,7 @@ else {
 vErrors.push(err19);
 }
 errors++;
-validate849.errors = vErrors;
+validate863.errors = vErrors;
 return false;
 }
 else {
@@ -17336,7 +17671,7 @@ var valid13 = true;
 }
 }
 else {
-validate849.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate863.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -17347,7 +17682,7 @@ break;
 }
 }
 else {
-validate849.errors = [{instancePath:instancePath+"/search/dnsTrees",schemaPath:"#/properties/search/properties/dnsTrees/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate863.errors = [{instancePath:instancePath+"/search/dnsTrees",schemaPath:"#/properties/search/properties/dnsTrees/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17361,13 +17696,13 @@ if(data17.dialsTried !== undefined){
 let data28 = data17.dialsTried;
 const _errs82 = errors;
 if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
-validate849.errors = [{instancePath:instancePath+"/search/dialsTried",schemaPath:"#/properties/search/properties/dialsTried/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate863.errors = [{instancePath:instancePath+"/search/dialsTried",schemaPath:"#/properties/search/properties/dialsTried/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs82){
 if(typeof data28 == "number"){
 if(data28 < 0 || isNaN(data28)){
-validate849.errors = [{instancePath:instancePath+"/search/dialsTried",schemaPath:"#/properties/search/properties/dialsTried/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate863.errors = [{instancePath:instancePath+"/search/dialsTried",schemaPath:"#/properties/search/properties/dialsTried/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -17382,13 +17717,13 @@ if(data17.dialsSucceeded !== undefined){
 let data29 = data17.dialsSucceeded;
 const _errs84 = errors;
 if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
-validate849.errors = [{instancePath:instancePath+"/search/dialsSucceeded",schemaPath:"#/properties/search/properties/dialsSucceeded/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate863.errors = [{instancePath:instancePath+"/search/dialsSucceeded",schemaPath:"#/properties/search/properties/dialsSucceeded/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs84){
 if(typeof data29 == "number"){
 if(data29 < 0 || isNaN(data29)){
-validate849.errors = [{instancePath:instancePath+"/search/dialsSucceeded",schemaPath:"#/properties/search/properties/dialsSucceeded/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate863.errors = [{instancePath:instancePath+"/search/dialsSucceeded",schemaPath:"#/properties/search/properties/dialsSucceeded/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -17403,13 +17738,13 @@ if(data17.candidates !== undefined){
 let data30 = data17.candidates;
 const _errs86 = errors;
 if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
-validate849.errors = [{instancePath:instancePath+"/search/candidates",schemaPath:"#/properties/search/properties/candidates/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate863.errors = [{instancePath:instancePath+"/search/candidates",schemaPath:"#/properties/search/properties/candidates/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs86){
 if(typeof data30 == "number"){
 if(data30 < 0 || isNaN(data30)){
-validate849.errors = [{instancePath:instancePath+"/search/candidates",schemaPath:"#/properties/search/properties/candidates/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate863.errors = [{instancePath:instancePath+"/search/candidates",schemaPath:"#/properties/search/properties/candidates/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -17430,7 +17765,7 @@ var valid9 = true;
 }
 }
 else {
-validate849.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate863.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -17447,16 +17782,16 @@ var valid0 = true;
 }
 }
 else {
-validate849.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate863.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate849.errors = vErrors;
+validate863.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate837(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate851(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpToolCallResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -17464,14 +17799,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.content === undefined) && (missing0 = "content")){
-validate837.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate851.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "content") || (key0 === "structuredContent")) || (key0 === "isError"))){
-validate837.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate851.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -17486,8 +17821,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate809(data0[i0], {instancePath:instancePath+"/content/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate809.errors : vErrors.concat(validate809.errors);
+if(!(validate823(data0[i0], {instancePath:instancePath+"/content/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate823.errors : vErrors.concat(validate823.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -17497,7 +17832,7 @@ break;
 }
 }
 else {
-validate837.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate851.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17514,8 +17849,8 @@ const _errs6 = errors;
 let valid2 = false;
 let passing0 = null;
 const _errs7 = errors;
-if(!(validate839(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate839.errors : vErrors.concat(validate839.errors);
+if(!(validate853(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate853.errors : vErrors.concat(validate853.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -17524,8 +17859,8 @@ valid2 = true;
 passing0 = 0;
 }
 const _errs8 = errors;
-if(!(validate841(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate841.errors : vErrors.concat(validate841.errors);
+if(!(validate855(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate855.errors : vErrors.concat(validate855.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -17539,8 +17874,8 @@ valid2 = true;
 passing0 = 1;
 }
 const _errs9 = errors;
-if(!(validate845(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate845.errors : vErrors.concat(validate845.errors);
+if(!(validate859(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate859.errors : vErrors.concat(validate859.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -17554,8 +17889,8 @@ valid2 = true;
 passing0 = 2;
 }
 const _errs10 = errors;
-if(!(validate847(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate847.errors : vErrors.concat(validate847.errors);
+if(!(validate861(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate861.errors : vErrors.concat(validate861.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
@@ -17569,8 +17904,8 @@ valid2 = true;
 passing0 = 3;
 }
 const _errs11 = errors;
-if(!(validate849(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate849.errors : vErrors.concat(validate849.errors);
+if(!(validate863(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate863.errors : vErrors.concat(validate863.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
@@ -17596,7 +17931,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate837.errors = vErrors;
+validate851.errors = vErrors;
 return false;
 }
 else {
@@ -17619,7 +17954,7 @@ if(valid0){
 if(data.isError !== undefined){
 const _errs12 = errors;
 if(typeof data.isError !== "boolean"){
-validate837.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate851.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -17633,48 +17968,48 @@ var valid0 = true;
 }
 }
 else {
-validate837.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate851.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate837.errors = vErrors;
+validate851.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate836(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate850(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsCallResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate837(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate837.errors : vErrors.concat(validate837.errors);
+if(!(validate851(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate851.errors : vErrors.concat(validate851.errors);
 errors = vErrors.length;
 }
-validate836.errors = vErrors;
+validate850.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsListRequestParam = validate859;
-const schema318 = {"$ref":"McpListRequest.json","$id":"validateToolsListRequestParam"};
+export const validateToolsListRequestParam = validate873;
+const schema325 = {"$ref":"McpListRequest.json","$id":"validateToolsListRequestParam"};
 
-function validate859(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate873(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsListRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate813(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate813.errors : vErrors.concat(validate813.errors);
+if(!(validate827(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate827.errors : vErrors.concat(validate827.errors);
 errors = vErrors.length;
 }
-validate859.errors = vErrors;
+validate873.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsListResult = validate861;
-const schema319 = {"$ref":"McpToolList.json","$id":"validateToolsListResult"};
-const schema320 = {"title":"McpToolList","type":"object","description":"The tools of this server. nextCursor is never set (no paging).","properties":{"tools":{"type":"array","items":{"$ref":"McpTool.json"}},"nextCursor":{"type":"string"}},"required":["tools"],"additionalProperties":false,"$id":"McpToolList.json"};
-const schema321 = {"title":"McpTool","type":"object","description":"An MCP tool. inputSchema is the JSON Schema of its arguments, outputSchema that of its structuredContent; annotations are hints for clients (all tools here are read-only).","properties":{"name":{"type":"string"},"description":{"type":"string"},"inputSchema":{"type":"object","properties":{"type":{"type":"string","const":"object"},"properties":{"type":"object"},"required":{"type":"array","items":{"type":"string"}}},"required":["type"],"additionalProperties":true},"outputSchema":{"type":"object","properties":{"type":{"type":"string","const":"object"}},"required":["type"],"additionalProperties":true},"annotations":{"type":"object","properties":{"title":{"type":"string"},"readOnlyHint":{"type":"boolean"},"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"}},"additionalProperties":false}},"required":["name","description","inputSchema"],"additionalProperties":false,"$id":"McpTool.json"};
+export const validateToolsListResult = validate875;
+const schema326 = {"$ref":"McpToolList.json","$id":"validateToolsListResult"};
+const schema327 = {"title":"McpToolList","type":"object","description":"The tools of this server. nextCursor is never set (no paging).","properties":{"tools":{"type":"array","items":{"$ref":"McpTool.json"}},"nextCursor":{"type":"string"}},"required":["tools"],"additionalProperties":false,"$id":"McpToolList.json"};
+const schema328 = {"title":"McpTool","type":"object","description":"An MCP tool. inputSchema is the JSON Schema of its arguments, outputSchema that of its structuredContent; annotations are hints for clients (all tools here are read-only).","properties":{"name":{"type":"string"},"description":{"type":"string"},"inputSchema":{"type":"object","properties":{"type":{"type":"string","const":"object"},"properties":{"type":"object"},"required":{"type":"array","items":{"type":"string"}}},"required":["type"],"additionalProperties":true},"outputSchema":{"type":"object","properties":{"type":{"type":"string","const":"object"}},"required":["type"],"additionalProperties":true},"annotations":{"type":"object","properties":{"title":{"type":"string"},"readOnlyHint":{"type":"boolean"},"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"}},"additionalProperties":false}},"required":["name","description","inputSchema"],"additionalProperties":false,"$id":"McpTool.json"};
 
-function validate863(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate877(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpTool.json" */;
 let vErrors = null;
 let errors = 0;
@@ -17682,14 +18017,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) && (missing0 = "name")) || ((data.description === undefined) && (missing0 = "description"))) || ((data.inputSchema === undefined) && (missing0 = "inputSchema"))){
-validate863.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate877.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "name") || (key0 === "description")) || (key0 === "inputSchema")) || (key0 === "outputSchema")) || (key0 === "annotations"))){
-validate863.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate877.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -17698,7 +18033,7 @@ if(_errs1 === errors){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate863.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate877.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -17710,7 +18045,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate863.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate877.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -17726,7 +18061,7 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if((data2.type === undefined) && (missing1 = "type")){
-validate863.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate877.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
@@ -17734,11 +18069,11 @@ if(data2.type !== undefined){
 let data3 = data2.type;
 const _errs9 = errors;
 if(typeof data3 !== "string"){
-validate863.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate877.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("object" !== data3){
-validate863.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
+validate877.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -17751,7 +18086,7 @@ if(data2.properties !== undefined){
 let data4 = data2.properties;
 const _errs11 = errors;
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-validate863.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate877.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -17770,7 +18105,7 @@ const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
 const _errs15 = errors;
 if(typeof data5[i0] !== "string"){
-validate863.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate877.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -17780,7 +18115,7 @@ break;
 }
 }
 else {
-validate863.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate877.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17794,7 +18129,7 @@ var valid1 = true;
 }
 }
 else {
-validate863.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate877.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -17811,25 +18146,25 @@ if(errors === _errs17){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 let missing2;
 if((data7.type === undefined) && (missing2 = "type")){
-validate863.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate877.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 if(data7.type !== undefined){
 let data8 = data7.type;
 if(typeof data8 !== "string"){
-validate863.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate877.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("object" !== data8){
-validate863.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
+validate877.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate863.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate877.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -17847,7 +18182,7 @@ if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 const _errs24 = errors;
 for(const key1 in data9){
 if(!(((((key1 === "title") || (key1 === "readOnlyHint")) || (key1 === "destructiveHint")) || (key1 === "idempotentHint")) || (key1 === "openWorldHint"))){
-validate863.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate877.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -17856,7 +18191,7 @@ if(_errs24 === errors){
 if(data9.title !== undefined){
 const _errs25 = errors;
 if(typeof data9.title !== "string"){
-validate863.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"#/properties/annotations/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate877.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"#/properties/annotations/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid4 = _errs25 === errors;
@@ -17868,7 +18203,7 @@ if(valid4){
 if(data9.readOnlyHint !== undefined){
 const _errs27 = errors;
 if(typeof data9.readOnlyHint !== "boolean"){
-validate863.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"#/properties/annotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate877.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"#/properties/annotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid4 = _errs27 === errors;
@@ -17880,7 +18215,7 @@ if(valid4){
 if(data9.destructiveHint !== undefined){
 const _errs29 = errors;
 if(typeof data9.destructiveHint !== "boolean"){
-validate863.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"#/properties/annotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate877.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"#/properties/annotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid4 = _errs29 === errors;
@@ -17892,7 +18227,7 @@ if(valid4){
 if(data9.idempotentHint !== undefined){
 const _errs31 = errors;
 if(typeof data9.idempotentHint !== "boolean"){
-validate863.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"#/properties/annotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate877.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"#/properties/annotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid4 = _errs31 === errors;
@@ -17904,7 +18239,7 @@ if(valid4){
 if(data9.openWorldHint !== undefined){
 const _errs33 = errors;
 if(typeof data9.openWorldHint !== "boolean"){
-validate863.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"#/properties/annotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate877.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"#/properties/annotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid4 = _errs33 === errors;
@@ -17919,7 +18254,7 @@ var valid4 = true;
 }
 }
 else {
-validate863.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate877.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -17936,16 +18271,16 @@ var valid0 = true;
 }
 }
 else {
-validate863.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate877.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate863.errors = vErrors;
+validate877.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate862(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate876(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpToolList.json" */;
 let vErrors = null;
 let errors = 0;
@@ -17953,14 +18288,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.tools === undefined) && (missing0 = "tools")){
-validate862.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate876.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "tools") || (key0 === "nextCursor"))){
-validate862.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate876.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -17975,8 +18310,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate863(data0[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate863.errors : vErrors.concat(validate863.errors);
+if(!(validate877(data0[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate877.errors : vErrors.concat(validate877.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -17986,7 +18321,7 @@ break;
 }
 }
 else {
-validate862.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate876.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17999,7 +18334,7 @@ if(valid0){
 if(data.nextCursor !== undefined){
 const _errs5 = errors;
 if(typeof data.nextCursor !== "string"){
-validate862.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate876.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -18012,32 +18347,32 @@ var valid0 = true;
 }
 }
 else {
-validate862.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate876.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate862.errors = vErrors;
+validate876.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate861(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate875(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsListResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate862(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate862.errors : vErrors.concat(validate862.errors);
+if(!(validate876(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate876.errors : vErrors.concat(validate876.errors);
 errors = vErrors.length;
 }
-validate861.errors = vErrors;
+validate875.errors = vErrors;
 return errors === 0;
 }
 
-export const validateRpcDiscoverResult = validate866;
-const schema322 = {"$ref":"OpenRpcDocument.json","$id":"validateRpcDiscoverResult"};
-const schema323 = {"title":"OpenRpcDocument","type":"object","description":"An OpenRPC 1.3 document (https://spec.open-rpc.org). Only its outline is constrained here; the full structure is defined by the OpenRPC meta-schema.","properties":{"openrpc":{"type":"string"},"info":{"type":"object","properties":{"title":{"type":"string"},"version":{"type":"string"}},"required":["title","version"],"additionalProperties":true},"methods":{"type":"array","items":{"type":"object"}}},"required":["openrpc","info","methods"],"additionalProperties":true,"$id":"OpenRpcDocument.json"};
+export const validateRpcDiscoverResult = validate880;
+const schema329 = {"$ref":"OpenRpcDocument.json","$id":"validateRpcDiscoverResult"};
+const schema330 = {"title":"OpenRpcDocument","type":"object","description":"An OpenRPC 1.3 document (https://spec.open-rpc.org). Only its outline is constrained here; the full structure is defined by the OpenRPC meta-schema.","properties":{"openrpc":{"type":"string"},"info":{"type":"object","properties":{"title":{"type":"string"},"version":{"type":"string"}},"required":["title","version"],"additionalProperties":true},"methods":{"type":"array","items":{"type":"object"}}},"required":["openrpc","info","methods"],"additionalProperties":true,"$id":"OpenRpcDocument.json"};
 
-function validate867(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate881(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="OpenRpcDocument.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18045,14 +18380,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.openrpc === undefined) && (missing0 = "openrpc")) || ((data.info === undefined) && (missing0 = "info"))) || ((data.methods === undefined) && (missing0 = "methods"))){
-validate867.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate881.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.openrpc !== undefined){
 const _errs2 = errors;
 if(typeof data.openrpc !== "string"){
-validate867.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"#/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate881.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"#/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -18068,14 +18403,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.title === undefined) && (missing1 = "title")) || ((data1.version === undefined) && (missing1 = "version"))){
-validate867.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate881.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data1.title !== undefined){
 const _errs7 = errors;
 if(typeof data1.title !== "string"){
-validate867.errors = [{instancePath:instancePath+"/info/title",schemaPath:"#/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate881.errors = [{instancePath:instancePath+"/info/title",schemaPath:"#/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -18087,7 +18422,7 @@ if(valid1){
 if(data1.version !== undefined){
 const _errs9 = errors;
 if(typeof data1.version !== "string"){
-validate867.errors = [{instancePath:instancePath+"/info/version",schemaPath:"#/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate881.errors = [{instancePath:instancePath+"/info/version",schemaPath:"#/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -18099,7 +18434,7 @@ var valid1 = true;
 }
 }
 else {
-validate867.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate881.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -18120,7 +18455,7 @@ for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 const _errs13 = errors;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-validate867.errors = [{instancePath:instancePath+"/methods/" + i0,schemaPath:"#/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate881.errors = [{instancePath:instancePath+"/methods/" + i0,schemaPath:"#/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -18130,7 +18465,7 @@ break;
 }
 }
 else {
-validate867.errors = [{instancePath:instancePath+"/methods",schemaPath:"#/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate881.errors = [{instancePath:instancePath+"/methods",schemaPath:"#/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -18144,32 +18479,32 @@ var valid0 = true;
 }
 }
 else {
-validate867.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate881.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate867.errors = vErrors;
+validate881.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate866(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate880(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateRpcDiscoverResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate867(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate867.errors : vErrors.concat(validate867.errors);
+if(!(validate881(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate881.errors : vErrors.concat(validate881.errors);
 errors = vErrors.length;
 }
-validate866.errors = vErrors;
+validate880.errors = vErrors;
 return errors === 0;
 }
 
-export const validateRpcModulesResult = validate869;
-const schema324 = {"$ref":"RpcModules.json","$id":"validateRpcModulesResult"};
-const schema325 = {"title":"RpcModules","type":"object","description":"The enabled namespaces, each with its API version \"1.0\". rpc is always present.","properties":{"eth":{"type":"string"},"web3":{"type":"string"},"net":{"type":"string"},"personal":{"type":"string"},"debug":{"type":"string"},"qa":{"type":"string"},"checkpointing":{"type":"string"},"svc":{"type":"string"},"test":{"type":"string"},"iele":{"type":"string"},"mcp":{"type":"string"},"rpc":{"type":"string"}},"required":["rpc"],"additionalProperties":false,"$id":"RpcModules.json"};
+export const validateRpcModulesResult = validate883;
+const schema331 = {"$ref":"RpcModules.json","$id":"validateRpcModulesResult"};
+const schema332 = {"title":"RpcModules","type":"object","description":"The enabled namespaces, each with its API version \"1.0\". rpc is always present.","properties":{"eth":{"type":"string"},"web3":{"type":"string"},"net":{"type":"string"},"personal":{"type":"string"},"debug":{"type":"string"},"qa":{"type":"string"},"checkpointing":{"type":"string"},"svc":{"type":"string"},"test":{"type":"string"},"iele":{"type":"string"},"mcp":{"type":"string"},"rpc":{"type":"string"}},"required":["rpc"],"additionalProperties":false,"$id":"RpcModules.json"};
 
-function validate870(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate884(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="RpcModules.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18177,14 +18512,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.rpc === undefined) && (missing0 = "rpc")){
-validate870.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate884.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema325.properties, key0))){
-validate870.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema332.properties, key0))){
+validate884.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18193,7 +18528,7 @@ if(_errs1 === errors){
 if(data.eth !== undefined){
 const _errs2 = errors;
 if(typeof data.eth !== "string"){
-validate870.errors = [{instancePath:instancePath+"/eth",schemaPath:"#/properties/eth/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate884.errors = [{instancePath:instancePath+"/eth",schemaPath:"#/properties/eth/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -18205,7 +18540,7 @@ if(valid0){
 if(data.web3 !== undefined){
 const _errs4 = errors;
 if(typeof data.web3 !== "string"){
-validate870.errors = [{instancePath:instancePath+"/web3",schemaPath:"#/properties/web3/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate884.errors = [{instancePath:instancePath+"/web3",schemaPath:"#/properties/web3/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -18217,7 +18552,7 @@ if(valid0){
 if(data.net !== undefined){
 const _errs6 = errors;
 if(typeof data.net !== "string"){
-validate870.errors = [{instancePath:instancePath+"/net",schemaPath:"#/properties/net/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate884.errors = [{instancePath:instancePath+"/net",schemaPath:"#/properties/net/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -18229,7 +18564,7 @@ if(valid0){
 if(data.personal !== undefined){
 const _errs8 = errors;
 if(typeof data.personal !== "string"){
-validate870.errors = [{instancePath:instancePath+"/personal",schemaPath:"#/properties/personal/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate884.errors = [{instancePath:instancePath+"/personal",schemaPath:"#/properties/personal/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -18241,7 +18576,7 @@ if(valid0){
 if(data.debug !== undefined){
 const _errs10 = errors;
 if(typeof data.debug !== "string"){
-validate870.errors = [{instancePath:instancePath+"/debug",schemaPath:"#/properties/debug/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate884.errors = [{instancePath:instancePath+"/debug",schemaPath:"#/properties/debug/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -18253,7 +18588,7 @@ if(valid0){
 if(data.qa !== undefined){
 const _errs12 = errors;
 if(typeof data.qa !== "string"){
-validate870.errors = [{instancePath:instancePath+"/qa",schemaPath:"#/properties/qa/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate884.errors = [{instancePath:instancePath+"/qa",schemaPath:"#/properties/qa/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -18265,7 +18600,7 @@ if(valid0){
 if(data.checkpointing !== undefined){
 const _errs14 = errors;
 if(typeof data.checkpointing !== "string"){
-validate870.errors = [{instancePath:instancePath+"/checkpointing",schemaPath:"#/properties/checkpointing/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate884.errors = [{instancePath:instancePath+"/checkpointing",schemaPath:"#/properties/checkpointing/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -18277,7 +18612,7 @@ if(valid0){
 if(data.svc !== undefined){
 const _errs16 = errors;
 if(typeof data.svc !== "string"){
-validate870.errors = [{instancePath:instancePath+"/svc",schemaPath:"#/properties/svc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate884.errors = [{instancePath:instancePath+"/svc",schemaPath:"#/properties/svc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -18289,7 +18624,7 @@ if(valid0){
 if(data.test !== undefined){
 const _errs18 = errors;
 if(typeof data.test !== "string"){
-validate870.errors = [{instancePath:instancePath+"/test",schemaPath:"#/properties/test/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate884.errors = [{instancePath:instancePath+"/test",schemaPath:"#/properties/test/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -18301,7 +18636,7 @@ if(valid0){
 if(data.iele !== undefined){
 const _errs20 = errors;
 if(typeof data.iele !== "string"){
-validate870.errors = [{instancePath:instancePath+"/iele",schemaPath:"#/properties/iele/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate884.errors = [{instancePath:instancePath+"/iele",schemaPath:"#/properties/iele/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -18313,7 +18648,7 @@ if(valid0){
 if(data.mcp !== undefined){
 const _errs22 = errors;
 if(typeof data.mcp !== "string"){
-validate870.errors = [{instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate884.errors = [{instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -18325,7 +18660,7 @@ if(valid0){
 if(data.rpc !== undefined){
 const _errs24 = errors;
 if(typeof data.rpc !== "string"){
-validate870.errors = [{instancePath:instancePath+"/rpc",schemaPath:"#/properties/rpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate884.errors = [{instancePath:instancePath+"/rpc",schemaPath:"#/properties/rpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs24 === errors;
@@ -18348,34 +18683,34 @@ var valid0 = true;
 }
 }
 else {
-validate870.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate884.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate870.errors = vErrors;
+validate884.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate869(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate883(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateRpcModulesResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate870(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate870.errors : vErrors.concat(validate870.errors);
+if(!(validate884(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate884.errors : vErrors.concat(validate884.errors);
 errors = vErrors.length;
 }
-validate869.errors = vErrors;
+validate883.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTxpoolContentResult = validate872;
-const schema326 = {"$ref":"TxPoolContent.json","$id":"validateTxpoolContentResult"};
-const schema327 = {"title":"TxPoolContent","type":"object","description":"The pool: pending = executable now (each sender's nonces continuous from its account nonce), queued = waiting behind a nonce gap. Transactions have null blockHash, blockNumber and transactionIndex.","properties":{"pending":{"$ref":"TxPoolTransactionsBySender.json"},"queued":{"$ref":"TxPoolTransactionsBySender.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolContent.json"};
-const schema328 = {"title":"TxPoolTransactionsBySender","type":"object","description":"Pooled transactions keyed by sender (EIP-55 checksummed address, as geth keys them), then by decimal nonce.","additionalProperties":{"$ref":"TxPoolTransactionsByNonce.json"},"$id":"TxPoolTransactionsBySender.json"};
-const schema329 = {"title":"TxPoolTransactionsByNonce","type":"object","description":"One sender's pooled transactions, keyed by nonce in decimal (\"0\", \"1\", …).","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"Transaction.json"},"$id":"TxPoolTransactionsByNonce.json"};
+export const validateTxpoolContentResult = validate886;
+const schema333 = {"$ref":"TxPoolContent.json","$id":"validateTxpoolContentResult"};
+const schema334 = {"title":"TxPoolContent","type":"object","description":"The pool: pending = executable now (each sender's nonces continuous from its account nonce), queued = waiting behind a nonce gap. Transactions have null blockHash, blockNumber and transactionIndex.","properties":{"pending":{"$ref":"TxPoolTransactionsBySender.json"},"queued":{"$ref":"TxPoolTransactionsBySender.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolContent.json"};
+const schema335 = {"title":"TxPoolTransactionsBySender","type":"object","description":"Pooled transactions keyed by sender (EIP-55 checksummed address, as geth keys them), then by decimal nonce.","additionalProperties":{"$ref":"TxPoolTransactionsByNonce.json"},"$id":"TxPoolTransactionsBySender.json"};
+const schema336 = {"title":"TxPoolTransactionsByNonce","type":"object","description":"One sender's pooled transactions, keyed by nonce in decimal (\"0\", \"1\", …).","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"Transaction.json"},"$id":"TxPoolTransactionsByNonce.json"};
 
-function validate875(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate889(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolTransactionsByNonce.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18405,7 +18740,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate875.errors = vErrors;
+validate889.errors = vErrors;
 return false;
 break;
 }
@@ -18425,16 +18760,16 @@ break;
 }
 }
 else {
-validate875.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate889.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate875.errors = vErrors;
+validate889.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate874(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate888(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolTransactionsBySender.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18442,8 +18777,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 const _errs2 = errors;
-if(!(validate875(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
-vErrors = vErrors === null ? validate875.errors : vErrors.concat(validate875.errors);
+if(!(validate889(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
+vErrors = vErrors === null ? validate889.errors : vErrors.concat(validate889.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -18453,16 +18788,16 @@ break;
 }
 }
 else {
-validate874.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate888.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate874.errors = vErrors;
+validate888.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate873(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate887(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolContent.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18470,14 +18805,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate873.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate887.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate873.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate887.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18485,8 +18820,8 @@ break;
 if(_errs1 === errors){
 if(data.pending !== undefined){
 const _errs2 = errors;
-if(!(validate874(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
-vErrors = vErrors === null ? validate874.errors : vErrors.concat(validate874.errors);
+if(!(validate888(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate888.errors : vErrors.concat(validate888.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -18497,8 +18832,8 @@ var valid0 = true;
 if(valid0){
 if(data.queued !== undefined){
 const _errs3 = errors;
-if(!(validate874(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
-vErrors = vErrors === null ? validate874.errors : vErrors.concat(validate874.errors);
+if(!(validate888(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate888.errors : vErrors.concat(validate888.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -18511,31 +18846,31 @@ var valid0 = true;
 }
 }
 else {
-validate873.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate887.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate873.errors = vErrors;
+validate887.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate872(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate886(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTxpoolContentResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate873(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate873.errors : vErrors.concat(validate873.errors);
+if(!(validate887(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate887.errors : vErrors.concat(validate887.errors);
 errors = vErrors.length;
 }
-validate872.errors = vErrors;
+validate886.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTxpoolContentFromAddressParam = validate881;
-const schema330 = {"$ref":"address.json","$id":"validateTxpoolContentFromAddressParam"};
+export const validateTxpoolContentFromAddressParam = validate895;
+const schema337 = {"$ref":"address.json","$id":"validateTxpoolContentFromAddressParam"};
 
-function validate881(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate895(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTxpoolContentFromAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -18543,15 +18878,15 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate881.errors = vErrors;
+validate895.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTxpoolContentFromResult = validate883;
-const schema331 = {"$ref":"TxPoolSenderContent.json","$id":"validateTxpoolContentFromResult"};
-const schema332 = {"title":"TxPoolSenderContent","type":"object","description":"One sender's pooled transactions: pending (executable) and queued (behind a nonce gap), keyed by decimal nonce.","properties":{"pending":{"$ref":"TxPoolTransactionsByNonce.json"},"queued":{"$ref":"TxPoolTransactionsByNonce.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolSenderContent.json"};
+export const validateTxpoolContentFromResult = validate897;
+const schema338 = {"$ref":"TxPoolSenderContent.json","$id":"validateTxpoolContentFromResult"};
+const schema339 = {"title":"TxPoolSenderContent","type":"object","description":"One sender's pooled transactions: pending (executable) and queued (behind a nonce gap), keyed by decimal nonce.","properties":{"pending":{"$ref":"TxPoolTransactionsByNonce.json"},"queued":{"$ref":"TxPoolTransactionsByNonce.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolSenderContent.json"};
 
-function validate884(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate898(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolSenderContent.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18559,14 +18894,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate884.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate898.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate884.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate898.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18574,8 +18909,8 @@ break;
 if(_errs1 === errors){
 if(data.pending !== undefined){
 const _errs2 = errors;
-if(!(validate875(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
-vErrors = vErrors === null ? validate875.errors : vErrors.concat(validate875.errors);
+if(!(validate889(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate889.errors : vErrors.concat(validate889.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -18586,8 +18921,8 @@ var valid0 = true;
 if(valid0){
 if(data.queued !== undefined){
 const _errs3 = errors;
-if(!(validate875(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
-vErrors = vErrors === null ? validate875.errors : vErrors.concat(validate875.errors);
+if(!(validate889(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate889.errors : vErrors.concat(validate889.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -18600,33 +18935,33 @@ var valid0 = true;
 }
 }
 else {
-validate884.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate898.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate884.errors = vErrors;
+validate898.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate883(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate897(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTxpoolContentFromResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate884(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate884.errors : vErrors.concat(validate884.errors);
+if(!(validate898(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate898.errors : vErrors.concat(validate898.errors);
 errors = vErrors.length;
 }
-validate883.errors = vErrors;
+validate897.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTxpoolInspectResult = validate888;
-const schema333 = {"$ref":"TxPoolInspection.json","$id":"validateTxpoolInspectResult"};
-const schema334 = {"title":"TxPoolInspection","type":"object","description":"The pool as text: pending (executable) and queued (behind a nonce gap) transaction summaries.","properties":{"pending":{"$ref":"TxPoolSummariesBySender.json"},"queued":{"$ref":"TxPoolSummariesBySender.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolInspection.json"};
-const schema335 = {"title":"TxPoolSummariesBySender","type":"object","description":"One line per pooled transaction, keyed by checksummed sender then decimal nonce: \"<to>: <value> wei + <gas> gas × <gasPrice> wei\", or \"contract creation: …\" without a recipient.","additionalProperties":{"type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"type":"string"}},"$id":"TxPoolSummariesBySender.json"};
+export const validateTxpoolInspectResult = validate902;
+const schema340 = {"$ref":"TxPoolInspection.json","$id":"validateTxpoolInspectResult"};
+const schema341 = {"title":"TxPoolInspection","type":"object","description":"The pool as text: pending (executable) and queued (behind a nonce gap) transaction summaries.","properties":{"pending":{"$ref":"TxPoolSummariesBySender.json"},"queued":{"$ref":"TxPoolSummariesBySender.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolInspection.json"};
+const schema342 = {"title":"TxPoolSummariesBySender","type":"object","description":"One line per pooled transaction, keyed by checksummed sender then decimal nonce: \"<to>: <value> wei + <gas> gas × <gasPrice> wei\", or \"contract creation: …\" without a recipient.","additionalProperties":{"type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"type":"string"}},"$id":"TxPoolSummariesBySender.json"};
 
-function validate890(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate904(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolSummariesBySender.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18661,7 +18996,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate890.errors = vErrors;
+validate904.errors = vErrors;
 return false;
 break;
 }
@@ -18670,7 +19005,7 @@ if(valid1){
 for(const key2 in data0){
 const _errs6 = errors;
 if(typeof data0[key2] !== "string"){
-validate890.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate904.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs6 === errors;
@@ -18681,7 +19016,7 @@ break;
 }
 }
 else {
-validate890.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate904.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -18692,16 +19027,16 @@ break;
 }
 }
 else {
-validate890.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate904.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate890.errors = vErrors;
+validate904.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate889(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate903(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolInspection.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18709,14 +19044,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate889.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate903.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate889.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate903.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18724,8 +19059,8 @@ break;
 if(_errs1 === errors){
 if(data.pending !== undefined){
 const _errs2 = errors;
-if(!(validate890(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
-vErrors = vErrors === null ? validate890.errors : vErrors.concat(validate890.errors);
+if(!(validate904(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate904.errors : vErrors.concat(validate904.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -18736,8 +19071,8 @@ var valid0 = true;
 if(valid0){
 if(data.queued !== undefined){
 const _errs3 = errors;
-if(!(validate890(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
-vErrors = vErrors === null ? validate890.errors : vErrors.concat(validate890.errors);
+if(!(validate904(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate904.errors : vErrors.concat(validate904.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -18750,32 +19085,32 @@ var valid0 = true;
 }
 }
 else {
-validate889.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate903.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate889.errors = vErrors;
+validate903.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate888(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate902(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTxpoolInspectResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate889(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate889.errors : vErrors.concat(validate889.errors);
+if(!(validate903(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate903.errors : vErrors.concat(validate903.errors);
 errors = vErrors.length;
 }
-validate888.errors = vErrors;
+validate902.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTxpoolStatusResult = validate894;
-const schema336 = {"$ref":"TxPoolStatus.json","$id":"validateTxpoolStatusResult"};
-const schema337 = {"title":"TxPoolStatus","type":"object","description":"How many pooled transactions are executable (pending) and how many wait behind a nonce gap (queued).","properties":{"pending":{"$ref":"uint.json"},"queued":{"$ref":"uint.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolStatus.json"};
+export const validateTxpoolStatusResult = validate908;
+const schema343 = {"$ref":"TxPoolStatus.json","$id":"validateTxpoolStatusResult"};
+const schema344 = {"title":"TxPoolStatus","type":"object","description":"How many pooled transactions are executable (pending) and how many wait behind a nonce gap (queued).","properties":{"pending":{"$ref":"uint.json"},"queued":{"$ref":"uint.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolStatus.json"};
 
-function validate895(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate909(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolStatus.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18783,14 +19118,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate895.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate909.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate895.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate909.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18824,23 +19159,23 @@ var valid0 = true;
 }
 }
 else {
-validate895.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate909.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate895.errors = vErrors;
+validate909.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate894(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate908(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTxpoolStatusResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate895(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate895.errors : vErrors.concat(validate895.errors);
+if(!(validate909(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate909.errors : vErrors.concat(validate909.errors);
 errors = vErrors.length;
 }
-validate894.errors = vErrors;
+validate908.errors = vErrors;
 return errors === 0;
 }

@@ -125,6 +125,8 @@ const RPC_EXTRAS: Record<string, string> = {
   eth_maxPriorityFeePerGas: 'eth',
   eth_getHeaderByNumber: 'eth',
   eth_getHeaderByHash: 'eth',
+  eth_signTypedData_v4: 'eth',
+  eth_signTransaction: 'eth',
   debug_getRawHeader: 'debug',
   debug_getRawBlock: 'debug',
   debug_getRawTransaction: 'debug',
