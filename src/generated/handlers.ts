@@ -99,6 +99,10 @@ export interface EthHandlers<Ctx> {
   eth_sendTransaction(params: T.EthSendTransactionParams, ctx: Ctx): MaybePromise<T.EthSendTransactionResult>;
   /** Signs a message with a keystore account (EIP-191). */
   eth_sign(params: T.EthSignParams, ctx: Ctx): MaybePromise<T.EthSignResult>;
+  /** Signs a transaction with a node-held account without sending it. */
+  eth_signTransaction(params: T.EthSignTransactionParams, ctx: Ctx): MaybePromise<T.EthSignTransactionResult>;
+  /** Signs EIP-712 typed data with a node-held account. */
+  eth_signTypedData_v4(params: T.EthSignTypedDataV4Params, ctx: Ctx): MaybePromise<T.EthSignTypedDataV4Result>;
   /** Reports an external miner's hash rate. */
   eth_submitHashrate(params: T.EthSubmitHashrateParams, ctx: Ctx): MaybePromise<T.EthSubmitHashrateResult>;
   /** Submits a proof-of-work solution. */

@@ -4250,6 +4250,190 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       ]
     },
     {
+      "name": "eth_signTypedData_v4",
+      "x-extension": "geth",
+      "summary": "Signs EIP-712 typed data with a node-held account.",
+      "description": "Computes the EIP-712 digest keccak256(0x1901 ‖ domainSeparator ‖ hashStruct(message)) of the typed data and returns its secp256k1 signature by an unlocked keystore account (r ‖ s ‖ v, v = 27 or 28), as geth and MetaMask do. The typed data may be the object or the same object as a JSON string (what ethers' JsonRpcSigner and viem's wallet client send). A locked or unknown account gives -32000 \"account is locked or unknown\" (as eth_sign); typed data that does not encode (an unknown type, a value that does not fit its type) gives -32602 \"invalid typed data: …\". An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "address",
+          "description": "The account that signs.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        },
+        {
+          "name": "typedData",
+          "description": "The typed data: the EIP-712 object, or that object as a JSON string.",
+          "required": true,
+          "schema": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/TypedDataV4"
+              },
+              {
+                "type": "string"
+              }
+            ]
+          }
+        }
+      ],
+      "result": {
+        "name": "signature",
+        "schema": {
+          "$ref": "#/components/schemas/bytes65"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/AccountLocked"
+        },
+        {
+          "code": -32602,
+          "message": "invalid typed data: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "a dev account signs a greeting",
+          "params": [
+            {
+              "name": "address",
+              "value": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
+            },
+            {
+              "name": "typedData",
+              "value": {
+                "types": {
+                  "EIP712Domain": [
+                    {
+                      "name": "name",
+                      "type": "string"
+                    },
+                    {
+                      "name": "version",
+                      "type": "string"
+                    },
+                    {
+                      "name": "chainId",
+                      "type": "uint256"
+                    }
+                  ],
+                  "Greeting": [
+                    {
+                      "name": "text",
+                      "type": "string"
+                    },
+                    {
+                      "name": "count",
+                      "type": "uint256"
+                    }
+                  ]
+                },
+                "primaryType": "Greeting",
+                "domain": {
+                  "name": "svc-node",
+                  "version": "1",
+                  "chainId": 1337
+                },
+                "message": {
+                  "text": "hello",
+                  "count": 7
+                }
+              }
+            }
+          ],
+          "result": {
+            "name": "signature",
+            "value": "0x0a9f1d4586c98ab5b395b772b34578bb4afd07a9d5f55bd9c131fd80772855f27b7d5f71d22e6fca0d567d35dd886f336d76776264181d51809f721adcd6bfd41c"
+          }
+        }
+      ]
+    },
+    {
+      "name": "eth_signTransaction",
+      "x-extension": "geth",
+      "summary": "Signs a transaction with a node-held account without sending it.",
+      "description": "Fills and signs the request as eth_sendTransaction does (absent nonce, gasPrice and gas filled in; a legacy EIP-155 transaction) and returns it unsent as geth's {raw, tx}: send raw later with eth_sendRawTransaction. Refusals as eth_sendTransaction: a locked or unknown account gives -32000 \"account is locked or unknown\", an EIP-1559 request (type 0x2, maxFeePerGas) -32003 saying to send type 0 (Foundry's --legacy), an EIP-2930 request -32602. Unlike geth, absent nonce, gas and gasPrice are filled in rather than refused. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "transaction",
+          "description": "The transaction to sign; from names the key.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TransactionRequest"
+          }
+        }
+      ],
+      "result": {
+        "name": "signed",
+        "schema": {
+          "$ref": "#/components/schemas/SignedTransactionResult"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/AccountLocked"
+        },
+        {
+          "code": -32003,
+          "message": "transaction type not supported: EIP-1559 (type 2, …) transactions are not active on Ethereum Classic …"
+        }
+      ],
+      "examples": [
+        {
+          "name": "1 ether from a dev account, filled in",
+          "params": [
+            {
+              "name": "transaction",
+              "value": {
+                "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                "value": "0xde0b6b3a7640000"
+              }
+            }
+          ],
+          "result": {
+            "name": "signed",
+            "value": {
+              "raw": "0xf86d80843b9aca008252089470997970c51812dc3a010c7d01b50e0d17dc79c8880de0b6b3a764000080820a95a086159e299af81aea9c055a037e67197decb691a052ec76b04ce4177f5e9f0daaa04ba6241f373448633d5c66d8140c8f9fed763fdd43fb44a6d46ee1c7279f37f4",
+              "tx": {
+                "type": "0x0",
+                "hash": "0x3cea89cb908298c966b9172d8b71e57180133f71b9714ed18cf38015f5a4de2f",
+                "nonce": "0x0",
+                "blockHash": null,
+                "blockNumber": null,
+                "transactionIndex": null,
+                "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                "value": "0xde0b6b3a7640000",
+                "gasPrice": "0x3b9aca00",
+                "gas": "0x5208",
+                "input": "0x",
+                "v": "0xa95",
+                "r": "0x86159e299af81aea9c055a037e67197decb691a052ec76b04ce4177f5e9f0daa",
+                "s": "0x4ba6241f373448633d5c66d8140c8f9fed763fdd43fb44a6d46ee1c7279f37f4",
+                "chainId": "0x539"
+              }
+            }
+          }
+        }
+      ]
+    },
+    {
       "name": "web3_clientVersion",
       "summary": "Returns the client name and version.",
       "description": "The client identifier, name/vVersion/os-arch/runtime in the geth style, e.g. to log which node answered or to tell nodes apart in a cluster.",
@@ -14484,6 +14668,67 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "minimum": 0
           }
         }
+      },
+      "TypedDataV4": {
+        "title": "TypedDataV4",
+        "type": "object",
+        "description": "EIP-712 typed structured data: the struct types (EIP712Domain may be among them; types the primary type does not use are ignored), the primary type, the domain and the message.",
+        "properties": {
+          "types": {
+            "type": "object",
+            "additionalProperties": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "name": {
+                    "type": "string"
+                  },
+                  "type": {
+                    "type": "string"
+                  }
+                },
+                "required": [
+                  "name",
+                  "type"
+                ]
+              }
+            }
+          },
+          "primaryType": {
+            "type": "string"
+          },
+          "domain": {
+            "type": "object"
+          },
+          "message": {
+            "type": "object"
+          }
+        },
+        "required": [
+          "types",
+          "primaryType",
+          "domain",
+          "message"
+        ]
+      },
+      "SignedTransactionResult": {
+        "title": "SignedTransactionResult",
+        "type": "object",
+        "description": "A transaction signed and not sent (geth's eth_signTransaction shape): raw = its signed encoding for eth_sendRawTransaction, tx = the transaction object (null block fields).",
+        "properties": {
+          "raw": {
+            "$ref": "#/components/schemas/bytes"
+          },
+          "tx": {
+            "$ref": "#/components/schemas/Transaction"
+          }
+        },
+        "required": [
+          "raw",
+          "tx"
+        ],
+        "additionalProperties": false
       }
     },
     "errors": {

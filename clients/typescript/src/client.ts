@@ -415,6 +415,25 @@ export interface RpcMethodsClient {
    */
   eth_sign(...params: T.EthSignParams): Promise<T.EthSignResult>;
   /**
+   * `eth_signTransaction`: Signs a transaction with a node-held account without sending it.
+   *
+   * @param transaction The transaction to sign; from names the key.
+   * @returns signed
+   * @throws {RpcClientError} -32000 account is locked or unknown
+   * @throws {RpcClientError} -32003 transaction type not supported: EIP-1559 (type 2, …) transactions are not active on Ethereum Classic …
+   */
+  eth_signTransaction(...params: T.EthSignTransactionParams): Promise<T.EthSignTransactionResult>;
+  /**
+   * `eth_signTypedData_v4`: Signs EIP-712 typed data with a node-held account.
+   *
+   * @param address The account that signs.
+   * @param typedData The typed data: the EIP-712 object, or that object as a JSON string.
+   * @returns signature
+   * @throws {RpcClientError} -32000 account is locked or unknown
+   * @throws {RpcClientError} -32602 invalid typed data: <why>
+   */
+  eth_signTypedData_v4(...params: T.EthSignTypedDataV4Params): Promise<T.EthSignTypedDataV4Result>;
+  /**
    * `eth_submitHashrate`: Reports an external miner's hash rate.
    *
    * @param hashRate A quantity or 32 bytes (ethminer sends the padded form): the hashes per second.
@@ -1156,6 +1175,8 @@ const METHOD_NAMES: { readonly [member: string]: string } = {
   eth_sendRawTransaction: 'eth_sendRawTransaction',
   eth_sendTransaction: 'eth_sendTransaction',
   eth_sign: 'eth_sign',
+  eth_signTransaction: 'eth_signTransaction',
+  eth_signTypedData_v4: 'eth_signTypedData_v4',
   eth_submitHashrate: 'eth_submitHashrate',
   eth_submitWork: 'eth_submitWork',
   eth_subscribe: 'eth_subscribe',

@@ -160,6 +160,7 @@ export type EthGetUncleCountByBlockHashResult = NotFound | Uint;
 export type EthGetUncleCountByBlockNumberResult = NotFound | Uint;
 export type EthMiningResult = boolean;
 export type EthPendingTransactionsResult = Transaction[];
+export type EthSignTypedDataV4TypedDataParam = TypedDataV4 | string;
 export type EthSubmitHashrateHashRateParam = Uint | Bytes32;
 export type EthSubmitHashrateResult = boolean;
 export type EthSubmitWorkResult = boolean;
@@ -1608,6 +1609,35 @@ export interface ParityTraceFilter {
   after?: number;
   count?: number;
 }
+/**
+ * EIP-712 typed structured data: the struct types (EIP712Domain may be among them; types the primary type does not use are ignored), the primary type, the domain and the message.
+ */
+export interface TypedDataV4 {
+  types: {
+    [k: string]:
+      | {
+          name: string;
+          type: string;
+          [k: string]: unknown | undefined;
+        }[]
+      | undefined;
+  };
+  primaryType: string;
+  domain: {
+    [k: string]: unknown | undefined;
+  };
+  message: {
+    [k: string]: unknown | undefined;
+  };
+  [k: string]: unknown | undefined;
+}
+/**
+ * A transaction signed and not sent (geth's eth_signTransaction shape): raw = its signed encoding for eth_sendRawTransaction, tx = the transaction object (null block fields).
+ */
+export interface SignedTransactionResult {
+  raw: Bytes;
+  tx: Transaction;
+}
 /** Positional params of `eth_accounts`. */
 export type EthAccountsParams = [];
 /** Positional params of `eth_blockNumber`. */
@@ -1748,6 +1778,14 @@ export type EthSendTransactionResult = Hash32;
 export type EthSignParams = [address: Address, message: Bytes];
 /** Result of `eth_sign`. */
 export type EthSignResult = Bytes65;
+/** Positional params of `eth_signTransaction`. */
+export type EthSignTransactionParams = [transaction: TransactionRequest];
+/** Result of `eth_signTransaction`. */
+export type EthSignTransactionResult = SignedTransactionResult;
+/** Positional params of `eth_signTypedData_v4`. */
+export type EthSignTypedDataV4Params = [address: Address, typedData: EthSignTypedDataV4TypedDataParam];
+/** Result of `eth_signTypedData_v4`. */
+export type EthSignTypedDataV4Result = Bytes65;
 /** Positional params of `eth_submitHashrate`. */
 export type EthSubmitHashrateParams = [hashRate: EthSubmitHashrateHashRateParam, minerId: Bytes32];
 /** Positional params of `eth_submitWork`. */
@@ -2028,6 +2066,8 @@ export interface RpcMethods {
   eth_sendRawTransaction: { params: EthSendRawTransactionParams; result: EthSendRawTransactionResult };
   eth_sendTransaction: { params: EthSendTransactionParams; result: EthSendTransactionResult };
   eth_sign: { params: EthSignParams; result: EthSignResult };
+  eth_signTransaction: { params: EthSignTransactionParams; result: EthSignTransactionResult };
+  eth_signTypedData_v4: { params: EthSignTypedDataV4Params; result: EthSignTypedDataV4Result };
   eth_submitHashrate: { params: EthSubmitHashrateParams; result: EthSubmitHashrateResult };
   eth_submitWork: { params: EthSubmitWorkParams; result: EthSubmitWorkResult };
   eth_subscribe: { params: EthSubscribeParams; result: EthSubscribeResult };

@@ -21,6 +21,7 @@ import { KeyedLock } from '../keyed-lock.js';
 import { KeystoreDirectory } from './keystore-dir.js';
 import { decryptKeystore, encryptKeystore, STANDARD_SCRYPT, type ScryptParams } from './keystore-v3.js';
 import { addressFromKey, addressKey, addressOfPrivateKey, generatePrivateKey } from './keys.js';
+import { signTypedData, type TypedDataPayload } from './typed-data.js';
 import {
   recoverPersonalMessageSigner,
   signLegacyTransaction,
@@ -48,6 +49,8 @@ export interface AccountSigner {
   signMessage(message: Uint8Array): Uint8Array;
   /** A signed legacy EIP-155 transaction; `common` = the transaction rules of the target block (`txRulesAt`). */
   signTransaction(fields: UnsignedLegacyTx, common: Common): LegacyTx;
+  /** EIP-712 typed data signature, 65 bytes r ‖ s ‖ v (v = 27/28); the digest is computed here, never taken. */
+  signTypedData(payload: TypedDataPayload): Uint8Array;
 }
 
 // Deadlines use the global monotonic `performance.now()` (wall-clock jumps must not extend or cut an unlock).
@@ -333,5 +336,6 @@ function signerOver(address: Uint8Array, currentKey: () => Buffer): AccountSigne
     address,
     signMessage: (message) => signPersonalMessage(currentKey(), message),
     signTransaction: (fields, common) => signLegacyTransaction(currentKey(), fields, common),
+    signTypedData: (payload) => signTypedData(currentKey(), payload),
   };
 }

@@ -15,6 +15,8 @@ export const DEFAULT_PROTECTED: readonly string[] = [
   'eth_sendTransaction',
   'eth_sendRawTransaction',
   'eth_sign',
+  'eth_signTransaction',
+  'eth_signTypedData_v4',
   'eth_submitWork',
   'eth_submitHashrate',
   'miner_start',
