@@ -53,6 +53,7 @@ export const NAMESPACES = [
   'checkpointing',
   'svc',
   'test',
+  'anvil',
   'iele',
   'mcp',
   'rpc',

@@ -9,6 +9,7 @@ export const DEFAULT_PROTECTED: readonly string[] = [
   'trace',
   'qa',
   'test',
+  'anvil',
   'checkpointing',
   'txpool',
   'admin',
