@@ -44,7 +44,9 @@ export async function openForkBase(parts: ForkBaseParts): Promise<Block> {
     return block;
   }
   if ((await store.getMeta('genesis')) !== undefined)
-    throw new Error(`the datadir ${dataDir} holds a chain of its own: a fork starts in an empty datadir`);
+    throw new Error(
+      `the datadir ${dataDir} holds a chain of its own: a fork starts in an empty datadir (give it one with --datadir)`,
+    );
   const number = await upstream.pinnedBlock();
   const { block, totalDifficulty } = await upstreamBlock(parts, number);
   const batch = new WriteBatch();

@@ -17,6 +17,7 @@ import type { Setting, ValueOfSetting } from './setting.js';
 
 const tables = {
   ...chainSettings,
+  ...forkSettings,
   ...rpcSettings,
   ...authSettings,
   ...p2pSettings,
@@ -25,7 +26,6 @@ const tables = {
   ...txpoolSettings,
   ...cacheSettings,
   ...healthSettings,
-  ...forkSettings,
 };
 
 export type SettingKey = keyof typeof tables;
@@ -35,14 +35,13 @@ export type SettingKey = keyof typeof tables;
  * nobody has to place settings by hand.
  */
 const groupTables: ReadonlyArray<readonly [string, object]> = [
-  ['Chain, data and logs', chainSettings],
+  ['Chain, data and logs', { ...chainSettings, ...forkSettings }],
   ['RPC server', rpcSettings],
   ['RPC authentication', authSettings],
   ['Peer-to-peer', p2pSettings],
   ['Mining', miningSettings],
   ['Accounts', keystoreSettings],
   ['Limits: transaction pool, caches, health', { ...txpoolSettings, ...cacheSettings, ...healthSettings }],
-  ['Fork mode', forkSettings],
 ];
 
 /** The group names in the order `--help` shows them. */

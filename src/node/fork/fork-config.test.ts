@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.js';
+
+const load = (flags: Record<string, unknown>) => loadConfig({ flags, env: {} });
+
+describe('fork settings', () => {
+  it('read into the fork configuration on dev, with the request limits', () => {
+    const { fork } = load({ 'fork.url': 'http://127.0.0.1:8545', 'fork.block': 12 });
+    expect(fork).toEqual({
+      url: 'http://127.0.0.1:8545',
+      block: 12n,
+      retries: 4,
+      requestsPerSecond: 50,
+      concurrency: 8,
+      timeoutMs: 15_000,
+    });
+    expect(load({}).fork).toBeUndefined();
+  });
+
+  it('are refused off dev, with a proof-of-work seal, without a URL or with a URL that is not http', () => {
+    expect(() => load({ 'fork.url': 'http://127.0.0.1:8545', 'blockchains.network': 'mordor' })).toThrow(
+      /dev network only/,
+    );
+    expect(() => load({ 'fork.url': 'http://127.0.0.1:8545', 'mining.seal': 'ethash' })).toThrow(/instant-seal/);
+    expect(() => load({ 'fork.block': 3 })).toThrow(/needs fork.url/);
+    expect(() => load({ 'fork.url': 'ws://127.0.0.1:8546' })).toThrow(/http\(s\)/);
+  });
+});
