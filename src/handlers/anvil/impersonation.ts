@@ -55,6 +55,9 @@ export function impersonatingSigner(
     signMessage: () => {
       throw new Error('an impersonated account cannot sign messages');
     },
+    signTypedData: () => {
+      throw new Error('an impersonated account cannot sign typed data');
+    },
     signTransaction: (fields, common) => impersonation.transaction(from, fields, common),
   };
 }
