@@ -47,6 +47,7 @@ export class PrestateTracer implements Tracer {
   private readonly created = new Set<string>();
   private readonly deleted = new Set<string>();
   private createdTop: string | undefined;
+  readonly asyncSteps = true;
 
   constructor(private readonly config: PrestateTracerConfig) {}
 

@@ -33,6 +33,8 @@ export class StructLogger implements Tracer {
   private readonly storage = new Map<string, Record<string, string>>();
   private end: TxEnd | undefined;
   private bytes = 0;
+  /** SLOAD entries read the slot's value from the state. */
+  readonly asyncSteps: boolean;
 
   constructor(
     private readonly config: StructLoggerConfig,
@@ -40,7 +42,9 @@ export class StructLogger implements Tracer {
     private readonly maxEntries: number,
     /** The node's cap on the answer's size (0 = none), checked on every entry: entries are most of a trace's size. */
     private readonly maxBytes: number,
-  ) {}
+  ) {
+    this.asyncSteps = config.disableStorage !== true;
+  }
 
   step(s: StepInfo): Promise<void> | undefined {
     const limit = this.config.limit ?? 0;

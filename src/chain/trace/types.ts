@@ -87,10 +87,12 @@ export interface TxEnd {
 }
 
 /**
- * The callbacks a tracer may implement. `step` and `txStart`/`txEnd` may return a promise (a read of the state):
- * the EVM waits for it. A tracer that wants no opcode events leaves `step` out.
+ * The callbacks a tracer may implement. `txStart`/`txEnd`, and `step` where `asyncSteps` says so, may return a
+ * promise (a read of the state): the EVM waits for it. A tracer that wants no opcode events leaves `step` out.
  */
 export interface Tracer {
+  /** True when `step` may return a promise (it reads the state): the EVM then awaits every opcode's event. */
+  readonly asyncSteps?: boolean;
   txStart?(tx: TxStart): void | Promise<void>;
   step?(step: StepInfo): void | Promise<void>;
   enter?(frame: FrameEnter): void;
