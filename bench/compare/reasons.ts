@@ -13,24 +13,31 @@ const evm =
   "code, state reads come from a cache shared by the calls at one block, and message calls skip runTx's " +
   'transaction bookkeeping (ahead of Hardhat at concurrency 1). What is left is ~50% the JS interpreter ' +
   '(runInterpreter/runStep), ~9% an object literal with several spreads that @ethereumjs/evm builds for every call ' +
-  'frame (_executeCall, slow on V8), garbage collection ~7% and the HTTP path ~8%; Hardhat executes in Rust (EDR). ' +
+  'frame (_executeCall, slow on V8), garbage collection ~7% and the HTTP path ~8%; Hardhat (EDR) and Anvil (revm) ' +
+  'execute in Rust. ' +
   'Closing it needs a faster EVM: the spread fixed upstream, or a native one.';
 
 const perBlock =
   'Bound first by the harness client, then by the engine. The next row, "client ceiling", is the harness\'s own ' +
-  'cost: the same two calls per transfer (two sequential fetch round trips, ~1.7 ms a pair here) with nothing sent. ' +
-  "No node can beat its ceiling, and 2x Hardhat lies above every node's (run of 2026-11-24 23:06: 2x Hardhat = " +
-  '738 tx/s, ceilings 571-672). Above its ceiling svc-node spends ~3.9 ms per transfer, Hardhat ~1 ms. Measured ' +
-  "without HTTP (`npx tsx bench/transfer-phases.ts`: 2.9 ms per transfer): the transfer's runTx in the JS EVM " +
-  "~0.85 ms (mostly @ethereumjs's per-transaction bookkeeping: account and storage caches that decode and " +
-  're-encode RLP on every access, checkpoints, receipt and bloom), the LevelDB batch ~0.75 ms wall (24 records, ' +
-  '~3 KB; awaited, since a receipt is served only once its block is durable), state and receipts roots ~0.33 ms, ' +
-  "the pool add ~0.29 ms (decode, native sender recovery), the pool refresh ~0.2 ms; the rest is the two requests' " +
-  'handling. Hardhat keeps its chain in memory and executes in Rust (EDR).';
+  'cost: the same two calls per transfer with nothing sent; no node can beat its ceiling. Since issue 28 the ' +
+  "instant-seal dev chain answers a send once its block is the in-memory head and writes the block's LevelDB batch " +
+  'behind it, in order, on the next turn of the event loop (setting db.write-behind, dev only; a kill -9 loses at ' +
+  'most the unwritten tail, test/crash/write-behind.test.ts and the crash loop check it): the ~0.75 ms wait for ' +
+  'the batch and its ~0.2 ms of synchronous copying left the answer. Measured 2026-11-26 on a machine at load ' +
+  '15-22 (`npx tsx bench/transfer-server-time.ts`: the sequential row minus its ceiling, alternating, 5 rounds ' +
+  'of 200): server CPU ' +
+  'per transfer svc-node ~7 ms, Anvil ~2 ms, Hardhat ~1 ms (all inflated ~2.5x by the load; the in-process ' +
+  '`npx tsx bench/transfer-phases.ts` reads ~7 ms CPU there too, 2.9 ms wall when the machine was quiet). What the ' +
+  "answer still waits for, from CPU profiles: the transfer's runTx in the JS EVM (the largest part: @ethereumjs's " +
+  'per-transaction bookkeeping, account and storage caches that decode and re-encode RLP, checkpoints, receipt and ' +
+  'bloom), the state and receipts roots, the pool add (decode, sender recovery, admission reads) and the pool ' +
+  'refresh on the new head (a state view at the new root), plus garbage collection. Anvil and Hardhat keep their ' +
+  'chains in memory and execute in Rust (revm, EDR); closing the rest needs a faster EVM path.';
 
 const sealing =
   "Sealing is the transfers' execution: 1,000 ERC-20 transfers through @ethereumjs's runTx in the JS EVM (~0.8 ms " +
-  'each, see the sent-and-mined row) plus one LevelDB batch per block; Hardhat executes them in Rust (EDR), ~0.25 ms ' +
+  'each, see the sent-and-mined row) plus one LevelDB batch per block; Hardhat (EDR) and Anvil (revm) execute them ' +
+  'in Rust, Hardhat ~0.25 ms ' +
   'each. Submitting is near the client\'s ceiling for every node (the row "client ceiling: 1000 calls": svc-node ' +
   "609 ms on 2026-11-24), so 1.5x Hardhat (925 ms in that run) would leave ~320 ms for the node's share of 1,000 " +
   'submissions and the sealing of 1,000 transfers, which the JS EVM alone needs ~800 ms for. Needs a faster EVM.';
@@ -66,7 +73,9 @@ export const knownReasons: ReadonlyMap<string, string> = new Map([
   ['eth_getLogs over 1000 blocks', fewLogs],
   ['eth_getLogs over 10000 blocks', manyLogs],
   ['200 transfers, each sent and mined', perBlock],
+  ['30 transfers, each sent and mined', perBlock],
   ['then sealing all', sealing],
   ['1000 transfers: submit + seal', sealing],
+  ['200 transfers: submit + seal', sealing],
   ['client ceiling', ceiling],
 ]);
