@@ -35,6 +35,7 @@ import { GenesisMismatchError } from './networks/genesis.js';
 import { cacheLimitsOf } from './cache-limits.js';
 import type { CacheLimits } from './cache-limits.js';
 import type { StateView } from './state/state-view.js';
+import { SnapStateStore } from './state/snap-store.js';
 import { TrieNodeStore } from './state/trie-db.js';
 
 // The miner's files import these from here (another change splits them; their import lines stay as they are).
@@ -64,6 +65,8 @@ export class Blockchain extends EventEmitter<ChainEvents> {
   private readonly forkChoice: ForkChoice;
   private readonly assembler: BlockAssembler;
   private readonly emptyChunks: EmptyChunkBuilder;
+  /** Where a snap sync writes state, headers and its progress, and how it hands over (state/snap-store.ts). */
+  readonly snapState: SnapStateStore;
 
   private constructor(
     private readonly db: ChainDB,
@@ -94,6 +97,7 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     });
     this.assembler = new BlockAssembler({ ...parts, sealed, evmOnly });
     this.emptyChunks = new EmptyChunkBuilder({ ...parts, db, validator: this.validator, events: this });
+    this.snapState = new SnapStateStore(db, nodes, store, this.view);
   }
 
   /** Opens (or initialises from genesis) the chain database of `dataDir`; refuses another network's database. */
@@ -293,6 +297,11 @@ export class Blockchain extends EventEmitter<ChainEvents> {
    */
   preverifySeals(blocks: readonly Block[]): Promise<void> {
     return this.validator.preverifySeals(blocks);
+  }
+
+  /** Seal verdicts of headers stored without import (a snap sync's header chain). */
+  checkSeals(headers: readonly BlockHeader[]): Promise<(true | string)[]> {
+    return this.validator.checkSeals(headers);
   }
 
   /** Moves the head back to canonical block `number` (test_rewindToBlock); later blocks stay stored as a side chain. */

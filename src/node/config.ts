@@ -65,6 +65,10 @@ export interface P2pConfig {
   readonly externalIp?: string;
   /** Share (0–1) of maxPeers filled by dialling discovered nodes. */
   readonly dialRatio: number;
+  /** How an empty node catches up: snap/1 state download (mordor/etc) or execution from genesis (dev). */
+  readonly syncMode: 'snap' | 'full';
+  /** Snap sync: blocks between the peers' head and the pivot. */
+  readonly pivotDistance: number;
   /** snap/1 requests of one peer answered at a time (the per-peer serving budget). */
   readonly snapRequestsPerPeer: number;
 }
@@ -218,6 +222,8 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
       maxPeers,
       snapRequestsPerPeer: get('network.snap.requests-per-peer'),
       discovery: get('network.discovery.discovery-enabled'),
+      syncMode: get('network.sync.mode'),
+      pivotDistance: get('network.sync.pivot-distance'),
       ...discoveryOf(get),
     },
     mining: {

@@ -71,6 +71,8 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
       bootnodes: config.p2p.bootnodes,
       log,
       dialRatio: config.p2p.dialRatio,
+      syncMode: config.p2p.syncMode,
+      pivotDistance: config.p2p.pivotDistance,
       snapRequestsPerPeer: config.p2p.snapRequestsPerPeer,
       ...(config.p2p.externalIp !== undefined ? { externalIp: config.p2p.externalIp } : {}),
       ...(config.p2p.discovery ? { discovery: discoveryOptionsOf(config.p2p) } : {}),

@@ -36,6 +36,24 @@ export interface ChainPort {
   preverifySeals?(blocks: readonly Block[]): Promise<void>;
   on(event: 'newHead', listener: (block: Block) => void): unknown;
   off(event: 'newHead', listener: (block: Block) => void): unknown;
+  /** Seal verdicts of headers that are stored without import (snap sync). */
+  checkSeals?(headers: readonly BlockHeader[]): Promise<(true | string)[]>;
+  /** Where a snap sync writes (absent: the node can only full-sync). */
+  readonly snapState?: SnapStatePort;
+}
+
+/** The writes of a snap sync (chain/state/snap-store.ts); see there for the invariant they keep. */
+export interface SnapStatePort {
+  hasNode(hash: Uint8Array): Promise<boolean>;
+  hasCode(codeHash: Uint8Array): Promise<boolean>;
+  readProgress(): Promise<Uint8Array | undefined>;
+  write(
+    nodes: Iterable<readonly [Uint8Array, Uint8Array]>,
+    codes: Iterable<Uint8Array>,
+    progress: Uint8Array | undefined,
+  ): Promise<void>;
+  storeHeaders(headers: readonly BlockHeader[], parentTd: bigint, progress: Uint8Array): Promise<bigint>;
+  adoptPivot(blocks: readonly Block[], pivot: Block): Promise<void>;
 }
 
 export type PooledTxPort = TxAddedEvent['tx'];

@@ -2,7 +2,6 @@
  * The node's devp2p service: one object that owns the node key, the blacklist, the peer manager, serving,
  * sync and announcements, and offers the rest of the node the `PeerService` view (src/p2p/types.ts).
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import type { Block } from '@ethereumjs/block';
@@ -22,6 +21,8 @@ import { PeerManager, type PeerLog } from './peer-manager.js';
 import { startSearchLog } from './search-log.js';
 import { DisconnectReason } from './rlpx/transport.js';
 import { SnapServer } from './snap/serve.js';
+import { startSnapSyncIfEmpty, type SnapRun } from './snap/sync/run.js';
+import { parseBootnodes, staticNodesOf } from './static-nodes.js';
 import { peerName, Synchronizer } from './sync.js';
 import {
   PeerInputError,
@@ -61,6 +62,10 @@ export interface PeerServiceOptions {
   readonly snapRequestsPerPeer?: number;
   readonly log: PeerLog & { error(msg: string, f?: Record<string, unknown>): void };
   readonly redialMs?: number;
+  /** snap: an empty node (head at genesis) first snap-syncs, then follows with full sync. Default full. */
+  readonly syncMode?: 'snap' | 'full';
+  /** Snap sync: blocks the pivot stays below the peers' head. */
+  readonly pivotDistance?: number;
 }
 
 /** How long a peer that sent an invalid block stays blocked. */
@@ -90,6 +95,7 @@ export class P2pService implements PeerService, SessionHost {
   readonly #privateKey: Uint8Array;
   readonly #local: LocalStatus;
   #discovery: Discovery | undefined;
+  #snapRun: SnapRun | undefined;
   #configuredPeers: boolean;
   #txQueue: TxAddedEvent['tx'][] = [];
   #txFlush: NodeJS.Immediate | undefined;
@@ -160,6 +166,7 @@ export class P2pService implements PeerService, SessionHost {
     this.#detach.push(() => this.#engine.pool.off('tx:added', onTx));
     // After a sync run only the head it reached is announced, not every block on the way.
     this.#detach.push(this.#sync.onEvent((e) => (e.syncing ? undefined : this.announceBlock(chain.getHead()))));
+    if (this.#opts.syncMode === 'snap') await this.startSnapSync();
     for (const enode of this.#staticPeers) this.#manager.addStatic(enode);
     if (this.#opts.discovery !== undefined) await this.startDiscovery(this.#opts.discovery);
     this.#detach.push(
@@ -169,6 +176,21 @@ export class P2pService implements PeerService, SessionHost {
         () => this.search(),
       ),
     );
+  }
+
+  /** An empty node (or one whose snap sync was cut short) snap-syncs first; full sync waits until it hands over. */
+  private async startSnapSync(): Promise<void> {
+    this.#snapRun = await startSnapSyncIfEmpty({
+      chain: this.#engine.chain,
+      sync: this.#sync,
+      sessions: () => this.#manager.sessions(),
+      onBadPeer: (session, reason) => this.punish(session, reason),
+      log: this.#opts.log,
+      ...(this.#opts.pivotDistance !== undefined ? { pivotDistance: this.#opts.pivotDistance } : {}),
+      onDone: () => {
+        this.#snapRun = undefined;
+      },
+    });
   }
 
   private async startDiscovery(d: NonNullable<PeerServiceOptions['discovery']>): Promise<void> {
@@ -298,6 +320,7 @@ export class P2pService implements PeerService, SessionHost {
     for (const d of this.#detach.splice(0)) d();
     if (this.#txFlush) clearImmediate(this.#txFlush);
     this.#sync.close();
+    await this.#snapRun?.close();
     await this.#discovery?.close();
     await this.#manager.close();
     await this.#sync.idle().catch(() => undefined);
@@ -344,6 +367,8 @@ export class P2pService implements PeerService, SessionHost {
       session.bestHash = hash;
       session.td = msg.td;
     }
+    // A snap sync in progress has no state to import on; the announcement only moved the peer's head.
+    if (this.#snapRun !== undefined) return;
     void (async () => {
       if ((await chain.getHeader(hash)) !== undefined) return;
       if ((await chain.getHeader(block.header.parentHash)) === undefined) return this.#sync.trigger();
@@ -458,37 +483,4 @@ function announcementOf(txs: readonly TxAddedEvent['tx'][]): PooledTxAnnouncemen
     sizes: txs.map((t) => t.raw.length),
     hashes: txs.map((t) => t.hash),
   };
-}
-
-function parseBootnodes(bootnodes: readonly string[]): Enode[] {
-  return bootnodes.map((url, i) => {
-    try {
-      return parseEnode(url);
-    } catch (err) {
-      throw new PeerInputError(`bootnode ${i + 1} ("${url}"): ${(err as Error).message}`);
-    }
-  });
-}
-
-/** `<datadir>/static-nodes.json` (a JSON array of enode URLs, as geth keeps it): peers kept connected. */
-function staticNodesOf(datadir: string): Enode[] {
-  const out: Enode[] = [];
-  const file = join(datadir, 'static-nodes.json');
-  if (existsSync(file)) {
-    let list: unknown;
-    try {
-      list = JSON.parse(readFileSync(file, 'utf8'));
-    } catch (err) {
-      throw new PeerInputError(`${file} is not valid JSON: ${(err as Error).message}`);
-    }
-    if (!Array.isArray(list)) throw new PeerInputError(`${file} must hold a JSON array of enode URLs`);
-    list.forEach((url, i) => {
-      try {
-        out.push(parseEnode(String(url)));
-      } catch (err) {
-        throw new PeerInputError(`${file} entry ${i + 1} ("${String(url)}"): ${(err as Error).message}`);
-      }
-    });
-  }
-  return out;
 }

@@ -69,9 +69,21 @@ export class Synchronizer {
     this.#closed = true;
   }
 
+  #held = false;
+
+  /** While held (a snap sync runs), triggers wait; releasing runs one if any came. */
+  hold(held: boolean): void {
+    this.#held = held;
+  }
+
+  /** Progress of work done elsewhere while held (a snap sync), for the same status and events. */
+  showProgress(progress: SyncProgress | null): void {
+    this.setProgress(progress);
+  }
+
   /** Something changed (a peer joined or announced a block): sync if any peer is ahead of us. */
   trigger(): void {
-    if (this.#closed) return;
+    if (this.#closed || this.#held) return;
     if (this.#running) {
       this.#again = true;
       return;

@@ -68,6 +68,23 @@ export interface SyncProgress {
   readonly startingBlock: bigint;
   readonly currentBlock: bigint;
   readonly highestBlock: bigint;
+  /** While a snap sync runs: its phase and counts. */
+  readonly snap?: SnapSyncStatus;
+}
+
+/** A snap sync's progress (src/p2p/snap/sync/). */
+export interface SnapSyncStatus {
+  readonly phase: 'headers' | 'accounts' | 'healing';
+  /** The block whose state is being downloaded. */
+  readonly pivot: bigint;
+  /** Highest stored header of the chain to the pivot. */
+  readonly headers: bigint;
+  readonly accounts: number;
+  readonly slots: number;
+  readonly codes: number;
+  readonly healedNodes: number;
+  /** Fetched trie nodes waiting for their children before they are written. */
+  readonly pendingHealNodes: number;
 }
 
 export type SyncEvent = { readonly syncing: false } | { readonly syncing: true; readonly status: SyncProgress };

@@ -138,6 +138,14 @@ export class BlockStore {
   // ---- staged writes ----
 
   /** A block with its receipts and total difficulty; does not make it canonical. */
+  /** Only the body of a block whose header is stored already (a snap sync's top blocks). */
+  stageBody(batch: WriteBatch, block: Block): void {
+    batch.put(
+      keys.body(block.hash()),
+      rlpList([encodeTransactionList(block.transactions), RLP.encode(block.uncleHeaders.map((u) => u.raw()))]),
+    );
+  }
+
   stageBlock(batch: WriteBatch, block: Block, receipts: readonly TxReceipt[], totalDifficulty: bigint): void {
     const hash = block.hash();
     batch

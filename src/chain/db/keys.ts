@@ -62,8 +62,9 @@ export const keys = {
 /**
  * `checkpointing`: the ECIP-1097 activation block the database was created with (absent = created without).
  * `snapBase`: the block whose state a snap sync downloaded (see state/snap-base.ts); absent on a node that executed
- * every block from genesis.
+ * every block from genesis. `snapSync`: a snap sync in progress (its pivot and range cursors, p2p/snap/sync/), removed
+ * when it hands over.
  */
-export type MetaName = 'head' | 'genesis' | 'version' | 'checkpointing' | 'snapBase';
+export type MetaName = 'head' | 'genesis' | 'version' | 'checkpointing' | 'snapBase' | 'snapSync';
 
 export const SCHEMA_VERSION = 1;

@@ -73,6 +73,14 @@ export class BlockValidator {
     });
   }
 
+  /** The seals of headers that are stored without import (a snap sync's header chain): one verdict each. */
+  async checkSeals(headers: readonly BlockHeader[]): Promise<(true | string)[]> {
+    const seal = this.seal;
+    if (seal === undefined) return headers.map(() => true as const);
+    if (seal.verifyMany !== undefined) return seal.verifyMany(headers);
+    return Promise.all(headers.map((h) => seal.verify(h)));
+  }
+
   /** ECIP-1097 §5.5: signatures over the parent hash, the fields §5.3 fixes, an empty body. */
   validateCheckpointBlock(parent: BlockHeader, block: Block, checkpoint: Checkpoint): void {
     const header = block.header;

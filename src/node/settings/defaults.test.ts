@@ -57,6 +57,8 @@ function configFromTables(network: NetworkName): NodeConfig {
       discoveryIntervalMs: d('network.discovery.interval'),
       dnsTrees: d('network.discovery.dns'),
       dialRatio: d('network.dial-ratio') / 100,
+      syncMode: d('network.sync.mode'),
+      pivotDistance: d('network.sync.pivot-distance'),
     },
     mining: {
       enabled: d('mining.mining-enabled'),

@@ -79,6 +79,21 @@ export const p2pSettings = {
     help: "the system's",
     description: 'DNS server (ip or ip:port) asked for the trees',
   }),
+  'network.sync.mode': s.oneOf(['snap', 'full'], {
+    flag: 'sync',
+    default: ({ network }) => (network === 'dev' ? 'full' : 'snap'),
+    help: 'mordor/etc: snap; dev: full',
+    description:
+      'how an empty node catches up: snap = download the state of a recent block (snap/1) and follow from there; ' +
+      'full = execute every block from genesis (a node that already holds blocks always goes on with full sync)',
+  }),
+  'network.sync.pivot-distance': s.int({
+    flag: 'sync.pivot-distance',
+    default: 64,
+    min: 2,
+    max: 1024,
+    description: 'snap sync: blocks the pivot stays below the head the peers agree on (it moves at twice this)',
+  }),
   'network.nat': s.string({
     flag: 'nat',
     default: undefined,

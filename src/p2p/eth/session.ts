@@ -59,6 +59,7 @@ export class SessionError extends Error {
 }
 
 interface Pending {
+  readonly protocol: SubProtocol;
   readonly expect: number;
   readonly resolve: (value: unknown) => void;
   readonly reject: (err: Error) => void;
@@ -190,7 +191,53 @@ export class EthSession {
     );
   }
 
-  private async request<T>(code: number, expect: number, encode: (requestId: bigint) => Uint8Array): Promise<T> {
+  /** Whether the peer offered snap/1 in its Hello (only such peers get our snap requests). */
+  get speaksSnap(): boolean {
+    return this.link.hello?.capabilities.includes(`snap/${snap.SNAP_VERSION}`) ?? false;
+  }
+
+  getAccountRange(req: Omit<snap.GetAccountRange, 'requestId'>): Promise<snap.AccountRange> {
+    return this.request(
+      SnapCode.GetAccountRange,
+      SnapCode.AccountRange,
+      (requestId) => snap.encodeGetAccountRange({ ...req, requestId }),
+      'snap',
+    );
+  }
+
+  getStorageRanges(req: Omit<snap.GetStorageRanges, 'requestId'>): Promise<snap.StorageRanges> {
+    return this.request(
+      SnapCode.GetStorageRanges,
+      SnapCode.StorageRanges,
+      (requestId) => snap.encodeGetStorageRanges({ ...req, requestId }),
+      'snap',
+    );
+  }
+
+  getByteCodes(req: Omit<snap.GetByteCodes, 'requestId'>): Promise<snap.ByteCodes> {
+    return this.request(
+      SnapCode.GetByteCodes,
+      SnapCode.ByteCodes,
+      (requestId) => snap.encodeGetByteCodes({ ...req, requestId }),
+      'snap',
+    );
+  }
+
+  getTrieNodes(req: Omit<snap.GetTrieNodes, 'requestId'>): Promise<snap.TrieNodes> {
+    return this.request(
+      SnapCode.GetTrieNodes,
+      SnapCode.TrieNodes,
+      (requestId) => snap.encodeGetTrieNodes({ ...req, requestId }),
+      'snap',
+    );
+  }
+
+  private async request<T>(
+    code: number,
+    expect: number,
+    encode: (requestId: bigint) => Uint8Array,
+    protocol: SubProtocol = 'eth',
+  ): Promise<T> {
     while (this.#pending.size >= MAX_IN_FLIGHT && !this.link.closed)
       await new Promise<void>((resolve) => this.#waiting.push(resolve));
     const requestId = this.#nextRequestId++;
@@ -207,13 +254,14 @@ export class EthSession {
         );
       }, REQUEST_TIMEOUT_MS);
       this.#pending.set(requestId, {
+        protocol,
         expect,
         resolve: resolve as (v: unknown) => void,
         reject,
         timer,
         sentAt: Date.now(),
       });
-      if (!this.link.send('eth', code, encode(requestId))) {
+      if (!this.link.send(protocol, code, encode(requestId))) {
         clearTimeout(timer);
         this.#pending.delete(requestId);
         this.#waiting.shift()?.();
@@ -222,10 +270,10 @@ export class EthSession {
     });
   }
 
-  private answer(code: number, requestId: bigint, value: unknown): void {
+  private answer(code: number, requestId: bigint, value: unknown, protocol: SubProtocol = 'eth'): void {
     const pending = this.#pending.get(requestId);
     // An answer to a request that timed out (or was never made) is ignored, as other clients do.
-    if (pending === undefined || pending.expect !== code) return;
+    if (pending === undefined || pending.expect !== code || pending.protocol !== protocol) return;
     this.#pending.delete(requestId);
     clearTimeout(pending.timer);
     this.score.answered(Date.now() - pending.sentAt);
@@ -352,8 +400,24 @@ export class EthSession {
         if (answer !== undefined) this.link.send('snap', answer.code, answer.payload);
       });
     }
-    // We make no snap requests, so snap answers are ignored.
-    void snap;
+    switch (code) {
+      case SnapCode.AccountRange: {
+        const res = snap.decodeAccountRange(payload);
+        return this.answer(code, res.requestId, res, 'snap');
+      }
+      case SnapCode.StorageRanges: {
+        const res = snap.decodeStorageRanges(payload);
+        return this.answer(code, res.requestId, res, 'snap');
+      }
+      case SnapCode.ByteCodes: {
+        const res = snap.decodeByteCodes(payload);
+        return this.answer(code, res.requestId, res, 'snap');
+      }
+      case SnapCode.TrieNodes: {
+        const res = snap.decodeTrieNodes(payload);
+        return this.answer(code, res.requestId, res, 'snap');
+      }
+    }
   }
 
   private serve<T>(work: Promise<T>, reply: (value: T) => void): void {

@@ -1,0 +1,158 @@
+/**
+ * One snap request and the checks of its answer, so that nothing unverified reaches the database: account and
+ * storage ranges against their Merkle range proofs (@ethereumjs/mpt), codes against their hashes, and every answer
+ * against the byte budget it was asked with. A wrong answer throws BadAnswer, an empty one NotHeld.
+ */
+import { verifyMerkleRangeProof } from '@ethereumjs/mpt';
+import { RLP } from '@ethereumjs/rlp';
+import {
+  accountBodyFromSlim,
+  type AccountBodyBytes,
+  bytesToHex,
+  bytesToUnprefixedHex,
+  KECCAK256_NULL,
+  KECCAK256_RLP,
+} from '@ethereumjs/util';
+import { keccak256 } from '../../../chain/crypto.js';
+import { buildRangeTrie, type RangeEntry } from '../../../chain/state/snap-store.js';
+import type { EthSession } from '../../eth/session.js';
+import { BadAnswer, NotHeld } from './peers.js';
+
+/** What we ask each answer to stay under; an answer may pass it by one item, not by much more. */
+export const REQUEST_BYTES = 512 * 1024;
+const ALLOWED_BYTES = REQUEST_BYTES + 64 * 1024;
+const ZERO_HASH = new Uint8Array(32);
+
+export interface AccountEntry extends RangeEntry {
+  readonly storageRoot: Uint8Array;
+  readonly codeHash: Uint8Array;
+}
+
+export interface AccountRangeAnswer {
+  readonly entries: AccountEntry[];
+  /** Whether the trie holds accounts after the last one returned. */
+  readonly more: boolean;
+}
+
+export async function fetchAccountRange(
+  peer: EthSession,
+  root: Uint8Array,
+  origin: Uint8Array,
+  limit: Uint8Array,
+): Promise<AccountRangeAnswer> {
+  const res = await peer.getAccountRange({ root, origin, limit, bytes: BigInt(REQUEST_BYTES) });
+  if (res.accounts.length === 0 && res.proof.length === 0) throw new NotHeld('empty account range');
+  let size = 0;
+  const entries = res.accounts.map((a) => {
+    size += a.hash.length + a.body.length;
+    const full = accountBodyFromSlim(RLP.decode(a.body) as unknown as AccountBodyBytes) as AccountBodyBytes;
+    return { key: a.hash, value: RLP.encode(full), storageRoot: full[2], codeHash: full[3] };
+  });
+  size += res.proof.reduce((n, p) => n + p.length, 0);
+  if (size > ALLOWED_BYTES) throw new BadAnswer(`sent an account range of ${size} bytes, ${REQUEST_BYTES} were asked`);
+  const keys = entries.map((e) => e.key);
+  const values = entries.map((e) => e.value);
+  const more = await verifyRange(root, origin, keys, values, res.proof, 'account range');
+  return { entries, more };
+}
+
+/** true when the trie holds keys after the range; throws BadAnswer when the proof does not hold. */
+async function verifyRange(
+  root: Uint8Array,
+  origin: Uint8Array,
+  keys: Uint8Array[],
+  values: Uint8Array[],
+  proof: Uint8Array[],
+  what: string,
+): Promise<boolean> {
+  try {
+    if (proof.length === 0) {
+      // No proof is allowed only for a whole trie, which the built root must then match.
+      const { root: built } = await buildRangeTrie(keys.map((key, i) => ({ key, value: values[i]! })));
+      if (bytesToHex(built) !== bytesToHex(root)) throw new Error('the range without proof is not the whole trie');
+      return false;
+    }
+    if (keys.length === 0) return await verifyMerkleRangeProof(root, origin, null, [], [], proof);
+    return await verifyMerkleRangeProof(root, origin, keys.at(-1)!, keys, values, proof);
+  } catch (err) {
+    throw new BadAnswer(`sent a ${what} whose proof does not verify: ${(err as Error).message}`);
+  }
+}
+
+export interface StorageJob {
+  readonly account: Uint8Array;
+  readonly root: Uint8Array;
+}
+
+export interface StorageAnswer {
+  /** Per answered job, in order: its slots and whether that trie holds more after them (only the last may). */
+  readonly ranges: { readonly job: StorageJob; readonly slots: RangeEntry[]; readonly more: boolean }[];
+}
+
+/**
+ * Storage of several accounts from the start (`origin` undefined), or of one account from `origin` on. Every
+ * complete trie must rebuild to its root; a partial last one needs a verifying proof.
+ */
+export async function fetchStorageRanges(
+  peer: EthSession,
+  stateRoot: Uint8Array,
+  jobs: readonly StorageJob[],
+  origin?: Uint8Array,
+): Promise<StorageAnswer> {
+  const res = await peer.getStorageRanges({
+    root: stateRoot,
+    accounts: jobs.map((j) => j.account),
+    origin: origin ?? new Uint8Array(0),
+    limit: new Uint8Array(0),
+    bytes: BigInt(REQUEST_BYTES),
+  });
+  if (res.slots.length === 0 || (res.slots[0]!.length === 0 && res.proof.length === 0))
+    throw new NotHeld('empty storage ranges');
+  if (res.slots.length > jobs.length) throw new BadAnswer(`sent ${res.slots.length} storage ranges for ${jobs.length}`);
+  let size = res.proof.reduce((n, p) => n + p.length, 0);
+  const ranges: StorageAnswer['ranges'] = [];
+  for (let i = 0; i < res.slots.length; i++) {
+    const job = jobs[i]!;
+    const slots = res.slots[i]!.map((s) => ({ key: s.hash, value: s.body }));
+    for (const s of slots) size += s.key.length + s.value.length;
+    const last = i === res.slots.length - 1;
+    const from = origin ?? ZERO_HASH;
+    let more = false;
+    if (last && res.proof.length > 0) {
+      more = await verifyRange(
+        job.root,
+        from,
+        slots.map((s) => s.key),
+        slots.map((s) => s.value),
+        res.proof,
+        'storage range',
+      );
+    } else if (origin === undefined) {
+      const { root } = await buildRangeTrie(slots);
+      if (bytesToHex(root) !== bytesToHex(job.root))
+        throw new BadAnswer(`sent storage of ${bytesToHex(job.account)} that does not build its storage root`);
+    } else throw new BadAnswer('sent a partial storage range without a proof');
+    ranges.push({ job, slots, more });
+  }
+  if (size > ALLOWED_BYTES) throw new BadAnswer(`sent storage ranges of ${size} bytes, ${REQUEST_BYTES} were asked`);
+  return { ranges };
+}
+
+/** Codes for `hashes`: each answered code must hash to one of them (snap.md lets a peer skip some). */
+export async function fetchByteCodes(peer: EthSession, hashes: readonly Uint8Array[]): Promise<Uint8Array[]> {
+  const res = await peer.getByteCodes({ hashes: [...hashes], bytes: BigInt(REQUEST_BYTES) });
+  if (res.codes.length === 0) throw new NotHeld('no byte codes');
+  const wanted = new Set(hashes.map(bytesToUnprefixedHex));
+  let size = 0;
+  for (const code of res.codes) {
+    size += code.length;
+    if (!wanted.has(bytesToUnprefixedHex(keccak256(code))))
+      throw new BadAnswer('sent a byte code whose hash was not asked for');
+  }
+  if (size > ALLOWED_BYTES + 24 * 1024)
+    throw new BadAnswer(`sent byte codes of ${size} bytes, ${REQUEST_BYTES} were asked`);
+  return res.codes;
+}
+
+export const isEmptyStorage = (root: Uint8Array) => bytesToHex(root) === bytesToHex(KECCAK256_RLP);
+export const isEmptyCode = (hash: Uint8Array) => bytesToHex(hash) === bytesToHex(KECCAK256_NULL);

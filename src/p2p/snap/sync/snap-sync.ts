@@ -1,0 +1,294 @@
+/**
+ * Snap sync (snap/1), geth's design in outline: pick a pivot a little below the peers' head, store the header
+ * chain to it, download the pivot's accounts in parallel key-space chunks (each range proved, its storage and
+ * code stored before its accounts), then heal what the ranges left out (their edges, and what changed while the
+ * pivot moved) until the pivot's root is stored, and hand over: the pivot becomes the head and full sync goes on
+ * from there. Progress is the record in record.ts, written with every batch, so a restart continues.
+ *
+ * The pivot moves when the peers' head gets 2 × distance past it (they would soon stop serving its state):
+ * later ranges come from the new root. Nodes of any root are true content-addressed nodes, and only the root
+ * healed last is adopted, so the state never mixes two pivots.
+ */
+import type { BlockHeader } from '@ethereumjs/block';
+import { bytesToBigInt, bytesToHex, equalsBytes } from '@ethereumjs/util';
+import { buildRangeTrie } from '../../../chain/state/snap-store.js';
+import type { ChainPort, SnapStatePort } from '../../chain-port.js';
+import type { EthSession } from '../../eth/session.js';
+import { AccountStateFetcher } from './account-state.js';
+import { fetchAccountRange } from './fetch.js';
+import { Healer } from './heal.js';
+import { agreedHead, downloadHeaders, headerAt } from './headers.js';
+import { SnapPeers, RootGone } from './peers.js';
+import { adoptPivot } from './handover.js';
+import { type Chunk, decodeRecord, encodeRecord, incHash, type SnapRecord, splitKeySpace } from './record.js';
+import { SnapProgressView, type SnapStatus } from './status.js';
+
+/** Key-space chunks of the account phase, each a sequence of range requests. */
+export const ACCOUNT_CHUNKS = 16;
+/** Blocks the pivot stays below the agreed head (geth: 64). */
+export const DEFAULT_PIVOT_DISTANCE = 64;
+const PEER_WAIT_MS = 500;
+
+export interface SnapSyncOptions {
+  readonly chain: ChainPort;
+  readonly state: SnapStatePort;
+  readonly sessions: () => readonly EthSession[];
+  readonly onBadPeer: (session: EthSession, reason: string) => void;
+  readonly log: {
+    info(msg: string, f?: Record<string, unknown>): void;
+    debug(msg: string, f?: Record<string, unknown>): void;
+  };
+  readonly pivotDistance?: number;
+  readonly progressIntervalMs?: number;
+  /** Called whenever the status changes phase or counts (for eth_syncing and the syncing subscription). */
+  readonly onStatus?: (status: SnapStatus | null) => void;
+}
+
+export class SnapSync {
+  readonly #opts: SnapSyncOptions;
+  readonly #peers: SnapPeers;
+  readonly #distance: bigint;
+  #accountState!: AccountStateFetcher;
+  #healer!: Healer;
+  #record: SnapRecord | undefined;
+  #pivotHeader: BlockHeader | undefined;
+  #moving: Promise<void> | undefined;
+  #closed = false;
+  readonly #view: SnapProgressView;
+
+  constructor(options: SnapSyncOptions) {
+    this.#opts = options;
+    this.#distance = BigInt(options.pivotDistance ?? DEFAULT_PIVOT_DISTANCE);
+    this.#peers = new SnapPeers({
+      sessions: options.sessions,
+      onBadPeer: options.onBadPeer,
+      closed: () => this.#closed,
+    });
+    this.#view = new SnapProgressView(options.log, options.progressIntervalMs, options.onStatus);
+  }
+
+  /** The fetchers share the record's counters, so they exist once the record does. */
+  private parts(record: SnapRecord): { accountState: AccountStateFetcher; healer: Healer } {
+    const { state } = this.#opts;
+    const peers = this.#peers;
+    const counters = record.counters;
+    let healer: Healer | undefined;
+    const accountState = new AccountStateFetcher({ state, peers, counters, healer: () => healer! });
+    healer = new Healer({
+      state,
+      peers,
+      counters,
+      fetchCodes: (root, hashes) => accountState.fetchCodes(root, hashes),
+      onPending: (n) => this.#view.setPending(n),
+    });
+    return { accountState, healer };
+  }
+
+  status(): SnapStatus | null {
+    return this.#view.status();
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#view.stop();
+  }
+
+  /** Runs the sync to its handover; false when there was nothing to snap-sync (too short a chain) or it stopped. */
+  async run(): Promise<boolean> {
+    try {
+      const record = (this.#record = await this.start());
+      if (record === undefined) return false;
+      ({ accountState: this.#accountState, healer: this.#healer } = this.parts(record));
+      this.#view.start(record);
+      const watch = setInterval(() => void this.followHead(), 2_000);
+      watch.unref();
+      this.#stopWatch = () => clearInterval(watch);
+      if (record.phase === 'headers') {
+        await this.headersToPivot();
+        record.phase = 'accounts';
+      }
+      this.#pivotHeader = await this.#opts.chain.getHeader(record.pivot.hash);
+      if (record.phase === 'accounts') {
+        await Promise.all(record.chunks.map((chunk) => this.accountChunk(chunk)));
+        record.phase = 'healing';
+        await this.#opts.state.write([], [], encodeRecord(record));
+      }
+      this.#view.update(record);
+      const pivot = await this.healAPivot();
+      await adoptPivot(this.#opts.chain, this.#opts.state, this.#peers, pivot);
+      this.#opts.log.info('snap sync done', {
+        pivot: pivot.number.toString(),
+        root: bytesToHex(pivot.stateRoot),
+        ...this.#view.fields(),
+      });
+      return true;
+    } catch (err) {
+      if (this.#closed) return false;
+      throw err;
+    } finally {
+      this.#stopWatch?.();
+      this.#view.stop();
+    }
+  }
+
+  #stopWatch: (() => void) | undefined;
+
+  /** Moves the pivot ahead of time when the peers' head is 2 × distance past it (their state window ends soon). */
+  private async followHead(): Promise<void> {
+    const record = this.#record;
+    if (record === undefined || record.phase === 'headers' || this.#pivotHeader === undefined || this.#moving) return;
+    const head = await agreedHead(this.#peers.usable(), (raw) => this.#opts.chain.decodeHeaderValues(raw)).catch(
+      () => undefined,
+    );
+    if (head !== undefined && head > record.pivot.number + 2n * this.#distance)
+      await this.movePivot(this.root).catch((err: unknown) =>
+        this.#opts.log.debug('snap sync pivot not moved', { error: (err as Error).message }),
+      );
+  }
+
+  /** The stored record, or a fresh one with a pivot from the peers; undefined when the chain is too short. */
+  private async start(): Promise<SnapRecord | undefined> {
+    const stored = decodeRecord(await this.#opts.state.readProgress());
+    if (stored !== undefined) {
+      this.#opts.log.info('snap sync resumed', { phase: stored.phase, pivot: stored.pivot.number.toString() });
+      return stored;
+    }
+    const pivot = await this.newPivot();
+    if (pivot === undefined) return undefined;
+    const genesis = this.#opts.chain.getGenesis();
+    const tip = { number: 0n, hash: genesis.hash(), td: this.#opts.chain.getHeadTotalDifficulty() };
+    this.#opts.log.info('snap sync started', { pivot: pivot.number.toString(), peers: this.#peers.usable().length });
+    return {
+      phase: 'headers',
+      pivot: { number: pivot.number, hash: pivot.hash(), td: 0n },
+      headerTip: tip,
+      chunks: splitKeySpace(ACCOUNT_CHUNKS),
+      counters: { accounts: 0, slots: 0, codes: 0, healed: 0 },
+    };
+  }
+
+  /** The header at the peers' agreed head − distance, once a snap peer is there; undefined if that is ≤ 0. */
+  private async newPivot(): Promise<BlockHeader | undefined> {
+    for (;;) {
+      if (this.#closed) return undefined;
+      const peers = this.#peers.usable();
+      if (peers.length > 0) {
+        const head = await agreedHead(peers, (raw) => this.#opts.chain.decodeHeaderValues(raw)).catch(() => undefined);
+        if (head !== undefined) {
+          if (head <= this.#distance) return undefined;
+          return headerAt(this.#peers, this.#opts.chain, head - this.#distance);
+        }
+      }
+      await new Promise((r) => setTimeout(r, PEER_WAIT_MS));
+    }
+  }
+
+  private async headersToPivot(): Promise<void> {
+    const record = this.#record!;
+    const tip = await downloadHeaders(
+      {
+        chain: this.#opts.chain,
+        state: this.#opts.state,
+        peers: this.#peers,
+        recordWith: (t) =>
+          encodeRecord({
+            ...record,
+            headerTip: t,
+            pivot: equalsBytes(t.hash, record.pivot.hash) ? t : record.pivot,
+            phase: equalsBytes(t.hash, record.pivot.hash) ? 'accounts' : record.phase,
+          }),
+        onTip: (t) => {
+          record.headerTip = t;
+          this.#view.update(record);
+        },
+      },
+      record.headerTip,
+      record.pivot,
+    );
+    record.pivot = tip;
+  }
+
+  private get root(): Uint8Array {
+    return this.#pivotHeader!.stateRoot;
+  }
+
+  /** One chunk's account ranges until its end, each with its storage and codes, written with the cursor. */
+  private async accountChunk(chunk: Chunk): Promise<void> {
+    const record = this.#record!;
+    for (;;) {
+      const root = this.root;
+      try {
+        const answer = await this.#peers.run(root, (peer) => fetchAccountRange(peer, root, chunk.next, chunk.last));
+        await this.#accountState.complete(root, answer.entries);
+        const { nodes } = await buildRangeTrie(answer.entries);
+        const last = answer.entries.at(-1)?.key;
+        const next = last === undefined ? undefined : incHash(last);
+        const done = !answer.more || next === undefined || bytesToBigInt(next) > bytesToBigInt(chunk.last);
+        if (done) record.chunks = record.chunks.filter((c) => c !== chunk);
+        else chunk.next = next;
+        record.counters.accounts += answer.entries.length;
+        await this.#opts.state.write(nodes, [], encodeRecord(record));
+        this.#view.update(record);
+        if (done) return;
+      } catch (err) {
+        if (!(err instanceof RootGone)) throw err;
+        await this.movePivot(root);
+      }
+    }
+  }
+
+  /** Heals the current pivot's root until it is stored; returns the pivot healed (the one to adopt). */
+  private async healAPivot(): Promise<BlockHeader> {
+    for (;;) {
+      const pivot = this.#pivotHeader!;
+      try {
+        await this.#healer.heal(pivot.stateRoot, [{ hash: pivot.stateRoot }]);
+        return pivot;
+      } catch (err) {
+        if (!(err instanceof RootGone)) throw err;
+        await this.movePivot(pivot.stateRoot);
+      }
+    }
+  }
+
+  /** No peer serves `staleRoot`: a newer pivot (once), its headers stored, and the record on it. */
+  private movePivot(staleRoot: Uint8Array): Promise<void> {
+    if (!equalsBytes(staleRoot, this.root)) return Promise.resolve();
+    this.#moving ??= this.doMovePivot().finally(() => {
+      this.#moving = undefined;
+    });
+    return this.#moving;
+  }
+
+  private async doMovePivot(): Promise<void> {
+    const record = this.#record!;
+    const header = await this.newPivot();
+    if (header === undefined || header.number <= record.pivot.number) {
+      // The peers have not moved on (or lost the state for another reason): wait and ask again.
+      await new Promise((r) => setTimeout(r, PEER_WAIT_MS));
+      return;
+    }
+    const target = { number: header.number, hash: header.hash() };
+    const tip = await downloadHeaders(
+      {
+        chain: this.#opts.chain,
+        state: this.#opts.state,
+        peers: this.#peers,
+        recordWith: (t) =>
+          encodeRecord({ ...record, headerTip: t, pivot: equalsBytes(t.hash, target.hash) ? t : record.pivot }),
+        onTip: (t) => {
+          record.headerTip = t;
+        },
+      },
+      record.headerTip,
+      target,
+    );
+    record.pivot = tip;
+    this.#pivotHeader = header;
+    this.#opts.log.info('snap sync pivot moved', {
+      pivot: header.number.toString(),
+      root: bytesToHex(header.stateRoot),
+    });
+    this.#view.update(record);
+  }
+}
