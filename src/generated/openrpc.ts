@@ -13195,7 +13195,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "SyncingStatus": {
         "title": "SyncingStatus",
         "type": "object",
-        "description": "Progress of a running synchronisation. knownStates/pulledStates appear only during fast (state) sync: state trie nodes known and downloaded so far.",
+        "description": "Progress of a running synchronisation. knownStates/pulledStates appear only during fast (state) sync: state trie nodes known and downloaded so far. snapPhase and the counts after it appear only during a snap sync: its phase, the pivot block whose state is downloaded, and the accounts, storage slots, codes and healed trie nodes stored so far.",
         "properties": {
           "startingBlock": {
             "$ref": "#/components/schemas/uint"
@@ -13210,6 +13210,33 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "$ref": "#/components/schemas/uint"
           },
           "pulledStates": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "snapPhase": {
+            "type": "string",
+            "enum": [
+              "headers",
+              "accounts",
+              "healing"
+            ],
+            "description": "headers: the header chain to the pivot; accounts: account ranges with their storage and codes; healing: trie nodes the ranges left out, fetched until the pivot's state is complete"
+          },
+          "pivotBlock": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "syncedAccounts": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "syncedSlots": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "syncedCodes": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "healedNodes": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "pendingHealNodes": {
             "$ref": "#/components/schemas/uint"
           }
         },

@@ -472,7 +472,7 @@ export interface TransactionRequest {
   authorizationList?: AuthorizationList;
 }
 /**
- * Progress of a running synchronisation. knownStates/pulledStates appear only during fast (state) sync: state trie nodes known and downloaded so far.
+ * Progress of a running synchronisation. knownStates/pulledStates appear only during fast (state) sync: state trie nodes known and downloaded so far. snapPhase and the counts after it appear only during a snap sync: its phase, the pivot block whose state is downloaded, and the accounts, storage slots, codes and healed trie nodes stored so far.
  */
 export interface SyncingStatus {
   startingBlock: Uint;
@@ -480,6 +480,16 @@ export interface SyncingStatus {
   highestBlock: Uint;
   knownStates?: Uint;
   pulledStates?: Uint;
+  /**
+   * headers: the header chain to the pivot; accounts: account ranges with their storage and codes; healing: trie nodes the ranges left out, fetched until the pivot's state is complete
+   */
+  snapPhase?: "headers" | "accounts" | "healing";
+  pivotBlock?: Uint;
+  syncedAccounts?: Uint;
+  syncedSlots?: Uint;
+  syncedCodes?: Uint;
+  healedNodes?: Uint;
+  pendingHealNodes?: Uint;
 }
 /**
  * EIP-1186 Merkle proof of one storage slot against the account's storageHash. A slot that was never written proves value 0x0.

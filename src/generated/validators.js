@@ -8464,7 +8464,7 @@ return errors === 0;
 
 export const validateEthSyncingResult = validate512;
 const schema170 = {"oneOf":[{"type":"boolean","enum":[false]},{"$ref":"SyncingStatus.json"}],"$id":"validateEthSyncingResult"};
-const schema171 = {"title":"SyncingStatus","type":"object","description":"Progress of a running synchronisation. knownStates/pulledStates appear only during fast (state) sync: state trie nodes known and downloaded so far.","properties":{"startingBlock":{"$ref":"uint.json"},"currentBlock":{"$ref":"uint.json"},"highestBlock":{"$ref":"uint.json"},"knownStates":{"$ref":"uint.json"},"pulledStates":{"$ref":"uint.json"}},"required":["startingBlock","currentBlock","highestBlock"],"additionalProperties":false,"$id":"SyncingStatus.json"};
+const schema171 = {"title":"SyncingStatus","type":"object","description":"Progress of a running synchronisation. knownStates/pulledStates appear only during fast (state) sync: state trie nodes known and downloaded so far. snapPhase and the counts after it appear only during a snap sync: its phase, the pivot block whose state is downloaded, and the accounts, storage slots, codes and healed trie nodes stored so far.","properties":{"startingBlock":{"$ref":"uint.json"},"currentBlock":{"$ref":"uint.json"},"highestBlock":{"$ref":"uint.json"},"knownStates":{"$ref":"uint.json"},"pulledStates":{"$ref":"uint.json"},"snapPhase":{"type":"string","enum":["headers","accounts","healing"],"description":"headers: the header chain to the pivot; accounts: account ranges with their storage and codes; healing: trie nodes the ranges left out, fetched until the pivot's state is complete"},"pivotBlock":{"$ref":"uint.json"},"syncedAccounts":{"$ref":"uint.json"},"syncedSlots":{"$ref":"uint.json"},"syncedCodes":{"$ref":"uint.json"},"healedNodes":{"$ref":"uint.json"},"pendingHealNodes":{"$ref":"uint.json"}},"required":["startingBlock","currentBlock","highestBlock"],"additionalProperties":false,"$id":"SyncingStatus.json"};
 
 function validate513(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="SyncingStatus.json" */;
@@ -8480,7 +8480,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "startingBlock") || (key0 === "currentBlock")) || (key0 === "highestBlock")) || (key0 === "knownStates")) || (key0 === "pulledStates"))){
+if(!(func2.call(schema171.properties, key0))){
 validate513.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -8545,6 +8545,102 @@ var valid0 = _errs6 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.snapPhase !== undefined){
+let data5 = data.snapPhase;
+const _errs7 = errors;
+if(typeof data5 !== "string"){
+validate513.errors = [{instancePath:instancePath+"/snapPhase",schemaPath:"#/properties/snapPhase/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data5 === "headers") || (data5 === "accounts")) || (data5 === "healing"))){
+validate513.errors = [{instancePath:instancePath+"/snapPhase",schemaPath:"#/properties/snapPhase/enum",keyword:"enum",params:{allowedValues: schema171.properties.snapPhase.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.pivotBlock !== undefined){
+const _errs9 = errors;
+if(!(validate25(data.pivotBlock, {instancePath:instancePath+"/pivotBlock",parentData:data,parentDataProperty:"pivotBlock",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.syncedAccounts !== undefined){
+const _errs10 = errors;
+if(!(validate25(data.syncedAccounts, {instancePath:instancePath+"/syncedAccounts",parentData:data,parentDataProperty:"syncedAccounts",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.syncedSlots !== undefined){
+const _errs11 = errors;
+if(!(validate25(data.syncedSlots, {instancePath:instancePath+"/syncedSlots",parentData:data,parentDataProperty:"syncedSlots",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.syncedCodes !== undefined){
+const _errs12 = errors;
+if(!(validate25(data.syncedCodes, {instancePath:instancePath+"/syncedCodes",parentData:data,parentDataProperty:"syncedCodes",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.healedNodes !== undefined){
+const _errs13 = errors;
+if(!(validate25(data.healedNodes, {instancePath:instancePath+"/healedNodes",parentData:data,parentDataProperty:"healedNodes",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.pendingHealNodes !== undefined){
+const _errs14 = errors;
+if(!(validate25(data.pendingHealNodes, {instancePath:instancePath+"/pendingHealNodes",parentData:data,parentDataProperty:"pendingHealNodes",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -8639,10 +8735,10 @@ validate512.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthUninstallFilterFilterIdParam = validate520;
+export const validateEthUninstallFilterFilterIdParam = validate526;
 const schema172 = {"$ref":"uint.json","$id":"validateEthUninstallFilterFilterIdParam"};
 
-function validate520(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate526(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthUninstallFilterFilterIdParam" */;
 let vErrors = null;
 let errors = 0;
@@ -8650,29 +8746,29 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate520.errors = vErrors;
+validate526.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthUninstallFilterResult = validate522;
+export const validateEthUninstallFilterResult = validate528;
 const schema173 = {"type":"boolean","$id":"validateEthUninstallFilterResult"};
 
-function validate522(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthUninstallFilterResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate522.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate528.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate522.errors = vErrors;
+validate528.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthUnsubscribeSubscriptionIdParam = validate523;
+export const validateEthUnsubscribeSubscriptionIdParam = validate529;
 const schema174 = {"$ref":"SubscriptionId.json","$id":"validateEthUnsubscribeSubscriptionIdParam"};
 
-function validate523(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthUnsubscribeSubscriptionIdParam" */;
 let vErrors = null;
 let errors = 0;
@@ -8680,30 +8776,30 @@ if(!(validate510(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate510.errors : vErrors.concat(validate510.errors);
 errors = vErrors.length;
 }
-validate523.errors = vErrors;
+validate529.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthUnsubscribeResult = validate525;
+export const validateEthUnsubscribeResult = validate531;
 const schema175 = {"type":"boolean","$id":"validateEthUnsubscribeResult"};
 
-function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate531(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthUnsubscribeResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate525.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate531.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate525.errors = vErrors;
+validate531.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMinerGetStatusResult = validate526;
+export const validateMinerGetStatusResult = validate532;
 const schema176 = {"$ref":"MiningStatus.json","$id":"validateMinerGetStatusResult"};
 const schema177 = {"title":"MiningStatus","type":"object","description":"State of proof-of-work mining on this node.","properties":{"isMining":{"type":"boolean","description":"true while the built-in miner runs (miner_start) or an external miner used eth_getWork, eth_submitWork or eth_submitHashrate in the last 30 seconds."},"coinbase":{"$ref":"address.json"},"hashRate":{"$ref":"uint.json"},"blocksMinedCount":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}],"description":"Blocks sealed by this node since start-up; null when not counted."}},"required":["isMining","coinbase","hashRate","blocksMinedCount"],"additionalProperties":false,"$id":"MiningStatus.json"};
 
-function validate527(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate533(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="MiningStatus.json" */;
 let vErrors = null;
 let errors = 0;
@@ -8711,14 +8807,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.isMining === undefined) && (missing0 = "isMining")) || ((data.coinbase === undefined) && (missing0 = "coinbase"))) || ((data.hashRate === undefined) && (missing0 = "hashRate"))) || ((data.blocksMinedCount === undefined) && (missing0 = "blocksMinedCount"))){
-validate527.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate533.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "isMining") || (key0 === "coinbase")) || (key0 === "hashRate")) || (key0 === "blocksMinedCount"))){
-validate527.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate533.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -8727,7 +8823,7 @@ if(_errs1 === errors){
 if(data.isMining !== undefined){
 const _errs2 = errors;
 if(typeof data.isMining !== "boolean"){
-validate527.errors = [{instancePath:instancePath+"/isMining",schemaPath:"#/properties/isMining/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate533.errors = [{instancePath:instancePath+"/isMining",schemaPath:"#/properties/isMining/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -8801,7 +8897,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate527.errors = vErrors;
+validate533.errors = vErrors;
 return false;
 }
 else {
@@ -8827,76 +8923,76 @@ var valid0 = true;
 }
 }
 else {
-validate527.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate533.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
-}
-validate527.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate526(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateMinerGetStatusResult" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate527(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate527.errors : vErrors.concat(validate527.errors);
-errors = vErrors.length;
-}
-validate526.errors = vErrors;
-return errors === 0;
-}
-
-export const validateMinerStartResult = validate533;
-const schema178 = {"type":"boolean","$id":"validateMinerStartResult"};
-
-function validate533(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateMinerStartResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate533.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
 }
 validate533.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMinerStopResult = validate534;
+
+function validate532(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateMinerGetStatusResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate533(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate533.errors : vErrors.concat(validate533.errors);
+errors = vErrors.length;
+}
+validate532.errors = vErrors;
+return errors === 0;
+}
+
+export const validateMinerStartResult = validate539;
+const schema178 = {"type":"boolean","$id":"validateMinerStartResult"};
+
+function validate539(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateMinerStartResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate539.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate539.errors = vErrors;
+return errors === 0;
+}
+
+export const validateMinerStopResult = validate540;
 const schema179 = {"type":"boolean","$id":"validateMinerStopResult"};
 
-function validate534(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate540(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMinerStopResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate534.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate540.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate534.errors = vErrors;
+validate540.errors = vErrors;
 return errors === 0;
 }
 
-export const validateWeb3ClientVersionResult = validate535;
+export const validateWeb3ClientVersionResult = validate541;
 const schema180 = {"type":"string","$id":"validateWeb3ClientVersionResult"};
 
-function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate541(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateWeb3ClientVersionResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate535.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate541.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate535.errors = vErrors;
+validate541.errors = vErrors;
 return errors === 0;
 }
 
-export const validateWeb3Sha3DataParam = validate536;
+export const validateWeb3Sha3DataParam = validate542;
 const schema181 = {"$ref":"bytes.json","$id":"validateWeb3Sha3DataParam"};
 
-function validate536(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate542(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateWeb3Sha3DataParam" */;
 let vErrors = null;
 let errors = 0;
@@ -8904,14 +9000,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate536.errors = vErrors;
+validate542.errors = vErrors;
 return errors === 0;
 }
 
-export const validateWeb3Sha3Result = validate538;
+export const validateWeb3Sha3Result = validate544;
 const schema182 = {"$ref":"hash32.json","$id":"validateWeb3Sha3Result"};
 
-function validate538(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate544(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateWeb3Sha3Result" */;
 let vErrors = null;
 let errors = 0;
@@ -8919,29 +9015,29 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate538.errors = vErrors;
+validate544.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetAddToBlacklistAddressParam = validate540;
+export const validateNetAddToBlacklistAddressParam = validate546;
 const schema183 = {"type":"string","$id":"validateNetAddToBlacklistAddressParam"};
 
-function validate540(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate546(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetAddToBlacklistAddressParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate540.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate546.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate540.errors = vErrors;
+validate546.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetAddToBlacklistDurationParam = validate541;
+export const validateNetAddToBlacklistDurationParam = validate547;
 const schema184 = {"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":1}],"$id":"validateNetAddToBlacklistDurationParam"};
 
-function validate541(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate547(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetAddToBlacklistDurationParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9003,7 +9099,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate541.errors = vErrors;
+validate547.errors = vErrors;
 return false;
 }
 else {
@@ -9017,98 +9113,15 @@ vErrors = null;
 }
 }
 }
-validate541.errors = vErrors;
+validate547.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetAddToBlacklistReasonParam = validate543;
+export const validateNetAddToBlacklistReasonParam = validate549;
 const schema185 = {"type":"string","$id":"validateNetAddToBlacklistReasonParam"};
 
-function validate543(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateNetAddToBlacklistReasonParam" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "string"){
-validate543.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-validate543.errors = vErrors;
-return errors === 0;
-}
-
-export const validateNetAddToBlacklistResult = validate544;
-const schema186 = {"type":"boolean","$id":"validateNetAddToBlacklistResult"};
-
-function validate544(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateNetAddToBlacklistResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate544.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate544.errors = vErrors;
-return errors === 0;
-}
-
-export const validateNetConnectToPeerEnodeParam = validate545;
-const schema187 = {"$ref":"EnodeUrl.json","$id":"validateNetConnectToPeerEnodeParam"};
-const schema188 = {"title":"EnodeUrl","type":"string","description":"A devp2p node URL: enode://<128 hex digits of the node public key>@<host or IP>:<TCP port>, optionally followed by ?discport=<UDP port>.","pattern":"^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$","$id":"EnodeUrl.json"};
-const pattern17 = new RegExp("^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$", "u");
-
-function validate546(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="EnodeUrl.json" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(typeof data === "string"){
-if(!pattern17.test(data)){
-validate546.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$"},message:"must match pattern \""+"^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$"+"\""}];
-return false;
-}
-}
-else {
-validate546.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-validate546.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate545(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateNetConnectToPeerEnodeParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate546(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate546.errors : vErrors.concat(validate546.errors);
-errors = vErrors.length;
-}
-validate545.errors = vErrors;
-return errors === 0;
-}
-
-export const validateNetConnectToPeerResult = validate548;
-const schema189 = {"type":"boolean","$id":"validateNetConnectToPeerResult"};
-
-function validate548(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateNetConnectToPeerResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate548.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate548.errors = vErrors;
-return errors === 0;
-}
-
-export const validateNetDisconnectPeerPeerIdParam = validate549;
-const schema190 = {"type":"string","$id":"validateNetDisconnectPeerPeerIdParam"};
-
 function validate549(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateNetDisconnectPeerPeerIdParam" */;
+/*# sourceURL="validateNetAddToBlacklistReasonParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
@@ -9119,11 +9132,11 @@ validate549.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetDisconnectPeerResult = validate550;
-const schema191 = {"type":"boolean","$id":"validateNetDisconnectPeerResult"};
+export const validateNetAddToBlacklistResult = validate550;
+const schema186 = {"type":"boolean","$id":"validateNetAddToBlacklistResult"};
 
 function validate550(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateNetDisconnectPeerResult" */;
+/*# sourceURL="validateNetAddToBlacklistResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
@@ -9134,11 +9147,94 @@ validate550.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetListBlacklistedPeersResult = validate551;
+export const validateNetConnectToPeerEnodeParam = validate551;
+const schema187 = {"$ref":"EnodeUrl.json","$id":"validateNetConnectToPeerEnodeParam"};
+const schema188 = {"title":"EnodeUrl","type":"string","description":"A devp2p node URL: enode://<128 hex digits of the node public key>@<host or IP>:<TCP port>, optionally followed by ?discport=<UDP port>.","pattern":"^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$","$id":"EnodeUrl.json"};
+const pattern17 = new RegExp("^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$", "u");
+
+function validate552(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="EnodeUrl.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(typeof data === "string"){
+if(!pattern17.test(data)){
+validate552.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$"},message:"must match pattern \""+"^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$"+"\""}];
+return false;
+}
+}
+else {
+validate552.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate552.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate551(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateNetConnectToPeerEnodeParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate552(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate552.errors : vErrors.concat(validate552.errors);
+errors = vErrors.length;
+}
+validate551.errors = vErrors;
+return errors === 0;
+}
+
+export const validateNetConnectToPeerResult = validate554;
+const schema189 = {"type":"boolean","$id":"validateNetConnectToPeerResult"};
+
+function validate554(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateNetConnectToPeerResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate554.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate554.errors = vErrors;
+return errors === 0;
+}
+
+export const validateNetDisconnectPeerPeerIdParam = validate555;
+const schema190 = {"type":"string","$id":"validateNetDisconnectPeerPeerIdParam"};
+
+function validate555(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateNetDisconnectPeerPeerIdParam" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+validate555.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+validate555.errors = vErrors;
+return errors === 0;
+}
+
+export const validateNetDisconnectPeerResult = validate556;
+const schema191 = {"type":"boolean","$id":"validateNetDisconnectPeerResult"};
+
+function validate556(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateNetDisconnectPeerResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate556.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate556.errors = vErrors;
+return errors === 0;
+}
+
+export const validateNetListBlacklistedPeersResult = validate557;
 const schema192 = {"type":"array","items":{"$ref":"BlacklistEntry.json"},"$id":"validateNetListBlacklistedPeersResult"};
 const schema193 = {"title":"BlacklistEntry","type":"object","description":"A blocked IP address or node id. Times are milliseconds since the Unix epoch; expiresAt is null for a permanent entry.","properties":{"id":{"type":"string","description":"The blocked IP address, or node id (128 hex digits)."},"reason":{"type":"string","description":"The reason given to net_addToBlacklist, or the reason the node blocked the peer itself."},"addedAt":{"type":"integer","minimum":0},"expiresAt":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}]}},"required":["id","reason","addedAt","expiresAt"],"additionalProperties":false,"$id":"BlacklistEntry.json"};
 
-function validate552(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate558(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="BlacklistEntry.json" */;
 let vErrors = null;
 let errors = 0;
@@ -9146,14 +9242,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) && (missing0 = "id")) || ((data.reason === undefined) && (missing0 = "reason"))) || ((data.addedAt === undefined) && (missing0 = "addedAt"))) || ((data.expiresAt === undefined) && (missing0 = "expiresAt"))){
-validate552.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate558.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "id") || (key0 === "reason")) || (key0 === "addedAt")) || (key0 === "expiresAt"))){
-validate552.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate558.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9162,7 +9258,7 @@ if(_errs1 === errors){
 if(data.id !== undefined){
 const _errs2 = errors;
 if(typeof data.id !== "string"){
-validate552.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate558.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -9174,7 +9270,7 @@ if(valid0){
 if(data.reason !== undefined){
 const _errs4 = errors;
 if(typeof data.reason !== "string"){
-validate552.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate558.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -9187,13 +9283,13 @@ if(data.addedAt !== undefined){
 let data2 = data.addedAt;
 const _errs6 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate552.errors = [{instancePath:instancePath+"/addedAt",schemaPath:"#/properties/addedAt/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate558.errors = [{instancePath:instancePath+"/addedAt",schemaPath:"#/properties/addedAt/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-validate552.errors = [{instancePath:instancePath+"/addedAt",schemaPath:"#/properties/addedAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate558.errors = [{instancePath:instancePath+"/addedAt",schemaPath:"#/properties/addedAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -9265,7 +9361,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate552.errors = vErrors;
+validate558.errors = vErrors;
 return false;
 }
 else {
@@ -9291,16 +9387,16 @@ var valid0 = true;
 }
 }
 else {
-validate552.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate558.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate552.errors = vErrors;
+validate558.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate551(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate557(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetListBlacklistedPeersResult" */;
 let vErrors = null;
 let errors = 0;
@@ -9310,8 +9406,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate552(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate552.errors : vErrors.concat(validate552.errors);
+if(!(validate558(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate558.errors : vErrors.concat(validate558.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -9321,20 +9417,20 @@ break;
 }
 }
 else {
-validate551.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate557.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate551.errors = vErrors;
+validate557.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetListPeersResult = validate555;
+export const validateNetListPeersResult = validate561;
 const schema194 = {"type":"array","items":{"$ref":"Peer.json"},"$id":"validateNetListPeersResult"};
 const schema195 = {"title":"Peer","type":"object","description":"A connected (or connecting) devp2p peer. id is the handle for net_disconnectPeer; nodeId is null until the encryption handshake has revealed the remote public key.","properties":{"id":{"type":"string","description":"Connection identifier, the remote host:port."},"remoteAddress":{"type":"string","description":"Remote socket address, host:port."},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"incomingConnection":{"type":"boolean","description":"true when the peer dialled us."},"status":{"type":"string","enum":["Connecting","Handshaking","Handshaked","Idle","Disconnected"]},"foundBy":{"type":"string","enum":["static","discovery","dns","inbound"],"description":"How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."},"score":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0,"maximum":100,"description":"0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."}]}},"required":["id","remoteAddress","nodeId","incomingConnection","status","foundBy","score"],"additionalProperties":false,"$id":"Peer.json"};
 const pattern18 = new RegExp("^[0-9a-f]{128}$", "u");
 
-function validate556(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate562(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="Peer.json" */;
 let vErrors = null;
 let errors = 0;
@@ -9342,14 +9438,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.id === undefined) && (missing0 = "id")) || ((data.remoteAddress === undefined) && (missing0 = "remoteAddress"))) || ((data.nodeId === undefined) && (missing0 = "nodeId"))) || ((data.incomingConnection === undefined) && (missing0 = "incomingConnection"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.foundBy === undefined) && (missing0 = "foundBy"))) || ((data.score === undefined) && (missing0 = "score"))){
-validate556.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate562.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "id") || (key0 === "remoteAddress")) || (key0 === "nodeId")) || (key0 === "incomingConnection")) || (key0 === "status")) || (key0 === "foundBy")) || (key0 === "score"))){
-validate556.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate562.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9358,7 +9454,7 @@ if(_errs1 === errors){
 if(data.id !== undefined){
 const _errs2 = errors;
 if(typeof data.id !== "string"){
-validate556.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate562.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -9370,7 +9466,7 @@ if(valid0){
 if(data.remoteAddress !== undefined){
 const _errs4 = errors;
 if(typeof data.remoteAddress !== "string"){
-validate556.errors = [{instancePath:instancePath+"/remoteAddress",schemaPath:"#/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate562.errors = [{instancePath:instancePath+"/remoteAddress",schemaPath:"#/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -9440,7 +9536,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate556.errors = vErrors;
+validate562.errors = vErrors;
 return false;
 }
 else {
@@ -9463,7 +9559,7 @@ if(valid0){
 if(data.incomingConnection !== undefined){
 const _errs11 = errors;
 if(typeof data.incomingConnection !== "boolean"){
-validate556.errors = [{instancePath:instancePath+"/incomingConnection",schemaPath:"#/properties/incomingConnection/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate562.errors = [{instancePath:instancePath+"/incomingConnection",schemaPath:"#/properties/incomingConnection/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -9476,11 +9572,11 @@ if(data.status !== undefined){
 let data4 = data.status;
 const _errs13 = errors;
 if(typeof data4 !== "string"){
-validate556.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate562.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data4 === "Connecting") || (data4 === "Handshaking")) || (data4 === "Handshaked")) || (data4 === "Idle")) || (data4 === "Disconnected"))){
-validate556.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema195.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate562.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema195.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -9493,11 +9589,11 @@ if(data.foundBy !== undefined){
 let data5 = data.foundBy;
 const _errs15 = errors;
 if(typeof data5 !== "string"){
-validate556.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate562.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data5 === "static") || (data5 === "discovery")) || (data5 === "dns")) || (data5 === "inbound"))){
-validate556.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema195.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
+validate562.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema195.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -9579,7 +9675,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate556.errors = vErrors;
+validate562.errors = vErrors;
 return false;
 }
 else {
@@ -9608,16 +9704,16 @@ var valid0 = true;
 }
 }
 else {
-validate556.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate562.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate556.errors = vErrors;
+validate562.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate555(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate561(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetListPeersResult" */;
 let vErrors = null;
 let errors = 0;
@@ -9627,8 +9723,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate556(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate556.errors : vErrors.concat(validate556.errors);
+if(!(validate562(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate562.errors : vErrors.concat(validate562.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -9638,33 +9734,33 @@ break;
 }
 }
 else {
-validate555.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate561.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate555.errors = vErrors;
+validate561.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetListeningResult = validate560;
+export const validateNetListeningResult = validate566;
 const schema196 = {"type":"boolean","$id":"validateNetListeningResult"};
 
-function validate560(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate566(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetListeningResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate560.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate566.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate560.errors = vErrors;
+validate566.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetPeerCountResult = validate561;
+export const validateNetPeerCountResult = validate567;
 const schema197 = {"$ref":"uint.json","$id":"validateNetPeerCountResult"};
 
-function validate561(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate567(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetPeerCountResult" */;
 let vErrors = null;
 let errors = 0;
@@ -9672,68 +9768,68 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate561.errors = vErrors;
+validate567.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetRemoveFromBlacklistAddressParam = validate563;
+export const validateNetRemoveFromBlacklistAddressParam = validate569;
 const schema198 = {"type":"string","$id":"validateNetRemoveFromBlacklistAddressParam"};
 
-function validate563(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate569(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetRemoveFromBlacklistAddressParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate563.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate569.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate563.errors = vErrors;
+validate569.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetRemoveFromBlacklistResult = validate564;
+export const validateNetRemoveFromBlacklistResult = validate570;
 const schema199 = {"type":"boolean","$id":"validateNetRemoveFromBlacklistResult"};
 
-function validate564(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate570(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetRemoveFromBlacklistResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate564.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate570.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate564.errors = vErrors;
+validate570.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetVersionResult = validate565;
+export const validateNetVersionResult = validate571;
 const schema200 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$","$id":"validateNetVersionResult"};
 const pattern19 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate565(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate571(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetVersionResult" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern19.test(data)){
-validate565.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""}];
+validate571.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""}];
 return false;
 }
 }
 else {
-validate565.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate571.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate565.errors = vErrors;
+validate571.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalEcRecoverMessageParam = validate566;
+export const validatePersonalEcRecoverMessageParam = validate572;
 const schema201 = {"$ref":"bytes.json","$id":"validatePersonalEcRecoverMessageParam"};
 
-function validate566(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate572(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalEcRecoverMessageParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9741,14 +9837,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate566.errors = vErrors;
+validate572.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalEcRecoverSignatureParam = validate568;
+export const validatePersonalEcRecoverSignatureParam = validate574;
 const schema202 = {"$ref":"bytes65.json","$id":"validatePersonalEcRecoverSignatureParam"};
 
-function validate568(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate574(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalEcRecoverSignatureParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9756,83 +9852,15 @@ if(!(validate169(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
 errors = vErrors.length;
 }
-validate568.errors = vErrors;
+validate574.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalEcRecoverResult = validate570;
+export const validatePersonalEcRecoverResult = validate576;
 const schema203 = {"$ref":"address.json","$id":"validatePersonalEcRecoverResult"};
 
-function validate570(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validatePersonalEcRecoverResult" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
-validate570.errors = vErrors;
-return errors === 0;
-}
-
-export const validatePersonalImportRawKeyPrivateKeyParam = validate572;
-const schema204 = {"$ref":"PrivateKey.json","$id":"validatePersonalImportRawKeyPrivateKeyParam"};
-const schema205 = {"title":"PrivateKey","type":"string","pattern":"^(0x)?[0-9a-fA-F]{64}$","description":"A secp256k1 private key: 32 bytes as 64 hex digits; the 0x prefix is optional (geth-style keys without it are accepted).","$id":"PrivateKey.json"};
-const pattern20 = new RegExp("^(0x)?[0-9a-fA-F]{64}$", "u");
-
-function validate573(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="PrivateKey.json" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(typeof data === "string"){
-if(!pattern20.test(data)){
-validate573.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0x)?[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^(0x)?[0-9a-fA-F]{64}$"+"\""}];
-return false;
-}
-}
-else {
-validate573.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-validate573.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate572(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validatePersonalImportRawKeyPrivateKeyParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate573(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate573.errors : vErrors.concat(validate573.errors);
-errors = vErrors.length;
-}
-validate572.errors = vErrors;
-return errors === 0;
-}
-
-export const validatePersonalImportRawKeyPassphraseParam = validate575;
-const schema206 = {"type":"string","$id":"validatePersonalImportRawKeyPassphraseParam"};
-
-function validate575(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validatePersonalImportRawKeyPassphraseParam" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "string"){
-validate575.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-validate575.errors = vErrors;
-return errors === 0;
-}
-
-export const validatePersonalImportRawKeyResult = validate576;
-const schema207 = {"$ref":"address.json","$id":"validatePersonalImportRawKeyResult"};
-
 function validate576(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validatePersonalImportRawKeyResult" */;
+/*# sourceURL="validatePersonalEcRecoverResult" */;
 let vErrors = null;
 let errors = 0;
 if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -9843,10 +9871,78 @@ validate576.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalListAccountsResult = validate578;
-const schema208 = {"type":"array","items":{"$ref":"address.json"},"$id":"validatePersonalListAccountsResult"};
+export const validatePersonalImportRawKeyPrivateKeyParam = validate578;
+const schema204 = {"$ref":"PrivateKey.json","$id":"validatePersonalImportRawKeyPrivateKeyParam"};
+const schema205 = {"title":"PrivateKey","type":"string","pattern":"^(0x)?[0-9a-fA-F]{64}$","description":"A secp256k1 private key: 32 bytes as 64 hex digits; the 0x prefix is optional (geth-style keys without it are accepted).","$id":"PrivateKey.json"};
+const pattern20 = new RegExp("^(0x)?[0-9a-fA-F]{64}$", "u");
+
+function validate579(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="PrivateKey.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(typeof data === "string"){
+if(!pattern20.test(data)){
+validate579.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0x)?[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^(0x)?[0-9a-fA-F]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate579.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate579.errors = vErrors;
+return errors === 0;
+}
+
 
 function validate578(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validatePersonalImportRawKeyPrivateKeyParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate579(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate579.errors : vErrors.concat(validate579.errors);
+errors = vErrors.length;
+}
+validate578.errors = vErrors;
+return errors === 0;
+}
+
+export const validatePersonalImportRawKeyPassphraseParam = validate581;
+const schema206 = {"type":"string","$id":"validatePersonalImportRawKeyPassphraseParam"};
+
+function validate581(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validatePersonalImportRawKeyPassphraseParam" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+validate581.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+validate581.errors = vErrors;
+return errors === 0;
+}
+
+export const validatePersonalImportRawKeyResult = validate582;
+const schema207 = {"$ref":"address.json","$id":"validatePersonalImportRawKeyResult"};
+
+function validate582(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validatePersonalImportRawKeyResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+validate582.errors = vErrors;
+return errors === 0;
+}
+
+export const validatePersonalListAccountsResult = validate584;
+const schema208 = {"type":"array","items":{"$ref":"address.json"},"$id":"validatePersonalListAccountsResult"};
+
+function validate584(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalListAccountsResult" */;
 let vErrors = null;
 let errors = 0;
@@ -9867,18 +9963,18 @@ break;
 }
 }
 else {
-validate578.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate584.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate578.errors = vErrors;
+validate584.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalLockAccountAddressParam = validate580;
+export const validatePersonalLockAccountAddressParam = validate586;
 const schema209 = {"$ref":"address.json","$id":"validatePersonalLockAccountAddressParam"};
 
-function validate580(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate586(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalLockAccountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9886,44 +9982,44 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate580.errors = vErrors;
+validate586.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalLockAccountResult = validate582;
+export const validatePersonalLockAccountResult = validate588;
 const schema210 = {"type":"boolean","$id":"validatePersonalLockAccountResult"};
 
-function validate582(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate588(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalLockAccountResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate582.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate588.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate582.errors = vErrors;
+validate588.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalNewAccountPassphraseParam = validate583;
+export const validatePersonalNewAccountPassphraseParam = validate589;
 const schema211 = {"type":"string","$id":"validatePersonalNewAccountPassphraseParam"};
 
-function validate583(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate589(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalNewAccountPassphraseParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate583.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate589.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate583.errors = vErrors;
+validate589.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalNewAccountResult = validate584;
+export const validatePersonalNewAccountResult = validate590;
 const schema212 = {"$ref":"address.json","$id":"validatePersonalNewAccountResult"};
 
-function validate584(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate590(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalNewAccountResult" */;
 let vErrors = null;
 let errors = 0;
@@ -9931,14 +10027,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate584.errors = vErrors;
+validate590.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSendTransactionTransactionParam = validate586;
+export const validatePersonalSendTransactionTransactionParam = validate592;
 const schema213 = {"$ref":"TransactionRequest.json","$id":"validatePersonalSendTransactionTransactionParam"};
 
-function validate586(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate592(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSendTransactionTransactionParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9946,29 +10042,29 @@ if(!(validate446(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate446.errors : vErrors.concat(validate446.errors);
 errors = vErrors.length;
 }
-validate586.errors = vErrors;
+validate592.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSendTransactionPassphraseParam = validate588;
+export const validatePersonalSendTransactionPassphraseParam = validate594;
 const schema214 = {"type":"string","$id":"validatePersonalSendTransactionPassphraseParam"};
 
-function validate588(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate594(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSendTransactionPassphraseParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate588.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate594.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate588.errors = vErrors;
+validate594.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSendTransactionResult = validate589;
+export const validatePersonalSendTransactionResult = validate595;
 const schema215 = {"$ref":"hash32.json","$id":"validatePersonalSendTransactionResult"};
 
-function validate589(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate595(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSendTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -9976,14 +10072,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate589.errors = vErrors;
+validate595.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignMessageParam = validate591;
+export const validatePersonalSignMessageParam = validate597;
 const schema216 = {"$ref":"bytes.json","$id":"validatePersonalSignMessageParam"};
 
-function validate591(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate597(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignMessageParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9991,14 +10087,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate591.errors = vErrors;
+validate597.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignAddressParam = validate593;
+export const validatePersonalSignAddressParam = validate599;
 const schema217 = {"$ref":"address.json","$id":"validatePersonalSignAddressParam"};
 
-function validate593(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate599(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10006,29 +10102,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate593.errors = vErrors;
+validate599.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignPassphraseParam = validate595;
+export const validatePersonalSignPassphraseParam = validate601;
 const schema218 = {"type":"string","$id":"validatePersonalSignPassphraseParam"};
 
-function validate595(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate601(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignPassphraseParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate595.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate601.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate595.errors = vErrors;
+validate601.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignResult = validate596;
+export const validatePersonalSignResult = validate602;
 const schema219 = {"$ref":"bytes65.json","$id":"validatePersonalSignResult"};
 
-function validate596(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate602(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignResult" */;
 let vErrors = null;
 let errors = 0;
@@ -10036,14 +10132,14 @@ if(!(validate169(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
 errors = vErrors.length;
 }
-validate596.errors = vErrors;
+validate602.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignAndSendTransactionTransactionParam = validate598;
+export const validatePersonalSignAndSendTransactionTransactionParam = validate604;
 const schema220 = {"$ref":"TransactionRequest.json","$id":"validatePersonalSignAndSendTransactionTransactionParam"};
 
-function validate598(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate604(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignAndSendTransactionTransactionParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10051,29 +10147,29 @@ if(!(validate446(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate446.errors : vErrors.concat(validate446.errors);
 errors = vErrors.length;
 }
-validate598.errors = vErrors;
+validate604.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignAndSendTransactionPassphraseParam = validate600;
+export const validatePersonalSignAndSendTransactionPassphraseParam = validate606;
 const schema221 = {"type":"string","$id":"validatePersonalSignAndSendTransactionPassphraseParam"};
 
-function validate600(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate606(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignAndSendTransactionPassphraseParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate600.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate606.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate600.errors = vErrors;
+validate606.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignAndSendTransactionResult = validate601;
+export const validatePersonalSignAndSendTransactionResult = validate607;
 const schema222 = {"$ref":"hash32.json","$id":"validatePersonalSignAndSendTransactionResult"};
 
-function validate601(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate607(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignAndSendTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -10081,14 +10177,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate601.errors = vErrors;
+validate607.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalUnlockAccountAddressParam = validate603;
+export const validatePersonalUnlockAccountAddressParam = validate609;
 const schema223 = {"$ref":"address.json","$id":"validatePersonalUnlockAccountAddressParam"};
 
-function validate603(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate609(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalUnlockAccountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10096,29 +10192,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate603.errors = vErrors;
+validate609.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalUnlockAccountPassphraseParam = validate605;
+export const validatePersonalUnlockAccountPassphraseParam = validate611;
 const schema224 = {"type":"string","$id":"validatePersonalUnlockAccountPassphraseParam"};
 
-function validate605(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate611(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalUnlockAccountPassphraseParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate605.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate611.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate605.errors = vErrors;
+validate611.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalUnlockAccountDurationParam = validate606;
+export const validatePersonalUnlockAccountDurationParam = validate612;
 const schema225 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"},{"type":"integer","minimum":0}],"$id":"validatePersonalUnlockAccountDurationParam"};
 
-function validate606(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate612(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalUnlockAccountDurationParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10196,7 +10292,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate606.errors = vErrors;
+validate612.errors = vErrors;
 return false;
 }
 else {
@@ -10210,33 +10306,33 @@ vErrors = null;
 }
 }
 }
-validate606.errors = vErrors;
+validate612.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalUnlockAccountResult = validate609;
+export const validatePersonalUnlockAccountResult = validate615;
 const schema226 = {"type":"boolean","$id":"validatePersonalUnlockAccountResult"};
 
-function validate609(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate615(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalUnlockAccountResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate609.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate615.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate609.errors = vErrors;
+validate615.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugAccountRangeBlockParam = validate610;
+export const validateDebugAccountRangeBlockParam = validate616;
 const schema227 = {"$ref":"TestBlockHashOrNumber.json","$id":"validateDebugAccountRangeBlockParam"};
 const schema228 = {"title":"TestBlockHashOrNumber","description":"A block for the retesteth state dumps: a 32-byte block hash (0x and 64 hex digits) or a block number as a TestQuantity (\"1\", 1 or \"0x01\").","anyOf":[{"$ref":"hash32.json"},{"$ref":"TestQuantity.json"}],"$id":"TestBlockHashOrNumber.json"};
 const schema229 = {"title":"TestQuantity","description":"A non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\"). A string without 0x is decimal (the original node read every string as hex).","oneOf":[{"type":"integer","minimum":0},{"type":"string","pattern":"^[0-9]+$"},{"type":"string","pattern":"^0x[0-9a-fA-F]+$"}],"$id":"TestQuantity.json"};
 const pattern21 = new RegExp("^[0-9]+$", "u");
 const pattern22 = new RegExp("^0x[0-9a-fA-F]+$", "u");
 
-function validate613(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate619(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TestQuantity.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10354,7 +10450,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate613.errors = vErrors;
+validate619.errors = vErrors;
 return false;
 }
 else {
@@ -10368,12 +10464,12 @@ vErrors = null;
 }
 }
 }
-validate613.errors = vErrors;
+validate619.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate611(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate617(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TestBlockHashOrNumber.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10388,8 +10484,8 @@ var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -10404,7 +10500,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate611.errors = vErrors;
+validate617.errors = vErrors;
 return false;
 }
 else {
@@ -10418,42 +10514,42 @@ vErrors = null;
 }
 }
 }
-validate611.errors = vErrors;
+validate617.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate610(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate616(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugAccountRangeBlockParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate611(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate611.errors : vErrors.concat(validate611.errors);
-errors = vErrors.length;
-}
-validate610.errors = vErrors;
-return errors === 0;
-}
-
-export const validateDebugAccountRangeTxIndexParam = validate616;
-const schema230 = {"$ref":"TestQuantity.json","$id":"validateDebugAccountRangeTxIndexParam"};
-
-function validate616(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugAccountRangeTxIndexParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate617(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate617.errors : vErrors.concat(validate617.errors);
 errors = vErrors.length;
 }
 validate616.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugAccountRangeStartKeyParam = validate618;
+export const validateDebugAccountRangeTxIndexParam = validate622;
+const schema230 = {"$ref":"TestQuantity.json","$id":"validateDebugAccountRangeTxIndexParam"};
+
+function validate622(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugAccountRangeTxIndexParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
+errors = vErrors.length;
+}
+validate622.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugAccountRangeStartKeyParam = validate624;
 const schema231 = {"$ref":"bytes.json","$id":"validateDebugAccountRangeStartKeyParam"};
 
-function validate618(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate624(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugAccountRangeStartKeyParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10461,30 +10557,30 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate618.errors = vErrors;
+validate624.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugAccountRangeMaxResultsParam = validate620;
+export const validateDebugAccountRangeMaxResultsParam = validate626;
 const schema232 = {"$ref":"TestQuantity.json","$id":"validateDebugAccountRangeMaxResultsParam"};
 
-function validate620(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate626(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugAccountRangeMaxResultsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
-validate620.errors = vErrors;
+validate626.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugAccountRangeResult = validate622;
+export const validateDebugAccountRangeResult = validate628;
 const schema233 = {"$ref":"AccountRange.json","$id":"validateDebugAccountRangeResult"};
 const schema234 = {"title":"AccountRange","type":"object","description":"One page of a state dump, read from the state trie. Accounts are ordered by keccak256(address), the order of the state trie; addressMap maps each such hash to its address, or to null when the node never saw the address (the trie stores only the hash). nextKey is the hash to pass as startKey for the next page, or 32 zero bytes when the dump is complete.","properties":{"addressMap":{"type":"object","additionalProperties":{"oneOf":[{"$ref":"address.json"},{"$ref":"notFound.json"}]}},"nextKey":{"$ref":"bytes32.json"}},"required":["addressMap","nextKey"],"additionalProperties":false,"$id":"AccountRange.json"};
 
-function validate623(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate629(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AccountRange.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10492,14 +10588,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.addressMap === undefined) && (missing0 = "addressMap")) || ((data.nextKey === undefined) && (missing0 = "nextKey"))){
-validate623.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate629.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "addressMap") || (key0 === "nextKey"))){
-validate623.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate629.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10551,7 +10647,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate623.errors = vErrors;
+validate629.errors = vErrors;
 return false;
 }
 else {
@@ -10572,7 +10668,7 @@ break;
 }
 }
 else {
-validate623.errors = [{instancePath:instancePath+"/addressMap",schemaPath:"#/properties/addressMap/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate629.errors = [{instancePath:instancePath+"/addressMap",schemaPath:"#/properties/addressMap/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -10598,31 +10694,31 @@ var valid0 = true;
 }
 }
 else {
-validate623.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate629.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate623.errors = vErrors;
+validate629.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate622(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate628(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugAccountRangeResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate623(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate623.errors : vErrors.concat(validate623.errors);
+if(!(validate629(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate629.errors : vErrors.concat(validate629.errors);
 errors = vErrors.length;
 }
-validate622.errors = vErrors;
+validate628.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawBlockBlockParam = validate628;
+export const validateDebugGetRawBlockBlockParam = validate634;
 const schema235 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateDebugGetRawBlockBlockParam"};
 
-function validate628(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate634(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawBlockBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10630,14 +10726,14 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate628.errors = vErrors;
+validate634.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawBlockResult = validate630;
+export const validateDebugGetRawBlockResult = validate636;
 const schema236 = {"$ref":"bytes.json","$id":"validateDebugGetRawBlockResult"};
 
-function validate630(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate636(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawBlockResult" */;
 let vErrors = null;
 let errors = 0;
@@ -10645,14 +10741,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate630.errors = vErrors;
+validate636.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawHeaderBlockParam = validate632;
+export const validateDebugGetRawHeaderBlockParam = validate638;
 const schema237 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateDebugGetRawHeaderBlockParam"};
 
-function validate632(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate638(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawHeaderBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10660,14 +10756,14 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate632.errors = vErrors;
+validate638.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawHeaderResult = validate634;
+export const validateDebugGetRawHeaderResult = validate640;
 const schema238 = {"$ref":"bytes.json","$id":"validateDebugGetRawHeaderResult"};
 
-function validate634(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate640(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawHeaderResult" */;
 let vErrors = null;
 let errors = 0;
@@ -10675,14 +10771,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate634.errors = vErrors;
+validate640.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawReceiptsBlockParam = validate636;
+export const validateDebugGetRawReceiptsBlockParam = validate642;
 const schema239 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateDebugGetRawReceiptsBlockParam"};
 
-function validate636(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate642(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawReceiptsBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10690,14 +10786,14 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate636.errors = vErrors;
+validate642.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawReceiptsResult = validate638;
+export const validateDebugGetRawReceiptsResult = validate644;
 const schema240 = {"type":"array","items":{"$ref":"bytes.json"},"$id":"validateDebugGetRawReceiptsResult"};
 
-function validate638(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate644(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawReceiptsResult" */;
 let vErrors = null;
 let errors = 0;
@@ -10718,18 +10814,18 @@ break;
 }
 }
 else {
-validate638.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate644.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate638.errors = vErrors;
+validate644.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawTransactionTransactionHashParam = validate640;
+export const validateDebugGetRawTransactionTransactionHashParam = validate646;
 const schema241 = {"$ref":"hash32.json","$id":"validateDebugGetRawTransactionTransactionHashParam"};
 
-function validate640(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate646(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawTransactionTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10737,14 +10833,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate640.errors = vErrors;
+validate646.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawTransactionResult = validate642;
+export const validateDebugGetRawTransactionResult = validate648;
 const schema242 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes.json"}],"$id":"validateDebugGetRawTransactionResult"};
 
-function validate642(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate648(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -10786,7 +10882,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate642.errors = vErrors;
+validate648.errors = vErrors;
 return false;
 }
 else {
@@ -10800,15 +10896,15 @@ vErrors = null;
 }
 }
 }
-validate642.errors = vErrors;
+validate648.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugListPeersInfoResult = validate645;
+export const validateDebugListPeersInfoResult = validate651;
 const schema243 = {"type":"array","items":{"$ref":"PeerInfo.json"},"$id":"validateDebugListPeersInfoResult"};
 const schema244 = {"title":"PeerInfo","type":"object","description":"Debug details of a peer: the Peer fields plus what its Hello and eth Status messages announced. Fields the peer has not sent yet are null. (The original node returned one free-text string per peer.)","properties":{"id":{"type":"string","description":"Connection identifier, the remote host:port."},"remoteAddress":{"type":"string"},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"incomingConnection":{"type":"boolean"},"status":{"type":"string","enum":["Connecting","Handshaking","Handshaked","Idle","Disconnected"]},"foundBy":{"type":"string","enum":["static","discovery","dns","inbound"],"description":"How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."},"score":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0,"maximum":100,"description":"0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."}]},"clientId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]},"capabilities":{"type":"array","items":{"type":"string"},"description":"Capabilities from the Hello message, e.g. eth/68, snap/1."},"networkId":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"genesisHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"bestBlockHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"maxBlockNumber":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"totalDifficulty":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"forkAccepted":{"oneOf":[{"$ref":"notFound.json"},{"type":"boolean","description":"Whether the peer passed the fork-id / DAO-fork check."}]}},"required":["id","remoteAddress","nodeId","incomingConnection","status","foundBy","score","clientId","capabilities","networkId","genesisHash","bestBlockHash","maxBlockNumber","totalDifficulty","forkAccepted"],"additionalProperties":false,"$id":"PeerInfo.json"};
 
-function validate646(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate652(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="PeerInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10816,14 +10912,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((((((data.id === undefined) && (missing0 = "id")) || ((data.remoteAddress === undefined) && (missing0 = "remoteAddress"))) || ((data.nodeId === undefined) && (missing0 = "nodeId"))) || ((data.incomingConnection === undefined) && (missing0 = "incomingConnection"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.foundBy === undefined) && (missing0 = "foundBy"))) || ((data.score === undefined) && (missing0 = "score"))) || ((data.clientId === undefined) && (missing0 = "clientId"))) || ((data.capabilities === undefined) && (missing0 = "capabilities"))) || ((data.networkId === undefined) && (missing0 = "networkId"))) || ((data.genesisHash === undefined) && (missing0 = "genesisHash"))) || ((data.bestBlockHash === undefined) && (missing0 = "bestBlockHash"))) || ((data.maxBlockNumber === undefined) && (missing0 = "maxBlockNumber"))) || ((data.totalDifficulty === undefined) && (missing0 = "totalDifficulty"))) || ((data.forkAccepted === undefined) && (missing0 = "forkAccepted"))){
-validate646.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate652.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema244.properties, key0))){
-validate646.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate652.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10832,7 +10928,7 @@ if(_errs1 === errors){
 if(data.id !== undefined){
 const _errs2 = errors;
 if(typeof data.id !== "string"){
-validate646.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate652.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -10844,7 +10940,7 @@ if(valid0){
 if(data.remoteAddress !== undefined){
 const _errs4 = errors;
 if(typeof data.remoteAddress !== "string"){
-validate646.errors = [{instancePath:instancePath+"/remoteAddress",schemaPath:"#/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate652.errors = [{instancePath:instancePath+"/remoteAddress",schemaPath:"#/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -10914,7 +11010,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate646.errors = vErrors;
+validate652.errors = vErrors;
 return false;
 }
 else {
@@ -10937,7 +11033,7 @@ if(valid0){
 if(data.incomingConnection !== undefined){
 const _errs11 = errors;
 if(typeof data.incomingConnection !== "boolean"){
-validate646.errors = [{instancePath:instancePath+"/incomingConnection",schemaPath:"#/properties/incomingConnection/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate652.errors = [{instancePath:instancePath+"/incomingConnection",schemaPath:"#/properties/incomingConnection/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -10950,11 +11046,11 @@ if(data.status !== undefined){
 let data4 = data.status;
 const _errs13 = errors;
 if(typeof data4 !== "string"){
-validate646.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate652.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data4 === "Connecting") || (data4 === "Handshaking")) || (data4 === "Handshaked")) || (data4 === "Idle")) || (data4 === "Disconnected"))){
-validate646.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema244.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate652.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema244.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -10967,11 +11063,11 @@ if(data.foundBy !== undefined){
 let data5 = data.foundBy;
 const _errs15 = errors;
 if(typeof data5 !== "string"){
-validate646.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate652.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data5 === "static") || (data5 === "discovery")) || (data5 === "dns")) || (data5 === "inbound"))){
-validate646.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema244.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
+validate652.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema244.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -11053,7 +11149,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate646.errors = vErrors;
+validate652.errors = vErrors;
 return false;
 }
 else {
@@ -11120,7 +11216,7 @@ else {
 vErrors.push(err8);
 }
 errors++;
-validate646.errors = vErrors;
+validate652.errors = vErrors;
 return false;
 }
 else {
@@ -11150,7 +11246,7 @@ const len0 = data8.length;
 for(let i0=0; i0<len0; i0++){
 const _errs29 = errors;
 if(typeof data8[i0] !== "string"){
-validate646.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"#/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate652.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"#/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid4 = _errs29 === errors;
@@ -11160,7 +11256,7 @@ break;
 }
 }
 else {
-validate646.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate652.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11211,7 +11307,7 @@ else {
 vErrors.push(err9);
 }
 errors++;
-validate646.errors = vErrors;
+validate652.errors = vErrors;
 return false;
 }
 else {
@@ -11272,7 +11368,7 @@ else {
 vErrors.push(err10);
 }
 errors++;
-validate646.errors = vErrors;
+validate652.errors = vErrors;
 return false;
 }
 else {
@@ -11333,7 +11429,7 @@ else {
 vErrors.push(err11);
 }
 errors++;
-validate646.errors = vErrors;
+validate652.errors = vErrors;
 return false;
 }
 else {
@@ -11394,7 +11490,7 @@ else {
 vErrors.push(err12);
 }
 errors++;
-validate646.errors = vErrors;
+validate652.errors = vErrors;
 return false;
 }
 else {
@@ -11455,7 +11551,7 @@ else {
 vErrors.push(err13);
 }
 errors++;
-validate646.errors = vErrors;
+validate652.errors = vErrors;
 return false;
 }
 else {
@@ -11522,7 +11618,7 @@ else {
 vErrors.push(err15);
 }
 errors++;
-validate646.errors = vErrors;
+validate652.errors = vErrors;
 return false;
 }
 else {
@@ -11559,16 +11655,16 @@ var valid0 = true;
 }
 }
 else {
-validate646.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate652.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate646.errors = vErrors;
+validate652.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate645(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate651(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugListPeersInfoResult" */;
 let vErrors = null;
 let errors = 0;
@@ -11578,8 +11674,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate646(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate646.errors : vErrors.concat(validate646.errors);
+if(!(validate652(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate652.errors : vErrors.concat(validate652.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -11589,48 +11685,48 @@ break;
 }
 }
 else {
-validate645.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate651.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate645.errors = vErrors;
+validate651.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtBlockParam = validate662;
+export const validateDebugStorageRangeAtBlockParam = validate668;
 const schema245 = {"$ref":"TestBlockHashOrNumber.json","$id":"validateDebugStorageRangeAtBlockParam"};
 
-function validate662(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate668(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtBlockParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate611(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate611.errors : vErrors.concat(validate611.errors);
+if(!(validate617(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate617.errors : vErrors.concat(validate617.errors);
 errors = vErrors.length;
 }
-validate662.errors = vErrors;
+validate668.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtTxIndexParam = validate664;
+export const validateDebugStorageRangeAtTxIndexParam = validate670;
 const schema246 = {"$ref":"TestQuantity.json","$id":"validateDebugStorageRangeAtTxIndexParam"};
 
-function validate664(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate670(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtTxIndexParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
-validate664.errors = vErrors;
+validate670.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtAddressParam = validate666;
+export const validateDebugStorageRangeAtAddressParam = validate672;
 const schema247 = {"$ref":"address.json","$id":"validateDebugStorageRangeAtAddressParam"};
 
-function validate666(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate672(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -11638,14 +11734,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate666.errors = vErrors;
+validate672.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtBeginParam = validate668;
+export const validateDebugStorageRangeAtBeginParam = validate674;
 const schema248 = {"$ref":"bytes.json","$id":"validateDebugStorageRangeAtBeginParam"};
 
-function validate668(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate674(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtBeginParam" */;
 let vErrors = null;
 let errors = 0;
@@ -11653,30 +11749,30 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate668.errors = vErrors;
+validate674.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtMaxResultsParam = validate670;
+export const validateDebugStorageRangeAtMaxResultsParam = validate676;
 const schema249 = {"$ref":"TestQuantity.json","$id":"validateDebugStorageRangeAtMaxResultsParam"};
 
-function validate670(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate676(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtMaxResultsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
-validate670.errors = vErrors;
+validate676.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtResult = validate672;
+export const validateDebugStorageRangeAtResult = validate678;
 const schema250 = {"$ref":"StorageRange.json","$id":"validateDebugStorageRangeAtResult"};
 const schema251 = {"title":"StorageRange","type":"object","description":"One page of an account's storage. storage maps keccak256(slot) to the slot and its value (both 32 bytes; key is null when the node does not know the slot preimage). Zero values are never listed. complete is true when nothing follows; then nextKey is null, otherwise it is the begin of the next page.","properties":{"complete":{"type":"boolean"},"storage":{"type":"object","additionalProperties":{"type":"object","properties":{"key":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes32.json"}]},"value":{"$ref":"bytes32.json"}},"required":["key","value"],"additionalProperties":false}},"nextKey":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes32.json"}]}},"required":["complete","storage","nextKey"],"additionalProperties":false,"$id":"StorageRange.json"};
 
-function validate673(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate679(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="StorageRange.json" */;
 let vErrors = null;
 let errors = 0;
@@ -11684,14 +11780,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.complete === undefined) && (missing0 = "complete")) || ((data.storage === undefined) && (missing0 = "storage"))) || ((data.nextKey === undefined) && (missing0 = "nextKey"))){
-validate673.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate679.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "complete") || (key0 === "storage")) || (key0 === "nextKey"))){
-validate673.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate679.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11700,7 +11796,7 @@ if(_errs1 === errors){
 if(data.complete !== undefined){
 const _errs2 = errors;
 if(typeof data.complete !== "boolean"){
-validate673.errors = [{instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate679.errors = [{instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -11721,14 +11817,14 @@ if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if(((data2.key === undefined) && (missing1 = "key")) || ((data2.value === undefined) && (missing1 = "value"))){
-validate673.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate679.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs9 = errors;
 for(const key2 in data2){
 if(!((key2 === "key") || (key2 === "value"))){
-validate673.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate679.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11775,7 +11871,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate673.errors = vErrors;
+validate679.errors = vErrors;
 return false;
 }
 else {
@@ -11811,7 +11907,7 @@ var valid2 = true;
 }
 }
 else {
-validate673.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate679.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -11822,7 +11918,7 @@ break;
 }
 }
 else {
-validate673.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate679.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -11873,7 +11969,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate673.errors = vErrors;
+validate679.errors = vErrors;
 return false;
 }
 else {
@@ -11898,31 +11994,31 @@ var valid0 = true;
 }
 }
 else {
-validate673.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate679.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate673.errors = vErrors;
+validate679.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate672(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate678(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate673(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate673.errors : vErrors.concat(validate673.errors);
+if(!(validate679(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate679.errors : vErrors.concat(validate679.errors);
 errors = vErrors.length;
 }
-validate672.errors = vErrors;
+validate678.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceBlockBlockRlpParam = validate680;
+export const validateDebugTraceBlockBlockRlpParam = validate686;
 const schema252 = {"$ref":"bytes.json","$id":"validateDebugTraceBlockBlockRlpParam"};
 
-function validate680(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate686(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceBlockBlockRlpParam" */;
 let vErrors = null;
 let errors = 0;
@@ -11930,16 +12026,16 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate680.errors = vErrors;
+validate686.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceBlockConfigParam = validate682;
+export const validateDebugTraceBlockConfigParam = validate688;
 const schema253 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceBlockConfigParam"};
 const schema254 = {"title":"GethTraceConfig","type":"object","description":"geth's TraceConfig. Without tracer, the struct logger runs (one entry per opcode) with its switches disableStack, disableStorage, enableMemory, enableReturnData and limit. tracer names one of the built-in tracers: callTracer (tracerConfig onlyTopCall, withLog), prestateTracer (tracerConfig diffMode), 4byteTracer, noopTracer; JavaScript tracer bodies are not run (-32602). timeout is a Go duration (\"5s\", \"500ms\", \"1m30s\"), at most the node's network.rpc.debug.trace-timeout, which is also the default. reexec is accepted and ignored: this node keeps every block's state.","properties":{"tracer":{"type":"string","enum":["callTracer","prestateTracer","4byteTracer","noopTracer"],"description":"one of the built-in tracers callTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)"},"tracerConfig":{"type":"object","description":"The named tracer's options.","properties":{"onlyTopCall":{"type":"boolean","description":"callTracer: the top frame only."},"withLog":{"type":"boolean","description":"callTracer: each frame's logs, with their position among its calls."},"diffMode":{"type":"boolean","description":"prestateTracer: {pre, post} of what changed instead of the touched state."}},"additionalProperties":false},"timeout":{"type":"string","pattern":"^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$","description":"Go duration: how long the trace may run."},"disableStack":{"type":"boolean"},"disableStorage":{"type":"boolean"},"enableMemory":{"type":"boolean"},"enableReturnData":{"type":"boolean"},"limit":{"type":"integer","minimum":0,"description":"Most struct-log entries to record (0 = all); later opcodes still run."},"reexec":{"type":"integer","minimum":0,"description":"Accepted and ignored."}},"additionalProperties":false,"$id":"GethTraceConfig.json"};
 const pattern24 = new RegExp("^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$", "u");
 
-function validate683(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate689(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTraceConfig.json" */;
 let vErrors = null;
 let errors = 0;
@@ -11948,7 +12044,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema254.properties, key0))){
-validate683.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate689.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11958,11 +12054,11 @@ if(data.tracer !== undefined){
 let data0 = data.tracer;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate683.errors = [{instancePath:instancePath+"/tracer",schemaPath:"#/properties/tracer/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate689.errors = [{instancePath:instancePath+"/tracer",schemaPath:"#/properties/tracer/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data0 === "callTracer") || (data0 === "prestateTracer")) || (data0 === "4byteTracer")) || (data0 === "noopTracer"))){
-validate683.errors = [{instancePath:instancePath+"/tracer",schemaPath:"#/properties/tracer/enum",keyword:"enum",params:{allowedValues: schema254.properties.tracer.enum},message:"must be equal to one of the allowed values"}];
+validate689.errors = [{instancePath:instancePath+"/tracer",schemaPath:"#/properties/tracer/enum",keyword:"enum",params:{allowedValues: schema254.properties.tracer.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -11979,7 +12075,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 const _errs6 = errors;
 for(const key1 in data1){
 if(!(((key1 === "onlyTopCall") || (key1 === "withLog")) || (key1 === "diffMode"))){
-validate683.errors = [{instancePath:instancePath+"/tracerConfig",schemaPath:"#/properties/tracerConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate689.errors = [{instancePath:instancePath+"/tracerConfig",schemaPath:"#/properties/tracerConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11988,7 +12084,7 @@ if(_errs6 === errors){
 if(data1.onlyTopCall !== undefined){
 const _errs7 = errors;
 if(typeof data1.onlyTopCall !== "boolean"){
-validate683.errors = [{instancePath:instancePath+"/tracerConfig/onlyTopCall",schemaPath:"#/properties/tracerConfig/properties/onlyTopCall/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate689.errors = [{instancePath:instancePath+"/tracerConfig/onlyTopCall",schemaPath:"#/properties/tracerConfig/properties/onlyTopCall/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -12000,7 +12096,7 @@ if(valid1){
 if(data1.withLog !== undefined){
 const _errs9 = errors;
 if(typeof data1.withLog !== "boolean"){
-validate683.errors = [{instancePath:instancePath+"/tracerConfig/withLog",schemaPath:"#/properties/tracerConfig/properties/withLog/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate689.errors = [{instancePath:instancePath+"/tracerConfig/withLog",schemaPath:"#/properties/tracerConfig/properties/withLog/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -12012,7 +12108,7 @@ if(valid1){
 if(data1.diffMode !== undefined){
 const _errs11 = errors;
 if(typeof data1.diffMode !== "boolean"){
-validate683.errors = [{instancePath:instancePath+"/tracerConfig/diffMode",schemaPath:"#/properties/tracerConfig/properties/diffMode/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate689.errors = [{instancePath:instancePath+"/tracerConfig/diffMode",schemaPath:"#/properties/tracerConfig/properties/diffMode/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -12025,7 +12121,7 @@ var valid1 = true;
 }
 }
 else {
-validate683.errors = [{instancePath:instancePath+"/tracerConfig",schemaPath:"#/properties/tracerConfig/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate689.errors = [{instancePath:instancePath+"/tracerConfig",schemaPath:"#/properties/tracerConfig/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -12041,12 +12137,12 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data5 === "string"){
 if(!pattern24.test(data5)){
-validate683.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"+"\""}];
+validate689.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"+"\""}];
 return false;
 }
 }
 else {
-validate683.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate689.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12059,7 +12155,7 @@ if(valid0){
 if(data.disableStack !== undefined){
 const _errs15 = errors;
 if(typeof data.disableStack !== "boolean"){
-validate683.errors = [{instancePath:instancePath+"/disableStack",schemaPath:"#/properties/disableStack/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate689.errors = [{instancePath:instancePath+"/disableStack",schemaPath:"#/properties/disableStack/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -12071,7 +12167,7 @@ if(valid0){
 if(data.disableStorage !== undefined){
 const _errs17 = errors;
 if(typeof data.disableStorage !== "boolean"){
-validate683.errors = [{instancePath:instancePath+"/disableStorage",schemaPath:"#/properties/disableStorage/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate689.errors = [{instancePath:instancePath+"/disableStorage",schemaPath:"#/properties/disableStorage/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -12083,7 +12179,7 @@ if(valid0){
 if(data.enableMemory !== undefined){
 const _errs19 = errors;
 if(typeof data.enableMemory !== "boolean"){
-validate683.errors = [{instancePath:instancePath+"/enableMemory",schemaPath:"#/properties/enableMemory/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate689.errors = [{instancePath:instancePath+"/enableMemory",schemaPath:"#/properties/enableMemory/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -12095,7 +12191,7 @@ if(valid0){
 if(data.enableReturnData !== undefined){
 const _errs21 = errors;
 if(typeof data.enableReturnData !== "boolean"){
-validate683.errors = [{instancePath:instancePath+"/enableReturnData",schemaPath:"#/properties/enableReturnData/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate689.errors = [{instancePath:instancePath+"/enableReturnData",schemaPath:"#/properties/enableReturnData/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs21 === errors;
@@ -12108,13 +12204,13 @@ if(data.limit !== undefined){
 let data10 = data.limit;
 const _errs23 = errors;
 if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
-validate683.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate689.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs23){
 if(typeof data10 == "number"){
 if(data10 < 0 || isNaN(data10)){
-validate683.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate689.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -12129,13 +12225,13 @@ if(data.reexec !== undefined){
 let data11 = data.reexec;
 const _errs25 = errors;
 if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-validate683.errors = [{instancePath:instancePath+"/reexec",schemaPath:"#/properties/reexec/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate689.errors = [{instancePath:instancePath+"/reexec",schemaPath:"#/properties/reexec/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs25){
 if(typeof data11 == "number"){
 if(data11 < 0 || isNaN(data11)){
-validate683.errors = [{instancePath:instancePath+"/reexec",schemaPath:"#/properties/reexec/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate689.errors = [{instancePath:instancePath+"/reexec",schemaPath:"#/properties/reexec/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -12156,28 +12252,28 @@ var valid0 = true;
 }
 }
 else {
-validate683.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate689.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate683.errors = vErrors;
+validate689.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate682(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate688(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceBlockConfigParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate683(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate683.errors : vErrors.concat(validate683.errors);
+if(!(validate689(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate689.errors : vErrors.concat(validate689.errors);
 errors = vErrors.length;
 }
-validate682.errors = vErrors;
+validate688.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceBlockResult = validate685;
+export const validateDebugTraceBlockResult = validate691;
 const schema255 = {"type":"array","items":{"$ref":"GethTraceBlockItem.json"},"$id":"validateDebugTraceBlockResult"};
 const schema256 = {"title":"GethTraceBlockItem","type":"object","description":"One transaction's trace in a block trace.","properties":{"txHash":{"$ref":"hash32.json"},"result":{"$ref":"GethTraceResult.json"}},"required":["txHash","result"],"additionalProperties":false,"$id":"GethTraceBlockItem.json"};
 const schema257 = {"title":"GethTraceResult","description":"A trace in the named tracer's shape: the struct logger's, callTracer's frame, prestateTracer's map (or {pre, post} with diffMode), 4byteTracer's counts, noopTracer's {}.","anyOf":[{"$ref":"GethTraceStructLogs.json"},{"$ref":"GethTraceCallFrame.json"},{"$ref":"GethTracePrestateDiff.json"},{"$ref":"GethTracePrestate.json"},{"$ref":"GethTraceFourByte.json"}],"$id":"GethTraceResult.json"};
@@ -12186,7 +12282,7 @@ const pattern25 = new RegExp("^([0-9a-f]{2})*$", "u");
 const schema259 = {"title":"GethTraceStructLog","type":"object","description":"One opcode as geth's struct logger records it: gas before it, its cost, the call depth from 1; stack words as quantities, memory in 32-byte rows and the frame's touched storage as 64 hex digits without 0x.","properties":{"pc":{"type":"integer"},"op":{"type":"string"},"gas":{"type":"integer"},"gasCost":{"type":"integer"},"depth":{"type":"integer"},"error":{"type":"string"},"stack":{"type":"array","items":{"$ref":"uint.json"}},"memory":{"type":"array","items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"storage":{"type":"object","additionalProperties":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"returnData":{"$ref":"bytes.json"},"refund":{"type":"integer"}},"required":["pc","op","gas","gasCost","depth"],"additionalProperties":false,"$id":"GethTraceStructLog.json"};
 const pattern26 = new RegExp("^[0-9a-f]{64}$", "u");
 
-function validate690(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate696(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTraceStructLog.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12194,14 +12290,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.pc === undefined) && (missing0 = "pc")) || ((data.op === undefined) && (missing0 = "op"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.gasCost === undefined) && (missing0 = "gasCost"))) || ((data.depth === undefined) && (missing0 = "depth"))){
-validate690.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate696.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema259.properties, key0))){
-validate690.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate696.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12211,7 +12307,7 @@ if(data.pc !== undefined){
 let data0 = data.pc;
 const _errs2 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate690.errors = [{instancePath:instancePath+"/pc",schemaPath:"#/properties/pc/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate696.errors = [{instancePath:instancePath+"/pc",schemaPath:"#/properties/pc/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -12223,7 +12319,7 @@ if(valid0){
 if(data.op !== undefined){
 const _errs4 = errors;
 if(typeof data.op !== "string"){
-validate690.errors = [{instancePath:instancePath+"/op",schemaPath:"#/properties/op/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate696.errors = [{instancePath:instancePath+"/op",schemaPath:"#/properties/op/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -12236,7 +12332,7 @@ if(data.gas !== undefined){
 let data2 = data.gas;
 const _errs6 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate690.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/properties/gas/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate696.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/properties/gas/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -12249,7 +12345,7 @@ if(data.gasCost !== undefined){
 let data3 = data.gasCost;
 const _errs8 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate690.errors = [{instancePath:instancePath+"/gasCost",schemaPath:"#/properties/gasCost/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate696.errors = [{instancePath:instancePath+"/gasCost",schemaPath:"#/properties/gasCost/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -12262,7 +12358,7 @@ if(data.depth !== undefined){
 let data4 = data.depth;
 const _errs10 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate690.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate696.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -12274,7 +12370,7 @@ if(valid0){
 if(data.error !== undefined){
 const _errs12 = errors;
 if(typeof data.error !== "string"){
-validate690.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate696.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -12303,7 +12399,7 @@ break;
 }
 }
 else {
-validate690.errors = [{instancePath:instancePath+"/stack",schemaPath:"#/properties/stack/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate696.errors = [{instancePath:instancePath+"/stack",schemaPath:"#/properties/stack/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12326,12 +12422,12 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(typeof data9 === "string"){
 if(!pattern26.test(data9)){
-validate690.errors = [{instancePath:instancePath+"/memory/" + i1,schemaPath:"#/properties/memory/items/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+validate696.errors = [{instancePath:instancePath+"/memory/" + i1,schemaPath:"#/properties/memory/items/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate690.errors = [{instancePath:instancePath+"/memory/" + i1,schemaPath:"#/properties/memory/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate696.errors = [{instancePath:instancePath+"/memory/" + i1,schemaPath:"#/properties/memory/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12342,7 +12438,7 @@ break;
 }
 }
 else {
-validate690.errors = [{instancePath:instancePath+"/memory",schemaPath:"#/properties/memory/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate696.errors = [{instancePath:instancePath+"/memory",schemaPath:"#/properties/memory/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12363,12 +12459,12 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data11 === "string"){
 if(!pattern26.test(data11)){
-validate690.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+validate696.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate690.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate696.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12379,7 +12475,7 @@ break;
 }
 }
 else {
-validate690.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate696.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -12405,7 +12501,7 @@ if(data.refund !== undefined){
 let data13 = data.refund;
 const _errs27 = errors;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-validate690.errors = [{instancePath:instancePath+"/refund",schemaPath:"#/properties/refund/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate696.errors = [{instancePath:instancePath+"/refund",schemaPath:"#/properties/refund/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs27 === errors;
@@ -12427,16 +12523,16 @@ var valid0 = true;
 }
 }
 else {
-validate690.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate696.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate690.errors = vErrors;
+validate696.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate689(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate695(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTraceStructLogs.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12444,14 +12540,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.gas === undefined) && (missing0 = "gas")) || ((data.failed === undefined) && (missing0 = "failed"))) || ((data.returnValue === undefined) && (missing0 = "returnValue"))) || ((data.structLogs === undefined) && (missing0 = "structLogs"))){
-validate689.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate695.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "gas") || (key0 === "failed")) || (key0 === "returnValue")) || (key0 === "structLogs"))){
-validate689.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate695.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12461,7 +12557,7 @@ if(data.gas !== undefined){
 let data0 = data.gas;
 const _errs2 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate689.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/properties/gas/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate695.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/properties/gas/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -12473,7 +12569,7 @@ if(valid0){
 if(data.failed !== undefined){
 const _errs4 = errors;
 if(typeof data.failed !== "boolean"){
-validate689.errors = [{instancePath:instancePath+"/failed",schemaPath:"#/properties/failed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate695.errors = [{instancePath:instancePath+"/failed",schemaPath:"#/properties/failed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -12488,12 +12584,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!pattern25.test(data2)){
-validate689.errors = [{instancePath:instancePath+"/returnValue",schemaPath:"#/properties/returnValue/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{2})*$"},message:"must match pattern \""+"^([0-9a-f]{2})*$"+"\""}];
+validate695.errors = [{instancePath:instancePath+"/returnValue",schemaPath:"#/properties/returnValue/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{2})*$"},message:"must match pattern \""+"^([0-9a-f]{2})*$"+"\""}];
 return false;
 }
 }
 else {
-validate689.errors = [{instancePath:instancePath+"/returnValue",schemaPath:"#/properties/returnValue/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate695.errors = [{instancePath:instancePath+"/returnValue",schemaPath:"#/properties/returnValue/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12512,8 +12608,8 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs10 = errors;
-if(!(validate690(data3[i0], {instancePath:instancePath+"/structLogs/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate690.errors : vErrors.concat(validate690.errors);
+if(!(validate696(data3[i0], {instancePath:instancePath+"/structLogs/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate696.errors : vErrors.concat(validate696.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs10 === errors;
@@ -12523,7 +12619,7 @@ break;
 }
 }
 else {
-validate689.errors = [{instancePath:instancePath+"/structLogs",schemaPath:"#/properties/structLogs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate695.errors = [{instancePath:instancePath+"/structLogs",schemaPath:"#/properties/structLogs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12539,18 +12635,18 @@ var valid0 = true;
 }
 }
 else {
-validate689.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate695.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate689.errors = vErrors;
+validate695.errors = vErrors;
 return errors === 0;
 }
 
 const schema260 = {"title":"GethTraceCallFrame","type":"object","description":"callTracer's frame: the transaction's call or creation with every call, creation and self-destruct its code made, nested. gas and gasUsed of the top frame are the transaction's gas limit and the gas it was charged. output is left out when empty; error names a failure (\"execution reverted\", \"out of gas\", ...), revertReason decodes Error(string); value is left out for STATICCALL.","properties":{"from":{"$ref":"address.json"},"gas":{"$ref":"uint.json"},"gasUsed":{"$ref":"uint.json"},"to":{"$ref":"address.json"},"input":{"$ref":"bytes.json"},"output":{"$ref":"bytes.json"},"error":{"type":"string"},"revertReason":{"type":"string"},"calls":{"type":"array","items":{"$ref":"GethTraceCallFrame.json"}},"logs":{"type":"array","items":{"type":"object","properties":{"address":{"$ref":"address.json"},"topics":{"type":"array","items":{"$ref":"bytes32.json"}},"data":{"$ref":"bytes.json"},"position":{"$ref":"uint.json"}},"required":["address","topics","data","position"],"additionalProperties":false}},"value":{"$ref":"uint.json"},"type":{"type":"string","enum":["CALL","CALLCODE","DELEGATECALL","STATICCALL","CREATE","CREATE2","SELFDESTRUCT"]}},"required":["from","gas","gasUsed","input","type"],"additionalProperties":false,"$id":"GethTraceCallFrame.json"};
-const wrapper0 = {validate: validate695};
+const wrapper0 = {validate: validate701};
 
-function validate695(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate701(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTraceCallFrame.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12558,14 +12654,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.from === undefined) && (missing0 = "from")) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.input === undefined) && (missing0 = "input"))) || ((data.type === undefined) && (missing0 = "type"))){
-validate695.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate701.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema260.properties, key0))){
-validate695.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate701.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12646,7 +12742,7 @@ if(valid0){
 if(data.error !== undefined){
 const _errs8 = errors;
 if(typeof data.error !== "string"){
-validate695.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate701.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -12658,7 +12754,7 @@ if(valid0){
 if(data.revertReason !== undefined){
 const _errs10 = errors;
 if(typeof data.revertReason !== "string"){
-validate695.errors = [{instancePath:instancePath+"/revertReason",schemaPath:"#/properties/revertReason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate701.errors = [{instancePath:instancePath+"/revertReason",schemaPath:"#/properties/revertReason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -12687,7 +12783,7 @@ break;
 }
 }
 else {
-validate695.errors = [{instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate701.errors = [{instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12711,14 +12807,14 @@ if(errors === _errs17){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing1;
 if(((((data11.address === undefined) && (missing1 = "address")) || ((data11.topics === undefined) && (missing1 = "topics"))) || ((data11.data === undefined) && (missing1 = "data"))) || ((data11.position === undefined) && (missing1 = "position"))){
-validate695.errors = [{instancePath:instancePath+"/logs/" + i1,schemaPath:"#/properties/logs/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate701.errors = [{instancePath:instancePath+"/logs/" + i1,schemaPath:"#/properties/logs/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs19 = errors;
 for(const key1 in data11){
 if(!((((key1 === "address") || (key1 === "topics")) || (key1 === "data")) || (key1 === "position"))){
-validate695.errors = [{instancePath:instancePath+"/logs/" + i1,schemaPath:"#/properties/logs/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate701.errors = [{instancePath:instancePath+"/logs/" + i1,schemaPath:"#/properties/logs/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12756,7 +12852,7 @@ break;
 }
 }
 else {
-validate695.errors = [{instancePath:instancePath+"/logs/" + i1+"/topics",schemaPath:"#/properties/logs/items/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate701.errors = [{instancePath:instancePath+"/logs/" + i1+"/topics",schemaPath:"#/properties/logs/items/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12796,7 +12892,7 @@ var valid3 = true;
 }
 }
 else {
-validate695.errors = [{instancePath:instancePath+"/logs/" + i1,schemaPath:"#/properties/logs/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate701.errors = [{instancePath:instancePath+"/logs/" + i1,schemaPath:"#/properties/logs/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -12807,7 +12903,7 @@ break;
 }
 }
 else {
-validate695.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate701.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12833,11 +12929,11 @@ if(data.type !== undefined){
 let data18 = data.type;
 const _errs27 = errors;
 if(typeof data18 !== "string"){
-validate695.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate701.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((((data18 === "CALL") || (data18 === "CALLCODE")) || (data18 === "DELEGATECALL")) || (data18 === "STATICCALL")) || (data18 === "CREATE")) || (data18 === "CREATE2")) || (data18 === "SELFDESTRUCT"))){
-validate695.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema260.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate701.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema260.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs27 === errors;
@@ -12860,11 +12956,11 @@ var valid0 = true;
 }
 }
 else {
-validate695.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate701.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate695.errors = vErrors;
+validate701.errors = vErrors;
 return errors === 0;
 }
 
@@ -12872,7 +12968,7 @@ const schema261 = {"title":"GethTracePrestateDiff","type":"object","description"
 const schema262 = {"title":"GethTracePrestate","type":"object","description":"prestateTracer's answer: by address, the accounts the transaction touched as they were before it.","additionalProperties":{"$ref":"GethTracePrestateAccount.json"},"$id":"GethTracePrestate.json"};
 const schema263 = {"title":"GethTracePrestateAccount","type":"object","description":"An account as prestateTracer shows it: balance, code, nonce and storage slots (left out when empty or zero).","properties":{"balance":{"$ref":"uint.json"},"code":{"$ref":"bytes.json"},"nonce":{"type":"integer"},"storage":{"type":"object","additionalProperties":{"$ref":"bytes32.json"}}},"additionalProperties":false,"$id":"GethTracePrestateAccount.json"};
 
-function validate710(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate716(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTracePrestateAccount.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12881,7 +12977,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "balance") || (key0 === "code")) || (key0 === "nonce")) || (key0 === "storage"))){
-validate710.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate716.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12915,7 +13011,7 @@ if(data.nonce !== undefined){
 let data2 = data.nonce;
 const _errs4 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate710.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate716.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -12942,7 +13038,7 @@ break;
 }
 }
 else {
-validate710.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate716.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -12957,16 +13053,16 @@ var valid0 = true;
 }
 }
 else {
-validate710.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate716.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate710.errors = vErrors;
+validate716.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate709(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate715(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTracePrestate.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12974,8 +13070,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 const _errs2 = errors;
-if(!(validate710(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
-vErrors = vErrors === null ? validate710.errors : vErrors.concat(validate710.errors);
+if(!(validate716(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
+vErrors = vErrors === null ? validate716.errors : vErrors.concat(validate716.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -12985,16 +13081,16 @@ break;
 }
 }
 else {
-validate709.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate715.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate709.errors = vErrors;
+validate715.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate708(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate714(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTracePrestateDiff.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13002,14 +13098,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.post === undefined) && (missing0 = "post")) || ((data.pre === undefined) && (missing0 = "pre"))){
-validate708.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate714.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "post") || (key0 === "pre"))){
-validate708.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate714.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -13017,8 +13113,8 @@ break;
 if(_errs1 === errors){
 if(data.post !== undefined){
 const _errs2 = errors;
-if(!(validate709(data.post, {instancePath:instancePath+"/post",parentData:data,parentDataProperty:"post",rootData}))){
-vErrors = vErrors === null ? validate709.errors : vErrors.concat(validate709.errors);
+if(!(validate715(data.post, {instancePath:instancePath+"/post",parentData:data,parentDataProperty:"post",rootData}))){
+vErrors = vErrors === null ? validate715.errors : vErrors.concat(validate715.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -13029,8 +13125,8 @@ var valid0 = true;
 if(valid0){
 if(data.pre !== undefined){
 const _errs3 = errors;
-if(!(validate709(data.pre, {instancePath:instancePath+"/pre",parentData:data,parentDataProperty:"pre",rootData}))){
-vErrors = vErrors === null ? validate709.errors : vErrors.concat(validate709.errors);
+if(!(validate715(data.pre, {instancePath:instancePath+"/pre",parentData:data,parentDataProperty:"pre",rootData}))){
+vErrors = vErrors === null ? validate715.errors : vErrors.concat(validate715.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -13043,17 +13139,17 @@ var valid0 = true;
 }
 }
 else {
-validate708.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate714.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate708.errors = vErrors;
+validate714.errors = vErrors;
 return errors === 0;
 }
 
 const schema264 = {"title":"GethTraceFourByte","type":"object","description":"4byteTracer's answer: \"0x<selector>-<argument bytes>\" → how many calls; noopTracer answers {}.","additionalProperties":{"type":"integer"},"$id":"GethTraceFourByte.json"};
 
-function validate719(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate725(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTraceFourByte.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13063,7 +13159,7 @@ for(const key0 in data){
 let data0 = data[key0];
 const _errs2 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate719.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate725.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -13073,56 +13169,56 @@ break;
 }
 }
 else {
-validate719.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate725.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate719.errors = vErrors;
+validate725.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate688(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate694(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTraceResult.json" */;
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate689(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate689.errors : vErrors.concat(validate689.errors);
+if(!(validate695(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate695.errors : vErrors.concat(validate695.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate695(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate695.errors : vErrors.concat(validate695.errors);
+if(!(validate701(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate701.errors : vErrors.concat(validate701.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
-if(!(validate708(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate708.errors : vErrors.concat(validate708.errors);
+if(!(validate714(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate714.errors : vErrors.concat(validate714.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs4 = errors;
-if(!(validate709(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate709.errors : vErrors.concat(validate709.errors);
+if(!(validate715(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate715.errors : vErrors.concat(validate715.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs5 = errors;
-if(!(validate719(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate719.errors : vErrors.concat(validate719.errors);
+if(!(validate725(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate725.errors : vErrors.concat(validate725.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs5 === errors;
@@ -13140,7 +13236,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate688.errors = vErrors;
+validate694.errors = vErrors;
 return false;
 }
 else {
@@ -13154,12 +13250,12 @@ vErrors = null;
 }
 }
 }
-validate688.errors = vErrors;
+validate694.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate686(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate692(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTraceBlockItem.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13167,14 +13263,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.txHash === undefined) && (missing0 = "txHash")) || ((data.result === undefined) && (missing0 = "result"))){
-validate686.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate692.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "txHash") || (key0 === "result"))){
-validate686.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate692.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -13194,8 +13290,8 @@ var valid0 = true;
 if(valid0){
 if(data.result !== undefined){
 const _errs3 = errors;
-if(!(validate688(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate688.errors : vErrors.concat(validate688.errors);
+if(!(validate694(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate694.errors : vErrors.concat(validate694.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -13208,16 +13304,16 @@ var valid0 = true;
 }
 }
 else {
-validate686.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate692.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate686.errors = vErrors;
+validate692.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate685(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate691(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceBlockResult" */;
 let vErrors = null;
 let errors = 0;
@@ -13227,8 +13323,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate686(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate686.errors : vErrors.concat(validate686.errors);
+if(!(validate692(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate692.errors : vErrors.concat(validate692.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -13238,18 +13334,18 @@ break;
 }
 }
 else {
-validate685.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate691.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate685.errors = vErrors;
+validate691.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceBlockByHashBlockHashParam = validate723;
+export const validateDebugTraceBlockByHashBlockHashParam = validate729;
 const schema265 = {"$ref":"hash32.json","$id":"validateDebugTraceBlockByHashBlockHashParam"};
 
-function validate723(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate729(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceBlockByHashBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -13257,29 +13353,29 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate723.errors = vErrors;
+validate729.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceBlockByHashConfigParam = validate725;
+export const validateDebugTraceBlockByHashConfigParam = validate731;
 const schema266 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceBlockByHashConfigParam"};
 
-function validate725(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate731(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceBlockByHashConfigParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate683(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate683.errors : vErrors.concat(validate683.errors);
+if(!(validate689(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate689.errors : vErrors.concat(validate689.errors);
 errors = vErrors.length;
 }
-validate725.errors = vErrors;
+validate731.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceBlockByHashResult = validate727;
+export const validateDebugTraceBlockByHashResult = validate733;
 const schema267 = {"type":"array","items":{"$ref":"GethTraceBlockItem.json"},"$id":"validateDebugTraceBlockByHashResult"};
 
-function validate727(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate733(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceBlockByHashResult" */;
 let vErrors = null;
 let errors = 0;
@@ -13289,70 +13385,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate686(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate686.errors : vErrors.concat(validate686.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs1 === errors;
-if(!valid0){
-break;
-}
-}
-}
-else {
-validate727.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-validate727.errors = vErrors;
-return errors === 0;
-}
-
-export const validateDebugTraceBlockByNumberBlockParam = validate729;
-const schema268 = {"$ref":"BlockNumberOrTag.json","$id":"validateDebugTraceBlockByNumberBlockParam"};
-
-function validate729(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugTraceBlockByNumberBlockParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
-errors = vErrors.length;
-}
-validate729.errors = vErrors;
-return errors === 0;
-}
-
-export const validateDebugTraceBlockByNumberConfigParam = validate731;
-const schema269 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceBlockByNumberConfigParam"};
-
-function validate731(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugTraceBlockByNumberConfigParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate683(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate683.errors : vErrors.concat(validate683.errors);
-errors = vErrors.length;
-}
-validate731.errors = vErrors;
-return errors === 0;
-}
-
-export const validateDebugTraceBlockByNumberResult = validate733;
-const schema270 = {"type":"array","items":{"$ref":"GethTraceBlockItem.json"},"$id":"validateDebugTraceBlockByNumberResult"};
-
-function validate733(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugTraceBlockByNumberResult" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(Array.isArray(data)){
-var valid0 = true;
-const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
-const _errs1 = errors;
-if(!(validate686(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate686.errors : vErrors.concat(validate686.errors);
+if(!(validate692(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate692.errors : vErrors.concat(validate692.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -13370,10 +13404,72 @@ validate733.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceCallTransactionParam = validate735;
-const schema271 = {"$ref":"CallRequest.json","$id":"validateDebugTraceCallTransactionParam"};
+export const validateDebugTraceBlockByNumberBlockParam = validate735;
+const schema268 = {"$ref":"BlockNumberOrTag.json","$id":"validateDebugTraceBlockByNumberBlockParam"};
 
 function validate735(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugTraceBlockByNumberBlockParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+errors = vErrors.length;
+}
+validate735.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugTraceBlockByNumberConfigParam = validate737;
+const schema269 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceBlockByNumberConfigParam"};
+
+function validate737(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugTraceBlockByNumberConfigParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate689(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate689.errors : vErrors.concat(validate689.errors);
+errors = vErrors.length;
+}
+validate737.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugTraceBlockByNumberResult = validate739;
+const schema270 = {"type":"array","items":{"$ref":"GethTraceBlockItem.json"},"$id":"validateDebugTraceBlockByNumberResult"};
+
+function validate739(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugTraceBlockByNumberResult" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(Array.isArray(data)){
+var valid0 = true;
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+const _errs1 = errors;
+if(!(validate692(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate692.errors : vErrors.concat(validate692.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+break;
+}
+}
+}
+else {
+validate739.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+validate739.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugTraceCallTransactionParam = validate741;
+const schema271 = {"$ref":"CallRequest.json","$id":"validateDebugTraceCallTransactionParam"};
+
+function validate741(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceCallTransactionParam" */;
 let vErrors = null;
 let errors = 0;
@@ -13381,14 +13477,14 @@ if(!(validate28(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
-validate735.errors = vErrors;
+validate741.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceCallBlockParam = validate737;
+export const validateDebugTraceCallBlockParam = validate743;
 const schema272 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateDebugTraceCallBlockParam"};
 
-function validate737(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate743(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceCallBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -13396,44 +13492,44 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate737.errors = vErrors;
+validate743.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceCallConfigParam = validate739;
+export const validateDebugTraceCallConfigParam = validate745;
 const schema273 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceCallConfigParam"};
 
-function validate739(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate745(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceCallConfigParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate683(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate683.errors : vErrors.concat(validate683.errors);
+if(!(validate689(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate689.errors : vErrors.concat(validate689.errors);
 errors = vErrors.length;
 }
-validate739.errors = vErrors;
+validate745.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceCallResult = validate741;
+export const validateDebugTraceCallResult = validate747;
 const schema274 = {"$ref":"GethTraceResult.json","$id":"validateDebugTraceCallResult"};
 
-function validate741(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate747(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceCallResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate688(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate688.errors : vErrors.concat(validate688.errors);
+if(!(validate694(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate694.errors : vErrors.concat(validate694.errors);
 errors = vErrors.length;
 }
-validate741.errors = vErrors;
+validate747.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceTransactionTxHashParam = validate743;
+export const validateDebugTraceTransactionTxHashParam = validate749;
 const schema275 = {"$ref":"hash32.json","$id":"validateDebugTraceTransactionTxHashParam"};
 
-function validate743(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate749(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceTransactionTxHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -13441,44 +13537,44 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate743.errors = vErrors;
+validate749.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceTransactionConfigParam = validate745;
+export const validateDebugTraceTransactionConfigParam = validate751;
 const schema276 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceTransactionConfigParam"};
 
-function validate745(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate751(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceTransactionConfigParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate683(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate683.errors : vErrors.concat(validate683.errors);
+if(!(validate689(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate689.errors : vErrors.concat(validate689.errors);
 errors = vErrors.length;
 }
-validate745.errors = vErrors;
+validate751.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceTransactionResult = validate747;
+export const validateDebugTraceTransactionResult = validate753;
 const schema277 = {"$ref":"GethTraceResult.json","$id":"validateDebugTraceTransactionResult"};
 
-function validate747(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate753(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceTransactionResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate688(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate688.errors : vErrors.concat(validate688.errors);
+if(!(validate694(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate694.errors : vErrors.concat(validate694.errors);
 errors = vErrors.length;
 }
-validate747.errors = vErrors;
+validate753.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceBlockBlockParam = validate749;
+export const validateTraceBlockBlockParam = validate755;
 const schema278 = {"$ref":"BlockNumberOrTag.json","$id":"validateTraceBlockBlockParam"};
 
-function validate749(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate755(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceBlockBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -13486,16 +13582,16 @@ if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
-validate749.errors = vErrors;
+validate755.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceBlockResult = validate751;
+export const validateTraceBlockResult = validate757;
 const schema279 = {"oneOf":[{"$ref":"notFound.json"},{"type":"array","items":{"$ref":"ParityLocalizedTrace.json"}}],"$id":"validateTraceBlockResult"};
 const schema280 = {"title":"ParityLocalizedTrace","type":"object","additionalProperties":false,"required":["action","blockHash","blockNumber","subtraces","traceAddress","transactionHash","transactionPosition","type"],"description":"A trace placed in the chain: ParityTrace plus its block and transaction (null for reward traces).","properties":{"action":{"$ref":"ParityTraceAction.json"},"error":{"type":"string","description":"OpenEthereum's words: Reverted, Out of gas, Bad jump destination, Bad instruction, Out of stack, Stack underflow, Out of bounds, Built-in failed; other EVM errors in geth's words."},"result":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"ParityTraceResult.json"}]},"subtraces":{"type":"integer","minimum":0},"traceAddress":{"type":"array","items":{"type":"integer","minimum":0}},"type":{"type":"string","enum":["call","create","suicide","reward"]},"blockHash":{"$ref":"hash32.json"},"blockNumber":{"type":"integer","minimum":0},"transactionHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"transactionPosition":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}]}},"$id":"ParityLocalizedTrace.json"};
 const schema281 = {"title":"ParityTraceAction","type":"object","additionalProperties":false,"description":"What a trace did. call: callType (call, callcode, delegatecall, staticcall), from, gas, input, to, value. create: from, gas, init, value. suicide: address, balance, refundAddress. reward: author, rewardType (block or uncle), value.","properties":{"address":{"$ref":"address.json"},"author":{"$ref":"address.json"},"balance":{"$ref":"uint.json"},"from":{"$ref":"address.json"},"gas":{"$ref":"uint.json"},"init":{"$ref":"bytes.json"},"input":{"$ref":"bytes.json"},"refundAddress":{"$ref":"address.json"},"to":{"$ref":"address.json"},"value":{"$ref":"uint.json"},"callType":{"type":"string","enum":["call","callcode","delegatecall","staticcall"]},"rewardType":{"type":"string","enum":["block","uncle"]}},"$id":"ParityTraceAction.json"};
 
-function validate754(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate760(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ParityTraceAction.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13504,7 +13600,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema281.properties, key0))){
-validate754.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate760.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -13634,11 +13730,11 @@ if(data.callType !== undefined){
 let data10 = data.callType;
 const _errs12 = errors;
 if(typeof data10 !== "string"){
-validate754.errors = [{instancePath:instancePath+"/callType",schemaPath:"#/properties/callType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate760.errors = [{instancePath:instancePath+"/callType",schemaPath:"#/properties/callType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data10 === "call") || (data10 === "callcode")) || (data10 === "delegatecall")) || (data10 === "staticcall"))){
-validate754.errors = [{instancePath:instancePath+"/callType",schemaPath:"#/properties/callType/enum",keyword:"enum",params:{allowedValues: schema281.properties.callType.enum},message:"must be equal to one of the allowed values"}];
+validate760.errors = [{instancePath:instancePath+"/callType",schemaPath:"#/properties/callType/enum",keyword:"enum",params:{allowedValues: schema281.properties.callType.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -13651,11 +13747,11 @@ if(data.rewardType !== undefined){
 let data11 = data.rewardType;
 const _errs14 = errors;
 if(typeof data11 !== "string"){
-validate754.errors = [{instancePath:instancePath+"/rewardType",schemaPath:"#/properties/rewardType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate760.errors = [{instancePath:instancePath+"/rewardType",schemaPath:"#/properties/rewardType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data11 === "block") || (data11 === "uncle"))){
-validate754.errors = [{instancePath:instancePath+"/rewardType",schemaPath:"#/properties/rewardType/enum",keyword:"enum",params:{allowedValues: schema281.properties.rewardType.enum},message:"must be equal to one of the allowed values"}];
+validate760.errors = [{instancePath:instancePath+"/rewardType",schemaPath:"#/properties/rewardType/enum",keyword:"enum",params:{allowedValues: schema281.properties.rewardType.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -13677,17 +13773,17 @@ var valid0 = true;
 }
 }
 else {
-validate754.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate760.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate754.errors = vErrors;
+validate760.errors = vErrors;
 return errors === 0;
 }
 
 const schema282 = {"title":"ParityTraceResult","type":"object","additionalProperties":false,"description":"A trace's outcome: gasUsed and output for a call; address, code and gasUsed for a creation. Left out where the trace failed with an error OpenEthereum names (Reverted, Out of gas, ...); null for suicide-free rewards.","properties":{"address":{"$ref":"address.json"},"code":{"$ref":"bytes.json"},"gasUsed":{"$ref":"uint.json"},"output":{"$ref":"bytes.json"}},"$id":"ParityTraceResult.json"};
 
-function validate767(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate773(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ParityTraceResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13696,7 +13792,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "address") || (key0 === "code")) || (key0 === "gasUsed")) || (key0 === "output"))){
-validate767.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate773.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -13755,16 +13851,16 @@ var valid0 = true;
 }
 }
 else {
-validate767.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate773.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate767.errors = vErrors;
+validate773.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate753(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate759(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ParityLocalizedTrace.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13772,14 +13868,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((data.action === undefined) && (missing0 = "action")) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.subtraces === undefined) && (missing0 = "subtraces"))) || ((data.traceAddress === undefined) && (missing0 = "traceAddress"))) || ((data.transactionHash === undefined) && (missing0 = "transactionHash"))) || ((data.transactionPosition === undefined) && (missing0 = "transactionPosition"))) || ((data.type === undefined) && (missing0 = "type"))){
-validate753.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate759.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema280.properties, key0))){
-validate753.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate759.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -13787,8 +13883,8 @@ break;
 if(_errs1 === errors){
 if(data.action !== undefined){
 const _errs2 = errors;
-if(!(validate754(data.action, {instancePath:instancePath+"/action",parentData:data,parentDataProperty:"action",rootData}))){
-vErrors = vErrors === null ? validate754.errors : vErrors.concat(validate754.errors);
+if(!(validate760(data.action, {instancePath:instancePath+"/action",parentData:data,parentDataProperty:"action",rootData}))){
+vErrors = vErrors === null ? validate760.errors : vErrors.concat(validate760.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -13800,7 +13896,7 @@ if(valid0){
 if(data.error !== undefined){
 const _errs3 = errors;
 if(typeof data.error !== "string"){
-validate753.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate759.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -13826,8 +13922,8 @@ valid1 = true;
 passing0 = 0;
 }
 const _errs8 = errors;
-if(!(validate767(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate767.errors : vErrors.concat(validate767.errors);
+if(!(validate773(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate773.errors : vErrors.concat(validate773.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -13850,7 +13946,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate753.errors = vErrors;
+validate759.errors = vErrors;
 return false;
 }
 else {
@@ -13874,13 +13970,13 @@ if(data.subtraces !== undefined){
 let data3 = data.subtraces;
 const _errs9 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate753.errors = [{instancePath:instancePath+"/subtraces",schemaPath:"#/properties/subtraces/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate759.errors = [{instancePath:instancePath+"/subtraces",schemaPath:"#/properties/subtraces/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs9){
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-validate753.errors = [{instancePath:instancePath+"/subtraces",schemaPath:"#/properties/subtraces/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate759.errors = [{instancePath:instancePath+"/subtraces",schemaPath:"#/properties/subtraces/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -13902,13 +13998,13 @@ for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 const _errs13 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-validate753.errors = [{instancePath:instancePath+"/traceAddress/" + i0,schemaPath:"#/properties/traceAddress/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate759.errors = [{instancePath:instancePath+"/traceAddress/" + i0,schemaPath:"#/properties/traceAddress/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs13){
 if(typeof data5 == "number"){
 if(data5 < 0 || isNaN(data5)){
-validate753.errors = [{instancePath:instancePath+"/traceAddress/" + i0,schemaPath:"#/properties/traceAddress/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate759.errors = [{instancePath:instancePath+"/traceAddress/" + i0,schemaPath:"#/properties/traceAddress/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -13920,7 +14016,7 @@ break;
 }
 }
 else {
-validate753.errors = [{instancePath:instancePath+"/traceAddress",schemaPath:"#/properties/traceAddress/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate759.errors = [{instancePath:instancePath+"/traceAddress",schemaPath:"#/properties/traceAddress/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -13934,11 +14030,11 @@ if(data.type !== undefined){
 let data6 = data.type;
 const _errs15 = errors;
 if(typeof data6 !== "string"){
-validate753.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate759.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data6 === "call") || (data6 === "create")) || (data6 === "suicide")) || (data6 === "reward"))){
-validate753.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema280.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate759.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema280.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -13963,13 +14059,13 @@ if(data.blockNumber !== undefined){
 let data8 = data.blockNumber;
 const _errs18 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-validate753.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate759.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs18){
 if(typeof data8 == "number"){
 if(data8 < 0 || isNaN(data8)){
-validate753.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate759.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -14021,7 +14117,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate753.errors = vErrors;
+validate759.errors = vErrors;
 return false;
 }
 else {
@@ -14102,7 +14198,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate753.errors = vErrors;
+validate759.errors = vErrors;
 return false;
 }
 else {
@@ -14134,16 +14230,16 @@ var valid0 = true;
 }
 }
 else {
-validate753.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate759.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate753.errors = vErrors;
+validate759.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate751(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate757(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceBlockResult" */;
 let vErrors = null;
 let errors = 0;
@@ -14167,8 +14263,8 @@ var valid1 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate753(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate753.errors : vErrors.concat(validate753.errors);
+if(!(validate759(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate759.errors : vErrors.concat(validate759.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -14208,7 +14304,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate751.errors = vErrors;
+validate757.errors = vErrors;
 return false;
 }
 else {
@@ -14222,14 +14318,14 @@ vErrors = null;
 }
 }
 }
-validate751.errors = vErrors;
+validate757.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceCallTransactionParam = validate778;
+export const validateTraceCallTransactionParam = validate784;
 const schema283 = {"$ref":"CallRequest.json","$id":"validateTraceCallTransactionParam"};
 
-function validate778(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate784(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceCallTransactionParam" */;
 let vErrors = null;
 let errors = 0;
@@ -14237,15 +14333,15 @@ if(!(validate28(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
-validate778.errors = vErrors;
+validate784.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceCallTraceTypesParam = validate780;
+export const validateTraceCallTraceTypesParam = validate786;
 const schema284 = {"$ref":"ParityTraceTypes.json","$id":"validateTraceCallTraceTypesParam"};
 const schema285 = {"title":"ParityTraceTypes","type":"array","uniqueItems":true,"description":"What to return: \"trace\" (the call traces) and/or \"stateDiff\". \"vmTrace\" is not offered (-32602).","items":{"type":"string","enum":["trace","stateDiff","vmTrace"]},"$id":"ParityTraceTypes.json"};
 
-function validate781(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate787(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ParityTraceTypes.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14257,11 +14353,11 @@ for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate781.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate787.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data0 === "trace") || (data0 === "stateDiff")) || (data0 === "vmTrace"))){
-validate781.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema285.items.enum},message:"must be equal to one of the allowed values"}];
+validate787.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema285.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -14281,7 +14377,7 @@ continue;
 }
 if(typeof indices0[item0] == "number"){
 j0 = indices0[item0];
-validate781.errors = [{instancePath,schemaPath:"#/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
+validate787.errors = [{instancePath,schemaPath:"#/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
 return false;
 break;
 }
@@ -14291,31 +14387,31 @@ indices0[item0] = i1;
 }
 }
 else {
-validate781.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate787.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate781.errors = vErrors;
+validate787.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate780(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate786(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceCallTraceTypesParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate781(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate781.errors : vErrors.concat(validate781.errors);
+if(!(validate787(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate787.errors : vErrors.concat(validate787.errors);
 errors = vErrors.length;
 }
-validate780.errors = vErrors;
+validate786.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceCallBlockParam = validate783;
+export const validateTraceCallBlockParam = validate789;
 const schema286 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateTraceCallBlockParam"};
 
-function validate783(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate789(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceCallBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -14323,17 +14419,17 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate783.errors = vErrors;
+validate789.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceCallResult = validate785;
+export const validateTraceCallResult = validate791;
 const schema287 = {"$ref":"ParityTraceResults.json","$id":"validateTraceCallResult"};
 const schema288 = {"title":"ParityTraceResults","type":"object","additionalProperties":false,"required":["output","stateDiff","trace","vmTrace"],"description":"A replayed transaction or call: its output, the traces (empty unless \"trace\" was asked), the state diff (null unless \"stateDiff\" was asked), vmTrace always null; transactionHash in trace_replayBlockTransactions.","properties":{"output":{"$ref":"bytes.json"},"stateDiff":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"ParityStateDiff.json"}]},"trace":{"type":"array","items":{"$ref":"ParityTrace.json"}},"vmTrace":{"$ref":"notFound.json"},"transactionHash":{"$ref":"hash32.json"}},"$id":"ParityTraceResults.json"};
 const schema289 = {"title":"ParityStateDiff","type":"object","description":"Per account touched: balance, code, nonce and storage, each \"=\" (unchanged), {\"+\": value} (born), {\"-\": value} (died) or {\"*\": {from, to}} (changed).","propertyNames":{"pattern":"^0x[0-9a-f]{40}$"},"additionalProperties":{"type":"object","additionalProperties":false,"required":["balance","code","nonce","storage"],"properties":{"balance":{"oneOf":[{"type":"string","enum":["="]},{"type":"object","additionalProperties":false,"required":["+"],"properties":{"+":{"$ref":"uint.json"}}},{"type":"object","additionalProperties":false,"required":["-"],"properties":{"-":{"$ref":"uint.json"}}},{"type":"object","additionalProperties":false,"required":["*"],"properties":{"*":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"$ref":"uint.json"},"to":{"$ref":"uint.json"}}}}}]},"code":{"oneOf":[{"type":"string","enum":["="]},{"type":"object","additionalProperties":false,"required":["+"],"properties":{"+":{"$ref":"bytes.json"}}},{"type":"object","additionalProperties":false,"required":["-"],"properties":{"-":{"$ref":"bytes.json"}}},{"type":"object","additionalProperties":false,"required":["*"],"properties":{"*":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"$ref":"bytes.json"},"to":{"$ref":"bytes.json"}}}}}]},"nonce":{"oneOf":[{"type":"string","enum":["="]},{"type":"object","additionalProperties":false,"required":["+"],"properties":{"+":{"$ref":"uint.json"}}},{"type":"object","additionalProperties":false,"required":["-"],"properties":{"-":{"$ref":"uint.json"}}},{"type":"object","additionalProperties":false,"required":["*"],"properties":{"*":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"$ref":"uint.json"},"to":{"$ref":"uint.json"}}}}}]},"storage":{"type":"object","additionalProperties":{"oneOf":[{"type":"string","enum":["="]},{"type":"object","additionalProperties":false,"required":["+"],"properties":{"+":{"$ref":"bytes32.json"}}},{"type":"object","additionalProperties":false,"required":["-"],"properties":{"-":{"$ref":"bytes32.json"}}},{"type":"object","additionalProperties":false,"required":["*"],"properties":{"*":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"$ref":"bytes32.json"},"to":{"$ref":"bytes32.json"}}}}}]}}}},"$id":"ParityStateDiff.json"};
 const pattern28 = new RegExp("^0x[0-9a-f]{40}$", "u");
 
-function validate789(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate795(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ParityStateDiff.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14363,7 +14459,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate789.errors = vErrors;
+validate795.errors = vErrors;
 return false;
 break;
 }
@@ -14376,14 +14472,14 @@ if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing0;
 if(((((data0.balance === undefined) && (missing0 = "balance")) || ((data0.code === undefined) && (missing0 = "code"))) || ((data0.nonce === undefined) && (missing0 = "nonce"))) || ((data0.storage === undefined) && (missing0 = "storage"))){
-validate789.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate795.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs5 = errors;
 for(const key2 in data0){
 if(!((((key2 === "balance") || (key2 === "code")) || (key2 === "nonce")) || (key2 === "storage"))){
-validate789.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate795.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14678,7 +14774,7 @@ else {
 vErrors.push(err16);
 }
 errors++;
-validate789.errors = vErrors;
+validate795.errors = vErrors;
 return false;
 }
 else {
@@ -14987,7 +15083,7 @@ else {
 vErrors.push(err31);
 }
 errors++;
-validate789.errors = vErrors;
+validate795.errors = vErrors;
 return false;
 }
 else {
@@ -15296,7 +15392,7 @@ else {
 vErrors.push(err46);
 }
 errors++;
-validate789.errors = vErrors;
+validate795.errors = vErrors;
 return false;
 }
 else {
@@ -15610,7 +15706,7 @@ else {
 vErrors.push(err61);
 }
 errors++;
-validate789.errors = vErrors;
+validate795.errors = vErrors;
 return false;
 }
 else {
@@ -15631,7 +15727,7 @@ break;
 }
 }
 else {
-validate789.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/storage",schemaPath:"#/additionalProperties/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate795.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/storage",schemaPath:"#/additionalProperties/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -15647,7 +15743,7 @@ var valid2 = true;
 }
 }
 else {
-validate789.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate795.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -15659,17 +15755,17 @@ break;
 }
 }
 else {
-validate789.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate795.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate789.errors = vErrors;
+validate795.errors = vErrors;
 return errors === 0;
 }
 
 const schema290 = {"title":"ParityTrace","type":"object","additionalProperties":false,"required":["action","subtraces","traceAddress","type"],"description":"One frame of a transaction's execution, OpenEthereum's shape: traceAddress is the path of child indexes from the transaction's top call (calls to precompiles are left out, as core-geth does).","properties":{"action":{"$ref":"ParityTraceAction.json"},"error":{"type":"string","description":"OpenEthereum's words: Reverted, Out of gas, Bad jump destination, Bad instruction, Out of stack, Stack underflow, Out of bounds, Built-in failed; other EVM errors in geth's words."},"result":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"ParityTraceResult.json"}]},"subtraces":{"type":"integer","minimum":0},"traceAddress":{"type":"array","items":{"type":"integer","minimum":0}},"type":{"type":"string","enum":["call","create","suicide","reward"]}},"$id":"ParityTrace.json"};
 
-function validate807(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate813(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ParityTrace.json" */;
 let vErrors = null;
 let errors = 0;
@@ -15677,14 +15773,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.action === undefined) && (missing0 = "action")) || ((data.subtraces === undefined) && (missing0 = "subtraces"))) || ((data.traceAddress === undefined) && (missing0 = "traceAddress"))) || ((data.type === undefined) && (missing0 = "type"))){
-validate807.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate813.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "action") || (key0 === "error")) || (key0 === "result")) || (key0 === "subtraces")) || (key0 === "traceAddress")) || (key0 === "type"))){
-validate807.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate813.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -15692,8 +15788,8 @@ break;
 if(_errs1 === errors){
 if(data.action !== undefined){
 const _errs2 = errors;
-if(!(validate754(data.action, {instancePath:instancePath+"/action",parentData:data,parentDataProperty:"action",rootData}))){
-vErrors = vErrors === null ? validate754.errors : vErrors.concat(validate754.errors);
+if(!(validate760(data.action, {instancePath:instancePath+"/action",parentData:data,parentDataProperty:"action",rootData}))){
+vErrors = vErrors === null ? validate760.errors : vErrors.concat(validate760.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -15705,7 +15801,7 @@ if(valid0){
 if(data.error !== undefined){
 const _errs3 = errors;
 if(typeof data.error !== "string"){
-validate807.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate813.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -15731,8 +15827,8 @@ valid1 = true;
 passing0 = 0;
 }
 const _errs8 = errors;
-if(!(validate767(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate767.errors : vErrors.concat(validate767.errors);
+if(!(validate773(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate773.errors : vErrors.concat(validate773.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -15755,7 +15851,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate807.errors = vErrors;
+validate813.errors = vErrors;
 return false;
 }
 else {
@@ -15779,13 +15875,13 @@ if(data.subtraces !== undefined){
 let data3 = data.subtraces;
 const _errs9 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate807.errors = [{instancePath:instancePath+"/subtraces",schemaPath:"#/properties/subtraces/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate813.errors = [{instancePath:instancePath+"/subtraces",schemaPath:"#/properties/subtraces/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs9){
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-validate807.errors = [{instancePath:instancePath+"/subtraces",schemaPath:"#/properties/subtraces/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate813.errors = [{instancePath:instancePath+"/subtraces",schemaPath:"#/properties/subtraces/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -15807,13 +15903,13 @@ for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 const _errs13 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-validate807.errors = [{instancePath:instancePath+"/traceAddress/" + i0,schemaPath:"#/properties/traceAddress/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate813.errors = [{instancePath:instancePath+"/traceAddress/" + i0,schemaPath:"#/properties/traceAddress/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs13){
 if(typeof data5 == "number"){
 if(data5 < 0 || isNaN(data5)){
-validate807.errors = [{instancePath:instancePath+"/traceAddress/" + i0,schemaPath:"#/properties/traceAddress/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate813.errors = [{instancePath:instancePath+"/traceAddress/" + i0,schemaPath:"#/properties/traceAddress/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -15825,7 +15921,7 @@ break;
 }
 }
 else {
-validate807.errors = [{instancePath:instancePath+"/traceAddress",schemaPath:"#/properties/traceAddress/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate813.errors = [{instancePath:instancePath+"/traceAddress",schemaPath:"#/properties/traceAddress/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -15839,11 +15935,11 @@ if(data.type !== undefined){
 let data6 = data.type;
 const _errs15 = errors;
 if(typeof data6 !== "string"){
-validate807.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate813.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data6 === "call") || (data6 === "create")) || (data6 === "suicide")) || (data6 === "reward"))){
-validate807.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema290.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate813.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema290.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -15860,16 +15956,16 @@ var valid0 = true;
 }
 }
 else {
-validate807.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate813.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate807.errors = vErrors;
+validate813.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate786(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate792(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ParityTraceResults.json" */;
 let vErrors = null;
 let errors = 0;
@@ -15877,14 +15973,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.output === undefined) && (missing0 = "output")) || ((data.stateDiff === undefined) && (missing0 = "stateDiff"))) || ((data.trace === undefined) && (missing0 = "trace"))) || ((data.vmTrace === undefined) && (missing0 = "vmTrace"))){
-validate786.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate792.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "output") || (key0 === "stateDiff")) || (key0 === "trace")) || (key0 === "vmTrace")) || (key0 === "transactionHash"))){
-validate786.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate792.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -15919,8 +16015,8 @@ valid1 = true;
 passing0 = 0;
 }
 const _errs6 = errors;
-if(!(validate789(data1, {instancePath:instancePath+"/stateDiff",parentData:data,parentDataProperty:"stateDiff",rootData}))){
-vErrors = vErrors === null ? validate789.errors : vErrors.concat(validate789.errors);
+if(!(validate795(data1, {instancePath:instancePath+"/stateDiff",parentData:data,parentDataProperty:"stateDiff",rootData}))){
+vErrors = vErrors === null ? validate795.errors : vErrors.concat(validate795.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
@@ -15943,7 +16039,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate786.errors = vErrors;
+validate792.errors = vErrors;
 return false;
 }
 else {
@@ -15972,8 +16068,8 @@ var valid2 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
-if(!(validate807(data2[i0], {instancePath:instancePath+"/trace/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate807.errors : vErrors.concat(validate807.errors);
+if(!(validate813(data2[i0], {instancePath:instancePath+"/trace/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate813.errors : vErrors.concat(validate813.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs9 === errors;
@@ -15983,7 +16079,7 @@ break;
 }
 }
 else {
-validate786.errors = [{instancePath:instancePath+"/trace",schemaPath:"#/properties/trace/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate792.errors = [{instancePath:instancePath+"/trace",schemaPath:"#/properties/trace/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16024,31 +16120,31 @@ var valid0 = true;
 }
 }
 else {
-validate786.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate792.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate786.errors = vErrors;
+validate792.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate785(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate791(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceCallResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate786(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate786.errors : vErrors.concat(validate786.errors);
+if(!(validate792(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate792.errors : vErrors.concat(validate792.errors);
 errors = vErrors.length;
 }
-validate785.errors = vErrors;
+validate791.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceCallManyCallsParam = validate815;
+export const validateTraceCallManyCallsParam = validate821;
 const schema291 = {"type":"array","items":{"type":"array","minItems":2,"maxItems":2,"items":[{"$ref":"CallRequest.json"},{"$ref":"ParityTraceTypes.json"}],"additionalItems":false},"$id":"validateTraceCallManyCallsParam"};
 
-function validate815(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate821(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceCallManyCallsParam" */;
 let vErrors = null;
 let errors = 0;
@@ -16062,18 +16158,18 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(Array.isArray(data0)){
 if(data0.length > 2){
-validate815.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
+validate821.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
 return false;
 }
 else {
 if(data0.length < 2){
-validate815.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
+validate821.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
 return false;
 }
 else {
 const len1 = data0.length;
 if(!(len1 <= 2)){
-validate815.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
+validate821.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
 return false;
 }
 else {
@@ -16089,8 +16185,8 @@ var valid1 = _errs3 === errors;
 if(valid1){
 if(len2 > 1){
 const _errs4 = errors;
-if(!(validate781(data0[1], {instancePath:instancePath+"/" + i0+"/1",parentData:data0,parentDataProperty:1,rootData}))){
-vErrors = vErrors === null ? validate781.errors : vErrors.concat(validate781.errors);
+if(!(validate787(data0[1], {instancePath:instancePath+"/" + i0+"/1",parentData:data0,parentDataProperty:1,rootData}))){
+vErrors = vErrors === null ? validate787.errors : vErrors.concat(validate787.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -16101,7 +16197,7 @@ var valid1 = _errs4 === errors;
 }
 }
 else {
-validate815.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate821.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16112,18 +16208,18 @@ break;
 }
 }
 else {
-validate815.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate821.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate815.errors = vErrors;
+validate821.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceCallManyBlockParam = validate818;
+export const validateTraceCallManyBlockParam = validate824;
 const schema292 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateTraceCallManyBlockParam"};
 
-function validate818(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate824(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceCallManyBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -16131,14 +16227,14 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate818.errors = vErrors;
+validate824.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceCallManyResult = validate820;
+export const validateTraceCallManyResult = validate826;
 const schema293 = {"type":"array","items":{"$ref":"ParityTraceResults.json"},"$id":"validateTraceCallManyResult"};
 
-function validate820(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate826(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceCallManyResult" */;
 let vErrors = null;
 let errors = 0;
@@ -16148,8 +16244,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate786(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate786.errors : vErrors.concat(validate786.errors);
+if(!(validate792(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate792.errors : vErrors.concat(validate792.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -16159,19 +16255,19 @@ break;
 }
 }
 else {
-validate820.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate826.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate820.errors = vErrors;
+validate826.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceFilterFilterParam = validate822;
+export const validateTraceFilterFilterParam = validate828;
 const schema294 = {"$ref":"ParityTraceFilter.json","$id":"validateTraceFilterFilterParam"};
 const schema295 = {"title":"ParityTraceFilter","type":"object","additionalProperties":false,"description":"trace_filter's query: fromBlock..toBlock (numbers or tags; default latest), traces whose sender is in fromAddress and/or whose receiver (callee, created contract, refund address, reward author) is in toAddress; skip `after` matches, return at most `count`. The range and count are capped by network.rpc.trace.filter-max-blocks and network.rpc.trace.filter-max-count (-32005 above them).","properties":{"fromBlock":{"$ref":"BlockNumberOrTag.json"},"toBlock":{"$ref":"BlockNumberOrTag.json"},"fromAddress":{"type":"array","items":{"$ref":"address.json"}},"toAddress":{"type":"array","items":{"$ref":"address.json"}},"after":{"type":"integer","minimum":0},"count":{"type":"integer","minimum":0}},"$id":"ParityTraceFilter.json"};
 
-function validate823(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate829(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ParityTraceFilter.json" */;
 let vErrors = null;
 let errors = 0;
@@ -16180,7 +16276,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "fromBlock") || (key0 === "toBlock")) || (key0 === "fromAddress")) || (key0 === "toAddress")) || (key0 === "after")) || (key0 === "count"))){
-validate823.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate829.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -16230,7 +16326,7 @@ break;
 }
 }
 else {
-validate823.errors = [{instancePath:instancePath+"/fromAddress",schemaPath:"#/properties/fromAddress/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate829.errors = [{instancePath:instancePath+"/fromAddress",schemaPath:"#/properties/fromAddress/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16260,7 +16356,7 @@ break;
 }
 }
 else {
-validate823.errors = [{instancePath:instancePath+"/toAddress",schemaPath:"#/properties/toAddress/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate829.errors = [{instancePath:instancePath+"/toAddress",schemaPath:"#/properties/toAddress/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16274,13 +16370,13 @@ if(data.after !== undefined){
 let data6 = data.after;
 const _errs10 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate823.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate829.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data6 == "number"){
 if(data6 < 0 || isNaN(data6)){
-validate823.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate829.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16295,13 +16391,13 @@ if(data.count !== undefined){
 let data7 = data.count;
 const _errs12 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate823.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate829.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data7 == "number"){
 if(data7 < 0 || isNaN(data7)){
-validate823.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate829.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16319,31 +16415,31 @@ var valid0 = true;
 }
 }
 else {
-validate823.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate829.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate823.errors = vErrors;
+validate829.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate822(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate828(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceFilterFilterParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate823(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate823.errors : vErrors.concat(validate823.errors);
+if(!(validate829(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate829.errors : vErrors.concat(validate829.errors);
 errors = vErrors.length;
 }
-validate822.errors = vErrors;
+validate828.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceFilterResult = validate829;
+export const validateTraceFilterResult = validate835;
 const schema296 = {"type":"array","items":{"$ref":"ParityLocalizedTrace.json"},"$id":"validateTraceFilterResult"};
 
-function validate829(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate835(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceFilterResult" */;
 let vErrors = null;
 let errors = 0;
@@ -16353,8 +16449,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate753(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate753.errors : vErrors.concat(validate753.errors);
+if(!(validate759(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate759.errors : vErrors.concat(validate759.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -16364,18 +16460,18 @@ break;
 }
 }
 else {
-validate829.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate835.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate829.errors = vErrors;
+validate835.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceGetTransactionHashParam = validate831;
+export const validateTraceGetTransactionHashParam = validate837;
 const schema297 = {"$ref":"hash32.json","$id":"validateTraceGetTransactionHashParam"};
 
-function validate831(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate837(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceGetTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -16383,14 +16479,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate831.errors = vErrors;
+validate837.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceGetIndicesParam = validate833;
+export const validateTraceGetIndicesParam = validate839;
 const schema298 = {"type":"array","items":{"$ref":"uint.json"},"$id":"validateTraceGetIndicesParam"};
 
-function validate833(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate839(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceGetIndicesParam" */;
 let vErrors = null;
 let errors = 0;
@@ -16411,18 +16507,18 @@ break;
 }
 }
 else {
-validate833.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate839.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate833.errors = vErrors;
+validate839.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceGetResult = validate835;
+export const validateTraceGetResult = validate841;
 const schema299 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"ParityLocalizedTrace.json"}],"$id":"validateTraceGetResult"};
 
-function validate835(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate841(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceGetResult" */;
 let vErrors = null;
 let errors = 0;
@@ -16440,8 +16536,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate753(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate753.errors : vErrors.concat(validate753.errors);
+if(!(validate759(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate759.errors : vErrors.concat(validate759.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -16464,7 +16560,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate835.errors = vErrors;
+validate841.errors = vErrors;
 return false;
 }
 else {
@@ -16478,14 +16574,14 @@ vErrors = null;
 }
 }
 }
-validate835.errors = vErrors;
+validate841.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceRawTransactionDataParam = validate838;
+export const validateTraceRawTransactionDataParam = validate844;
 const schema300 = {"$ref":"bytes.json","$id":"validateTraceRawTransactionDataParam"};
 
-function validate838(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate844(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceRawTransactionDataParam" */;
 let vErrors = null;
 let errors = 0;
@@ -16493,29 +16589,29 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate838.errors = vErrors;
+validate844.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceRawTransactionTraceTypesParam = validate840;
+export const validateTraceRawTransactionTraceTypesParam = validate846;
 const schema301 = {"$ref":"ParityTraceTypes.json","$id":"validateTraceRawTransactionTraceTypesParam"};
 
-function validate840(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate846(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceRawTransactionTraceTypesParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate781(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate781.errors : vErrors.concat(validate781.errors);
+if(!(validate787(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate787.errors : vErrors.concat(validate787.errors);
 errors = vErrors.length;
 }
-validate840.errors = vErrors;
+validate846.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceRawTransactionBlockParam = validate842;
+export const validateTraceRawTransactionBlockParam = validate848;
 const schema302 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateTraceRawTransactionBlockParam"};
 
-function validate842(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate848(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceRawTransactionBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -16523,29 +16619,29 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate842.errors = vErrors;
+validate848.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceRawTransactionResult = validate844;
+export const validateTraceRawTransactionResult = validate850;
 const schema303 = {"$ref":"ParityTraceResults.json","$id":"validateTraceRawTransactionResult"};
 
-function validate844(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate850(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceRawTransactionResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate786(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate786.errors : vErrors.concat(validate786.errors);
+if(!(validate792(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate792.errors : vErrors.concat(validate792.errors);
 errors = vErrors.length;
 }
-validate844.errors = vErrors;
+validate850.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceReplayBlockTransactionsBlockParam = validate846;
+export const validateTraceReplayBlockTransactionsBlockParam = validate852;
 const schema304 = {"$ref":"BlockNumberOrTag.json","$id":"validateTraceReplayBlockTransactionsBlockParam"};
 
-function validate846(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate852(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceReplayBlockTransactionsBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -16553,29 +16649,29 @@ if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
-validate846.errors = vErrors;
+validate852.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceReplayBlockTransactionsTraceTypesParam = validate848;
+export const validateTraceReplayBlockTransactionsTraceTypesParam = validate854;
 const schema305 = {"$ref":"ParityTraceTypes.json","$id":"validateTraceReplayBlockTransactionsTraceTypesParam"};
 
-function validate848(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate854(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceReplayBlockTransactionsTraceTypesParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate781(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate781.errors : vErrors.concat(validate781.errors);
+if(!(validate787(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate787.errors : vErrors.concat(validate787.errors);
 errors = vErrors.length;
 }
-validate848.errors = vErrors;
+validate854.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceReplayBlockTransactionsResult = validate850;
+export const validateTraceReplayBlockTransactionsResult = validate856;
 const schema306 = {"oneOf":[{"$ref":"notFound.json"},{"type":"array","items":{"$ref":"ParityTraceResults.json"}}],"$id":"validateTraceReplayBlockTransactionsResult"};
 
-function validate850(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate856(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceReplayBlockTransactionsResult" */;
 let vErrors = null;
 let errors = 0;
@@ -16599,8 +16695,8 @@ var valid1 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate786(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate786.errors : vErrors.concat(validate786.errors);
+if(!(validate792(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate792.errors : vErrors.concat(validate792.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -16640,7 +16736,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate850.errors = vErrors;
+validate856.errors = vErrors;
 return false;
 }
 else {
@@ -16654,14 +16750,14 @@ vErrors = null;
 }
 }
 }
-validate850.errors = vErrors;
+validate856.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceReplayTransactionTransactionHashParam = validate853;
+export const validateTraceReplayTransactionTransactionHashParam = validate859;
 const schema307 = {"$ref":"hash32.json","$id":"validateTraceReplayTransactionTransactionHashParam"};
 
-function validate853(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate859(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceReplayTransactionTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -16669,29 +16765,29 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate853.errors = vErrors;
+validate859.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceReplayTransactionTraceTypesParam = validate855;
+export const validateTraceReplayTransactionTraceTypesParam = validate861;
 const schema308 = {"$ref":"ParityTraceTypes.json","$id":"validateTraceReplayTransactionTraceTypesParam"};
 
-function validate855(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate861(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceReplayTransactionTraceTypesParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate781(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate781.errors : vErrors.concat(validate781.errors);
+if(!(validate787(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate787.errors : vErrors.concat(validate787.errors);
 errors = vErrors.length;
 }
-validate855.errors = vErrors;
+validate861.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceReplayTransactionResult = validate857;
+export const validateTraceReplayTransactionResult = validate863;
 const schema309 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"ParityTraceResults.json"}],"$id":"validateTraceReplayTransactionResult"};
 
-function validate857(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate863(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceReplayTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -16709,8 +16805,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate786(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate786.errors : vErrors.concat(validate786.errors);
+if(!(validate792(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate792.errors : vErrors.concat(validate792.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -16733,7 +16829,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate857.errors = vErrors;
+validate863.errors = vErrors;
 return false;
 }
 else {
@@ -16747,14 +16843,14 @@ vErrors = null;
 }
 }
 }
-validate857.errors = vErrors;
+validate863.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceTransactionTransactionHashParam = validate860;
+export const validateTraceTransactionTransactionHashParam = validate866;
 const schema310 = {"$ref":"hash32.json","$id":"validateTraceTransactionTransactionHashParam"};
 
-function validate860(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate866(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceTransactionTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -16762,14 +16858,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate860.errors = vErrors;
+validate866.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceTransactionResult = validate862;
+export const validateTraceTransactionResult = validate868;
 const schema311 = {"oneOf":[{"$ref":"notFound.json"},{"type":"array","items":{"$ref":"ParityLocalizedTrace.json"}}],"$id":"validateTraceTransactionResult"};
 
-function validate862(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate868(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -16793,8 +16889,8 @@ var valid1 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate753(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate753.errors : vErrors.concat(validate753.errors);
+if(!(validate759(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate759.errors : vErrors.concat(validate759.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -16834,7 +16930,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate862.errors = vErrors;
+validate868.errors = vErrors;
 return false;
 }
 else {
@@ -16848,14 +16944,14 @@ vErrors = null;
 }
 }
 }
-validate862.errors = vErrors;
+validate868.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaGenerateCheckpointPrivateKeysParam = validate865;
+export const validateQaGenerateCheckpointPrivateKeysParam = validate871;
 const schema312 = {"type":"array","items":{"$ref":"PrivateKey.json"},"$id":"validateQaGenerateCheckpointPrivateKeysParam"};
 
-function validate865(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate871(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaGenerateCheckpointPrivateKeysParam" */;
 let vErrors = null;
 let errors = 0;
@@ -16865,8 +16961,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate573(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate573.errors : vErrors.concat(validate573.errors);
+if(!(validate579(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate579.errors : vErrors.concat(validate579.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -16876,18 +16972,18 @@ break;
 }
 }
 else {
-validate865.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate871.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate865.errors = vErrors;
+validate871.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaGenerateCheckpointBlockHashParam = validate867;
+export const validateQaGenerateCheckpointBlockHashParam = validate873;
 const schema313 = {"$ref":"hash32.json","$id":"validateQaGenerateCheckpointBlockHashParam"};
 
-function validate867(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate873(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaGenerateCheckpointBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -16895,14 +16991,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate867.errors = vErrors;
+validate873.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaGenerateCheckpointResult = validate869;
+export const validateQaGenerateCheckpointResult = validate875;
 const schema314 = {"$ref":"Checkpoint.json","$id":"validateQaGenerateCheckpointResult"};
 
-function validate869(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate875(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaGenerateCheckpointResult" */;
 let vErrors = null;
 let errors = 0;
@@ -16910,15 +17006,15 @@ if(!(validate168(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
 errors = vErrors.length;
 }
-validate869.errors = vErrors;
+validate875.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaGetFederationMembersInfoResult = validate871;
+export const validateQaGetFederationMembersInfoResult = validate877;
 const schema315 = {"$ref":"FederationMembersInfo.json","$id":"validateQaGetFederationMembersInfoResult"};
 const schema316 = {"title":"FederationMembersInfo","type":"object","description":"The ECIP-1097 checkpointing federation configured on this node.","properties":{"membersPublicKeys":{"type":"array","items":{"$ref":"PublicKey.json"}}},"required":["membersPublicKeys"],"additionalProperties":false,"$id":"FederationMembersInfo.json"};
 
-function validate872(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate878(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="FederationMembersInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -16926,14 +17022,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.membersPublicKeys === undefined) && (missing0 = "membersPublicKeys")){
-validate872.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate878.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "membersPublicKeys")){
-validate872.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate878.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -16959,7 +17055,7 @@ break;
 }
 }
 else {
-validate872.errors = [{instancePath:instancePath+"/membersPublicKeys",schemaPath:"#/properties/membersPublicKeys/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate878.errors = [{instancePath:instancePath+"/membersPublicKeys",schemaPath:"#/properties/membersPublicKeys/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16968,31 +17064,31 @@ return false;
 }
 }
 else {
-validate872.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate878.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate872.errors = vErrors;
+validate878.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate871(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate877(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaGetFederationMembersInfoResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate872(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate872.errors : vErrors.concat(validate872.errors);
+if(!(validate878(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate878.errors : vErrors.concat(validate878.errors);
 errors = vErrors.length;
 }
-validate871.errors = vErrors;
+validate877.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaMineBlocksCountParam = validate875;
+export const validateQaMineBlocksCountParam = validate881;
 const schema317 = {"oneOf":[{"type":"integer","minimum":1},{"$ref":"uint.json"}],"$id":"validateQaMineBlocksCountParam"};
 
-function validate875(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate881(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaMineBlocksCountParam" */;
 let vErrors = null;
 let errors = 0;
@@ -17054,7 +17150,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate875.errors = vErrors;
+validate881.errors = vErrors;
 return false;
 }
 else {
@@ -17068,29 +17164,29 @@ vErrors = null;
 }
 }
 }
-validate875.errors = vErrors;
+validate881.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaMineBlocksWithTransactionsParam = validate877;
+export const validateQaMineBlocksWithTransactionsParam = validate883;
 const schema318 = {"type":"boolean","$id":"validateQaMineBlocksWithTransactionsParam"};
 
-function validate877(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate883(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaMineBlocksWithTransactionsParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate877.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate883.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate877.errors = vErrors;
+validate883.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaMineBlocksParentHashParam = validate878;
+export const validateQaMineBlocksParentHashParam = validate884;
 const schema319 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}],"$id":"validateQaMineBlocksParentHashParam"};
 
-function validate878(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate884(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaMineBlocksParentHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -17132,7 +17228,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate878.errors = vErrors;
+validate884.errors = vErrors;
 return false;
 }
 else {
@@ -17146,15 +17242,15 @@ vErrors = null;
 }
 }
 }
-validate878.errors = vErrors;
+validate884.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaMineBlocksResult = validate881;
+export const validateQaMineBlocksResult = validate887;
 const schema320 = {"$ref":"QaMineBlocksResult.json","$id":"validateQaMineBlocksResult"};
 const schema321 = {"title":"QaMineBlocksResult","type":"object","description":"What the miner did with the order. MiningOrdered: the blocks are being mined. MinerIsWorking: an earlier order is still running, nothing new was ordered. MinerNotExist: this node runs no miner. MinerNotSupport: the configured miner cannot mine on demand. MiningError: the order failed; message says why.","properties":{"responseType":{"type":"string","enum":["MiningOrdered","MinerIsWorking","MinerNotExist","MinerNotSupport","MiningError"]},"message":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]}},"required":["responseType","message"],"additionalProperties":false,"$id":"QaMineBlocksResult.json"};
 
-function validate882(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate888(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="QaMineBlocksResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -17162,14 +17258,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.responseType === undefined) && (missing0 = "responseType")) || ((data.message === undefined) && (missing0 = "message"))){
-validate882.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate888.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "responseType") || (key0 === "message"))){
-validate882.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate888.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -17179,11 +17275,11 @@ if(data.responseType !== undefined){
 let data0 = data.responseType;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate882.errors = [{instancePath:instancePath+"/responseType",schemaPath:"#/properties/responseType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate888.errors = [{instancePath:instancePath+"/responseType",schemaPath:"#/properties/responseType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data0 === "MiningOrdered") || (data0 === "MinerIsWorking")) || (data0 === "MinerNotExist")) || (data0 === "MinerNotSupport")) || (data0 === "MiningError"))){
-validate882.errors = [{instancePath:instancePath+"/responseType",schemaPath:"#/properties/responseType/enum",keyword:"enum",params:{allowedValues: schema321.properties.responseType.enum},message:"must be equal to one of the allowed values"}];
+validate888.errors = [{instancePath:instancePath+"/responseType",schemaPath:"#/properties/responseType/enum",keyword:"enum",params:{allowedValues: schema321.properties.responseType.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -17239,7 +17335,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate882.errors = vErrors;
+validate888.errors = vErrors;
 return false;
 }
 else {
@@ -17263,31 +17359,31 @@ var valid0 = true;
 }
 }
 else {
-validate882.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate888.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate882.errors = vErrors;
+validate888.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate881(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate887(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaMineBlocksResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate882(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate882.errors : vErrors.concat(validate882.errors);
+if(!(validate888(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate888.errors : vErrors.concat(validate888.errors);
 errors = vErrors.length;
 }
-validate881.errors = vErrors;
+validate887.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingGetLatestBlockCheckpointingIntervalParam = validate885;
+export const validateCheckpointingGetLatestBlockCheckpointingIntervalParam = validate891;
 const schema322 = {"oneOf":[{"type":"integer","minimum":1,"maximum":2147483647},{"$ref":"uint.json"}],"$id":"validateCheckpointingGetLatestBlockCheckpointingIntervalParam"};
 
-function validate885(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate891(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingGetLatestBlockCheckpointingIntervalParam" */;
 let vErrors = null;
 let errors = 0;
@@ -17361,7 +17457,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate885.errors = vErrors;
+validate891.errors = vErrors;
 return false;
 }
 else {
@@ -17375,14 +17471,14 @@ vErrors = null;
 }
 }
 }
-validate885.errors = vErrors;
+validate891.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingGetLatestBlockParentCheckpointParam = validate887;
+export const validateCheckpointingGetLatestBlockParentCheckpointParam = validate893;
 const schema323 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}],"$id":"validateCheckpointingGetLatestBlockParentCheckpointParam"};
 
-function validate887(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate893(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingGetLatestBlockParentCheckpointParam" */;
 let vErrors = null;
 let errors = 0;
@@ -17424,7 +17520,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate887.errors = vErrors;
+validate893.errors = vErrors;
 return false;
 }
 else {
@@ -17438,15 +17534,15 @@ vErrors = null;
 }
 }
 }
-validate887.errors = vErrors;
+validate893.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingGetLatestBlockResult = validate890;
+export const validateCheckpointingGetLatestBlockResult = validate896;
 const schema324 = {"$ref":"LatestCheckpointBlock.json","$id":"validateCheckpointingGetLatestBlockResult"};
 const schema325 = {"title":"LatestCheckpointBlock","type":"object","description":"The block the federation should checkpoint next, or block null when there is none.","properties":{"block":{"oneOf":[{"$ref":"notFound.json"},{"type":"object","properties":{"hash":{"$ref":"hash32.json"},"number":{"$ref":"uint.json"}},"required":["hash","number"],"additionalProperties":false}]}},"required":["block"],"additionalProperties":false,"$id":"LatestCheckpointBlock.json"};
 
-function validate891(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate897(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="LatestCheckpointBlock.json" */;
 let vErrors = null;
 let errors = 0;
@@ -17454,14 +17550,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.block === undefined) && (missing0 = "block")){
-validate891.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate897.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "block")){
-validate891.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate897.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -17570,7 +17666,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate891.errors = vErrors;
+validate897.errors = vErrors;
 return false;
 }
 else {
@@ -17589,31 +17685,31 @@ vErrors = null;
 }
 }
 else {
-validate891.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate897.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate891.errors = vErrors;
+validate897.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate890(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate896(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingGetLatestBlockResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate891(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate891.errors : vErrors.concat(validate891.errors);
+if(!(validate897(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate897.errors : vErrors.concat(validate897.errors);
 errors = vErrors.length;
 }
-validate890.errors = vErrors;
+validate896.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingPushCheckpointBlockHashParam = validate896;
+export const validateCheckpointingPushCheckpointBlockHashParam = validate902;
 const schema326 = {"$ref":"hash32.json","$id":"validateCheckpointingPushCheckpointBlockHashParam"};
 
-function validate896(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate902(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingPushCheckpointBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -17621,15 +17717,15 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate896.errors = vErrors;
+validate902.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingPushCheckpointSignaturesParam = validate898;
+export const validateCheckpointingPushCheckpointSignaturesParam = validate904;
 const schema327 = {"type":"array","items":{"type":"string","pattern":"^(0x)?[0-9a-fA-F]{130}$"},"$id":"validateCheckpointingPushCheckpointSignaturesParam"};
 const pattern29 = new RegExp("^(0x)?[0-9a-fA-F]{130}$", "u");
 
-function validate898(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate904(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingPushCheckpointSignaturesParam" */;
 let vErrors = null;
 let errors = 0;
@@ -17643,12 +17739,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(!pattern29.test(data0)){
-validate898.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/pattern",keyword:"pattern",params:{pattern: "^(0x)?[0-9a-fA-F]{130}$"},message:"must match pattern \""+"^(0x)?[0-9a-fA-F]{130}$"+"\""}];
+validate904.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/pattern",keyword:"pattern",params:{pattern: "^(0x)?[0-9a-fA-F]{130}$"},message:"must match pattern \""+"^(0x)?[0-9a-fA-F]{130}$"+"\""}];
 return false;
 }
 }
 else {
-validate898.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate904.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17659,33 +17755,33 @@ break;
 }
 }
 else {
-validate898.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate904.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate898.errors = vErrors;
+validate904.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingPushCheckpointResult = validate899;
+export const validateCheckpointingPushCheckpointResult = validate905;
 const schema328 = {"type":"boolean","$id":"validateCheckpointingPushCheckpointResult"};
 
-function validate899(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate905(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingPushCheckpointResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate899.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate905.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate899.errors = vErrors;
+validate905.errors = vErrors;
 return errors === 0;
 }
 
-export const validateSvcGetAccountTransactionsAddressParam = validate900;
+export const validateSvcGetAccountTransactionsAddressParam = validate906;
 const schema329 = {"$ref":"address.json","$id":"validateSvcGetAccountTransactionsAddressParam"};
 
-function validate900(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate906(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateSvcGetAccountTransactionsAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -17693,14 +17789,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate900.errors = vErrors;
+validate906.errors = vErrors;
 return errors === 0;
 }
 
-export const validateSvcGetAccountTransactionsFromBlockParam = validate902;
+export const validateSvcGetAccountTransactionsFromBlockParam = validate908;
 const schema330 = {"$ref":"uint.json","$id":"validateSvcGetAccountTransactionsFromBlockParam"};
 
-function validate902(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate908(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateSvcGetAccountTransactionsFromBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -17708,14 +17804,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate902.errors = vErrors;
+validate908.errors = vErrors;
 return errors === 0;
 }
 
-export const validateSvcGetAccountTransactionsToBlockParam = validate904;
+export const validateSvcGetAccountTransactionsToBlockParam = validate910;
 const schema331 = {"$ref":"uint.json","$id":"validateSvcGetAccountTransactionsToBlockParam"};
 
-function validate904(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate910(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateSvcGetAccountTransactionsToBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -17723,16 +17819,16 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate904.errors = vErrors;
+validate910.errors = vErrors;
 return errors === 0;
 }
 
-export const validateSvcGetAccountTransactionsResult = validate906;
+export const validateSvcGetAccountTransactionsResult = validate912;
 const schema332 = {"$ref":"AccountTransactions.json","$id":"validateSvcGetAccountTransactionsResult"};
 const schema333 = {"title":"AccountTransactions","type":"object","description":"Transactions of one account: newest block first and, within a block, the last transaction first; then every matching pending transaction.","properties":{"transactions":{"type":"array","items":{"$ref":"AccountTransaction.json"}}},"required":["transactions"],"additionalProperties":false,"$id":"AccountTransactions.json"};
 const schema334 = {"title":"AccountTransaction","type":"object","description":"A Transaction plus its meaning for the queried account: isOutgoing (the account sent it), isPending (still in the pool), isCheckpointed (its block is at or below the latest ECIP-1097 checkpoint; false while pending), gasUsed (its own gas, null while pending) and timestamp (its block's, a hex quantity like every other timestamp; null while pending).","properties":{"type":{"type":"string","enum":["0x0","0x1"]},"hash":{"$ref":"hash32.json"},"nonce":{"$ref":"uint.json"},"blockHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"blockNumber":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"transactionIndex":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"value":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"gas":{"$ref":"uint.json"},"input":{"$ref":"bytes.json"},"chainId":{"$ref":"uint.json"},"accessList":{"$ref":"AccessList.json"},"v":{"$ref":"uint.json"},"r":{"$ref":"uint.json"},"s":{"$ref":"uint.json"},"yParity":{"$ref":"uint.json"},"isOutgoing":{"type":"boolean"},"isCheckpointed":{"type":"boolean"},"isPending":{"type":"boolean"},"gasUsed":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"timestamp":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]}},"required":["type","hash","nonce","blockHash","blockNumber","transactionIndex","from","to","value","gasPrice","gas","input","v","r","s","isOutgoing","isCheckpointed","isPending","gasUsed","timestamp"],"additionalProperties":false,"$id":"AccountTransaction.json"};
 
-function validate908(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate914(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AccountTransaction.json" */;
 let vErrors = null;
 let errors = 0;
@@ -17740,14 +17836,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((((((((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.gasPrice === undefined) && (missing0 = "gasPrice"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.input === undefined) && (missing0 = "input"))) || ((data.v === undefined) && (missing0 = "v"))) || ((data.r === undefined) && (missing0 = "r"))) || ((data.s === undefined) && (missing0 = "s"))) || ((data.isOutgoing === undefined) && (missing0 = "isOutgoing"))) || ((data.isCheckpointed === undefined) && (missing0 = "isCheckpointed"))) || ((data.isPending === undefined) && (missing0 = "isPending"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))){
-validate908.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate914.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema334.properties, key0))){
-validate908.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate914.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -17757,11 +17853,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate908.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate914.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data0 === "0x0") || (data0 === "0x1"))){
-validate908.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema334.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate914.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema334.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -17835,7 +17931,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate908.errors = vErrors;
+validate914.errors = vErrors;
 return false;
 }
 else {
@@ -17896,7 +17992,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate908.errors = vErrors;
+validate914.errors = vErrors;
 return false;
 }
 else {
@@ -17957,7 +18053,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate908.errors = vErrors;
+validate914.errors = vErrors;
 return false;
 }
 else {
@@ -18030,7 +18126,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate908.errors = vErrors;
+validate914.errors = vErrors;
 return false;
 }
 else {
@@ -18173,7 +18269,7 @@ if(valid0){
 if(data.isOutgoing !== undefined){
 const _errs33 = errors;
 if(typeof data.isOutgoing !== "boolean"){
-validate908.errors = [{instancePath:instancePath+"/isOutgoing",schemaPath:"#/properties/isOutgoing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate914.errors = [{instancePath:instancePath+"/isOutgoing",schemaPath:"#/properties/isOutgoing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs33 === errors;
@@ -18185,7 +18281,7 @@ if(valid0){
 if(data.isCheckpointed !== undefined){
 const _errs35 = errors;
 if(typeof data.isCheckpointed !== "boolean"){
-validate908.errors = [{instancePath:instancePath+"/isCheckpointed",schemaPath:"#/properties/isCheckpointed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate914.errors = [{instancePath:instancePath+"/isCheckpointed",schemaPath:"#/properties/isCheckpointed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs35 === errors;
@@ -18197,7 +18293,7 @@ if(valid0){
 if(data.isPending !== undefined){
 const _errs37 = errors;
 if(typeof data.isPending !== "boolean"){
-validate908.errors = [{instancePath:instancePath+"/isPending",schemaPath:"#/properties/isPending/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate914.errors = [{instancePath:instancePath+"/isPending",schemaPath:"#/properties/isPending/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs37 === errors;
@@ -18247,7 +18343,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate908.errors = vErrors;
+validate914.errors = vErrors;
 return false;
 }
 else {
@@ -18308,7 +18404,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
-validate908.errors = vErrors;
+validate914.errors = vErrors;
 return false;
 }
 else {
@@ -18353,16 +18449,16 @@ var valid0 = true;
 }
 }
 else {
-validate908.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate914.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate908.errors = vErrors;
+validate914.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate907(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate913(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AccountTransactions.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18370,14 +18466,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.transactions === undefined) && (missing0 = "transactions")){
-validate907.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate913.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "transactions")){
-validate907.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate913.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18392,8 +18488,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate908(data0[i0], {instancePath:instancePath+"/transactions/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate908.errors : vErrors.concat(validate908.errors);
+if(!(validate914(data0[i0], {instancePath:instancePath+"/transactions/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate914.errors : vErrors.concat(validate914.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -18403,7 +18499,7 @@ break;
 }
 }
 else {
-validate907.errors = [{instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate913.errors = [{instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -18412,31 +18508,31 @@ return false;
 }
 }
 else {
-validate907.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate913.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate907.errors = vErrors;
+validate913.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate906(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate912(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateSvcGetAccountTransactionsResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate907(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate907.errors : vErrors.concat(validate907.errors);
+if(!(validate913(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate913.errors : vErrors.concat(validate913.errors);
 errors = vErrors.length;
 }
-validate906.errors = vErrors;
+validate912.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMinerSetEtherbaseAddressParam = validate936;
+export const validateMinerSetEtherbaseAddressParam = validate942;
 const schema335 = {"$ref":"address.json","$id":"validateMinerSetEtherbaseAddressParam"};
 
-function validate936(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate942(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMinerSetEtherbaseAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -18444,75 +18540,30 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate936.errors = vErrors;
+validate942.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMinerSetEtherbaseResult = validate938;
+export const validateMinerSetEtherbaseResult = validate944;
 const schema336 = {"type":"boolean","$id":"validateMinerSetEtherbaseResult"};
 
-function validate938(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate944(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMinerSetEtherbaseResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate938.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate944.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate938.errors = vErrors;
+validate944.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestGetLogHashTransactionHashParam = validate939;
+export const validateTestGetLogHashTransactionHashParam = validate945;
 const schema337 = {"$ref":"hash32.json","$id":"validateTestGetLogHashTransactionHashParam"};
 
-function validate939(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestGetLogHashTransactionHashParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-errors = vErrors.length;
-}
-validate939.errors = vErrors;
-return errors === 0;
-}
-
-export const validateTestGetLogHashResult = validate941;
-const schema338 = {"$ref":"hash32.json","$id":"validateTestGetLogHashResult"};
-
-function validate941(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestGetLogHashResult" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-errors = vErrors.length;
-}
-validate941.errors = vErrors;
-return errors === 0;
-}
-
-export const validateTestImportRawBlockRawBlockParam = validate943;
-const schema339 = {"$ref":"bytes.json","$id":"validateTestImportRawBlockRawBlockParam"};
-
-function validate943(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestImportRawBlockRawBlockParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
-}
-validate943.errors = vErrors;
-return errors === 0;
-}
-
-export const validateTestImportRawBlockResult = validate945;
-const schema340 = {"$ref":"hash32.json","$id":"validateTestImportRawBlockResult"};
-
 function validate945(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestImportRawBlockResult" */;
+/*# sourceURL="validateTestGetLogHashTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
 if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -18523,86 +18574,71 @@ validate945.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestMineBlocksCountParam = validate947;
-const schema341 = {"$ref":"TestQuantity.json","$id":"validateTestMineBlocksCountParam"};
+export const validateTestGetLogHashResult = validate947;
+const schema338 = {"$ref":"hash32.json","$id":"validateTestGetLogHashResult"};
 
 function validate947(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestMineBlocksCountParam" */;
+/*# sourceURL="validateTestGetLogHashResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
 validate947.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestMineBlocksResult = validate949;
-const schema342 = {"type":"boolean","$id":"validateTestMineBlocksResult"};
+export const validateTestImportRawBlockRawBlockParam = validate949;
+const schema339 = {"$ref":"bytes.json","$id":"validateTestImportRawBlockRawBlockParam"};
 
 function validate949(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestMineBlocksResult" */;
+/*# sourceURL="validateTestImportRawBlockRawBlockParam" */;
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-validate949.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
+if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
 }
 validate949.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestModifyTimestampTimestampParam = validate950;
-const schema343 = {"$ref":"TestQuantity.json","$id":"validateTestModifyTimestampTimestampParam"};
+export const validateTestImportRawBlockResult = validate951;
+const schema340 = {"$ref":"hash32.json","$id":"validateTestImportRawBlockResult"};
 
-function validate950(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestModifyTimestampTimestampParam" */;
+function validate951(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTestImportRawBlockResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate950.errors = vErrors;
+validate951.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestModifyTimestampResult = validate952;
-const schema344 = {"type":"boolean","$id":"validateTestModifyTimestampResult"};
-
-function validate952(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestModifyTimestampResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate952.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate952.errors = vErrors;
-return errors === 0;
-}
-
-export const validateTestRewindToBlockBlockNumberParam = validate953;
-const schema345 = {"$ref":"TestQuantity.json","$id":"validateTestRewindToBlockBlockNumberParam"};
+export const validateTestMineBlocksCountParam = validate953;
+const schema341 = {"$ref":"TestQuantity.json","$id":"validateTestMineBlocksCountParam"};
 
 function validate953(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestRewindToBlockBlockNumberParam" */;
+/*# sourceURL="validateTestMineBlocksCountParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
 validate953.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestRewindToBlockResult = validate955;
-const schema346 = {"type":"boolean","$id":"validateTestRewindToBlockResult"};
+export const validateTestMineBlocksResult = validate955;
+const schema342 = {"type":"boolean","$id":"validateTestMineBlocksResult"};
 
 function validate955(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestRewindToBlockResult" */;
+/*# sourceURL="validateTestMineBlocksResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
@@ -18613,12 +18649,72 @@ validate955.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestSetChainParamsChainParamsParam = validate956;
+export const validateTestModifyTimestampTimestampParam = validate956;
+const schema343 = {"$ref":"TestQuantity.json","$id":"validateTestModifyTimestampTimestampParam"};
+
+function validate956(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTestModifyTimestampTimestampParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
+errors = vErrors.length;
+}
+validate956.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTestModifyTimestampResult = validate958;
+const schema344 = {"type":"boolean","$id":"validateTestModifyTimestampResult"};
+
+function validate958(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTestModifyTimestampResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate958.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate958.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTestRewindToBlockBlockNumberParam = validate959;
+const schema345 = {"$ref":"TestQuantity.json","$id":"validateTestRewindToBlockBlockNumberParam"};
+
+function validate959(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTestRewindToBlockBlockNumberParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
+errors = vErrors.length;
+}
+validate959.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTestRewindToBlockResult = validate961;
+const schema346 = {"type":"boolean","$id":"validateTestRewindToBlockResult"};
+
+function validate961(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTestRewindToBlockResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate961.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate961.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTestSetChainParamsChainParamsParam = validate962;
 const schema347 = {"$ref":"ChainParams.json","$id":"validateTestSetChainParamsChainParamsParam"};
 const schema348 = {"title":"ChainParams","type":"object","description":"A test chain as retesteth describes it: the genesis header fields, the fork schedule, the seal engine and the pre-state.","properties":{"genesis":{"$ref":"ChainParamsGenesis.json"},"params":{"$ref":"ChainParamsForks.json"},"sealEngine":{"type":"string","enum":["NoProof","NoReward","Ethash"],"description":"NoProof (default): skip the proof-of-work check. NoReward: NoProof without block rewards (state tests). Ethash: full validation."},"accounts":{"type":"object","additionalProperties":{"$ref":"ChainParamsAccount.json"}}},"required":["genesis","params","accounts"],"additionalProperties":false,"$id":"ChainParams.json"};
 const schema349 = {"title":"ChainParamsGenesis","type":"object","description":"The genesis fields retesteth sets. Everything else is implied: number 0, zero parent hash, gasUsed 0, empty bloom, empty transaction/receipt/uncle roots, and stateRoot computed from accounts. London-style fields (baseFeePerGas) are refused: Ethereum Classic has no London.","properties":{"author":{"$ref":"address.json"},"difficulty":{"$ref":"TestQuantity.json"},"gasLimit":{"$ref":"TestQuantity.json"},"extraData":{"$ref":"bytes.json"},"timestamp":{"$ref":"TestQuantity.json"},"nonce":{"$ref":"bytes8.json"},"mixHash":{"$ref":"hash32.json"}},"required":["author","difficulty","gasLimit","extraData","timestamp","nonce","mixHash"],"additionalProperties":false,"$id":"ChainParamsGenesis.json"};
 
-function validate958(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate964(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ChainParamsGenesis.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18626,14 +18722,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.author === undefined) && (missing0 = "author")) || ((data.difficulty === undefined) && (missing0 = "difficulty"))) || ((data.gasLimit === undefined) && (missing0 = "gasLimit"))) || ((data.extraData === undefined) && (missing0 = "extraData"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.mixHash === undefined) && (missing0 = "mixHash"))){
-validate958.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate964.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "author") || (key0 === "difficulty")) || (key0 === "gasLimit")) || (key0 === "extraData")) || (key0 === "timestamp")) || (key0 === "nonce")) || (key0 === "mixHash"))){
-validate958.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate964.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18653,8 +18749,8 @@ var valid0 = true;
 if(valid0){
 if(data.difficulty !== undefined){
 const _errs3 = errors;
-if(!(validate613(data.difficulty, {instancePath:instancePath+"/difficulty",parentData:data,parentDataProperty:"difficulty",rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data.difficulty, {instancePath:instancePath+"/difficulty",parentData:data,parentDataProperty:"difficulty",rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -18665,8 +18761,8 @@ var valid0 = true;
 if(valid0){
 if(data.gasLimit !== undefined){
 const _errs4 = errors;
-if(!(validate613(data.gasLimit, {instancePath:instancePath+"/gasLimit",parentData:data,parentDataProperty:"gasLimit",rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data.gasLimit, {instancePath:instancePath+"/gasLimit",parentData:data,parentDataProperty:"gasLimit",rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -18689,8 +18785,8 @@ var valid0 = true;
 if(valid0){
 if(data.timestamp !== undefined){
 const _errs6 = errors;
-if(!(validate613(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -18732,17 +18828,17 @@ var valid0 = true;
 }
 }
 else {
-validate958.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate964.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate958.errors = vErrors;
+validate964.errors = vErrors;
 return errors === 0;
 }
 
 const schema350 = {"title":"ChainParamsForks","type":"object","description":"The fork schedule, in either dialect. Fork-name dialect: fork is an Ethereum fork name (Frontier … Berlin), a transition name such as FrontierToHomesteadAt5, an ETC name (ETC_Atlantis, ETC_Agharta, ETC_Phoenix, ETC_Magneto, ETC_Mystique) or any of these with +EIP suffixes. Classic dialect: one …ForkBlock number per fork; an absent fork never activates. Ethereum names apply Ethereum rules (rewards, difficulty bomb, DAO fork); ETC rules come only from the ETC_ names. Unknown extra keys are ignored.","properties":{"fork":{"type":"string"},"chainID":{"$ref":"TestQuantity.json"},"homesteadForkBlock":{"$ref":"TestQuantity.json"},"EIP150ForkBlock":{"$ref":"TestQuantity.json"},"EIP158ForkBlock":{"$ref":"TestQuantity.json"},"byzantiumForkBlock":{"$ref":"TestQuantity.json"},"constantinopleForkBlock":{"$ref":"TestQuantity.json"},"constantinopleFixForkBlock":{"$ref":"TestQuantity.json"},"istanbulForkBlock":{"$ref":"TestQuantity.json"},"berlinForkBlock":{"$ref":"TestQuantity.json"},"londonForkBlock":{"$ref":"TestQuantity.json"},"daoHardforkBlock":{"$ref":"TestQuantity.json"},"accountStartNonce":{"$ref":"TestQuantity.json"},"allowFutureBlocks":{"type":"boolean"},"blockReward":{"$ref":"TestQuantity.json"}},"required":[],"additionalProperties":true,"$id":"ChainParamsForks.json"};
 
-function validate967(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate973(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ChainParamsForks.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18751,7 +18847,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.fork !== undefined){
 const _errs2 = errors;
 if(typeof data.fork !== "string"){
-validate967.errors = [{instancePath:instancePath+"/fork",schemaPath:"#/properties/fork/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate973.errors = [{instancePath:instancePath+"/fork",schemaPath:"#/properties/fork/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -18762,8 +18858,8 @@ var valid0 = true;
 if(valid0){
 if(data.chainID !== undefined){
 const _errs4 = errors;
-if(!(validate613(data.chainID, {instancePath:instancePath+"/chainID",parentData:data,parentDataProperty:"chainID",rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data.chainID, {instancePath:instancePath+"/chainID",parentData:data,parentDataProperty:"chainID",rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -18774,8 +18870,8 @@ var valid0 = true;
 if(valid0){
 if(data.homesteadForkBlock !== undefined){
 const _errs5 = errors;
-if(!(validate613(data.homesteadForkBlock, {instancePath:instancePath+"/homesteadForkBlock",parentData:data,parentDataProperty:"homesteadForkBlock",rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data.homesteadForkBlock, {instancePath:instancePath+"/homesteadForkBlock",parentData:data,parentDataProperty:"homesteadForkBlock",rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -18786,8 +18882,8 @@ var valid0 = true;
 if(valid0){
 if(data.EIP150ForkBlock !== undefined){
 const _errs6 = errors;
-if(!(validate613(data.EIP150ForkBlock, {instancePath:instancePath+"/EIP150ForkBlock",parentData:data,parentDataProperty:"EIP150ForkBlock",rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data.EIP150ForkBlock, {instancePath:instancePath+"/EIP150ForkBlock",parentData:data,parentDataProperty:"EIP150ForkBlock",rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -18798,8 +18894,8 @@ var valid0 = true;
 if(valid0){
 if(data.EIP158ForkBlock !== undefined){
 const _errs7 = errors;
-if(!(validate613(data.EIP158ForkBlock, {instancePath:instancePath+"/EIP158ForkBlock",parentData:data,parentDataProperty:"EIP158ForkBlock",rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data.EIP158ForkBlock, {instancePath:instancePath+"/EIP158ForkBlock",parentData:data,parentDataProperty:"EIP158ForkBlock",rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs7 === errors;
@@ -18810,8 +18906,8 @@ var valid0 = true;
 if(valid0){
 if(data.byzantiumForkBlock !== undefined){
 const _errs8 = errors;
-if(!(validate613(data.byzantiumForkBlock, {instancePath:instancePath+"/byzantiumForkBlock",parentData:data,parentDataProperty:"byzantiumForkBlock",rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data.byzantiumForkBlock, {instancePath:instancePath+"/byzantiumForkBlock",parentData:data,parentDataProperty:"byzantiumForkBlock",rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -18822,8 +18918,8 @@ var valid0 = true;
 if(valid0){
 if(data.constantinopleForkBlock !== undefined){
 const _errs9 = errors;
-if(!(validate613(data.constantinopleForkBlock, {instancePath:instancePath+"/constantinopleForkBlock",parentData:data,parentDataProperty:"constantinopleForkBlock",rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data.constantinopleForkBlock, {instancePath:instancePath+"/constantinopleForkBlock",parentData:data,parentDataProperty:"constantinopleForkBlock",rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs9 === errors;
@@ -18834,8 +18930,8 @@ var valid0 = true;
 if(valid0){
 if(data.constantinopleFixForkBlock !== undefined){
 const _errs10 = errors;
-if(!(validate613(data.constantinopleFixForkBlock, {instancePath:instancePath+"/constantinopleFixForkBlock",parentData:data,parentDataProperty:"constantinopleFixForkBlock",rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data.constantinopleFixForkBlock, {instancePath:instancePath+"/constantinopleFixForkBlock",parentData:data,parentDataProperty:"constantinopleFixForkBlock",rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs10 === errors;
@@ -18846,8 +18942,8 @@ var valid0 = true;
 if(valid0){
 if(data.istanbulForkBlock !== undefined){
 const _errs11 = errors;
-if(!(validate613(data.istanbulForkBlock, {instancePath:instancePath+"/istanbulForkBlock",parentData:data,parentDataProperty:"istanbulForkBlock",rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data.istanbulForkBlock, {instancePath:instancePath+"/istanbulForkBlock",parentData:data,parentDataProperty:"istanbulForkBlock",rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs11 === errors;
@@ -18858,8 +18954,8 @@ var valid0 = true;
 if(valid0){
 if(data.berlinForkBlock !== undefined){
 const _errs12 = errors;
-if(!(validate613(data.berlinForkBlock, {instancePath:instancePath+"/berlinForkBlock",parentData:data,parentDataProperty:"berlinForkBlock",rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data.berlinForkBlock, {instancePath:instancePath+"/berlinForkBlock",parentData:data,parentDataProperty:"berlinForkBlock",rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs12 === errors;
@@ -18870,8 +18966,8 @@ var valid0 = true;
 if(valid0){
 if(data.londonForkBlock !== undefined){
 const _errs13 = errors;
-if(!(validate613(data.londonForkBlock, {instancePath:instancePath+"/londonForkBlock",parentData:data,parentDataProperty:"londonForkBlock",rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data.londonForkBlock, {instancePath:instancePath+"/londonForkBlock",parentData:data,parentDataProperty:"londonForkBlock",rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs13 === errors;
@@ -18882,8 +18978,8 @@ var valid0 = true;
 if(valid0){
 if(data.daoHardforkBlock !== undefined){
 const _errs14 = errors;
-if(!(validate613(data.daoHardforkBlock, {instancePath:instancePath+"/daoHardforkBlock",parentData:data,parentDataProperty:"daoHardforkBlock",rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data.daoHardforkBlock, {instancePath:instancePath+"/daoHardforkBlock",parentData:data,parentDataProperty:"daoHardforkBlock",rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs14 === errors;
@@ -18894,8 +18990,8 @@ var valid0 = true;
 if(valid0){
 if(data.accountStartNonce !== undefined){
 const _errs15 = errors;
-if(!(validate613(data.accountStartNonce, {instancePath:instancePath+"/accountStartNonce",parentData:data,parentDataProperty:"accountStartNonce",rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data.accountStartNonce, {instancePath:instancePath+"/accountStartNonce",parentData:data,parentDataProperty:"accountStartNonce",rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs15 === errors;
@@ -18907,7 +19003,7 @@ if(valid0){
 if(data.allowFutureBlocks !== undefined){
 const _errs16 = errors;
 if(typeof data.allowFutureBlocks !== "boolean"){
-validate967.errors = [{instancePath:instancePath+"/allowFutureBlocks",schemaPath:"#/properties/allowFutureBlocks/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate973.errors = [{instancePath:instancePath+"/allowFutureBlocks",schemaPath:"#/properties/allowFutureBlocks/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -18918,8 +19014,8 @@ var valid0 = true;
 if(valid0){
 if(data.blockReward !== undefined){
 const _errs18 = errors;
-if(!(validate613(data.blockReward, {instancePath:instancePath+"/blockReward",parentData:data,parentDataProperty:"blockReward",rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data.blockReward, {instancePath:instancePath+"/blockReward",parentData:data,parentDataProperty:"blockReward",rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs18 === errors;
@@ -18943,17 +19039,17 @@ var valid0 = true;
 }
 }
 else {
-validate967.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate973.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate967.errors = vErrors;
+validate973.errors = vErrors;
 return errors === 0;
 }
 
 const schema351 = {"title":"ChainParamsAccount","type":"object","description":"A pre-state account. Absent fields are zero or empty. storage maps slot to value, both hex.","properties":{"balance":{"$ref":"TestQuantity.json"},"code":{"$ref":"bytes.json"},"nonce":{"$ref":"TestQuantity.json"},"storage":{"type":"object","additionalProperties":{"$ref":"TestQuantity.json"}}},"required":[],"additionalProperties":false,"$id":"ChainParamsAccount.json"};
 
-function validate982(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate988(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ChainParamsAccount.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18962,7 +19058,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "balance") || (key0 === "code")) || (key0 === "nonce")) || (key0 === "storage"))){
-validate982.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate988.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18970,8 +19066,8 @@ break;
 if(_errs1 === errors){
 if(data.balance !== undefined){
 const _errs2 = errors;
-if(!(validate613(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -18994,8 +19090,8 @@ var valid0 = true;
 if(valid0){
 if(data.nonce !== undefined){
 const _errs4 = errors;
-if(!(validate613(data.nonce, {instancePath:instancePath+"/nonce",parentData:data,parentDataProperty:"nonce",rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data.nonce, {instancePath:instancePath+"/nonce",parentData:data,parentDataProperty:"nonce",rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -19011,8 +19107,8 @@ if(errors === _errs5){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key1 in data3){
 const _errs8 = errors;
-if(!(validate613(data3[key1], {instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data3[key1], {instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -19022,7 +19118,7 @@ break;
 }
 }
 else {
-validate982.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate988.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -19037,16 +19133,16 @@ var valid0 = true;
 }
 }
 else {
-validate982.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate988.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate982.errors = vErrors;
+validate988.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate957(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate963(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ChainParams.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19054,14 +19150,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.genesis === undefined) && (missing0 = "genesis")) || ((data.params === undefined) && (missing0 = "params"))) || ((data.accounts === undefined) && (missing0 = "accounts"))){
-validate957.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate963.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "genesis") || (key0 === "params")) || (key0 === "sealEngine")) || (key0 === "accounts"))){
-validate957.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate963.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -19069,8 +19165,8 @@ break;
 if(_errs1 === errors){
 if(data.genesis !== undefined){
 const _errs2 = errors;
-if(!(validate958(data.genesis, {instancePath:instancePath+"/genesis",parentData:data,parentDataProperty:"genesis",rootData}))){
-vErrors = vErrors === null ? validate958.errors : vErrors.concat(validate958.errors);
+if(!(validate964(data.genesis, {instancePath:instancePath+"/genesis",parentData:data,parentDataProperty:"genesis",rootData}))){
+vErrors = vErrors === null ? validate964.errors : vErrors.concat(validate964.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -19081,8 +19177,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs3 = errors;
-if(!(validate967(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate967.errors : vErrors.concat(validate967.errors);
+if(!(validate973(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate973.errors : vErrors.concat(validate973.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -19095,11 +19191,11 @@ if(data.sealEngine !== undefined){
 let data2 = data.sealEngine;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate957.errors = [{instancePath:instancePath+"/sealEngine",schemaPath:"#/properties/sealEngine/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate963.errors = [{instancePath:instancePath+"/sealEngine",schemaPath:"#/properties/sealEngine/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data2 === "NoProof") || (data2 === "NoReward")) || (data2 === "Ethash"))){
-validate957.errors = [{instancePath:instancePath+"/sealEngine",schemaPath:"#/properties/sealEngine/enum",keyword:"enum",params:{allowedValues: schema348.properties.sealEngine.enum},message:"must be equal to one of the allowed values"}];
+validate963.errors = [{instancePath:instancePath+"/sealEngine",schemaPath:"#/properties/sealEngine/enum",keyword:"enum",params:{allowedValues: schema348.properties.sealEngine.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -19115,8 +19211,8 @@ if(errors === _errs6){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key1 in data3){
 const _errs9 = errors;
-if(!(validate982(data3[key1], {instancePath:instancePath+"/accounts/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
-vErrors = vErrors === null ? validate982.errors : vErrors.concat(validate982.errors);
+if(!(validate988(data3[key1], {instancePath:instancePath+"/accounts/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
+vErrors = vErrors === null ? validate988.errors : vErrors.concat(validate988.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs9 === errors;
@@ -19126,7 +19222,7 @@ break;
 }
 }
 else {
-validate957.errors = [{instancePath:instancePath+"/accounts",schemaPath:"#/properties/accounts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate963.errors = [{instancePath:instancePath+"/accounts",schemaPath:"#/properties/accounts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -19142,91 +19238,91 @@ var valid0 = true;
 }
 }
 else {
-validate957.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate963.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate957.errors = vErrors;
+validate963.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate956(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate962(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestSetChainParamsChainParamsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate957(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate957.errors : vErrors.concat(validate957.errors);
+if(!(validate963(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate963.errors : vErrors.concat(validate963.errors);
 errors = vErrors.length;
 }
-validate956.errors = vErrors;
+validate962.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestSetChainParamsResult = validate989;
+export const validateTestSetChainParamsResult = validate995;
 const schema352 = {"type":"boolean","$id":"validateTestSetChainParamsResult"};
 
-function validate989(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate995(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestSetChainParamsResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate989.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate995.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate989.errors = vErrors;
+validate995.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilAutoImpersonateAccountEnabledParam = validate990;
+export const validateAnvilAutoImpersonateAccountEnabledParam = validate996;
 const schema353 = {"type":"boolean","$id":"validateAnvilAutoImpersonateAccountEnabledParam"};
 
-function validate990(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate996(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilAutoImpersonateAccountEnabledParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate990.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate996.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate990.errors = vErrors;
+validate996.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilAutoImpersonateAccountResult = validate991;
+export const validateAnvilAutoImpersonateAccountResult = validate997;
 const schema354 = {"type":"null","$id":"validateAnvilAutoImpersonateAccountResult"};
 
-function validate991(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate997(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilAutoImpersonateAccountResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate991.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate997.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate991.errors = vErrors;
+validate997.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilDropAllTransactionsResult = validate992;
+export const validateAnvilDropAllTransactionsResult = validate998;
 const schema355 = {"type":"null","$id":"validateAnvilDropAllTransactionsResult"};
 
-function validate992(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate998(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilDropAllTransactionsResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate992.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate998.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate992.errors = vErrors;
+validate998.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilDropTransactionHashParam = validate993;
+export const validateAnvilDropTransactionHashParam = validate999;
 const schema356 = {"$ref":"hash32.json","$id":"validateAnvilDropTransactionHashParam"};
 
-function validate993(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate999(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilDropTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -19234,14 +19330,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate993.errors = vErrors;
+validate999.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilDropTransactionResult = validate995;
+export const validateAnvilDropTransactionResult = validate1001;
 const schema357 = {"oneOf":[{"$ref":"hash32.json"},{"type":"null"}],"$id":"validateAnvilDropTransactionResult"};
 
-function validate995(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1001(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilDropTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -19289,7 +19385,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate995.errors = vErrors;
+validate1001.errors = vErrors;
 return false;
 }
 else {
@@ -19303,14 +19399,14 @@ vErrors = null;
 }
 }
 }
-validate995.errors = vErrors;
+validate1001.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilDumpStateResult = validate997;
+export const validateAnvilDumpStateResult = validate1003;
 const schema358 = {"$ref":"bytes.json","$id":"validateAnvilDumpStateResult"};
 
-function validate997(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1003(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilDumpStateResult" */;
 let vErrors = null;
 let errors = 0;
@@ -19318,29 +19414,29 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate997.errors = vErrors;
+validate1003.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilGetAutomineResult = validate999;
+export const validateAnvilGetAutomineResult = validate1005;
 const schema359 = {"type":"boolean","$id":"validateAnvilGetAutomineResult"};
 
-function validate999(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1005(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilGetAutomineResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate999.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1005.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate999.errors = vErrors;
+validate1005.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilImpersonateAccountAddressParam = validate1000;
+export const validateAnvilImpersonateAccountAddressParam = validate1006;
 const schema360 = {"$ref":"address.json","$id":"validateAnvilImpersonateAccountAddressParam"};
 
-function validate1000(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1006(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilImpersonateAccountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -19348,59 +19444,59 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1000.errors = vErrors;
+validate1006.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilImpersonateAccountResult = validate1002;
+export const validateAnvilImpersonateAccountResult = validate1008;
 const schema361 = {"type":"null","$id":"validateAnvilImpersonateAccountResult"};
 
-function validate1002(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1008(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilImpersonateAccountResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1002.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1008.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1002.errors = vErrors;
+validate1008.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilIncreaseTimeSecondsParam = validate1003;
+export const validateAnvilIncreaseTimeSecondsParam = validate1009;
 const schema362 = {"$ref":"TestQuantity.json","$id":"validateAnvilIncreaseTimeSecondsParam"};
 
-function validate1003(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1009(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilIncreaseTimeSecondsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
-validate1003.errors = vErrors;
+validate1009.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilIncreaseTimeResult = validate1005;
+export const validateAnvilIncreaseTimeResult = validate1011;
 const schema363 = {"type":"integer","$id":"validateAnvilIncreaseTimeResult"};
 
-function validate1005(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1011(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilIncreaseTimeResult" */;
 let vErrors = null;
 let errors = 0;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate1005.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1011.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-validate1005.errors = vErrors;
+validate1011.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilLoadStateStateParam = validate1006;
+export const validateAnvilLoadStateStateParam = validate1012;
 const schema364 = {"$ref":"bytes.json","$id":"validateAnvilLoadStateStateParam"};
 
-function validate1006(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1012(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilLoadStateStateParam" */;
 let vErrors = null;
 let errors = 0;
@@ -19408,30 +19504,30 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate1006.errors = vErrors;
+validate1012.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilLoadStateResult = validate1008;
+export const validateAnvilLoadStateResult = validate1014;
 const schema365 = {"type":"boolean","$id":"validateAnvilLoadStateResult"};
 
-function validate1008(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1014(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilLoadStateResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1008.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1014.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1008.errors = vErrors;
+validate1014.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilMetadataResult = validate1009;
+export const validateAnvilMetadataResult = validate1015;
 const schema366 = {"$ref":"AnvilMetadata.json","$id":"validateAnvilMetadataResult"};
 const schema367 = {"title":"AnvilMetadata","description":"Who answers and what it holds, in Anvil's shape: client version, chain id, an id of this node's run (new on every start and reset), the head, and the open snapshots (id → [block number, block hash]).","type":"object","properties":{"clientVersion":{"type":"string"},"chainId":{"type":"integer"},"instanceId":{"$ref":"hash32.json"},"latestBlockNumber":{"type":"integer"},"latestBlockHash":{"$ref":"hash32.json"},"forkedNetwork":{"type":"null"},"snapshots":{"type":"object","additionalProperties":{"type":"array","items":[{"type":"integer"},{"$ref":"hash32.json"}]}}},"required":["clientVersion","chainId","instanceId","latestBlockNumber","latestBlockHash","forkedNetwork","snapshots"],"$id":"AnvilMetadata.json"};
 
-function validate1010(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1016(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AnvilMetadata.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19439,14 +19535,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.clientVersion === undefined) && (missing0 = "clientVersion")) || ((data.chainId === undefined) && (missing0 = "chainId"))) || ((data.instanceId === undefined) && (missing0 = "instanceId"))) || ((data.latestBlockNumber === undefined) && (missing0 = "latestBlockNumber"))) || ((data.latestBlockHash === undefined) && (missing0 = "latestBlockHash"))) || ((data.forkedNetwork === undefined) && (missing0 = "forkedNetwork"))) || ((data.snapshots === undefined) && (missing0 = "snapshots"))){
-validate1010.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1016.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.clientVersion !== undefined){
 const _errs1 = errors;
 if(typeof data.clientVersion !== "string"){
-validate1010.errors = [{instancePath:instancePath+"/clientVersion",schemaPath:"#/properties/clientVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1016.errors = [{instancePath:instancePath+"/clientVersion",schemaPath:"#/properties/clientVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -19459,7 +19555,7 @@ if(data.chainId !== undefined){
 let data1 = data.chainId;
 const _errs3 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate1010.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1016.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -19484,7 +19580,7 @@ if(data.latestBlockNumber !== undefined){
 let data3 = data.latestBlockNumber;
 const _errs6 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate1010.errors = [{instancePath:instancePath+"/latestBlockNumber",schemaPath:"#/properties/latestBlockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1016.errors = [{instancePath:instancePath+"/latestBlockNumber",schemaPath:"#/properties/latestBlockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -19508,7 +19604,7 @@ if(valid0){
 if(data.forkedNetwork !== undefined){
 const _errs9 = errors;
 if(data.forkedNetwork !== null){
-validate1010.errors = [{instancePath:instancePath+"/forkedNetwork",schemaPath:"#/properties/forkedNetwork/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1016.errors = [{instancePath:instancePath+"/forkedNetwork",schemaPath:"#/properties/forkedNetwork/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -19532,7 +19628,7 @@ if(len0 > 0){
 let data8 = data7[0];
 const _errs16 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-validate1010.errors = [{instancePath:instancePath+"/snapshots/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/0",schemaPath:"#/properties/snapshots/additionalProperties/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1016.errors = [{instancePath:instancePath+"/snapshots/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/0",schemaPath:"#/properties/snapshots/additionalProperties/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid2 = _errs16 === errors;
@@ -19549,7 +19645,7 @@ var valid2 = _errs18 === errors;
 }
 }
 else {
-validate1010.errors = [{instancePath:instancePath+"/snapshots/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/snapshots/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1016.errors = [{instancePath:instancePath+"/snapshots/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/snapshots/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -19560,7 +19656,7 @@ break;
 }
 }
 else {
-validate1010.errors = [{instancePath:instancePath+"/snapshots",schemaPath:"#/properties/snapshots/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1016.errors = [{instancePath:instancePath+"/snapshots",schemaPath:"#/properties/snapshots/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -19578,77 +19674,77 @@ var valid0 = true;
 }
 }
 else {
-validate1010.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1016.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1010.errors = vErrors;
+validate1016.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1009(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1015(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilMetadataResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1010(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1010.errors : vErrors.concat(validate1010.errors);
-errors = vErrors.length;
-}
-validate1009.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilMineCountParam = validate1015;
-const schema368 = {"$ref":"TestQuantity.json","$id":"validateAnvilMineCountParam"};
-
-function validate1015(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilMineCountParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate1016(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1016.errors : vErrors.concat(validate1016.errors);
 errors = vErrors.length;
 }
 validate1015.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilMineIntervalParam = validate1017;
-const schema369 = {"$ref":"TestQuantity.json","$id":"validateAnvilMineIntervalParam"};
+export const validateAnvilMineCountParam = validate1021;
+const schema368 = {"$ref":"TestQuantity.json","$id":"validateAnvilMineCountParam"};
 
-function validate1017(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilMineIntervalParam" */;
+function validate1021(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilMineCountParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
-validate1017.errors = vErrors;
+validate1021.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilMineResult = validate1019;
+export const validateAnvilMineIntervalParam = validate1023;
+const schema369 = {"$ref":"TestQuantity.json","$id":"validateAnvilMineIntervalParam"};
+
+function validate1023(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilMineIntervalParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
+errors = vErrors.length;
+}
+validate1023.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilMineResult = validate1025;
 const schema370 = {"type":"null","$id":"validateAnvilMineResult"};
 
-function validate1019(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1025(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilMineResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1019.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1025.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1019.errors = vErrors;
+validate1025.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilNodeInfoResult = validate1020;
+export const validateAnvilNodeInfoResult = validate1026;
 const schema371 = {"$ref":"AnvilNodeInfo.json","$id":"validateAnvilNodeInfoResult"};
 const schema372 = {"title":"AnvilNodeInfo","description":"The dev chain's head and settings, in Anvil's shape (hardFork is the ETC fork in force; transactionOrder is the pool's: gas price, then nonce).","type":"object","properties":{"currentBlockNumber":{"$ref":"uint.json"},"currentBlockTimestamp":{"type":"integer"},"currentBlockHash":{"$ref":"hash32.json"},"hardFork":{"type":"string"},"transactionOrder":{"type":"string"},"environment":{"type":"object","properties":{"chainId":{"type":"integer"},"gasLimit":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"}},"required":["chainId","gasLimit","gasPrice"]},"forkConfig":{"type":"object","properties":{"forkUrl":{"oneOf":[{"type":"string"},{"type":"null"}]},"forkBlockNumber":{"oneOf":[{"type":"integer"},{"type":"null"}]},"forkRetryBackoff":{"oneOf":[{"type":"integer"},{"type":"null"}]}}}},"required":["currentBlockNumber","currentBlockTimestamp","currentBlockHash","hardFork","transactionOrder","environment","forkConfig"],"$id":"AnvilNodeInfo.json"};
 
-function validate1021(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1027(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AnvilNodeInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19656,7 +19752,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.currentBlockNumber === undefined) && (missing0 = "currentBlockNumber")) || ((data.currentBlockTimestamp === undefined) && (missing0 = "currentBlockTimestamp"))) || ((data.currentBlockHash === undefined) && (missing0 = "currentBlockHash"))) || ((data.hardFork === undefined) && (missing0 = "hardFork"))) || ((data.transactionOrder === undefined) && (missing0 = "transactionOrder"))) || ((data.environment === undefined) && (missing0 = "environment"))) || ((data.forkConfig === undefined) && (missing0 = "forkConfig"))){
-validate1021.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1027.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -19676,7 +19772,7 @@ if(data.currentBlockTimestamp !== undefined){
 let data1 = data.currentBlockTimestamp;
 const _errs2 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate1021.errors = [{instancePath:instancePath+"/currentBlockTimestamp",schemaPath:"#/properties/currentBlockTimestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1027.errors = [{instancePath:instancePath+"/currentBlockTimestamp",schemaPath:"#/properties/currentBlockTimestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -19700,7 +19796,7 @@ if(valid0){
 if(data.hardFork !== undefined){
 const _errs5 = errors;
 if(typeof data.hardFork !== "string"){
-validate1021.errors = [{instancePath:instancePath+"/hardFork",schemaPath:"#/properties/hardFork/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1027.errors = [{instancePath:instancePath+"/hardFork",schemaPath:"#/properties/hardFork/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -19712,7 +19808,7 @@ if(valid0){
 if(data.transactionOrder !== undefined){
 const _errs7 = errors;
 if(typeof data.transactionOrder !== "string"){
-validate1021.errors = [{instancePath:instancePath+"/transactionOrder",schemaPath:"#/properties/transactionOrder/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1027.errors = [{instancePath:instancePath+"/transactionOrder",schemaPath:"#/properties/transactionOrder/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -19728,7 +19824,7 @@ if(errors === _errs9){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing1;
 if((((data5.chainId === undefined) && (missing1 = "chainId")) || ((data5.gasLimit === undefined) && (missing1 = "gasLimit"))) || ((data5.gasPrice === undefined) && (missing1 = "gasPrice"))){
-validate1021.errors = [{instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1027.errors = [{instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
@@ -19736,7 +19832,7 @@ if(data5.chainId !== undefined){
 let data6 = data5.chainId;
 const _errs11 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate1021.errors = [{instancePath:instancePath+"/environment/chainId",schemaPath:"#/properties/environment/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1027.errors = [{instancePath:instancePath+"/environment/chainId",schemaPath:"#/properties/environment/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -19773,7 +19869,7 @@ var valid1 = true;
 }
 }
 else {
-validate1021.errors = [{instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1027.errors = [{instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -19841,7 +19937,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate1021.errors = vErrors;
+validate1027.errors = vErrors;
 return false;
 }
 else {
@@ -19914,7 +20010,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
-validate1021.errors = vErrors;
+validate1027.errors = vErrors;
 return false;
 }
 else {
@@ -19987,7 +20083,7 @@ else {
 vErrors.push(err8);
 }
 errors++;
-validate1021.errors = vErrors;
+validate1027.errors = vErrors;
 return false;
 }
 else {
@@ -20010,7 +20106,7 @@ var valid2 = true;
 }
 }
 else {
-validate1021.errors = [{instancePath:instancePath+"/forkConfig",schemaPath:"#/properties/forkConfig/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1027.errors = [{instancePath:instancePath+"/forkConfig",schemaPath:"#/properties/forkConfig/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -20028,32 +20124,32 @@ var valid0 = true;
 }
 }
 else {
-validate1021.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1027.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1021.errors = vErrors;
+validate1027.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1020(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1026(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilNodeInfoResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1021(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1021.errors : vErrors.concat(validate1021.errors);
+if(!(validate1027(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1027.errors : vErrors.concat(validate1027.errors);
 errors = vErrors.length;
 }
-validate1020.errors = vErrors;
+validate1026.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilResetOptionsParam = validate1027;
+export const validateAnvilResetOptionsParam = validate1033;
 const schema373 = {"$ref":"AnvilResetOptions.json","$id":"validateAnvilResetOptionsParam"};
 const schema374 = {"title":"AnvilResetOptions","description":"anvil_reset's option as Anvil and viem send it. forking asks for fork mode (another node's state), which this node does not serve here: a reset with forking.jsonRpcUrl is refused.","type":"object","properties":{"forking":{"type":"object","properties":{"jsonRpcUrl":{"type":"string"},"blockNumber":{"oneOf":[{"type":"integer","minimum":0},{"type":"string"}]}}}},"$id":"AnvilResetOptions.json"};
 
-function validate1028(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1034(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AnvilResetOptions.json" */;
 let vErrors = null;
 let errors = 0;
@@ -20067,7 +20163,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.jsonRpcUrl !== undefined){
 const _errs3 = errors;
 if(typeof data0.jsonRpcUrl !== "string"){
-validate1028.errors = [{instancePath:instancePath+"/forking/jsonRpcUrl",schemaPath:"#/properties/forking/properties/jsonRpcUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1034.errors = [{instancePath:instancePath+"/forking/jsonRpcUrl",schemaPath:"#/properties/forking/properties/jsonRpcUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs3 === errors;
@@ -20143,7 +20239,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate1028.errors = vErrors;
+validate1034.errors = vErrors;
 return false;
 }
 else {
@@ -20165,113 +20261,113 @@ var valid1 = true;
 }
 }
 else {
-validate1028.errors = [{instancePath:instancePath+"/forking",schemaPath:"#/properties/forking/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1034.errors = [{instancePath:instancePath+"/forking",schemaPath:"#/properties/forking/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 }
 }
 else {
-validate1028.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1034.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
-}
-validate1028.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate1027(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilResetOptionsParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate1028(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1028.errors : vErrors.concat(validate1028.errors);
-errors = vErrors.length;
-}
-validate1027.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilResetResult = validate1030;
-const schema375 = {"type":"null","$id":"validateAnvilResetResult"};
-
-function validate1030(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilResetResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1030.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
-validate1030.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilRevertIdParam = validate1031;
-const schema376 = {"$ref":"TestQuantity.json","$id":"validateAnvilRevertIdParam"};
-
-function validate1031(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilRevertIdParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
-errors = vErrors.length;
-}
-validate1031.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilRevertResult = validate1033;
-const schema377 = {"type":"boolean","$id":"validateAnvilRevertResult"};
-
-function validate1033(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilRevertResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate1033.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate1033.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetAutomineEnabledParam = validate1034;
-const schema378 = {"type":"boolean","$id":"validateAnvilSetAutomineEnabledParam"};
-
-function validate1034(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetAutomineEnabledParam" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate1034.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
 }
 validate1034.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetAutomineResult = validate1035;
+
+function validate1033(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilResetOptionsParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1034(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1034.errors : vErrors.concat(validate1034.errors);
+errors = vErrors.length;
+}
+validate1033.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilResetResult = validate1036;
+const schema375 = {"type":"null","$id":"validateAnvilResetResult"};
+
+function validate1036(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilResetResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1036.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1036.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilRevertIdParam = validate1037;
+const schema376 = {"$ref":"TestQuantity.json","$id":"validateAnvilRevertIdParam"};
+
+function validate1037(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilRevertIdParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
+errors = vErrors.length;
+}
+validate1037.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilRevertResult = validate1039;
+const schema377 = {"type":"boolean","$id":"validateAnvilRevertResult"};
+
+function validate1039(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilRevertResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1039.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1039.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetAutomineEnabledParam = validate1040;
+const schema378 = {"type":"boolean","$id":"validateAnvilSetAutomineEnabledParam"};
+
+function validate1040(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetAutomineEnabledParam" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1040.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1040.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetAutomineResult = validate1041;
 const schema379 = {"type":"null","$id":"validateAnvilSetAutomineResult"};
 
-function validate1035(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1041(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetAutomineResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1035.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1041.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1035.errors = vErrors;
+validate1041.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetBalanceAddressParam = validate1036;
+export const validateAnvilSetBalanceAddressParam = validate1042;
 const schema380 = {"$ref":"address.json","$id":"validateAnvilSetBalanceAddressParam"};
 
-function validate1036(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1042(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetBalanceAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -20279,74 +20375,74 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1036.errors = vErrors;
+validate1042.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetBalanceBalanceParam = validate1038;
+export const validateAnvilSetBalanceBalanceParam = validate1044;
 const schema381 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetBalanceBalanceParam"};
 
-function validate1038(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1044(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetBalanceBalanceParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
-validate1038.errors = vErrors;
+validate1044.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetBalanceResult = validate1040;
+export const validateAnvilSetBalanceResult = validate1046;
 const schema382 = {"type":"null","$id":"validateAnvilSetBalanceResult"};
 
-function validate1040(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1046(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetBalanceResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1040.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1046.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1040.errors = vErrors;
+validate1046.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetBlockGasLimitGasLimitParam = validate1041;
+export const validateAnvilSetBlockGasLimitGasLimitParam = validate1047;
 const schema383 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetBlockGasLimitGasLimitParam"};
 
-function validate1041(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1047(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetBlockGasLimitGasLimitParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
-validate1041.errors = vErrors;
+validate1047.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetBlockGasLimitResult = validate1043;
+export const validateAnvilSetBlockGasLimitResult = validate1049;
 const schema384 = {"type":"boolean","$id":"validateAnvilSetBlockGasLimitResult"};
 
-function validate1043(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1049(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetBlockGasLimitResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1043.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1049.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1043.errors = vErrors;
+validate1049.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetCodeAddressParam = validate1044;
+export const validateAnvilSetCodeAddressParam = validate1050;
 const schema385 = {"$ref":"address.json","$id":"validateAnvilSetCodeAddressParam"};
 
-function validate1044(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1050(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetCodeAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -20354,14 +20450,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1044.errors = vErrors;
+validate1050.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetCodeCodeParam = validate1046;
+export const validateAnvilSetCodeCodeParam = validate1052;
 const schema386 = {"$ref":"bytes.json","$id":"validateAnvilSetCodeCodeParam"};
 
-function validate1046(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1052(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetCodeCodeParam" */;
 let vErrors = null;
 let errors = 0;
@@ -20369,75 +20465,15 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate1046.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetCodeResult = validate1048;
-const schema387 = {"type":"null","$id":"validateAnvilSetCodeResult"};
-
-function validate1048(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetCodeResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1048.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
-validate1048.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetCoinbaseAddressParam = validate1049;
-const schema388 = {"$ref":"address.json","$id":"validateAnvilSetCoinbaseAddressParam"};
-
-function validate1049(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetCoinbaseAddressParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
-validate1049.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetCoinbaseResult = validate1051;
-const schema389 = {"type":"null","$id":"validateAnvilSetCoinbaseResult"};
-
-function validate1051(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetCoinbaseResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1051.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
-validate1051.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetIntervalMiningSecondsParam = validate1052;
-const schema390 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetIntervalMiningSecondsParam"};
-
-function validate1052(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetIntervalMiningSecondsParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
-errors = vErrors.length;
-}
 validate1052.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetIntervalMiningResult = validate1054;
-const schema391 = {"type":"null","$id":"validateAnvilSetIntervalMiningResult"};
+export const validateAnvilSetCodeResult = validate1054;
+const schema387 = {"type":"null","$id":"validateAnvilSetCodeResult"};
 
 function validate1054(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetIntervalMiningResult" */;
+/*# sourceURL="validateAnvilSetCodeResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
@@ -20448,26 +20484,26 @@ validate1054.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetMinGasPriceGasPriceParam = validate1055;
-const schema392 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetMinGasPriceGasPriceParam"};
+export const validateAnvilSetCoinbaseAddressParam = validate1055;
+const schema388 = {"$ref":"address.json","$id":"validateAnvilSetCoinbaseAddressParam"};
 
 function validate1055(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetMinGasPriceGasPriceParam" */;
+/*# sourceURL="validateAnvilSetCoinbaseAddressParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
 validate1055.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetMinGasPriceResult = validate1057;
-const schema393 = {"type":"null","$id":"validateAnvilSetMinGasPriceResult"};
+export const validateAnvilSetCoinbaseResult = validate1057;
+const schema389 = {"type":"null","$id":"validateAnvilSetCoinbaseResult"};
 
 function validate1057(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetMinGasPriceResult" */;
+/*# sourceURL="validateAnvilSetCoinbaseResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
@@ -20478,26 +20514,26 @@ validate1057.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetNextBlockTimestampTimestampParam = validate1058;
-const schema394 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetNextBlockTimestampTimestampParam"};
+export const validateAnvilSetIntervalMiningSecondsParam = validate1058;
+const schema390 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetIntervalMiningSecondsParam"};
 
 function validate1058(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetNextBlockTimestampTimestampParam" */;
+/*# sourceURL="validateAnvilSetIntervalMiningSecondsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
 validate1058.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetNextBlockTimestampResult = validate1060;
-const schema395 = {"type":"null","$id":"validateAnvilSetNextBlockTimestampResult"};
+export const validateAnvilSetIntervalMiningResult = validate1060;
+const schema391 = {"type":"null","$id":"validateAnvilSetIntervalMiningResult"};
 
 function validate1060(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetNextBlockTimestampResult" */;
+/*# sourceURL="validateAnvilSetIntervalMiningResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
@@ -20508,10 +20544,70 @@ validate1060.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetNonceAddressParam = validate1061;
-const schema396 = {"$ref":"address.json","$id":"validateAnvilSetNonceAddressParam"};
+export const validateAnvilSetMinGasPriceGasPriceParam = validate1061;
+const schema392 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetMinGasPriceGasPriceParam"};
 
 function validate1061(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetMinGasPriceGasPriceParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
+errors = vErrors.length;
+}
+validate1061.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetMinGasPriceResult = validate1063;
+const schema393 = {"type":"null","$id":"validateAnvilSetMinGasPriceResult"};
+
+function validate1063(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetMinGasPriceResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1063.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1063.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetNextBlockTimestampTimestampParam = validate1064;
+const schema394 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetNextBlockTimestampTimestampParam"};
+
+function validate1064(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetNextBlockTimestampTimestampParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
+errors = vErrors.length;
+}
+validate1064.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetNextBlockTimestampResult = validate1066;
+const schema395 = {"type":"null","$id":"validateAnvilSetNextBlockTimestampResult"};
+
+function validate1066(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetNextBlockTimestampResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1066.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1066.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetNonceAddressParam = validate1067;
+const schema396 = {"$ref":"address.json","$id":"validateAnvilSetNonceAddressParam"};
+
+function validate1067(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetNonceAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -20519,44 +20615,44 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1061.errors = vErrors;
+validate1067.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetNonceNonceParam = validate1063;
+export const validateAnvilSetNonceNonceParam = validate1069;
 const schema397 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetNonceNonceParam"};
 
-function validate1063(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1069(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetNonceNonceParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
-validate1063.errors = vErrors;
+validate1069.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetNonceResult = validate1065;
+export const validateAnvilSetNonceResult = validate1071;
 const schema398 = {"type":"null","$id":"validateAnvilSetNonceResult"};
 
-function validate1065(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1071(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetNonceResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1065.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1071.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1065.errors = vErrors;
+validate1071.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetStorageAtAddressParam = validate1066;
+export const validateAnvilSetStorageAtAddressParam = validate1072;
 const schema399 = {"$ref":"address.json","$id":"validateAnvilSetStorageAtAddressParam"};
 
-function validate1066(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1072(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetStorageAtAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -20564,29 +20660,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1066.errors = vErrors;
+validate1072.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetStorageAtSlotParam = validate1068;
+export const validateAnvilSetStorageAtSlotParam = validate1074;
 const schema400 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetStorageAtSlotParam"};
 
-function validate1068(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1074(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetStorageAtSlotParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
-validate1068.errors = vErrors;
+validate1074.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetStorageAtValueParam = validate1070;
+export const validateAnvilSetStorageAtValueParam = validate1076;
 const schema401 = {"$ref":"bytes32.json","$id":"validateAnvilSetStorageAtValueParam"};
 
-function validate1070(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1076(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetStorageAtValueParam" */;
 let vErrors = null;
 let errors = 0;
@@ -20594,29 +20690,29 @@ if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
-validate1070.errors = vErrors;
+validate1076.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetStorageAtResult = validate1072;
+export const validateAnvilSetStorageAtResult = validate1078;
 const schema402 = {"type":"boolean","$id":"validateAnvilSetStorageAtResult"};
 
-function validate1072(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1078(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetStorageAtResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1072.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1078.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1072.errors = vErrors;
+validate1078.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSnapshotResult = validate1073;
+export const validateAnvilSnapshotResult = validate1079;
 const schema403 = {"$ref":"uint.json","$id":"validateAnvilSnapshotResult"};
 
-function validate1073(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1079(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSnapshotResult" */;
 let vErrors = null;
 let errors = 0;
@@ -20624,14 +20720,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate1073.errors = vErrors;
+validate1079.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilStopImpersonatingAccountAddressParam = validate1075;
+export const validateAnvilStopImpersonatingAccountAddressParam = validate1081;
 const schema404 = {"$ref":"address.json","$id":"validateAnvilStopImpersonatingAccountAddressParam"};
 
-function validate1075(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1081(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilStopImpersonatingAccountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -20639,60 +20735,60 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1075.errors = vErrors;
+validate1081.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilStopImpersonatingAccountResult = validate1077;
+export const validateAnvilStopImpersonatingAccountResult = validate1083;
 const schema405 = {"type":"null","$id":"validateAnvilStopImpersonatingAccountResult"};
 
-function validate1077(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1083(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilStopImpersonatingAccountResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1077.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1083.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1077.errors = vErrors;
+validate1083.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmIncreaseTimeSecondsParam = validate1078;
+export const validateEvmIncreaseTimeSecondsParam = validate1084;
 const schema406 = {"$ref":"TestQuantity.json","$id":"validateEvmIncreaseTimeSecondsParam"};
 
-function validate1078(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1084(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEvmIncreaseTimeSecondsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
-validate1078.errors = vErrors;
+validate1084.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmIncreaseTimeResult = validate1080;
+export const validateEvmIncreaseTimeResult = validate1086;
 const schema407 = {"type":"integer","$id":"validateEvmIncreaseTimeResult"};
 
-function validate1080(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1086(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEvmIncreaseTimeResult" */;
 let vErrors = null;
 let errors = 0;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate1080.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1086.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-validate1080.errors = vErrors;
+validate1086.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmMineOptionsParam = validate1081;
+export const validateEvmMineOptionsParam = validate1087;
 const schema408 = {"$ref":"AnvilMineOptions.json","$id":"validateEvmMineOptionsParam"};
 const schema409 = {"title":"AnvilMineOptions","description":"evm_mine's option: a timestamp for the (first) block, or an object with the timestamp and the number of blocks.","oneOf":[{"$ref":"TestQuantity.json"},{"type":"object","properties":{"timestamp":{"$ref":"TestQuantity.json"},"blocks":{"$ref":"TestQuantity.json"}},"additionalProperties":false}],"$id":"AnvilMineOptions.json"};
 
-function validate1082(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1088(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AnvilMineOptions.json" */;
 let vErrors = null;
 let errors = 0;
@@ -20700,8 +20796,8 @@ const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -20729,8 +20825,8 @@ break;
 if(_errs4 === errors){
 if(data.timestamp !== undefined){
 const _errs5 = errors;
-if(!(validate613(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs5 === errors;
@@ -20741,8 +20837,8 @@ var valid1 = true;
 if(valid1){
 if(data.blocks !== undefined){
 const _errs6 = errors;
-if(!(validate613(data.blocks, {instancePath:instancePath+"/blocks",parentData:data,parentDataProperty:"blocks",rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data.blocks, {instancePath:instancePath+"/blocks",parentData:data,parentDataProperty:"blocks",rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs6 === errors;
@@ -20784,7 +20880,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate1082.errors = vErrors;
+validate1088.errors = vErrors;
 return false;
 }
 else {
@@ -20798,27 +20894,27 @@ vErrors = null;
 }
 }
 }
-validate1082.errors = vErrors;
+validate1088.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1081(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1087(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEvmMineOptionsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1082(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1082.errors : vErrors.concat(validate1082.errors);
+if(!(validate1088(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1088.errors : vErrors.concat(validate1088.errors);
 errors = vErrors.length;
 }
-validate1081.errors = vErrors;
+validate1087.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmMineResult = validate1087;
+export const validateEvmMineResult = validate1093;
 const schema410 = {"$ref":"uint.json","$id":"validateEvmMineResult"};
 
-function validate1087(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1093(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEvmMineResult" */;
 let vErrors = null;
 let errors = 0;
@@ -20826,90 +20922,30 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate1087.errors = vErrors;
+validate1093.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmRevertIdParam = validate1089;
+export const validateEvmRevertIdParam = validate1095;
 const schema411 = {"$ref":"TestQuantity.json","$id":"validateEvmRevertIdParam"};
 
-function validate1089(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1095(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEvmRevertIdParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
-validate1089.errors = vErrors;
+validate1095.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmRevertResult = validate1091;
+export const validateEvmRevertResult = validate1097;
 const schema412 = {"type":"boolean","$id":"validateEvmRevertResult"};
 
-function validate1091(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmRevertResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate1091.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate1091.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEvmSetAccountNonceAddressParam = validate1092;
-const schema413 = {"$ref":"address.json","$id":"validateEvmSetAccountNonceAddressParam"};
-
-function validate1092(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetAccountNonceAddressParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
-validate1092.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEvmSetAccountNonceNonceParam = validate1094;
-const schema414 = {"$ref":"TestQuantity.json","$id":"validateEvmSetAccountNonceNonceParam"};
-
-function validate1094(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetAccountNonceNonceParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
-errors = vErrors.length;
-}
-validate1094.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEvmSetAccountNonceResult = validate1096;
-const schema415 = {"type":"null","$id":"validateEvmSetAccountNonceResult"};
-
-function validate1096(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetAccountNonceResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1096.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
-validate1096.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEvmSetAutomineEnabledParam = validate1097;
-const schema416 = {"type":"boolean","$id":"validateEvmSetAutomineEnabledParam"};
-
 function validate1097(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetAutomineEnabledParam" */;
+/*# sourceURL="validateEvmRevertResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
@@ -20920,71 +20956,71 @@ validate1097.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetAutomineResult = validate1098;
-const schema417 = {"type":"null","$id":"validateEvmSetAutomineResult"};
+export const validateEvmSetAccountNonceAddressParam = validate1098;
+const schema413 = {"$ref":"address.json","$id":"validateEvmSetAccountNonceAddressParam"};
 
 function validate1098(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetAutomineResult" */;
+/*# sourceURL="validateEvmSetAccountNonceAddressParam" */;
 let vErrors = null;
 let errors = 0;
-if(data !== null){
-validate1098.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
 }
 validate1098.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetBlockGasLimitGasLimitParam = validate1099;
-const schema418 = {"$ref":"TestQuantity.json","$id":"validateEvmSetBlockGasLimitGasLimitParam"};
+export const validateEvmSetAccountNonceNonceParam = validate1100;
+const schema414 = {"$ref":"TestQuantity.json","$id":"validateEvmSetAccountNonceNonceParam"};
 
-function validate1099(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetBlockGasLimitGasLimitParam" */;
+function validate1100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetAccountNonceNonceParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
-validate1099.errors = vErrors;
+validate1100.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetBlockGasLimitResult = validate1101;
-const schema419 = {"type":"boolean","$id":"validateEvmSetBlockGasLimitResult"};
-
-function validate1101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetBlockGasLimitResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate1101.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate1101.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEvmSetIntervalMiningSecondsParam = validate1102;
-const schema420 = {"$ref":"TestQuantity.json","$id":"validateEvmSetIntervalMiningSecondsParam"};
+export const validateEvmSetAccountNonceResult = validate1102;
+const schema415 = {"type":"null","$id":"validateEvmSetAccountNonceResult"};
 
 function validate1102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetIntervalMiningSecondsParam" */;
+/*# sourceURL="validateEvmSetAccountNonceResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
-errors = vErrors.length;
+if(data !== null){
+validate1102.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
 }
 validate1102.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetIntervalMiningResult = validate1104;
-const schema421 = {"type":"null","$id":"validateEvmSetIntervalMiningResult"};
+export const validateEvmSetAutomineEnabledParam = validate1103;
+const schema416 = {"type":"boolean","$id":"validateEvmSetAutomineEnabledParam"};
+
+function validate1103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetAutomineEnabledParam" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1103.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1103.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSetAutomineResult = validate1104;
+const schema417 = {"type":"null","$id":"validateEvmSetAutomineResult"};
 
 function validate1104(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetIntervalMiningResult" */;
+/*# sourceURL="validateEvmSetAutomineResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
@@ -20995,40 +21031,100 @@ validate1104.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetNextBlockTimestampTimestampParam = validate1105;
-const schema422 = {"$ref":"TestQuantity.json","$id":"validateEvmSetNextBlockTimestampTimestampParam"};
+export const validateEvmSetBlockGasLimitGasLimitParam = validate1105;
+const schema418 = {"$ref":"TestQuantity.json","$id":"validateEvmSetBlockGasLimitGasLimitParam"};
 
 function validate1105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetNextBlockTimestampTimestampParam" */;
+/*# sourceURL="validateEvmSetBlockGasLimitGasLimitParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
 validate1105.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetNextBlockTimestampResult = validate1107;
-const schema423 = {"type":"null","$id":"validateEvmSetNextBlockTimestampResult"};
+export const validateEvmSetBlockGasLimitResult = validate1107;
+const schema419 = {"type":"boolean","$id":"validateEvmSetBlockGasLimitResult"};
 
 function validate1107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetNextBlockTimestampResult" */;
+/*# sourceURL="validateEvmSetBlockGasLimitResult" */;
 let vErrors = null;
 let errors = 0;
-if(data !== null){
-validate1107.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+if(typeof data !== "boolean"){
+validate1107.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 validate1107.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSnapshotResult = validate1108;
-const schema424 = {"$ref":"uint.json","$id":"validateEvmSnapshotResult"};
+export const validateEvmSetIntervalMiningSecondsParam = validate1108;
+const schema420 = {"$ref":"TestQuantity.json","$id":"validateEvmSetIntervalMiningSecondsParam"};
 
 function validate1108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetIntervalMiningSecondsParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
+errors = vErrors.length;
+}
+validate1108.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSetIntervalMiningResult = validate1110;
+const schema421 = {"type":"null","$id":"validateEvmSetIntervalMiningResult"};
+
+function validate1110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetIntervalMiningResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1110.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1110.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSetNextBlockTimestampTimestampParam = validate1111;
+const schema422 = {"$ref":"TestQuantity.json","$id":"validateEvmSetNextBlockTimestampTimestampParam"};
+
+function validate1111(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetNextBlockTimestampTimestampParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
+errors = vErrors.length;
+}
+validate1111.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSetNextBlockTimestampResult = validate1113;
+const schema423 = {"type":"null","$id":"validateEvmSetNextBlockTimestampResult"};
+
+function validate1113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetNextBlockTimestampResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1113.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1113.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSnapshotResult = validate1114;
+const schema424 = {"$ref":"uint.json","$id":"validateEvmSnapshotResult"};
+
+function validate1114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEvmSnapshotResult" */;
 let vErrors = null;
 let errors = 0;
@@ -21036,59 +21132,59 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate1108.errors = vErrors;
+validate1114.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatAutoImpersonateAccountEnabledParam = validate1110;
+export const validateHardhatAutoImpersonateAccountEnabledParam = validate1116;
 const schema425 = {"type":"boolean","$id":"validateHardhatAutoImpersonateAccountEnabledParam"};
 
-function validate1110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatAutoImpersonateAccountEnabledParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1110.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1116.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1110.errors = vErrors;
+validate1116.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatAutoImpersonateAccountResult = validate1111;
+export const validateHardhatAutoImpersonateAccountResult = validate1117;
 const schema426 = {"type":"null","$id":"validateHardhatAutoImpersonateAccountResult"};
 
-function validate1111(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatAutoImpersonateAccountResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1111.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1117.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1111.errors = vErrors;
+validate1117.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatDropAllTransactionsResult = validate1112;
+export const validateHardhatDropAllTransactionsResult = validate1118;
 const schema427 = {"type":"null","$id":"validateHardhatDropAllTransactionsResult"};
 
-function validate1112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatDropAllTransactionsResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1112.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1118.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1112.errors = vErrors;
+validate1118.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatDropTransactionHashParam = validate1113;
+export const validateHardhatDropTransactionHashParam = validate1119;
 const schema428 = {"$ref":"hash32.json","$id":"validateHardhatDropTransactionHashParam"};
 
-function validate1113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1119(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatDropTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21096,14 +21192,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate1113.errors = vErrors;
+validate1119.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatDropTransactionResult = validate1115;
+export const validateHardhatDropTransactionResult = validate1121;
 const schema429 = {"oneOf":[{"$ref":"hash32.json"},{"type":"null"}],"$id":"validateHardhatDropTransactionResult"};
 
-function validate1115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1121(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatDropTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -21151,7 +21247,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate1115.errors = vErrors;
+validate1121.errors = vErrors;
 return false;
 }
 else {
@@ -21165,75 +21261,15 @@ vErrors = null;
 }
 }
 }
-validate1115.errors = vErrors;
+validate1121.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatDumpStateResult = validate1117;
+export const validateHardhatDumpStateResult = validate1123;
 const schema430 = {"$ref":"bytes.json","$id":"validateHardhatDumpStateResult"};
 
-function validate1117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatDumpStateResult" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
-}
-validate1117.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatGetAutomineResult = validate1119;
-const schema431 = {"type":"boolean","$id":"validateHardhatGetAutomineResult"};
-
-function validate1119(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatGetAutomineResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate1119.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate1119.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatImpersonateAccountAddressParam = validate1120;
-const schema432 = {"$ref":"address.json","$id":"validateHardhatImpersonateAccountAddressParam"};
-
-function validate1120(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatImpersonateAccountAddressParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
-validate1120.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatImpersonateAccountResult = validate1122;
-const schema433 = {"type":"null","$id":"validateHardhatImpersonateAccountResult"};
-
-function validate1122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatImpersonateAccountResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1122.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
-validate1122.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatLoadStateStateParam = validate1123;
-const schema434 = {"$ref":"bytes.json","$id":"validateHardhatLoadStateStateParam"};
-
 function validate1123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatLoadStateStateParam" */;
+/*# sourceURL="validateHardhatDumpStateResult" */;
 let vErrors = null;
 let errors = 0;
 if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -21244,11 +21280,11 @@ validate1123.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatLoadStateResult = validate1125;
-const schema435 = {"type":"boolean","$id":"validateHardhatLoadStateResult"};
+export const validateHardhatGetAutomineResult = validate1125;
+const schema431 = {"type":"boolean","$id":"validateHardhatGetAutomineResult"};
 
 function validate1125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatLoadStateResult" */;
+/*# sourceURL="validateHardhatGetAutomineResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
@@ -21259,100 +21295,160 @@ validate1125.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatMetadataResult = validate1126;
-const schema436 = {"$ref":"AnvilMetadata.json","$id":"validateHardhatMetadataResult"};
+export const validateHardhatImpersonateAccountAddressParam = validate1126;
+const schema432 = {"$ref":"address.json","$id":"validateHardhatImpersonateAccountAddressParam"};
 
 function validate1126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatMetadataResult" */;
+/*# sourceURL="validateHardhatImpersonateAccountAddressParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1010(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1010.errors : vErrors.concat(validate1010.errors);
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
 validate1126.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatMineCountParam = validate1128;
-const schema437 = {"$ref":"TestQuantity.json","$id":"validateHardhatMineCountParam"};
+export const validateHardhatImpersonateAccountResult = validate1128;
+const schema433 = {"type":"null","$id":"validateHardhatImpersonateAccountResult"};
 
 function validate1128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatMineCountParam" */;
+/*# sourceURL="validateHardhatImpersonateAccountResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
-errors = vErrors.length;
+if(data !== null){
+validate1128.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
 }
 validate1128.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatMineIntervalParam = validate1130;
-const schema438 = {"$ref":"TestQuantity.json","$id":"validateHardhatMineIntervalParam"};
+export const validateHardhatLoadStateStateParam = validate1129;
+const schema434 = {"$ref":"bytes.json","$id":"validateHardhatLoadStateStateParam"};
 
-function validate1130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatMineIntervalParam" */;
+function validate1129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatLoadStateStateParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate1130.errors = vErrors;
+validate1129.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatMineResult = validate1132;
-const schema439 = {"type":"null","$id":"validateHardhatMineResult"};
+export const validateHardhatLoadStateResult = validate1131;
+const schema435 = {"type":"boolean","$id":"validateHardhatLoadStateResult"};
 
-function validate1132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatMineResult" */;
+function validate1131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatLoadStateResult" */;
 let vErrors = null;
 let errors = 0;
-if(data !== null){
-validate1132.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+if(typeof data !== "boolean"){
+validate1131.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
+}
+validate1131.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatMetadataResult = validate1132;
+const schema436 = {"$ref":"AnvilMetadata.json","$id":"validateHardhatMetadataResult"};
+
+function validate1132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatMetadataResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1016(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1016.errors : vErrors.concat(validate1016.errors);
+errors = vErrors.length;
 }
 validate1132.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatResetOptionsParam = validate1133;
-const schema440 = {"$ref":"AnvilResetOptions.json","$id":"validateHardhatResetOptionsParam"};
+export const validateHardhatMineCountParam = validate1134;
+const schema437 = {"$ref":"TestQuantity.json","$id":"validateHardhatMineCountParam"};
 
-function validate1133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatResetOptionsParam" */;
+function validate1134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatMineCountParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1028(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1028.errors : vErrors.concat(validate1028.errors);
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
-validate1133.errors = vErrors;
+validate1134.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatResetResult = validate1135;
+export const validateHardhatMineIntervalParam = validate1136;
+const schema438 = {"$ref":"TestQuantity.json","$id":"validateHardhatMineIntervalParam"};
+
+function validate1136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatMineIntervalParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
+errors = vErrors.length;
+}
+validate1136.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatMineResult = validate1138;
+const schema439 = {"type":"null","$id":"validateHardhatMineResult"};
+
+function validate1138(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatMineResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1138.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1138.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatResetOptionsParam = validate1139;
+const schema440 = {"$ref":"AnvilResetOptions.json","$id":"validateHardhatResetOptionsParam"};
+
+function validate1139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatResetOptionsParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1034(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1034.errors : vErrors.concat(validate1034.errors);
+errors = vErrors.length;
+}
+validate1139.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatResetResult = validate1141;
 const schema441 = {"type":"null","$id":"validateHardhatResetResult"};
 
-function validate1135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatResetResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1135.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1141.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1135.errors = vErrors;
+validate1141.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetBalanceAddressParam = validate1136;
+export const validateHardhatSetBalanceAddressParam = validate1142;
 const schema442 = {"$ref":"address.json","$id":"validateHardhatSetBalanceAddressParam"};
 
-function validate1136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetBalanceAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21360,44 +21456,44 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1136.errors = vErrors;
+validate1142.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetBalanceBalanceParam = validate1138;
+export const validateHardhatSetBalanceBalanceParam = validate1144;
 const schema443 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetBalanceBalanceParam"};
 
-function validate1138(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1144(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetBalanceBalanceParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
-validate1138.errors = vErrors;
+validate1144.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetBalanceResult = validate1140;
+export const validateHardhatSetBalanceResult = validate1146;
 const schema444 = {"type":"null","$id":"validateHardhatSetBalanceResult"};
 
-function validate1140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetBalanceResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1140.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1146.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1140.errors = vErrors;
+validate1146.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetCodeAddressParam = validate1141;
+export const validateHardhatSetCodeAddressParam = validate1147;
 const schema445 = {"$ref":"address.json","$id":"validateHardhatSetCodeAddressParam"};
 
-function validate1141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetCodeAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21405,14 +21501,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1141.errors = vErrors;
+validate1147.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetCodeCodeParam = validate1143;
+export const validateHardhatSetCodeCodeParam = validate1149;
 const schema446 = {"$ref":"bytes.json","$id":"validateHardhatSetCodeCodeParam"};
 
-function validate1143(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1149(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetCodeCodeParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21420,75 +21516,15 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate1143.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatSetCodeResult = validate1145;
-const schema447 = {"type":"null","$id":"validateHardhatSetCodeResult"};
-
-function validate1145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatSetCodeResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1145.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
-validate1145.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatSetCoinbaseAddressParam = validate1146;
-const schema448 = {"$ref":"address.json","$id":"validateHardhatSetCoinbaseAddressParam"};
-
-function validate1146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatSetCoinbaseAddressParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
-validate1146.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatSetCoinbaseResult = validate1148;
-const schema449 = {"type":"null","$id":"validateHardhatSetCoinbaseResult"};
-
-function validate1148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatSetCoinbaseResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1148.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
-validate1148.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatSetMinGasPriceGasPriceParam = validate1149;
-const schema450 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetMinGasPriceGasPriceParam"};
-
-function validate1149(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatSetMinGasPriceGasPriceParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
-errors = vErrors.length;
-}
 validate1149.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetMinGasPriceResult = validate1151;
-const schema451 = {"type":"null","$id":"validateHardhatSetMinGasPriceResult"};
+export const validateHardhatSetCodeResult = validate1151;
+const schema447 = {"type":"null","$id":"validateHardhatSetCodeResult"};
 
 function validate1151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatSetMinGasPriceResult" */;
+/*# sourceURL="validateHardhatSetCodeResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
@@ -21499,11 +21535,11 @@ validate1151.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetNonceAddressParam = validate1152;
-const schema452 = {"$ref":"address.json","$id":"validateHardhatSetNonceAddressParam"};
+export const validateHardhatSetCoinbaseAddressParam = validate1152;
+const schema448 = {"$ref":"address.json","$id":"validateHardhatSetCoinbaseAddressParam"};
 
 function validate1152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatSetNonceAddressParam" */;
+/*# sourceURL="validateHardhatSetCoinbaseAddressParam" */;
 let vErrors = null;
 let errors = 0;
 if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -21514,40 +21550,100 @@ validate1152.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetNonceNonceParam = validate1154;
-const schema453 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetNonceNonceParam"};
+export const validateHardhatSetCoinbaseResult = validate1154;
+const schema449 = {"type":"null","$id":"validateHardhatSetCoinbaseResult"};
 
 function validate1154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatSetNonceNonceParam" */;
+/*# sourceURL="validateHardhatSetCoinbaseResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
-errors = vErrors.length;
+if(data !== null){
+validate1154.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
 }
 validate1154.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetNonceResult = validate1156;
+export const validateHardhatSetMinGasPriceGasPriceParam = validate1155;
+const schema450 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetMinGasPriceGasPriceParam"};
+
+function validate1155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatSetMinGasPriceGasPriceParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
+errors = vErrors.length;
+}
+validate1155.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatSetMinGasPriceResult = validate1157;
+const schema451 = {"type":"null","$id":"validateHardhatSetMinGasPriceResult"};
+
+function validate1157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatSetMinGasPriceResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1157.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1157.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatSetNonceAddressParam = validate1158;
+const schema452 = {"$ref":"address.json","$id":"validateHardhatSetNonceAddressParam"};
+
+function validate1158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatSetNonceAddressParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+validate1158.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatSetNonceNonceParam = validate1160;
+const schema453 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetNonceNonceParam"};
+
+function validate1160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatSetNonceNonceParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
+errors = vErrors.length;
+}
+validate1160.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatSetNonceResult = validate1162;
 const schema454 = {"type":"null","$id":"validateHardhatSetNonceResult"};
 
-function validate1156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1162(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetNonceResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1156.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1162.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1156.errors = vErrors;
+validate1162.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetStorageAtAddressParam = validate1157;
+export const validateHardhatSetStorageAtAddressParam = validate1163;
 const schema455 = {"$ref":"address.json","$id":"validateHardhatSetStorageAtAddressParam"};
 
-function validate1157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetStorageAtAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21555,29 +21651,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1157.errors = vErrors;
+validate1163.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetStorageAtSlotParam = validate1159;
+export const validateHardhatSetStorageAtSlotParam = validate1165;
 const schema456 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetStorageAtSlotParam"};
 
-function validate1159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1165(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetStorageAtSlotParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate613(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate613.errors : vErrors.concat(validate613.errors);
+if(!(validate619(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate619.errors : vErrors.concat(validate619.errors);
 errors = vErrors.length;
 }
-validate1159.errors = vErrors;
+validate1165.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetStorageAtValueParam = validate1161;
+export const validateHardhatSetStorageAtValueParam = validate1167;
 const schema457 = {"$ref":"bytes32.json","$id":"validateHardhatSetStorageAtValueParam"};
 
-function validate1161(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetStorageAtValueParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21585,29 +21681,29 @@ if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
-validate1161.errors = vErrors;
+validate1167.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetStorageAtResult = validate1163;
+export const validateHardhatSetStorageAtResult = validate1169;
 const schema458 = {"type":"boolean","$id":"validateHardhatSetStorageAtResult"};
 
-function validate1163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1169(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetStorageAtResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1163.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1169.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1163.errors = vErrors;
+validate1169.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatStopImpersonatingAccountAddressParam = validate1164;
+export const validateHardhatStopImpersonatingAccountAddressParam = validate1170;
 const schema459 = {"$ref":"address.json","$id":"validateHardhatStopImpersonatingAccountAddressParam"};
 
-function validate1164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatStopImpersonatingAccountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21615,30 +21711,30 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1164.errors = vErrors;
+validate1170.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatStopImpersonatingAccountResult = validate1166;
+export const validateHardhatStopImpersonatingAccountResult = validate1172;
 const schema460 = {"type":"null","$id":"validateHardhatStopImpersonatingAccountResult"};
 
-function validate1166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatStopImpersonatingAccountResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1166.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1172.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1166.errors = vErrors;
+validate1172.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleCallCallParam = validate1167;
+export const validateIeleCallCallParam = validate1173;
 const schema461 = {"$ref":"IeleCallRequest.json","$id":"validateIeleCallCallParam"};
 const schema462 = {"title":"IeleCallRequest","type":"object","description":"A call to the IELE virtual machine: give function (with its arguments) to call a contract, or contractCode to run creation code.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"function":{"type":"string"},"contractCode":{"$ref":"bytes.json"},"arguments":{"type":"array","items":{"$ref":"bytes.json"}}},"required":[],"additionalProperties":false,"$id":"IeleCallRequest.json"};
 
-function validate1168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1174(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="IeleCallRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -21647,7 +21743,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "from") || (key0 === "to")) || (key0 === "gas")) || (key0 === "gasPrice")) || (key0 === "value")) || (key0 === "function")) || (key0 === "contractCode")) || (key0 === "arguments"))){
-validate1168.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1174.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -21706,7 +21802,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate1168.errors = vErrors;
+validate1174.errors = vErrors;
 return false;
 }
 else {
@@ -21765,7 +21861,7 @@ if(valid0){
 if(data.function !== undefined){
 const _errs10 = errors;
 if(typeof data.function !== "string"){
-validate1168.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1174.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -21806,7 +21902,7 @@ break;
 }
 }
 else {
-validate1168.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1174.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -21825,31 +21921,31 @@ var valid0 = true;
 }
 }
 else {
-validate1168.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1174.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1168.errors = vErrors;
+validate1174.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleCallCallParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1168(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1168.errors : vErrors.concat(validate1168.errors);
+if(!(validate1174(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1174.errors : vErrors.concat(validate1174.errors);
 errors = vErrors.length;
 }
-validate1167.errors = vErrors;
+validate1173.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleCallBlockParam = validate1178;
+export const validateIeleCallBlockParam = validate1184;
 const schema463 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateIeleCallBlockParam"};
 
-function validate1178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleCallBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21857,14 +21953,14 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate1178.errors = vErrors;
+validate1184.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleCallResult = validate1180;
+export const validateIeleCallResult = validate1186;
 const schema464 = {"type":"array","items":{"$ref":"bytes.json"},"$id":"validateIeleCallResult"};
 
-function validate1180(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleCallResult" */;
 let vErrors = null;
 let errors = 0;
@@ -21885,19 +21981,19 @@ break;
 }
 }
 else {
-validate1180.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1186.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate1180.errors = vErrors;
+validate1186.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleSendTransactionTransactionParam = validate1182;
+export const validateIeleSendTransactionTransactionParam = validate1188;
 const schema465 = {"$ref":"IeleTransactionRequest.json","$id":"validateIeleSendTransactionTransactionParam"};
 const schema466 = {"title":"IeleTransactionRequest","type":"object","description":"An IELE transaction for the node to sign with an unlocked account: give function (with its arguments) or contractCode. Absent gas, gasPrice and nonce are filled in as for eth_sendTransaction.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"nonce":{"$ref":"uint.json"},"function":{"type":"string"},"contractCode":{"$ref":"bytes.json"},"arguments":{"type":"array","items":{"$ref":"bytes.json"}}},"required":["from"],"additionalProperties":false,"$id":"IeleTransactionRequest.json"};
 
-function validate1183(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="IeleTransactionRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -21905,14 +22001,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.from === undefined) && (missing0 = "from")){
-validate1183.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1189.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema466.properties, key0))){
-validate1183.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1189.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -21971,7 +22067,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate1183.errors = vErrors;
+validate1189.errors = vErrors;
 return false;
 }
 else {
@@ -22042,7 +22138,7 @@ if(valid0){
 if(data.function !== undefined){
 const _errs11 = errors;
 if(typeof data.function !== "string"){
-validate1183.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1189.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -22083,7 +22179,7 @@ break;
 }
 }
 else {
-validate1183.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1189.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -22104,31 +22200,31 @@ var valid0 = true;
 }
 }
 else {
-validate1183.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1189.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1183.errors = vErrors;
+validate1189.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleSendTransactionTransactionParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1183(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1183.errors : vErrors.concat(validate1183.errors);
+if(!(validate1189(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1189.errors : vErrors.concat(validate1189.errors);
 errors = vErrors.length;
 }
-validate1182.errors = vErrors;
+validate1188.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleSendTransactionResult = validate1194;
+export const validateIeleSendTransactionResult = validate1200;
 const schema467 = {"$ref":"hash32.json","$id":"validateIeleSendTransactionResult"};
 
-function validate1194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1200(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleSendTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -22136,15 +22232,15 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate1194.errors = vErrors;
+validate1200.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMcpInitializeRequestParam = validate1196;
+export const validateMcpInitializeRequestParam = validate1202;
 const schema468 = {"$ref":"McpInitializeRequest.json","$id":"validateMcpInitializeRequestParam"};
 const schema469 = {"title":"McpInitializeRequest","type":"object","description":"An MCP initialize request object (optional; its content is only informative: the server always answers with the one protocol version it speaks).","properties":{"protocolVersion":{"type":"string"},"capabilities":{"type":"object"},"clientInfo":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name"],"additionalProperties":true}},"required":[],"additionalProperties":true,"$id":"McpInitializeRequest.json"};
 
-function validate1197(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpInitializeRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22153,7 +22249,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.protocolVersion !== undefined){
 const _errs2 = errors;
 if(typeof data.protocolVersion !== "string"){
-validate1197.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1203.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -22166,7 +22262,7 @@ if(data.capabilities !== undefined){
 let data1 = data.capabilities;
 const _errs4 = errors;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
-validate1197.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1203.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -22182,14 +22278,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing0;
 if((data2.name === undefined) && (missing0 = "name")){
-validate1197.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1203.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data2.name !== undefined){
 const _errs9 = errors;
 if(typeof data2.name !== "string"){
-validate1197.errors = [{instancePath:instancePath+"/clientInfo/name",schemaPath:"#/properties/clientInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1203.errors = [{instancePath:instancePath+"/clientInfo/name",schemaPath:"#/properties/clientInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -22201,7 +22297,7 @@ if(valid1){
 if(data2.version !== undefined){
 const _errs11 = errors;
 if(typeof data2.version !== "string"){
-validate1197.errors = [{instancePath:instancePath+"/clientInfo/version",schemaPath:"#/properties/clientInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1203.errors = [{instancePath:instancePath+"/clientInfo/version",schemaPath:"#/properties/clientInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -22213,304 +22309,11 @@ var valid1 = true;
 }
 }
 else {
-validate1197.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1203.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-else {
-validate1197.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate1197.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate1196(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateMcpInitializeRequestParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate1197(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1197.errors : vErrors.concat(validate1197.errors);
-errors = vErrors.length;
-}
-validate1196.errors = vErrors;
-return errors === 0;
-}
-
-export const validateMcpInitializeResult = validate1199;
-const schema470 = {"$ref":"McpInitializeResult.json","$id":"validateMcpInitializeResult"};
-const schema471 = {"title":"McpInitializeResult","type":"object","description":"The server's MCP identity: protocol version 2024-11-05 and the three capabilities it offers (tools, resources, prompts; no list-change notifications, no subscriptions).","properties":{"protocolVersion":{"type":"string","const":"2024-11-05"},"capabilities":{"type":"object","properties":{"tools":{"type":"object"},"resources":{"type":"object"},"prompts":{"type":"object"}},"required":["tools","resources","prompts"],"additionalProperties":false},"serverInfo":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"additionalProperties":false},"instructions":{"type":"string","description":"How to use this server, for the model."}},"required":["protocolVersion","capabilities","serverInfo"],"additionalProperties":false,"$id":"McpInitializeResult.json"};
-
-function validate1200(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="McpInitializeResult.json" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.protocolVersion === undefined) && (missing0 = "protocolVersion")) || ((data.capabilities === undefined) && (missing0 = "capabilities"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
-validate1200.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((key0 === "protocolVersion") || (key0 === "capabilities")) || (key0 === "serverInfo")) || (key0 === "instructions"))){
-validate1200.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.protocolVersion !== undefined){
-let data0 = data.protocolVersion;
-const _errs2 = errors;
-if(typeof data0 !== "string"){
-validate1200.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("2024-11-05" !== data0){
-validate1200.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/const",keyword:"const",params:{allowedValue: "2024-11-05"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.capabilities !== undefined){
-let data1 = data.capabilities;
-const _errs4 = errors;
-if(errors === _errs4){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-let missing1;
-if((((data1.tools === undefined) && (missing1 = "tools")) || ((data1.resources === undefined) && (missing1 = "resources"))) || ((data1.prompts === undefined) && (missing1 = "prompts"))){
-validate1200.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs6 = errors;
-for(const key1 in data1){
-if(!(((key1 === "tools") || (key1 === "resources")) || (key1 === "prompts"))){
-validate1200.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs6 === errors){
-if(data1.tools !== undefined){
-let data2 = data1.tools;
-const _errs7 = errors;
-if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-validate1200.errors = [{instancePath:instancePath+"/capabilities/tools",schemaPath:"#/properties/capabilities/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-var valid1 = _errs7 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1.resources !== undefined){
-let data3 = data1.resources;
-const _errs9 = errors;
-if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
-validate1200.errors = [{instancePath:instancePath+"/capabilities/resources",schemaPath:"#/properties/capabilities/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-var valid1 = _errs9 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1.prompts !== undefined){
-let data4 = data1.prompts;
-const _errs11 = errors;
-if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-validate1200.errors = [{instancePath:instancePath+"/capabilities/prompts",schemaPath:"#/properties/capabilities/properties/prompts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-var valid1 = _errs11 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate1200.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.serverInfo !== undefined){
-let data5 = data.serverInfo;
-const _errs13 = errors;
-if(errors === _errs13){
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-let missing2;
-if(((data5.name === undefined) && (missing2 = "name")) || ((data5.version === undefined) && (missing2 = "version"))){
-validate1200.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
-return false;
-}
-else {
-const _errs15 = errors;
-for(const key2 in data5){
-if(!((key2 === "name") || (key2 === "version"))){
-validate1200.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs15 === errors){
-if(data5.name !== undefined){
-const _errs16 = errors;
-if(typeof data5.name !== "string"){
-validate1200.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"#/properties/serverInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid2 = _errs16 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data5.version !== undefined){
-const _errs18 = errors;
-if(typeof data5.version !== "string"){
-validate1200.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"#/properties/serverInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid2 = _errs18 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
-}
-else {
-validate1200.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs13 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.instructions !== undefined){
-const _errs20 = errors;
-if(typeof data.instructions !== "string"){
-validate1200.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate1200.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate1200.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate1199(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateMcpInitializeResult" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate1200(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1200.errors : vErrors.concat(validate1200.errors);
-errors = vErrors.length;
-}
-validate1199.errors = vErrors;
-return errors === 0;
-}
-
-export const validatePromptsGetRequestParam = validate1202;
-const schema472 = {"$ref":"McpPromptGetRequest.json","$id":"validatePromptsGetRequestParam"};
-const schema473 = {"title":"McpPromptGetRequest","type":"object","description":"An object naming the prompt to render, e.g. {\"name\": \"mcp_node_health_check\"} (arguments optional, string values).","properties":{"name":{"type":"string"},"arguments":{"type":"object","additionalProperties":{"type":"string"}}},"required":["name"],"additionalProperties":true,"$id":"McpPromptGetRequest.json"};
-
-function validate1203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="McpPromptGetRequest.json" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.name === undefined) && (missing0 = "name")){
-validate1203.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.name !== undefined){
-const _errs2 = errors;
-if(typeof data.name !== "string"){
-validate1203.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.arguments !== undefined){
-let data1 = data.arguments;
-const _errs4 = errors;
-if(errors === _errs4){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-for(const key0 in data1){
-const _errs7 = errors;
-if(typeof data1[key0] !== "string"){
-validate1203.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid1 = _errs7 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-validate1203.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
@@ -22529,7 +22332,7 @@ return errors === 0;
 
 
 function validate1202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validatePromptsGetRequestParam" */;
+/*# sourceURL="validateMcpInitializeRequestParam" */;
 let vErrors = null;
 let errors = 0;
 if(!(validate1203(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -22540,12 +22343,305 @@ validate1202.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsGetResult = validate1205;
+export const validateMcpInitializeResult = validate1205;
+const schema470 = {"$ref":"McpInitializeResult.json","$id":"validateMcpInitializeResult"};
+const schema471 = {"title":"McpInitializeResult","type":"object","description":"The server's MCP identity: protocol version 2024-11-05 and the three capabilities it offers (tools, resources, prompts; no list-change notifications, no subscriptions).","properties":{"protocolVersion":{"type":"string","const":"2024-11-05"},"capabilities":{"type":"object","properties":{"tools":{"type":"object"},"resources":{"type":"object"},"prompts":{"type":"object"}},"required":["tools","resources","prompts"],"additionalProperties":false},"serverInfo":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"additionalProperties":false},"instructions":{"type":"string","description":"How to use this server, for the model."}},"required":["protocolVersion","capabilities","serverInfo"],"additionalProperties":false,"$id":"McpInitializeResult.json"};
+
+function validate1206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="McpInitializeResult.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.protocolVersion === undefined) && (missing0 = "protocolVersion")) || ((data.capabilities === undefined) && (missing0 = "capabilities"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
+validate1206.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "protocolVersion") || (key0 === "capabilities")) || (key0 === "serverInfo")) || (key0 === "instructions"))){
+validate1206.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.protocolVersion !== undefined){
+let data0 = data.protocolVersion;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+validate1206.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("2024-11-05" !== data0){
+validate1206.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/const",keyword:"const",params:{allowedValue: "2024-11-05"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.capabilities !== undefined){
+let data1 = data.capabilities;
+const _errs4 = errors;
+if(errors === _errs4){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+let missing1;
+if((((data1.tools === undefined) && (missing1 = "tools")) || ((data1.resources === undefined) && (missing1 = "resources"))) || ((data1.prompts === undefined) && (missing1 = "prompts"))){
+validate1206.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs6 = errors;
+for(const key1 in data1){
+if(!(((key1 === "tools") || (key1 === "resources")) || (key1 === "prompts"))){
+validate1206.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs6 === errors){
+if(data1.tools !== undefined){
+let data2 = data1.tools;
+const _errs7 = errors;
+if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
+validate1206.errors = [{instancePath:instancePath+"/capabilities/tools",schemaPath:"#/properties/capabilities/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.resources !== undefined){
+let data3 = data1.resources;
+const _errs9 = errors;
+if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
+validate1206.errors = [{instancePath:instancePath+"/capabilities/resources",schemaPath:"#/properties/capabilities/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.prompts !== undefined){
+let data4 = data1.prompts;
+const _errs11 = errors;
+if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
+validate1206.errors = [{instancePath:instancePath+"/capabilities/prompts",schemaPath:"#/properties/capabilities/properties/prompts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate1206.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.serverInfo !== undefined){
+let data5 = data.serverInfo;
+const _errs13 = errors;
+if(errors === _errs13){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+let missing2;
+if(((data5.name === undefined) && (missing2 = "name")) || ((data5.version === undefined) && (missing2 = "version"))){
+validate1206.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+const _errs15 = errors;
+for(const key2 in data5){
+if(!((key2 === "name") || (key2 === "version"))){
+validate1206.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs15 === errors){
+if(data5.name !== undefined){
+const _errs16 = errors;
+if(typeof data5.name !== "string"){
+validate1206.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"#/properties/serverInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid2 = _errs16 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data5.version !== undefined){
+const _errs18 = errors;
+if(typeof data5.version !== "string"){
+validate1206.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"#/properties/serverInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid2 = _errs18 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+else {
+validate1206.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.instructions !== undefined){
+const _errs20 = errors;
+if(typeof data.instructions !== "string"){
+validate1206.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate1206.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1206.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate1205(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateMcpInitializeResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1206(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1206.errors : vErrors.concat(validate1206.errors);
+errors = vErrors.length;
+}
+validate1205.errors = vErrors;
+return errors === 0;
+}
+
+export const validatePromptsGetRequestParam = validate1208;
+const schema472 = {"$ref":"McpPromptGetRequest.json","$id":"validatePromptsGetRequestParam"};
+const schema473 = {"title":"McpPromptGetRequest","type":"object","description":"An object naming the prompt to render, e.g. {\"name\": \"mcp_node_health_check\"} (arguments optional, string values).","properties":{"name":{"type":"string"},"arguments":{"type":"object","additionalProperties":{"type":"string"}}},"required":["name"],"additionalProperties":true,"$id":"McpPromptGetRequest.json"};
+
+function validate1209(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="McpPromptGetRequest.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.name === undefined) && (missing0 = "name")){
+validate1209.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.name !== undefined){
+const _errs2 = errors;
+if(typeof data.name !== "string"){
+validate1209.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.arguments !== undefined){
+let data1 = data.arguments;
+const _errs4 = errors;
+if(errors === _errs4){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+for(const key0 in data1){
+const _errs7 = errors;
+if(typeof data1[key0] !== "string"){
+validate1209.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs7 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate1209.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate1209.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1209.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate1208(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validatePromptsGetRequestParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1209(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1209.errors : vErrors.concat(validate1209.errors);
+errors = vErrors.length;
+}
+validate1208.errors = vErrors;
+return errors === 0;
+}
+
+export const validatePromptsGetResult = validate1211;
 const schema474 = {"$ref":"McpPromptGetResult.json","$id":"validatePromptsGetResult"};
 const schema475 = {"title":"McpPromptGetResult","type":"object","description":"The rendered prompt: a description and the messages to hand to the model.","properties":{"description":{"type":"string"},"messages":{"type":"array","items":{"type":"object","properties":{"role":{"type":"string","enum":["user","assistant"]},"content":{"$ref":"McpTextContent.json"}},"required":["role","content"],"additionalProperties":false}}},"required":["description","messages"],"additionalProperties":false,"$id":"McpPromptGetResult.json"};
 const schema476 = {"title":"McpTextContent","type":"object","description":"MCP text content.","properties":{"type":{"type":"string","const":"text"},"text":{"type":"string"}},"required":["type","text"],"additionalProperties":false,"$id":"McpTextContent.json"};
 
-function validate1207(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1213(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpTextContent.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22553,14 +22649,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.text === undefined) && (missing0 = "text"))){
-validate1207.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1213.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "type") || (key0 === "text"))){
-validate1207.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1213.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -22570,11 +22666,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate1207.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1213.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("text" !== data0){
-validate1207.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"}];
+validate1213.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -22586,7 +22682,7 @@ if(valid0){
 if(data.text !== undefined){
 const _errs4 = errors;
 if(typeof data.text !== "string"){
-validate1207.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1213.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -22599,16 +22695,16 @@ var valid0 = true;
 }
 }
 else {
-validate1207.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1213.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1207.errors = vErrors;
+validate1213.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1212(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPromptGetResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22616,14 +22712,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.description === undefined) && (missing0 = "description")) || ((data.messages === undefined) && (missing0 = "messages"))){
-validate1206.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1212.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "description") || (key0 === "messages"))){
-validate1206.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1212.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -22632,7 +22728,7 @@ if(_errs1 === errors){
 if(data.description !== undefined){
 const _errs2 = errors;
 if(typeof data.description !== "string"){
-validate1206.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1212.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -22655,14 +22751,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if(((data2.role === undefined) && (missing1 = "role")) || ((data2.content === undefined) && (missing1 = "content"))){
-validate1206.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1212.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs8 = errors;
 for(const key1 in data2){
 if(!((key1 === "role") || (key1 === "content"))){
-validate1206.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1212.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -22672,11 +22768,11 @@ if(data2.role !== undefined){
 let data3 = data2.role;
 const _errs9 = errors;
 if(typeof data3 !== "string"){
-validate1206.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1212.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data3 === "user") || (data3 === "assistant"))){
-validate1206.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema475.properties.messages.items.properties.role.enum},message:"must be equal to one of the allowed values"}];
+validate1212.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema475.properties.messages.items.properties.role.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -22687,8 +22783,8 @@ var valid2 = true;
 if(valid2){
 if(data2.content !== undefined){
 const _errs11 = errors;
-if(!(validate1207(data2.content, {instancePath:instancePath+"/messages/" + i0+"/content",parentData:data2,parentDataProperty:"content",rootData}))){
-vErrors = vErrors === null ? validate1207.errors : vErrors.concat(validate1207.errors);
+if(!(validate1213(data2.content, {instancePath:instancePath+"/messages/" + i0+"/content",parentData:data2,parentDataProperty:"content",rootData}))){
+vErrors = vErrors === null ? validate1213.errors : vErrors.concat(validate1213.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs11 === errors;
@@ -22701,7 +22797,7 @@ var valid2 = true;
 }
 }
 else {
-validate1206.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1212.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -22712,7 +22808,7 @@ break;
 }
 }
 else {
-validate1206.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1212.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -22726,32 +22822,32 @@ var valid0 = true;
 }
 }
 else {
-validate1206.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1212.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1206.errors = vErrors;
+validate1212.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1205(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1211(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePromptsGetResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1206(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1206.errors : vErrors.concat(validate1206.errors);
+if(!(validate1212(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1212.errors : vErrors.concat(validate1212.errors);
 errors = vErrors.length;
 }
-validate1205.errors = vErrors;
+validate1211.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsListRequestParam = validate1210;
+export const validatePromptsListRequestParam = validate1216;
 const schema477 = {"$ref":"McpListRequest.json","$id":"validatePromptsListRequestParam"};
 const schema478 = {"title":"McpListRequest","type":"object","description":"An MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored).","properties":{"cursor":{"type":"string"}},"required":[],"additionalProperties":true,"$id":"McpListRequest.json"};
 
-function validate1211(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpListRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22759,39 +22855,39 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.cursor !== undefined){
 if(typeof data.cursor !== "string"){
-validate1211.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1217.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 else {
-validate1211.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1217.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1211.errors = vErrors;
+validate1217.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1216(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePromptsListRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1211(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1211.errors : vErrors.concat(validate1211.errors);
+if(!(validate1217(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1217.errors : vErrors.concat(validate1217.errors);
 errors = vErrors.length;
 }
-validate1210.errors = vErrors;
+validate1216.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsListResult = validate1213;
+export const validatePromptsListResult = validate1219;
 const schema479 = {"$ref":"McpPromptList.json","$id":"validatePromptsListResult"};
 const schema480 = {"title":"McpPromptList","type":"object","description":"The prompts of this server. nextCursor is never set (no paging).","properties":{"prompts":{"type":"array","items":{"$ref":"McpPrompt.json"}},"nextCursor":{"type":"string"}},"required":["prompts"],"additionalProperties":false,"$id":"McpPromptList.json"};
 const schema481 = {"title":"McpPrompt","type":"object","description":"An MCP prompt template. None of this server's prompts takes arguments, so arguments is omitted.","properties":{"name":{"type":"string"},"description":{"type":"string"},"arguments":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"},"required":{"type":"boolean"}},"required":["name"],"additionalProperties":false}}},"required":["name","description"],"additionalProperties":false,"$id":"McpPrompt.json"};
 
-function validate1215(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1221(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPrompt.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22799,14 +22895,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) && (missing0 = "name")) || ((data.description === undefined) && (missing0 = "description"))){
-validate1215.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1221.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "name") || (key0 === "description")) || (key0 === "arguments"))){
-validate1215.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1221.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -22815,7 +22911,7 @@ if(_errs1 === errors){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate1215.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1221.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -22827,7 +22923,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate1215.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1221.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -22850,14 +22946,14 @@ if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if((data3.name === undefined) && (missing1 = "name")){
-validate1215.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1221.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs10 = errors;
 for(const key1 in data3){
 if(!(((key1 === "name") || (key1 === "description")) || (key1 === "required"))){
-validate1215.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1221.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -22866,7 +22962,7 @@ if(_errs10 === errors){
 if(data3.name !== undefined){
 const _errs11 = errors;
 if(typeof data3.name !== "string"){
-validate1215.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"#/properties/arguments/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1221.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"#/properties/arguments/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -22878,7 +22974,7 @@ if(valid2){
 if(data3.description !== undefined){
 const _errs13 = errors;
 if(typeof data3.description !== "string"){
-validate1215.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"#/properties/arguments/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1221.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"#/properties/arguments/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -22890,7 +22986,7 @@ if(valid2){
 if(data3.required !== undefined){
 const _errs15 = errors;
 if(typeof data3.required !== "boolean"){
-validate1215.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"#/properties/arguments/items/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1221.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"#/properties/arguments/items/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -22904,7 +23000,7 @@ var valid2 = true;
 }
 }
 else {
-validate1215.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1221.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -22915,7 +23011,7 @@ break;
 }
 }
 else {
-validate1215.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1221.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -22924,274 +23020,6 @@ var valid0 = _errs6 === errors;
 else {
 var valid0 = true;
 }
-}
-}
-}
-}
-}
-else {
-validate1215.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate1215.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate1214(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="McpPromptList.json" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.prompts === undefined) && (missing0 = "prompts")){
-validate1214.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((key0 === "prompts") || (key0 === "nextCursor"))){
-validate1214.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.prompts !== undefined){
-let data0 = data.prompts;
-const _errs2 = errors;
-if(errors === _errs2){
-if(Array.isArray(data0)){
-var valid1 = true;
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-const _errs4 = errors;
-if(!(validate1215(data0[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate1215.errors : vErrors.concat(validate1215.errors);
-errors = vErrors.length;
-}
-var valid1 = _errs4 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-validate1214.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.nextCursor !== undefined){
-const _errs5 = errors;
-if(typeof data.nextCursor !== "string"){
-validate1214.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate1214.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate1214.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate1213(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validatePromptsListResult" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate1214(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1214.errors : vErrors.concat(validate1214.errors);
-errors = vErrors.length;
-}
-validate1213.errors = vErrors;
-return errors === 0;
-}
-
-export const validateResourcesListRequestParam = validate1218;
-const schema482 = {"$ref":"McpListRequest.json","$id":"validateResourcesListRequestParam"};
-
-function validate1218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateResourcesListRequestParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate1211(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1211.errors : vErrors.concat(validate1211.errors);
-errors = vErrors.length;
-}
-validate1218.errors = vErrors;
-return errors === 0;
-}
-
-export const validateResourcesListResult = validate1220;
-const schema483 = {"$ref":"McpResourceList.json","$id":"validateResourcesListResult"};
-const schema484 = {"title":"McpResourceList","type":"object","description":"The resources of this server. nextCursor is never set (no paging).","properties":{"resources":{"type":"array","items":{"$ref":"McpResource.json"}},"nextCursor":{"type":"string"}},"required":["resources"],"additionalProperties":false,"$id":"McpResourceList.json"};
-const schema485 = {"title":"McpResource","type":"object","description":"An MCP resource: a JSON document identified by an svc:// URI.","properties":{"uri":{"type":"string"},"name":{"type":"string"},"description":{"type":"string"},"mimeType":{"type":"string"}},"required":["uri","name","description","mimeType"],"additionalProperties":false,"$id":"McpResource.json"};
-
-function validate1222(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="McpResource.json" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.uri === undefined) && (missing0 = "uri")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.description === undefined) && (missing0 = "description"))) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
-validate1222.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((key0 === "uri") || (key0 === "name")) || (key0 === "description")) || (key0 === "mimeType"))){
-validate1222.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.uri !== undefined){
-const _errs2 = errors;
-if(typeof data.uri !== "string"){
-validate1222.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.name !== undefined){
-const _errs4 = errors;
-if(typeof data.name !== "string"){
-validate1222.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.description !== undefined){
-const _errs6 = errors;
-if(typeof data.description !== "string"){
-validate1222.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.mimeType !== undefined){
-const _errs8 = errors;
-if(typeof data.mimeType !== "string"){
-validate1222.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate1222.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate1222.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate1221(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="McpResourceList.json" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.resources === undefined) && (missing0 = "resources")){
-validate1221.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((key0 === "resources") || (key0 === "nextCursor"))){
-validate1221.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.resources !== undefined){
-let data0 = data.resources;
-const _errs2 = errors;
-if(errors === _errs2){
-if(Array.isArray(data0)){
-var valid1 = true;
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-const _errs4 = errors;
-if(!(validate1222(data0[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate1222.errors : vErrors.concat(validate1222.errors);
-errors = vErrors.length;
-}
-var valid1 = _errs4 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-validate1221.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.nextCursor !== undefined){
-const _errs5 = errors;
-if(typeof data.nextCursor !== "string"){
-validate1221.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -23208,22 +23036,290 @@ return errors === 0;
 
 
 function validate1220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateResourcesListResult" */;
+/*# sourceURL="McpPromptList.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1221(data, {instancePath,parentData,parentDataProperty,rootData}))){
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.prompts === undefined) && (missing0 = "prompts")){
+validate1220.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "prompts") || (key0 === "nextCursor"))){
+validate1220.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.prompts !== undefined){
+let data0 = data.prompts;
+const _errs2 = errors;
+if(errors === _errs2){
+if(Array.isArray(data0)){
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+const _errs4 = errors;
+if(!(validate1221(data0[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate1221.errors : vErrors.concat(validate1221.errors);
 errors = vErrors.length;
+}
+var valid1 = _errs4 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate1220.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nextCursor !== undefined){
+const _errs5 = errors;
+if(typeof data.nextCursor !== "string"){
+validate1220.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate1220.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
 }
 validate1220.errors = vErrors;
 return errors === 0;
 }
 
-export const validateResourcesReadRequestParam = validate1225;
+
+function validate1219(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validatePromptsListResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1220(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1220.errors : vErrors.concat(validate1220.errors);
+errors = vErrors.length;
+}
+validate1219.errors = vErrors;
+return errors === 0;
+}
+
+export const validateResourcesListRequestParam = validate1224;
+const schema482 = {"$ref":"McpListRequest.json","$id":"validateResourcesListRequestParam"};
+
+function validate1224(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateResourcesListRequestParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1217(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1217.errors : vErrors.concat(validate1217.errors);
+errors = vErrors.length;
+}
+validate1224.errors = vErrors;
+return errors === 0;
+}
+
+export const validateResourcesListResult = validate1226;
+const schema483 = {"$ref":"McpResourceList.json","$id":"validateResourcesListResult"};
+const schema484 = {"title":"McpResourceList","type":"object","description":"The resources of this server. nextCursor is never set (no paging).","properties":{"resources":{"type":"array","items":{"$ref":"McpResource.json"}},"nextCursor":{"type":"string"}},"required":["resources"],"additionalProperties":false,"$id":"McpResourceList.json"};
+const schema485 = {"title":"McpResource","type":"object","description":"An MCP resource: a JSON document identified by an svc:// URI.","properties":{"uri":{"type":"string"},"name":{"type":"string"},"description":{"type":"string"},"mimeType":{"type":"string"}},"required":["uri","name","description","mimeType"],"additionalProperties":false,"$id":"McpResource.json"};
+
+function validate1228(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="McpResource.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.uri === undefined) && (missing0 = "uri")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.description === undefined) && (missing0 = "description"))) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
+validate1228.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "uri") || (key0 === "name")) || (key0 === "description")) || (key0 === "mimeType"))){
+validate1228.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.uri !== undefined){
+const _errs2 = errors;
+if(typeof data.uri !== "string"){
+validate1228.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+const _errs4 = errors;
+if(typeof data.name !== "string"){
+validate1228.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+const _errs6 = errors;
+if(typeof data.description !== "string"){
+validate1228.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mimeType !== undefined){
+const _errs8 = errors;
+if(typeof data.mimeType !== "string"){
+validate1228.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate1228.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1228.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate1227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="McpResourceList.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.resources === undefined) && (missing0 = "resources")){
+validate1227.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "resources") || (key0 === "nextCursor"))){
+validate1227.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.resources !== undefined){
+let data0 = data.resources;
+const _errs2 = errors;
+if(errors === _errs2){
+if(Array.isArray(data0)){
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+const _errs4 = errors;
+if(!(validate1228(data0[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1228.errors : vErrors.concat(validate1228.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs4 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate1227.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nextCursor !== undefined){
+const _errs5 = errors;
+if(typeof data.nextCursor !== "string"){
+validate1227.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate1227.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1227.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate1226(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateResourcesListResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1227(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1227.errors : vErrors.concat(validate1227.errors);
+errors = vErrors.length;
+}
+validate1226.errors = vErrors;
+return errors === 0;
+}
+
+export const validateResourcesReadRequestParam = validate1231;
 const schema486 = {"$ref":"McpResourceReadRequest.json","$id":"validateResourcesReadRequestParam"};
 const schema487 = {"title":"McpResourceReadRequest","type":"object","description":"An object naming the resource to read, e.g. {\"uri\": \"svc://node/status\"}.","properties":{"uri":{"type":"string"}},"required":["uri"],"additionalProperties":true,"$id":"McpResourceReadRequest.json"};
 
-function validate1226(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1232(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpResourceReadRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23231,45 +23327,45 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.uri === undefined) && (missing0 = "uri")){
-validate1226.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1232.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.uri !== undefined){
 if(typeof data.uri !== "string"){
-validate1226.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1232.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 }
 else {
-validate1226.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1232.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1226.errors = vErrors;
+validate1232.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1225(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1231(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateResourcesReadRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1226(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1226.errors : vErrors.concat(validate1226.errors);
+if(!(validate1232(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1232.errors : vErrors.concat(validate1232.errors);
 errors = vErrors.length;
 }
-validate1225.errors = vErrors;
+validate1231.errors = vErrors;
 return errors === 0;
 }
 
-export const validateResourcesReadResult = validate1228;
+export const validateResourcesReadResult = validate1234;
 const schema488 = {"$ref":"McpResourceReadResult.json","$id":"validateResourcesReadResult"};
 const schema489 = {"title":"McpResourceReadResult","type":"object","description":"The resource content: one entry whose text is the JSON document serialised as a string.","properties":{"contents":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string"},"mimeType":{"type":"string"},"text":{"type":"string"}},"required":["uri","mimeType","text"],"additionalProperties":false}}},"required":["contents"],"additionalProperties":false,"$id":"McpResourceReadResult.json"};
 
-function validate1229(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1235(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpResourceReadResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23277,14 +23373,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.contents === undefined) && (missing0 = "contents")){
-validate1229.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1235.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "contents")){
-validate1229.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1235.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23304,14 +23400,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.uri === undefined) && (missing1 = "uri")) || ((data1.mimeType === undefined) && (missing1 = "mimeType"))) || ((data1.text === undefined) && (missing1 = "text"))){
-validate1229.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1235.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs6 = errors;
 for(const key1 in data1){
 if(!(((key1 === "uri") || (key1 === "mimeType")) || (key1 === "text"))){
-validate1229.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1235.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23320,7 +23416,7 @@ if(_errs6 === errors){
 if(data1.uri !== undefined){
 const _errs7 = errors;
 if(typeof data1.uri !== "string"){
-validate1229.errors = [{instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"#/properties/contents/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1235.errors = [{instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"#/properties/contents/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs7 === errors;
@@ -23332,7 +23428,7 @@ if(valid2){
 if(data1.mimeType !== undefined){
 const _errs9 = errors;
 if(typeof data1.mimeType !== "string"){
-validate1229.errors = [{instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"#/properties/contents/items/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1235.errors = [{instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"#/properties/contents/items/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -23344,7 +23440,7 @@ if(valid2){
 if(data1.text !== undefined){
 const _errs11 = errors;
 if(typeof data1.text !== "string"){
-validate1229.errors = [{instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"#/properties/contents/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1235.errors = [{instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"#/properties/contents/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -23358,7 +23454,7 @@ var valid2 = true;
 }
 }
 else {
-validate1229.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1235.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -23369,7 +23465,7 @@ break;
 }
 }
 else {
-validate1229.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1235.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -23378,32 +23474,32 @@ return false;
 }
 }
 else {
-validate1229.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1235.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1229.errors = vErrors;
+validate1235.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1228(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateResourcesReadResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1229(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1229.errors : vErrors.concat(validate1229.errors);
+if(!(validate1235(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1235.errors : vErrors.concat(validate1235.errors);
 errors = vErrors.length;
 }
-validate1228.errors = vErrors;
+validate1234.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsCallRequestParam = validate1231;
+export const validateToolsCallRequestParam = validate1237;
 const schema490 = {"$ref":"McpToolCallRequest.json","$id":"validateToolsCallRequestParam"};
 const schema491 = {"title":"McpToolCallRequest","type":"object","description":"An object naming the tool to run, e.g. {\"name\": \"mcp_node_status\", \"arguments\": {}} (arguments optional).","properties":{"name":{"type":"string"},"arguments":{"type":"object"}},"required":["name"],"additionalProperties":true,"$id":"McpToolCallRequest.json"};
 
-function validate1232(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1238(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpToolCallRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23411,14 +23507,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.name === undefined) && (missing0 = "name")){
-validate1232.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1238.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate1232.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1238.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -23431,7 +23527,7 @@ if(data.arguments !== undefined){
 let data1 = data.arguments;
 const _errs4 = errors;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
-validate1232.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1238.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -23443,33 +23539,33 @@ var valid0 = true;
 }
 }
 else {
-validate1232.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1238.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1232.errors = vErrors;
+validate1238.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1231(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1237(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsCallRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1232(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1232.errors : vErrors.concat(validate1232.errors);
+if(!(validate1238(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1238.errors : vErrors.concat(validate1238.errors);
 errors = vErrors.length;
 }
-validate1231.errors = vErrors;
+validate1237.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsCallResult = validate1234;
+export const validateToolsCallResult = validate1240;
 const schema492 = {"$ref":"McpToolCallResult.json","$id":"validateToolsCallResult"};
 const schema493 = {"title":"McpToolCallResult","type":"object","description":"The tool's output: its report as text, and the same figures as structuredContent (a JSON object in the tool's outputSchema shape). isError is true when the tool ran but failed (the text then starts with \"Error:\" and there is no structuredContent), per MCP: a failing tool is a result, not a JSON-RPC error.","properties":{"content":{"type":"array","items":{"$ref":"McpTextContent.json"}},"structuredContent":{"oneOf":[{"$ref":"McpNodeStatus.json"},{"$ref":"McpNodeInfo.json"},{"$ref":"McpBlockchainInfo.json"},{"$ref":"McpSyncStatus.json"},{"$ref":"McpPeerList.json"}]},"isError":{"type":"boolean"}},"required":["content"],"additionalProperties":false,"$id":"McpToolCallResult.json"};
 const schema494 = {"title":"McpNodeStatus","type":"object","description":"The node at the time of the call: structuredContent of the tool mcp_node_status and the content of the resource svc://node/status. syncState: syncing (catching up with a peer: startBlock, currentBlock and targetBlock are present), synced (peering runs and no peer is ahead), not_syncing (peering is off).","properties":{"running":{"type":"boolean","const":true},"syncing":{"type":"boolean"},"syncState":{"type":"string","enum":["syncing","synced","not_syncing"]},"startBlock":{"type":"integer","minimum":0,"description":"Where the running sync started (only while syncing)."},"currentBlock":{"type":"integer","minimum":0,"description":"The block the sync is at (only while syncing)."},"targetBlock":{"type":"integer","minimum":0,"description":"The best peer's head (only while syncing)."},"bestBlock":{"type":"integer","minimum":0,"description":"Number of the head block (eth_blockNumber)."},"peerCount":{"type":"integer","minimum":0,"description":"Every connection in the peer table, whatever its state (net_listPeers length)."},"handshakedPeers":{"type":"integer","minimum":0,"description":"Peers past the eth handshake (net_peerCount)."},"peering":{"type":"boolean","description":"Whether devp2p peering runs (false with --no-p2p and in test mode)."},"networkId":{"type":"integer","minimum":0,"description":"devp2p network id."},"chainId":{"type":"integer","minimum":0,"description":"EIP-155 chain id (eth_chainId)."}},"required":["running","syncing","syncState","bestBlock","peerCount","handshakedPeers","peering","networkId","chainId"],"additionalProperties":false,"$id":"McpNodeStatus.json"};
 
-function validate1237(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpNodeStatus.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23477,14 +23573,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((data.running === undefined) && (missing0 = "running")) || ((data.syncing === undefined) && (missing0 = "syncing"))) || ((data.syncState === undefined) && (missing0 = "syncState"))) || ((data.bestBlock === undefined) && (missing0 = "bestBlock"))) || ((data.peerCount === undefined) && (missing0 = "peerCount"))) || ((data.handshakedPeers === undefined) && (missing0 = "handshakedPeers"))) || ((data.peering === undefined) && (missing0 = "peering"))) || ((data.networkId === undefined) && (missing0 = "networkId"))) || ((data.chainId === undefined) && (missing0 = "chainId"))){
-validate1237.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1243.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema494.properties, key0))){
-validate1237.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1243.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23494,11 +23590,11 @@ if(data.running !== undefined){
 let data0 = data.running;
 const _errs2 = errors;
 if(typeof data0 !== "boolean"){
-validate1237.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1243.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 if(true !== data0){
-validate1237.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"}];
+validate1243.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -23510,7 +23606,7 @@ if(valid0){
 if(data.syncing !== undefined){
 const _errs4 = errors;
 if(typeof data.syncing !== "boolean"){
-validate1237.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1243.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -23523,11 +23619,11 @@ if(data.syncState !== undefined){
 let data2 = data.syncState;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate1237.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1243.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data2 === "syncing") || (data2 === "synced")) || (data2 === "not_syncing"))){
-validate1237.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/enum",keyword:"enum",params:{allowedValues: schema494.properties.syncState.enum},message:"must be equal to one of the allowed values"}];
+validate1243.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/enum",keyword:"enum",params:{allowedValues: schema494.properties.syncState.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -23540,13 +23636,13 @@ if(data.startBlock !== undefined){
 let data3 = data.startBlock;
 const _errs8 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate1237.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1243.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-validate1237.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1243.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -23561,13 +23657,13 @@ if(data.currentBlock !== undefined){
 let data4 = data.currentBlock;
 const _errs10 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate1237.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1243.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate1237.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1243.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -23582,13 +23678,13 @@ if(data.targetBlock !== undefined){
 let data5 = data.targetBlock;
 const _errs12 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-validate1237.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1243.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data5 == "number"){
 if(data5 < 0 || isNaN(data5)){
-validate1237.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1243.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -23603,13 +23699,13 @@ if(data.bestBlock !== undefined){
 let data6 = data.bestBlock;
 const _errs14 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate1237.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1243.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs14){
 if(typeof data6 == "number"){
 if(data6 < 0 || isNaN(data6)){
-validate1237.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1243.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -23624,13 +23720,13 @@ if(data.peerCount !== undefined){
 let data7 = data.peerCount;
 const _errs16 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate1237.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1243.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 == "number"){
 if(data7 < 0 || isNaN(data7)){
-validate1237.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1243.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -23645,13 +23741,13 @@ if(data.handshakedPeers !== undefined){
 let data8 = data.handshakedPeers;
 const _errs18 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-validate1237.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1243.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs18){
 if(typeof data8 == "number"){
 if(data8 < 0 || isNaN(data8)){
-validate1237.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1243.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -23665,7 +23761,7 @@ if(valid0){
 if(data.peering !== undefined){
 const _errs20 = errors;
 if(typeof data.peering !== "boolean"){
-validate1237.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1243.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -23678,13 +23774,13 @@ if(data.networkId !== undefined){
 let data10 = data.networkId;
 const _errs22 = errors;
 if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
-validate1237.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1243.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs22){
 if(typeof data10 == "number"){
 if(data10 < 0 || isNaN(data10)){
-validate1237.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1243.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -23699,13 +23795,13 @@ if(data.chainId !== undefined){
 let data11 = data.chainId;
 const _errs24 = errors;
 if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-validate1237.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1243.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs24){
 if(typeof data11 == "number"){
 if(data11 < 0 || isNaN(data11)){
-validate1237.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1243.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -23730,17 +23826,17 @@ var valid0 = true;
 }
 }
 else {
-validate1237.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1243.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1237.errors = vErrors;
+validate1243.errors = vErrors;
 return errors === 0;
 }
 
 const schema495 = {"title":"McpNodeInfo","type":"object","description":"Who the node is: structuredContent of the tool mcp_node_info.","properties":{"name":{"type":"string","const":"svc-node"},"version":{"type":"string","description":"The package version."},"clientVersion":{"type":"string","description":"What web3_clientVersion answers."},"runtime":{"type":"string","description":"The JavaScript runtime, e.g. Node.js v20.19.5."},"network":{"type":"string","enum":["dev","mordor","etc"]},"networkName":{"type":"string","description":"ETC Mainnet, Mordor Testnet or Dev chain; Chain <id> for a test-mode chain."},"chainId":{"type":"integer","minimum":0},"networkId":{"type":"integer","minimum":0},"enode":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}],"description":"Our enode URL; null when peering is off."},"p2pPort":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}],"description":"The devp2p TCP port listened on; null when peering is off."},"apis":{"type":"array","items":{"type":"string"},"description":"Enabled JSON-RPC namespaces."},"startedAt":{"type":"string","description":"When the node started (ISO 8601, UTC)."},"uptimeSeconds":{"type":"integer","minimum":0}},"required":["name","version","clientVersion","runtime","network","networkName","chainId","networkId","enode","p2pPort","apis","startedAt","uptimeSeconds"],"additionalProperties":false,"$id":"McpNodeInfo.json"};
 
-function validate1239(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpNodeInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23748,14 +23844,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))) || ((data.clientVersion === undefined) && (missing0 = "clientVersion"))) || ((data.runtime === undefined) && (missing0 = "runtime"))) || ((data.network === undefined) && (missing0 = "network"))) || ((data.networkName === undefined) && (missing0 = "networkName"))) || ((data.chainId === undefined) && (missing0 = "chainId"))) || ((data.networkId === undefined) && (missing0 = "networkId"))) || ((data.enode === undefined) && (missing0 = "enode"))) || ((data.p2pPort === undefined) && (missing0 = "p2pPort"))) || ((data.apis === undefined) && (missing0 = "apis"))) || ((data.startedAt === undefined) && (missing0 = "startedAt"))) || ((data.uptimeSeconds === undefined) && (missing0 = "uptimeSeconds"))){
-validate1239.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1245.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema495.properties, key0))){
-validate1239.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1245.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23765,11 +23861,11 @@ if(data.name !== undefined){
 let data0 = data.name;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate1239.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1245.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("svc-node" !== data0){
-validate1239.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/const",keyword:"const",params:{allowedValue: "svc-node"},message:"must be equal to constant"}];
+validate1245.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/const",keyword:"const",params:{allowedValue: "svc-node"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -23781,7 +23877,7 @@ if(valid0){
 if(data.version !== undefined){
 const _errs4 = errors;
 if(typeof data.version !== "string"){
-validate1239.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1245.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -23793,7 +23889,7 @@ if(valid0){
 if(data.clientVersion !== undefined){
 const _errs6 = errors;
 if(typeof data.clientVersion !== "string"){
-validate1239.errors = [{instancePath:instancePath+"/clientVersion",schemaPath:"#/properties/clientVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1245.errors = [{instancePath:instancePath+"/clientVersion",schemaPath:"#/properties/clientVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -23805,7 +23901,7 @@ if(valid0){
 if(data.runtime !== undefined){
 const _errs8 = errors;
 if(typeof data.runtime !== "string"){
-validate1239.errors = [{instancePath:instancePath+"/runtime",schemaPath:"#/properties/runtime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1245.errors = [{instancePath:instancePath+"/runtime",schemaPath:"#/properties/runtime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -23818,11 +23914,11 @@ if(data.network !== undefined){
 let data4 = data.network;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
-validate1239.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1245.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data4 === "dev") || (data4 === "mordor")) || (data4 === "etc"))){
-validate1239.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema495.properties.network.enum},message:"must be equal to one of the allowed values"}];
+validate1245.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema495.properties.network.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -23834,7 +23930,7 @@ if(valid0){
 if(data.networkName !== undefined){
 const _errs12 = errors;
 if(typeof data.networkName !== "string"){
-validate1239.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1245.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -23847,13 +23943,13 @@ if(data.chainId !== undefined){
 let data6 = data.chainId;
 const _errs14 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate1239.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1245.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs14){
 if(typeof data6 == "number"){
 if(data6 < 0 || isNaN(data6)){
-validate1239.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1245.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -23868,13 +23964,13 @@ if(data.networkId !== undefined){
 let data7 = data.networkId;
 const _errs16 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate1239.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1245.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 == "number"){
 if(data7 < 0 || isNaN(data7)){
-validate1239.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1245.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -23932,7 +24028,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate1239.errors = vErrors;
+validate1245.errors = vErrors;
 return false;
 }
 else {
@@ -24013,7 +24109,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate1239.errors = vErrors;
+validate1245.errors = vErrors;
 return false;
 }
 else {
@@ -24043,7 +24139,7 @@ const len0 = data10.length;
 for(let i0=0; i0<len0; i0++){
 const _errs30 = errors;
 if(typeof data10[i0] !== "string"){
-validate1239.errors = [{instancePath:instancePath+"/apis/" + i0,schemaPath:"#/properties/apis/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1245.errors = [{instancePath:instancePath+"/apis/" + i0,schemaPath:"#/properties/apis/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid3 = _errs30 === errors;
@@ -24053,7 +24149,7 @@ break;
 }
 }
 else {
-validate1239.errors = [{instancePath:instancePath+"/apis",schemaPath:"#/properties/apis/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1245.errors = [{instancePath:instancePath+"/apis",schemaPath:"#/properties/apis/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -24066,7 +24162,7 @@ if(valid0){
 if(data.startedAt !== undefined){
 const _errs32 = errors;
 if(typeof data.startedAt !== "string"){
-validate1239.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1245.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs32 === errors;
@@ -24079,13 +24175,13 @@ if(data.uptimeSeconds !== undefined){
 let data13 = data.uptimeSeconds;
 const _errs34 = errors;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-validate1239.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1245.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs34){
 if(typeof data13 == "number"){
 if(data13 < 0 || isNaN(data13)){
-validate1239.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1245.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24111,18 +24207,18 @@ var valid0 = true;
 }
 }
 else {
-validate1239.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1245.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1239.errors = vErrors;
+validate1245.errors = vErrors;
 return errors === 0;
 }
 
 const schema496 = {"title":"McpBlockchainInfo","type":"object","description":"The chain: structuredContent of the tool mcp_blockchain_info.","properties":{"network":{"type":"string","enum":["dev","mordor","etc"]},"networkName":{"type":"string"},"bestBlockNumber":{"type":"integer","minimum":0},"bestBlockHash":{"type":"string","pattern":"^0x[0-9a-f]{64}$"},"chainId":{"type":"integer","minimum":0},"totalDifficulty":{"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"Total difficulty of the head, decimal."},"genesisHash":{"type":"string","pattern":"^0x[0-9a-f]{64}$"}},"required":["network","networkName","bestBlockNumber","bestBlockHash","chainId","totalDifficulty","genesisHash"],"additionalProperties":false,"$id":"McpBlockchainInfo.json"};
 const pattern30 = new RegExp("^0x[0-9a-f]{64}$", "u");
 
-function validate1243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1249(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpBlockchainInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24130,14 +24226,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.network === undefined) && (missing0 = "network")) || ((data.networkName === undefined) && (missing0 = "networkName"))) || ((data.bestBlockNumber === undefined) && (missing0 = "bestBlockNumber"))) || ((data.bestBlockHash === undefined) && (missing0 = "bestBlockHash"))) || ((data.chainId === undefined) && (missing0 = "chainId"))) || ((data.totalDifficulty === undefined) && (missing0 = "totalDifficulty"))) || ((data.genesisHash === undefined) && (missing0 = "genesisHash"))){
-validate1243.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1249.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "network") || (key0 === "networkName")) || (key0 === "bestBlockNumber")) || (key0 === "bestBlockHash")) || (key0 === "chainId")) || (key0 === "totalDifficulty")) || (key0 === "genesisHash"))){
-validate1243.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1249.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -24147,11 +24243,11 @@ if(data.network !== undefined){
 let data0 = data.network;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate1243.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1249.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data0 === "dev") || (data0 === "mordor")) || (data0 === "etc"))){
-validate1243.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema496.properties.network.enum},message:"must be equal to one of the allowed values"}];
+validate1249.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema496.properties.network.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -24163,7 +24259,7 @@ if(valid0){
 if(data.networkName !== undefined){
 const _errs4 = errors;
 if(typeof data.networkName !== "string"){
-validate1243.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1249.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -24176,13 +24272,13 @@ if(data.bestBlockNumber !== undefined){
 let data2 = data.bestBlockNumber;
 const _errs6 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate1243.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1249.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-validate1243.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1249.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24199,12 +24295,12 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(!pattern30.test(data3)){
-validate1243.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
+validate1249.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate1243.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1249.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -24218,13 +24314,13 @@ if(data.chainId !== undefined){
 let data4 = data.chainId;
 const _errs10 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate1243.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1249.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate1243.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1249.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24241,12 +24337,12 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(!pattern19.test(data5)){
-validate1243.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""}];
+validate1249.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""}];
 return false;
 }
 }
 else {
-validate1243.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1249.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -24262,12 +24358,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data6 === "string"){
 if(!pattern30.test(data6)){
-validate1243.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
+validate1249.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate1243.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1249.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -24286,17 +24382,17 @@ var valid0 = true;
 }
 }
 else {
-validate1243.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1249.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1243.errors = vErrors;
+validate1249.errors = vErrors;
 return errors === 0;
 }
 
 const schema497 = {"title":"McpSyncStatus","type":"object","description":"Synchronisation: structuredContent of the tool mcp_sync_status and the content of the resource svc://sync/status. mode: full (a full sync is catching up: the progress fields are present), regular (following peers' announcements, nothing to catch up), idle (peering is off). The numbers are those of eth_syncing.","properties":{"syncing":{"type":"boolean"},"mode":{"type":"string","enum":["full","regular","idle"]},"status":{"type":"string","enum":["syncing","synced","not_syncing"]},"bestBlock":{"type":"integer","minimum":0,"description":"Number of the head block."},"startingBlock":{"type":"integer","minimum":0},"currentBlock":{"type":"integer","minimum":0},"targetBlock":{"type":"integer","minimum":0,"description":"eth_syncing's highestBlock."},"remainingBlocks":{"type":"integer","minimum":0},"progressPercent":{"type":"number","minimum":0,"maximum":100,"description":"currentBlock / targetBlock, in percent with two decimals."},"peerSearch":{"type":"string","description":"Present while peering runs and no peer is connected: where the node looks for peers (bootnodes, DNS trees, discv4) and how many dials it tried."}},"required":["syncing","mode","status","bestBlock"],"additionalProperties":false,"$id":"McpSyncStatus.json"};
 
-function validate1245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1251(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpSyncStatus.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24304,14 +24400,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.syncing === undefined) && (missing0 = "syncing")) || ((data.mode === undefined) && (missing0 = "mode"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.bestBlock === undefined) && (missing0 = "bestBlock"))){
-validate1245.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1251.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema497.properties, key0))){
-validate1245.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1251.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -24320,7 +24416,7 @@ if(_errs1 === errors){
 if(data.syncing !== undefined){
 const _errs2 = errors;
 if(typeof data.syncing !== "boolean"){
-validate1245.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1251.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -24333,11 +24429,11 @@ if(data.mode !== undefined){
 let data1 = data.mode;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate1245.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1251.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data1 === "full") || (data1 === "regular")) || (data1 === "idle"))){
-validate1245.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema497.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+validate1251.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema497.properties.mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -24350,11 +24446,11 @@ if(data.status !== undefined){
 let data2 = data.status;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate1245.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1251.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data2 === "syncing") || (data2 === "synced")) || (data2 === "not_syncing"))){
-validate1245.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema497.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate1251.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema497.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -24367,13 +24463,13 @@ if(data.bestBlock !== undefined){
 let data3 = data.bestBlock;
 const _errs8 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate1245.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1251.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-validate1245.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1251.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24388,13 +24484,13 @@ if(data.startingBlock !== undefined){
 let data4 = data.startingBlock;
 const _errs10 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate1245.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1251.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate1245.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1251.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24409,13 +24505,13 @@ if(data.currentBlock !== undefined){
 let data5 = data.currentBlock;
 const _errs12 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-validate1245.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1251.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data5 == "number"){
 if(data5 < 0 || isNaN(data5)){
-validate1245.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1251.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24430,13 +24526,13 @@ if(data.targetBlock !== undefined){
 let data6 = data.targetBlock;
 const _errs14 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate1245.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1251.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs14){
 if(typeof data6 == "number"){
 if(data6 < 0 || isNaN(data6)){
-validate1245.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1251.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24451,13 +24547,13 @@ if(data.remainingBlocks !== undefined){
 let data7 = data.remainingBlocks;
 const _errs16 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate1245.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1251.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 == "number"){
 if(data7 < 0 || isNaN(data7)){
-validate1245.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1251.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24474,18 +24570,18 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data8 == "number"){
 if(data8 > 100 || isNaN(data8)){
-validate1245.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate1251.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data8 < 0 || isNaN(data8)){
-validate1245.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1251.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 else {
-validate1245.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate1251.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -24498,7 +24594,7 @@ if(valid0){
 if(data.peerSearch !== undefined){
 const _errs20 = errors;
 if(typeof data.peerSearch !== "string"){
-validate1245.errors = [{instancePath:instancePath+"/peerSearch",schemaPath:"#/properties/peerSearch/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1251.errors = [{instancePath:instancePath+"/peerSearch",schemaPath:"#/properties/peerSearch/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -24519,17 +24615,17 @@ var valid0 = true;
 }
 }
 else {
-validate1245.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1251.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1245.errors = vErrors;
+validate1251.errors = vErrors;
 return errors === 0;
 }
 
 const schema498 = {"title":"McpPeerList","type":"object","description":"The peer table: structuredContent of the tool mcp_peer_list and the content of the resource svc://peers/connected, sorted by id. count = every connection (net_listPeers), handshakedCount = net_peerCount.","properties":{"peering":{"type":"boolean","description":"Whether devp2p peering runs; when false the list is empty."},"count":{"type":"integer","minimum":0},"handshakedCount":{"type":"integer","minimum":0},"peers":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","description":"Connection id (host:port), as net_listPeers gives it."},"address":{"type":"string","description":"Remote host:port."},"direction":{"type":"string","enum":["inbound","outbound"]},"status":{"type":"string","enum":["connecting","handshaking","handshaked","idle","disconnected"]},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"clientId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]},"capabilities":{"type":"array","items":{"type":"string"}},"bestBlock":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}],"description":"Highest block the peer is known to have."},"totalDifficulty":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"A decimal integer as a string (may exceed 2^53)."}]},"foundBy":{"type":"string","enum":["static","discovery","dns","inbound"],"description":"How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."},"score":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0,"maximum":100,"description":"0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."}]}},"required":["id","address","direction","status","nodeId","clientId","capabilities","bestBlock","totalDifficulty","foundBy","score"],"additionalProperties":false}},"search":{"type":"object","description":"How the node looks for peers: discovery on or off, the discv4 table, the bootnodes and DNS trees it uses, and how many dials it tried.","properties":{"discovery":{"type":"boolean"},"udpPort":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}]},"tableSize":{"type":"integer","minimum":0,"description":"Nodes in the discv4 table."},"bootnodes":{"type":"array","items":{"type":"string"},"description":"host:port of the bootnodes and configured peers."},"dnsTrees":{"type":"array","items":{"type":"object","properties":{"url":{"type":"string"},"records":{"type":"integer","minimum":0},"error":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]}},"required":["url","records","error"],"additionalProperties":false}},"dialsTried":{"type":"integer","minimum":0},"dialsSucceeded":{"type":"integer","minimum":0},"candidates":{"type":"integer","minimum":0,"description":"Found nodes waiting to be dialled."}},"required":["discovery","udpPort","tableSize","bootnodes","dnsTrees","dialsTried","dialsSucceeded","candidates"],"additionalProperties":false}},"required":["peering","count","handshakedCount","peers"],"additionalProperties":false,"$id":"McpPeerList.json"};
 
-function validate1247(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1253(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPeerList.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24537,14 +24633,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.peering === undefined) && (missing0 = "peering")) || ((data.count === undefined) && (missing0 = "count"))) || ((data.handshakedCount === undefined) && (missing0 = "handshakedCount"))) || ((data.peers === undefined) && (missing0 = "peers"))){
-validate1247.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1253.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "peering") || (key0 === "count")) || (key0 === "handshakedCount")) || (key0 === "peers")) || (key0 === "search"))){
-validate1247.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1253.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -24553,7 +24649,7 @@ if(_errs1 === errors){
 if(data.peering !== undefined){
 const _errs2 = errors;
 if(typeof data.peering !== "boolean"){
-validate1247.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1253.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -24566,13 +24662,13 @@ if(data.count !== undefined){
 let data1 = data.count;
 const _errs4 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate1247.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1253.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs4){
 if(typeof data1 == "number"){
 if(data1 < 0 || isNaN(data1)){
-validate1247.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1253.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24587,13 +24683,13 @@ if(data.handshakedCount !== undefined){
 let data2 = data.handshakedCount;
 const _errs6 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate1247.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1253.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-validate1247.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1253.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24618,14 +24714,14 @@ if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing1;
 if((((((((((((data4.id === undefined) && (missing1 = "id")) || ((data4.address === undefined) && (missing1 = "address"))) || ((data4.direction === undefined) && (missing1 = "direction"))) || ((data4.status === undefined) && (missing1 = "status"))) || ((data4.nodeId === undefined) && (missing1 = "nodeId"))) || ((data4.clientId === undefined) && (missing1 = "clientId"))) || ((data4.capabilities === undefined) && (missing1 = "capabilities"))) || ((data4.bestBlock === undefined) && (missing1 = "bestBlock"))) || ((data4.totalDifficulty === undefined) && (missing1 = "totalDifficulty"))) || ((data4.foundBy === undefined) && (missing1 = "foundBy"))) || ((data4.score === undefined) && (missing1 = "score"))){
-validate1247.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1253.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs12 = errors;
 for(const key1 in data4){
 if(!(func2.call(schema498.properties.peers.items.properties, key1))){
-validate1247.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1253.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -24634,7 +24730,7 @@ if(_errs12 === errors){
 if(data4.id !== undefined){
 const _errs13 = errors;
 if(typeof data4.id !== "string"){
-validate1247.errors = [{instancePath:instancePath+"/peers/" + i0+"/id",schemaPath:"#/properties/peers/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1253.errors = [{instancePath:instancePath+"/peers/" + i0+"/id",schemaPath:"#/properties/peers/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -24646,7 +24742,7 @@ if(valid2){
 if(data4.address !== undefined){
 const _errs15 = errors;
 if(typeof data4.address !== "string"){
-validate1247.errors = [{instancePath:instancePath+"/peers/" + i0+"/address",schemaPath:"#/properties/peers/items/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1253.errors = [{instancePath:instancePath+"/peers/" + i0+"/address",schemaPath:"#/properties/peers/items/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -24659,11 +24755,11 @@ if(data4.direction !== undefined){
 let data7 = data4.direction;
 const _errs17 = errors;
 if(typeof data7 !== "string"){
-validate1247.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1253.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data7 === "inbound") || (data7 === "outbound"))){
-validate1247.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema498.properties.peers.items.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+validate1253.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema498.properties.peers.items.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs17 === errors;
@@ -24676,11 +24772,11 @@ if(data4.status !== undefined){
 let data8 = data4.status;
 const _errs19 = errors;
 if(typeof data8 !== "string"){
-validate1247.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1253.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data8 === "connecting") || (data8 === "handshaking")) || (data8 === "handshaked")) || (data8 === "idle")) || (data8 === "disconnected"))){
-validate1247.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema498.properties.peers.items.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate1253.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema498.properties.peers.items.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs19 === errors;
@@ -24750,7 +24846,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate1247.errors = vErrors;
+validate1253.errors = vErrors;
 return false;
 }
 else {
@@ -24817,7 +24913,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate1247.errors = vErrors;
+validate1253.errors = vErrors;
 return false;
 }
 else {
@@ -24847,7 +24943,7 @@ const len1 = data11.length;
 for(let i1=0; i1<len1; i1++){
 const _errs33 = errors;
 if(typeof data11[i1] !== "string"){
-validate1247.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities/" + i1,schemaPath:"#/properties/peers/items/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1253.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities/" + i1,schemaPath:"#/properties/peers/items/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid5 = _errs33 === errors;
@@ -24857,7 +24953,7 @@ break;
 }
 }
 else {
-validate1247.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities",schemaPath:"#/properties/peers/items/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1253.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities",schemaPath:"#/properties/peers/items/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -24928,7 +25024,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
-validate1247.errors = vErrors;
+validate1253.errors = vErrors;
 return false;
 }
 else {
@@ -25009,7 +25105,7 @@ else {
 vErrors.push(err10);
 }
 errors++;
-validate1247.errors = vErrors;
+validate1253.errors = vErrors;
 return false;
 }
 else {
@@ -25033,11 +25129,11 @@ if(data4.foundBy !== undefined){
 let data15 = data4.foundBy;
 const _errs45 = errors;
 if(typeof data15 !== "string"){
-validate1247.errors = [{instancePath:instancePath+"/peers/" + i0+"/foundBy",schemaPath:"#/properties/peers/items/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1253.errors = [{instancePath:instancePath+"/peers/" + i0+"/foundBy",schemaPath:"#/properties/peers/items/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data15 === "static") || (data15 === "discovery")) || (data15 === "dns")) || (data15 === "inbound"))){
-validate1247.errors = [{instancePath:instancePath+"/peers/" + i0+"/foundBy",schemaPath:"#/properties/peers/items/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema498.properties.peers.items.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
+validate1253.errors = [{instancePath:instancePath+"/peers/" + i0+"/foundBy",schemaPath:"#/properties/peers/items/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema498.properties.peers.items.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs45 === errors;
@@ -25119,7 +25215,7 @@ else {
 vErrors.push(err14);
 }
 errors++;
-validate1247.errors = vErrors;
+validate1253.errors = vErrors;
 return false;
 }
 else {
@@ -25152,7 +25248,7 @@ var valid2 = true;
 }
 }
 else {
-validate1247.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1253.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -25163,7 +25259,7 @@ break;
 }
 }
 else {
-validate1247.errors = [{instancePath:instancePath+"/peers",schemaPath:"#/properties/peers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1253.errors = [{instancePath:instancePath+"/peers",schemaPath:"#/properties/peers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -25180,14 +25276,14 @@ if(errors === _errs52){
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
 let missing2;
 if(((((((((data17.discovery === undefined) && (missing2 = "discovery")) || ((data17.udpPort === undefined) && (missing2 = "udpPort"))) || ((data17.tableSize === undefined) && (missing2 = "tableSize"))) || ((data17.bootnodes === undefined) && (missing2 = "bootnodes"))) || ((data17.dnsTrees === undefined) && (missing2 = "dnsTrees"))) || ((data17.dialsTried === undefined) && (missing2 = "dialsTried"))) || ((data17.dialsSucceeded === undefined) && (missing2 = "dialsSucceeded"))) || ((data17.candidates === undefined) && (missing2 = "candidates"))){
-validate1247.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate1253.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs54 = errors;
 for(const key2 in data17){
 if(!((((((((key2 === "discovery") || (key2 === "udpPort")) || (key2 === "tableSize")) || (key2 === "bootnodes")) || (key2 === "dnsTrees")) || (key2 === "dialsTried")) || (key2 === "dialsSucceeded")) || (key2 === "candidates"))){
-validate1247.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate1253.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -25196,7 +25292,7 @@ if(_errs54 === errors){
 if(data17.discovery !== undefined){
 const _errs55 = errors;
 if(typeof data17.discovery !== "boolean"){
-validate1247.errors = [{instancePath:instancePath+"/search/discovery",schemaPath:"#/properties/search/properties/discovery/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1253.errors = [{instancePath:instancePath+"/search/discovery",schemaPath:"#/properties/search/properties/discovery/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid9 = _errs55 === errors;
@@ -25266,7 +25362,7 @@ else {
 vErrors.push(err17);
 }
 errors++;
-validate1247.errors = vErrors;
+validate1253.errors = vErrors;
 return false;
 }
 else {
@@ -25290,13 +25386,13 @@ if(data17.tableSize !== undefined){
 let data20 = data17.tableSize;
 const _errs62 = errors;
 if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
-validate1247.errors = [{instancePath:instancePath+"/search/tableSize",schemaPath:"#/properties/search/properties/tableSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1253.errors = [{instancePath:instancePath+"/search/tableSize",schemaPath:"#/properties/search/properties/tableSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs62){
 if(typeof data20 == "number"){
 if(data20 < 0 || isNaN(data20)){
-validate1247.errors = [{instancePath:instancePath+"/search/tableSize",schemaPath:"#/properties/search/properties/tableSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1253.errors = [{instancePath:instancePath+"/search/tableSize",schemaPath:"#/properties/search/properties/tableSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25317,7 +25413,7 @@ const len2 = data21.length;
 for(let i2=0; i2<len2; i2++){
 const _errs66 = errors;
 if(typeof data21[i2] !== "string"){
-validate1247.errors = [{instancePath:instancePath+"/search/bootnodes/" + i2,schemaPath:"#/properties/search/properties/bootnodes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1253.errors = [{instancePath:instancePath+"/search/bootnodes/" + i2,schemaPath:"#/properties/search/properties/bootnodes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid11 = _errs66 === errors;
@@ -25327,7 +25423,7 @@ break;
 }
 }
 else {
-validate1247.errors = [{instancePath:instancePath+"/search/bootnodes",schemaPath:"#/properties/search/properties/bootnodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1253.errors = [{instancePath:instancePath+"/search/bootnodes",schemaPath:"#/properties/search/properties/bootnodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -25351,14 +25447,14 @@ if(errors === _errs70){
 if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
 let missing3;
 if((((data24.url === undefined) && (missing3 = "url")) || ((data24.records === undefined) && (missing3 = "records"))) || ((data24.error === undefined) && (missing3 = "error"))){
-validate1247.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate1253.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
 const _errs72 = errors;
 for(const key3 in data24){
 if(!(((key3 === "url") || (key3 === "records")) || (key3 === "error"))){
-validate1247.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate1253.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -25367,7 +25463,7 @@ if(_errs72 === errors){
 if(data24.url !== undefined){
 const _errs73 = errors;
 if(typeof data24.url !== "string"){
-validate1247.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/url",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1253.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/url",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid13 = _errs73 === errors;
@@ -25380,13 +25476,13 @@ if(data24.records !== undefined){
 let data26 = data24.records;
 const _errs75 = errors;
 if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
-validate1247.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/records",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/records/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1253.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/records",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/records/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs75){
 if(typeof data26 == "number"){
 if(data26 < 0 || isNaN(data26)){
-validate1247.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/records",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/records/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1253.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/records",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/records/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25444,7 +25540,7 @@ else {
 vErrors.push(err19);
 }
 errors++;
-validate1247.errors = vErrors;
+validate1253.errors = vErrors;
 return false;
 }
 else {
@@ -25469,7 +25565,7 @@ var valid13 = true;
 }
 }
 else {
-validate1247.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1253.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -25480,7 +25576,7 @@ break;
 }
 }
 else {
-validate1247.errors = [{instancePath:instancePath+"/search/dnsTrees",schemaPath:"#/properties/search/properties/dnsTrees/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1253.errors = [{instancePath:instancePath+"/search/dnsTrees",schemaPath:"#/properties/search/properties/dnsTrees/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -25494,13 +25590,13 @@ if(data17.dialsTried !== undefined){
 let data28 = data17.dialsTried;
 const _errs82 = errors;
 if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
-validate1247.errors = [{instancePath:instancePath+"/search/dialsTried",schemaPath:"#/properties/search/properties/dialsTried/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1253.errors = [{instancePath:instancePath+"/search/dialsTried",schemaPath:"#/properties/search/properties/dialsTried/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs82){
 if(typeof data28 == "number"){
 if(data28 < 0 || isNaN(data28)){
-validate1247.errors = [{instancePath:instancePath+"/search/dialsTried",schemaPath:"#/properties/search/properties/dialsTried/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1253.errors = [{instancePath:instancePath+"/search/dialsTried",schemaPath:"#/properties/search/properties/dialsTried/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25515,13 +25611,13 @@ if(data17.dialsSucceeded !== undefined){
 let data29 = data17.dialsSucceeded;
 const _errs84 = errors;
 if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
-validate1247.errors = [{instancePath:instancePath+"/search/dialsSucceeded",schemaPath:"#/properties/search/properties/dialsSucceeded/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1253.errors = [{instancePath:instancePath+"/search/dialsSucceeded",schemaPath:"#/properties/search/properties/dialsSucceeded/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs84){
 if(typeof data29 == "number"){
 if(data29 < 0 || isNaN(data29)){
-validate1247.errors = [{instancePath:instancePath+"/search/dialsSucceeded",schemaPath:"#/properties/search/properties/dialsSucceeded/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1253.errors = [{instancePath:instancePath+"/search/dialsSucceeded",schemaPath:"#/properties/search/properties/dialsSucceeded/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25536,13 +25632,13 @@ if(data17.candidates !== undefined){
 let data30 = data17.candidates;
 const _errs86 = errors;
 if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
-validate1247.errors = [{instancePath:instancePath+"/search/candidates",schemaPath:"#/properties/search/properties/candidates/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1253.errors = [{instancePath:instancePath+"/search/candidates",schemaPath:"#/properties/search/properties/candidates/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs86){
 if(typeof data30 == "number"){
 if(data30 < 0 || isNaN(data30)){
-validate1247.errors = [{instancePath:instancePath+"/search/candidates",schemaPath:"#/properties/search/properties/candidates/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1253.errors = [{instancePath:instancePath+"/search/candidates",schemaPath:"#/properties/search/properties/candidates/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25563,7 +25659,7 @@ var valid9 = true;
 }
 }
 else {
-validate1247.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1253.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -25580,16 +25676,16 @@ var valid0 = true;
 }
 }
 else {
-validate1247.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1253.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1247.errors = vErrors;
+validate1253.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1235(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpToolCallResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -25597,14 +25693,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.content === undefined) && (missing0 = "content")){
-validate1235.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1241.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "content") || (key0 === "structuredContent")) || (key0 === "isError"))){
-validate1235.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1241.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -25619,8 +25715,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate1207(data0[i0], {instancePath:instancePath+"/content/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate1207.errors : vErrors.concat(validate1207.errors);
+if(!(validate1213(data0[i0], {instancePath:instancePath+"/content/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1213.errors : vErrors.concat(validate1213.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -25630,7 +25726,7 @@ break;
 }
 }
 else {
-validate1235.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1241.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -25647,8 +25743,8 @@ const _errs6 = errors;
 let valid2 = false;
 let passing0 = null;
 const _errs7 = errors;
-if(!(validate1237(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate1237.errors : vErrors.concat(validate1237.errors);
+if(!(validate1243(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate1243.errors : vErrors.concat(validate1243.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -25657,8 +25753,8 @@ valid2 = true;
 passing0 = 0;
 }
 const _errs8 = errors;
-if(!(validate1239(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate1239.errors : vErrors.concat(validate1239.errors);
+if(!(validate1245(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate1245.errors : vErrors.concat(validate1245.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -25672,8 +25768,8 @@ valid2 = true;
 passing0 = 1;
 }
 const _errs9 = errors;
-if(!(validate1243(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate1243.errors : vErrors.concat(validate1243.errors);
+if(!(validate1249(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate1249.errors : vErrors.concat(validate1249.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -25687,8 +25783,8 @@ valid2 = true;
 passing0 = 2;
 }
 const _errs10 = errors;
-if(!(validate1245(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate1245.errors : vErrors.concat(validate1245.errors);
+if(!(validate1251(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate1251.errors : vErrors.concat(validate1251.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
@@ -25702,8 +25798,8 @@ valid2 = true;
 passing0 = 3;
 }
 const _errs11 = errors;
-if(!(validate1247(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate1247.errors : vErrors.concat(validate1247.errors);
+if(!(validate1253(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate1253.errors : vErrors.concat(validate1253.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
@@ -25729,7 +25825,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate1235.errors = vErrors;
+validate1241.errors = vErrors;
 return false;
 }
 else {
@@ -25752,7 +25848,7 @@ if(valid0){
 if(data.isError !== undefined){
 const _errs12 = errors;
 if(typeof data.isError !== "boolean"){
-validate1235.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1241.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -25766,48 +25862,48 @@ var valid0 = true;
 }
 }
 else {
-validate1235.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1241.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1235.errors = vErrors;
+validate1241.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsCallResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1235(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1235.errors : vErrors.concat(validate1235.errors);
+if(!(validate1241(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1241.errors : vErrors.concat(validate1241.errors);
 errors = vErrors.length;
 }
-validate1234.errors = vErrors;
+validate1240.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsListRequestParam = validate1257;
+export const validateToolsListRequestParam = validate1263;
 const schema499 = {"$ref":"McpListRequest.json","$id":"validateToolsListRequestParam"};
 
-function validate1257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsListRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1211(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1211.errors : vErrors.concat(validate1211.errors);
+if(!(validate1217(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1217.errors : vErrors.concat(validate1217.errors);
 errors = vErrors.length;
 }
-validate1257.errors = vErrors;
+validate1263.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsListResult = validate1259;
+export const validateToolsListResult = validate1265;
 const schema500 = {"$ref":"McpToolList.json","$id":"validateToolsListResult"};
 const schema501 = {"title":"McpToolList","type":"object","description":"The tools of this server. nextCursor is never set (no paging).","properties":{"tools":{"type":"array","items":{"$ref":"McpTool.json"}},"nextCursor":{"type":"string"}},"required":["tools"],"additionalProperties":false,"$id":"McpToolList.json"};
 const schema502 = {"title":"McpTool","type":"object","description":"An MCP tool. inputSchema is the JSON Schema of its arguments, outputSchema that of its structuredContent; annotations are hints for clients (all tools here are read-only).","properties":{"name":{"type":"string"},"description":{"type":"string"},"inputSchema":{"type":"object","properties":{"type":{"type":"string","const":"object"},"properties":{"type":"object"},"required":{"type":"array","items":{"type":"string"}}},"required":["type"],"additionalProperties":true},"outputSchema":{"type":"object","properties":{"type":{"type":"string","const":"object"}},"required":["type"],"additionalProperties":true},"annotations":{"type":"object","properties":{"title":{"type":"string"},"readOnlyHint":{"type":"boolean"},"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"}},"additionalProperties":false}},"required":["name","description","inputSchema"],"additionalProperties":false,"$id":"McpTool.json"};
 
-function validate1261(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1267(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpTool.json" */;
 let vErrors = null;
 let errors = 0;
@@ -25815,14 +25911,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) && (missing0 = "name")) || ((data.description === undefined) && (missing0 = "description"))) || ((data.inputSchema === undefined) && (missing0 = "inputSchema"))){
-validate1261.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1267.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "name") || (key0 === "description")) || (key0 === "inputSchema")) || (key0 === "outputSchema")) || (key0 === "annotations"))){
-validate1261.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1267.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -25831,7 +25927,7 @@ if(_errs1 === errors){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate1261.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1267.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -25843,7 +25939,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate1261.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1267.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -25859,7 +25955,7 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if((data2.type === undefined) && (missing1 = "type")){
-validate1261.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1267.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
@@ -25867,11 +25963,11 @@ if(data2.type !== undefined){
 let data3 = data2.type;
 const _errs9 = errors;
 if(typeof data3 !== "string"){
-validate1261.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1267.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("object" !== data3){
-validate1261.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
+validate1267.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -25884,7 +25980,7 @@ if(data2.properties !== undefined){
 let data4 = data2.properties;
 const _errs11 = errors;
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-validate1261.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1267.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -25903,7 +25999,7 @@ const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
 const _errs15 = errors;
 if(typeof data5[i0] !== "string"){
-validate1261.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1267.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -25913,7 +26009,7 @@ break;
 }
 }
 else {
-validate1261.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1267.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -25927,7 +26023,7 @@ var valid1 = true;
 }
 }
 else {
-validate1261.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1267.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -25944,25 +26040,25 @@ if(errors === _errs17){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 let missing2;
 if((data7.type === undefined) && (missing2 = "type")){
-validate1261.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate1267.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 if(data7.type !== undefined){
 let data8 = data7.type;
 if(typeof data8 !== "string"){
-validate1261.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1267.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("object" !== data8){
-validate1261.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
+validate1267.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate1261.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1267.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -25980,7 +26076,7 @@ if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 const _errs24 = errors;
 for(const key1 in data9){
 if(!(((((key1 === "title") || (key1 === "readOnlyHint")) || (key1 === "destructiveHint")) || (key1 === "idempotentHint")) || (key1 === "openWorldHint"))){
-validate1261.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1267.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -25989,7 +26085,7 @@ if(_errs24 === errors){
 if(data9.title !== undefined){
 const _errs25 = errors;
 if(typeof data9.title !== "string"){
-validate1261.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"#/properties/annotations/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1267.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"#/properties/annotations/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid4 = _errs25 === errors;
@@ -26001,7 +26097,7 @@ if(valid4){
 if(data9.readOnlyHint !== undefined){
 const _errs27 = errors;
 if(typeof data9.readOnlyHint !== "boolean"){
-validate1261.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"#/properties/annotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1267.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"#/properties/annotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid4 = _errs27 === errors;
@@ -26013,7 +26109,7 @@ if(valid4){
 if(data9.destructiveHint !== undefined){
 const _errs29 = errors;
 if(typeof data9.destructiveHint !== "boolean"){
-validate1261.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"#/properties/annotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1267.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"#/properties/annotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid4 = _errs29 === errors;
@@ -26025,7 +26121,7 @@ if(valid4){
 if(data9.idempotentHint !== undefined){
 const _errs31 = errors;
 if(typeof data9.idempotentHint !== "boolean"){
-validate1261.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"#/properties/annotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1267.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"#/properties/annotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid4 = _errs31 === errors;
@@ -26037,7 +26133,7 @@ if(valid4){
 if(data9.openWorldHint !== undefined){
 const _errs33 = errors;
 if(typeof data9.openWorldHint !== "boolean"){
-validate1261.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"#/properties/annotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1267.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"#/properties/annotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid4 = _errs33 === errors;
@@ -26052,7 +26148,7 @@ var valid4 = true;
 }
 }
 else {
-validate1261.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1267.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -26069,16 +26165,16 @@ var valid0 = true;
 }
 }
 else {
-validate1261.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1267.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1261.errors = vErrors;
+validate1267.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1266(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpToolList.json" */;
 let vErrors = null;
 let errors = 0;
@@ -26086,14 +26182,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.tools === undefined) && (missing0 = "tools")){
-validate1260.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1266.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "tools") || (key0 === "nextCursor"))){
-validate1260.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1266.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -26108,8 +26204,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate1261(data0[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate1261.errors : vErrors.concat(validate1261.errors);
+if(!(validate1267(data0[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1267.errors : vErrors.concat(validate1267.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -26119,7 +26215,7 @@ break;
 }
 }
 else {
-validate1260.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1266.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -26132,7 +26228,7 @@ if(valid0){
 if(data.nextCursor !== undefined){
 const _errs5 = errors;
 if(typeof data.nextCursor !== "string"){
-validate1260.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1266.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -26145,32 +26241,32 @@ var valid0 = true;
 }
 }
 else {
-validate1260.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1266.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1260.errors = vErrors;
+validate1266.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1259(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1265(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsListResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1260(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1260.errors : vErrors.concat(validate1260.errors);
+if(!(validate1266(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1266.errors : vErrors.concat(validate1266.errors);
 errors = vErrors.length;
 }
-validate1259.errors = vErrors;
+validate1265.errors = vErrors;
 return errors === 0;
 }
 
-export const validateRpcDiscoverResult = validate1264;
+export const validateRpcDiscoverResult = validate1270;
 const schema503 = {"$ref":"OpenRpcDocument.json","$id":"validateRpcDiscoverResult"};
 const schema504 = {"title":"OpenRpcDocument","type":"object","description":"An OpenRPC 1.3 document (https://spec.open-rpc.org). Only its outline is constrained here; the full structure is defined by the OpenRPC meta-schema.","properties":{"openrpc":{"type":"string"},"info":{"type":"object","properties":{"title":{"type":"string"},"version":{"type":"string"}},"required":["title","version"],"additionalProperties":true},"methods":{"type":"array","items":{"type":"object"}}},"required":["openrpc","info","methods"],"additionalProperties":true,"$id":"OpenRpcDocument.json"};
 
-function validate1265(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1271(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="OpenRpcDocument.json" */;
 let vErrors = null;
 let errors = 0;
@@ -26178,14 +26274,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.openrpc === undefined) && (missing0 = "openrpc")) || ((data.info === undefined) && (missing0 = "info"))) || ((data.methods === undefined) && (missing0 = "methods"))){
-validate1265.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1271.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.openrpc !== undefined){
 const _errs2 = errors;
 if(typeof data.openrpc !== "string"){
-validate1265.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"#/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1271.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"#/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -26201,14 +26297,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.title === undefined) && (missing1 = "title")) || ((data1.version === undefined) && (missing1 = "version"))){
-validate1265.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1271.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data1.title !== undefined){
 const _errs7 = errors;
 if(typeof data1.title !== "string"){
-validate1265.errors = [{instancePath:instancePath+"/info/title",schemaPath:"#/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1271.errors = [{instancePath:instancePath+"/info/title",schemaPath:"#/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -26220,7 +26316,7 @@ if(valid1){
 if(data1.version !== undefined){
 const _errs9 = errors;
 if(typeof data1.version !== "string"){
-validate1265.errors = [{instancePath:instancePath+"/info/version",schemaPath:"#/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1271.errors = [{instancePath:instancePath+"/info/version",schemaPath:"#/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -26232,7 +26328,7 @@ var valid1 = true;
 }
 }
 else {
-validate1265.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1271.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -26253,7 +26349,7 @@ for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 const _errs13 = errors;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-validate1265.errors = [{instancePath:instancePath+"/methods/" + i0,schemaPath:"#/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1271.errors = [{instancePath:instancePath+"/methods/" + i0,schemaPath:"#/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -26263,7 +26359,7 @@ break;
 }
 }
 else {
-validate1265.errors = [{instancePath:instancePath+"/methods",schemaPath:"#/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1271.errors = [{instancePath:instancePath+"/methods",schemaPath:"#/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -26277,32 +26373,32 @@ var valid0 = true;
 }
 }
 else {
-validate1265.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1271.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1265.errors = vErrors;
+validate1271.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1264(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1270(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateRpcDiscoverResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1265(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1265.errors : vErrors.concat(validate1265.errors);
+if(!(validate1271(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1271.errors : vErrors.concat(validate1271.errors);
 errors = vErrors.length;
 }
-validate1264.errors = vErrors;
+validate1270.errors = vErrors;
 return errors === 0;
 }
 
-export const validateRpcModulesResult = validate1267;
+export const validateRpcModulesResult = validate1273;
 const schema505 = {"$ref":"RpcModules.json","$id":"validateRpcModulesResult"};
 const schema506 = {"title":"RpcModules","type":"object","description":"The enabled namespaces, each with its API version \"1.0\". rpc is always present.","properties":{"eth":{"type":"string"},"web3":{"type":"string"},"net":{"type":"string"},"personal":{"type":"string"},"debug":{"type":"string"},"qa":{"type":"string"},"checkpointing":{"type":"string"},"svc":{"type":"string"},"test":{"type":"string"},"iele":{"type":"string"},"mcp":{"type":"string"},"rpc":{"type":"string"}},"required":["rpc"],"additionalProperties":false,"$id":"RpcModules.json"};
 
-function validate1268(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="RpcModules.json" */;
 let vErrors = null;
 let errors = 0;
@@ -26310,14 +26406,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.rpc === undefined) && (missing0 = "rpc")){
-validate1268.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1274.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema506.properties, key0))){
-validate1268.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1274.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -26326,7 +26422,7 @@ if(_errs1 === errors){
 if(data.eth !== undefined){
 const _errs2 = errors;
 if(typeof data.eth !== "string"){
-validate1268.errors = [{instancePath:instancePath+"/eth",schemaPath:"#/properties/eth/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1274.errors = [{instancePath:instancePath+"/eth",schemaPath:"#/properties/eth/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -26338,7 +26434,7 @@ if(valid0){
 if(data.web3 !== undefined){
 const _errs4 = errors;
 if(typeof data.web3 !== "string"){
-validate1268.errors = [{instancePath:instancePath+"/web3",schemaPath:"#/properties/web3/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1274.errors = [{instancePath:instancePath+"/web3",schemaPath:"#/properties/web3/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -26350,7 +26446,7 @@ if(valid0){
 if(data.net !== undefined){
 const _errs6 = errors;
 if(typeof data.net !== "string"){
-validate1268.errors = [{instancePath:instancePath+"/net",schemaPath:"#/properties/net/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1274.errors = [{instancePath:instancePath+"/net",schemaPath:"#/properties/net/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -26362,7 +26458,7 @@ if(valid0){
 if(data.personal !== undefined){
 const _errs8 = errors;
 if(typeof data.personal !== "string"){
-validate1268.errors = [{instancePath:instancePath+"/personal",schemaPath:"#/properties/personal/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1274.errors = [{instancePath:instancePath+"/personal",schemaPath:"#/properties/personal/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -26374,7 +26470,7 @@ if(valid0){
 if(data.debug !== undefined){
 const _errs10 = errors;
 if(typeof data.debug !== "string"){
-validate1268.errors = [{instancePath:instancePath+"/debug",schemaPath:"#/properties/debug/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1274.errors = [{instancePath:instancePath+"/debug",schemaPath:"#/properties/debug/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -26386,7 +26482,7 @@ if(valid0){
 if(data.qa !== undefined){
 const _errs12 = errors;
 if(typeof data.qa !== "string"){
-validate1268.errors = [{instancePath:instancePath+"/qa",schemaPath:"#/properties/qa/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1274.errors = [{instancePath:instancePath+"/qa",schemaPath:"#/properties/qa/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -26398,7 +26494,7 @@ if(valid0){
 if(data.checkpointing !== undefined){
 const _errs14 = errors;
 if(typeof data.checkpointing !== "string"){
-validate1268.errors = [{instancePath:instancePath+"/checkpointing",schemaPath:"#/properties/checkpointing/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1274.errors = [{instancePath:instancePath+"/checkpointing",schemaPath:"#/properties/checkpointing/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -26410,7 +26506,7 @@ if(valid0){
 if(data.svc !== undefined){
 const _errs16 = errors;
 if(typeof data.svc !== "string"){
-validate1268.errors = [{instancePath:instancePath+"/svc",schemaPath:"#/properties/svc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1274.errors = [{instancePath:instancePath+"/svc",schemaPath:"#/properties/svc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -26422,7 +26518,7 @@ if(valid0){
 if(data.test !== undefined){
 const _errs18 = errors;
 if(typeof data.test !== "string"){
-validate1268.errors = [{instancePath:instancePath+"/test",schemaPath:"#/properties/test/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1274.errors = [{instancePath:instancePath+"/test",schemaPath:"#/properties/test/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -26434,7 +26530,7 @@ if(valid0){
 if(data.iele !== undefined){
 const _errs20 = errors;
 if(typeof data.iele !== "string"){
-validate1268.errors = [{instancePath:instancePath+"/iele",schemaPath:"#/properties/iele/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1274.errors = [{instancePath:instancePath+"/iele",schemaPath:"#/properties/iele/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -26446,7 +26542,7 @@ if(valid0){
 if(data.mcp !== undefined){
 const _errs22 = errors;
 if(typeof data.mcp !== "string"){
-validate1268.errors = [{instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1274.errors = [{instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -26458,7 +26554,7 @@ if(valid0){
 if(data.rpc !== undefined){
 const _errs24 = errors;
 if(typeof data.rpc !== "string"){
-validate1268.errors = [{instancePath:instancePath+"/rpc",schemaPath:"#/properties/rpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1274.errors = [{instancePath:instancePath+"/rpc",schemaPath:"#/properties/rpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs24 === errors;
@@ -26481,34 +26577,34 @@ var valid0 = true;
 }
 }
 else {
-validate1268.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1274.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1268.errors = vErrors;
+validate1274.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1267(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1273(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateRpcModulesResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1268(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1268.errors : vErrors.concat(validate1268.errors);
+if(!(validate1274(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1274.errors : vErrors.concat(validate1274.errors);
 errors = vErrors.length;
 }
-validate1267.errors = vErrors;
+validate1273.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTxpoolContentResult = validate1270;
+export const validateTxpoolContentResult = validate1276;
 const schema507 = {"$ref":"TxPoolContent.json","$id":"validateTxpoolContentResult"};
 const schema508 = {"title":"TxPoolContent","type":"object","description":"The pool: pending = executable now (each sender's nonces continuous from its account nonce), queued = waiting behind a nonce gap. Transactions have null blockHash, blockNumber and transactionIndex.","properties":{"pending":{"$ref":"TxPoolTransactionsBySender.json"},"queued":{"$ref":"TxPoolTransactionsBySender.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolContent.json"};
 const schema509 = {"title":"TxPoolTransactionsBySender","type":"object","description":"Pooled transactions keyed by sender (EIP-55 checksummed address, as geth keys them), then by decimal nonce.","additionalProperties":{"$ref":"TxPoolTransactionsByNonce.json"},"$id":"TxPoolTransactionsBySender.json"};
 const schema510 = {"title":"TxPoolTransactionsByNonce","type":"object","description":"One sender's pooled transactions, keyed by nonce in decimal (\"0\", \"1\", …).","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"Transaction.json"},"$id":"TxPoolTransactionsByNonce.json"};
 
-function validate1273(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolTransactionsByNonce.json" */;
 let vErrors = null;
 let errors = 0;
@@ -26538,7 +26634,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate1273.errors = vErrors;
+validate1279.errors = vErrors;
 return false;
 break;
 }
@@ -26558,16 +26654,16 @@ break;
 }
 }
 else {
-validate1273.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1279.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1273.errors = vErrors;
+validate1279.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1272(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolTransactionsBySender.json" */;
 let vErrors = null;
 let errors = 0;
@@ -26575,8 +26671,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 const _errs2 = errors;
-if(!(validate1273(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
-vErrors = vErrors === null ? validate1273.errors : vErrors.concat(validate1273.errors);
+if(!(validate1279(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
+vErrors = vErrors === null ? validate1279.errors : vErrors.concat(validate1279.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -26586,16 +26682,16 @@ break;
 }
 }
 else {
-validate1272.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1278.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1272.errors = vErrors;
+validate1278.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1271(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1277(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolContent.json" */;
 let vErrors = null;
 let errors = 0;
@@ -26603,14 +26699,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate1271.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1277.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate1271.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1277.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -26618,8 +26714,8 @@ break;
 if(_errs1 === errors){
 if(data.pending !== undefined){
 const _errs2 = errors;
-if(!(validate1272(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
-vErrors = vErrors === null ? validate1272.errors : vErrors.concat(validate1272.errors);
+if(!(validate1278(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate1278.errors : vErrors.concat(validate1278.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -26630,8 +26726,8 @@ var valid0 = true;
 if(valid0){
 if(data.queued !== undefined){
 const _errs3 = errors;
-if(!(validate1272(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
-vErrors = vErrors === null ? validate1272.errors : vErrors.concat(validate1272.errors);
+if(!(validate1278(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate1278.errors : vErrors.concat(validate1278.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -26644,31 +26740,31 @@ var valid0 = true;
 }
 }
 else {
-validate1271.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1277.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1271.errors = vErrors;
+validate1277.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1270(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1276(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTxpoolContentResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1271(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1271.errors : vErrors.concat(validate1271.errors);
+if(!(validate1277(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1277.errors : vErrors.concat(validate1277.errors);
 errors = vErrors.length;
 }
-validate1270.errors = vErrors;
+validate1276.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTxpoolContentFromAddressParam = validate1279;
+export const validateTxpoolContentFromAddressParam = validate1285;
 const schema511 = {"$ref":"address.json","$id":"validateTxpoolContentFromAddressParam"};
 
-function validate1279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1285(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTxpoolContentFromAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -26676,15 +26772,15 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1279.errors = vErrors;
+validate1285.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTxpoolContentFromResult = validate1281;
+export const validateTxpoolContentFromResult = validate1287;
 const schema512 = {"$ref":"TxPoolSenderContent.json","$id":"validateTxpoolContentFromResult"};
 const schema513 = {"title":"TxPoolSenderContent","type":"object","description":"One sender's pooled transactions: pending (executable) and queued (behind a nonce gap), keyed by decimal nonce.","properties":{"pending":{"$ref":"TxPoolTransactionsByNonce.json"},"queued":{"$ref":"TxPoolTransactionsByNonce.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolSenderContent.json"};
 
-function validate1282(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolSenderContent.json" */;
 let vErrors = null;
 let errors = 0;
@@ -26692,14 +26788,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate1282.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1288.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate1282.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1288.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -26707,8 +26803,8 @@ break;
 if(_errs1 === errors){
 if(data.pending !== undefined){
 const _errs2 = errors;
-if(!(validate1273(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
-vErrors = vErrors === null ? validate1273.errors : vErrors.concat(validate1273.errors);
+if(!(validate1279(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate1279.errors : vErrors.concat(validate1279.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -26719,8 +26815,8 @@ var valid0 = true;
 if(valid0){
 if(data.queued !== undefined){
 const _errs3 = errors;
-if(!(validate1273(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
-vErrors = vErrors === null ? validate1273.errors : vErrors.concat(validate1273.errors);
+if(!(validate1279(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate1279.errors : vErrors.concat(validate1279.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -26733,33 +26829,33 @@ var valid0 = true;
 }
 }
 else {
-validate1282.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1288.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1282.errors = vErrors;
+validate1288.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1281(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1287(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTxpoolContentFromResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1282(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1282.errors : vErrors.concat(validate1282.errors);
+if(!(validate1288(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1288.errors : vErrors.concat(validate1288.errors);
 errors = vErrors.length;
 }
-validate1281.errors = vErrors;
+validate1287.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTxpoolInspectResult = validate1286;
+export const validateTxpoolInspectResult = validate1292;
 const schema514 = {"$ref":"TxPoolInspection.json","$id":"validateTxpoolInspectResult"};
 const schema515 = {"title":"TxPoolInspection","type":"object","description":"The pool as text: pending (executable) and queued (behind a nonce gap) transaction summaries.","properties":{"pending":{"$ref":"TxPoolSummariesBySender.json"},"queued":{"$ref":"TxPoolSummariesBySender.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolInspection.json"};
 const schema516 = {"title":"TxPoolSummariesBySender","type":"object","description":"One line per pooled transaction, keyed by checksummed sender then decimal nonce: \"<to>: <value> wei + <gas> gas × <gasPrice> wei\", or \"contract creation: …\" without a recipient.","additionalProperties":{"type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"type":"string"}},"$id":"TxPoolSummariesBySender.json"};
 
-function validate1288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1294(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolSummariesBySender.json" */;
 let vErrors = null;
 let errors = 0;
@@ -26794,7 +26890,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate1288.errors = vErrors;
+validate1294.errors = vErrors;
 return false;
 break;
 }
@@ -26803,7 +26899,7 @@ if(valid1){
 for(const key2 in data0){
 const _errs6 = errors;
 if(typeof data0[key2] !== "string"){
-validate1288.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1294.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs6 === errors;
@@ -26814,7 +26910,7 @@ break;
 }
 }
 else {
-validate1288.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1294.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -26825,91 +26921,17 @@ break;
 }
 }
 else {
-validate1288.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1294.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1288.errors = vErrors;
+validate1294.errors = vErrors;
 return errors === 0;
 }
 
-
-function validate1287(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="TxPoolInspection.json" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate1287.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((key0 === "pending") || (key0 === "queued"))){
-validate1287.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.pending !== undefined){
-const _errs2 = errors;
-if(!(validate1288(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
-vErrors = vErrors === null ? validate1288.errors : vErrors.concat(validate1288.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.queued !== undefined){
-const _errs3 = errors;
-if(!(validate1288(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
-vErrors = vErrors === null ? validate1288.errors : vErrors.concat(validate1288.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate1287.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate1287.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate1286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTxpoolInspectResult" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate1287(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1287.errors : vErrors.concat(validate1287.errors);
-errors = vErrors.length;
-}
-validate1286.errors = vErrors;
-return errors === 0;
-}
-
-export const validateTxpoolStatusResult = validate1292;
-const schema517 = {"$ref":"TxPoolStatus.json","$id":"validateTxpoolStatusResult"};
-const schema518 = {"title":"TxPoolStatus","type":"object","description":"How many pooled transactions are executable (pending) and how many wait behind a nonce gap (queued).","properties":{"pending":{"$ref":"uint.json"},"queued":{"$ref":"uint.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolStatus.json"};
 
 function validate1293(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="TxPoolStatus.json" */;
+/*# sourceURL="TxPoolInspection.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -26924,6 +26946,80 @@ const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
 validate1293.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.pending !== undefined){
+const _errs2 = errors;
+if(!(validate1294(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate1294.errors : vErrors.concat(validate1294.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.queued !== undefined){
+const _errs3 = errors;
+if(!(validate1294(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate1294.errors : vErrors.concat(validate1294.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate1293.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1293.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate1292(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTxpoolInspectResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1293(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1293.errors : vErrors.concat(validate1293.errors);
+errors = vErrors.length;
+}
+validate1292.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTxpoolStatusResult = validate1298;
+const schema517 = {"$ref":"TxPoolStatus.json","$id":"validateTxpoolStatusResult"};
+const schema518 = {"title":"TxPoolStatus","type":"object","description":"How many pooled transactions are executable (pending) and how many wait behind a nonce gap (queued).","properties":{"pending":{"$ref":"uint.json"},"queued":{"$ref":"uint.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolStatus.json"};
+
+function validate1299(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="TxPoolStatus.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
+validate1299.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "pending") || (key0 === "queued"))){
+validate1299.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -26957,23 +27053,23 @@ var valid0 = true;
 }
 }
 else {
-validate1293.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1299.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1293.errors = vErrors;
+validate1299.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1292(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1298(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTxpoolStatusResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1293(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1293.errors : vErrors.concat(validate1293.errors);
+if(!(validate1299(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1299.errors : vErrors.concat(validate1299.errors);
 errors = vErrors.length;
 }
-validate1292.errors = vErrors;
+validate1298.errors = vErrors;
 return errors === 0;
 }

@@ -33,7 +33,13 @@ export interface ChainStatus {
   readonly peerCount: number;
   readonly bestStoredBlock?: bigint;
   /** While syncing: the sync target and the block being fetched. */
-  readonly syncing?: { readonly startingBlock: bigint; readonly currentBlock: bigint; readonly targetBlock: bigint };
+  readonly syncing?: {
+    readonly startingBlock: bigint;
+    readonly currentBlock: bigint;
+    readonly targetBlock: bigint;
+    /** During a snap sync: its phase (the target is then the pivot block). */
+    readonly snapPhase?: string;
+  };
   /** Not syncing: the number of the pending block (best + 1), when a chain exists. */
   readonly pendingBlock?: bigint;
 }
@@ -57,6 +63,7 @@ function withPeers(chain: ChainStatus, peers: PeerService): ChainStatus {
       startingBlock: progress.startingBlock,
       currentBlock: progress.currentBlock,
       targetBlock: progress.highestBlock,
+      ...(progress.snap !== undefined ? { snapPhase: progress.snap.phase } : {}),
     },
   };
 }

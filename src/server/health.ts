@@ -97,7 +97,7 @@ export class HealthChecker {
         ? {
             name: 'syncStatus',
             status: 'ERROR',
-            info: `SYNCING (at block ${s.syncing.currentBlock}, target ${s.syncing.targetBlock})`,
+            info: `SYNCING (${s.syncing.snapPhase !== undefined ? `snap sync, ${s.syncing.snapPhase}; ` : ''}at block ${s.syncing.currentBlock}, target ${s.syncing.targetBlock})`,
           }
         : check;
     },

@@ -43,6 +43,8 @@ export interface TestPeerOptions {
   readonly status?: StatusScript;
   /** TCP port announced in Hello (0 = not listening). */
   readonly listenPort?: number;
+  /** Called with every message the node sends (after STATUS handling), e.g. to answer its requests. */
+  readonly onMessage?: (message: ReceivedMessage, peer: TestPeer) => void;
 }
 
 export interface ReceivedMessage {
@@ -119,6 +121,7 @@ export class TestPeer {
     const ourId = nodeIdOf(this.privateKey);
     this.nodeId = hex(ourId);
     this.#script = options.status ?? 'echo';
+    const onMessage = options.onMessage;
     const hello = deferred<HelloInfo>();
     const status = deferred<Status>();
     const closed = deferred<PeerClose>();
@@ -156,6 +159,7 @@ export class TestPeer {
             if (script === 'echo') this.sendStatus(decoded);
             else if (typeof script === 'function') this.sendStatus(script(decoded));
           }
+          onMessage?.(message, this);
           for (const waiter of this.#waiters) {
             if (!waiter.match(message)) continue;
             this.#waiters.delete(waiter);

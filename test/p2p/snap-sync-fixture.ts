@@ -3,7 +3,14 @@
  * built through the node's own block production (eth_sendTransaction of "filler" contracts whose constructors
  * write storage slots and pay 1 wei to new addresses), and what to compare a synced node with.
  */
+import { randomBytes } from 'node:crypto';
+import { RLP } from '@ethereumjs/rlp';
 import { DEV_ACCOUNTS } from '../../src/chain/networks/devAccounts.js';
+import * as eth from '../../src/p2p/eth/messages.js';
+import { EthCode } from '../../src/p2p/eth/messages.js';
+import * as snap from '../../src/p2p/snap/messages.js';
+import { SnapCode } from '../../src/p2p/snap/messages.js';
+import type { ReceivedMessage, TestPeer } from '../helpers/test-peer.js';
 import type { NodeProcess } from '../helpers/node-process.js';
 import { call } from './multi-node-fixture.js';
 
@@ -134,4 +141,36 @@ export async function stateAt(node: NodeProcess, served: ServedState, block: str
     out.push({ contract, slots });
   }
   return out;
+}
+
+/**
+ * A snap peer that lies: it answers every account range with a made-up account and a proof of random bytes, every
+ * trie-node request with a node that is not the one asked for, and headers with nothing (as a node without them
+ * may). An honest sync must drop it with the reason and finish from the others.
+ */
+export function lyingSnapAnswers(message: ReceivedMessage, peer: TestPeer): void {
+  const id = (decode: (p: Uint8Array) => { requestId: bigint }) => decode(message.payload).requestId;
+  if (message.protocol === 'eth' && message.code === EthCode.GetBlockHeaders) {
+    const requestId = eth.decodeGetBlockHeaders(message.payload).requestId;
+    peer.send(EthCode.BlockHeaders, eth.encodeBlockHeaders(requestId, []));
+    return;
+  }
+  if (message.protocol !== 'snap') return;
+  const garbage = () => randomBytes(40);
+  if (message.code === SnapCode.GetAccountRange) {
+    const requestId = id(snap.decodeGetAccountRange);
+    const body = RLP.encode([new Uint8Array(), Uint8Array.of(1), new Uint8Array(), new Uint8Array()]);
+    const accounts = [{ hash: randomBytes(32), body }];
+    peer.link.send('snap', SnapCode.AccountRange, snap.encodeAccountRange({ requestId, accounts, proof: [garbage()] }));
+  } else if (message.code === SnapCode.GetTrieNodes) {
+    const requestId = id(snap.decodeGetTrieNodes);
+    peer.link.send('snap', SnapCode.TrieNodes, snap.encodeTrieNodes({ requestId, nodes: [garbage()] }));
+  } else if (message.code === SnapCode.GetStorageRanges) {
+    const requestId = id(snap.decodeGetStorageRanges);
+    const slots = [[{ hash: randomBytes(32), body: Uint8Array.of(7) }]];
+    peer.link.send('snap', SnapCode.StorageRanges, snap.encodeStorageRanges({ requestId, slots, proof: [garbage()] }));
+  } else if (message.code === SnapCode.GetByteCodes) {
+    const requestId = id(snap.decodeGetByteCodes);
+    peer.link.send('snap', SnapCode.ByteCodes, snap.encodeByteCodes({ requestId, codes: [garbage()] }));
+  }
 }

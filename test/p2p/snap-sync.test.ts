@@ -6,10 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNode, type NodeProcess } from '../helpers/node-process.js';
+import { newPeerKey, TestPeerListener } from '../helpers/test-peer.js';
 import { blockNumberOf, call, datadirWithStaticPeers, waitFor } from './multi-node-fixture.js';
-import { buildServedState, type ServedState, stateAt } from './snap-sync-fixture.js';
+import { buildServedState, lyingSnapAnswers, type ServedState, stateAt } from './snap-sync-fixture.js';
 
 const PIVOT_DISTANCE = 8;
+const SNAP_ARGS = ['--no-mine', '--sync', 'snap', '--sync.pivot-distance', String(PIVOT_DISTANCE)];
+const doneLine = (node: NodeProcess) => node.logs.find((l) => l.msg === 'snap sync done');
+const hexBlock = (n: unknown) => `0x${BigInt(n as string).toString(16)}`;
 const started: NodeProcess[] = [];
 let miner: NodeProcess;
 let servers: NodeProcess[];
@@ -74,5 +78,46 @@ describe('snap sync', () => {
     );
     expect(ours!.stateRoot).toBe(theirs!.stateRoot);
     expect(await call(fresh.url, 'eth_syncing', [])).toBe(false);
+  }, 240_000);
+
+  it('drops a peer that answers with a bad proof or a wrong node, with the reason, and syncs from the others', async () => {
+    const liar = new TestPeerListener(newPeerKey().privateKey, { onMessage: lyingSnapAnswers });
+    await liar.start();
+    try {
+      const fresh = await start([
+        '--datadir',
+        datadirWithStaticPeers([liar.enode, miner.enode!, servers[1]!.enode!]),
+        ...SNAP_ARGS,
+      ]);
+      await waitFor(async () => doneLine(fresh) !== undefined, 'snap sync done', { fresh, miner }, 120_000);
+      const dropped = fresh.logs.find((l) => l.msg === 'p2p peer dropped for a bad block or answer');
+      expect(dropped?.reason).toMatch(/proof does not verify|was not asked for|does not build/);
+      const blocked = await call<{ id: string; reason: string }[]>(fresh.url, 'net_listBlacklistedPeers', []);
+      expect(blocked.map((b) => b.id)).toContain(liar.nodeId);
+      const pivot = hexBlock(doneLine(fresh)!.pivot);
+      expect(await stateAt(fresh, served, pivot)).toEqual(await stateAt(miner, served, pivot));
+    } finally {
+      await liar.close();
+    }
+  }, 240_000);
+
+  it('killed with SIGKILL after the header chain is stored, a restarted node goes on and completes', async () => {
+    const datadir = datadirWithStaticPeers(servers.map((s) => s.enode!));
+    const first = await start(['--datadir', datadir, ...SNAP_ARGS]);
+    // Killed as soon as eth_syncing shows the snap sync past its header chain (its record is stored by then).
+    let phase: string | undefined;
+    while (phase === undefined || phase === 'headers') {
+      const status = await call<false | { snapPhase?: string }>(first.url, 'eth_syncing', []);
+      if (status !== false) phase = status.snapPhase;
+      expect(doneLine(first)).toBeUndefined();
+    }
+    first.child.kill('SIGKILL');
+    await new Promise((resolve) => first.child.once('exit', resolve));
+    const again = await start(['--datadir', datadir, ...SNAP_ARGS]);
+    await waitFor(async () => doneLine(again) !== undefined, 'snap sync done after restart', { again, miner }, 120_000);
+    const resumed = again.logs.find((l) => l.msg === 'snap sync resumed');
+    expect(resumed?.phase).toMatch(/^(accounts|healing)$/);
+    const pivot = hexBlock(doneLine(again)!.pivot);
+    expect(await stateAt(again, served, pivot)).toEqual(await stateAt(miner, served, pivot));
   }, 240_000);
 });

@@ -3,12 +3,24 @@ import type { EthSyncingParams, EthSyncingResult, SyncingStatus } from '../../ge
 import type { HandlerContext } from '../../rpc/context.js';
 import { toQuantity } from '../hex.js';
 
-/** The wire form of sync progress, shared with the `syncing` subscription. Full sync only: no state counts. */
+/** The wire form of sync progress, shared with the `syncing` subscription; a snap sync adds its phase and counts. */
 export function formatSyncProgress(progress: SyncProgress): SyncingStatus {
+  const snap = progress.snap;
   return {
     startingBlock: toQuantity(progress.startingBlock),
     currentBlock: toQuantity(progress.currentBlock),
     highestBlock: toQuantity(progress.highestBlock),
+    ...(snap !== undefined
+      ? {
+          snapPhase: snap.phase,
+          pivotBlock: toQuantity(snap.pivot),
+          syncedAccounts: toQuantity(BigInt(snap.accounts)),
+          syncedSlots: toQuantity(BigInt(snap.slots)),
+          syncedCodes: toQuantity(BigInt(snap.codes)),
+          healedNodes: toQuantity(BigInt(snap.healedNodes)),
+          pendingHealNodes: toQuantity(BigInt(snap.pendingHealNodes)),
+        }
+      : {}),
   };
 }
 
