@@ -213,3 +213,11 @@ if (!process.argv.includes('--peers') && process.env.BENCH_IMPORT !== '0') {
   const code = await new Promise<number>((resolve) => importBench.once('exit', (c) => resolve(c ?? 1)));
   if (code !== 0) process.exitCode = code;
 }
+
+// Tracing: debug_traceTransaction of a ~1,000-opcode transaction with the struct logger and callTracer, traces per
+// second on svc-node, Anvil and Hardhat in one run (bench/trace.ts → bench/results/trace.md). BENCH_TRACE=0 skips it.
+if (!process.argv.includes('--peers') && process.env.BENCH_TRACE !== '0') {
+  const traceBench = spawn(process.execPath, ['--import', 'tsx', 'bench/trace.ts'], { cwd: repo, stdio: 'inherit' });
+  const code = await new Promise<number>((resolve) => traceBench.once('exit', (c) => resolve(c ?? 1)));
+  if (code !== 0) process.exitCode = code;
+}

@@ -167,6 +167,16 @@ export interface DebugHandlers<Ctx> {
   debug_listPeersInfo(params: T.DebugListPeersInfoParams, ctx: Ctx): MaybePromise<T.DebugListPeersInfoResult>;
   /** Pages through an account's storage at a block (retesteth). */
   debug_storageRangeAt(params: T.DebugStorageRangeAtParams, ctx: Ctx): MaybePromise<T.DebugStorageRangeAtResult>;
+  /** Traces every transaction of a block given as RLP. */
+  debug_traceBlock(params: T.DebugTraceBlockParams, ctx: Ctx): MaybePromise<T.DebugTraceBlockResult>;
+  /** Traces every transaction of a block by hash. */
+  debug_traceBlockByHash(params: T.DebugTraceBlockByHashParams, ctx: Ctx): MaybePromise<T.DebugTraceBlockByHashResult>;
+  /** Traces every transaction of a block by number. */
+  debug_traceBlockByNumber(params: T.DebugTraceBlockByNumberParams, ctx: Ctx): MaybePromise<T.DebugTraceBlockByNumberResult>;
+  /** Traces a message call on a block's state (geth's tracers). */
+  debug_traceCall(params: T.DebugTraceCallParams, ctx: Ctx): MaybePromise<T.DebugTraceCallResult>;
+  /** Replays a transaction and traces it (geth's tracers). */
+  debug_traceTransaction(params: T.DebugTraceTransactionParams, ctx: Ctx): MaybePromise<T.DebugTraceTransactionResult>;
 }
 
 export interface TraceHandlers<Ctx> {

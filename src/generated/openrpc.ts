@@ -5401,6 +5401,588 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       ]
     },
     {
+      "name": "debug_traceTransaction",
+      "summary": "Replays a transaction and traces it (geth's tracers).",
+      "description": "Replays the transaction's block from its parent's state, with the rules of the block's height, up to the transaction, and traces it: the struct logger by default, or a built-in tracer (callTracer, prestateTracer, 4byteTracer, noopTracer). A trace past network.rpc.debug.trace-timeout (or the request's shorter timeout), network.rpc.debug.max-struct-logs entries or network.rpc.debug.max-trace-bytes is stopped and answered -32005 naming the cap. Checked against Anvil 1.7.1 (hardfork shanghai, the EVM closest to ETC Spiral; test/trace/anvil-diff.test.ts): the answers agree field by field except where svc-node follows geth and Anvil does not, or an ETC rule differs: (1) callTracer's top frame gas is the transaction's gas limit (Anvil: the gas left after intrinsic gas); (2) callTracer logs carry address, topics, data and position (Anvil adds index); (3) errors are geth's words: write protection, contract address collision, out of gas, execution reverted (Anvil: revm's names, e.g. StateChangeDuringStaticCall, CreateCollision, OutOfGas); (4) prestateTracer leaves out a contract the transaction created (Anvil keeps it as {balance: 0x0}), and the coinbase's balance includes ETC's block rewards (Anvil pays none); (5) 4byteTracer skips calls to precompiles (Anvil counts them); (6) the struct logger's gasCost of CREATE/CREATE2 is the opcode's own cost (Anvil adds the gas handed to the new frame), and on an opcode that runs out of gas it is the opcode's cost (Anvil: the gas left); storage keys and values and returnValue are hex without 0x and refund is left out when 0 (Anvil: 0x-prefixed, refund 0 on every entry).",
+      "tags": [
+        {
+          "$ref": "#/components/tags/debug"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "txHash",
+          "description": "The transaction.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/hash32"
+          }
+        },
+        {
+          "name": "config",
+          "description": "geth's TraceConfig: the tracer and its options, timeout.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/GethTraceConfig"
+          }
+        }
+      ],
+      "result": {
+        "name": "trace",
+        "schema": {
+          "$ref": "#/components/schemas/GethTraceResult"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/GethTraceTxNotFound"
+        },
+        {
+          "$ref": "#/components/errors/GethTraceLimit"
+        }
+      ],
+      "examples": [
+        {
+          "name": "dev chain: callTracer with logs of a contract call",
+          "description": "On a dev chain where dev account 0 deployed a contract storing its argument in slot 0 and logging it, then called it with 9.",
+          "params": [
+            {
+              "name": "txHash",
+              "value": "0xed434086c83b1b461d5ce689f0bd0c52e7063ca59e31820d8532af3d89eac27e"
+            },
+            {
+              "name": "config",
+              "value": {
+                "tracer": "callTracer",
+                "tracerConfig": {
+                  "withLog": true
+                }
+              }
+            }
+          ],
+          "result": {
+            "name": "trace",
+            "value": {
+              "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+              "gas": "0x186a0",
+              "gasUsed": "0xad67",
+              "to": "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+              "input": "0x0000000000000000000000000000000000000000000000000000000000000009",
+              "output": "0x0000000000000000000000000000000000000000000000000000000000000009",
+              "logs": [
+                {
+                  "address": "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+                  "topics": [
+                    "0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+                  ],
+                  "data": "0x0000000000000000000000000000000000000000000000000000000000000009",
+                  "position": "0x0"
+                }
+              ],
+              "value": "0x0",
+              "type": "CALL"
+            }
+          }
+        },
+        {
+          "name": "dev chain: the struct logger's first three opcodes",
+          "description": "The same transaction, the default tracer with limit 3.",
+          "params": [
+            {
+              "name": "txHash",
+              "value": "0xed434086c83b1b461d5ce689f0bd0c52e7063ca59e31820d8532af3d89eac27e"
+            },
+            {
+              "name": "config",
+              "value": {
+                "limit": 3
+              }
+            }
+          ],
+          "result": {
+            "name": "trace",
+            "value": {
+              "gas": 44391,
+              "failed": false,
+              "returnValue": "0000000000000000000000000000000000000000000000000000000000000009",
+              "structLogs": [
+                {
+                  "pc": 0,
+                  "op": "PUSH1",
+                  "gas": 78860,
+                  "gasCost": 3,
+                  "depth": 1,
+                  "stack": []
+                },
+                {
+                  "pc": 2,
+                  "op": "CALLDATALOAD",
+                  "gas": 78857,
+                  "gasCost": 3,
+                  "depth": 1,
+                  "stack": [
+                    "0x0"
+                  ]
+                },
+                {
+                  "pc": 3,
+                  "op": "DUP1",
+                  "gas": 78854,
+                  "gasCost": 3,
+                  "depth": 1,
+                  "stack": [
+                    "0x9"
+                  ]
+                }
+              ]
+            }
+          }
+        },
+        {
+          "name": "dev chain: prestateTracer diffMode",
+          "description": "The same transaction: slot 0 goes from 0 to 9, the sender's nonce and balance move, the coinbase is paid.",
+          "params": [
+            {
+              "name": "txHash",
+              "value": "0xed434086c83b1b461d5ce689f0bd0c52e7063ca59e31820d8532af3d89eac27e"
+            },
+            {
+              "name": "config",
+              "value": {
+                "tracer": "prestateTracer",
+                "tracerConfig": {
+                  "diffMode": true
+                }
+              }
+            }
+          ],
+          "result": {
+            "name": "trace",
+            "value": {
+              "post": {
+                "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266": {
+                  "balance": "0xd3c21bce68a9ae256200",
+                  "nonce": 2
+                },
+                "0x5fbdb2315678afecb367f032d93f642f64180aa3": {
+                  "storage": {
+                    "0x0000000000000000000000000000000000000000000000000000000000000000": "0x0000000000000000000000000000000000000000000000000000000000000009"
+                  }
+                },
+                "0x000000000000000000000000000000000000c0de": {
+                  "balance": "0x4563f5c637ce9e00"
+                }
+              },
+              "pre": {
+                "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266": {
+                  "balance": "0xd3c21bce910943eea800",
+                  "nonce": 1
+                },
+                "0x5fbdb2315678afecb367f032d93f642f64180aa3": {
+                  "balance": "0x0",
+                  "code": "0x600035806000556000527faaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa60206000a160005460005260206000f3",
+                  "nonce": 1
+                },
+                "0x000000000000000000000000000000000000c0de": {
+                  "balance": "0x4563cd66a2055800"
+                }
+              }
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "debug_traceCall",
+      "summary": "Traces a message call on a block's state (geth's tracers).",
+      "description": "Runs the call as eth_call does (same defaults and gas cap) on the state after the block, with that block as environment, and traces it; nothing is kept. The caps and the differences from Anvil are those of debug_traceTransaction.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/debug"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "transaction",
+          "description": "The message call (defaults as eth_call).",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/CallRequest"
+          }
+        },
+        {
+          "name": "block",
+          "description": "The block whose post-state the call runs on (default latest).",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
+          }
+        },
+        {
+          "name": "config",
+          "description": "geth's TraceConfig: the tracer and its options, timeout.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/GethTraceConfig"
+          }
+        }
+      ],
+      "result": {
+        "name": "trace",
+        "schema": {
+          "$ref": "#/components/schemas/GethTraceResult"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/BlockNotFound"
+        },
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        },
+        {
+          "$ref": "#/components/errors/GethTraceLimit"
+        }
+      ],
+      "examples": [
+        {
+          "name": "fresh dev chain: callTracer of a 1 ETC transfer",
+          "description": "A plain transfer from dev account 0 to dev account 1 on the genesis state: one CALL frame, 21000 gas.",
+          "params": [
+            {
+              "name": "transaction",
+              "value": {
+                "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                "value": "0xde0b6b3a7640000"
+              }
+            },
+            {
+              "name": "block",
+              "value": "latest"
+            },
+            {
+              "name": "config",
+              "value": {
+                "tracer": "callTracer"
+              }
+            }
+          ],
+          "result": {
+            "name": "trace",
+            "value": {
+              "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+              "gas": "0x1c9c380",
+              "gasUsed": "0x5208",
+              "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+              "input": "0x",
+              "value": "0xde0b6b3a7640000",
+              "type": "CALL"
+            }
+          }
+        },
+        {
+          "name": "fresh dev chain: prestateTracer of the same transfer",
+          "description": "The accounts the transfer touches as they are at genesis: sender, recipient and the genesis coinbase.",
+          "params": [
+            {
+              "name": "transaction",
+              "value": {
+                "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                "value": "0xde0b6b3a7640000"
+              }
+            },
+            {
+              "name": "block",
+              "value": "latest"
+            },
+            {
+              "name": "config",
+              "value": {
+                "tracer": "prestateTracer"
+              }
+            }
+          ],
+          "result": {
+            "name": "trace",
+            "value": {
+              "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266": {
+                "balance": "0xd3c21bcecceda1000000"
+              },
+              "0x70997970c51812dc3a010c7d01b50e0d17dc79c8": {
+                "balance": "0xd3c21bcecceda1000000"
+              },
+              "0x0000000000000000000000000000000000000000": {
+                "balance": "0x0"
+              }
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "debug_traceBlockByNumber",
+      "summary": "Traces every transaction of a block by number.",
+      "description": "Replays the block from its parent's state and traces each transaction in order; the caps apply to the whole block. The differences from Anvil are those of debug_traceTransaction (an explorer's pass over 100 blocks with callTracer is in test/trace/anvil-diff.test.ts).",
+      "tags": [
+        {
+          "$ref": "#/components/tags/debug"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "block",
+          "description": "A block number or tag.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTag"
+          }
+        },
+        {
+          "name": "config",
+          "description": "geth's TraceConfig: the tracer and its options, timeout.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/GethTraceConfig"
+          }
+        }
+      ],
+      "result": {
+        "name": "traces",
+        "schema": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/GethTraceBlockItem"
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/BlockNotFound"
+        },
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        },
+        {
+          "$ref": "#/components/errors/GethTraceNotTraceable"
+        },
+        {
+          "$ref": "#/components/errors/GethTraceLimit"
+        }
+      ],
+      "examples": [
+        {
+          "name": "dev chain: callTracer over a block",
+          "description": "The block of the call above.",
+          "params": [
+            {
+              "name": "block",
+              "value": "0x2"
+            },
+            {
+              "name": "config",
+              "value": {
+                "tracer": "callTracer"
+              }
+            }
+          ],
+          "result": {
+            "name": "traces",
+            "value": [
+              {
+                "txHash": "0xed434086c83b1b461d5ce689f0bd0c52e7063ca59e31820d8532af3d89eac27e",
+                "result": {
+                  "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                  "gas": "0x186a0",
+                  "gasUsed": "0xad67",
+                  "to": "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+                  "input": "0x0000000000000000000000000000000000000000000000000000000000000009",
+                  "output": "0x0000000000000000000000000000000000000000000000000000000000000009",
+                  "value": "0x0",
+                  "type": "CALL"
+                }
+              }
+            ]
+          }
+        }
+      ]
+    },
+    {
+      "name": "debug_traceBlockByHash",
+      "summary": "Traces every transaction of a block by hash.",
+      "description": "As debug_traceBlockByNumber, for any stored block, canonical or not.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/debug"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "blockHash",
+          "description": "The block.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/hash32"
+          }
+        },
+        {
+          "name": "config",
+          "description": "geth's TraceConfig: the tracer and its options, timeout.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/GethTraceConfig"
+          }
+        }
+      ],
+      "result": {
+        "name": "traces",
+        "schema": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/GethTraceBlockItem"
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/BlockNotFound"
+        },
+        {
+          "$ref": "#/components/errors/GethTraceNotTraceable"
+        },
+        {
+          "$ref": "#/components/errors/GethTraceLimit"
+        }
+      ],
+      "examples": [
+        {
+          "name": "dev chain: prestateTracer over a block",
+          "description": "The block of the call above, by hash.",
+          "params": [
+            {
+              "name": "blockHash",
+              "value": "0x376fd21a0673dbdbf9f71cb17e5fc4337c395afe385f349b5cfa7b636a2f2a61"
+            },
+            {
+              "name": "config",
+              "value": {
+                "tracer": "prestateTracer"
+              }
+            }
+          ],
+          "result": {
+            "name": "traces",
+            "value": [
+              {
+                "txHash": "0xed434086c83b1b461d5ce689f0bd0c52e7063ca59e31820d8532af3d89eac27e",
+                "result": {
+                  "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266": {
+                    "balance": "0xd3c21bce910943eea800",
+                    "nonce": 1
+                  },
+                  "0x5fbdb2315678afecb367f032d93f642f64180aa3": {
+                    "balance": "0x0",
+                    "code": "0x600035806000556000527faaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa60206000a160005460005260206000f3",
+                    "nonce": 1,
+                    "storage": {
+                      "0x0000000000000000000000000000000000000000000000000000000000000000": "0x0000000000000000000000000000000000000000000000000000000000000000"
+                    }
+                  },
+                  "0x000000000000000000000000000000000000c0de": {
+                    "balance": "0x4563cd66a2055800"
+                  }
+                }
+              }
+            ]
+          }
+        }
+      ]
+    },
+    {
+      "name": "debug_traceBlock",
+      "summary": "Traces every transaction of a block given as RLP.",
+      "description": "Decodes the block (its parent must be stored) and replays it from its parent's state; the block itself need not be stored or valid beyond its transactions applying.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/debug"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "blockRlp",
+          "description": "The RLP-encoded block.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/bytes"
+          }
+        },
+        {
+          "name": "config",
+          "description": "geth's TraceConfig: the tracer and its options, timeout.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/GethTraceConfig"
+          }
+        }
+      ],
+      "result": {
+        "name": "traces",
+        "schema": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/GethTraceBlockItem"
+          }
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: the block RLP cannot be decoded"
+        },
+        {
+          "$ref": "#/components/errors/GethTraceNotTraceable"
+        },
+        {
+          "$ref": "#/components/errors/GethTraceLimit"
+        }
+      ],
+      "examples": [
+        {
+          "name": "dev chain: 4byteTracer over a block given as RLP",
+          "description": "The block of the call above, RLP-encoded: its one call had 32 bytes of input, counted as selector 0x00000000 with 28 bytes of arguments.",
+          "params": [
+            {
+              "name": "blockRlp",
+              "value": "0xf9028df901ffa0aaf6b3b8fc8b47b9f5a922f9e2e68a8f6b527b16616e11a648be098716879c88a01dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d4934794000000000000000000000000000000000000c0dea07502614c2ef876d5607ba458c02865b3838f2adeec854850675d7696f51db21ea0086695964c941fa2ba8ce937b1170f8441b31581e470e58337fea9d87fa085bfa073021a2ecf2047e4b65f0ca240a7bf71e4906b5abeb0c0212b01d1c93969c5ffb901000000000000000000000000000000000000000000000000000000000000080000000100000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000004000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000020000000000000000000000000000000000000000000000000000000000000000000000000000004000000000000000000000000000000000000000000000000000000000000040000000000000000000000000000000000000000000000000000000000002028401c9c38082ad67846b07c2b5887376632d6e6f6465a00000000000000000000000000000000000000000000000000000000000000000880000000000000000f888f88601843b9aca00830186a0945fbdb2315678afecb367f032d93f642f64180aa380a00000000000000000000000000000000000000000000000000000000000000009820a96a0329e2f54eb19c947482bc3909162f1cdc4177cabdd447ab62e9cea9a88ceda8ba0594eb25d2e7f9b6afbf02fc0da7f741f2b7200d3790578a1f2bef845b604e191c0"
+            },
+            {
+              "name": "config",
+              "value": {
+                "tracer": "4byteTracer"
+              }
+            }
+          ],
+          "result": {
+            "name": "traces",
+            "value": [
+              {
+                "txHash": "0xed434086c83b1b461d5ce689f0bd0c52e7063ca59e31820d8532af3d89eac27e",
+                "result": {
+                  "0x00000000-28": 1
+                }
+              }
+            ]
+          }
+        }
+      ]
+    },
+    {
       "name": "qa_mineBlocks",
       "summary": "Orders the dev miner to mine blocks now (test networks).",
       "description": "Asks the node's on-demand miner to mine count blocks, with the pool's transactions (withTransactions, default true) or empty, on top of parentHash (default: the best block; a given hash starts a side chain, useful to test reorganisations). It returns once the order is accepted, not when the blocks exist: poll eth_blockNumber. Outcomes such as \"miner busy\" are reported in the result, as the original node and its QA tools expect; count also accepts a hex quantity, the standard encoding. Only for test networks: mainnet and Mordor refuse with MinerNotSupport.",
@@ -11920,6 +12502,345 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         ],
         "additionalProperties": true
       },
+      "GethTraceConfig": {
+        "title": "GethTraceConfig",
+        "type": "object",
+        "description": "geth's TraceConfig. Without tracer, the struct logger runs (one entry per opcode) with its switches disableStack, disableStorage, enableMemory, enableReturnData and limit. tracer names one of the built-in tracers: callTracer (tracerConfig onlyTopCall, withLog), prestateTracer (tracerConfig diffMode), 4byteTracer, noopTracer; JavaScript tracer bodies are not run (-32602). timeout is a Go duration (\"5s\", \"500ms\", \"1m30s\"), at most the node's network.rpc.debug.trace-timeout, which is also the default. reexec is accepted and ignored: this node keeps every block's state.",
+        "properties": {
+          "tracer": {
+            "type": "string",
+            "enum": [
+              "callTracer",
+              "prestateTracer",
+              "4byteTracer",
+              "noopTracer"
+            ],
+            "description": "one of the built-in tracers callTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)"
+          },
+          "tracerConfig": {
+            "type": "object",
+            "description": "The named tracer's options.",
+            "properties": {
+              "onlyTopCall": {
+                "type": "boolean",
+                "description": "callTracer: the top frame only."
+              },
+              "withLog": {
+                "type": "boolean",
+                "description": "callTracer: each frame's logs, with their position among its calls."
+              },
+              "diffMode": {
+                "type": "boolean",
+                "description": "prestateTracer: {pre, post} of what changed instead of the touched state."
+              }
+            },
+            "additionalProperties": false
+          },
+          "timeout": {
+            "type": "string",
+            "pattern": "^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$",
+            "description": "Go duration: how long the trace may run."
+          },
+          "disableStack": {
+            "type": "boolean"
+          },
+          "disableStorage": {
+            "type": "boolean"
+          },
+          "enableMemory": {
+            "type": "boolean"
+          },
+          "enableReturnData": {
+            "type": "boolean"
+          },
+          "limit": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Most struct-log entries to record (0 = all); later opcodes still run."
+          },
+          "reexec": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Accepted and ignored."
+          }
+        },
+        "additionalProperties": false
+      },
+      "GethTraceStructLog": {
+        "title": "GethTraceStructLog",
+        "type": "object",
+        "description": "One opcode as geth's struct logger records it: gas before it, its cost, the call depth from 1; stack words as quantities, memory in 32-byte rows and the frame's touched storage as 64 hex digits without 0x.",
+        "properties": {
+          "pc": {
+            "type": "integer"
+          },
+          "op": {
+            "type": "string"
+          },
+          "gas": {
+            "type": "integer"
+          },
+          "gasCost": {
+            "type": "integer"
+          },
+          "depth": {
+            "type": "integer"
+          },
+          "error": {
+            "type": "string"
+          },
+          "stack": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/uint"
+            }
+          },
+          "memory": {
+            "type": "array",
+            "items": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{64}$"
+            }
+          },
+          "storage": {
+            "type": "object",
+            "additionalProperties": {
+              "type": "string",
+              "pattern": "^[0-9a-f]{64}$"
+            }
+          },
+          "returnData": {
+            "$ref": "#/components/schemas/bytes"
+          },
+          "refund": {
+            "type": "integer"
+          }
+        },
+        "required": [
+          "pc",
+          "op",
+          "gas",
+          "gasCost",
+          "depth"
+        ],
+        "additionalProperties": false
+      },
+      "GethTraceStructLogs": {
+        "title": "GethTraceStructLogs",
+        "type": "object",
+        "description": "The struct logger's answer: gas the transaction used, whether it failed, its return value (hex without 0x, as geth and core-geth write it) and one entry per opcode.",
+        "properties": {
+          "gas": {
+            "type": "integer"
+          },
+          "failed": {
+            "type": "boolean"
+          },
+          "returnValue": {
+            "type": "string",
+            "pattern": "^([0-9a-f]{2})*$"
+          },
+          "structLogs": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/GethTraceStructLog"
+            }
+          }
+        },
+        "required": [
+          "gas",
+          "failed",
+          "returnValue",
+          "structLogs"
+        ],
+        "additionalProperties": false
+      },
+      "GethTraceCallFrame": {
+        "title": "GethTraceCallFrame",
+        "type": "object",
+        "description": "callTracer's frame: the transaction's call or creation with every call, creation and self-destruct its code made, nested. gas and gasUsed of the top frame are the transaction's gas limit and the gas it was charged. output is left out when empty; error names a failure (\"execution reverted\", \"out of gas\", ...), revertReason decodes Error(string); value is left out for STATICCALL.",
+        "properties": {
+          "from": {
+            "$ref": "#/components/schemas/address"
+          },
+          "gas": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "gasUsed": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "to": {
+            "$ref": "#/components/schemas/address"
+          },
+          "input": {
+            "$ref": "#/components/schemas/bytes"
+          },
+          "output": {
+            "$ref": "#/components/schemas/bytes"
+          },
+          "error": {
+            "type": "string"
+          },
+          "revertReason": {
+            "type": "string"
+          },
+          "calls": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/GethTraceCallFrame"
+            }
+          },
+          "logs": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "address": {
+                  "$ref": "#/components/schemas/address"
+                },
+                "topics": {
+                  "type": "array",
+                  "items": {
+                    "$ref": "#/components/schemas/bytes32"
+                  }
+                },
+                "data": {
+                  "$ref": "#/components/schemas/bytes"
+                },
+                "position": {
+                  "$ref": "#/components/schemas/uint"
+                }
+              },
+              "required": [
+                "address",
+                "topics",
+                "data",
+                "position"
+              ],
+              "additionalProperties": false
+            }
+          },
+          "value": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "type": {
+            "type": "string",
+            "enum": [
+              "CALL",
+              "CALLCODE",
+              "DELEGATECALL",
+              "STATICCALL",
+              "CREATE",
+              "CREATE2",
+              "SELFDESTRUCT"
+            ]
+          }
+        },
+        "required": [
+          "from",
+          "gas",
+          "gasUsed",
+          "input",
+          "type"
+        ],
+        "additionalProperties": false
+      },
+      "GethTracePrestateAccount": {
+        "title": "GethTracePrestateAccount",
+        "type": "object",
+        "description": "An account as prestateTracer shows it: balance, code, nonce and storage slots (left out when empty or zero).",
+        "properties": {
+          "balance": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "code": {
+            "$ref": "#/components/schemas/bytes"
+          },
+          "nonce": {
+            "type": "integer"
+          },
+          "storage": {
+            "type": "object",
+            "additionalProperties": {
+              "$ref": "#/components/schemas/bytes32"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "GethTracePrestate": {
+        "title": "GethTracePrestate",
+        "type": "object",
+        "description": "prestateTracer's answer: by address, the accounts the transaction touched as they were before it.",
+        "additionalProperties": {
+          "$ref": "#/components/schemas/GethTracePrestateAccount"
+        }
+      },
+      "GethTracePrestateDiff": {
+        "title": "GethTracePrestateDiff",
+        "type": "object",
+        "description": "prestateTracer's answer with diffMode: what changed, before (pre) and after (post).",
+        "properties": {
+          "post": {
+            "$ref": "#/components/schemas/GethTracePrestate"
+          },
+          "pre": {
+            "$ref": "#/components/schemas/GethTracePrestate"
+          }
+        },
+        "required": [
+          "post",
+          "pre"
+        ],
+        "additionalProperties": false
+      },
+      "GethTraceFourByte": {
+        "title": "GethTraceFourByte",
+        "type": "object",
+        "description": "4byteTracer's answer: \"0x<selector>-<argument bytes>\" → how many calls; noopTracer answers {}.",
+        "additionalProperties": {
+          "type": "integer"
+        }
+      },
+      "GethTraceResult": {
+        "title": "GethTraceResult",
+        "description": "A trace in the named tracer's shape: the struct logger's, callTracer's frame, prestateTracer's map (or {pre, post} with diffMode), 4byteTracer's counts, noopTracer's {}.",
+        "anyOf": [
+          {
+            "$ref": "#/components/schemas/GethTraceStructLogs"
+          },
+          {
+            "$ref": "#/components/schemas/GethTraceCallFrame"
+          },
+          {
+            "$ref": "#/components/schemas/GethTracePrestateDiff"
+          },
+          {
+            "$ref": "#/components/schemas/GethTracePrestate"
+          },
+          {
+            "$ref": "#/components/schemas/GethTraceFourByte"
+          }
+        ]
+      },
+      "GethTraceBlockItem": {
+        "title": "GethTraceBlockItem",
+        "type": "object",
+        "description": "One transaction's trace in a block trace.",
+        "properties": {
+          "txHash": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "result": {
+            "$ref": "#/components/schemas/GethTraceResult"
+          }
+        },
+        "required": [
+          "txHash",
+          "result"
+        ],
+        "additionalProperties": false
+      },
       "StateOverrides": {
         "title": "StateOverrides",
         "type": "object",
@@ -12727,6 +13648,18 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "ResourceUnavailable": {
         "code": -32002,
         "message": "Resource unavailable: the chain engine is not running"
+      },
+      "GethTraceLimit": {
+        "code": -32005,
+        "message": "trace stopped at a node limit: <cap> (<setting>)"
+      },
+      "GethTraceTxNotFound": {
+        "code": -32000,
+        "message": "transaction 0x… not found"
+      },
+      "GethTraceNotTraceable": {
+        "code": -32000,
+        "message": "genesis is not traceable / parent 0x… not found"
       },
       "TraceTypeNotOffered": {
         "code": -32602,

@@ -123,6 +123,11 @@ export type EnodeUrl = string;
  */
 export type PrivateKey = string;
 /**
+ * A trace in the named tracer's shape: the struct logger's, callTracer's frame, prestateTracer's map (or {pre, post} with diffMode), 4byteTracer's counts, noopTracer's {}.
+ */
+export type GethTraceResult =
+  GethTraceStructLogs | GethTraceCallFrame | GethTracePrestateDiff | GethTracePrestate | GethTraceFourByte;
+/**
  * What to return: "trace" (the call traces) and/or "stateDiff". "vmTrace" is not offered (-32602).
  */
 export type ParityTraceTypes = ("trace" | "stateDiff" | "vmTrace")[];
@@ -185,6 +190,9 @@ export type PersonalUnlockAccountPassphraseParam = string;
 export type PersonalUnlockAccountDurationParam = NotFound | Uint | number;
 export type PersonalUnlockAccountResult = boolean;
 export type DebugListPeersInfoResult = PeerInfo[];
+export type DebugTraceBlockResult = GethTraceBlockItem[];
+export type DebugTraceBlockByHashResult = GethTraceBlockItem[];
+export type DebugTraceBlockByNumberResult = GethTraceBlockItem[];
 export type TraceBlockResult = NotFound | ParityLocalizedTrace[];
 export type TraceCallManyCallsParam = [CallRequest, ParityTraceTypes][];
 export type TraceCallManyResult = ParityTraceResults[];
@@ -1199,6 +1207,134 @@ export interface OpenRpcDocument {
   [k: string]: unknown | undefined;
 }
 /**
+ * geth's TraceConfig. Without tracer, the struct logger runs (one entry per opcode) with its switches disableStack, disableStorage, enableMemory, enableReturnData and limit. tracer names one of the built-in tracers: callTracer (tracerConfig onlyTopCall, withLog), prestateTracer (tracerConfig diffMode), 4byteTracer, noopTracer; JavaScript tracer bodies are not run (-32602). timeout is a Go duration ("5s", "500ms", "1m30s"), at most the node's network.rpc.debug.trace-timeout, which is also the default. reexec is accepted and ignored: this node keeps every block's state.
+ */
+export interface GethTraceConfig {
+  /**
+   * one of the built-in tracers callTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)
+   */
+  tracer?: "callTracer" | "prestateTracer" | "4byteTracer" | "noopTracer";
+  /**
+   * The named tracer's options.
+   */
+  tracerConfig?: {
+    /**
+     * callTracer: the top frame only.
+     */
+    onlyTopCall?: boolean;
+    /**
+     * callTracer: each frame's logs, with their position among its calls.
+     */
+    withLog?: boolean;
+    /**
+     * prestateTracer: {pre, post} of what changed instead of the touched state.
+     */
+    diffMode?: boolean;
+  };
+  /**
+   * Go duration: how long the trace may run.
+   */
+  timeout?: string;
+  disableStack?: boolean;
+  disableStorage?: boolean;
+  enableMemory?: boolean;
+  enableReturnData?: boolean;
+  /**
+   * Most struct-log entries to record (0 = all); later opcodes still run.
+   */
+  limit?: number;
+  /**
+   * Accepted and ignored.
+   */
+  reexec?: number;
+}
+/**
+ * One opcode as geth's struct logger records it: gas before it, its cost, the call depth from 1; stack words as quantities, memory in 32-byte rows and the frame's touched storage as 64 hex digits without 0x.
+ */
+export interface GethTraceStructLog {
+  pc: number;
+  op: string;
+  gas: number;
+  gasCost: number;
+  depth: number;
+  error?: string;
+  stack?: Uint[];
+  memory?: string[];
+  storage?: {
+    [k: string]: string | undefined;
+  };
+  returnData?: Bytes;
+  refund?: number;
+}
+/**
+ * The struct logger's answer: gas the transaction used, whether it failed, its return value (hex without 0x, as geth and core-geth write it) and one entry per opcode.
+ */
+export interface GethTraceStructLogs {
+  gas: number;
+  failed: boolean;
+  returnValue: string;
+  structLogs: GethTraceStructLog[];
+}
+/**
+ * callTracer's frame: the transaction's call or creation with every call, creation and self-destruct its code made, nested. gas and gasUsed of the top frame are the transaction's gas limit and the gas it was charged. output is left out when empty; error names a failure ("execution reverted", "out of gas", ...), revertReason decodes Error(string); value is left out for STATICCALL.
+ */
+export interface GethTraceCallFrame {
+  from: Address;
+  gas: Uint;
+  gasUsed: Uint;
+  to?: Address;
+  input: Bytes;
+  output?: Bytes;
+  error?: string;
+  revertReason?: string;
+  calls?: GethTraceCallFrame[];
+  logs?: {
+    address: Address;
+    topics: Bytes32[];
+    data: Bytes;
+    position: Uint;
+  }[];
+  value?: Uint;
+  type: "CALL" | "CALLCODE" | "DELEGATECALL" | "STATICCALL" | "CREATE" | "CREATE2" | "SELFDESTRUCT";
+}
+/**
+ * An account as prestateTracer shows it: balance, code, nonce and storage slots (left out when empty or zero).
+ */
+export interface GethTracePrestateAccount {
+  balance?: Uint;
+  code?: Bytes;
+  nonce?: number;
+  storage?: {
+    [k: string]: Bytes32 | undefined;
+  };
+}
+/**
+ * prestateTracer's answer: by address, the accounts the transaction touched as they were before it.
+ */
+export interface GethTracePrestate {
+  [k: string]: GethTracePrestateAccount | undefined;
+}
+/**
+ * prestateTracer's answer with diffMode: what changed, before (pre) and after (post).
+ */
+export interface GethTracePrestateDiff {
+  post: GethTracePrestate;
+  pre: GethTracePrestate;
+}
+/**
+ * 4byteTracer's answer: "0x<selector>-<argument bytes>" → how many calls; noopTracer answers {}.
+ */
+export interface GethTraceFourByte {
+  [k: string]: number | undefined;
+}
+/**
+ * One transaction's trace in a block trace.
+ */
+export interface GethTraceBlockItem {
+  txHash: Hash32;
+  result: GethTraceResult;
+}
+/**
  * geth's state override set: address → fields replaced for this call only (nothing is stored). `balance`, `nonce` and `code` replace the account's; `state` replaces the whole storage (unlisted slots read as zero), `stateDiff` replaces only the listed slots; giving both `state` and `stateDiff` for one account is refused (-32602). Overridden slots are the slots' original values for gas (EIP-2200), as if set by an earlier transaction.
  */
 export interface StateOverrides {
@@ -1597,6 +1733,20 @@ export type DebugListPeersInfoParams = [];
 export type DebugStorageRangeAtParams = [block: TestBlockHashOrNumber, txIndex: TestQuantity, address: Address, begin: Bytes, maxResults: TestQuantity];
 /** Result of `debug_storageRangeAt`. */
 export type DebugStorageRangeAtResult = StorageRange;
+/** Positional params of `debug_traceBlock`. */
+export type DebugTraceBlockParams = [blockRlp: Bytes, config?: GethTraceConfig];
+/** Positional params of `debug_traceBlockByHash`. */
+export type DebugTraceBlockByHashParams = [blockHash: Hash32, config?: GethTraceConfig];
+/** Positional params of `debug_traceBlockByNumber`. */
+export type DebugTraceBlockByNumberParams = [block: BlockNumberOrTag, config?: GethTraceConfig];
+/** Positional params of `debug_traceCall`. */
+export type DebugTraceCallParams = [transaction: CallRequest, block?: BlockNumberOrTagOrHash, config?: GethTraceConfig];
+/** Result of `debug_traceCall`. */
+export type DebugTraceCallResult = GethTraceResult;
+/** Positional params of `debug_traceTransaction`. */
+export type DebugTraceTransactionParams = [txHash: Hash32, config?: GethTraceConfig];
+/** Result of `debug_traceTransaction`. */
+export type DebugTraceTransactionResult = GethTraceResult;
 /** Positional params of `trace_block`. */
 export type TraceBlockParams = [block: BlockNumberOrTag];
 /** Positional params of `trace_call`. */
@@ -1775,6 +1925,11 @@ export interface RpcMethods {
   debug_accountRange: { params: DebugAccountRangeParams; result: DebugAccountRangeResult };
   debug_listPeersInfo: { params: DebugListPeersInfoParams; result: DebugListPeersInfoResult };
   debug_storageRangeAt: { params: DebugStorageRangeAtParams; result: DebugStorageRangeAtResult };
+  debug_traceBlock: { params: DebugTraceBlockParams; result: DebugTraceBlockResult };
+  debug_traceBlockByHash: { params: DebugTraceBlockByHashParams; result: DebugTraceBlockByHashResult };
+  debug_traceBlockByNumber: { params: DebugTraceBlockByNumberParams; result: DebugTraceBlockByNumberResult };
+  debug_traceCall: { params: DebugTraceCallParams; result: DebugTraceCallResult };
+  debug_traceTransaction: { params: DebugTraceTransactionParams; result: DebugTraceTransactionResult };
   trace_block: { params: TraceBlockParams; result: TraceBlockResult };
   trace_call: { params: TraceCallParams; result: TraceCallResult };
   trace_callMany: { params: TraceCallManyParams; result: TraceCallManyResult };

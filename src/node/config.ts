@@ -124,8 +124,16 @@ export interface NodeConfig {
     };
     /** eth_call / eth_estimateGas: the most gas a request may name, the longest it may run (0 = no limit). */
     readonly call: { readonly gasCap: bigint; readonly timeoutMs: number };
-    /** debug_accountRange / debug_storageRangeAt: the largest page. */
-    readonly debug: { readonly maxRangeResults: number };
+    /**
+     * debug_accountRange / debug_storageRangeAt: the largest page; debug_trace*: the longest run (0 = no limit), the
+     * most struct-log entries and the largest answer.
+     */
+    readonly debug: {
+      readonly maxRangeResults: number;
+      readonly traceTimeoutMs: number;
+      readonly maxStructLogs: number;
+      readonly maxTraceBytes: number;
+    };
     /** JWT / API-key authentication of callers (src/server/auth.ts); off unless configured. */
     readonly auth: AuthConfig;
     /** `GET /metrics` (Prometheus text format): on by default on dev only. */
@@ -280,7 +288,12 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
         gasCap: BigInt(get('network.rpc.call.gas-cap')),
         timeoutMs: get('network.rpc.call.timeout'),
       },
-      debug: { maxRangeResults: get('network.rpc.debug.max-range-results') },
+      debug: {
+        maxRangeResults: get('network.rpc.debug.max-range-results'),
+        traceTimeoutMs: get('network.rpc.debug.trace-timeout'),
+        maxStructLogs: get('network.rpc.debug.max-struct-logs'),
+        maxTraceBytes: get('network.rpc.debug.max-trace-bytes'),
+      },
       auth: {
         enabled: get('network.rpc.auth.enabled'),
         protected: checkProtected(get('network.rpc.auth.protected')),

@@ -663,6 +663,62 @@ export interface RpcMethodsClient {
    */
   debug_storageRangeAt(...params: T.DebugStorageRangeAtParams): Promise<T.DebugStorageRangeAtResult>;
   /**
+   * `debug_traceBlock`: Traces every transaction of a block given as RLP.
+   *
+   * @param blockRlp The RLP-encoded block.
+   * @param [config] geth's TraceConfig: the tracer and its options, timeout.
+   * @returns traces
+   * @throws {RpcClientError} -32602 invalid params: the block RLP cannot be decoded
+   * @throws {RpcClientError} -32000 genesis is not traceable / parent 0x… not found
+   * @throws {RpcClientError} -32005 trace stopped at a node limit: <cap> (<setting>)
+   */
+  debug_traceBlock(...params: T.DebugTraceBlockParams): Promise<T.DebugTraceBlockResult>;
+  /**
+   * `debug_traceBlockByHash`: Traces every transaction of a block by hash.
+   *
+   * @param blockHash The block.
+   * @param [config] geth's TraceConfig: the tracer and its options, timeout.
+   * @returns traces
+   * @throws {RpcClientError} -32001 Block 0x… not found
+   * @throws {RpcClientError} -32000 genesis is not traceable / parent 0x… not found
+   * @throws {RpcClientError} -32005 trace stopped at a node limit: <cap> (<setting>)
+   */
+  debug_traceBlockByHash(...params: T.DebugTraceBlockByHashParams): Promise<T.DebugTraceBlockByHashResult>;
+  /**
+   * `debug_traceBlockByNumber`: Traces every transaction of a block by number.
+   *
+   * @param block A block number or tag.
+   * @param [config] geth's TraceConfig: the tracer and its options, timeout.
+   * @returns traces
+   * @throws {RpcClientError} -32001 Block 0x… not found
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   * @throws {RpcClientError} -32000 genesis is not traceable / parent 0x… not found
+   * @throws {RpcClientError} -32005 trace stopped at a node limit: <cap> (<setting>)
+   */
+  debug_traceBlockByNumber(...params: T.DebugTraceBlockByNumberParams): Promise<T.DebugTraceBlockByNumberResult>;
+  /**
+   * `debug_traceCall`: Traces a message call on a block's state (geth's tracers).
+   *
+   * @param transaction The message call (defaults as eth_call).
+   * @param [block] The block whose post-state the call runs on (default latest).
+   * @param [config] geth's TraceConfig: the tracer and its options, timeout.
+   * @returns trace
+   * @throws {RpcClientError} -32001 Block 0x… not found
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   * @throws {RpcClientError} -32005 trace stopped at a node limit: <cap> (<setting>)
+   */
+  debug_traceCall(...params: T.DebugTraceCallParams): Promise<T.DebugTraceCallResult>;
+  /**
+   * `debug_traceTransaction`: Replays a transaction and traces it (geth's tracers).
+   *
+   * @param txHash The transaction.
+   * @param [config] geth's TraceConfig: the tracer and its options, timeout.
+   * @returns trace
+   * @throws {RpcClientError} -32000 transaction 0x… not found
+   * @throws {RpcClientError} -32005 trace stopped at a node limit: <cap> (<setting>)
+   */
+  debug_traceTransaction(...params: T.DebugTraceTransactionParams): Promise<T.DebugTraceTransactionResult>;
+  /**
    * `trace_block`: Every trace of a block, with its rewards.
    *
    * @param block A block number or tag.
@@ -1037,6 +1093,11 @@ const METHOD_NAMES: { readonly [member: string]: string } = {
   debug_accountRange: 'debug_accountRange',
   debug_listPeersInfo: 'debug_listPeersInfo',
   debug_storageRangeAt: 'debug_storageRangeAt',
+  debug_traceBlock: 'debug_traceBlock',
+  debug_traceBlockByHash: 'debug_traceBlockByHash',
+  debug_traceBlockByNumber: 'debug_traceBlockByNumber',
+  debug_traceCall: 'debug_traceCall',
+  debug_traceTransaction: 'debug_traceTransaction',
   trace_block: 'trace_block',
   trace_call: 'trace_call',
   trace_callMany: 'trace_callMany',

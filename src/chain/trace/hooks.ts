@@ -22,6 +22,9 @@ import { TraceLimitError, type FrameEnter, type FrameType, type TraceLimits, typ
 const YIELD_EVERY = 2048;
 
 const CALL_OPS: ReadonlySet<string> = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL', 'CREATE', 'CREATE2']);
+const CALL_ONLY: ReadonlySet<FrameType> = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL']);
+/** Gas added to a value-carrying CALL / CALLCODE for the callee, free to the caller (every fork since Frontier). */
+const CALL_STIPEND = 2300n;
 const EMPTY = new Uint8Array(0);
 
 /** The deadline of a whole request (several transactions of a block share it). */
@@ -81,6 +84,8 @@ export class TraceSession {
   /** Per open frame: the output of the last call it made (geth's returnData). */
   private readonly returnData: Uint8Array[] = [];
   private lastOp = '';
+  /** The account whose code ran the last step: the `from` of a frame it opens (msg.caller is not, for DELEGATECALL). */
+  private lastAddress: Uint8Array = new Uint8Array(20);
   private lastOpByte = 0;
   private countdown = YIELD_EVERY;
   /** A cap passed or a tracer failed where the listener could not throw (after an await). */
@@ -168,6 +173,7 @@ export class TraceSession {
     const code = e.opcode.code;
     this.lastOp = name;
     this.lastOpByte = code;
+    this.lastAddress = e.address.bytes;
     const stack = e.stack;
     const top = stack.length - 1;
     if (code >= 0xa0 && code <= 0xa4 && tracer.log !== undefined && stack.length >= 2 + (code - 0xa0)) {
@@ -224,17 +230,23 @@ export class TraceSession {
     let type: FrameType;
     if (depth === 0) type = m.to === undefined ? 'CREATE' : 'CALL';
     else type = CALL_OPS.has(this.lastOp) ? (this.lastOp as FrameType) : m.to === undefined ? 'CREATE' : 'CALL';
-    const to = m.to?.bytes;
+    // DELEGATECALL and CALLCODE run the code at codeAddress in the caller's account; geth names the code's account.
+    const to = m.to === undefined ? undefined : m.codeAddress.bytes;
     const frame: FrameEnter = {
       type,
       depth,
-      from: m.caller.bytes,
+      from: depth === 0 ? m.caller.bytes : this.lastAddress,
       to,
-      input: m.data,
+      // A copy: the message's data is a view of the caller's memory, which later steps may overwrite.
+      input: m.data.slice(),
       gas: m.gasLimit,
       value: type === 'STATICCALL' ? undefined : m.value,
       precompile: to !== undefined && this.precompiles.has(bytesToUnprefixedHex(to)),
     };
+    if (depth > 0 && this.tracer.callGas !== undefined && CALL_ONLY.has(type)) {
+      const stipend = (type === 'CALL' || type === 'CALLCODE') && m.value > 0n ? CALL_STIPEND : 0n;
+      this.tracer.callGas(m.gasLimit - stipend);
+    }
     this.frames.push(frame);
     this.returnData.push(EMPTY);
     this.tracer.enter?.(frame);

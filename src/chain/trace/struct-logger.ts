@@ -1,7 +1,8 @@
 /**
  * geth's default tracer, the struct logger: one entry per opcode (pc, op, gas before it, its cost, depth from 1,
  * and by switch the stack, memory, the storage the frame has touched, the last call's return data, the refund
- * counter), and the transaction's gas, failure and return value. Encodings are geth's (StructLogRes): stack words
+ * counter), and the transaction's gas, failure and return value (hex without 0x, as geth's
+ * ExecutionResult and core-geth write it; Anvil adds 0x). Encodings are geth's (StructLogRes): stack words
  * as 0x quantities, memory as 32-byte rows and storage keys and values as 64 hex digits without 0x.
  * `limit` stops recording silently as geth does; `maxEntries` is the node's cap and stops the trace instead.
  */
@@ -37,6 +38,8 @@ export class StructLogger implements Tracer {
     private readonly config: StructLoggerConfig,
     /** The node's cap on entries (0 = none). */
     private readonly maxEntries: number,
+    /** The node's cap on the answer's size (0 = none), checked on every entry: entries are most of a trace's size. */
+    private readonly maxBytes: number,
   ) {}
 
   step(s: StepInfo): Promise<void> | undefined {
@@ -47,6 +50,13 @@ export class StructLogger implements Tracer {
         'structLogs',
         this.maxEntries,
         `struct logger entries above the limit of ${this.maxEntries}`,
+      );
+    }
+    if (this.maxBytes > 0 && this.bytes > this.maxBytes) {
+      throw new TraceLimitError(
+        'resultBytes',
+        this.maxBytes,
+        `trace result of about ${this.bytes} bytes is above the limit of ${this.maxBytes} bytes`,
       );
     }
     const entry: StructLogJson = {
@@ -61,7 +71,7 @@ export class StructLogger implements Tracer {
       entry.stack = s.stack.map((v) => `0x${v.toString(16)}`);
       this.bytes += entry.stack.length * 20;
     }
-    if (this.config.enableMemory === true) {
+    if (this.config.enableMemory === true && s.memory.length > 0) {
       const rows: string[] = [];
       for (let i = 0; i < s.memory.length; i += 32) rows.push(bytesToUnprefixedHex(s.memory.subarray(i, i + 32)));
       entry.memory = rows;
@@ -92,6 +102,15 @@ export class StructLogger implements Tracer {
       entry.storage = { ...frameSlots };
       this.bytes += Object.keys(frameSlots).length * 132;
     });
+  }
+
+  /**
+   * geth counts the gas a CALL-family opcode hands to the callee in that opcode's cost; the EVM reports it when the
+   * callee's frame opens (`forwarded`: without the value stipend, which is free).
+   */
+  callGas(forwarded: bigint): void {
+    const last = this.logs[this.logs.length - 1];
+    if (last !== undefined) last.gasCost += Number(forwarded);
   }
 
   /** geth marks the entry where a frame failed with the error (the EVM reports it after the step). */

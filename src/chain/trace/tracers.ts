@@ -12,7 +12,7 @@ export function newTracer(opts: TraceOptions): Tracer {
   const config = opts.tracerConfig;
   switch (opts.tracer) {
     case undefined:
-      return new StructLogger(opts.logger ?? {}, opts.limits?.maxStructLogs ?? 0);
+      return new StructLogger(opts.logger ?? {}, opts.limits?.maxStructLogs ?? 0, opts.limits?.maxResultBytes ?? 0);
     case 'callTracer':
       return new CallTracer({ onlyTopCall: flag(config, 'onlyTopCall'), withLog: flag(config, 'withLog') });
     case 'prestateTracer':

@@ -96,6 +96,8 @@ export interface Tracer {
   enter?(frame: FrameEnter): void;
   exit?(frame: FrameExit): void;
   log?(log: LogInfo): void;
+  /** The gas a CALL-family opcode (the last step) forwarded to the frame it opened, stipend excluded. */
+  callGas?(forwarded: bigint): void;
   txEnd?(end: TxEnd): void | Promise<void>;
   /** The answer, as JSON (geth's shape for this tracer). */
   result(): unknown;

@@ -102,7 +102,12 @@ function configFromTables(network: NetworkName): NodeConfig {
         pingIntervalMs: d('network.rpc.ws.ping-interval'),
       },
       call: { gasCap: BigInt(d('network.rpc.call.gas-cap')), timeoutMs: d('network.rpc.call.timeout') },
-      debug: { maxRangeResults: d('network.rpc.debug.max-range-results') },
+      debug: {
+        maxRangeResults: d('network.rpc.debug.max-range-results'),
+        traceTimeoutMs: d('network.rpc.debug.trace-timeout'),
+        maxStructLogs: d('network.rpc.debug.max-struct-logs'),
+        maxTraceBytes: d('network.rpc.debug.max-trace-bytes'),
+      },
       auth: {
         enabled: d('network.rpc.auth.enabled'),
         protected: d('network.rpc.auth.protected'),

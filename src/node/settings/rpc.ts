@@ -125,6 +125,20 @@ export const rpcSettings = {
     default: 10_000,
     description: 'largest maxResults debug_accountRange / debug_storageRangeAt accept (-32005 above it)',
   }),
+  'network.rpc.debug.trace-timeout': s.duration({
+    default: 5_000,
+    description:
+      'longest one debug_trace* request may run, and its default; a request may ask for less with its timeout (-32005 past it, 0 = no limit)',
+  }),
+  'network.rpc.debug.max-struct-logs': s.count({
+    default: 500_000,
+    description:
+      'most opcode entries one struct-logger trace may record (-32005 past it; the config limit truncates instead)',
+  }),
+  'network.rpc.debug.max-trace-bytes': s.count({
+    default: 128 * 1024 * 1024,
+    description: 'largest answer one debug_trace* request may build, estimated while tracing (-32005 past it)',
+  }),
   'network.rpc.ws.ping-interval': s.duration({
     default: 30_000,
     description:

@@ -1,0 +1,78 @@
+/**
+ * geth's TraceConfig → the engine's trace options under the node's caps, and the engine's trace errors → JSON-RPC
+ * answers. The tracer name was checked by the validator (an enum: an unknown name or a JavaScript tracer body is
+ * -32602 listing the tracers). The request's `timeout` can only shorten `network.rpc.debug.trace-timeout`.
+ */
+import { TraceLimitError, TraceReplayError, type TraceOptions } from '../../chain/trace/index.js';
+import type { GethTraceConfig } from '../../generated/types.js';
+import type { HandlerContext } from '../../rpc/context.js';
+import { ErrorCode, RpcError, invalidParams } from '../../rpc/errors.js';
+
+const GO_UNITS: Readonly<Record<string, number>> = {
+  ns: 1e-6,
+  us: 1e-3,
+  µs: 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+};
+
+/** A Go duration ("5s", "500ms", "1m30s") in milliseconds. */
+export function goDurationMs(text: string): number {
+  let total = 0;
+  let rest = text;
+  while (rest.length > 0) {
+    const m = /^(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/.exec(rest);
+    if (m === null) throw invalidParams(`invalid params: timeout ${JSON.stringify(text)} is not a duration like "5s"`);
+    total += Number(m[1]) * GO_UNITS[m[2]];
+    rest = rest.slice(m[0].length);
+  }
+  return total;
+}
+
+export function traceOptionsOf(config: GethTraceConfig | undefined, ctx: HandlerContext): TraceOptions {
+  const caps = ctx.node.config.rpc.debug;
+  const cfg = config ?? {};
+  const asked = cfg.timeout === undefined ? undefined : goDurationMs(cfg.timeout);
+  const useAsked = asked !== undefined && (caps.traceTimeoutMs === 0 || asked < caps.traceTimeoutMs);
+  return {
+    ...(cfg.tracer !== undefined ? { tracer: cfg.tracer } : {}),
+    ...(cfg.tracerConfig !== undefined ? { tracerConfig: cfg.tracerConfig } : {}),
+    logger: {
+      disableStack: cfg.disableStack === true,
+      disableStorage: cfg.disableStorage === true,
+      enableMemory: cfg.enableMemory === true,
+      enableReturnData: cfg.enableReturnData === true,
+      limit: cfg.limit ?? 0,
+    },
+    limits: {
+      timeoutMs: useAsked ? Math.max(1, Math.round(asked)) : caps.traceTimeoutMs,
+      timeoutSource: useAsked ? `the request's timeout ${cfg.timeout}` : 'network.rpc.debug.trace-timeout',
+      maxStructLogs: caps.maxStructLogs,
+      maxResultBytes: caps.maxTraceBytes,
+    },
+  };
+}
+
+const SETTING_OF = {
+  structLogs: 'network.rpc.debug.max-struct-logs',
+  resultBytes: 'network.rpc.debug.max-trace-bytes',
+} as const;
+
+/** Runs a trace, answering the engine's caps -32005 (naming the cap and its setting) and replay failures -32000. */
+export async function answering<T>(method: string, trace: () => Promise<T>): Promise<T> {
+  try {
+    return await trace();
+  } catch (err) {
+    if (err instanceof TraceLimitError) {
+      const source = err.cap === 'timeout' ? '' : ` (${SETTING_OF[err.cap]})`;
+      throw new RpcError(ErrorCode.LimitExceeded, `${method}: ${err.message}${source}`, {
+        cap: err.cap,
+        limit: err.limit,
+      });
+    }
+    if (err instanceof TraceReplayError) throw new RpcError(ErrorCode.ServerError, err.message);
+    throw err;
+  }
+}

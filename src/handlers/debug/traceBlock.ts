@@ -1,0 +1,59 @@
+/** debug_traceBlockByNumber / ByHash / debug_traceBlock (raw RLP): every transaction of a block, traced in order. */
+import type { Block } from '@ethereumjs/block';
+import { traceBlock } from '../../chain/trace/index.js';
+import type {
+  DebugTraceBlockByHashParams,
+  DebugTraceBlockByNumberParams,
+  DebugTraceBlockParams,
+  DebugTraceBlockResult,
+  GethTraceConfig,
+  GethTraceResult,
+} from '../../generated/types.js';
+import type { HandlerContext } from '../../rpc/context.js';
+import { invalidParams } from '../../rpc/errors.js';
+import { blockNotFound, engineOf, findBlock, findBlockByHash } from '../block-ref.js';
+import { bytesFromHex, hexFromBytes } from '../hex.js';
+import { answering, traceOptionsOf } from './trace-config.js';
+
+async function traced(
+  method: string,
+  block: Block,
+  config: GethTraceConfig | undefined,
+  ctx: HandlerContext,
+): Promise<DebugTraceBlockResult> {
+  const opts = traceOptionsOf(config, ctx);
+  const chain = engineOf(ctx).chain;
+  const traces = await answering(method, () => traceBlock(chain, block, opts));
+  return (traces ?? []).map((t) => ({ txHash: hexFromBytes(t.txHash), result: t.result as GethTraceResult }));
+}
+
+export async function debug_traceBlockByNumber(
+  [ref, config]: DebugTraceBlockByNumberParams,
+  ctx: HandlerContext,
+): Promise<DebugTraceBlockResult> {
+  const found = await findBlock(engineOf(ctx), ref);
+  if (found === undefined) throw blockNotFound(String(ref));
+  return traced('debug_traceBlockByNumber', found.block, config, ctx);
+}
+
+export async function debug_traceBlockByHash(
+  [hash, config]: DebugTraceBlockByHashParams,
+  ctx: HandlerContext,
+): Promise<DebugTraceBlockResult> {
+  const found = await findBlockByHash(engineOf(ctx), hash);
+  if (found === undefined) throw blockNotFound(hash);
+  return traced('debug_traceBlockByHash', found.block, config, ctx);
+}
+
+export async function debug_traceBlock(
+  [rlp, config]: DebugTraceBlockParams,
+  ctx: HandlerContext,
+): Promise<DebugTraceBlockResult> {
+  let block: Block;
+  try {
+    block = engineOf(ctx).chain.decodeBlock(bytesFromHex(rlp));
+  } catch (err) {
+    throw invalidParams(`invalid params: the block RLP cannot be decoded: ${(err as Error).message}`);
+  }
+  return traced('debug_traceBlock', block, config, ctx);
+}

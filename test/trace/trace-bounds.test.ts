@@ -1,0 +1,86 @@
+/**
+ * The caps on one trace: a 30 M-gas loop traced with debug_traceCall stops at the struct-log entry cap, the
+ * result-size cap or the time cap, each answered -32005 naming the cap's setting (or the request's own timeout),
+ * and while the trace runs the node keeps answering other requests (the trace yields to the event loop).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type NodeProcess, startNode } from '../helpers/node-process.js';
+import { RpcCallError, call } from '../helpers/rpc.js';
+import { deployCode, loopRuntime } from './evm-asm.js';
+import { ACCOUNT0, contractAt, sendScenario } from './scenario.js';
+
+let node: NodeProcess;
+const loopCall = { from: ACCOUNT0, to: contractAt(0), gas: `0x${(30_000_000).toString(16)}` };
+
+const refusal = async (config: object): Promise<RpcCallError> => {
+  const err = await call(node.url, 'debug_traceCall', [loopCall, 'latest', config]).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(RpcCallError);
+  return err as RpcCallError;
+};
+
+beforeAll(async () => {
+  node = await startNode({
+    args: ['--no-p2p'],
+    env: {
+      SVC_NODE_NETWORK_RPC_DEBUG_MAX_STRUCT_LOGS: '3000',
+      SVC_NODE_NETWORK_RPC_DEBUG_MAX_TRACE_BYTES: '250000',
+      SVC_NODE_NETWORK_RPC_DEBUG_TRACE_TIMEOUT: '2s',
+    },
+  });
+  await sendScenario(node.url, [{ name: 'deploy loop', data: deployCode(loopRuntime), gas: 100_000 }]);
+}, 60_000);
+
+afterAll(async () => {
+  await node?.stop();
+});
+
+describe('trace caps', () => {
+  it('stops the struct logger at network.rpc.debug.max-struct-logs', async () => {
+    const err = await refusal({ disableStack: true });
+    expect(err.code).toBe(-32005);
+    expect(err.message).toContain('network.rpc.debug.max-struct-logs');
+    expect(err.message).toContain('3000');
+  });
+
+  it('stops a trace whose answer grows past network.rpc.debug.max-trace-bytes', async () => {
+    const err = await refusal({});
+    expect(err.code).toBe(-32005);
+    expect(err.message).toContain('network.rpc.debug.max-trace-bytes');
+  });
+
+  it('keeps `limit` a silent truncation under the cap, as geth does', async () => {
+    // ~7,500 opcodes: past the 3,000-entry cap, but limit stops recording first and the call runs to its end.
+    const short = { ...loopCall, gas: `0x${(30_000).toString(16)}` };
+    const trace = await call(node.url, 'debug_traceCall', [short, 'latest', { limit: 5 }]);
+    expect(trace.structLogs.map((e: { op: string }) => e.op)).toEqual([
+      'JUMPDEST',
+      'PUSH1',
+      'JUMP',
+      'JUMPDEST',
+      'PUSH1',
+    ]);
+    expect(trace.failed).toBe(true);
+  });
+
+  it('stops at network.rpc.debug.trace-timeout and answers other requests meanwhile', async () => {
+    let answered = 0;
+    let done = false;
+    const traced = refusal({ tracer: 'callTracer' }).finally(() => {
+      done = true;
+    });
+    while (!done) {
+      await call(node.url, 'eth_blockNumber');
+      if (!done) answered++;
+    }
+    const err = await traced;
+    expect(err.code).toBe(-32005);
+    expect(err.message).toContain('network.rpc.debug.trace-timeout');
+    expect(answered).toBeGreaterThan(3);
+  });
+
+  it("takes the request's shorter timeout and names it", async () => {
+    const err = await refusal({ tracer: 'callTracer', timeout: '300ms' });
+    expect(err.code).toBe(-32005);
+    expect(err.message).toContain("the request's timeout 300ms");
+  });
+});
