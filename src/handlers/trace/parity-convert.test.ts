@@ -7,6 +7,7 @@ const A = '0x00000000000000000000000000000000000000aa';
 const B = '0x00000000000000000000000000000000000000bb';
 const C = '0x00000000000000000000000000000000000000cc';
 const NEW = '0x00000000000000000000000000000000000000dd';
+const D = '0x00000000000000000000000000000000000000d0';
 const SHA256 = '0x0000000000000000000000000000000000000002';
 const opts = { intrinsicGas: 21_000n, isPrecompile: (a: string) => BigInt(a) >= 1n && BigInt(a) <= 9n };
 
@@ -134,11 +135,13 @@ describe('stateDiffOf', () => {
         [A]: { balance: '0x100', nonce: 1 },
         [B]: { balance: '0x0', code: '0x60', nonce: 1, storage: { [w(1)]: w(5), [w(2)]: w(6) } },
         [C]: { balance: '0x9', code: '0xff', nonce: 1 },
+        [D]: { balance: '0x0' },
       },
       post: {
         [A]: { balance: '0x90', nonce: 2 },
         [B]: { storage: { [w(1)]: w(7), [w(3)]: w(8) } },
         [NEW]: { code: '0x60ff', nonce: 1 },
+        [D]: { balance: '0x5' },
       },
     });
     expect(diff[A]).toEqual({
@@ -158,6 +161,8 @@ describe('stateDiffOf', () => {
       },
     });
     expect(diff[C]).toEqual({ balance: { '-': '0x9' }, code: { '-': '0xff' }, nonce: { '-': '0x1' }, storage: {} });
+    // An empty account that receives value is born, as in core-geth.
+    expect(diff[D]).toEqual({ balance: { '+': '0x5' }, code: { '+': '0x' }, nonce: { '+': '0x0' }, storage: {} });
     expect(diff[NEW]).toEqual({ balance: { '+': '0x0' }, code: { '+': '0x60ff' }, nonce: { '+': '0x1' }, storage: {} });
   });
 });

@@ -249,6 +249,13 @@ export interface AccountDiff {
 
 const ZERO_WORD = `0x${'0'.repeat(64)}`;
 
+const emptyAccount = (a: PrestateAccount | undefined): boolean =>
+  a !== undefined &&
+  BigInt(a.balance ?? '0x0') === 0n &&
+  (a.nonce ?? 0) === 0 &&
+  (a.code ?? '0x') === '0x' &&
+  Object.keys(a.storage ?? {}).length === 0;
+
 function changed<T>(from: T, to: T): Marker<T> {
   return from === to ? '=' : { '*': { from, to } };
 }
@@ -262,7 +269,8 @@ export function stateDiffOf(diff: PrestateDiff): Record<string, AccountDiff> {
   const out: Record<string, AccountDiff> = {};
   const addresses = new Set([...Object.keys(diff.pre), ...Object.keys(diff.post)]);
   for (const address of addresses) {
-    const pre = diff.pre[address];
+    // An empty account (EIP-161: no balance, nonce or code) did not exist: one that receives value is born.
+    const pre = emptyAccount(diff.pre[address]) ? undefined : diff.pre[address];
     const post = diff.post[address];
     if (pre === undefined && post !== undefined) {
       out[address] = {
