@@ -135,6 +135,13 @@ const RPC_EXTRAS: Record<string, string> = {
   txpool_contentFrom: 'txpool',
   txpool_inspect: 'txpool',
   txpool_status: 'txpool',
+  admin_nodeInfo: 'admin',
+  admin_peers: 'admin',
+  admin_addPeer: 'admin',
+  admin_removePeer: 'admin',
+  admin_addTrustedPeer: 'admin',
+  admin_removeTrustedPeer: 'admin',
+  admin_datadir: 'admin',
 };
 
 function expectedNamespaces(): Map<string, string> {
