@@ -401,8 +401,22 @@ export interface TxpoolHandlers<Ctx> {
   txpool_status(params: T.TxpoolStatusParams, ctx: Ctx): MaybePromise<T.TxpoolStatusResult>;
 }
 
-/** Every `admin` method is marked x-unavailable, so there is nothing to implement yet. */
-export interface AdminHandlers<Ctx> {}
+export interface AdminHandlers<Ctx> {
+  /** Connects to a peer and keeps it connected. */
+  admin_addPeer(params: T.AdminAddPeerParams, ctx: Ctx): MaybePromise<T.AdminAddPeerResult>;
+  /** Marks a peer trusted: kept connected even over maxpeers. */
+  admin_addTrustedPeer(params: T.AdminAddTrustedPeerParams, ctx: Ctx): MaybePromise<T.AdminAddTrustedPeerResult>;
+  /** Returns the node's data directory. */
+  admin_datadir(params: T.AdminDatadirParams, ctx: Ctx): MaybePromise<T.AdminDatadirResult>;
+  /** Returns this node's identity, addresses and chain. */
+  admin_nodeInfo(params: T.AdminNodeInfoParams, ctx: Ctx): MaybePromise<T.AdminNodeInfoResult>;
+  /** Lists the connected peers in geth's shape. */
+  admin_peers(params: T.AdminPeersParams, ctx: Ctx): MaybePromise<T.AdminPeersResult>;
+  /** Disconnects a peer and stops redialling it. */
+  admin_removePeer(params: T.AdminRemovePeerParams, ctx: Ctx): MaybePromise<T.AdminRemovePeerResult>;
+  /** Takes the trusted mark from a peer. */
+  admin_removeTrustedPeer(params: T.AdminRemoveTrustedPeerParams, ctx: Ctx): MaybePromise<T.AdminRemoveTrustedPeerResult>;
+}
 
 export interface Handlers<Ctx> {
   eth: EthHandlers<Ctx>;

@@ -12313,6 +12313,366 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           }
         }
       ]
+    },
+    {
+      "name": "admin_nodeInfo",
+      "x-extension": "geth",
+      "summary": "Returns this node's identity, addresses and chain.",
+      "description": "geth's admin_nodeInfo shape (see AdminNodeInfo). Fails with -32002 when peering is off. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/admin"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "nodeInfo",
+        "schema": {
+          "$ref": "#/components/schemas/AdminNodeInfo"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/PeeringDisabled"
+        }
+      ],
+      "examples": [
+        {
+          "name": "a dev node, discovery off",
+          "params": [],
+          "result": {
+            "name": "nodeInfo",
+            "value": {
+              "id": "19221daa45191d9e1a0f2e1bf6f745c2a70118fecb8e39cda257db2a2ed0f2a5",
+              "name": "svc-node/v0.1.0/linux-x64/node20.20.2",
+              "enode": "enode://04d705681e659934054fe0d21ff155e8ca3829b22c0b5fa67654a65d81443d1d22bceca0d807fac711d3b6ff1af87717be8ce8855b803ddb48b2935bb48fdff3@127.0.0.1:44731",
+              "ip": "127.0.0.1",
+              "ports": {
+                "discovery": 0,
+                "listener": 44731
+              },
+              "listenAddr": "127.0.0.1:44731",
+              "protocols": {
+                "eth": {
+                  "network": 1337,
+                  "difficulty": "0x2",
+                  "genesis": "0xeb301efb59ea26cc915b2d7c1e2aba95a174e28df6f5bffe042fbba91a6f8b66",
+                  "head": "0xeb301efb59ea26cc915b2d7c1e2aba95a174e28df6f5bffe042fbba91a6f8b66",
+                  "config": {
+                    "chainId": 1337,
+                    "chainstartBlock": 0,
+                    "homesteadBlock": 0,
+                    "tangerineWhistleBlock": 0,
+                    "spuriousDragonBlock": 0,
+                    "byzantiumBlock": 0,
+                    "constantinopleBlock": 0,
+                    "petersburgBlock": 0,
+                    "istanbulBlock": 0,
+                    "berlinBlock": 0,
+                    "londonBlock": 0,
+                    "shanghaiBlock": 0
+                  }
+                }
+              }
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "admin_peers",
+      "x-extension": "geth",
+      "summary": "Lists the connected peers in geth's shape.",
+      "description": "Peers past the eth handshake (connections still handshaking are left out, as geth does), each as AdminPeer. net_listPeers and debug_listPeersInfo show every connection in this node's own shape. Fails with -32002 when peering is off. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/admin"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "peers",
+        "schema": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/AdminPeer"
+          }
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/PeeringDisabled"
+        }
+      ],
+      "examples": [
+        {
+          "name": "one dev peer dialled with admin_addPeer",
+          "params": [],
+          "result": {
+            "name": "peers",
+            "value": [
+              {
+                "enode": "enode://04d705681e659934054fe0d21ff155e8ca3829b22c0b5fa67654a65d81443d1d22bceca0d807fac711d3b6ff1af87717be8ce8855b803ddb48b2935bb48fdff3@127.0.0.1:44731",
+                "id": "19221daa45191d9e1a0f2e1bf6f745c2a70118fecb8e39cda257db2a2ed0f2a5",
+                "name": "svc-node/v0.1.0/linux-x64/node20.20.2",
+                "caps": [
+                  "eth/68",
+                  "snap/1"
+                ],
+                "network": {
+                  "remoteAddress": "127.0.0.1:44731",
+                  "inbound": false,
+                  "trusted": false,
+                  "static": true
+                },
+                "protocols": {
+                  "eth": {
+                    "version": 68,
+                    "difficulty": "0x2",
+                    "head": "0xeb301efb59ea26cc915b2d7c1e2aba95a174e28df6f5bffe042fbba91a6f8b66"
+                  }
+                }
+              }
+            ]
+          }
+        }
+      ]
+    },
+    {
+      "name": "admin_addPeer",
+      "x-extension": "geth",
+      "summary": "Connects to a peer and keeps it connected.",
+      "description": "Queues a dial and answers true at once; the node redials the peer whenever the connection drops (a static peer, as net_connectToPeer). A malformed URL gives -32602; -32002 when peering is off. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/admin"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "enode",
+          "description": "The peer's enode URL.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/EnodeUrl"
+          }
+        }
+      ],
+      "result": {
+        "name": "queued",
+        "schema": {
+          "type": "boolean"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidEnodeUrl"
+        },
+        {
+          "$ref": "#/components/errors/PeeringDisabled"
+        }
+      ],
+      "examples": [
+        {
+          "name": "a dev node",
+          "params": [
+            {
+              "name": "enode",
+              "value": "enode://04d705681e659934054fe0d21ff155e8ca3829b22c0b5fa67654a65d81443d1d22bceca0d807fac711d3b6ff1af87717be8ce8855b803ddb48b2935bb48fdff3@127.0.0.1:44731"
+            }
+          ],
+          "result": {
+            "name": "queued",
+            "value": true
+          }
+        }
+      ]
+    },
+    {
+      "name": "admin_removePeer",
+      "x-extension": "geth",
+      "summary": "Disconnects a peer and stops redialling it.",
+      "description": "Drops the connection to the peer with this node id and forgets it as a static (and trusted) peer. false when the node neither had nor kept such a peer. A malformed URL gives -32602; -32002 when peering is off. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/admin"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "enode",
+          "description": "The peer's enode URL.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/EnodeUrl"
+          }
+        }
+      ],
+      "result": {
+        "name": "removed",
+        "schema": {
+          "type": "boolean"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidEnodeUrl"
+        },
+        {
+          "$ref": "#/components/errors/PeeringDisabled"
+        }
+      ],
+      "examples": [
+        {
+          "name": "the peer added before",
+          "params": [
+            {
+              "name": "enode",
+              "value": "enode://04d705681e659934054fe0d21ff155e8ca3829b22c0b5fa67654a65d81443d1d22bceca0d807fac711d3b6ff1af87717be8ce8855b803ddb48b2935bb48fdff3@127.0.0.1:44731"
+            }
+          ],
+          "result": {
+            "name": "removed",
+            "value": true
+          }
+        }
+      ]
+    },
+    {
+      "name": "admin_addTrustedPeer",
+      "x-extension": "geth",
+      "summary": "Marks a peer trusted: kept connected even over maxpeers.",
+      "description": "A trusted peer is dialled and kept connected like a static peer, also when the peer table is at network.p2p.max-peers, and is never dropped to make room for a better-scored peer. Unlike geth, adding a trusted peer also dials it (geth only lets it in when it dials). A malformed URL gives -32602; -32002 when peering is off. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/admin"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "enode",
+          "description": "The peer's enode URL.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/EnodeUrl"
+          }
+        }
+      ],
+      "result": {
+        "name": "added",
+        "schema": {
+          "type": "boolean"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidEnodeUrl"
+        },
+        {
+          "$ref": "#/components/errors/PeeringDisabled"
+        }
+      ],
+      "examples": [
+        {
+          "name": "a dev node",
+          "params": [
+            {
+              "name": "enode",
+              "value": "enode://04d705681e659934054fe0d21ff155e8ca3829b22c0b5fa67654a65d81443d1d22bceca0d807fac711d3b6ff1af87717be8ce8855b803ddb48b2935bb48fdff3@127.0.0.1:44731"
+            }
+          ],
+          "result": {
+            "name": "added",
+            "value": true
+          }
+        }
+      ]
+    },
+    {
+      "name": "admin_removeTrustedPeer",
+      "x-extension": "geth",
+      "summary": "Takes the trusted mark from a peer.",
+      "description": "The connection stays (remove it with admin_removePeer); the peer counts against maxpeers again. false when it was not trusted. A malformed URL gives -32602; -32002 when peering is off. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/admin"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "enode",
+          "description": "The peer's enode URL.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/EnodeUrl"
+          }
+        }
+      ],
+      "result": {
+        "name": "removed",
+        "schema": {
+          "type": "boolean"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/InvalidEnodeUrl"
+        },
+        {
+          "$ref": "#/components/errors/PeeringDisabled"
+        }
+      ],
+      "examples": [
+        {
+          "name": "the trusted peer added before",
+          "params": [
+            {
+              "name": "enode",
+              "value": "enode://04d705681e659934054fe0d21ff155e8ca3829b22c0b5fa67654a65d81443d1d22bceca0d807fac711d3b6ff1af87717be8ce8855b803ddb48b2935bb48fdff3@127.0.0.1:44731"
+            }
+          ],
+          "result": {
+            "name": "removed",
+            "value": true
+          }
+        }
+      ]
+    },
+    {
+      "name": "admin_datadir",
+      "x-extension": "geth",
+      "summary": "Returns the node's data directory.",
+      "description": "The datadir setting as the node runs with it. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/admin"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "datadir",
+        "schema": {
+          "type": "string"
+        }
+      },
+      "errors": [],
+      "examples": [
+        {
+          "name": "a dev node",
+          "params": [],
+          "result": {
+            "name": "datadir",
+            "value": "/var/lib/svc-node/dev"
+          }
+        }
+      ]
     }
   ],
   "components": {
@@ -17299,6 +17659,183 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "forkedNetwork",
           "snapshots"
         ]
+      },
+      "AdminNodeInfo": {
+        "title": "AdminNodeInfo",
+        "type": "object",
+        "description": "This node as geth's admin_nodeInfo shows it: id = keccak256 of the node's public key (64 hex digits), name = the client version, enode, enr (EIP-778; absent when discovery is off), ip, ports (discovery 0 when discovery is off), listenAddr, and protocols.eth: network id, head total difficulty (a hex quantity, where geth writes a JSON number that JavaScript could not hold exactly), genesis and head hashes, and the chain config (chainId and <fork>Block for each scheduled fork).",
+        "properties": {
+          "id": {
+            "type": "string",
+            "pattern": "^[0-9a-f]{64}$"
+          },
+          "name": {
+            "type": "string"
+          },
+          "enode": {
+            "$ref": "#/components/schemas/EnodeUrl"
+          },
+          "enr": {
+            "type": "string",
+            "pattern": "^enr:"
+          },
+          "ip": {
+            "type": "string"
+          },
+          "ports": {
+            "type": "object",
+            "properties": {
+              "discovery": {
+                "type": "integer"
+              },
+              "listener": {
+                "type": "integer"
+              }
+            },
+            "required": [
+              "discovery",
+              "listener"
+            ],
+            "additionalProperties": false
+          },
+          "listenAddr": {
+            "type": "string"
+          },
+          "protocols": {
+            "type": "object",
+            "properties": {
+              "eth": {
+                "type": "object",
+                "properties": {
+                  "network": {
+                    "type": "integer"
+                  },
+                  "difficulty": {
+                    "$ref": "#/components/schemas/uint"
+                  },
+                  "genesis": {
+                    "$ref": "#/components/schemas/hash32"
+                  },
+                  "head": {
+                    "$ref": "#/components/schemas/hash32"
+                  },
+                  "config": {
+                    "type": "object",
+                    "additionalProperties": {
+                      "type": "integer"
+                    }
+                  }
+                },
+                "required": [
+                  "network",
+                  "difficulty",
+                  "genesis",
+                  "head",
+                  "config"
+                ],
+                "additionalProperties": false
+              }
+            },
+            "required": [
+              "eth"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "required": [
+          "id",
+          "name",
+          "enode",
+          "ip",
+          "ports",
+          "listenAddr",
+          "protocols"
+        ],
+        "additionalProperties": false
+      },
+      "AdminPeer": {
+        "title": "AdminPeer",
+        "type": "object",
+        "description": "A connected peer as geth's admin_peers shows it: enode (its node id at the connection's address), id (keccak256 of its public key), name (its client id), caps, network {remoteAddress, inbound, trusted, static} and protocols.eth {version, difficulty, head} (difficulty as a hex quantity). geth's network.localAddress is not given.",
+        "properties": {
+          "enode": {
+            "type": "string",
+            "pattern": "^enode://"
+          },
+          "id": {
+            "type": "string",
+            "pattern": "^[0-9a-f]{64}$"
+          },
+          "name": {
+            "type": "string"
+          },
+          "caps": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "network": {
+            "type": "object",
+            "properties": {
+              "remoteAddress": {
+                "type": "string"
+              },
+              "inbound": {
+                "type": "boolean"
+              },
+              "trusted": {
+                "type": "boolean"
+              },
+              "static": {
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "remoteAddress",
+              "inbound",
+              "trusted",
+              "static"
+            ],
+            "additionalProperties": false
+          },
+          "protocols": {
+            "type": "object",
+            "properties": {
+              "eth": {
+                "type": "object",
+                "properties": {
+                  "version": {
+                    "type": "integer"
+                  },
+                  "difficulty": {
+                    "$ref": "#/components/schemas/uint"
+                  },
+                  "head": {
+                    "$ref": "#/components/schemas/hash32"
+                  }
+                },
+                "required": [
+                  "version"
+                ],
+                "additionalProperties": false
+              }
+            },
+            "required": [
+              "eth"
+            ],
+            "additionalProperties": false
+          }
+        },
+        "required": [
+          "enode",
+          "id",
+          "name",
+          "caps",
+          "network",
+          "protocols"
+        ],
+        "additionalProperties": false
       }
     },
     "errors": {

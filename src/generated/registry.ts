@@ -184,7 +184,14 @@ export type MethodName =
   | 'txpool_content'
   | 'txpool_contentFrom'
   | 'txpool_inspect'
-  | 'txpool_status';
+  | 'txpool_status'
+  | 'admin_addPeer'
+  | 'admin_addTrustedPeer'
+  | 'admin_datadir'
+  | 'admin_nodeInfo'
+  | 'admin_peers'
+  | 'admin_removePeer'
+  | 'admin_removeTrustedPeer';
 
 /** Why a param was refused, in parts the JSON-RPC layer turns into one sentence (and `error.data`). */
 export interface ParamProblem {
@@ -3242,6 +3249,90 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     params: [],
     requiredParams: 0,
     checkResult: checker(validators.validateTxpoolStatusResult),
+    transport: 'any',
+  },
+  admin_addPeer: {
+    name: 'admin_addPeer',
+    namespace: 'admin',
+    params: [
+      {
+        name: 'enode',
+        required: true,
+        expects: 'a devp2p node URL: enode://<128 hex digits of the node public key>@<host or IP>:<TCP port>, optionally followed by ?discport=<UDP port>',
+        check: paramChecker(validators.validateAdminAddPeerEnodeParam, {"e":"a devp2p node URL: enode://<128 hex digits of the node public key>@<host or IP>:<TCP port>, optionally followed by ?discport=<UDP port>","r":"EnodeUrl"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateAdminAddPeerResult),
+    transport: 'any',
+  },
+  admin_addTrustedPeer: {
+    name: 'admin_addTrustedPeer',
+    namespace: 'admin',
+    params: [
+      {
+        name: 'enode',
+        required: true,
+        expects: 'a devp2p node URL: enode://<128 hex digits of the node public key>@<host or IP>:<TCP port>, optionally followed by ?discport=<UDP port>',
+        check: paramChecker(validators.validateAdminAddTrustedPeerEnodeParam, {"e":"a devp2p node URL: enode://<128 hex digits of the node public key>@<host or IP>:<TCP port>, optionally followed by ?discport=<UDP port>","r":"EnodeUrl"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateAdminAddTrustedPeerResult),
+    transport: 'any',
+  },
+  admin_datadir: {
+    name: 'admin_datadir',
+    namespace: 'admin',
+    params: [],
+    requiredParams: 0,
+    checkResult: checker(validators.validateAdminDatadirResult),
+    transport: 'any',
+  },
+  admin_nodeInfo: {
+    name: 'admin_nodeInfo',
+    namespace: 'admin',
+    params: [],
+    requiredParams: 0,
+    checkResult: checker(validators.validateAdminNodeInfoResult),
+    transport: 'any',
+  },
+  admin_peers: {
+    name: 'admin_peers',
+    namespace: 'admin',
+    params: [],
+    requiredParams: 0,
+    checkResult: checker(validators.validateAdminPeersResult),
+    transport: 'any',
+  },
+  admin_removePeer: {
+    name: 'admin_removePeer',
+    namespace: 'admin',
+    params: [
+      {
+        name: 'enode',
+        required: true,
+        expects: 'a devp2p node URL: enode://<128 hex digits of the node public key>@<host or IP>:<TCP port>, optionally followed by ?discport=<UDP port>',
+        check: paramChecker(validators.validateAdminRemovePeerEnodeParam, {"e":"a devp2p node URL: enode://<128 hex digits of the node public key>@<host or IP>:<TCP port>, optionally followed by ?discport=<UDP port>","r":"EnodeUrl"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateAdminRemovePeerResult),
+    transport: 'any',
+  },
+  admin_removeTrustedPeer: {
+    name: 'admin_removeTrustedPeer',
+    namespace: 'admin',
+    params: [
+      {
+        name: 'enode',
+        required: true,
+        expects: 'a devp2p node URL: enode://<128 hex digits of the node public key>@<host or IP>:<TCP port>, optionally followed by ?discport=<UDP port>',
+        check: paramChecker(validators.validateAdminRemoveTrustedPeerEnodeParam, {"e":"a devp2p node URL: enode://<128 hex digits of the node public key>@<host or IP>:<TCP port>, optionally followed by ?discport=<UDP port>","r":"EnodeUrl"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateAdminRemoveTrustedPeerResult),
     transport: 'any',
   },
 };

@@ -279,6 +279,12 @@ export type HardhatSetNonceResult = null;
 export type HardhatSetStorageAtResult = boolean;
 export type HardhatStopImpersonatingAccountResult = null;
 export type IeleCallResult = Bytes[];
+export type AdminAddPeerResult = boolean;
+export type AdminAddTrustedPeerResult = boolean;
+export type AdminDatadirResult = string;
+export type AdminPeersResult = AdminPeer[];
+export type AdminRemovePeerResult = boolean;
+export type AdminRemoveTrustedPeerResult = boolean;
 
 /**
  * EIP-1898 block by hash. requireCanonical (default false) true refuses a block that is not on the canonical chain with -32000.
@@ -1753,6 +1759,54 @@ export interface AnvilMetadata {
   };
   [k: string]: unknown | undefined;
 }
+/**
+ * This node as geth's admin_nodeInfo shows it: id = keccak256 of the node's public key (64 hex digits), name = the client version, enode, enr (EIP-778; absent when discovery is off), ip, ports (discovery 0 when discovery is off), listenAddr, and protocols.eth: network id, head total difficulty (a hex quantity, where geth writes a JSON number that JavaScript could not hold exactly), genesis and head hashes, and the chain config (chainId and <fork>Block for each scheduled fork).
+ */
+export interface AdminNodeInfo {
+  id: string;
+  name: string;
+  enode: EnodeUrl;
+  enr?: string;
+  ip: string;
+  ports: {
+    discovery: number;
+    listener: number;
+  };
+  listenAddr: string;
+  protocols: {
+    eth: {
+      network: number;
+      difficulty: Uint;
+      genesis: Hash32;
+      head: Hash32;
+      config: {
+        [k: string]: number | undefined;
+      };
+    };
+  };
+}
+/**
+ * A connected peer as geth's admin_peers shows it: enode (its node id at the connection's address), id (keccak256 of its public key), name (its client id), caps, network {remoteAddress, inbound, trusted, static} and protocols.eth {version, difficulty, head} (difficulty as a hex quantity). geth's network.localAddress is not given.
+ */
+export interface AdminPeer {
+  enode: string;
+  id: string;
+  name: string;
+  caps: string[];
+  network: {
+    remoteAddress: string;
+    inbound: boolean;
+    trusted: boolean;
+    static: boolean;
+  };
+  protocols: {
+    eth: {
+      version: number;
+      difficulty?: Uint;
+      head?: Hash32;
+    };
+  };
+}
 /** Positional params of `eth_accounts`. */
 export type EthAccountsParams = [];
 /** Positional params of `eth_blockNumber`. */
@@ -2249,6 +2303,22 @@ export type TxpoolInspectResult = TxPoolInspection;
 export type TxpoolStatusParams = [];
 /** Result of `txpool_status`. */
 export type TxpoolStatusResult = TxPoolStatus;
+/** Positional params of `admin_addPeer`. */
+export type AdminAddPeerParams = [enode: EnodeUrl];
+/** Positional params of `admin_addTrustedPeer`. */
+export type AdminAddTrustedPeerParams = [enode: EnodeUrl];
+/** Positional params of `admin_datadir`. */
+export type AdminDatadirParams = [];
+/** Positional params of `admin_nodeInfo`. */
+export type AdminNodeInfoParams = [];
+/** Result of `admin_nodeInfo`. */
+export type AdminNodeInfoResult = AdminNodeInfo;
+/** Positional params of `admin_peers`. */
+export type AdminPeersParams = [];
+/** Positional params of `admin_removePeer`. */
+export type AdminRemovePeerParams = [enode: EnodeUrl];
+/** Positional params of `admin_removeTrustedPeer`. */
+export type AdminRemoveTrustedPeerParams = [enode: EnodeUrl];
 
 /** Params and result of every method, keyed by method name. */
 export interface RpcMethods {
@@ -2430,4 +2500,11 @@ export interface RpcMethods {
   txpool_contentFrom: { params: TxpoolContentFromParams; result: TxpoolContentFromResult };
   txpool_inspect: { params: TxpoolInspectParams; result: TxpoolInspectResult };
   txpool_status: { params: TxpoolStatusParams; result: TxpoolStatusResult };
+  admin_addPeer: { params: AdminAddPeerParams; result: AdminAddPeerResult };
+  admin_addTrustedPeer: { params: AdminAddTrustedPeerParams; result: AdminAddTrustedPeerResult };
+  admin_datadir: { params: AdminDatadirParams; result: AdminDatadirResult };
+  admin_nodeInfo: { params: AdminNodeInfoParams; result: AdminNodeInfoResult };
+  admin_peers: { params: AdminPeersParams; result: AdminPeersResult };
+  admin_removePeer: { params: AdminRemovePeerParams; result: AdminRemovePeerResult };
+  admin_removeTrustedPeer: { params: AdminRemoveTrustedPeerParams; result: AdminRemoveTrustedPeerResult };
 }

@@ -15,6 +15,17 @@ export interface Validator {
   errors?: ValidationError[] | null;
 }
 
+export declare const validateAdminAddPeerEnodeParam: Validator;
+export declare const validateAdminAddPeerResult: Validator;
+export declare const validateAdminAddTrustedPeerEnodeParam: Validator;
+export declare const validateAdminAddTrustedPeerResult: Validator;
+export declare const validateAdminDatadirResult: Validator;
+export declare const validateAdminNodeInfoResult: Validator;
+export declare const validateAdminPeersResult: Validator;
+export declare const validateAdminRemovePeerEnodeParam: Validator;
+export declare const validateAdminRemovePeerResult: Validator;
+export declare const validateAdminRemoveTrustedPeerEnodeParam: Validator;
+export declare const validateAdminRemoveTrustedPeerResult: Validator;
 export declare const validateAnvilAutoImpersonateAccountEnabledParam: Validator;
 export declare const validateAnvilAutoImpersonateAccountResult: Validator;
 export declare const validateAnvilDropAllTransactionsResult: Validator;

@@ -27073,3 +27073,830 @@ errors = vErrors.length;
 validate1298.errors = vErrors;
 return errors === 0;
 }
+
+export const validateAdminAddPeerEnodeParam = validate1303;
+const schema519 = {"$ref":"EnodeUrl.json","$id":"validateAdminAddPeerEnodeParam"};
+
+function validate1303(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAdminAddPeerEnodeParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate552(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate552.errors : vErrors.concat(validate552.errors);
+errors = vErrors.length;
+}
+validate1303.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAdminAddPeerResult = validate1305;
+const schema520 = {"type":"boolean","$id":"validateAdminAddPeerResult"};
+
+function validate1305(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAdminAddPeerResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1305.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1305.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAdminAddTrustedPeerEnodeParam = validate1306;
+const schema521 = {"$ref":"EnodeUrl.json","$id":"validateAdminAddTrustedPeerEnodeParam"};
+
+function validate1306(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAdminAddTrustedPeerEnodeParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate552(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate552.errors : vErrors.concat(validate552.errors);
+errors = vErrors.length;
+}
+validate1306.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAdminAddTrustedPeerResult = validate1308;
+const schema522 = {"type":"boolean","$id":"validateAdminAddTrustedPeerResult"};
+
+function validate1308(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAdminAddTrustedPeerResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1308.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1308.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAdminDatadirResult = validate1309;
+const schema523 = {"type":"string","$id":"validateAdminDatadirResult"};
+
+function validate1309(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAdminDatadirResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+validate1309.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+validate1309.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAdminNodeInfoResult = validate1310;
+const schema524 = {"$ref":"AdminNodeInfo.json","$id":"validateAdminNodeInfoResult"};
+const schema525 = {"title":"AdminNodeInfo","type":"object","description":"This node as geth's admin_nodeInfo shows it: id = keccak256 of the node's public key (64 hex digits), name = the client version, enode, enr (EIP-778; absent when discovery is off), ip, ports (discovery 0 when discovery is off), listenAddr, and protocols.eth: network id, head total difficulty (a hex quantity, where geth writes a JSON number that JavaScript could not hold exactly), genesis and head hashes, and the chain config (chainId and <fork>Block for each scheduled fork).","properties":{"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"name":{"type":"string"},"enode":{"$ref":"EnodeUrl.json"},"enr":{"type":"string","pattern":"^enr:"},"ip":{"type":"string"},"ports":{"type":"object","properties":{"discovery":{"type":"integer"},"listener":{"type":"integer"}},"required":["discovery","listener"],"additionalProperties":false},"listenAddr":{"type":"string"},"protocols":{"type":"object","properties":{"eth":{"type":"object","properties":{"network":{"type":"integer"},"difficulty":{"$ref":"uint.json"},"genesis":{"$ref":"hash32.json"},"head":{"$ref":"hash32.json"},"config":{"type":"object","additionalProperties":{"type":"integer"}}},"required":["network","difficulty","genesis","head","config"],"additionalProperties":false}},"required":["eth"],"additionalProperties":false}},"required":["id","name","enode","ip","ports","listenAddr","protocols"],"additionalProperties":false,"$id":"AdminNodeInfo.json"};
+const pattern38 = new RegExp("^enr:", "u");
+
+function validate1311(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="AdminNodeInfo.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((((((data.id === undefined) && (missing0 = "id")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.enode === undefined) && (missing0 = "enode"))) || ((data.ip === undefined) && (missing0 = "ip"))) || ((data.ports === undefined) && (missing0 = "ports"))) || ((data.listenAddr === undefined) && (missing0 = "listenAddr"))) || ((data.protocols === undefined) && (missing0 = "protocols"))){
+validate1311.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((((key0 === "id") || (key0 === "name")) || (key0 === "enode")) || (key0 === "enr")) || (key0 === "ip")) || (key0 === "ports")) || (key0 === "listenAddr")) || (key0 === "protocols"))){
+validate1311.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.id !== undefined){
+let data0 = data.id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern26.test(data0)){
+validate1311.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate1311.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+const _errs4 = errors;
+if(typeof data.name !== "string"){
+validate1311.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.enode !== undefined){
+const _errs6 = errors;
+if(!(validate552(data.enode, {instancePath:instancePath+"/enode",parentData:data,parentDataProperty:"enode",rootData}))){
+vErrors = vErrors === null ? validate552.errors : vErrors.concat(validate552.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.enr !== undefined){
+let data3 = data.enr;
+const _errs7 = errors;
+if(errors === _errs7){
+if(typeof data3 === "string"){
+if(!pattern38.test(data3)){
+validate1311.errors = [{instancePath:instancePath+"/enr",schemaPath:"#/properties/enr/pattern",keyword:"pattern",params:{pattern: "^enr:"},message:"must match pattern \""+"^enr:"+"\""}];
+return false;
+}
+}
+else {
+validate1311.errors = [{instancePath:instancePath+"/enr",schemaPath:"#/properties/enr/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ip !== undefined){
+const _errs9 = errors;
+if(typeof data.ip !== "string"){
+validate1311.errors = [{instancePath:instancePath+"/ip",schemaPath:"#/properties/ip/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ports !== undefined){
+let data5 = data.ports;
+const _errs11 = errors;
+if(errors === _errs11){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+let missing1;
+if(((data5.discovery === undefined) && (missing1 = "discovery")) || ((data5.listener === undefined) && (missing1 = "listener"))){
+validate1311.errors = [{instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs13 = errors;
+for(const key1 in data5){
+if(!((key1 === "discovery") || (key1 === "listener"))){
+validate1311.errors = [{instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs13 === errors){
+if(data5.discovery !== undefined){
+let data6 = data5.discovery;
+const _errs14 = errors;
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+validate1311.errors = [{instancePath:instancePath+"/ports/discovery",schemaPath:"#/properties/ports/properties/discovery/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+var valid1 = _errs14 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data5.listener !== undefined){
+let data7 = data5.listener;
+const _errs16 = errors;
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+validate1311.errors = [{instancePath:instancePath+"/ports/listener",schemaPath:"#/properties/ports/properties/listener/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+var valid1 = _errs16 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+else {
+validate1311.errors = [{instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.listenAddr !== undefined){
+const _errs18 = errors;
+if(typeof data.listenAddr !== "string"){
+validate1311.errors = [{instancePath:instancePath+"/listenAddr",schemaPath:"#/properties/listenAddr/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.protocols !== undefined){
+let data9 = data.protocols;
+const _errs20 = errors;
+if(errors === _errs20){
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+let missing2;
+if((data9.eth === undefined) && (missing2 = "eth")){
+validate1311.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+const _errs22 = errors;
+for(const key2 in data9){
+if(!(key2 === "eth")){
+validate1311.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs22 === errors){
+if(data9.eth !== undefined){
+let data10 = data9.eth;
+const _errs23 = errors;
+if(errors === _errs23){
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+let missing3;
+if((((((data10.network === undefined) && (missing3 = "network")) || ((data10.difficulty === undefined) && (missing3 = "difficulty"))) || ((data10.genesis === undefined) && (missing3 = "genesis"))) || ((data10.head === undefined) && (missing3 = "head"))) || ((data10.config === undefined) && (missing3 = "config"))){
+validate1311.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+return false;
+}
+else {
+const _errs25 = errors;
+for(const key3 in data10){
+if(!(((((key3 === "network") || (key3 === "difficulty")) || (key3 === "genesis")) || (key3 === "head")) || (key3 === "config"))){
+validate1311.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs25 === errors){
+if(data10.network !== undefined){
+let data11 = data10.network;
+const _errs26 = errors;
+if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
+validate1311.errors = [{instancePath:instancePath+"/protocols/eth/network",schemaPath:"#/properties/protocols/properties/eth/properties/network/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+var valid3 = _errs26 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data10.difficulty !== undefined){
+const _errs28 = errors;
+if(!(validate25(data10.difficulty, {instancePath:instancePath+"/protocols/eth/difficulty",parentData:data10,parentDataProperty:"difficulty",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid3 = _errs28 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data10.genesis !== undefined){
+const _errs29 = errors;
+if(!(validate43(data10.genesis, {instancePath:instancePath+"/protocols/eth/genesis",parentData:data10,parentDataProperty:"genesis",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid3 = _errs29 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data10.head !== undefined){
+const _errs30 = errors;
+if(!(validate43(data10.head, {instancePath:instancePath+"/protocols/eth/head",parentData:data10,parentDataProperty:"head",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid3 = _errs30 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data10.config !== undefined){
+let data15 = data10.config;
+const _errs31 = errors;
+if(errors === _errs31){
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+for(const key4 in data15){
+let data16 = data15[key4];
+const _errs34 = errors;
+if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
+validate1311.errors = [{instancePath:instancePath+"/protocols/eth/config/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/protocols/properties/eth/properties/config/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+var valid4 = _errs34 === errors;
+if(!valid4){
+break;
+}
+}
+}
+else {
+validate1311.errors = [{instancePath:instancePath+"/protocols/eth/config",schemaPath:"#/properties/protocols/properties/eth/properties/config/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid3 = _errs31 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate1311.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+validate1311.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate1311.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1311.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate1310(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAdminNodeInfoResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1311(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1311.errors : vErrors.concat(validate1311.errors);
+errors = vErrors.length;
+}
+validate1310.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAdminPeersResult = validate1317;
+const schema526 = {"type":"array","items":{"$ref":"AdminPeer.json"},"$id":"validateAdminPeersResult"};
+const schema527 = {"title":"AdminPeer","type":"object","description":"A connected peer as geth's admin_peers shows it: enode (its node id at the connection's address), id (keccak256 of its public key), name (its client id), caps, network {remoteAddress, inbound, trusted, static} and protocols.eth {version, difficulty, head} (difficulty as a hex quantity). geth's network.localAddress is not given.","properties":{"enode":{"type":"string","pattern":"^enode://"},"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"name":{"type":"string"},"caps":{"type":"array","items":{"type":"string"}},"network":{"type":"object","properties":{"remoteAddress":{"type":"string"},"inbound":{"type":"boolean"},"trusted":{"type":"boolean"},"static":{"type":"boolean"}},"required":["remoteAddress","inbound","trusted","static"],"additionalProperties":false},"protocols":{"type":"object","properties":{"eth":{"type":"object","properties":{"version":{"type":"integer"},"difficulty":{"$ref":"uint.json"},"head":{"$ref":"hash32.json"}},"required":["version"],"additionalProperties":false}},"required":["eth"],"additionalProperties":false}},"required":["enode","id","name","caps","network","protocols"],"additionalProperties":false,"$id":"AdminPeer.json"};
+const pattern39 = new RegExp("^enode://", "u");
+
+function validate1318(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="AdminPeer.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((((data.enode === undefined) && (missing0 = "enode")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.name === undefined) && (missing0 = "name"))) || ((data.caps === undefined) && (missing0 = "caps"))) || ((data.network === undefined) && (missing0 = "network"))) || ((data.protocols === undefined) && (missing0 = "protocols"))){
+validate1318.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((key0 === "enode") || (key0 === "id")) || (key0 === "name")) || (key0 === "caps")) || (key0 === "network")) || (key0 === "protocols"))){
+validate1318.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.enode !== undefined){
+let data0 = data.enode;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern39.test(data0)){
+validate1318.errors = [{instancePath:instancePath+"/enode",schemaPath:"#/properties/enode/pattern",keyword:"pattern",params:{pattern: "^enode://"},message:"must match pattern \""+"^enode://"+"\""}];
+return false;
+}
+}
+else {
+validate1318.errors = [{instancePath:instancePath+"/enode",schemaPath:"#/properties/enode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.id !== undefined){
+let data1 = data.id;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(!pattern26.test(data1)){
+validate1318.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate1318.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+const _errs6 = errors;
+if(typeof data.name !== "string"){
+validate1318.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.caps !== undefined){
+let data3 = data.caps;
+const _errs8 = errors;
+if(errors === _errs8){
+if(Array.isArray(data3)){
+var valid1 = true;
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+const _errs10 = errors;
+if(typeof data3[i0] !== "string"){
+validate1318.errors = [{instancePath:instancePath+"/caps/" + i0,schemaPath:"#/properties/caps/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs10 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate1318.errors = [{instancePath:instancePath+"/caps",schemaPath:"#/properties/caps/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.network !== undefined){
+let data5 = data.network;
+const _errs12 = errors;
+if(errors === _errs12){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+let missing1;
+if(((((data5.remoteAddress === undefined) && (missing1 = "remoteAddress")) || ((data5.inbound === undefined) && (missing1 = "inbound"))) || ((data5.trusted === undefined) && (missing1 = "trusted"))) || ((data5.static === undefined) && (missing1 = "static"))){
+validate1318.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs14 = errors;
+for(const key1 in data5){
+if(!((((key1 === "remoteAddress") || (key1 === "inbound")) || (key1 === "trusted")) || (key1 === "static"))){
+validate1318.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs14 === errors){
+if(data5.remoteAddress !== undefined){
+const _errs15 = errors;
+if(typeof data5.remoteAddress !== "string"){
+validate1318.errors = [{instancePath:instancePath+"/network/remoteAddress",schemaPath:"#/properties/network/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid2 = _errs15 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data5.inbound !== undefined){
+const _errs17 = errors;
+if(typeof data5.inbound !== "boolean"){
+validate1318.errors = [{instancePath:instancePath+"/network/inbound",schemaPath:"#/properties/network/properties/inbound/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid2 = _errs17 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data5.trusted !== undefined){
+const _errs19 = errors;
+if(typeof data5.trusted !== "boolean"){
+validate1318.errors = [{instancePath:instancePath+"/network/trusted",schemaPath:"#/properties/network/properties/trusted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid2 = _errs19 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data5.static !== undefined){
+const _errs21 = errors;
+if(typeof data5.static !== "boolean"){
+validate1318.errors = [{instancePath:instancePath+"/network/static",schemaPath:"#/properties/network/properties/static/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid2 = _errs21 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate1318.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.protocols !== undefined){
+let data10 = data.protocols;
+const _errs23 = errors;
+if(errors === _errs23){
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+let missing2;
+if((data10.eth === undefined) && (missing2 = "eth")){
+validate1318.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+const _errs25 = errors;
+for(const key2 in data10){
+if(!(key2 === "eth")){
+validate1318.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs25 === errors){
+if(data10.eth !== undefined){
+let data11 = data10.eth;
+const _errs26 = errors;
+if(errors === _errs26){
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+let missing3;
+if((data11.version === undefined) && (missing3 = "version")){
+validate1318.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+return false;
+}
+else {
+const _errs28 = errors;
+for(const key3 in data11){
+if(!(((key3 === "version") || (key3 === "difficulty")) || (key3 === "head"))){
+validate1318.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs28 === errors){
+if(data11.version !== undefined){
+let data12 = data11.version;
+const _errs29 = errors;
+if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
+validate1318.errors = [{instancePath:instancePath+"/protocols/eth/version",schemaPath:"#/properties/protocols/properties/eth/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+var valid4 = _errs29 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data11.difficulty !== undefined){
+const _errs31 = errors;
+if(!(validate25(data11.difficulty, {instancePath:instancePath+"/protocols/eth/difficulty",parentData:data11,parentDataProperty:"difficulty",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid4 = _errs31 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data11.head !== undefined){
+const _errs32 = errors;
+if(!(validate43(data11.head, {instancePath:instancePath+"/protocols/eth/head",parentData:data11,parentDataProperty:"head",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid4 = _errs32 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate1318.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+validate1318.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs23 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate1318.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1318.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate1317(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAdminPeersResult" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(Array.isArray(data)){
+var valid0 = true;
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+const _errs1 = errors;
+if(!(validate1318(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1318.errors : vErrors.concat(validate1318.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+break;
+}
+}
+}
+else {
+validate1317.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+validate1317.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAdminRemovePeerEnodeParam = validate1322;
+const schema528 = {"$ref":"EnodeUrl.json","$id":"validateAdminRemovePeerEnodeParam"};
+
+function validate1322(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAdminRemovePeerEnodeParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate552(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate552.errors : vErrors.concat(validate552.errors);
+errors = vErrors.length;
+}
+validate1322.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAdminRemovePeerResult = validate1324;
+const schema529 = {"type":"boolean","$id":"validateAdminRemovePeerResult"};
+
+function validate1324(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAdminRemovePeerResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1324.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1324.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAdminRemoveTrustedPeerEnodeParam = validate1325;
+const schema530 = {"$ref":"EnodeUrl.json","$id":"validateAdminRemoveTrustedPeerEnodeParam"};
+
+function validate1325(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAdminRemoveTrustedPeerEnodeParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate552(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate552.errors : vErrors.concat(validate552.errors);
+errors = vErrors.length;
+}
+validate1325.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAdminRemoveTrustedPeerResult = validate1327;
+const schema531 = {"type":"boolean","$id":"validateAdminRemoveTrustedPeerResult"};
+
+function validate1327(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAdminRemoveTrustedPeerResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1327.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1327.errors = vErrors;
+return errors === 0;
+}

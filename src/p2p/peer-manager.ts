@@ -112,6 +112,15 @@ export class PeerManager {
 
   // ------------------------------------------------------------------ static peers and dialling
 
+  /** Node ids (hex) of trusted peers (admin_addTrustedPeer): dialled over maxPeers, never evicted. */
+  readonly trusted = new Set<string>();
+
+  /** Forgets a peer to keep connected (no more redials) and drops its connection; false when it was neither. */
+  removeStatic(idHex: string): boolean {
+    const known = this.#targets.delete(idHex);
+    return this.disconnect(idHex) || known;
+  }
+
   /** Adds a peer to keep connected (bootnodes, static-nodes.json, net_connectToPeer) and dials it soon. */
   addStatic(enode: Enode): void {
     const idHex = bytesToHex(enode.id).slice(2);
@@ -150,7 +159,7 @@ export class PeerManager {
         target.nextDialAt = now + this.redialDelay(target);
         continue;
       }
-      if (this.#connections.size >= this.#opts.maxPeers) return;
+      if (this.#connections.size >= this.#opts.maxPeers && !this.trusted.has(target.idHex)) continue;
       target.nextDialAt = Number.POSITIVE_INFINITY; // until this attempt ends
       this.dial(target);
     }
@@ -266,6 +275,7 @@ export class PeerManager {
     let worst: Connection | undefined;
     for (const c of this.#connections) {
       if (c.status !== 'Handshaked' || c.foundBy === 'static' || c.session === undefined) continue;
+      if (this.trusted.has(c.nodeIdHex ?? '')) continue;
       if (worst === undefined || c.session.score.value < worst.session!.score.value) worst = c;
     }
     if (worst === undefined || worst.session!.score.value >= EVICTABLE_BELOW) return false;

@@ -18,6 +18,7 @@ import { ForkIdTable, forkBlocksOf } from './fork-id.js';
 import { loadOrCreateNodeKey, nodeIdOf } from './node-key.js';
 import { Discovery } from './discovery/discovery.js';
 import { PeerManager, type PeerLog } from './peer-manager.js';
+import { peerAdmin } from './peer-admin.js';
 import { startSearchLog } from './search-log.js';
 import { DisconnectReason } from './rlpx/transport.js';
 import { SnapServer } from './snap/serve.js';
@@ -27,6 +28,7 @@ import { peerName, Synchronizer } from './sync.js';
 import {
   PeerInputError,
   type BlacklistEntry,
+  type PeerAdmin,
   type PeerDetails,
   type PeerSearch,
   type PeerService,
@@ -245,6 +247,10 @@ export class P2pService implements PeerService, SessionHost {
     const host = this.#opts.externalIp ?? (wildcard ? '127.0.0.1' : this.#opts.listenHost);
     const udpPort = this.#discovery?.udpPort;
     return formatEnode({ id: this.#nodeId, host, port: this.#manager.listenPort, ...(udpPort ? { udpPort } : {}) });
+  }
+
+  get admin(): PeerAdmin {
+    return peerAdmin(this.#manager, () => this.enr);
   }
 
   get listenPort(): number {

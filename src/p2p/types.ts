@@ -94,9 +94,27 @@ export class PeerInputError extends Error {
   override name = 'PeerInputError';
 }
 
+/**
+ * geth's admin_* peer operations. Trusted peers are kept connected like static ones and over maxPeers: dialled even
+ * when the table is full, and never dropped to make room for a better peer.
+ */
+export interface PeerAdmin {
+  /** Our node record (EIP-778 `enr:` text); null when discovery is off. */
+  readonly enr: string | null;
+  /** Stops keeping this peer (static or trusted) connected and drops its connection; false when it was neither. */
+  removePeer(enode: string): boolean;
+  /** Marks the peer trusted and keeps it connected. Throws PeerInputError for a malformed URL. */
+  addTrustedPeer(enode: string): void;
+  /** Takes the trusted mark away (the connection stays); false when the peer was not trusted. */
+  removeTrustedPeer(enode: string): boolean;
+  isTrusted(nodeIdHex: string): boolean;
+}
+
 export interface PeerService {
   /** Our enode URL, `enode://<id>@<host>:<port>`. */
   readonly enode: string;
+  /** The admin_* operations; absent on a service that offers none (the handlers then answer -32004). */
+  readonly admin?: PeerAdmin;
   /** The TCP port actually listened on (the configured one, or the one picked for port 0). */
   readonly listenPort: number;
   /**

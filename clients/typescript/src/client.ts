@@ -1503,6 +1503,62 @@ export interface RpcMethodsClient {
    * @returns status
    */
   txpool_status(...params: T.TxpoolStatusParams): Promise<T.TxpoolStatusResult>;
+  /**
+   * `admin_addPeer`: Connects to a peer and keeps it connected.
+   *
+   * @param enode The peer's enode URL.
+   * @returns queued
+   * @throws {RpcClientError} -32602 <what is wrong>, naming the URL, e.g. node id is not a valid secp256k1 public key: enode://…
+   * @throws {RpcClientError} -32002 Peering is off on this node: restart it with --p2p (network.p2p.enabled = true); test mode turns it off by default.
+   */
+  admin_addPeer(...params: T.AdminAddPeerParams): Promise<T.AdminAddPeerResult>;
+  /**
+   * `admin_addTrustedPeer`: Marks a peer trusted: kept connected even over maxpeers.
+   *
+   * @param enode The peer's enode URL.
+   * @returns added
+   * @throws {RpcClientError} -32602 <what is wrong>, naming the URL, e.g. node id is not a valid secp256k1 public key: enode://…
+   * @throws {RpcClientError} -32002 Peering is off on this node: restart it with --p2p (network.p2p.enabled = true); test mode turns it off by default.
+   */
+  admin_addTrustedPeer(...params: T.AdminAddTrustedPeerParams): Promise<T.AdminAddTrustedPeerResult>;
+  /**
+   * `admin_datadir`: Returns the node's data directory.
+   *
+   * @returns datadir
+   */
+  admin_datadir(...params: T.AdminDatadirParams): Promise<T.AdminDatadirResult>;
+  /**
+   * `admin_nodeInfo`: Returns this node's identity, addresses and chain.
+   *
+   * @returns nodeInfo
+   * @throws {RpcClientError} -32002 Peering is off on this node: restart it with --p2p (network.p2p.enabled = true); test mode turns it off by default.
+   */
+  admin_nodeInfo(...params: T.AdminNodeInfoParams): Promise<T.AdminNodeInfoResult>;
+  /**
+   * `admin_peers`: Lists the connected peers in geth's shape.
+   *
+   * @returns peers
+   * @throws {RpcClientError} -32002 Peering is off on this node: restart it with --p2p (network.p2p.enabled = true); test mode turns it off by default.
+   */
+  admin_peers(...params: T.AdminPeersParams): Promise<T.AdminPeersResult>;
+  /**
+   * `admin_removePeer`: Disconnects a peer and stops redialling it.
+   *
+   * @param enode The peer's enode URL.
+   * @returns removed
+   * @throws {RpcClientError} -32602 <what is wrong>, naming the URL, e.g. node id is not a valid secp256k1 public key: enode://…
+   * @throws {RpcClientError} -32002 Peering is off on this node: restart it with --p2p (network.p2p.enabled = true); test mode turns it off by default.
+   */
+  admin_removePeer(...params: T.AdminRemovePeerParams): Promise<T.AdminRemovePeerResult>;
+  /**
+   * `admin_removeTrustedPeer`: Takes the trusted mark from a peer.
+   *
+   * @param enode The peer's enode URL.
+   * @returns removed
+   * @throws {RpcClientError} -32602 <what is wrong>, naming the URL, e.g. node id is not a valid secp256k1 public key: enode://…
+   * @throws {RpcClientError} -32002 Peering is off on this node: restart it with --p2p (network.p2p.enabled = true); test mode turns it off by default.
+   */
+  admin_removeTrustedPeer(...params: T.AdminRemoveTrustedPeerParams): Promise<T.AdminRemoveTrustedPeerResult>;
 }
 
 /** Client member name → JSON-RPC method name. */
@@ -1685,6 +1741,13 @@ const METHOD_NAMES: { readonly [member: string]: string } = {
   txpool_contentFrom: 'txpool_contentFrom',
   txpool_inspect: 'txpool_inspect',
   txpool_status: 'txpool_status',
+  admin_addPeer: 'admin_addPeer',
+  admin_addTrustedPeer: 'admin_addTrustedPeer',
+  admin_datadir: 'admin_datadir',
+  admin_nodeInfo: 'admin_nodeInfo',
+  admin_peers: 'admin_peers',
+  admin_removePeer: 'admin_removePeer',
+  admin_removeTrustedPeer: 'admin_removeTrustedPeer',
 };
 
 export interface JsonRpcRequest {

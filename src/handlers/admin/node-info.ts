@@ -1,0 +1,57 @@
+/**
+ * admin_nodeInfo and admin_datadir. The node's `id` is geth's: keccak256 of the 64-byte public key (the enode's node
+ * id is the key itself). protocols.eth carries the chain as core-geth reports it: network id, head total difficulty,
+ * genesis and head hashes, and the chain config (chain id and the block of each fork this network schedules).
+ * Difficulties are hex quantities: ETC's total difficulty is past what a JSON number holds exactly in JavaScript.
+ */
+import { keccak256 } from '../../chain/crypto.js';
+import type {
+  AdminDatadirParams,
+  AdminDatadirResult,
+  AdminNodeInfoParams,
+  AdminNodeInfoResult,
+} from '../../generated/types.js';
+import type { HandlerContext } from '../../rpc/context.js';
+import { engineOf } from '../block-ref.js';
+import { hexFromBytes, toQuantity } from '../hex.js';
+import { peersOf } from '../net/peer-service.js';
+
+/** geth's node id: keccak256 of the public key, 64 hex digits without 0x. */
+export const nodeHashOf = (publicKeyHex: string): string =>
+  Buffer.from(keccak256(Buffer.from(publicKeyHex, 'hex'))).toString('hex');
+
+export function admin_nodeInfo(_params: AdminNodeInfoParams, ctx: HandlerContext): AdminNodeInfoResult {
+  const peers = peersOf(ctx);
+  const engine = engineOf(ctx);
+  const url = new URL(peers.enode);
+  const head = engine.chain.getHead();
+  const udpPort = peers.search().udpPort;
+  const enr = peers.admin?.enr ?? null;
+  const config: Record<string, number> = { chainId: Number(engine.chain.network.chainId) };
+  for (const { name, block } of engine.chain.commonAt(head.header.number).hardforks()) {
+    if (typeof block === 'number' || typeof block === 'bigint') config[`${name}Block`] = Number(block);
+  }
+  return {
+    id: nodeHashOf(url.username),
+    name: ctx.node.clientVersion,
+    enode: peers.enode,
+    ...(enr !== null ? { enr } : {}),
+    ip: url.hostname.replace(/^\[|\]$/g, ''),
+    ports: { discovery: udpPort ?? 0, listener: peers.listenPort },
+    listenAddr: `${url.hostname}:${peers.listenPort}`,
+    protocols: {
+      eth: {
+        network: Number(ctx.node.network.netVersion),
+        difficulty: toQuantity(engine.chain.getHeadTotalDifficulty()),
+        genesis: hexFromBytes(engine.chain.getGenesis().hash()),
+        head: hexFromBytes(head.hash()),
+        config,
+      },
+    },
+  };
+}
+
+/** The node's data directory, as configured (absolute or as given). */
+export function admin_datadir(_params: AdminDatadirParams, ctx: HandlerContext): AdminDatadirResult {
+  return ctx.node.config.datadir;
+}
