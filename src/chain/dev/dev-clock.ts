@@ -40,8 +40,13 @@ export class DevClock {
     return this.lastIssued;
   }
 
-  /** evm_increaseTime: the whole offset afterwards, in seconds. */
+  /**
+   * evm_increaseTime: the whole offset afterwards, in seconds. Counted from the chain's time where blocks sealed in
+   * quick succession (a second apart each) have run ahead of the wall clock, so the next block is `seconds` later.
+   */
   increase(seconds: bigint): bigint {
+    const ahead = this.headTimestamp() - this.now();
+    if (this.offset < ahead) this.offset = ahead;
     this.offset += seconds;
     return this.offset;
   }
