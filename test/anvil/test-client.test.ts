@@ -78,7 +78,7 @@ async function script(url: string): Promise<Record<string, unknown>> {
 
   const revertsTo = (id: Hex) =>
     test.request({ method: 'evm_revert', params: [id] }).then(
-      (reverted) => (reverted as unknown) === true,
+      (reverted: unknown) => reverted === true,
       () => false,
     );
   const before = { n: await pub.getBlockNumber(), balance: await pub.getBalance({ address: ALICE }) };
