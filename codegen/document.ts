@@ -52,6 +52,7 @@ export const NAMESPACES = [
   'checkpointing',
   'svc',
   'test',
+  'anvil',
   'iele',
   'mcp',
   'rpc',

@@ -207,6 +207,111 @@ export interface TestHandlers<Ctx> {
   test_setChainParams(params: T.TestSetChainParamsParams, ctx: Ctx): MaybePromise<T.TestSetChainParamsResult>;
 }
 
+export interface AnvilHandlers<Ctx> {
+  /** Impersonates every account. */
+  anvil_autoImpersonateAccount(params: T.AnvilAutoImpersonateAccountParams, ctx: Ctx): MaybePromise<T.AnvilAutoImpersonateAccountResult>;
+  /** Empties the pool. */
+  anvil_dropAllTransactions(params: T.AnvilDropAllTransactionsParams, ctx: Ctx): MaybePromise<T.AnvilDropAllTransactionsResult>;
+  /** Removes a transaction from the pool. */
+  anvil_dropTransaction(params: T.AnvilDropTransactionParams, ctx: Ctx): MaybePromise<T.AnvilDropTransactionResult>;
+  /** The state as Anvil dumps it. */
+  anvil_dumpState(params: T.AnvilDumpStateParams, ctx: Ctx): MaybePromise<T.AnvilDumpStateResult>;
+  /** Whether automine is on. */
+  anvil_getAutomine(params: T.AnvilGetAutomineParams, ctx: Ctx): MaybePromise<T.AnvilGetAutomineResult>;
+  /** Sends as an account without its key. */
+  anvil_impersonateAccount(params: T.AnvilImpersonateAccountParams, ctx: Ctx): MaybePromise<T.AnvilImpersonateAccountResult>;
+  /** Moves the clock forward. */
+  anvil_increaseTime(params: T.AnvilIncreaseTimeParams, ctx: Ctx): MaybePromise<T.AnvilIncreaseTimeResult>;
+  /** Loads an Anvil state dump. */
+  anvil_loadState(params: T.AnvilLoadStateParams, ctx: Ctx): MaybePromise<T.AnvilLoadStateResult>;
+  /** Who answers and what it holds. */
+  anvil_metadata(params: T.AnvilMetadataParams, ctx: Ctx): MaybePromise<T.AnvilMetadataResult>;
+  /** Mines blocks now. */
+  anvil_mine(params: T.AnvilMineParams, ctx: Ctx): MaybePromise<T.AnvilMineResult>;
+  /** The dev chain's head and settings. */
+  anvil_nodeInfo(params: T.AnvilNodeInfoParams, ctx: Ctx): MaybePromise<T.AnvilNodeInfoResult>;
+  /** Back to genesis. */
+  anvil_reset(params: T.AnvilResetParams, ctx: Ctx): MaybePromise<T.AnvilResetResult>;
+  /** Goes back to a snapshot. */
+  anvil_revert(params: T.AnvilRevertParams, ctx: Ctx): MaybePromise<T.AnvilRevertResult>;
+  /** Turns sealing on every transaction on or off. */
+  anvil_setAutomine(params: T.AnvilSetAutomineParams, ctx: Ctx): MaybePromise<T.AnvilSetAutomineResult>;
+  /** Sets an account's balance. */
+  anvil_setBalance(params: T.AnvilSetBalanceParams, ctx: Ctx): MaybePromise<T.AnvilSetBalanceResult>;
+  /** Sets the gas limit blocks aim at. */
+  anvil_setBlockGasLimit(params: T.AnvilSetBlockGasLimitParams, ctx: Ctx): MaybePromise<T.AnvilSetBlockGasLimitResult>;
+  /** Sets an account's code. */
+  anvil_setCode(params: T.AnvilSetCodeParams, ctx: Ctx): MaybePromise<T.AnvilSetCodeResult>;
+  /** Sets the coinbase of blocks to come. */
+  anvil_setCoinbase(params: T.AnvilSetCoinbaseParams, ctx: Ctx): MaybePromise<T.AnvilSetCoinbaseResult>;
+  /** Mines a block every few seconds. */
+  anvil_setIntervalMining(params: T.AnvilSetIntervalMiningParams, ctx: Ctx): MaybePromise<T.AnvilSetIntervalMiningResult>;
+  /** Sets the pool's minimum gas price. */
+  anvil_setMinGasPrice(params: T.AnvilSetMinGasPriceParams, ctx: Ctx): MaybePromise<T.AnvilSetMinGasPriceResult>;
+  /** Sets the next block's timestamp. */
+  anvil_setNextBlockTimestamp(params: T.AnvilSetNextBlockTimestampParams, ctx: Ctx): MaybePromise<T.AnvilSetNextBlockTimestampResult>;
+  /** Sets an account's nonce. */
+  anvil_setNonce(params: T.AnvilSetNonceParams, ctx: Ctx): MaybePromise<T.AnvilSetNonceResult>;
+  /** Sets one storage slot. */
+  anvil_setStorageAt(params: T.AnvilSetStorageAtParams, ctx: Ctx): MaybePromise<T.AnvilSetStorageAtResult>;
+  /** Records the chain as it is now. */
+  anvil_snapshot(params: T.AnvilSnapshotParams, ctx: Ctx): MaybePromise<T.AnvilSnapshotResult>;
+  /** Ends anvil_impersonateAccount. */
+  anvil_stopImpersonatingAccount(params: T.AnvilStopImpersonatingAccountParams, ctx: Ctx): MaybePromise<T.AnvilStopImpersonatingAccountResult>;
+  /** Moves the clock forward. */
+  evm_increaseTime(params: T.EvmIncreaseTimeParams, ctx: Ctx): MaybePromise<T.EvmIncreaseTimeResult>;
+  /** Mines blocks now. */
+  evm_mine(params: T.EvmMineParams, ctx: Ctx): MaybePromise<T.EvmMineResult>;
+  /** Goes back to a snapshot. */
+  evm_revert(params: T.EvmRevertParams, ctx: Ctx): MaybePromise<T.EvmRevertResult>;
+  /** Sets an account's nonce. */
+  evm_setAccountNonce(params: T.EvmSetAccountNonceParams, ctx: Ctx): MaybePromise<T.EvmSetAccountNonceResult>;
+  /** Turns sealing on every transaction on or off. */
+  evm_setAutomine(params: T.EvmSetAutomineParams, ctx: Ctx): MaybePromise<T.EvmSetAutomineResult>;
+  /** Sets the gas limit blocks aim at. */
+  evm_setBlockGasLimit(params: T.EvmSetBlockGasLimitParams, ctx: Ctx): MaybePromise<T.EvmSetBlockGasLimitResult>;
+  /** Mines a block every few seconds. */
+  evm_setIntervalMining(params: T.EvmSetIntervalMiningParams, ctx: Ctx): MaybePromise<T.EvmSetIntervalMiningResult>;
+  /** Sets the next block's timestamp. */
+  evm_setNextBlockTimestamp(params: T.EvmSetNextBlockTimestampParams, ctx: Ctx): MaybePromise<T.EvmSetNextBlockTimestampResult>;
+  /** Records the chain as it is now. */
+  evm_snapshot(params: T.EvmSnapshotParams, ctx: Ctx): MaybePromise<T.EvmSnapshotResult>;
+  /** Impersonates every account. */
+  hardhat_autoImpersonateAccount(params: T.HardhatAutoImpersonateAccountParams, ctx: Ctx): MaybePromise<T.HardhatAutoImpersonateAccountResult>;
+  /** Empties the pool. */
+  hardhat_dropAllTransactions(params: T.HardhatDropAllTransactionsParams, ctx: Ctx): MaybePromise<T.HardhatDropAllTransactionsResult>;
+  /** Removes a transaction from the pool. */
+  hardhat_dropTransaction(params: T.HardhatDropTransactionParams, ctx: Ctx): MaybePromise<T.HardhatDropTransactionResult>;
+  /** The state as Anvil dumps it. */
+  hardhat_dumpState(params: T.HardhatDumpStateParams, ctx: Ctx): MaybePromise<T.HardhatDumpStateResult>;
+  /** Whether automine is on. */
+  hardhat_getAutomine(params: T.HardhatGetAutomineParams, ctx: Ctx): MaybePromise<T.HardhatGetAutomineResult>;
+  /** Sends as an account without its key. */
+  hardhat_impersonateAccount(params: T.HardhatImpersonateAccountParams, ctx: Ctx): MaybePromise<T.HardhatImpersonateAccountResult>;
+  /** Loads an Anvil state dump. */
+  hardhat_loadState(params: T.HardhatLoadStateParams, ctx: Ctx): MaybePromise<T.HardhatLoadStateResult>;
+  /** Who answers and what it holds. */
+  hardhat_metadata(params: T.HardhatMetadataParams, ctx: Ctx): MaybePromise<T.HardhatMetadataResult>;
+  /** Mines blocks now. */
+  hardhat_mine(params: T.HardhatMineParams, ctx: Ctx): MaybePromise<T.HardhatMineResult>;
+  /** Back to genesis. */
+  hardhat_reset(params: T.HardhatResetParams, ctx: Ctx): MaybePromise<T.HardhatResetResult>;
+  /** Sets an account's balance. */
+  hardhat_setBalance(params: T.HardhatSetBalanceParams, ctx: Ctx): MaybePromise<T.HardhatSetBalanceResult>;
+  /** Sets an account's code. */
+  hardhat_setCode(params: T.HardhatSetCodeParams, ctx: Ctx): MaybePromise<T.HardhatSetCodeResult>;
+  /** Sets the coinbase of blocks to come. */
+  hardhat_setCoinbase(params: T.HardhatSetCoinbaseParams, ctx: Ctx): MaybePromise<T.HardhatSetCoinbaseResult>;
+  /** Sets the pool's minimum gas price. */
+  hardhat_setMinGasPrice(params: T.HardhatSetMinGasPriceParams, ctx: Ctx): MaybePromise<T.HardhatSetMinGasPriceResult>;
+  /** Sets an account's nonce. */
+  hardhat_setNonce(params: T.HardhatSetNonceParams, ctx: Ctx): MaybePromise<T.HardhatSetNonceResult>;
+  /** Sets one storage slot. */
+  hardhat_setStorageAt(params: T.HardhatSetStorageAtParams, ctx: Ctx): MaybePromise<T.HardhatSetStorageAtResult>;
+  /** Ends anvil_impersonateAccount. */
+  hardhat_stopImpersonatingAccount(params: T.HardhatStopImpersonatingAccountParams, ctx: Ctx): MaybePromise<T.HardhatStopImpersonatingAccountResult>;
+}
+
 /** Every `iele` method is marked x-unavailable, so there is nothing to implement yet. */
 export interface IeleHandlers<Ctx> {}
 
@@ -244,6 +349,7 @@ export interface Handlers<Ctx> {
   checkpointing: CheckpointingHandlers<Ctx>;
   svc: SvcHandlers<Ctx>;
   test: TestHandlers<Ctx>;
+  anvil: AnvilHandlers<Ctx>;
   iele: IeleHandlers<Ctx>;
   mcp: McpHandlers<Ctx>;
   rpc: RpcHandlers<Ctx>;

@@ -7510,6 +7510,2318 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           }
         }
       ]
+    },
+    {
+      "name": "evm_snapshot",
+      "summary": "Records the chain as it is now.",
+      "description": "Returns an id for evm_revert: the head, its state, the pool's transactions and the time offset are restored by reverting to it. Ids count up from 0x0; a snapshot is consumed by its revert, and so are the ones taken after it. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "id",
+        "schema": {
+          "$ref": "#/components/schemas/uint"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [],
+          "result": {
+            "name": "id",
+            "value": "0x0"
+          }
+        }
+      ]
+    },
+    {
+      "name": "evm_revert",
+      "summary": "Goes back to a snapshot.",
+      "description": "Makes the snapshot's head the head again (later blocks stay stored as a side chain), restores the pool's transactions and the time offset of that moment, and forgets this snapshot and every later one. false for an unknown or already used id. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "id",
+          "description": "The id evm_snapshot returned.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        }
+      ],
+      "result": {
+        "name": "reverted",
+        "schema": {
+          "type": "boolean"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "id",
+              "value": "0x0"
+            }
+          ],
+          "result": {
+            "name": "reverted",
+            "value": true
+          }
+        }
+      ]
+    },
+    {
+      "name": "evm_mine",
+      "summary": "Mines blocks now.",
+      "description": "Seals one block (or options.blocks blocks) from the pool at once, automine or not. A timestamp (the param itself, or options.timestamp) becomes the first block's, which must be later than the head's. Returns 0x0. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "options",
+          "description": "A timestamp or {timestamp, blocks}.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/AnvilMineOptions"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "$ref": "#/components/schemas/uint"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "options",
+              "value": {
+                "blocks": "0x2"
+              }
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": "0x0"
+          }
+        }
+      ]
+    },
+    {
+      "name": "evm_increaseTime",
+      "summary": "Moves the clock forward.",
+      "description": "Adds seconds to the offset added to the wall clock for the timestamps of blocks to come; returns the whole offset in seconds (a JSON number, as Anvil). Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "seconds",
+          "description": "Seconds to add.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        }
+      ],
+      "result": {
+        "name": "offset",
+        "schema": {
+          "type": "integer"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "seconds",
+              "value": "0xe10"
+            }
+          ],
+          "result": {
+            "name": "offset",
+            "value": 3600
+          }
+        }
+      ]
+    },
+    {
+      "name": "evm_setNextBlockTimestamp",
+      "summary": "Sets the next block's timestamp.",
+      "description": "The next block gets exactly this timestamp and later ones follow the clock from there (the offset moves so). A timestamp not later than the head's is refused: timestamps strictly increase. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "timestamp",
+          "description": "Seconds since the epoch.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "timestamp",
+              "value": "0x7f000000"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "evm_setAutomine",
+      "summary": "Turns sealing on every transaction on or off.",
+      "description": "On (the dev default): a sent transaction is mined at once. Off: transactions wait in the pool for evm_mine / anvil_mine or interval mining. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "enabled",
+          "description": "Whether to automine.",
+          "required": true,
+          "schema": {
+            "type": "boolean"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "enabled",
+              "value": false
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "evm_setIntervalMining",
+      "summary": "Mines a block every few seconds.",
+      "description": "Seconds > 0: automine goes off and a block (with whatever is pending) is sealed every that many seconds. 0: interval mining stops (automine stays off). Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "seconds",
+          "description": "Interval in seconds; 0 stops.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "seconds",
+              "value": 0
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "evm_setBlockGasLimit",
+      "summary": "Sets the gas limit blocks aim at.",
+      "description": "Blocks from now on move their gas limit toward this target. Unlike Anvil, which jumps at once, each block moves by the most the ETC header rule allows (less than 1/1024 of its parent's), so a far target takes several blocks. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "gasLimit",
+          "description": "The target gas limit (at least 5000).",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "boolean"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "gasLimit",
+              "value": "0x7a1200"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": true
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_setBalance",
+      "summary": "Sets an account's balance.",
+      "description": "The balance lands in the state of a block mined at once for it (its stateRoot carries it; no transaction). Anvil changes the head's state in place instead, so its block number does not move. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "address",
+          "description": "The account.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        },
+        {
+          "name": "balance",
+          "description": "Wei.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "address",
+              "value": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+            },
+            {
+              "name": "balance",
+              "value": "0xde0b6b3a7640000"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_setCode",
+      "summary": "Sets an account's code.",
+      "description": "Like anvil_setBalance: the code lands in a block mined at once. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "address",
+          "description": "The account.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        },
+        {
+          "name": "code",
+          "description": "EVM bytecode (0x clears it).",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/bytes"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "address",
+              "value": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+            },
+            {
+              "name": "code",
+              "value": "0x6080"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_setStorageAt",
+      "summary": "Sets one storage slot.",
+      "description": "Like anvil_setBalance: the slot lands in a block mined at once. A zero value deletes the slot. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "address",
+          "description": "The account.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        },
+        {
+          "name": "slot",
+          "description": "Slot number.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        },
+        {
+          "name": "value",
+          "description": "The new 32-byte value.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/bytes32"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "boolean"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "address",
+              "value": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+            },
+            {
+              "name": "slot",
+              "value": "0x0"
+            },
+            {
+              "name": "value",
+              "value": "0x000000000000000000000000000000000000000000000000000000000000002a"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": true
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_setNonce",
+      "summary": "Sets an account's nonce.",
+      "description": "Like anvil_setBalance: the nonce lands in a block mined at once. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "address",
+          "description": "The account.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        },
+        {
+          "name": "nonce",
+          "description": "The new nonce (below 2^64).",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "address",
+              "value": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+            },
+            {
+              "name": "nonce",
+              "value": "0x5"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_impersonateAccount",
+      "summary": "Sends as an account without its key.",
+      "description": "eth_sendTransaction from this address is accepted without a signature: the transaction carries a placeholder signature and the node remembers its sender (until it stops). Anvil's behaviour. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "address",
+          "description": "The account.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "address",
+              "value": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_stopImpersonatingAccount",
+      "summary": "Ends anvil_impersonateAccount.",
+      "description": "eth_sendTransaction from the address needs a key again. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "address",
+          "description": "The account.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "address",
+              "value": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_autoImpersonateAccount",
+      "summary": "Impersonates every account.",
+      "description": "true: eth_sendTransaction from any address the node has no key for is accepted without a signature; false turns it off. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "enabled",
+          "description": "On or off.",
+          "required": true,
+          "schema": {
+            "type": "boolean"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "enabled",
+              "value": true
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_getAutomine",
+      "summary": "Whether automine is on.",
+      "description": "true when a sent transaction is mined at once. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "enabled",
+        "schema": {
+          "type": "boolean"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [],
+          "result": {
+            "name": "enabled",
+            "value": true
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_mine",
+      "summary": "Mines blocks now.",
+      "description": "Seals count blocks (default 1) from the pool, interval seconds apart (default and 0: one second apart, timestamps strictly increase). Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "count",
+          "description": "How many blocks (default 1).",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        },
+        {
+          "name": "interval",
+          "description": "Seconds between them.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "count",
+              "value": "0x2"
+            },
+            {
+              "name": "interval",
+              "value": "0x1"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_dropTransaction",
+      "summary": "Removes a transaction from the pool.",
+      "description": "Returns its hash when it was pooled, null otherwise. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "hash",
+          "description": "The transaction hash.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/hash32"
+          }
+        }
+      ],
+      "result": {
+        "name": "hash",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "#/components/schemas/hash32"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "hash",
+              "value": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+            }
+          ],
+          "result": {
+            "name": "hash",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_dropAllTransactions",
+      "summary": "Empties the pool.",
+      "description": "Every pending and queued transaction is removed. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_setCoinbase",
+      "summary": "Sets the coinbase of blocks to come.",
+      "description": "Blocks mined from now on pay their rewards and fees to this address. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "address",
+          "description": "The coinbase.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "address",
+              "value": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_setMinGasPrice",
+      "summary": "Sets the pool's minimum gas price.",
+      "description": "Transactions priced below it are refused from now on (ETC has no base fee, so Anvil's refusal on London chains does not apply). Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "gasPrice",
+          "description": "Wei per gas.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "gasPrice",
+              "value": "0x1"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_reset",
+      "summary": "Back to genesis.",
+      "description": "Rewinds the chain to its genesis block (later blocks stay stored as a side chain), empties the pool, and forgets snapshots, impersonation, time offset and the next timestamp. Fork mode (forking.jsonRpcUrl) is refused here. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "options",
+          "description": "Anvil's reset options.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/AnvilResetOptions"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "options",
+              "value": {}
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_dumpState",
+      "summary": "The state as Anvil dumps it.",
+      "description": "Every account of the head's state the node can name (balance, nonce, code, storage) as Anvil's dump: gzip of the JSON {block, accounts, best_block_number}, hex-encoded. anvil_loadState takes it back, here or on Anvil. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "state",
+        "schema": {
+          "$ref": "#/components/schemas/bytes"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [],
+          "result": {
+            "name": "state",
+            "value": "0x1f8b08000000000000ff"
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_loadState",
+      "summary": "Loads an Anvil state dump.",
+      "description": "Takes anvil_dumpState's output (gzip or plain JSON, hex-encoded; Anvil's own format) and sets each account's balance, nonce, code and storage in a block mined at once. Accounts not in the dump keep their state. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "state",
+          "description": "The dump.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/bytes"
+          }
+        }
+      ],
+      "result": {
+        "name": "loaded",
+        "schema": {
+          "type": "boolean"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "state",
+              "value": "0x7b226163636f756e7473223a7b7d7d"
+            }
+          ],
+          "result": {
+            "name": "loaded",
+            "value": true
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_nodeInfo",
+      "summary": "The dev chain's head and settings.",
+      "description": "In Anvil's shape. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "info",
+        "schema": {
+          "$ref": "#/components/schemas/AnvilNodeInfo"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [],
+          "result": {
+            "name": "info",
+            "value": {
+              "currentBlockNumber": "0x0",
+              "currentBlockTimestamp": 0,
+              "currentBlockHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
+              "hardFork": "spiral",
+              "transactionOrder": "fees",
+              "environment": {
+                "chainId": 1337,
+                "gasLimit": "0x7a1200",
+                "gasPrice": "0x3b9aca00"
+              },
+              "forkConfig": {
+                "forkUrl": null,
+                "forkBlockNumber": null,
+                "forkRetryBackoff": null
+              }
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_metadata",
+      "summary": "Who answers and what it holds.",
+      "description": "In Anvil's shape. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "metadata",
+        "schema": {
+          "$ref": "#/components/schemas/AnvilMetadata"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [],
+          "result": {
+            "name": "metadata",
+            "value": {
+              "clientVersion": "svc-node/v0.1.0",
+              "chainId": 1337,
+              "instanceId": "0x0000000000000000000000000000000000000000000000000000000000000000",
+              "latestBlockNumber": 0,
+              "latestBlockHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
+              "forkedNetwork": null,
+              "snapshots": {}
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_snapshot",
+      "summary": "Records the chain as it is now.",
+      "description": "The same as evm_snapshot (Anvil answers both names). Returns an id for evm_revert: the head, its state, the pool's transactions and the time offset are restored by reverting to it. Ids count up from 0x0; a snapshot is consumed by its revert, and so are the ones taken after it. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "id",
+        "schema": {
+          "$ref": "#/components/schemas/uint"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [],
+          "result": {
+            "name": "id",
+            "value": "0x0"
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_revert",
+      "summary": "Goes back to a snapshot.",
+      "description": "The same as evm_revert (Anvil answers both names). Makes the snapshot's head the head again (later blocks stay stored as a side chain), restores the pool's transactions and the time offset of that moment, and forgets this snapshot and every later one. false for an unknown or already used id. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "id",
+          "description": "The id evm_snapshot returned.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        }
+      ],
+      "result": {
+        "name": "reverted",
+        "schema": {
+          "type": "boolean"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "id",
+              "value": "0x0"
+            }
+          ],
+          "result": {
+            "name": "reverted",
+            "value": true
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_increaseTime",
+      "summary": "Moves the clock forward.",
+      "description": "The same as evm_increaseTime (Anvil answers both names). Adds seconds to the offset added to the wall clock for the timestamps of blocks to come; returns the whole offset in seconds (a JSON number, as Anvil). Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "seconds",
+          "description": "Seconds to add.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        }
+      ],
+      "result": {
+        "name": "offset",
+        "schema": {
+          "type": "integer"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "seconds",
+              "value": "0xe10"
+            }
+          ],
+          "result": {
+            "name": "offset",
+            "value": 3600
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_setNextBlockTimestamp",
+      "summary": "Sets the next block's timestamp.",
+      "description": "The same as evm_setNextBlockTimestamp (Anvil answers both names). The next block gets exactly this timestamp and later ones follow the clock from there (the offset moves so). A timestamp not later than the head's is refused: timestamps strictly increase. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "timestamp",
+          "description": "Seconds since the epoch.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "timestamp",
+              "value": "0x7f000000"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_setAutomine",
+      "summary": "Turns sealing on every transaction on or off.",
+      "description": "The same as evm_setAutomine (Anvil answers both names). On (the dev default): a sent transaction is mined at once. Off: transactions wait in the pool for evm_mine / anvil_mine or interval mining. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "enabled",
+          "description": "Whether to automine.",
+          "required": true,
+          "schema": {
+            "type": "boolean"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "enabled",
+              "value": false
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_setIntervalMining",
+      "summary": "Mines a block every few seconds.",
+      "description": "The same as evm_setIntervalMining (Anvil answers both names). Seconds > 0: automine goes off and a block (with whatever is pending) is sealed every that many seconds. 0: interval mining stops (automine stays off). Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "seconds",
+          "description": "Interval in seconds; 0 stops.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "seconds",
+              "value": 0
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_setBlockGasLimit",
+      "summary": "Sets the gas limit blocks aim at.",
+      "description": "The same as evm_setBlockGasLimit (Anvil answers both names). Blocks from now on move their gas limit toward this target. Unlike Anvil, which jumps at once, each block moves by the most the ETC header rule allows (less than 1/1024 of its parent's), so a far target takes several blocks. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "gasLimit",
+          "description": "The target gas limit (at least 5000).",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "boolean"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "gasLimit",
+              "value": "0x7a1200"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": true
+          }
+        }
+      ]
+    },
+    {
+      "name": "evm_setAccountNonce",
+      "summary": "Sets an account's nonce.",
+      "description": "The same as anvil_setNonce (Anvil answers both names). Like anvil_setBalance: the nonce lands in a block mined at once. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "address",
+          "description": "The account.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        },
+        {
+          "name": "nonce",
+          "description": "The new nonce (below 2^64).",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "address",
+              "value": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+            },
+            {
+              "name": "nonce",
+              "value": "0x5"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "hardhat_setBalance",
+      "summary": "Sets an account's balance.",
+      "description": "The same as anvil_setBalance (Anvil answers both names). The balance lands in the state of a block mined at once for it (its stateRoot carries it; no transaction). Anvil changes the head's state in place instead, so its block number does not move. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "address",
+          "description": "The account.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        },
+        {
+          "name": "balance",
+          "description": "Wei.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "address",
+              "value": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+            },
+            {
+              "name": "balance",
+              "value": "0xde0b6b3a7640000"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "hardhat_setCode",
+      "summary": "Sets an account's code.",
+      "description": "The same as anvil_setCode (Anvil answers both names). Like anvil_setBalance: the code lands in a block mined at once. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "address",
+          "description": "The account.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        },
+        {
+          "name": "code",
+          "description": "EVM bytecode (0x clears it).",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/bytes"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "address",
+              "value": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+            },
+            {
+              "name": "code",
+              "value": "0x6080"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "hardhat_setStorageAt",
+      "summary": "Sets one storage slot.",
+      "description": "The same as anvil_setStorageAt (Anvil answers both names). Like anvil_setBalance: the slot lands in a block mined at once. A zero value deletes the slot. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "address",
+          "description": "The account.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        },
+        {
+          "name": "slot",
+          "description": "Slot number.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        },
+        {
+          "name": "value",
+          "description": "The new 32-byte value.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/bytes32"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "boolean"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "address",
+              "value": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+            },
+            {
+              "name": "slot",
+              "value": "0x0"
+            },
+            {
+              "name": "value",
+              "value": "0x000000000000000000000000000000000000000000000000000000000000002a"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": true
+          }
+        }
+      ]
+    },
+    {
+      "name": "hardhat_setNonce",
+      "summary": "Sets an account's nonce.",
+      "description": "The same as anvil_setNonce (Anvil answers both names). Like anvil_setBalance: the nonce lands in a block mined at once. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "address",
+          "description": "The account.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        },
+        {
+          "name": "nonce",
+          "description": "The new nonce (below 2^64).",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "address",
+              "value": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+            },
+            {
+              "name": "nonce",
+              "value": "0x5"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "hardhat_impersonateAccount",
+      "summary": "Sends as an account without its key.",
+      "description": "The same as anvil_impersonateAccount (Anvil answers both names). eth_sendTransaction from this address is accepted without a signature: the transaction carries a placeholder signature and the node remembers its sender (until it stops). Anvil's behaviour. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "address",
+          "description": "The account.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "address",
+              "value": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "hardhat_stopImpersonatingAccount",
+      "summary": "Ends anvil_impersonateAccount.",
+      "description": "The same as anvil_stopImpersonatingAccount (Anvil answers both names). eth_sendTransaction from the address needs a key again. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "address",
+          "description": "The account.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "address",
+              "value": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "hardhat_autoImpersonateAccount",
+      "summary": "Impersonates every account.",
+      "description": "The same as anvil_autoImpersonateAccount (Anvil answers both names). true: eth_sendTransaction from any address the node has no key for is accepted without a signature; false turns it off. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "enabled",
+          "description": "On or off.",
+          "required": true,
+          "schema": {
+            "type": "boolean"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "enabled",
+              "value": true
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "hardhat_getAutomine",
+      "summary": "Whether automine is on.",
+      "description": "The same as anvil_getAutomine (Anvil answers both names). true when a sent transaction is mined at once. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "enabled",
+        "schema": {
+          "type": "boolean"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [],
+          "result": {
+            "name": "enabled",
+            "value": true
+          }
+        }
+      ]
+    },
+    {
+      "name": "hardhat_mine",
+      "summary": "Mines blocks now.",
+      "description": "The same as anvil_mine (Anvil answers both names). Seals count blocks (default 1) from the pool, interval seconds apart (default and 0: one second apart, timestamps strictly increase). Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "count",
+          "description": "How many blocks (default 1).",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        },
+        {
+          "name": "interval",
+          "description": "Seconds between them.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "count",
+              "value": "0x2"
+            },
+            {
+              "name": "interval",
+              "value": "0x1"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "hardhat_dropTransaction",
+      "summary": "Removes a transaction from the pool.",
+      "description": "The same as anvil_dropTransaction (Anvil answers both names). Returns its hash when it was pooled, null otherwise. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "hash",
+          "description": "The transaction hash.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/hash32"
+          }
+        }
+      ],
+      "result": {
+        "name": "hash",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "#/components/schemas/hash32"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "hash",
+              "value": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+            }
+          ],
+          "result": {
+            "name": "hash",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "hardhat_dropAllTransactions",
+      "summary": "Empties the pool.",
+      "description": "The same as anvil_dropAllTransactions (Anvil answers both names). Every pending and queued transaction is removed. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "hardhat_reset",
+      "summary": "Back to genesis.",
+      "description": "The same as anvil_reset (Anvil answers both names). Rewinds the chain to its genesis block (later blocks stay stored as a side chain), empties the pool, and forgets snapshots, impersonation, time offset and the next timestamp. Fork mode (forking.jsonRpcUrl) is refused here. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "options",
+          "description": "Anvil's reset options.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/AnvilResetOptions"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "options",
+              "value": {}
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "hardhat_setCoinbase",
+      "summary": "Sets the coinbase of blocks to come.",
+      "description": "The same as anvil_setCoinbase (Anvil answers both names). Blocks mined from now on pay their rewards and fees to this address. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "address",
+          "description": "The coinbase.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "address",
+              "value": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "hardhat_setMinGasPrice",
+      "summary": "Sets the pool's minimum gas price.",
+      "description": "The same as anvil_setMinGasPrice (Anvil answers both names). Transactions priced below it are refused from now on (ETC has no base fee, so Anvil's refusal on London chains does not apply). Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "gasPrice",
+          "description": "Wei per gas.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "gasPrice",
+              "value": "0x1"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "hardhat_dumpState",
+      "summary": "The state as Anvil dumps it.",
+      "description": "The same as anvil_dumpState (Anvil answers both names). Every account of the head's state the node can name (balance, nonce, code, storage) as Anvil's dump: gzip of the JSON {block, accounts, best_block_number}, hex-encoded. anvil_loadState takes it back, here or on Anvil. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "state",
+        "schema": {
+          "$ref": "#/components/schemas/bytes"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [],
+          "result": {
+            "name": "state",
+            "value": "0x1f8b08000000000000ff"
+          }
+        }
+      ]
+    },
+    {
+      "name": "hardhat_loadState",
+      "summary": "Loads an Anvil state dump.",
+      "description": "The same as anvil_loadState (Anvil answers both names). Takes anvil_dumpState's output (gzip or plain JSON, hex-encoded; Anvil's own format) and sets each account's balance, nonce, code and storage in a block mined at once. Accounts not in the dump keep their state. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "state",
+          "description": "The dump.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/bytes"
+          }
+        }
+      ],
+      "result": {
+        "name": "loaded",
+        "schema": {
+          "type": "boolean"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "state",
+              "value": "0x7b226163636f756e7473223a7b7d7d"
+            }
+          ],
+          "result": {
+            "name": "loaded",
+            "value": true
+          }
+        }
+      ]
+    },
+    {
+      "name": "hardhat_metadata",
+      "summary": "Who answers and what it holds.",
+      "description": "The same as anvil_metadata (Anvil answers both names). In Anvil's shape. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "metadata",
+        "schema": {
+          "$ref": "#/components/schemas/AnvilMetadata"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [],
+          "result": {
+            "name": "metadata",
+            "value": {
+              "clientVersion": "svc-node/v0.1.0",
+              "chainId": 1337,
+              "instanceId": "0x0000000000000000000000000000000000000000000000000000000000000000",
+              "latestBlockNumber": 0,
+              "latestBlockHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
+              "forkedNetwork": null,
+              "snapshots": {}
+            }
+          }
+        }
+      ]
     }
   ],
   "components": {
@@ -10998,6 +13310,186 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "methods"
         ],
         "additionalProperties": true
+      },
+      "AnvilMineOptions": {
+        "title": "AnvilMineOptions",
+        "description": "evm_mine's option: a timestamp for the (first) block, or an object with the timestamp and the number of blocks.",
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/TestQuantity"
+          },
+          {
+            "type": "object",
+            "properties": {
+              "timestamp": {
+                "$ref": "#/components/schemas/TestQuantity"
+              },
+              "blocks": {
+                "$ref": "#/components/schemas/TestQuantity"
+              }
+            },
+            "additionalProperties": false
+          }
+        ]
+      },
+      "AnvilResetOptions": {
+        "title": "AnvilResetOptions",
+        "description": "anvil_reset's option as Anvil and viem send it. forking asks for fork mode (another node's state), which this node does not serve here: a reset with forking.jsonRpcUrl is refused.",
+        "type": "object",
+        "properties": {
+          "forking": {
+            "type": "object",
+            "properties": {
+              "jsonRpcUrl": {
+                "type": "string"
+              },
+              "blockNumber": {
+                "oneOf": [
+                  {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  {
+                    "type": "string"
+                  }
+                ]
+              }
+            }
+          }
+        }
+      },
+      "AnvilNodeInfo": {
+        "title": "AnvilNodeInfo",
+        "description": "The dev chain's head and settings, in Anvil's shape (hardFork is the ETC fork in force; transactionOrder is the pool's: gas price, then nonce).",
+        "type": "object",
+        "properties": {
+          "currentBlockNumber": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "currentBlockTimestamp": {
+            "type": "integer"
+          },
+          "currentBlockHash": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "hardFork": {
+            "type": "string"
+          },
+          "transactionOrder": {
+            "type": "string"
+          },
+          "environment": {
+            "type": "object",
+            "properties": {
+              "chainId": {
+                "type": "integer"
+              },
+              "gasLimit": {
+                "$ref": "#/components/schemas/uint"
+              },
+              "gasPrice": {
+                "$ref": "#/components/schemas/uint"
+              }
+            },
+            "required": [
+              "chainId",
+              "gasLimit",
+              "gasPrice"
+            ]
+          },
+          "forkConfig": {
+            "type": "object",
+            "properties": {
+              "forkUrl": {
+                "oneOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "forkBlockNumber": {
+                "oneOf": [
+                  {
+                    "type": "integer"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "forkRetryBackoff": {
+                "oneOf": [
+                  {
+                    "type": "integer"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            }
+          }
+        },
+        "required": [
+          "currentBlockNumber",
+          "currentBlockTimestamp",
+          "currentBlockHash",
+          "hardFork",
+          "transactionOrder",
+          "environment",
+          "forkConfig"
+        ]
+      },
+      "AnvilMetadata": {
+        "title": "AnvilMetadata",
+        "description": "Who answers and what it holds, in Anvil's shape: client version, chain id, an id of this node's run (new on every start and reset), the head, and the open snapshots (id → [block number, block hash]).",
+        "type": "object",
+        "properties": {
+          "clientVersion": {
+            "type": "string"
+          },
+          "chainId": {
+            "type": "integer"
+          },
+          "instanceId": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "latestBlockNumber": {
+            "type": "integer"
+          },
+          "latestBlockHash": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "forkedNetwork": {
+            "type": "null"
+          },
+          "snapshots": {
+            "type": "object",
+            "additionalProperties": {
+              "type": "array",
+              "items": [
+                {
+                  "type": "integer"
+                },
+                {
+                  "$ref": "#/components/schemas/hash32"
+                }
+              ]
+            }
+          }
+        },
+        "required": [
+          "clientVersion",
+          "chainId",
+          "instanceId",
+          "latestBlockNumber",
+          "latestBlockHash",
+          "forkedNetwork",
+          "snapshots"
+        ]
       }
     },
     "errors": {
@@ -11242,6 +13734,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         "name": "rpc",
         "description": "API metadata.",
         "x-safety": "safe"
+      },
+      "anvil": {
+        "name": "anvil",
+        "description": "Anvil's and Hardhat's test methods (evm_*, anvil_*, hardhat_*) for Foundry, Hardhat and viem's test client: snapshots, mining on demand, time travel, state edits, impersonation. Dev network only; refused on mordor/etc.",
+        "x-safety": "testing"
       }
     }
   }

@@ -3,8 +3,8 @@
 import * as validators from './validators.js';
 import type { ValidationError, Validator } from './validators.js';
 
-export type Namespace = 'eth' | 'web3' | 'net' | 'personal' | 'debug' | 'qa' | 'checkpointing' | 'svc' | 'test' | 'iele' | 'mcp' | 'rpc';
-export const namespaces: readonly Namespace[] = ['eth', 'web3', 'net', 'personal', 'debug', 'qa', 'checkpointing', 'svc', 'test', 'iele', 'mcp', 'rpc'];
+export type Namespace = 'eth' | 'web3' | 'net' | 'personal' | 'debug' | 'qa' | 'checkpointing' | 'svc' | 'test' | 'anvil' | 'iele' | 'mcp' | 'rpc';
+export const namespaces: readonly Namespace[] = ['eth', 'web3', 'net', 'personal', 'debug', 'qa', 'checkpointing', 'svc', 'test', 'anvil', 'iele', 'mcp', 'rpc'];
 
 export type MethodName =
   | 'eth_accounts'
@@ -95,6 +95,57 @@ export type MethodName =
   | 'test_modifyTimestamp'
   | 'test_rewindToBlock'
   | 'test_setChainParams'
+  | 'anvil_autoImpersonateAccount'
+  | 'anvil_dropAllTransactions'
+  | 'anvil_dropTransaction'
+  | 'anvil_dumpState'
+  | 'anvil_getAutomine'
+  | 'anvil_impersonateAccount'
+  | 'anvil_increaseTime'
+  | 'anvil_loadState'
+  | 'anvil_metadata'
+  | 'anvil_mine'
+  | 'anvil_nodeInfo'
+  | 'anvil_reset'
+  | 'anvil_revert'
+  | 'anvil_setAutomine'
+  | 'anvil_setBalance'
+  | 'anvil_setBlockGasLimit'
+  | 'anvil_setCode'
+  | 'anvil_setCoinbase'
+  | 'anvil_setIntervalMining'
+  | 'anvil_setMinGasPrice'
+  | 'anvil_setNextBlockTimestamp'
+  | 'anvil_setNonce'
+  | 'anvil_setStorageAt'
+  | 'anvil_snapshot'
+  | 'anvil_stopImpersonatingAccount'
+  | 'evm_increaseTime'
+  | 'evm_mine'
+  | 'evm_revert'
+  | 'evm_setAccountNonce'
+  | 'evm_setAutomine'
+  | 'evm_setBlockGasLimit'
+  | 'evm_setIntervalMining'
+  | 'evm_setNextBlockTimestamp'
+  | 'evm_snapshot'
+  | 'hardhat_autoImpersonateAccount'
+  | 'hardhat_dropAllTransactions'
+  | 'hardhat_dropTransaction'
+  | 'hardhat_dumpState'
+  | 'hardhat_getAutomine'
+  | 'hardhat_impersonateAccount'
+  | 'hardhat_loadState'
+  | 'hardhat_metadata'
+  | 'hardhat_mine'
+  | 'hardhat_reset'
+  | 'hardhat_setBalance'
+  | 'hardhat_setCode'
+  | 'hardhat_setCoinbase'
+  | 'hardhat_setMinGasPrice'
+  | 'hardhat_setNonce'
+  | 'hardhat_setStorageAt'
+  | 'hardhat_stopImpersonatingAccount'
   | 'iele_call'
   | 'iele_sendTransaction'
   | 'mcp_initialize'
@@ -160,7 +211,7 @@ interface Words {
   readonly r?: string;
 }
 
-const words: { readonly [component: string]: Words } = {"AccessList":{"e":"an EIP-2930 access list","i":{"r":"AccessListEntry"}},"AccessListEntry":{"e":"one EIP-2930 access list entry","p":{"address":{"r":"address"},"storageKeys":{"e":"an array, each a 32-byte hash as 64 hex digits","i":{"r":"hash32"}}}},"address":{"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)"},"AuthorizationList":{"e":"an EIP-7702 authorization list (accepted as the standard writes it; Ethereum Classic has no EIP-7702, so a non-empty list is refused)","i":{"e":"an object","p":{"chainId":{"r":"uint"},"nonce":{"r":"uint"},"address":{"r":"address"},"yParity":{"r":"byte"},"r":{"r":"uint256"},"s":{"r":"uint256"}}}},"BlockHashObject":{"e":"EIP-1898 block by hash. requireCanonical (default false) true refuses a block that is not on the canonical chain with -32000","p":{"blockHash":{"r":"hash32"},"requireCanonical":{"e":"a boolean"}}},"BlockNumberObject":{"e":"EIP-1898 block by number (or tag): the same as giving blockNumber alone","p":{"blockNumber":{"r":"BlockNumberOrTag"}}},"BlockNumberOrTag":{"e":"a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized","b":[{"r":"uint"},{"r":"BlockTag"}]},"BlockNumberOrTagOrHash":{"e":"a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}","b":[{"r":"uint"},{"r":"BlockTag"},{"r":"hash32"},{"r":"BlockHashObject"},{"r":"BlockNumberObject"}]},"BlockTag":{"e":"a block tag: earliest, latest, pending, safe or finalized. earliest = genesis, latest = the newest block of the canonical chain, pending = the block being assembled from the pool. safe and finalized are accepted because the standard lists them, but Ethereum Classic is proof-of-work: no block is ever safe or finalized, so they answer -39001 \"Unknown block\", the standard's answer before the merge"},"byte":{"e":"one byte as 1 or 2 hex digits (a transaction type: 0x0, 0x00, 0x1 …)"},"bytes":{"e":"hex-encoded bytes, two digits per byte; 0x is empty"},"bytes32":{"e":"32 bytes as 64 hex digits"},"bytes65":{"e":"65 bytes as 130 hex digits: a secp256k1 signature r ‖ s ‖ v"},"bytes8":{"e":"8 bytes as 16 hex digits"},"bytesMax32":{"e":"0 to 32 bytes as hex, as clients send storage slots: leading zeros and an odd digit count allowed, read as a big-endian number left-padded to 32 bytes"},"CallRequest":{"e":"a message call object for eth_call and eth_estimateGas: the standard's GenericTransaction, plus data","p":{"from":{"r":"address"},"to":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"}]},"gas":{"r":"uint"},"gasPrice":{"r":"uint"},"value":{"r":"uint"},"data":{"r":"bytes"},"input":{"r":"bytes"},"nonce":{"r":"uint"},"accessList":{"r":"AccessList"},"chainId":{"r":"uint"},"type":{"r":"byte"},"maxPriorityFeePerGas":{"r":"uint"},"maxFeePerGas":{"r":"uint"},"maxFeePerBlobGas":{"r":"uint"},"blobVersionedHashes":{"e":"an array, each a 32-byte hash as 64 hex digits","i":{"r":"hash32"}},"blobs":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"commitments":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"proofs":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"authorizationList":{"r":"AuthorizationList"},"chain":{"e":"sent by web3.js v4 (e.g. \"mainnet\"); ignored"},"hardfork":{"e":"sent by web3.js v4 (e.g. \"london\"); ignored"},"networkId":{"r":"uint"},"common":{"e":"sent by web3.js v4 when a defaultCommon is configured; ignored"}}},"ChainParams":{"e":"a test chain as retesteth describes it: the genesis header fields, the fork schedule, the seal engine and the pre-state","p":{"genesis":{"r":"ChainParamsGenesis"},"params":{"r":"ChainParamsForks"},"sealEngine":{"e":"NoProof (default): skip the proof-of-work check"},"accounts":{"e":"an object"}}},"ChainParamsForks":{"e":"the fork schedule, in either dialect","p":{"fork":{"e":"a string"},"chainID":{"r":"TestQuantity"},"homesteadForkBlock":{"r":"TestQuantity"},"EIP150ForkBlock":{"r":"TestQuantity"},"EIP158ForkBlock":{"r":"TestQuantity"},"byzantiumForkBlock":{"r":"TestQuantity"},"constantinopleForkBlock":{"r":"TestQuantity"},"constantinopleFixForkBlock":{"r":"TestQuantity"},"istanbulForkBlock":{"r":"TestQuantity"},"berlinForkBlock":{"r":"TestQuantity"},"londonForkBlock":{"r":"TestQuantity"},"daoHardforkBlock":{"r":"TestQuantity"},"accountStartNonce":{"r":"TestQuantity"},"allowFutureBlocks":{"e":"a boolean"},"blockReward":{"r":"TestQuantity"}}},"ChainParamsGenesis":{"e":"the genesis fields retesteth sets","p":{"author":{"r":"address"},"difficulty":{"r":"TestQuantity"},"gasLimit":{"r":"TestQuantity"},"extraData":{"r":"bytes"},"timestamp":{"r":"TestQuantity"},"nonce":{"r":"bytes8"},"mixHash":{"r":"hash32"}}},"EnodeUrl":{"e":"a devp2p node URL: enode://<128 hex digits of the node public key>@<host or IP>:<TCP port>, optionally followed by ?discport=<UDP port>"},"Filter":{"e":"a log filter","p":{"fromBlock":{"r":"BlockNumberOrTag"},"toBlock":{"r":"BlockNumberOrTag"},"blockHash":{"r":"hash32"},"address":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed) or an array, each a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"},{"e":"an array, each a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","i":{"r":"address"}}]},"topics":{"e":"null or an array, each one topic position: null = any, a topic, or an array of alternatives (OR)","b":[{"r":"notFound"},{"e":"an array, each one topic position: null = any, a topic, or an array of alternatives (OR)","i":{"r":"FilterTopic"}}]}}},"FilterTopic":{"e":"one topic position: null = any, a topic, or an array of alternatives (OR)","b":[{"r":"notFound"},{"r":"bytes32"},{"e":"an array, each 32 bytes as 64 hex digits","i":{"r":"bytes32"}}]},"hash32":{"e":"a 32-byte hash as 64 hex digits"},"IeleCallRequest":{"e":"a call to the IELE virtual machine: give function (with its arguments) to call a contract, or contractCode to run creation code","p":{"from":{"r":"address"},"to":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"}]},"gas":{"r":"uint"},"gasPrice":{"r":"uint"},"value":{"r":"uint"},"function":{"e":"a string"},"contractCode":{"r":"bytes"},"arguments":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}}}},"IeleTransactionRequest":{"e":"an IELE transaction for the node to sign with an unlocked account: give function (with its arguments) or contractCode","p":{"from":{"r":"address"},"to":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"}]},"gas":{"r":"uint"},"gasPrice":{"r":"uint"},"value":{"r":"uint"},"nonce":{"r":"uint"},"function":{"e":"a string"},"contractCode":{"r":"bytes"},"arguments":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}}}},"McpInitializeRequest":{"e":"an MCP initialize request object (optional; its content is only informative: the server always answers with the one protocol version it speaks)","p":{"protocolVersion":{"e":"a string"},"capabilities":{"e":"an object"},"clientInfo":{"e":"an object","p":{"name":{"e":"a string"},"version":{"e":"a string"}}}}},"McpListRequest":{"e":"an MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored)","p":{"cursor":{"e":"a string"}}},"McpPromptGetRequest":{"e":"an object naming the prompt to render, e.g. {\"name\": \"mcp_node_health_check\"} (arguments optional, string values)","p":{"name":{"e":"a string"},"arguments":{"e":"an object"}}},"McpResourceReadRequest":{"e":"an object naming the resource to read, e.g. {\"uri\": \"svc://node/status\"}","p":{"uri":{"e":"a string"}}},"McpToolCallRequest":{"e":"an object naming the tool to run, e.g. {\"name\": \"mcp_node_status\", \"arguments\": {}} (arguments optional)","p":{"name":{"e":"a string"},"arguments":{"e":"an object"}}},"notFound":{"e":"nothing was found"},"PrivateKey":{"e":"a secp256k1 private key: 32 bytes as 64 hex digits; the 0x prefix is optional (geth-style keys without it are accepted)"},"SubscriptionId":{"e":"an opaque subscription id (16 random bytes as hex), valid on the WebSocket connection that created it"},"SubscriptionKind":{"e":"one of newHeads, logs, newPendingTransactions or syncing: what an eth_subscribe subscription delivers"},"TestBlockHashOrNumber":{"e":"a block for the retesteth state dumps: a 32-byte block hash (0x and 64 hex digits) or a block number as a TestQuantity (\"1\", 1 or \"0x01\")","b":[{"r":"hash32"},{"r":"TestQuantity"}]},"TestQuantity":{"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","b":[{"e":"an integer"},{"e":"a string"},{"e":"a string"}]},"TransactionRequest":{"e":"a transaction object for the node to sign with a key it holds: the standard's GenericTransaction with from required (the key that signs), plus gasLimit and data","p":{"from":{"r":"address"},"to":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"}]},"gas":{"r":"uint"},"gasLimit":{"r":"uint"},"gasPrice":{"r":"uint"},"value":{"r":"uint"},"data":{"r":"bytes"},"input":{"r":"bytes"},"nonce":{"r":"uint"},"chainId":{"r":"uint"},"accessList":{"r":"AccessList"},"type":{"r":"byte"},"maxPriorityFeePerGas":{"r":"uint"},"maxFeePerGas":{"r":"uint"},"maxFeePerBlobGas":{"r":"uint"},"blobVersionedHashes":{"e":"an array, each a 32-byte hash as 64 hex digits","i":{"r":"hash32"}},"blobs":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"commitments":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"proofs":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"authorizationList":{"r":"AuthorizationList"}}},"uint":{"e":"a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0"},"uint256":{"e":"a quantity (0x-prefixed hex, no leading zeros) that fits in 256 bits"}};
+const words: { readonly [component: string]: Words } = {"AccessList":{"e":"an EIP-2930 access list","i":{"r":"AccessListEntry"}},"AccessListEntry":{"e":"one EIP-2930 access list entry","p":{"address":{"r":"address"},"storageKeys":{"e":"an array, each a 32-byte hash as 64 hex digits","i":{"r":"hash32"}}}},"address":{"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)"},"AnvilMineOptions":{"e":"evm_mine's option: a timestamp for the (first) block, or an object with the timestamp and the number of blocks","b":[{"r":"TestQuantity"},{"e":"an object","p":{"timestamp":{"r":"TestQuantity"},"blocks":{"r":"TestQuantity"}}}]},"AnvilResetOptions":{"e":"anvil_reset's option as Anvil and viem send it. forking asks for fork mode (another node's state), which this node does not serve here: a reset with forking.jsonRpcUrl is refused","p":{"forking":{"e":"an object","p":{"jsonRpcUrl":{"e":"a string"},"blockNumber":{"e":"an integer or a string","b":[{"e":"an integer"},{"e":"a string"}]}}}}},"AuthorizationList":{"e":"an EIP-7702 authorization list (accepted as the standard writes it; Ethereum Classic has no EIP-7702, so a non-empty list is refused)","i":{"e":"an object","p":{"chainId":{"r":"uint"},"nonce":{"r":"uint"},"address":{"r":"address"},"yParity":{"r":"byte"},"r":{"r":"uint256"},"s":{"r":"uint256"}}}},"BlockHashObject":{"e":"EIP-1898 block by hash. requireCanonical (default false) true refuses a block that is not on the canonical chain with -32000","p":{"blockHash":{"r":"hash32"},"requireCanonical":{"e":"a boolean"}}},"BlockNumberObject":{"e":"EIP-1898 block by number (or tag): the same as giving blockNumber alone","p":{"blockNumber":{"r":"BlockNumberOrTag"}}},"BlockNumberOrTag":{"e":"a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized","b":[{"r":"uint"},{"r":"BlockTag"}]},"BlockNumberOrTagOrHash":{"e":"a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}","b":[{"r":"uint"},{"r":"BlockTag"},{"r":"hash32"},{"r":"BlockHashObject"},{"r":"BlockNumberObject"}]},"BlockTag":{"e":"a block tag: earliest, latest, pending, safe or finalized. earliest = genesis, latest = the newest block of the canonical chain, pending = the block being assembled from the pool. safe and finalized are accepted because the standard lists them, but Ethereum Classic is proof-of-work: no block is ever safe or finalized, so they answer -39001 \"Unknown block\", the standard's answer before the merge"},"byte":{"e":"one byte as 1 or 2 hex digits (a transaction type: 0x0, 0x00, 0x1 …)"},"bytes":{"e":"hex-encoded bytes, two digits per byte; 0x is empty"},"bytes32":{"e":"32 bytes as 64 hex digits"},"bytes65":{"e":"65 bytes as 130 hex digits: a secp256k1 signature r ‖ s ‖ v"},"bytes8":{"e":"8 bytes as 16 hex digits"},"bytesMax32":{"e":"0 to 32 bytes as hex, as clients send storage slots: leading zeros and an odd digit count allowed, read as a big-endian number left-padded to 32 bytes"},"CallRequest":{"e":"a message call object for eth_call and eth_estimateGas: the standard's GenericTransaction, plus data","p":{"from":{"r":"address"},"to":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"}]},"gas":{"r":"uint"},"gasPrice":{"r":"uint"},"value":{"r":"uint"},"data":{"r":"bytes"},"input":{"r":"bytes"},"nonce":{"r":"uint"},"accessList":{"r":"AccessList"},"chainId":{"r":"uint"},"type":{"r":"byte"},"maxPriorityFeePerGas":{"r":"uint"},"maxFeePerGas":{"r":"uint"},"maxFeePerBlobGas":{"r":"uint"},"blobVersionedHashes":{"e":"an array, each a 32-byte hash as 64 hex digits","i":{"r":"hash32"}},"blobs":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"commitments":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"proofs":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"authorizationList":{"r":"AuthorizationList"},"chain":{"e":"sent by web3.js v4 (e.g. \"mainnet\"); ignored"},"hardfork":{"e":"sent by web3.js v4 (e.g. \"london\"); ignored"},"networkId":{"r":"uint"},"common":{"e":"sent by web3.js v4 when a defaultCommon is configured; ignored"}}},"ChainParams":{"e":"a test chain as retesteth describes it: the genesis header fields, the fork schedule, the seal engine and the pre-state","p":{"genesis":{"r":"ChainParamsGenesis"},"params":{"r":"ChainParamsForks"},"sealEngine":{"e":"NoProof (default): skip the proof-of-work check"},"accounts":{"e":"an object"}}},"ChainParamsForks":{"e":"the fork schedule, in either dialect","p":{"fork":{"e":"a string"},"chainID":{"r":"TestQuantity"},"homesteadForkBlock":{"r":"TestQuantity"},"EIP150ForkBlock":{"r":"TestQuantity"},"EIP158ForkBlock":{"r":"TestQuantity"},"byzantiumForkBlock":{"r":"TestQuantity"},"constantinopleForkBlock":{"r":"TestQuantity"},"constantinopleFixForkBlock":{"r":"TestQuantity"},"istanbulForkBlock":{"r":"TestQuantity"},"berlinForkBlock":{"r":"TestQuantity"},"londonForkBlock":{"r":"TestQuantity"},"daoHardforkBlock":{"r":"TestQuantity"},"accountStartNonce":{"r":"TestQuantity"},"allowFutureBlocks":{"e":"a boolean"},"blockReward":{"r":"TestQuantity"}}},"ChainParamsGenesis":{"e":"the genesis fields retesteth sets","p":{"author":{"r":"address"},"difficulty":{"r":"TestQuantity"},"gasLimit":{"r":"TestQuantity"},"extraData":{"r":"bytes"},"timestamp":{"r":"TestQuantity"},"nonce":{"r":"bytes8"},"mixHash":{"r":"hash32"}}},"EnodeUrl":{"e":"a devp2p node URL: enode://<128 hex digits of the node public key>@<host or IP>:<TCP port>, optionally followed by ?discport=<UDP port>"},"Filter":{"e":"a log filter","p":{"fromBlock":{"r":"BlockNumberOrTag"},"toBlock":{"r":"BlockNumberOrTag"},"blockHash":{"r":"hash32"},"address":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed) or an array, each a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"},{"e":"an array, each a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","i":{"r":"address"}}]},"topics":{"e":"null or an array, each one topic position: null = any, a topic, or an array of alternatives (OR)","b":[{"r":"notFound"},{"e":"an array, each one topic position: null = any, a topic, or an array of alternatives (OR)","i":{"r":"FilterTopic"}}]}}},"FilterTopic":{"e":"one topic position: null = any, a topic, or an array of alternatives (OR)","b":[{"r":"notFound"},{"r":"bytes32"},{"e":"an array, each 32 bytes as 64 hex digits","i":{"r":"bytes32"}}]},"hash32":{"e":"a 32-byte hash as 64 hex digits"},"IeleCallRequest":{"e":"a call to the IELE virtual machine: give function (with its arguments) to call a contract, or contractCode to run creation code","p":{"from":{"r":"address"},"to":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"}]},"gas":{"r":"uint"},"gasPrice":{"r":"uint"},"value":{"r":"uint"},"function":{"e":"a string"},"contractCode":{"r":"bytes"},"arguments":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}}}},"IeleTransactionRequest":{"e":"an IELE transaction for the node to sign with an unlocked account: give function (with its arguments) or contractCode","p":{"from":{"r":"address"},"to":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"}]},"gas":{"r":"uint"},"gasPrice":{"r":"uint"},"value":{"r":"uint"},"nonce":{"r":"uint"},"function":{"e":"a string"},"contractCode":{"r":"bytes"},"arguments":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}}}},"McpInitializeRequest":{"e":"an MCP initialize request object (optional; its content is only informative: the server always answers with the one protocol version it speaks)","p":{"protocolVersion":{"e":"a string"},"capabilities":{"e":"an object"},"clientInfo":{"e":"an object","p":{"name":{"e":"a string"},"version":{"e":"a string"}}}}},"McpListRequest":{"e":"an MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored)","p":{"cursor":{"e":"a string"}}},"McpPromptGetRequest":{"e":"an object naming the prompt to render, e.g. {\"name\": \"mcp_node_health_check\"} (arguments optional, string values)","p":{"name":{"e":"a string"},"arguments":{"e":"an object"}}},"McpResourceReadRequest":{"e":"an object naming the resource to read, e.g. {\"uri\": \"svc://node/status\"}","p":{"uri":{"e":"a string"}}},"McpToolCallRequest":{"e":"an object naming the tool to run, e.g. {\"name\": \"mcp_node_status\", \"arguments\": {}} (arguments optional)","p":{"name":{"e":"a string"},"arguments":{"e":"an object"}}},"notFound":{"e":"nothing was found"},"PrivateKey":{"e":"a secp256k1 private key: 32 bytes as 64 hex digits; the 0x prefix is optional (geth-style keys without it are accepted)"},"SubscriptionId":{"e":"an opaque subscription id (16 random bytes as hex), valid on the WebSocket connection that created it"},"SubscriptionKind":{"e":"one of newHeads, logs, newPendingTransactions or syncing: what an eth_subscribe subscription delivers"},"TestBlockHashOrNumber":{"e":"a block for the retesteth state dumps: a 32-byte block hash (0x and 64 hex digits) or a block number as a TestQuantity (\"1\", 1 or \"0x01\")","b":[{"r":"hash32"},{"r":"TestQuantity"}]},"TestQuantity":{"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","b":[{"e":"an integer"},{"e":"a string"},{"e":"a string"}]},"TransactionRequest":{"e":"a transaction object for the node to sign with a key it holds: the standard's GenericTransaction with from required (the key that signs), plus gasLimit and data","p":{"from":{"r":"address"},"to":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"}]},"gas":{"r":"uint"},"gasLimit":{"r":"uint"},"gasPrice":{"r":"uint"},"value":{"r":"uint"},"data":{"r":"bytes"},"input":{"r":"bytes"},"nonce":{"r":"uint"},"chainId":{"r":"uint"},"accessList":{"r":"AccessList"},"type":{"r":"byte"},"maxPriorityFeePerGas":{"r":"uint"},"maxFeePerGas":{"r":"uint"},"maxFeePerBlobGas":{"r":"uint"},"blobVersionedHashes":{"e":"an array, each a 32-byte hash as 64 hex digits","i":{"r":"hash32"}},"blobs":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"commitments":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"proofs":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"authorizationList":{"r":"AuthorizationList"}}},"uint":{"e":"a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0"},"uint256":{"e":"a quantity (0x-prefixed hex, no leading zeros) that fits in 256 bits"}};
 
 const deref = (node: Words): Words => (node.r === undefined ? node : deref(words[node.r]!));
 
@@ -1720,6 +1771,772 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateTestSetChainParamsResult),
+    transport: 'any',
+  },
+  anvil_autoImpersonateAccount: {
+    name: 'anvil_autoImpersonateAccount',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'enabled',
+        required: true,
+        expects: 'a boolean (on or off)',
+        check: paramChecker(validators.validateAnvilAutoImpersonateAccountEnabledParam, {"e":"a boolean (on or off)"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateAnvilAutoImpersonateAccountResult),
+    transport: 'any',
+  },
+  anvil_dropAllTransactions: {
+    name: 'anvil_dropAllTransactions',
+    namespace: 'anvil',
+    params: [],
+    requiredParams: 0,
+    checkResult: checker(validators.validateAnvilDropAllTransactionsResult),
+    transport: 'any',
+  },
+  anvil_dropTransaction: {
+    name: 'anvil_dropTransaction',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'hash',
+        required: true,
+        expects: 'a 32-byte hash as 64 hex digits',
+        check: paramChecker(validators.validateAnvilDropTransactionHashParam, {"e":"a 32-byte hash as 64 hex digits","r":"hash32"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateAnvilDropTransactionResult),
+    transport: 'any',
+  },
+  anvil_dumpState: {
+    name: 'anvil_dumpState',
+    namespace: 'anvil',
+    params: [],
+    requiredParams: 0,
+    checkResult: checker(validators.validateAnvilDumpStateResult),
+    transport: 'any',
+  },
+  anvil_getAutomine: {
+    name: 'anvil_getAutomine',
+    namespace: 'anvil',
+    params: [],
+    requiredParams: 0,
+    checkResult: checker(validators.validateAnvilGetAutomineResult),
+    transport: 'any',
+  },
+  anvil_impersonateAccount: {
+    name: 'anvil_impersonateAccount',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'address',
+        required: true,
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateAnvilImpersonateAccountAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateAnvilImpersonateAccountResult),
+    transport: 'any',
+  },
+  anvil_increaseTime: {
+    name: 'anvil_increaseTime',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'seconds',
+        required: true,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateAnvilIncreaseTimeSecondsParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateAnvilIncreaseTimeResult),
+    transport: 'any',
+  },
+  anvil_loadState: {
+    name: 'anvil_loadState',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'state',
+        required: true,
+        expects: 'hex-encoded bytes, two digits per byte; 0x is empty',
+        check: paramChecker(validators.validateAnvilLoadStateStateParam, {"e":"hex-encoded bytes, two digits per byte; 0x is empty","r":"bytes"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateAnvilLoadStateResult),
+    transport: 'any',
+  },
+  anvil_metadata: {
+    name: 'anvil_metadata',
+    namespace: 'anvil',
+    params: [],
+    requiredParams: 0,
+    checkResult: checker(validators.validateAnvilMetadataResult),
+    transport: 'any',
+  },
+  anvil_mine: {
+    name: 'anvil_mine',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'count',
+        required: false,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateAnvilMineCountParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+      {
+        name: 'interval',
+        required: false,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateAnvilMineIntervalParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+    ],
+    requiredParams: 0,
+    checkResult: checker(validators.validateAnvilMineResult),
+    transport: 'any',
+  },
+  anvil_nodeInfo: {
+    name: 'anvil_nodeInfo',
+    namespace: 'anvil',
+    params: [],
+    requiredParams: 0,
+    checkResult: checker(validators.validateAnvilNodeInfoResult),
+    transport: 'any',
+  },
+  anvil_reset: {
+    name: 'anvil_reset',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'options',
+        required: false,
+        expects: 'anvil_reset\'s option as Anvil and viem send it. forking asks for fork mode (another node\'s state), which this node does not serve here: a reset with forking.jsonRpcUrl is refused',
+        check: paramChecker(validators.validateAnvilResetOptionsParam, {"e":"anvil_reset's option as Anvil and viem send it. forking asks for fork mode (another node's state), which this node does not serve here: a reset with forking.jsonRpcUrl is refused","r":"AnvilResetOptions"}),
+      },
+    ],
+    requiredParams: 0,
+    checkResult: checker(validators.validateAnvilResetResult),
+    transport: 'any',
+  },
+  anvil_revert: {
+    name: 'anvil_revert',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'id',
+        required: true,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateAnvilRevertIdParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateAnvilRevertResult),
+    transport: 'any',
+  },
+  anvil_setAutomine: {
+    name: 'anvil_setAutomine',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'enabled',
+        required: true,
+        expects: 'a boolean (whether to automine)',
+        check: paramChecker(validators.validateAnvilSetAutomineEnabledParam, {"e":"a boolean (whether to automine)"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateAnvilSetAutomineResult),
+    transport: 'any',
+  },
+  anvil_setBalance: {
+    name: 'anvil_setBalance',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'address',
+        required: true,
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateAnvilSetBalanceAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
+      },
+      {
+        name: 'balance',
+        required: true,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateAnvilSetBalanceBalanceParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+    ],
+    requiredParams: 2,
+    checkResult: checker(validators.validateAnvilSetBalanceResult),
+    transport: 'any',
+  },
+  anvil_setBlockGasLimit: {
+    name: 'anvil_setBlockGasLimit',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'gasLimit',
+        required: true,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateAnvilSetBlockGasLimitGasLimitParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateAnvilSetBlockGasLimitResult),
+    transport: 'any',
+  },
+  anvil_setCode: {
+    name: 'anvil_setCode',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'address',
+        required: true,
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateAnvilSetCodeAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
+      },
+      {
+        name: 'code',
+        required: true,
+        expects: 'hex-encoded bytes, two digits per byte; 0x is empty',
+        check: paramChecker(validators.validateAnvilSetCodeCodeParam, {"e":"hex-encoded bytes, two digits per byte; 0x is empty","r":"bytes"}),
+      },
+    ],
+    requiredParams: 2,
+    checkResult: checker(validators.validateAnvilSetCodeResult),
+    transport: 'any',
+  },
+  anvil_setCoinbase: {
+    name: 'anvil_setCoinbase',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'address',
+        required: true,
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateAnvilSetCoinbaseAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateAnvilSetCoinbaseResult),
+    transport: 'any',
+  },
+  anvil_setIntervalMining: {
+    name: 'anvil_setIntervalMining',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'seconds',
+        required: true,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateAnvilSetIntervalMiningSecondsParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateAnvilSetIntervalMiningResult),
+    transport: 'any',
+  },
+  anvil_setMinGasPrice: {
+    name: 'anvil_setMinGasPrice',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'gasPrice',
+        required: true,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateAnvilSetMinGasPriceGasPriceParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateAnvilSetMinGasPriceResult),
+    transport: 'any',
+  },
+  anvil_setNextBlockTimestamp: {
+    name: 'anvil_setNextBlockTimestamp',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'timestamp',
+        required: true,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateAnvilSetNextBlockTimestampTimestampParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateAnvilSetNextBlockTimestampResult),
+    transport: 'any',
+  },
+  anvil_setNonce: {
+    name: 'anvil_setNonce',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'address',
+        required: true,
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateAnvilSetNonceAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
+      },
+      {
+        name: 'nonce',
+        required: true,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateAnvilSetNonceNonceParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+    ],
+    requiredParams: 2,
+    checkResult: checker(validators.validateAnvilSetNonceResult),
+    transport: 'any',
+  },
+  anvil_setStorageAt: {
+    name: 'anvil_setStorageAt',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'address',
+        required: true,
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateAnvilSetStorageAtAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
+      },
+      {
+        name: 'slot',
+        required: true,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateAnvilSetStorageAtSlotParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+      {
+        name: 'value',
+        required: true,
+        expects: '32 bytes as 64 hex digits',
+        check: paramChecker(validators.validateAnvilSetStorageAtValueParam, {"e":"32 bytes as 64 hex digits","r":"bytes32"}),
+      },
+    ],
+    requiredParams: 3,
+    checkResult: checker(validators.validateAnvilSetStorageAtResult),
+    transport: 'any',
+  },
+  anvil_snapshot: {
+    name: 'anvil_snapshot',
+    namespace: 'anvil',
+    params: [],
+    requiredParams: 0,
+    checkResult: checker(validators.validateAnvilSnapshotResult),
+    transport: 'any',
+  },
+  anvil_stopImpersonatingAccount: {
+    name: 'anvil_stopImpersonatingAccount',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'address',
+        required: true,
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateAnvilStopImpersonatingAccountAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateAnvilStopImpersonatingAccountResult),
+    transport: 'any',
+  },
+  evm_increaseTime: {
+    name: 'evm_increaseTime',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'seconds',
+        required: true,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateEvmIncreaseTimeSecondsParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateEvmIncreaseTimeResult),
+    transport: 'any',
+  },
+  evm_mine: {
+    name: 'evm_mine',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'options',
+        required: false,
+        expects: 'evm_mine\'s option: a timestamp for the (first) block, or an object with the timestamp and the number of blocks',
+        check: paramChecker(validators.validateEvmMineOptionsParam, {"e":"evm_mine's option: a timestamp for the (first) block, or an object with the timestamp and the number of blocks","r":"AnvilMineOptions"}),
+      },
+    ],
+    requiredParams: 0,
+    checkResult: checker(validators.validateEvmMineResult),
+    transport: 'any',
+  },
+  evm_revert: {
+    name: 'evm_revert',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'id',
+        required: true,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateEvmRevertIdParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateEvmRevertResult),
+    transport: 'any',
+  },
+  evm_setAccountNonce: {
+    name: 'evm_setAccountNonce',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'address',
+        required: true,
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateEvmSetAccountNonceAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
+      },
+      {
+        name: 'nonce',
+        required: true,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateEvmSetAccountNonceNonceParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+    ],
+    requiredParams: 2,
+    checkResult: checker(validators.validateEvmSetAccountNonceResult),
+    transport: 'any',
+  },
+  evm_setAutomine: {
+    name: 'evm_setAutomine',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'enabled',
+        required: true,
+        expects: 'a boolean (whether to automine)',
+        check: paramChecker(validators.validateEvmSetAutomineEnabledParam, {"e":"a boolean (whether to automine)"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateEvmSetAutomineResult),
+    transport: 'any',
+  },
+  evm_setBlockGasLimit: {
+    name: 'evm_setBlockGasLimit',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'gasLimit',
+        required: true,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateEvmSetBlockGasLimitGasLimitParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateEvmSetBlockGasLimitResult),
+    transport: 'any',
+  },
+  evm_setIntervalMining: {
+    name: 'evm_setIntervalMining',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'seconds',
+        required: true,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateEvmSetIntervalMiningSecondsParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateEvmSetIntervalMiningResult),
+    transport: 'any',
+  },
+  evm_setNextBlockTimestamp: {
+    name: 'evm_setNextBlockTimestamp',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'timestamp',
+        required: true,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateEvmSetNextBlockTimestampTimestampParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateEvmSetNextBlockTimestampResult),
+    transport: 'any',
+  },
+  evm_snapshot: {
+    name: 'evm_snapshot',
+    namespace: 'anvil',
+    params: [],
+    requiredParams: 0,
+    checkResult: checker(validators.validateEvmSnapshotResult),
+    transport: 'any',
+  },
+  hardhat_autoImpersonateAccount: {
+    name: 'hardhat_autoImpersonateAccount',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'enabled',
+        required: true,
+        expects: 'a boolean (on or off)',
+        check: paramChecker(validators.validateHardhatAutoImpersonateAccountEnabledParam, {"e":"a boolean (on or off)"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateHardhatAutoImpersonateAccountResult),
+    transport: 'any',
+  },
+  hardhat_dropAllTransactions: {
+    name: 'hardhat_dropAllTransactions',
+    namespace: 'anvil',
+    params: [],
+    requiredParams: 0,
+    checkResult: checker(validators.validateHardhatDropAllTransactionsResult),
+    transport: 'any',
+  },
+  hardhat_dropTransaction: {
+    name: 'hardhat_dropTransaction',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'hash',
+        required: true,
+        expects: 'a 32-byte hash as 64 hex digits',
+        check: paramChecker(validators.validateHardhatDropTransactionHashParam, {"e":"a 32-byte hash as 64 hex digits","r":"hash32"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateHardhatDropTransactionResult),
+    transport: 'any',
+  },
+  hardhat_dumpState: {
+    name: 'hardhat_dumpState',
+    namespace: 'anvil',
+    params: [],
+    requiredParams: 0,
+    checkResult: checker(validators.validateHardhatDumpStateResult),
+    transport: 'any',
+  },
+  hardhat_getAutomine: {
+    name: 'hardhat_getAutomine',
+    namespace: 'anvil',
+    params: [],
+    requiredParams: 0,
+    checkResult: checker(validators.validateHardhatGetAutomineResult),
+    transport: 'any',
+  },
+  hardhat_impersonateAccount: {
+    name: 'hardhat_impersonateAccount',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'address',
+        required: true,
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateHardhatImpersonateAccountAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateHardhatImpersonateAccountResult),
+    transport: 'any',
+  },
+  hardhat_loadState: {
+    name: 'hardhat_loadState',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'state',
+        required: true,
+        expects: 'hex-encoded bytes, two digits per byte; 0x is empty',
+        check: paramChecker(validators.validateHardhatLoadStateStateParam, {"e":"hex-encoded bytes, two digits per byte; 0x is empty","r":"bytes"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateHardhatLoadStateResult),
+    transport: 'any',
+  },
+  hardhat_metadata: {
+    name: 'hardhat_metadata',
+    namespace: 'anvil',
+    params: [],
+    requiredParams: 0,
+    checkResult: checker(validators.validateHardhatMetadataResult),
+    transport: 'any',
+  },
+  hardhat_mine: {
+    name: 'hardhat_mine',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'count',
+        required: false,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateHardhatMineCountParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+      {
+        name: 'interval',
+        required: false,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateHardhatMineIntervalParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+    ],
+    requiredParams: 0,
+    checkResult: checker(validators.validateHardhatMineResult),
+    transport: 'any',
+  },
+  hardhat_reset: {
+    name: 'hardhat_reset',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'options',
+        required: false,
+        expects: 'anvil_reset\'s option as Anvil and viem send it. forking asks for fork mode (another node\'s state), which this node does not serve here: a reset with forking.jsonRpcUrl is refused',
+        check: paramChecker(validators.validateHardhatResetOptionsParam, {"e":"anvil_reset's option as Anvil and viem send it. forking asks for fork mode (another node's state), which this node does not serve here: a reset with forking.jsonRpcUrl is refused","r":"AnvilResetOptions"}),
+      },
+    ],
+    requiredParams: 0,
+    checkResult: checker(validators.validateHardhatResetResult),
+    transport: 'any',
+  },
+  hardhat_setBalance: {
+    name: 'hardhat_setBalance',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'address',
+        required: true,
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateHardhatSetBalanceAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
+      },
+      {
+        name: 'balance',
+        required: true,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateHardhatSetBalanceBalanceParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+    ],
+    requiredParams: 2,
+    checkResult: checker(validators.validateHardhatSetBalanceResult),
+    transport: 'any',
+  },
+  hardhat_setCode: {
+    name: 'hardhat_setCode',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'address',
+        required: true,
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateHardhatSetCodeAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
+      },
+      {
+        name: 'code',
+        required: true,
+        expects: 'hex-encoded bytes, two digits per byte; 0x is empty',
+        check: paramChecker(validators.validateHardhatSetCodeCodeParam, {"e":"hex-encoded bytes, two digits per byte; 0x is empty","r":"bytes"}),
+      },
+    ],
+    requiredParams: 2,
+    checkResult: checker(validators.validateHardhatSetCodeResult),
+    transport: 'any',
+  },
+  hardhat_setCoinbase: {
+    name: 'hardhat_setCoinbase',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'address',
+        required: true,
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateHardhatSetCoinbaseAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateHardhatSetCoinbaseResult),
+    transport: 'any',
+  },
+  hardhat_setMinGasPrice: {
+    name: 'hardhat_setMinGasPrice',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'gasPrice',
+        required: true,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateHardhatSetMinGasPriceGasPriceParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateHardhatSetMinGasPriceResult),
+    transport: 'any',
+  },
+  hardhat_setNonce: {
+    name: 'hardhat_setNonce',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'address',
+        required: true,
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateHardhatSetNonceAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
+      },
+      {
+        name: 'nonce',
+        required: true,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateHardhatSetNonceNonceParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+    ],
+    requiredParams: 2,
+    checkResult: checker(validators.validateHardhatSetNonceResult),
+    transport: 'any',
+  },
+  hardhat_setStorageAt: {
+    name: 'hardhat_setStorageAt',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'address',
+        required: true,
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateHardhatSetStorageAtAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
+      },
+      {
+        name: 'slot',
+        required: true,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateHardhatSetStorageAtSlotParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+      {
+        name: 'value',
+        required: true,
+        expects: '32 bytes as 64 hex digits',
+        check: paramChecker(validators.validateHardhatSetStorageAtValueParam, {"e":"32 bytes as 64 hex digits","r":"bytes32"}),
+      },
+    ],
+    requiredParams: 3,
+    checkResult: checker(validators.validateHardhatSetStorageAtResult),
+    transport: 'any',
+  },
+  hardhat_stopImpersonatingAccount: {
+    name: 'hardhat_stopImpersonatingAccount',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'address',
+        required: true,
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateHardhatStopImpersonatingAccountAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateHardhatStopImpersonatingAccountResult),
     transport: 'any',
   },
   iele_call: {

@@ -122,6 +122,15 @@ export type EnodeUrl = string;
  * A secp256k1 private key: 32 bytes as 64 hex digits; the 0x prefix is optional (geth-style keys without it are accepted).
  */
 export type PrivateKey = string;
+/**
+ * evm_mine's option: a timestamp for the (first) block, or an object with the timestamp and the number of blocks.
+ */
+export type AnvilMineOptions =
+  | TestQuantity
+  | {
+      timestamp?: TestQuantity;
+      blocks?: TestQuantity;
+    };
 export type EthAccountsResult = Address[];
 export type EthGetBlockByHashFullTransactionsParam = boolean;
 export type EthGetBlockByHashResult = NotFound | Block;
@@ -194,6 +203,53 @@ export type TestMineBlocksResult = boolean;
 export type TestModifyTimestampResult = boolean;
 export type TestRewindToBlockResult = boolean;
 export type TestSetChainParamsResult = boolean;
+export type AnvilAutoImpersonateAccountEnabledParam = boolean;
+export type AnvilAutoImpersonateAccountResult = null;
+export type AnvilDropAllTransactionsResult = null;
+export type AnvilDropTransactionResult = Hash32 | null;
+export type AnvilGetAutomineResult = boolean;
+export type AnvilImpersonateAccountResult = null;
+export type AnvilIncreaseTimeResult = number;
+export type AnvilLoadStateResult = boolean;
+export type AnvilMineResult = null;
+export type AnvilResetResult = null;
+export type AnvilRevertResult = boolean;
+export type AnvilSetAutomineEnabledParam = boolean;
+export type AnvilSetAutomineResult = null;
+export type AnvilSetBalanceResult = null;
+export type AnvilSetBlockGasLimitResult = boolean;
+export type AnvilSetCodeResult = null;
+export type AnvilSetCoinbaseResult = null;
+export type AnvilSetIntervalMiningResult = null;
+export type AnvilSetMinGasPriceResult = null;
+export type AnvilSetNextBlockTimestampResult = null;
+export type AnvilSetNonceResult = null;
+export type AnvilSetStorageAtResult = boolean;
+export type AnvilStopImpersonatingAccountResult = null;
+export type EvmIncreaseTimeResult = number;
+export type EvmRevertResult = boolean;
+export type EvmSetAccountNonceResult = null;
+export type EvmSetAutomineEnabledParam = boolean;
+export type EvmSetAutomineResult = null;
+export type EvmSetBlockGasLimitResult = boolean;
+export type EvmSetIntervalMiningResult = null;
+export type EvmSetNextBlockTimestampResult = null;
+export type HardhatAutoImpersonateAccountEnabledParam = boolean;
+export type HardhatAutoImpersonateAccountResult = null;
+export type HardhatDropAllTransactionsResult = null;
+export type HardhatDropTransactionResult = Hash32 | null;
+export type HardhatGetAutomineResult = boolean;
+export type HardhatImpersonateAccountResult = null;
+export type HardhatLoadStateResult = boolean;
+export type HardhatMineResult = null;
+export type HardhatResetResult = null;
+export type HardhatSetBalanceResult = null;
+export type HardhatSetCodeResult = null;
+export type HardhatSetCoinbaseResult = null;
+export type HardhatSetMinGasPriceResult = null;
+export type HardhatSetNonceResult = null;
+export type HardhatSetStorageAtResult = boolean;
+export type HardhatStopImpersonatingAccountResult = null;
 export type IeleCallResult = Bytes[];
 
 /**
@@ -1185,6 +1241,55 @@ export interface OpenRpcDocument {
   }[];
   [k: string]: unknown | undefined;
 }
+/**
+ * anvil_reset's option as Anvil and viem send it. forking asks for fork mode (another node's state), which this node does not serve here: a reset with forking.jsonRpcUrl is refused.
+ */
+export interface AnvilResetOptions {
+  forking?: {
+    jsonRpcUrl?: string;
+    blockNumber?: number | string;
+    [k: string]: unknown | undefined;
+  };
+  [k: string]: unknown | undefined;
+}
+/**
+ * The dev chain's head and settings, in Anvil's shape (hardFork is the ETC fork in force; transactionOrder is the pool's: gas price, then nonce).
+ */
+export interface AnvilNodeInfo {
+  currentBlockNumber: Uint;
+  currentBlockTimestamp: number;
+  currentBlockHash: Hash32;
+  hardFork: string;
+  transactionOrder: string;
+  environment: {
+    chainId: number;
+    gasLimit: Uint;
+    gasPrice: Uint;
+    [k: string]: unknown | undefined;
+  };
+  forkConfig: {
+    forkUrl?: string | null;
+    forkBlockNumber?: number | null;
+    forkRetryBackoff?: number | null;
+    [k: string]: unknown | undefined;
+  };
+  [k: string]: unknown | undefined;
+}
+/**
+ * Who answers and what it holds, in Anvil's shape: client version, chain id, an id of this node's run (new on every start and reset), the head, and the open snapshots (id → [block number, block hash]).
+ */
+export interface AnvilMetadata {
+  clientVersion: string;
+  chainId: number;
+  instanceId: Hash32;
+  latestBlockNumber: number;
+  latestBlockHash: Hash32;
+  forkedNetwork: null;
+  snapshots: {
+    [k: string]: [] | [number] | [number, Hash32] | undefined;
+  };
+  [k: string]: unknown | undefined;
+}
 /** Positional params of `eth_accounts`. */
 export type EthAccountsParams = [];
 /** Positional params of `eth_blockNumber`. */
@@ -1439,6 +1544,124 @@ export type TestModifyTimestampParams = [timestamp: TestQuantity];
 export type TestRewindToBlockParams = [blockNumber: TestQuantity];
 /** Positional params of `test_setChainParams`. */
 export type TestSetChainParamsParams = [chainParams: ChainParams];
+/** Positional params of `anvil_autoImpersonateAccount`. */
+export type AnvilAutoImpersonateAccountParams = [enabled: AnvilAutoImpersonateAccountEnabledParam];
+/** Positional params of `anvil_dropAllTransactions`. */
+export type AnvilDropAllTransactionsParams = [];
+/** Positional params of `anvil_dropTransaction`. */
+export type AnvilDropTransactionParams = [hash: Hash32];
+/** Positional params of `anvil_dumpState`. */
+export type AnvilDumpStateParams = [];
+/** Result of `anvil_dumpState`. */
+export type AnvilDumpStateResult = Bytes;
+/** Positional params of `anvil_getAutomine`. */
+export type AnvilGetAutomineParams = [];
+/** Positional params of `anvil_impersonateAccount`. */
+export type AnvilImpersonateAccountParams = [address: Address];
+/** Positional params of `anvil_increaseTime`. */
+export type AnvilIncreaseTimeParams = [seconds: TestQuantity];
+/** Positional params of `anvil_loadState`. */
+export type AnvilLoadStateParams = [state: Bytes];
+/** Positional params of `anvil_metadata`. */
+export type AnvilMetadataParams = [];
+/** Result of `anvil_metadata`. */
+export type AnvilMetadataResult = AnvilMetadata;
+/** Positional params of `anvil_mine`. */
+export type AnvilMineParams = [count?: TestQuantity, interval?: TestQuantity];
+/** Positional params of `anvil_nodeInfo`. */
+export type AnvilNodeInfoParams = [];
+/** Result of `anvil_nodeInfo`. */
+export type AnvilNodeInfoResult = AnvilNodeInfo;
+/** Positional params of `anvil_reset`. */
+export type AnvilResetParams = [options?: AnvilResetOptions];
+/** Positional params of `anvil_revert`. */
+export type AnvilRevertParams = [id: TestQuantity];
+/** Positional params of `anvil_setAutomine`. */
+export type AnvilSetAutomineParams = [enabled: AnvilSetAutomineEnabledParam];
+/** Positional params of `anvil_setBalance`. */
+export type AnvilSetBalanceParams = [address: Address, balance: TestQuantity];
+/** Positional params of `anvil_setBlockGasLimit`. */
+export type AnvilSetBlockGasLimitParams = [gasLimit: TestQuantity];
+/** Positional params of `anvil_setCode`. */
+export type AnvilSetCodeParams = [address: Address, code: Bytes];
+/** Positional params of `anvil_setCoinbase`. */
+export type AnvilSetCoinbaseParams = [address: Address];
+/** Positional params of `anvil_setIntervalMining`. */
+export type AnvilSetIntervalMiningParams = [seconds: TestQuantity];
+/** Positional params of `anvil_setMinGasPrice`. */
+export type AnvilSetMinGasPriceParams = [gasPrice: TestQuantity];
+/** Positional params of `anvil_setNextBlockTimestamp`. */
+export type AnvilSetNextBlockTimestampParams = [timestamp: TestQuantity];
+/** Positional params of `anvil_setNonce`. */
+export type AnvilSetNonceParams = [address: Address, nonce: TestQuantity];
+/** Positional params of `anvil_setStorageAt`. */
+export type AnvilSetStorageAtParams = [address: Address, slot: TestQuantity, value: Bytes32];
+/** Positional params of `anvil_snapshot`. */
+export type AnvilSnapshotParams = [];
+/** Result of `anvil_snapshot`. */
+export type AnvilSnapshotResult = Uint;
+/** Positional params of `anvil_stopImpersonatingAccount`. */
+export type AnvilStopImpersonatingAccountParams = [address: Address];
+/** Positional params of `evm_increaseTime`. */
+export type EvmIncreaseTimeParams = [seconds: TestQuantity];
+/** Positional params of `evm_mine`. */
+export type EvmMineParams = [options?: AnvilMineOptions];
+/** Result of `evm_mine`. */
+export type EvmMineResult = Uint;
+/** Positional params of `evm_revert`. */
+export type EvmRevertParams = [id: TestQuantity];
+/** Positional params of `evm_setAccountNonce`. */
+export type EvmSetAccountNonceParams = [address: Address, nonce: TestQuantity];
+/** Positional params of `evm_setAutomine`. */
+export type EvmSetAutomineParams = [enabled: EvmSetAutomineEnabledParam];
+/** Positional params of `evm_setBlockGasLimit`. */
+export type EvmSetBlockGasLimitParams = [gasLimit: TestQuantity];
+/** Positional params of `evm_setIntervalMining`. */
+export type EvmSetIntervalMiningParams = [seconds: TestQuantity];
+/** Positional params of `evm_setNextBlockTimestamp`. */
+export type EvmSetNextBlockTimestampParams = [timestamp: TestQuantity];
+/** Positional params of `evm_snapshot`. */
+export type EvmSnapshotParams = [];
+/** Result of `evm_snapshot`. */
+export type EvmSnapshotResult = Uint;
+/** Positional params of `hardhat_autoImpersonateAccount`. */
+export type HardhatAutoImpersonateAccountParams = [enabled: HardhatAutoImpersonateAccountEnabledParam];
+/** Positional params of `hardhat_dropAllTransactions`. */
+export type HardhatDropAllTransactionsParams = [];
+/** Positional params of `hardhat_dropTransaction`. */
+export type HardhatDropTransactionParams = [hash: Hash32];
+/** Positional params of `hardhat_dumpState`. */
+export type HardhatDumpStateParams = [];
+/** Result of `hardhat_dumpState`. */
+export type HardhatDumpStateResult = Bytes;
+/** Positional params of `hardhat_getAutomine`. */
+export type HardhatGetAutomineParams = [];
+/** Positional params of `hardhat_impersonateAccount`. */
+export type HardhatImpersonateAccountParams = [address: Address];
+/** Positional params of `hardhat_loadState`. */
+export type HardhatLoadStateParams = [state: Bytes];
+/** Positional params of `hardhat_metadata`. */
+export type HardhatMetadataParams = [];
+/** Result of `hardhat_metadata`. */
+export type HardhatMetadataResult = AnvilMetadata;
+/** Positional params of `hardhat_mine`. */
+export type HardhatMineParams = [count?: TestQuantity, interval?: TestQuantity];
+/** Positional params of `hardhat_reset`. */
+export type HardhatResetParams = [options?: AnvilResetOptions];
+/** Positional params of `hardhat_setBalance`. */
+export type HardhatSetBalanceParams = [address: Address, balance: TestQuantity];
+/** Positional params of `hardhat_setCode`. */
+export type HardhatSetCodeParams = [address: Address, code: Bytes];
+/** Positional params of `hardhat_setCoinbase`. */
+export type HardhatSetCoinbaseParams = [address: Address];
+/** Positional params of `hardhat_setMinGasPrice`. */
+export type HardhatSetMinGasPriceParams = [gasPrice: TestQuantity];
+/** Positional params of `hardhat_setNonce`. */
+export type HardhatSetNonceParams = [address: Address, nonce: TestQuantity];
+/** Positional params of `hardhat_setStorageAt`. */
+export type HardhatSetStorageAtParams = [address: Address, slot: TestQuantity, value: Bytes32];
+/** Positional params of `hardhat_stopImpersonatingAccount`. */
+export type HardhatStopImpersonatingAccountParams = [address: Address];
 /** Positional params of `iele_call`. */
 export type IeleCallParams = [call: IeleCallRequest, block?: BlockNumberOrTagOrHash];
 /** Positional params of `iele_sendTransaction`. */
@@ -1570,6 +1793,57 @@ export interface RpcMethods {
   test_modifyTimestamp: { params: TestModifyTimestampParams; result: TestModifyTimestampResult };
   test_rewindToBlock: { params: TestRewindToBlockParams; result: TestRewindToBlockResult };
   test_setChainParams: { params: TestSetChainParamsParams; result: TestSetChainParamsResult };
+  anvil_autoImpersonateAccount: { params: AnvilAutoImpersonateAccountParams; result: AnvilAutoImpersonateAccountResult };
+  anvil_dropAllTransactions: { params: AnvilDropAllTransactionsParams; result: AnvilDropAllTransactionsResult };
+  anvil_dropTransaction: { params: AnvilDropTransactionParams; result: AnvilDropTransactionResult };
+  anvil_dumpState: { params: AnvilDumpStateParams; result: AnvilDumpStateResult };
+  anvil_getAutomine: { params: AnvilGetAutomineParams; result: AnvilGetAutomineResult };
+  anvil_impersonateAccount: { params: AnvilImpersonateAccountParams; result: AnvilImpersonateAccountResult };
+  anvil_increaseTime: { params: AnvilIncreaseTimeParams; result: AnvilIncreaseTimeResult };
+  anvil_loadState: { params: AnvilLoadStateParams; result: AnvilLoadStateResult };
+  anvil_metadata: { params: AnvilMetadataParams; result: AnvilMetadataResult };
+  anvil_mine: { params: AnvilMineParams; result: AnvilMineResult };
+  anvil_nodeInfo: { params: AnvilNodeInfoParams; result: AnvilNodeInfoResult };
+  anvil_reset: { params: AnvilResetParams; result: AnvilResetResult };
+  anvil_revert: { params: AnvilRevertParams; result: AnvilRevertResult };
+  anvil_setAutomine: { params: AnvilSetAutomineParams; result: AnvilSetAutomineResult };
+  anvil_setBalance: { params: AnvilSetBalanceParams; result: AnvilSetBalanceResult };
+  anvil_setBlockGasLimit: { params: AnvilSetBlockGasLimitParams; result: AnvilSetBlockGasLimitResult };
+  anvil_setCode: { params: AnvilSetCodeParams; result: AnvilSetCodeResult };
+  anvil_setCoinbase: { params: AnvilSetCoinbaseParams; result: AnvilSetCoinbaseResult };
+  anvil_setIntervalMining: { params: AnvilSetIntervalMiningParams; result: AnvilSetIntervalMiningResult };
+  anvil_setMinGasPrice: { params: AnvilSetMinGasPriceParams; result: AnvilSetMinGasPriceResult };
+  anvil_setNextBlockTimestamp: { params: AnvilSetNextBlockTimestampParams; result: AnvilSetNextBlockTimestampResult };
+  anvil_setNonce: { params: AnvilSetNonceParams; result: AnvilSetNonceResult };
+  anvil_setStorageAt: { params: AnvilSetStorageAtParams; result: AnvilSetStorageAtResult };
+  anvil_snapshot: { params: AnvilSnapshotParams; result: AnvilSnapshotResult };
+  anvil_stopImpersonatingAccount: { params: AnvilStopImpersonatingAccountParams; result: AnvilStopImpersonatingAccountResult };
+  evm_increaseTime: { params: EvmIncreaseTimeParams; result: EvmIncreaseTimeResult };
+  evm_mine: { params: EvmMineParams; result: EvmMineResult };
+  evm_revert: { params: EvmRevertParams; result: EvmRevertResult };
+  evm_setAccountNonce: { params: EvmSetAccountNonceParams; result: EvmSetAccountNonceResult };
+  evm_setAutomine: { params: EvmSetAutomineParams; result: EvmSetAutomineResult };
+  evm_setBlockGasLimit: { params: EvmSetBlockGasLimitParams; result: EvmSetBlockGasLimitResult };
+  evm_setIntervalMining: { params: EvmSetIntervalMiningParams; result: EvmSetIntervalMiningResult };
+  evm_setNextBlockTimestamp: { params: EvmSetNextBlockTimestampParams; result: EvmSetNextBlockTimestampResult };
+  evm_snapshot: { params: EvmSnapshotParams; result: EvmSnapshotResult };
+  hardhat_autoImpersonateAccount: { params: HardhatAutoImpersonateAccountParams; result: HardhatAutoImpersonateAccountResult };
+  hardhat_dropAllTransactions: { params: HardhatDropAllTransactionsParams; result: HardhatDropAllTransactionsResult };
+  hardhat_dropTransaction: { params: HardhatDropTransactionParams; result: HardhatDropTransactionResult };
+  hardhat_dumpState: { params: HardhatDumpStateParams; result: HardhatDumpStateResult };
+  hardhat_getAutomine: { params: HardhatGetAutomineParams; result: HardhatGetAutomineResult };
+  hardhat_impersonateAccount: { params: HardhatImpersonateAccountParams; result: HardhatImpersonateAccountResult };
+  hardhat_loadState: { params: HardhatLoadStateParams; result: HardhatLoadStateResult };
+  hardhat_metadata: { params: HardhatMetadataParams; result: HardhatMetadataResult };
+  hardhat_mine: { params: HardhatMineParams; result: HardhatMineResult };
+  hardhat_reset: { params: HardhatResetParams; result: HardhatResetResult };
+  hardhat_setBalance: { params: HardhatSetBalanceParams; result: HardhatSetBalanceResult };
+  hardhat_setCode: { params: HardhatSetCodeParams; result: HardhatSetCodeResult };
+  hardhat_setCoinbase: { params: HardhatSetCoinbaseParams; result: HardhatSetCoinbaseResult };
+  hardhat_setMinGasPrice: { params: HardhatSetMinGasPriceParams; result: HardhatSetMinGasPriceResult };
+  hardhat_setNonce: { params: HardhatSetNonceParams; result: HardhatSetNonceResult };
+  hardhat_setStorageAt: { params: HardhatSetStorageAtParams; result: HardhatSetStorageAtResult };
+  hardhat_stopImpersonatingAccount: { params: HardhatStopImpersonatingAccountParams; result: HardhatStopImpersonatingAccountResult };
   iele_call: { params: IeleCallParams; result: IeleCallResult };
   iele_sendTransaction: { params: IeleSendTransactionParams; result: IeleSendTransactionResult };
   mcp_initialize: { params: McpInitializeParams; result: McpInitializeResult };

@@ -1,5 +1,6 @@
 /** Every handler, by namespace: the object the dispatcher calls into. `tsc` checks it against the generated interfaces. */
 import type { Handlers } from '../generated/handlers.js';
+import { anvilHandlers } from './anvil/index.js';
 import { checkpointingHandlers } from './checkpointing/index.js';
 import type { HandlerContext } from '../rpc/context.js';
 import { debugHandlers } from './debug/index.js';
@@ -26,6 +27,7 @@ export const handlers: Handlers<HandlerContext> = {
   checkpointing: checkpointingHandlers,
   svc: svcHandlers,
   test: testHandlers,
+  anvil: anvilHandlers,
   iele: ieleHandlers,
   mcp: mcpHandlers,
   rpc: rpcHandlers,

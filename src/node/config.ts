@@ -179,7 +179,7 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
     );
   }
   const testmode = get('testmode');
-  const apis = resolveApis(get('network.rpc.apis'), testmode);
+  const apis = resolveApis(get('network.rpc.apis'), testmode, network);
   const mode = get('network.rpc.http.mode');
   const keystorePath = get('network.rpc.http.certificate.keystore-path');
   if (mode === 'https' && !keystorePath) {
@@ -319,7 +319,7 @@ function checkProtected(list: readonly string[]): readonly string[] {
 }
 
 /** Validates the requested namespaces and returns the effective set in registry order. */
-export function resolveApis(requested: readonly string[], testmode: boolean): Namespace[] {
+export function resolveApis(requested: readonly string[], testmode: boolean, network = 'dev'): Namespace[] {
   const valid = new Set<string>(namespaces);
   const unknown = requested.filter((name) => !valid.has(name));
   if (unknown.length > 0) {
@@ -328,6 +328,12 @@ export function resolveApis(requested: readonly string[], testmode: boolean): Na
   const enabled = new Set<string>(requested);
   if (enabled.has('test') && !testmode) {
     throw new ConfigError('the "test" namespace is only available with --testmode (testmode = true)');
+  }
+  if (enabled.has('anvil') && network !== 'dev') {
+    throw new ConfigError(
+      `the "anvil" namespace (Anvil's test methods: state edits, time travel, impersonation) serves the dev network ` +
+        `only; remove it from network.rpc.apis (--apis) on ${network}`,
+    );
   }
   enabled.add('rpc');
   if (testmode) {

@@ -64,8 +64,17 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
   });
   let peers: PeerService | undefined;
   const startPeers = async (): Promise<void> => {
+    if (peers !== undefined) return;
     // A fork's blocks are its own: it has no peers to follow or to tell.
-    if (!config.p2p.enabled || peers !== undefined || config.fork !== undefined) return;
+    if (config.fork !== undefined) return;
+    if (!config.p2p.enabled) {
+      // Said once at start, so a dev user who expected peers learns how to ask for them.
+      if (config.network === 'dev' && !config.testmode)
+        log.info('p2p off', {
+          reason: 'dev peers only when asked: --p2p, --p2p.port, --bootnodes or <datadir>/static-nodes.json',
+        });
+      return;
+    }
     // Loaded here, not at start-up: devp2p and its cryptography are some 100 modules.
     const { startPeerService } = await import('../p2p/index.js');
     peers = await startPeerService({

@@ -38,6 +38,8 @@ export interface StartNodeOptions {
    * default 9076 would clash, and mordor/etc would listen on every interface).
    */
   readonly args?: readonly string[];
+  /** Leave peering to the node's own defaults: no `--p2p.port 0` / `--p2p.addr 127.0.0.1` added. */
+  readonly ownP2pDefaults?: boolean;
   readonly env?: NodeJS.ProcessEnv;
   readonly timeoutMs?: number;
   /** What runs: the bundle `svc-node` starts from (bin/bundle.js; the default), or the TypeScript sources through tsx. */
@@ -70,7 +72,7 @@ export async function startNode(options: StartNodeOptions = {}): Promise<NodePro
   if (!args.includes('--http.port')) args.push('--http.port', '0');
   if (!args.includes('--http.addr')) args.push('--http.addr', '127.0.0.1');
   if (!args.includes('--datadir')) args.push('--datadir', datadir);
-  if (!args.includes('--no-p2p')) {
+  if (!args.includes('--no-p2p') && options.ownP2pDefaults !== true) {
     if (!args.includes('--p2p.port')) args.push('--p2p.port', '0');
     if (!args.includes('--p2p.addr')) args.push('--p2p.addr', '127.0.0.1');
   }

@@ -772,6 +772,385 @@ export interface RpcMethodsClient {
    */
   test_setChainParams(...params: T.TestSetChainParamsParams): Promise<T.TestSetChainParamsResult>;
   /**
+   * `anvil_autoImpersonateAccount`: Impersonates every account.
+   *
+   * @param enabled On or off.
+   * @returns result
+   */
+  anvil_autoImpersonateAccount(...params: T.AnvilAutoImpersonateAccountParams): Promise<T.AnvilAutoImpersonateAccountResult>;
+  /**
+   * `anvil_dropAllTransactions`: Empties the pool.
+   *
+   * @returns result
+   */
+  anvil_dropAllTransactions(...params: T.AnvilDropAllTransactionsParams): Promise<T.AnvilDropAllTransactionsResult>;
+  /**
+   * `anvil_dropTransaction`: Removes a transaction from the pool.
+   *
+   * @param hash The transaction hash.
+   * @returns hash
+   */
+  anvil_dropTransaction(...params: T.AnvilDropTransactionParams): Promise<T.AnvilDropTransactionResult>;
+  /**
+   * `anvil_dumpState`: The state as Anvil dumps it.
+   *
+   * @returns state
+   */
+  anvil_dumpState(...params: T.AnvilDumpStateParams): Promise<T.AnvilDumpStateResult>;
+  /**
+   * `anvil_getAutomine`: Whether automine is on.
+   *
+   * @returns enabled
+   */
+  anvil_getAutomine(...params: T.AnvilGetAutomineParams): Promise<T.AnvilGetAutomineResult>;
+  /**
+   * `anvil_impersonateAccount`: Sends as an account without its key.
+   *
+   * @param address The account.
+   * @returns result
+   */
+  anvil_impersonateAccount(...params: T.AnvilImpersonateAccountParams): Promise<T.AnvilImpersonateAccountResult>;
+  /**
+   * `anvil_increaseTime`: Moves the clock forward.
+   *
+   * @param seconds Seconds to add.
+   * @returns offset
+   */
+  anvil_increaseTime(...params: T.AnvilIncreaseTimeParams): Promise<T.AnvilIncreaseTimeResult>;
+  /**
+   * `anvil_loadState`: Loads an Anvil state dump.
+   *
+   * @param state The dump.
+   * @returns loaded
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  anvil_loadState(...params: T.AnvilLoadStateParams): Promise<T.AnvilLoadStateResult>;
+  /**
+   * `anvil_metadata`: Who answers and what it holds.
+   *
+   * @returns metadata
+   */
+  anvil_metadata(...params: T.AnvilMetadataParams): Promise<T.AnvilMetadataResult>;
+  /**
+   * `anvil_mine`: Mines blocks now.
+   *
+   * @param [count] How many blocks (default 1).
+   * @param [interval] Seconds between them.
+   * @returns result
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  anvil_mine(...params: T.AnvilMineParams): Promise<T.AnvilMineResult>;
+  /**
+   * `anvil_nodeInfo`: The dev chain's head and settings.
+   *
+   * @returns info
+   */
+  anvil_nodeInfo(...params: T.AnvilNodeInfoParams): Promise<T.AnvilNodeInfoResult>;
+  /**
+   * `anvil_reset`: Back to genesis.
+   *
+   * @param [options] Anvil's reset options.
+   * @returns result
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  anvil_reset(...params: T.AnvilResetParams): Promise<T.AnvilResetResult>;
+  /**
+   * `anvil_revert`: Goes back to a snapshot.
+   *
+   * @param id The id evm_snapshot returned.
+   * @returns reverted
+   */
+  anvil_revert(...params: T.AnvilRevertParams): Promise<T.AnvilRevertResult>;
+  /**
+   * `anvil_setAutomine`: Turns sealing on every transaction on or off.
+   *
+   * @param enabled Whether to automine.
+   * @returns result
+   */
+  anvil_setAutomine(...params: T.AnvilSetAutomineParams): Promise<T.AnvilSetAutomineResult>;
+  /**
+   * `anvil_setBalance`: Sets an account's balance.
+   *
+   * @param address The account.
+   * @param balance Wei.
+   * @returns result
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  anvil_setBalance(...params: T.AnvilSetBalanceParams): Promise<T.AnvilSetBalanceResult>;
+  /**
+   * `anvil_setBlockGasLimit`: Sets the gas limit blocks aim at.
+   *
+   * @param gasLimit The target gas limit (at least 5000).
+   * @returns result
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  anvil_setBlockGasLimit(...params: T.AnvilSetBlockGasLimitParams): Promise<T.AnvilSetBlockGasLimitResult>;
+  /**
+   * `anvil_setCode`: Sets an account's code.
+   *
+   * @param address The account.
+   * @param code EVM bytecode (0x clears it).
+   * @returns result
+   */
+  anvil_setCode(...params: T.AnvilSetCodeParams): Promise<T.AnvilSetCodeResult>;
+  /**
+   * `anvil_setCoinbase`: Sets the coinbase of blocks to come.
+   *
+   * @param address The coinbase.
+   * @returns result
+   */
+  anvil_setCoinbase(...params: T.AnvilSetCoinbaseParams): Promise<T.AnvilSetCoinbaseResult>;
+  /**
+   * `anvil_setIntervalMining`: Mines a block every few seconds.
+   *
+   * @param seconds Interval in seconds; 0 stops.
+   * @returns result
+   */
+  anvil_setIntervalMining(...params: T.AnvilSetIntervalMiningParams): Promise<T.AnvilSetIntervalMiningResult>;
+  /**
+   * `anvil_setMinGasPrice`: Sets the pool's minimum gas price.
+   *
+   * @param gasPrice Wei per gas.
+   * @returns result
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  anvil_setMinGasPrice(...params: T.AnvilSetMinGasPriceParams): Promise<T.AnvilSetMinGasPriceResult>;
+  /**
+   * `anvil_setNextBlockTimestamp`: Sets the next block's timestamp.
+   *
+   * @param timestamp Seconds since the epoch.
+   * @returns result
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  anvil_setNextBlockTimestamp(...params: T.AnvilSetNextBlockTimestampParams): Promise<T.AnvilSetNextBlockTimestampResult>;
+  /**
+   * `anvil_setNonce`: Sets an account's nonce.
+   *
+   * @param address The account.
+   * @param nonce The new nonce (below 2^64).
+   * @returns result
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  anvil_setNonce(...params: T.AnvilSetNonceParams): Promise<T.AnvilSetNonceResult>;
+  /**
+   * `anvil_setStorageAt`: Sets one storage slot.
+   *
+   * @param address The account.
+   * @param slot Slot number.
+   * @param value The new 32-byte value.
+   * @returns result
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  anvil_setStorageAt(...params: T.AnvilSetStorageAtParams): Promise<T.AnvilSetStorageAtResult>;
+  /**
+   * `anvil_snapshot`: Records the chain as it is now.
+   *
+   * @returns id
+   */
+  anvil_snapshot(...params: T.AnvilSnapshotParams): Promise<T.AnvilSnapshotResult>;
+  /**
+   * `anvil_stopImpersonatingAccount`: Ends anvil_impersonateAccount.
+   *
+   * @param address The account.
+   * @returns result
+   */
+  anvil_stopImpersonatingAccount(...params: T.AnvilStopImpersonatingAccountParams): Promise<T.AnvilStopImpersonatingAccountResult>;
+  /**
+   * `evm_increaseTime`: Moves the clock forward.
+   *
+   * @param seconds Seconds to add.
+   * @returns offset
+   */
+  evm_increaseTime(...params: T.EvmIncreaseTimeParams): Promise<T.EvmIncreaseTimeResult>;
+  /**
+   * `evm_mine`: Mines blocks now.
+   *
+   * @param [options] A timestamp or {timestamp, blocks}.
+   * @returns result
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  evm_mine(...params: T.EvmMineParams): Promise<T.EvmMineResult>;
+  /**
+   * `evm_revert`: Goes back to a snapshot.
+   *
+   * @param id The id evm_snapshot returned.
+   * @returns reverted
+   */
+  evm_revert(...params: T.EvmRevertParams): Promise<T.EvmRevertResult>;
+  /**
+   * `evm_setAccountNonce`: Sets an account's nonce.
+   *
+   * @param address The account.
+   * @param nonce The new nonce (below 2^64).
+   * @returns result
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  evm_setAccountNonce(...params: T.EvmSetAccountNonceParams): Promise<T.EvmSetAccountNonceResult>;
+  /**
+   * `evm_setAutomine`: Turns sealing on every transaction on or off.
+   *
+   * @param enabled Whether to automine.
+   * @returns result
+   */
+  evm_setAutomine(...params: T.EvmSetAutomineParams): Promise<T.EvmSetAutomineResult>;
+  /**
+   * `evm_setBlockGasLimit`: Sets the gas limit blocks aim at.
+   *
+   * @param gasLimit The target gas limit (at least 5000).
+   * @returns result
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  evm_setBlockGasLimit(...params: T.EvmSetBlockGasLimitParams): Promise<T.EvmSetBlockGasLimitResult>;
+  /**
+   * `evm_setIntervalMining`: Mines a block every few seconds.
+   *
+   * @param seconds Interval in seconds; 0 stops.
+   * @returns result
+   */
+  evm_setIntervalMining(...params: T.EvmSetIntervalMiningParams): Promise<T.EvmSetIntervalMiningResult>;
+  /**
+   * `evm_setNextBlockTimestamp`: Sets the next block's timestamp.
+   *
+   * @param timestamp Seconds since the epoch.
+   * @returns result
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  evm_setNextBlockTimestamp(...params: T.EvmSetNextBlockTimestampParams): Promise<T.EvmSetNextBlockTimestampResult>;
+  /**
+   * `evm_snapshot`: Records the chain as it is now.
+   *
+   * @returns id
+   */
+  evm_snapshot(...params: T.EvmSnapshotParams): Promise<T.EvmSnapshotResult>;
+  /**
+   * `hardhat_autoImpersonateAccount`: Impersonates every account.
+   *
+   * @param enabled On or off.
+   * @returns result
+   */
+  hardhat_autoImpersonateAccount(...params: T.HardhatAutoImpersonateAccountParams): Promise<T.HardhatAutoImpersonateAccountResult>;
+  /**
+   * `hardhat_dropAllTransactions`: Empties the pool.
+   *
+   * @returns result
+   */
+  hardhat_dropAllTransactions(...params: T.HardhatDropAllTransactionsParams): Promise<T.HardhatDropAllTransactionsResult>;
+  /**
+   * `hardhat_dropTransaction`: Removes a transaction from the pool.
+   *
+   * @param hash The transaction hash.
+   * @returns hash
+   */
+  hardhat_dropTransaction(...params: T.HardhatDropTransactionParams): Promise<T.HardhatDropTransactionResult>;
+  /**
+   * `hardhat_dumpState`: The state as Anvil dumps it.
+   *
+   * @returns state
+   */
+  hardhat_dumpState(...params: T.HardhatDumpStateParams): Promise<T.HardhatDumpStateResult>;
+  /**
+   * `hardhat_getAutomine`: Whether automine is on.
+   *
+   * @returns enabled
+   */
+  hardhat_getAutomine(...params: T.HardhatGetAutomineParams): Promise<T.HardhatGetAutomineResult>;
+  /**
+   * `hardhat_impersonateAccount`: Sends as an account without its key.
+   *
+   * @param address The account.
+   * @returns result
+   */
+  hardhat_impersonateAccount(...params: T.HardhatImpersonateAccountParams): Promise<T.HardhatImpersonateAccountResult>;
+  /**
+   * `hardhat_loadState`: Loads an Anvil state dump.
+   *
+   * @param state The dump.
+   * @returns loaded
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  hardhat_loadState(...params: T.HardhatLoadStateParams): Promise<T.HardhatLoadStateResult>;
+  /**
+   * `hardhat_metadata`: Who answers and what it holds.
+   *
+   * @returns metadata
+   */
+  hardhat_metadata(...params: T.HardhatMetadataParams): Promise<T.HardhatMetadataResult>;
+  /**
+   * `hardhat_mine`: Mines blocks now.
+   *
+   * @param [count] How many blocks (default 1).
+   * @param [interval] Seconds between them.
+   * @returns result
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  hardhat_mine(...params: T.HardhatMineParams): Promise<T.HardhatMineResult>;
+  /**
+   * `hardhat_reset`: Back to genesis.
+   *
+   * @param [options] Anvil's reset options.
+   * @returns result
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  hardhat_reset(...params: T.HardhatResetParams): Promise<T.HardhatResetResult>;
+  /**
+   * `hardhat_setBalance`: Sets an account's balance.
+   *
+   * @param address The account.
+   * @param balance Wei.
+   * @returns result
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  hardhat_setBalance(...params: T.HardhatSetBalanceParams): Promise<T.HardhatSetBalanceResult>;
+  /**
+   * `hardhat_setCode`: Sets an account's code.
+   *
+   * @param address The account.
+   * @param code EVM bytecode (0x clears it).
+   * @returns result
+   */
+  hardhat_setCode(...params: T.HardhatSetCodeParams): Promise<T.HardhatSetCodeResult>;
+  /**
+   * `hardhat_setCoinbase`: Sets the coinbase of blocks to come.
+   *
+   * @param address The coinbase.
+   * @returns result
+   */
+  hardhat_setCoinbase(...params: T.HardhatSetCoinbaseParams): Promise<T.HardhatSetCoinbaseResult>;
+  /**
+   * `hardhat_setMinGasPrice`: Sets the pool's minimum gas price.
+   *
+   * @param gasPrice Wei per gas.
+   * @returns result
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  hardhat_setMinGasPrice(...params: T.HardhatSetMinGasPriceParams): Promise<T.HardhatSetMinGasPriceResult>;
+  /**
+   * `hardhat_setNonce`: Sets an account's nonce.
+   *
+   * @param address The account.
+   * @param nonce The new nonce (below 2^64).
+   * @returns result
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  hardhat_setNonce(...params: T.HardhatSetNonceParams): Promise<T.HardhatSetNonceResult>;
+  /**
+   * `hardhat_setStorageAt`: Sets one storage slot.
+   *
+   * @param address The account.
+   * @param slot Slot number.
+   * @param value The new 32-byte value.
+   * @returns result
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  hardhat_setStorageAt(...params: T.HardhatSetStorageAtParams): Promise<T.HardhatSetStorageAtResult>;
+  /**
+   * `hardhat_stopImpersonatingAccount`: Ends anvil_impersonateAccount.
+   *
+   * @param address The account.
+   * @returns result
+   */
+  hardhat_stopImpersonatingAccount(...params: T.HardhatStopImpersonatingAccountParams): Promise<T.HardhatStopImpersonatingAccountResult>;
+  /**
    * `iele_call`: Executes an IELE call without a transaction.
    * Not available: Needs the IELE virtual machine, which svc-node does not include.
    *
@@ -957,6 +1336,57 @@ const METHOD_NAMES: { readonly [member: string]: string } = {
   test_modifyTimestamp: 'test_modifyTimestamp',
   test_rewindToBlock: 'test_rewindToBlock',
   test_setChainParams: 'test_setChainParams',
+  anvil_autoImpersonateAccount: 'anvil_autoImpersonateAccount',
+  anvil_dropAllTransactions: 'anvil_dropAllTransactions',
+  anvil_dropTransaction: 'anvil_dropTransaction',
+  anvil_dumpState: 'anvil_dumpState',
+  anvil_getAutomine: 'anvil_getAutomine',
+  anvil_impersonateAccount: 'anvil_impersonateAccount',
+  anvil_increaseTime: 'anvil_increaseTime',
+  anvil_loadState: 'anvil_loadState',
+  anvil_metadata: 'anvil_metadata',
+  anvil_mine: 'anvil_mine',
+  anvil_nodeInfo: 'anvil_nodeInfo',
+  anvil_reset: 'anvil_reset',
+  anvil_revert: 'anvil_revert',
+  anvil_setAutomine: 'anvil_setAutomine',
+  anvil_setBalance: 'anvil_setBalance',
+  anvil_setBlockGasLimit: 'anvil_setBlockGasLimit',
+  anvil_setCode: 'anvil_setCode',
+  anvil_setCoinbase: 'anvil_setCoinbase',
+  anvil_setIntervalMining: 'anvil_setIntervalMining',
+  anvil_setMinGasPrice: 'anvil_setMinGasPrice',
+  anvil_setNextBlockTimestamp: 'anvil_setNextBlockTimestamp',
+  anvil_setNonce: 'anvil_setNonce',
+  anvil_setStorageAt: 'anvil_setStorageAt',
+  anvil_snapshot: 'anvil_snapshot',
+  anvil_stopImpersonatingAccount: 'anvil_stopImpersonatingAccount',
+  evm_increaseTime: 'evm_increaseTime',
+  evm_mine: 'evm_mine',
+  evm_revert: 'evm_revert',
+  evm_setAccountNonce: 'evm_setAccountNonce',
+  evm_setAutomine: 'evm_setAutomine',
+  evm_setBlockGasLimit: 'evm_setBlockGasLimit',
+  evm_setIntervalMining: 'evm_setIntervalMining',
+  evm_setNextBlockTimestamp: 'evm_setNextBlockTimestamp',
+  evm_snapshot: 'evm_snapshot',
+  hardhat_autoImpersonateAccount: 'hardhat_autoImpersonateAccount',
+  hardhat_dropAllTransactions: 'hardhat_dropAllTransactions',
+  hardhat_dropTransaction: 'hardhat_dropTransaction',
+  hardhat_dumpState: 'hardhat_dumpState',
+  hardhat_getAutomine: 'hardhat_getAutomine',
+  hardhat_impersonateAccount: 'hardhat_impersonateAccount',
+  hardhat_loadState: 'hardhat_loadState',
+  hardhat_metadata: 'hardhat_metadata',
+  hardhat_mine: 'hardhat_mine',
+  hardhat_reset: 'hardhat_reset',
+  hardhat_setBalance: 'hardhat_setBalance',
+  hardhat_setCode: 'hardhat_setCode',
+  hardhat_setCoinbase: 'hardhat_setCoinbase',
+  hardhat_setMinGasPrice: 'hardhat_setMinGasPrice',
+  hardhat_setNonce: 'hardhat_setNonce',
+  hardhat_setStorageAt: 'hardhat_setStorageAt',
+  hardhat_stopImpersonatingAccount: 'hardhat_stopImpersonatingAccount',
   iele_call: 'iele_call',
   iele_sendTransaction: 'iele_sendTransaction',
   mcp_initialize: 'mcp_initialize',

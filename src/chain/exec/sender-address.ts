@@ -15,13 +15,34 @@ import {
   LegacyTx,
   type TypedTransaction,
 } from '@ethereumjs/tx';
-import { Address, publicToAddress } from '@ethereumjs/util';
+import { Address, bytesToHex, publicToAddress } from '@ethereumjs/util';
 
 type SenderCache = { senderAddress?: Address };
+
+/**
+ * The dev chain's impersonated transactions (anvil_impersonateAccount): their signature is a placeholder, so their
+ * sender cannot be recovered and is remembered here by transaction hash instead. Empty elsewhere, and then the
+ * lookup costs nothing. Held in memory: after a restart such a transaction's sender is recovered as any other's.
+ */
+const impersonatedSenders = new Map<string, Address>();
+
+export function rememberImpersonatedSender(txHash: Uint8Array, sender: Address): void {
+  impersonatedSenders.set(bytesToHex(txHash), sender);
+}
+
+/** Puts an impersonated transaction's sender in its cache, so the pool does not try to recover it; true if it was one. */
+export function seedImpersonatedSender(tx: TypedTransaction): boolean {
+  if (impersonatedSenders.size === 0) return false;
+  const sender = impersonatedSenders.get(bytesToHex(tx.hash()));
+  if (sender === undefined) return false;
+  (tx.cache as SenderCache).senderAddress = sender;
+  return true;
+}
 
 function getSenderAddress(this: TypedTransaction): Address {
   const cache = this.cache as SenderCache;
   if (cache.senderAddress !== undefined) return cache.senderAddress;
+  if (seedImpersonatedSender(this)) return cache.senderAddress!;
   const publicKey = this.getSenderPublicKey();
   const keccak = this.common.customCrypto.keccak256;
   const address = new Address(keccak === undefined ? publicToAddress(publicKey) : keccak(publicKey).subarray(12));

@@ -15,6 +15,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Block } from '@ethereumjs/block';
+import type { AssembleOptions } from '../assembly/assembler.js';
 import { MiningUnavailableError } from './errors.js';
 import { mineBlocks } from './on-demand.js';
 import { ContinuousPolicy } from './policies/continuous.js';
@@ -181,6 +182,23 @@ export class Miner extends EventEmitter<MinerEvents> {
   /** Seals `count` blocks now, one after another, from the pool's executable transactions. */
   mineBlocks(count: number, options: MineBlocksOptions = {}): Promise<MinedBlock[]> {
     return mineBlocks(this.core, count, options);
+  }
+
+  // ---------------------------------------------------------------- the dev chain's test methods (anvil_*)
+
+  /** Where blocks take their timestamp when no caller gives one (evm_increaseTime & co.); undefined = the wall clock. */
+  setBlockClock(clock: (() => bigint | undefined) | undefined): void {
+    this.core.nextTimestamp = clock;
+  }
+
+  /** The gas limit blocks move toward (evm_setBlockGasLimit); undefined = each keeps its parent's. */
+  setGasLimitTarget(target: bigint | undefined): void {
+    this.core.gasLimitTarget = target;
+  }
+
+  /** Seals one block on the head with no transactions whose state starts with `preState`'s writes. */
+  mineStateEdit(preState: NonNullable<AssembleOptions['preState']>): Promise<MinedBlock> {
+    return this.core.exclusive(() => this.core.produce(undefined, false, undefined, preState));
   }
 
   // ---------------------------------------------------------------- external miners

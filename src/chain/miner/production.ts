@@ -9,6 +9,7 @@ import type { Block, BlockHeader } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { equalsBytes } from '@ethereumjs/util';
 import type { AssembledBlock, ImportResult } from '../blockchain.js';
+import type { AssembleOptions } from '../assembly/assembler.js';
 import { sealHash } from '../pow/ethash.js';
 import type { MinedSeal } from '../pow/seal.js';
 import { HashMeter } from './hashrate.js';
@@ -43,6 +44,10 @@ export class BlockProduction {
   private mined = 0;
   /** Serialises block production: assemble, seal, import and pool update of one block at a time. */
   private production: Promise<unknown> = Promise.resolve();
+  /** The dev chain's clock (evm_increaseTime & co.): each block's timestamp where the caller gives none. */
+  nextTimestamp: (() => bigint | undefined) | undefined;
+  /** The dev chain's evm_setBlockGasLimit: blocks move their gas limit toward it as fast as the header rule allows. */
+  gasLimitTarget: bigint | undefined;
 
   constructor(options: ProductionOptions) {
     this.chain = options.chain;
@@ -93,25 +98,45 @@ export class BlockProduction {
     parentHash: Uint8Array | undefined,
     withTransactions: boolean,
     timestamp: bigint | undefined,
+    preState?: AssembleOptions['preState'],
   ): Promise<MinedBlock> {
     const head = this.chain.getHead().hash();
     const parent = parentHash ?? head;
     const started = performance.now();
-    const assembled = await this.assemble(parent, withTransactions, timestamp);
+    const assembled = await this.assemble(parent, withTransactions, timestamp ?? this.nextTimestamp?.(), preState);
     const block = await this.sealNow(assembled);
     const sealMs = performance.now() - started;
     const result = await this.chain.importBlock(block);
     return this.settle(assembled, block, result, equalsBytes(parent, head), sealMs);
   }
 
-  assemble(parentHash: Uint8Array, withTransactions = true, timestamp?: bigint): Promise<AssembledBlock> {
+  assemble(
+    parentHash: Uint8Array,
+    withTransactions = true,
+    timestamp?: bigint,
+    preState?: AssembleOptions['preState'],
+  ): Promise<AssembledBlock> {
+    const gasLimit = this.gasLimitTarget === undefined ? undefined : this.gasLimitToward(parentHash);
     return this.chain.assemble({
       parentHash,
       transactions: withTransactions ? this.candidates() : [],
       coinbase: this.coinbaseAddress,
       extraData: this.extra,
       ...(timestamp !== undefined ? { timestamp } : {}),
+      ...(gasLimit !== undefined ? { gasLimit } : {}),
+      ...(preState !== undefined ? { preState } : {}),
     });
+  }
+
+  /** One header-rule step (less than 1/1024 of the parent's) from the head's gas limit toward the target. */
+  private gasLimitToward(parentHash: Uint8Array): bigint | undefined {
+    const head = this.chain.getHead().header;
+    const target = this.gasLimitTarget;
+    if (target === undefined || !equalsBytes(head.hash(), parentHash)) return undefined;
+    const step = head.gasLimit / 1024n - 1n;
+    if (target > head.gasLimit) return target - head.gasLimit <= step ? target : head.gasLimit + step;
+    const lower = head.gasLimit - step;
+    return target >= lower ? target : lower < 5000n ? 5000n : lower;
   }
 
   /** The pool's executable transactions, best first, each sender's in nonce order. */
@@ -182,6 +207,9 @@ export class BlockProduction {
     out: MinedBlock[] | undefined,
   ): Promise<number> {
     if (withTransactions && this.pool.pendingCount > 0) return 0;
+    // Bulk blocks keep their parent's gas limit: while one moves toward a target, blocks go one at a time.
+    if (this.gasLimitTarget !== undefined && this.gasLimitTarget !== this.chain.getHead().header.gasLimit) return 0;
+    timestamp ??= this.nextTimestamp;
     let made = 0;
     const listened = this.events.listenerCount('sealed') > 0;
     await this.chain.extendHead!({

@@ -16,6 +16,7 @@ import type { Worker } from 'node:worker_threads';
 import { Capability } from '@ethereumjs/tx';
 import { Address } from '@ethereumjs/util';
 import { spawnSiblingWorker } from '../workers/spawn.js';
+import { seedImpersonatedSender } from '../exec/sender-address.js';
 import { type PoolTransaction, assertLowS, recoverSender, unrecoverableSignature } from './decode.js';
 import {
   RECOVERED,
@@ -102,6 +103,7 @@ export class SenderRecovery {
     }
     const cached = (tx.cache as SenderCache).senderAddress;
     if (cached !== undefined) return Promise.resolve(cached);
+    if (seedImpersonatedSender(tx)) return Promise.resolve((tx.cache as SenderCache).senderAddress!);
     if (
       this.state === 'not-started' &&
       ++this.recoveriesBeforeStart > (this.options.startWorkerAfter ?? DEFAULT_START_WORKER_AFTER)

@@ -65,6 +65,12 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
     this.admission = new TxAdmission(chain, this.options, this.senderRecovery);
   }
 
+  /** The dev chain's anvil_setMinGasPrice: the price floor of transactions admitted from now on. */
+  setMinGasPrice(price: bigint): void {
+    if (price < 0n) throw new RangeError('txpool minGasPrice must not be negative');
+    this.options.minGasPrice = price;
+  }
+
   /** Stops the sender-recovery worker. The pool stays usable (it then recovers senders in-thread). */
   async close(): Promise<void> {
     await this.senderRecovery.close();

@@ -8,6 +8,7 @@ export const DEFAULT_PROTECTED: readonly string[] = [
   'debug',
   'qa',
   'test',
+  'anvil',
   'checkpointing',
   'eth_sendTransaction',
   'eth_sendRawTransaction',

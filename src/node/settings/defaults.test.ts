@@ -130,7 +130,7 @@ describe('setting defaults', () => {
       seal: 'instant',
       coinbase: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
     });
-    expect(dev.p2p).toMatchObject({ enabled: true, interface: '127.0.0.1', port: 9076 });
+    expect(dev.p2p).toMatchObject({ enabled: false, interface: '127.0.0.1', port: 9076 });
     const etc = loadConfig({ env: { SVC_NODE_BLOCKCHAINS_NETWORK: 'etc' } });
     expect(etc.datadir).toBe(join(homedir(), '.svc-node', 'etc'));
     expect(etc.rpc.apis).toEqual(['eth', 'web3', 'net', 'rpc']);

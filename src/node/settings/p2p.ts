@@ -1,12 +1,29 @@
 /** devp2p peering (src/p2p). Enode URLs are checked by the p2p module when it starts, not here. */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { defaultBootnodes, defaultDnsTrees } from './entry-points.js';
 import * as s from './setting.js';
+
+/**
+ * Dev peers only when asked: a static-nodes.json in the datadir, --bootnodes or --p2p.port. Otherwise two dev nodes
+ * side by side (another --http.port each) would fight over the one default devp2p port.
+ */
+function devPeeringAsked(ctx: s.DefaultContext): boolean {
+  const given = ctx.given ?? (() => false);
+  return (
+    given('network.bootnodes') ||
+    given('network.server-address.port') ||
+    existsSync(join(ctx.datadir, 'static-nodes.json'))
+  );
+}
 
 export const p2pSettings = {
   'network.p2p.enabled': s.bool({
     flag: 'p2p',
-    default: ({ testmode }) => !testmode,
-    help: 'true (false in testmode)',
+    default: (ctx) => !ctx.testmode && (ctx.network !== 'dev' || devPeeringAsked(ctx)),
+    help:
+      'mordor/etc: true; dev: only when asked (--p2p, --p2p.port, --bootnodes or <datadir>/static-nodes.json); ' +
+      'false in testmode',
     description: 'run devp2p peering (eth/68, snap/1 over RLPx): dial bootnodes, accept peers, sync',
   }),
   'network.server-address.interface': s.address({

@@ -71,6 +71,7 @@ export function readSettings(sources: ConfigSources = {}): SettingsReader {
       return get('datadir');
     },
     env,
+    given: (key) => raw.has(key as SettingKey),
   };
 
   function get<K extends SettingKey>(key: K): SettingValue<K> {

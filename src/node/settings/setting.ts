@@ -16,6 +16,8 @@ export interface DefaultContext {
   readonly seal: SealMode;
   readonly datadir: string;
   readonly env: NodeJS.ProcessEnv;
+  /** Whether the setting named `key` was given (config file, environment or flag), not left to its default. */
+  readonly given?: (key: string) => boolean;
 }
 
 /** The value each kind of setting takes once read (durations in milliseconds). */

@@ -1,0 +1,71 @@
+/**
+ * The dev chain's block clock for Anvil's time methods: the wall clock plus an offset (evm_increaseTime), an exact
+ * timestamp for the next block (evm_setNextBlockTimestamp), and never a timestamp at or below one already given
+ * or the head's, so timestamps strictly increase whatever the caller asks.
+ */
+export interface DevClockState {
+  readonly offset: bigint;
+  readonly next: bigint | undefined;
+  readonly lastIssued: bigint;
+}
+
+export class DevClock {
+  private offset = 0n;
+  private next: bigint | undefined;
+  /** The last timestamp handed out: a bulk run asks for several before the head moves. */
+  private lastIssued = 0n;
+
+  constructor(
+    private readonly headTimestamp: () => bigint,
+    private readonly now: () => bigint = () => BigInt(Math.floor(Date.now() / 1000)),
+  ) {}
+
+  /** The timestamp of the next block, taken (the one after gets its own). */
+  take(): bigint {
+    let ts: bigint;
+    if (this.next !== undefined) {
+      ts = this.next;
+      this.next = undefined;
+      // The clock goes on from there, as Anvil's does.
+      this.offset = ts - this.now();
+    } else ts = this.now() + this.offset;
+    return this.issue(ts);
+  }
+
+  /** Hands out `ts`, or the earliest timestamp still free when `ts` is not later than every one before. */
+  issue(ts: bigint): bigint {
+    const head = this.headTimestamp();
+    const floor = (this.lastIssued > head ? this.lastIssued : head) + 1n;
+    this.lastIssued = ts < floor ? floor : ts;
+    return this.lastIssued;
+  }
+
+  /**
+   * evm_increaseTime: the whole offset afterwards, in seconds. Counted from the chain's time where blocks sealed in
+   * quick succession (a second apart each) have run ahead of the wall clock, so the next block is `seconds` later.
+   */
+  increase(seconds: bigint): bigint {
+    const ahead = this.headTimestamp() - this.now();
+    if (this.offset < ahead) this.offset = ahead;
+    this.offset += seconds;
+    return this.offset;
+  }
+
+  /** evm_setNextBlockTimestamp; a time not later than the head's is refused (RangeError). */
+  setNext(timestamp: bigint): void {
+    const head = this.headTimestamp();
+    if (timestamp <= head)
+      throw new RangeError(`timestamp ${timestamp} is not later than the head's ${head}: timestamps strictly increase`);
+    this.next = timestamp;
+  }
+
+  save(): DevClockState {
+    return { offset: this.offset, next: this.next, lastIssued: this.lastIssued };
+  }
+
+  restore(state: DevClockState): void {
+    this.offset = state.offset;
+    this.next = state.next;
+    this.lastIssued = state.lastIssued;
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * The dev chain's test controls behind Anvil's and Hardhat's methods (handlers/anvil): the block clock, snapshots
+ * and their reverts, mining on demand and by interval, automine, direct state edits, impersonation, reset. One per
+ * engine, made on first use: until then the engine runs without any of it.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Block } from '@ethereumjs/block';
+import { bytesToHex, equalsBytes } from '@ethereumjs/util';
+import type { ChainEngine } from '../engine.js';
+import { DevClock, type DevClockState } from './dev-clock.js';
+import { Impersonation } from './impersonation.js';
+import { applyStateEdits, type StateEdit } from './state-edits.js';
+
+interface Snapshot {
+  readonly head: Block;
+  /** The pool's transactions, each sender's in nonce order. */
+  readonly pool: readonly Uint8Array[];
+  readonly clock: DevClockState;
+}
+
+export class DevControls {
+  readonly clock: DevClock;
+  readonly impersonation = new Impersonation();
+  private readonly snapshots = new Map<bigint, Snapshot>();
+  private nextSnapshotId = 0n;
+  private intervalTimer: NodeJS.Timeout | undefined;
+  /** anvil_metadata's instanceId: new on every start and reset. */
+  instanceId: Uint8Array = randomBytes(32);
+
+  constructor(readonly engine: ChainEngine) {
+    this.clock = new DevClock(() => engine.chain.getHead().header.timestamp);
+    engine.miner.setBlockClock(() => this.clock.take());
+  }
+
+  // ---------------------------------------------------------------- snapshots
+
+  snapshot(): bigint {
+    const id = this.nextSnapshotId++;
+    this.snapshots.set(id, {
+      head: this.engine.chain.getHead(),
+      pool: this.engine.pool.all().map((p) => p.raw),
+      clock: this.clock.save(),
+    });
+    return id;
+  }
+
+  /** Open snapshots, oldest first: id → the head they hold. */
+  openSnapshots(): ReadonlyMap<bigint, Block> {
+    return new Map([...this.snapshots].map(([id, s]) => [id, s.head]));
+  }
+
+  /**
+   * Back to snapshot `id`: its head, pool and clock. It and every later snapshot are consumed. False for an
+   * unknown id, or one whose head is no longer canonical.
+   */
+  async revert(id: bigint): Promise<boolean> {
+    const snap = this.snapshots.get(id);
+    if (snap === undefined) return false;
+    for (const later of [...this.snapshots.keys()]) if (later >= id) this.snapshots.delete(later);
+    const { chain, pool } = this.engine;
+    const canonical = await chain.getCanonicalHash(snap.head.header.number);
+    if (canonical === undefined || !equalsBytes(canonical, snap.head.hash())) return false;
+    // Automine would seal the restored transactions while they are put back, one by one.
+    await this.withMinerPaused(async () => {
+      await chain.rewindTo(snap.head.header.number);
+      await this.engine.poolInStep();
+      pool.clear();
+      for (const raw of snap.pool) await pool.add(raw).catch(() => undefined);
+      this.clock.restore(snap.clock);
+    });
+    return true;
+  }
+
+  // ---------------------------------------------------------------- mining
+
+  get automine(): boolean {
+    return this.engine.miner.isRunning;
+  }
+
+  async setAutomine(on: boolean): Promise<void> {
+    if (on) this.engine.miner.start();
+    else await this.engine.miner.stop();
+  }
+
+  /** Seconds > 0: automine off, a block every that many seconds. 0: no interval mining. */
+  async setIntervalMining(seconds: number): Promise<void> {
+    clearInterval(this.intervalTimer);
+    this.intervalTimer = undefined;
+    if (seconds <= 0) return;
+    await this.setAutomine(false);
+    this.intervalTimer = setInterval(() => {
+      // A closed engine refuses: the timer then has nothing left to do.
+      this.engine.miner.mineBlocks(1, { collect: false }).catch(() => this.setIntervalMining(0));
+    }, seconds * 1000);
+    this.intervalTimer.unref();
+  }
+
+  /**
+   * `count` blocks now from the pool. `firstTimestamp` (checked by the clock) is the first block's; `interval`
+   * seconds (> 0) then separate them, else each takes the clock's next second.
+   */
+  async mine(count: number, firstTimestamp?: bigint, interval?: bigint): Promise<void> {
+    if (firstTimestamp !== undefined) this.clock.setNext(firstTimestamp);
+    let previous: bigint | undefined;
+    const timestamp = () => {
+      const spaced = previous !== undefined && interval !== undefined && interval > 0n;
+      previous = spaced ? this.clock.issue(previous! + interval!) : this.clock.take();
+      return previous;
+    };
+    await this.engine.miner.mineBlocks(count, { collect: false, timestamp });
+  }
+
+  // ---------------------------------------------------------------- state
+
+  /** Addresses and storage slots the edits named: anvil_dumpState can name them though no transaction did. */
+  readonly edited = new Map<string, Set<bigint>>();
+
+  /** The edits land in a block mined for them at once, with no transactions (see state-edits.ts). */
+  async edit(edits: readonly StateEdit[]): Promise<void> {
+    for (const e of edits) {
+      const key = bytesToHex(e.address);
+      const slots = this.edited.get(key) ?? new Set<bigint>();
+      if (e.kind === 'storage') slots.add(e.slot);
+      this.edited.set(key, slots);
+    }
+    await this.engine.miner.mineStateEdit((state) => applyStateEdits(state, edits));
+  }
+
+  /** Genesis again: the chain rewound to block 0, the pool emptied, snapshots, impersonation and clock forgotten. */
+  async reset(): Promise<void> {
+    await this.withMinerPaused(async () => {
+      await this.engine.chain.rewindTo(0n);
+      await this.engine.poolInStep();
+      this.engine.pool.clear();
+    });
+    this.snapshots.clear();
+    this.nextSnapshotId = 0n;
+    this.impersonation.clear();
+    this.clock.restore({ offset: 0n, next: undefined, lastIssued: 0n });
+    this.engine.miner.setGasLimitTarget(undefined);
+    this.instanceId = randomBytes(32);
+  }
+
+  private async withMinerPaused(work: () => Promise<void>): Promise<void> {
+    const { miner } = this.engine;
+    const running = miner.isRunning;
+    if (running) await miner.stop();
+    try {
+      await work();
+    } finally {
+      if (running) miner.start();
+    }
+  }
+}
+
+const controls = new WeakMap<ChainEngine, DevControls>();
+
+/** The engine's dev controls, made on first use. */
+export function devControlsOf(engine: ChainEngine): DevControls {
+  let found = controls.get(engine);
+  if (found === undefined) {
+    found = new DevControls(engine);
+    controls.set(engine, found);
+  }
+  return found;
+}

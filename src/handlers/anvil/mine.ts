@@ -1,0 +1,92 @@
+import type {
+  AnvilGetAutomineResult,
+  AnvilMineParams,
+  AnvilMineResult,
+  EvmMineParams,
+  EvmMineResult,
+  EvmSetAutomineParams,
+  EvmSetAutomineResult,
+  EvmSetBlockGasLimitParams,
+  EvmSetBlockGasLimitResult,
+  EvmSetIntervalMiningParams,
+  EvmSetIntervalMiningResult,
+} from '../../generated/types.js';
+import type { HandlerContext } from '../../rpc/context.js';
+import { invalidParams } from '../../rpc/errors.js';
+import { engineOf } from '../block-ref.js';
+import { quantityNumberParam, quantityParam } from '../test-quantity.js';
+import { controlsOf } from './controls.js';
+
+/** Most blocks one call mines (they go in bulk, 500 per database batch). */
+const MAX_BLOCKS = 1_000_000;
+
+function blockCount(value: number | string | undefined, method: string): number {
+  if (value === undefined) return 1;
+  const n = quantityNumberParam(value, method, 'count');
+  if (n > MAX_BLOCKS) throw invalidParams(`invalid params for ${method}: at most ${MAX_BLOCKS} blocks per call`);
+  return n;
+}
+
+/** Refuses a first timestamp at or before the head's (the clock's RangeError) as -32602. */
+async function mining(method: string, work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (err) {
+    if (err instanceof RangeError) throw invalidParams(`invalid params for ${method}: ${err.message}`);
+    throw err;
+  }
+}
+
+/** One block (or options.blocks) now; a timestamp (the param, or options.timestamp) is the first block's. */
+export async function evm_mine([options]: EvmMineParams, ctx: HandlerContext): Promise<EvmMineResult> {
+  const controls = controlsOf(ctx, 'evm_mine');
+  const asObject = typeof options === 'object' && options !== null ? options : undefined;
+  const rawTimestamp = typeof options === 'object' ? options?.timestamp : options;
+  const timestamp = rawTimestamp === undefined ? undefined : quantityParam(rawTimestamp, 'evm_mine', 'timestamp');
+  const count = blockCount(asObject?.blocks, 'evm_mine');
+  await mining('evm_mine', () => controls.mine(count, timestamp));
+  return '0x0';
+}
+
+/** `count` blocks (default 1), `interval` seconds apart (default: one second, the least). */
+export async function anvil_mine([count, interval]: AnvilMineParams, ctx: HandlerContext): Promise<AnvilMineResult> {
+  const controls = controlsOf(ctx, 'anvil_mine');
+  const n = blockCount(count, 'anvil_mine');
+  const spacing = interval === undefined ? undefined : quantityParam(interval, 'anvil_mine', 'interval');
+  await mining('anvil_mine', () => controls.mine(n, undefined, spacing));
+  return null;
+}
+
+export async function evm_setAutomine(
+  [enabled]: EvmSetAutomineParams,
+  ctx: HandlerContext,
+): Promise<EvmSetAutomineResult> {
+  await controlsOf(ctx, 'evm_setAutomine').setAutomine(enabled);
+  return null;
+}
+
+export function anvil_getAutomine(_params: [], ctx: HandlerContext): AnvilGetAutomineResult {
+  return controlsOf(ctx, 'anvil_getAutomine').automine;
+}
+
+export async function evm_setIntervalMining(
+  [seconds]: EvmSetIntervalMiningParams,
+  ctx: HandlerContext,
+): Promise<EvmSetIntervalMiningResult> {
+  const s = quantityNumberParam(seconds, 'evm_setIntervalMining', 'seconds');
+  await controlsOf(ctx, 'evm_setIntervalMining').setIntervalMining(s);
+  return null;
+}
+
+/** The gas limit blocks move toward, a header-rule step per block (see the method's description). */
+export function evm_setBlockGasLimit(
+  [gasLimit]: EvmSetBlockGasLimitParams,
+  ctx: HandlerContext,
+): EvmSetBlockGasLimitResult {
+  controlsOf(ctx, 'evm_setBlockGasLimit');
+  const target = quantityParam(gasLimit, 'evm_setBlockGasLimit', 'gasLimit');
+  if (target < 5000n || target >= 1n << 63n)
+    throw invalidParams('invalid params for evm_setBlockGasLimit: gasLimit must be from 5000 to 2^63 - 1');
+  engineOf(ctx).miner.setGasLimitTarget(target);
+  return true;
+}
