@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_MNEMONIC } from '../../src/chain/networks/devAccounts.js';
 import { startNode, type NodeProcess } from '../helpers/node-process.js';
 import { post, request } from '../helpers/rpc.js';
-import { Token } from '../rpc/contracts.js';
+import { Counter, Token } from '../rpc/contracts.js';
 import { startCountingProxy, type CountingProxy } from './counting-proxy.js';
 
 const holder = HDNodeWallet.fromPhrase(DEV_MNEMONIC, undefined, "m/44'/60'/0'/0/3");
@@ -25,6 +25,8 @@ let proxy: CountingProxy;
 let fork: NodeProcess | undefined;
 let forkDatadir: string;
 let tokenAddress: string;
+/** A contract the fork reads only in the failure test: its code is surely not in the fork's datadir before. */
+let counterAddress: string;
 let forkBlock: bigint;
 
 async function rpc(url: string, method: string, params: unknown[] = []): Promise<any> {
@@ -53,6 +55,9 @@ beforeAll(async () => {
     data: token.encodeFunctionData('transfer', [other.address, 1000n]),
   });
   await give.wait();
+  const counter = await new ContractFactory(Counter.abi, Counter.bytecode, other.connect(provider)).deploy(1n);
+  await counter.deploymentTransaction()!.wait();
+  counterAddress = await counter.getAddress();
   provider.destroy();
   // A few blocks after the token's, so the fork has earlier headers it has not read (BLOCKHASH below).
   const minedTo = BigInt(await rpc(upstream.url, 'eth_blockNumber')) + 4n;
@@ -121,17 +126,24 @@ describe('a fork of an svc-node dev chain', () => {
   });
 
   it('answers -32000 naming the upstream when it fails, and no value', async () => {
-    // A header the fork has not read yet (which accounts a fork still lacks depends on the trie's shape).
+    // What the fork has not read yet: a header, and code (which accounts it still lacks depends on the trie's shape).
     const unread = forkBlock - 2n;
+    const expected = `fork upstream ${proxy.url} failed`;
     proxy.failing = true;
     try {
-      const { body } = await post(fork!.url, request('eth_call', [{ data: blockHashCode(unread) }, 'latest']));
-      expect(body.error?.code).toBe(-32000);
-      expect(body.error.message).toContain(`fork upstream ${proxy.url} failed`);
+      const code = await post(fork!.url, request('eth_getCode', [counterAddress, 'latest']));
+      expect(code.body.error?.code).toBe(-32000);
+      expect(code.body.error.message).toContain(expected);
+      const hash = await post(fork!.url, request('eth_call', [{ data: blockHashCode(unread) }, 'latest']));
+      expect(hash.body.error?.code).toBe(-32000);
+      expect(hash.body.error.message).toContain(expected);
     } finally {
       proxy.failing = false;
     }
     // Nothing wrong was kept: once the upstream answers, so does the fork.
+    expect(await rpc(fork!.url, 'eth_getCode', [counterAddress, 'latest'])).toBe(
+      await rpc(upstream.url, 'eth_getCode', [counterAddress, 'latest']),
+    );
     const block = await rpc(upstream.url, 'eth_getBlockByNumber', [`0x${unread.toString(16)}`, false]);
     expect(await rpc(fork!.url, 'eth_call', [{ data: blockHashCode(unread) }, 'latest'])).toBe(block.hash);
   });

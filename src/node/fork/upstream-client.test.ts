@@ -1,0 +1,73 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ForkUpstreamError } from '../../chain/fork/upstream.js';
+import type { ForkConfig } from '../config.js';
+import { UpstreamClient } from './upstream-client.js';
+
+/** A loopback JSON-RPC server whose answers the tests script: a result, an error, or an HTTP status. */
+let server: Server;
+let url: string;
+let answer: (method: string, params: unknown[]) => { status?: number; result?: unknown; error?: unknown };
+const seen: string[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      const { id, method, params } = JSON.parse(body);
+      seen.push(method);
+      const { status, ...rest } = answer(method, params);
+      if (status !== undefined) return void res.writeHead(status).end();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, ...rest }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+beforeEach(() => {
+  seen.splice(0);
+});
+
+const client = (overrides: Partial<ForkConfig> = {}) =>
+  new UpstreamClient({ url, retries: 2, requestsPerSecond: 1000, concurrency: 4, timeoutMs: 5000, ...overrides });
+
+describe('UpstreamClient', () => {
+  it('pins the configured block, else the upstream head minus five', async () => {
+    answer = () => ({ result: '0x64' });
+    expect(await client({ block: 7n }).pinnedBlock()).toBe(7n);
+    expect(seen).toEqual([]);
+    expect(await client().pinnedBlock()).toBe(95n);
+    answer = () => ({ result: '0x3' });
+    expect(await client().pinnedBlock()).toBe(0n);
+  });
+
+  it('retries an HTTP 503 and fails with the upstream named once the retries are spent', async () => {
+    answer = () => ({ status: 503 });
+    const failure = await client()
+      .code(new Uint8Array(20), 1n)
+      .catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(ForkUpstreamError);
+    expect((failure as Error).message).toBe(`fork upstream ${url} failed: eth_getCode: HTTP 503`);
+    expect(seen).toEqual(['eth_getCode', 'eth_getCode', 'eth_getCode']);
+  });
+
+  it("passes on the upstream's own error at once, without retrying", async () => {
+    answer = () => ({ error: { code: -32602, message: 'bad block' } });
+    await expect(client().code(new Uint8Array(20), 1n)).rejects.toThrow(
+      `fork upstream ${url} failed: eth_getCode: error -32602: bad block`,
+    );
+    expect(seen).toEqual(['eth_getCode']);
+  });
+
+  it('says when the upstream has no such block', async () => {
+    answer = () => ({ result: null });
+    await expect(client().header(5n)).rejects.toThrow(`fork upstream ${url} failed: it has no block 5`);
+  });
+});
