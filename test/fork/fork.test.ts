@@ -1,8 +1,8 @@
 /**
  * Fork mode end to end: an svc-node dev chain with a deployed token is the upstream; a second svc-node forks it at a
  * pinned block (`--fork-url`, through a loopback proxy that records every upstream call), reads the token's code and
- * balances from there, sends a token transfer as the holder (a dev account, node-held on both), and the upstream is
- * never written to. Restarted on its datadir, the fork asks the upstream nothing for what it read before.
+ * balances from there, sends a token transfer as the holder (impersonated: the fork has no key for it), and the
+ * upstream is never written to. Restarted on its datadir, the fork asks the upstream nothing for what it read before.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,9 @@ import { post, request } from '../helpers/rpc.js';
 import { Counter, Token } from '../rpc/contracts.js';
 import { startCountingProxy, type CountingProxy } from './counting-proxy.js';
 
-const holder = HDNodeWallet.fromPhrase(DEV_MNEMONIC, undefined, "m/44'/60'/0'/0/3");
+/** Not a dev account: the fork does not hold its key, so it sends as the holder by impersonation. */
+const holder = Wallet.createRandom();
+const funder = HDNodeWallet.fromPhrase(DEV_MNEMONIC, undefined, "m/44'/60'/0'/0/3");
 const other = HDNodeWallet.fromPhrase(DEV_MNEMONIC, undefined, "m/44'/60'/0'/0/4");
 const token = new Interface(Token.abi);
 const SUPPLY = 1_000_000n;
@@ -47,6 +49,8 @@ const startFork = () =>
 beforeAll(async () => {
   upstream = await startNode({ args: ['--no-p2p'] });
   const provider = new JsonRpcProvider(upstream.url, 1337, { staticNetwork: true, pollingInterval: 50 });
+  const funding = await funder.connect(provider).sendTransaction({ to: holder.address, value: 10n ** 18n });
+  await funding.wait();
   const deployed = await new ContractFactory(Token.abi, Token.bytecode, holder.connect(provider)).deploy(SUPPLY);
   await deployed.deploymentTransaction()!.wait();
   tokenAddress = await deployed.getAddress();
@@ -104,10 +108,11 @@ describe('a fork of an svc-node dev chain', () => {
     expect(await rpc(fork!.url, 'eth_call', [{ data: blockHashCode(forkBlock - 1n) }, 'latest'])).toBe(parent.hash);
   });
 
-  it('sends a token transfer as the holder on the fork; the upstream is not written to', async () => {
+  it('sends a token transfer as the impersonated holder on the fork; the upstream is not written to', async () => {
     const upstreamHead = await rpc(upstream.url, 'eth_blockNumber');
     const upstreamEther = await rpc(upstream.url, 'eth_getBalance', [holder.address, 'latest']);
     const recipient = Wallet.createRandom().address;
+    await rpc(fork!.url, 'anvil_impersonateAccount', [holder.address]);
     const hash = await rpc(fork!.url, 'eth_sendTransaction', [
       { from: holder.address, to: tokenAddress, data: token.encodeFunctionData('transfer', [recipient, 250n]) },
     ]);
