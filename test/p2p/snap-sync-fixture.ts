@@ -144,9 +144,9 @@ export async function stateAt(node: NodeProcess, served: ServedState, block: str
 }
 
 /**
- * A snap peer that lies: it answers every account range with a made-up account and a proof of random bytes, every
- * trie-node request with a node that is not the one asked for, and headers with nothing (as a node without them
- * may). An honest sync must drop it with the reason and finish from the others.
+ * A snap peer that lies: it answers every account range with a made-up account and a proof of random bytes and
+ * every trie-node request with a node that is not the one asked for; storage, codes and headers it answers empty
+ * (as a node without them may), so the lie it is caught at is a bad proof. An honest sync must drop it with the reason and finish from the others.
  */
 export function lyingSnapAnswers(message: ReceivedMessage, peer: TestPeer): void {
   const id = (decode: (p: Uint8Array) => { requestId: bigint }) => decode(message.payload).requestId;
@@ -167,10 +167,9 @@ export function lyingSnapAnswers(message: ReceivedMessage, peer: TestPeer): void
     peer.link.send('snap', SnapCode.TrieNodes, snap.encodeTrieNodes({ requestId, nodes: [garbage()] }));
   } else if (message.code === SnapCode.GetStorageRanges) {
     const requestId = id(snap.decodeGetStorageRanges);
-    const slots = [[{ hash: randomBytes(32), body: Uint8Array.of(7) }]];
-    peer.link.send('snap', SnapCode.StorageRanges, snap.encodeStorageRanges({ requestId, slots, proof: [garbage()] }));
+    peer.link.send('snap', SnapCode.StorageRanges, snap.encodeStorageRanges({ requestId, slots: [], proof: [] }));
   } else if (message.code === SnapCode.GetByteCodes) {
     const requestId = id(snap.decodeGetByteCodes);
-    peer.link.send('snap', SnapCode.ByteCodes, snap.encodeByteCodes({ requestId, codes: [garbage()] }));
+    peer.link.send('snap', SnapCode.ByteCodes, snap.encodeByteCodes({ requestId, codes: [] }));
   }
 }
