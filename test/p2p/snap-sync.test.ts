@@ -102,22 +102,36 @@ describe('snap sync', () => {
     }
   }, 240_000);
 
-  it('killed with SIGKILL after the header chain is stored, a restarted node goes on and completes', async () => {
+  it('killed with SIGKILL after the header chain is stored, a restarted node moves its pivot, goes on and completes', async () => {
     const datadir = datadirWithStaticPeers(servers.map((s) => s.enode!));
     const first = await start(['--datadir', datadir, ...SNAP_ARGS]);
     // Killed as soon as eth_syncing shows the snap sync past its header chain (its record is stored by then).
     let phase: string | undefined;
+    let firstPivot = 0;
     while (phase === undefined || phase === 'headers') {
-      const status = await call<false | { snapPhase?: string }>(first.url, 'eth_syncing', []);
-      if (status !== false) phase = status.snapPhase;
+      const status = await call<false | { snapPhase?: string; pivotBlock?: string }>(first.url, 'eth_syncing', []);
+      if (status !== false) {
+        phase = status.snapPhase;
+        firstPivot = Number(status.pivotBlock);
+      }
       expect(doneLine(first)).toBeUndefined();
     }
     first.child.kill('SIGKILL');
     await new Promise((resolve) => first.child.once('exit', resolve));
+    // While it is down the miner goes 2 × distance past that pivot: the restarted sync must move to a newer one
+    // and heal what changed in between, so its state mixes nothing of the old pivot.
+    await waitFor(
+      async () => (await blockNumberOf(miner)) > firstPivot + 2 * PIVOT_DISTANCE + 1,
+      'the head to pass the old pivot',
+      { miner },
+      60_000,
+    );
     const again = await start(['--datadir', datadir, ...SNAP_ARGS]);
     await waitFor(async () => doneLine(again) !== undefined, 'snap sync done after restart', { again, miner }, 120_000);
     const resumed = again.logs.find((l) => l.msg === 'snap sync resumed');
     expect(resumed?.phase).toMatch(/^(accounts|healing)$/);
+    expect(again.logs.some((l) => l.msg === 'snap sync pivot moved')).toBe(true);
+    expect(Number(doneLine(again)!.pivot)).toBeGreaterThan(firstPivot);
     const pivot = hexBlock(doneLine(again)!.pivot);
     expect(await stateAt(again, served, pivot)).toEqual(await stateAt(miner, served, pivot));
   }, 240_000);

@@ -108,6 +108,9 @@ export class SnapSync {
         record.phase = 'accounts';
       }
       this.#pivotHeader = await this.#opts.chain.getHeader(record.pivot.hash);
+      // A resumed sync may find its pivot far behind the peers' head: moved first, not after a failed request.
+      while (this.#peers.usable().length === 0 && !this.#closed) await new Promise((r) => setTimeout(r, PEER_WAIT_MS));
+      await this.followHead();
       if (record.phase === 'accounts') {
         await Promise.all(record.chunks.map((chunk) => this.accountChunk(chunk)));
         record.phase = 'healing';
