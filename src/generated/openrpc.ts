@@ -5622,10 +5622,10 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "name": "config",
-          "description": "geth's TraceConfig: the tracer and its options, timeout.",
+          "description": "geth's TraceCallConfig: the tracer and its options, timeout, and stateOverrides / blockOverrides for this call.",
           "required": false,
           "schema": {
-            "$ref": "#/components/schemas/GethTraceConfig"
+            "$ref": "#/components/schemas/GethTraceCallConfig"
           }
         }
       ],
@@ -13466,6 +13466,76 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "minimum": 0
           }
         }
+      },
+      "GethTraceCallConfig": {
+        "title": "GethTraceCallConfig",
+        "type": "object",
+        "description": "geth's TraceCallConfig: GethTraceConfig plus stateOverrides and blockOverrides, applied to the traced call only as eth_call applies them (StateOverrides, BlockOverrides).",
+        "properties": {
+          "tracer": {
+            "type": "string",
+            "enum": [
+              "callTracer",
+              "prestateTracer",
+              "4byteTracer",
+              "noopTracer"
+            ],
+            "description": "one of the built-in tracers callTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)"
+          },
+          "tracerConfig": {
+            "type": "object",
+            "description": "The named tracer's options.",
+            "properties": {
+              "onlyTopCall": {
+                "type": "boolean",
+                "description": "callTracer: the top frame only."
+              },
+              "withLog": {
+                "type": "boolean",
+                "description": "callTracer: each frame's logs, with their position among its calls."
+              },
+              "diffMode": {
+                "type": "boolean",
+                "description": "prestateTracer: {pre, post} of what changed instead of the touched state."
+              }
+            },
+            "additionalProperties": false
+          },
+          "timeout": {
+            "type": "string",
+            "pattern": "^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$",
+            "description": "Go duration: how long the trace may run."
+          },
+          "disableStack": {
+            "type": "boolean"
+          },
+          "disableStorage": {
+            "type": "boolean"
+          },
+          "enableMemory": {
+            "type": "boolean"
+          },
+          "enableReturnData": {
+            "type": "boolean"
+          },
+          "limit": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Most struct-log entries to record (0 = all); later opcodes still run."
+          },
+          "reexec": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Accepted and ignored."
+          },
+          "stateOverrides": {
+            "$ref": "#/components/schemas/StateOverrides"
+          },
+          "blockOverrides": {
+            "$ref": "#/components/schemas/BlockOverrides"
+          }
+        },
+        "additionalProperties": false
       }
     },
     "errors": {

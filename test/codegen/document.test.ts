@@ -126,6 +126,15 @@ const EXTENSIONS: Record<string, string> = {
   debug_traceBlockByNumber: 'debug',
   debug_traceBlockByHash: 'debug',
   debug_traceBlock: 'debug',
+  trace_block: 'trace',
+  trace_transaction: 'trace',
+  trace_get: 'trace',
+  trace_filter: 'trace',
+  trace_replayBlockTransactions: 'trace',
+  trace_replayTransaction: 'trace',
+  trace_call: 'trace',
+  trace_callMany: 'trace',
+  trace_rawTransaction: 'trace',
 };
 
 function expectedNamespaces(): Map<string, string> {
@@ -159,6 +168,7 @@ describe('openrpc.json', () => {
       net: 9,
       personal: 9,
       debug: 8,
+      trace: 9,
       qa: 3,
       checkpointing: 2,
       svc: 1,
