@@ -8165,7 +8165,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "trace_block",
       "summary": "Every trace of a block, with its rewards.",
-      "description": "The traces of every transaction of the block in order (replayed from the parent's state through the block's own rules), then a `reward` trace for the miner (block reward plus uncle inclusion) and one per uncle, from the ETC reward rules (ECIP-1017), as core-geth lists them. null for an unknown block. Genesis has no traces.",
+      "description": "The traces of every transaction of the block in order (replayed from the parent's state through the block's own rules), then a `reward` trace for the miner (block reward plus uncle inclusion) and one per uncle, from the ETC reward rules (ECIP-1017), as core-geth lists them. null for an unknown block. Genesis has no traces. Known difference from OpenEthereum: the top trace's result.gasUsed is the receipt's gas less the intrinsic gas, so refunds are already taken off (OpenEthereum and core-geth count before refunds); inner traces agree. A checkpoint block (ECIP-1097) would still list a reward trace.",
       "tags": [
         {
           "$ref": "#/components/tags/trace"
@@ -8262,7 +8262,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "trace_transaction",
       "summary": "Every trace of a transaction.",
-      "description": "The transaction's traces (its top call or creation first, then the frames it made depth-first); null for an unknown transaction.",
+      "description": "The transaction's traces (its top call or creation first, then the frames it made depth-first); null for an unknown transaction. Known difference from OpenEthereum: the top trace's result.gasUsed is the receipt's gas less the intrinsic gas, so refunds are already taken off (OpenEthereum and core-geth count before refunds); inner traces agree. A checkpoint block (ECIP-1097) would still list a reward trace.",
       "tags": [
         {
           "$ref": "#/components/tags/trace"
