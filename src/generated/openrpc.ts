@@ -6313,10 +6313,10 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "name": "config",
-          "description": "geth's TraceConfig: the tracer and its options, timeout.",
+          "description": "geth's TraceCallConfig: the tracer and its options, timeout, and stateOverrides / blockOverrides for this call.",
           "required": false,
           "schema": {
-            "$ref": "#/components/schemas/GethTraceConfig"
+            "$ref": "#/components/schemas/GethTraceCallConfig"
           }
         }
       ],
@@ -11223,7 +11223,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "trace_block",
       "x-extension": "openethereum",
       "summary": "Every trace of a block, with its rewards.",
-      "description": "The traces of every transaction of the block in order (replayed from the parent's state through the block's own rules), then a `reward` trace for the miner (block reward plus uncle inclusion) and one per uncle, from the ETC reward rules (ECIP-1017), as core-geth lists them. null for an unknown block. Genesis has no traces.",
+      "description": "The traces of every transaction of the block in order (replayed from the parent's state through the block's own rules), then a `reward` trace for the miner (block reward plus uncle inclusion) and one per uncle, from the ETC reward rules (ECIP-1017), as core-geth lists them. null for an unknown block. Genesis has no traces. Known difference from OpenEthereum: the top trace's result.gasUsed is the receipt's gas less the intrinsic gas, so refunds are already taken off (OpenEthereum and core-geth count before refunds); inner traces agree. A checkpoint block (ECIP-1097) would still list a reward trace.",
       "tags": [
         {
           "$ref": "#/components/tags/trace"
@@ -11321,7 +11321,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "trace_transaction",
       "x-extension": "openethereum",
       "summary": "Every trace of a transaction.",
-      "description": "The transaction's traces (its top call or creation first, then the frames it made depth-first); null for an unknown transaction.",
+      "description": "The transaction's traces (its top call or creation first, then the frames it made depth-first); null for an unknown transaction. Known difference from OpenEthereum: the top trace's result.gasUsed is the receipt's gas less the intrinsic gas, so refunds are already taken off (OpenEthereum and core-geth count before refunds); inner traces agree. A checkpoint block (ECIP-1097) would still list a reward trace.",
       "tags": [
         {
           "$ref": "#/components/tags/trace"
@@ -17835,6 +17835,76 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "network",
           "protocols"
         ],
+        "additionalProperties": false
+      },
+      "GethTraceCallConfig": {
+        "title": "GethTraceCallConfig",
+        "type": "object",
+        "description": "geth's TraceCallConfig: GethTraceConfig plus stateOverrides and blockOverrides, applied to the traced call only as eth_call applies them (StateOverrides, BlockOverrides).",
+        "properties": {
+          "tracer": {
+            "type": "string",
+            "enum": [
+              "callTracer",
+              "prestateTracer",
+              "4byteTracer",
+              "noopTracer"
+            ],
+            "description": "one of the built-in tracers callTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)"
+          },
+          "tracerConfig": {
+            "type": "object",
+            "description": "The named tracer's options.",
+            "properties": {
+              "onlyTopCall": {
+                "type": "boolean",
+                "description": "callTracer: the top frame only."
+              },
+              "withLog": {
+                "type": "boolean",
+                "description": "callTracer: each frame's logs, with their position among its calls."
+              },
+              "diffMode": {
+                "type": "boolean",
+                "description": "prestateTracer: {pre, post} of what changed instead of the touched state."
+              }
+            },
+            "additionalProperties": false
+          },
+          "timeout": {
+            "type": "string",
+            "pattern": "^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$",
+            "description": "Go duration: how long the trace may run."
+          },
+          "disableStack": {
+            "type": "boolean"
+          },
+          "disableStorage": {
+            "type": "boolean"
+          },
+          "enableMemory": {
+            "type": "boolean"
+          },
+          "enableReturnData": {
+            "type": "boolean"
+          },
+          "limit": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Most struct-log entries to record (0 = all); later opcodes still run."
+          },
+          "reexec": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Accepted and ignored."
+          },
+          "stateOverrides": {
+            "$ref": "#/components/schemas/StateOverrides"
+          },
+          "blockOverrides": {
+            "$ref": "#/components/schemas/BlockOverrides"
+          }
+        },
         "additionalProperties": false
       }
     },

@@ -1807,6 +1807,50 @@ export interface AdminPeer {
     };
   };
 }
+/**
+ * geth's TraceCallConfig: GethTraceConfig plus stateOverrides and blockOverrides, applied to the traced call only as eth_call applies them (StateOverrides, BlockOverrides).
+ */
+export interface GethTraceCallConfig {
+  /**
+   * one of the built-in tracers callTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)
+   */
+  tracer?: "callTracer" | "prestateTracer" | "4byteTracer" | "noopTracer";
+  /**
+   * The named tracer's options.
+   */
+  tracerConfig?: {
+    /**
+     * callTracer: the top frame only.
+     */
+    onlyTopCall?: boolean;
+    /**
+     * callTracer: each frame's logs, with their position among its calls.
+     */
+    withLog?: boolean;
+    /**
+     * prestateTracer: {pre, post} of what changed instead of the touched state.
+     */
+    diffMode?: boolean;
+  };
+  /**
+   * Go duration: how long the trace may run.
+   */
+  timeout?: string;
+  disableStack?: boolean;
+  disableStorage?: boolean;
+  enableMemory?: boolean;
+  enableReturnData?: boolean;
+  /**
+   * Most struct-log entries to record (0 = all); later opcodes still run.
+   */
+  limit?: number;
+  /**
+   * Accepted and ignored.
+   */
+  reexec?: number;
+  stateOverrides?: StateOverrides;
+  blockOverrides?: BlockOverrides;
+}
 /** Positional params of `eth_accounts`. */
 export type EthAccountsParams = [];
 /** Positional params of `eth_blockNumber`. */
@@ -2062,7 +2106,7 @@ export type DebugTraceBlockByHashParams = [blockHash: Hash32, config?: GethTrace
 /** Positional params of `debug_traceBlockByNumber`. */
 export type DebugTraceBlockByNumberParams = [block: BlockNumberOrTag, config?: GethTraceConfig];
 /** Positional params of `debug_traceCall`. */
-export type DebugTraceCallParams = [transaction: CallRequest, block?: BlockNumberOrTagOrHash, config?: GethTraceConfig];
+export type DebugTraceCallParams = [transaction: CallRequest, block?: BlockNumberOrTagOrHash, config?: GethTraceCallConfig];
 /** Result of `debug_traceCall`. */
 export type DebugTraceCallResult = GethTraceResult;
 /** Positional params of `debug_traceTransaction`. */

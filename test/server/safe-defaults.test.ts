@@ -21,9 +21,10 @@ const PRIVILEGED = [
 
 describe('defaults per network (configuration)', () => {
   for (const network of ['mordor', 'etc'] as const) {
-    it(`${network}: no personal, debug, qa or test; 127.0.0.1; no CORS origin; auth settings present but off`, () => {
+    it(`${network}: no personal, debug, trace, qa or test; 127.0.0.1; no CORS origin; auth settings present but off`, () => {
       const config = loadConfig({ flags: { 'blockchains.network': network }, env: {} });
-      for (const ns of ['personal', 'debug', 'qa', 'test', 'mcp'] as const) expect(config.rpc.apis).not.toContain(ns);
+      for (const ns of ['personal', 'debug', 'trace', 'qa', 'test', 'mcp'] as const)
+        expect(config.rpc.apis).not.toContain(ns);
       expect(config.rpc.http.interface).toBe('127.0.0.1');
       expect(config.rpc.http.corsAllowedOrigins).toEqual([]);
       expect(config.rpc.metrics.enabled).toBe(false);

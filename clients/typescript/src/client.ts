@@ -786,7 +786,7 @@ export interface RpcMethodsClient {
    *
    * @param transaction The message call (defaults as eth_call).
    * @param [block] The block whose post-state the call runs on (default latest).
-   * @param [config] geth's TraceConfig: the tracer and its options, timeout.
+   * @param [config] geth's TraceCallConfig: the tracer and its options, timeout, and stateOverrides / blockOverrides for this call.
    * @returns trace
    * @throws {RpcClientError} -32001 Block 0x… not found
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)

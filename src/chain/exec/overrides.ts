@@ -8,8 +8,16 @@
  * and Anvil does the same.
  */
 import { type Block, createBlock } from '@ethereumjs/block';
-import type { Common } from '@ethereumjs/common';
-import { Account, Address, KECCAK256_RLP, bytesToUnprefixedHex, equalsBytes, unpadBytes } from '@ethereumjs/util';
+import type { Common, StateManagerInterface } from '@ethereumjs/common';
+import {
+  Account,
+  Address,
+  KECCAK256_RLP,
+  bytesToUnprefixedHex,
+  equalsBytes,
+  hexToBytes,
+  unpadBytes,
+} from '@ethereumjs/util';
 import { keccak256 } from '../crypto.js';
 
 /** What one account's override replaces; slot keys are 64 unprefixed lowercase hex digits. */
@@ -157,3 +165,27 @@ export function blockWithOverrides(block: Block, overrides: BlockEnvOverrides, c
 /** Whether `overrides` changes anything. */
 export const hasBlockOverrides = (overrides: BlockEnvOverrides | undefined): overrides is BlockEnvOverrides =>
   overrides !== undefined && Object.values(overrides).some((v) => v !== undefined);
+
+/**
+ * Writes `overrides` onto a state manager that is thrown away after one call (debug_traceCall replays on a
+ * state of its own rather than a `CallState`): the same fields, `state` clearing the account's storage first.
+ */
+export async function writeStateOverrides(state: StateManagerInterface, overrides: StateOverrides): Promise<void> {
+  for (const [bytes, o] of overrides) {
+    if (o.state !== undefined && o.stateDiff !== undefined) {
+      throw new InvalidOverrideError(
+        `account 0x${bytesToUnprefixedHex(bytes)} has both state and stateDiff overrides; give one of them`,
+      );
+    }
+    const address = new Address(bytes);
+    const account = (await state.getAccount(address)) ?? new Account();
+    if (o.balance !== undefined) account.balance = o.balance;
+    if (o.nonce !== undefined) account.nonce = o.nonce;
+    await state.putAccount(address, account);
+    if (o.code !== undefined) await state.putCode(address, o.code);
+    if (o.state !== undefined) await state.clearStorage(address);
+    for (const [slot, value] of o.state ?? o.stateDiff ?? []) {
+      await state.putStorage(address, hexToBytes(`0x${slot}`), unpadBytes(value));
+    }
+  }
+}

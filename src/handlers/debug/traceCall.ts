@@ -1,11 +1,23 @@
+import type { StateManagerInterface } from '@ethereumjs/common';
+import {
+  InvalidOverrideError,
+  blockWithOverrides,
+  hasBlockOverrides,
+  writeStateOverrides,
+} from '../../chain/exec/overrides.js';
 import { traceCall } from '../../chain/trace/index.js';
 import type { DebugTraceCallParams, DebugTraceCallResult } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';
+import { invalidParams } from '../../rpc/errors.js';
 import { engineOf } from '../block-ref.js';
+import { callOverridesOf } from '../eth/call-overrides.js';
 import { callBlock, callMessageOf } from '../eth/call-request.js';
 import { answering, traceOptionsOf } from './trace-config.js';
 
-/** Runs a call as eth_call would (same defaults and gas cap) on a block's state and traces it. */
+/**
+ * Runs a call as eth_call would (same defaults and gas cap) on a block's state and traces it; the config's
+ * stateOverrides and blockOverrides apply as they do to eth_call.
+ */
 export async function debug_traceCall(
   [request, blockParam, config]: DebugTraceCallParams,
   ctx: HandlerContext,
@@ -13,7 +25,21 @@ export async function debug_traceCall(
   const engine = engineOf(ctx);
   // The trace has its own time cap (trace-timeout), not eth_call's.
   const { deadline: _callDeadline, ...msg } = callMessageOf(ctx, request, 'debug_traceCall');
-  const block = await callBlock(engine, blockParam);
-  const opts = traceOptionsOf(config, ctx);
+  const stored = await callBlock(engine, blockParam);
+  const overrides = callOverridesOf(config?.stateOverrides, config?.blockOverrides);
+  const state = overrides?.state;
+  const opts = {
+    ...traceOptionsOf(config, ctx),
+    ...(state !== undefined ? { prepareState: (s: StateManagerInterface) => writeStateOverrides(s, state) } : {}),
+  };
+  let block = stored;
+  if (hasBlockOverrides(overrides?.block)) {
+    try {
+      block = blockWithOverrides(stored, overrides.block, engine.chain.commonAt(stored.header.number));
+    } catch (err) {
+      if (err instanceof InvalidOverrideError) throw invalidParams(`invalid params: ${err.message}`);
+      throw err;
+    }
+  }
   return (await answering('debug_traceCall', () => traceCall(engine.chain, msg, block, opts))) as DebugTraceCallResult;
 }

@@ -31,10 +31,14 @@ import {
   rewardTrace,
 } from './parity-convert.js';
 
-/** Per-request caps: the eth_call time limit (`network.rpc.call.timeout`) bounds a replay too. */
+/** Per-request caps: debug_trace*'s time and answer-size caps bound every replay of a trace_* request too. */
 export function traceLimits(ctx: HandlerContext): TraceLimits {
-  const timeoutMs = ctx.node.config.rpc.call.timeoutMs;
-  return timeoutMs > 0 ? { timeoutMs, timeoutSource: 'network.rpc.call.timeout' } : {};
+  const caps = ctx.node.config.rpc.debug;
+  return {
+    timeoutMs: caps.traceTimeoutMs,
+    timeoutSource: 'network.rpc.debug.trace-timeout',
+    maxResultBytes: caps.maxTraceBytes,
+  };
 }
 
 /** Runs `work`, answering the engine's trace failures as RPC errors. */

@@ -145,6 +145,30 @@ describe('eth_call with overrides, against Anvil', () => {
   });
 });
 
+describe('debug_traceCall with stateOverrides and blockOverrides in its config', () => {
+  it('traces the overridden call: the top frame returns what eth_call returns, on both nodes', async () => {
+    const overrides = { [probe]: { balance: '0x1234', state: { [slot(0)]: slot(3) } } };
+    const config = { tracer: 'callTracer', stateOverrides: overrides, blockOverrides: env };
+    const { ours, theirs } = await both('debug_traceCall', [{ to: probe }, 'latest', config]);
+    const expected = `0x${word(3)}${word(0)}${word(0x1234)}${envWords}`;
+    expect(ours.result.output).toBe(expected);
+    expect(theirs.result.output).toBe(expected);
+    expect((await rpc(node.url, 'eth_call', [{ to: probe }, 'latest', overrides, env])).result).toBe(expected);
+    // Without them the block's storage and environment show.
+    const plain = await rpc(node.url, 'debug_traceCall', [{ to: probe }, 'latest', { tracer: 'callTracer' }]);
+    expect(plain.result.output.slice(2, 130)).toBe(word(7) + word(9));
+  });
+
+  it('refuses random on a proof-of-work chain with -32602, as eth_call does', async () => {
+    const { error } = await rpc(node.url, 'debug_traceCall', [
+      { to: probe },
+      'latest',
+      { tracer: 'callTracer', blockOverrides: { random: slot(1) } },
+    ]);
+    expect(error.code).toBe(-32602);
+  });
+});
+
 describe('overrides the node refuses', () => {
   it('state together with stateDiff: -32602 naming the account', async () => {
     const { error } = await rpc(node.url, 'eth_call', [
