@@ -4359,6 +4359,71 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       ]
     },
     {
+      "name": "eth_createAccessList",
+      "summary": "Returns the EIP-2930 access list a call needs, and its gas with that list.",
+      "description": "Runs the call as eth_call does, as an EIP-2930 transaction carrying the list found so far, and repeats until the accounts and storage slots it touches no longer change (geth's method); the sender, the recipient and the precompiles are left out of the list, as geth leaves them out. gasUsed is the gas of the call sent with the list. A failing call still answers its list, with `error` (\"execution reverted\", \"out of gas\", …). EIP-2930 transactions are valid on Ethereum Classic from Magneto on; send the list with a type-1 transaction signed yourself (eth_sendTransaction signs legacy only). An unknown block gives -32001. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "transaction",
+          "description": "The message call, as for eth_call; an accessList given is the starting list.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/CallRequest"
+          }
+        },
+        {
+          "name": "block",
+          "description": "The block whose post-state the call runs on (default `latest`).",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
+          }
+        }
+      ],
+      "result": {
+        "name": "accessList",
+        "schema": {
+          "$ref": "#/components/schemas/AccessListResult"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/BlockNotFound"
+        },
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        }
+      ],
+      "examples": [
+        {
+          "name": "a plain transfer needs no list (dev chain)",
+          "params": [
+            {
+              "name": "transaction",
+              "value": {
+                "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                "value": "0x1"
+              }
+            }
+          ],
+          "result": {
+            "name": "accessList",
+            "value": {
+              "accessList": [],
+              "gasUsed": "0x5208"
+            }
+          }
+        }
+      ]
+    },
+    {
       "name": "web3_clientVersion",
       "summary": "Returns the client name and version.",
       "description": "The client identifier, name/vVersion/os-arch/runtime in the geth style, e.g. to log which node answered or to tell nodes apart in a cluster.",
@@ -12761,6 +12826,27 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "caps",
           "network",
           "protocols"
+        ],
+        "additionalProperties": false
+      },
+      "AccessListResult": {
+        "title": "AccessListResult",
+        "type": "object",
+        "description": "geth's eth_createAccessList answer: the access list the call needs, the gas it uses when sent with that list (as an EIP-2930 transaction), and the EVM's error when the call fails (a failing call still gives its list).",
+        "properties": {
+          "accessList": {
+            "$ref": "#/components/schemas/AccessList"
+          },
+          "gasUsed": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "error": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "accessList",
+          "gasUsed"
         ],
         "additionalProperties": false
       }

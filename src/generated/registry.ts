@@ -12,6 +12,7 @@ export type MethodName =
   | 'eth_call'
   | 'eth_chainId'
   | 'eth_coinbase'
+  | 'eth_createAccessList'
   | 'eth_estimateGas'
   | 'eth_feeHistory'
   | 'eth_gasPrice'
@@ -367,6 +368,27 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     params: [],
     requiredParams: 0,
     checkResult: checker(validators.validateEthCoinbaseResult),
+    transport: 'any',
+  },
+  eth_createAccessList: {
+    name: 'eth_createAccessList',
+    namespace: 'eth',
+    params: [
+      {
+        name: 'transaction',
+        required: true,
+        expects: 'a message call object for eth_call and eth_estimateGas: the standard\'s GenericTransaction, plus data',
+        check: paramChecker(validators.validateEthCreateAccessListTransactionParam, {"e":"a message call object for eth_call and eth_estimateGas: the standard's GenericTransaction, plus data","r":"CallRequest"}),
+      },
+      {
+        name: 'block',
+        required: false,
+        expects: 'a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}',
+        check: paramChecker(validators.validateEthCreateAccessListBlockParam, {"e":"a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}","r":"BlockNumberOrTagOrHash"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateEthCreateAccessListResult),
     transport: 'any',
   },
   eth_estimateGas: {

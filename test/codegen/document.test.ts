@@ -127,6 +127,7 @@ const RPC_EXTRAS: Record<string, string> = {
   eth_getHeaderByHash: 'eth',
   eth_signTypedData_v4: 'eth',
   eth_signTransaction: 'eth',
+  eth_createAccessList: 'eth',
   debug_getRawHeader: 'debug',
   debug_getRawBlock: 'debug',
   debug_getRawTransaction: 'debug',
