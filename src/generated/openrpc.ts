@@ -12281,6 +12281,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           },
           "rpc": {
             "type": "string"
+          },
+          "txpool": {
+            "type": "string"
+          },
+          "admin": {
+            "type": "string"
           }
         },
         "required": [

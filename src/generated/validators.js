@@ -18619,7 +18619,7 @@ return errors === 0;
 
 export const validateRpcModulesResult = validate892;
 const schema335 = {"$ref":"RpcModules.json","$id":"validateRpcModulesResult"};
-const schema336 = {"title":"RpcModules","type":"object","description":"The enabled namespaces, each with its API version \"1.0\". rpc is always present.","properties":{"eth":{"type":"string"},"web3":{"type":"string"},"net":{"type":"string"},"personal":{"type":"string"},"debug":{"type":"string"},"qa":{"type":"string"},"checkpointing":{"type":"string"},"svc":{"type":"string"},"test":{"type":"string"},"iele":{"type":"string"},"mcp":{"type":"string"},"rpc":{"type":"string"}},"required":["rpc"],"additionalProperties":false,"$id":"RpcModules.json"};
+const schema336 = {"title":"RpcModules","type":"object","description":"The enabled namespaces, each with its API version \"1.0\". rpc is always present.","properties":{"eth":{"type":"string"},"web3":{"type":"string"},"net":{"type":"string"},"personal":{"type":"string"},"debug":{"type":"string"},"qa":{"type":"string"},"checkpointing":{"type":"string"},"svc":{"type":"string"},"test":{"type":"string"},"iele":{"type":"string"},"mcp":{"type":"string"},"rpc":{"type":"string"},"txpool":{"type":"string"},"admin":{"type":"string"}},"required":["rpc"],"additionalProperties":false,"$id":"RpcModules.json"};
 
 function validate893(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="RpcModules.json" */;
@@ -18784,6 +18784,32 @@ var valid0 = _errs24 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.txpool !== undefined){
+const _errs26 = errors;
+if(typeof data.txpool !== "string"){
+validate893.errors = [{instancePath:instancePath+"/txpool",schemaPath:"#/properties/txpool/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.admin !== undefined){
+const _errs28 = errors;
+if(typeof data.admin !== "string"){
+validate893.errors = [{instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs28 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }

@@ -1182,6 +1182,8 @@ export interface RpcModules {
   iele?: string;
   mcp?: string;
   rpc: string;
+  txpool?: string;
+  admin?: string;
 }
 /**
  * An OpenRPC 1.3 document (https://spec.open-rpc.org). Only its outline is constrained here; the full structure is defined by the OpenRPC meta-schema.
