@@ -3921,14 +3921,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "name": "rewardPercentiles",
-          "description": "Ascending percentiles (0 to 100) of gas used at which to sample the gas prices paid in each block.",
+          "description": "Ascending percentiles (0 to 100; others give -32602) of gas used at which to sample the gas prices paid in each block.",
           "required": false,
           "schema": {
             "type": "array",
             "items": {
-              "type": "number",
-              "minimum": 0,
-              "maximum": 100
+              "type": "number"
             }
           }
         }

@@ -431,8 +431,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'rewardPercentiles',
         required: false,
-        expects: 'an array, each a number (ascending percentiles (0 to 100) of gas used at which to sample the gas prices paid in each block)',
-        check: paramChecker(validators.validateEthFeeHistoryRewardPercentilesParam, {"e":"an array, each a number (ascending percentiles (0 to 100) of gas used at which to sample the gas prices paid in each block)","i":{"e":"a number"}}),
+        expects: 'an array, each a number (ascending percentiles (0 to 100; others give -32602) of gas used at which to sample the gas prices paid in each block)',
+        check: paramChecker(validators.validateEthFeeHistoryRewardPercentilesParam, {"e":"an array, each a number (ascending percentiles (0 to 100; others give -32602) of gas used at which to sample the gas prices paid in each block)","i":{"e":"a number"}}),
       },
     ],
     requiredParams: 2,

@@ -1471,7 +1471,7 @@ return errors === 0;
 }
 
 export const validateEthFeeHistoryRewardPercentilesParam = validate109;
-const schema38 = {"type":"array","items":{"type":"number","minimum":0,"maximum":100},"$id":"validateEthFeeHistoryRewardPercentilesParam"};
+const schema38 = {"type":"array","items":{"type":"number"},"$id":"validateEthFeeHistoryRewardPercentilesParam"};
 
 function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthFeeHistoryRewardPercentilesParam" */;
@@ -1482,25 +1482,10 @@ if(Array.isArray(data)){
 var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-let data0 = data[i0];
 const _errs1 = errors;
-if(errors === _errs1){
-if(typeof data0 == "number"){
-if(data0 > 100 || isNaN(data0)){
-validate109.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data0 < 0 || isNaN(data0)){
-validate109.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-else {
+if(!(typeof data[i0] == "number")){
 validate109.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
-}
 }
 var valid0 = _errs1 === errors;
 if(!valid0){

@@ -69,7 +69,7 @@ export interface RpcMethodsClient {
    *
    * @param blockCount How many blocks, ending at newestBlock: a hex quantity or a decimal number.
    * @param newestBlock The last block of the range: a number or a tag.
-   * @param [rewardPercentiles] Ascending percentiles (0 to 100) of gas used at which to sample the gas prices paid in each block.
+   * @param [rewardPercentiles] Ascending percentiles (0 to 100; others give -32602) of gas used at which to sample the gas prices paid in each block.
    * @returns feeHistory
    * @throws {RpcClientError} -32000 request beyond head block: requested <n>, head <head>
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
