@@ -4023,7 +4023,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [],
       "examples": [
         {
-          "name": "dev chain",
+          "name": "fresh dev chain: the 1-gwei floor",
           "params": [],
           "result": {
             "name": "maxPriorityFeePerGas",
@@ -4226,7 +4226,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       ],
       "examples": [
         {
-          "name": "a dev account signs a greeting",
+          "name": "fresh dev chain: the first dev account signs a greeting",
           "params": [
             {
               "name": "address",
@@ -4318,7 +4318,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       ],
       "examples": [
         {
-          "name": "1 ether from a dev account, filled in",
+          "name": "fresh dev chain: 1 ether from the first dev account, filled in",
           "params": [
             {
               "name": "transaction",
@@ -4400,7 +4400,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       ],
       "examples": [
         {
-          "name": "a plain transfer needs no list (dev chain)",
+          "name": "fresh dev chain: a plain transfer needs no list",
           "params": [
             {
               "name": "transaction",
@@ -8187,7 +8187,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
               "svc": "1.0",
               "iele": "1.0",
               "mcp": "1.0",
-              "rpc": "1.0"
+              "rpc": "1.0",
+              "txpool": "1.0",
+              "admin": "1.0"
             }
           }
         },
