@@ -15,6 +15,8 @@ export interface EthHandlers<Ctx> {
   eth_chainId(params: T.EthChainIdParams, ctx: Ctx): MaybePromise<T.EthChainIdResult>;
   /** Returns the address that receives this node's mining rewards. */
   eth_coinbase(params: T.EthCoinbaseParams, ctx: Ctx): MaybePromise<T.EthCoinbaseResult>;
+  /** Returns the EIP-2930 access list a call needs, and its gas with that list. */
+  eth_createAccessList(params: T.EthCreateAccessListParams, ctx: Ctx): MaybePromise<T.EthCreateAccessListResult>;
   /** Estimates the gas a transaction needs. */
   eth_estimateGas(params: T.EthEstimateGasParams, ctx: Ctx): MaybePromise<T.EthEstimateGasResult>;
   /** Returns base fees, gas use and gas-price percentiles of recent blocks. */

@@ -3991,14 +3991,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "name": "rewardPercentiles",
-          "description": "Ascending percentiles (0 to 100) of gas used at which to sample the gas prices paid in each block.",
+          "description": "Ascending percentiles (0 to 100; others give -32602) of gas used at which to sample the gas prices paid in each block.",
           "required": false,
           "schema": {
             "type": "array",
             "items": {
-              "type": "number",
-              "minimum": 0,
-              "maximum": 100
+              "type": "number"
             }
           }
         }
@@ -4096,7 +4094,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [],
       "examples": [
         {
-          "name": "dev chain",
+          "name": "fresh dev chain: the 1-gwei floor",
           "params": [],
           "result": {
             "name": "maxPriorityFeePerGas",
@@ -4302,7 +4300,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       ],
       "examples": [
         {
-          "name": "a dev account signs a greeting",
+          "name": "fresh dev chain: the first dev account signs a greeting",
           "params": [
             {
               "name": "address",
@@ -4395,7 +4393,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       ],
       "examples": [
         {
-          "name": "1 ether from a dev account, filled in",
+          "name": "fresh dev chain: 1 ether from the first dev account, filled in",
           "params": [
             {
               "name": "transaction",
@@ -4428,6 +4426,72 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
                 "s": "0x4ba6241f373448633d5c66d8140c8f9fed763fdd43fb44a6d46ee1c7279f37f4",
                 "chainId": "0x539"
               }
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "eth_createAccessList",
+      "x-extension": "geth",
+      "summary": "Returns the EIP-2930 access list a call needs, and its gas with that list.",
+      "description": "Runs the call as eth_call does, as an EIP-2930 transaction carrying the list found so far, and repeats until the accounts and storage slots it touches no longer change (geth's method); the sender, the recipient and the precompiles are left out of the list, as geth leaves them out. gasUsed is the gas of the call sent with the list. A failing call still answers its list, with `error` (\"execution reverted\", \"out of gas\", …). EIP-2930 transactions are valid on Ethereum Classic from Magneto on; send the list with a type-1 transaction signed yourself (eth_sendTransaction signs legacy only). An unknown block gives -32001. An extension beyond the original product's catalog.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/eth"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "transaction",
+          "description": "The message call, as for eth_call; an accessList given is the starting list.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/CallRequest"
+          }
+        },
+        {
+          "name": "block",
+          "description": "The block whose post-state the call runs on (default `latest`).",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
+          }
+        }
+      ],
+      "result": {
+        "name": "accessList",
+        "schema": {
+          "$ref": "#/components/schemas/AccessListResult"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/BlockNotFound"
+        },
+        {
+          "$ref": "#/components/errors/UnknownBlockTag"
+        }
+      ],
+      "examples": [
+        {
+          "name": "fresh dev chain: a plain transfer needs no list",
+          "params": [
+            {
+              "name": "transaction",
+              "value": {
+                "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                "value": "0x1"
+              }
+            }
+          ],
+          "result": {
+            "name": "accessList",
+            "value": {
+              "accessList": [],
+              "gasUsed": "0x5208"
             }
           }
         }
@@ -8790,7 +8854,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
               "svc": "1.0",
               "iele": "1.0",
               "mcp": "1.0",
-              "rpc": "1.0"
+              "rpc": "1.0",
+              "txpool": "1.0",
+              "admin": "1.0"
             }
           }
         },
@@ -16144,6 +16210,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           },
           "rpc": {
             "type": "string"
+          },
+          "txpool": {
+            "type": "string"
+          },
+          "admin": {
+            "type": "string"
           }
         },
         "required": [
@@ -17905,6 +17977,27 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "$ref": "#/components/schemas/BlockOverrides"
           }
         },
+        "additionalProperties": false
+      },
+      "AccessListResult": {
+        "title": "AccessListResult",
+        "type": "object",
+        "description": "geth's eth_createAccessList answer: the access list the call needs, the gas it uses when sent with that list (as an EIP-2930 transaction), and the EVM's error when the call fails (a failing call still gives its list).",
+        "properties": {
+          "accessList": {
+            "$ref": "#/components/schemas/AccessList"
+          },
+          "gasUsed": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "error": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "accessList",
+          "gasUsed"
+        ],
         "additionalProperties": false
       }
     },

@@ -12,6 +12,7 @@ export type MethodName =
   | 'eth_call'
   | 'eth_chainId'
   | 'eth_coinbase'
+  | 'eth_createAccessList'
   | 'eth_estimateGas'
   | 'eth_feeHistory'
   | 'eth_gasPrice'
@@ -446,6 +447,27 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     checkResult: checker(validators.validateEthCoinbaseResult),
     transport: 'any',
   },
+  eth_createAccessList: {
+    name: 'eth_createAccessList',
+    namespace: 'eth',
+    params: [
+      {
+        name: 'transaction',
+        required: true,
+        expects: 'a message call object for eth_call and eth_estimateGas: the standard\'s GenericTransaction, plus data',
+        check: paramChecker(validators.validateEthCreateAccessListTransactionParam, {"e":"a message call object for eth_call and eth_estimateGas: the standard's GenericTransaction, plus data","r":"CallRequest"}),
+      },
+      {
+        name: 'block',
+        required: false,
+        expects: 'a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {"blockHash", "requireCanonical"} or {"blockNumber"}',
+        check: paramChecker(validators.validateEthCreateAccessListBlockParam, {"e":"a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}","r":"BlockNumberOrTagOrHash"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateEthCreateAccessListResult),
+    transport: 'any',
+  },
   eth_estimateGas: {
     name: 'eth_estimateGas',
     namespace: 'eth',
@@ -498,8 +520,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'rewardPercentiles',
         required: false,
-        expects: 'an array, each a number (ascending percentiles (0 to 100) of gas used at which to sample the gas prices paid in each block)',
-        check: paramChecker(validators.validateEthFeeHistoryRewardPercentilesParam, {"e":"an array, each a number (ascending percentiles (0 to 100) of gas used at which to sample the gas prices paid in each block)","i":{"e":"a number"}}),
+        expects: 'an array, each a number (ascending percentiles (0 to 100; others give -32602) of gas used at which to sample the gas prices paid in each block)',
+        check: paramChecker(validators.validateEthFeeHistoryRewardPercentilesParam, {"e":"an array, each a number (ascending percentiles (0 to 100; others give -32602) of gas used at which to sample the gas prices paid in each block)","i":{"e":"a number"}}),
       },
     ],
     requiredParams: 2,

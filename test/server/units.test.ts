@@ -30,6 +30,8 @@ describe('loadConfig', () => {
       'iele',
       'mcp',
       'rpc',
+      'txpool',
+      'admin',
     ]);
     expect(dev.rpc.http).toMatchObject({
       interface: '127.0.0.1',

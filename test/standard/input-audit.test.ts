@@ -397,6 +397,8 @@ function sampleFor(name: string): unknown {
     storageKeys: [],
     transaction: {},
     filter: {},
+    blockCount: '0x1',
+    newestBlock: 'latest',
   };
   if (!(name in samples)) throw new Error(`no sample for a leading param named ${name}`);
   return samples[name];

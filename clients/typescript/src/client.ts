@@ -44,6 +44,16 @@ export interface RpcMethodsClient {
    */
   eth_coinbase(...params: T.EthCoinbaseParams): Promise<T.EthCoinbaseResult>;
   /**
+   * `eth_createAccessList`: Returns the EIP-2930 access list a call needs, and its gas with that list.
+   *
+   * @param transaction The message call, as for eth_call; an accessList given is the starting list.
+   * @param [block] The block whose post-state the call runs on (default `latest`).
+   * @returns accessList
+   * @throws {RpcClientError} -32001 Block 0x… not found
+   * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   */
+  eth_createAccessList(...params: T.EthCreateAccessListParams): Promise<T.EthCreateAccessListResult>;
+  /**
    * `eth_estimateGas`: Estimates the gas a transaction needs.
    *
    * @param transaction The message call. Unset fields take the defaults described in CallRequest.
@@ -63,7 +73,7 @@ export interface RpcMethodsClient {
    *
    * @param blockCount How many blocks, ending at newestBlock: a hex quantity or a decimal number.
    * @param newestBlock The last block of the range: a number or a tag.
-   * @param [rewardPercentiles] Ascending percentiles (0 to 100) of gas used at which to sample the gas prices paid in each block.
+   * @param [rewardPercentiles] Ascending percentiles (0 to 100; others give -32602) of gas used at which to sample the gas prices paid in each block.
    * @returns feeHistory
    * @throws {RpcClientError} -32000 request beyond head block: requested <n>, head <head>
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
@@ -1568,6 +1578,7 @@ const METHOD_NAMES: { readonly [member: string]: string } = {
   eth_call: 'eth_call',
   eth_chainId: 'eth_chainId',
   eth_coinbase: 'eth_coinbase',
+  eth_createAccessList: 'eth_createAccessList',
   eth_estimateGas: 'eth_estimateGas',
   eth_feeHistory: 'eth_feeHistory',
   eth_gasPrice: 'eth_gasPrice',

@@ -1269,6 +1269,8 @@ export interface RpcModules {
   iele?: string;
   mcp?: string;
   rpc: string;
+  txpool?: string;
+  admin?: string;
 }
 /**
  * An OpenRPC 1.3 document (https://spec.open-rpc.org). Only its outline is constrained here; the full structure is defined by the OpenRPC meta-schema.
@@ -1851,6 +1853,14 @@ export interface GethTraceCallConfig {
   stateOverrides?: StateOverrides;
   blockOverrides?: BlockOverrides;
 }
+/**
+ * geth's eth_createAccessList answer: the access list the call needs, the gas it uses when sent with that list (as an EIP-2930 transaction), and the EVM's error when the call fails (a failing call still gives its list).
+ */
+export interface AccessListResult {
+  accessList: AccessList;
+  gasUsed: Uint;
+  error?: string;
+}
 /** Positional params of `eth_accounts`. */
 export type EthAccountsParams = [];
 /** Positional params of `eth_blockNumber`. */
@@ -1869,6 +1879,10 @@ export type EthChainIdResult = Uint;
 export type EthCoinbaseParams = [];
 /** Result of `eth_coinbase`. */
 export type EthCoinbaseResult = Address;
+/** Positional params of `eth_createAccessList`. */
+export type EthCreateAccessListParams = [transaction: CallRequest, block?: BlockNumberOrTagOrHash];
+/** Result of `eth_createAccessList`. */
+export type EthCreateAccessListResult = AccessListResult;
 /** Positional params of `eth_estimateGas`. */
 export type EthEstimateGasParams = [transaction: CallRequest, block?: BlockNumberOrTagOrHash, stateOverrides?: StateOverrides, blockOverrides?: BlockOverrides];
 /** Result of `eth_estimateGas`. */
@@ -2371,6 +2385,7 @@ export interface RpcMethods {
   eth_call: { params: EthCallParams; result: EthCallResult };
   eth_chainId: { params: EthChainIdParams; result: EthChainIdResult };
   eth_coinbase: { params: EthCoinbaseParams; result: EthCoinbaseResult };
+  eth_createAccessList: { params: EthCreateAccessListParams; result: EthCreateAccessListResult };
   eth_estimateGas: { params: EthEstimateGasParams; result: EthEstimateGasResult };
   eth_feeHistory: { params: EthFeeHistoryParams; result: EthFeeHistoryResult };
   eth_gasPrice: { params: EthGasPriceParams; result: EthGasPriceResult };

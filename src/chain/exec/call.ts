@@ -19,7 +19,7 @@ import { performance } from 'node:perf_hooks';
 import type { Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
-import { createLegacyTx } from '@ethereumjs/tx';
+import { createAccessList2930Tx, createLegacyTx } from '@ethereumjs/tx';
 import {
   Account,
   Address,
@@ -61,11 +61,19 @@ export interface CallMessage {
   readonly deadline?: { readonly at: number; readonly limitMs: number };
   /** geth's state and block overrides, for this call only (overrides.ts). */
   readonly overrides?: CallOverrides;
+  /** eth_createAccessList: run as an EIP-2930 transaction carrying this list, and report the list it touched. */
+  readonly accessList?: readonly CallAccessListEntry[];
 }
 
 export interface CallOverrides {
   readonly state?: StateOverrides;
   readonly block?: BlockEnvOverrides;
+}
+
+/** An EIP-2930 access list entry: 20-byte address and 32-byte storage keys, as runTx reports them (0x hex). */
+export interface CallAccessListEntry {
+  readonly address: string;
+  readonly storageKeys: readonly string[];
 }
 
 export interface CallResult {
@@ -79,6 +87,8 @@ export interface CallResult {
   readonly logs: readonly ReceiptLog[];
   /** For creations: where the contract would be deployed. */
   readonly createdAddress?: Uint8Array;
+  /** With `msg.accessList`: the accounts and slots the call touched (sender, recipient and precompiles left out). */
+  readonly accessList?: readonly CallAccessListEntry[];
 }
 
 export interface CallContext {
@@ -224,6 +234,7 @@ async function execute(vm: VM, ctx: CallContext, lean: LeanParams | undefined, m
   // Values a transaction object would refuse keep runTx's path and messages.
   if (
     lean !== undefined &&
+    msg.accessList === undefined &&
     msg.to !== undefined &&
     gasLimit <= MAX_UINT64 &&
     value <= MAX_INTEGER &&
@@ -233,17 +244,15 @@ async function execute(vm: VM, ctx: CallContext, lean: LeanParams | undefined, m
   }
   const account = await vm.stateManager.getAccount(sender);
   // An unsigned transaction whose sender we assert: calls need no signature, only the sender's view.
-  const tx = createLegacyTx(
-    {
-      nonce: account?.nonce ?? 0n,
-      to: msg.to,
-      data: msg.data,
-      value,
-      gasLimit,
-      gasPrice,
-    },
-    { common: ctx.common, freeze: false },
-  );
+  const fields = { nonce: account?.nonce ?? 0n, to: msg.to, data: msg.data, value, gasLimit, gasPrice };
+  const accessList = msg.accessList?.map((e) => ({
+    address: e.address as `0x${string}`,
+    storageKeys: e.storageKeys.map((key) => key as `0x${string}`),
+  }));
+  const tx =
+    accessList === undefined
+      ? createLegacyTx(fields, { common: ctx.common, freeze: false })
+      : createAccessList2930Tx({ ...fields, accessList }, { common: ctx.common, freeze: false });
   tx.getSenderAddress = () => sender;
   const result = await runTx(vm, {
     tx,
@@ -251,6 +260,7 @@ async function execute(vm: VM, ctx: CallContext, lean: LeanParams | undefined, m
     skipNonce: true,
     skipBalance: true,
     skipBlockGasLimitValidation: true,
+    reportAccessList: accessList !== undefined,
   });
   const err = result.execResult.exceptionError;
   return {
@@ -260,6 +270,7 @@ async function execute(vm: VM, ctx: CallContext, lean: LeanParams | undefined, m
     ...(err !== undefined ? { error: err.error } : {}),
     logs: (result.execResult.logs ?? []).map(([address, topics, data]) => ({ address, topics, data })),
     ...(result.createdAddress !== undefined ? { createdAddress: result.createdAddress.bytes } : {}),
+    ...(result.accessList !== undefined ? { accessList: result.accessList } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 /** The eth_* methods beyond the original catalog that wallets and tools ask first: fee history, the tip, headers,
  * typed-data and transaction signing by node-held accounts. */
+import { eth_createAccessList } from './createAccessList.js';
 import { eth_feeHistory } from './feeHistory.js';
 import { eth_getHeaderByHash, eth_getHeaderByNumber } from './getHeader.js';
 import { eth_maxPriorityFeePerGas } from './maxPriorityFeePerGas.js';
@@ -13,4 +14,5 @@ export const ethExtraHandlers = {
   eth_getHeaderByHash,
   eth_signTypedData_v4,
   eth_signTransaction,
+  eth_createAccessList,
 };

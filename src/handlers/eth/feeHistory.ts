@@ -68,8 +68,11 @@ async function lastBlockNumber(engine: ChainEngine, newest: EthFeeHistoryParams[
   return found.block.header.number;
 }
 
-/** geth refuses percentiles that are not strictly ascending (the schema has already checked 0 ≤ p ≤ 100). */
+/** geth refuses percentiles outside 0..100 and percentiles that are not strictly ascending. */
 function checkAscending(percentiles: readonly number[]): void {
+  for (const p of percentiles) {
+    if (!(p >= 0 && p <= 100)) throw invalidParams(`invalid reward percentile: ${p} (each must be from 0 to 100)`);
+  }
   for (let i = 1; i < percentiles.length; i++) {
     if (percentiles[i] <= percentiles[i - 1]) {
       throw invalidParams(
