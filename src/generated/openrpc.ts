@@ -7443,6 +7443,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
               "qa": "1.0",
               "checkpointing": "1.0",
               "svc": "1.0",
+              "anvil": "1.0",
               "iele": "1.0",
               "mcp": "1.0",
               "rpc": "1.0"
@@ -13256,6 +13257,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "type": "string"
           },
           "test": {
+            "type": "string"
+          },
+          "anvil": {
             "type": "string"
           },
           "iele": {

@@ -49,7 +49,7 @@ describe('JSON-RPC over HTTP (dev node)', () => {
     expect(sha3.result).toBe(keccak256(toUtf8Bytes('hello world')));
     expect(sha3.result).toBe('0x47173285a8d7341e5e972fc677286384f802f8ef42a5ec5f03bbfa254cb01fad');
     expect(Object.keys(modules.result).sort()).toEqual(
-      ['checkpointing', 'debug', 'eth', 'iele', 'mcp', 'net', 'personal', 'qa', 'rpc', 'svc', 'web3'].sort(),
+      ['anvil', 'checkpointing', 'debug', 'eth', 'iele', 'mcp', 'net', 'personal', 'qa', 'rpc', 'svc', 'web3'].sort(),
     );
     expect(new Set(Object.values(modules.result))).toEqual(new Set(['1.0']));
   });
