@@ -8852,6 +8852,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
               "qa": "1.0",
               "checkpointing": "1.0",
               "svc": "1.0",
+              "anvil": "1.0",
               "iele": "1.0",
               "mcp": "1.0",
               "rpc": "1.0",
@@ -16200,6 +16201,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "type": "string"
           },
           "test": {
+            "type": "string"
+          },
+          "anvil": {
             "type": "string"
           },
           "iele": {

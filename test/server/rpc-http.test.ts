@@ -51,6 +51,7 @@ describe('JSON-RPC over HTTP (dev node)', () => {
     expect(Object.keys(modules.result).sort()).toEqual(
       [
         'admin',
+        'anvil',
         'checkpointing',
         'debug',
         'eth',
@@ -61,6 +62,7 @@ describe('JSON-RPC over HTTP (dev node)', () => {
         'qa',
         'rpc',
         'svc',
+        'trace',
         'txpool',
         'web3',
       ].sort(),

@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       'qa',
       'checkpointing',
       'svc',
+      'anvil',
       'iele',
       'mcp',
       'rpc',
@@ -90,9 +91,9 @@ describe('loadConfig', () => {
 });
 
 describe('loadConfig: peering', () => {
-  it('has the documented defaults: on, port 9076, loopback on dev and every interface on mordor/etc, off in test mode', () => {
+  it('has the documented defaults: on (dev: only when asked), port 9076, loopback on dev and every interface on mordor/etc, off in test mode', () => {
     expect(loadConfig({ env: {} }).p2p).toEqual({
-      enabled: true,
+      enabled: false,
       interface: '127.0.0.1',
       port: 9076,
       bootnodes: [],
@@ -119,6 +120,11 @@ describe('loadConfig: peering', () => {
     expect(() => loadConfig({ flags: { 'network.nat': 'upnp' }, env: {} })).toThrow(/extip:<IPv4 address>/);
     expect(loadConfig({ flags: { 'network.nat': 'extip:203.0.113.9' }, env: {} }).p2p.externalIp).toBe('203.0.113.9');
     expect(loadConfig({ flags: { testmode: true }, env: {} }).p2p.enabled).toBe(false);
+    // Dev peers when asked: a devp2p port or bootnodes given.
+    expect(loadConfig({ flags: { 'network.server-address.port': '30311' }, env: {} }).p2p.enabled).toBe(true);
+    expect(
+      loadConfig({ env: { SVC_NODE_NETWORK_BOOTNODES: `enode://${'a'.repeat(128)}@127.0.0.1:30303` } }).p2p.enabled,
+    ).toBe(true);
     expect(loadConfig({ flags: { testmode: true, 'network.p2p.enabled': true }, env: {} }).p2p.enabled).toBe(true);
   });
 

@@ -1266,6 +1266,7 @@ export interface RpcModules {
   checkpointing?: string;
   svc?: string;
   test?: string;
+  anvil?: string;
   iele?: string;
   mcp?: string;
   rpc: string;
