@@ -8849,6 +8849,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
               "net": "1.0",
               "personal": "1.0",
               "debug": "1.0",
+              "trace": "1.0",
               "qa": "1.0",
               "checkpointing": "1.0",
               "svc": "1.0",
@@ -16189,6 +16190,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "type": "string"
           },
           "debug": {
+            "type": "string"
+          },
+          "trace": {
             "type": "string"
           },
           "qa": {

@@ -26751,7 +26751,7 @@ return errors === 0;
 
 export const validateRpcModulesResult = validate1285;
 const schema510 = {"$ref":"RpcModules.json","$id":"validateRpcModulesResult"};
-const schema511 = {"title":"RpcModules","type":"object","description":"The enabled namespaces, each with its API version \"1.0\". rpc is always present.","properties":{"eth":{"type":"string"},"web3":{"type":"string"},"net":{"type":"string"},"personal":{"type":"string"},"debug":{"type":"string"},"qa":{"type":"string"},"checkpointing":{"type":"string"},"svc":{"type":"string"},"test":{"type":"string"},"anvil":{"type":"string"},"iele":{"type":"string"},"mcp":{"type":"string"},"rpc":{"type":"string"},"txpool":{"type":"string"},"admin":{"type":"string"}},"required":["rpc"],"additionalProperties":false,"$id":"RpcModules.json"};
+const schema511 = {"title":"RpcModules","type":"object","description":"The enabled namespaces, each with its API version \"1.0\". rpc is always present.","properties":{"eth":{"type":"string"},"web3":{"type":"string"},"net":{"type":"string"},"personal":{"type":"string"},"debug":{"type":"string"},"trace":{"type":"string"},"qa":{"type":"string"},"checkpointing":{"type":"string"},"svc":{"type":"string"},"test":{"type":"string"},"anvil":{"type":"string"},"iele":{"type":"string"},"mcp":{"type":"string"},"rpc":{"type":"string"},"txpool":{"type":"string"},"admin":{"type":"string"}},"required":["rpc"],"additionalProperties":false,"$id":"RpcModules.json"};
 
 function validate1286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="RpcModules.json" */;
@@ -26834,10 +26834,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.qa !== undefined){
+if(data.trace !== undefined){
 const _errs12 = errors;
-if(typeof data.qa !== "string"){
-validate1286.errors = [{instancePath:instancePath+"/qa",schemaPath:"#/properties/qa/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.trace !== "string"){
+validate1286.errors = [{instancePath:instancePath+"/trace",schemaPath:"#/properties/trace/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -26846,10 +26846,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.checkpointing !== undefined){
+if(data.qa !== undefined){
 const _errs14 = errors;
-if(typeof data.checkpointing !== "string"){
-validate1286.errors = [{instancePath:instancePath+"/checkpointing",schemaPath:"#/properties/checkpointing/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.qa !== "string"){
+validate1286.errors = [{instancePath:instancePath+"/qa",schemaPath:"#/properties/qa/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -26858,10 +26858,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.svc !== undefined){
+if(data.checkpointing !== undefined){
 const _errs16 = errors;
-if(typeof data.svc !== "string"){
-validate1286.errors = [{instancePath:instancePath+"/svc",schemaPath:"#/properties/svc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.checkpointing !== "string"){
+validate1286.errors = [{instancePath:instancePath+"/checkpointing",schemaPath:"#/properties/checkpointing/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -26870,10 +26870,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.test !== undefined){
+if(data.svc !== undefined){
 const _errs18 = errors;
-if(typeof data.test !== "string"){
-validate1286.errors = [{instancePath:instancePath+"/test",schemaPath:"#/properties/test/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.svc !== "string"){
+validate1286.errors = [{instancePath:instancePath+"/svc",schemaPath:"#/properties/svc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -26882,10 +26882,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.anvil !== undefined){
+if(data.test !== undefined){
 const _errs20 = errors;
-if(typeof data.anvil !== "string"){
-validate1286.errors = [{instancePath:instancePath+"/anvil",schemaPath:"#/properties/anvil/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.test !== "string"){
+validate1286.errors = [{instancePath:instancePath+"/test",schemaPath:"#/properties/test/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -26894,10 +26894,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.iele !== undefined){
+if(data.anvil !== undefined){
 const _errs22 = errors;
-if(typeof data.iele !== "string"){
-validate1286.errors = [{instancePath:instancePath+"/iele",schemaPath:"#/properties/iele/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.anvil !== "string"){
+validate1286.errors = [{instancePath:instancePath+"/anvil",schemaPath:"#/properties/anvil/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -26906,10 +26906,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcp !== undefined){
+if(data.iele !== undefined){
 const _errs24 = errors;
-if(typeof data.mcp !== "string"){
-validate1286.errors = [{instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.iele !== "string"){
+validate1286.errors = [{instancePath:instancePath+"/iele",schemaPath:"#/properties/iele/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs24 === errors;
@@ -26918,10 +26918,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.rpc !== undefined){
+if(data.mcp !== undefined){
 const _errs26 = errors;
-if(typeof data.rpc !== "string"){
-validate1286.errors = [{instancePath:instancePath+"/rpc",schemaPath:"#/properties/rpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.mcp !== "string"){
+validate1286.errors = [{instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs26 === errors;
@@ -26930,10 +26930,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.txpool !== undefined){
+if(data.rpc !== undefined){
 const _errs28 = errors;
-if(typeof data.txpool !== "string"){
-validate1286.errors = [{instancePath:instancePath+"/txpool",schemaPath:"#/properties/txpool/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.rpc !== "string"){
+validate1286.errors = [{instancePath:instancePath+"/rpc",schemaPath:"#/properties/rpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs28 === errors;
@@ -26942,16 +26942,29 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.admin !== undefined){
+if(data.txpool !== undefined){
 const _errs30 = errors;
-if(typeof data.admin !== "string"){
-validate1286.errors = [{instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.txpool !== "string"){
+validate1286.errors = [{instancePath:instancePath+"/txpool",schemaPath:"#/properties/txpool/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs30 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.admin !== undefined){
+const _errs32 = errors;
+if(typeof data.admin !== "string"){
+validate1286.errors = [{instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs32 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }

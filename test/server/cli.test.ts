@@ -40,7 +40,9 @@ describe('svc-node CLI', () => {
     const run = await runCli(['--apis', 'eth,bogus', '--http.port', '0']);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('Invalid RPC APIs specified: bogus');
-    expect(run.stderr).toContain('eth, web3, net, personal, debug, qa, checkpointing, svc, test, iele, mcp, rpc');
+    expect(run.stderr).toContain(
+      'eth, web3, net, personal, debug, trace, qa, checkpointing, svc, test, anvil, iele, mcp, rpc, txpool, admin',
+    );
   });
 
   it('fails on an unknown flag, a bad value, and the test namespace without --testmode', async () => {

@@ -24,6 +24,7 @@ describe('loadConfig', () => {
       'net',
       'personal',
       'debug',
+      'trace',
       'qa',
       'checkpointing',
       'svc',
@@ -102,6 +103,9 @@ describe('loadConfig: peering', () => {
       discoveryIntervalMs: 6000,
       dnsTrees: [],
       dialRatio: 0.5,
+      snapRequestsPerPeer: 2,
+      syncMode: 'full',
+      pivotDistance: 64,
     });
     for (const network of ['mordor', 'etc']) {
       const p2p = loadConfig({ flags: { 'blockchains.network': network }, env: {} }).p2p;
@@ -158,6 +162,9 @@ describe('loadConfig: peering', () => {
       discoveryIntervalMs: 6000,
       dnsTrees: [],
       dialRatio: 0.5,
+      snapRequestsPerPeer: 2,
+      syncMode: 'full',
+      pivotDistance: 64,
     });
     const env = {
       SVC_NODE_NETWORK_P2P_ENABLED: 'true',

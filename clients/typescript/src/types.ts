@@ -1262,6 +1262,7 @@ export interface RpcModules {
   net?: string;
   personal?: string;
   debug?: string;
+  trace?: string;
   qa?: string;
   checkpointing?: string;
   svc?: string;
