@@ -71,7 +71,8 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
       // Said once at start, so a dev user who expected peers learns how to ask for them.
       if (config.network === 'dev' && !config.testmode)
         log.info('p2p off', {
-          reason: 'dev peers only when asked: --p2p, --p2p.port, --bootnodes or <datadir>/static-nodes.json',
+          reason:
+            'dev peers only when asked: --p2p, --p2p.port, --p2p.addr, --bootnodes or <datadir>/static-nodes.json',
         });
       return;
     }

@@ -5,7 +5,7 @@ import { defaultBootnodes, defaultDnsTrees } from './entry-points.js';
 import * as s from './setting.js';
 
 /**
- * Dev peers only when asked: a static-nodes.json in the datadir, --bootnodes or --p2p.port. Otherwise two dev nodes
+ * Dev peers only when asked: a static-nodes.json in the datadir, --bootnodes, --p2p.port or --p2p.addr. Otherwise two dev nodes
  * side by side (another --http.port each) would fight over the one default devp2p port.
  */
 function devPeeringAsked(ctx: s.DefaultContext): boolean {
@@ -13,6 +13,7 @@ function devPeeringAsked(ctx: s.DefaultContext): boolean {
   return (
     given('network.bootnodes') ||
     given('network.server-address.port') ||
+    given('network.server-address.interface') ||
     existsSync(join(ctx.datadir, 'static-nodes.json'))
   );
 }
@@ -22,7 +23,7 @@ export const p2pSettings = {
     flag: 'p2p',
     default: (ctx) => !ctx.testmode && (ctx.network !== 'dev' || devPeeringAsked(ctx)),
     help:
-      'mordor/etc: true; dev: only when asked (--p2p, --p2p.port, --bootnodes or <datadir>/static-nodes.json); ' +
+      'mordor/etc: true; dev: only when asked (--p2p, --p2p.port, --p2p.addr, --bootnodes or <datadir>/static-nodes.json); ' +
       'false in testmode',
     description: 'run devp2p peering (eth/68, snap/1 over RLPx): dial bootnodes, accept peers, sync',
   }),
