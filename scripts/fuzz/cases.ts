@@ -58,7 +58,7 @@ export function loadMethods(repoRoot: string): MethodInfo[] {
  * rest of the run (an unbounded-work finding reported separately, see the run summary), so structured cases keep
  * it small. Text mutations can still reach them.
  */
-const MINING_COUNT_METHODS = new Set(['qa_mineBlocks', 'test_mineBlocks']);
+const MINING_COUNT_METHODS = new Set(['qa_mineBlocks', 'test_mineBlocks', 'anvil_mine', 'hardhat_mine']);
 
 const LONG = 'a'.repeat(100_000);
 

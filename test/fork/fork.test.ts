@@ -48,7 +48,12 @@ const startFork = () =>
 
 beforeAll(async () => {
   upstream = await startNode({ args: ['--no-p2p'] });
-  const provider = new JsonRpcProvider(upstream.url, 1337, { staticNetwork: true, pollingInterval: 50 });
+  // cacheTimeout -1: ethers otherwise reuses a nonce read within 250 ms, and the instant-seal chain has moved on by then.
+  const provider = new JsonRpcProvider(upstream.url, 1337, {
+    staticNetwork: true,
+    pollingInterval: 50,
+    cacheTimeout: -1,
+  });
   const funding = await funder.connect(provider).sendTransaction({ to: holder.address, value: 10n ** 18n });
   await funding.wait();
   const deployed = await new ContractFactory(Token.abi, Token.bytecode, holder.connect(provider)).deploy(SUPPLY);
