@@ -70,7 +70,9 @@ describe('eth_sendRawTransaction', () => {
     expect(receipts.map((r) => r?.status)).toEqual(hashes.map(() => '0x1'));
     const blocks = new Set(receipts.map((r) => r!.blockNumber));
     expect(BigInt(await client.eth_blockNumber()) - before).toBe(BigInt(blocks.size));
-    expect(blocks.size).toBeLessThan(10);
+    // Sharing, not a fixed packing: with the dev write-behind a block is sealed as soon as the one before is the
+    // in-memory head, so how many sends one block catches depends on the machine; one block each would be 30.
+    expect(blocks.size).toBeLessThan(hashes.length / 2);
   });
 
   it.each([
