@@ -144,9 +144,9 @@ beforeAll(async () => {
   anvil = spawn(
     join(repoRoot, 'node_modules/.bin/anvil'),
     ['--host', '127.0.0.1', '--port', String(port), '--chain-id', '1337'],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+    // Its own process group: node_modules/.bin/anvil is a Node wrapper around the native binary, and killing only the
+    // wrapper would leave the binary running.
+    { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
   await new Promise<void>((resolve, reject) => {
     let seen = '';
@@ -160,7 +160,13 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  anvil?.kill('SIGKILL');
+  if (anvil?.pid !== undefined) {
+    try {
+      process.kill(-anvil.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
   await node?.stop();
 });
 
