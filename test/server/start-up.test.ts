@@ -204,7 +204,12 @@ describe('a datadir in use', () => {
 });
 
 describe('a stop signal during start-up', () => {
-  it('SIGTERM as soon as the RPC server answers, before start-up has finished, still stops the node cleanly', async () => {
+  // Retried: whether the signal lands inside the window depends on the machine's timing (a run that misses it says
+  // so below); a node that does not stop cleanly fails every attempt.
+  it('SIGTERM as soon as the RPC server answers, before start-up has finished, still stops the node cleanly', {
+    retry: 3,
+    timeout: 60_000,
+  }, async () => {
     const datadir = tempDir();
     const port = await freePort();
     // Peering on: it starts after the RPC server already answers, so there is a window before `listening`.
@@ -257,5 +262,5 @@ describe('a stop signal during start-up', () => {
     expect(startUpFinished, 'the signal came after start-up had finished: this run did not test the window').toBe(
       false,
     );
-  }, 60_000);
+  });
 });
