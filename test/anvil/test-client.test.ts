@@ -4,8 +4,6 @@
  * pooled transaction, dump and load. Each node's observations must be what the script expects, and the two must
  * agree. Both are real processes on loopback ports.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
 import {
   type Address,
   createPublicClient,
@@ -18,10 +16,9 @@ import {
   parseEther,
 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../helpers/free-port.js';
+import { type AnvilNode, startAnvil } from '../helpers/anvil-node.js';
 import { startNode, type NodeProcess } from '../helpers/node-process.js';
 
-const repoRoot = join(import.meta.dirname, '../..');
 /** Dev account 0 of the well-known mnemonic: both nodes hold its key. */
 const FUNDED: Address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 /** Keyless on both nodes: reached only through anvil_setBalance and impersonation. */
@@ -135,39 +132,16 @@ async function script(url: string): Promise<Record<string, unknown>> {
 }
 
 let node: NodeProcess | undefined;
-let anvil: ChildProcess | undefined;
+let anvil: AnvilNode | undefined;
 let anvilUrl = '';
 
 beforeAll(async () => {
-  node = await startNode({ args: ['--no-p2p'] });
-  const port = await freePort();
-  anvil = spawn(
-    join(repoRoot, 'node_modules/.bin/anvil'),
-    ['--host', '127.0.0.1', '--port', String(port), '--chain-id', '1337'],
-    // Its own process group: node_modules/.bin/anvil is a Node wrapper around the native binary, and killing only the
-    // wrapper would leave the binary running.
-    { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
-  );
-  await new Promise<void>((resolve, reject) => {
-    let seen = '';
-    anvil!.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      seen += chunk;
-      if (seen.includes('Listening on')) resolve();
-    });
-    anvil!.once('exit', (code) => reject(new Error(`anvil exited with ${code}: ${seen}`)));
-  });
-  anvilUrl = `http://127.0.0.1:${port}`;
+  [node, anvil] = await Promise.all([startNode({ args: ['--no-p2p'] }), startAnvil()]);
+  anvilUrl = anvil.url.replace(/\/$/, '');
 }, 60_000);
 
 afterAll(async () => {
-  if (anvil?.pid !== undefined) {
-    try {
-      process.kill(-anvil.pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-  await node?.stop();
+  await Promise.all([anvil?.stop(), node?.stop()]);
 });
 
 describe("viem's test client, the same script on svc-node and Anvil", () => {

@@ -44,7 +44,10 @@ async function both(method: string, params: unknown[]) {
 }
 
 beforeAll(async () => {
-  [node, anvil] = await Promise.all([startNode(), startAnvil({ hardfork: 'london' })]);
+  [node, anvil] = await Promise.all([
+    startNode(),
+    startAnvil({ hardfork: 'london', args: ['--gas-limit', '30000000'] }),
+  ]);
   const raw = await deployer.signTransaction({
     type: 0,
     chainId: 1337,
