@@ -40,6 +40,7 @@ import { ForkStateSource } from './fork/fork-state.js';
 import type { ForkUpstream } from './fork/upstream.js';
 import type { StateView } from './state/state-view.js';
 import { SnapStateStore } from './state/snap-store.js';
+import { HistoryBackfillStore } from './history/backfill-store.js';
 import { TrieNodeStore } from './state/trie-db.js';
 
 // The miner's files import these from here (another change splits them; their import lines stay as they are).
@@ -78,6 +79,8 @@ export class Blockchain extends EventEmitter<ChainEvents> {
   private readonly emptyChunks: EmptyChunkBuilder;
   /** Where a snap sync writes state, headers and its progress, and how it hands over (state/snap-store.ts). */
   readonly snapState: SnapStateStore;
+  /** After a snap sync: bodies and receipts below its base, fetched afterwards (history/backfill-store.ts). */
+  readonly history: HistoryBackfillStore;
 
   private constructor(
     private readonly db: ChainDB,
@@ -108,7 +111,8 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     });
     this.assembler = new BlockAssembler({ ...parts, sealed, evmOnly });
     this.emptyChunks = new EmptyChunkBuilder({ ...parts, db, validator: this.validator, events: this });
-    this.snapState = new SnapStateStore(db, nodes, store, this.view);
+    this.history = new HistoryBackfillStore(db, store);
+    this.snapState = new SnapStateStore(db, nodes, store, this.view, (base) => this.history.noteBase(base));
   }
 
   /** Opens (or initialises from genesis) the chain database of `dataDir`; refuses another network's database. */
@@ -171,6 +175,7 @@ export class Blockchain extends EventEmitter<ChainEvents> {
         throw GenesisMismatchError.ofDatabase(this.opts.dataDir, network.name, storedGenesis, expected);
       await this.checkCheckpointingMeta();
       genesis = (await this.store.getBlock(storedGenesis))!;
+      await this.history.open();
     }
     await this.view.openAt(genesis, await this.store.getMeta('head'));
   }

@@ -6,6 +6,7 @@
  */
 import type { Block, BlockHeader } from '@ethereumjs/block';
 import type { TxReceipt } from '../chain/codec/receipts.js';
+import type { BackfilledBlock, HistoryFrontier } from '../chain/history/backfill-store.js';
 import type { NetworkDefinition } from '../chain/networks/types.js';
 import type { StateView } from '../chain/state/state-view.js';
 import type { TxAddedEvent } from '../chain/txpool/events.js';
@@ -40,6 +41,14 @@ export interface ChainPort {
   checkSeals?(headers: readonly BlockHeader[]): Promise<(true | string)[]>;
   /** Where a snap sync writes (absent: the node can only full-sync). */
   readonly snapState?: SnapStatePort;
+  /** Where the history below a snap base is stored (absent: the node never backfills). */
+  readonly history?: HistoryPort;
+}
+
+/** The history backfill's store (chain/history/backfill-store.ts). */
+export interface HistoryPort {
+  frontier(): HistoryFrontier | undefined;
+  storeBlocks(blocks: readonly BackfilledBlock[]): Promise<void>;
 }
 
 /** The writes of a snap sync (chain/state/snap-store.ts); see there for the invariant they keep. */

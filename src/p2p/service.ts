@@ -23,6 +23,7 @@ import { startSearchLog } from './search-log.js';
 import { DisconnectReason } from './rlpx/transport.js';
 import { SnapServer } from './snap/serve.js';
 import { startSnapSyncIfEmpty, type SnapRun } from './snap/sync/run.js';
+import { HistoryBackfill, type HistoryBackfillStatus } from './snap/sync/backfill.js';
 import { parseBootnodes, staticNodesOf } from './static-nodes.js';
 import { peerName, Synchronizer } from './sync.js';
 import {
@@ -98,6 +99,7 @@ export class P2pService implements PeerService, SessionHost {
   readonly #local: LocalStatus;
   #discovery: Discovery | undefined;
   #snapRun: SnapRun | undefined;
+  readonly #history: HistoryBackfill;
   #configuredPeers: boolean;
   #txQueue: TxAddedEvent['tx'][] = [];
   #txFlush: NodeJS.Immediate | undefined;
@@ -130,12 +132,15 @@ export class P2pService implements PeerService, SessionHost {
       chain,
       options.snapRequestsPerPeer !== undefined ? { requestsPerPeer: options.snapRequestsPerPeer } : {},
     );
-    this.#sync = new Synchronizer({
+    const peering = {
       chain,
       sessions: () => this.#manager.sessions(),
-      onBadPeer: (session, reason) => this.punish(session, reason),
+      onBadPeer: (session: EthSession, reason: string) => this.punish(session, reason),
       log: options.log,
-    });
+    };
+    this.#sync = new Synchronizer(peering);
+    // Idle until a snap sync has handed over (or resumes one): then fetches the history below its base.
+    this.#history = HistoryBackfill.start({ ...peering, busy: () => this.#sync.active });
     this.#manager = new PeerManager({
       privateKey,
       nodeId: this.#nodeId,
@@ -318,6 +323,8 @@ export class P2pService implements PeerService, SessionHost {
     return this.#sync.progress();
   }
 
+  historyBackfill = (): HistoryBackfillStatus | null => this.#history.status();
+
   onSyncEvent(listener: (event: SyncEvent) => void): () => void {
     return this.#sync.onEvent(listener);
   }
@@ -327,6 +334,7 @@ export class P2pService implements PeerService, SessionHost {
     if (this.#txFlush) clearImmediate(this.#txFlush);
     this.#sync.close();
     await this.#snapRun?.close();
+    await this.#history.close();
     await this.#discovery?.close();
     await this.#manager.close();
     await this.#sync.idle().catch(() => undefined);

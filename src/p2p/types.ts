@@ -87,6 +87,15 @@ export interface SnapSyncStatus {
   readonly pendingHealNodes: number;
 }
 
+/** The history backfill after a snap sync (src/p2p/snap/sync/backfill.ts). */
+export interface HistoryBackfillProgress {
+  /** The snap base: blocks 1..pivot are the ones backfilled. */
+  readonly pivot: bigint;
+  /** Blocks below and at the pivot whose bodies and receipts are stored. */
+  readonly backfilledBlocks: bigint;
+  readonly backfillTarget: bigint;
+}
+
 export type SyncEvent = { readonly syncing: false } | { readonly syncing: true; readonly status: SyncProgress };
 
 /** Thrown for input the operator can fix (a bad enode URL, an unknown address form); the message says what. */
@@ -142,6 +151,8 @@ export interface PeerService {
   removeFromBlacklist(address: string): boolean;
   /** null when not syncing (at the best known peer's head, or no peer ahead of us). */
   syncProgress(): SyncProgress | null;
+  /** After a snap sync, while the history below its base is fetched: how far it is; null otherwise. */
+  historyBackfill?(): HistoryBackfillProgress | null;
   /** Sync started, progressed or stopped; for the `syncing` subscription. Returns an unsubscribe function. */
   onSyncEvent(listener: (event: SyncEvent) => void): () => void;
   close(): Promise<void>;

@@ -63,9 +63,18 @@ export const keys = {
  * `checkpointing`: the ECIP-1097 activation block the database was created with (absent = created without).
  * `snapBase`: the block whose state a snap sync downloaded (see state/snap-base.ts); absent on a node that executed
  * every block from genesis. `snapSync`: a snap sync in progress (its pivot and range cursors, p2p/snap/sync/), removed
- * when it hands over.
+ * when it hands over. `snapBackfill`: after a snap sync, the lowest block from which every body and receipt list is
+ * stored (history/backfill-store.ts); absent until the backfill stores its first batch.
  * `forkBase`: on a forked chain (fork/fork-base.ts), the upstream block it starts on; absent on every other chain.
  */
-export type MetaName = 'head' | 'genesis' | 'version' | 'checkpointing' | 'snapBase' | 'snapSync' | 'forkBase';
+export type MetaName =
+  | 'head'
+  | 'genesis'
+  | 'version'
+  | 'checkpointing'
+  | 'snapBase'
+  | 'snapSync'
+  | 'snapBackfill'
+  | 'forkBase';
 
 export const SCHEMA_VERSION = 1;

@@ -49,6 +49,8 @@ export class SnapStateStore {
     private readonly nodes: TrieNodeStore,
     private readonly store: BlockStore,
     private readonly view: ChainView,
+    /** Told the base block once the handover batch is written (the history backfill starts below it). */
+    private readonly onAdopted?: (base: bigint) => void,
   ) {}
 
   async hasNode(hash: Uint8Array): Promise<boolean> {
@@ -123,6 +125,7 @@ export class SnapStateStore {
     writeSnapBase(batch, { number: pivot.header.number, hash: pivot.hash() });
     batch.del(keys.meta('snapSync'));
     await this.db.write(batch);
+    this.onAdopted?.(pivot.header.number);
     this.view.moveHead(pivot, { totalDifficulty: td, lastCheckpoint: 0n });
   }
 }

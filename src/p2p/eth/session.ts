@@ -185,6 +185,13 @@ export class EthSession {
     );
   }
 
+  /** Receipts per block, as the wire carries them (legacy: field list; typed: type byte ++ RLP). */
+  getReceipts(hashes: readonly Uint8Array[]): Promise<eth.RawReceipt[][]> {
+    return this.request(EthCode.GetReceipts, EthCode.Receipts, (requestId) =>
+      eth.encodeGetReceipts(requestId, [...hashes]),
+    );
+  }
+
   getPooledTransactions(hashes: readonly Uint8Array[]): Promise<RawTx[]> {
     return this.request(EthCode.GetPooledTransactions, EthCode.PooledTransactions, (requestId) =>
       eth.encodeGetPooledTransactions(requestId, [...hashes]),
