@@ -118,7 +118,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_syncing",
       "summary": "Reports synchronisation progress, or false when not syncing.",
-      "description": "Returns `false` when the node is not synchronising (it has caught up or has no peers ahead of it). While it synchronises it returns startingBlock (the head when this sync began), currentBlock (same as eth_blockNumber) and highestBlock (the best block announced by peers, an estimate); during fast sync also knownStates and pulledStates.",
+      "description": "Returns `false` when the node is not synchronising (it has caught up or has no peers ahead of it). While it synchronises it returns startingBlock (the head when this sync began), currentBlock (same as eth_blockNumber) and highestBlock (the best block announced by peers, an estimate); during fast sync also knownStates and pulledStates. During a snap sync it adds snapPhase, pivotBlock and the counts; after it, while the bodies and receipts below the pivot are backfilled, it returns an object with backfilledBlocks and backfillTarget even when the head has caught up (geth does the same while it indexes transactions).",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -292,7 +292,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_getBlockByHash",
       "summary": "Returns a block by hash.",
-      "description": "Finds the block with this hash, canonical or not (a side-chain block that was imported is still returned). Full blocks follow execution-apis (mixHash included; no baseFeePerGas or withdrawals, which ETC does not have) plus the ETC fields totalDifficulty and checkpoint (null unless the block carries an ECIP-1097 checkpoint; lastCheckpointNumber, the latest checkpoint at or below the block, is present only on a network with ECIP-1097 checkpointing). Unlike the original product there are no `signature`/`signer` \"N/A\" placeholders. With fullTransactions=true, transactions are Transaction objects with v, r, s (and type, chainId); otherwise their hashes. Returns null when nothing matches; that is not an error.",
+      "description": "Finds the block with this hash, canonical or not (a side-chain block that was imported is still returned). Full blocks follow execution-apis (mixHash included; no baseFeePerGas or withdrawals, which ETC does not have) plus the ETC fields totalDifficulty and checkpoint (null unless the block carries an ECIP-1097 checkpoint; lastCheckpointNumber, the latest checkpoint at or below the block, is present only on a network with ECIP-1097 checkpointing). Unlike the original product there are no `signature`/`signer` \"N/A\" placeholders. With fullTransactions=true, transactions are Transaction objects with v, r, s (and type, chainId); otherwise their hashes. Returns null when nothing matches; that is not an error. On a snap-synced node whose history below the snap pivot is still being backfilled, a canonical block whose body and receipts are not held yet gives -32000 (HistoryNotHeld) rather than a block without transactions or null.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -330,7 +330,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           ]
         }
       },
-      "errors": [],
+      "errors": [
+        {
+          "$ref": "#/components/errors/HistoryNotHeld"
+        }
+      ],
       "examples": [
         {
           "name": "fresh dev chain: genesis",
@@ -437,7 +441,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_getBlockByNumber",
       "summary": "Returns a block by number or tag.",
-      "description": "Reads the canonical block at a number, or `earliest` (genesis), `latest` (the head) or `pending` (the block this node would mine next from its pool; its nonce and mixHash are zero because it is not sealed, and its hash is that of the unsealed header). Full blocks follow execution-apis (mixHash included; no baseFeePerGas or withdrawals, which ETC does not have) plus the ETC fields totalDifficulty and checkpoint (null unless the block carries an ECIP-1097 checkpoint; lastCheckpointNumber, the latest checkpoint at or below the block, is present only on a network with ECIP-1097 checkpointing). Unlike the original product there are no `signature`/`signer` \"N/A\" placeholders. With fullTransactions=true, transactions are Transaction objects with v, r, s; otherwise their hashes. A number above the head returns null.",
+      "description": "Reads the canonical block at a number, or `earliest` (genesis), `latest` (the head) or `pending` (the block this node would mine next from its pool; its nonce and mixHash are zero because it is not sealed, and its hash is that of the unsealed header). Full blocks follow execution-apis (mixHash included; no baseFeePerGas or withdrawals, which ETC does not have) plus the ETC fields totalDifficulty and checkpoint (null unless the block carries an ECIP-1097 checkpoint; lastCheckpointNumber, the latest checkpoint at or below the block, is present only on a network with ECIP-1097 checkpointing). Unlike the original product there are no `signature`/`signer` \"N/A\" placeholders. With fullTransactions=true, transactions are Transaction objects with v, r, s; otherwise their hashes. A number above the head returns null. On a snap-synced node whose history below the snap pivot is still being backfilled, a canonical block whose body and receipts are not held yet gives -32000 (HistoryNotHeld) rather than a block without transactions or null.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -478,6 +482,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [
         {
           "$ref": "#/components/errors/UnknownBlockTag"
+        },
+        {
+          "$ref": "#/components/errors/HistoryNotHeld"
         }
       ],
       "examples": [
@@ -686,7 +693,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_getBlockTransactionCountByHash",
       "summary": "Returns the number of transactions in a block, by block hash.",
-      "description": "Returns null when nothing matches; that is not an error. Deliberately stricter than ethereum/execution-apis: the block is required (the standard leaves `required` unset here, which OpenRPC reads as optional, but there is nothing to count without a block; geth requires it too).",
+      "description": "Returns null when nothing matches; that is not an error. Deliberately stricter than ethereum/execution-apis: the block is required (the standard leaves `required` unset here, which OpenRPC reads as optional, but there is nothing to count without a block; geth requires it too). On a snap-synced node whose history below the snap pivot is still being backfilled, a canonical block whose body and receipts are not held yet gives -32000 (HistoryNotHeld) rather than a block without transactions or null.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -716,7 +723,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           ]
         }
       },
-      "errors": [],
+      "errors": [
+        {
+          "$ref": "#/components/errors/HistoryNotHeld"
+        }
+      ],
       "examples": [
         {
           "name": "fresh dev chain: genesis",
@@ -749,7 +760,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_getBlockTransactionCountByNumber",
       "summary": "Returns the number of transactions in a block, by number or tag.",
-      "description": "`pending` counts the transactions of the block being assembled. A number above the head returns null. `safe` and `finalized` give -39001 (no block of a proof-of-work chain is either). Deliberately stricter than ethereum/execution-apis: the block is required (the standard leaves `required` unset here, which OpenRPC reads as optional, but there is nothing to count without a block; geth requires it too).",
+      "description": "`pending` counts the transactions of the block being assembled. A number above the head returns null. `safe` and `finalized` give -39001 (no block of a proof-of-work chain is either). Deliberately stricter than ethereum/execution-apis: the block is required (the standard leaves `required` unset here, which OpenRPC reads as optional, but there is nothing to count without a block; geth requires it too). On a snap-synced node whose history below the snap pivot is still being backfilled, a canonical block whose body and receipts are not held yet gives -32000 (HistoryNotHeld) rather than a block without transactions or null.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -782,6 +793,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [
         {
           "$ref": "#/components/errors/UnknownBlockTag"
+        },
+        {
+          "$ref": "#/components/errors/HistoryNotHeld"
         }
       ],
       "examples": [
@@ -816,7 +830,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_getUncleCountByBlockHash",
       "summary": "Returns the number of uncles (ommers) in a block, by block hash.",
-      "description": "Uncles are stale proof-of-work blocks a later block references for a partial reward; a block holds at most 2. Returns null when nothing matches; that is not an error. (The original product answered an unknown hash with -32602; we follow the standard.)",
+      "description": "Uncles are stale proof-of-work blocks a later block references for a partial reward; a block holds at most 2. Returns null when nothing matches; that is not an error. (The original product answered an unknown hash with -32602; we follow the standard.) On a snap-synced node whose history below the snap pivot is still being backfilled, a canonical block whose body and receipts are not held yet gives -32000 (HistoryNotHeld) rather than a block without transactions or null.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -846,7 +860,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           ]
         }
       },
-      "errors": [],
+      "errors": [
+        {
+          "$ref": "#/components/errors/HistoryNotHeld"
+        }
+      ],
       "examples": [
         {
           "name": "block 2",
@@ -866,7 +884,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_getUncleCountByBlockNumber",
       "summary": "Returns the number of uncles (ommers) in a block, by number or tag.",
-      "description": "A number above the head returns null.",
+      "description": "A number above the head returns null. On a snap-synced node whose history below the snap pivot is still being backfilled, a canonical block whose body and receipts are not held yet gives -32000 (HistoryNotHeld) rather than a block without transactions or null.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -899,6 +917,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [
         {
           "$ref": "#/components/errors/UnknownBlockTag"
+        },
+        {
+          "$ref": "#/components/errors/HistoryNotHeld"
         }
       ],
       "examples": [
@@ -933,7 +954,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_getUncleByBlockHashAndIndex",
       "summary": "Returns an uncle of a block, by block hash and uncle index.",
-      "description": "The uncle is returned as a block header object: the Block fields without `transactions` (an uncle's body is not part of the chain), `uncles` is empty and `size` is that of a block made of the header alone. totalDifficulty is its parent's total difficulty plus its own difficulty. Returns null when nothing matches; that is not an error. An index past the end also gives null.",
+      "description": "The uncle is returned as a block header object: the Block fields without `transactions` (an uncle's body is not part of the chain), `uncles` is empty and `size` is that of a block made of the header alone. totalDifficulty is its parent's total difficulty plus its own difficulty. Returns null when nothing matches; that is not an error. An index past the end also gives null. On a snap-synced node whose history below the snap pivot is still being backfilled, a canonical block whose body and receipts are not held yet gives -32000 (HistoryNotHeld) rather than a block without transactions or null.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -971,7 +992,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           ]
         }
       },
-      "errors": [],
+      "errors": [
+        {
+          "$ref": "#/components/errors/HistoryNotHeld"
+        }
+      ],
       "examples": [
         {
           "name": "first uncle of block 2",
@@ -1016,7 +1041,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_getUncleByBlockNumberAndIndex",
       "summary": "Returns an uncle of a block, by block number and uncle index.",
-      "description": "The uncle is returned as a block header object: the Block fields without `transactions` (an uncle's body is not part of the chain), `uncles` is empty and `size` is that of a block made of the header alone. totalDifficulty is its parent's total difficulty plus its own difficulty. Returns null when the block or the index does not exist.",
+      "description": "The uncle is returned as a block header object: the Block fields without `transactions` (an uncle's body is not part of the chain), `uncles` is empty and `size` is that of a block made of the header alone. totalDifficulty is its parent's total difficulty plus its own difficulty. Returns null when the block or the index does not exist. On a snap-synced node whose history below the snap pivot is still being backfilled, a canonical block whose body and receipts are not held yet gives -32000 (HistoryNotHeld) rather than a block without transactions or null.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -1057,6 +1082,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [
         {
           "$ref": "#/components/errors/UnknownBlockTag"
+        },
+        {
+          "$ref": "#/components/errors/HistoryNotHeld"
         }
       ],
       "examples": [
@@ -1120,7 +1148,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_getBlockReceipts",
       "summary": "Returns the receipts of every transaction in a block.",
-      "description": "One Receipt per transaction, in block order: the same objects eth_getTransactionReceipt returns, in one round trip. logIndex counts across the whole block. An empty array for a block without transactions; null when the block is unknown. Accepts a number, a tag or a block hash. (The original product added this method only in 2026.)",
+      "description": "One Receipt per transaction, in block order: the same objects eth_getTransactionReceipt returns, in one round trip. logIndex counts across the whole block. An empty array for a block without transactions; null when the block is unknown. Accepts a number, a tag or a block hash. (The original product added this method only in 2026.) On a snap-synced node whose history below the snap pivot is still being backfilled, a canonical block whose body and receipts are not held yet gives -32000 (HistoryNotHeld) rather than a block without transactions or null.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -1159,6 +1187,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/BlockNotCanonical"
+        },
+        {
+          "$ref": "#/components/errors/HistoryNotHeld"
         }
       ],
       "examples": [
@@ -1269,7 +1300,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_getTransactionByHash",
       "summary": "Returns a transaction by hash.",
-      "description": "Looks in the pool first, then in the canonical chain. Transactions follow execution-apis: `type` (0x0 legacy, 0x1 EIP-2930 from Magneto), `v`, `r`, `s`, `chainId` (for EIP-155 and typed transactions), plus `accessList` and `yParity` for type 0x1, so ethers, viem and web3.js can parse them (the original product omitted v/r/s/type/chainId). Block fields are null while the transaction is pending. Returns null when nothing matches; that is not an error.",
+      "description": "Looks in the pool first, then in the canonical chain. Transactions follow execution-apis: `type` (0x0 legacy, 0x1 EIP-2930 from Magneto), `v`, `r`, `s`, `chainId` (for EIP-155 and typed transactions), plus `accessList` and `yParity` for type 0x1, so ethers, viem and web3.js can parse them (the original product omitted v/r/s/type/chainId). Block fields are null while the transaction is pending. Returns null when nothing matches; that is not an error. On a snap-synced node, a transaction of a block below the snap pivot is known once that block's history is backfilled; until then it is null like any unknown transaction (the node cannot tell it from one that does not exist).",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -1405,7 +1436,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_getTransactionByBlockHashAndIndex",
       "summary": "Returns a transaction by block hash and position.",
-      "description": "Transactions follow execution-apis: `type` (0x0 legacy, 0x1 EIP-2930 from Magneto), `v`, `r`, `s`, `chainId` (for EIP-155 and typed transactions), plus `accessList` and `yParity` for type 0x1, so ethers, viem and web3.js can parse them (the original product omitted v/r/s/type/chainId). Block fields are null while the transaction is pending. Returns null when the block or the index does not exist.",
+      "description": "Transactions follow execution-apis: `type` (0x0 legacy, 0x1 EIP-2930 from Magneto), `v`, `r`, `s`, `chainId` (for EIP-155 and typed transactions), plus `accessList` and `yParity` for type 0x1, so ethers, viem and web3.js can parse them (the original product omitted v/r/s/type/chainId). Block fields are null while the transaction is pending. Returns null when the block or the index does not exist. On a snap-synced node whose history below the snap pivot is still being backfilled, a canonical block whose body and receipts are not held yet gives -32000 (HistoryNotHeld) rather than a block without transactions or null.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -1443,7 +1474,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           ]
         }
       },
-      "errors": [],
+      "errors": [
+        {
+          "$ref": "#/components/errors/HistoryNotHeld"
+        }
+      ],
       "examples": [
         {
           "name": "contract creation",
@@ -1484,7 +1519,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_getTransactionByBlockNumberAndIndex",
       "summary": "Returns a transaction by block number and position.",
-      "description": "Transactions follow execution-apis: `type` (0x0 legacy, 0x1 EIP-2930 from Magneto), `v`, `r`, `s`, `chainId` (for EIP-155 and typed transactions), plus `accessList` and `yParity` for type 0x1, so ethers, viem and web3.js can parse them (the original product omitted v/r/s/type/chainId). Block fields are null while the transaction is pending. Returns null when the block or the index does not exist.",
+      "description": "Transactions follow execution-apis: `type` (0x0 legacy, 0x1 EIP-2930 from Magneto), `v`, `r`, `s`, `chainId` (for EIP-155 and typed transactions), plus `accessList` and `yParity` for type 0x1, so ethers, viem and web3.js can parse them (the original product omitted v/r/s/type/chainId). Block fields are null while the transaction is pending. Returns null when the block or the index does not exist. On a snap-synced node whose history below the snap pivot is still being backfilled, a canonical block whose body and receipts are not held yet gives -32000 (HistoryNotHeld) rather than a block without transactions or null.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -1525,6 +1560,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [
         {
           "$ref": "#/components/errors/UnknownBlockTag"
+        },
+        {
+          "$ref": "#/components/errors/HistoryNotHeld"
         }
       ],
       "examples": [
@@ -1634,7 +1672,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_getRawTransactionByBlockHashAndIndex",
       "summary": "Returns the signed bytes of a transaction, by block hash and position.",
-      "description": "The transaction exactly as signed: RLP for legacy transactions, `0x01 || rlp(...)` for EIP-2930. Feed it to eth_sendRawTransaction on another node to rebroadcast. Returns null when the block or the index does not exist.",
+      "description": "The transaction exactly as signed: RLP for legacy transactions, `0x01 || rlp(...)` for EIP-2930. Feed it to eth_sendRawTransaction on another node to rebroadcast. Returns null when the block or the index does not exist. On a snap-synced node whose history below the snap pivot is still being backfilled, a canonical block whose body and receipts are not held yet gives -32000 (HistoryNotHeld) rather than a block without transactions or null.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -1672,7 +1710,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           ]
         }
       },
-      "errors": [],
+      "errors": [
+        {
+          "$ref": "#/components/errors/HistoryNotHeld"
+        }
+      ],
       "examples": [
         {
           "name": "EIP-2930 transaction",
@@ -1696,7 +1738,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_getRawTransactionByBlockNumberAndIndex",
       "summary": "Returns the signed bytes of a transaction, by block number and position.",
-      "description": "The transaction exactly as signed: RLP for legacy transactions, `0x01 || rlp(...)` for EIP-2930. Feed it to eth_sendRawTransaction on another node to rebroadcast. Returns null when the block or the index does not exist.",
+      "description": "The transaction exactly as signed: RLP for legacy transactions, `0x01 || rlp(...)` for EIP-2930. Feed it to eth_sendRawTransaction on another node to rebroadcast. Returns null when the block or the index does not exist. On a snap-synced node whose history below the snap pivot is still being backfilled, a canonical block whose body and receipts are not held yet gives -32000 (HistoryNotHeld) rather than a block without transactions or null.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -1737,6 +1779,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [
         {
           "$ref": "#/components/errors/UnknownBlockTag"
+        },
+        {
+          "$ref": "#/components/errors/HistoryNotHeld"
         }
       ],
       "examples": [
@@ -1762,7 +1807,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_getTransactionReceipt",
       "summary": "Returns the receipt of a mined transaction.",
-      "description": "Receipts follow execution-apis: `to` is null for a contract creation (not omitted), `effectiveGasPrice` equals the gasPrice (no base fee on ETC), `type` matches the transaction, and each log's `logIndex` counts across the whole block (the original product counted per transaction) with `removed: false`. Blocks before Atlantis (Byzantium rules) carry `root` (the post-transaction state root) instead of `status`. Returns null while the transaction is pending or when it is unknown.",
+      "description": "Receipts follow execution-apis: `to` is null for a contract creation (not omitted), `effectiveGasPrice` equals the gasPrice (no base fee on ETC), `type` matches the transaction, and each log's `logIndex` counts across the whole block (the original product counted per transaction) with `removed: false`. Blocks before Atlantis (Byzantium rules) carry `root` (the post-transaction state root) instead of `status`. Returns null while the transaction is pending or when it is unknown. On a snap-synced node, a transaction of a block below the snap pivot is known once that block's history is backfilled; until then it is null like any unknown transaction (the node cannot tell it from one that does not exist).",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -3016,7 +3061,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_getLogs",
       "summary": "Returns the logs matching a filter.",
-      "description": "Filter: `address` is one address or an array (OR); `topics` has up to 4 positions, each null (any), a topic, or an array of topics (OR); a log must have at least as many topics as the filter has positions. Give either `blockHash` (EIP-234) or a `fromBlock`/`toBlock` range (both default to `latest`), not both (-32602). Logs are returned in chain order. A range with fromBlock > toBlock returns []. To keep responses bounded, a range of more than 10000 blocks or a result of more than 10000 logs gives -32005 with the limit in the message: page by querying consecutive fromBlock/toBlock windows (both limits are configurable). An unknown blockHash gives -32001. Logs follow the standard: logIndex is the position of the log in its block (the original product counted per transaction) and `removed` is true only for logs that a reorganisation dropped (delivered by filters and subscriptions). `address` or `topics` null means any. `safe` and `finalized` give -39001 (no block of a proof-of-work chain is either). Deliberately stricter than ethereum/execution-apis: at most 4 topic positions (a log has at most 4 topics; geth refuses more too).",
+      "description": "Filter: `address` is one address or an array (OR); `topics` has up to 4 positions, each null (any), a topic, or an array of topics (OR); a log must have at least as many topics as the filter has positions. Give either `blockHash` (EIP-234) or a `fromBlock`/`toBlock` range (both default to `latest`), not both (-32602). Logs are returned in chain order. A range with fromBlock > toBlock returns []. To keep responses bounded, a range of more than 10000 blocks or a result of more than 10000 logs gives -32005 with the limit in the message: page by querying consecutive fromBlock/toBlock windows (both limits are configurable). An unknown blockHash gives -32001. Logs follow the standard: logIndex is the position of the log in its block (the original product counted per transaction) and `removed` is true only for logs that a reorganisation dropped (delivered by filters and subscriptions). `address` or `topics` null means any. `safe` and `finalized` give -39001 (no block of a proof-of-work chain is either). Deliberately stricter than ethereum/execution-apis: at most 4 topic positions (a log has at most 4 topics; geth refuses more too). On a snap-synced node whose history below the snap pivot is still being backfilled, a canonical block whose body and receipts are not held yet gives -32000 (HistoryNotHeld) rather than an empty result. A range that reaches into such blocks gives that error, naming the first.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -3054,6 +3099,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/UnknownBlockTag"
+        },
+        {
+          "$ref": "#/components/errors/HistoryNotHeld"
         }
       ],
       "examples": [
@@ -6157,7 +6205,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "debug_traceTransaction",
       "x-extension": "geth",
       "summary": "Replays a transaction and traces it (geth's tracers).",
-      "description": "Replays the transaction's block from its parent's state, with the rules of the block's height, up to the transaction, and traces it: the struct logger by default, or a built-in tracer (callTracer, prestateTracer, 4byteTracer, noopTracer). A trace past network.rpc.debug.trace-timeout (or the request's shorter timeout), network.rpc.debug.max-struct-logs entries or network.rpc.debug.max-trace-bytes is stopped and answered -32005 naming the cap. Checked against Anvil 1.7.1 (hardfork shanghai, the EVM closest to ETC Spiral; test/trace/anvil-diff.test.ts): the answers agree field by field except where svc-node follows geth and Anvil does not, or an ETC rule differs: (1) callTracer's top frame gas is the transaction's gas limit (Anvil: the gas left after intrinsic gas); (2) callTracer logs carry address, topics, data and position (Anvil adds index); (3) errors are geth's words: write protection, contract address collision, out of gas, execution reverted (Anvil: revm's names, e.g. StateChangeDuringStaticCall, CreateCollision, OutOfGas); (4) prestateTracer leaves out a contract the transaction created (Anvil keeps it as {balance: 0x0}), and the coinbase's balance includes ETC's block rewards (Anvil pays none); (5) 4byteTracer skips calls to precompiles (Anvil counts them); (6) the struct logger's gasCost of CREATE/CREATE2 is the opcode's own cost (Anvil adds the gas handed to the new frame), and on an opcode that runs out of gas it is the opcode's cost (Anvil: the gas left); storage keys and values and returnValue are hex without 0x and refund is left out when 0 (Anvil: 0x-prefixed, refund 0 on every entry).",
+      "description": "Replays the transaction's block from its parent's state, with the rules of the block's height, up to the transaction, and traces it: the struct logger by default, or a built-in tracer (callTracer, prestateTracer, 4byteTracer, noopTracer). A trace past network.rpc.debug.trace-timeout (or the request's shorter timeout), network.rpc.debug.max-struct-logs entries or network.rpc.debug.max-trace-bytes is stopped and answered -32005 naming the cap. Checked against Anvil 1.7.1 (hardfork shanghai, the EVM closest to ETC Spiral; test/trace/anvil-diff.test.ts): the answers agree field by field except where svc-node follows geth and Anvil does not, or an ETC rule differs: (1) callTracer's top frame gas is the transaction's gas limit (Anvil: the gas left after intrinsic gas); (2) callTracer logs carry address, topics, data and position (Anvil adds index); (3) errors are geth's words: write protection, contract address collision, out of gas, execution reverted (Anvil: revm's names, e.g. StateChangeDuringStaticCall, CreateCollision, OutOfGas); (4) prestateTracer leaves out a contract the transaction created (Anvil keeps it as {balance: 0x0}), and the coinbase's balance includes ETC's block rewards (Anvil pays none); (5) 4byteTracer skips calls to precompiles (Anvil counts them); (6) the struct logger's gasCost of CREATE/CREATE2 is the opcode's own cost (Anvil adds the gas handed to the new frame), and on an opcode that runs out of gas it is the opcode's cost (Anvil: the gas left); storage keys and values and returnValue are hex without 0x and refund is left out when 0 (Anvil: 0x-prefixed, refund 0 on every entry). On a snap-synced node a block at or below the snap pivot replays on a state that was never downloaded: -32000 \"state of block N is not held: this node was snap-synced at block P\" (N the parent).",
       "tags": [
         {
           "$ref": "#/components/tags/debug"
@@ -6194,6 +6242,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/GethTraceLimit"
+        },
+        {
+          "$ref": "#/components/errors/StateNotHeld"
         }
       ],
       "examples": [
@@ -6482,7 +6533,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "debug_traceBlockByNumber",
       "x-extension": "geth",
       "summary": "Traces every transaction of a block by number.",
-      "description": "Replays the block from its parent's state and traces each transaction in order; the caps apply to the whole block. The differences from Anvil are those of debug_traceTransaction (an explorer's pass over 100 blocks with callTracer is in test/trace/anvil-diff.test.ts).",
+      "description": "Replays the block from its parent's state and traces each transaction in order; the caps apply to the whole block. The differences from Anvil are those of debug_traceTransaction (an explorer's pass over 100 blocks with callTracer is in test/trace/anvil-diff.test.ts). On a snap-synced node a block at or below the snap pivot replays on a state that was never downloaded: -32000 \"state of block N is not held: this node was snap-synced at block P\" (N the parent).",
       "tags": [
         {
           "$ref": "#/components/tags/debug"
@@ -6528,6 +6579,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/GethTraceLimit"
+        },
+        {
+          "$ref": "#/components/errors/StateNotHeld"
         }
       ],
       "examples": [
@@ -6571,7 +6625,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "debug_traceBlockByHash",
       "x-extension": "geth",
       "summary": "Traces every transaction of a block by hash.",
-      "description": "As debug_traceBlockByNumber, for any stored block, canonical or not.",
+      "description": "As debug_traceBlockByNumber, for any stored block, canonical or not. On a snap-synced node a block at or below the snap pivot replays on a state that was never downloaded: -32000 \"state of block N is not held: this node was snap-synced at block P\" (N the parent).",
       "tags": [
         {
           "$ref": "#/components/tags/debug"
@@ -6614,6 +6668,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/GethTraceLimit"
+        },
+        {
+          "$ref": "#/components/errors/StateNotHeld"
         }
       ],
       "examples": [
@@ -6664,7 +6721,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "debug_traceBlock",
       "x-extension": "geth",
       "summary": "Traces every transaction of a block given as RLP.",
-      "description": "Decodes the block (its parent must be stored) and replays it from its parent's state; the block itself need not be stored or valid beyond its transactions applying.",
+      "description": "Decodes the block (its parent must be stored) and replays it from its parent's state; the block itself need not be stored or valid beyond its transactions applying. On a snap-synced node a block at or below the snap pivot replays on a state that was never downloaded: -32000 \"state of block N is not held: this node was snap-synced at block P\" (N the parent).",
       "tags": [
         {
           "$ref": "#/components/tags/debug"
@@ -6708,6 +6765,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/GethTraceLimit"
+        },
+        {
+          "$ref": "#/components/errors/StateNotHeld"
         }
       ],
       "examples": [
@@ -13623,7 +13683,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "SyncingStatus": {
         "title": "SyncingStatus",
         "type": "object",
-        "description": "Progress of a running synchronisation. knownStates/pulledStates appear only during fast (state) sync: state trie nodes known and downloaded so far. snapPhase and the counts after it appear only during a snap sync: its phase, the pivot block whose state is downloaded, and the accounts, storage slots, codes and healed trie nodes stored so far.",
+        "description": "Progress of a running synchronisation. knownStates/pulledStates appear only during fast (state) sync: state trie nodes known and downloaded so far. snapPhase and the counts after it appear only during a snap sync: its phase, the pivot block whose state is downloaded, and the accounts, storage slots, codes and healed trie nodes stored so far. backfilledBlocks and backfillTarget appear after a snap sync while the bodies and receipts of the blocks below its pivot are fetched in the background: blocks held so far (counted down from the pivot) and the pivot's number; eth_syncing then returns this object even when the head has caught up (as geth does while it indexes transactions), with pivotBlock set and currentBlock = highestBlock = the head.",
         "properties": {
           "startingBlock": {
             "$ref": "#/components/schemas/uint"
@@ -13665,6 +13725,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "$ref": "#/components/schemas/uint"
           },
           "pendingHealNodes": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "backfilledBlocks": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "backfillTarget": {
             "$ref": "#/components/schemas/uint"
           }
         },
@@ -15559,7 +15625,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "McpSyncStatus": {
         "title": "McpSyncStatus",
         "type": "object",
-        "description": "Synchronisation: structuredContent of the tool mcp_sync_status and the content of the resource svc://sync/status. mode: full (a full sync is catching up: the progress fields are present), regular (following peers' announcements, nothing to catch up), idle (peering is off). The numbers are those of eth_syncing.",
+        "description": "Synchronisation: structuredContent of the tool mcp_sync_status and the content of the resource svc://sync/status. mode: full (a full sync is catching up: the progress fields are present), regular (following peers' announcements, nothing to catch up), idle (peering is off). The numbers are those of eth_syncing. snapPhase, pivotBlock and the synced*/healed* counts are present during a snap sync; backfilledBlocks and backfillTarget while the history below the snap pivot is backfilled (mode regular, status synced, once the head has caught up).",
         "properties": {
           "syncing": {
             "type": "boolean"
@@ -15611,6 +15677,53 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "peerSearch": {
             "type": "string",
             "description": "Present while peering runs and no peer is connected: where the node looks for peers (bootnodes, DNS trees, discv4) and how many dials it tried."
+          },
+          "snapPhase": {
+            "type": "string",
+            "enum": [
+              "headers",
+              "accounts",
+              "healing"
+            ],
+            "description": "eth_syncing's snapPhase."
+          },
+          "pivotBlock": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "syncedAccounts": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "syncedSlots": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "syncedCodes": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "healedNodes": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "pendingHealNodes": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "backfilledBlocks": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "backfillTarget": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "backfillPercent": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 100,
+            "description": "backfilledBlocks / backfillTarget, in percent with one decimal."
           }
         },
         "required": [
@@ -18209,6 +18322,14 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "TraceLimitExceeded": {
         "code": -32005,
         "message": "<what> exceeds the limit of <n> (<setting>)"
+      },
+      "HistoryNotHeld": {
+        "code": -32000,
+        "message": "body and receipts of block N are not held yet: history below the snap pivot P is being backfilled (X% done, blocks H and above are held)"
+      },
+      "StateNotHeld": {
+        "code": -32000,
+        "message": "state of block N is not held: this node was snap-synced at block P"
       }
     },
     "tags": {

@@ -478,7 +478,7 @@ export interface TransactionRequest {
   authorizationList?: AuthorizationList;
 }
 /**
- * Progress of a running synchronisation. knownStates/pulledStates appear only during fast (state) sync: state trie nodes known and downloaded so far. snapPhase and the counts after it appear only during a snap sync: its phase, the pivot block whose state is downloaded, and the accounts, storage slots, codes and healed trie nodes stored so far.
+ * Progress of a running synchronisation. knownStates/pulledStates appear only during fast (state) sync: state trie nodes known and downloaded so far. snapPhase and the counts after it appear only during a snap sync: its phase, the pivot block whose state is downloaded, and the accounts, storage slots, codes and healed trie nodes stored so far. backfilledBlocks and backfillTarget appear after a snap sync while the bodies and receipts of the blocks below its pivot are fetched in the background: blocks held so far (counted down from the pivot) and the pivot's number; eth_syncing then returns this object even when the head has caught up (as geth does while it indexes transactions), with pivotBlock set and currentBlock = highestBlock = the head.
  */
 export interface SyncingStatus {
   startingBlock: Uint;
@@ -496,6 +496,8 @@ export interface SyncingStatus {
   syncedCodes?: Uint;
   healedNodes?: Uint;
   pendingHealNodes?: Uint;
+  backfilledBlocks?: Uint;
+  backfillTarget?: Uint;
 }
 /**
  * EIP-1186 Merkle proof of one storage slot against the account's storageHash. A slot that was never written proves value 0x0.
@@ -992,7 +994,7 @@ export interface McpBlockchainInfo {
   genesisHash: `0x${string}`;
 }
 /**
- * Synchronisation: structuredContent of the tool mcp_sync_status and the content of the resource svc://sync/status. mode: full (a full sync is catching up: the progress fields are present), regular (following peers' announcements, nothing to catch up), idle (peering is off). The numbers are those of eth_syncing.
+ * Synchronisation: structuredContent of the tool mcp_sync_status and the content of the resource svc://sync/status. mode: full (a full sync is catching up: the progress fields are present), regular (following peers' announcements, nothing to catch up), idle (peering is off). The numbers are those of eth_syncing. snapPhase, pivotBlock and the synced* /healed* counts are present during a snap sync; backfilledBlocks and backfillTarget while the history below the snap pivot is backfilled (mode regular, status synced, once the head has caught up).
  */
 export interface McpSyncStatus {
   syncing: boolean;
@@ -1017,6 +1019,22 @@ export interface McpSyncStatus {
    * Present while peering runs and no peer is connected: where the node looks for peers (bootnodes, DNS trees, discv4) and how many dials it tried.
    */
   peerSearch?: string;
+  /**
+   * eth_syncing's snapPhase.
+   */
+  snapPhase?: "headers" | "accounts" | "healing";
+  pivotBlock?: number;
+  syncedAccounts?: number;
+  syncedSlots?: number;
+  syncedCodes?: number;
+  healedNodes?: number;
+  pendingHealNodes?: number;
+  backfilledBlocks?: number;
+  backfillTarget?: number;
+  /**
+   * backfilledBlocks / backfillTarget, in percent with one decimal.
+   */
+  backfillPercent?: number;
 }
 /**
  * The peer table: structuredContent of the tool mcp_peer_list and the content of the resource svc://peers/connected, sorted by id. count = every connection (net_listPeers), handshakedCount = net_peerCount.

@@ -8566,7 +8566,7 @@ return errors === 0;
 
 export const validateEthSyncingResult = validate521;
 const schema174 = {"oneOf":[{"type":"boolean","enum":[false]},{"$ref":"SyncingStatus.json"}],"$id":"validateEthSyncingResult"};
-const schema175 = {"title":"SyncingStatus","type":"object","description":"Progress of a running synchronisation. knownStates/pulledStates appear only during fast (state) sync: state trie nodes known and downloaded so far. snapPhase and the counts after it appear only during a snap sync: its phase, the pivot block whose state is downloaded, and the accounts, storage slots, codes and healed trie nodes stored so far.","properties":{"startingBlock":{"$ref":"uint.json"},"currentBlock":{"$ref":"uint.json"},"highestBlock":{"$ref":"uint.json"},"knownStates":{"$ref":"uint.json"},"pulledStates":{"$ref":"uint.json"},"snapPhase":{"type":"string","enum":["headers","accounts","healing"],"description":"headers: the header chain to the pivot; accounts: account ranges with their storage and codes; healing: trie nodes the ranges left out, fetched until the pivot's state is complete"},"pivotBlock":{"$ref":"uint.json"},"syncedAccounts":{"$ref":"uint.json"},"syncedSlots":{"$ref":"uint.json"},"syncedCodes":{"$ref":"uint.json"},"healedNodes":{"$ref":"uint.json"},"pendingHealNodes":{"$ref":"uint.json"}},"required":["startingBlock","currentBlock","highestBlock"],"additionalProperties":false,"$id":"SyncingStatus.json"};
+const schema175 = {"title":"SyncingStatus","type":"object","description":"Progress of a running synchronisation. knownStates/pulledStates appear only during fast (state) sync: state trie nodes known and downloaded so far. snapPhase and the counts after it appear only during a snap sync: its phase, the pivot block whose state is downloaded, and the accounts, storage slots, codes and healed trie nodes stored so far. backfilledBlocks and backfillTarget appear after a snap sync while the bodies and receipts of the blocks below its pivot are fetched in the background: blocks held so far (counted down from the pivot) and the pivot's number; eth_syncing then returns this object even when the head has caught up (as geth does while it indexes transactions), with pivotBlock set and currentBlock = highestBlock = the head.","properties":{"startingBlock":{"$ref":"uint.json"},"currentBlock":{"$ref":"uint.json"},"highestBlock":{"$ref":"uint.json"},"knownStates":{"$ref":"uint.json"},"pulledStates":{"$ref":"uint.json"},"snapPhase":{"type":"string","enum":["headers","accounts","healing"],"description":"headers: the header chain to the pivot; accounts: account ranges with their storage and codes; healing: trie nodes the ranges left out, fetched until the pivot's state is complete"},"pivotBlock":{"$ref":"uint.json"},"syncedAccounts":{"$ref":"uint.json"},"syncedSlots":{"$ref":"uint.json"},"syncedCodes":{"$ref":"uint.json"},"healedNodes":{"$ref":"uint.json"},"pendingHealNodes":{"$ref":"uint.json"},"backfilledBlocks":{"$ref":"uint.json"},"backfillTarget":{"$ref":"uint.json"}},"required":["startingBlock","currentBlock","highestBlock"],"additionalProperties":false,"$id":"SyncingStatus.json"};
 
 function validate522(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="SyncingStatus.json" */;
@@ -8737,6 +8737,32 @@ var valid0 = _errs14 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.backfilledBlocks !== undefined){
+const _errs15 = errors;
+if(!(validate25(data.backfilledBlocks, {instancePath:instancePath+"/backfilledBlocks",parentData:data,parentDataProperty:"backfilledBlocks",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.backfillTarget !== undefined){
+const _errs16 = errors;
+if(!(validate25(data.backfillTarget, {instancePath:instancePath+"/backfillTarget",parentData:data,parentDataProperty:"backfillTarget",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
 }
 }
 }
@@ -8837,10 +8863,10 @@ validate521.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthUninstallFilterFilterIdParam = validate535;
+export const validateEthUninstallFilterFilterIdParam = validate537;
 const schema176 = {"$ref":"uint.json","$id":"validateEthUninstallFilterFilterIdParam"};
 
-function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate537(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthUninstallFilterFilterIdParam" */;
 let vErrors = null;
 let errors = 0;
@@ -8848,29 +8874,29 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate535.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEthUninstallFilterResult = validate537;
-const schema177 = {"type":"boolean","$id":"validateEthUninstallFilterResult"};
-
-function validate537(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEthUninstallFilterResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate537.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
 validate537.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthUnsubscribeSubscriptionIdParam = validate538;
+export const validateEthUninstallFilterResult = validate539;
+const schema177 = {"type":"boolean","$id":"validateEthUninstallFilterResult"};
+
+function validate539(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEthUninstallFilterResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate539.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate539.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEthUnsubscribeSubscriptionIdParam = validate540;
 const schema178 = {"$ref":"SubscriptionId.json","$id":"validateEthUnsubscribeSubscriptionIdParam"};
 
-function validate538(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate540(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthUnsubscribeSubscriptionIdParam" */;
 let vErrors = null;
 let errors = 0;
@@ -8878,30 +8904,30 @@ if(!(validate519(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate519.errors : vErrors.concat(validate519.errors);
 errors = vErrors.length;
 }
-validate538.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEthUnsubscribeResult = validate540;
-const schema179 = {"type":"boolean","$id":"validateEthUnsubscribeResult"};
-
-function validate540(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEthUnsubscribeResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate540.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
 validate540.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMinerGetStatusResult = validate541;
+export const validateEthUnsubscribeResult = validate542;
+const schema179 = {"type":"boolean","$id":"validateEthUnsubscribeResult"};
+
+function validate542(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEthUnsubscribeResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate542.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate542.errors = vErrors;
+return errors === 0;
+}
+
+export const validateMinerGetStatusResult = validate543;
 const schema180 = {"$ref":"MiningStatus.json","$id":"validateMinerGetStatusResult"};
 const schema181 = {"title":"MiningStatus","type":"object","description":"State of proof-of-work mining on this node.","properties":{"isMining":{"type":"boolean","description":"true while the built-in miner runs (miner_start) or an external miner used eth_getWork, eth_submitWork or eth_submitHashrate in the last 30 seconds."},"coinbase":{"$ref":"address.json"},"hashRate":{"$ref":"uint.json"},"blocksMinedCount":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}],"description":"Blocks sealed by this node since start-up; null when not counted."}},"required":["isMining","coinbase","hashRate","blocksMinedCount"],"additionalProperties":false,"$id":"MiningStatus.json"};
 
-function validate542(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate544(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="MiningStatus.json" */;
 let vErrors = null;
 let errors = 0;
@@ -8909,14 +8935,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.isMining === undefined) && (missing0 = "isMining")) || ((data.coinbase === undefined) && (missing0 = "coinbase"))) || ((data.hashRate === undefined) && (missing0 = "hashRate"))) || ((data.blocksMinedCount === undefined) && (missing0 = "blocksMinedCount"))){
-validate542.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate544.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "isMining") || (key0 === "coinbase")) || (key0 === "hashRate")) || (key0 === "blocksMinedCount"))){
-validate542.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate544.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -8925,7 +8951,7 @@ if(_errs1 === errors){
 if(data.isMining !== undefined){
 const _errs2 = errors;
 if(typeof data.isMining !== "boolean"){
-validate542.errors = [{instancePath:instancePath+"/isMining",schemaPath:"#/properties/isMining/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate544.errors = [{instancePath:instancePath+"/isMining",schemaPath:"#/properties/isMining/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -8999,7 +9025,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate542.errors = vErrors;
+validate544.errors = vErrors;
 return false;
 }
 else {
@@ -9025,76 +9051,76 @@ var valid0 = true;
 }
 }
 else {
-validate542.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate544.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate542.errors = vErrors;
+validate544.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate541(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate543(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMinerGetStatusResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate542(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate542.errors : vErrors.concat(validate542.errors);
+if(!(validate544(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate544.errors : vErrors.concat(validate544.errors);
 errors = vErrors.length;
 }
-validate541.errors = vErrors;
+validate543.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMinerStartResult = validate548;
+export const validateMinerStartResult = validate550;
 const schema182 = {"type":"boolean","$id":"validateMinerStartResult"};
 
-function validate548(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate550(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMinerStartResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate548.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate548.errors = vErrors;
-return errors === 0;
-}
-
-export const validateMinerStopResult = validate549;
-const schema183 = {"type":"boolean","$id":"validateMinerStopResult"};
-
-function validate549(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateMinerStopResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate549.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate549.errors = vErrors;
-return errors === 0;
-}
-
-export const validateWeb3ClientVersionResult = validate550;
-const schema184 = {"type":"string","$id":"validateWeb3ClientVersionResult"};
-
-function validate550(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateWeb3ClientVersionResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "string"){
-validate550.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate550.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 validate550.errors = vErrors;
 return errors === 0;
 }
 
-export const validateWeb3Sha3DataParam = validate551;
-const schema185 = {"$ref":"bytes.json","$id":"validateWeb3Sha3DataParam"};
+export const validateMinerStopResult = validate551;
+const schema183 = {"type":"boolean","$id":"validateMinerStopResult"};
 
 function validate551(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateMinerStopResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate551.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate551.errors = vErrors;
+return errors === 0;
+}
+
+export const validateWeb3ClientVersionResult = validate552;
+const schema184 = {"type":"string","$id":"validateWeb3ClientVersionResult"};
+
+function validate552(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateWeb3ClientVersionResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+validate552.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+validate552.errors = vErrors;
+return errors === 0;
+}
+
+export const validateWeb3Sha3DataParam = validate553;
+const schema185 = {"$ref":"bytes.json","$id":"validateWeb3Sha3DataParam"};
+
+function validate553(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateWeb3Sha3DataParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9102,14 +9128,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate551.errors = vErrors;
+validate553.errors = vErrors;
 return errors === 0;
 }
 
-export const validateWeb3Sha3Result = validate553;
+export const validateWeb3Sha3Result = validate555;
 const schema186 = {"$ref":"hash32.json","$id":"validateWeb3Sha3Result"};
 
-function validate553(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate555(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateWeb3Sha3Result" */;
 let vErrors = null;
 let errors = 0;
@@ -9117,29 +9143,29 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate553.errors = vErrors;
-return errors === 0;
-}
-
-export const validateNetAddToBlacklistAddressParam = validate555;
-const schema187 = {"type":"string","$id":"validateNetAddToBlacklistAddressParam"};
-
-function validate555(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateNetAddToBlacklistAddressParam" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "string"){
-validate555.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 validate555.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetAddToBlacklistDurationParam = validate556;
+export const validateNetAddToBlacklistAddressParam = validate557;
+const schema187 = {"type":"string","$id":"validateNetAddToBlacklistAddressParam"};
+
+function validate557(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateNetAddToBlacklistAddressParam" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+validate557.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+validate557.errors = vErrors;
+return errors === 0;
+}
+
+export const validateNetAddToBlacklistDurationParam = validate558;
 const schema188 = {"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":1}],"$id":"validateNetAddToBlacklistDurationParam"};
 
-function validate556(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate558(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetAddToBlacklistDurationParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9201,7 +9227,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate556.errors = vErrors;
+validate558.errors = vErrors;
 return false;
 }
 else {
@@ -9215,113 +9241,83 @@ vErrors = null;
 }
 }
 }
-validate556.errors = vErrors;
-return errors === 0;
-}
-
-export const validateNetAddToBlacklistReasonParam = validate558;
-const schema189 = {"type":"string","$id":"validateNetAddToBlacklistReasonParam"};
-
-function validate558(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateNetAddToBlacklistReasonParam" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "string"){
-validate558.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 validate558.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetAddToBlacklistResult = validate559;
+export const validateNetAddToBlacklistReasonParam = validate560;
+const schema189 = {"type":"string","$id":"validateNetAddToBlacklistReasonParam"};
+
+function validate560(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateNetAddToBlacklistReasonParam" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+validate560.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+validate560.errors = vErrors;
+return errors === 0;
+}
+
+export const validateNetAddToBlacklistResult = validate561;
 const schema190 = {"type":"boolean","$id":"validateNetAddToBlacklistResult"};
 
-function validate559(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate561(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetAddToBlacklistResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate559.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate561.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate559.errors = vErrors;
+validate561.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetConnectToPeerEnodeParam = validate560;
+export const validateNetConnectToPeerEnodeParam = validate562;
 const schema191 = {"$ref":"EnodeUrl.json","$id":"validateNetConnectToPeerEnodeParam"};
 const schema192 = {"title":"EnodeUrl","type":"string","description":"A devp2p node URL: enode://<128 hex digits of the node public key>@<host or IP>:<TCP port>, optionally followed by ?discport=<UDP port>.","pattern":"^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$","$id":"EnodeUrl.json"};
 const pattern17 = new RegExp("^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$", "u");
 
-function validate561(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate563(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="EnodeUrl.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern17.test(data)){
-validate561.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$"},message:"must match pattern \""+"^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$"+"\""}];
+validate563.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$"},message:"must match pattern \""+"^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$"+"\""}];
 return false;
 }
 }
 else {
-validate561.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate563.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-}
-validate561.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate560(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateNetConnectToPeerEnodeParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate561(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate561.errors : vErrors.concat(validate561.errors);
-errors = vErrors.length;
-}
-validate560.errors = vErrors;
-return errors === 0;
-}
-
-export const validateNetConnectToPeerResult = validate563;
-const schema193 = {"type":"boolean","$id":"validateNetConnectToPeerResult"};
-
-function validate563(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateNetConnectToPeerResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate563.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
 }
 validate563.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetDisconnectPeerPeerIdParam = validate564;
-const schema194 = {"type":"string","$id":"validateNetDisconnectPeerPeerIdParam"};
 
-function validate564(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateNetDisconnectPeerPeerIdParam" */;
+function validate562(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateNetConnectToPeerEnodeParam" */;
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "string"){
-validate564.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
+if(!(validate563(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate563.errors : vErrors.concat(validate563.errors);
+errors = vErrors.length;
 }
-validate564.errors = vErrors;
+validate562.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetDisconnectPeerResult = validate565;
-const schema195 = {"type":"boolean","$id":"validateNetDisconnectPeerResult"};
+export const validateNetConnectToPeerResult = validate565;
+const schema193 = {"type":"boolean","$id":"validateNetConnectToPeerResult"};
 
 function validate565(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateNetDisconnectPeerResult" */;
+/*# sourceURL="validateNetConnectToPeerResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
@@ -9332,11 +9328,41 @@ validate565.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetListBlacklistedPeersResult = validate566;
+export const validateNetDisconnectPeerPeerIdParam = validate566;
+const schema194 = {"type":"string","$id":"validateNetDisconnectPeerPeerIdParam"};
+
+function validate566(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateNetDisconnectPeerPeerIdParam" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+validate566.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+validate566.errors = vErrors;
+return errors === 0;
+}
+
+export const validateNetDisconnectPeerResult = validate567;
+const schema195 = {"type":"boolean","$id":"validateNetDisconnectPeerResult"};
+
+function validate567(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateNetDisconnectPeerResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate567.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate567.errors = vErrors;
+return errors === 0;
+}
+
+export const validateNetListBlacklistedPeersResult = validate568;
 const schema196 = {"type":"array","items":{"$ref":"BlacklistEntry.json"},"$id":"validateNetListBlacklistedPeersResult"};
 const schema197 = {"title":"BlacklistEntry","type":"object","description":"A blocked IP address or node id. Times are milliseconds since the Unix epoch; expiresAt is null for a permanent entry.","properties":{"id":{"type":"string","description":"The blocked IP address, or node id (128 hex digits)."},"reason":{"type":"string","description":"The reason given to net_addToBlacklist, or the reason the node blocked the peer itself."},"addedAt":{"type":"integer","minimum":0},"expiresAt":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}]}},"required":["id","reason","addedAt","expiresAt"],"additionalProperties":false,"$id":"BlacklistEntry.json"};
 
-function validate567(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate569(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="BlacklistEntry.json" */;
 let vErrors = null;
 let errors = 0;
@@ -9344,14 +9370,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) && (missing0 = "id")) || ((data.reason === undefined) && (missing0 = "reason"))) || ((data.addedAt === undefined) && (missing0 = "addedAt"))) || ((data.expiresAt === undefined) && (missing0 = "expiresAt"))){
-validate567.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate569.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "id") || (key0 === "reason")) || (key0 === "addedAt")) || (key0 === "expiresAt"))){
-validate567.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate569.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9360,7 +9386,7 @@ if(_errs1 === errors){
 if(data.id !== undefined){
 const _errs2 = errors;
 if(typeof data.id !== "string"){
-validate567.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate569.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -9372,7 +9398,7 @@ if(valid0){
 if(data.reason !== undefined){
 const _errs4 = errors;
 if(typeof data.reason !== "string"){
-validate567.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate569.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -9385,13 +9411,13 @@ if(data.addedAt !== undefined){
 let data2 = data.addedAt;
 const _errs6 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate567.errors = [{instancePath:instancePath+"/addedAt",schemaPath:"#/properties/addedAt/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate569.errors = [{instancePath:instancePath+"/addedAt",schemaPath:"#/properties/addedAt/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-validate567.errors = [{instancePath:instancePath+"/addedAt",schemaPath:"#/properties/addedAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate569.errors = [{instancePath:instancePath+"/addedAt",schemaPath:"#/properties/addedAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -9463,7 +9489,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate567.errors = vErrors;
+validate569.errors = vErrors;
 return false;
 }
 else {
@@ -9489,16 +9515,16 @@ var valid0 = true;
 }
 }
 else {
-validate567.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate569.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate567.errors = vErrors;
+validate569.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate566(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate568(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetListBlacklistedPeersResult" */;
 let vErrors = null;
 let errors = 0;
@@ -9508,8 +9534,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate567(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate567.errors : vErrors.concat(validate567.errors);
+if(!(validate569(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate569.errors : vErrors.concat(validate569.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -9519,20 +9545,20 @@ break;
 }
 }
 else {
-validate566.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate568.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate566.errors = vErrors;
+validate568.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetListPeersResult = validate570;
+export const validateNetListPeersResult = validate572;
 const schema198 = {"type":"array","items":{"$ref":"Peer.json"},"$id":"validateNetListPeersResult"};
 const schema199 = {"title":"Peer","type":"object","description":"A connected (or connecting) devp2p peer. id is the handle for net_disconnectPeer; nodeId is null until the encryption handshake has revealed the remote public key.","properties":{"id":{"type":"string","description":"Connection identifier, the remote host:port."},"remoteAddress":{"type":"string","description":"Remote socket address, host:port."},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"incomingConnection":{"type":"boolean","description":"true when the peer dialled us."},"status":{"type":"string","enum":["Connecting","Handshaking","Handshaked","Idle","Disconnected"]},"foundBy":{"type":"string","enum":["static","discovery","dns","inbound"],"description":"How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."},"score":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0,"maximum":100,"description":"0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."}]}},"required":["id","remoteAddress","nodeId","incomingConnection","status","foundBy","score"],"additionalProperties":false,"$id":"Peer.json"};
 const pattern18 = new RegExp("^[0-9a-f]{128}$", "u");
 
-function validate571(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate573(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="Peer.json" */;
 let vErrors = null;
 let errors = 0;
@@ -9540,14 +9566,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.id === undefined) && (missing0 = "id")) || ((data.remoteAddress === undefined) && (missing0 = "remoteAddress"))) || ((data.nodeId === undefined) && (missing0 = "nodeId"))) || ((data.incomingConnection === undefined) && (missing0 = "incomingConnection"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.foundBy === undefined) && (missing0 = "foundBy"))) || ((data.score === undefined) && (missing0 = "score"))){
-validate571.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate573.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "id") || (key0 === "remoteAddress")) || (key0 === "nodeId")) || (key0 === "incomingConnection")) || (key0 === "status")) || (key0 === "foundBy")) || (key0 === "score"))){
-validate571.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate573.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9556,7 +9582,7 @@ if(_errs1 === errors){
 if(data.id !== undefined){
 const _errs2 = errors;
 if(typeof data.id !== "string"){
-validate571.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate573.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -9568,7 +9594,7 @@ if(valid0){
 if(data.remoteAddress !== undefined){
 const _errs4 = errors;
 if(typeof data.remoteAddress !== "string"){
-validate571.errors = [{instancePath:instancePath+"/remoteAddress",schemaPath:"#/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate573.errors = [{instancePath:instancePath+"/remoteAddress",schemaPath:"#/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -9638,7 +9664,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate571.errors = vErrors;
+validate573.errors = vErrors;
 return false;
 }
 else {
@@ -9661,7 +9687,7 @@ if(valid0){
 if(data.incomingConnection !== undefined){
 const _errs11 = errors;
 if(typeof data.incomingConnection !== "boolean"){
-validate571.errors = [{instancePath:instancePath+"/incomingConnection",schemaPath:"#/properties/incomingConnection/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate573.errors = [{instancePath:instancePath+"/incomingConnection",schemaPath:"#/properties/incomingConnection/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -9674,11 +9700,11 @@ if(data.status !== undefined){
 let data4 = data.status;
 const _errs13 = errors;
 if(typeof data4 !== "string"){
-validate571.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate573.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data4 === "Connecting") || (data4 === "Handshaking")) || (data4 === "Handshaked")) || (data4 === "Idle")) || (data4 === "Disconnected"))){
-validate571.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema199.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate573.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema199.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -9691,11 +9717,11 @@ if(data.foundBy !== undefined){
 let data5 = data.foundBy;
 const _errs15 = errors;
 if(typeof data5 !== "string"){
-validate571.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate573.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data5 === "static") || (data5 === "discovery")) || (data5 === "dns")) || (data5 === "inbound"))){
-validate571.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema199.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
+validate573.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema199.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -9777,7 +9803,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate571.errors = vErrors;
+validate573.errors = vErrors;
 return false;
 }
 else {
@@ -9806,16 +9832,16 @@ var valid0 = true;
 }
 }
 else {
-validate571.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate573.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate571.errors = vErrors;
+validate573.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate570(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate572(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetListPeersResult" */;
 let vErrors = null;
 let errors = 0;
@@ -9825,8 +9851,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate571(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate571.errors : vErrors.concat(validate571.errors);
+if(!(validate573(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate573.errors : vErrors.concat(validate573.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -9836,33 +9862,33 @@ break;
 }
 }
 else {
-validate570.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate572.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate570.errors = vErrors;
+validate572.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetListeningResult = validate575;
+export const validateNetListeningResult = validate577;
 const schema200 = {"type":"boolean","$id":"validateNetListeningResult"};
 
-function validate575(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate577(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetListeningResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate575.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate577.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate575.errors = vErrors;
+validate577.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetPeerCountResult = validate576;
+export const validateNetPeerCountResult = validate578;
 const schema201 = {"$ref":"uint.json","$id":"validateNetPeerCountResult"};
 
-function validate576(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate578(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetPeerCountResult" */;
 let vErrors = null;
 let errors = 0;
@@ -9870,68 +9896,68 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate576.errors = vErrors;
-return errors === 0;
-}
-
-export const validateNetRemoveFromBlacklistAddressParam = validate578;
-const schema202 = {"type":"string","$id":"validateNetRemoveFromBlacklistAddressParam"};
-
-function validate578(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateNetRemoveFromBlacklistAddressParam" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "string"){
-validate578.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 validate578.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetRemoveFromBlacklistResult = validate579;
+export const validateNetRemoveFromBlacklistAddressParam = validate580;
+const schema202 = {"type":"string","$id":"validateNetRemoveFromBlacklistAddressParam"};
+
+function validate580(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateNetRemoveFromBlacklistAddressParam" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+validate580.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+validate580.errors = vErrors;
+return errors === 0;
+}
+
+export const validateNetRemoveFromBlacklistResult = validate581;
 const schema203 = {"type":"boolean","$id":"validateNetRemoveFromBlacklistResult"};
 
-function validate579(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate581(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetRemoveFromBlacklistResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate579.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate581.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate579.errors = vErrors;
+validate581.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetVersionResult = validate580;
+export const validateNetVersionResult = validate582;
 const schema204 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$","$id":"validateNetVersionResult"};
 const pattern19 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate580(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate582(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetVersionResult" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern19.test(data)){
-validate580.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""}];
+validate582.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""}];
 return false;
 }
 }
 else {
-validate580.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate582.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate580.errors = vErrors;
+validate582.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalEcRecoverMessageParam = validate581;
+export const validatePersonalEcRecoverMessageParam = validate583;
 const schema205 = {"$ref":"bytes.json","$id":"validatePersonalEcRecoverMessageParam"};
 
-function validate581(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate583(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalEcRecoverMessageParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9939,14 +9965,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate581.errors = vErrors;
+validate583.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalEcRecoverSignatureParam = validate583;
+export const validatePersonalEcRecoverSignatureParam = validate585;
 const schema206 = {"$ref":"bytes65.json","$id":"validatePersonalEcRecoverSignatureParam"};
 
-function validate583(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate585(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalEcRecoverSignatureParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9954,14 +9980,14 @@ if(!(validate178(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
 errors = vErrors.length;
 }
-validate583.errors = vErrors;
+validate585.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalEcRecoverResult = validate585;
+export const validatePersonalEcRecoverResult = validate587;
 const schema207 = {"$ref":"address.json","$id":"validatePersonalEcRecoverResult"};
 
-function validate585(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate587(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalEcRecoverResult" */;
 let vErrors = null;
 let errors = 0;
@@ -9969,67 +9995,67 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate585.errors = vErrors;
+validate587.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalImportRawKeyPrivateKeyParam = validate587;
+export const validatePersonalImportRawKeyPrivateKeyParam = validate589;
 const schema208 = {"$ref":"PrivateKey.json","$id":"validatePersonalImportRawKeyPrivateKeyParam"};
 const schema209 = {"title":"PrivateKey","type":"string","pattern":"^(0x)?[0-9a-fA-F]{64}$","description":"A secp256k1 private key: 32 bytes as 64 hex digits; the 0x prefix is optional (geth-style keys without it are accepted).","$id":"PrivateKey.json"};
 const pattern20 = new RegExp("^(0x)?[0-9a-fA-F]{64}$", "u");
 
-function validate588(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate590(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="PrivateKey.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern20.test(data)){
-validate588.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0x)?[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^(0x)?[0-9a-fA-F]{64}$"+"\""}];
+validate590.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0x)?[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^(0x)?[0-9a-fA-F]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate588.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-validate588.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate587(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validatePersonalImportRawKeyPrivateKeyParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate588(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate588.errors : vErrors.concat(validate588.errors);
-errors = vErrors.length;
-}
-validate587.errors = vErrors;
-return errors === 0;
-}
-
-export const validatePersonalImportRawKeyPassphraseParam = validate590;
-const schema210 = {"type":"string","$id":"validatePersonalImportRawKeyPassphraseParam"};
-
-function validate590(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validatePersonalImportRawKeyPassphraseParam" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "string"){
 validate590.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
 }
 validate590.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalImportRawKeyResult = validate591;
+
+function validate589(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validatePersonalImportRawKeyPrivateKeyParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate590(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate590.errors : vErrors.concat(validate590.errors);
+errors = vErrors.length;
+}
+validate589.errors = vErrors;
+return errors === 0;
+}
+
+export const validatePersonalImportRawKeyPassphraseParam = validate592;
+const schema210 = {"type":"string","$id":"validatePersonalImportRawKeyPassphraseParam"};
+
+function validate592(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validatePersonalImportRawKeyPassphraseParam" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+validate592.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+validate592.errors = vErrors;
+return errors === 0;
+}
+
+export const validatePersonalImportRawKeyResult = validate593;
 const schema211 = {"$ref":"address.json","$id":"validatePersonalImportRawKeyResult"};
 
-function validate591(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate593(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalImportRawKeyResult" */;
 let vErrors = null;
 let errors = 0;
@@ -10037,14 +10063,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate591.errors = vErrors;
+validate593.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalListAccountsResult = validate593;
+export const validatePersonalListAccountsResult = validate595;
 const schema212 = {"type":"array","items":{"$ref":"address.json"},"$id":"validatePersonalListAccountsResult"};
 
-function validate593(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate595(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalListAccountsResult" */;
 let vErrors = null;
 let errors = 0;
@@ -10065,18 +10091,18 @@ break;
 }
 }
 else {
-validate593.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate595.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate593.errors = vErrors;
+validate595.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalLockAccountAddressParam = validate595;
+export const validatePersonalLockAccountAddressParam = validate597;
 const schema213 = {"$ref":"address.json","$id":"validatePersonalLockAccountAddressParam"};
 
-function validate595(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate597(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalLockAccountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10084,44 +10110,44 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate595.errors = vErrors;
-return errors === 0;
-}
-
-export const validatePersonalLockAccountResult = validate597;
-const schema214 = {"type":"boolean","$id":"validatePersonalLockAccountResult"};
-
-function validate597(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validatePersonalLockAccountResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate597.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
 validate597.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalNewAccountPassphraseParam = validate598;
+export const validatePersonalLockAccountResult = validate599;
+const schema214 = {"type":"boolean","$id":"validatePersonalLockAccountResult"};
+
+function validate599(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validatePersonalLockAccountResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate599.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate599.errors = vErrors;
+return errors === 0;
+}
+
+export const validatePersonalNewAccountPassphraseParam = validate600;
 const schema215 = {"type":"string","$id":"validatePersonalNewAccountPassphraseParam"};
 
-function validate598(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate600(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalNewAccountPassphraseParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate598.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate600.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate598.errors = vErrors;
+validate600.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalNewAccountResult = validate599;
+export const validatePersonalNewAccountResult = validate601;
 const schema216 = {"$ref":"address.json","$id":"validatePersonalNewAccountResult"};
 
-function validate599(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate601(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalNewAccountResult" */;
 let vErrors = null;
 let errors = 0;
@@ -10129,14 +10155,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate599.errors = vErrors;
+validate601.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSendTransactionTransactionParam = validate601;
+export const validatePersonalSendTransactionTransactionParam = validate603;
 const schema217 = {"$ref":"TransactionRequest.json","$id":"validatePersonalSendTransactionTransactionParam"};
 
-function validate601(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate603(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSendTransactionTransactionParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10144,29 +10170,29 @@ if(!(validate455(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate455.errors : vErrors.concat(validate455.errors);
 errors = vErrors.length;
 }
-validate601.errors = vErrors;
-return errors === 0;
-}
-
-export const validatePersonalSendTransactionPassphraseParam = validate603;
-const schema218 = {"type":"string","$id":"validatePersonalSendTransactionPassphraseParam"};
-
-function validate603(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validatePersonalSendTransactionPassphraseParam" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "string"){
-validate603.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 validate603.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSendTransactionResult = validate604;
+export const validatePersonalSendTransactionPassphraseParam = validate605;
+const schema218 = {"type":"string","$id":"validatePersonalSendTransactionPassphraseParam"};
+
+function validate605(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validatePersonalSendTransactionPassphraseParam" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+validate605.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+validate605.errors = vErrors;
+return errors === 0;
+}
+
+export const validatePersonalSendTransactionResult = validate606;
 const schema219 = {"$ref":"hash32.json","$id":"validatePersonalSendTransactionResult"};
 
-function validate604(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate606(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSendTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -10174,14 +10200,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate604.errors = vErrors;
+validate606.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignMessageParam = validate606;
+export const validatePersonalSignMessageParam = validate608;
 const schema220 = {"$ref":"bytes.json","$id":"validatePersonalSignMessageParam"};
 
-function validate606(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate608(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignMessageParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10189,14 +10215,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate606.errors = vErrors;
+validate608.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignAddressParam = validate608;
+export const validatePersonalSignAddressParam = validate610;
 const schema221 = {"$ref":"address.json","$id":"validatePersonalSignAddressParam"};
 
-function validate608(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate610(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10204,29 +10230,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate608.errors = vErrors;
-return errors === 0;
-}
-
-export const validatePersonalSignPassphraseParam = validate610;
-const schema222 = {"type":"string","$id":"validatePersonalSignPassphraseParam"};
-
-function validate610(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validatePersonalSignPassphraseParam" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "string"){
-validate610.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 validate610.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignResult = validate611;
+export const validatePersonalSignPassphraseParam = validate612;
+const schema222 = {"type":"string","$id":"validatePersonalSignPassphraseParam"};
+
+function validate612(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validatePersonalSignPassphraseParam" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+validate612.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+validate612.errors = vErrors;
+return errors === 0;
+}
+
+export const validatePersonalSignResult = validate613;
 const schema223 = {"$ref":"bytes65.json","$id":"validatePersonalSignResult"};
 
-function validate611(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate613(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignResult" */;
 let vErrors = null;
 let errors = 0;
@@ -10234,14 +10260,14 @@ if(!(validate178(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
 errors = vErrors.length;
 }
-validate611.errors = vErrors;
+validate613.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignAndSendTransactionTransactionParam = validate613;
+export const validatePersonalSignAndSendTransactionTransactionParam = validate615;
 const schema224 = {"$ref":"TransactionRequest.json","$id":"validatePersonalSignAndSendTransactionTransactionParam"};
 
-function validate613(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate615(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignAndSendTransactionTransactionParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10249,29 +10275,29 @@ if(!(validate455(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate455.errors : vErrors.concat(validate455.errors);
 errors = vErrors.length;
 }
-validate613.errors = vErrors;
-return errors === 0;
-}
-
-export const validatePersonalSignAndSendTransactionPassphraseParam = validate615;
-const schema225 = {"type":"string","$id":"validatePersonalSignAndSendTransactionPassphraseParam"};
-
-function validate615(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validatePersonalSignAndSendTransactionPassphraseParam" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "string"){
-validate615.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 validate615.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignAndSendTransactionResult = validate616;
+export const validatePersonalSignAndSendTransactionPassphraseParam = validate617;
+const schema225 = {"type":"string","$id":"validatePersonalSignAndSendTransactionPassphraseParam"};
+
+function validate617(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validatePersonalSignAndSendTransactionPassphraseParam" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+validate617.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+validate617.errors = vErrors;
+return errors === 0;
+}
+
+export const validatePersonalSignAndSendTransactionResult = validate618;
 const schema226 = {"$ref":"hash32.json","$id":"validatePersonalSignAndSendTransactionResult"};
 
-function validate616(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate618(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignAndSendTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -10279,14 +10305,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate616.errors = vErrors;
+validate618.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalUnlockAccountAddressParam = validate618;
+export const validatePersonalUnlockAccountAddressParam = validate620;
 const schema227 = {"$ref":"address.json","$id":"validatePersonalUnlockAccountAddressParam"};
 
-function validate618(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate620(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalUnlockAccountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10294,29 +10320,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate618.errors = vErrors;
-return errors === 0;
-}
-
-export const validatePersonalUnlockAccountPassphraseParam = validate620;
-const schema228 = {"type":"string","$id":"validatePersonalUnlockAccountPassphraseParam"};
-
-function validate620(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validatePersonalUnlockAccountPassphraseParam" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "string"){
-validate620.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 validate620.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalUnlockAccountDurationParam = validate621;
+export const validatePersonalUnlockAccountPassphraseParam = validate622;
+const schema228 = {"type":"string","$id":"validatePersonalUnlockAccountPassphraseParam"};
+
+function validate622(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validatePersonalUnlockAccountPassphraseParam" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+validate622.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+validate622.errors = vErrors;
+return errors === 0;
+}
+
+export const validatePersonalUnlockAccountDurationParam = validate623;
 const schema229 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"},{"type":"integer","minimum":0}],"$id":"validatePersonalUnlockAccountDurationParam"};
 
-function validate621(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate623(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalUnlockAccountDurationParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10394,7 +10420,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate621.errors = vErrors;
+validate623.errors = vErrors;
 return false;
 }
 else {
@@ -10408,33 +10434,33 @@ vErrors = null;
 }
 }
 }
-validate621.errors = vErrors;
+validate623.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalUnlockAccountResult = validate624;
+export const validatePersonalUnlockAccountResult = validate626;
 const schema230 = {"type":"boolean","$id":"validatePersonalUnlockAccountResult"};
 
-function validate624(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate626(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalUnlockAccountResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate624.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate626.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate624.errors = vErrors;
+validate626.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugAccountRangeBlockParam = validate625;
+export const validateDebugAccountRangeBlockParam = validate627;
 const schema231 = {"$ref":"TestBlockHashOrNumber.json","$id":"validateDebugAccountRangeBlockParam"};
 const schema232 = {"title":"TestBlockHashOrNumber","description":"A block for the retesteth state dumps: a 32-byte block hash (0x and 64 hex digits) or a block number as a TestQuantity (\"1\", 1 or \"0x01\").","anyOf":[{"$ref":"hash32.json"},{"$ref":"TestQuantity.json"}],"$id":"TestBlockHashOrNumber.json"};
 const schema233 = {"title":"TestQuantity","description":"A non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\"). A string without 0x is decimal (the original node read every string as hex).","oneOf":[{"type":"integer","minimum":0},{"type":"string","pattern":"^[0-9]+$"},{"type":"string","pattern":"^0x[0-9a-fA-F]+$"}],"$id":"TestQuantity.json"};
 const pattern21 = new RegExp("^[0-9]+$", "u");
 const pattern22 = new RegExp("^0x[0-9a-fA-F]+$", "u");
 
-function validate628(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate630(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TestQuantity.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10552,7 +10578,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate628.errors = vErrors;
+validate630.errors = vErrors;
 return false;
 }
 else {
@@ -10566,12 +10592,12 @@ vErrors = null;
 }
 }
 }
-validate628.errors = vErrors;
+validate630.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate626(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate628(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TestBlockHashOrNumber.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10586,8 +10612,8 @@ var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -10602,7 +10628,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate626.errors = vErrors;
+validate628.errors = vErrors;
 return false;
 }
 else {
@@ -10616,42 +10642,42 @@ vErrors = null;
 }
 }
 }
-validate626.errors = vErrors;
+validate628.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate625(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate627(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugAccountRangeBlockParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate626(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate626.errors : vErrors.concat(validate626.errors);
-errors = vErrors.length;
-}
-validate625.errors = vErrors;
-return errors === 0;
-}
-
-export const validateDebugAccountRangeTxIndexParam = validate631;
-const schema234 = {"$ref":"TestQuantity.json","$id":"validateDebugAccountRangeTxIndexParam"};
-
-function validate631(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugAccountRangeTxIndexParam" */;
 let vErrors = null;
 let errors = 0;
 if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
 errors = vErrors.length;
 }
-validate631.errors = vErrors;
+validate627.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugAccountRangeStartKeyParam = validate633;
-const schema235 = {"$ref":"bytes.json","$id":"validateDebugAccountRangeStartKeyParam"};
+export const validateDebugAccountRangeTxIndexParam = validate633;
+const schema234 = {"$ref":"TestQuantity.json","$id":"validateDebugAccountRangeTxIndexParam"};
 
 function validate633(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugAccountRangeTxIndexParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+errors = vErrors.length;
+}
+validate633.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugAccountRangeStartKeyParam = validate635;
+const schema235 = {"$ref":"bytes.json","$id":"validateDebugAccountRangeStartKeyParam"};
+
+function validate635(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugAccountRangeStartKeyParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10659,30 +10685,30 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate633.errors = vErrors;
-return errors === 0;
-}
-
-export const validateDebugAccountRangeMaxResultsParam = validate635;
-const schema236 = {"$ref":"TestQuantity.json","$id":"validateDebugAccountRangeMaxResultsParam"};
-
-function validate635(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugAccountRangeMaxResultsParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
-errors = vErrors.length;
-}
 validate635.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugAccountRangeResult = validate637;
+export const validateDebugAccountRangeMaxResultsParam = validate637;
+const schema236 = {"$ref":"TestQuantity.json","$id":"validateDebugAccountRangeMaxResultsParam"};
+
+function validate637(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugAccountRangeMaxResultsParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+errors = vErrors.length;
+}
+validate637.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugAccountRangeResult = validate639;
 const schema237 = {"$ref":"AccountRange.json","$id":"validateDebugAccountRangeResult"};
 const schema238 = {"title":"AccountRange","type":"object","description":"One page of a state dump, read from the state trie. Accounts are ordered by keccak256(address), the order of the state trie; addressMap maps each such hash to its address, or to null when the node never saw the address (the trie stores only the hash). nextKey is the hash to pass as startKey for the next page, or 32 zero bytes when the dump is complete.","properties":{"addressMap":{"type":"object","additionalProperties":{"oneOf":[{"$ref":"address.json"},{"$ref":"notFound.json"}]}},"nextKey":{"$ref":"bytes32.json"}},"required":["addressMap","nextKey"],"additionalProperties":false,"$id":"AccountRange.json"};
 
-function validate638(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate640(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AccountRange.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10690,14 +10716,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.addressMap === undefined) && (missing0 = "addressMap")) || ((data.nextKey === undefined) && (missing0 = "nextKey"))){
-validate638.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate640.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "addressMap") || (key0 === "nextKey"))){
-validate638.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate640.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10749,7 +10775,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate638.errors = vErrors;
+validate640.errors = vErrors;
 return false;
 }
 else {
@@ -10770,7 +10796,7 @@ break;
 }
 }
 else {
-validate638.errors = [{instancePath:instancePath+"/addressMap",schemaPath:"#/properties/addressMap/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate640.errors = [{instancePath:instancePath+"/addressMap",schemaPath:"#/properties/addressMap/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -10796,31 +10822,31 @@ var valid0 = true;
 }
 }
 else {
-validate638.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate640.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate638.errors = vErrors;
+validate640.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate637(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate639(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugAccountRangeResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate638(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate638.errors : vErrors.concat(validate638.errors);
+if(!(validate640(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate640.errors : vErrors.concat(validate640.errors);
 errors = vErrors.length;
 }
-validate637.errors = vErrors;
+validate639.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawBlockBlockParam = validate643;
+export const validateDebugGetRawBlockBlockParam = validate645;
 const schema239 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateDebugGetRawBlockBlockParam"};
 
-function validate643(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate645(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawBlockBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10828,14 +10854,14 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate643.errors = vErrors;
+validate645.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawBlockResult = validate645;
+export const validateDebugGetRawBlockResult = validate647;
 const schema240 = {"$ref":"bytes.json","$id":"validateDebugGetRawBlockResult"};
 
-function validate645(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate647(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawBlockResult" */;
 let vErrors = null;
 let errors = 0;
@@ -10843,14 +10869,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate645.errors = vErrors;
+validate647.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawHeaderBlockParam = validate647;
+export const validateDebugGetRawHeaderBlockParam = validate649;
 const schema241 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateDebugGetRawHeaderBlockParam"};
 
-function validate647(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate649(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawHeaderBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10858,14 +10884,14 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate647.errors = vErrors;
+validate649.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawHeaderResult = validate649;
+export const validateDebugGetRawHeaderResult = validate651;
 const schema242 = {"$ref":"bytes.json","$id":"validateDebugGetRawHeaderResult"};
 
-function validate649(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate651(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawHeaderResult" */;
 let vErrors = null;
 let errors = 0;
@@ -10873,14 +10899,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate649.errors = vErrors;
+validate651.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawReceiptsBlockParam = validate651;
+export const validateDebugGetRawReceiptsBlockParam = validate653;
 const schema243 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateDebugGetRawReceiptsBlockParam"};
 
-function validate651(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate653(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawReceiptsBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10888,14 +10914,14 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate651.errors = vErrors;
+validate653.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawReceiptsResult = validate653;
+export const validateDebugGetRawReceiptsResult = validate655;
 const schema244 = {"type":"array","items":{"$ref":"bytes.json"},"$id":"validateDebugGetRawReceiptsResult"};
 
-function validate653(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate655(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawReceiptsResult" */;
 let vErrors = null;
 let errors = 0;
@@ -10916,18 +10942,18 @@ break;
 }
 }
 else {
-validate653.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate655.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate653.errors = vErrors;
+validate655.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawTransactionTransactionHashParam = validate655;
+export const validateDebugGetRawTransactionTransactionHashParam = validate657;
 const schema245 = {"$ref":"hash32.json","$id":"validateDebugGetRawTransactionTransactionHashParam"};
 
-function validate655(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate657(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawTransactionTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10935,14 +10961,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate655.errors = vErrors;
+validate657.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawTransactionResult = validate657;
+export const validateDebugGetRawTransactionResult = validate659;
 const schema246 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes.json"}],"$id":"validateDebugGetRawTransactionResult"};
 
-function validate657(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate659(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -10984,7 +11010,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate657.errors = vErrors;
+validate659.errors = vErrors;
 return false;
 }
 else {
@@ -10998,15 +11024,15 @@ vErrors = null;
 }
 }
 }
-validate657.errors = vErrors;
+validate659.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugListPeersInfoResult = validate660;
+export const validateDebugListPeersInfoResult = validate662;
 const schema247 = {"type":"array","items":{"$ref":"PeerInfo.json"},"$id":"validateDebugListPeersInfoResult"};
 const schema248 = {"title":"PeerInfo","type":"object","description":"Debug details of a peer: the Peer fields plus what its Hello and eth Status messages announced. Fields the peer has not sent yet are null. (The original node returned one free-text string per peer.)","properties":{"id":{"type":"string","description":"Connection identifier, the remote host:port."},"remoteAddress":{"type":"string"},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"incomingConnection":{"type":"boolean"},"status":{"type":"string","enum":["Connecting","Handshaking","Handshaked","Idle","Disconnected"]},"foundBy":{"type":"string","enum":["static","discovery","dns","inbound"],"description":"How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."},"score":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0,"maximum":100,"description":"0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."}]},"clientId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]},"capabilities":{"type":"array","items":{"type":"string"},"description":"Capabilities from the Hello message, e.g. eth/68, snap/1."},"networkId":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"genesisHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"bestBlockHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"maxBlockNumber":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"totalDifficulty":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"forkAccepted":{"oneOf":[{"$ref":"notFound.json"},{"type":"boolean","description":"Whether the peer passed the fork-id / DAO-fork check."}]}},"required":["id","remoteAddress","nodeId","incomingConnection","status","foundBy","score","clientId","capabilities","networkId","genesisHash","bestBlockHash","maxBlockNumber","totalDifficulty","forkAccepted"],"additionalProperties":false,"$id":"PeerInfo.json"};
 
-function validate661(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate663(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="PeerInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -11014,14 +11040,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((((((data.id === undefined) && (missing0 = "id")) || ((data.remoteAddress === undefined) && (missing0 = "remoteAddress"))) || ((data.nodeId === undefined) && (missing0 = "nodeId"))) || ((data.incomingConnection === undefined) && (missing0 = "incomingConnection"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.foundBy === undefined) && (missing0 = "foundBy"))) || ((data.score === undefined) && (missing0 = "score"))) || ((data.clientId === undefined) && (missing0 = "clientId"))) || ((data.capabilities === undefined) && (missing0 = "capabilities"))) || ((data.networkId === undefined) && (missing0 = "networkId"))) || ((data.genesisHash === undefined) && (missing0 = "genesisHash"))) || ((data.bestBlockHash === undefined) && (missing0 = "bestBlockHash"))) || ((data.maxBlockNumber === undefined) && (missing0 = "maxBlockNumber"))) || ((data.totalDifficulty === undefined) && (missing0 = "totalDifficulty"))) || ((data.forkAccepted === undefined) && (missing0 = "forkAccepted"))){
-validate661.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate663.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema248.properties, key0))){
-validate661.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate663.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11030,7 +11056,7 @@ if(_errs1 === errors){
 if(data.id !== undefined){
 const _errs2 = errors;
 if(typeof data.id !== "string"){
-validate661.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate663.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -11042,7 +11068,7 @@ if(valid0){
 if(data.remoteAddress !== undefined){
 const _errs4 = errors;
 if(typeof data.remoteAddress !== "string"){
-validate661.errors = [{instancePath:instancePath+"/remoteAddress",schemaPath:"#/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate663.errors = [{instancePath:instancePath+"/remoteAddress",schemaPath:"#/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -11112,7 +11138,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate661.errors = vErrors;
+validate663.errors = vErrors;
 return false;
 }
 else {
@@ -11135,7 +11161,7 @@ if(valid0){
 if(data.incomingConnection !== undefined){
 const _errs11 = errors;
 if(typeof data.incomingConnection !== "boolean"){
-validate661.errors = [{instancePath:instancePath+"/incomingConnection",schemaPath:"#/properties/incomingConnection/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate663.errors = [{instancePath:instancePath+"/incomingConnection",schemaPath:"#/properties/incomingConnection/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -11148,11 +11174,11 @@ if(data.status !== undefined){
 let data4 = data.status;
 const _errs13 = errors;
 if(typeof data4 !== "string"){
-validate661.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate663.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data4 === "Connecting") || (data4 === "Handshaking")) || (data4 === "Handshaked")) || (data4 === "Idle")) || (data4 === "Disconnected"))){
-validate661.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema248.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate663.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema248.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -11165,11 +11191,11 @@ if(data.foundBy !== undefined){
 let data5 = data.foundBy;
 const _errs15 = errors;
 if(typeof data5 !== "string"){
-validate661.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate663.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data5 === "static") || (data5 === "discovery")) || (data5 === "dns")) || (data5 === "inbound"))){
-validate661.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema248.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
+validate663.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema248.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -11251,7 +11277,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate661.errors = vErrors;
+validate663.errors = vErrors;
 return false;
 }
 else {
@@ -11318,7 +11344,7 @@ else {
 vErrors.push(err8);
 }
 errors++;
-validate661.errors = vErrors;
+validate663.errors = vErrors;
 return false;
 }
 else {
@@ -11348,7 +11374,7 @@ const len0 = data8.length;
 for(let i0=0; i0<len0; i0++){
 const _errs29 = errors;
 if(typeof data8[i0] !== "string"){
-validate661.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"#/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate663.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"#/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid4 = _errs29 === errors;
@@ -11358,7 +11384,7 @@ break;
 }
 }
 else {
-validate661.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate663.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11409,7 +11435,7 @@ else {
 vErrors.push(err9);
 }
 errors++;
-validate661.errors = vErrors;
+validate663.errors = vErrors;
 return false;
 }
 else {
@@ -11470,7 +11496,7 @@ else {
 vErrors.push(err10);
 }
 errors++;
-validate661.errors = vErrors;
+validate663.errors = vErrors;
 return false;
 }
 else {
@@ -11531,7 +11557,7 @@ else {
 vErrors.push(err11);
 }
 errors++;
-validate661.errors = vErrors;
+validate663.errors = vErrors;
 return false;
 }
 else {
@@ -11592,7 +11618,7 @@ else {
 vErrors.push(err12);
 }
 errors++;
-validate661.errors = vErrors;
+validate663.errors = vErrors;
 return false;
 }
 else {
@@ -11653,7 +11679,7 @@ else {
 vErrors.push(err13);
 }
 errors++;
-validate661.errors = vErrors;
+validate663.errors = vErrors;
 return false;
 }
 else {
@@ -11720,7 +11746,7 @@ else {
 vErrors.push(err15);
 }
 errors++;
-validate661.errors = vErrors;
+validate663.errors = vErrors;
 return false;
 }
 else {
@@ -11757,16 +11783,16 @@ var valid0 = true;
 }
 }
 else {
-validate661.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate663.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate661.errors = vErrors;
+validate663.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate660(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate662(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugListPeersInfoResult" */;
 let vErrors = null;
 let errors = 0;
@@ -11776,8 +11802,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate661(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate661.errors : vErrors.concat(validate661.errors);
+if(!(validate663(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate663.errors : vErrors.concat(validate663.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -11787,34 +11813,19 @@ break;
 }
 }
 else {
-validate660.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate662.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate660.errors = vErrors;
+validate662.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtBlockParam = validate677;
+export const validateDebugStorageRangeAtBlockParam = validate679;
 const schema249 = {"$ref":"TestBlockHashOrNumber.json","$id":"validateDebugStorageRangeAtBlockParam"};
 
-function validate677(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugStorageRangeAtBlockParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate626(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate626.errors : vErrors.concat(validate626.errors);
-errors = vErrors.length;
-}
-validate677.errors = vErrors;
-return errors === 0;
-}
-
-export const validateDebugStorageRangeAtTxIndexParam = validate679;
-const schema250 = {"$ref":"TestQuantity.json","$id":"validateDebugStorageRangeAtTxIndexParam"};
-
 function validate679(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugStorageRangeAtTxIndexParam" */;
+/*# sourceURL="validateDebugStorageRangeAtBlockParam" */;
 let vErrors = null;
 let errors = 0;
 if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -11825,10 +11836,25 @@ validate679.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtAddressParam = validate681;
-const schema251 = {"$ref":"address.json","$id":"validateDebugStorageRangeAtAddressParam"};
+export const validateDebugStorageRangeAtTxIndexParam = validate681;
+const schema250 = {"$ref":"TestQuantity.json","$id":"validateDebugStorageRangeAtTxIndexParam"};
 
 function validate681(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugStorageRangeAtTxIndexParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+errors = vErrors.length;
+}
+validate681.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugStorageRangeAtAddressParam = validate683;
+const schema251 = {"$ref":"address.json","$id":"validateDebugStorageRangeAtAddressParam"};
+
+function validate683(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -11836,14 +11862,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate681.errors = vErrors;
+validate683.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtBeginParam = validate683;
+export const validateDebugStorageRangeAtBeginParam = validate685;
 const schema252 = {"$ref":"bytes.json","$id":"validateDebugStorageRangeAtBeginParam"};
 
-function validate683(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate685(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtBeginParam" */;
 let vErrors = null;
 let errors = 0;
@@ -11851,30 +11877,30 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate683.errors = vErrors;
-return errors === 0;
-}
-
-export const validateDebugStorageRangeAtMaxResultsParam = validate685;
-const schema253 = {"$ref":"TestQuantity.json","$id":"validateDebugStorageRangeAtMaxResultsParam"};
-
-function validate685(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugStorageRangeAtMaxResultsParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
-errors = vErrors.length;
-}
 validate685.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtResult = validate687;
+export const validateDebugStorageRangeAtMaxResultsParam = validate687;
+const schema253 = {"$ref":"TestQuantity.json","$id":"validateDebugStorageRangeAtMaxResultsParam"};
+
+function validate687(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugStorageRangeAtMaxResultsParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+errors = vErrors.length;
+}
+validate687.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugStorageRangeAtResult = validate689;
 const schema254 = {"$ref":"StorageRange.json","$id":"validateDebugStorageRangeAtResult"};
 const schema255 = {"title":"StorageRange","type":"object","description":"One page of an account's storage. storage maps keccak256(slot) to the slot and its value (both 32 bytes; key is null when the node does not know the slot preimage). Zero values are never listed. complete is true when nothing follows; then nextKey is null, otherwise it is the begin of the next page.","properties":{"complete":{"type":"boolean"},"storage":{"type":"object","additionalProperties":{"type":"object","properties":{"key":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes32.json"}]},"value":{"$ref":"bytes32.json"}},"required":["key","value"],"additionalProperties":false}},"nextKey":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes32.json"}]}},"required":["complete","storage","nextKey"],"additionalProperties":false,"$id":"StorageRange.json"};
 
-function validate688(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate690(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="StorageRange.json" */;
 let vErrors = null;
 let errors = 0;
@@ -11882,14 +11908,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.complete === undefined) && (missing0 = "complete")) || ((data.storage === undefined) && (missing0 = "storage"))) || ((data.nextKey === undefined) && (missing0 = "nextKey"))){
-validate688.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate690.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "complete") || (key0 === "storage")) || (key0 === "nextKey"))){
-validate688.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate690.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11898,7 +11924,7 @@ if(_errs1 === errors){
 if(data.complete !== undefined){
 const _errs2 = errors;
 if(typeof data.complete !== "boolean"){
-validate688.errors = [{instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate690.errors = [{instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -11919,14 +11945,14 @@ if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if(((data2.key === undefined) && (missing1 = "key")) || ((data2.value === undefined) && (missing1 = "value"))){
-validate688.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate690.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs9 = errors;
 for(const key2 in data2){
 if(!((key2 === "key") || (key2 === "value"))){
-validate688.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate690.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11973,7 +11999,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate688.errors = vErrors;
+validate690.errors = vErrors;
 return false;
 }
 else {
@@ -12009,7 +12035,7 @@ var valid2 = true;
 }
 }
 else {
-validate688.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate690.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -12020,7 +12046,7 @@ break;
 }
 }
 else {
-validate688.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate690.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -12071,7 +12097,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate688.errors = vErrors;
+validate690.errors = vErrors;
 return false;
 }
 else {
@@ -12096,31 +12122,31 @@ var valid0 = true;
 }
 }
 else {
-validate688.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate690.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate688.errors = vErrors;
+validate690.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate687(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate689(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate688(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate688.errors : vErrors.concat(validate688.errors);
+if(!(validate690(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate690.errors : vErrors.concat(validate690.errors);
 errors = vErrors.length;
 }
-validate687.errors = vErrors;
+validate689.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceBlockBlockRlpParam = validate695;
+export const validateDebugTraceBlockBlockRlpParam = validate697;
 const schema256 = {"$ref":"bytes.json","$id":"validateDebugTraceBlockBlockRlpParam"};
 
-function validate695(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate697(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceBlockBlockRlpParam" */;
 let vErrors = null;
 let errors = 0;
@@ -12128,16 +12154,16 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate695.errors = vErrors;
+validate697.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceBlockConfigParam = validate697;
+export const validateDebugTraceBlockConfigParam = validate699;
 const schema257 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceBlockConfigParam"};
 const schema258 = {"title":"GethTraceConfig","type":"object","description":"geth's TraceConfig. Without tracer, the struct logger runs (one entry per opcode) with its switches disableStack, disableStorage, enableMemory, enableReturnData and limit. tracer names one of the built-in tracers: callTracer (tracerConfig onlyTopCall, withLog), prestateTracer (tracerConfig diffMode), 4byteTracer, noopTracer; JavaScript tracer bodies are not run (-32602). timeout is a Go duration (\"5s\", \"500ms\", \"1m30s\"), at most the node's network.rpc.debug.trace-timeout, which is also the default. reexec is accepted and ignored: this node keeps every block's state.","properties":{"tracer":{"type":"string","enum":["callTracer","prestateTracer","4byteTracer","noopTracer"],"description":"one of the built-in tracers callTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)"},"tracerConfig":{"type":"object","description":"The named tracer's options.","properties":{"onlyTopCall":{"type":"boolean","description":"callTracer: the top frame only."},"withLog":{"type":"boolean","description":"callTracer: each frame's logs, with their position among its calls."},"diffMode":{"type":"boolean","description":"prestateTracer: {pre, post} of what changed instead of the touched state."}},"additionalProperties":false},"timeout":{"type":"string","pattern":"^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$","description":"Go duration: how long the trace may run."},"disableStack":{"type":"boolean"},"disableStorage":{"type":"boolean"},"enableMemory":{"type":"boolean"},"enableReturnData":{"type":"boolean"},"limit":{"type":"integer","minimum":0,"description":"Most struct-log entries to record (0 = all); later opcodes still run."},"reexec":{"type":"integer","minimum":0,"description":"Accepted and ignored."}},"additionalProperties":false,"$id":"GethTraceConfig.json"};
 const pattern24 = new RegExp("^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$", "u");
 
-function validate698(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate700(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTraceConfig.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12146,7 +12172,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema258.properties, key0))){
-validate698.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate700.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12156,11 +12182,11 @@ if(data.tracer !== undefined){
 let data0 = data.tracer;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate698.errors = [{instancePath:instancePath+"/tracer",schemaPath:"#/properties/tracer/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate700.errors = [{instancePath:instancePath+"/tracer",schemaPath:"#/properties/tracer/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data0 === "callTracer") || (data0 === "prestateTracer")) || (data0 === "4byteTracer")) || (data0 === "noopTracer"))){
-validate698.errors = [{instancePath:instancePath+"/tracer",schemaPath:"#/properties/tracer/enum",keyword:"enum",params:{allowedValues: schema258.properties.tracer.enum},message:"must be equal to one of the allowed values"}];
+validate700.errors = [{instancePath:instancePath+"/tracer",schemaPath:"#/properties/tracer/enum",keyword:"enum",params:{allowedValues: schema258.properties.tracer.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -12177,7 +12203,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 const _errs6 = errors;
 for(const key1 in data1){
 if(!(((key1 === "onlyTopCall") || (key1 === "withLog")) || (key1 === "diffMode"))){
-validate698.errors = [{instancePath:instancePath+"/tracerConfig",schemaPath:"#/properties/tracerConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate700.errors = [{instancePath:instancePath+"/tracerConfig",schemaPath:"#/properties/tracerConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12186,7 +12212,7 @@ if(_errs6 === errors){
 if(data1.onlyTopCall !== undefined){
 const _errs7 = errors;
 if(typeof data1.onlyTopCall !== "boolean"){
-validate698.errors = [{instancePath:instancePath+"/tracerConfig/onlyTopCall",schemaPath:"#/properties/tracerConfig/properties/onlyTopCall/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate700.errors = [{instancePath:instancePath+"/tracerConfig/onlyTopCall",schemaPath:"#/properties/tracerConfig/properties/onlyTopCall/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -12198,7 +12224,7 @@ if(valid1){
 if(data1.withLog !== undefined){
 const _errs9 = errors;
 if(typeof data1.withLog !== "boolean"){
-validate698.errors = [{instancePath:instancePath+"/tracerConfig/withLog",schemaPath:"#/properties/tracerConfig/properties/withLog/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate700.errors = [{instancePath:instancePath+"/tracerConfig/withLog",schemaPath:"#/properties/tracerConfig/properties/withLog/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -12210,7 +12236,7 @@ if(valid1){
 if(data1.diffMode !== undefined){
 const _errs11 = errors;
 if(typeof data1.diffMode !== "boolean"){
-validate698.errors = [{instancePath:instancePath+"/tracerConfig/diffMode",schemaPath:"#/properties/tracerConfig/properties/diffMode/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate700.errors = [{instancePath:instancePath+"/tracerConfig/diffMode",schemaPath:"#/properties/tracerConfig/properties/diffMode/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -12223,7 +12249,7 @@ var valid1 = true;
 }
 }
 else {
-validate698.errors = [{instancePath:instancePath+"/tracerConfig",schemaPath:"#/properties/tracerConfig/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate700.errors = [{instancePath:instancePath+"/tracerConfig",schemaPath:"#/properties/tracerConfig/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -12239,12 +12265,12 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data5 === "string"){
 if(!pattern24.test(data5)){
-validate698.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"+"\""}];
+validate700.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"+"\""}];
 return false;
 }
 }
 else {
-validate698.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate700.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12257,7 +12283,7 @@ if(valid0){
 if(data.disableStack !== undefined){
 const _errs15 = errors;
 if(typeof data.disableStack !== "boolean"){
-validate698.errors = [{instancePath:instancePath+"/disableStack",schemaPath:"#/properties/disableStack/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate700.errors = [{instancePath:instancePath+"/disableStack",schemaPath:"#/properties/disableStack/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -12269,7 +12295,7 @@ if(valid0){
 if(data.disableStorage !== undefined){
 const _errs17 = errors;
 if(typeof data.disableStorage !== "boolean"){
-validate698.errors = [{instancePath:instancePath+"/disableStorage",schemaPath:"#/properties/disableStorage/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate700.errors = [{instancePath:instancePath+"/disableStorage",schemaPath:"#/properties/disableStorage/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -12281,7 +12307,7 @@ if(valid0){
 if(data.enableMemory !== undefined){
 const _errs19 = errors;
 if(typeof data.enableMemory !== "boolean"){
-validate698.errors = [{instancePath:instancePath+"/enableMemory",schemaPath:"#/properties/enableMemory/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate700.errors = [{instancePath:instancePath+"/enableMemory",schemaPath:"#/properties/enableMemory/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -12293,7 +12319,7 @@ if(valid0){
 if(data.enableReturnData !== undefined){
 const _errs21 = errors;
 if(typeof data.enableReturnData !== "boolean"){
-validate698.errors = [{instancePath:instancePath+"/enableReturnData",schemaPath:"#/properties/enableReturnData/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate700.errors = [{instancePath:instancePath+"/enableReturnData",schemaPath:"#/properties/enableReturnData/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs21 === errors;
@@ -12306,13 +12332,13 @@ if(data.limit !== undefined){
 let data10 = data.limit;
 const _errs23 = errors;
 if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
-validate698.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate700.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs23){
 if(typeof data10 == "number"){
 if(data10 < 0 || isNaN(data10)){
-validate698.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate700.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -12327,13 +12353,13 @@ if(data.reexec !== undefined){
 let data11 = data.reexec;
 const _errs25 = errors;
 if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-validate698.errors = [{instancePath:instancePath+"/reexec",schemaPath:"#/properties/reexec/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate700.errors = [{instancePath:instancePath+"/reexec",schemaPath:"#/properties/reexec/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs25){
 if(typeof data11 == "number"){
 if(data11 < 0 || isNaN(data11)){
-validate698.errors = [{instancePath:instancePath+"/reexec",schemaPath:"#/properties/reexec/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate700.errors = [{instancePath:instancePath+"/reexec",schemaPath:"#/properties/reexec/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -12354,28 +12380,28 @@ var valid0 = true;
 }
 }
 else {
-validate698.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate700.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate698.errors = vErrors;
+validate700.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate697(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate699(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceBlockConfigParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate698(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate698.errors : vErrors.concat(validate698.errors);
+if(!(validate700(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate700.errors : vErrors.concat(validate700.errors);
 errors = vErrors.length;
 }
-validate697.errors = vErrors;
+validate699.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceBlockResult = validate700;
+export const validateDebugTraceBlockResult = validate702;
 const schema259 = {"type":"array","items":{"$ref":"GethTraceBlockItem.json"},"$id":"validateDebugTraceBlockResult"};
 const schema260 = {"title":"GethTraceBlockItem","type":"object","description":"One transaction's trace in a block trace.","properties":{"txHash":{"$ref":"hash32.json"},"result":{"$ref":"GethTraceResult.json"}},"required":["txHash","result"],"additionalProperties":false,"$id":"GethTraceBlockItem.json"};
 const schema261 = {"title":"GethTraceResult","description":"A trace in the named tracer's shape: the struct logger's, callTracer's frame, prestateTracer's map (or {pre, post} with diffMode), 4byteTracer's counts, noopTracer's {}.","anyOf":[{"$ref":"GethTraceStructLogs.json"},{"$ref":"GethTraceCallFrame.json"},{"$ref":"GethTracePrestateDiff.json"},{"$ref":"GethTracePrestate.json"},{"$ref":"GethTraceFourByte.json"}],"$id":"GethTraceResult.json"};
@@ -12384,7 +12410,7 @@ const pattern25 = new RegExp("^([0-9a-f]{2})*$", "u");
 const schema263 = {"title":"GethTraceStructLog","type":"object","description":"One opcode as geth's struct logger records it: gas before it, its cost, the call depth from 1; stack words as quantities, memory in 32-byte rows and the frame's touched storage as 64 hex digits without 0x.","properties":{"pc":{"type":"integer"},"op":{"type":"string"},"gas":{"type":"integer"},"gasCost":{"type":"integer"},"depth":{"type":"integer"},"error":{"type":"string"},"stack":{"type":"array","items":{"$ref":"uint.json"}},"memory":{"type":"array","items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"storage":{"type":"object","additionalProperties":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"returnData":{"$ref":"bytes.json"},"refund":{"type":"integer"}},"required":["pc","op","gas","gasCost","depth"],"additionalProperties":false,"$id":"GethTraceStructLog.json"};
 const pattern26 = new RegExp("^[0-9a-f]{64}$", "u");
 
-function validate705(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate707(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTraceStructLog.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12392,14 +12418,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.pc === undefined) && (missing0 = "pc")) || ((data.op === undefined) && (missing0 = "op"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.gasCost === undefined) && (missing0 = "gasCost"))) || ((data.depth === undefined) && (missing0 = "depth"))){
-validate705.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate707.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema263.properties, key0))){
-validate705.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate707.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12409,7 +12435,7 @@ if(data.pc !== undefined){
 let data0 = data.pc;
 const _errs2 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate705.errors = [{instancePath:instancePath+"/pc",schemaPath:"#/properties/pc/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate707.errors = [{instancePath:instancePath+"/pc",schemaPath:"#/properties/pc/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -12421,7 +12447,7 @@ if(valid0){
 if(data.op !== undefined){
 const _errs4 = errors;
 if(typeof data.op !== "string"){
-validate705.errors = [{instancePath:instancePath+"/op",schemaPath:"#/properties/op/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate707.errors = [{instancePath:instancePath+"/op",schemaPath:"#/properties/op/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -12434,7 +12460,7 @@ if(data.gas !== undefined){
 let data2 = data.gas;
 const _errs6 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate705.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/properties/gas/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate707.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/properties/gas/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -12447,7 +12473,7 @@ if(data.gasCost !== undefined){
 let data3 = data.gasCost;
 const _errs8 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate705.errors = [{instancePath:instancePath+"/gasCost",schemaPath:"#/properties/gasCost/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate707.errors = [{instancePath:instancePath+"/gasCost",schemaPath:"#/properties/gasCost/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -12460,7 +12486,7 @@ if(data.depth !== undefined){
 let data4 = data.depth;
 const _errs10 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate705.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate707.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -12472,7 +12498,7 @@ if(valid0){
 if(data.error !== undefined){
 const _errs12 = errors;
 if(typeof data.error !== "string"){
-validate705.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate707.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -12501,7 +12527,7 @@ break;
 }
 }
 else {
-validate705.errors = [{instancePath:instancePath+"/stack",schemaPath:"#/properties/stack/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate707.errors = [{instancePath:instancePath+"/stack",schemaPath:"#/properties/stack/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12524,12 +12550,12 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(typeof data9 === "string"){
 if(!pattern26.test(data9)){
-validate705.errors = [{instancePath:instancePath+"/memory/" + i1,schemaPath:"#/properties/memory/items/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+validate707.errors = [{instancePath:instancePath+"/memory/" + i1,schemaPath:"#/properties/memory/items/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate705.errors = [{instancePath:instancePath+"/memory/" + i1,schemaPath:"#/properties/memory/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate707.errors = [{instancePath:instancePath+"/memory/" + i1,schemaPath:"#/properties/memory/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12540,7 +12566,7 @@ break;
 }
 }
 else {
-validate705.errors = [{instancePath:instancePath+"/memory",schemaPath:"#/properties/memory/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate707.errors = [{instancePath:instancePath+"/memory",schemaPath:"#/properties/memory/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12561,12 +12587,12 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data11 === "string"){
 if(!pattern26.test(data11)){
-validate705.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+validate707.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate705.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate707.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12577,7 +12603,7 @@ break;
 }
 }
 else {
-validate705.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate707.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -12603,7 +12629,7 @@ if(data.refund !== undefined){
 let data13 = data.refund;
 const _errs27 = errors;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-validate705.errors = [{instancePath:instancePath+"/refund",schemaPath:"#/properties/refund/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate707.errors = [{instancePath:instancePath+"/refund",schemaPath:"#/properties/refund/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs27 === errors;
@@ -12625,16 +12651,16 @@ var valid0 = true;
 }
 }
 else {
-validate705.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate707.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate705.errors = vErrors;
+validate707.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate704(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate706(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTraceStructLogs.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12642,14 +12668,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.gas === undefined) && (missing0 = "gas")) || ((data.failed === undefined) && (missing0 = "failed"))) || ((data.returnValue === undefined) && (missing0 = "returnValue"))) || ((data.structLogs === undefined) && (missing0 = "structLogs"))){
-validate704.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate706.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "gas") || (key0 === "failed")) || (key0 === "returnValue")) || (key0 === "structLogs"))){
-validate704.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate706.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12659,7 +12685,7 @@ if(data.gas !== undefined){
 let data0 = data.gas;
 const _errs2 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate704.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/properties/gas/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate706.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/properties/gas/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -12671,7 +12697,7 @@ if(valid0){
 if(data.failed !== undefined){
 const _errs4 = errors;
 if(typeof data.failed !== "boolean"){
-validate704.errors = [{instancePath:instancePath+"/failed",schemaPath:"#/properties/failed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate706.errors = [{instancePath:instancePath+"/failed",schemaPath:"#/properties/failed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -12686,12 +12712,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!pattern25.test(data2)){
-validate704.errors = [{instancePath:instancePath+"/returnValue",schemaPath:"#/properties/returnValue/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{2})*$"},message:"must match pattern \""+"^([0-9a-f]{2})*$"+"\""}];
+validate706.errors = [{instancePath:instancePath+"/returnValue",schemaPath:"#/properties/returnValue/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{2})*$"},message:"must match pattern \""+"^([0-9a-f]{2})*$"+"\""}];
 return false;
 }
 }
 else {
-validate704.errors = [{instancePath:instancePath+"/returnValue",schemaPath:"#/properties/returnValue/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate706.errors = [{instancePath:instancePath+"/returnValue",schemaPath:"#/properties/returnValue/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12710,8 +12736,8 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs10 = errors;
-if(!(validate705(data3[i0], {instancePath:instancePath+"/structLogs/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate705.errors : vErrors.concat(validate705.errors);
+if(!(validate707(data3[i0], {instancePath:instancePath+"/structLogs/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate707.errors : vErrors.concat(validate707.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs10 === errors;
@@ -12721,7 +12747,7 @@ break;
 }
 }
 else {
-validate704.errors = [{instancePath:instancePath+"/structLogs",schemaPath:"#/properties/structLogs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate706.errors = [{instancePath:instancePath+"/structLogs",schemaPath:"#/properties/structLogs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12737,18 +12763,18 @@ var valid0 = true;
 }
 }
 else {
-validate704.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate706.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate704.errors = vErrors;
+validate706.errors = vErrors;
 return errors === 0;
 }
 
 const schema264 = {"title":"GethTraceCallFrame","type":"object","description":"callTracer's frame: the transaction's call or creation with every call, creation and self-destruct its code made, nested. gas and gasUsed of the top frame are the transaction's gas limit and the gas it was charged. output is left out when empty; error names a failure (\"execution reverted\", \"out of gas\", ...), revertReason decodes Error(string); value is left out for STATICCALL.","properties":{"from":{"$ref":"address.json"},"gas":{"$ref":"uint.json"},"gasUsed":{"$ref":"uint.json"},"to":{"$ref":"address.json"},"input":{"$ref":"bytes.json"},"output":{"$ref":"bytes.json"},"error":{"type":"string"},"revertReason":{"type":"string"},"calls":{"type":"array","items":{"$ref":"GethTraceCallFrame.json"}},"logs":{"type":"array","items":{"type":"object","properties":{"address":{"$ref":"address.json"},"topics":{"type":"array","items":{"$ref":"bytes32.json"}},"data":{"$ref":"bytes.json"},"position":{"$ref":"uint.json"}},"required":["address","topics","data","position"],"additionalProperties":false}},"value":{"$ref":"uint.json"},"type":{"type":"string","enum":["CALL","CALLCODE","DELEGATECALL","STATICCALL","CREATE","CREATE2","SELFDESTRUCT"]}},"required":["from","gas","gasUsed","input","type"],"additionalProperties":false,"$id":"GethTraceCallFrame.json"};
-const wrapper0 = {validate: validate710};
+const wrapper0 = {validate: validate712};
 
-function validate710(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate712(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTraceCallFrame.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12756,14 +12782,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.from === undefined) && (missing0 = "from")) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.input === undefined) && (missing0 = "input"))) || ((data.type === undefined) && (missing0 = "type"))){
-validate710.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate712.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema264.properties, key0))){
-validate710.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate712.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12844,7 +12870,7 @@ if(valid0){
 if(data.error !== undefined){
 const _errs8 = errors;
 if(typeof data.error !== "string"){
-validate710.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate712.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -12856,7 +12882,7 @@ if(valid0){
 if(data.revertReason !== undefined){
 const _errs10 = errors;
 if(typeof data.revertReason !== "string"){
-validate710.errors = [{instancePath:instancePath+"/revertReason",schemaPath:"#/properties/revertReason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate712.errors = [{instancePath:instancePath+"/revertReason",schemaPath:"#/properties/revertReason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -12885,7 +12911,7 @@ break;
 }
 }
 else {
-validate710.errors = [{instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate712.errors = [{instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12909,14 +12935,14 @@ if(errors === _errs17){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing1;
 if(((((data11.address === undefined) && (missing1 = "address")) || ((data11.topics === undefined) && (missing1 = "topics"))) || ((data11.data === undefined) && (missing1 = "data"))) || ((data11.position === undefined) && (missing1 = "position"))){
-validate710.errors = [{instancePath:instancePath+"/logs/" + i1,schemaPath:"#/properties/logs/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate712.errors = [{instancePath:instancePath+"/logs/" + i1,schemaPath:"#/properties/logs/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs19 = errors;
 for(const key1 in data11){
 if(!((((key1 === "address") || (key1 === "topics")) || (key1 === "data")) || (key1 === "position"))){
-validate710.errors = [{instancePath:instancePath+"/logs/" + i1,schemaPath:"#/properties/logs/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate712.errors = [{instancePath:instancePath+"/logs/" + i1,schemaPath:"#/properties/logs/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12954,7 +12980,7 @@ break;
 }
 }
 else {
-validate710.errors = [{instancePath:instancePath+"/logs/" + i1+"/topics",schemaPath:"#/properties/logs/items/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate712.errors = [{instancePath:instancePath+"/logs/" + i1+"/topics",schemaPath:"#/properties/logs/items/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12994,7 +13020,7 @@ var valid3 = true;
 }
 }
 else {
-validate710.errors = [{instancePath:instancePath+"/logs/" + i1,schemaPath:"#/properties/logs/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate712.errors = [{instancePath:instancePath+"/logs/" + i1,schemaPath:"#/properties/logs/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -13005,7 +13031,7 @@ break;
 }
 }
 else {
-validate710.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate712.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -13031,11 +13057,11 @@ if(data.type !== undefined){
 let data18 = data.type;
 const _errs27 = errors;
 if(typeof data18 !== "string"){
-validate710.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate712.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((((data18 === "CALL") || (data18 === "CALLCODE")) || (data18 === "DELEGATECALL")) || (data18 === "STATICCALL")) || (data18 === "CREATE")) || (data18 === "CREATE2")) || (data18 === "SELFDESTRUCT"))){
-validate710.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema264.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate712.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema264.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs27 === errors;
@@ -13058,11 +13084,11 @@ var valid0 = true;
 }
 }
 else {
-validate710.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate712.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate710.errors = vErrors;
+validate712.errors = vErrors;
 return errors === 0;
 }
 
@@ -13070,7 +13096,7 @@ const schema265 = {"title":"GethTracePrestateDiff","type":"object","description"
 const schema266 = {"title":"GethTracePrestate","type":"object","description":"prestateTracer's answer: by address, the accounts the transaction touched as they were before it.","additionalProperties":{"$ref":"GethTracePrestateAccount.json"},"$id":"GethTracePrestate.json"};
 const schema267 = {"title":"GethTracePrestateAccount","type":"object","description":"An account as prestateTracer shows it: balance, code, nonce and storage slots (left out when empty or zero).","properties":{"balance":{"$ref":"uint.json"},"code":{"$ref":"bytes.json"},"nonce":{"type":"integer"},"storage":{"type":"object","additionalProperties":{"$ref":"bytes32.json"}}},"additionalProperties":false,"$id":"GethTracePrestateAccount.json"};
 
-function validate725(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate727(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTracePrestateAccount.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13079,7 +13105,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "balance") || (key0 === "code")) || (key0 === "nonce")) || (key0 === "storage"))){
-validate725.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate727.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -13113,7 +13139,7 @@ if(data.nonce !== undefined){
 let data2 = data.nonce;
 const _errs4 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate725.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate727.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -13140,7 +13166,7 @@ break;
 }
 }
 else {
-validate725.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate727.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -13155,16 +13181,16 @@ var valid0 = true;
 }
 }
 else {
-validate725.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate727.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate725.errors = vErrors;
+validate727.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate724(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate726(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTracePrestate.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13172,8 +13198,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 const _errs2 = errors;
-if(!(validate725(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
-vErrors = vErrors === null ? validate725.errors : vErrors.concat(validate725.errors);
+if(!(validate727(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
+vErrors = vErrors === null ? validate727.errors : vErrors.concat(validate727.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -13183,16 +13209,16 @@ break;
 }
 }
 else {
-validate724.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate726.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate724.errors = vErrors;
+validate726.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate723(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate725(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTracePrestateDiff.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13200,14 +13226,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.post === undefined) && (missing0 = "post")) || ((data.pre === undefined) && (missing0 = "pre"))){
-validate723.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate725.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "post") || (key0 === "pre"))){
-validate723.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate725.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -13215,8 +13241,8 @@ break;
 if(_errs1 === errors){
 if(data.post !== undefined){
 const _errs2 = errors;
-if(!(validate724(data.post, {instancePath:instancePath+"/post",parentData:data,parentDataProperty:"post",rootData}))){
-vErrors = vErrors === null ? validate724.errors : vErrors.concat(validate724.errors);
+if(!(validate726(data.post, {instancePath:instancePath+"/post",parentData:data,parentDataProperty:"post",rootData}))){
+vErrors = vErrors === null ? validate726.errors : vErrors.concat(validate726.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -13227,8 +13253,8 @@ var valid0 = true;
 if(valid0){
 if(data.pre !== undefined){
 const _errs3 = errors;
-if(!(validate724(data.pre, {instancePath:instancePath+"/pre",parentData:data,parentDataProperty:"pre",rootData}))){
-vErrors = vErrors === null ? validate724.errors : vErrors.concat(validate724.errors);
+if(!(validate726(data.pre, {instancePath:instancePath+"/pre",parentData:data,parentDataProperty:"pre",rootData}))){
+vErrors = vErrors === null ? validate726.errors : vErrors.concat(validate726.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -13241,17 +13267,17 @@ var valid0 = true;
 }
 }
 else {
-validate723.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate725.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate723.errors = vErrors;
+validate725.errors = vErrors;
 return errors === 0;
 }
 
 const schema268 = {"title":"GethTraceFourByte","type":"object","description":"4byteTracer's answer: \"0x<selector>-<argument bytes>\" → how many calls; noopTracer answers {}.","additionalProperties":{"type":"integer"},"$id":"GethTraceFourByte.json"};
 
-function validate734(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate736(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTraceFourByte.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13261,7 +13287,7 @@ for(const key0 in data){
 let data0 = data[key0];
 const _errs2 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate734.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate736.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -13271,56 +13297,56 @@ break;
 }
 }
 else {
-validate734.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate736.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate734.errors = vErrors;
+validate736.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate703(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate705(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTraceResult.json" */;
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate704(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate704.errors : vErrors.concat(validate704.errors);
+if(!(validate706(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate706.errors : vErrors.concat(validate706.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate710(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate710.errors : vErrors.concat(validate710.errors);
+if(!(validate712(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate712.errors : vErrors.concat(validate712.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
-if(!(validate723(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate723.errors : vErrors.concat(validate723.errors);
+if(!(validate725(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate725.errors : vErrors.concat(validate725.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs4 = errors;
-if(!(validate724(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate724.errors : vErrors.concat(validate724.errors);
+if(!(validate726(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate726.errors : vErrors.concat(validate726.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs5 = errors;
-if(!(validate734(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate734.errors : vErrors.concat(validate734.errors);
+if(!(validate736(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate736.errors : vErrors.concat(validate736.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs5 === errors;
@@ -13338,7 +13364,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate703.errors = vErrors;
+validate705.errors = vErrors;
 return false;
 }
 else {
@@ -13352,12 +13378,12 @@ vErrors = null;
 }
 }
 }
-validate703.errors = vErrors;
+validate705.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate701(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate703(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTraceBlockItem.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13365,14 +13391,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.txHash === undefined) && (missing0 = "txHash")) || ((data.result === undefined) && (missing0 = "result"))){
-validate701.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate703.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "txHash") || (key0 === "result"))){
-validate701.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate703.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -13392,8 +13418,8 @@ var valid0 = true;
 if(valid0){
 if(data.result !== undefined){
 const _errs3 = errors;
-if(!(validate703(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate703.errors : vErrors.concat(validate703.errors);
+if(!(validate705(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate705.errors : vErrors.concat(validate705.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -13406,16 +13432,16 @@ var valid0 = true;
 }
 }
 else {
-validate701.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate703.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate701.errors = vErrors;
+validate703.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate700(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate702(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceBlockResult" */;
 let vErrors = null;
 let errors = 0;
@@ -13425,8 +13451,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate701(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate701.errors : vErrors.concat(validate701.errors);
+if(!(validate703(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate703.errors : vErrors.concat(validate703.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -13436,18 +13462,18 @@ break;
 }
 }
 else {
-validate700.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate702.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate700.errors = vErrors;
+validate702.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceBlockByHashBlockHashParam = validate738;
+export const validateDebugTraceBlockByHashBlockHashParam = validate740;
 const schema269 = {"$ref":"hash32.json","$id":"validateDebugTraceBlockByHashBlockHashParam"};
 
-function validate738(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate740(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceBlockByHashBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -13455,29 +13481,29 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate738.errors = vErrors;
-return errors === 0;
-}
-
-export const validateDebugTraceBlockByHashConfigParam = validate740;
-const schema270 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceBlockByHashConfigParam"};
-
-function validate740(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugTraceBlockByHashConfigParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate698(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate698.errors : vErrors.concat(validate698.errors);
-errors = vErrors.length;
-}
 validate740.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceBlockByHashResult = validate742;
-const schema271 = {"type":"array","items":{"$ref":"GethTraceBlockItem.json"},"$id":"validateDebugTraceBlockByHashResult"};
+export const validateDebugTraceBlockByHashConfigParam = validate742;
+const schema270 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceBlockByHashConfigParam"};
 
 function validate742(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugTraceBlockByHashConfigParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate700(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate700.errors : vErrors.concat(validate700.errors);
+errors = vErrors.length;
+}
+validate742.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugTraceBlockByHashResult = validate744;
+const schema271 = {"type":"array","items":{"$ref":"GethTraceBlockItem.json"},"$id":"validateDebugTraceBlockByHashResult"};
+
+function validate744(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceBlockByHashResult" */;
 let vErrors = null;
 let errors = 0;
@@ -13487,8 +13513,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate701(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate701.errors : vErrors.concat(validate701.errors);
+if(!(validate703(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate703.errors : vErrors.concat(validate703.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -13498,18 +13524,18 @@ break;
 }
 }
 else {
-validate742.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate744.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate742.errors = vErrors;
+validate744.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceBlockByNumberBlockParam = validate744;
+export const validateDebugTraceBlockByNumberBlockParam = validate746;
 const schema272 = {"$ref":"BlockNumberOrTag.json","$id":"validateDebugTraceBlockByNumberBlockParam"};
 
-function validate744(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate746(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceBlockByNumberBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -13517,29 +13543,29 @@ if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
-validate744.errors = vErrors;
-return errors === 0;
-}
-
-export const validateDebugTraceBlockByNumberConfigParam = validate746;
-const schema273 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceBlockByNumberConfigParam"};
-
-function validate746(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugTraceBlockByNumberConfigParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate698(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate698.errors : vErrors.concat(validate698.errors);
-errors = vErrors.length;
-}
 validate746.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceBlockByNumberResult = validate748;
-const schema274 = {"type":"array","items":{"$ref":"GethTraceBlockItem.json"},"$id":"validateDebugTraceBlockByNumberResult"};
+export const validateDebugTraceBlockByNumberConfigParam = validate748;
+const schema273 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceBlockByNumberConfigParam"};
 
 function validate748(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugTraceBlockByNumberConfigParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate700(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate700.errors : vErrors.concat(validate700.errors);
+errors = vErrors.length;
+}
+validate748.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugTraceBlockByNumberResult = validate750;
+const schema274 = {"type":"array","items":{"$ref":"GethTraceBlockItem.json"},"$id":"validateDebugTraceBlockByNumberResult"};
+
+function validate750(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceBlockByNumberResult" */;
 let vErrors = null;
 let errors = 0;
@@ -13549,8 +13575,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate701(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate701.errors : vErrors.concat(validate701.errors);
+if(!(validate703(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate703.errors : vErrors.concat(validate703.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -13560,18 +13586,18 @@ break;
 }
 }
 else {
-validate748.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate750.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate748.errors = vErrors;
+validate750.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceCallTransactionParam = validate750;
+export const validateDebugTraceCallTransactionParam = validate752;
 const schema275 = {"$ref":"CallRequest.json","$id":"validateDebugTraceCallTransactionParam"};
 
-function validate750(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate752(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceCallTransactionParam" */;
 let vErrors = null;
 let errors = 0;
@@ -13579,14 +13605,14 @@ if(!(validate28(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
-validate750.errors = vErrors;
+validate752.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceCallBlockParam = validate752;
+export const validateDebugTraceCallBlockParam = validate754;
 const schema276 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateDebugTraceCallBlockParam"};
 
-function validate752(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate754(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceCallBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -13594,15 +13620,15 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate752.errors = vErrors;
+validate754.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceCallConfigParam = validate754;
+export const validateDebugTraceCallConfigParam = validate756;
 const schema277 = {"$ref":"GethTraceCallConfig.json","$id":"validateDebugTraceCallConfigParam"};
 const schema278 = {"title":"GethTraceCallConfig","type":"object","description":"geth's TraceCallConfig: GethTraceConfig plus stateOverrides and blockOverrides, applied to the traced call only as eth_call applies them (StateOverrides, BlockOverrides).","properties":{"tracer":{"type":"string","enum":["callTracer","prestateTracer","4byteTracer","noopTracer"],"description":"one of the built-in tracers callTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)"},"tracerConfig":{"type":"object","description":"The named tracer's options.","properties":{"onlyTopCall":{"type":"boolean","description":"callTracer: the top frame only."},"withLog":{"type":"boolean","description":"callTracer: each frame's logs, with their position among its calls."},"diffMode":{"type":"boolean","description":"prestateTracer: {pre, post} of what changed instead of the touched state."}},"additionalProperties":false},"timeout":{"type":"string","pattern":"^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$","description":"Go duration: how long the trace may run."},"disableStack":{"type":"boolean"},"disableStorage":{"type":"boolean"},"enableMemory":{"type":"boolean"},"enableReturnData":{"type":"boolean"},"limit":{"type":"integer","minimum":0,"description":"Most struct-log entries to record (0 = all); later opcodes still run."},"reexec":{"type":"integer","minimum":0,"description":"Accepted and ignored."},"stateOverrides":{"$ref":"StateOverrides.json"},"blockOverrides":{"$ref":"BlockOverrides.json"}},"additionalProperties":false,"$id":"GethTraceCallConfig.json"};
 
-function validate755(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate757(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTraceCallConfig.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13611,7 +13637,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema278.properties, key0))){
-validate755.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate757.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -13621,11 +13647,11 @@ if(data.tracer !== undefined){
 let data0 = data.tracer;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate755.errors = [{instancePath:instancePath+"/tracer",schemaPath:"#/properties/tracer/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate757.errors = [{instancePath:instancePath+"/tracer",schemaPath:"#/properties/tracer/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data0 === "callTracer") || (data0 === "prestateTracer")) || (data0 === "4byteTracer")) || (data0 === "noopTracer"))){
-validate755.errors = [{instancePath:instancePath+"/tracer",schemaPath:"#/properties/tracer/enum",keyword:"enum",params:{allowedValues: schema278.properties.tracer.enum},message:"must be equal to one of the allowed values"}];
+validate757.errors = [{instancePath:instancePath+"/tracer",schemaPath:"#/properties/tracer/enum",keyword:"enum",params:{allowedValues: schema278.properties.tracer.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -13642,7 +13668,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 const _errs6 = errors;
 for(const key1 in data1){
 if(!(((key1 === "onlyTopCall") || (key1 === "withLog")) || (key1 === "diffMode"))){
-validate755.errors = [{instancePath:instancePath+"/tracerConfig",schemaPath:"#/properties/tracerConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate757.errors = [{instancePath:instancePath+"/tracerConfig",schemaPath:"#/properties/tracerConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -13651,7 +13677,7 @@ if(_errs6 === errors){
 if(data1.onlyTopCall !== undefined){
 const _errs7 = errors;
 if(typeof data1.onlyTopCall !== "boolean"){
-validate755.errors = [{instancePath:instancePath+"/tracerConfig/onlyTopCall",schemaPath:"#/properties/tracerConfig/properties/onlyTopCall/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate757.errors = [{instancePath:instancePath+"/tracerConfig/onlyTopCall",schemaPath:"#/properties/tracerConfig/properties/onlyTopCall/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -13663,7 +13689,7 @@ if(valid1){
 if(data1.withLog !== undefined){
 const _errs9 = errors;
 if(typeof data1.withLog !== "boolean"){
-validate755.errors = [{instancePath:instancePath+"/tracerConfig/withLog",schemaPath:"#/properties/tracerConfig/properties/withLog/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate757.errors = [{instancePath:instancePath+"/tracerConfig/withLog",schemaPath:"#/properties/tracerConfig/properties/withLog/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -13675,7 +13701,7 @@ if(valid1){
 if(data1.diffMode !== undefined){
 const _errs11 = errors;
 if(typeof data1.diffMode !== "boolean"){
-validate755.errors = [{instancePath:instancePath+"/tracerConfig/diffMode",schemaPath:"#/properties/tracerConfig/properties/diffMode/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate757.errors = [{instancePath:instancePath+"/tracerConfig/diffMode",schemaPath:"#/properties/tracerConfig/properties/diffMode/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -13688,7 +13714,7 @@ var valid1 = true;
 }
 }
 else {
-validate755.errors = [{instancePath:instancePath+"/tracerConfig",schemaPath:"#/properties/tracerConfig/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate757.errors = [{instancePath:instancePath+"/tracerConfig",schemaPath:"#/properties/tracerConfig/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -13704,12 +13730,12 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data5 === "string"){
 if(!pattern24.test(data5)){
-validate755.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"+"\""}];
+validate757.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"+"\""}];
 return false;
 }
 }
 else {
-validate755.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate757.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13722,7 +13748,7 @@ if(valid0){
 if(data.disableStack !== undefined){
 const _errs15 = errors;
 if(typeof data.disableStack !== "boolean"){
-validate755.errors = [{instancePath:instancePath+"/disableStack",schemaPath:"#/properties/disableStack/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate757.errors = [{instancePath:instancePath+"/disableStack",schemaPath:"#/properties/disableStack/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -13734,7 +13760,7 @@ if(valid0){
 if(data.disableStorage !== undefined){
 const _errs17 = errors;
 if(typeof data.disableStorage !== "boolean"){
-validate755.errors = [{instancePath:instancePath+"/disableStorage",schemaPath:"#/properties/disableStorage/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate757.errors = [{instancePath:instancePath+"/disableStorage",schemaPath:"#/properties/disableStorage/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -13746,7 +13772,7 @@ if(valid0){
 if(data.enableMemory !== undefined){
 const _errs19 = errors;
 if(typeof data.enableMemory !== "boolean"){
-validate755.errors = [{instancePath:instancePath+"/enableMemory",schemaPath:"#/properties/enableMemory/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate757.errors = [{instancePath:instancePath+"/enableMemory",schemaPath:"#/properties/enableMemory/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -13758,7 +13784,7 @@ if(valid0){
 if(data.enableReturnData !== undefined){
 const _errs21 = errors;
 if(typeof data.enableReturnData !== "boolean"){
-validate755.errors = [{instancePath:instancePath+"/enableReturnData",schemaPath:"#/properties/enableReturnData/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate757.errors = [{instancePath:instancePath+"/enableReturnData",schemaPath:"#/properties/enableReturnData/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs21 === errors;
@@ -13771,13 +13797,13 @@ if(data.limit !== undefined){
 let data10 = data.limit;
 const _errs23 = errors;
 if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
-validate755.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate757.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs23){
 if(typeof data10 == "number"){
 if(data10 < 0 || isNaN(data10)){
-validate755.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate757.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -13792,13 +13818,13 @@ if(data.reexec !== undefined){
 let data11 = data.reexec;
 const _errs25 = errors;
 if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-validate755.errors = [{instancePath:instancePath+"/reexec",schemaPath:"#/properties/reexec/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate757.errors = [{instancePath:instancePath+"/reexec",schemaPath:"#/properties/reexec/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs25){
 if(typeof data11 == "number"){
 if(data11 < 0 || isNaN(data11)){
-validate755.errors = [{instancePath:instancePath+"/reexec",schemaPath:"#/properties/reexec/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate757.errors = [{instancePath:instancePath+"/reexec",schemaPath:"#/properties/reexec/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -13845,46 +13871,46 @@ var valid0 = true;
 }
 }
 else {
-validate755.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate757.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate755.errors = vErrors;
+validate757.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate754(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate756(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceCallConfigParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate755(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate755.errors : vErrors.concat(validate755.errors);
+if(!(validate757(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate757.errors : vErrors.concat(validate757.errors);
 errors = vErrors.length;
 }
-validate754.errors = vErrors;
+validate756.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceCallResult = validate759;
+export const validateDebugTraceCallResult = validate761;
 const schema279 = {"$ref":"GethTraceResult.json","$id":"validateDebugTraceCallResult"};
 
-function validate759(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate761(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceCallResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate703(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate703.errors : vErrors.concat(validate703.errors);
+if(!(validate705(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate705.errors : vErrors.concat(validate705.errors);
 errors = vErrors.length;
 }
-validate759.errors = vErrors;
+validate761.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceTransactionTxHashParam = validate761;
+export const validateDebugTraceTransactionTxHashParam = validate763;
 const schema280 = {"$ref":"hash32.json","$id":"validateDebugTraceTransactionTxHashParam"};
 
-function validate761(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate763(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceTransactionTxHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -13892,44 +13918,44 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate761.errors = vErrors;
-return errors === 0;
-}
-
-export const validateDebugTraceTransactionConfigParam = validate763;
-const schema281 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceTransactionConfigParam"};
-
-function validate763(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugTraceTransactionConfigParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate698(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate698.errors : vErrors.concat(validate698.errors);
-errors = vErrors.length;
-}
 validate763.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceTransactionResult = validate765;
-const schema282 = {"$ref":"GethTraceResult.json","$id":"validateDebugTraceTransactionResult"};
+export const validateDebugTraceTransactionConfigParam = validate765;
+const schema281 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceTransactionConfigParam"};
 
 function validate765(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugTraceTransactionResult" */;
+/*# sourceURL="validateDebugTraceTransactionConfigParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate703(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate703.errors : vErrors.concat(validate703.errors);
+if(!(validate700(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate700.errors : vErrors.concat(validate700.errors);
 errors = vErrors.length;
 }
 validate765.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceBlockBlockParam = validate767;
-const schema283 = {"$ref":"BlockNumberOrTag.json","$id":"validateTraceBlockBlockParam"};
+export const validateDebugTraceTransactionResult = validate767;
+const schema282 = {"$ref":"GethTraceResult.json","$id":"validateDebugTraceTransactionResult"};
 
 function validate767(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugTraceTransactionResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate705(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate705.errors : vErrors.concat(validate705.errors);
+errors = vErrors.length;
+}
+validate767.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTraceBlockBlockParam = validate769;
+const schema283 = {"$ref":"BlockNumberOrTag.json","$id":"validateTraceBlockBlockParam"};
+
+function validate769(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceBlockBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -13937,16 +13963,16 @@ if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
-validate767.errors = vErrors;
+validate769.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceBlockResult = validate769;
+export const validateTraceBlockResult = validate771;
 const schema284 = {"oneOf":[{"$ref":"notFound.json"},{"type":"array","items":{"$ref":"ParityLocalizedTrace.json"}}],"$id":"validateTraceBlockResult"};
 const schema285 = {"title":"ParityLocalizedTrace","type":"object","additionalProperties":false,"required":["action","blockHash","blockNumber","subtraces","traceAddress","transactionHash","transactionPosition","type"],"description":"A trace placed in the chain: ParityTrace plus its block and transaction (null for reward traces).","properties":{"action":{"$ref":"ParityTraceAction.json"},"error":{"type":"string","description":"OpenEthereum's words: Reverted, Out of gas, Bad jump destination, Bad instruction, Out of stack, Stack underflow, Out of bounds, Built-in failed; other EVM errors in geth's words."},"result":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"ParityTraceResult.json"}]},"subtraces":{"type":"integer","minimum":0},"traceAddress":{"type":"array","items":{"type":"integer","minimum":0}},"type":{"type":"string","enum":["call","create","suicide","reward"]},"blockHash":{"$ref":"hash32.json"},"blockNumber":{"type":"integer","minimum":0},"transactionHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"transactionPosition":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}]}},"$id":"ParityLocalizedTrace.json"};
 const schema286 = {"title":"ParityTraceAction","type":"object","additionalProperties":false,"description":"What a trace did. call: callType (call, callcode, delegatecall, staticcall), from, gas, input, to, value. create: from, gas, init, value. suicide: address, balance, refundAddress. reward: author, rewardType (block or uncle), value.","properties":{"address":{"$ref":"address.json"},"author":{"$ref":"address.json"},"balance":{"$ref":"uint.json"},"from":{"$ref":"address.json"},"gas":{"$ref":"uint.json"},"init":{"$ref":"bytes.json"},"input":{"$ref":"bytes.json"},"refundAddress":{"$ref":"address.json"},"to":{"$ref":"address.json"},"value":{"$ref":"uint.json"},"callType":{"type":"string","enum":["call","callcode","delegatecall","staticcall"]},"rewardType":{"type":"string","enum":["block","uncle"]}},"$id":"ParityTraceAction.json"};
 
-function validate772(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate774(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ParityTraceAction.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13955,7 +13981,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema286.properties, key0))){
-validate772.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate774.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14085,11 +14111,11 @@ if(data.callType !== undefined){
 let data10 = data.callType;
 const _errs12 = errors;
 if(typeof data10 !== "string"){
-validate772.errors = [{instancePath:instancePath+"/callType",schemaPath:"#/properties/callType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate774.errors = [{instancePath:instancePath+"/callType",schemaPath:"#/properties/callType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data10 === "call") || (data10 === "callcode")) || (data10 === "delegatecall")) || (data10 === "staticcall"))){
-validate772.errors = [{instancePath:instancePath+"/callType",schemaPath:"#/properties/callType/enum",keyword:"enum",params:{allowedValues: schema286.properties.callType.enum},message:"must be equal to one of the allowed values"}];
+validate774.errors = [{instancePath:instancePath+"/callType",schemaPath:"#/properties/callType/enum",keyword:"enum",params:{allowedValues: schema286.properties.callType.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -14102,11 +14128,11 @@ if(data.rewardType !== undefined){
 let data11 = data.rewardType;
 const _errs14 = errors;
 if(typeof data11 !== "string"){
-validate772.errors = [{instancePath:instancePath+"/rewardType",schemaPath:"#/properties/rewardType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate774.errors = [{instancePath:instancePath+"/rewardType",schemaPath:"#/properties/rewardType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data11 === "block") || (data11 === "uncle"))){
-validate772.errors = [{instancePath:instancePath+"/rewardType",schemaPath:"#/properties/rewardType/enum",keyword:"enum",params:{allowedValues: schema286.properties.rewardType.enum},message:"must be equal to one of the allowed values"}];
+validate774.errors = [{instancePath:instancePath+"/rewardType",schemaPath:"#/properties/rewardType/enum",keyword:"enum",params:{allowedValues: schema286.properties.rewardType.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -14128,17 +14154,17 @@ var valid0 = true;
 }
 }
 else {
-validate772.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate774.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate772.errors = vErrors;
+validate774.errors = vErrors;
 return errors === 0;
 }
 
 const schema287 = {"title":"ParityTraceResult","type":"object","additionalProperties":false,"description":"A trace's outcome: gasUsed and output for a call; address, code and gasUsed for a creation. Left out where the trace failed with an error OpenEthereum names (Reverted, Out of gas, ...); null for suicide-free rewards.","properties":{"address":{"$ref":"address.json"},"code":{"$ref":"bytes.json"},"gasUsed":{"$ref":"uint.json"},"output":{"$ref":"bytes.json"}},"$id":"ParityTraceResult.json"};
 
-function validate785(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate787(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ParityTraceResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14147,7 +14173,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "address") || (key0 === "code")) || (key0 === "gasUsed")) || (key0 === "output"))){
-validate785.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate787.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14206,16 +14232,16 @@ var valid0 = true;
 }
 }
 else {
-validate785.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate787.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate785.errors = vErrors;
+validate787.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate771(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate773(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ParityLocalizedTrace.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14223,14 +14249,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((data.action === undefined) && (missing0 = "action")) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.subtraces === undefined) && (missing0 = "subtraces"))) || ((data.traceAddress === undefined) && (missing0 = "traceAddress"))) || ((data.transactionHash === undefined) && (missing0 = "transactionHash"))) || ((data.transactionPosition === undefined) && (missing0 = "transactionPosition"))) || ((data.type === undefined) && (missing0 = "type"))){
-validate771.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate773.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema285.properties, key0))){
-validate771.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate773.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14238,8 +14264,8 @@ break;
 if(_errs1 === errors){
 if(data.action !== undefined){
 const _errs2 = errors;
-if(!(validate772(data.action, {instancePath:instancePath+"/action",parentData:data,parentDataProperty:"action",rootData}))){
-vErrors = vErrors === null ? validate772.errors : vErrors.concat(validate772.errors);
+if(!(validate774(data.action, {instancePath:instancePath+"/action",parentData:data,parentDataProperty:"action",rootData}))){
+vErrors = vErrors === null ? validate774.errors : vErrors.concat(validate774.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -14251,7 +14277,7 @@ if(valid0){
 if(data.error !== undefined){
 const _errs3 = errors;
 if(typeof data.error !== "string"){
-validate771.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate773.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -14277,8 +14303,8 @@ valid1 = true;
 passing0 = 0;
 }
 const _errs8 = errors;
-if(!(validate785(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate785.errors : vErrors.concat(validate785.errors);
+if(!(validate787(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate787.errors : vErrors.concat(validate787.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -14301,7 +14327,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate771.errors = vErrors;
+validate773.errors = vErrors;
 return false;
 }
 else {
@@ -14325,13 +14351,13 @@ if(data.subtraces !== undefined){
 let data3 = data.subtraces;
 const _errs9 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate771.errors = [{instancePath:instancePath+"/subtraces",schemaPath:"#/properties/subtraces/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate773.errors = [{instancePath:instancePath+"/subtraces",schemaPath:"#/properties/subtraces/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs9){
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-validate771.errors = [{instancePath:instancePath+"/subtraces",schemaPath:"#/properties/subtraces/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate773.errors = [{instancePath:instancePath+"/subtraces",schemaPath:"#/properties/subtraces/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -14353,13 +14379,13 @@ for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 const _errs13 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-validate771.errors = [{instancePath:instancePath+"/traceAddress/" + i0,schemaPath:"#/properties/traceAddress/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate773.errors = [{instancePath:instancePath+"/traceAddress/" + i0,schemaPath:"#/properties/traceAddress/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs13){
 if(typeof data5 == "number"){
 if(data5 < 0 || isNaN(data5)){
-validate771.errors = [{instancePath:instancePath+"/traceAddress/" + i0,schemaPath:"#/properties/traceAddress/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate773.errors = [{instancePath:instancePath+"/traceAddress/" + i0,schemaPath:"#/properties/traceAddress/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -14371,7 +14397,7 @@ break;
 }
 }
 else {
-validate771.errors = [{instancePath:instancePath+"/traceAddress",schemaPath:"#/properties/traceAddress/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate773.errors = [{instancePath:instancePath+"/traceAddress",schemaPath:"#/properties/traceAddress/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -14385,11 +14411,11 @@ if(data.type !== undefined){
 let data6 = data.type;
 const _errs15 = errors;
 if(typeof data6 !== "string"){
-validate771.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate773.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data6 === "call") || (data6 === "create")) || (data6 === "suicide")) || (data6 === "reward"))){
-validate771.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema285.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate773.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema285.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -14414,13 +14440,13 @@ if(data.blockNumber !== undefined){
 let data8 = data.blockNumber;
 const _errs18 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-validate771.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate773.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs18){
 if(typeof data8 == "number"){
 if(data8 < 0 || isNaN(data8)){
-validate771.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate773.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -14472,7 +14498,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate771.errors = vErrors;
+validate773.errors = vErrors;
 return false;
 }
 else {
@@ -14553,7 +14579,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate771.errors = vErrors;
+validate773.errors = vErrors;
 return false;
 }
 else {
@@ -14585,16 +14611,16 @@ var valid0 = true;
 }
 }
 else {
-validate771.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate773.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate771.errors = vErrors;
+validate773.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate769(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate771(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceBlockResult" */;
 let vErrors = null;
 let errors = 0;
@@ -14618,8 +14644,8 @@ var valid1 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate771(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate771.errors : vErrors.concat(validate771.errors);
+if(!(validate773(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate773.errors : vErrors.concat(validate773.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -14659,7 +14685,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate769.errors = vErrors;
+validate771.errors = vErrors;
 return false;
 }
 else {
@@ -14673,14 +14699,14 @@ vErrors = null;
 }
 }
 }
-validate769.errors = vErrors;
+validate771.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceCallTransactionParam = validate796;
+export const validateTraceCallTransactionParam = validate798;
 const schema288 = {"$ref":"CallRequest.json","$id":"validateTraceCallTransactionParam"};
 
-function validate796(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate798(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceCallTransactionParam" */;
 let vErrors = null;
 let errors = 0;
@@ -14688,15 +14714,15 @@ if(!(validate28(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
-validate796.errors = vErrors;
+validate798.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceCallTraceTypesParam = validate798;
+export const validateTraceCallTraceTypesParam = validate800;
 const schema289 = {"$ref":"ParityTraceTypes.json","$id":"validateTraceCallTraceTypesParam"};
 const schema290 = {"title":"ParityTraceTypes","type":"array","uniqueItems":true,"description":"What to return: \"trace\" (the call traces) and/or \"stateDiff\". \"vmTrace\" is not offered (-32602).","items":{"type":"string","enum":["trace","stateDiff","vmTrace"]},"$id":"ParityTraceTypes.json"};
 
-function validate799(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate801(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ParityTraceTypes.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14708,11 +14734,11 @@ for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate799.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate801.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data0 === "trace") || (data0 === "stateDiff")) || (data0 === "vmTrace"))){
-validate799.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema290.items.enum},message:"must be equal to one of the allowed values"}];
+validate801.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema290.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -14732,7 +14758,7 @@ continue;
 }
 if(typeof indices0[item0] == "number"){
 j0 = indices0[item0];
-validate799.errors = [{instancePath,schemaPath:"#/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
+validate801.errors = [{instancePath,schemaPath:"#/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
 return false;
 break;
 }
@@ -14742,31 +14768,31 @@ indices0[item0] = i1;
 }
 }
 else {
-validate799.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate801.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate799.errors = vErrors;
+validate801.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate798(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate800(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceCallTraceTypesParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate799(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate799.errors : vErrors.concat(validate799.errors);
+if(!(validate801(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate801.errors : vErrors.concat(validate801.errors);
 errors = vErrors.length;
 }
-validate798.errors = vErrors;
+validate800.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceCallBlockParam = validate801;
+export const validateTraceCallBlockParam = validate803;
 const schema291 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateTraceCallBlockParam"};
 
-function validate801(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate803(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceCallBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -14774,17 +14800,17 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate801.errors = vErrors;
+validate803.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceCallResult = validate803;
+export const validateTraceCallResult = validate805;
 const schema292 = {"$ref":"ParityTraceResults.json","$id":"validateTraceCallResult"};
 const schema293 = {"title":"ParityTraceResults","type":"object","additionalProperties":false,"required":["output","stateDiff","trace","vmTrace"],"description":"A replayed transaction or call: its output, the traces (empty unless \"trace\" was asked), the state diff (null unless \"stateDiff\" was asked), vmTrace always null; transactionHash in trace_replayBlockTransactions.","properties":{"output":{"$ref":"bytes.json"},"stateDiff":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"ParityStateDiff.json"}]},"trace":{"type":"array","items":{"$ref":"ParityTrace.json"}},"vmTrace":{"$ref":"notFound.json"},"transactionHash":{"$ref":"hash32.json"}},"$id":"ParityTraceResults.json"};
 const schema294 = {"title":"ParityStateDiff","type":"object","description":"Per account touched: balance, code, nonce and storage, each \"=\" (unchanged), {\"+\": value} (born), {\"-\": value} (died) or {\"*\": {from, to}} (changed).","propertyNames":{"pattern":"^0x[0-9a-f]{40}$"},"additionalProperties":{"type":"object","additionalProperties":false,"required":["balance","code","nonce","storage"],"properties":{"balance":{"oneOf":[{"type":"string","enum":["="]},{"type":"object","additionalProperties":false,"required":["+"],"properties":{"+":{"$ref":"uint.json"}}},{"type":"object","additionalProperties":false,"required":["-"],"properties":{"-":{"$ref":"uint.json"}}},{"type":"object","additionalProperties":false,"required":["*"],"properties":{"*":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"$ref":"uint.json"},"to":{"$ref":"uint.json"}}}}}]},"code":{"oneOf":[{"type":"string","enum":["="]},{"type":"object","additionalProperties":false,"required":["+"],"properties":{"+":{"$ref":"bytes.json"}}},{"type":"object","additionalProperties":false,"required":["-"],"properties":{"-":{"$ref":"bytes.json"}}},{"type":"object","additionalProperties":false,"required":["*"],"properties":{"*":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"$ref":"bytes.json"},"to":{"$ref":"bytes.json"}}}}}]},"nonce":{"oneOf":[{"type":"string","enum":["="]},{"type":"object","additionalProperties":false,"required":["+"],"properties":{"+":{"$ref":"uint.json"}}},{"type":"object","additionalProperties":false,"required":["-"],"properties":{"-":{"$ref":"uint.json"}}},{"type":"object","additionalProperties":false,"required":["*"],"properties":{"*":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"$ref":"uint.json"},"to":{"$ref":"uint.json"}}}}}]},"storage":{"type":"object","additionalProperties":{"oneOf":[{"type":"string","enum":["="]},{"type":"object","additionalProperties":false,"required":["+"],"properties":{"+":{"$ref":"bytes32.json"}}},{"type":"object","additionalProperties":false,"required":["-"],"properties":{"-":{"$ref":"bytes32.json"}}},{"type":"object","additionalProperties":false,"required":["*"],"properties":{"*":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"$ref":"bytes32.json"},"to":{"$ref":"bytes32.json"}}}}}]}}}},"$id":"ParityStateDiff.json"};
 const pattern29 = new RegExp("^0x[0-9a-f]{40}$", "u");
 
-function validate807(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate809(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ParityStateDiff.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14814,7 +14840,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate807.errors = vErrors;
+validate809.errors = vErrors;
 return false;
 break;
 }
@@ -14827,14 +14853,14 @@ if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing0;
 if(((((data0.balance === undefined) && (missing0 = "balance")) || ((data0.code === undefined) && (missing0 = "code"))) || ((data0.nonce === undefined) && (missing0 = "nonce"))) || ((data0.storage === undefined) && (missing0 = "storage"))){
-validate807.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate809.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs5 = errors;
 for(const key2 in data0){
 if(!((((key2 === "balance") || (key2 === "code")) || (key2 === "nonce")) || (key2 === "storage"))){
-validate807.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate809.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -15129,7 +15155,7 @@ else {
 vErrors.push(err16);
 }
 errors++;
-validate807.errors = vErrors;
+validate809.errors = vErrors;
 return false;
 }
 else {
@@ -15438,7 +15464,7 @@ else {
 vErrors.push(err31);
 }
 errors++;
-validate807.errors = vErrors;
+validate809.errors = vErrors;
 return false;
 }
 else {
@@ -15747,7 +15773,7 @@ else {
 vErrors.push(err46);
 }
 errors++;
-validate807.errors = vErrors;
+validate809.errors = vErrors;
 return false;
 }
 else {
@@ -16061,7 +16087,7 @@ else {
 vErrors.push(err61);
 }
 errors++;
-validate807.errors = vErrors;
+validate809.errors = vErrors;
 return false;
 }
 else {
@@ -16082,7 +16108,7 @@ break;
 }
 }
 else {
-validate807.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/storage",schemaPath:"#/additionalProperties/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate809.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/storage",schemaPath:"#/additionalProperties/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -16098,7 +16124,7 @@ var valid2 = true;
 }
 }
 else {
-validate807.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate809.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -16110,17 +16136,17 @@ break;
 }
 }
 else {
-validate807.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate809.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate807.errors = vErrors;
+validate809.errors = vErrors;
 return errors === 0;
 }
 
 const schema295 = {"title":"ParityTrace","type":"object","additionalProperties":false,"required":["action","subtraces","traceAddress","type"],"description":"One frame of a transaction's execution, OpenEthereum's shape: traceAddress is the path of child indexes from the transaction's top call (calls to precompiles are left out, as core-geth does).","properties":{"action":{"$ref":"ParityTraceAction.json"},"error":{"type":"string","description":"OpenEthereum's words: Reverted, Out of gas, Bad jump destination, Bad instruction, Out of stack, Stack underflow, Out of bounds, Built-in failed; other EVM errors in geth's words."},"result":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"ParityTraceResult.json"}]},"subtraces":{"type":"integer","minimum":0},"traceAddress":{"type":"array","items":{"type":"integer","minimum":0}},"type":{"type":"string","enum":["call","create","suicide","reward"]}},"$id":"ParityTrace.json"};
 
-function validate825(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate827(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ParityTrace.json" */;
 let vErrors = null;
 let errors = 0;
@@ -16128,14 +16154,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.action === undefined) && (missing0 = "action")) || ((data.subtraces === undefined) && (missing0 = "subtraces"))) || ((data.traceAddress === undefined) && (missing0 = "traceAddress"))) || ((data.type === undefined) && (missing0 = "type"))){
-validate825.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate827.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "action") || (key0 === "error")) || (key0 === "result")) || (key0 === "subtraces")) || (key0 === "traceAddress")) || (key0 === "type"))){
-validate825.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate827.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -16143,8 +16169,8 @@ break;
 if(_errs1 === errors){
 if(data.action !== undefined){
 const _errs2 = errors;
-if(!(validate772(data.action, {instancePath:instancePath+"/action",parentData:data,parentDataProperty:"action",rootData}))){
-vErrors = vErrors === null ? validate772.errors : vErrors.concat(validate772.errors);
+if(!(validate774(data.action, {instancePath:instancePath+"/action",parentData:data,parentDataProperty:"action",rootData}))){
+vErrors = vErrors === null ? validate774.errors : vErrors.concat(validate774.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -16156,7 +16182,7 @@ if(valid0){
 if(data.error !== undefined){
 const _errs3 = errors;
 if(typeof data.error !== "string"){
-validate825.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate827.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -16182,8 +16208,8 @@ valid1 = true;
 passing0 = 0;
 }
 const _errs8 = errors;
-if(!(validate785(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate785.errors : vErrors.concat(validate785.errors);
+if(!(validate787(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate787.errors : vErrors.concat(validate787.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -16206,7 +16232,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate825.errors = vErrors;
+validate827.errors = vErrors;
 return false;
 }
 else {
@@ -16230,13 +16256,13 @@ if(data.subtraces !== undefined){
 let data3 = data.subtraces;
 const _errs9 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate825.errors = [{instancePath:instancePath+"/subtraces",schemaPath:"#/properties/subtraces/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate827.errors = [{instancePath:instancePath+"/subtraces",schemaPath:"#/properties/subtraces/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs9){
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-validate825.errors = [{instancePath:instancePath+"/subtraces",schemaPath:"#/properties/subtraces/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate827.errors = [{instancePath:instancePath+"/subtraces",schemaPath:"#/properties/subtraces/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16258,13 +16284,13 @@ for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 const _errs13 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-validate825.errors = [{instancePath:instancePath+"/traceAddress/" + i0,schemaPath:"#/properties/traceAddress/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate827.errors = [{instancePath:instancePath+"/traceAddress/" + i0,schemaPath:"#/properties/traceAddress/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs13){
 if(typeof data5 == "number"){
 if(data5 < 0 || isNaN(data5)){
-validate825.errors = [{instancePath:instancePath+"/traceAddress/" + i0,schemaPath:"#/properties/traceAddress/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate827.errors = [{instancePath:instancePath+"/traceAddress/" + i0,schemaPath:"#/properties/traceAddress/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16276,7 +16302,7 @@ break;
 }
 }
 else {
-validate825.errors = [{instancePath:instancePath+"/traceAddress",schemaPath:"#/properties/traceAddress/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate827.errors = [{instancePath:instancePath+"/traceAddress",schemaPath:"#/properties/traceAddress/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16290,11 +16316,11 @@ if(data.type !== undefined){
 let data6 = data.type;
 const _errs15 = errors;
 if(typeof data6 !== "string"){
-validate825.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate827.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data6 === "call") || (data6 === "create")) || (data6 === "suicide")) || (data6 === "reward"))){
-validate825.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema295.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate827.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema295.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -16311,16 +16337,16 @@ var valid0 = true;
 }
 }
 else {
-validate825.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate827.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate825.errors = vErrors;
+validate827.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate804(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate806(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ParityTraceResults.json" */;
 let vErrors = null;
 let errors = 0;
@@ -16328,14 +16354,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.output === undefined) && (missing0 = "output")) || ((data.stateDiff === undefined) && (missing0 = "stateDiff"))) || ((data.trace === undefined) && (missing0 = "trace"))) || ((data.vmTrace === undefined) && (missing0 = "vmTrace"))){
-validate804.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate806.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "output") || (key0 === "stateDiff")) || (key0 === "trace")) || (key0 === "vmTrace")) || (key0 === "transactionHash"))){
-validate804.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate806.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -16370,8 +16396,8 @@ valid1 = true;
 passing0 = 0;
 }
 const _errs6 = errors;
-if(!(validate807(data1, {instancePath:instancePath+"/stateDiff",parentData:data,parentDataProperty:"stateDiff",rootData}))){
-vErrors = vErrors === null ? validate807.errors : vErrors.concat(validate807.errors);
+if(!(validate809(data1, {instancePath:instancePath+"/stateDiff",parentData:data,parentDataProperty:"stateDiff",rootData}))){
+vErrors = vErrors === null ? validate809.errors : vErrors.concat(validate809.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
@@ -16394,7 +16420,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate804.errors = vErrors;
+validate806.errors = vErrors;
 return false;
 }
 else {
@@ -16423,8 +16449,8 @@ var valid2 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
-if(!(validate825(data2[i0], {instancePath:instancePath+"/trace/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate825.errors : vErrors.concat(validate825.errors);
+if(!(validate827(data2[i0], {instancePath:instancePath+"/trace/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate827.errors : vErrors.concat(validate827.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs9 === errors;
@@ -16434,7 +16460,7 @@ break;
 }
 }
 else {
-validate804.errors = [{instancePath:instancePath+"/trace",schemaPath:"#/properties/trace/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate806.errors = [{instancePath:instancePath+"/trace",schemaPath:"#/properties/trace/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16475,31 +16501,31 @@ var valid0 = true;
 }
 }
 else {
-validate804.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate806.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate804.errors = vErrors;
+validate806.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate803(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate805(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceCallResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate804(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate804.errors : vErrors.concat(validate804.errors);
+if(!(validate806(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate806.errors : vErrors.concat(validate806.errors);
 errors = vErrors.length;
 }
-validate803.errors = vErrors;
+validate805.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceCallManyCallsParam = validate833;
+export const validateTraceCallManyCallsParam = validate835;
 const schema296 = {"type":"array","items":{"type":"array","minItems":2,"maxItems":2,"items":[{"$ref":"CallRequest.json"},{"$ref":"ParityTraceTypes.json"}],"additionalItems":false},"$id":"validateTraceCallManyCallsParam"};
 
-function validate833(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate835(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceCallManyCallsParam" */;
 let vErrors = null;
 let errors = 0;
@@ -16513,18 +16539,18 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(Array.isArray(data0)){
 if(data0.length > 2){
-validate833.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
+validate835.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
 return false;
 }
 else {
 if(data0.length < 2){
-validate833.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
+validate835.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
 return false;
 }
 else {
 const len1 = data0.length;
 if(!(len1 <= 2)){
-validate833.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
+validate835.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
 return false;
 }
 else {
@@ -16540,8 +16566,8 @@ var valid1 = _errs3 === errors;
 if(valid1){
 if(len2 > 1){
 const _errs4 = errors;
-if(!(validate799(data0[1], {instancePath:instancePath+"/" + i0+"/1",parentData:data0,parentDataProperty:1,rootData}))){
-vErrors = vErrors === null ? validate799.errors : vErrors.concat(validate799.errors);
+if(!(validate801(data0[1], {instancePath:instancePath+"/" + i0+"/1",parentData:data0,parentDataProperty:1,rootData}))){
+vErrors = vErrors === null ? validate801.errors : vErrors.concat(validate801.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -16552,7 +16578,7 @@ var valid1 = _errs4 === errors;
 }
 }
 else {
-validate833.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate835.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16563,18 +16589,18 @@ break;
 }
 }
 else {
-validate833.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate835.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate833.errors = vErrors;
+validate835.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceCallManyBlockParam = validate836;
+export const validateTraceCallManyBlockParam = validate838;
 const schema297 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateTraceCallManyBlockParam"};
 
-function validate836(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate838(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceCallManyBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -16582,14 +16608,14 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate836.errors = vErrors;
+validate838.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceCallManyResult = validate838;
+export const validateTraceCallManyResult = validate840;
 const schema298 = {"type":"array","items":{"$ref":"ParityTraceResults.json"},"$id":"validateTraceCallManyResult"};
 
-function validate838(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate840(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceCallManyResult" */;
 let vErrors = null;
 let errors = 0;
@@ -16599,8 +16625,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate804(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate804.errors : vErrors.concat(validate804.errors);
+if(!(validate806(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate806.errors : vErrors.concat(validate806.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -16610,19 +16636,19 @@ break;
 }
 }
 else {
-validate838.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate840.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate838.errors = vErrors;
+validate840.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceFilterFilterParam = validate840;
+export const validateTraceFilterFilterParam = validate842;
 const schema299 = {"$ref":"ParityTraceFilter.json","$id":"validateTraceFilterFilterParam"};
 const schema300 = {"title":"ParityTraceFilter","type":"object","additionalProperties":false,"description":"trace_filter's query: fromBlock..toBlock (numbers or tags; default latest), traces whose sender is in fromAddress and/or whose receiver (callee, created contract, refund address, reward author) is in toAddress; skip `after` matches, return at most `count`. The range and count are capped by network.rpc.trace.filter-max-blocks and network.rpc.trace.filter-max-count (-32005 above them).","properties":{"fromBlock":{"$ref":"BlockNumberOrTag.json"},"toBlock":{"$ref":"BlockNumberOrTag.json"},"fromAddress":{"type":"array","items":{"$ref":"address.json"}},"toAddress":{"type":"array","items":{"$ref":"address.json"}},"after":{"type":"integer","minimum":0},"count":{"type":"integer","minimum":0}},"$id":"ParityTraceFilter.json"};
 
-function validate841(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate843(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ParityTraceFilter.json" */;
 let vErrors = null;
 let errors = 0;
@@ -16631,7 +16657,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "fromBlock") || (key0 === "toBlock")) || (key0 === "fromAddress")) || (key0 === "toAddress")) || (key0 === "after")) || (key0 === "count"))){
-validate841.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate843.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -16681,7 +16707,7 @@ break;
 }
 }
 else {
-validate841.errors = [{instancePath:instancePath+"/fromAddress",schemaPath:"#/properties/fromAddress/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate843.errors = [{instancePath:instancePath+"/fromAddress",schemaPath:"#/properties/fromAddress/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16711,7 +16737,7 @@ break;
 }
 }
 else {
-validate841.errors = [{instancePath:instancePath+"/toAddress",schemaPath:"#/properties/toAddress/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate843.errors = [{instancePath:instancePath+"/toAddress",schemaPath:"#/properties/toAddress/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16725,13 +16751,13 @@ if(data.after !== undefined){
 let data6 = data.after;
 const _errs10 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate841.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate843.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data6 == "number"){
 if(data6 < 0 || isNaN(data6)){
-validate841.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate843.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16746,13 +16772,13 @@ if(data.count !== undefined){
 let data7 = data.count;
 const _errs12 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate841.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate843.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data7 == "number"){
 if(data7 < 0 || isNaN(data7)){
-validate841.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate843.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16770,31 +16796,31 @@ var valid0 = true;
 }
 }
 else {
-validate841.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate843.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate841.errors = vErrors;
+validate843.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate840(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate842(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceFilterFilterParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate841(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate841.errors : vErrors.concat(validate841.errors);
+if(!(validate843(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate843.errors : vErrors.concat(validate843.errors);
 errors = vErrors.length;
 }
-validate840.errors = vErrors;
+validate842.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceFilterResult = validate847;
+export const validateTraceFilterResult = validate849;
 const schema301 = {"type":"array","items":{"$ref":"ParityLocalizedTrace.json"},"$id":"validateTraceFilterResult"};
 
-function validate847(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate849(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceFilterResult" */;
 let vErrors = null;
 let errors = 0;
@@ -16804,8 +16830,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate771(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate771.errors : vErrors.concat(validate771.errors);
+if(!(validate773(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate773.errors : vErrors.concat(validate773.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -16815,18 +16841,18 @@ break;
 }
 }
 else {
-validate847.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate849.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate847.errors = vErrors;
+validate849.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceGetTransactionHashParam = validate849;
+export const validateTraceGetTransactionHashParam = validate851;
 const schema302 = {"$ref":"hash32.json","$id":"validateTraceGetTransactionHashParam"};
 
-function validate849(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate851(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceGetTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -16834,14 +16860,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate849.errors = vErrors;
+validate851.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceGetIndicesParam = validate851;
+export const validateTraceGetIndicesParam = validate853;
 const schema303 = {"type":"array","items":{"$ref":"uint.json"},"$id":"validateTraceGetIndicesParam"};
 
-function validate851(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate853(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceGetIndicesParam" */;
 let vErrors = null;
 let errors = 0;
@@ -16862,18 +16888,18 @@ break;
 }
 }
 else {
-validate851.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate853.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate851.errors = vErrors;
+validate853.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceGetResult = validate853;
+export const validateTraceGetResult = validate855;
 const schema304 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"ParityLocalizedTrace.json"}],"$id":"validateTraceGetResult"};
 
-function validate853(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate855(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceGetResult" */;
 let vErrors = null;
 let errors = 0;
@@ -16891,8 +16917,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate771(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate771.errors : vErrors.concat(validate771.errors);
+if(!(validate773(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate773.errors : vErrors.concat(validate773.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -16915,7 +16941,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate853.errors = vErrors;
+validate855.errors = vErrors;
 return false;
 }
 else {
@@ -16929,14 +16955,14 @@ vErrors = null;
 }
 }
 }
-validate853.errors = vErrors;
+validate855.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceRawTransactionDataParam = validate856;
+export const validateTraceRawTransactionDataParam = validate858;
 const schema305 = {"$ref":"bytes.json","$id":"validateTraceRawTransactionDataParam"};
 
-function validate856(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate858(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceRawTransactionDataParam" */;
 let vErrors = null;
 let errors = 0;
@@ -16944,29 +16970,29 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate856.errors = vErrors;
-return errors === 0;
-}
-
-export const validateTraceRawTransactionTraceTypesParam = validate858;
-const schema306 = {"$ref":"ParityTraceTypes.json","$id":"validateTraceRawTransactionTraceTypesParam"};
-
-function validate858(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTraceRawTransactionTraceTypesParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate799(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate799.errors : vErrors.concat(validate799.errors);
-errors = vErrors.length;
-}
 validate858.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceRawTransactionBlockParam = validate860;
-const schema307 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateTraceRawTransactionBlockParam"};
+export const validateTraceRawTransactionTraceTypesParam = validate860;
+const schema306 = {"$ref":"ParityTraceTypes.json","$id":"validateTraceRawTransactionTraceTypesParam"};
 
 function validate860(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTraceRawTransactionTraceTypesParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate801(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate801.errors : vErrors.concat(validate801.errors);
+errors = vErrors.length;
+}
+validate860.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTraceRawTransactionBlockParam = validate862;
+const schema307 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateTraceRawTransactionBlockParam"};
+
+function validate862(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceRawTransactionBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -16974,29 +17000,29 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate860.errors = vErrors;
-return errors === 0;
-}
-
-export const validateTraceRawTransactionResult = validate862;
-const schema308 = {"$ref":"ParityTraceResults.json","$id":"validateTraceRawTransactionResult"};
-
-function validate862(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTraceRawTransactionResult" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate804(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate804.errors : vErrors.concat(validate804.errors);
-errors = vErrors.length;
-}
 validate862.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceReplayBlockTransactionsBlockParam = validate864;
-const schema309 = {"$ref":"BlockNumberOrTag.json","$id":"validateTraceReplayBlockTransactionsBlockParam"};
+export const validateTraceRawTransactionResult = validate864;
+const schema308 = {"$ref":"ParityTraceResults.json","$id":"validateTraceRawTransactionResult"};
 
 function validate864(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTraceRawTransactionResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate806(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate806.errors : vErrors.concat(validate806.errors);
+errors = vErrors.length;
+}
+validate864.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTraceReplayBlockTransactionsBlockParam = validate866;
+const schema309 = {"$ref":"BlockNumberOrTag.json","$id":"validateTraceReplayBlockTransactionsBlockParam"};
+
+function validate866(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceReplayBlockTransactionsBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -17004,29 +17030,29 @@ if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
-validate864.errors = vErrors;
-return errors === 0;
-}
-
-export const validateTraceReplayBlockTransactionsTraceTypesParam = validate866;
-const schema310 = {"$ref":"ParityTraceTypes.json","$id":"validateTraceReplayBlockTransactionsTraceTypesParam"};
-
-function validate866(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTraceReplayBlockTransactionsTraceTypesParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate799(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate799.errors : vErrors.concat(validate799.errors);
-errors = vErrors.length;
-}
 validate866.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceReplayBlockTransactionsResult = validate868;
-const schema311 = {"oneOf":[{"$ref":"notFound.json"},{"type":"array","items":{"$ref":"ParityTraceResults.json"}}],"$id":"validateTraceReplayBlockTransactionsResult"};
+export const validateTraceReplayBlockTransactionsTraceTypesParam = validate868;
+const schema310 = {"$ref":"ParityTraceTypes.json","$id":"validateTraceReplayBlockTransactionsTraceTypesParam"};
 
 function validate868(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTraceReplayBlockTransactionsTraceTypesParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate801(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate801.errors : vErrors.concat(validate801.errors);
+errors = vErrors.length;
+}
+validate868.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTraceReplayBlockTransactionsResult = validate870;
+const schema311 = {"oneOf":[{"$ref":"notFound.json"},{"type":"array","items":{"$ref":"ParityTraceResults.json"}}],"$id":"validateTraceReplayBlockTransactionsResult"};
+
+function validate870(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceReplayBlockTransactionsResult" */;
 let vErrors = null;
 let errors = 0;
@@ -17050,8 +17076,8 @@ var valid1 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate804(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate804.errors : vErrors.concat(validate804.errors);
+if(!(validate806(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate806.errors : vErrors.concat(validate806.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -17091,7 +17117,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate868.errors = vErrors;
+validate870.errors = vErrors;
 return false;
 }
 else {
@@ -17105,14 +17131,14 @@ vErrors = null;
 }
 }
 }
-validate868.errors = vErrors;
+validate870.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceReplayTransactionTransactionHashParam = validate871;
+export const validateTraceReplayTransactionTransactionHashParam = validate873;
 const schema312 = {"$ref":"hash32.json","$id":"validateTraceReplayTransactionTransactionHashParam"};
 
-function validate871(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate873(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceReplayTransactionTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -17120,29 +17146,29 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate871.errors = vErrors;
-return errors === 0;
-}
-
-export const validateTraceReplayTransactionTraceTypesParam = validate873;
-const schema313 = {"$ref":"ParityTraceTypes.json","$id":"validateTraceReplayTransactionTraceTypesParam"};
-
-function validate873(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTraceReplayTransactionTraceTypesParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate799(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate799.errors : vErrors.concat(validate799.errors);
-errors = vErrors.length;
-}
 validate873.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceReplayTransactionResult = validate875;
-const schema314 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"ParityTraceResults.json"}],"$id":"validateTraceReplayTransactionResult"};
+export const validateTraceReplayTransactionTraceTypesParam = validate875;
+const schema313 = {"$ref":"ParityTraceTypes.json","$id":"validateTraceReplayTransactionTraceTypesParam"};
 
 function validate875(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTraceReplayTransactionTraceTypesParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate801(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate801.errors : vErrors.concat(validate801.errors);
+errors = vErrors.length;
+}
+validate875.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTraceReplayTransactionResult = validate877;
+const schema314 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"ParityTraceResults.json"}],"$id":"validateTraceReplayTransactionResult"};
+
+function validate877(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceReplayTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -17160,8 +17186,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate804(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate804.errors : vErrors.concat(validate804.errors);
+if(!(validate806(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate806.errors : vErrors.concat(validate806.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -17184,7 +17210,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate875.errors = vErrors;
+validate877.errors = vErrors;
 return false;
 }
 else {
@@ -17198,14 +17224,14 @@ vErrors = null;
 }
 }
 }
-validate875.errors = vErrors;
+validate877.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceTransactionTransactionHashParam = validate878;
+export const validateTraceTransactionTransactionHashParam = validate880;
 const schema315 = {"$ref":"hash32.json","$id":"validateTraceTransactionTransactionHashParam"};
 
-function validate878(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate880(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceTransactionTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -17213,14 +17239,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate878.errors = vErrors;
+validate880.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceTransactionResult = validate880;
+export const validateTraceTransactionResult = validate882;
 const schema316 = {"oneOf":[{"$ref":"notFound.json"},{"type":"array","items":{"$ref":"ParityLocalizedTrace.json"}}],"$id":"validateTraceTransactionResult"};
 
-function validate880(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate882(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -17244,8 +17270,8 @@ var valid1 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate771(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate771.errors : vErrors.concat(validate771.errors);
+if(!(validate773(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate773.errors : vErrors.concat(validate773.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -17285,7 +17311,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate880.errors = vErrors;
+validate882.errors = vErrors;
 return false;
 }
 else {
@@ -17299,14 +17325,14 @@ vErrors = null;
 }
 }
 }
-validate880.errors = vErrors;
+validate882.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaGenerateCheckpointPrivateKeysParam = validate883;
+export const validateQaGenerateCheckpointPrivateKeysParam = validate885;
 const schema317 = {"type":"array","items":{"$ref":"PrivateKey.json"},"$id":"validateQaGenerateCheckpointPrivateKeysParam"};
 
-function validate883(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate885(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaGenerateCheckpointPrivateKeysParam" */;
 let vErrors = null;
 let errors = 0;
@@ -17316,8 +17342,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate588(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate588.errors : vErrors.concat(validate588.errors);
+if(!(validate590(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate590.errors : vErrors.concat(validate590.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -17327,18 +17353,18 @@ break;
 }
 }
 else {
-validate883.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate885.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate883.errors = vErrors;
+validate885.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaGenerateCheckpointBlockHashParam = validate885;
+export const validateQaGenerateCheckpointBlockHashParam = validate887;
 const schema318 = {"$ref":"hash32.json","$id":"validateQaGenerateCheckpointBlockHashParam"};
 
-function validate885(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate887(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaGenerateCheckpointBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -17346,14 +17372,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate885.errors = vErrors;
+validate887.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaGenerateCheckpointResult = validate887;
+export const validateQaGenerateCheckpointResult = validate889;
 const schema319 = {"$ref":"Checkpoint.json","$id":"validateQaGenerateCheckpointResult"};
 
-function validate887(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate889(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaGenerateCheckpointResult" */;
 let vErrors = null;
 let errors = 0;
@@ -17361,15 +17387,15 @@ if(!(validate177(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
 errors = vErrors.length;
 }
-validate887.errors = vErrors;
+validate889.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaGetFederationMembersInfoResult = validate889;
+export const validateQaGetFederationMembersInfoResult = validate891;
 const schema320 = {"$ref":"FederationMembersInfo.json","$id":"validateQaGetFederationMembersInfoResult"};
 const schema321 = {"title":"FederationMembersInfo","type":"object","description":"The ECIP-1097 checkpointing federation configured on this node.","properties":{"membersPublicKeys":{"type":"array","items":{"$ref":"PublicKey.json"}}},"required":["membersPublicKeys"],"additionalProperties":false,"$id":"FederationMembersInfo.json"};
 
-function validate890(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate892(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="FederationMembersInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -17377,14 +17403,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.membersPublicKeys === undefined) && (missing0 = "membersPublicKeys")){
-validate890.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate892.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "membersPublicKeys")){
-validate890.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate892.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -17410,7 +17436,7 @@ break;
 }
 }
 else {
-validate890.errors = [{instancePath:instancePath+"/membersPublicKeys",schemaPath:"#/properties/membersPublicKeys/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate892.errors = [{instancePath:instancePath+"/membersPublicKeys",schemaPath:"#/properties/membersPublicKeys/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17419,31 +17445,31 @@ return false;
 }
 }
 else {
-validate890.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate892.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate890.errors = vErrors;
+validate892.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate889(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate891(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaGetFederationMembersInfoResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate890(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate890.errors : vErrors.concat(validate890.errors);
+if(!(validate892(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate892.errors : vErrors.concat(validate892.errors);
 errors = vErrors.length;
 }
-validate889.errors = vErrors;
+validate891.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaMineBlocksCountParam = validate893;
+export const validateQaMineBlocksCountParam = validate895;
 const schema322 = {"oneOf":[{"type":"integer","minimum":1},{"$ref":"uint.json"}],"$id":"validateQaMineBlocksCountParam"};
 
-function validate893(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate895(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaMineBlocksCountParam" */;
 let vErrors = null;
 let errors = 0;
@@ -17505,7 +17531,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate893.errors = vErrors;
+validate895.errors = vErrors;
 return false;
 }
 else {
@@ -17519,29 +17545,29 @@ vErrors = null;
 }
 }
 }
-validate893.errors = vErrors;
-return errors === 0;
-}
-
-export const validateQaMineBlocksWithTransactionsParam = validate895;
-const schema323 = {"type":"boolean","$id":"validateQaMineBlocksWithTransactionsParam"};
-
-function validate895(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateQaMineBlocksWithTransactionsParam" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate895.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
 validate895.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaMineBlocksParentHashParam = validate896;
+export const validateQaMineBlocksWithTransactionsParam = validate897;
+const schema323 = {"type":"boolean","$id":"validateQaMineBlocksWithTransactionsParam"};
+
+function validate897(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateQaMineBlocksWithTransactionsParam" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate897.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate897.errors = vErrors;
+return errors === 0;
+}
+
+export const validateQaMineBlocksParentHashParam = validate898;
 const schema324 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}],"$id":"validateQaMineBlocksParentHashParam"};
 
-function validate896(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate898(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaMineBlocksParentHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -17583,7 +17609,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate896.errors = vErrors;
+validate898.errors = vErrors;
 return false;
 }
 else {
@@ -17597,15 +17623,15 @@ vErrors = null;
 }
 }
 }
-validate896.errors = vErrors;
+validate898.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaMineBlocksResult = validate899;
+export const validateQaMineBlocksResult = validate901;
 const schema325 = {"$ref":"QaMineBlocksResult.json","$id":"validateQaMineBlocksResult"};
 const schema326 = {"title":"QaMineBlocksResult","type":"object","description":"What the miner did with the order. MiningOrdered: the blocks are being mined. MinerIsWorking: an earlier order is still running, nothing new was ordered. MinerNotExist: this node runs no miner. MinerNotSupport: the configured miner cannot mine on demand. MiningError: the order failed; message says why.","properties":{"responseType":{"type":"string","enum":["MiningOrdered","MinerIsWorking","MinerNotExist","MinerNotSupport","MiningError"]},"message":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]}},"required":["responseType","message"],"additionalProperties":false,"$id":"QaMineBlocksResult.json"};
 
-function validate900(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate902(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="QaMineBlocksResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -17613,14 +17639,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.responseType === undefined) && (missing0 = "responseType")) || ((data.message === undefined) && (missing0 = "message"))){
-validate900.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate902.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "responseType") || (key0 === "message"))){
-validate900.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate902.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -17630,11 +17656,11 @@ if(data.responseType !== undefined){
 let data0 = data.responseType;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate900.errors = [{instancePath:instancePath+"/responseType",schemaPath:"#/properties/responseType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate902.errors = [{instancePath:instancePath+"/responseType",schemaPath:"#/properties/responseType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data0 === "MiningOrdered") || (data0 === "MinerIsWorking")) || (data0 === "MinerNotExist")) || (data0 === "MinerNotSupport")) || (data0 === "MiningError"))){
-validate900.errors = [{instancePath:instancePath+"/responseType",schemaPath:"#/properties/responseType/enum",keyword:"enum",params:{allowedValues: schema326.properties.responseType.enum},message:"must be equal to one of the allowed values"}];
+validate902.errors = [{instancePath:instancePath+"/responseType",schemaPath:"#/properties/responseType/enum",keyword:"enum",params:{allowedValues: schema326.properties.responseType.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -17690,7 +17716,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate900.errors = vErrors;
+validate902.errors = vErrors;
 return false;
 }
 else {
@@ -17714,31 +17740,31 @@ var valid0 = true;
 }
 }
 else {
-validate900.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate902.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate900.errors = vErrors;
+validate902.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate899(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate901(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaMineBlocksResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate900(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate900.errors : vErrors.concat(validate900.errors);
+if(!(validate902(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate902.errors : vErrors.concat(validate902.errors);
 errors = vErrors.length;
 }
-validate899.errors = vErrors;
+validate901.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingGetLatestBlockCheckpointingIntervalParam = validate903;
+export const validateCheckpointingGetLatestBlockCheckpointingIntervalParam = validate905;
 const schema327 = {"oneOf":[{"type":"integer","minimum":1,"maximum":2147483647},{"$ref":"uint.json"}],"$id":"validateCheckpointingGetLatestBlockCheckpointingIntervalParam"};
 
-function validate903(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate905(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingGetLatestBlockCheckpointingIntervalParam" */;
 let vErrors = null;
 let errors = 0;
@@ -17812,7 +17838,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate903.errors = vErrors;
+validate905.errors = vErrors;
 return false;
 }
 else {
@@ -17826,14 +17852,14 @@ vErrors = null;
 }
 }
 }
-validate903.errors = vErrors;
+validate905.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingGetLatestBlockParentCheckpointParam = validate905;
+export const validateCheckpointingGetLatestBlockParentCheckpointParam = validate907;
 const schema328 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}],"$id":"validateCheckpointingGetLatestBlockParentCheckpointParam"};
 
-function validate905(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate907(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingGetLatestBlockParentCheckpointParam" */;
 let vErrors = null;
 let errors = 0;
@@ -17875,7 +17901,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate905.errors = vErrors;
+validate907.errors = vErrors;
 return false;
 }
 else {
@@ -17889,15 +17915,15 @@ vErrors = null;
 }
 }
 }
-validate905.errors = vErrors;
+validate907.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingGetLatestBlockResult = validate908;
+export const validateCheckpointingGetLatestBlockResult = validate910;
 const schema329 = {"$ref":"LatestCheckpointBlock.json","$id":"validateCheckpointingGetLatestBlockResult"};
 const schema330 = {"title":"LatestCheckpointBlock","type":"object","description":"The block the federation should checkpoint next, or block null when there is none.","properties":{"block":{"oneOf":[{"$ref":"notFound.json"},{"type":"object","properties":{"hash":{"$ref":"hash32.json"},"number":{"$ref":"uint.json"}},"required":["hash","number"],"additionalProperties":false}]}},"required":["block"],"additionalProperties":false,"$id":"LatestCheckpointBlock.json"};
 
-function validate909(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate911(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="LatestCheckpointBlock.json" */;
 let vErrors = null;
 let errors = 0;
@@ -17905,14 +17931,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.block === undefined) && (missing0 = "block")){
-validate909.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate911.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "block")){
-validate909.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate911.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18021,7 +18047,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate909.errors = vErrors;
+validate911.errors = vErrors;
 return false;
 }
 else {
@@ -18040,31 +18066,31 @@ vErrors = null;
 }
 }
 else {
-validate909.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate911.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate909.errors = vErrors;
+validate911.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate908(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate910(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingGetLatestBlockResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate909(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate909.errors : vErrors.concat(validate909.errors);
+if(!(validate911(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate911.errors : vErrors.concat(validate911.errors);
 errors = vErrors.length;
 }
-validate908.errors = vErrors;
+validate910.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingPushCheckpointBlockHashParam = validate914;
+export const validateCheckpointingPushCheckpointBlockHashParam = validate916;
 const schema331 = {"$ref":"hash32.json","$id":"validateCheckpointingPushCheckpointBlockHashParam"};
 
-function validate914(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate916(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingPushCheckpointBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -18072,15 +18098,15 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate914.errors = vErrors;
+validate916.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingPushCheckpointSignaturesParam = validate916;
+export const validateCheckpointingPushCheckpointSignaturesParam = validate918;
 const schema332 = {"type":"array","items":{"type":"string","pattern":"^(0x)?[0-9a-fA-F]{130}$"},"$id":"validateCheckpointingPushCheckpointSignaturesParam"};
 const pattern30 = new RegExp("^(0x)?[0-9a-fA-F]{130}$", "u");
 
-function validate916(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate918(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingPushCheckpointSignaturesParam" */;
 let vErrors = null;
 let errors = 0;
@@ -18094,12 +18120,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(!pattern30.test(data0)){
-validate916.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/pattern",keyword:"pattern",params:{pattern: "^(0x)?[0-9a-fA-F]{130}$"},message:"must match pattern \""+"^(0x)?[0-9a-fA-F]{130}$"+"\""}];
+validate918.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/pattern",keyword:"pattern",params:{pattern: "^(0x)?[0-9a-fA-F]{130}$"},message:"must match pattern \""+"^(0x)?[0-9a-fA-F]{130}$"+"\""}];
 return false;
 }
 }
 else {
-validate916.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate918.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18110,33 +18136,33 @@ break;
 }
 }
 else {
-validate916.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate918.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate916.errors = vErrors;
+validate918.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingPushCheckpointResult = validate917;
+export const validateCheckpointingPushCheckpointResult = validate919;
 const schema333 = {"type":"boolean","$id":"validateCheckpointingPushCheckpointResult"};
 
-function validate917(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate919(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingPushCheckpointResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate917.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate919.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate917.errors = vErrors;
+validate919.errors = vErrors;
 return errors === 0;
 }
 
-export const validateSvcGetAccountTransactionsAddressParam = validate918;
+export const validateSvcGetAccountTransactionsAddressParam = validate920;
 const schema334 = {"$ref":"address.json","$id":"validateSvcGetAccountTransactionsAddressParam"};
 
-function validate918(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate920(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateSvcGetAccountTransactionsAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -18144,30 +18170,15 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate918.errors = vErrors;
-return errors === 0;
-}
-
-export const validateSvcGetAccountTransactionsFromBlockParam = validate920;
-const schema335 = {"$ref":"uint.json","$id":"validateSvcGetAccountTransactionsFromBlockParam"};
-
-function validate920(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateSvcGetAccountTransactionsFromBlockParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
 validate920.errors = vErrors;
 return errors === 0;
 }
 
-export const validateSvcGetAccountTransactionsToBlockParam = validate922;
-const schema336 = {"$ref":"uint.json","$id":"validateSvcGetAccountTransactionsToBlockParam"};
+export const validateSvcGetAccountTransactionsFromBlockParam = validate922;
+const schema335 = {"$ref":"uint.json","$id":"validateSvcGetAccountTransactionsFromBlockParam"};
 
 function validate922(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateSvcGetAccountTransactionsToBlockParam" */;
+/*# sourceURL="validateSvcGetAccountTransactionsFromBlockParam" */;
 let vErrors = null;
 let errors = 0;
 if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -18178,12 +18189,27 @@ validate922.errors = vErrors;
 return errors === 0;
 }
 
-export const validateSvcGetAccountTransactionsResult = validate924;
+export const validateSvcGetAccountTransactionsToBlockParam = validate924;
+const schema336 = {"$ref":"uint.json","$id":"validateSvcGetAccountTransactionsToBlockParam"};
+
+function validate924(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateSvcGetAccountTransactionsToBlockParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+validate924.errors = vErrors;
+return errors === 0;
+}
+
+export const validateSvcGetAccountTransactionsResult = validate926;
 const schema337 = {"$ref":"AccountTransactions.json","$id":"validateSvcGetAccountTransactionsResult"};
 const schema338 = {"title":"AccountTransactions","type":"object","description":"Transactions of one account: newest block first and, within a block, the last transaction first; then every matching pending transaction.","properties":{"transactions":{"type":"array","items":{"$ref":"AccountTransaction.json"}}},"required":["transactions"],"additionalProperties":false,"$id":"AccountTransactions.json"};
 const schema339 = {"title":"AccountTransaction","type":"object","description":"A Transaction plus its meaning for the queried account: isOutgoing (the account sent it), isPending (still in the pool), isCheckpointed (its block is at or below the latest ECIP-1097 checkpoint; false while pending), gasUsed (its own gas, null while pending) and timestamp (its block's, a hex quantity like every other timestamp; null while pending).","properties":{"type":{"type":"string","enum":["0x0","0x1"]},"hash":{"$ref":"hash32.json"},"nonce":{"$ref":"uint.json"},"blockHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"blockNumber":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"transactionIndex":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"value":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"gas":{"$ref":"uint.json"},"input":{"$ref":"bytes.json"},"chainId":{"$ref":"uint.json"},"accessList":{"$ref":"AccessList.json"},"v":{"$ref":"uint.json"},"r":{"$ref":"uint.json"},"s":{"$ref":"uint.json"},"yParity":{"$ref":"uint.json"},"isOutgoing":{"type":"boolean"},"isCheckpointed":{"type":"boolean"},"isPending":{"type":"boolean"},"gasUsed":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"timestamp":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]}},"required":["type","hash","nonce","blockHash","blockNumber","transactionIndex","from","to","value","gasPrice","gas","input","v","r","s","isOutgoing","isCheckpointed","isPending","gasUsed","timestamp"],"additionalProperties":false,"$id":"AccountTransaction.json"};
 
-function validate926(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate928(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AccountTransaction.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18191,14 +18217,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((((((((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.gasPrice === undefined) && (missing0 = "gasPrice"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.input === undefined) && (missing0 = "input"))) || ((data.v === undefined) && (missing0 = "v"))) || ((data.r === undefined) && (missing0 = "r"))) || ((data.s === undefined) && (missing0 = "s"))) || ((data.isOutgoing === undefined) && (missing0 = "isOutgoing"))) || ((data.isCheckpointed === undefined) && (missing0 = "isCheckpointed"))) || ((data.isPending === undefined) && (missing0 = "isPending"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))){
-validate926.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate928.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema339.properties, key0))){
-validate926.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate928.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18208,11 +18234,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate926.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate928.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data0 === "0x0") || (data0 === "0x1"))){
-validate926.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema339.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate928.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema339.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -18286,7 +18312,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate926.errors = vErrors;
+validate928.errors = vErrors;
 return false;
 }
 else {
@@ -18347,7 +18373,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate926.errors = vErrors;
+validate928.errors = vErrors;
 return false;
 }
 else {
@@ -18408,7 +18434,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate926.errors = vErrors;
+validate928.errors = vErrors;
 return false;
 }
 else {
@@ -18481,7 +18507,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate926.errors = vErrors;
+validate928.errors = vErrors;
 return false;
 }
 else {
@@ -18624,7 +18650,7 @@ if(valid0){
 if(data.isOutgoing !== undefined){
 const _errs33 = errors;
 if(typeof data.isOutgoing !== "boolean"){
-validate926.errors = [{instancePath:instancePath+"/isOutgoing",schemaPath:"#/properties/isOutgoing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate928.errors = [{instancePath:instancePath+"/isOutgoing",schemaPath:"#/properties/isOutgoing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs33 === errors;
@@ -18636,7 +18662,7 @@ if(valid0){
 if(data.isCheckpointed !== undefined){
 const _errs35 = errors;
 if(typeof data.isCheckpointed !== "boolean"){
-validate926.errors = [{instancePath:instancePath+"/isCheckpointed",schemaPath:"#/properties/isCheckpointed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate928.errors = [{instancePath:instancePath+"/isCheckpointed",schemaPath:"#/properties/isCheckpointed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs35 === errors;
@@ -18648,7 +18674,7 @@ if(valid0){
 if(data.isPending !== undefined){
 const _errs37 = errors;
 if(typeof data.isPending !== "boolean"){
-validate926.errors = [{instancePath:instancePath+"/isPending",schemaPath:"#/properties/isPending/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate928.errors = [{instancePath:instancePath+"/isPending",schemaPath:"#/properties/isPending/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs37 === errors;
@@ -18698,7 +18724,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate926.errors = vErrors;
+validate928.errors = vErrors;
 return false;
 }
 else {
@@ -18759,7 +18785,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
-validate926.errors = vErrors;
+validate928.errors = vErrors;
 return false;
 }
 else {
@@ -18804,16 +18830,16 @@ var valid0 = true;
 }
 }
 else {
-validate926.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate928.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate926.errors = vErrors;
+validate928.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate925(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate927(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AccountTransactions.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18821,14 +18847,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.transactions === undefined) && (missing0 = "transactions")){
-validate925.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate927.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "transactions")){
-validate925.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate927.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18843,8 +18869,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate926(data0[i0], {instancePath:instancePath+"/transactions/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate926.errors : vErrors.concat(validate926.errors);
+if(!(validate928(data0[i0], {instancePath:instancePath+"/transactions/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate928.errors : vErrors.concat(validate928.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -18854,7 +18880,7 @@ break;
 }
 }
 else {
-validate925.errors = [{instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate927.errors = [{instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -18863,31 +18889,31 @@ return false;
 }
 }
 else {
-validate925.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate927.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate925.errors = vErrors;
+validate927.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate924(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate926(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateSvcGetAccountTransactionsResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate925(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate925.errors : vErrors.concat(validate925.errors);
+if(!(validate927(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate927.errors : vErrors.concat(validate927.errors);
 errors = vErrors.length;
 }
-validate924.errors = vErrors;
+validate926.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMinerSetEtherbaseAddressParam = validate954;
+export const validateMinerSetEtherbaseAddressParam = validate956;
 const schema340 = {"$ref":"address.json","$id":"validateMinerSetEtherbaseAddressParam"};
 
-function validate954(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate956(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMinerSetEtherbaseAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -18895,45 +18921,30 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate954.errors = vErrors;
-return errors === 0;
-}
-
-export const validateMinerSetEtherbaseResult = validate956;
-const schema341 = {"type":"boolean","$id":"validateMinerSetEtherbaseResult"};
-
-function validate956(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateMinerSetEtherbaseResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate956.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
 validate956.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestGetLogHashTransactionHashParam = validate957;
-const schema342 = {"$ref":"hash32.json","$id":"validateTestGetLogHashTransactionHashParam"};
+export const validateMinerSetEtherbaseResult = validate958;
+const schema341 = {"type":"boolean","$id":"validateMinerSetEtherbaseResult"};
 
-function validate957(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestGetLogHashTransactionHashParam" */;
+function validate958(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateMinerSetEtherbaseResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-errors = vErrors.length;
+if(typeof data !== "boolean"){
+validate958.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
 }
-validate957.errors = vErrors;
+validate958.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestGetLogHashResult = validate959;
-const schema343 = {"$ref":"hash32.json","$id":"validateTestGetLogHashResult"};
+export const validateTestGetLogHashTransactionHashParam = validate959;
+const schema342 = {"$ref":"hash32.json","$id":"validateTestGetLogHashTransactionHashParam"};
 
 function validate959(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestGetLogHashResult" */;
+/*# sourceURL="validateTestGetLogHashTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
 if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -18944,10 +18955,25 @@ validate959.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestImportRawBlockRawBlockParam = validate961;
-const schema344 = {"$ref":"bytes.json","$id":"validateTestImportRawBlockRawBlockParam"};
+export const validateTestGetLogHashResult = validate961;
+const schema343 = {"$ref":"hash32.json","$id":"validateTestGetLogHashResult"};
 
 function validate961(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTestGetLogHashResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+validate961.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTestImportRawBlockRawBlockParam = validate963;
+const schema344 = {"$ref":"bytes.json","$id":"validateTestImportRawBlockRawBlockParam"};
+
+function validate963(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestImportRawBlockRawBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -18955,14 +18981,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate961.errors = vErrors;
+validate963.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestImportRawBlockResult = validate963;
+export const validateTestImportRawBlockResult = validate965;
 const schema345 = {"$ref":"hash32.json","$id":"validateTestImportRawBlockResult"};
 
-function validate963(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate965(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestImportRawBlockResult" */;
 let vErrors = null;
 let errors = 0;
@@ -18970,106 +18996,106 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate963.errors = vErrors;
-return errors === 0;
-}
-
-export const validateTestMineBlocksCountParam = validate965;
-const schema346 = {"$ref":"TestQuantity.json","$id":"validateTestMineBlocksCountParam"};
-
-function validate965(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestMineBlocksCountParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
-errors = vErrors.length;
-}
 validate965.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestMineBlocksResult = validate967;
-const schema347 = {"type":"boolean","$id":"validateTestMineBlocksResult"};
+export const validateTestMineBlocksCountParam = validate967;
+const schema346 = {"$ref":"TestQuantity.json","$id":"validateTestMineBlocksCountParam"};
 
 function validate967(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestMineBlocksResult" */;
+/*# sourceURL="validateTestMineBlocksCountParam" */;
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-validate967.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+errors = vErrors.length;
 }
 validate967.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestModifyTimestampTimestampParam = validate968;
-const schema348 = {"$ref":"TestQuantity.json","$id":"validateTestModifyTimestampTimestampParam"};
+export const validateTestMineBlocksResult = validate969;
+const schema347 = {"type":"boolean","$id":"validateTestMineBlocksResult"};
 
-function validate968(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestModifyTimestampTimestampParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
-errors = vErrors.length;
-}
-validate968.errors = vErrors;
-return errors === 0;
-}
-
-export const validateTestModifyTimestampResult = validate970;
-const schema349 = {"type":"boolean","$id":"validateTestModifyTimestampResult"};
-
-function validate970(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestModifyTimestampResult" */;
+function validate969(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTestMineBlocksResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate970.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate969.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
+}
+validate969.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTestModifyTimestampTimestampParam = validate970;
+const schema348 = {"$ref":"TestQuantity.json","$id":"validateTestModifyTimestampTimestampParam"};
+
+function validate970(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTestModifyTimestampTimestampParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+errors = vErrors.length;
 }
 validate970.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestRewindToBlockBlockNumberParam = validate971;
-const schema350 = {"$ref":"TestQuantity.json","$id":"validateTestRewindToBlockBlockNumberParam"};
+export const validateTestModifyTimestampResult = validate972;
+const schema349 = {"type":"boolean","$id":"validateTestModifyTimestampResult"};
 
-function validate971(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestRewindToBlockBlockNumberParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
-errors = vErrors.length;
-}
-validate971.errors = vErrors;
-return errors === 0;
-}
-
-export const validateTestRewindToBlockResult = validate973;
-const schema351 = {"type":"boolean","$id":"validateTestRewindToBlockResult"};
-
-function validate973(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestRewindToBlockResult" */;
+function validate972(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTestModifyTimestampResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate973.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate972.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
+}
+validate972.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTestRewindToBlockBlockNumberParam = validate973;
+const schema350 = {"$ref":"TestQuantity.json","$id":"validateTestRewindToBlockBlockNumberParam"};
+
+function validate973(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTestRewindToBlockBlockNumberParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+errors = vErrors.length;
 }
 validate973.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestSetChainParamsChainParamsParam = validate974;
+export const validateTestRewindToBlockResult = validate975;
+const schema351 = {"type":"boolean","$id":"validateTestRewindToBlockResult"};
+
+function validate975(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTestRewindToBlockResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate975.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate975.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTestSetChainParamsChainParamsParam = validate976;
 const schema352 = {"$ref":"ChainParams.json","$id":"validateTestSetChainParamsChainParamsParam"};
 const schema353 = {"title":"ChainParams","type":"object","description":"A test chain as retesteth describes it: the genesis header fields, the fork schedule, the seal engine and the pre-state.","properties":{"genesis":{"$ref":"ChainParamsGenesis.json"},"params":{"$ref":"ChainParamsForks.json"},"sealEngine":{"type":"string","enum":["NoProof","NoReward","Ethash"],"description":"NoProof (default): skip the proof-of-work check. NoReward: NoProof without block rewards (state tests). Ethash: full validation."},"accounts":{"type":"object","additionalProperties":{"$ref":"ChainParamsAccount.json"}}},"required":["genesis","params","accounts"],"additionalProperties":false,"$id":"ChainParams.json"};
 const schema354 = {"title":"ChainParamsGenesis","type":"object","description":"The genesis fields retesteth sets. Everything else is implied: number 0, zero parent hash, gasUsed 0, empty bloom, empty transaction/receipt/uncle roots, and stateRoot computed from accounts. London-style fields (baseFeePerGas) are refused: Ethereum Classic has no London.","properties":{"author":{"$ref":"address.json"},"difficulty":{"$ref":"TestQuantity.json"},"gasLimit":{"$ref":"TestQuantity.json"},"extraData":{"$ref":"bytes.json"},"timestamp":{"$ref":"TestQuantity.json"},"nonce":{"$ref":"bytes8.json"},"mixHash":{"$ref":"hash32.json"}},"required":["author","difficulty","gasLimit","extraData","timestamp","nonce","mixHash"],"additionalProperties":false,"$id":"ChainParamsGenesis.json"};
 
-function validate976(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate978(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ChainParamsGenesis.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19077,14 +19103,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.author === undefined) && (missing0 = "author")) || ((data.difficulty === undefined) && (missing0 = "difficulty"))) || ((data.gasLimit === undefined) && (missing0 = "gasLimit"))) || ((data.extraData === undefined) && (missing0 = "extraData"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.mixHash === undefined) && (missing0 = "mixHash"))){
-validate976.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate978.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "author") || (key0 === "difficulty")) || (key0 === "gasLimit")) || (key0 === "extraData")) || (key0 === "timestamp")) || (key0 === "nonce")) || (key0 === "mixHash"))){
-validate976.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate978.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -19104,8 +19130,8 @@ var valid0 = true;
 if(valid0){
 if(data.difficulty !== undefined){
 const _errs3 = errors;
-if(!(validate628(data.difficulty, {instancePath:instancePath+"/difficulty",parentData:data,parentDataProperty:"difficulty",rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
+if(!(validate630(data.difficulty, {instancePath:instancePath+"/difficulty",parentData:data,parentDataProperty:"difficulty",rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -19116,8 +19142,8 @@ var valid0 = true;
 if(valid0){
 if(data.gasLimit !== undefined){
 const _errs4 = errors;
-if(!(validate628(data.gasLimit, {instancePath:instancePath+"/gasLimit",parentData:data,parentDataProperty:"gasLimit",rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
+if(!(validate630(data.gasLimit, {instancePath:instancePath+"/gasLimit",parentData:data,parentDataProperty:"gasLimit",rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -19140,8 +19166,8 @@ var valid0 = true;
 if(valid0){
 if(data.timestamp !== undefined){
 const _errs6 = errors;
-if(!(validate628(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
+if(!(validate630(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -19183,17 +19209,17 @@ var valid0 = true;
 }
 }
 else {
-validate976.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate978.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate976.errors = vErrors;
+validate978.errors = vErrors;
 return errors === 0;
 }
 
 const schema355 = {"title":"ChainParamsForks","type":"object","description":"The fork schedule, in either dialect. Fork-name dialect: fork is an Ethereum fork name (Frontier … Berlin), a transition name such as FrontierToHomesteadAt5, an ETC name (ETC_Atlantis, ETC_Agharta, ETC_Phoenix, ETC_Magneto, ETC_Mystique) or any of these with +EIP suffixes. Classic dialect: one …ForkBlock number per fork; an absent fork never activates. Ethereum names apply Ethereum rules (rewards, difficulty bomb, DAO fork); ETC rules come only from the ETC_ names. Unknown extra keys are ignored.","properties":{"fork":{"type":"string"},"chainID":{"$ref":"TestQuantity.json"},"homesteadForkBlock":{"$ref":"TestQuantity.json"},"EIP150ForkBlock":{"$ref":"TestQuantity.json"},"EIP158ForkBlock":{"$ref":"TestQuantity.json"},"byzantiumForkBlock":{"$ref":"TestQuantity.json"},"constantinopleForkBlock":{"$ref":"TestQuantity.json"},"constantinopleFixForkBlock":{"$ref":"TestQuantity.json"},"istanbulForkBlock":{"$ref":"TestQuantity.json"},"berlinForkBlock":{"$ref":"TestQuantity.json"},"londonForkBlock":{"$ref":"TestQuantity.json"},"daoHardforkBlock":{"$ref":"TestQuantity.json"},"accountStartNonce":{"$ref":"TestQuantity.json"},"allowFutureBlocks":{"type":"boolean"},"blockReward":{"$ref":"TestQuantity.json"}},"required":[],"additionalProperties":true,"$id":"ChainParamsForks.json"};
 
-function validate985(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate987(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ChainParamsForks.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19202,7 +19228,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.fork !== undefined){
 const _errs2 = errors;
 if(typeof data.fork !== "string"){
-validate985.errors = [{instancePath:instancePath+"/fork",schemaPath:"#/properties/fork/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate987.errors = [{instancePath:instancePath+"/fork",schemaPath:"#/properties/fork/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -19213,8 +19239,8 @@ var valid0 = true;
 if(valid0){
 if(data.chainID !== undefined){
 const _errs4 = errors;
-if(!(validate628(data.chainID, {instancePath:instancePath+"/chainID",parentData:data,parentDataProperty:"chainID",rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
+if(!(validate630(data.chainID, {instancePath:instancePath+"/chainID",parentData:data,parentDataProperty:"chainID",rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -19225,8 +19251,8 @@ var valid0 = true;
 if(valid0){
 if(data.homesteadForkBlock !== undefined){
 const _errs5 = errors;
-if(!(validate628(data.homesteadForkBlock, {instancePath:instancePath+"/homesteadForkBlock",parentData:data,parentDataProperty:"homesteadForkBlock",rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
+if(!(validate630(data.homesteadForkBlock, {instancePath:instancePath+"/homesteadForkBlock",parentData:data,parentDataProperty:"homesteadForkBlock",rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -19237,8 +19263,8 @@ var valid0 = true;
 if(valid0){
 if(data.EIP150ForkBlock !== undefined){
 const _errs6 = errors;
-if(!(validate628(data.EIP150ForkBlock, {instancePath:instancePath+"/EIP150ForkBlock",parentData:data,parentDataProperty:"EIP150ForkBlock",rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
+if(!(validate630(data.EIP150ForkBlock, {instancePath:instancePath+"/EIP150ForkBlock",parentData:data,parentDataProperty:"EIP150ForkBlock",rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -19249,8 +19275,8 @@ var valid0 = true;
 if(valid0){
 if(data.EIP158ForkBlock !== undefined){
 const _errs7 = errors;
-if(!(validate628(data.EIP158ForkBlock, {instancePath:instancePath+"/EIP158ForkBlock",parentData:data,parentDataProperty:"EIP158ForkBlock",rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
+if(!(validate630(data.EIP158ForkBlock, {instancePath:instancePath+"/EIP158ForkBlock",parentData:data,parentDataProperty:"EIP158ForkBlock",rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs7 === errors;
@@ -19261,8 +19287,8 @@ var valid0 = true;
 if(valid0){
 if(data.byzantiumForkBlock !== undefined){
 const _errs8 = errors;
-if(!(validate628(data.byzantiumForkBlock, {instancePath:instancePath+"/byzantiumForkBlock",parentData:data,parentDataProperty:"byzantiumForkBlock",rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
+if(!(validate630(data.byzantiumForkBlock, {instancePath:instancePath+"/byzantiumForkBlock",parentData:data,parentDataProperty:"byzantiumForkBlock",rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -19273,8 +19299,8 @@ var valid0 = true;
 if(valid0){
 if(data.constantinopleForkBlock !== undefined){
 const _errs9 = errors;
-if(!(validate628(data.constantinopleForkBlock, {instancePath:instancePath+"/constantinopleForkBlock",parentData:data,parentDataProperty:"constantinopleForkBlock",rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
+if(!(validate630(data.constantinopleForkBlock, {instancePath:instancePath+"/constantinopleForkBlock",parentData:data,parentDataProperty:"constantinopleForkBlock",rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs9 === errors;
@@ -19285,8 +19311,8 @@ var valid0 = true;
 if(valid0){
 if(data.constantinopleFixForkBlock !== undefined){
 const _errs10 = errors;
-if(!(validate628(data.constantinopleFixForkBlock, {instancePath:instancePath+"/constantinopleFixForkBlock",parentData:data,parentDataProperty:"constantinopleFixForkBlock",rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
+if(!(validate630(data.constantinopleFixForkBlock, {instancePath:instancePath+"/constantinopleFixForkBlock",parentData:data,parentDataProperty:"constantinopleFixForkBlock",rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs10 === errors;
@@ -19297,8 +19323,8 @@ var valid0 = true;
 if(valid0){
 if(data.istanbulForkBlock !== undefined){
 const _errs11 = errors;
-if(!(validate628(data.istanbulForkBlock, {instancePath:instancePath+"/istanbulForkBlock",parentData:data,parentDataProperty:"istanbulForkBlock",rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
+if(!(validate630(data.istanbulForkBlock, {instancePath:instancePath+"/istanbulForkBlock",parentData:data,parentDataProperty:"istanbulForkBlock",rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs11 === errors;
@@ -19309,8 +19335,8 @@ var valid0 = true;
 if(valid0){
 if(data.berlinForkBlock !== undefined){
 const _errs12 = errors;
-if(!(validate628(data.berlinForkBlock, {instancePath:instancePath+"/berlinForkBlock",parentData:data,parentDataProperty:"berlinForkBlock",rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
+if(!(validate630(data.berlinForkBlock, {instancePath:instancePath+"/berlinForkBlock",parentData:data,parentDataProperty:"berlinForkBlock",rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs12 === errors;
@@ -19321,8 +19347,8 @@ var valid0 = true;
 if(valid0){
 if(data.londonForkBlock !== undefined){
 const _errs13 = errors;
-if(!(validate628(data.londonForkBlock, {instancePath:instancePath+"/londonForkBlock",parentData:data,parentDataProperty:"londonForkBlock",rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
+if(!(validate630(data.londonForkBlock, {instancePath:instancePath+"/londonForkBlock",parentData:data,parentDataProperty:"londonForkBlock",rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs13 === errors;
@@ -19333,8 +19359,8 @@ var valid0 = true;
 if(valid0){
 if(data.daoHardforkBlock !== undefined){
 const _errs14 = errors;
-if(!(validate628(data.daoHardforkBlock, {instancePath:instancePath+"/daoHardforkBlock",parentData:data,parentDataProperty:"daoHardforkBlock",rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
+if(!(validate630(data.daoHardforkBlock, {instancePath:instancePath+"/daoHardforkBlock",parentData:data,parentDataProperty:"daoHardforkBlock",rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs14 === errors;
@@ -19345,8 +19371,8 @@ var valid0 = true;
 if(valid0){
 if(data.accountStartNonce !== undefined){
 const _errs15 = errors;
-if(!(validate628(data.accountStartNonce, {instancePath:instancePath+"/accountStartNonce",parentData:data,parentDataProperty:"accountStartNonce",rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
+if(!(validate630(data.accountStartNonce, {instancePath:instancePath+"/accountStartNonce",parentData:data,parentDataProperty:"accountStartNonce",rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs15 === errors;
@@ -19358,7 +19384,7 @@ if(valid0){
 if(data.allowFutureBlocks !== undefined){
 const _errs16 = errors;
 if(typeof data.allowFutureBlocks !== "boolean"){
-validate985.errors = [{instancePath:instancePath+"/allowFutureBlocks",schemaPath:"#/properties/allowFutureBlocks/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate987.errors = [{instancePath:instancePath+"/allowFutureBlocks",schemaPath:"#/properties/allowFutureBlocks/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -19369,8 +19395,8 @@ var valid0 = true;
 if(valid0){
 if(data.blockReward !== undefined){
 const _errs18 = errors;
-if(!(validate628(data.blockReward, {instancePath:instancePath+"/blockReward",parentData:data,parentDataProperty:"blockReward",rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
+if(!(validate630(data.blockReward, {instancePath:instancePath+"/blockReward",parentData:data,parentDataProperty:"blockReward",rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs18 === errors;
@@ -19394,17 +19420,17 @@ var valid0 = true;
 }
 }
 else {
-validate985.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate987.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate985.errors = vErrors;
+validate987.errors = vErrors;
 return errors === 0;
 }
 
 const schema356 = {"title":"ChainParamsAccount","type":"object","description":"A pre-state account. Absent fields are zero or empty. storage maps slot to value, both hex.","properties":{"balance":{"$ref":"TestQuantity.json"},"code":{"$ref":"bytes.json"},"nonce":{"$ref":"TestQuantity.json"},"storage":{"type":"object","additionalProperties":{"$ref":"TestQuantity.json"}}},"required":[],"additionalProperties":false,"$id":"ChainParamsAccount.json"};
 
-function validate1000(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1002(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ChainParamsAccount.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19413,7 +19439,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "balance") || (key0 === "code")) || (key0 === "nonce")) || (key0 === "storage"))){
-validate1000.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1002.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -19421,8 +19447,8 @@ break;
 if(_errs1 === errors){
 if(data.balance !== undefined){
 const _errs2 = errors;
-if(!(validate628(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
+if(!(validate630(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -19445,8 +19471,8 @@ var valid0 = true;
 if(valid0){
 if(data.nonce !== undefined){
 const _errs4 = errors;
-if(!(validate628(data.nonce, {instancePath:instancePath+"/nonce",parentData:data,parentDataProperty:"nonce",rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
+if(!(validate630(data.nonce, {instancePath:instancePath+"/nonce",parentData:data,parentDataProperty:"nonce",rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -19462,8 +19488,8 @@ if(errors === _errs5){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key1 in data3){
 const _errs8 = errors;
-if(!(validate628(data3[key1], {instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
+if(!(validate630(data3[key1], {instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -19473,7 +19499,7 @@ break;
 }
 }
 else {
-validate1000.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1002.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -19488,16 +19514,16 @@ var valid0 = true;
 }
 }
 else {
-validate1000.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1002.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1000.errors = vErrors;
+validate1002.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate975(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate977(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ChainParams.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19505,14 +19531,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.genesis === undefined) && (missing0 = "genesis")) || ((data.params === undefined) && (missing0 = "params"))) || ((data.accounts === undefined) && (missing0 = "accounts"))){
-validate975.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate977.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "genesis") || (key0 === "params")) || (key0 === "sealEngine")) || (key0 === "accounts"))){
-validate975.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate977.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -19520,8 +19546,8 @@ break;
 if(_errs1 === errors){
 if(data.genesis !== undefined){
 const _errs2 = errors;
-if(!(validate976(data.genesis, {instancePath:instancePath+"/genesis",parentData:data,parentDataProperty:"genesis",rootData}))){
-vErrors = vErrors === null ? validate976.errors : vErrors.concat(validate976.errors);
+if(!(validate978(data.genesis, {instancePath:instancePath+"/genesis",parentData:data,parentDataProperty:"genesis",rootData}))){
+vErrors = vErrors === null ? validate978.errors : vErrors.concat(validate978.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -19532,8 +19558,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs3 = errors;
-if(!(validate985(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate985.errors : vErrors.concat(validate985.errors);
+if(!(validate987(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate987.errors : vErrors.concat(validate987.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -19546,11 +19572,11 @@ if(data.sealEngine !== undefined){
 let data2 = data.sealEngine;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate975.errors = [{instancePath:instancePath+"/sealEngine",schemaPath:"#/properties/sealEngine/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate977.errors = [{instancePath:instancePath+"/sealEngine",schemaPath:"#/properties/sealEngine/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data2 === "NoProof") || (data2 === "NoReward")) || (data2 === "Ethash"))){
-validate975.errors = [{instancePath:instancePath+"/sealEngine",schemaPath:"#/properties/sealEngine/enum",keyword:"enum",params:{allowedValues: schema353.properties.sealEngine.enum},message:"must be equal to one of the allowed values"}];
+validate977.errors = [{instancePath:instancePath+"/sealEngine",schemaPath:"#/properties/sealEngine/enum",keyword:"enum",params:{allowedValues: schema353.properties.sealEngine.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -19566,8 +19592,8 @@ if(errors === _errs6){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key1 in data3){
 const _errs9 = errors;
-if(!(validate1000(data3[key1], {instancePath:instancePath+"/accounts/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
-vErrors = vErrors === null ? validate1000.errors : vErrors.concat(validate1000.errors);
+if(!(validate1002(data3[key1], {instancePath:instancePath+"/accounts/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
+vErrors = vErrors === null ? validate1002.errors : vErrors.concat(validate1002.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs9 === errors;
@@ -19577,7 +19603,7 @@ break;
 }
 }
 else {
-validate975.errors = [{instancePath:instancePath+"/accounts",schemaPath:"#/properties/accounts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate977.errors = [{instancePath:instancePath+"/accounts",schemaPath:"#/properties/accounts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -19593,91 +19619,91 @@ var valid0 = true;
 }
 }
 else {
-validate975.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate977.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate975.errors = vErrors;
+validate977.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate974(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate976(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestSetChainParamsChainParamsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate975(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate975.errors : vErrors.concat(validate975.errors);
+if(!(validate977(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate977.errors : vErrors.concat(validate977.errors);
 errors = vErrors.length;
 }
-validate974.errors = vErrors;
+validate976.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestSetChainParamsResult = validate1007;
+export const validateTestSetChainParamsResult = validate1009;
 const schema357 = {"type":"boolean","$id":"validateTestSetChainParamsResult"};
 
-function validate1007(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1009(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestSetChainParamsResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1007.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate1007.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilAutoImpersonateAccountEnabledParam = validate1008;
-const schema358 = {"type":"boolean","$id":"validateAnvilAutoImpersonateAccountEnabledParam"};
-
-function validate1008(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilAutoImpersonateAccountEnabledParam" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate1008.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate1008.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilAutoImpersonateAccountResult = validate1009;
-const schema359 = {"type":"null","$id":"validateAnvilAutoImpersonateAccountResult"};
-
-function validate1009(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilAutoImpersonateAccountResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1009.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1009.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 validate1009.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilDropAllTransactionsResult = validate1010;
-const schema360 = {"type":"null","$id":"validateAnvilDropAllTransactionsResult"};
+export const validateAnvilAutoImpersonateAccountEnabledParam = validate1010;
+const schema358 = {"type":"boolean","$id":"validateAnvilAutoImpersonateAccountEnabledParam"};
 
 function validate1010(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilDropAllTransactionsResult" */;
+/*# sourceURL="validateAnvilAutoImpersonateAccountEnabledParam" */;
 let vErrors = null;
 let errors = 0;
-if(data !== null){
-validate1010.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+if(typeof data !== "boolean"){
+validate1010.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 validate1010.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilDropTransactionHashParam = validate1011;
-const schema361 = {"$ref":"hash32.json","$id":"validateAnvilDropTransactionHashParam"};
+export const validateAnvilAutoImpersonateAccountResult = validate1011;
+const schema359 = {"type":"null","$id":"validateAnvilAutoImpersonateAccountResult"};
 
 function validate1011(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilAutoImpersonateAccountResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1011.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1011.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilDropAllTransactionsResult = validate1012;
+const schema360 = {"type":"null","$id":"validateAnvilDropAllTransactionsResult"};
+
+function validate1012(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilDropAllTransactionsResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1012.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1012.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilDropTransactionHashParam = validate1013;
+const schema361 = {"$ref":"hash32.json","$id":"validateAnvilDropTransactionHashParam"};
+
+function validate1013(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilDropTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -19685,14 +19711,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate1011.errors = vErrors;
+validate1013.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilDropTransactionResult = validate1013;
+export const validateAnvilDropTransactionResult = validate1015;
 const schema362 = {"oneOf":[{"$ref":"hash32.json"},{"type":"null"}],"$id":"validateAnvilDropTransactionResult"};
 
-function validate1013(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1015(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilDropTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -19740,7 +19766,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate1013.errors = vErrors;
+validate1015.errors = vErrors;
 return false;
 }
 else {
@@ -19754,14 +19780,14 @@ vErrors = null;
 }
 }
 }
-validate1013.errors = vErrors;
+validate1015.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilDumpStateResult = validate1015;
+export const validateAnvilDumpStateResult = validate1017;
 const schema363 = {"$ref":"bytes.json","$id":"validateAnvilDumpStateResult"};
 
-function validate1015(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1017(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilDumpStateResult" */;
 let vErrors = null;
 let errors = 0;
@@ -19769,29 +19795,29 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate1015.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilGetAutomineResult = validate1017;
-const schema364 = {"type":"boolean","$id":"validateAnvilGetAutomineResult"};
-
-function validate1017(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilGetAutomineResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate1017.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
 validate1017.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilImpersonateAccountAddressParam = validate1018;
+export const validateAnvilGetAutomineResult = validate1019;
+const schema364 = {"type":"boolean","$id":"validateAnvilGetAutomineResult"};
+
+function validate1019(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilGetAutomineResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1019.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1019.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilImpersonateAccountAddressParam = validate1020;
 const schema365 = {"$ref":"address.json","$id":"validateAnvilImpersonateAccountAddressParam"};
 
-function validate1018(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1020(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilImpersonateAccountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -19799,59 +19825,59 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1018.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilImpersonateAccountResult = validate1020;
-const schema366 = {"type":"null","$id":"validateAnvilImpersonateAccountResult"};
-
-function validate1020(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilImpersonateAccountResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1020.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
 validate1020.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilIncreaseTimeSecondsParam = validate1021;
-const schema367 = {"$ref":"TestQuantity.json","$id":"validateAnvilIncreaseTimeSecondsParam"};
+export const validateAnvilImpersonateAccountResult = validate1022;
+const schema366 = {"type":"null","$id":"validateAnvilImpersonateAccountResult"};
 
-function validate1021(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilIncreaseTimeSecondsParam" */;
+function validate1022(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilImpersonateAccountResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
-errors = vErrors.length;
+if(data !== null){
+validate1022.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
 }
-validate1021.errors = vErrors;
+validate1022.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilIncreaseTimeResult = validate1023;
-const schema368 = {"type":"integer","$id":"validateAnvilIncreaseTimeResult"};
+export const validateAnvilIncreaseTimeSecondsParam = validate1023;
+const schema367 = {"$ref":"TestQuantity.json","$id":"validateAnvilIncreaseTimeSecondsParam"};
 
 function validate1023(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilIncreaseTimeResult" */;
+/*# sourceURL="validateAnvilIncreaseTimeSecondsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate1023.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+errors = vErrors.length;
 }
 validate1023.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilLoadStateStateParam = validate1024;
+export const validateAnvilIncreaseTimeResult = validate1025;
+const schema368 = {"type":"integer","$id":"validateAnvilIncreaseTimeResult"};
+
+function validate1025(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilIncreaseTimeResult" */;
+let vErrors = null;
+let errors = 0;
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate1025.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+validate1025.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilLoadStateStateParam = validate1026;
 const schema369 = {"$ref":"bytes.json","$id":"validateAnvilLoadStateStateParam"};
 
-function validate1024(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1026(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilLoadStateStateParam" */;
 let vErrors = null;
 let errors = 0;
@@ -19859,30 +19885,30 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate1024.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilLoadStateResult = validate1026;
-const schema370 = {"type":"boolean","$id":"validateAnvilLoadStateResult"};
-
-function validate1026(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilLoadStateResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate1026.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
 validate1026.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilMetadataResult = validate1027;
+export const validateAnvilLoadStateResult = validate1028;
+const schema370 = {"type":"boolean","$id":"validateAnvilLoadStateResult"};
+
+function validate1028(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilLoadStateResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1028.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1028.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilMetadataResult = validate1029;
 const schema371 = {"$ref":"AnvilMetadata.json","$id":"validateAnvilMetadataResult"};
 const schema372 = {"title":"AnvilMetadata","description":"Who answers and what it holds, in Anvil's shape: client version, chain id, an id of this node's run (new on every start and reset), the head, and the open snapshots (id → [block number, block hash]).","type":"object","properties":{"clientVersion":{"type":"string"},"chainId":{"type":"integer"},"instanceId":{"$ref":"hash32.json"},"latestBlockNumber":{"type":"integer"},"latestBlockHash":{"$ref":"hash32.json"},"forkedNetwork":{"type":"null"},"snapshots":{"type":"object","additionalProperties":{"type":"array","items":[{"type":"integer"},{"$ref":"hash32.json"}]}}},"required":["clientVersion","chainId","instanceId","latestBlockNumber","latestBlockHash","forkedNetwork","snapshots"],"$id":"AnvilMetadata.json"};
 
-function validate1028(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1030(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AnvilMetadata.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19890,14 +19916,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.clientVersion === undefined) && (missing0 = "clientVersion")) || ((data.chainId === undefined) && (missing0 = "chainId"))) || ((data.instanceId === undefined) && (missing0 = "instanceId"))) || ((data.latestBlockNumber === undefined) && (missing0 = "latestBlockNumber"))) || ((data.latestBlockHash === undefined) && (missing0 = "latestBlockHash"))) || ((data.forkedNetwork === undefined) && (missing0 = "forkedNetwork"))) || ((data.snapshots === undefined) && (missing0 = "snapshots"))){
-validate1028.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1030.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.clientVersion !== undefined){
 const _errs1 = errors;
 if(typeof data.clientVersion !== "string"){
-validate1028.errors = [{instancePath:instancePath+"/clientVersion",schemaPath:"#/properties/clientVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1030.errors = [{instancePath:instancePath+"/clientVersion",schemaPath:"#/properties/clientVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -19910,7 +19936,7 @@ if(data.chainId !== undefined){
 let data1 = data.chainId;
 const _errs3 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate1028.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1030.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -19935,7 +19961,7 @@ if(data.latestBlockNumber !== undefined){
 let data3 = data.latestBlockNumber;
 const _errs6 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate1028.errors = [{instancePath:instancePath+"/latestBlockNumber",schemaPath:"#/properties/latestBlockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1030.errors = [{instancePath:instancePath+"/latestBlockNumber",schemaPath:"#/properties/latestBlockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -19959,7 +19985,7 @@ if(valid0){
 if(data.forkedNetwork !== undefined){
 const _errs9 = errors;
 if(data.forkedNetwork !== null){
-validate1028.errors = [{instancePath:instancePath+"/forkedNetwork",schemaPath:"#/properties/forkedNetwork/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1030.errors = [{instancePath:instancePath+"/forkedNetwork",schemaPath:"#/properties/forkedNetwork/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -19983,7 +20009,7 @@ if(len0 > 0){
 let data8 = data7[0];
 const _errs16 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-validate1028.errors = [{instancePath:instancePath+"/snapshots/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/0",schemaPath:"#/properties/snapshots/additionalProperties/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1030.errors = [{instancePath:instancePath+"/snapshots/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/0",schemaPath:"#/properties/snapshots/additionalProperties/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid2 = _errs16 === errors;
@@ -20000,7 +20026,7 @@ var valid2 = _errs18 === errors;
 }
 }
 else {
-validate1028.errors = [{instancePath:instancePath+"/snapshots/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/snapshots/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1030.errors = [{instancePath:instancePath+"/snapshots/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/snapshots/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -20011,7 +20037,7 @@ break;
 }
 }
 else {
-validate1028.errors = [{instancePath:instancePath+"/snapshots",schemaPath:"#/properties/snapshots/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1030.errors = [{instancePath:instancePath+"/snapshots",schemaPath:"#/properties/snapshots/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -20029,77 +20055,77 @@ var valid0 = true;
 }
 }
 else {
-validate1028.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1030.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1028.errors = vErrors;
+validate1030.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1027(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1029(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilMetadataResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1028(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1028.errors : vErrors.concat(validate1028.errors);
+if(!(validate1030(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1030.errors : vErrors.concat(validate1030.errors);
 errors = vErrors.length;
 }
-validate1027.errors = vErrors;
+validate1029.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilMineCountParam = validate1033;
+export const validateAnvilMineCountParam = validate1035;
 const schema373 = {"$ref":"TestQuantity.json","$id":"validateAnvilMineCountParam"};
 
-function validate1033(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1035(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilMineCountParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
-errors = vErrors.length;
-}
-validate1033.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilMineIntervalParam = validate1035;
-const schema374 = {"$ref":"TestQuantity.json","$id":"validateAnvilMineIntervalParam"};
-
-function validate1035(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilMineIntervalParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
 errors = vErrors.length;
 }
 validate1035.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilMineResult = validate1037;
-const schema375 = {"type":"null","$id":"validateAnvilMineResult"};
+export const validateAnvilMineIntervalParam = validate1037;
+const schema374 = {"$ref":"TestQuantity.json","$id":"validateAnvilMineIntervalParam"};
 
 function validate1037(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilMineResult" */;
+/*# sourceURL="validateAnvilMineIntervalParam" */;
 let vErrors = null;
 let errors = 0;
-if(data !== null){
-validate1037.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+errors = vErrors.length;
 }
 validate1037.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilNodeInfoResult = validate1038;
+export const validateAnvilMineResult = validate1039;
+const schema375 = {"type":"null","$id":"validateAnvilMineResult"};
+
+function validate1039(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilMineResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1039.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1039.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilNodeInfoResult = validate1040;
 const schema376 = {"$ref":"AnvilNodeInfo.json","$id":"validateAnvilNodeInfoResult"};
 const schema377 = {"title":"AnvilNodeInfo","description":"The dev chain's head and settings, in Anvil's shape (hardFork is the ETC fork in force; transactionOrder is the pool's: gas price, then nonce).","type":"object","properties":{"currentBlockNumber":{"$ref":"uint.json"},"currentBlockTimestamp":{"type":"integer"},"currentBlockHash":{"$ref":"hash32.json"},"hardFork":{"type":"string"},"transactionOrder":{"type":"string"},"environment":{"type":"object","properties":{"chainId":{"type":"integer"},"gasLimit":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"}},"required":["chainId","gasLimit","gasPrice"]},"forkConfig":{"type":"object","properties":{"forkUrl":{"oneOf":[{"type":"string"},{"type":"null"}]},"forkBlockNumber":{"oneOf":[{"type":"integer"},{"type":"null"}]},"forkRetryBackoff":{"oneOf":[{"type":"integer"},{"type":"null"}]}}}},"required":["currentBlockNumber","currentBlockTimestamp","currentBlockHash","hardFork","transactionOrder","environment","forkConfig"],"$id":"AnvilNodeInfo.json"};
 
-function validate1039(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1041(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AnvilNodeInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -20107,7 +20133,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.currentBlockNumber === undefined) && (missing0 = "currentBlockNumber")) || ((data.currentBlockTimestamp === undefined) && (missing0 = "currentBlockTimestamp"))) || ((data.currentBlockHash === undefined) && (missing0 = "currentBlockHash"))) || ((data.hardFork === undefined) && (missing0 = "hardFork"))) || ((data.transactionOrder === undefined) && (missing0 = "transactionOrder"))) || ((data.environment === undefined) && (missing0 = "environment"))) || ((data.forkConfig === undefined) && (missing0 = "forkConfig"))){
-validate1039.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1041.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -20127,7 +20153,7 @@ if(data.currentBlockTimestamp !== undefined){
 let data1 = data.currentBlockTimestamp;
 const _errs2 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate1039.errors = [{instancePath:instancePath+"/currentBlockTimestamp",schemaPath:"#/properties/currentBlockTimestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1041.errors = [{instancePath:instancePath+"/currentBlockTimestamp",schemaPath:"#/properties/currentBlockTimestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -20151,7 +20177,7 @@ if(valid0){
 if(data.hardFork !== undefined){
 const _errs5 = errors;
 if(typeof data.hardFork !== "string"){
-validate1039.errors = [{instancePath:instancePath+"/hardFork",schemaPath:"#/properties/hardFork/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1041.errors = [{instancePath:instancePath+"/hardFork",schemaPath:"#/properties/hardFork/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -20163,7 +20189,7 @@ if(valid0){
 if(data.transactionOrder !== undefined){
 const _errs7 = errors;
 if(typeof data.transactionOrder !== "string"){
-validate1039.errors = [{instancePath:instancePath+"/transactionOrder",schemaPath:"#/properties/transactionOrder/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1041.errors = [{instancePath:instancePath+"/transactionOrder",schemaPath:"#/properties/transactionOrder/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -20179,7 +20205,7 @@ if(errors === _errs9){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing1;
 if((((data5.chainId === undefined) && (missing1 = "chainId")) || ((data5.gasLimit === undefined) && (missing1 = "gasLimit"))) || ((data5.gasPrice === undefined) && (missing1 = "gasPrice"))){
-validate1039.errors = [{instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1041.errors = [{instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
@@ -20187,7 +20213,7 @@ if(data5.chainId !== undefined){
 let data6 = data5.chainId;
 const _errs11 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate1039.errors = [{instancePath:instancePath+"/environment/chainId",schemaPath:"#/properties/environment/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1041.errors = [{instancePath:instancePath+"/environment/chainId",schemaPath:"#/properties/environment/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -20224,7 +20250,7 @@ var valid1 = true;
 }
 }
 else {
-validate1039.errors = [{instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1041.errors = [{instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -20292,7 +20318,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate1039.errors = vErrors;
+validate1041.errors = vErrors;
 return false;
 }
 else {
@@ -20365,7 +20391,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
-validate1039.errors = vErrors;
+validate1041.errors = vErrors;
 return false;
 }
 else {
@@ -20438,7 +20464,7 @@ else {
 vErrors.push(err8);
 }
 errors++;
-validate1039.errors = vErrors;
+validate1041.errors = vErrors;
 return false;
 }
 else {
@@ -20461,7 +20487,7 @@ var valid2 = true;
 }
 }
 else {
-validate1039.errors = [{instancePath:instancePath+"/forkConfig",schemaPath:"#/properties/forkConfig/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1041.errors = [{instancePath:instancePath+"/forkConfig",schemaPath:"#/properties/forkConfig/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -20479,32 +20505,32 @@ var valid0 = true;
 }
 }
 else {
-validate1039.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1041.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1039.errors = vErrors;
+validate1041.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1038(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1040(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilNodeInfoResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1039(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1039.errors : vErrors.concat(validate1039.errors);
+if(!(validate1041(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1041.errors : vErrors.concat(validate1041.errors);
 errors = vErrors.length;
 }
-validate1038.errors = vErrors;
+validate1040.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilResetOptionsParam = validate1045;
+export const validateAnvilResetOptionsParam = validate1047;
 const schema378 = {"$ref":"AnvilResetOptions.json","$id":"validateAnvilResetOptionsParam"};
 const schema379 = {"title":"AnvilResetOptions","description":"anvil_reset's option as Anvil and viem send it. forking asks for fork mode (another node's state), which this node does not serve here: a reset with forking.jsonRpcUrl is refused.","type":"object","properties":{"forking":{"type":"object","properties":{"jsonRpcUrl":{"type":"string"},"blockNumber":{"oneOf":[{"type":"integer","minimum":0},{"type":"string"}]}}}},"$id":"AnvilResetOptions.json"};
 
-function validate1046(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1048(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AnvilResetOptions.json" */;
 let vErrors = null;
 let errors = 0;
@@ -20518,7 +20544,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.jsonRpcUrl !== undefined){
 const _errs3 = errors;
 if(typeof data0.jsonRpcUrl !== "string"){
-validate1046.errors = [{instancePath:instancePath+"/forking/jsonRpcUrl",schemaPath:"#/properties/forking/properties/jsonRpcUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1048.errors = [{instancePath:instancePath+"/forking/jsonRpcUrl",schemaPath:"#/properties/forking/properties/jsonRpcUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs3 === errors;
@@ -20594,7 +20620,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate1046.errors = vErrors;
+validate1048.errors = vErrors;
 return false;
 }
 else {
@@ -20616,113 +20642,113 @@ var valid1 = true;
 }
 }
 else {
-validate1046.errors = [{instancePath:instancePath+"/forking",schemaPath:"#/properties/forking/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1048.errors = [{instancePath:instancePath+"/forking",schemaPath:"#/properties/forking/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 }
 }
 else {
-validate1046.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1048.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
-}
-validate1046.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate1045(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilResetOptionsParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate1046(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1046.errors : vErrors.concat(validate1046.errors);
-errors = vErrors.length;
-}
-validate1045.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilResetResult = validate1048;
-const schema380 = {"type":"null","$id":"validateAnvilResetResult"};
-
-function validate1048(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilResetResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1048.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
 }
 validate1048.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilRevertIdParam = validate1049;
-const schema381 = {"$ref":"TestQuantity.json","$id":"validateAnvilRevertIdParam"};
 
-function validate1049(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilRevertIdParam" */;
+function validate1047(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilResetOptionsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
+if(!(validate1048(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1048.errors : vErrors.concat(validate1048.errors);
 errors = vErrors.length;
 }
-validate1049.errors = vErrors;
+validate1047.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilRevertResult = validate1051;
-const schema382 = {"type":"boolean","$id":"validateAnvilRevertResult"};
+export const validateAnvilResetResult = validate1050;
+const schema380 = {"type":"null","$id":"validateAnvilResetResult"};
 
-function validate1051(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilRevertResult" */;
+function validate1050(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilResetResult" */;
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-validate1051.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(data !== null){
+validate1050.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
+}
+validate1050.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilRevertIdParam = validate1051;
+const schema381 = {"$ref":"TestQuantity.json","$id":"validateAnvilRevertIdParam"};
+
+function validate1051(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilRevertIdParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+errors = vErrors.length;
 }
 validate1051.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetAutomineEnabledParam = validate1052;
-const schema383 = {"type":"boolean","$id":"validateAnvilSetAutomineEnabledParam"};
+export const validateAnvilRevertResult = validate1053;
+const schema382 = {"type":"boolean","$id":"validateAnvilRevertResult"};
 
-function validate1052(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetAutomineEnabledParam" */;
+function validate1053(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilRevertResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1052.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate1052.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetAutomineResult = validate1053;
-const schema384 = {"type":"null","$id":"validateAnvilSetAutomineResult"};
-
-function validate1053(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetAutomineResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1053.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1053.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 validate1053.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetBalanceAddressParam = validate1054;
-const schema385 = {"$ref":"address.json","$id":"validateAnvilSetBalanceAddressParam"};
+export const validateAnvilSetAutomineEnabledParam = validate1054;
+const schema383 = {"type":"boolean","$id":"validateAnvilSetAutomineEnabledParam"};
 
 function validate1054(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetAutomineEnabledParam" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1054.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1054.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetAutomineResult = validate1055;
+const schema384 = {"type":"null","$id":"validateAnvilSetAutomineResult"};
+
+function validate1055(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetAutomineResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1055.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1055.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetBalanceAddressParam = validate1056;
+const schema385 = {"$ref":"address.json","$id":"validateAnvilSetBalanceAddressParam"};
+
+function validate1056(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetBalanceAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -20730,74 +20756,74 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1054.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetBalanceBalanceParam = validate1056;
-const schema386 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetBalanceBalanceParam"};
-
-function validate1056(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetBalanceBalanceParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
-errors = vErrors.length;
-}
 validate1056.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetBalanceResult = validate1058;
-const schema387 = {"type":"null","$id":"validateAnvilSetBalanceResult"};
+export const validateAnvilSetBalanceBalanceParam = validate1058;
+const schema386 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetBalanceBalanceParam"};
 
 function validate1058(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetBalanceResult" */;
+/*# sourceURL="validateAnvilSetBalanceBalanceParam" */;
 let vErrors = null;
 let errors = 0;
-if(data !== null){
-validate1058.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+errors = vErrors.length;
 }
 validate1058.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetBlockGasLimitGasLimitParam = validate1059;
-const schema388 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetBlockGasLimitGasLimitParam"};
+export const validateAnvilSetBalanceResult = validate1060;
+const schema387 = {"type":"null","$id":"validateAnvilSetBalanceResult"};
 
-function validate1059(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetBlockGasLimitGasLimitParam" */;
+function validate1060(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetBalanceResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
-errors = vErrors.length;
+if(data !== null){
+validate1060.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
 }
-validate1059.errors = vErrors;
+validate1060.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetBlockGasLimitResult = validate1061;
-const schema389 = {"type":"boolean","$id":"validateAnvilSetBlockGasLimitResult"};
+export const validateAnvilSetBlockGasLimitGasLimitParam = validate1061;
+const schema388 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetBlockGasLimitGasLimitParam"};
 
 function validate1061(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetBlockGasLimitResult" */;
+/*# sourceURL="validateAnvilSetBlockGasLimitGasLimitParam" */;
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-validate1061.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+errors = vErrors.length;
 }
 validate1061.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetCodeAddressParam = validate1062;
+export const validateAnvilSetBlockGasLimitResult = validate1063;
+const schema389 = {"type":"boolean","$id":"validateAnvilSetBlockGasLimitResult"};
+
+function validate1063(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetBlockGasLimitResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1063.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1063.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetCodeAddressParam = validate1064;
 const schema390 = {"$ref":"address.json","$id":"validateAnvilSetCodeAddressParam"};
 
-function validate1062(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1064(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetCodeAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -20805,14 +20831,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1062.errors = vErrors;
+validate1064.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetCodeCodeParam = validate1064;
+export const validateAnvilSetCodeCodeParam = validate1066;
 const schema391 = {"$ref":"bytes.json","$id":"validateAnvilSetCodeCodeParam"};
 
-function validate1064(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1066(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetCodeCodeParam" */;
 let vErrors = null;
 let errors = 0;
@@ -20820,29 +20846,29 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate1064.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetCodeResult = validate1066;
-const schema392 = {"type":"null","$id":"validateAnvilSetCodeResult"};
-
-function validate1066(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetCodeResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1066.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
 validate1066.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetCoinbaseAddressParam = validate1067;
+export const validateAnvilSetCodeResult = validate1068;
+const schema392 = {"type":"null","$id":"validateAnvilSetCodeResult"};
+
+function validate1068(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetCodeResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1068.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1068.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetCoinbaseAddressParam = validate1069;
 const schema393 = {"$ref":"address.json","$id":"validateAnvilSetCoinbaseAddressParam"};
 
-function validate1067(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1069(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetCoinbaseAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -20850,119 +20876,119 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1067.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetCoinbaseResult = validate1069;
-const schema394 = {"type":"null","$id":"validateAnvilSetCoinbaseResult"};
-
-function validate1069(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetCoinbaseResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1069.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
 validate1069.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetIntervalMiningSecondsParam = validate1070;
-const schema395 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetIntervalMiningSecondsParam"};
+export const validateAnvilSetCoinbaseResult = validate1071;
+const schema394 = {"type":"null","$id":"validateAnvilSetCoinbaseResult"};
 
-function validate1070(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetIntervalMiningSecondsParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
-errors = vErrors.length;
-}
-validate1070.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetIntervalMiningResult = validate1072;
-const schema396 = {"type":"null","$id":"validateAnvilSetIntervalMiningResult"};
-
-function validate1072(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetIntervalMiningResult" */;
+function validate1071(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetCoinbaseResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1072.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1071.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
+}
+validate1071.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetIntervalMiningSecondsParam = validate1072;
+const schema395 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetIntervalMiningSecondsParam"};
+
+function validate1072(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetIntervalMiningSecondsParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+errors = vErrors.length;
 }
 validate1072.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetMinGasPriceGasPriceParam = validate1073;
-const schema397 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetMinGasPriceGasPriceParam"};
+export const validateAnvilSetIntervalMiningResult = validate1074;
+const schema396 = {"type":"null","$id":"validateAnvilSetIntervalMiningResult"};
 
-function validate1073(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetMinGasPriceGasPriceParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
-errors = vErrors.length;
-}
-validate1073.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetMinGasPriceResult = validate1075;
-const schema398 = {"type":"null","$id":"validateAnvilSetMinGasPriceResult"};
-
-function validate1075(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetMinGasPriceResult" */;
+function validate1074(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetIntervalMiningResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1075.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1074.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
+}
+validate1074.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetMinGasPriceGasPriceParam = validate1075;
+const schema397 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetMinGasPriceGasPriceParam"};
+
+function validate1075(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetMinGasPriceGasPriceParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+errors = vErrors.length;
 }
 validate1075.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetNextBlockTimestampTimestampParam = validate1076;
-const schema399 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetNextBlockTimestampTimestampParam"};
+export const validateAnvilSetMinGasPriceResult = validate1077;
+const schema398 = {"type":"null","$id":"validateAnvilSetMinGasPriceResult"};
 
-function validate1076(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetNextBlockTimestampTimestampParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
-errors = vErrors.length;
-}
-validate1076.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetNextBlockTimestampResult = validate1078;
-const schema400 = {"type":"null","$id":"validateAnvilSetNextBlockTimestampResult"};
-
-function validate1078(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetNextBlockTimestampResult" */;
+function validate1077(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetMinGasPriceResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1078.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1077.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
+}
+validate1077.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetNextBlockTimestampTimestampParam = validate1078;
+const schema399 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetNextBlockTimestampTimestampParam"};
+
+function validate1078(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetNextBlockTimestampTimestampParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+errors = vErrors.length;
 }
 validate1078.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetNonceAddressParam = validate1079;
+export const validateAnvilSetNextBlockTimestampResult = validate1080;
+const schema400 = {"type":"null","$id":"validateAnvilSetNextBlockTimestampResult"};
+
+function validate1080(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetNextBlockTimestampResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1080.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1080.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetNonceAddressParam = validate1081;
 const schema401 = {"$ref":"address.json","$id":"validateAnvilSetNonceAddressParam"};
 
-function validate1079(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1081(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetNonceAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -20970,44 +20996,44 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1079.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetNonceNonceParam = validate1081;
-const schema402 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetNonceNonceParam"};
-
-function validate1081(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetNonceNonceParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
-errors = vErrors.length;
-}
 validate1081.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetNonceResult = validate1083;
-const schema403 = {"type":"null","$id":"validateAnvilSetNonceResult"};
+export const validateAnvilSetNonceNonceParam = validate1083;
+const schema402 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetNonceNonceParam"};
 
 function validate1083(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetNonceResult" */;
+/*# sourceURL="validateAnvilSetNonceNonceParam" */;
 let vErrors = null;
 let errors = 0;
-if(data !== null){
-validate1083.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+errors = vErrors.length;
 }
 validate1083.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetStorageAtAddressParam = validate1084;
+export const validateAnvilSetNonceResult = validate1085;
+const schema403 = {"type":"null","$id":"validateAnvilSetNonceResult"};
+
+function validate1085(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetNonceResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1085.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1085.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetStorageAtAddressParam = validate1086;
 const schema404 = {"$ref":"address.json","$id":"validateAnvilSetStorageAtAddressParam"};
 
-function validate1084(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1086(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetStorageAtAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21015,29 +21041,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1084.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetStorageAtSlotParam = validate1086;
-const schema405 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetStorageAtSlotParam"};
-
-function validate1086(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetStorageAtSlotParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
-errors = vErrors.length;
-}
 validate1086.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetStorageAtValueParam = validate1088;
-const schema406 = {"$ref":"bytes32.json","$id":"validateAnvilSetStorageAtValueParam"};
+export const validateAnvilSetStorageAtSlotParam = validate1088;
+const schema405 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetStorageAtSlotParam"};
 
 function validate1088(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetStorageAtSlotParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+errors = vErrors.length;
+}
+validate1088.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetStorageAtValueParam = validate1090;
+const schema406 = {"$ref":"bytes32.json","$id":"validateAnvilSetStorageAtValueParam"};
+
+function validate1090(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetStorageAtValueParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21045,29 +21071,29 @@ if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
-validate1088.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetStorageAtResult = validate1090;
-const schema407 = {"type":"boolean","$id":"validateAnvilSetStorageAtResult"};
-
-function validate1090(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetStorageAtResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate1090.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
 validate1090.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSnapshotResult = validate1091;
+export const validateAnvilSetStorageAtResult = validate1092;
+const schema407 = {"type":"boolean","$id":"validateAnvilSetStorageAtResult"};
+
+function validate1092(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetStorageAtResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1092.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1092.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSnapshotResult = validate1093;
 const schema408 = {"$ref":"uint.json","$id":"validateAnvilSnapshotResult"};
 
-function validate1091(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1093(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSnapshotResult" */;
 let vErrors = null;
 let errors = 0;
@@ -21075,14 +21101,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate1091.errors = vErrors;
+validate1093.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilStopImpersonatingAccountAddressParam = validate1093;
+export const validateAnvilStopImpersonatingAccountAddressParam = validate1095;
 const schema409 = {"$ref":"address.json","$id":"validateAnvilStopImpersonatingAccountAddressParam"};
 
-function validate1093(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1095(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilStopImpersonatingAccountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21090,60 +21116,60 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1093.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilStopImpersonatingAccountResult = validate1095;
-const schema410 = {"type":"null","$id":"validateAnvilStopImpersonatingAccountResult"};
-
-function validate1095(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilStopImpersonatingAccountResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1095.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
 validate1095.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmIncreaseTimeSecondsParam = validate1096;
-const schema411 = {"$ref":"TestQuantity.json","$id":"validateEvmIncreaseTimeSecondsParam"};
+export const validateAnvilStopImpersonatingAccountResult = validate1097;
+const schema410 = {"type":"null","$id":"validateAnvilStopImpersonatingAccountResult"};
 
-function validate1096(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmIncreaseTimeSecondsParam" */;
+function validate1097(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilStopImpersonatingAccountResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
-errors = vErrors.length;
+if(data !== null){
+validate1097.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
 }
-validate1096.errors = vErrors;
+validate1097.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmIncreaseTimeResult = validate1098;
-const schema412 = {"type":"integer","$id":"validateEvmIncreaseTimeResult"};
+export const validateEvmIncreaseTimeSecondsParam = validate1098;
+const schema411 = {"$ref":"TestQuantity.json","$id":"validateEvmIncreaseTimeSecondsParam"};
 
 function validate1098(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmIncreaseTimeResult" */;
+/*# sourceURL="validateEvmIncreaseTimeSecondsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate1098.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+errors = vErrors.length;
 }
 validate1098.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmMineOptionsParam = validate1099;
+export const validateEvmIncreaseTimeResult = validate1100;
+const schema412 = {"type":"integer","$id":"validateEvmIncreaseTimeResult"};
+
+function validate1100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmIncreaseTimeResult" */;
+let vErrors = null;
+let errors = 0;
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate1100.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+validate1100.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmMineOptionsParam = validate1101;
 const schema413 = {"$ref":"AnvilMineOptions.json","$id":"validateEvmMineOptionsParam"};
 const schema414 = {"title":"AnvilMineOptions","description":"evm_mine's option: a timestamp for the (first) block, or an object with the timestamp and the number of blocks.","oneOf":[{"$ref":"TestQuantity.json"},{"type":"object","properties":{"timestamp":{"$ref":"TestQuantity.json"},"blocks":{"$ref":"TestQuantity.json"}},"additionalProperties":false}],"$id":"AnvilMineOptions.json"};
 
-function validate1100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AnvilMineOptions.json" */;
 let vErrors = null;
 let errors = 0;
@@ -21151,8 +21177,8 @@ const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -21180,8 +21206,8 @@ break;
 if(_errs4 === errors){
 if(data.timestamp !== undefined){
 const _errs5 = errors;
-if(!(validate628(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
+if(!(validate630(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs5 === errors;
@@ -21192,8 +21218,8 @@ var valid1 = true;
 if(valid1){
 if(data.blocks !== undefined){
 const _errs6 = errors;
-if(!(validate628(data.blocks, {instancePath:instancePath+"/blocks",parentData:data,parentDataProperty:"blocks",rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
+if(!(validate630(data.blocks, {instancePath:instancePath+"/blocks",parentData:data,parentDataProperty:"blocks",rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs6 === errors;
@@ -21235,7 +21261,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate1100.errors = vErrors;
+validate1102.errors = vErrors;
 return false;
 }
 else {
@@ -21249,27 +21275,27 @@ vErrors = null;
 }
 }
 }
-validate1100.errors = vErrors;
+validate1102.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1099(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEvmMineOptionsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1100(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1100.errors : vErrors.concat(validate1100.errors);
+if(!(validate1102(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1102.errors : vErrors.concat(validate1102.errors);
 errors = vErrors.length;
 }
-validate1099.errors = vErrors;
+validate1101.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmMineResult = validate1105;
+export const validateEvmMineResult = validate1107;
 const schema415 = {"$ref":"uint.json","$id":"validateEvmMineResult"};
 
-function validate1105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEvmMineResult" */;
 let vErrors = null;
 let errors = 0;
@@ -21277,44 +21303,44 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate1105.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEvmRevertIdParam = validate1107;
-const schema416 = {"$ref":"TestQuantity.json","$id":"validateEvmRevertIdParam"};
-
-function validate1107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmRevertIdParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
-errors = vErrors.length;
-}
 validate1107.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmRevertResult = validate1109;
-const schema417 = {"type":"boolean","$id":"validateEvmRevertResult"};
+export const validateEvmRevertIdParam = validate1109;
+const schema416 = {"$ref":"TestQuantity.json","$id":"validateEvmRevertIdParam"};
 
 function validate1109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmRevertResult" */;
+/*# sourceURL="validateEvmRevertIdParam" */;
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-validate1109.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+errors = vErrors.length;
 }
 validate1109.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetAccountNonceAddressParam = validate1110;
+export const validateEvmRevertResult = validate1111;
+const schema417 = {"type":"boolean","$id":"validateEvmRevertResult"};
+
+function validate1111(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmRevertResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1111.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1111.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSetAccountNonceAddressParam = validate1112;
 const schema418 = {"$ref":"address.json","$id":"validateEvmSetAccountNonceAddressParam"};
 
-function validate1110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEvmSetAccountNonceAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21322,60 +21348,30 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1110.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEvmSetAccountNonceNonceParam = validate1112;
-const schema419 = {"$ref":"TestQuantity.json","$id":"validateEvmSetAccountNonceNonceParam"};
-
-function validate1112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetAccountNonceNonceParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
-errors = vErrors.length;
-}
 validate1112.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetAccountNonceResult = validate1114;
-const schema420 = {"type":"null","$id":"validateEvmSetAccountNonceResult"};
+export const validateEvmSetAccountNonceNonceParam = validate1114;
+const schema419 = {"$ref":"TestQuantity.json","$id":"validateEvmSetAccountNonceNonceParam"};
 
 function validate1114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetAccountNonceResult" */;
+/*# sourceURL="validateEvmSetAccountNonceNonceParam" */;
 let vErrors = null;
 let errors = 0;
-if(data !== null){
-validate1114.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+errors = vErrors.length;
 }
 validate1114.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetAutomineEnabledParam = validate1115;
-const schema421 = {"type":"boolean","$id":"validateEvmSetAutomineEnabledParam"};
-
-function validate1115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetAutomineEnabledParam" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate1115.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate1115.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEvmSetAutomineResult = validate1116;
-const schema422 = {"type":"null","$id":"validateEvmSetAutomineResult"};
+export const validateEvmSetAccountNonceResult = validate1116;
+const schema420 = {"type":"null","$id":"validateEvmSetAccountNonceResult"};
 
 function validate1116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetAutomineResult" */;
+/*# sourceURL="validateEvmSetAccountNonceResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
@@ -21386,100 +21382,130 @@ validate1116.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetBlockGasLimitGasLimitParam = validate1117;
-const schema423 = {"$ref":"TestQuantity.json","$id":"validateEvmSetBlockGasLimitGasLimitParam"};
+export const validateEvmSetAutomineEnabledParam = validate1117;
+const schema421 = {"type":"boolean","$id":"validateEvmSetAutomineEnabledParam"};
 
 function validate1117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetBlockGasLimitGasLimitParam" */;
+/*# sourceURL="validateEvmSetAutomineEnabledParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
-errors = vErrors.length;
+if(typeof data !== "boolean"){
+validate1117.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
 }
 validate1117.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetBlockGasLimitResult = validate1119;
-const schema424 = {"type":"boolean","$id":"validateEvmSetBlockGasLimitResult"};
+export const validateEvmSetAutomineResult = validate1118;
+const schema422 = {"type":"null","$id":"validateEvmSetAutomineResult"};
 
-function validate1119(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetBlockGasLimitResult" */;
+function validate1118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetAutomineResult" */;
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-validate1119.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(data !== null){
+validate1118.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
+}
+validate1118.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSetBlockGasLimitGasLimitParam = validate1119;
+const schema423 = {"$ref":"TestQuantity.json","$id":"validateEvmSetBlockGasLimitGasLimitParam"};
+
+function validate1119(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetBlockGasLimitGasLimitParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+errors = vErrors.length;
 }
 validate1119.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetIntervalMiningSecondsParam = validate1120;
-const schema425 = {"$ref":"TestQuantity.json","$id":"validateEvmSetIntervalMiningSecondsParam"};
+export const validateEvmSetBlockGasLimitResult = validate1121;
+const schema424 = {"type":"boolean","$id":"validateEvmSetBlockGasLimitResult"};
 
-function validate1120(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetIntervalMiningSecondsParam" */;
+function validate1121(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetBlockGasLimitResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
-errors = vErrors.length;
+if(typeof data !== "boolean"){
+validate1121.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
 }
-validate1120.errors = vErrors;
+validate1121.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetIntervalMiningResult = validate1122;
-const schema426 = {"type":"null","$id":"validateEvmSetIntervalMiningResult"};
+export const validateEvmSetIntervalMiningSecondsParam = validate1122;
+const schema425 = {"$ref":"TestQuantity.json","$id":"validateEvmSetIntervalMiningSecondsParam"};
 
 function validate1122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetIntervalMiningResult" */;
+/*# sourceURL="validateEvmSetIntervalMiningSecondsParam" */;
 let vErrors = null;
 let errors = 0;
-if(data !== null){
-validate1122.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+errors = vErrors.length;
 }
 validate1122.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetNextBlockTimestampTimestampParam = validate1123;
-const schema427 = {"$ref":"TestQuantity.json","$id":"validateEvmSetNextBlockTimestampTimestampParam"};
+export const validateEvmSetIntervalMiningResult = validate1124;
+const schema426 = {"type":"null","$id":"validateEvmSetIntervalMiningResult"};
 
-function validate1123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetNextBlockTimestampTimestampParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
-errors = vErrors.length;
-}
-validate1123.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEvmSetNextBlockTimestampResult = validate1125;
-const schema428 = {"type":"null","$id":"validateEvmSetNextBlockTimestampResult"};
-
-function validate1125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetNextBlockTimestampResult" */;
+function validate1124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetIntervalMiningResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1125.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1124.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
+}
+validate1124.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSetNextBlockTimestampTimestampParam = validate1125;
+const schema427 = {"$ref":"TestQuantity.json","$id":"validateEvmSetNextBlockTimestampTimestampParam"};
+
+function validate1125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetNextBlockTimestampTimestampParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+errors = vErrors.length;
 }
 validate1125.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSnapshotResult = validate1126;
+export const validateEvmSetNextBlockTimestampResult = validate1127;
+const schema428 = {"type":"null","$id":"validateEvmSetNextBlockTimestampResult"};
+
+function validate1127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetNextBlockTimestampResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1127.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1127.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSnapshotResult = validate1128;
 const schema429 = {"$ref":"uint.json","$id":"validateEvmSnapshotResult"};
 
-function validate1126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEvmSnapshotResult" */;
 let vErrors = null;
 let errors = 0;
@@ -21487,59 +21513,59 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate1126.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatAutoImpersonateAccountEnabledParam = validate1128;
-const schema430 = {"type":"boolean","$id":"validateHardhatAutoImpersonateAccountEnabledParam"};
-
-function validate1128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatAutoImpersonateAccountEnabledParam" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate1128.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
 validate1128.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatAutoImpersonateAccountResult = validate1129;
-const schema431 = {"type":"null","$id":"validateHardhatAutoImpersonateAccountResult"};
-
-function validate1129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatAutoImpersonateAccountResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1129.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
-validate1129.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatDropAllTransactionsResult = validate1130;
-const schema432 = {"type":"null","$id":"validateHardhatDropAllTransactionsResult"};
+export const validateHardhatAutoImpersonateAccountEnabledParam = validate1130;
+const schema430 = {"type":"boolean","$id":"validateHardhatAutoImpersonateAccountEnabledParam"};
 
 function validate1130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatDropAllTransactionsResult" */;
+/*# sourceURL="validateHardhatAutoImpersonateAccountEnabledParam" */;
 let vErrors = null;
 let errors = 0;
-if(data !== null){
-validate1130.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+if(typeof data !== "boolean"){
+validate1130.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 validate1130.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatDropTransactionHashParam = validate1131;
-const schema433 = {"$ref":"hash32.json","$id":"validateHardhatDropTransactionHashParam"};
+export const validateHardhatAutoImpersonateAccountResult = validate1131;
+const schema431 = {"type":"null","$id":"validateHardhatAutoImpersonateAccountResult"};
 
 function validate1131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatAutoImpersonateAccountResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1131.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1131.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatDropAllTransactionsResult = validate1132;
+const schema432 = {"type":"null","$id":"validateHardhatDropAllTransactionsResult"};
+
+function validate1132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatDropAllTransactionsResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1132.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1132.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatDropTransactionHashParam = validate1133;
+const schema433 = {"$ref":"hash32.json","$id":"validateHardhatDropTransactionHashParam"};
+
+function validate1133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatDropTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21547,14 +21573,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate1131.errors = vErrors;
+validate1133.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatDropTransactionResult = validate1133;
+export const validateHardhatDropTransactionResult = validate1135;
 const schema434 = {"oneOf":[{"$ref":"hash32.json"},{"type":"null"}],"$id":"validateHardhatDropTransactionResult"};
 
-function validate1133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatDropTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -21602,7 +21628,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate1133.errors = vErrors;
+validate1135.errors = vErrors;
 return false;
 }
 else {
@@ -21616,14 +21642,14 @@ vErrors = null;
 }
 }
 }
-validate1133.errors = vErrors;
+validate1135.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatDumpStateResult = validate1135;
+export const validateHardhatDumpStateResult = validate1137;
 const schema435 = {"$ref":"bytes.json","$id":"validateHardhatDumpStateResult"};
 
-function validate1135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1137(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatDumpStateResult" */;
 let vErrors = null;
 let errors = 0;
@@ -21631,29 +21657,29 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate1135.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatGetAutomineResult = validate1137;
-const schema436 = {"type":"boolean","$id":"validateHardhatGetAutomineResult"};
-
-function validate1137(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatGetAutomineResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate1137.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
 validate1137.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatImpersonateAccountAddressParam = validate1138;
+export const validateHardhatGetAutomineResult = validate1139;
+const schema436 = {"type":"boolean","$id":"validateHardhatGetAutomineResult"};
+
+function validate1139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatGetAutomineResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1139.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1139.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatImpersonateAccountAddressParam = validate1140;
 const schema437 = {"$ref":"address.json","$id":"validateHardhatImpersonateAccountAddressParam"};
 
-function validate1138(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatImpersonateAccountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21661,29 +21687,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1138.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatImpersonateAccountResult = validate1140;
-const schema438 = {"type":"null","$id":"validateHardhatImpersonateAccountResult"};
-
-function validate1140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatImpersonateAccountResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1140.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
 validate1140.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatLoadStateStateParam = validate1141;
+export const validateHardhatImpersonateAccountResult = validate1142;
+const schema438 = {"type":"null","$id":"validateHardhatImpersonateAccountResult"};
+
+function validate1142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatImpersonateAccountResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1142.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1142.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatLoadStateStateParam = validate1143;
 const schema439 = {"$ref":"bytes.json","$id":"validateHardhatLoadStateStateParam"};
 
-function validate1141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1143(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatLoadStateStateParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21691,119 +21717,119 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate1141.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatLoadStateResult = validate1143;
-const schema440 = {"type":"boolean","$id":"validateHardhatLoadStateResult"};
-
-function validate1143(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatLoadStateResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate1143.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
 validate1143.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatMetadataResult = validate1144;
-const schema441 = {"$ref":"AnvilMetadata.json","$id":"validateHardhatMetadataResult"};
+export const validateHardhatLoadStateResult = validate1145;
+const schema440 = {"type":"boolean","$id":"validateHardhatLoadStateResult"};
 
-function validate1144(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatMetadataResult" */;
+function validate1145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatLoadStateResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1028(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1028.errors : vErrors.concat(validate1028.errors);
-errors = vErrors.length;
+if(typeof data !== "boolean"){
+validate1145.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
 }
-validate1144.errors = vErrors;
+validate1145.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatMineCountParam = validate1146;
-const schema442 = {"$ref":"TestQuantity.json","$id":"validateHardhatMineCountParam"};
+export const validateHardhatMetadataResult = validate1146;
+const schema441 = {"$ref":"AnvilMetadata.json","$id":"validateHardhatMetadataResult"};
 
 function validate1146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatMineCountParam" */;
+/*# sourceURL="validateHardhatMetadataResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
+if(!(validate1030(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1030.errors : vErrors.concat(validate1030.errors);
 errors = vErrors.length;
 }
 validate1146.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatMineIntervalParam = validate1148;
-const schema443 = {"$ref":"TestQuantity.json","$id":"validateHardhatMineIntervalParam"};
+export const validateHardhatMineCountParam = validate1148;
+const schema442 = {"$ref":"TestQuantity.json","$id":"validateHardhatMineCountParam"};
 
 function validate1148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatMineIntervalParam" */;
+/*# sourceURL="validateHardhatMineCountParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
 errors = vErrors.length;
 }
 validate1148.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatMineResult = validate1150;
-const schema444 = {"type":"null","$id":"validateHardhatMineResult"};
+export const validateHardhatMineIntervalParam = validate1150;
+const schema443 = {"$ref":"TestQuantity.json","$id":"validateHardhatMineIntervalParam"};
 
 function validate1150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatMineResult" */;
+/*# sourceURL="validateHardhatMineIntervalParam" */;
 let vErrors = null;
 let errors = 0;
-if(data !== null){
-validate1150.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+errors = vErrors.length;
 }
 validate1150.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatResetOptionsParam = validate1151;
-const schema445 = {"$ref":"AnvilResetOptions.json","$id":"validateHardhatResetOptionsParam"};
+export const validateHardhatMineResult = validate1152;
+const schema444 = {"type":"null","$id":"validateHardhatMineResult"};
 
-function validate1151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatResetOptionsParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate1046(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1046.errors : vErrors.concat(validate1046.errors);
-errors = vErrors.length;
-}
-validate1151.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatResetResult = validate1153;
-const schema446 = {"type":"null","$id":"validateHardhatResetResult"};
-
-function validate1153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatResetResult" */;
+function validate1152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatMineResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1153.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1152.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
+}
+validate1152.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatResetOptionsParam = validate1153;
+const schema445 = {"$ref":"AnvilResetOptions.json","$id":"validateHardhatResetOptionsParam"};
+
+function validate1153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatResetOptionsParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1048(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1048.errors : vErrors.concat(validate1048.errors);
+errors = vErrors.length;
 }
 validate1153.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetBalanceAddressParam = validate1154;
+export const validateHardhatResetResult = validate1155;
+const schema446 = {"type":"null","$id":"validateHardhatResetResult"};
+
+function validate1155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatResetResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1155.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1155.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatSetBalanceAddressParam = validate1156;
 const schema447 = {"$ref":"address.json","$id":"validateHardhatSetBalanceAddressParam"};
 
-function validate1154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetBalanceAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21811,44 +21837,44 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1154.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatSetBalanceBalanceParam = validate1156;
-const schema448 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetBalanceBalanceParam"};
-
-function validate1156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatSetBalanceBalanceParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
-errors = vErrors.length;
-}
 validate1156.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetBalanceResult = validate1158;
-const schema449 = {"type":"null","$id":"validateHardhatSetBalanceResult"};
+export const validateHardhatSetBalanceBalanceParam = validate1158;
+const schema448 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetBalanceBalanceParam"};
 
 function validate1158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatSetBalanceResult" */;
+/*# sourceURL="validateHardhatSetBalanceBalanceParam" */;
 let vErrors = null;
 let errors = 0;
-if(data !== null){
-validate1158.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+errors = vErrors.length;
 }
 validate1158.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetCodeAddressParam = validate1159;
+export const validateHardhatSetBalanceResult = validate1160;
+const schema449 = {"type":"null","$id":"validateHardhatSetBalanceResult"};
+
+function validate1160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatSetBalanceResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1160.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1160.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatSetCodeAddressParam = validate1161;
 const schema450 = {"$ref":"address.json","$id":"validateHardhatSetCodeAddressParam"};
 
-function validate1159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1161(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetCodeAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21856,14 +21882,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1159.errors = vErrors;
+validate1161.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetCodeCodeParam = validate1161;
+export const validateHardhatSetCodeCodeParam = validate1163;
 const schema451 = {"$ref":"bytes.json","$id":"validateHardhatSetCodeCodeParam"};
 
-function validate1161(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetCodeCodeParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21871,29 +21897,29 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate1161.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatSetCodeResult = validate1163;
-const schema452 = {"type":"null","$id":"validateHardhatSetCodeResult"};
-
-function validate1163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatSetCodeResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1163.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
 validate1163.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetCoinbaseAddressParam = validate1164;
+export const validateHardhatSetCodeResult = validate1165;
+const schema452 = {"type":"null","$id":"validateHardhatSetCodeResult"};
+
+function validate1165(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatSetCodeResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1165.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1165.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatSetCoinbaseAddressParam = validate1166;
 const schema453 = {"$ref":"address.json","$id":"validateHardhatSetCoinbaseAddressParam"};
 
-function validate1164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetCoinbaseAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21901,59 +21927,59 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1164.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatSetCoinbaseResult = validate1166;
-const schema454 = {"type":"null","$id":"validateHardhatSetCoinbaseResult"};
-
-function validate1166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatSetCoinbaseResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1166.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
 validate1166.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetMinGasPriceGasPriceParam = validate1167;
-const schema455 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetMinGasPriceGasPriceParam"};
+export const validateHardhatSetCoinbaseResult = validate1168;
+const schema454 = {"type":"null","$id":"validateHardhatSetCoinbaseResult"};
 
-function validate1167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatSetMinGasPriceGasPriceParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
-errors = vErrors.length;
-}
-validate1167.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatSetMinGasPriceResult = validate1169;
-const schema456 = {"type":"null","$id":"validateHardhatSetMinGasPriceResult"};
-
-function validate1169(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatSetMinGasPriceResult" */;
+function validate1168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatSetCoinbaseResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1169.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1168.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
+}
+validate1168.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatSetMinGasPriceGasPriceParam = validate1169;
+const schema455 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetMinGasPriceGasPriceParam"};
+
+function validate1169(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatSetMinGasPriceGasPriceParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+errors = vErrors.length;
 }
 validate1169.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetNonceAddressParam = validate1170;
+export const validateHardhatSetMinGasPriceResult = validate1171;
+const schema456 = {"type":"null","$id":"validateHardhatSetMinGasPriceResult"};
+
+function validate1171(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatSetMinGasPriceResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1171.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1171.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatSetNonceAddressParam = validate1172;
 const schema457 = {"$ref":"address.json","$id":"validateHardhatSetNonceAddressParam"};
 
-function validate1170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetNonceAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21961,44 +21987,44 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1170.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatSetNonceNonceParam = validate1172;
-const schema458 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetNonceNonceParam"};
-
-function validate1172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatSetNonceNonceParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
-errors = vErrors.length;
-}
 validate1172.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetNonceResult = validate1174;
-const schema459 = {"type":"null","$id":"validateHardhatSetNonceResult"};
+export const validateHardhatSetNonceNonceParam = validate1174;
+const schema458 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetNonceNonceParam"};
 
 function validate1174(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatSetNonceResult" */;
+/*# sourceURL="validateHardhatSetNonceNonceParam" */;
 let vErrors = null;
 let errors = 0;
-if(data !== null){
-validate1174.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+errors = vErrors.length;
 }
 validate1174.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetStorageAtAddressParam = validate1175;
+export const validateHardhatSetNonceResult = validate1176;
+const schema459 = {"type":"null","$id":"validateHardhatSetNonceResult"};
+
+function validate1176(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatSetNonceResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1176.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1176.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatSetStorageAtAddressParam = validate1177;
 const schema460 = {"$ref":"address.json","$id":"validateHardhatSetStorageAtAddressParam"};
 
-function validate1175(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1177(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetStorageAtAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22006,29 +22032,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1175.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatSetStorageAtSlotParam = validate1177;
-const schema461 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetStorageAtSlotParam"};
-
-function validate1177(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatSetStorageAtSlotParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
-errors = vErrors.length;
-}
 validate1177.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetStorageAtValueParam = validate1179;
-const schema462 = {"$ref":"bytes32.json","$id":"validateHardhatSetStorageAtValueParam"};
+export const validateHardhatSetStorageAtSlotParam = validate1179;
+const schema461 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetStorageAtSlotParam"};
 
 function validate1179(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatSetStorageAtSlotParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+errors = vErrors.length;
+}
+validate1179.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatSetStorageAtValueParam = validate1181;
+const schema462 = {"$ref":"bytes32.json","$id":"validateHardhatSetStorageAtValueParam"};
+
+function validate1181(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetStorageAtValueParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22036,29 +22062,29 @@ if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
-validate1179.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatSetStorageAtResult = validate1181;
-const schema463 = {"type":"boolean","$id":"validateHardhatSetStorageAtResult"};
-
-function validate1181(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatSetStorageAtResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate1181.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
 validate1181.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatStopImpersonatingAccountAddressParam = validate1182;
+export const validateHardhatSetStorageAtResult = validate1183;
+const schema463 = {"type":"boolean","$id":"validateHardhatSetStorageAtResult"};
+
+function validate1183(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatSetStorageAtResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1183.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1183.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatStopImpersonatingAccountAddressParam = validate1184;
 const schema464 = {"$ref":"address.json","$id":"validateHardhatStopImpersonatingAccountAddressParam"};
 
-function validate1182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatStopImpersonatingAccountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22066,30 +22092,30 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1182.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatStopImpersonatingAccountResult = validate1184;
-const schema465 = {"type":"null","$id":"validateHardhatStopImpersonatingAccountResult"};
-
-function validate1184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatStopImpersonatingAccountResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1184.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
 validate1184.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleCallCallParam = validate1185;
+export const validateHardhatStopImpersonatingAccountResult = validate1186;
+const schema465 = {"type":"null","$id":"validateHardhatStopImpersonatingAccountResult"};
+
+function validate1186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatStopImpersonatingAccountResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1186.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1186.errors = vErrors;
+return errors === 0;
+}
+
+export const validateIeleCallCallParam = validate1187;
 const schema466 = {"$ref":"IeleCallRequest.json","$id":"validateIeleCallCallParam"};
 const schema467 = {"title":"IeleCallRequest","type":"object","description":"A call to the IELE virtual machine: give function (with its arguments) to call a contract, or contractCode to run creation code.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"function":{"type":"string"},"contractCode":{"$ref":"bytes.json"},"arguments":{"type":"array","items":{"$ref":"bytes.json"}}},"required":[],"additionalProperties":false,"$id":"IeleCallRequest.json"};
 
-function validate1186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="IeleCallRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22098,7 +22124,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "from") || (key0 === "to")) || (key0 === "gas")) || (key0 === "gasPrice")) || (key0 === "value")) || (key0 === "function")) || (key0 === "contractCode")) || (key0 === "arguments"))){
-validate1186.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1188.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -22157,7 +22183,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate1186.errors = vErrors;
+validate1188.errors = vErrors;
 return false;
 }
 else {
@@ -22216,7 +22242,7 @@ if(valid0){
 if(data.function !== undefined){
 const _errs10 = errors;
 if(typeof data.function !== "string"){
-validate1186.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1188.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -22257,7 +22283,7 @@ break;
 }
 }
 else {
-validate1186.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1188.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -22276,31 +22302,31 @@ var valid0 = true;
 }
 }
 else {
-validate1186.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1188.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1186.errors = vErrors;
+validate1188.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleCallCallParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1186(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1186.errors : vErrors.concat(validate1186.errors);
+if(!(validate1188(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1188.errors : vErrors.concat(validate1188.errors);
 errors = vErrors.length;
 }
-validate1185.errors = vErrors;
+validate1187.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleCallBlockParam = validate1196;
+export const validateIeleCallBlockParam = validate1198;
 const schema468 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateIeleCallBlockParam"};
 
-function validate1196(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1198(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleCallBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22308,14 +22334,14 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate1196.errors = vErrors;
+validate1198.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleCallResult = validate1198;
+export const validateIeleCallResult = validate1200;
 const schema469 = {"type":"array","items":{"$ref":"bytes.json"},"$id":"validateIeleCallResult"};
 
-function validate1198(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1200(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleCallResult" */;
 let vErrors = null;
 let errors = 0;
@@ -22336,19 +22362,19 @@ break;
 }
 }
 else {
-validate1198.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1200.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate1198.errors = vErrors;
+validate1200.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleSendTransactionTransactionParam = validate1200;
+export const validateIeleSendTransactionTransactionParam = validate1202;
 const schema470 = {"$ref":"IeleTransactionRequest.json","$id":"validateIeleSendTransactionTransactionParam"};
 const schema471 = {"title":"IeleTransactionRequest","type":"object","description":"An IELE transaction for the node to sign with an unlocked account: give function (with its arguments) or contractCode. Absent gas, gasPrice and nonce are filled in as for eth_sendTransaction.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"nonce":{"$ref":"uint.json"},"function":{"type":"string"},"contractCode":{"$ref":"bytes.json"},"arguments":{"type":"array","items":{"$ref":"bytes.json"}}},"required":["from"],"additionalProperties":false,"$id":"IeleTransactionRequest.json"};
 
-function validate1201(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="IeleTransactionRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22356,14 +22382,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.from === undefined) && (missing0 = "from")){
-validate1201.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1203.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema471.properties, key0))){
-validate1201.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1203.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -22422,7 +22448,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate1201.errors = vErrors;
+validate1203.errors = vErrors;
 return false;
 }
 else {
@@ -22493,7 +22519,7 @@ if(valid0){
 if(data.function !== undefined){
 const _errs11 = errors;
 if(typeof data.function !== "string"){
-validate1201.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1203.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -22534,7 +22560,7 @@ break;
 }
 }
 else {
-validate1201.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1203.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -22555,31 +22581,31 @@ var valid0 = true;
 }
 }
 else {
-validate1201.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1203.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1201.errors = vErrors;
+validate1203.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1200(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleSendTransactionTransactionParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1201(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1201.errors : vErrors.concat(validate1201.errors);
+if(!(validate1203(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1203.errors : vErrors.concat(validate1203.errors);
 errors = vErrors.length;
 }
-validate1200.errors = vErrors;
+validate1202.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleSendTransactionResult = validate1212;
+export const validateIeleSendTransactionResult = validate1214;
 const schema472 = {"$ref":"hash32.json","$id":"validateIeleSendTransactionResult"};
 
-function validate1212(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1214(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleSendTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -22587,15 +22613,15 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate1212.errors = vErrors;
+validate1214.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMcpInitializeRequestParam = validate1214;
+export const validateMcpInitializeRequestParam = validate1216;
 const schema473 = {"$ref":"McpInitializeRequest.json","$id":"validateMcpInitializeRequestParam"};
 const schema474 = {"title":"McpInitializeRequest","type":"object","description":"An MCP initialize request object (optional; its content is only informative: the server always answers with the one protocol version it speaks).","properties":{"protocolVersion":{"type":"string"},"capabilities":{"type":"object"},"clientInfo":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name"],"additionalProperties":true}},"required":[],"additionalProperties":true,"$id":"McpInitializeRequest.json"};
 
-function validate1215(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpInitializeRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22604,7 +22630,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.protocolVersion !== undefined){
 const _errs2 = errors;
 if(typeof data.protocolVersion !== "string"){
-validate1215.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1217.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -22617,7 +22643,7 @@ if(data.capabilities !== undefined){
 let data1 = data.capabilities;
 const _errs4 = errors;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
-validate1215.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1217.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -22633,14 +22659,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing0;
 if((data2.name === undefined) && (missing0 = "name")){
-validate1215.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1217.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data2.name !== undefined){
 const _errs9 = errors;
 if(typeof data2.name !== "string"){
-validate1215.errors = [{instancePath:instancePath+"/clientInfo/name",schemaPath:"#/properties/clientInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1217.errors = [{instancePath:instancePath+"/clientInfo/name",schemaPath:"#/properties/clientInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -22652,7 +22678,7 @@ if(valid1){
 if(data2.version !== undefined){
 const _errs11 = errors;
 if(typeof data2.version !== "string"){
-validate1215.errors = [{instancePath:instancePath+"/clientInfo/version",schemaPath:"#/properties/clientInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1217.errors = [{instancePath:instancePath+"/clientInfo/version",schemaPath:"#/properties/clientInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -22664,7 +22690,7 @@ var valid1 = true;
 }
 }
 else {
-validate1215.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1217.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -22677,32 +22703,32 @@ var valid0 = true;
 }
 }
 else {
-validate1215.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1217.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1215.errors = vErrors;
+validate1217.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1214(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1216(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMcpInitializeRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1215(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1215.errors : vErrors.concat(validate1215.errors);
+if(!(validate1217(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1217.errors : vErrors.concat(validate1217.errors);
 errors = vErrors.length;
 }
-validate1214.errors = vErrors;
+validate1216.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMcpInitializeResult = validate1217;
+export const validateMcpInitializeResult = validate1219;
 const schema475 = {"$ref":"McpInitializeResult.json","$id":"validateMcpInitializeResult"};
 const schema476 = {"title":"McpInitializeResult","type":"object","description":"The server's MCP identity: protocol version 2024-11-05 and the three capabilities it offers (tools, resources, prompts; no list-change notifications, no subscriptions).","properties":{"protocolVersion":{"type":"string","const":"2024-11-05"},"capabilities":{"type":"object","properties":{"tools":{"type":"object"},"resources":{"type":"object"},"prompts":{"type":"object"}},"required":["tools","resources","prompts"],"additionalProperties":false},"serverInfo":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"additionalProperties":false},"instructions":{"type":"string","description":"How to use this server, for the model."}},"required":["protocolVersion","capabilities","serverInfo"],"additionalProperties":false,"$id":"McpInitializeResult.json"};
 
-function validate1218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpInitializeResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22710,14 +22736,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.protocolVersion === undefined) && (missing0 = "protocolVersion")) || ((data.capabilities === undefined) && (missing0 = "capabilities"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
-validate1218.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1220.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "protocolVersion") || (key0 === "capabilities")) || (key0 === "serverInfo")) || (key0 === "instructions"))){
-validate1218.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1220.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -22727,11 +22753,11 @@ if(data.protocolVersion !== undefined){
 let data0 = data.protocolVersion;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate1218.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1220.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("2024-11-05" !== data0){
-validate1218.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/const",keyword:"const",params:{allowedValue: "2024-11-05"},message:"must be equal to constant"}];
+validate1220.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/const",keyword:"const",params:{allowedValue: "2024-11-05"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -22747,14 +22773,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.tools === undefined) && (missing1 = "tools")) || ((data1.resources === undefined) && (missing1 = "resources"))) || ((data1.prompts === undefined) && (missing1 = "prompts"))){
-validate1218.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1220.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs6 = errors;
 for(const key1 in data1){
 if(!(((key1 === "tools") || (key1 === "resources")) || (key1 === "prompts"))){
-validate1218.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1220.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -22764,7 +22790,7 @@ if(data1.tools !== undefined){
 let data2 = data1.tools;
 const _errs7 = errors;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-validate1218.errors = [{instancePath:instancePath+"/capabilities/tools",schemaPath:"#/properties/capabilities/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1220.errors = [{instancePath:instancePath+"/capabilities/tools",schemaPath:"#/properties/capabilities/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -22777,7 +22803,7 @@ if(data1.resources !== undefined){
 let data3 = data1.resources;
 const _errs9 = errors;
 if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
-validate1218.errors = [{instancePath:instancePath+"/capabilities/resources",schemaPath:"#/properties/capabilities/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1220.errors = [{instancePath:instancePath+"/capabilities/resources",schemaPath:"#/properties/capabilities/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -22790,7 +22816,7 @@ if(data1.prompts !== undefined){
 let data4 = data1.prompts;
 const _errs11 = errors;
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-validate1218.errors = [{instancePath:instancePath+"/capabilities/prompts",schemaPath:"#/properties/capabilities/properties/prompts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1220.errors = [{instancePath:instancePath+"/capabilities/prompts",schemaPath:"#/properties/capabilities/properties/prompts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -22804,7 +22830,7 @@ var valid1 = true;
 }
 }
 else {
-validate1218.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1220.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -22821,14 +22847,14 @@ if(errors === _errs13){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing2;
 if(((data5.name === undefined) && (missing2 = "name")) || ((data5.version === undefined) && (missing2 = "version"))){
-validate1218.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate1220.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs15 = errors;
 for(const key2 in data5){
 if(!((key2 === "name") || (key2 === "version"))){
-validate1218.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate1220.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -22837,7 +22863,7 @@ if(_errs15 === errors){
 if(data5.name !== undefined){
 const _errs16 = errors;
 if(typeof data5.name !== "string"){
-validate1218.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"#/properties/serverInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1220.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"#/properties/serverInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs16 === errors;
@@ -22849,7 +22875,7 @@ if(valid2){
 if(data5.version !== undefined){
 const _errs18 = errors;
 if(typeof data5.version !== "string"){
-validate1218.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"#/properties/serverInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1220.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"#/properties/serverInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs18 === errors;
@@ -22862,7 +22888,7 @@ var valid2 = true;
 }
 }
 else {
-validate1218.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1220.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -22875,7 +22901,7 @@ if(valid0){
 if(data.instructions !== undefined){
 const _errs20 = errors;
 if(typeof data.instructions !== "string"){
-validate1218.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1220.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -22890,32 +22916,32 @@ var valid0 = true;
 }
 }
 else {
-validate1218.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1220.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1218.errors = vErrors;
+validate1220.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1219(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMcpInitializeResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1218(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1218.errors : vErrors.concat(validate1218.errors);
+if(!(validate1220(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1220.errors : vErrors.concat(validate1220.errors);
 errors = vErrors.length;
 }
-validate1217.errors = vErrors;
+validate1219.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsGetRequestParam = validate1220;
+export const validatePromptsGetRequestParam = validate1222;
 const schema477 = {"$ref":"McpPromptGetRequest.json","$id":"validatePromptsGetRequestParam"};
 const schema478 = {"title":"McpPromptGetRequest","type":"object","description":"An object naming the prompt to render, e.g. {\"name\": \"mcp_node_health_check\"} (arguments optional, string values).","properties":{"name":{"type":"string"},"arguments":{"type":"object","additionalProperties":{"type":"string"}}},"required":["name"],"additionalProperties":true,"$id":"McpPromptGetRequest.json"};
 
-function validate1221(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1223(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPromptGetRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22923,14 +22949,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.name === undefined) && (missing0 = "name")){
-validate1221.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1223.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate1221.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1223.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -22947,7 +22973,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 for(const key0 in data1){
 const _errs7 = errors;
 if(typeof data1[key0] !== "string"){
-validate1221.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1223.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -22957,7 +22983,7 @@ break;
 }
 }
 else {
-validate1221.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1223.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -22970,33 +22996,33 @@ var valid0 = true;
 }
 }
 else {
-validate1221.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1223.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1221.errors = vErrors;
+validate1223.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1222(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePromptsGetRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1221(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1221.errors : vErrors.concat(validate1221.errors);
+if(!(validate1223(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1223.errors : vErrors.concat(validate1223.errors);
 errors = vErrors.length;
 }
-validate1220.errors = vErrors;
+validate1222.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsGetResult = validate1223;
+export const validatePromptsGetResult = validate1225;
 const schema479 = {"$ref":"McpPromptGetResult.json","$id":"validatePromptsGetResult"};
 const schema480 = {"title":"McpPromptGetResult","type":"object","description":"The rendered prompt: a description and the messages to hand to the model.","properties":{"description":{"type":"string"},"messages":{"type":"array","items":{"type":"object","properties":{"role":{"type":"string","enum":["user","assistant"]},"content":{"$ref":"McpTextContent.json"}},"required":["role","content"],"additionalProperties":false}}},"required":["description","messages"],"additionalProperties":false,"$id":"McpPromptGetResult.json"};
 const schema481 = {"title":"McpTextContent","type":"object","description":"MCP text content.","properties":{"type":{"type":"string","const":"text"},"text":{"type":"string"}},"required":["type","text"],"additionalProperties":false,"$id":"McpTextContent.json"};
 
-function validate1225(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpTextContent.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23004,14 +23030,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.text === undefined) && (missing0 = "text"))){
-validate1225.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1227.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "type") || (key0 === "text"))){
-validate1225.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1227.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23021,11 +23047,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate1225.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1227.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("text" !== data0){
-validate1225.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"}];
+validate1227.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -23037,7 +23063,7 @@ if(valid0){
 if(data.text !== undefined){
 const _errs4 = errors;
 if(typeof data.text !== "string"){
-validate1225.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1227.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -23050,16 +23076,16 @@ var valid0 = true;
 }
 }
 else {
-validate1225.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1227.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1225.errors = vErrors;
+validate1227.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1224(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1226(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPromptGetResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23067,14 +23093,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.description === undefined) && (missing0 = "description")) || ((data.messages === undefined) && (missing0 = "messages"))){
-validate1224.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1226.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "description") || (key0 === "messages"))){
-validate1224.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1226.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23083,7 +23109,7 @@ if(_errs1 === errors){
 if(data.description !== undefined){
 const _errs2 = errors;
 if(typeof data.description !== "string"){
-validate1224.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1226.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -23106,14 +23132,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if(((data2.role === undefined) && (missing1 = "role")) || ((data2.content === undefined) && (missing1 = "content"))){
-validate1224.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1226.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs8 = errors;
 for(const key1 in data2){
 if(!((key1 === "role") || (key1 === "content"))){
-validate1224.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1226.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23123,11 +23149,11 @@ if(data2.role !== undefined){
 let data3 = data2.role;
 const _errs9 = errors;
 if(typeof data3 !== "string"){
-validate1224.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1226.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data3 === "user") || (data3 === "assistant"))){
-validate1224.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema480.properties.messages.items.properties.role.enum},message:"must be equal to one of the allowed values"}];
+validate1226.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema480.properties.messages.items.properties.role.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -23138,8 +23164,8 @@ var valid2 = true;
 if(valid2){
 if(data2.content !== undefined){
 const _errs11 = errors;
-if(!(validate1225(data2.content, {instancePath:instancePath+"/messages/" + i0+"/content",parentData:data2,parentDataProperty:"content",rootData}))){
-vErrors = vErrors === null ? validate1225.errors : vErrors.concat(validate1225.errors);
+if(!(validate1227(data2.content, {instancePath:instancePath+"/messages/" + i0+"/content",parentData:data2,parentDataProperty:"content",rootData}))){
+vErrors = vErrors === null ? validate1227.errors : vErrors.concat(validate1227.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs11 === errors;
@@ -23152,7 +23178,7 @@ var valid2 = true;
 }
 }
 else {
-validate1224.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1226.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -23163,7 +23189,7 @@ break;
 }
 }
 else {
-validate1224.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1226.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -23177,32 +23203,32 @@ var valid0 = true;
 }
 }
 else {
-validate1224.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1226.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1224.errors = vErrors;
+validate1226.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1223(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1225(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePromptsGetResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1224(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1224.errors : vErrors.concat(validate1224.errors);
+if(!(validate1226(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1226.errors : vErrors.concat(validate1226.errors);
 errors = vErrors.length;
 }
-validate1223.errors = vErrors;
+validate1225.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsListRequestParam = validate1228;
+export const validatePromptsListRequestParam = validate1230;
 const schema482 = {"$ref":"McpListRequest.json","$id":"validatePromptsListRequestParam"};
 const schema483 = {"title":"McpListRequest","type":"object","description":"An MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored).","properties":{"cursor":{"type":"string"}},"required":[],"additionalProperties":true,"$id":"McpListRequest.json"};
 
-function validate1229(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1231(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpListRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23210,39 +23236,39 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.cursor !== undefined){
 if(typeof data.cursor !== "string"){
-validate1229.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1231.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 else {
-validate1229.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1231.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1229.errors = vErrors;
+validate1231.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1228(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1230(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePromptsListRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1229(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1229.errors : vErrors.concat(validate1229.errors);
+if(!(validate1231(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1231.errors : vErrors.concat(validate1231.errors);
 errors = vErrors.length;
 }
-validate1228.errors = vErrors;
+validate1230.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsListResult = validate1231;
+export const validatePromptsListResult = validate1233;
 const schema484 = {"$ref":"McpPromptList.json","$id":"validatePromptsListResult"};
 const schema485 = {"title":"McpPromptList","type":"object","description":"The prompts of this server. nextCursor is never set (no paging).","properties":{"prompts":{"type":"array","items":{"$ref":"McpPrompt.json"}},"nextCursor":{"type":"string"}},"required":["prompts"],"additionalProperties":false,"$id":"McpPromptList.json"};
 const schema486 = {"title":"McpPrompt","type":"object","description":"An MCP prompt template. None of this server's prompts takes arguments, so arguments is omitted.","properties":{"name":{"type":"string"},"description":{"type":"string"},"arguments":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"},"required":{"type":"boolean"}},"required":["name"],"additionalProperties":false}}},"required":["name","description"],"additionalProperties":false,"$id":"McpPrompt.json"};
 
-function validate1233(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1235(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPrompt.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23250,14 +23276,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) && (missing0 = "name")) || ((data.description === undefined) && (missing0 = "description"))){
-validate1233.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1235.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "name") || (key0 === "description")) || (key0 === "arguments"))){
-validate1233.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1235.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23266,7 +23292,7 @@ if(_errs1 === errors){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate1233.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1235.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -23278,7 +23304,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate1233.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1235.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -23301,14 +23327,14 @@ if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if((data3.name === undefined) && (missing1 = "name")){
-validate1233.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1235.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs10 = errors;
 for(const key1 in data3){
 if(!(((key1 === "name") || (key1 === "description")) || (key1 === "required"))){
-validate1233.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1235.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23317,7 +23343,7 @@ if(_errs10 === errors){
 if(data3.name !== undefined){
 const _errs11 = errors;
 if(typeof data3.name !== "string"){
-validate1233.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"#/properties/arguments/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1235.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"#/properties/arguments/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -23329,7 +23355,7 @@ if(valid2){
 if(data3.description !== undefined){
 const _errs13 = errors;
 if(typeof data3.description !== "string"){
-validate1233.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"#/properties/arguments/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1235.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"#/properties/arguments/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -23341,7 +23367,7 @@ if(valid2){
 if(data3.required !== undefined){
 const _errs15 = errors;
 if(typeof data3.required !== "boolean"){
-validate1233.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"#/properties/arguments/items/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1235.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"#/properties/arguments/items/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -23355,7 +23381,7 @@ var valid2 = true;
 }
 }
 else {
-validate1233.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1235.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -23366,7 +23392,7 @@ break;
 }
 }
 else {
-validate1233.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1235.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -23381,16 +23407,16 @@ var valid0 = true;
 }
 }
 else {
-validate1233.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1235.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1233.errors = vErrors;
+validate1235.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1232(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPromptList.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23398,14 +23424,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.prompts === undefined) && (missing0 = "prompts")){
-validate1232.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1234.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "prompts") || (key0 === "nextCursor"))){
-validate1232.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1234.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23420,8 +23446,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate1233(data0[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate1233.errors : vErrors.concat(validate1233.errors);
+if(!(validate1235(data0[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1235.errors : vErrors.concat(validate1235.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -23431,7 +23457,7 @@ break;
 }
 }
 else {
-validate1232.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1234.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -23444,7 +23470,7 @@ if(valid0){
 if(data.nextCursor !== undefined){
 const _errs5 = errors;
 if(typeof data.nextCursor !== "string"){
-validate1232.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1234.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -23457,48 +23483,48 @@ var valid0 = true;
 }
 }
 else {
-validate1232.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1234.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1232.errors = vErrors;
+validate1234.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1231(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1233(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePromptsListResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1232(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1232.errors : vErrors.concat(validate1232.errors);
+if(!(validate1234(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1234.errors : vErrors.concat(validate1234.errors);
 errors = vErrors.length;
 }
-validate1231.errors = vErrors;
+validate1233.errors = vErrors;
 return errors === 0;
 }
 
-export const validateResourcesListRequestParam = validate1236;
+export const validateResourcesListRequestParam = validate1238;
 const schema487 = {"$ref":"McpListRequest.json","$id":"validateResourcesListRequestParam"};
 
-function validate1236(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1238(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateResourcesListRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1229(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1229.errors : vErrors.concat(validate1229.errors);
+if(!(validate1231(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1231.errors : vErrors.concat(validate1231.errors);
 errors = vErrors.length;
 }
-validate1236.errors = vErrors;
+validate1238.errors = vErrors;
 return errors === 0;
 }
 
-export const validateResourcesListResult = validate1238;
+export const validateResourcesListResult = validate1240;
 const schema488 = {"$ref":"McpResourceList.json","$id":"validateResourcesListResult"};
 const schema489 = {"title":"McpResourceList","type":"object","description":"The resources of this server. nextCursor is never set (no paging).","properties":{"resources":{"type":"array","items":{"$ref":"McpResource.json"}},"nextCursor":{"type":"string"}},"required":["resources"],"additionalProperties":false,"$id":"McpResourceList.json"};
 const schema490 = {"title":"McpResource","type":"object","description":"An MCP resource: a JSON document identified by an svc:// URI.","properties":{"uri":{"type":"string"},"name":{"type":"string"},"description":{"type":"string"},"mimeType":{"type":"string"}},"required":["uri","name","description","mimeType"],"additionalProperties":false,"$id":"McpResource.json"};
 
-function validate1240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1242(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpResource.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23506,14 +23532,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.uri === undefined) && (missing0 = "uri")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.description === undefined) && (missing0 = "description"))) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
-validate1240.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1242.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "uri") || (key0 === "name")) || (key0 === "description")) || (key0 === "mimeType"))){
-validate1240.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1242.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23522,7 +23548,7 @@ if(_errs1 === errors){
 if(data.uri !== undefined){
 const _errs2 = errors;
 if(typeof data.uri !== "string"){
-validate1240.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1242.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -23534,7 +23560,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs4 = errors;
 if(typeof data.name !== "string"){
-validate1240.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1242.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -23546,7 +23572,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs6 = errors;
 if(typeof data.description !== "string"){
-validate1240.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1242.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -23558,7 +23584,7 @@ if(valid0){
 if(data.mimeType !== undefined){
 const _errs8 = errors;
 if(typeof data.mimeType !== "string"){
-validate1240.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1242.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -23573,16 +23599,16 @@ var valid0 = true;
 }
 }
 else {
-validate1240.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1242.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1240.errors = vErrors;
+validate1242.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1239(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpResourceList.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23590,14 +23616,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.resources === undefined) && (missing0 = "resources")){
-validate1239.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1241.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "resources") || (key0 === "nextCursor"))){
-validate1239.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1241.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23612,8 +23638,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate1240(data0[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate1240.errors : vErrors.concat(validate1240.errors);
+if(!(validate1242(data0[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1242.errors : vErrors.concat(validate1242.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -23623,7 +23649,7 @@ break;
 }
 }
 else {
-validate1239.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1241.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -23636,7 +23662,7 @@ if(valid0){
 if(data.nextCursor !== undefined){
 const _errs5 = errors;
 if(typeof data.nextCursor !== "string"){
-validate1239.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1241.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -23649,32 +23675,32 @@ var valid0 = true;
 }
 }
 else {
-validate1239.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1241.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1239.errors = vErrors;
+validate1241.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1238(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateResourcesListResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1239(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1239.errors : vErrors.concat(validate1239.errors);
+if(!(validate1241(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1241.errors : vErrors.concat(validate1241.errors);
 errors = vErrors.length;
 }
-validate1238.errors = vErrors;
+validate1240.errors = vErrors;
 return errors === 0;
 }
 
-export const validateResourcesReadRequestParam = validate1243;
+export const validateResourcesReadRequestParam = validate1245;
 const schema491 = {"$ref":"McpResourceReadRequest.json","$id":"validateResourcesReadRequestParam"};
 const schema492 = {"title":"McpResourceReadRequest","type":"object","description":"An object naming the resource to read, e.g. {\"uri\": \"svc://node/status\"}.","properties":{"uri":{"type":"string"}},"required":["uri"],"additionalProperties":true,"$id":"McpResourceReadRequest.json"};
 
-function validate1244(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1246(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpResourceReadRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23682,45 +23708,45 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.uri === undefined) && (missing0 = "uri")){
-validate1244.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1246.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.uri !== undefined){
 if(typeof data.uri !== "string"){
-validate1244.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1246.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 }
 else {
-validate1244.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1246.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1244.errors = vErrors;
+validate1246.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateResourcesReadRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1244(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1244.errors : vErrors.concat(validate1244.errors);
+if(!(validate1246(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1246.errors : vErrors.concat(validate1246.errors);
 errors = vErrors.length;
 }
-validate1243.errors = vErrors;
+validate1245.errors = vErrors;
 return errors === 0;
 }
 
-export const validateResourcesReadResult = validate1246;
+export const validateResourcesReadResult = validate1248;
 const schema493 = {"$ref":"McpResourceReadResult.json","$id":"validateResourcesReadResult"};
 const schema494 = {"title":"McpResourceReadResult","type":"object","description":"The resource content: one entry whose text is the JSON document serialised as a string.","properties":{"contents":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string"},"mimeType":{"type":"string"},"text":{"type":"string"}},"required":["uri","mimeType","text"],"additionalProperties":false}}},"required":["contents"],"additionalProperties":false,"$id":"McpResourceReadResult.json"};
 
-function validate1247(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1249(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpResourceReadResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23728,14 +23754,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.contents === undefined) && (missing0 = "contents")){
-validate1247.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1249.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "contents")){
-validate1247.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1249.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23755,14 +23781,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.uri === undefined) && (missing1 = "uri")) || ((data1.mimeType === undefined) && (missing1 = "mimeType"))) || ((data1.text === undefined) && (missing1 = "text"))){
-validate1247.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1249.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs6 = errors;
 for(const key1 in data1){
 if(!(((key1 === "uri") || (key1 === "mimeType")) || (key1 === "text"))){
-validate1247.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1249.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23771,7 +23797,7 @@ if(_errs6 === errors){
 if(data1.uri !== undefined){
 const _errs7 = errors;
 if(typeof data1.uri !== "string"){
-validate1247.errors = [{instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"#/properties/contents/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1249.errors = [{instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"#/properties/contents/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs7 === errors;
@@ -23783,7 +23809,7 @@ if(valid2){
 if(data1.mimeType !== undefined){
 const _errs9 = errors;
 if(typeof data1.mimeType !== "string"){
-validate1247.errors = [{instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"#/properties/contents/items/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1249.errors = [{instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"#/properties/contents/items/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -23795,7 +23821,7 @@ if(valid2){
 if(data1.text !== undefined){
 const _errs11 = errors;
 if(typeof data1.text !== "string"){
-validate1247.errors = [{instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"#/properties/contents/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1249.errors = [{instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"#/properties/contents/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -23809,7 +23835,7 @@ var valid2 = true;
 }
 }
 else {
-validate1247.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1249.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -23820,7 +23846,7 @@ break;
 }
 }
 else {
-validate1247.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1249.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -23829,32 +23855,32 @@ return false;
 }
 }
 else {
-validate1247.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1249.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1247.errors = vErrors;
+validate1249.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1246(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1248(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateResourcesReadResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1247(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1247.errors : vErrors.concat(validate1247.errors);
+if(!(validate1249(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1249.errors : vErrors.concat(validate1249.errors);
 errors = vErrors.length;
 }
-validate1246.errors = vErrors;
+validate1248.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsCallRequestParam = validate1249;
+export const validateToolsCallRequestParam = validate1251;
 const schema495 = {"$ref":"McpToolCallRequest.json","$id":"validateToolsCallRequestParam"};
 const schema496 = {"title":"McpToolCallRequest","type":"object","description":"An object naming the tool to run, e.g. {\"name\": \"mcp_node_status\", \"arguments\": {}} (arguments optional).","properties":{"name":{"type":"string"},"arguments":{"type":"object"}},"required":["name"],"additionalProperties":true,"$id":"McpToolCallRequest.json"};
 
-function validate1250(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1252(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpToolCallRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23862,14 +23888,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.name === undefined) && (missing0 = "name")){
-validate1250.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1252.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate1250.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1252.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -23882,7 +23908,7 @@ if(data.arguments !== undefined){
 let data1 = data.arguments;
 const _errs4 = errors;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
-validate1250.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1252.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -23894,33 +23920,33 @@ var valid0 = true;
 }
 }
 else {
-validate1250.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1252.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1250.errors = vErrors;
+validate1252.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1249(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1251(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsCallRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1250(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1250.errors : vErrors.concat(validate1250.errors);
+if(!(validate1252(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1252.errors : vErrors.concat(validate1252.errors);
 errors = vErrors.length;
 }
-validate1249.errors = vErrors;
+validate1251.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsCallResult = validate1252;
+export const validateToolsCallResult = validate1254;
 const schema497 = {"$ref":"McpToolCallResult.json","$id":"validateToolsCallResult"};
 const schema498 = {"title":"McpToolCallResult","type":"object","description":"The tool's output: its report as text, and the same figures as structuredContent (a JSON object in the tool's outputSchema shape). isError is true when the tool ran but failed (the text then starts with \"Error:\" and there is no structuredContent), per MCP: a failing tool is a result, not a JSON-RPC error.","properties":{"content":{"type":"array","items":{"$ref":"McpTextContent.json"}},"structuredContent":{"oneOf":[{"$ref":"McpNodeStatus.json"},{"$ref":"McpNodeInfo.json"},{"$ref":"McpBlockchainInfo.json"},{"$ref":"McpSyncStatus.json"},{"$ref":"McpPeerList.json"}]},"isError":{"type":"boolean"}},"required":["content"],"additionalProperties":false,"$id":"McpToolCallResult.json"};
 const schema499 = {"title":"McpNodeStatus","type":"object","description":"The node at the time of the call: structuredContent of the tool mcp_node_status and the content of the resource svc://node/status. syncState: syncing (catching up with a peer: startBlock, currentBlock and targetBlock are present), synced (peering runs and no peer is ahead), not_syncing (peering is off).","properties":{"running":{"type":"boolean","const":true},"syncing":{"type":"boolean"},"syncState":{"type":"string","enum":["syncing","synced","not_syncing"]},"startBlock":{"type":"integer","minimum":0,"description":"Where the running sync started (only while syncing)."},"currentBlock":{"type":"integer","minimum":0,"description":"The block the sync is at (only while syncing)."},"targetBlock":{"type":"integer","minimum":0,"description":"The best peer's head (only while syncing)."},"bestBlock":{"type":"integer","minimum":0,"description":"Number of the head block (eth_blockNumber)."},"peerCount":{"type":"integer","minimum":0,"description":"Every connection in the peer table, whatever its state (net_listPeers length)."},"handshakedPeers":{"type":"integer","minimum":0,"description":"Peers past the eth handshake (net_peerCount)."},"peering":{"type":"boolean","description":"Whether devp2p peering runs (false with --no-p2p and in test mode)."},"networkId":{"type":"integer","minimum":0,"description":"devp2p network id."},"chainId":{"type":"integer","minimum":0,"description":"EIP-155 chain id (eth_chainId)."}},"required":["running","syncing","syncState","bestBlock","peerCount","handshakedPeers","peering","networkId","chainId"],"additionalProperties":false,"$id":"McpNodeStatus.json"};
 
-function validate1255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpNodeStatus.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23928,14 +23954,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((data.running === undefined) && (missing0 = "running")) || ((data.syncing === undefined) && (missing0 = "syncing"))) || ((data.syncState === undefined) && (missing0 = "syncState"))) || ((data.bestBlock === undefined) && (missing0 = "bestBlock"))) || ((data.peerCount === undefined) && (missing0 = "peerCount"))) || ((data.handshakedPeers === undefined) && (missing0 = "handshakedPeers"))) || ((data.peering === undefined) && (missing0 = "peering"))) || ((data.networkId === undefined) && (missing0 = "networkId"))) || ((data.chainId === undefined) && (missing0 = "chainId"))){
-validate1255.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1257.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema499.properties, key0))){
-validate1255.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1257.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23945,11 +23971,11 @@ if(data.running !== undefined){
 let data0 = data.running;
 const _errs2 = errors;
 if(typeof data0 !== "boolean"){
-validate1255.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1257.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 if(true !== data0){
-validate1255.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"}];
+validate1257.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -23961,7 +23987,7 @@ if(valid0){
 if(data.syncing !== undefined){
 const _errs4 = errors;
 if(typeof data.syncing !== "boolean"){
-validate1255.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1257.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -23974,11 +24000,11 @@ if(data.syncState !== undefined){
 let data2 = data.syncState;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate1255.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1257.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data2 === "syncing") || (data2 === "synced")) || (data2 === "not_syncing"))){
-validate1255.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/enum",keyword:"enum",params:{allowedValues: schema499.properties.syncState.enum},message:"must be equal to one of the allowed values"}];
+validate1257.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/enum",keyword:"enum",params:{allowedValues: schema499.properties.syncState.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -23991,13 +24017,13 @@ if(data.startBlock !== undefined){
 let data3 = data.startBlock;
 const _errs8 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate1255.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1257.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-validate1255.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1257.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24012,13 +24038,13 @@ if(data.currentBlock !== undefined){
 let data4 = data.currentBlock;
 const _errs10 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate1255.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1257.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate1255.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1257.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24033,13 +24059,13 @@ if(data.targetBlock !== undefined){
 let data5 = data.targetBlock;
 const _errs12 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-validate1255.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1257.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data5 == "number"){
 if(data5 < 0 || isNaN(data5)){
-validate1255.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1257.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24054,13 +24080,13 @@ if(data.bestBlock !== undefined){
 let data6 = data.bestBlock;
 const _errs14 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate1255.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1257.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs14){
 if(typeof data6 == "number"){
 if(data6 < 0 || isNaN(data6)){
-validate1255.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1257.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24075,13 +24101,13 @@ if(data.peerCount !== undefined){
 let data7 = data.peerCount;
 const _errs16 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate1255.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1257.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 == "number"){
 if(data7 < 0 || isNaN(data7)){
-validate1255.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1257.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24096,13 +24122,13 @@ if(data.handshakedPeers !== undefined){
 let data8 = data.handshakedPeers;
 const _errs18 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-validate1255.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1257.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs18){
 if(typeof data8 == "number"){
 if(data8 < 0 || isNaN(data8)){
-validate1255.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1257.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24116,7 +24142,7 @@ if(valid0){
 if(data.peering !== undefined){
 const _errs20 = errors;
 if(typeof data.peering !== "boolean"){
-validate1255.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1257.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -24129,13 +24155,13 @@ if(data.networkId !== undefined){
 let data10 = data.networkId;
 const _errs22 = errors;
 if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
-validate1255.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1257.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs22){
 if(typeof data10 == "number"){
 if(data10 < 0 || isNaN(data10)){
-validate1255.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1257.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24150,13 +24176,13 @@ if(data.chainId !== undefined){
 let data11 = data.chainId;
 const _errs24 = errors;
 if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-validate1255.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1257.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs24){
 if(typeof data11 == "number"){
 if(data11 < 0 || isNaN(data11)){
-validate1255.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1257.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24181,17 +24207,17 @@ var valid0 = true;
 }
 }
 else {
-validate1255.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1257.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1255.errors = vErrors;
+validate1257.errors = vErrors;
 return errors === 0;
 }
 
 const schema500 = {"title":"McpNodeInfo","type":"object","description":"Who the node is: structuredContent of the tool mcp_node_info.","properties":{"name":{"type":"string","const":"svc-node"},"version":{"type":"string","description":"The package version."},"clientVersion":{"type":"string","description":"What web3_clientVersion answers."},"runtime":{"type":"string","description":"The JavaScript runtime, e.g. Node.js v20.19.5."},"network":{"type":"string","enum":["dev","mordor","etc"]},"networkName":{"type":"string","description":"ETC Mainnet, Mordor Testnet or Dev chain; Chain <id> for a test-mode chain."},"chainId":{"type":"integer","minimum":0},"networkId":{"type":"integer","minimum":0},"enode":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}],"description":"Our enode URL; null when peering is off."},"p2pPort":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}],"description":"The devp2p TCP port listened on; null when peering is off."},"apis":{"type":"array","items":{"type":"string"},"description":"Enabled JSON-RPC namespaces."},"startedAt":{"type":"string","description":"When the node started (ISO 8601, UTC)."},"uptimeSeconds":{"type":"integer","minimum":0}},"required":["name","version","clientVersion","runtime","network","networkName","chainId","networkId","enode","p2pPort","apis","startedAt","uptimeSeconds"],"additionalProperties":false,"$id":"McpNodeInfo.json"};
 
-function validate1257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1259(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpNodeInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24199,14 +24225,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))) || ((data.clientVersion === undefined) && (missing0 = "clientVersion"))) || ((data.runtime === undefined) && (missing0 = "runtime"))) || ((data.network === undefined) && (missing0 = "network"))) || ((data.networkName === undefined) && (missing0 = "networkName"))) || ((data.chainId === undefined) && (missing0 = "chainId"))) || ((data.networkId === undefined) && (missing0 = "networkId"))) || ((data.enode === undefined) && (missing0 = "enode"))) || ((data.p2pPort === undefined) && (missing0 = "p2pPort"))) || ((data.apis === undefined) && (missing0 = "apis"))) || ((data.startedAt === undefined) && (missing0 = "startedAt"))) || ((data.uptimeSeconds === undefined) && (missing0 = "uptimeSeconds"))){
-validate1257.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1259.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema500.properties, key0))){
-validate1257.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1259.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -24216,11 +24242,11 @@ if(data.name !== undefined){
 let data0 = data.name;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate1257.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1259.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("svc-node" !== data0){
-validate1257.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/const",keyword:"const",params:{allowedValue: "svc-node"},message:"must be equal to constant"}];
+validate1259.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/const",keyword:"const",params:{allowedValue: "svc-node"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -24232,7 +24258,7 @@ if(valid0){
 if(data.version !== undefined){
 const _errs4 = errors;
 if(typeof data.version !== "string"){
-validate1257.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1259.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -24244,7 +24270,7 @@ if(valid0){
 if(data.clientVersion !== undefined){
 const _errs6 = errors;
 if(typeof data.clientVersion !== "string"){
-validate1257.errors = [{instancePath:instancePath+"/clientVersion",schemaPath:"#/properties/clientVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1259.errors = [{instancePath:instancePath+"/clientVersion",schemaPath:"#/properties/clientVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -24256,7 +24282,7 @@ if(valid0){
 if(data.runtime !== undefined){
 const _errs8 = errors;
 if(typeof data.runtime !== "string"){
-validate1257.errors = [{instancePath:instancePath+"/runtime",schemaPath:"#/properties/runtime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1259.errors = [{instancePath:instancePath+"/runtime",schemaPath:"#/properties/runtime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -24269,11 +24295,11 @@ if(data.network !== undefined){
 let data4 = data.network;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
-validate1257.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1259.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data4 === "dev") || (data4 === "mordor")) || (data4 === "etc"))){
-validate1257.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema500.properties.network.enum},message:"must be equal to one of the allowed values"}];
+validate1259.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema500.properties.network.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -24285,7 +24311,7 @@ if(valid0){
 if(data.networkName !== undefined){
 const _errs12 = errors;
 if(typeof data.networkName !== "string"){
-validate1257.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1259.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -24298,13 +24324,13 @@ if(data.chainId !== undefined){
 let data6 = data.chainId;
 const _errs14 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate1257.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1259.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs14){
 if(typeof data6 == "number"){
 if(data6 < 0 || isNaN(data6)){
-validate1257.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1259.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24319,13 +24345,13 @@ if(data.networkId !== undefined){
 let data7 = data.networkId;
 const _errs16 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate1257.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1259.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 == "number"){
 if(data7 < 0 || isNaN(data7)){
-validate1257.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1259.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24383,7 +24409,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate1257.errors = vErrors;
+validate1259.errors = vErrors;
 return false;
 }
 else {
@@ -24464,7 +24490,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate1257.errors = vErrors;
+validate1259.errors = vErrors;
 return false;
 }
 else {
@@ -24494,7 +24520,7 @@ const len0 = data10.length;
 for(let i0=0; i0<len0; i0++){
 const _errs30 = errors;
 if(typeof data10[i0] !== "string"){
-validate1257.errors = [{instancePath:instancePath+"/apis/" + i0,schemaPath:"#/properties/apis/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1259.errors = [{instancePath:instancePath+"/apis/" + i0,schemaPath:"#/properties/apis/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid3 = _errs30 === errors;
@@ -24504,7 +24530,7 @@ break;
 }
 }
 else {
-validate1257.errors = [{instancePath:instancePath+"/apis",schemaPath:"#/properties/apis/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1259.errors = [{instancePath:instancePath+"/apis",schemaPath:"#/properties/apis/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -24517,7 +24543,7 @@ if(valid0){
 if(data.startedAt !== undefined){
 const _errs32 = errors;
 if(typeof data.startedAt !== "string"){
-validate1257.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1259.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs32 === errors;
@@ -24530,13 +24556,13 @@ if(data.uptimeSeconds !== undefined){
 let data13 = data.uptimeSeconds;
 const _errs34 = errors;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-validate1257.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1259.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs34){
 if(typeof data13 == "number"){
 if(data13 < 0 || isNaN(data13)){
-validate1257.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1259.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24562,18 +24588,18 @@ var valid0 = true;
 }
 }
 else {
-validate1257.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1259.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1257.errors = vErrors;
+validate1259.errors = vErrors;
 return errors === 0;
 }
 
 const schema501 = {"title":"McpBlockchainInfo","type":"object","description":"The chain: structuredContent of the tool mcp_blockchain_info.","properties":{"network":{"type":"string","enum":["dev","mordor","etc"]},"networkName":{"type":"string"},"bestBlockNumber":{"type":"integer","minimum":0},"bestBlockHash":{"type":"string","pattern":"^0x[0-9a-f]{64}$"},"chainId":{"type":"integer","minimum":0},"totalDifficulty":{"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"Total difficulty of the head, decimal."},"genesisHash":{"type":"string","pattern":"^0x[0-9a-f]{64}$"}},"required":["network","networkName","bestBlockNumber","bestBlockHash","chainId","totalDifficulty","genesisHash"],"additionalProperties":false,"$id":"McpBlockchainInfo.json"};
 const pattern31 = new RegExp("^0x[0-9a-f]{64}$", "u");
 
-function validate1261(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpBlockchainInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24581,14 +24607,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.network === undefined) && (missing0 = "network")) || ((data.networkName === undefined) && (missing0 = "networkName"))) || ((data.bestBlockNumber === undefined) && (missing0 = "bestBlockNumber"))) || ((data.bestBlockHash === undefined) && (missing0 = "bestBlockHash"))) || ((data.chainId === undefined) && (missing0 = "chainId"))) || ((data.totalDifficulty === undefined) && (missing0 = "totalDifficulty"))) || ((data.genesisHash === undefined) && (missing0 = "genesisHash"))){
-validate1261.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1263.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "network") || (key0 === "networkName")) || (key0 === "bestBlockNumber")) || (key0 === "bestBlockHash")) || (key0 === "chainId")) || (key0 === "totalDifficulty")) || (key0 === "genesisHash"))){
-validate1261.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1263.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -24598,11 +24624,11 @@ if(data.network !== undefined){
 let data0 = data.network;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate1261.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1263.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data0 === "dev") || (data0 === "mordor")) || (data0 === "etc"))){
-validate1261.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema501.properties.network.enum},message:"must be equal to one of the allowed values"}];
+validate1263.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema501.properties.network.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -24614,7 +24640,7 @@ if(valid0){
 if(data.networkName !== undefined){
 const _errs4 = errors;
 if(typeof data.networkName !== "string"){
-validate1261.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1263.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -24627,13 +24653,13 @@ if(data.bestBlockNumber !== undefined){
 let data2 = data.bestBlockNumber;
 const _errs6 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate1261.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1263.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-validate1261.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1263.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24650,12 +24676,12 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(!pattern31.test(data3)){
-validate1261.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
+validate1263.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate1261.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1263.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -24669,13 +24695,13 @@ if(data.chainId !== undefined){
 let data4 = data.chainId;
 const _errs10 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate1261.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1263.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate1261.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1263.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24692,12 +24718,12 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(!pattern19.test(data5)){
-validate1261.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""}];
+validate1263.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""}];
 return false;
 }
 }
 else {
-validate1261.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1263.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -24713,12 +24739,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data6 === "string"){
 if(!pattern31.test(data6)){
-validate1261.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
+validate1263.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate1261.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1263.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -24726,239 +24752,6 @@ var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate1261.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate1261.errors = vErrors;
-return errors === 0;
-}
-
-const schema502 = {"title":"McpSyncStatus","type":"object","description":"Synchronisation: structuredContent of the tool mcp_sync_status and the content of the resource svc://sync/status. mode: full (a full sync is catching up: the progress fields are present), regular (following peers' announcements, nothing to catch up), idle (peering is off). The numbers are those of eth_syncing.","properties":{"syncing":{"type":"boolean"},"mode":{"type":"string","enum":["full","regular","idle"]},"status":{"type":"string","enum":["syncing","synced","not_syncing"]},"bestBlock":{"type":"integer","minimum":0,"description":"Number of the head block."},"startingBlock":{"type":"integer","minimum":0},"currentBlock":{"type":"integer","minimum":0},"targetBlock":{"type":"integer","minimum":0,"description":"eth_syncing's highestBlock."},"remainingBlocks":{"type":"integer","minimum":0},"progressPercent":{"type":"number","minimum":0,"maximum":100,"description":"currentBlock / targetBlock, in percent with two decimals."},"peerSearch":{"type":"string","description":"Present while peering runs and no peer is connected: where the node looks for peers (bootnodes, DNS trees, discv4) and how many dials it tried."}},"required":["syncing","mode","status","bestBlock"],"additionalProperties":false,"$id":"McpSyncStatus.json"};
-
-function validate1263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="McpSyncStatus.json" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.syncing === undefined) && (missing0 = "syncing")) || ((data.mode === undefined) && (missing0 = "mode"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.bestBlock === undefined) && (missing0 = "bestBlock"))){
-validate1263.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(func2.call(schema502.properties, key0))){
-validate1263.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.syncing !== undefined){
-const _errs2 = errors;
-if(typeof data.syncing !== "boolean"){
-validate1263.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.mode !== undefined){
-let data1 = data.mode;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-validate1263.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((data1 === "full") || (data1 === "regular")) || (data1 === "idle"))){
-validate1263.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema502.properties.mode.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data2 = data.status;
-const _errs6 = errors;
-if(typeof data2 !== "string"){
-validate1263.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((data2 === "syncing") || (data2 === "synced")) || (data2 === "not_syncing"))){
-validate1263.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema502.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.bestBlock !== undefined){
-let data3 = data.bestBlock;
-const _errs8 = errors;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate1263.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs8){
-if(typeof data3 == "number"){
-if(data3 < 0 || isNaN(data3)){
-validate1263.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.startingBlock !== undefined){
-let data4 = data.startingBlock;
-const _errs10 = errors;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate1263.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs10){
-if(typeof data4 == "number"){
-if(data4 < 0 || isNaN(data4)){
-validate1263.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.currentBlock !== undefined){
-let data5 = data.currentBlock;
-const _errs12 = errors;
-if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-validate1263.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs12){
-if(typeof data5 == "number"){
-if(data5 < 0 || isNaN(data5)){
-validate1263.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.targetBlock !== undefined){
-let data6 = data.targetBlock;
-const _errs14 = errors;
-if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate1263.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs14){
-if(typeof data6 == "number"){
-if(data6 < 0 || isNaN(data6)){
-validate1263.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.remainingBlocks !== undefined){
-let data7 = data.remainingBlocks;
-const _errs16 = errors;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate1263.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs16){
-if(typeof data7 == "number"){
-if(data7 < 0 || isNaN(data7)){
-validate1263.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.progressPercent !== undefined){
-let data8 = data.progressPercent;
-const _errs18 = errors;
-if(errors === _errs18){
-if(typeof data8 == "number"){
-if(data8 > 100 || isNaN(data8)){
-validate1263.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data8 < 0 || isNaN(data8)){
-validate1263.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-else {
-validate1263.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.peerSearch !== undefined){
-const _errs20 = errors;
-if(typeof data.peerSearch !== "string"){
-validate1263.errors = [{instancePath:instancePath+"/peerSearch",schemaPath:"#/properties/peerSearch/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
 }
 }
 }
@@ -24978,9 +24771,464 @@ validate1263.errors = vErrors;
 return errors === 0;
 }
 
-const schema503 = {"title":"McpPeerList","type":"object","description":"The peer table: structuredContent of the tool mcp_peer_list and the content of the resource svc://peers/connected, sorted by id. count = every connection (net_listPeers), handshakedCount = net_peerCount.","properties":{"peering":{"type":"boolean","description":"Whether devp2p peering runs; when false the list is empty."},"count":{"type":"integer","minimum":0},"handshakedCount":{"type":"integer","minimum":0},"peers":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","description":"Connection id (host:port), as net_listPeers gives it."},"address":{"type":"string","description":"Remote host:port."},"direction":{"type":"string","enum":["inbound","outbound"]},"status":{"type":"string","enum":["connecting","handshaking","handshaked","idle","disconnected"]},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"clientId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]},"capabilities":{"type":"array","items":{"type":"string"}},"bestBlock":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}],"description":"Highest block the peer is known to have."},"totalDifficulty":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"A decimal integer as a string (may exceed 2^53)."}]},"foundBy":{"type":"string","enum":["static","discovery","dns","inbound"],"description":"How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."},"score":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0,"maximum":100,"description":"0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."}]}},"required":["id","address","direction","status","nodeId","clientId","capabilities","bestBlock","totalDifficulty","foundBy","score"],"additionalProperties":false}},"search":{"type":"object","description":"How the node looks for peers: discovery on or off, the discv4 table, the bootnodes and DNS trees it uses, and how many dials it tried.","properties":{"discovery":{"type":"boolean"},"udpPort":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}]},"tableSize":{"type":"integer","minimum":0,"description":"Nodes in the discv4 table."},"bootnodes":{"type":"array","items":{"type":"string"},"description":"host:port of the bootnodes and configured peers."},"dnsTrees":{"type":"array","items":{"type":"object","properties":{"url":{"type":"string"},"records":{"type":"integer","minimum":0},"error":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]}},"required":["url","records","error"],"additionalProperties":false}},"dialsTried":{"type":"integer","minimum":0},"dialsSucceeded":{"type":"integer","minimum":0},"candidates":{"type":"integer","minimum":0,"description":"Found nodes waiting to be dialled."}},"required":["discovery","udpPort","tableSize","bootnodes","dnsTrees","dialsTried","dialsSucceeded","candidates"],"additionalProperties":false}},"required":["peering","count","handshakedCount","peers"],"additionalProperties":false,"$id":"McpPeerList.json"};
+const schema502 = {"title":"McpSyncStatus","type":"object","description":"Synchronisation: structuredContent of the tool mcp_sync_status and the content of the resource svc://sync/status. mode: full (a full sync is catching up: the progress fields are present), regular (following peers' announcements, nothing to catch up), idle (peering is off). The numbers are those of eth_syncing. snapPhase, pivotBlock and the synced*/healed* counts are present during a snap sync; backfilledBlocks and backfillTarget while the history below the snap pivot is backfilled (mode regular, status synced, once the head has caught up).","properties":{"syncing":{"type":"boolean"},"mode":{"type":"string","enum":["full","regular","idle"]},"status":{"type":"string","enum":["syncing","synced","not_syncing"]},"bestBlock":{"type":"integer","minimum":0,"description":"Number of the head block."},"startingBlock":{"type":"integer","minimum":0},"currentBlock":{"type":"integer","minimum":0},"targetBlock":{"type":"integer","minimum":0,"description":"eth_syncing's highestBlock."},"remainingBlocks":{"type":"integer","minimum":0},"progressPercent":{"type":"number","minimum":0,"maximum":100,"description":"currentBlock / targetBlock, in percent with two decimals."},"peerSearch":{"type":"string","description":"Present while peering runs and no peer is connected: where the node looks for peers (bootnodes, DNS trees, discv4) and how many dials it tried."},"snapPhase":{"type":"string","enum":["headers","accounts","healing"],"description":"eth_syncing's snapPhase."},"pivotBlock":{"type":"integer","minimum":0},"syncedAccounts":{"type":"integer","minimum":0},"syncedSlots":{"type":"integer","minimum":0},"syncedCodes":{"type":"integer","minimum":0},"healedNodes":{"type":"integer","minimum":0},"pendingHealNodes":{"type":"integer","minimum":0},"backfilledBlocks":{"type":"integer","minimum":0},"backfillTarget":{"type":"integer","minimum":0},"backfillPercent":{"type":"number","minimum":0,"maximum":100,"description":"backfilledBlocks / backfillTarget, in percent with one decimal."}},"required":["syncing","mode","status","bestBlock"],"additionalProperties":false,"$id":"McpSyncStatus.json"};
 
 function validate1265(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="McpSyncStatus.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.syncing === undefined) && (missing0 = "syncing")) || ((data.mode === undefined) && (missing0 = "mode"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.bestBlock === undefined) && (missing0 = "bestBlock"))){
+validate1265.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func2.call(schema502.properties, key0))){
+validate1265.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.syncing !== undefined){
+const _errs2 = errors;
+if(typeof data.syncing !== "boolean"){
+validate1265.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mode !== undefined){
+let data1 = data.mode;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+validate1265.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data1 === "full") || (data1 === "regular")) || (data1 === "idle"))){
+validate1265.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema502.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data2 = data.status;
+const _errs6 = errors;
+if(typeof data2 !== "string"){
+validate1265.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data2 === "syncing") || (data2 === "synced")) || (data2 === "not_syncing"))){
+validate1265.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema502.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.bestBlock !== undefined){
+let data3 = data.bestBlock;
+const _errs8 = errors;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+validate1265.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs8){
+if(typeof data3 == "number"){
+if(data3 < 0 || isNaN(data3)){
+validate1265.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.startingBlock !== undefined){
+let data4 = data.startingBlock;
+const _errs10 = errors;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+validate1265.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs10){
+if(typeof data4 == "number"){
+if(data4 < 0 || isNaN(data4)){
+validate1265.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currentBlock !== undefined){
+let data5 = data.currentBlock;
+const _errs12 = errors;
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
+validate1265.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs12){
+if(typeof data5 == "number"){
+if(data5 < 0 || isNaN(data5)){
+validate1265.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.targetBlock !== undefined){
+let data6 = data.targetBlock;
+const _errs14 = errors;
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+validate1265.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs14){
+if(typeof data6 == "number"){
+if(data6 < 0 || isNaN(data6)){
+validate1265.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.remainingBlocks !== undefined){
+let data7 = data.remainingBlocks;
+const _errs16 = errors;
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+validate1265.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs16){
+if(typeof data7 == "number"){
+if(data7 < 0 || isNaN(data7)){
+validate1265.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.progressPercent !== undefined){
+let data8 = data.progressPercent;
+const _errs18 = errors;
+if(errors === _errs18){
+if(typeof data8 == "number"){
+if(data8 > 100 || isNaN(data8)){
+validate1265.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data8 < 0 || isNaN(data8)){
+validate1265.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+else {
+validate1265.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.peerSearch !== undefined){
+const _errs20 = errors;
+if(typeof data.peerSearch !== "string"){
+validate1265.errors = [{instancePath:instancePath+"/peerSearch",schemaPath:"#/properties/peerSearch/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.snapPhase !== undefined){
+let data10 = data.snapPhase;
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+validate1265.errors = [{instancePath:instancePath+"/snapPhase",schemaPath:"#/properties/snapPhase/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data10 === "headers") || (data10 === "accounts")) || (data10 === "healing"))){
+validate1265.errors = [{instancePath:instancePath+"/snapPhase",schemaPath:"#/properties/snapPhase/enum",keyword:"enum",params:{allowedValues: schema502.properties.snapPhase.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.pivotBlock !== undefined){
+let data11 = data.pivotBlock;
+const _errs24 = errors;
+if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
+validate1265.errors = [{instancePath:instancePath+"/pivotBlock",schemaPath:"#/properties/pivotBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs24){
+if(typeof data11 == "number"){
+if(data11 < 0 || isNaN(data11)){
+validate1265.errors = [{instancePath:instancePath+"/pivotBlock",schemaPath:"#/properties/pivotBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.syncedAccounts !== undefined){
+let data12 = data.syncedAccounts;
+const _errs26 = errors;
+if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
+validate1265.errors = [{instancePath:instancePath+"/syncedAccounts",schemaPath:"#/properties/syncedAccounts/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs26){
+if(typeof data12 == "number"){
+if(data12 < 0 || isNaN(data12)){
+validate1265.errors = [{instancePath:instancePath+"/syncedAccounts",schemaPath:"#/properties/syncedAccounts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.syncedSlots !== undefined){
+let data13 = data.syncedSlots;
+const _errs28 = errors;
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
+validate1265.errors = [{instancePath:instancePath+"/syncedSlots",schemaPath:"#/properties/syncedSlots/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs28){
+if(typeof data13 == "number"){
+if(data13 < 0 || isNaN(data13)){
+validate1265.errors = [{instancePath:instancePath+"/syncedSlots",schemaPath:"#/properties/syncedSlots/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs28 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.syncedCodes !== undefined){
+let data14 = data.syncedCodes;
+const _errs30 = errors;
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
+validate1265.errors = [{instancePath:instancePath+"/syncedCodes",schemaPath:"#/properties/syncedCodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs30){
+if(typeof data14 == "number"){
+if(data14 < 0 || isNaN(data14)){
+validate1265.errors = [{instancePath:instancePath+"/syncedCodes",schemaPath:"#/properties/syncedCodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs30 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.healedNodes !== undefined){
+let data15 = data.healedNodes;
+const _errs32 = errors;
+if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
+validate1265.errors = [{instancePath:instancePath+"/healedNodes",schemaPath:"#/properties/healedNodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs32){
+if(typeof data15 == "number"){
+if(data15 < 0 || isNaN(data15)){
+validate1265.errors = [{instancePath:instancePath+"/healedNodes",schemaPath:"#/properties/healedNodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs32 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.pendingHealNodes !== undefined){
+let data16 = data.pendingHealNodes;
+const _errs34 = errors;
+if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
+validate1265.errors = [{instancePath:instancePath+"/pendingHealNodes",schemaPath:"#/properties/pendingHealNodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs34){
+if(typeof data16 == "number"){
+if(data16 < 0 || isNaN(data16)){
+validate1265.errors = [{instancePath:instancePath+"/pendingHealNodes",schemaPath:"#/properties/pendingHealNodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs34 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.backfilledBlocks !== undefined){
+let data17 = data.backfilledBlocks;
+const _errs36 = errors;
+if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){
+validate1265.errors = [{instancePath:instancePath+"/backfilledBlocks",schemaPath:"#/properties/backfilledBlocks/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs36){
+if(typeof data17 == "number"){
+if(data17 < 0 || isNaN(data17)){
+validate1265.errors = [{instancePath:instancePath+"/backfilledBlocks",schemaPath:"#/properties/backfilledBlocks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs36 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.backfillTarget !== undefined){
+let data18 = data.backfillTarget;
+const _errs38 = errors;
+if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
+validate1265.errors = [{instancePath:instancePath+"/backfillTarget",schemaPath:"#/properties/backfillTarget/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs38){
+if(typeof data18 == "number"){
+if(data18 < 0 || isNaN(data18)){
+validate1265.errors = [{instancePath:instancePath+"/backfillTarget",schemaPath:"#/properties/backfillTarget/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs38 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.backfillPercent !== undefined){
+let data19 = data.backfillPercent;
+const _errs40 = errors;
+if(errors === _errs40){
+if(typeof data19 == "number"){
+if(data19 > 100 || isNaN(data19)){
+validate1265.errors = [{instancePath:instancePath+"/backfillPercent",schemaPath:"#/properties/backfillPercent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data19 < 0 || isNaN(data19)){
+validate1265.errors = [{instancePath:instancePath+"/backfillPercent",schemaPath:"#/properties/backfillPercent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+else {
+validate1265.errors = [{instancePath:instancePath+"/backfillPercent",schemaPath:"#/properties/backfillPercent/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid0 = _errs40 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate1265.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1265.errors = vErrors;
+return errors === 0;
+}
+
+const schema503 = {"title":"McpPeerList","type":"object","description":"The peer table: structuredContent of the tool mcp_peer_list and the content of the resource svc://peers/connected, sorted by id. count = every connection (net_listPeers), handshakedCount = net_peerCount.","properties":{"peering":{"type":"boolean","description":"Whether devp2p peering runs; when false the list is empty."},"count":{"type":"integer","minimum":0},"handshakedCount":{"type":"integer","minimum":0},"peers":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","description":"Connection id (host:port), as net_listPeers gives it."},"address":{"type":"string","description":"Remote host:port."},"direction":{"type":"string","enum":["inbound","outbound"]},"status":{"type":"string","enum":["connecting","handshaking","handshaked","idle","disconnected"]},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"clientId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]},"capabilities":{"type":"array","items":{"type":"string"}},"bestBlock":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}],"description":"Highest block the peer is known to have."},"totalDifficulty":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"A decimal integer as a string (may exceed 2^53)."}]},"foundBy":{"type":"string","enum":["static","discovery","dns","inbound"],"description":"How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."},"score":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0,"maximum":100,"description":"0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."}]}},"required":["id","address","direction","status","nodeId","clientId","capabilities","bestBlock","totalDifficulty","foundBy","score"],"additionalProperties":false}},"search":{"type":"object","description":"How the node looks for peers: discovery on or off, the discv4 table, the bootnodes and DNS trees it uses, and how many dials it tried.","properties":{"discovery":{"type":"boolean"},"udpPort":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}]},"tableSize":{"type":"integer","minimum":0,"description":"Nodes in the discv4 table."},"bootnodes":{"type":"array","items":{"type":"string"},"description":"host:port of the bootnodes and configured peers."},"dnsTrees":{"type":"array","items":{"type":"object","properties":{"url":{"type":"string"},"records":{"type":"integer","minimum":0},"error":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]}},"required":["url","records","error"],"additionalProperties":false}},"dialsTried":{"type":"integer","minimum":0},"dialsSucceeded":{"type":"integer","minimum":0},"candidates":{"type":"integer","minimum":0,"description":"Found nodes waiting to be dialled."}},"required":["discovery","udpPort","tableSize","bootnodes","dnsTrees","dialsTried","dialsSucceeded","candidates"],"additionalProperties":false}},"required":["peering","count","handshakedCount","peers"],"additionalProperties":false,"$id":"McpPeerList.json"};
+
+function validate1267(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPeerList.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24988,14 +25236,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.peering === undefined) && (missing0 = "peering")) || ((data.count === undefined) && (missing0 = "count"))) || ((data.handshakedCount === undefined) && (missing0 = "handshakedCount"))) || ((data.peers === undefined) && (missing0 = "peers"))){
-validate1265.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1267.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "peering") || (key0 === "count")) || (key0 === "handshakedCount")) || (key0 === "peers")) || (key0 === "search"))){
-validate1265.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1267.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -25004,7 +25252,7 @@ if(_errs1 === errors){
 if(data.peering !== undefined){
 const _errs2 = errors;
 if(typeof data.peering !== "boolean"){
-validate1265.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1267.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -25017,13 +25265,13 @@ if(data.count !== undefined){
 let data1 = data.count;
 const _errs4 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate1265.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1267.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs4){
 if(typeof data1 == "number"){
 if(data1 < 0 || isNaN(data1)){
-validate1265.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1267.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25038,13 +25286,13 @@ if(data.handshakedCount !== undefined){
 let data2 = data.handshakedCount;
 const _errs6 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate1265.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1267.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-validate1265.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1267.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25069,14 +25317,14 @@ if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing1;
 if((((((((((((data4.id === undefined) && (missing1 = "id")) || ((data4.address === undefined) && (missing1 = "address"))) || ((data4.direction === undefined) && (missing1 = "direction"))) || ((data4.status === undefined) && (missing1 = "status"))) || ((data4.nodeId === undefined) && (missing1 = "nodeId"))) || ((data4.clientId === undefined) && (missing1 = "clientId"))) || ((data4.capabilities === undefined) && (missing1 = "capabilities"))) || ((data4.bestBlock === undefined) && (missing1 = "bestBlock"))) || ((data4.totalDifficulty === undefined) && (missing1 = "totalDifficulty"))) || ((data4.foundBy === undefined) && (missing1 = "foundBy"))) || ((data4.score === undefined) && (missing1 = "score"))){
-validate1265.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1267.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs12 = errors;
 for(const key1 in data4){
 if(!(func2.call(schema503.properties.peers.items.properties, key1))){
-validate1265.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1267.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -25085,7 +25333,7 @@ if(_errs12 === errors){
 if(data4.id !== undefined){
 const _errs13 = errors;
 if(typeof data4.id !== "string"){
-validate1265.errors = [{instancePath:instancePath+"/peers/" + i0+"/id",schemaPath:"#/properties/peers/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1267.errors = [{instancePath:instancePath+"/peers/" + i0+"/id",schemaPath:"#/properties/peers/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -25097,7 +25345,7 @@ if(valid2){
 if(data4.address !== undefined){
 const _errs15 = errors;
 if(typeof data4.address !== "string"){
-validate1265.errors = [{instancePath:instancePath+"/peers/" + i0+"/address",schemaPath:"#/properties/peers/items/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1267.errors = [{instancePath:instancePath+"/peers/" + i0+"/address",schemaPath:"#/properties/peers/items/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -25110,11 +25358,11 @@ if(data4.direction !== undefined){
 let data7 = data4.direction;
 const _errs17 = errors;
 if(typeof data7 !== "string"){
-validate1265.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1267.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data7 === "inbound") || (data7 === "outbound"))){
-validate1265.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema503.properties.peers.items.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+validate1267.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema503.properties.peers.items.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs17 === errors;
@@ -25127,11 +25375,11 @@ if(data4.status !== undefined){
 let data8 = data4.status;
 const _errs19 = errors;
 if(typeof data8 !== "string"){
-validate1265.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1267.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data8 === "connecting") || (data8 === "handshaking")) || (data8 === "handshaked")) || (data8 === "idle")) || (data8 === "disconnected"))){
-validate1265.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema503.properties.peers.items.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate1267.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema503.properties.peers.items.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs19 === errors;
@@ -25201,7 +25449,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate1265.errors = vErrors;
+validate1267.errors = vErrors;
 return false;
 }
 else {
@@ -25268,7 +25516,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate1265.errors = vErrors;
+validate1267.errors = vErrors;
 return false;
 }
 else {
@@ -25298,7 +25546,7 @@ const len1 = data11.length;
 for(let i1=0; i1<len1; i1++){
 const _errs33 = errors;
 if(typeof data11[i1] !== "string"){
-validate1265.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities/" + i1,schemaPath:"#/properties/peers/items/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1267.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities/" + i1,schemaPath:"#/properties/peers/items/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid5 = _errs33 === errors;
@@ -25308,7 +25556,7 @@ break;
 }
 }
 else {
-validate1265.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities",schemaPath:"#/properties/peers/items/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1267.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities",schemaPath:"#/properties/peers/items/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -25379,7 +25627,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
-validate1265.errors = vErrors;
+validate1267.errors = vErrors;
 return false;
 }
 else {
@@ -25460,7 +25708,7 @@ else {
 vErrors.push(err10);
 }
 errors++;
-validate1265.errors = vErrors;
+validate1267.errors = vErrors;
 return false;
 }
 else {
@@ -25484,11 +25732,11 @@ if(data4.foundBy !== undefined){
 let data15 = data4.foundBy;
 const _errs45 = errors;
 if(typeof data15 !== "string"){
-validate1265.errors = [{instancePath:instancePath+"/peers/" + i0+"/foundBy",schemaPath:"#/properties/peers/items/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1267.errors = [{instancePath:instancePath+"/peers/" + i0+"/foundBy",schemaPath:"#/properties/peers/items/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data15 === "static") || (data15 === "discovery")) || (data15 === "dns")) || (data15 === "inbound"))){
-validate1265.errors = [{instancePath:instancePath+"/peers/" + i0+"/foundBy",schemaPath:"#/properties/peers/items/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema503.properties.peers.items.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
+validate1267.errors = [{instancePath:instancePath+"/peers/" + i0+"/foundBy",schemaPath:"#/properties/peers/items/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema503.properties.peers.items.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs45 === errors;
@@ -25570,7 +25818,7 @@ else {
 vErrors.push(err14);
 }
 errors++;
-validate1265.errors = vErrors;
+validate1267.errors = vErrors;
 return false;
 }
 else {
@@ -25603,7 +25851,7 @@ var valid2 = true;
 }
 }
 else {
-validate1265.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1267.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -25614,7 +25862,7 @@ break;
 }
 }
 else {
-validate1265.errors = [{instancePath:instancePath+"/peers",schemaPath:"#/properties/peers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1267.errors = [{instancePath:instancePath+"/peers",schemaPath:"#/properties/peers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -25631,14 +25879,14 @@ if(errors === _errs52){
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
 let missing2;
 if(((((((((data17.discovery === undefined) && (missing2 = "discovery")) || ((data17.udpPort === undefined) && (missing2 = "udpPort"))) || ((data17.tableSize === undefined) && (missing2 = "tableSize"))) || ((data17.bootnodes === undefined) && (missing2 = "bootnodes"))) || ((data17.dnsTrees === undefined) && (missing2 = "dnsTrees"))) || ((data17.dialsTried === undefined) && (missing2 = "dialsTried"))) || ((data17.dialsSucceeded === undefined) && (missing2 = "dialsSucceeded"))) || ((data17.candidates === undefined) && (missing2 = "candidates"))){
-validate1265.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate1267.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs54 = errors;
 for(const key2 in data17){
 if(!((((((((key2 === "discovery") || (key2 === "udpPort")) || (key2 === "tableSize")) || (key2 === "bootnodes")) || (key2 === "dnsTrees")) || (key2 === "dialsTried")) || (key2 === "dialsSucceeded")) || (key2 === "candidates"))){
-validate1265.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate1267.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -25647,7 +25895,7 @@ if(_errs54 === errors){
 if(data17.discovery !== undefined){
 const _errs55 = errors;
 if(typeof data17.discovery !== "boolean"){
-validate1265.errors = [{instancePath:instancePath+"/search/discovery",schemaPath:"#/properties/search/properties/discovery/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1267.errors = [{instancePath:instancePath+"/search/discovery",schemaPath:"#/properties/search/properties/discovery/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid9 = _errs55 === errors;
@@ -25717,7 +25965,7 @@ else {
 vErrors.push(err17);
 }
 errors++;
-validate1265.errors = vErrors;
+validate1267.errors = vErrors;
 return false;
 }
 else {
@@ -25741,13 +25989,13 @@ if(data17.tableSize !== undefined){
 let data20 = data17.tableSize;
 const _errs62 = errors;
 if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
-validate1265.errors = [{instancePath:instancePath+"/search/tableSize",schemaPath:"#/properties/search/properties/tableSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1267.errors = [{instancePath:instancePath+"/search/tableSize",schemaPath:"#/properties/search/properties/tableSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs62){
 if(typeof data20 == "number"){
 if(data20 < 0 || isNaN(data20)){
-validate1265.errors = [{instancePath:instancePath+"/search/tableSize",schemaPath:"#/properties/search/properties/tableSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1267.errors = [{instancePath:instancePath+"/search/tableSize",schemaPath:"#/properties/search/properties/tableSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25768,7 +26016,7 @@ const len2 = data21.length;
 for(let i2=0; i2<len2; i2++){
 const _errs66 = errors;
 if(typeof data21[i2] !== "string"){
-validate1265.errors = [{instancePath:instancePath+"/search/bootnodes/" + i2,schemaPath:"#/properties/search/properties/bootnodes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1267.errors = [{instancePath:instancePath+"/search/bootnodes/" + i2,schemaPath:"#/properties/search/properties/bootnodes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid11 = _errs66 === errors;
@@ -25778,7 +26026,7 @@ break;
 }
 }
 else {
-validate1265.errors = [{instancePath:instancePath+"/search/bootnodes",schemaPath:"#/properties/search/properties/bootnodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1267.errors = [{instancePath:instancePath+"/search/bootnodes",schemaPath:"#/properties/search/properties/bootnodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -25802,14 +26050,14 @@ if(errors === _errs70){
 if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
 let missing3;
 if((((data24.url === undefined) && (missing3 = "url")) || ((data24.records === undefined) && (missing3 = "records"))) || ((data24.error === undefined) && (missing3 = "error"))){
-validate1265.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate1267.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
 const _errs72 = errors;
 for(const key3 in data24){
 if(!(((key3 === "url") || (key3 === "records")) || (key3 === "error"))){
-validate1265.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate1267.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -25818,7 +26066,7 @@ if(_errs72 === errors){
 if(data24.url !== undefined){
 const _errs73 = errors;
 if(typeof data24.url !== "string"){
-validate1265.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/url",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1267.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/url",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid13 = _errs73 === errors;
@@ -25831,13 +26079,13 @@ if(data24.records !== undefined){
 let data26 = data24.records;
 const _errs75 = errors;
 if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
-validate1265.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/records",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/records/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1267.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/records",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/records/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs75){
 if(typeof data26 == "number"){
 if(data26 < 0 || isNaN(data26)){
-validate1265.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/records",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/records/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1267.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/records",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/records/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25895,7 +26143,7 @@ else {
 vErrors.push(err19);
 }
 errors++;
-validate1265.errors = vErrors;
+validate1267.errors = vErrors;
 return false;
 }
 else {
@@ -25920,7 +26168,7 @@ var valid13 = true;
 }
 }
 else {
-validate1265.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1267.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -25931,7 +26179,7 @@ break;
 }
 }
 else {
-validate1265.errors = [{instancePath:instancePath+"/search/dnsTrees",schemaPath:"#/properties/search/properties/dnsTrees/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1267.errors = [{instancePath:instancePath+"/search/dnsTrees",schemaPath:"#/properties/search/properties/dnsTrees/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -25945,13 +26193,13 @@ if(data17.dialsTried !== undefined){
 let data28 = data17.dialsTried;
 const _errs82 = errors;
 if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
-validate1265.errors = [{instancePath:instancePath+"/search/dialsTried",schemaPath:"#/properties/search/properties/dialsTried/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1267.errors = [{instancePath:instancePath+"/search/dialsTried",schemaPath:"#/properties/search/properties/dialsTried/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs82){
 if(typeof data28 == "number"){
 if(data28 < 0 || isNaN(data28)){
-validate1265.errors = [{instancePath:instancePath+"/search/dialsTried",schemaPath:"#/properties/search/properties/dialsTried/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1267.errors = [{instancePath:instancePath+"/search/dialsTried",schemaPath:"#/properties/search/properties/dialsTried/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25966,13 +26214,13 @@ if(data17.dialsSucceeded !== undefined){
 let data29 = data17.dialsSucceeded;
 const _errs84 = errors;
 if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
-validate1265.errors = [{instancePath:instancePath+"/search/dialsSucceeded",schemaPath:"#/properties/search/properties/dialsSucceeded/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1267.errors = [{instancePath:instancePath+"/search/dialsSucceeded",schemaPath:"#/properties/search/properties/dialsSucceeded/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs84){
 if(typeof data29 == "number"){
 if(data29 < 0 || isNaN(data29)){
-validate1265.errors = [{instancePath:instancePath+"/search/dialsSucceeded",schemaPath:"#/properties/search/properties/dialsSucceeded/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1267.errors = [{instancePath:instancePath+"/search/dialsSucceeded",schemaPath:"#/properties/search/properties/dialsSucceeded/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25987,13 +26235,13 @@ if(data17.candidates !== undefined){
 let data30 = data17.candidates;
 const _errs86 = errors;
 if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
-validate1265.errors = [{instancePath:instancePath+"/search/candidates",schemaPath:"#/properties/search/properties/candidates/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1267.errors = [{instancePath:instancePath+"/search/candidates",schemaPath:"#/properties/search/properties/candidates/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs86){
 if(typeof data30 == "number"){
 if(data30 < 0 || isNaN(data30)){
-validate1265.errors = [{instancePath:instancePath+"/search/candidates",schemaPath:"#/properties/search/properties/candidates/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1267.errors = [{instancePath:instancePath+"/search/candidates",schemaPath:"#/properties/search/properties/candidates/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -26014,7 +26262,7 @@ var valid9 = true;
 }
 }
 else {
-validate1265.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1267.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -26031,16 +26279,16 @@ var valid0 = true;
 }
 }
 else {
-validate1265.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1267.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1265.errors = vErrors;
+validate1267.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1253(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpToolCallResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -26048,14 +26296,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.content === undefined) && (missing0 = "content")){
-validate1253.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1255.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "content") || (key0 === "structuredContent")) || (key0 === "isError"))){
-validate1253.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1255.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -26070,8 +26318,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate1225(data0[i0], {instancePath:instancePath+"/content/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate1225.errors : vErrors.concat(validate1225.errors);
+if(!(validate1227(data0[i0], {instancePath:instancePath+"/content/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1227.errors : vErrors.concat(validate1227.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -26081,7 +26329,7 @@ break;
 }
 }
 else {
-validate1253.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1255.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -26098,8 +26346,8 @@ const _errs6 = errors;
 let valid2 = false;
 let passing0 = null;
 const _errs7 = errors;
-if(!(validate1255(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate1255.errors : vErrors.concat(validate1255.errors);
+if(!(validate1257(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate1257.errors : vErrors.concat(validate1257.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -26108,8 +26356,8 @@ valid2 = true;
 passing0 = 0;
 }
 const _errs8 = errors;
-if(!(validate1257(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate1257.errors : vErrors.concat(validate1257.errors);
+if(!(validate1259(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate1259.errors : vErrors.concat(validate1259.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -26123,8 +26371,8 @@ valid2 = true;
 passing0 = 1;
 }
 const _errs9 = errors;
-if(!(validate1261(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate1261.errors : vErrors.concat(validate1261.errors);
+if(!(validate1263(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate1263.errors : vErrors.concat(validate1263.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -26138,8 +26386,8 @@ valid2 = true;
 passing0 = 2;
 }
 const _errs10 = errors;
-if(!(validate1263(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate1263.errors : vErrors.concat(validate1263.errors);
+if(!(validate1265(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate1265.errors : vErrors.concat(validate1265.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
@@ -26153,8 +26401,8 @@ valid2 = true;
 passing0 = 3;
 }
 const _errs11 = errors;
-if(!(validate1265(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate1265.errors : vErrors.concat(validate1265.errors);
+if(!(validate1267(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate1267.errors : vErrors.concat(validate1267.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
@@ -26180,7 +26428,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate1253.errors = vErrors;
+validate1255.errors = vErrors;
 return false;
 }
 else {
@@ -26203,7 +26451,7 @@ if(valid0){
 if(data.isError !== undefined){
 const _errs12 = errors;
 if(typeof data.isError !== "boolean"){
-validate1253.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1255.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -26217,48 +26465,48 @@ var valid0 = true;
 }
 }
 else {
-validate1253.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1255.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1253.errors = vErrors;
+validate1255.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1252(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1254(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsCallResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1253(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1253.errors : vErrors.concat(validate1253.errors);
+if(!(validate1255(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1255.errors : vErrors.concat(validate1255.errors);
 errors = vErrors.length;
 }
-validate1252.errors = vErrors;
+validate1254.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsListRequestParam = validate1275;
+export const validateToolsListRequestParam = validate1277;
 const schema504 = {"$ref":"McpListRequest.json","$id":"validateToolsListRequestParam"};
 
-function validate1275(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1277(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsListRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1229(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1229.errors : vErrors.concat(validate1229.errors);
+if(!(validate1231(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1231.errors : vErrors.concat(validate1231.errors);
 errors = vErrors.length;
 }
-validate1275.errors = vErrors;
+validate1277.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsListResult = validate1277;
+export const validateToolsListResult = validate1279;
 const schema505 = {"$ref":"McpToolList.json","$id":"validateToolsListResult"};
 const schema506 = {"title":"McpToolList","type":"object","description":"The tools of this server. nextCursor is never set (no paging).","properties":{"tools":{"type":"array","items":{"$ref":"McpTool.json"}},"nextCursor":{"type":"string"}},"required":["tools"],"additionalProperties":false,"$id":"McpToolList.json"};
 const schema507 = {"title":"McpTool","type":"object","description":"An MCP tool. inputSchema is the JSON Schema of its arguments, outputSchema that of its structuredContent; annotations are hints for clients (all tools here are read-only).","properties":{"name":{"type":"string"},"description":{"type":"string"},"inputSchema":{"type":"object","properties":{"type":{"type":"string","const":"object"},"properties":{"type":"object"},"required":{"type":"array","items":{"type":"string"}}},"required":["type"],"additionalProperties":true},"outputSchema":{"type":"object","properties":{"type":{"type":"string","const":"object"}},"required":["type"],"additionalProperties":true},"annotations":{"type":"object","properties":{"title":{"type":"string"},"readOnlyHint":{"type":"boolean"},"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"}},"additionalProperties":false}},"required":["name","description","inputSchema"],"additionalProperties":false,"$id":"McpTool.json"};
 
-function validate1279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1281(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpTool.json" */;
 let vErrors = null;
 let errors = 0;
@@ -26266,14 +26514,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) && (missing0 = "name")) || ((data.description === undefined) && (missing0 = "description"))) || ((data.inputSchema === undefined) && (missing0 = "inputSchema"))){
-validate1279.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1281.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "name") || (key0 === "description")) || (key0 === "inputSchema")) || (key0 === "outputSchema")) || (key0 === "annotations"))){
-validate1279.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1281.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -26282,7 +26530,7 @@ if(_errs1 === errors){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate1279.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1281.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -26294,7 +26542,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate1279.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1281.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -26310,7 +26558,7 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if((data2.type === undefined) && (missing1 = "type")){
-validate1279.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1281.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
@@ -26318,11 +26566,11 @@ if(data2.type !== undefined){
 let data3 = data2.type;
 const _errs9 = errors;
 if(typeof data3 !== "string"){
-validate1279.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1281.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("object" !== data3){
-validate1279.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
+validate1281.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -26335,7 +26583,7 @@ if(data2.properties !== undefined){
 let data4 = data2.properties;
 const _errs11 = errors;
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-validate1279.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1281.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -26354,7 +26602,7 @@ const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
 const _errs15 = errors;
 if(typeof data5[i0] !== "string"){
-validate1279.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1281.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -26364,7 +26612,7 @@ break;
 }
 }
 else {
-validate1279.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1281.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -26378,7 +26626,7 @@ var valid1 = true;
 }
 }
 else {
-validate1279.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1281.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -26395,25 +26643,25 @@ if(errors === _errs17){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 let missing2;
 if((data7.type === undefined) && (missing2 = "type")){
-validate1279.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate1281.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 if(data7.type !== undefined){
 let data8 = data7.type;
 if(typeof data8 !== "string"){
-validate1279.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1281.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("object" !== data8){
-validate1279.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
+validate1281.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate1279.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1281.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -26431,7 +26679,7 @@ if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 const _errs24 = errors;
 for(const key1 in data9){
 if(!(((((key1 === "title") || (key1 === "readOnlyHint")) || (key1 === "destructiveHint")) || (key1 === "idempotentHint")) || (key1 === "openWorldHint"))){
-validate1279.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1281.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -26440,7 +26688,7 @@ if(_errs24 === errors){
 if(data9.title !== undefined){
 const _errs25 = errors;
 if(typeof data9.title !== "string"){
-validate1279.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"#/properties/annotations/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1281.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"#/properties/annotations/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid4 = _errs25 === errors;
@@ -26452,7 +26700,7 @@ if(valid4){
 if(data9.readOnlyHint !== undefined){
 const _errs27 = errors;
 if(typeof data9.readOnlyHint !== "boolean"){
-validate1279.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"#/properties/annotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1281.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"#/properties/annotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid4 = _errs27 === errors;
@@ -26464,7 +26712,7 @@ if(valid4){
 if(data9.destructiveHint !== undefined){
 const _errs29 = errors;
 if(typeof data9.destructiveHint !== "boolean"){
-validate1279.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"#/properties/annotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1281.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"#/properties/annotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid4 = _errs29 === errors;
@@ -26476,7 +26724,7 @@ if(valid4){
 if(data9.idempotentHint !== undefined){
 const _errs31 = errors;
 if(typeof data9.idempotentHint !== "boolean"){
-validate1279.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"#/properties/annotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1281.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"#/properties/annotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid4 = _errs31 === errors;
@@ -26488,7 +26736,7 @@ if(valid4){
 if(data9.openWorldHint !== undefined){
 const _errs33 = errors;
 if(typeof data9.openWorldHint !== "boolean"){
-validate1279.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"#/properties/annotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1281.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"#/properties/annotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid4 = _errs33 === errors;
@@ -26503,7 +26751,7 @@ var valid4 = true;
 }
 }
 else {
-validate1279.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1281.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -26520,16 +26768,16 @@ var valid0 = true;
 }
 }
 else {
-validate1279.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1281.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1279.errors = vErrors;
+validate1281.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1280(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpToolList.json" */;
 let vErrors = null;
 let errors = 0;
@@ -26537,14 +26785,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.tools === undefined) && (missing0 = "tools")){
-validate1278.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1280.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "tools") || (key0 === "nextCursor"))){
-validate1278.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1280.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -26559,8 +26807,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate1279(data0[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate1279.errors : vErrors.concat(validate1279.errors);
+if(!(validate1281(data0[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1281.errors : vErrors.concat(validate1281.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -26570,7 +26818,7 @@ break;
 }
 }
 else {
-validate1278.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1280.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -26583,7 +26831,7 @@ if(valid0){
 if(data.nextCursor !== undefined){
 const _errs5 = errors;
 if(typeof data.nextCursor !== "string"){
-validate1278.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1280.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -26596,32 +26844,32 @@ var valid0 = true;
 }
 }
 else {
-validate1278.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1280.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1278.errors = vErrors;
+validate1280.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1277(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsListResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1278(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1278.errors : vErrors.concat(validate1278.errors);
+if(!(validate1280(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1280.errors : vErrors.concat(validate1280.errors);
 errors = vErrors.length;
 }
-validate1277.errors = vErrors;
+validate1279.errors = vErrors;
 return errors === 0;
 }
 
-export const validateRpcDiscoverResult = validate1282;
+export const validateRpcDiscoverResult = validate1284;
 const schema508 = {"$ref":"OpenRpcDocument.json","$id":"validateRpcDiscoverResult"};
 const schema509 = {"title":"OpenRpcDocument","type":"object","description":"An OpenRPC 1.3 document (https://spec.open-rpc.org). Only its outline is constrained here; the full structure is defined by the OpenRPC meta-schema.","properties":{"openrpc":{"type":"string"},"info":{"type":"object","properties":{"title":{"type":"string"},"version":{"type":"string"}},"required":["title","version"],"additionalProperties":true},"methods":{"type":"array","items":{"type":"object"}}},"required":["openrpc","info","methods"],"additionalProperties":true,"$id":"OpenRpcDocument.json"};
 
-function validate1283(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1285(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="OpenRpcDocument.json" */;
 let vErrors = null;
 let errors = 0;
@@ -26629,14 +26877,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.openrpc === undefined) && (missing0 = "openrpc")) || ((data.info === undefined) && (missing0 = "info"))) || ((data.methods === undefined) && (missing0 = "methods"))){
-validate1283.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1285.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.openrpc !== undefined){
 const _errs2 = errors;
 if(typeof data.openrpc !== "string"){
-validate1283.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"#/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1285.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"#/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -26652,14 +26900,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.title === undefined) && (missing1 = "title")) || ((data1.version === undefined) && (missing1 = "version"))){
-validate1283.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1285.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data1.title !== undefined){
 const _errs7 = errors;
 if(typeof data1.title !== "string"){
-validate1283.errors = [{instancePath:instancePath+"/info/title",schemaPath:"#/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1285.errors = [{instancePath:instancePath+"/info/title",schemaPath:"#/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -26671,7 +26919,7 @@ if(valid1){
 if(data1.version !== undefined){
 const _errs9 = errors;
 if(typeof data1.version !== "string"){
-validate1283.errors = [{instancePath:instancePath+"/info/version",schemaPath:"#/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1285.errors = [{instancePath:instancePath+"/info/version",schemaPath:"#/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -26683,7 +26931,7 @@ var valid1 = true;
 }
 }
 else {
-validate1283.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1285.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -26704,7 +26952,7 @@ for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 const _errs13 = errors;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-validate1283.errors = [{instancePath:instancePath+"/methods/" + i0,schemaPath:"#/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1285.errors = [{instancePath:instancePath+"/methods/" + i0,schemaPath:"#/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -26714,7 +26962,7 @@ break;
 }
 }
 else {
-validate1283.errors = [{instancePath:instancePath+"/methods",schemaPath:"#/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1285.errors = [{instancePath:instancePath+"/methods",schemaPath:"#/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -26728,32 +26976,32 @@ var valid0 = true;
 }
 }
 else {
-validate1283.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1285.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1283.errors = vErrors;
+validate1285.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1282(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1284(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateRpcDiscoverResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1283(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1283.errors : vErrors.concat(validate1283.errors);
+if(!(validate1285(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1285.errors : vErrors.concat(validate1285.errors);
 errors = vErrors.length;
 }
-validate1282.errors = vErrors;
+validate1284.errors = vErrors;
 return errors === 0;
 }
 
-export const validateRpcModulesResult = validate1285;
+export const validateRpcModulesResult = validate1287;
 const schema510 = {"$ref":"RpcModules.json","$id":"validateRpcModulesResult"};
 const schema511 = {"title":"RpcModules","type":"object","description":"The enabled namespaces, each with its API version \"1.0\". rpc is always present.","properties":{"eth":{"type":"string"},"web3":{"type":"string"},"net":{"type":"string"},"personal":{"type":"string"},"debug":{"type":"string"},"trace":{"type":"string"},"qa":{"type":"string"},"checkpointing":{"type":"string"},"svc":{"type":"string"},"test":{"type":"string"},"anvil":{"type":"string"},"iele":{"type":"string"},"mcp":{"type":"string"},"rpc":{"type":"string"},"txpool":{"type":"string"},"admin":{"type":"string"}},"required":["rpc"],"additionalProperties":false,"$id":"RpcModules.json"};
 
-function validate1286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="RpcModules.json" */;
 let vErrors = null;
 let errors = 0;
@@ -26761,14 +27009,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.rpc === undefined) && (missing0 = "rpc")){
-validate1286.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1288.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema511.properties, key0))){
-validate1286.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1288.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -26777,7 +27025,7 @@ if(_errs1 === errors){
 if(data.eth !== undefined){
 const _errs2 = errors;
 if(typeof data.eth !== "string"){
-validate1286.errors = [{instancePath:instancePath+"/eth",schemaPath:"#/properties/eth/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1288.errors = [{instancePath:instancePath+"/eth",schemaPath:"#/properties/eth/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -26789,7 +27037,7 @@ if(valid0){
 if(data.web3 !== undefined){
 const _errs4 = errors;
 if(typeof data.web3 !== "string"){
-validate1286.errors = [{instancePath:instancePath+"/web3",schemaPath:"#/properties/web3/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1288.errors = [{instancePath:instancePath+"/web3",schemaPath:"#/properties/web3/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -26801,7 +27049,7 @@ if(valid0){
 if(data.net !== undefined){
 const _errs6 = errors;
 if(typeof data.net !== "string"){
-validate1286.errors = [{instancePath:instancePath+"/net",schemaPath:"#/properties/net/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1288.errors = [{instancePath:instancePath+"/net",schemaPath:"#/properties/net/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -26813,7 +27061,7 @@ if(valid0){
 if(data.personal !== undefined){
 const _errs8 = errors;
 if(typeof data.personal !== "string"){
-validate1286.errors = [{instancePath:instancePath+"/personal",schemaPath:"#/properties/personal/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1288.errors = [{instancePath:instancePath+"/personal",schemaPath:"#/properties/personal/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -26825,7 +27073,7 @@ if(valid0){
 if(data.debug !== undefined){
 const _errs10 = errors;
 if(typeof data.debug !== "string"){
-validate1286.errors = [{instancePath:instancePath+"/debug",schemaPath:"#/properties/debug/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1288.errors = [{instancePath:instancePath+"/debug",schemaPath:"#/properties/debug/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -26837,7 +27085,7 @@ if(valid0){
 if(data.trace !== undefined){
 const _errs12 = errors;
 if(typeof data.trace !== "string"){
-validate1286.errors = [{instancePath:instancePath+"/trace",schemaPath:"#/properties/trace/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1288.errors = [{instancePath:instancePath+"/trace",schemaPath:"#/properties/trace/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -26849,7 +27097,7 @@ if(valid0){
 if(data.qa !== undefined){
 const _errs14 = errors;
 if(typeof data.qa !== "string"){
-validate1286.errors = [{instancePath:instancePath+"/qa",schemaPath:"#/properties/qa/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1288.errors = [{instancePath:instancePath+"/qa",schemaPath:"#/properties/qa/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -26861,7 +27109,7 @@ if(valid0){
 if(data.checkpointing !== undefined){
 const _errs16 = errors;
 if(typeof data.checkpointing !== "string"){
-validate1286.errors = [{instancePath:instancePath+"/checkpointing",schemaPath:"#/properties/checkpointing/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1288.errors = [{instancePath:instancePath+"/checkpointing",schemaPath:"#/properties/checkpointing/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -26873,7 +27121,7 @@ if(valid0){
 if(data.svc !== undefined){
 const _errs18 = errors;
 if(typeof data.svc !== "string"){
-validate1286.errors = [{instancePath:instancePath+"/svc",schemaPath:"#/properties/svc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1288.errors = [{instancePath:instancePath+"/svc",schemaPath:"#/properties/svc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -26885,7 +27133,7 @@ if(valid0){
 if(data.test !== undefined){
 const _errs20 = errors;
 if(typeof data.test !== "string"){
-validate1286.errors = [{instancePath:instancePath+"/test",schemaPath:"#/properties/test/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1288.errors = [{instancePath:instancePath+"/test",schemaPath:"#/properties/test/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -26897,7 +27145,7 @@ if(valid0){
 if(data.anvil !== undefined){
 const _errs22 = errors;
 if(typeof data.anvil !== "string"){
-validate1286.errors = [{instancePath:instancePath+"/anvil",schemaPath:"#/properties/anvil/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1288.errors = [{instancePath:instancePath+"/anvil",schemaPath:"#/properties/anvil/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -26909,7 +27157,7 @@ if(valid0){
 if(data.iele !== undefined){
 const _errs24 = errors;
 if(typeof data.iele !== "string"){
-validate1286.errors = [{instancePath:instancePath+"/iele",schemaPath:"#/properties/iele/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1288.errors = [{instancePath:instancePath+"/iele",schemaPath:"#/properties/iele/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs24 === errors;
@@ -26921,7 +27169,7 @@ if(valid0){
 if(data.mcp !== undefined){
 const _errs26 = errors;
 if(typeof data.mcp !== "string"){
-validate1286.errors = [{instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1288.errors = [{instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs26 === errors;
@@ -26933,7 +27181,7 @@ if(valid0){
 if(data.rpc !== undefined){
 const _errs28 = errors;
 if(typeof data.rpc !== "string"){
-validate1286.errors = [{instancePath:instancePath+"/rpc",schemaPath:"#/properties/rpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1288.errors = [{instancePath:instancePath+"/rpc",schemaPath:"#/properties/rpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs28 === errors;
@@ -26945,7 +27193,7 @@ if(valid0){
 if(data.txpool !== undefined){
 const _errs30 = errors;
 if(typeof data.txpool !== "string"){
-validate1286.errors = [{instancePath:instancePath+"/txpool",schemaPath:"#/properties/txpool/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1288.errors = [{instancePath:instancePath+"/txpool",schemaPath:"#/properties/txpool/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -26957,7 +27205,7 @@ if(valid0){
 if(data.admin !== undefined){
 const _errs32 = errors;
 if(typeof data.admin !== "string"){
-validate1286.errors = [{instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1288.errors = [{instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs32 === errors;
@@ -26984,34 +27232,34 @@ var valid0 = true;
 }
 }
 else {
-validate1286.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1288.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1286.errors = vErrors;
+validate1288.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1285(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1287(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateRpcModulesResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1286(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1286.errors : vErrors.concat(validate1286.errors);
+if(!(validate1288(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1288.errors : vErrors.concat(validate1288.errors);
 errors = vErrors.length;
 }
-validate1285.errors = vErrors;
+validate1287.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTxpoolContentResult = validate1288;
+export const validateTxpoolContentResult = validate1290;
 const schema512 = {"$ref":"TxPoolContent.json","$id":"validateTxpoolContentResult"};
 const schema513 = {"title":"TxPoolContent","type":"object","description":"The pool: pending = executable now (each sender's nonces continuous from its account nonce), queued = waiting behind a nonce gap. Transactions have null blockHash, blockNumber and transactionIndex.","properties":{"pending":{"$ref":"TxPoolTransactionsBySender.json"},"queued":{"$ref":"TxPoolTransactionsBySender.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolContent.json"};
 const schema514 = {"title":"TxPoolTransactionsBySender","type":"object","description":"Pooled transactions keyed by sender (EIP-55 checksummed address, as geth keys them), then by decimal nonce.","additionalProperties":{"$ref":"TxPoolTransactionsByNonce.json"},"$id":"TxPoolTransactionsBySender.json"};
 const schema515 = {"title":"TxPoolTransactionsByNonce","type":"object","description":"One sender's pooled transactions, keyed by nonce in decimal (\"0\", \"1\", …).","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"Transaction.json"},"$id":"TxPoolTransactionsByNonce.json"};
 
-function validate1291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1293(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolTransactionsByNonce.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27041,7 +27289,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate1291.errors = vErrors;
+validate1293.errors = vErrors;
 return false;
 break;
 }
@@ -27061,6 +27309,92 @@ break;
 }
 }
 else {
+validate1293.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1293.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate1292(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="TxPoolTransactionsBySender.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+const _errs2 = errors;
+if(!(validate1293(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
+vErrors = vErrors === null ? validate1293.errors : vErrors.concat(validate1293.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+if(!valid0){
+break;
+}
+}
+}
+else {
+validate1292.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1292.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate1291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="TxPoolContent.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
+validate1291.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "pending") || (key0 === "queued"))){
+validate1291.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.pending !== undefined){
+const _errs2 = errors;
+if(!(validate1292(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate1292.errors : vErrors.concat(validate1292.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.queued !== undefined){
+const _errs3 = errors;
+if(!(validate1292(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate1292.errors : vErrors.concat(validate1292.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
 validate1291.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
@@ -27071,107 +27405,21 @@ return errors === 0;
 
 
 function validate1290(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="TxPoolTransactionsBySender.json" */;
+/*# sourceURL="validateTxpoolContentResult" */;
 let vErrors = null;
 let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
-const _errs2 = errors;
-if(!(validate1291(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
+if(!(validate1291(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate1291.errors : vErrors.concat(validate1291.errors);
 errors = vErrors.length;
-}
-var valid0 = _errs2 === errors;
-if(!valid0){
-break;
-}
-}
-}
-else {
-validate1290.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
 }
 validate1290.errors = vErrors;
 return errors === 0;
 }
 
-
-function validate1289(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="TxPoolContent.json" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate1289.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((key0 === "pending") || (key0 === "queued"))){
-validate1289.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.pending !== undefined){
-const _errs2 = errors;
-if(!(validate1290(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
-vErrors = vErrors === null ? validate1290.errors : vErrors.concat(validate1290.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.queued !== undefined){
-const _errs3 = errors;
-if(!(validate1290(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
-vErrors = vErrors === null ? validate1290.errors : vErrors.concat(validate1290.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate1289.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate1289.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate1288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTxpoolContentResult" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate1289(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1289.errors : vErrors.concat(validate1289.errors);
-errors = vErrors.length;
-}
-validate1288.errors = vErrors;
-return errors === 0;
-}
-
-export const validateTxpoolContentFromAddressParam = validate1297;
+export const validateTxpoolContentFromAddressParam = validate1299;
 const schema516 = {"$ref":"address.json","$id":"validateTxpoolContentFromAddressParam"};
 
-function validate1297(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1299(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTxpoolContentFromAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -27179,15 +27427,15 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1297.errors = vErrors;
+validate1299.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTxpoolContentFromResult = validate1299;
+export const validateTxpoolContentFromResult = validate1301;
 const schema517 = {"$ref":"TxPoolSenderContent.json","$id":"validateTxpoolContentFromResult"};
 const schema518 = {"title":"TxPoolSenderContent","type":"object","description":"One sender's pooled transactions: pending (executable) and queued (behind a nonce gap), keyed by decimal nonce.","properties":{"pending":{"$ref":"TxPoolTransactionsByNonce.json"},"queued":{"$ref":"TxPoolTransactionsByNonce.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolSenderContent.json"};
 
-function validate1300(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1302(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolSenderContent.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27195,14 +27443,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate1300.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1302.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate1300.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1302.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -27210,8 +27458,8 @@ break;
 if(_errs1 === errors){
 if(data.pending !== undefined){
 const _errs2 = errors;
-if(!(validate1291(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
-vErrors = vErrors === null ? validate1291.errors : vErrors.concat(validate1291.errors);
+if(!(validate1293(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate1293.errors : vErrors.concat(validate1293.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -27222,8 +27470,8 @@ var valid0 = true;
 if(valid0){
 if(data.queued !== undefined){
 const _errs3 = errors;
-if(!(validate1291(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
-vErrors = vErrors === null ? validate1291.errors : vErrors.concat(validate1291.errors);
+if(!(validate1293(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate1293.errors : vErrors.concat(validate1293.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -27236,33 +27484,33 @@ var valid0 = true;
 }
 }
 else {
-validate1300.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1302.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1300.errors = vErrors;
+validate1302.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1299(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1301(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTxpoolContentFromResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1300(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1300.errors : vErrors.concat(validate1300.errors);
+if(!(validate1302(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1302.errors : vErrors.concat(validate1302.errors);
 errors = vErrors.length;
 }
-validate1299.errors = vErrors;
+validate1301.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTxpoolInspectResult = validate1304;
+export const validateTxpoolInspectResult = validate1306;
 const schema519 = {"$ref":"TxPoolInspection.json","$id":"validateTxpoolInspectResult"};
 const schema520 = {"title":"TxPoolInspection","type":"object","description":"The pool as text: pending (executable) and queued (behind a nonce gap) transaction summaries.","properties":{"pending":{"$ref":"TxPoolSummariesBySender.json"},"queued":{"$ref":"TxPoolSummariesBySender.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolInspection.json"};
 const schema521 = {"title":"TxPoolSummariesBySender","type":"object","description":"One line per pooled transaction, keyed by checksummed sender then decimal nonce: \"<to>: <value> wei + <gas> gas × <gasPrice> wei\", or \"contract creation: …\" without a recipient.","additionalProperties":{"type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"type":"string"}},"$id":"TxPoolSummariesBySender.json"};
 
-function validate1306(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1308(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolSummariesBySender.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27297,7 +27545,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate1306.errors = vErrors;
+validate1308.errors = vErrors;
 return false;
 break;
 }
@@ -27306,7 +27554,7 @@ if(valid1){
 for(const key2 in data0){
 const _errs6 = errors;
 if(typeof data0[key2] !== "string"){
-validate1306.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1308.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs6 === errors;
@@ -27317,7 +27565,7 @@ break;
 }
 }
 else {
-validate1306.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1308.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -27328,16 +27576,16 @@ break;
 }
 }
 else {
-validate1306.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1308.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1306.errors = vErrors;
+validate1308.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1305(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1307(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolInspection.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27345,14 +27593,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate1305.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1307.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate1305.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1307.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -27360,8 +27608,8 @@ break;
 if(_errs1 === errors){
 if(data.pending !== undefined){
 const _errs2 = errors;
-if(!(validate1306(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
-vErrors = vErrors === null ? validate1306.errors : vErrors.concat(validate1306.errors);
+if(!(validate1308(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate1308.errors : vErrors.concat(validate1308.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -27372,8 +27620,8 @@ var valid0 = true;
 if(valid0){
 if(data.queued !== undefined){
 const _errs3 = errors;
-if(!(validate1306(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
-vErrors = vErrors === null ? validate1306.errors : vErrors.concat(validate1306.errors);
+if(!(validate1308(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate1308.errors : vErrors.concat(validate1308.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -27386,32 +27634,32 @@ var valid0 = true;
 }
 }
 else {
-validate1305.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1307.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1305.errors = vErrors;
+validate1307.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1304(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1306(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTxpoolInspectResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1305(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1305.errors : vErrors.concat(validate1305.errors);
+if(!(validate1307(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1307.errors : vErrors.concat(validate1307.errors);
 errors = vErrors.length;
 }
-validate1304.errors = vErrors;
+validate1306.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTxpoolStatusResult = validate1310;
+export const validateTxpoolStatusResult = validate1312;
 const schema522 = {"$ref":"TxPoolStatus.json","$id":"validateTxpoolStatusResult"};
 const schema523 = {"title":"TxPoolStatus","type":"object","description":"How many pooled transactions are executable (pending) and how many wait behind a nonce gap (queued).","properties":{"pending":{"$ref":"uint.json"},"queued":{"$ref":"uint.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolStatus.json"};
 
-function validate1311(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1313(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolStatus.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27419,14 +27667,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate1311.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1313.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate1311.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1313.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -27460,108 +27708,108 @@ var valid0 = true;
 }
 }
 else {
-validate1311.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1313.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1311.errors = vErrors;
+validate1313.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1310(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1312(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTxpoolStatusResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1311(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1311.errors : vErrors.concat(validate1311.errors);
+if(!(validate1313(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1313.errors : vErrors.concat(validate1313.errors);
 errors = vErrors.length;
 }
-validate1310.errors = vErrors;
+validate1312.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminAddPeerEnodeParam = validate1315;
+export const validateAdminAddPeerEnodeParam = validate1317;
 const schema524 = {"$ref":"EnodeUrl.json","$id":"validateAdminAddPeerEnodeParam"};
 
-function validate1315(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1317(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminAddPeerEnodeParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate561(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate561.errors : vErrors.concat(validate561.errors);
+if(!(validate563(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate563.errors : vErrors.concat(validate563.errors);
 errors = vErrors.length;
-}
-validate1315.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAdminAddPeerResult = validate1317;
-const schema525 = {"type":"boolean","$id":"validateAdminAddPeerResult"};
-
-function validate1317(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAdminAddPeerResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate1317.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
 }
 validate1317.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminAddTrustedPeerEnodeParam = validate1318;
-const schema526 = {"$ref":"EnodeUrl.json","$id":"validateAdminAddTrustedPeerEnodeParam"};
+export const validateAdminAddPeerResult = validate1319;
+const schema525 = {"type":"boolean","$id":"validateAdminAddPeerResult"};
 
-function validate1318(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAdminAddTrustedPeerEnodeParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate561(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate561.errors : vErrors.concat(validate561.errors);
-errors = vErrors.length;
-}
-validate1318.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAdminAddTrustedPeerResult = validate1320;
-const schema527 = {"type":"boolean","$id":"validateAdminAddTrustedPeerResult"};
-
-function validate1320(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAdminAddTrustedPeerResult" */;
+function validate1319(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAdminAddPeerResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1320.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1319.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
+}
+validate1319.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAdminAddTrustedPeerEnodeParam = validate1320;
+const schema526 = {"$ref":"EnodeUrl.json","$id":"validateAdminAddTrustedPeerEnodeParam"};
+
+function validate1320(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAdminAddTrustedPeerEnodeParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate563(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate563.errors : vErrors.concat(validate563.errors);
+errors = vErrors.length;
 }
 validate1320.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminDatadirResult = validate1321;
+export const validateAdminAddTrustedPeerResult = validate1322;
+const schema527 = {"type":"boolean","$id":"validateAdminAddTrustedPeerResult"};
+
+function validate1322(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAdminAddTrustedPeerResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1322.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1322.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAdminDatadirResult = validate1323;
 const schema528 = {"type":"string","$id":"validateAdminDatadirResult"};
 
-function validate1321(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1323(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminDatadirResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate1321.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1323.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate1321.errors = vErrors;
+validate1323.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminNodeInfoResult = validate1322;
+export const validateAdminNodeInfoResult = validate1324;
 const schema529 = {"$ref":"AdminNodeInfo.json","$id":"validateAdminNodeInfoResult"};
 const schema530 = {"title":"AdminNodeInfo","type":"object","description":"This node as geth's admin_nodeInfo shows it: id = keccak256 of the node's public key (64 hex digits), name = the client version, enode, enr (EIP-778; absent when discovery is off), ip, ports (discovery 0 when discovery is off), listenAddr, and protocols.eth: network id, head total difficulty (a hex quantity, where geth writes a JSON number that JavaScript could not hold exactly), genesis and head hashes, and the chain config (chainId and <fork>Block for each scheduled fork).","properties":{"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"name":{"type":"string"},"enode":{"$ref":"EnodeUrl.json"},"enr":{"type":"string","pattern":"^enr:"},"ip":{"type":"string"},"ports":{"type":"object","properties":{"discovery":{"type":"integer"},"listener":{"type":"integer"}},"required":["discovery","listener"],"additionalProperties":false},"listenAddr":{"type":"string"},"protocols":{"type":"object","properties":{"eth":{"type":"object","properties":{"network":{"type":"integer"},"difficulty":{"$ref":"uint.json"},"genesis":{"$ref":"hash32.json"},"head":{"$ref":"hash32.json"},"config":{"type":"object","additionalProperties":{"type":"integer"}}},"required":["network","difficulty","genesis","head","config"],"additionalProperties":false}},"required":["eth"],"additionalProperties":false}},"required":["id","name","enode","ip","ports","listenAddr","protocols"],"additionalProperties":false,"$id":"AdminNodeInfo.json"};
 const pattern39 = new RegExp("^enr:", "u");
 
-function validate1323(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1325(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AdminNodeInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27569,14 +27817,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.id === undefined) && (missing0 = "id")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.enode === undefined) && (missing0 = "enode"))) || ((data.ip === undefined) && (missing0 = "ip"))) || ((data.ports === undefined) && (missing0 = "ports"))) || ((data.listenAddr === undefined) && (missing0 = "listenAddr"))) || ((data.protocols === undefined) && (missing0 = "protocols"))){
-validate1323.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1325.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "id") || (key0 === "name")) || (key0 === "enode")) || (key0 === "enr")) || (key0 === "ip")) || (key0 === "ports")) || (key0 === "listenAddr")) || (key0 === "protocols"))){
-validate1323.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1325.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -27588,12 +27836,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern26.test(data0)){
-validate1323.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+validate1325.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate1323.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1325.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -27606,7 +27854,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs4 = errors;
 if(typeof data.name !== "string"){
-validate1323.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1325.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -27617,8 +27865,8 @@ var valid0 = true;
 if(valid0){
 if(data.enode !== undefined){
 const _errs6 = errors;
-if(!(validate561(data.enode, {instancePath:instancePath+"/enode",parentData:data,parentDataProperty:"enode",rootData}))){
-vErrors = vErrors === null ? validate561.errors : vErrors.concat(validate561.errors);
+if(!(validate563(data.enode, {instancePath:instancePath+"/enode",parentData:data,parentDataProperty:"enode",rootData}))){
+vErrors = vErrors === null ? validate563.errors : vErrors.concat(validate563.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -27633,12 +27881,12 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data3 === "string"){
 if(!pattern39.test(data3)){
-validate1323.errors = [{instancePath:instancePath+"/enr",schemaPath:"#/properties/enr/pattern",keyword:"pattern",params:{pattern: "^enr:"},message:"must match pattern \""+"^enr:"+"\""}];
+validate1325.errors = [{instancePath:instancePath+"/enr",schemaPath:"#/properties/enr/pattern",keyword:"pattern",params:{pattern: "^enr:"},message:"must match pattern \""+"^enr:"+"\""}];
 return false;
 }
 }
 else {
-validate1323.errors = [{instancePath:instancePath+"/enr",schemaPath:"#/properties/enr/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1325.errors = [{instancePath:instancePath+"/enr",schemaPath:"#/properties/enr/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -27651,7 +27899,7 @@ if(valid0){
 if(data.ip !== undefined){
 const _errs9 = errors;
 if(typeof data.ip !== "string"){
-validate1323.errors = [{instancePath:instancePath+"/ip",schemaPath:"#/properties/ip/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1325.errors = [{instancePath:instancePath+"/ip",schemaPath:"#/properties/ip/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -27667,14 +27915,14 @@ if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing1;
 if(((data5.discovery === undefined) && (missing1 = "discovery")) || ((data5.listener === undefined) && (missing1 = "listener"))){
-validate1323.errors = [{instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1325.errors = [{instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs13 = errors;
 for(const key1 in data5){
 if(!((key1 === "discovery") || (key1 === "listener"))){
-validate1323.errors = [{instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1325.errors = [{instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -27684,7 +27932,7 @@ if(data5.discovery !== undefined){
 let data6 = data5.discovery;
 const _errs14 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate1323.errors = [{instancePath:instancePath+"/ports/discovery",schemaPath:"#/properties/ports/properties/discovery/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1325.errors = [{instancePath:instancePath+"/ports/discovery",schemaPath:"#/properties/ports/properties/discovery/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid1 = _errs14 === errors;
@@ -27697,7 +27945,7 @@ if(data5.listener !== undefined){
 let data7 = data5.listener;
 const _errs16 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate1323.errors = [{instancePath:instancePath+"/ports/listener",schemaPath:"#/properties/ports/properties/listener/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1325.errors = [{instancePath:instancePath+"/ports/listener",schemaPath:"#/properties/ports/properties/listener/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid1 = _errs16 === errors;
@@ -27710,7 +27958,7 @@ var valid1 = true;
 }
 }
 else {
-validate1323.errors = [{instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1325.errors = [{instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -27723,7 +27971,7 @@ if(valid0){
 if(data.listenAddr !== undefined){
 const _errs18 = errors;
 if(typeof data.listenAddr !== "string"){
-validate1323.errors = [{instancePath:instancePath+"/listenAddr",schemaPath:"#/properties/listenAddr/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1325.errors = [{instancePath:instancePath+"/listenAddr",schemaPath:"#/properties/listenAddr/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -27739,14 +27987,14 @@ if(errors === _errs20){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing2;
 if((data9.eth === undefined) && (missing2 = "eth")){
-validate1323.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate1325.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs22 = errors;
 for(const key2 in data9){
 if(!(key2 === "eth")){
-validate1323.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate1325.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -27759,14 +28007,14 @@ if(errors === _errs23){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 let missing3;
 if((((((data10.network === undefined) && (missing3 = "network")) || ((data10.difficulty === undefined) && (missing3 = "difficulty"))) || ((data10.genesis === undefined) && (missing3 = "genesis"))) || ((data10.head === undefined) && (missing3 = "head"))) || ((data10.config === undefined) && (missing3 = "config"))){
-validate1323.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate1325.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
 const _errs25 = errors;
 for(const key3 in data10){
 if(!(((((key3 === "network") || (key3 === "difficulty")) || (key3 === "genesis")) || (key3 === "head")) || (key3 === "config"))){
-validate1323.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate1325.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -27776,7 +28024,7 @@ if(data10.network !== undefined){
 let data11 = data10.network;
 const _errs26 = errors;
 if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-validate1323.errors = [{instancePath:instancePath+"/protocols/eth/network",schemaPath:"#/properties/protocols/properties/eth/properties/network/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1325.errors = [{instancePath:instancePath+"/protocols/eth/network",schemaPath:"#/properties/protocols/properties/eth/properties/network/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid3 = _errs26 === errors;
@@ -27830,7 +28078,7 @@ for(const key4 in data15){
 let data16 = data15[key4];
 const _errs34 = errors;
 if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-validate1323.errors = [{instancePath:instancePath+"/protocols/eth/config/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/protocols/properties/eth/properties/config/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1325.errors = [{instancePath:instancePath+"/protocols/eth/config/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/protocols/properties/eth/properties/config/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid4 = _errs34 === errors;
@@ -27840,7 +28088,7 @@ break;
 }
 }
 else {
-validate1323.errors = [{instancePath:instancePath+"/protocols/eth/config",schemaPath:"#/properties/protocols/properties/eth/properties/config/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1325.errors = [{instancePath:instancePath+"/protocols/eth/config",schemaPath:"#/properties/protocols/properties/eth/properties/config/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -27857,7 +28105,7 @@ var valid3 = true;
 }
 }
 else {
-validate1323.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1325.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -27866,7 +28114,7 @@ return false;
 }
 }
 else {
-validate1323.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1325.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -27886,33 +28134,33 @@ var valid0 = true;
 }
 }
 else {
-validate1323.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1325.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1323.errors = vErrors;
+validate1325.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1322(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1324(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminNodeInfoResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1323(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1323.errors : vErrors.concat(validate1323.errors);
+if(!(validate1325(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1325.errors : vErrors.concat(validate1325.errors);
 errors = vErrors.length;
 }
-validate1322.errors = vErrors;
+validate1324.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminPeersResult = validate1329;
+export const validateAdminPeersResult = validate1331;
 const schema531 = {"type":"array","items":{"$ref":"AdminPeer.json"},"$id":"validateAdminPeersResult"};
 const schema532 = {"title":"AdminPeer","type":"object","description":"A connected peer as geth's admin_peers shows it: enode (its node id at the connection's address), id (keccak256 of its public key), name (its client id), caps, network {remoteAddress, inbound, trusted, static} and protocols.eth {version, difficulty, head} (difficulty as a hex quantity). geth's network.localAddress is not given.","properties":{"enode":{"type":"string","pattern":"^enode://"},"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"name":{"type":"string"},"caps":{"type":"array","items":{"type":"string"}},"network":{"type":"object","properties":{"remoteAddress":{"type":"string"},"inbound":{"type":"boolean"},"trusted":{"type":"boolean"},"static":{"type":"boolean"}},"required":["remoteAddress","inbound","trusted","static"],"additionalProperties":false},"protocols":{"type":"object","properties":{"eth":{"type":"object","properties":{"version":{"type":"integer"},"difficulty":{"$ref":"uint.json"},"head":{"$ref":"hash32.json"}},"required":["version"],"additionalProperties":false}},"required":["eth"],"additionalProperties":false}},"required":["enode","id","name","caps","network","protocols"],"additionalProperties":false,"$id":"AdminPeer.json"};
 const pattern40 = new RegExp("^enode://", "u");
 
-function validate1330(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1332(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AdminPeer.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27920,14 +28168,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.enode === undefined) && (missing0 = "enode")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.name === undefined) && (missing0 = "name"))) || ((data.caps === undefined) && (missing0 = "caps"))) || ((data.network === undefined) && (missing0 = "network"))) || ((data.protocols === undefined) && (missing0 = "protocols"))){
-validate1330.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1332.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "enode") || (key0 === "id")) || (key0 === "name")) || (key0 === "caps")) || (key0 === "network")) || (key0 === "protocols"))){
-validate1330.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1332.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -27939,12 +28187,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern40.test(data0)){
-validate1330.errors = [{instancePath:instancePath+"/enode",schemaPath:"#/properties/enode/pattern",keyword:"pattern",params:{pattern: "^enode://"},message:"must match pattern \""+"^enode://"+"\""}];
+validate1332.errors = [{instancePath:instancePath+"/enode",schemaPath:"#/properties/enode/pattern",keyword:"pattern",params:{pattern: "^enode://"},message:"must match pattern \""+"^enode://"+"\""}];
 return false;
 }
 }
 else {
-validate1330.errors = [{instancePath:instancePath+"/enode",schemaPath:"#/properties/enode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1332.errors = [{instancePath:instancePath+"/enode",schemaPath:"#/properties/enode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -27960,12 +28208,12 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(!pattern26.test(data1)){
-validate1330.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+validate1332.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate1330.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1332.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -27978,7 +28226,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs6 = errors;
 if(typeof data.name !== "string"){
-validate1330.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1332.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -27997,7 +28245,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs10 = errors;
 if(typeof data3[i0] !== "string"){
-validate1330.errors = [{instancePath:instancePath+"/caps/" + i0,schemaPath:"#/properties/caps/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1332.errors = [{instancePath:instancePath+"/caps/" + i0,schemaPath:"#/properties/caps/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -28007,7 +28255,7 @@ break;
 }
 }
 else {
-validate1330.errors = [{instancePath:instancePath+"/caps",schemaPath:"#/properties/caps/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1332.errors = [{instancePath:instancePath+"/caps",schemaPath:"#/properties/caps/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -28024,14 +28272,14 @@ if(errors === _errs12){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing1;
 if(((((data5.remoteAddress === undefined) && (missing1 = "remoteAddress")) || ((data5.inbound === undefined) && (missing1 = "inbound"))) || ((data5.trusted === undefined) && (missing1 = "trusted"))) || ((data5.static === undefined) && (missing1 = "static"))){
-validate1330.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1332.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs14 = errors;
 for(const key1 in data5){
 if(!((((key1 === "remoteAddress") || (key1 === "inbound")) || (key1 === "trusted")) || (key1 === "static"))){
-validate1330.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1332.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -28040,7 +28288,7 @@ if(_errs14 === errors){
 if(data5.remoteAddress !== undefined){
 const _errs15 = errors;
 if(typeof data5.remoteAddress !== "string"){
-validate1330.errors = [{instancePath:instancePath+"/network/remoteAddress",schemaPath:"#/properties/network/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1332.errors = [{instancePath:instancePath+"/network/remoteAddress",schemaPath:"#/properties/network/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -28052,7 +28300,7 @@ if(valid2){
 if(data5.inbound !== undefined){
 const _errs17 = errors;
 if(typeof data5.inbound !== "boolean"){
-validate1330.errors = [{instancePath:instancePath+"/network/inbound",schemaPath:"#/properties/network/properties/inbound/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1332.errors = [{instancePath:instancePath+"/network/inbound",schemaPath:"#/properties/network/properties/inbound/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid2 = _errs17 === errors;
@@ -28064,7 +28312,7 @@ if(valid2){
 if(data5.trusted !== undefined){
 const _errs19 = errors;
 if(typeof data5.trusted !== "boolean"){
-validate1330.errors = [{instancePath:instancePath+"/network/trusted",schemaPath:"#/properties/network/properties/trusted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1332.errors = [{instancePath:instancePath+"/network/trusted",schemaPath:"#/properties/network/properties/trusted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid2 = _errs19 === errors;
@@ -28076,7 +28324,7 @@ if(valid2){
 if(data5.static !== undefined){
 const _errs21 = errors;
 if(typeof data5.static !== "boolean"){
-validate1330.errors = [{instancePath:instancePath+"/network/static",schemaPath:"#/properties/network/properties/static/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1332.errors = [{instancePath:instancePath+"/network/static",schemaPath:"#/properties/network/properties/static/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid2 = _errs21 === errors;
@@ -28091,7 +28339,7 @@ var valid2 = true;
 }
 }
 else {
-validate1330.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1332.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -28108,14 +28356,14 @@ if(errors === _errs23){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 let missing2;
 if((data10.eth === undefined) && (missing2 = "eth")){
-validate1330.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate1332.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs25 = errors;
 for(const key2 in data10){
 if(!(key2 === "eth")){
-validate1330.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate1332.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -28128,14 +28376,14 @@ if(errors === _errs26){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing3;
 if((data11.version === undefined) && (missing3 = "version")){
-validate1330.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate1332.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
 const _errs28 = errors;
 for(const key3 in data11){
 if(!(((key3 === "version") || (key3 === "difficulty")) || (key3 === "head"))){
-validate1330.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate1332.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -28145,7 +28393,7 @@ if(data11.version !== undefined){
 let data12 = data11.version;
 const _errs29 = errors;
 if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
-validate1330.errors = [{instancePath:instancePath+"/protocols/eth/version",schemaPath:"#/properties/protocols/properties/eth/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1332.errors = [{instancePath:instancePath+"/protocols/eth/version",schemaPath:"#/properties/protocols/properties/eth/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid4 = _errs29 === errors;
@@ -28183,7 +28431,7 @@ var valid4 = true;
 }
 }
 else {
-validate1330.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1332.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -28192,7 +28440,7 @@ return false;
 }
 }
 else {
-validate1330.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1332.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -28210,16 +28458,16 @@ var valid0 = true;
 }
 }
 else {
-validate1330.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1332.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1330.errors = vErrors;
+validate1332.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1329(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1331(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminPeersResult" */;
 let vErrors = null;
 let errors = 0;
@@ -28229,8 +28477,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate1330(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate1330.errors : vErrors.concat(validate1330.errors);
+if(!(validate1332(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1332.errors : vErrors.concat(validate1332.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -28240,70 +28488,70 @@ break;
 }
 }
 else {
-validate1329.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1331.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate1329.errors = vErrors;
+validate1331.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminRemovePeerEnodeParam = validate1334;
+export const validateAdminRemovePeerEnodeParam = validate1336;
 const schema533 = {"$ref":"EnodeUrl.json","$id":"validateAdminRemovePeerEnodeParam"};
 
-function validate1334(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminRemovePeerEnodeParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate561(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate561.errors : vErrors.concat(validate561.errors);
+if(!(validate563(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate563.errors : vErrors.concat(validate563.errors);
 errors = vErrors.length;
-}
-validate1334.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAdminRemovePeerResult = validate1336;
-const schema534 = {"type":"boolean","$id":"validateAdminRemovePeerResult"};
-
-function validate1336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAdminRemovePeerResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate1336.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
 }
 validate1336.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminRemoveTrustedPeerEnodeParam = validate1337;
-const schema535 = {"$ref":"EnodeUrl.json","$id":"validateAdminRemoveTrustedPeerEnodeParam"};
+export const validateAdminRemovePeerResult = validate1338;
+const schema534 = {"type":"boolean","$id":"validateAdminRemovePeerResult"};
 
-function validate1337(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAdminRemoveTrustedPeerEnodeParam" */;
+function validate1338(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAdminRemovePeerResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate561(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate561.errors : vErrors.concat(validate561.errors);
-errors = vErrors.length;
+if(typeof data !== "boolean"){
+validate1338.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
 }
-validate1337.errors = vErrors;
+validate1338.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminRemoveTrustedPeerResult = validate1339;
-const schema536 = {"type":"boolean","$id":"validateAdminRemoveTrustedPeerResult"};
+export const validateAdminRemoveTrustedPeerEnodeParam = validate1339;
+const schema535 = {"$ref":"EnodeUrl.json","$id":"validateAdminRemoveTrustedPeerEnodeParam"};
 
 function validate1339(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAdminRemoveTrustedPeerEnodeParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate563(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate563.errors : vErrors.concat(validate563.errors);
+errors = vErrors.length;
+}
+validate1339.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAdminRemoveTrustedPeerResult = validate1341;
+const schema536 = {"type":"boolean","$id":"validateAdminRemoveTrustedPeerResult"};
+
+function validate1341(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminRemoveTrustedPeerResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1339.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1341.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1339.errors = vErrors;
+validate1341.errors = vErrors;
 return errors === 0;
 }

@@ -18,6 +18,7 @@ import type { Block } from '@ethereumjs/block';
 import type { BlockRef } from '../chain/chain-view.js';
 import type { ChainEngine } from '../chain/engine.js';
 import type { TxReceipt } from '../chain/codec/receipts.js';
+import { historyNotHeldMessage } from '../chain/history/backfill-store.js';
 import { StateNotHeldError } from '../chain/state/snap-base.js';
 import type { StateView } from '../chain/state/state-view.js';
 import type { BlockNumberOrTagOrHash } from '../generated/types.js';
@@ -117,10 +118,14 @@ export async function findBlock(engine: ChainEngine, ref: BlockNumberOrTagOrHash
       return stored(engine.chain.getGenesis());
     case 'pending':
       return pendingBlock(engine);
-    case 'number':
-      return stored(await engine.chain.getBlock(target.number));
+    case 'number': {
+      const block = await engine.chain.getBlock(target.number);
+      if (block === undefined) assertHistoryHeld(engine, target.number);
+      return stored(block);
+    }
     case 'hash': {
       const block = await engine.chain.getBlock(target.hash);
+      if (block === undefined) await assertHashHistoryHeld(engine, target.hash);
       if (block !== undefined && target.requireCanonical && !(await engine.chain.isCanonical(target.hash)))
         throw notCanonical(target.hash);
       return stored(block);
@@ -129,8 +134,33 @@ export async function findBlock(engine: ChainEngine, ref: BlockNumberOrTagOrHash
 }
 
 export async function findBlockByHash(engine: ChainEngine, hash: string): Promise<ResolvedBlock | undefined> {
-  return stored(await engine.chain.getBlock(bytesFromHex(hash)));
+  const block = await engine.chain.getBlock(bytesFromHex(hash));
+  if (block === undefined) await assertHashHistoryHeld(engine, bytesFromHex(hash));
+  return stored(block);
 }
+
+/**
+ * -32000 for a block below the snap-sync base whose body and receipts have not been backfilled yet: its header is
+ * here, but answering without its transactions would make it look empty, and null would say it does not exist.
+ */
+export function assertHistoryHeld(engine: ChainEngine, number: bigint): void {
+  const first = engine.chain.history.firstLacking(number, number);
+  if (first !== undefined) throw historyNotHeld(engine, first);
+}
+
+/** The same for a range of heights (eth_getLogs): the first block of it still to come is named. */
+export function assertRangeHistoryHeld(engine: ChainEngine, from: bigint, to: bigint): void {
+  const first = engine.chain.history.firstLacking(from, to);
+  if (first !== undefined) throw historyNotHeld(engine, first);
+}
+
+async function assertHashHistoryHeld(engine: ChainEngine, hash: Uint8Array): Promise<void> {
+  const header = await engine.chain.getHeader(hash);
+  if (header !== undefined && (await engine.chain.isCanonical(hash))) assertHistoryHeld(engine, header.number);
+}
+
+const historyNotHeld = (engine: ChainEngine, number: bigint): RpcError =>
+  new RpcError(ErrorCode.ServerError, historyNotHeldMessage(number, engine.chain.history.frontier()!));
 
 /** The next block as this node's miner would build it now; never cached (the pool changes under it). */
 async function pendingBlock(engine: ChainEngine): Promise<ResolvedBlock> {
@@ -149,6 +179,7 @@ async function pendingBlock(engine: ChainEngine): Promise<ResolvedBlock> {
 export async function receiptsOf(engine: ChainEngine, resolved: ResolvedBlock): Promise<readonly TxReceipt[]> {
   if (resolved.receipts !== undefined) return resolved.receipts;
   const receipts = await engine.chain.getReceipts(resolved.hash);
+  if (receipts === undefined) assertHistoryHeld(engine, resolved.block.header.number);
   if (receipts === undefined) throw new Error(`block ${resolved.block.header.number}: stored without receipts`);
   return receipts;
 }

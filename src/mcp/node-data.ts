@@ -133,6 +133,7 @@ export function progressPercent(current: bigint, target: bigint): number {
 export function syncStatus(node: SvcNode): McpSyncStatus {
   const bestBlock = num(engineOf(node).chain.getHead().header.number);
   const progress = syncProgressOf(node);
+  const history = historyFields(node);
   if (progress !== null) {
     const remaining =
       progress.highestBlock > progress.currentBlock ? progress.highestBlock - progress.currentBlock : 0n;
@@ -146,12 +147,41 @@ export function syncStatus(node: SvcNode): McpSyncStatus {
       targetBlock: num(progress.highestBlock),
       remainingBlocks: num(remaining),
       progressPercent: progressPercent(progress.currentBlock, progress.highestBlock),
+      ...snapFields(progress),
+      ...history,
     };
   }
   const peers = node.peers;
   if (peers === undefined) return { syncing: false, mode: 'idle', status: 'not_syncing', bestBlock };
   const lonely = peers.peerCount() === 0 ? { peerSearch: describeSearch(peers.search()) } : {};
-  return { syncing: false, mode: 'regular', status: 'synced', bestBlock, ...lonely };
+  return { syncing: false, mode: 'regular', status: 'synced', bestBlock, ...lonely, ...history };
+}
+
+/** A snap sync's phase and counts, as eth_syncing names them. */
+function snapFields(progress: SyncProgress): Partial<McpSyncStatus> {
+  const snap = progress.snap;
+  if (snap === undefined) return {};
+  return {
+    snapPhase: snap.phase,
+    pivotBlock: num(snap.pivot),
+    syncedAccounts: snap.accounts,
+    syncedSlots: snap.slots,
+    syncedCodes: snap.codes,
+    healedNodes: snap.healedNodes,
+    pendingHealNodes: snap.pendingHealNodes,
+  };
+}
+
+/** After a snap sync, while the history below its pivot is fetched: how far that is. */
+function historyFields(node: SvcNode): Partial<McpSyncStatus> {
+  const history = node.peers?.historyBackfill?.() ?? null;
+  if (history === null) return {};
+  return {
+    pivotBlock: num(history.pivot),
+    backfilledBlocks: num(history.backfilledBlocks),
+    backfillTarget: num(history.backfillTarget),
+    backfillPercent: Number((history.backfilledBlocks * 1000n) / (history.backfillTarget || 1n)) / 10,
+  };
 }
 
 type PeerEntry = McpPeerList['peers'][number];

@@ -84,6 +84,7 @@ function renderSyncStatus(s: McpSyncStatus): string {
       ['Remaining Blocks', s.remainingBlocks!],
       ['Progress', `${s.progressPercent!.toFixed(2)}%`],
       ['Best Block', s.bestBlock],
+      ...snapLines(s),
     ]);
   }
   const synced = s.status === 'synced';
@@ -92,7 +93,26 @@ function renderSyncStatus(s: McpSyncStatus): string {
     ['Syncing', false],
     ['Best Block', s.bestBlock],
     ['Status', synced ? 'Synced (no peer is ahead)' : 'Idle'],
+    ...snapLines(s),
   ]);
+}
+
+/** A snap sync's phase and counts, and the history backfill after it, when there are any. */
+function snapLines(s: McpSyncStatus): [string, string | number][] {
+  const lines: [string, string | number][] = [];
+  if (s.snapPhase !== undefined)
+    lines.push(
+      ['Snap Phase', s.snapPhase],
+      ['Pivot Block', s.pivotBlock!],
+      ['Accounts / Slots / Codes', `${s.syncedAccounts} / ${s.syncedSlots} / ${s.syncedCodes}`],
+      ['Healed Nodes', s.healedNodes!],
+    );
+  if (s.backfillTarget !== undefined)
+    lines.push([
+      'History Backfill',
+      `${s.backfilledBlocks} of ${s.backfillTarget} blocks below pivot ${s.pivotBlock} (${s.backfillPercent}%)`,
+    ]);
+  return lines;
 }
 
 function renderPeerList(list: McpPeerList): string {

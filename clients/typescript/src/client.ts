@@ -102,6 +102,7 @@ export interface RpcMethodsClient {
    * @param blockHash Hash of the block.
    * @param fullTransactions `true` for full transaction objects, `false` for transaction hashes only.
    * @returns block
+   * @throws {RpcClientError} -32000 body and receipts of block N are not held yet: history below the snap pivot P is being backfilled (X% done, blocks H and above are held)
    */
   eth_getBlockByHash(...params: T.EthGetBlockByHashParams): Promise<T.EthGetBlockByHashResult>;
   /**
@@ -111,6 +112,7 @@ export interface RpcMethodsClient {
    * @param fullTransactions `true` for full transaction objects, `false` for transaction hashes only.
    * @returns block
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   * @throws {RpcClientError} -32000 body and receipts of block N are not held yet: history below the snap pivot P is being backfilled (X% done, blocks H and above are held)
    */
   eth_getBlockByNumber(...params: T.EthGetBlockByNumberParams): Promise<T.EthGetBlockByNumberResult>;
   /**
@@ -120,6 +122,7 @@ export interface RpcMethodsClient {
    * @returns receipts
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
    * @throws {RpcClientError} -32000 Block 0x… is not on the canonical chain (requireCanonical is true)
+   * @throws {RpcClientError} -32000 body and receipts of block N are not held yet: history below the snap pivot P is being backfilled (X% done, blocks H and above are held)
    */
   eth_getBlockReceipts(...params: T.EthGetBlockReceiptsParams): Promise<T.EthGetBlockReceiptsResult>;
   /**
@@ -127,6 +130,7 @@ export interface RpcMethodsClient {
    *
    * @param blockHash Hash of the block.
    * @returns transactionCount
+   * @throws {RpcClientError} -32000 body and receipts of block N are not held yet: history below the snap pivot P is being backfilled (X% done, blocks H and above are held)
    */
   eth_getBlockTransactionCountByHash(...params: T.EthGetBlockTransactionCountByHashParams): Promise<T.EthGetBlockTransactionCountByHashResult>;
   /**
@@ -135,6 +139,7 @@ export interface RpcMethodsClient {
    * @param block Block number, or `earliest`, `latest` or `pending`.
    * @returns transactionCount
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   * @throws {RpcClientError} -32000 body and receipts of block N are not held yet: history below the snap pivot P is being backfilled (X% done, blocks H and above are held)
    */
   eth_getBlockTransactionCountByNumber(...params: T.EthGetBlockTransactionCountByNumberParams): Promise<T.EthGetBlockTransactionCountByNumberResult>;
   /**
@@ -190,6 +195,7 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32005 query returned more than 10000 results; narrow the block range, e.g. 0x…..0x…
    * @throws {RpcClientError} -32001 Block 0x… not found
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   * @throws {RpcClientError} -32000 body and receipts of block N are not held yet: history below the snap pivot P is being backfilled (X% done, blocks H and above are held)
    */
   eth_getLogs(...params: T.EthGetLogsParams): Promise<T.EthGetLogsResult>;
   /**
@@ -210,6 +216,7 @@ export interface RpcMethodsClient {
    * @param blockHash Hash of the block.
    * @param index Position of the transaction in the block (0-based).
    * @returns rawTransaction
+   * @throws {RpcClientError} -32000 body and receipts of block N are not held yet: history below the snap pivot P is being backfilled (X% done, blocks H and above are held)
    */
   eth_getRawTransactionByBlockHashAndIndex(...params: T.EthGetRawTransactionByBlockHashAndIndexParams): Promise<T.EthGetRawTransactionByBlockHashAndIndexResult>;
   /**
@@ -219,6 +226,7 @@ export interface RpcMethodsClient {
    * @param index Position of the transaction in the block (0-based).
    * @returns rawTransaction
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   * @throws {RpcClientError} -32000 body and receipts of block N are not held yet: history below the snap pivot P is being backfilled (X% done, blocks H and above are held)
    */
   eth_getRawTransactionByBlockNumberAndIndex(...params: T.EthGetRawTransactionByBlockNumberAndIndexParams): Promise<T.EthGetRawTransactionByBlockNumberAndIndexResult>;
   /**
@@ -257,6 +265,7 @@ export interface RpcMethodsClient {
    * @param blockHash Hash of the block.
    * @param index Position of the transaction in the block (0-based).
    * @returns transaction
+   * @throws {RpcClientError} -32000 body and receipts of block N are not held yet: history below the snap pivot P is being backfilled (X% done, blocks H and above are held)
    */
   eth_getTransactionByBlockHashAndIndex(...params: T.EthGetTransactionByBlockHashAndIndexParams): Promise<T.EthGetTransactionByBlockHashAndIndexResult>;
   /**
@@ -266,6 +275,7 @@ export interface RpcMethodsClient {
    * @param index Position of the transaction in the block (0-based).
    * @returns transaction
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   * @throws {RpcClientError} -32000 body and receipts of block N are not held yet: history below the snap pivot P is being backfilled (X% done, blocks H and above are held)
    */
   eth_getTransactionByBlockNumberAndIndex(...params: T.EthGetTransactionByBlockNumberAndIndexParams): Promise<T.EthGetTransactionByBlockNumberAndIndexResult>;
   /**
@@ -299,6 +309,7 @@ export interface RpcMethodsClient {
    * @param blockHash Hash of the block.
    * @param index Position of the uncle in the block's uncle list (0-based).
    * @returns uncle
+   * @throws {RpcClientError} -32000 body and receipts of block N are not held yet: history below the snap pivot P is being backfilled (X% done, blocks H and above are held)
    */
   eth_getUncleByBlockHashAndIndex(...params: T.EthGetUncleByBlockHashAndIndexParams): Promise<T.EthGetUncleByBlockHashAndIndexResult>;
   /**
@@ -308,6 +319,7 @@ export interface RpcMethodsClient {
    * @param index Position of the uncle in the block's uncle list (0-based).
    * @returns uncle
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   * @throws {RpcClientError} -32000 body and receipts of block N are not held yet: history below the snap pivot P is being backfilled (X% done, blocks H and above are held)
    */
   eth_getUncleByBlockNumberAndIndex(...params: T.EthGetUncleByBlockNumberAndIndexParams): Promise<T.EthGetUncleByBlockNumberAndIndexResult>;
   /**
@@ -315,6 +327,7 @@ export interface RpcMethodsClient {
    *
    * @param blockHash Hash of the block.
    * @returns uncleCount
+   * @throws {RpcClientError} -32000 body and receipts of block N are not held yet: history below the snap pivot P is being backfilled (X% done, blocks H and above are held)
    */
   eth_getUncleCountByBlockHash(...params: T.EthGetUncleCountByBlockHashParams): Promise<T.EthGetUncleCountByBlockHashResult>;
   /**
@@ -323,6 +336,7 @@ export interface RpcMethodsClient {
    * @param block Block number, or `earliest`, `latest` or `pending`.
    * @returns uncleCount
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   * @throws {RpcClientError} -32000 body and receipts of block N are not held yet: history below the snap pivot P is being backfilled (X% done, blocks H and above are held)
    */
   eth_getUncleCountByBlockNumber(...params: T.EthGetUncleCountByBlockNumberParams): Promise<T.EthGetUncleCountByBlockNumberResult>;
   /**
@@ -766,6 +780,7 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32602 invalid params: the block RLP cannot be decoded
    * @throws {RpcClientError} -32000 genesis is not traceable / parent 0x… not found
    * @throws {RpcClientError} -32005 trace stopped at a node limit: <cap> (<setting>)
+   * @throws {RpcClientError} -32000 state of block N is not held: this node was snap-synced at block P
    */
   debug_traceBlock(...params: T.DebugTraceBlockParams): Promise<T.DebugTraceBlockResult>;
   /**
@@ -777,6 +792,7 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32001 Block 0x… not found
    * @throws {RpcClientError} -32000 genesis is not traceable / parent 0x… not found
    * @throws {RpcClientError} -32005 trace stopped at a node limit: <cap> (<setting>)
+   * @throws {RpcClientError} -32000 state of block N is not held: this node was snap-synced at block P
    */
   debug_traceBlockByHash(...params: T.DebugTraceBlockByHashParams): Promise<T.DebugTraceBlockByHashResult>;
   /**
@@ -789,6 +805,7 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
    * @throws {RpcClientError} -32000 genesis is not traceable / parent 0x… not found
    * @throws {RpcClientError} -32005 trace stopped at a node limit: <cap> (<setting>)
+   * @throws {RpcClientError} -32000 state of block N is not held: this node was snap-synced at block P
    */
   debug_traceBlockByNumber(...params: T.DebugTraceBlockByNumberParams): Promise<T.DebugTraceBlockByNumberResult>;
   /**
@@ -811,6 +828,7 @@ export interface RpcMethodsClient {
    * @returns trace
    * @throws {RpcClientError} -32000 transaction 0x… not found
    * @throws {RpcClientError} -32005 trace stopped at a node limit: <cap> (<setting>)
+   * @throws {RpcClientError} -32000 state of block N is not held: this node was snap-synced at block P
    */
   debug_traceTransaction(...params: T.DebugTraceTransactionParams): Promise<T.DebugTraceTransactionResult>;
   /**

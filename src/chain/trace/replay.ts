@@ -27,6 +27,8 @@ export interface TraceChain {
   getTransaction(txHash: Uint8Array): Promise<{ readonly block: Block; readonly index: number } | undefined>;
   commonAt(number: bigint): Common;
   replayBase(header: BlockHeader): { readonly store: TrieNodeStore; readonly ancestors: EVMMockBlockchainInterface };
+  /** Throws StateNotHeldError (state/snap-base.ts) for a block whose state this node never had. */
+  stateAt(ref: Uint8Array): Promise<unknown>;
 }
 
 /** A block that cannot be replayed (genesis, an unknown parent, a transaction that no longer applies). */
@@ -75,6 +77,7 @@ export async function traceCall(
   opts: TraceCallOptions,
 ): Promise<unknown> {
   const deadline = deadlineOf(opts.limits);
+  await chain.stateAt(block.hash());
   const common = chain.commonAt(block.header.number);
   const { store, ancestors } = chain.replayBase(block.header);
   const opened = openState(store, common, block.header.stateRoot);
@@ -131,6 +134,8 @@ async function replay(
   if (block.header.number === 0n) throw new TraceReplayError('genesis is not traceable');
   const parent = await chain.getHeader(block.header.parentHash);
   if (parent === undefined) throw new TraceReplayError(`parent ${hex(block.header.parentHash)} not found`);
+  // A block at or below a snap-sync base replays on a state that was never downloaded: say so, not "missing node".
+  await chain.stateAt(parent.hash());
   const deadline = deadlineOf(opts.limits);
   const { store, ancestors } = chain.replayBase(parent);
   const runner = await BlockRunner.start({

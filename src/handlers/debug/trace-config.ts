@@ -5,6 +5,7 @@
  */
 import { TraceLimitError, TraceReplayError, type TraceOptions } from '../../chain/trace/index.js';
 import type { GethTraceConfig } from '../../generated/types.js';
+import { StateNotHeldError } from '../../chain/state/snap-base.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { ErrorCode, RpcError, invalidParams } from '../../rpc/errors.js';
 
@@ -72,7 +73,8 @@ export async function answering<T>(method: string, trace: () => Promise<T>): Pro
         limit: err.limit,
       });
     }
-    if (err instanceof TraceReplayError) throw new RpcError(ErrorCode.ServerError, err.message);
+    if (err instanceof TraceReplayError || err instanceof StateNotHeldError)
+      throw new RpcError(ErrorCode.ServerError, err.message);
     throw err;
   }
 }

@@ -20,6 +20,7 @@ import {
   traceTransaction,
 } from '../../chain/trace/index.js';
 import type { ParityTraceTypes } from '../../generated/types.js';
+import { StateNotHeldError } from '../../chain/state/snap-base.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { ErrorCode, RpcError, invalidParams } from '../../rpc/errors.js';
 import {
@@ -50,6 +51,7 @@ export async function traced<T>(method: string, work: () => Promise<T>): Promise
       throw new RpcError(ErrorCode.LimitExceeded, `${method}: ${err.message}`, { cap: err.cap, limit: err.limit });
     }
     if (err instanceof TraceReplayError) throw new RpcError(ErrorCode.ServerError, `${method}: ${err.message}`);
+    if (err instanceof StateNotHeldError) throw new RpcError(ErrorCode.ServerError, err.message);
     throw err;
   }
 }
