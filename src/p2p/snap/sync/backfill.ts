@@ -82,6 +82,8 @@ export class HistoryBackfill {
   private async loop(): Promise<void> {
     const history = this.#opts.chain.history;
     if (history === undefined) return;
+    // Started while the service is being built: its peer table exists from the next turn on.
+    await sleep(IDLE_WAIT_MS);
     while (!this.#closed) {
       const f = history.frontier();
       if (f === undefined) {
