@@ -9278,7 +9278,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "anvil_setBalance",
       "x-extension": "anvil",
       "summary": "Sets an account's balance.",
-      "description": "The balance lands in the state of a block mined at once for it (its stateRoot carries it; no transaction). Anvil changes the head's state in place instead, so its block number does not move. Dev network only.",
+      "description": "The balance changes in the head's state in place, as Anvil's does: no block is mined, the block number and the head's header stay, reads and calls at the head (latest, pending, its number or hash) see it at once, and the next mined block starts from it, so that block's stateRoot carries it. evm_revert to a snapshot taken before undoes it. Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -9339,7 +9339,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "anvil_setCode",
       "x-extension": "anvil",
       "summary": "Sets an account's code.",
-      "description": "Like anvil_setBalance: the code lands in a block mined at once. Dev network only.",
+      "description": "Like anvil_setBalance: the code changes in the head's state in place (no block is mined; the next block's stateRoot carries it). Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -9394,7 +9394,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "anvil_setStorageAt",
       "x-extension": "anvil",
       "summary": "Sets one storage slot.",
-      "description": "Like anvil_setBalance: the slot lands in a block mined at once. A zero value deletes the slot. Dev network only.",
+      "description": "Like anvil_setBalance: the slot changes in the head's state in place (no block is mined; the next block's stateRoot carries it). A zero value deletes the slot. Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -9467,7 +9467,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "anvil_setNonce",
       "x-extension": "anvil",
       "summary": "Sets an account's nonce.",
-      "description": "Like anvil_setBalance: the nonce lands in a block mined at once. Dev network only.",
+      "description": "Like anvil_setBalance: the nonce changes in the head's state in place (no block is mined; the next block's stateRoot carries it). Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -9996,7 +9996,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "anvil_loadState",
       "x-extension": "anvil",
       "summary": "Loads an Anvil state dump.",
-      "description": "Takes anvil_dumpState's output (gzip or plain JSON, hex-encoded; Anvil's own format) and sets each account's balance, nonce, code and storage in a block mined at once. Accounts not in the dump keep their state. Dev network only.",
+      "description": "Takes anvil_dumpState's output (gzip or plain JSON, hex-encoded; Anvil's own format) and sets each account's balance, nonce, code and storage in the head's state in place, like anvil_setBalance (no block is mined). Accounts not in the dump keep their state. Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -10426,7 +10426,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "evm_setAccountNonce",
       "x-extension": "anvil",
       "summary": "Sets an account's nonce.",
-      "description": "The same as anvil_setNonce (Anvil answers both names). Like anvil_setBalance: the nonce lands in a block mined at once. Dev network only.",
+      "description": "The same as anvil_setNonce (Anvil answers both names). Like anvil_setBalance: the nonce changes in the head's state in place (no block is mined; the next block's stateRoot carries it). Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -10487,7 +10487,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "hardhat_setBalance",
       "x-extension": "anvil",
       "summary": "Sets an account's balance.",
-      "description": "The same as anvil_setBalance (Anvil answers both names). The balance lands in the state of a block mined at once for it (its stateRoot carries it; no transaction). Anvil changes the head's state in place instead, so its block number does not move. Dev network only.",
+      "description": "The same as anvil_setBalance (Anvil answers both names). The balance changes in the head's state in place, as Anvil's does: no block is mined, the block number and the head's header stay, reads and calls at the head (latest, pending, its number or hash) see it at once, and the next mined block starts from it, so that block's stateRoot carries it. evm_revert to a snapshot taken before undoes it. Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -10548,7 +10548,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "hardhat_setCode",
       "x-extension": "anvil",
       "summary": "Sets an account's code.",
-      "description": "The same as anvil_setCode (Anvil answers both names). Like anvil_setBalance: the code lands in a block mined at once. Dev network only.",
+      "description": "The same as anvil_setCode (Anvil answers both names). Like anvil_setBalance: the code changes in the head's state in place (no block is mined; the next block's stateRoot carries it). Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -10603,7 +10603,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "hardhat_setStorageAt",
       "x-extension": "anvil",
       "summary": "Sets one storage slot.",
-      "description": "The same as anvil_setStorageAt (Anvil answers both names). Like anvil_setBalance: the slot lands in a block mined at once. A zero value deletes the slot. Dev network only.",
+      "description": "The same as anvil_setStorageAt (Anvil answers both names). Like anvil_setBalance: the slot changes in the head's state in place (no block is mined; the next block's stateRoot carries it). A zero value deletes the slot. Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -10676,7 +10676,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "hardhat_setNonce",
       "x-extension": "anvil",
       "summary": "Sets an account's nonce.",
-      "description": "The same as anvil_setNonce (Anvil answers both names). Like anvil_setBalance: the nonce lands in a block mined at once. Dev network only.",
+      "description": "The same as anvil_setNonce (Anvil answers both names). Like anvil_setBalance: the nonce changes in the head's state in place (no block is mined; the next block's stateRoot carries it). Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -11205,7 +11205,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "hardhat_loadState",
       "x-extension": "anvil",
       "summary": "Loads an Anvil state dump.",
-      "description": "The same as anvil_loadState (Anvil answers both names). Takes anvil_dumpState's output (gzip or plain JSON, hex-encoded; Anvil's own format) and sets each account's balance, nonce, code and storage in a block mined at once. Accounts not in the dump keep their state. Dev network only.",
+      "description": "The same as anvil_loadState (Anvil answers both names). Takes anvil_dumpState's output (gzip or plain JSON, hex-encoded; Anvil's own format) and sets each account's balance, nonce, code and storage in the head's state in place, like anvil_setBalance (no block is mined). Accounts not in the dump keep their state. Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"

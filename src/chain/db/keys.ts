@@ -65,7 +65,17 @@ export const keys = {
  * every block from genesis. `snapSync`: a snap sync in progress (its pivot and range cursors, p2p/snap/sync/), removed
  * when it hands over.
  * `forkBase`: on a forked chain (fork/fork-base.ts), the upstream block it starts on; absent on every other chain.
+ * `editedState`: on a dev chain whose state was edited in place (state/edited-roots.ts), each edited block's post-state
+ * root; absent when nothing was edited.
  */
-export type MetaName = 'head' | 'genesis' | 'version' | 'checkpointing' | 'snapBase' | 'snapSync' | 'forkBase';
+export type MetaName =
+  | 'head'
+  | 'genesis'
+  | 'version'
+  | 'checkpointing'
+  | 'snapBase'
+  | 'snapSync'
+  | 'forkBase'
+  | 'editedState';
 
 export const SCHEMA_VERSION = 1;

@@ -26,7 +26,11 @@ export interface TraceChain {
   getHeader(hash: Uint8Array): Promise<BlockHeader | undefined>;
   getTransaction(txHash: Uint8Array): Promise<{ readonly block: Block; readonly index: number } | undefined>;
   commonAt(number: bigint): Common;
-  replayBase(header: BlockHeader): { readonly store: TrieNodeStore; readonly ancestors: EVMMockBlockchainInterface };
+  replayBase(header: BlockHeader): {
+    readonly store: TrieNodeStore;
+    readonly ancestors: EVMMockBlockchainInterface;
+    readonly stateRoot: Uint8Array;
+  };
 }
 
 /** A block that cannot be replayed (genesis, an unknown parent, a transaction that no longer applies). */
@@ -76,8 +80,8 @@ export async function traceCall(
 ): Promise<unknown> {
   const deadline = deadlineOf(opts.limits);
   const common = chain.commonAt(block.header.number);
-  const { store, ancestors } = chain.replayBase(block.header);
-  const opened = openState(store, common, block.header.stateRoot);
+  const { store, ancestors, stateRoot } = chain.replayBase(block.header);
+  const opened = openState(store, common, stateRoot);
   await opts.prepareState?.(opened.stateManager);
   await jumpAnalysisCacheInstalled;
   const vm = await createVM({ common: common.copy(), stateManager: opened.stateManager, blockchain: ancestors });
@@ -132,11 +136,11 @@ async function replay(
   const parent = await chain.getHeader(block.header.parentHash);
   if (parent === undefined) throw new TraceReplayError(`parent ${hex(block.header.parentHash)} not found`);
   const deadline = deadlineOf(opts.limits);
-  const { store, ancestors } = chain.replayBase(parent);
+  const { store, ancestors, stateRoot } = chain.replayBase(parent);
   const runner = await BlockRunner.start({
     store,
     common: chain.commonAt(block.header.number),
-    parentStateRoot: parent.stateRoot,
+    parentStateRoot: stateRoot,
     envBlock: block,
     ancestors,
     plainTransfers: false,
