@@ -9917,8 +9917,8 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "anvil_reset",
       "x-extension": "anvil",
-      "summary": "Back to genesis.",
-      "description": "Rewinds the chain to its genesis block (later blocks stay stored as a side chain), empties the pool, and forgets snapshots, impersonation, time offset and the next timestamp. Fork mode (forking.jsonRpcUrl) is refused here. Dev network only.",
+      "summary": "Back to genesis, or onto a new fork.",
+      "description": "As Anvil's. With forking: drops the running chain (its blocks and the upstream state it had read) and starts a new fork of forking.jsonRpcUrl (default: the running fork's upstream) pinned at forking.blockNumber (default: the upstream's head minus 5); chain id and rules follow the upstream. Without forking: a forked chain goes back to a plain dev chain at genesis, and a plain dev chain rewinds to its genesis block (later blocks stay stored as a side chain). Either way the pool is emptied and snapshots, impersonation, time offset and the next timestamp are forgotten. A chain a reset started lives under <datadir>/resets/ until the next reset; a restart resumes the chain the command line names. Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -9945,6 +9945,10 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         {
           "code": -32602,
           "message": "invalid params: <why>"
+        },
+        {
+          "code": -32000,
+          "message": "fork upstream <url> failed: <why> (the running chain stays)"
         }
       ],
       "examples": [
@@ -9954,6 +9958,24 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             {
               "name": "options",
               "value": {}
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        },
+        {
+          "name": "onto a fork",
+          "params": [
+            {
+              "name": "options",
+              "value": {
+                "forking": {
+                  "jsonRpcUrl": "http://127.0.0.1:8545",
+                  "blockNumber": 100
+                }
+              }
             }
           ],
           "result": {
@@ -11034,8 +11056,8 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "hardhat_reset",
       "x-extension": "anvil",
-      "summary": "Back to genesis.",
-      "description": "The same as anvil_reset (Anvil answers both names). Rewinds the chain to its genesis block (later blocks stay stored as a side chain), empties the pool, and forgets snapshots, impersonation, time offset and the next timestamp. Fork mode (forking.jsonRpcUrl) is refused here. Dev network only.",
+      "summary": "Back to genesis, or onto a new fork.",
+      "description": "The same as anvil_reset (Anvil answers both names). As Anvil's. With forking: drops the running chain (its blocks and the upstream state it had read) and starts a new fork of forking.jsonRpcUrl (default: the running fork's upstream) pinned at forking.blockNumber (default: the upstream's head minus 5); chain id and rules follow the upstream. Without forking: a forked chain goes back to a plain dev chain at genesis, and a plain dev chain rewinds to its genesis block (later blocks stay stored as a side chain). Either way the pool is emptied and snapshots, impersonation, time offset and the next timestamp are forgotten. A chain a reset started lives under <datadir>/resets/ until the next reset; a restart resumes the chain the command line names. Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -11062,6 +11084,10 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         {
           "code": -32602,
           "message": "invalid params: <why>"
+        },
+        {
+          "code": -32000,
+          "message": "fork upstream <url> failed: <why> (the running chain stays)"
         }
       ],
       "examples": [
@@ -11071,6 +11097,24 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             {
               "name": "options",
               "value": {}
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        },
+        {
+          "name": "onto a fork",
+          "params": [
+            {
+              "name": "options",
+              "value": {
+                "forking": {
+                  "jsonRpcUrl": "http://127.0.0.1:8545",
+                  "blockNumber": 100
+                }
+              }
             }
           ],
           "result": {
@@ -17583,7 +17627,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       },
       "AnvilResetOptions": {
         "title": "AnvilResetOptions",
-        "description": "anvil_reset's option as Anvil and viem send it. forking asks for fork mode (another node's state), which this node does not serve here: a reset with forking.jsonRpcUrl is refused.",
+        "description": "anvil_reset's option as Anvil and viem send it. forking asks for a new fork: jsonRpcUrl, the upstream's http(s) JSON-RPC URL (an etc, mordor or svc-node dev node; default: the running fork's), and blockNumber, the block to pin (default: the upstream's head minus 5).",
         "type": "object",
         "properties": {
           "forking": {
