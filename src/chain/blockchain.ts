@@ -11,7 +11,6 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { Block, BlockHeader } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
-import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import { bytesToBigInt, equalsBytes } from '@ethereumjs/util';
 import { BlockAssembler, type AssembledBlock, type AssembleOptions } from './assembly/assembler.js';
 import { BULK_CHUNK, EmptyChunkBuilder, type ExtendedBlock, type ExtendHeadOptions } from './assembly/empty-chunk.js';
@@ -38,10 +37,18 @@ import type { CacheLimits } from './cache-limits.js';
 import { decodeForkBase, openForkBase, preForkHashes } from './fork/fork-base.js';
 import { ForkStateSource } from './fork/fork-state.js';
 import type { ForkUpstream } from './fork/upstream.js';
+import type { EditedRootsRecord } from './state/edited-roots.js';
+import {
+  editHeadState,
+  type HeadStateEditParts,
+  type StateEditWork,
+  writeEditedState,
+} from './state/head-state-edit.js';
 import type { StateView } from './state/state-view.js';
 import { SnapStateStore } from './state/snap-store.js';
 import { HistoryBackfillStore } from './history/backfill-store.js';
 import { TrieNodeStore } from './state/trie-db.js';
+import type { TraceChain } from './trace/replay.js';
 
 // The miner's files import these from here (another change splits them; their import lines stay as they are).
 export type { AssembledBlock, ImportResult };
@@ -305,10 +312,10 @@ export class Blockchain extends EventEmitter<ChainEvents> {
 
   /**
    * What re-executing transactions on the post-state of `header` needs (tracing replays a block on its parent's
-   * state): the trie node store and the BLOCKHASH source of a child of `header`.
+   * state): the trie node store, the BLOCKHASH source of a child of `header` and the root of the state after it.
    */
-  replayBase(header: BlockHeader): { readonly store: TrieNodeStore; readonly ancestors: EVMMockBlockchainInterface } {
-    return { store: this.nodes, ancestors: this.view.ancestorsOf(header) };
+  replayBase(header: BlockHeader): ReturnType<TraceChain['replayBase']> {
+    return { store: this.nodes, ancestors: this.view.ancestorsOf(header), stateRoot: this.view.stateRootAfter(header) };
   }
 
   checkpointBlock(parentHash: Uint8Array, signatures: readonly CheckpointSignature[]): Promise<Block | undefined> {
@@ -382,6 +389,28 @@ export class Blockchain extends EventEmitter<ChainEvents> {
       else out.push(...chunk);
     }
     return out;
+  }
+
+  /**
+   * A dev state edit in place (state/edited-roots.ts): `work` writes to the state after the head, which from then
+   * on is the head's post-state and the next block's starting state; no block is made. Queued with imports; the
+   * caller keeps block production out while it runs (the miner's lock).
+   */
+  editHeadState(work: StateEditWork): Promise<void> {
+    return this.queued(() => editHeadState(this.editParts, work));
+  }
+
+  /** The edited post-states in force (a dev snapshot keeps them); `restoreEditedState` puts such a record back. */
+  get editedState(): EditedRootsRecord {
+    return this.view.edited.record;
+  }
+
+  restoreEditedState(record: EditedRootsRecord): Promise<void> {
+    return this.queued(() => writeEditedState(this.editParts, record));
+  }
+
+  private get editParts(): HeadStateEditParts {
+    return { view: this.view, nodes: this.nodes, db: this.db, warm: this.warm };
   }
 
   private queued<T>(work: () => Promise<T>): Promise<T> {

@@ -21,6 +21,7 @@ import type { BlockStore, TxLocation } from './db/block-store.js';
 import { Lru } from './db/lru.js';
 import type { CacheLimits } from './cache-limits.js';
 import { CallExecutor, type CallMessage, type CallResult } from './exec/call.js';
+import { EditedRoots } from './state/edited-roots.js';
 import { assertStateHeld, decodeSnapBase, type SnapBase } from './state/snap-base.js';
 import { openReadState, StateView } from './state/state-view.js';
 import type { TrieNodeStore } from './state/trie-db.js';
@@ -57,6 +58,8 @@ export class ChainView {
    */
   private snapBase: Promise<SnapBase | undefined> = Promise.resolve(undefined);
   private snapBaseKnown = false;
+  /** Dev state edits in place: blocks whose post-state is not their header's state root (state/edited-roots.ts). */
+  readonly edited = new EditedRoots();
 
   constructor(
     private readonly store: BlockStore,
@@ -81,6 +84,7 @@ export class ChainView {
     this.head = head;
     this.headTd = td as bigint;
     if (this.federation !== undefined) this.headCheckpoint = (await this.store.getLastCheckpoint(head.hash())) ?? 0n;
+    this.edited.load(await this.store.getMeta('editedState'));
     await this.readSnapBase();
   }
 
@@ -108,6 +112,17 @@ export class ChainView {
   /** Throws StateNotHeldError for a block whose state this node never had (below its snap-sync base). */
   private async assertStateHeld(block: Block): Promise<void> {
     assertStateHeld(block.header.number, await this.snapBase);
+  }
+
+  /** The root of the state after `header`'s block (see state/edited-roots.ts). */
+  stateRootAfter(header: BlockHeader): Uint8Array {
+    return this.edited.rootAfter(header);
+  }
+
+  /** The state after block `hashHex` changed in place: its read view and call executor are dropped. */
+  forgetState(hashHex: string): void {
+    this.stateViews.delete(hashHex);
+    this.callExecutors.delete(hashHex);
   }
 
   commonAt(number: bigint): Common {
@@ -212,8 +227,8 @@ export class ChainView {
     const key = bytesToHex(block.hash());
     let view = this.stateViews.get(key);
     if (view === undefined) {
-      const stateManager = openReadState(this.nodes, this.commonAt(block.header.number), block.header.stateRoot);
-      view = new StateView(stateManager, block.header.stateRoot);
+      const root = this.stateRootAfter(block.header);
+      view = new StateView(openReadState(this.nodes, this.commonAt(block.header.number), root), root);
       this.stateViews.set(key, view);
     }
     return view;
@@ -233,7 +248,7 @@ export class ChainView {
       executor = new CallExecutor({
         store: this.nodes,
         common: this.commonAt(block.header.number),
-        stateRoot: block.header.stateRoot,
+        stateRoot: this.stateRootAfter(block.header),
         envBlock: block,
         ancestors: this.ancestorsOf(block.header),
       });

@@ -283,7 +283,7 @@ export interface AnvilHandlers<Ctx> {
   anvil_mine(params: T.AnvilMineParams, ctx: Ctx): MaybePromise<T.AnvilMineResult>;
   /** The dev chain's head and settings. */
   anvil_nodeInfo(params: T.AnvilNodeInfoParams, ctx: Ctx): MaybePromise<T.AnvilNodeInfoResult>;
-  /** Back to genesis. */
+  /** Back to genesis, or onto a new fork. */
   anvil_reset(params: T.AnvilResetParams, ctx: Ctx): MaybePromise<T.AnvilResetResult>;
   /** Goes back to a snapshot. */
   anvil_revert(params: T.AnvilRevertParams, ctx: Ctx): MaybePromise<T.AnvilRevertResult>;
@@ -347,7 +347,7 @@ export interface AnvilHandlers<Ctx> {
   hardhat_metadata(params: T.HardhatMetadataParams, ctx: Ctx): MaybePromise<T.HardhatMetadataResult>;
   /** Mines blocks now. */
   hardhat_mine(params: T.HardhatMineParams, ctx: Ctx): MaybePromise<T.HardhatMineResult>;
-  /** Back to genesis. */
+  /** Back to genesis, or onto a new fork. */
   hardhat_reset(params: T.HardhatResetParams, ctx: Ctx): MaybePromise<T.HardhatResetResult>;
   /** Sets an account's balance. */
   hardhat_setBalance(params: T.HardhatSetBalanceParams, ctx: Ctx): MaybePromise<T.HardhatSetBalanceResult>;

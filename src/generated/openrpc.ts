@@ -9338,7 +9338,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "anvil_setBalance",
       "x-extension": "anvil",
       "summary": "Sets an account's balance.",
-      "description": "The balance lands in the state of a block mined at once for it (its stateRoot carries it; no transaction). Anvil changes the head's state in place instead, so its block number does not move. Dev network only.",
+      "description": "The balance changes in the head's state in place, as Anvil's does: no block is mined, the block number and the head's header stay, reads and calls at the head (latest, pending, its number or hash) see it at once, and the next mined block starts from it, so that block's stateRoot carries it. evm_revert to a snapshot taken before undoes it. Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -9399,7 +9399,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "anvil_setCode",
       "x-extension": "anvil",
       "summary": "Sets an account's code.",
-      "description": "Like anvil_setBalance: the code lands in a block mined at once. Dev network only.",
+      "description": "Like anvil_setBalance: the code changes in the head's state in place (no block is mined; the next block's stateRoot carries it). Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -9454,7 +9454,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "anvil_setStorageAt",
       "x-extension": "anvil",
       "summary": "Sets one storage slot.",
-      "description": "Like anvil_setBalance: the slot lands in a block mined at once. A zero value deletes the slot. Dev network only.",
+      "description": "Like anvil_setBalance: the slot changes in the head's state in place (no block is mined; the next block's stateRoot carries it). A zero value deletes the slot. Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -9527,7 +9527,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "anvil_setNonce",
       "x-extension": "anvil",
       "summary": "Sets an account's nonce.",
-      "description": "Like anvil_setBalance: the nonce lands in a block mined at once. Dev network only.",
+      "description": "Like anvil_setBalance: the nonce changes in the head's state in place (no block is mined; the next block's stateRoot carries it). Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -9977,8 +9977,8 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "anvil_reset",
       "x-extension": "anvil",
-      "summary": "Back to genesis.",
-      "description": "Rewinds the chain to its genesis block (later blocks stay stored as a side chain), empties the pool, and forgets snapshots, impersonation, time offset and the next timestamp. Fork mode (forking.jsonRpcUrl) is refused here. Dev network only.",
+      "summary": "Back to genesis, or onto a new fork.",
+      "description": "As Anvil's. With forking: drops the running chain (its blocks and the upstream state it had read) and starts a new fork of forking.jsonRpcUrl (default: the running fork's upstream) pinned at forking.blockNumber (default: the upstream's head minus 5); chain id and rules follow the upstream. Without forking: a forked chain goes back to a plain dev chain at genesis, and a plain dev chain rewinds to its genesis block (later blocks stay stored as a side chain). Either way the pool is emptied and snapshots, impersonation, time offset and the next timestamp are forgotten. A chain a reset started lives under <datadir>/resets/ until the next reset; a restart resumes the chain the command line names. Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -10005,6 +10005,10 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         {
           "code": -32602,
           "message": "invalid params: <why>"
+        },
+        {
+          "code": -32000,
+          "message": "fork upstream <url> failed: <why> (the running chain stays)"
         }
       ],
       "examples": [
@@ -10014,6 +10018,24 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             {
               "name": "options",
               "value": {}
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        },
+        {
+          "name": "onto a fork",
+          "params": [
+            {
+              "name": "options",
+              "value": {
+                "forking": {
+                  "jsonRpcUrl": "http://127.0.0.1:8545",
+                  "blockNumber": 100
+                }
+              }
             }
           ],
           "result": {
@@ -10056,7 +10078,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "anvil_loadState",
       "x-extension": "anvil",
       "summary": "Loads an Anvil state dump.",
-      "description": "Takes anvil_dumpState's output (gzip or plain JSON, hex-encoded; Anvil's own format) and sets each account's balance, nonce, code and storage in a block mined at once. Accounts not in the dump keep their state. Dev network only.",
+      "description": "Takes anvil_dumpState's output (gzip or plain JSON, hex-encoded; Anvil's own format) and sets each account's balance, nonce, code and storage in the head's state in place, like anvil_setBalance (no block is mined). Accounts not in the dump keep their state. Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -10486,7 +10508,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "evm_setAccountNonce",
       "x-extension": "anvil",
       "summary": "Sets an account's nonce.",
-      "description": "The same as anvil_setNonce (Anvil answers both names). Like anvil_setBalance: the nonce lands in a block mined at once. Dev network only.",
+      "description": "The same as anvil_setNonce (Anvil answers both names). Like anvil_setBalance: the nonce changes in the head's state in place (no block is mined; the next block's stateRoot carries it). Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -10547,7 +10569,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "hardhat_setBalance",
       "x-extension": "anvil",
       "summary": "Sets an account's balance.",
-      "description": "The same as anvil_setBalance (Anvil answers both names). The balance lands in the state of a block mined at once for it (its stateRoot carries it; no transaction). Anvil changes the head's state in place instead, so its block number does not move. Dev network only.",
+      "description": "The same as anvil_setBalance (Anvil answers both names). The balance changes in the head's state in place, as Anvil's does: no block is mined, the block number and the head's header stay, reads and calls at the head (latest, pending, its number or hash) see it at once, and the next mined block starts from it, so that block's stateRoot carries it. evm_revert to a snapshot taken before undoes it. Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -10608,7 +10630,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "hardhat_setCode",
       "x-extension": "anvil",
       "summary": "Sets an account's code.",
-      "description": "The same as anvil_setCode (Anvil answers both names). Like anvil_setBalance: the code lands in a block mined at once. Dev network only.",
+      "description": "The same as anvil_setCode (Anvil answers both names). Like anvil_setBalance: the code changes in the head's state in place (no block is mined; the next block's stateRoot carries it). Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -10663,7 +10685,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "hardhat_setStorageAt",
       "x-extension": "anvil",
       "summary": "Sets one storage slot.",
-      "description": "The same as anvil_setStorageAt (Anvil answers both names). Like anvil_setBalance: the slot lands in a block mined at once. A zero value deletes the slot. Dev network only.",
+      "description": "The same as anvil_setStorageAt (Anvil answers both names). Like anvil_setBalance: the slot changes in the head's state in place (no block is mined; the next block's stateRoot carries it). A zero value deletes the slot. Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -10736,7 +10758,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "hardhat_setNonce",
       "x-extension": "anvil",
       "summary": "Sets an account's nonce.",
-      "description": "The same as anvil_setNonce (Anvil answers both names). Like anvil_setBalance: the nonce lands in a block mined at once. Dev network only.",
+      "description": "The same as anvil_setNonce (Anvil answers both names). Like anvil_setBalance: the nonce changes in the head's state in place (no block is mined; the next block's stateRoot carries it). Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -11094,8 +11116,8 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "hardhat_reset",
       "x-extension": "anvil",
-      "summary": "Back to genesis.",
-      "description": "The same as anvil_reset (Anvil answers both names). Rewinds the chain to its genesis block (later blocks stay stored as a side chain), empties the pool, and forgets snapshots, impersonation, time offset and the next timestamp. Fork mode (forking.jsonRpcUrl) is refused here. Dev network only.",
+      "summary": "Back to genesis, or onto a new fork.",
+      "description": "The same as anvil_reset (Anvil answers both names). As Anvil's. With forking: drops the running chain (its blocks and the upstream state it had read) and starts a new fork of forking.jsonRpcUrl (default: the running fork's upstream) pinned at forking.blockNumber (default: the upstream's head minus 5); chain id and rules follow the upstream. Without forking: a forked chain goes back to a plain dev chain at genesis, and a plain dev chain rewinds to its genesis block (later blocks stay stored as a side chain). Either way the pool is emptied and snapshots, impersonation, time offset and the next timestamp are forgotten. A chain a reset started lives under <datadir>/resets/ until the next reset; a restart resumes the chain the command line names. Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -11122,6 +11144,10 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         {
           "code": -32602,
           "message": "invalid params: <why>"
+        },
+        {
+          "code": -32000,
+          "message": "fork upstream <url> failed: <why> (the running chain stays)"
         }
       ],
       "examples": [
@@ -11131,6 +11157,24 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             {
               "name": "options",
               "value": {}
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        },
+        {
+          "name": "onto a fork",
+          "params": [
+            {
+              "name": "options",
+              "value": {
+                "forking": {
+                  "jsonRpcUrl": "http://127.0.0.1:8545",
+                  "blockNumber": 100
+                }
+              }
             }
           ],
           "result": {
@@ -11265,7 +11309,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "hardhat_loadState",
       "x-extension": "anvil",
       "summary": "Loads an Anvil state dump.",
-      "description": "The same as anvil_loadState (Anvil answers both names). Takes anvil_dumpState's output (gzip or plain JSON, hex-encoded; Anvil's own format) and sets each account's balance, nonce, code and storage in a block mined at once. Accounts not in the dump keep their state. Dev network only.",
+      "description": "The same as anvil_loadState (Anvil answers both names). Takes anvil_dumpState's output (gzip or plain JSON, hex-encoded; Anvil's own format) and sets each account's balance, nonce, code and storage in the head's state in place, like anvil_setBalance (no block is mined). Accounts not in the dump keep their state. Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -17696,7 +17740,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       },
       "AnvilResetOptions": {
         "title": "AnvilResetOptions",
-        "description": "anvil_reset's option as Anvil and viem send it. forking asks for fork mode (another node's state), which this node does not serve here: a reset with forking.jsonRpcUrl is refused.",
+        "description": "anvil_reset's option as Anvil and viem send it. forking asks for a new fork: jsonRpcUrl, the upstream's http(s) JSON-RPC URL (an etc, mordor or svc-node dev node; default: the running fork's), and blockNumber, the block to pin (default: the upstream's head minus 5).",
         "type": "object",
         "properties": {
           "forking": {

@@ -1733,7 +1733,7 @@ export interface SignedTransactionResult {
   tx: Transaction;
 }
 /**
- * anvil_reset's option as Anvil and viem send it. forking asks for fork mode (another node's state), which this node does not serve here: a reset with forking.jsonRpcUrl is refused.
+ * anvil_reset's option as Anvil and viem send it. forking asks for a new fork: jsonRpcUrl, the upstream's http(s) JSON-RPC URL (an etc, mordor or svc-node dev node; default: the running fork's), and blockNumber, the block to pin (default: the upstream's head minus 5).
  */
 export interface AnvilResetOptions {
   forking?: {

@@ -83,21 +83,27 @@ export interface AuthConfig {
   readonly apiKeysFile?: string;
 }
 
-/** Fork mode (`--fork-url`): where the state comes from and how hard the node may ask. */
-export interface ForkConfig {
-  readonly url: string;
-  /** undefined = the upstream's head minus a few, read when the fork datadir is created. */
-  readonly block?: bigint;
+/** How hard a fork may ask its upstream (fork.*): for `--fork-url` and for anvil_reset onto a fork alike. */
+export interface ForkRequestLimits {
   readonly retries: number;
   readonly requestsPerSecond: number;
   readonly concurrency: number;
   readonly timeoutMs: number;
 }
 
+/** Fork mode (`--fork-url`): where the state comes from and how hard the node may ask. */
+export interface ForkConfig extends ForkRequestLimits {
+  readonly url: string;
+  /** undefined = the upstream's head minus a few, read when the fork datadir is created. */
+  readonly block?: bigint;
+}
+
 export interface NodeConfig {
   readonly network: NetworkName;
   /** Set in fork mode (dev only). */
   readonly fork?: ForkConfig;
+  /** The upstream request limits, also for a fork anvil_reset starts on a node started without one. */
+  readonly forkRequests: ForkRequestLimits;
   /** Bounds of the engine's in-memory caches and LevelDB's cache and write buffer (`cache.*`, `db.*`). */
   readonly caches: CacheLimits;
   /** `db.write-behind`: blocks are answered once they are the in-memory head, their writes queued in order. */
@@ -241,6 +247,7 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
   return {
     network,
     ...(fork !== undefined ? { fork } : {}),
+    forkRequests: forkRequestsOf(get),
     caches,
     writeBehind: get('db.write-behind'),
     checkpointing,
@@ -387,6 +394,12 @@ function forkOf(get: ReturnType<typeof readSettings>['get'], network: NetworkNam
   return {
     url,
     ...(block !== undefined ? { block: BigInt(block) } : {}),
+    ...forkRequestsOf(get),
+  };
+}
+
+function forkRequestsOf(get: ReturnType<typeof readSettings>['get']): ForkRequestLimits {
+  return {
     retries: get('fork.retries'),
     requestsPerSecond: get('fork.requests-per-second'),
     concurrency: get('fork.concurrency'),

@@ -12,6 +12,7 @@ import {
   defineChain,
   type Hex,
   http,
+  keccak256,
   pad,
   parseEther,
 } from 'viem';
@@ -44,10 +45,17 @@ async function script(url: string): Promise<Record<string, unknown>> {
     wallet.sendTransaction({ account: from, chain, to, value, gas: 21_000n, gasPrice: GAS_PRICE, type: 'legacy' });
   const out: Record<string, unknown> = {};
 
+  // Edits change the head's state in place: the block number and the head's header stay as they were.
+  const beforeEdits = await head();
   await test.setBalance({ address: ALICE, value: parseEther('5') });
   await test.setCode({ address: CONTRACT, bytecode: '0x602a60005260206000f3' });
   await test.setStorageAt({ address: CONTRACT, index: 1, value: pad('0x2a') });
   await test.setNonce({ address: ALICE, nonce: 7 });
+  const afterEdits = await head();
+  out.editsInPlace = {
+    sameNumber: afterEdits.number === beforeEdits.number,
+    sameHead: afterEdits.hash === beforeEdits.hash,
+  };
   out.edits = {
     balance: String(await pub.getBalance({ address: ALICE })),
     code: await pub.getCode({ address: CONTRACT }),
@@ -59,6 +67,14 @@ async function script(url: string): Promise<Record<string, unknown>> {
   const n0 = await pub.getBlockNumber();
   await test.mine({ blocks: 3 });
   out.mined = Number((await pub.getBlockNumber()) - n0);
+  // The mined blocks' state root carries the edits: a proof of them leads from it.
+  const minedHead = await head();
+  const proof = await pub.getProof({ address: ALICE, storageKeys: [], blockNumber: minedHead.number });
+  out.editsInRoot = {
+    balance: String(proof.balance),
+    nonce: proof.nonce,
+    fromHeadRoot: keccak256(proof.accountProof[0]) === minedHead.stateRoot,
+  };
 
   const t0 = (await head()).timestamp;
   await test.increaseTime({ seconds: 3600 });
@@ -85,9 +101,15 @@ async function script(url: string): Promise<Record<string, unknown>> {
   const inner = await test.snapshot();
   await test.mine({ blocks: 1 });
   await test.revert({ id: outer });
+  // An edit made after a snapshot, with no block since, is undone by its revert too.
+  const unmined = await test.snapshot();
+  await test.setBalance({ address: ALICE, value: 2n });
+  const editedThen = await pub.getBalance({ address: ALICE });
+  await test.revert({ id: unmined });
   out.revert = {
     headBack: (await pub.getBlockNumber()) === before.n,
     balanceBack: (await pub.getBalance({ address: ALICE })) === before.balance,
+    unminedEditUndone: editedThen === 2n && (await pub.getBalance({ address: ALICE })) === before.balance,
     // Refused either way: svc-node answers false, Anvil false or "resource not found" for an id it gave out later.
     usedAgain: await revertsTo(outer),
     laterConsumed: await revertsTo(inner),
@@ -149,6 +171,7 @@ describe("viem's test client, the same script on svc-node and Anvil", () => {
     const ours = await script(node!.url);
     const theirs = await script(anvilUrl);
     expect(ours).toEqual({
+      editsInPlace: { sameNumber: true, sameHead: true },
       edits: {
         balance: String(parseEther('5')),
         code: '0x602a60005260206000f3',
@@ -157,10 +180,11 @@ describe("viem's test client, the same script on svc-node and Anvil", () => {
         call: pad('0x2a'),
       },
       mined: 3,
+      editsInRoot: { balance: String(parseEther('5')), nonce: 7, fromHeadRoot: true },
       timeJumped: true,
       exactTimestamp: true,
       pastTimestampRefused: true,
-      revert: { headBack: true, balanceBack: true, usedAgain: false, laterConsumed: false },
+      revert: { headBack: true, balanceBack: true, unminedEditUndone: true, usedAgain: false, laterConsumed: false },
       impersonated: {
         status: 'success',
         from: WHALE,

@@ -1109,11 +1109,12 @@ export interface RpcMethodsClient {
    */
   anvil_nodeInfo(...params: T.AnvilNodeInfoParams): Promise<T.AnvilNodeInfoResult>;
   /**
-   * `anvil_reset`: Back to genesis.
+   * `anvil_reset`: Back to genesis, or onto a new fork.
    *
    * @param [options] Anvil's reset options.
    * @returns result
    * @throws {RpcClientError} -32602 invalid params: <why>
+   * @throws {RpcClientError} -32000 fork upstream <url> failed: <why> (the running chain stays)
    */
   anvil_reset(...params: T.AnvilResetParams): Promise<T.AnvilResetResult>;
   /**
@@ -1347,11 +1348,12 @@ export interface RpcMethodsClient {
    */
   hardhat_mine(...params: T.HardhatMineParams): Promise<T.HardhatMineResult>;
   /**
-   * `hardhat_reset`: Back to genesis.
+   * `hardhat_reset`: Back to genesis, or onto a new fork.
    *
    * @param [options] Anvil's reset options.
    * @returns result
    * @throws {RpcClientError} -32602 invalid params: <why>
+   * @throws {RpcClientError} -32000 fork upstream <url> failed: <why> (the running chain stays)
    */
   hardhat_reset(...params: T.HardhatResetParams): Promise<T.HardhatResetResult>;
   /**

@@ -111,7 +111,7 @@ export class BlockAssembler {
     const runner = await BlockRunner.start({
       store: this.p.nodes,
       common,
-      parentStateRoot: parent.stateRoot,
+      parentStateRoot: view.stateRootAfter(parent),
       envBlock,
       ancestors: view.ancestorsOf(parent),
       plainTransfers: !this.p.evmOnly,

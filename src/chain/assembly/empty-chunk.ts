@@ -82,7 +82,7 @@ export class EmptyChunkBuilder {
     const headCheckpoint = view.getHeadLastCheckpoint();
     // An empty block changes the state by its rewards alone: credited straight into the trie (exec/bulk-rewards.ts),
     // every block of the chunk continuing on its parent's root, all nodes in one buffer for the chunk's batch.
-    const ledger = new RewardLedger(this.p.nodes, view.commonAt(parent.number + 1n), parent.stateRoot);
+    const ledger = new RewardLedger(this.p.nodes, view.commonAt(parent.number + 1n), view.stateRootAfter(parent));
     const coinbase = new Address(opts.coinbase);
     // The miner's warm state, if it is the head's, goes on past the chunk (see WarmState.carry) with the chunk's rewards.
     const warm = this.p.warm.takeAt(parent);

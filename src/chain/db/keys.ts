@@ -66,6 +66,8 @@ export const keys = {
  * when it hands over. `snapBackfill`: after a snap sync, the lowest block from which every body and receipt list is
  * stored (history/backfill-store.ts); absent until the backfill stores its first batch.
  * `forkBase`: on a forked chain (fork/fork-base.ts), the upstream block it starts on; absent on every other chain.
+ * `editedState`: on a dev chain whose state was edited in place (state/edited-roots.ts), each edited block's post-state
+ * root; absent when nothing was edited.
  */
 export type MetaName =
   | 'head'
@@ -75,6 +77,7 @@ export type MetaName =
   | 'snapBase'
   | 'snapSync'
   | 'snapBackfill'
-  | 'forkBase';
+  | 'forkBase'
+  | 'editedState';
 
 export const SCHEMA_VERSION = 1;

@@ -7,12 +7,15 @@ import { randomBytes } from 'node:crypto';
 import type { Block } from '@ethereumjs/block';
 import { bytesToHex, equalsBytes } from '@ethereumjs/util';
 import type { ChainEngine } from '../engine.js';
+import type { EditedRootsRecord } from '../state/edited-roots.js';
 import { DevClock, type DevClockState } from './dev-clock.js';
 import { Impersonation } from './impersonation.js';
 import { applyStateEdits, type StateEdit } from './state-edits.js';
 
 interface Snapshot {
   readonly head: Block;
+  /** The state edits in place then (chain/state/edited-roots.ts). */
+  readonly edited: EditedRootsRecord;
   /** The pool's transactions, each sender's in nonce order. */
   readonly pool: readonly Uint8Array[];
   readonly clock: DevClockState;
@@ -38,6 +41,7 @@ export class DevControls {
     const id = this.nextSnapshotId++;
     this.snapshots.set(id, {
       head: this.engine.chain.getHead(),
+      edited: this.engine.chain.editedState,
       pool: this.engine.pool.all().map((p) => p.raw),
       clock: this.clock.save(),
     });
@@ -63,6 +67,7 @@ export class DevControls {
     // Automine would seal the restored transactions while they are put back, one by one.
     await this.withMinerPaused(async () => {
       await chain.rewindTo(snap.head.header.number);
+      await chain.restoreEditedState(snap.edited);
       await this.engine.poolInStep();
       pool.clear();
       for (const raw of snap.pool) await pool.add(raw).catch(() => undefined);
@@ -115,7 +120,10 @@ export class DevControls {
   /** Addresses and storage slots the edits named: anvil_dumpState can name them though no transaction did. */
   readonly edited = new Map<string, Set<bigint>>();
 
-  /** The edits land in a block mined for them at once, with no transactions (see state-edits.ts). */
+  /**
+   * The edits change the head's state in place, as Anvil's do: no block is mined, reads at the head see them at
+   * once, and the next block starts from them, so its state root carries them (chain/state/edited-roots.ts).
+   */
   async edit(edits: readonly StateEdit[]): Promise<void> {
     for (const e of edits) {
       const key = bytesToHex(e.address);
@@ -123,13 +131,17 @@ export class DevControls {
       if (e.kind === 'storage') slots.add(e.slot);
       this.edited.set(key, slots);
     }
-    await this.engine.miner.mineStateEdit((state) => applyStateEdits(state, edits));
+    const { chain, miner, pool } = this.engine;
+    await miner.betweenBlocks(() => chain.editHeadState((state) => applyStateEdits(state, edits)));
+    // Pooled transactions of an edited sender are checked again against its new nonce and balance.
+    await pool.onReorg([], []);
   }
 
   /** Genesis again: the chain rewound to block 0, the pool emptied, snapshots, impersonation and clock forgotten. */
   async reset(): Promise<void> {
     await this.withMinerPaused(async () => {
       await this.engine.chain.rewindTo(0n);
+      await this.engine.chain.restoreEditedState(new Map());
       await this.engine.poolInStep();
       this.engine.pool.clear();
     });

@@ -1,6 +1,6 @@
 /**
- * The dev chain's direct state writes (anvil_setBalance, setNonce, setCode, setStorageAt, loadState): applied to a
- * block's parent state before its transactions, so the block's state root carries them like any other change.
+ * The dev chain's direct state writes (anvil_setBalance, setNonce, setCode, setStorageAt, loadState): applied to the
+ * state after the head in place (state/edited-roots.ts), so the next block starts from them and its root carries them.
  */
 import { Account, Address, setLengthLeft } from '@ethereumjs/util';
 import type { OpenedState } from '../state/state-view.js';

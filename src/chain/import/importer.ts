@@ -132,7 +132,7 @@ export class BlockImporter {
     const runner = await BlockRunner.start({
       store: this.p.nodes,
       common,
-      parentStateRoot: parent.stateRoot,
+      parentStateRoot: this.p.view.stateRootAfter(parent),
       envBlock: block,
       ancestors: this.p.view.ancestorsOf(parent),
       plainTransfers: !this.p.evmOnly,

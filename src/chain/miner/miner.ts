@@ -15,7 +15,6 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Block } from '@ethereumjs/block';
-import type { AssembleOptions } from '../assembly/assembler.js';
 import { MiningUnavailableError } from './errors.js';
 import { mineBlocks } from './on-demand.js';
 import { ContinuousPolicy } from './policies/continuous.js';
@@ -196,9 +195,9 @@ export class Miner extends EventEmitter<MinerEvents> {
     this.core.gasLimitTarget = target;
   }
 
-  /** Seals one block on the head with no transactions whose state starts with `preState`'s writes. */
-  mineStateEdit(preState: NonNullable<AssembleOptions['preState']>): Promise<MinedBlock> {
-    return this.core.exclusive(() => this.core.produce(undefined, false, undefined, preState));
+  /** Runs `job` while no block is in production (a dev state edit must not slip under a block being assembled). */
+  betweenBlocks<T>(job: () => Promise<T>): Promise<T> {
+    return this.core.exclusive(job);
   }
 
   // ---------------------------------------------------------------- external miners

@@ -26,7 +26,11 @@ export interface TraceChain {
   getHeader(hash: Uint8Array): Promise<BlockHeader | undefined>;
   getTransaction(txHash: Uint8Array): Promise<{ readonly block: Block; readonly index: number } | undefined>;
   commonAt(number: bigint): Common;
-  replayBase(header: BlockHeader): { readonly store: TrieNodeStore; readonly ancestors: EVMMockBlockchainInterface };
+  replayBase(header: BlockHeader): {
+    readonly store: TrieNodeStore;
+    readonly ancestors: EVMMockBlockchainInterface;
+    readonly stateRoot: Uint8Array;
+  };
   /** Throws StateNotHeldError (state/snap-base.ts) for a block whose state this node never had. */
   stateAt(ref: Uint8Array): Promise<unknown>;
 }
@@ -79,8 +83,8 @@ export async function traceCall(
   const deadline = deadlineOf(opts.limits);
   await chain.stateAt(block.hash());
   const common = chain.commonAt(block.header.number);
-  const { store, ancestors } = chain.replayBase(block.header);
-  const opened = openState(store, common, block.header.stateRoot);
+  const { store, ancestors, stateRoot } = chain.replayBase(block.header);
+  const opened = openState(store, common, stateRoot);
   await opts.prepareState?.(opened.stateManager);
   await jumpAnalysisCacheInstalled;
   const vm = await createVM({ common: common.copy(), stateManager: opened.stateManager, blockchain: ancestors });
@@ -137,11 +141,11 @@ async function replay(
   // A block at or below a snap-sync base replays on a state that was never downloaded: say so, not "missing node".
   await chain.stateAt(parent.hash());
   const deadline = deadlineOf(opts.limits);
-  const { store, ancestors } = chain.replayBase(parent);
+  const { store, ancestors, stateRoot } = chain.replayBase(parent);
   const runner = await BlockRunner.start({
     store,
     common: chain.commonAt(block.header.number),
-    parentStateRoot: parent.stateRoot,
+    parentStateRoot: stateRoot,
     envBlock: block,
     ancestors,
     plainTransfers: false,

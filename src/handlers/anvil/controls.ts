@@ -1,5 +1,6 @@
 /** The dev controls behind every anvil-namespace method, and the refusal anywhere but the dev network. */
 import { devControlsOf, type DevControls } from '../../chain/dev/dev-controls.js';
+import { forkSwitcherOf } from '../../node/fork/fork-switch.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { invalidParams, methodNotSupported } from '../../rpc/errors.js';
 import { engineOf } from '../block-ref.js';
@@ -8,7 +9,8 @@ import { quantityParam } from '../test-quantity.js';
 export function controlsOf(ctx: HandlerContext, method: string): DevControls {
   const engine = engineOf(ctx);
   // The node refuses the namespace on mordor/etc at start (config.ts); a test chain swapped in is no dev chain either.
-  if (engine.definition.name !== 'dev')
+  // A fork is a dev chain on another network's rules (its upstream's).
+  if (engine.definition.name !== 'dev' && forkSwitcherOf(ctx.node).current === undefined)
     throw methodNotSupported(method, 'the anvil namespace serves the dev network only');
   return devControlsOf(engine);
 }

@@ -1,4 +1,5 @@
 import type { AnvilMetadataResult, AnvilNodeInfoResult } from '../../generated/types.js';
+import { forkSwitcherOf } from '../../node/fork/fork-switch.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { suggestGasPrice } from '../eth/gasPrice.js';
 import { hexFromBytes, toQuantity } from '../hex.js';
@@ -19,7 +20,17 @@ export async function anvil_nodeInfo(_params: [], ctx: HandlerContext): Promise<
       gasLimit: toQuantity(head.header.gasLimit),
       gasPrice: toQuantity(await suggestGasPrice(engine)),
     },
-    forkConfig: { forkUrl: null, forkBlockNumber: null, forkRetryBackoff: null },
+    forkConfig: forkConfigOf(ctx),
+  };
+}
+
+/** The fork the chain runs on, as Anvil names it (the URL without credentials); nulls on a plain dev chain. */
+function forkConfigOf(ctx: HandlerContext): AnvilNodeInfoResult['forkConfig'] {
+  const fork = forkSwitcherOf(ctx.node).current;
+  return {
+    forkUrl: fork?.upstream ?? null,
+    forkBlockNumber: fork?.block === undefined ? null : Number(fork.block),
+    forkRetryBackoff: null,
   };
 }
 

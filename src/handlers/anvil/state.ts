@@ -1,4 +1,4 @@
-/** Direct state writes: each lands in a block mined for it at once (chain/dev/state-edits.ts). */
+/** Direct state writes: each changes the head's state in place, as Anvil's do (chain/state/edited-roots.ts). */
 import type {
   AnvilSetBalanceParams,
   AnvilSetBalanceResult,

@@ -45,6 +45,12 @@ function configFromTables(network: NetworkName): NodeConfig {
       dbCacheBytes: d('db.cache-size'),
       dbWriteBufferBytes: d('db.write-buffer-size'),
     },
+    forkRequests: {
+      retries: d('fork.retries'),
+      requestsPerSecond: d('fork.requests-per-second'),
+      concurrency: d('fork.concurrency'),
+      timeoutMs: d('fork.timeout'),
+    },
     writeBehind: d('db.write-behind'),
     checkpointing: d('blockchains.checkpointing'),
     p2p: {
