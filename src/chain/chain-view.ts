@@ -53,10 +53,11 @@ export class ChainView {
   /**
    * The block a snap sync started from (state/snap-base.ts): states below it are not held. The snap client records
    * it once, in the batch that makes that block the head, so it is read at open and again at every head move
-   * until it is there; afterwards it never changes.
+   * until it is there; afterwards it never changes. Read in this thread: an awaited read per head move made every
+   * state read after a new block (the pool's refresh, eth_getTransactionCount) wait for a LevelDB thread-pool
+   * round trip, on a node that never snap-synced.
    */
-  private snapBase: Promise<SnapBase | undefined> = Promise.resolve(undefined);
-  private snapBaseKnown = false;
+  private snapBase: SnapBase | undefined;
 
   constructor(
     private readonly store: BlockStore,
@@ -81,7 +82,7 @@ export class ChainView {
     this.head = head;
     this.headTd = td as bigint;
     if (this.federation !== undefined) this.headCheckpoint = (await this.store.getLastCheckpoint(head.hash())) ?? 0n;
-    await this.readSnapBase();
+    this.readSnapBase();
   }
 
   /** The one way the head changes (the caller has written the head pointer). */
@@ -89,25 +90,21 @@ export class ChainView {
     this.head = block;
     this.headTd = weight.totalDifficulty;
     this.headCheckpoint = weight.lastCheckpoint;
-    if (!this.snapBaseKnown) void this.readSnapBase();
+    if (this.snapBase === undefined) this.readSnapBase();
     this.onHeadMoved(block);
   }
 
-  private readSnapBase(): Promise<SnapBase | undefined> {
-    const read = this.store.getMeta('snapBase').then((bytes) => {
-      const base = decodeSnapBase(bytes);
-      if (base !== undefined) this.snapBaseKnown = true;
-      return base;
-    });
-    // A failed read leaves the previous answer in place (the next head move reads again).
-    const previous = this.snapBase;
-    this.snapBase = read.catch(() => previous);
-    return this.snapBase;
+  private readSnapBase(): void {
+    try {
+      this.snapBase = decodeSnapBase(this.store.getMetaSync('snapBase'));
+    } catch {
+      // A failed read leaves no base in place; the next head move reads again.
+    }
   }
 
   /** Throws StateNotHeldError for a block whose state this node never had (below its snap-sync base). */
-  private async assertStateHeld(block: Block): Promise<void> {
-    assertStateHeld(block.header.number, await this.snapBase);
+  private assertStateHeld(block: Block): void {
+    assertStateHeld(block.header.number, this.snapBase);
   }
 
   commonAt(number: bigint): Common {
@@ -208,7 +205,7 @@ export class ChainView {
   async stateAt(ref: BlockRef): Promise<StateView | undefined> {
     const block = await this.getBlock(ref);
     if (block === undefined) return undefined;
-    await this.assertStateHeld(block);
+    this.assertStateHeld(block);
     const key = bytesToHex(block.hash());
     let view = this.stateViews.get(key);
     if (view === undefined) {
@@ -226,7 +223,7 @@ export class ChainView {
   async call(ref: BlockRef, msg: CallMessage): Promise<CallResult | undefined> {
     const block = await this.getBlock(ref);
     if (block === undefined) return undefined;
-    await this.assertStateHeld(block);
+    this.assertStateHeld(block);
     const key = bytesToHex(block.hash());
     let executor = this.callExecutors.get(key);
     if (executor === undefined) {
