@@ -21,7 +21,7 @@ import type { BlockStore, TxLocation } from './db/block-store.js';
 import { Lru } from './db/lru.js';
 import type { CacheLimits } from './cache-limits.js';
 import { CallExecutor, type CallMessage, type CallResult } from './exec/call.js';
-import { assertStateHeld, decodeSnapBase, type SnapBase } from './state/snap-base.js';
+import { assertStateHeld, decodeSnapBase, type SnapBase, snapBaseRecordsStaged } from './state/snap-base.js';
 import { openReadState, StateView } from './state/state-view.js';
 import type { TrieNodeStore } from './state/trie-db.js';
 
@@ -52,12 +52,13 @@ export class ChainView {
   private readonly callExecutors: Lru<string, CallExecutor>;
   /**
    * The block a snap sync started from (state/snap-base.ts): states below it are not held. The snap client records
-   * it once, in the batch that makes that block the head, so it is read at open and again at every head move
-   * until it is there; afterwards it never changes. Read in this thread: an awaited read per head move made every
-   * state read after a new block (the pool's refresh, eth_getTransactionCount) wait for a LevelDB thread-pool
-   * round trip, on a node that never snap-synced.
+   * it once, in the batch that makes that block the head; it is read at open and, once a record was staged in this
+   * process, again at every head move until it is stored; afterwards it never changes. A node that never
+   * snap-syncs reads it once: a read per head move (an awaited one, at first) was a large part of a dev block.
    */
   private snapBase: SnapBase | undefined;
+  /** `snapBaseRecordsStaged()` when this view was made: any later staging may be this chain's record. */
+  private readonly snapBaseStagedBefore = snapBaseRecordsStaged();
 
   constructor(
     private readonly store: BlockStore,
@@ -90,7 +91,7 @@ export class ChainView {
     this.head = block;
     this.headTd = weight.totalDifficulty;
     this.headCheckpoint = weight.lastCheckpoint;
-    if (this.snapBase === undefined) this.readSnapBase();
+    if (this.snapBase === undefined && snapBaseRecordsStaged() !== this.snapBaseStagedBefore) this.readSnapBase();
     this.onHeadMoved(block);
   }
 
