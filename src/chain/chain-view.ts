@@ -22,7 +22,7 @@ import { Lru } from './db/lru.js';
 import type { CacheLimits } from './cache-limits.js';
 import { CallExecutor, type CallMessage, type CallResult } from './exec/call.js';
 import { EditedRoots } from './state/edited-roots.js';
-import { assertStateHeld, decodeSnapBase, type SnapBase } from './state/snap-base.js';
+import { assertStateHeld, decodeSnapBase, type SnapBase, snapBaseRecordsStaged } from './state/snap-base.js';
 import { openReadState, StateView } from './state/state-view.js';
 import type { TrieNodeStore } from './state/trie-db.js';
 
@@ -53,11 +53,13 @@ export class ChainView {
   private readonly callExecutors: Lru<string, CallExecutor>;
   /**
    * The block a snap sync started from (state/snap-base.ts): states below it are not held. The snap client records
-   * it once, in the batch that makes that block the head, so it is read at open and again at every head move
-   * until it is there; afterwards it never changes.
+   * it once, in the batch that makes that block the head; it is read at open and, once a record was staged in this
+   * process, again at every head move until it is stored; afterwards it never changes. A node that never
+   * snap-syncs reads it once: a read per head move (an awaited one, at first) was a large part of a dev block.
    */
-  private snapBase: Promise<SnapBase | undefined> = Promise.resolve(undefined);
-  private snapBaseKnown = false;
+  private snapBase: SnapBase | undefined;
+  /** `snapBaseRecordsStaged()` when this view was made: any later staging may be this chain's record. */
+  private readonly snapBaseStagedBefore = snapBaseRecordsStaged();
   /** Dev state edits in place: blocks whose post-state is not their header's state root (state/edited-roots.ts). */
   readonly edited = new EditedRoots();
 
@@ -85,7 +87,7 @@ export class ChainView {
     this.headTd = td as bigint;
     if (this.federation !== undefined) this.headCheckpoint = (await this.store.getLastCheckpoint(head.hash())) ?? 0n;
     this.edited.load(await this.store.getMeta('editedState'));
-    await this.readSnapBase();
+    this.readSnapBase();
   }
 
   /** The one way the head changes (the caller has written the head pointer). */
@@ -93,25 +95,21 @@ export class ChainView {
     this.head = block;
     this.headTd = weight.totalDifficulty;
     this.headCheckpoint = weight.lastCheckpoint;
-    if (!this.snapBaseKnown) void this.readSnapBase();
+    if (this.snapBase === undefined && snapBaseRecordsStaged() !== this.snapBaseStagedBefore) this.readSnapBase();
     this.onHeadMoved(block);
   }
 
-  private readSnapBase(): Promise<SnapBase | undefined> {
-    const read = this.store.getMeta('snapBase').then((bytes) => {
-      const base = decodeSnapBase(bytes);
-      if (base !== undefined) this.snapBaseKnown = true;
-      return base;
-    });
-    // A failed read leaves the previous answer in place (the next head move reads again).
-    const previous = this.snapBase;
-    this.snapBase = read.catch(() => previous);
-    return this.snapBase;
+  private readSnapBase(): void {
+    try {
+      this.snapBase = decodeSnapBase(this.store.getMetaSync('snapBase'));
+    } catch {
+      // A failed read leaves no base in place; the next head move reads again.
+    }
   }
 
   /** Throws StateNotHeldError for a block whose state this node never had (below its snap-sync base). */
-  private async assertStateHeld(block: Block): Promise<void> {
-    assertStateHeld(block.header.number, await this.snapBase);
+  private assertStateHeld(block: Block): void {
+    assertStateHeld(block.header.number, this.snapBase);
   }
 
   /** The root of the state after `header`'s block (see state/edited-roots.ts). */
@@ -223,7 +221,7 @@ export class ChainView {
   async stateAt(ref: BlockRef): Promise<StateView | undefined> {
     const block = await this.getBlock(ref);
     if (block === undefined) return undefined;
-    await this.assertStateHeld(block);
+    this.assertStateHeld(block);
     const key = bytesToHex(block.hash());
     let view = this.stateViews.get(key);
     if (view === undefined) {
@@ -241,7 +239,7 @@ export class ChainView {
   async call(ref: BlockRef, msg: CallMessage): Promise<CallResult | undefined> {
     const block = await this.getBlock(ref);
     if (block === undefined) return undefined;
-    await this.assertStateHeld(block);
+    this.assertStateHeld(block);
     const key = bytesToHex(block.hash());
     let executor = this.callExecutors.get(key);
     if (executor === undefined) {

@@ -135,6 +135,11 @@ export class BlockStore {
     return this.db.get(keys.meta(name));
   }
 
+  /** The same read in this thread (see ChainDB.getSync): for a small record looked up on every head move. */
+  getMetaSync(name: MetaName): Uint8Array | undefined {
+    return this.db.getSync(keys.meta(name));
+  }
+
   // ---- staged writes ----
 
   /** A block with its receipts and total difficulty; does not make it canonical. */

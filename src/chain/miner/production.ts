@@ -249,6 +249,8 @@ export class BlockProduction {
    * or that failed on its nonce (the pool has not caught up with a new head yet), stays.
    */
   private dropUnexecutable(assembled: AssembledBlock): void {
+    // Nothing to drop: the template (a header built for it alone) need not be made.
+    if (assembled.rejected.length === 0) return;
     const header = assembled.template.header;
     const gasLeft = header.gasLimit - header.gasUsed;
     const seen = new Set<string>();
