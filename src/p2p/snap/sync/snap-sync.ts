@@ -222,7 +222,7 @@ export class SnapSync {
       const root = this.root;
       try {
         const answer = await this.#peers.run(root, (peer) => fetchAccountRange(peer, root, chunk.next, chunk.last));
-        await this.#accountState.complete(root, answer.entries);
+        const storage = await this.#accountState.complete(root, answer.entries);
         const { nodes } = await buildRangeTrie(answer.entries);
         const last = answer.entries.at(-1)?.key;
         const next = last === undefined ? undefined : incHash(last);
@@ -230,7 +230,8 @@ export class SnapSync {
         if (done) record.chunks = record.chunks.filter((c) => c !== chunk);
         else chunk.next = next;
         record.counters.accounts += answer.entries.length;
-        await this.#opts.state.write(nodes, [], encodeRecord(record));
+        // The small storage tries go in the same batch as their accounts: one write per range answer.
+        await this.#opts.state.write([...storage, ...nodes], [], encodeRecord(record));
         this.#view.update(record);
         if (done) return;
       } catch (err) {
