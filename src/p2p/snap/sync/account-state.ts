@@ -5,7 +5,6 @@
  * little trie) and then healed under its root, which the pieces alone do not build.
  */
 import { bytesToHex } from '@ethereumjs/util';
-import { buildRangeTrie } from '../../../chain/state/snap-store.js';
 import type { SnapStatePort } from '../../chain-port.js';
 import {
   type AccountEntry,
@@ -93,14 +92,14 @@ export class AccountStateFetcher {
           throw err;
         }
         for (const range of answer.ranges) {
-          if (range.nodes !== undefined) {
+          this.opts.counters.slots += range.slots.length;
+          if (!range.more) {
             for (const node of range.nodes) whole.push(node);
-            this.opts.counters.slots += range.slots.length;
             continue;
           }
-          // The first piece of a big trie: stored as its own little trie, the rest follows below.
-          await this.store(range.slots);
-          const next = range.more && range.slots.length > 0 ? incHash(range.slots.at(-1)!.key) : undefined;
+          // The first piece of a big trie: what it proves complete is stored now, the rest follows below.
+          await this.opts.state.write(range.nodes, [], undefined);
+          const next = range.slots.length > 0 ? incHash(range.slots.at(-1)!.key) : undefined;
           if (next !== undefined) big.push({ job: range.job, next });
         }
         queue.unshift(...ask.slice(answer.ranges.length));
@@ -118,16 +117,10 @@ export class AccountStateFetcher {
       const start: Uint8Array = from;
       const answer = await this.opts.peers.run(stateRoot, (peer) => fetchStorageRanges(peer, stateRoot, [job], start));
       const range = answer.ranges[0]!;
-      await this.store(range.slots);
+      await this.opts.state.write(range.nodes, [], undefined);
+      this.opts.counters.slots += range.slots.length;
       from = range.more && range.slots.length > 0 ? incHash(range.slots.at(-1)!.key) : undefined;
     }
     await this.opts.healer().heal(stateRoot, [{ hash: job.root, account: job.account }]);
-  }
-
-  private async store(slots: readonly { key: Uint8Array; value: Uint8Array }[]): Promise<void> {
-    if (slots.length === 0) return;
-    const { nodes } = await buildRangeTrie(slots);
-    await this.opts.state.write(nodes, [], undefined);
-    this.opts.counters.slots += slots.length;
   }
 }
