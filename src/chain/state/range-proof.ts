@@ -68,7 +68,7 @@ export async function verifyRangeWithProof(
     startsAtOrAfter(covered, first) && (!right.more ? true : endsAtOrBefore(covered, last));
   const batch = new TrieBatch(source, complete);
 
-  let top;
+  let top: Awaited<ReturnType<TrieBatch['clip']>>;
   try {
     top = await batch.clip({ kind: 'stored', ref: root }, [], first, last, right);
     for (let i = 0; i < keys.length; i++) top = await batch.insert(top, toNibbles(keys[i]!), 0, values[i]!);
