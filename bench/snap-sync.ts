@@ -2,10 +2,10 @@
  * `npx tsx bench/snap-sync.ts [--accounts 1000000] [--contracts 10000] [--slots 1000000] [--on-top 500]` (also run
  * by `npm run bench`): snap sync of a fresh node from three serving nodes on loopback (issue 26).
  *
- * 1. Serving chain (untimed, cached): a dev engine in this process (Ethash seal, as dev nodes that peer use) fills
- *    blocks with plain transfers to fresh addresses until `--accounts` exist, then deploys `--contracts` contracts
- *    whose constructors write `--slots / --contracts` slots each, then mines `--on-top` blocks of one transfer.
- *    The datadir is kept under the tmp dir, keyed by the parameters, so a rerun does not rebuild it.
+ * 1. Serving chain (untimed, cached; bench/snap-chain.ts): a dev engine in this process mines blocks in which a
+ *    contract sends 1 wei to `--accounts` fresh addresses, then `--contracts` contracts whose constructors write
+ *    `--slots / --contracts` slots each, then `--on-top` blocks of one transfer. The datadir is kept under the tmp
+ *    dir, keyed by the parameters, so a rerun does not rebuild it.
  * 2. Three copies of it serve as nodes (`--no-mine`, the first one `--mine` so that a new block can be made); a
  *    fresh node started with `--sync snap` and the three as bootnodes syncs; `eth_syncing` is polled until it is
  *    false and the head reached the servers'. Then the state root of that block and a sample of balances and
@@ -17,20 +17,19 @@
  * Output: bench/results/snap-sync.md. Every node is its own process group, killed at the end.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createLegacyTx } from '@ethereumjs/tx';
-import { Address, bigIntToBytes, bytesToHex, concatBytes, hexToBytes, setLengthLeft } from '@ethereumjs/util';
-import { ChainEngine } from '../src/chain/engine.js';
+import { bytesToHex } from '@ethereumjs/util';
 import { DEV_ACCOUNTS } from '../src/chain/networks/devAccounts.js';
 import { getNetwork } from '../src/chain/networks/index.js';
 import { txRulesAt } from '../src/chain/rules/evmRules.js';
 import { NODE_KEY_FILE } from '../src/p2p/node-key.js';
-import { fillerInitCode } from '../test/p2p/snap-fixtures.js';
+import { buildServingChain, devKeys, freshAddress, GWEI } from './snap-chain.js';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));
 const { values } = parseArgs({
@@ -41,6 +40,10 @@ const { values } = parseArgs({
     'on-top': { type: 'string', default: '500' },
     'full-seconds': { type: 'string', default: '60' },
     'timeout-minutes': { type: 'string', default: '60' },
+    /** A directory: each node writes V8 CPU profiles (`node --cpu-prof`, one per thread) in a subfolder of it. */
+    'cpu-prof': { type: 'string' },
+    /** Only build (or find cached) the serving chain, e.g. ahead of a long run. */
+    'build-only': { type: 'boolean', default: false },
   },
 });
 const ACCOUNTS = Number(values.accounts);
@@ -50,76 +53,12 @@ const ON_TOP = Number(values['on-top']);
 const FULL_SECONDS = Number(values['full-seconds']);
 const TIMEOUT_MS = Number(values['timeout-minutes']) * 60_000;
 
-const GWEI = 1_000_000_000n;
-/** A dev block's 30 M gas holds 1,428 transfers; a little room is left. */
-const TRANSFERS_PER_BLOCK = 1400;
-const CONTRACT_GAS = 60_000n + BigInt(SLOTS_PER_CONTRACT) * 22_300n;
-const CONTRACTS_PER_BLOCK = Math.max(1, Math.floor(29_000_000 / Number(CONTRACT_GAS)));
-const keys = DEV_ACCOUNTS.map((a) => hexToBytes(a.privateKey as `0x${string}`));
-const coinbase = new Uint8Array(20).fill(0xcb);
+const keys = devKeys;
 const ethashDir = join(tmpdir(), 'svc-node-bench-ethash');
-const cacheDir = join(tmpdir(), `svc-node-bench-snap-a${ACCOUNTS}-c${CONTRACTS}-s${SLOTS_PER_CONTRACT}-t${ON_TOP}`);
+// v2: the accounts come from the spreader contract (snap-chain.ts), another chain than the old per-transfer one.
+const cacheDir = join(tmpdir(), `svc-node-bench-snap-v2-a${ACCOUNTS}-c${CONTRACTS}-s${SLOTS_PER_CONTRACT}-t${ON_TOP}`);
 const sourceDir = join(cacheDir, 'source');
 const work = mkdtempSync(join(tmpdir(), 'svc-node-bench-snap-run-'));
-
-/** The i-th fresh address: a fixed prefix keeps it clear of precompiles and of the dev accounts. */
-const freshAddress = (i: number) =>
-  new Address(concatBytes(new Uint8Array(4).fill(0x5a), setLengthLeft(bigIntToBytes(BigInt(i)), 16)));
-
-// ---------------------------------------------------------------- 1. the serving chain
-
-async function buildServingChain(): Promise<void> {
-  if (existsSync(join(cacheDir, 'done'))) {
-    process.stdout.write(`serving chain: cached in ${cacheDir}\n`);
-    return;
-  }
-  rmSync(cacheDir, { recursive: true, force: true });
-  mkdirSync(cacheDir, { recursive: true });
-  const engine = await ChainEngine.open({
-    dataDir: sourceDir,
-    network: 'dev' as const,
-    powCacheDir: ethashDir,
-    pool: { maxSize: 2 * TRANSFERS_PER_BLOCK + 100, maxPerSender: 2 * TRANSFERS_PER_BLOCK },
-    mining: { coinbase },
-  });
-  const nonces = keys.map(() => 0n);
-  const started = performance.now();
-  const mine = async (txs: { to?: Address; data?: Uint8Array; gasLimit: bigint; value: bigint }[]) => {
-    const common = engine.chain.txCommonAt(engine.chain.getHead().header.number + 1n);
-    const raws = txs.map((t, i) => {
-      const sender = i % keys.length;
-      return createLegacyTx({ nonce: nonces[sender]!++, gasPrice: GWEI, ...t }, { common })
-        .sign(keys[sender]!)
-        .serialize();
-    });
-    await Promise.all(raws.map((raw) => engine.pool.add(raw)));
-    const [mined] = await engine.miner.mineBlocks(1);
-    if (mined!.block.transactions.length !== txs.length)
-      throw new Error(`block ${mined!.block.header.number} holds ${mined!.block.transactions.length} of ${txs.length}`);
-  };
-  const progress = (what: string) =>
-    process.stdout.write(`serving chain: ${what} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
-  try {
-    for (let done = 0; done < ACCOUNTS; ) {
-      const n = Math.min(TRANSFERS_PER_BLOCK, ACCOUNTS - done);
-      await mine(Array.from({ length: n }, (_, i) => ({ to: freshAddress(done + i), gasLimit: 21_000n, value: 1n })));
-      done += n;
-      if ((done / TRANSFERS_PER_BLOCK) % 50 < 1 || done === ACCOUNTS) progress(`${done}/${ACCOUNTS} accounts`);
-    }
-    const initCode = fillerInitCode(SLOTS_PER_CONTRACT);
-    for (let done = 0; done < CONTRACTS; ) {
-      const n = Math.min(CONTRACTS_PER_BLOCK, CONTRACTS - done);
-      await mine(Array.from({ length: n }, () => ({ data: initCode, gasLimit: CONTRACT_GAS, value: 0n })));
-      done += n;
-      if ((done / CONTRACTS_PER_BLOCK) % 100 < 1 || done === CONTRACTS) progress(`${done}/${CONTRACTS} contracts`);
-    }
-    for (let i = 0; i < ON_TOP; i++) await mine([{ to: freshAddress(i), gasLimit: 21_000n, value: 1n }]);
-    progress(`${ON_TOP} blocks on top, head ${engine.chain.getHead().header.number}`);
-  } finally {
-    await engine.close();
-  }
-  writeFileSync(join(cacheDir, 'done'), new Date().toISOString());
-}
 
 // ---------------------------------------------------------------- 2. nodes
 
@@ -134,8 +73,13 @@ interface NodeProc {
 
 const running: ChildProcess[] = [];
 
-function startNode(datadir: string, extra: readonly string[]): Promise<NodeProc> {
+function startNode(datadir: string, extra: readonly string[], profileAs?: string): Promise<NodeProc> {
+  const profile =
+    values['cpu-prof'] !== undefined && profileAs !== undefined
+      ? ['--cpu-prof', `--cpu-prof-dir=${join(values['cpu-prof'], profileAs)}`]
+      : [];
   const args = [
+    ...profile,
     ...['--import', 'tsx', 'src/main.ts', '--network', 'dev', '--seal', 'ethash', '--datadir', datadir],
     ...['--http.addr', '127.0.0.1', '--http.port', '0', '--p2p.addr', '127.0.0.1', '--p2p.port', '0'],
     ...['--ethash.cachedir', ethashDir, ...extra],
@@ -236,7 +180,7 @@ async function snapSync(servers: NodeProc[], head: number): Promise<SnapResult> 
   let node: NodeProc;
   const t0 = performance.now();
   try {
-    node = await startNode(join(work, 'snap'), ['--no-mine', '--sync', 'snap', '--bootnodes', bootnodes]);
+    node = await startNode(join(work, 'snap'), ['--no-mine', '--sync', 'snap', '--bootnodes', bootnodes], 'syncing');
   } catch (err) {
     return { stoppedBecause: `the node did not start with --sync snap: ${(err as Error).message.slice(0, 300)}` };
   }
@@ -331,11 +275,20 @@ async function fullSyncProjection(
 }
 
 async function main(): Promise<void> {
-  await buildServingChain();
+  await buildServingChain(cacheDir, ethashDir, {
+    accounts: ACCOUNTS,
+    contracts: CONTRACTS,
+    slotsPerContract: SLOTS_PER_CONTRACT,
+    onTop: ON_TOP,
+  });
+  if (values['build-only']) {
+    rmSync(work, { recursive: true, force: true });
+    return;
+  }
   const servers: NodeProc[] = [];
   try {
     for (const [i, name] of ['server-1', 'server-2', 'server-3'].entries())
-      servers.push(await startNode(copyOfSource(name), i === 0 ? ['--mine'] : ['--no-mine']));
+      servers.push(await startNode(copyOfSource(name), i === 0 ? ['--mine'] : ['--no-mine'], name));
     const head = Number(BigInt(await rpc<string>(servers[0]!.url, 'eth_blockNumber')));
     const gasByBlock: bigint[] = [0n];
     for (let n = 1; n <= head; n++)
@@ -343,7 +296,9 @@ async function main(): Promise<void> {
         BigInt((await rpc<{ gasUsed: string }>(servers[0]!.url, 'eth_getBlockByNumber', [hex(n), false])).gasUsed),
       );
     const snap = await snapSync(servers, head);
-    const full = await fullSyncProjection(servers, gasByBlock);
+    // `--full-seconds 0` leaves the comparison out (profiling runs).
+    const full =
+      FULL_SECONDS > 0 ? await fullSyncProjection(servers, gasByBlock) : { blocks: 0, projectedS: Number.NaN };
     const slots = CONTRACTS * SLOTS_PER_CONTRACT;
     const perS = (n: number | undefined) =>
       snap.snap === undefined || n === undefined ? 'n/a' : Math.round((n * 1000) / snap.snap.ms).toString();

@@ -69,10 +69,16 @@ export async function applyBatch(
   return { root: rootHash, writes: batch.writes };
 }
 
-class TrieBatch {
+/** Which new nodes go to `writes`, by the key prefix the node covers (all of it: a leaf's whole key). */
+export type WriteFilter = (covered: readonly number[]) => boolean;
+
+export class TrieBatch {
   readonly writes: [Uint8Array, Uint8Array][] = [];
 
-  constructor(private readonly source: TrieNodeSource) {}
+  constructor(
+    private readonly source: TrieNodeSource,
+    private readonly keepWrite?: WriteFilter,
+  ) {}
 
   /** A stored node, decoded into a working node whose children are still references. */
   private async open(node: Work): Promise<Exclude<Work, { kind: 'stored' }>> {
@@ -189,20 +195,24 @@ class TrieBatch {
     return { kind: 'ext', path, child: node };
   }
 
-  /** The node's raw form; children of 32 bytes or more are hashed and queued for storage. */
-  raw(node: Work): Ref | Uint8Array[] | (Ref | Uint8Array)[] {
+  /**
+   * The node's raw form; children of 32 bytes or more are hashed and queued for storage (those the write filter
+   * keeps). `at`: the key prefix above the node, tracked only when there is a filter.
+   */
+  raw(node: Work, at: readonly number[] = []): Ref | Uint8Array[] | (Ref | Uint8Array)[] {
+    const track = this.keepWrite !== undefined;
     switch (node.kind) {
       case 'stored':
         return node.ref;
       case 'leaf':
         return [hexPrefix(node.path, true), node.value];
       case 'ext':
-        return [hexPrefix(node.path, false), this.reference(node.child)];
+        return [hexPrefix(node.path, false), this.reference(node.child, track ? [...at, ...node.path] : at)];
       case 'branch': {
         const out: (Ref | Uint8Array)[] = new Array(17);
         for (let i = 0; i < 16; i++) {
           const child = node.children[i];
-          out[i] = child === undefined ? EMPTY : this.reference(child);
+          out[i] = child === undefined ? EMPTY : this.reference(child, track ? [...at, i] : at);
         }
         out[16] = node.value ?? EMPTY;
         return out;
@@ -211,15 +221,70 @@ class TrieBatch {
   }
 
   /** How a parent refers to a child: its hash, or the child itself inline when it encodes to under 32 bytes. */
-  private reference(node: Work): Ref {
+  reference(node: Work, at: readonly number[] = []): Ref {
     if (node.kind === 'stored') return node.ref;
-    const raw = this.raw(node);
+    const raw = this.raw(node, at);
     const encoded = RLP.encode(raw as Parameters<typeof RLP.encode>[0]);
     if (encoded.length < 32) return raw as Ref;
     const hash = this.source.hash(encoded);
-    this.writes.push([hash, encoded]);
+    if (this.keepWrite === undefined || this.keepWrite(node.kind === 'branch' ? at : [...at, ...node.path]))
+      this.writes.push([hash, encoded]);
     return hash;
   }
+
+  /**
+   * Cuts out of `node` (below key prefix `at`) every key in [first, last], as a range proof is checked: the
+   * subtrees wholly outside stay as the references the proof gives, those wholly inside go (the range's keys are
+   * inserted again afterwards), and only nodes on the two edge paths are opened, so they must be in the source.
+   * The result may be a non-canonical trie until those keys are back. `right.more` is set when a key after `last`
+   * remains.
+   */
+  async clip(
+    node: Work | undefined,
+    at: number[],
+    first: readonly number[],
+    last: readonly number[],
+    right: { more: boolean },
+  ): Promise<Work | undefined> {
+    if (node === undefined) return undefined;
+    const place = (covered: readonly number[]): 'left' | 'right' | 'inside' | 'edge' => {
+      const lo = comparePrefixOf(covered, first);
+      const hi = comparePrefixOf(covered, last);
+      if (lo < 0) return 'left';
+      if (hi > 0) return 'right';
+      return (lo > 0 && hi < 0) || covered.length >= first.length ? 'inside' : 'edge';
+    };
+    const whole = place(at);
+    if (whole === 'left') return node;
+    if (whole === 'right') {
+      right.more = true;
+      return node;
+    }
+    if (whole === 'inside') return undefined;
+    const open = await this.open(node);
+    switch (open.kind) {
+      case 'leaf': {
+        const where = place([...at, ...open.path]);
+        if (where === 'right') right.more = true;
+        return where === 'inside' ? undefined : open;
+      }
+      case 'ext': {
+        const child = await this.clip(open.child, [...at, ...open.path], first, last, right);
+        return child === undefined ? undefined : { kind: 'ext', path: open.path, child };
+      }
+      case 'branch': {
+        for (let i = 0; i < 16; i++)
+          open.children[i] = await this.clip(open.children[i], [...at, i], first, last, right);
+        return open;
+      }
+    }
+  }
+}
+
+/** Compares `prefix` with the same-length prefix of `key` (nibbles). */
+function comparePrefixOf(prefix: readonly number[], key: readonly number[]): number {
+  for (let i = 0; i < prefix.length && i < key.length; i++) if (prefix[i] !== key[i]) return prefix[i]! - key[i]!;
+  return 0;
 }
 
 const EMPTY = new Uint8Array(0);

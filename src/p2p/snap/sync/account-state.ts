@@ -5,7 +5,6 @@
  * little trie) and then healed under its root, which the pieces alone do not build.
  */
 import { bytesToHex } from '@ethereumjs/util';
-import { buildRangeTrie } from '../../../chain/state/snap-store.js';
 import type { SnapStatePort } from '../../chain-port.js';
 import {
   type AccountEntry,
@@ -13,6 +12,7 @@ import {
   fetchStorageRanges,
   isEmptyCode,
   isEmptyStorage,
+  type StorageAnswer,
   type StorageJob,
 } from './fetch.js';
 import type { Healer } from './heal.js';
@@ -22,6 +22,13 @@ import { incHash, type SnapCounters } from './record.js';
 /** Accounts per GetStorageRanges and code hashes per GetByteCodes. */
 const STORAGE_ACCOUNTS_PER_REQUEST = 64;
 const CODES_PER_REQUEST = 64;
+/**
+ * GetStorageRanges of one account range in flight at once: one at a time left the peers idle while a chunk waited
+ * for its storage (the peers' own limit of requests per peer still applies across all chunks).
+ */
+const STORAGE_REQUESTS_IN_FLIGHT = 4;
+
+type NodeWrite = readonly [Uint8Array, Uint8Array];
 
 export interface AccountStateOptions {
   readonly state: SnapStatePort;
@@ -33,8 +40,12 @@ export interface AccountStateOptions {
 export class AccountStateFetcher {
   constructor(private readonly opts: AccountStateOptions) {}
 
-  /** Makes the storage tries and codes of `accounts` (from the trie under `stateRoot`) present. */
-  async complete(stateRoot: Uint8Array, accounts: readonly AccountEntry[]): Promise<void> {
+  /**
+   * Makes the storage tries and codes of `accounts` (from the trie under `stateRoot`) present, or ready to be:
+   * the nodes of the small storage tries are returned for the caller to write in the same batch as the accounts
+   * (one write per account range instead of one per storage trie); big tries and codes are stored here.
+   */
+  async complete(stateRoot: Uint8Array, accounts: readonly AccountEntry[]): Promise<NodeWrite[]> {
     const { state } = this.opts;
     const codes = new Map<string, Uint8Array>();
     const jobs = new Map<string, StorageJob>();
@@ -49,7 +60,7 @@ export class AccountStateFetcher {
         jobs.set(bytesToHex(a.storageRoot), { account: a.key, root: a.storageRoot });
     }
     await this.fetchCodes(stateRoot, [...codes.values()]);
-    await this.fetchStorage(stateRoot, [...jobs.values()]);
+    return this.fetchStorage(stateRoot, [...jobs.values()]);
   }
 
   async fetchCodes(stateRoot: Uint8Array, hashes: Uint8Array[]): Promise<void> {
@@ -65,22 +76,38 @@ export class AccountStateFetcher {
     }
   }
 
-  private async fetchStorage(stateRoot: Uint8Array, all: StorageJob[]): Promise<void> {
+  /** The whole small tries' nodes (to be written by the caller); the big tries are fetched and stored here. */
+  private async fetchStorage(stateRoot: Uint8Array, all: StorageJob[]): Promise<NodeWrite[]> {
     const queue = [...all];
     const big: { job: StorageJob; next: Uint8Array }[] = [];
-    while (queue.length > 0) {
-      const ask = queue.splice(0, STORAGE_ACCOUNTS_PER_REQUEST);
-      const answer = await this.opts.peers.run(stateRoot, (peer) => fetchStorageRanges(peer, stateRoot, ask));
-      for (const range of answer.ranges) {
-        await this.store(range.slots);
-        if (range.more) {
-          const next = incHash(range.slots.at(-1)!.key);
+    const whole: NodeWrite[] = [];
+    const worker = async (): Promise<void> => {
+      while (queue.length > 0) {
+        const ask = queue.splice(0, STORAGE_ACCOUNTS_PER_REQUEST);
+        let answer: StorageAnswer;
+        try {
+          answer = await this.opts.peers.run(stateRoot, (peer) => fetchStorageRanges(peer, stateRoot, ask));
+        } catch (err) {
+          queue.unshift(...ask);
+          throw err;
+        }
+        for (const range of answer.ranges) {
+          this.opts.counters.slots += range.slots.length;
+          if (!range.more) {
+            for (const node of range.nodes) whole.push(node);
+            continue;
+          }
+          // The first piece of a big trie: what it proves complete is stored now, the rest follows below.
+          await this.opts.state.write(range.nodes, [], undefined);
+          const next = range.slots.length > 0 ? incHash(range.slots.at(-1)!.key) : undefined;
           if (next !== undefined) big.push({ job: range.job, next });
         }
+        queue.unshift(...ask.slice(answer.ranges.length));
       }
-      queue.unshift(...ask.slice(answer.ranges.length));
-    }
+    };
+    await Promise.all(Array.from({ length: STORAGE_REQUESTS_IN_FLIGHT }, worker));
     for (const { job, next } of big) await this.fetchBigStorage(stateRoot, job, next);
+    return whole;
   }
 
   /** One account's storage from `origin` to its end, piece by piece, then healed under its root. */
@@ -90,16 +117,10 @@ export class AccountStateFetcher {
       const start: Uint8Array = from;
       const answer = await this.opts.peers.run(stateRoot, (peer) => fetchStorageRanges(peer, stateRoot, [job], start));
       const range = answer.ranges[0]!;
-      await this.store(range.slots);
+      await this.opts.state.write(range.nodes, [], undefined);
+      this.opts.counters.slots += range.slots.length;
       from = range.more && range.slots.length > 0 ? incHash(range.slots.at(-1)!.key) : undefined;
     }
     await this.opts.healer().heal(stateRoot, [{ hash: job.root, account: job.account }]);
-  }
-
-  private async store(slots: readonly { key: Uint8Array; value: Uint8Array }[]): Promise<void> {
-    if (slots.length === 0) return;
-    const { nodes } = await buildRangeTrie(slots);
-    await this.opts.state.write(nodes, [], undefined);
-    this.opts.counters.slots += slots.length;
   }
 }

@@ -10,10 +10,12 @@ import {
   type AccountBodyBytes,
   bytesToHex,
   bytesToUnprefixedHex,
+  equalsBytes,
   KECCAK256_NULL,
   KECCAK256_RLP,
 } from '@ethereumjs/util';
 import { keccak256 } from '../../../chain/crypto.js';
+import { type ProvenRange, verifyRangeWithProof } from '../../../chain/state/range-proof.js';
 import { buildRangeTrie, type RangeEntry } from '../../../chain/state/snap-store.js';
 import type { EthSession } from '../../eth/session.js';
 import { BadAnswer, NotHeld } from './peers.js';
@@ -32,6 +34,8 @@ export interface AccountRangeAnswer {
   readonly entries: AccountEntry[];
   /** Whether the trie holds accounts after the last one returned. */
   readonly more: boolean;
+  /** The account-trie nodes the range proved complete (chain/state/range-proof.ts), to be stored as they are. */
+  readonly nodes: ReadonlyArray<readonly [Uint8Array, Uint8Array]>;
 }
 
 export async function fetchAccountRange(
@@ -52,11 +56,14 @@ export async function fetchAccountRange(
   if (size > ALLOWED_BYTES) throw new BadAnswer(`sent an account range of ${size} bytes, ${REQUEST_BYTES} were asked`);
   const keys = entries.map((e) => e.key);
   const values = entries.map((e) => e.value);
-  const more = await verifyRange(root, origin, keys, values, res.proof, 'account range');
-  return { entries, more };
+  const { more, nodes } = await verifyRange(root, origin, keys, values, res.proof, 'account range');
+  return { entries, more, nodes };
 }
 
-/** true when the trie holds keys after the range; throws BadAnswer when the proof does not hold. */
+/**
+ * Checks a range against its proof and returns whether the trie holds keys after it, with the nodes the range
+ * proves complete (to be stored as they are); throws BadAnswer when the proof does not hold.
+ */
 async function verifyRange(
   root: Uint8Array,
   origin: Uint8Array,
@@ -64,16 +71,19 @@ async function verifyRange(
   values: Uint8Array[],
   proof: Uint8Array[],
   what: string,
-): Promise<boolean> {
+): Promise<ProvenRange> {
   try {
     if (proof.length === 0) {
       // No proof is allowed only for a whole trie, which the built root must then match.
-      const { root: built } = await buildRangeTrie(keys.map((key, i) => ({ key, value: values[i]! })));
-      if (bytesToHex(built) !== bytesToHex(root)) throw new Error('the range without proof is not the whole trie');
-      return false;
+      const { root: built, nodes } = await buildRangeTrie(keys.map((key, i) => ({ key, value: values[i]! })));
+      if (!equalsBytes(built, root)) throw new Error('the range without proof is not the whole trie');
+      return { more: false, nodes };
     }
-    if (keys.length === 0) return await verifyMerkleRangeProof(root, origin, null, [], [], proof);
-    return await verifyMerkleRangeProof(root, origin, keys.at(-1)!, keys, values, proof);
+    if (keys.length === 0) {
+      const more = await verifyMerkleRangeProof(root, origin, null, [], [], proof, keccak256);
+      return { more, nodes: [] };
+    }
+    return await verifyRangeWithProof(root, origin, keys, values, proof, keccak256);
   } catch (err) {
     throw new BadAnswer(`sent a ${what} whose proof does not verify: ${(err as Error).message}`);
   }
@@ -84,9 +94,18 @@ export interface StorageJob {
   readonly root: Uint8Array;
 }
 
+export interface StorageRangeAnswer {
+  readonly job: StorageJob;
+  readonly slots: RangeEntry[];
+  /** Whether the trie holds more after these slots (only the last range of an answer may). */
+  readonly more: boolean;
+  /** The nodes these slots prove complete (for a whole trie: all of its nodes), to be stored as they are. */
+  readonly nodes: ReadonlyArray<readonly [Uint8Array, Uint8Array]>;
+}
+
 export interface StorageAnswer {
-  /** Per answered job, in order: its slots and whether that trie holds more after them (only the last may). */
-  readonly ranges: { readonly job: StorageJob; readonly slots: RangeEntry[]; readonly more: boolean }[];
+  /** Per answered job, in order. */
+  readonly ranges: StorageRangeAnswer[];
 }
 
 /**
@@ -117,22 +136,23 @@ export async function fetchStorageRanges(
     for (const s of slots) size += s.key.length + s.value.length;
     const last = i === res.slots.length - 1;
     const from = origin ?? ZERO_HASH;
-    let more = false;
     if (last && res.proof.length > 0) {
-      more = await verifyRange(
+      const keys = slots.map((s) => s.key);
+      const proven = await verifyRange(
         job.root,
         from,
-        slots.map((s) => s.key),
+        keys,
         slots.map((s) => s.value),
         res.proof,
         'storage range',
       );
+      ranges.push({ job, slots, ...proven });
     } else if (origin === undefined) {
-      const { root } = await buildRangeTrie(slots);
-      if (bytesToHex(root) !== bytesToHex(job.root))
+      const { root, nodes } = await buildRangeTrie(slots);
+      if (!equalsBytes(root, job.root))
         throw new BadAnswer(`sent storage of ${bytesToHex(job.account)} that does not build its storage root`);
+      ranges.push({ job, slots, more: false, nodes });
     } else throw new BadAnswer('sent a partial storage range without a proof');
-    ranges.push({ job, slots, more });
   }
   if (size > ALLOWED_BYTES) throw new BadAnswer(`sent storage ranges of ${size} bytes, ${REQUEST_BYTES} were asked`);
   return { ranges };

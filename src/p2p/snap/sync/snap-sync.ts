@@ -11,7 +11,6 @@
  */
 import type { BlockHeader } from '@ethereumjs/block';
 import { bytesToBigInt, bytesToHex, equalsBytes } from '@ethereumjs/util';
-import { buildRangeTrie } from '../../../chain/state/snap-store.js';
 import type { ChainPort, SnapStatePort } from '../../chain-port.js';
 import type { EthSession } from '../../eth/session.js';
 import { AccountStateFetcher } from './account-state.js';
@@ -222,15 +221,15 @@ export class SnapSync {
       const root = this.root;
       try {
         const answer = await this.#peers.run(root, (peer) => fetchAccountRange(peer, root, chunk.next, chunk.last));
-        await this.#accountState.complete(root, answer.entries);
-        const { nodes } = await buildRangeTrie(answer.entries);
+        const storage = await this.#accountState.complete(root, answer.entries);
         const last = answer.entries.at(-1)?.key;
         const next = last === undefined ? undefined : incHash(last);
         const done = !answer.more || next === undefined || bytesToBigInt(next) > bytesToBigInt(chunk.last);
         if (done) record.chunks = record.chunks.filter((c) => c !== chunk);
         else chunk.next = next;
         record.counters.accounts += answer.entries.length;
-        await this.#opts.state.write(nodes, [], encodeRecord(record));
+        // The small storage tries go in the same batch as their accounts: one write per range answer.
+        await this.#opts.state.write([...storage, ...answer.nodes], [], encodeRecord(record));
         this.#view.update(record);
         if (done) return;
       } catch (err) {
