@@ -69,6 +69,8 @@ export interface P2pConfig {
   readonly syncMode: 'snap' | 'full';
   /** Snap sync: blocks between the peers' head and the pivot. */
   readonly pivotDistance: number;
+  /** Snap sync: ms of pause before each healing GetTrieNodes request. */
+  readonly healPauseMs: number;
   /** snap/1 requests of one peer answered at a time (the per-peer serving budget). */
   readonly snapRequestsPerPeer: number;
 }
@@ -261,6 +263,7 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
       discovery: get('network.discovery.discovery-enabled'),
       syncMode: get('network.sync.mode'),
       pivotDistance: get('network.sync.pivot-distance'),
+      healPauseMs: get('network.sync.heal-pause'),
       ...discoveryOf(get),
     },
     mining: {

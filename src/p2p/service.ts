@@ -69,6 +69,8 @@ export interface PeerServiceOptions {
   readonly syncMode?: 'snap' | 'full';
   /** Snap sync: blocks the pivot stays below the peers' head. */
   readonly pivotDistance?: number;
+  /** Snap sync: ms of pause before each healing request (0 = none). */
+  readonly healPauseMs?: number;
 }
 
 /** How long a peer that sent an invalid block stays blocked. */
@@ -194,6 +196,7 @@ export class P2pService implements PeerService, SessionHost {
       onBadPeer: (session, reason) => this.punish(session, reason),
       log: this.#opts.log,
       ...(this.#opts.pivotDistance !== undefined ? { pivotDistance: this.#opts.pivotDistance } : {}),
+      ...(this.#opts.healPauseMs !== undefined ? { healPauseMs: this.#opts.healPauseMs } : {}),
       onDone: () => {
         this.#snapRun = undefined;
       },

@@ -106,6 +106,7 @@ describe('loadConfig: peering', () => {
       snapRequestsPerPeer: 2,
       syncMode: 'full',
       pivotDistance: 64,
+      healPauseMs: 0,
     });
     for (const network of ['mordor', 'etc']) {
       const p2p = loadConfig({ flags: { 'blockchains.network': network }, env: {} }).p2p;
@@ -165,6 +166,7 @@ describe('loadConfig: peering', () => {
       snapRequestsPerPeer: 2,
       syncMode: 'full',
       pivotDistance: 64,
+      healPauseMs: 0,
     });
     const env = {
       SVC_NODE_NETWORK_P2P_ENABLED: 'true',

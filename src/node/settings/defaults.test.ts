@@ -66,6 +66,7 @@ function configFromTables(network: NetworkName): NodeConfig {
       dialRatio: d('network.dial-ratio') / 100,
       syncMode: d('network.sync.mode'),
       pivotDistance: d('network.sync.pivot-distance'),
+      healPauseMs: d('network.sync.heal-pause'),
     },
     mining: {
       enabled: d('mining.mining-enabled'),

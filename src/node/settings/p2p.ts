@@ -112,6 +112,13 @@ export const p2pSettings = {
     max: 1024,
     description: 'snap sync: blocks the pivot stays below the head the peers agree on (it moves at twice this)',
   }),
+  'network.sync.heal-pause': s.duration({
+    flag: 'sync.heal-pause',
+    default: 0,
+    description:
+      'snap sync: a pause before each trie-node request of the healing phase (0 = none), to go easy on the ' +
+      'peers or to hold a node in that phase for a test',
+  }),
   'network.nat': s.string({
     flag: 'nat',
     default: undefined,

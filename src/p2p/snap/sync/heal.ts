@@ -49,8 +49,11 @@ export interface HealerOptions {
 export class Healer {
   constructor(private readonly opts: HealerOptions) {}
 
-  /** Returns once every root in `roots` is stored; throws RootGone when no peer serves `stateRoot` any more. */
-  async heal(stateRoot: Uint8Array, roots: readonly HealRoot[]): Promise<void> {
+  /**
+   * Returns once every root in `roots` is stored; throws RootGone when no peer serves `stateRoot` any more.
+   * `pauseMs` is waited before each request (the healing phase's throttle; a big storage trie heals unthrottled).
+   */
+  async heal(stateRoot: Uint8Array, roots: readonly HealRoot[], pauseMs = 0): Promise<void> {
     const queue: Item[] = [];
     for (const r of roots) {
       if (!(await this.opts.state.hasNode(r.hash)))
@@ -69,6 +72,7 @@ export class Healer {
         const batch = queue.splice(0, PATHS_PER_REQUEST);
         inFlight++;
         try {
+          if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
           const answered = await this.opts.peers.run(stateRoot, (peer) => this.request(peer, stateRoot, batch));
           queue.push(...batch.filter((item) => item.encoded === undefined));
           const writes: (readonly [Uint8Array, Uint8Array])[] = [];

@@ -38,6 +38,8 @@ export interface SnapSyncOptions {
     debug(msg: string, f?: Record<string, unknown>): void;
   };
   readonly pivotDistance?: number;
+  /** A pause before each GetTrieNodes request of the healing phase (settings: sync.heal-pause). */
+  readonly healPauseMs?: number;
   readonly progressIntervalMs?: number;
   /** Called whenever the status changes phase or counts (for eth_syncing and the syncing subscription). */
   readonly onStatus?: (status: SnapStatus | null) => void;
@@ -244,7 +246,7 @@ export class SnapSync {
     for (;;) {
       const pivot = this.#pivotHeader!;
       try {
-        await this.#healer.heal(pivot.stateRoot, [{ hash: pivot.stateRoot }]);
+        await this.#healer.heal(pivot.stateRoot, [{ hash: pivot.stateRoot }], this.#opts.healPauseMs);
         return pivot;
       } catch (err) {
         if (!(err instanceof RootGone)) throw err;
