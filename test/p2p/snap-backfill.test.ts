@@ -54,37 +54,67 @@ async function errorOf(node: NodeProcess, method: string, params: unknown[]): Pr
   return answer;
 }
 
-/** A peer that serves the miner's true bodies but receipts that belong to no block (one made-up receipt each). */
-function lyingReceipts(message: ReceivedMessage, peer: TestPeer): void {
-  if (message.protocol !== 'eth') return;
-  if (message.code === EthCode.GetBlockHeaders) {
-    const requestId = eth.decodeGetBlockHeaders(message.payload).requestId;
-    peer.send(EthCode.BlockHeaders, eth.encodeBlockHeaders(requestId, []));
-  } else if (message.code === EthCode.GetBlockBodies) {
-    const { requestId, hashes } = eth.decodeGetBlockBodies(message.payload);
-    void Promise.all(
-      hashes.map((h) => call<string>(miner.url, 'debug_getRawBlock', [`0x${Buffer.from(h).toString('hex')}`])),
-    )
-      .then((raws) => {
-        const bodies = raws.map((raw) => {
-          const [, txs, uncles] = RLP.decode(raw) as unknown as [unknown, RawBody['txs'], RawBody['uncles']];
-          return { txs, uncles };
-        });
-        peer.send(EthCode.BlockBodies, eth.encodeBlockBodies(requestId, bodies));
-      })
-      .catch(() => undefined);
-  } else if (message.code === EthCode.GetReceipts) {
-    const { requestId, hashes } = eth.decodeGetReceipts(message.payload);
-    const madeUp = [Uint8Array.of(1), Uint8Array.of(0x52, 0x08), new Uint8Array(256), []];
-    peer.send(
-      EthCode.Receipts,
-      eth.encodeReceipts(
-        requestId,
-        hashes.map(() => [madeUp]),
-      ),
-    );
-  }
+const hexOfBytes = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
+const fromHex = (h: string) => Uint8Array.from(Buffer.from(h.slice(2), 'hex'));
+
+/** Headers it answers empty (a peer may lack them); bodies and receipts as `bodies` and `receipts` make them. */
+function historyLiar(
+  bodies: (hashes: Uint8Array[]) => Promise<RawBody[]>,
+  receipts: (hashes: Uint8Array[]) => Promise<unknown[][]>,
+): (message: ReceivedMessage, peer: TestPeer) => void {
+  return (message, peer) => {
+    if (message.protocol !== 'eth') return;
+    if (message.code === EthCode.GetBlockHeaders) {
+      const requestId = eth.decodeGetBlockHeaders(message.payload).requestId;
+      peer.send(EthCode.BlockHeaders, eth.encodeBlockHeaders(requestId, []));
+    } else if (message.code === EthCode.GetBlockBodies) {
+      const { requestId, hashes } = eth.decodeGetBlockBodies(message.payload);
+      void bodies(hashes)
+        .then((b) => peer.send(EthCode.BlockBodies, eth.encodeBlockBodies(requestId, b)))
+        .catch(() => undefined);
+    } else if (message.code === EthCode.GetReceipts) {
+      const { requestId, hashes } = eth.decodeGetReceipts(message.payload);
+      void receipts(hashes)
+        .then((r) => peer.send(EthCode.Receipts, eth.encodeReceipts(requestId, r as eth.RawReceipt[][])))
+        .catch(() => undefined);
+    }
+  };
 }
+
+/** The miner's true bodies. */
+const trueBodies = (hashes: Uint8Array[]) =>
+  Promise.all(
+    hashes.map(async (h) => {
+      const raw = await call<string>(miner.url, 'debug_getRawBlock', [hexOfBytes(h)]);
+      const [, txs, uncles] = RLP.decode(fromHex(raw)) as unknown as [unknown, RawBody['txs'], RawBody['uncles']];
+      return { txs, uncles };
+    }),
+  );
+
+/** The miner's receipts with every transaction's status turned to failure (count, gas and logs kept). */
+const failedReceipts = (hashes: Uint8Array[]) =>
+  Promise.all(
+    hashes.map(async (h) => {
+      const raws = await call<string[]>(miner.url, 'debug_getRawReceipts', [hexOfBytes(h)]);
+      return raws.map((raw) => {
+        const fields = RLP.decode(fromHex(raw)) as Uint8Array[];
+        return [new Uint8Array(0), ...fields.slice(1)];
+      });
+    }),
+  );
+
+/**
+ * A body with one transaction that does not decode for every block below the pivot asked (the history), the true
+ * one for the others (full sync reads the head's body from a peer that claims it, and would drop the liar first).
+ */
+const garbageBodies = (below: number) => async (hashes: Uint8Array[]) => {
+  const truth = await trueBodies(hashes);
+  const numbers = await Promise.all(
+    hashes.map((h) => call<{ number: string }>(miner.url, 'eth_getBlockByHash', [hexOfBytes(h), false])),
+  );
+  const garbage = { txs: [Uint8Array.of(0x01, 0xc3, 0x01, 0x02)], uncles: [] } as unknown as RawBody;
+  return truth.map((body, i) => (Number(numbers[i]!.number) < below ? garbage : body));
+};
 
 beforeAll(async () => {
   miner = await start(['--datadir', datadirWithStaticPeers([])], { SVC_NODE_MINING_BLOCK_TIME: '1s' });
@@ -122,20 +152,31 @@ describe('history below the snap pivot', () => {
     const pivot = Number(first.logs.find((l) => l.msg === 'snap sync done')?.pivot);
     expect(pivot).toBeGreaterThan(EMPTY_BLOCKS);
 
-    // Only a liar to backfill from: nothing it sends is stored, and the node says what it lacks.
-    const liar = new TestPeerListener(newPeerKey().privateKey, { onMessage: lyingReceipts });
-    await liar.start();
+    // Only liars to backfill from: one sends bodies that are not the blocks', the other true bodies with receipts
+    // whose status was changed. Both are dropped; what they sent right (empty blocks) may be kept, nothing else.
+    const liars = [
+      new TestPeerListener(newPeerKey().privateKey, { onMessage: historyLiar(garbageBodies(pivot), failedReceipts) }),
+      new TestPeerListener(newPeerKey().privateKey, { onMessage: historyLiar(trueBodies, failedReceipts) }),
+    ];
     let lying: NodeProcess;
     try {
-      writeFileSync(join(datadir, 'static-nodes.json'), JSON.stringify([liar.enode]));
+      for (const liar of liars) await liar.start();
+      writeFileSync(join(datadir, 'static-nodes.json'), JSON.stringify(liars.map((l) => l.enode)));
       lying = await start(['--datadir', datadir, ...SNAP_ARGS]);
-      const dropped = () => lying.logs.find((l) => l.msg === 'p2p peer dropped for a bad block or answer');
-      await waitFor(async () => dropped() !== undefined, 'the liar to be dropped', { lying }, 60_000);
-      expect(dropped()!.reason).toMatch(/history backfill: sent receipts that match none of the blocks/);
+      const dropped = () => lying.logs.filter((l) => l.msg === 'p2p peer dropped for a bad block or answer');
+      await waitFor(async () => dropped().length === 2, 'both liars to be dropped', { lying }, 60_000);
+      expect(
+        dropped()
+          .map((l) => l.reason)
+          .sort(),
+      ).toEqual([
+        expect.stringMatching(/^history backfill: sent body \d+ that matches none of the headers asked for/),
+        expect.stringMatching(/^history backfill: sent receipts that match none of the blocks .* have root 0x/),
+      ]);
       const blocked = await call<{ id: string }[]>(lying.url, 'net_listBlacklistedPeers', []);
-      expect(blocked.map((b) => b.id)).toContain(liar.nodeId);
+      expect(blocked.map((b) => b.id)).toEqual(expect.arrayContaining(liars.map((l) => l.nodeId)));
     } finally {
-      await liar.close();
+      for (const liar of liars) await liar.close();
     }
     const notHeld =
       /-32000 body and receipts of block \d+ are not held yet: history below the snap pivot \d+ is being backfilled/;
@@ -148,7 +189,10 @@ describe('history below the snap pivot', () => {
     expect(await call(lying.url, 'eth_getTransactionReceipt', [txHashes[0]])).toBeNull();
     const syncing = await call<{ backfilledBlocks: string; backfillTarget: string }>(lying.url, 'eth_syncing', []);
     expect(Number(syncing.backfillTarget)).toBe(pivot);
-    expect(Number(syncing.backfilledBlocks)).toBeLessThan(pivot);
+    // The empty blocks the second liar served truly were kept (each run checked and stored with the cursor).
+    const backfilled = Number(syncing.backfilledBlocks);
+    expect(backfilled).toBeGreaterThan(0);
+    expect(backfilled).toBeLessThan(pivot);
     const mcp = await call<{ structuredContent: Record<string, unknown> }>(lying.url, 'tools/call', [
       { name: 'mcp_sync_status', arguments: {} },
     ]);
@@ -160,6 +204,9 @@ describe('history below the snap pivot', () => {
     const fresh = await start(['--datadir', datadir, ...SNAP_ARGS]);
     const done = () => fresh.logs.find((l) => l.msg === 'history backfill done');
     await waitFor(async () => done() !== undefined, 'history backfill done', { fresh, miner }, 120_000);
+    // Killed and restarted, it went on from its cursor, not from the pivot.
+    const resumed = fresh.logs.find((l) => l.msg === 'history backfill started');
+    expect(resumed?.heldFrom).toBe(String(pivot - backfilled + 1));
     expect(await call(fresh.url, 'eth_syncing', [])).toBe(false);
     const both = (method: string, params: unknown[]) =>
       Promise.all([fresh, miner].map((n) => call(n.url, method, params)));

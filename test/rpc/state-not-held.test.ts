@@ -22,19 +22,26 @@ describe('state reads below the snap-sync base', () => {
   const datadir = mkdtempSync(join(tmpdir(), 'state-not-held-'));
   let node: NodeProcess;
   let block1Hash: string;
+  let block2Hash: string;
+  let block2Tx: string;
 
   beforeAll(async () => {
     const chain = await openDevChain(datadir);
     const hashes: Uint8Array[] = [];
+    const txs: Uint8Array[] = [];
     for (let n = 0n; n < 3n; n++) {
       const to = Uint8Array.from(Buffer.from(TO.slice(2), 'hex'));
-      hashes.push((await mine(chain, [signedTx(chain, { from: 0, nonce: n, to, value: 1n })])).block.hash());
+      const { block } = await mine(chain, [signedTx(chain, { from: 0, nonce: n, to, value: 1n })]);
+      hashes.push(block.hash());
+      txs.push(block.transactions[0]!.hash());
     }
     const batch = new WriteBatch();
     writeSnapBase(batch, { number: 2n, hash: hashes[1]! });
     await (chain as unknown as { db: ChainDB }).db.write(batch);
     await chain.close();
     block1Hash = bytesToHex(hashes[0]!);
+    block2Hash = bytesToHex(hashes[1]!);
+    block2Tx = bytesToHex(txs[1]!);
     node = await startNode({ args: ['--datadir', datadir, '--no-p2p', '--seal', 'ethash', '--no-mine'] });
   }, 60_000);
   afterAll(async () => {
@@ -58,6 +65,13 @@ describe('state reads below the snap-sync base', () => {
       ['eth_estimateGas', [{ from, to: TO, value: '0x1' }, '0x1']],
       ['debug_accountRange', ['0x1', 0, ZERO32, 1]],
       ['debug_storageRangeAt', [block1Hash, 0, TO, ZERO32, 1]],
+      // A trace of the base block replays it on its parent's state, which is the one not held.
+      ['debug_traceBlockByNumber', ['0x2']],
+      ['debug_traceBlockByHash', [block2Hash]],
+      ['debug_traceTransaction', [block2Tx]],
+      ['debug_traceCall', [{ from, to: TO }, '0x1']],
+      ['trace_block', ['0x2']],
+      ['trace_transaction', [block2Tx]],
     ];
     for (const [method, params] of reads) {
       const body = await call(method, params);
@@ -69,5 +83,6 @@ describe('state reads below the snap-sync base', () => {
     expect((await call('eth_getBalance', [TO, '0x2'])).result).toBe('0x2');
     expect((await call('eth_getBalance', [TO, 'latest'])).result).toBe('0x3');
     expect((await call('eth_call', [{ to: TO }, '0x2'])).result).toBe('0x');
+    expect((await call('debug_traceBlockByNumber', ['0x3'])).result).toHaveLength(1);
   });
 });

@@ -9,8 +9,8 @@ export async function eth_getLogs([filter]: EthGetLogsParams, ctx: HandlerContex
   const engine = engineOf(ctx);
   const query = logQueryOf(engine, filter);
   // Blocks whose receipts are not backfilled yet have no log index entries: their logs are not known to be none.
-  if ('blockHash' in query) await findBlockByHash(engine, filter.blockHash!);
-  else assertRangeHistoryHeld(engine, query.fromBlock, query.toBlock);
+  if (!('blockHash' in query)) assertRangeHistoryHeld(engine, query.fromBlock, query.toBlock);
+  else if (engine.chain.history.frontier() !== undefined) await findBlockByHash(engine, filter.blockHash!);
   const logs = await engine.logs.queries.queryLogs(query).catch(rpcErrorOf);
   return logs.map(formatLog);
 }

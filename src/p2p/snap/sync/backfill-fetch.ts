@@ -72,14 +72,16 @@ function matchReceipts(blocks: readonly Block[], lists: readonly RawReceipt[][])
       throw new BadAnswer(`sent undecodable receipts (list ${i}): ${(err as Error).message}`);
     }
     let matched: BackfilledBlock | undefined;
-    let reason = 'no block left to match';
+    // Why the list is not the block in its place (the one it was most likely sent for), if it is not.
+    let reason: string | undefined;
     while (matched === undefined && next < blocks.length) {
       const block = blocks[next++]!;
       const result = receiptsOfBlock(block, decoded, block.common);
       if ('receipts' in result) matched = { block, receipts: result.receipts };
-      else reason = result.wrong;
+      else reason ??= result.wrong;
     }
-    if (matched === undefined) throw new BadAnswer(`sent receipts that match none of the blocks asked for (${reason})`);
+    if (matched === undefined)
+      throw new BadAnswer(`sent receipts that match none of the blocks asked for (${reason ?? 'none was left'})`);
     out.push(matched);
   }
   return out;
