@@ -28,6 +28,11 @@ export interface RulesAdapterOptions {
   readonly txCommonAt?: (number: bigint) => Common;
   /** Local clock for the "not too far in the future" check; omit to skip it (replays, tests). */
   readonly nowSeconds?: () => bigint;
+  /**
+   * Instant-seal chains (dev and forks, whose blocks only their own node makes): a block's gas limit need not stay
+   * within 1/1024 of its parent's, so evm_setBlockGasLimit sets the next block's exactly, as Anvil does.
+   */
+  readonly freeGasLimit?: boolean;
 }
 
 export function engineRules(opts: RulesAdapterOptions): ChainRules {
@@ -36,7 +41,8 @@ export function engineRules(opts: RulesAdapterOptions): ChainRules {
     commonAt: opts.commonAt,
     ...(opts.txCommonAt !== undefined ? { txCommonAt: opts.txCommonAt } : {}),
     validateHeader(parent, header) {
-      const [first] = headerErrors(consensus, header, parent, opts.nowSeconds?.());
+      const errors = headerErrors(consensus, header, parent, opts.nowSeconds?.());
+      const [first] = opts.freeGasLimit ? errors.filter((e) => e.code !== 'gas-limit-out-of-bounds') : errors;
       return first?.message;
     },
     difficulty: (parent, timestamp) => expectedDifficulty(consensus, parent, timestamp),
@@ -55,12 +61,13 @@ export function engineRules(opts: RulesAdapterOptions): ChainRules {
 }
 
 /** ETC rules of a network definition (dev, mordor, etc), the network's pinned blocks (history-pins.ts) first. */
-export function etcEngineRules(def: NetworkDefinition, nowSeconds?: () => bigint): ChainRules {
+export function etcEngineRules(def: NetworkDefinition, nowSeconds?: () => bigint, freeGasLimit = false): ChainRules {
   const rules = engineRules({
     consensus: etcRules(def),
     commonAt: (n) => evmRulesAt(def, n),
     txCommonAt: (n) => txRulesAt(def, n),
     ...(nowSeconds !== undefined ? { nowSeconds } : {}),
+    freeGasLimit,
   });
   return {
     ...rules,

@@ -105,7 +105,12 @@ export class ChainEngine {
       // Dev automine seals bursts faster than one block per second (timestamps run ahead of the clock),
       // so the "not from the future" check applies to public networks only.
       rules:
-        opts.rules ?? etcEngineRules(definition, devChain ? undefined : () => BigInt(Math.floor(Date.now() / 1000))),
+        opts.rules ??
+        etcEngineRules(
+          definition,
+          devChain ? undefined : () => BigInt(Math.floor(Date.now() / 1000)),
+          sealMode === 'instant',
+        ),
       seal: sealVerifierFor(sealMode, pow),
       ...(opts.noProof ? { noProof: true } : {}),
       ...(opts.caches ? { caches: opts.caches } : {}),

@@ -9289,7 +9289,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "evm_setBlockGasLimit",
       "x-extension": "anvil",
       "summary": "Sets the gas limit blocks aim at.",
-      "description": "Blocks from now on move their gas limit toward this target. Unlike Anvil, which jumps at once, each block moves by the most the ETC header rule allows (less than 1/1024 of its parent's), so a far target takes several blocks. Dev network only.",
+      "description": "The next block and every later one take this gas limit exactly, as Anvil's do. A dev-only exemption: on the instant-seal chains (dev and forks, whose blocks only their own node makes) a block's gas limit need not stay within 1/1024 of its parent's, the ETC header rule that mordor and etc keep. Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -10459,7 +10459,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "anvil_setBlockGasLimit",
       "x-extension": "anvil",
       "summary": "Sets the gas limit blocks aim at.",
-      "description": "The same as evm_setBlockGasLimit (Anvil answers both names). Blocks from now on move their gas limit toward this target. Unlike Anvil, which jumps at once, each block moves by the most the ETC header rule allows (less than 1/1024 of its parent's), so a far target takes several blocks. Dev network only.",
+      "description": "The same as evm_setBlockGasLimit (Anvil answers both names). The next block and every later one take this gas limit exactly, as Anvil's do. A dev-only exemption: on the instant-seal chains (dev and forks, whose blocks only their own node makes) a block's gas limit need not stay within 1/1024 of its parent's, the ETC header rule that mordor and etc keep. Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"

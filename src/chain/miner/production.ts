@@ -133,6 +133,8 @@ export class BlockProduction {
     const head = this.chain.getHead().header;
     const target = this.gasLimitTarget;
     if (target === undefined || !equalsBytes(head.hash(), parentHash)) return undefined;
+    // Instant-seal chains take any gas limit (engine-adapters.ts, freeGasLimit): the target at once, as Anvil does.
+    if (this.consensus === 'instant') return target;
     const step = head.gasLimit / 1024n - 1n;
     if (target > head.gasLimit) return target - head.gasLimit <= step ? target : head.gasLimit + step;
     const lower = head.gasLimit - step;

@@ -2,7 +2,7 @@
  * anvil_dumpState / anvil_loadState in Anvil's own format: hex of gzip(JSON) with `accounts` (address → nonce,
  * balance, code, storage), `block` and `best_block_number`. The state trie is keyed by hashes, so a dump lists the
  * accounts and slots the node can name (debug dumps' address book, slots 0 … 4095 and every address and slot an
- * anvil edit named); loading sets each listed account in one block.
+ * anvil edit named); loading sets each listed account in the head's state in place, as an anvil edit does.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { RLP } from '@ethereumjs/rlp';
@@ -89,7 +89,7 @@ export async function anvil_dumpState(_params: [], ctx: HandlerContext): Promise
   return hexFromBytes(gzipSync(Buffer.from(JSON.stringify(dump))));
 }
 
-/** Sets every account of the dump (gzip or plain JSON, as Anvil writes and reads it) in one block. */
+/** Sets every account of the dump (gzip or plain JSON, as Anvil writes and reads it) in place, as one edit. */
 export async function anvil_loadState(
   [state]: AnvilLoadStateParams,
   ctx: HandlerContext,

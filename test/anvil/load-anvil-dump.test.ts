@@ -1,0 +1,74 @@
+/**
+ * anvil_loadState takes Anvil's own dump: a token deployed and moved on Anvil (its balances in mapping slots, whose
+ * keys are hashes), dumped there and loaded into svc-node, reads the same on svc-node, account by account and slot by
+ * slot; and svc-node's own dump of it then lists the same accounts and slots, so the dump round-trips.
+ */
+import { gunzipSync } from 'node:zlib';
+import { AbiCoder, Interface } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AnvilNode, startAnvil } from '../helpers/anvil-node.js';
+import { startNode, type NodeProcess } from '../helpers/node-process.js';
+import { call } from '../helpers/rpc.js';
+import { Token } from '../rpc/contracts.js';
+
+const FUNDED = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
+const HOLDER2 = '0x5555555555555555555555555555555555555555';
+const token = new Interface(Token.abi);
+
+interface Dumped {
+  nonce: number;
+  balance: string;
+  code: string;
+  storage: Record<string, string>;
+}
+const accountsOf = (dump: string): Record<string, Dumped> =>
+  JSON.parse(gunzipSync(Buffer.from(dump.slice(2), 'hex')).toString('utf8')).accounts;
+const word = (hex: string) => `0x${hex.slice(2).padStart(64, '0')}`;
+
+let anvil: AnvilNode | undefined;
+let node: NodeProcess | undefined;
+
+beforeAll(async () => {
+  [anvil, node] = await Promise.all([startAnvil(), startNode({ args: ['--no-p2p'] })]);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([anvil?.stop(), node?.stop()]);
+});
+
+describe("Anvil's dump loaded into svc-node", () => {
+  it('reads the same balances, nonces, code and slots, and dumps them back', async () => {
+    const a = anvil!.url;
+    const deployData = Token.bytecode + AbiCoder.defaultAbiCoder().encode(['uint256'], [1_000_000n]).slice(2);
+    const deployHash = await call<string>(a, 'eth_sendTransaction', [{ from: FUNDED, data: deployData }]);
+    const tokenAddress = (await call<{ contractAddress: string }>(a, 'eth_getTransactionReceipt', [deployHash]))
+      .contractAddress;
+    const transfer = token.encodeFunctionData('transfer', [HOLDER2, 250n]);
+    await call(a, 'eth_sendTransaction', [{ from: FUNDED, to: tokenAddress, data: transfer }]);
+    const dumped = accountsOf(await call<string>(a, 'anvil_dumpState'));
+    const tokenSlots = dumped[tokenAddress.toLowerCase()]?.storage ?? {};
+    expect(Object.keys(tokenSlots).length).toBeGreaterThanOrEqual(2);
+
+    const url = node!.url;
+    await call(url, 'anvil_loadState', [await call<string>(a, 'anvil_dumpState')]);
+    for (const [address, account] of Object.entries(dumped)) {
+      expect(BigInt(await call<string>(url, 'eth_getBalance', [address, 'latest'])), address).toBe(
+        BigInt(account.balance),
+      );
+      expect(Number(await call<string>(url, 'eth_getTransactionCount', [address, 'latest'])), address).toBe(
+        account.nonce,
+      );
+      expect(await call(url, 'eth_getCode', [address, 'latest']), address).toBe(account.code);
+      for (const [slot, value] of Object.entries(account.storage))
+        expect(await call(url, 'eth_getStorageAt', [address, slot, 'latest']), `${address} ${slot}`).toBe(word(value));
+    }
+    const balanceOf = token.encodeFunctionData('balanceOf', [HOLDER2]);
+    expect(await call(url, 'eth_call', [{ to: tokenAddress, data: balanceOf }, 'latest'])).toBe(word('0xfa'));
+
+    // svc-node's dump lists the token's slots as Anvil's did.
+    const ours = accountsOf(await call<string>(url, 'anvil_dumpState'));
+    const normalise = (storage: Record<string, string>) =>
+      Object.fromEntries(Object.entries(storage).map(([k, v]) => [word(k), word(v)]));
+    expect(normalise(ours[tokenAddress.toLowerCase()]?.storage ?? {})).toEqual(normalise(tokenSlots));
+  }, 120_000);
+});
