@@ -1,22 +1,20 @@
 /**
  * Write-behind for the chain database (the instant-seal dev chain's default): a block's batch is queued and the
  * caller goes on at once, so a send is answered when its block is the in-memory head instead of after LevelDB's
- * write. Batches queued within `GROUP_MS` of each other reach LevelDB together, as one atomic write, and groups are
- * written one at a time in order: a crash loses at most the unwritten tail and the database always holds a
- * consistent head (each block's head pointer is in the same write as its block). Until a batch is written its
- * values answer reads from here: nothing in memory can point at a record a read would miss.
+ * write. A queued batch is written on the next turn of the event loop (after the answer that waited for its block
+ * went out); batches queued while a write is under way are written together after it, as one atomic write (group
+ * commit). Writes land one at a time in order: a crash loses at most the unwritten tail and the database always
+ * holds a consistent head (each block's head pointer is in the same write as its block). Until a batch is written
+ * its values answer reads from here: nothing in memory can point at a record a read would miss.
  *
- * Why groups: each LevelDB write costs the main thread the copying of its operations into the native batch plus
- * the wake-up of a thread-pool thread, which on a busy two-core machine preempts the event loop; per block it
- * was the largest single item of a dev transfer's profile after execution. One write per group pays it once for
- * every block of a sequence of sends.
+ * Why groups: each LevelDB write costs the main thread the copying of its operations into the native batch and
+ * the wake-up of a thread-pool thread; blocks sealed faster than LevelDB writes them (a burst, a busy machine)
+ * share one write instead of queueing one each.
  */
 import type { WriteOp } from './chain-db.js';
 
-/** How long a queued batch waits for later ones to join its write (the most a crash loses beyond a write). */
-const GROUP_MS = 25;
-/** Batches in one group at most: a full group is written at once and its last caller waits for it (a burst). */
-const MAX_GROUP = 64;
+/** Batches waiting at most: beyond it a write waits for the one under way (a burst cannot grow them unbounded). */
+const MAX_WAITING = 64;
 
 interface Unwritten {
   /** undefined: deleted. */
@@ -33,7 +31,8 @@ export class WriteBehindQueue {
   /** Operations of the batches not yet handed to LevelDB, in order. */
   #group: WriteOp[] = [];
   #groupBatches = 0;
-  #groupTimer: NodeJS.Timeout | undefined;
+  /** A write of the group is scheduled (next turn) or under way. */
+  #busy = false;
   /** Batches handed to LevelDB and not written yet. */
   #writing = 0;
   #tail: Promise<void> = Promise.resolve();
@@ -58,9 +57,9 @@ export class WriteBehindQueue {
   }
 
   /**
-   * Queues `ops` behind every earlier batch. Returns at once unless it filled a group (then once that group is
-   * written); throws once a write failed, since later batches build on the lost one (the in-memory chain is then
-   * ahead of the disk for good).
+   * Queues `ops` behind every earlier batch. Returns at once unless `MAX_WAITING` batches wait (then once the write
+   * under way is done); throws once a write failed, since later batches build on the lost one (the in-memory chain
+   * is then ahead of the disk for good).
    */
   async enqueue(ops: WriteOp[]): Promise<void> {
     if (this.#failure !== undefined) throw this.#failure;
@@ -70,18 +69,20 @@ export class WriteBehindQueue {
       this.#group.push(op);
     }
     this.#groupBatches++;
-    if (this.#groupBatches >= MAX_GROUP) {
-      this.#writeGroup();
-      await this.#tail;
-    } else this.#groupTimer ??= setTimeout(() => this.#writeGroup(), GROUP_MS);
+    if (!this.#busy) {
+      this.#busy = true;
+      // The next turn of the event loop: the answer that waited for this block is written first.
+      setImmediate(() => this.#writeGroup());
+    } else if (this.#groupBatches >= MAX_WAITING) await this.#tail;
   }
 
-  /** Hands the group to LevelDB behind the writes before it. */
+  /** Hands the waiting batches to LevelDB as one write; batches queued meanwhile follow in the next one. */
   #writeGroup(): void {
-    clearTimeout(this.#groupTimer);
-    this.#groupTimer = undefined;
     const count = this.#groupBatches;
-    if (count === 0) return;
+    if (count === 0) {
+      this.#busy = false;
+      return;
+    }
     const ops = this.#group;
     const last = this.#batches;
     this.#group = [];
@@ -103,14 +104,19 @@ export class WriteBehindQueue {
             const entry = this.#unwritten.get(key);
             if (entry !== undefined && entry.batch <= last) this.#unwritten.delete(key);
           }
+        this.#writeGroup();
       }
     });
   }
 
-  /** Resolves once every batch queued so far is in LevelDB (a waiting group is written now); rejects if one failed. */
+  /** Resolves once every batch queued so far is in LevelDB; rejects if one failed. */
   async flushed(): Promise<void> {
-    this.#writeGroup();
-    await this.#tail;
+    while (this.#busy) {
+      const tail = this.#tail;
+      await tail;
+      // The scheduled write has not started yet (it starts on the next turn): wait a turn for it.
+      if (tail === this.#tail && this.#busy) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     if (this.#failure !== undefined) throw this.#failure;
   }
 }

@@ -23,7 +23,9 @@ import {
   bytesToUnprefixedHex,
   hexToBytes,
   setLengthLeft,
+  unprefixedHexToBytes,
 } from '@ethereumjs/util';
+import { RLP } from '@ethereumjs/rlp';
 import { Lru } from '../db/lru.js';
 import type { ForkStateSource } from '../fork/fork-state.js';
 import { StateTrie, isMissingNode } from './state-trie.js';
@@ -58,8 +60,9 @@ export function openState(store: TrieNodeStore, common: Common, stateRoot: Uint8
 }
 
 /**
- * Flushes its caches into the account trie as one batch (see state-trie.ts): the library writes each
- * account with its own put, re-hashing the path every time. Code and storage flush as before.
+ * Flushes its caches into the tries as one batch per trie (see state-trie.ts): the library writes each account
+ * and each storage slot with its own put, re-hashing the path every time. Storage goes first, one batch per
+ * account (whose new storage root then joins the account cache), then code and accounts as the library does.
  *
  * On a forked chain, a read that meets a missing trie node has the fork source store the proven path from the
  * upstream, then reads again (fork/fork-state.ts); missing code is fetched before the library would take it as none.
@@ -109,6 +112,7 @@ class ChainStateManager extends MerkleStateManager {
   }
 
   override async flush(): Promise<void> {
+    await this.flushStorage();
     const trie = this._trie as StateTrie;
     trie.beginBatch();
     try {
@@ -118,6 +122,41 @@ class ChainStateManager extends MerkleStateManager {
       throw err;
     }
     await trie.commitBatch();
+  }
+
+  /** The library's storage flush (same puts and deletes, same order per account) with one trie batch per account. */
+  private async flushStorage(): Promise<void> {
+    const items = this._caches?.storage?.flush() ?? [];
+    if (items.length === 0) return;
+    const byAccount = new Map<string, [string, Uint8Array | undefined][]>();
+    for (const [addressHex, keyHex, value] of items) {
+      let slots = byAccount.get(addressHex);
+      if (slots === undefined) byAccount.set(addressHex, (slots = []));
+      slots.push([keyHex, value]);
+    }
+    for (const [addressHex, slots] of byAccount) {
+      const address = new Address(unprefixedHexToBytes(addressHex));
+      const account = await this.getAccount(address);
+      if (account === undefined) continue;
+      const storageTrie = this._getStorageTrie(address, account) as StateTrie;
+      storageTrie.beginBatch();
+      try {
+        for (const [keyHex, value] of slots) {
+          const key = unprefixedHexToBytes(keyHex);
+          const decoded = RLP.decode(value ?? new Uint8Array(0)) as Uint8Array;
+          if (decoded.length > 0) await storageTrie.put(key, RLP.encode(decoded));
+          else await storageTrie.del(key);
+        }
+      } catch (err) {
+        storageTrie.discardBatch();
+        throw err;
+      }
+      await storageTrie.commitBatch();
+      // As the library's _modifyContractStorage: the trie is remembered under the plain address too.
+      this._storageTries[addressHex] = storageTrie;
+      account.storageRoot = storageTrie.root();
+      await this.putAccount(address, account);
+    }
   }
 }
 
