@@ -3,6 +3,11 @@
  * default, as geth), so that every peer still holds its state for a while. Headers are fetched forward from
  * the highest stored one and linked by parent hash; seals are checked for one header in 100 and for the last
  * ones before the pivot (geth's snap sync does the same), the rest is vouched for by the links.
+ *
+ * The peers' chain may reorganise under what we stored. Headers that do not link to our tip then come from a
+ * peer whose header at our tip's height is another one: the download goes back to the last header both chains
+ * share and stores the new branch from there over the old one (an honest peer on a new branch is no liar). A
+ * pivot that the new branch does not hold is abandoned (PivotAbandoned): the caller picks a new one.
  */
 import type { BlockHeader } from '@ethereumjs/block';
 import { bytesToHex, equalsBytes } from '@ethereumjs/util';
@@ -17,6 +22,11 @@ export const SEAL_SAMPLE = 100;
 const LAST_SEALS = 64;
 /** peers.run keys "does not hold" by root; headers are not tied to one, so they share this key. */
 const HEADERS_KEY = new Uint8Array(32);
+
+/** The peers' canonical chain no longer holds the pivot (a reorg under it): a new pivot is needed. */
+export class PivotAbandoned extends Error {
+  override name = 'PivotAbandoned';
+}
 
 /** The highest head that at least two of the peers (or the only one) have reached. */
 export async function agreedHead(peers: readonly EthSession[], decode: ChainPort['decodeHeaderValues']) {
@@ -67,8 +77,16 @@ export async function downloadHeaders(
     const left = pivot.number - current.number;
     const amount = left < BigInt(HEADER_BATCH) ? Number(left) : HEADER_BATCH;
     const parent = current;
-    const headers = await opts.peers.run(HEADERS_KEY, (peer) => fetchLinked(opts, peer, from, amount, parent, pivot));
+    const got = await opts.peers.run(HEADERS_KEY, (peer) => fetchLinked(opts, peer, from, amount, parent, pivot));
+    if (!Array.isArray(got)) {
+      // A reorg: the next batch starts after the shared header and overwrites the old branch's entries.
+      current = got.forkedAt;
+      continue;
+    }
+    const headers = got;
     const last = headers.at(-1)!;
+    if (last.number === pivot.number && !equalsBytes(last.hash(), pivot.hash))
+      throw new PivotAbandoned(`the peers' block ${pivot.number} is no longer the pivot ${bytesToHex(pivot.hash)}`);
     const td = headers.reduce((sum, h) => sum + h.difficulty, current.td);
     const next = { number: last.number, hash: last.hash(), td };
     await opts.state.storeHeaders(headers, current.td, opts.recordWith(next));
@@ -87,10 +105,12 @@ async function fetchLinked(
   amount: number,
   parent: BlockRefTd,
   pivot: { number: bigint; hash: Uint8Array },
-): Promise<BlockHeader[]> {
+): Promise<BlockHeader[] | { forkedAt: BlockRefTd }> {
   const raws = await peer.getBlockHeaders({ origin: from, amount, skip: 0, reverse: false });
   if (raws.length === 0) throw new NotHeld(`no headers from ${from}`);
   const headers = raws.map((raw) => decode(opts.chain, raw));
+  if (headers[0]!.number === from && !equalsBytes(headers[0]!.parentHash, parent.hash) && parent.number > 0n)
+    return { forkedAt: await forkPoint(opts.chain, peer, parent) };
   let parentHash = parent.hash;
   const sampled: BlockHeader[] = [];
   headers.forEach((h, i) => {
@@ -100,14 +120,47 @@ async function fetchLinked(
     parentHash = h.hash();
     if (h.number % BigInt(SEAL_SAMPLE) === 0n || h.number + BigInt(LAST_SEALS) > pivot.number) sampled.push(h);
   });
-  const last = headers.at(-1)!;
-  if (last.number === pivot.number && !equalsBytes(last.hash(), pivot.hash))
-    throw new BadAnswer(`sent a header ${last.number} that is not the pivot the peers agreed on`);
   const verdicts = (await opts.chain.checkSeals?.(sampled)) ?? [];
   verdicts.forEach((v, i) => {
     if (v !== true) throw new BadAnswer(`sent header ${sampled[i]!.number} with a bad seal: ${v}`);
   });
   return headers;
+}
+
+/**
+ * The highest of our stored headers at or below `tip` that the peer's chain holds too, with its total difficulty,
+ * found by walking the peer's headers back from `tip`'s height. A peer that holds our tip itself sent headers
+ * that do not link to it: that is a lie, not a reorg.
+ */
+async function forkPoint(chain: ChainPort, peer: EthSession, tip: BlockRefTd): Promise<BlockRefTd> {
+  let td = tip.td;
+  let number = tip.number;
+  let below: Uint8Array | undefined;
+  // Ours are walked by parent hash: the canonical index answers only up to the head, still genesis here.
+  let ours: Uint8Array = tip.hash;
+  while (number > 0n) {
+    const raws = await peer.getBlockHeaders({ origin: number, amount: HEADER_BATCH, skip: 0, reverse: true });
+    if (raws.length === 0) throw new NotHeld(`no headers back from ${number}`);
+    for (const raw of raws) {
+      const theirs = decode(chain, raw);
+      if (theirs.number !== number) throw new BadAnswer(`sent header ${theirs.number} where ${number} was asked`);
+      if (below !== undefined && !equalsBytes(theirs.hash(), below))
+        throw new BadAnswer(`sent headers that do not link at ${theirs.number}`);
+      below = theirs.parentHash;
+      const header = await chain.getHeader(ours);
+      if (header === undefined) throw new Error(`the stored header chain has no header ${number}`);
+      if (equalsBytes(ours, theirs.hash())) {
+        if (number === tip.number) throw new BadAnswer(`sent headers that do not link to our header ${number}`);
+        return { number, hash: ours, td };
+      }
+      td -= header.difficulty;
+      ours = header.parentHash;
+      number--;
+      if (number === 0n) break;
+    }
+  }
+  const genesis = chain.getGenesis();
+  return { number: 0n, hash: genesis.hash(), td };
 }
 
 function decode(chain: ChainPort, raw: readonly Uint8Array[]): BlockHeader {

@@ -16,8 +16,8 @@ import type { EthSession } from '../../eth/session.js';
 import { AccountStateFetcher } from './account-state.js';
 import { fetchAccountRange } from './fetch.js';
 import { Healer } from './heal.js';
-import { agreedHead, downloadHeaders, headerAt } from './headers.js';
-import { SnapPeers, RootGone } from './peers.js';
+import { agreedHead, downloadHeaders, headerAt, PivotAbandoned } from './headers.js';
+import { RootGone, SnapPeers, SyncClosed } from './peers.js';
 import { adoptPivot } from './handover.js';
 import { type Chunk, decodeRecord, encodeRecord, incHash, type SnapRecord, splitKeySpace } from './record.js';
 import { SnapProgressView, type SnapStatus } from './status.js';
@@ -187,29 +187,79 @@ export class SnapSync {
     }
   }
 
+  /**
+   * The header chain from the stored tip to a new pivot `target`, the record moved on with it; undefined when a
+   * reorg took `target` off the peers' chain meanwhile (the caller asks for a newer pivot again).
+   */
+  private async headersTo(record: SnapRecord, target: { number: bigint; hash: Uint8Array }) {
+    try {
+      return await downloadHeaders(
+        {
+          chain: this.#opts.chain,
+          state: this.#opts.state,
+          peers: this.#peers,
+          recordWith: (t) =>
+            encodeRecord({ ...record, headerTip: t, pivot: equalsBytes(t.hash, target.hash) ? t : record.pivot }),
+          onTip: (t) => {
+            record.headerTip = t;
+          },
+        },
+        record.headerTip,
+        target,
+      );
+    } catch (err) {
+      if (!(err instanceof PivotAbandoned)) throw err;
+      this.#opts.log.debug('snap sync pivot candidate left behind by a reorg', { error: err.message });
+      return undefined;
+    }
+  }
+
   private async headersToPivot(): Promise<void> {
     const record = this.#record!;
-    const tip = await downloadHeaders(
-      {
-        chain: this.#opts.chain,
-        state: this.#opts.state,
-        peers: this.#peers,
-        recordWith: (t) =>
-          encodeRecord({
-            ...record,
-            headerTip: t,
-            pivot: equalsBytes(t.hash, record.pivot.hash) ? t : record.pivot,
-            phase: equalsBytes(t.hash, record.pivot.hash) ? 'accounts' : record.phase,
-          }),
-        onTip: (t) => {
-          record.headerTip = t;
-          this.#view.update(record);
-        },
-      },
-      record.headerTip,
-      record.pivot,
-    );
-    record.pivot = tip;
+    for (;;) {
+      const pivot = record.pivot;
+      try {
+        record.pivot = await downloadHeaders(
+          {
+            chain: this.#opts.chain,
+            state: this.#opts.state,
+            peers: this.#peers,
+            recordWith: (t) =>
+              encodeRecord({
+                ...record,
+                headerTip: t,
+                pivot: equalsBytes(t.hash, pivot.hash) ? t : pivot,
+                phase: equalsBytes(t.hash, pivot.hash) ? 'accounts' : record.phase,
+              }),
+            onTip: (t) => {
+              record.headerTip = t;
+              this.#view.update(record);
+            },
+          },
+          record.headerTip,
+          pivot,
+        );
+        return;
+      } catch (err) {
+        if (!(err instanceof PivotAbandoned)) throw err;
+        const header = await this.pivotAbove(record.headerTip.number);
+        this.#opts.log.info('snap sync pivot left behind by a reorg', {
+          pivot: pivot.number.toString(),
+          newPivot: header.number.toString(),
+        });
+        record.pivot = { number: header.number, hash: header.hash(), td: 0n };
+      }
+    }
+  }
+
+  /** A new pivot above `number` (the stored header tip, which the chain to it must pass), once the peers have one. */
+  private async pivotAbove(number: bigint): Promise<BlockHeader> {
+    for (;;) {
+      const header = await this.newPivot();
+      if (this.#closed) throw new SyncClosed('snap sync stopped');
+      if (header !== undefined && header.number > number) return header;
+      await new Promise((r) => setTimeout(r, PEER_WAIT_MS));
+    }
   }
 
   private get root(): Uint8Array {
@@ -247,12 +297,22 @@ export class SnapSync {
       const pivot = this.#pivotHeader!;
       try {
         await this.#healer.heal(pivot.stateRoot, [{ hash: pivot.stateRoot }], this.#opts.healPauseMs);
-        return pivot;
+        // A reorg may have replaced the pivot with a block of the same state root (empty blocks do that):
+        // the state is complete, but a head off the peers' chain could never be built on.
+        if (await this.onPeersChain(pivot)) return pivot;
+        this.#opts.log.info('snap sync pivot left behind by a reorg', { pivot: pivot.number.toString() });
+        await this.movePivot(pivot.stateRoot);
       } catch (err) {
         if (!(err instanceof RootGone)) throw err;
         await this.movePivot(pivot.stateRoot);
       }
     }
+  }
+
+  /** Whether the peers' canonical block at the pivot's height is the pivot. */
+  private async onPeersChain(pivot: BlockHeader): Promise<boolean> {
+    const theirs = await headerAt(this.#peers, this.#opts.chain, pivot.number);
+    return equalsBytes(theirs.hash(), pivot.hash());
   }
 
   /** No peer serves `staleRoot`: a newer pivot (once), its headers stored, and the record on it. */
@@ -267,26 +327,16 @@ export class SnapSync {
   private async doMovePivot(): Promise<void> {
     const record = this.#record!;
     const header = await this.newPivot();
-    if (header === undefined || header.number <= record.pivot.number) {
+    // Above the stored header tip too, which a reorg download cut short may have taken past the pivot.
+    const floor = record.headerTip.number > record.pivot.number ? record.headerTip.number : record.pivot.number;
+    if (header === undefined || header.number <= floor) {
       // The peers have not moved on (or lost the state for another reason): wait and ask again.
       await new Promise((r) => setTimeout(r, PEER_WAIT_MS));
       return;
     }
     const target = { number: header.number, hash: header.hash() };
-    const tip = await downloadHeaders(
-      {
-        chain: this.#opts.chain,
-        state: this.#opts.state,
-        peers: this.#peers,
-        recordWith: (t) =>
-          encodeRecord({ ...record, headerTip: t, pivot: equalsBytes(t.hash, target.hash) ? t : record.pivot }),
-        onTip: (t) => {
-          record.headerTip = t;
-        },
-      },
-      record.headerTip,
-      target,
-    );
+    const tip = await this.headersTo(record, target);
+    if (tip === undefined) return;
     record.pivot = tip;
     this.#pivotHeader = header;
     this.#opts.log.info('snap sync pivot moved', {
