@@ -11,6 +11,7 @@ import type { FilterManager } from './filters/filter-manager.js';
 import { AccountHistory } from './history/account-history.js';
 import { chainLogSource } from './logs/chain-source.js';
 import { LogQueries } from './logs/query.js';
+import { historyNotHeldMessage } from './history/backfill-store.js';
 import type { TxAddedEvent } from './txpool/events.js';
 import type { TxPool } from './txpool/txpool.js';
 import type { PooledTx } from './txpool/pooled-tx.js';
@@ -42,6 +43,10 @@ export function attachLogServices(chain: Blockchain, pool: TxPool, opts: LogServ
   const queries = new LogQueries({
     source: chainLogSource(chain),
     index: chain.logIndex,
+    historyGap: (from, to) => {
+      const first = chain.history.firstLacking(from, to);
+      return first === undefined ? undefined : historyNotHeldMessage(first, chain.history.frontier()!);
+    },
     ...(opts.maxBlockRange !== undefined ? { maxBlockRange: opts.maxBlockRange } : {}),
     ...(opts.maxResults !== undefined ? { maxResults: opts.maxResults } : {}),
   });

@@ -3372,7 +3372,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_getFilterLogs",
       "summary": "Returns every log matching a log filter.",
-      "description": "Runs the filter's criteria over its whole range, like eth_getLogs (same limits and -32005 errors), without advancing the filter; it does reset its expiry. A block or pending-transaction filter gives []. An unknown or expired id gives -32000 \"filter not found\". Logs follow the standard: logIndex is the position of the log in its block (the original product counted per transaction) and `removed` is true only for logs that a reorganisation dropped (delivered by filters and subscriptions).",
+      "description": "Runs the filter's criteria over its whole range, like eth_getLogs (same limits and -32005 errors), without advancing the filter; it does reset its expiry. A block or pending-transaction filter gives []. An unknown or expired id gives -32000 \"filter not found\". Logs follow the standard: logIndex is the position of the log in its block (the original product counted per transaction) and `removed` is true only for logs that a reorganisation dropped (delivered by filters and subscriptions). On a snap-synced node whose history below the snap pivot is still being backfilled, a filter range that reaches into blocks whose receipts are not held yet gives -32000 (HistoryNotHeld) naming the first, rather than missing logs.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -3407,6 +3407,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TooManyLogs"
+        },
+        {
+          "$ref": "#/components/errors/HistoryNotHeld"
         }
       ],
       "examples": [

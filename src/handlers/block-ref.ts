@@ -148,12 +148,6 @@ export function assertHistoryHeld(engine: ChainEngine, number: bigint): void {
   if (first !== undefined) throw historyNotHeld(engine, first);
 }
 
-/** The same for a range of heights (eth_getLogs): the first block of it still to come is named. */
-export function assertRangeHistoryHeld(engine: ChainEngine, from: bigint, to: bigint): void {
-  const first = engine.chain.history.firstLacking(from, to);
-  if (first !== undefined) throw historyNotHeld(engine, first);
-}
-
 async function assertHashHistoryHeld(engine: ChainEngine, hash: Uint8Array): Promise<void> {
   const header = await engine.chain.getHeader(hash);
   if (header !== undefined && (await engine.chain.isCanonical(hash))) assertHistoryHeld(engine, header.number);

@@ -186,6 +186,8 @@ describe('history below the snap pivot', () => {
     expect((await errorOf(lying, 'eth_getBlockTransactionCountByNumber', ['0x1'])).code).toBe(-32000);
     const logs = await errorOf(lying, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: hexOf(pivot) }]);
     expect([logs.code, logs.message]).toEqual([-32000, expect.stringMatching(notHeld)]);
+    const filter = await call<string>(lying.url, 'eth_newFilter', [{ fromBlock: '0x0', toBlock: hexOf(pivot) }]);
+    expect((await errorOf(lying, 'eth_getFilterLogs', [filter])).message).toMatch(notHeld);
     expect(await call(lying.url, 'eth_getTransactionReceipt', [txHashes[0]])).toBeNull();
     const syncing = await call<{ backfilledBlocks: string; backfillTarget: string }>(lying.url, 'eth_syncing', []);
     expect(Number(syncing.backfillTarget)).toBe(pivot);

@@ -169,6 +169,7 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32000 filter not found
    * @throws {RpcClientError} -32005 block range 0x…..0x… spans <n> blocks, more than the limit of 10000; query at most 10000 blocks at a time, e.g. 0x…..0x…
    * @throws {RpcClientError} -32005 query returned more than 10000 results; narrow the block range, e.g. 0x…..0x…
+   * @throws {RpcClientError} -32000 body and receipts of block N are not held yet: history below the snap pivot P is being backfilled (X% done, blocks H and above are held)
    */
   eth_getFilterLogs(...params: T.EthGetFilterLogsParams): Promise<T.EthGetFilterLogsResult>;
   /**

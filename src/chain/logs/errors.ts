@@ -62,3 +62,14 @@ export class UnknownBlockError extends Error {
     this.name = 'UnknownBlockError';
   }
 }
+
+/**
+ * A range reaches into blocks whose receipts are not stored yet (a snap-synced node still backfilling the history
+ * below its pivot): their logs are unknown, not absent, so the query is refused. The message names the first one.
+ */
+export class HistoryNotHeldError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HistoryNotHeldError';
+  }
+}

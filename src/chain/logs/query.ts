@@ -6,7 +6,7 @@
  * each canonical block's header bloom is checked before its receipts are read.
  */
 import { logsOfBlock } from './block-logs.js';
-import { LimitExceededError, UnknownBlockError } from './errors.js';
+import { HistoryNotHeldError, LimitExceededError, UnknownBlockError } from './errors.js';
 import { LogIndex, type LogIndexReader } from './log-index.js';
 import { bloomMayMatch, bytesEqual, compileCriteria, type CompiledCriteria } from './match.js';
 import type { Log, LogQuery, LogSource } from './types.js';
@@ -24,6 +24,8 @@ export interface LogQueryOptions extends LogQueryLimits {
   readonly index?: LogIndexReader;
   /** Blocks read concurrently. Default 16. */
   readonly readAhead?: number;
+  /** Why the receipts of some block of [from, to] are not held (history still being backfilled); else undefined. */
+  readonly historyGap?: (from: bigint, to: bigint) => string | undefined;
 }
 
 export const DEFAULT_MAX_BLOCK_RANGE = 10_000;
@@ -46,6 +48,7 @@ export class LogQueries {
   private readonly source: LogSource;
   private readonly index: LogIndex | undefined;
   private readonly readAhead: number;
+  private readonly historyGap: LogQueryOptions['historyGap'];
 
   constructor(opts: LogQueryOptions) {
     this.source = opts.source;
@@ -53,6 +56,7 @@ export class LogQueries {
     this.maxBlockRange = positiveInteger('maxBlockRange', opts.maxBlockRange ?? DEFAULT_MAX_BLOCK_RANGE);
     this.maxResults = positiveInteger('maxResults', opts.maxResults ?? DEFAULT_MAX_RESULTS);
     this.readAhead = positiveInteger('readAhead', opts.readAhead ?? 16);
+    this.historyGap = opts.historyGap;
   }
 
   /** Logs matching `query`, in chain order. Throws LimitExceededError or UnknownBlockError. */
@@ -64,6 +68,8 @@ export class LogQueries {
     const to = query.toBlock > head ? head : query.toBlock;
     if (from > to) return [];
     if (to - from + 1n > BigInt(this.maxBlockRange)) throw LimitExceededError.blockRange(this.maxBlockRange, from, to);
+    const gap = this.historyGap?.(from, to);
+    if (gap !== undefined) throw new HistoryNotHeldError(gap);
     const blocks =
       this.index !== undefined
         ? await this.indexedBlocks(criteria, from, to)

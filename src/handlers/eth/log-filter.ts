@@ -3,7 +3,7 @@
  * engine's log and filter errors → JSON-RPC errors. Shared by the logs group.
  */
 import type { LogCriteria, LogQuery, TopicCriterion } from '../../chain/logs/types.js';
-import { LimitExceededError, UnknownBlockError } from '../../chain/logs/errors.js';
+import { HistoryNotHeldError, LimitExceededError, UnknownBlockError } from '../../chain/logs/errors.js';
 import { FilterLimitError, FilterNotFoundError, FilterOverflowError } from '../../chain/filters/errors.js';
 import type { ChainEngine } from '../../chain/engine.js';
 import type { BlockNumberOrTag, Filter } from '../../generated/types.js';
@@ -88,6 +88,7 @@ export function rpcErrorOf(err: unknown): never {
     throw new RpcError(ErrorCode.ResourceNotFound, `Block ${hexFromBytes(err.blockHash)} not found`);
   if (err instanceof FilterNotFoundError) throw new RpcError(ErrorCode.ServerError, 'filter not found');
   if (err instanceof FilterOverflowError) throw new RpcError(ErrorCode.ServerError, err.message);
+  if (err instanceof HistoryNotHeldError) throw new RpcError(ErrorCode.ServerError, err.message);
   if (err instanceof FilterLimitError) throw new RpcError(ErrorCode.LimitExceeded, err.message, { limit: err.limit });
   throw err;
 }

@@ -50,6 +50,7 @@ export class HistoryBackfill {
   readonly #busy = new Set<EthSession>();
   readonly #bad = new WeakSet<EthSession>();
   readonly #lacksUntil = new WeakMap<EthSession, number>();
+  readonly #askedAt = new WeakMap<EthSession, number>();
   #closed = false;
   #progress: ProgressLog | undefined;
   readonly #running: Promise<void>;
@@ -171,9 +172,16 @@ export class HistoryBackfill {
     }
   }
 
+  /** The free peer asked longest ago (so the runs spread over every peer), unless full sync needs them. */
   private freePeer(): EthSession | undefined {
     if (this.#opts.busy()) return undefined;
     const now = Date.now();
-    return this.usable().find((s) => !this.#busy.has(s) && (this.#lacksUntil.get(s) ?? 0) <= now);
+    let best: EthSession | undefined;
+    for (const s of this.usable()) {
+      if (this.#busy.has(s) || (this.#lacksUntil.get(s) ?? 0) > now) continue;
+      if (best === undefined || (this.#askedAt.get(s) ?? 0) < (this.#askedAt.get(best) ?? 0)) best = s;
+    }
+    if (best !== undefined) this.#askedAt.set(best, now);
+    return best;
   }
 }
