@@ -47,6 +47,7 @@ import {
 import type { StateView } from './state/state-view.js';
 import { SnapStateStore } from './state/snap-store.js';
 import { TrieNodeStore } from './state/trie-db.js';
+import { WrittenKeys } from './state/written-keys.js';
 import type { TraceChain } from './trace/replay.js';
 
 // The miner's files import these from here (another change splits them; their import lines stay as they are).
@@ -393,6 +394,16 @@ export class Blockchain extends EventEmitter<ChainEvents> {
    */
   editHeadState(work: StateEditWork): Promise<void> {
     return this.queued(() => editHeadState(this.editParts, work));
+  }
+
+  /** The plain keys of the state written since `recordWrittenKeys` (state/written-keys.ts); undefined before. */
+  get writtenKeys(): WrittenKeys | undefined {
+    return this.nodes.writtenKeys;
+  }
+
+  /** From now on, note every address and slot written (the dev chain, for anvil_dumpState). */
+  recordWrittenKeys(): void {
+    this.nodes.writtenKeys ??= new WrittenKeys();
   }
 
   /** The edited post-states in force (a dev snapshot keeps them); `restoreEditedState` puts such a record back. */
