@@ -396,6 +396,11 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     return this.queued(() => editHeadState(this.editParts, work));
   }
 
+  /** On a forked chain, the height of its base block (the upstream's, fork/fork-base.ts); undefined elsewhere. */
+  get forkBase(): bigint | undefined {
+    return this.view.forkAncestry?.base;
+  }
+
   /** The plain keys of the state written since `recordWrittenKeys` (state/written-keys.ts); undefined before. */
   get writtenKeys(): WrittenKeys | undefined {
     return this.nodes.writtenKeys;
