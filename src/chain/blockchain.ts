@@ -48,6 +48,7 @@ import type { StateView } from './state/state-view.js';
 import { SnapStateStore } from './state/snap-store.js';
 import { HistoryBackfillStore } from './history/backfill-store.js';
 import { TrieNodeStore } from './state/trie-db.js';
+import { WrittenKeys } from './state/written-keys.js';
 import type { TraceChain } from './trace/replay.js';
 
 // The miner's files import these from here (another change splits them; their import lines stay as they are).
@@ -398,6 +399,21 @@ export class Blockchain extends EventEmitter<ChainEvents> {
    */
   editHeadState(work: StateEditWork): Promise<void> {
     return this.queued(() => editHeadState(this.editParts, work));
+  }
+
+  /** On a forked chain, the height of its base block (the upstream's, fork/fork-base.ts); undefined elsewhere. */
+  get forkBase(): bigint | undefined {
+    return this.view.forkAncestry?.base;
+  }
+
+  /** The plain keys of the state written since `recordWrittenKeys` (state/written-keys.ts); undefined before. */
+  get writtenKeys(): WrittenKeys | undefined {
+    return this.nodes.writtenKeys;
+  }
+
+  /** From now on, note every address and slot written (the dev chain, for anvil_dumpState). */
+  recordWrittenKeys(): void {
+    this.nodes.writtenKeys ??= new WrittenKeys();
   }
 
   /** The edited post-states in force (a dev snapshot keeps them); `restoreEditedState` puts such a record back. */

@@ -119,6 +119,8 @@ export class ChainEngine {
     }).catch((err: unknown) => {
       throw otherSealModeChain(err, named, sealMode) ?? err;
     });
+    // The dev chain names what its state holds in anvil_dumpState (state/written-keys.ts).
+    if (sealMode === 'instant') chain.recordWrittenKeys();
     const pool = new TxPool(poolViewOf(chain), {
       ...opts.pool,
       senderRecovery: { ...(opts.onWarning ? { onWarning: opts.onWarning } : {}), ...opts.pool?.senderRecovery },

@@ -10052,7 +10052,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "anvil_dumpState",
       "x-extension": "anvil",
       "summary": "The state as Anvil dumps it.",
-      "description": "Every account of the head's state the node can name (balance, nonce, code, storage) as Anvil's dump: gzip of the JSON {block, accounts, best_block_number}, hex-encoded. anvil_loadState takes it back, here or on Anvil. Dev network only.",
+      "description": "Every account of the head's state the node can name (balance, nonce, code, storage) as Anvil's dump: gzip of the JSON {block, accounts, best_block_number}, hex-encoded. The state trie keeps only hashed keys, so the node names what it saw: every address and slot written since it started (by blocks, edits and loads), the accounts of its blocks, and slots 0 to 4095. After a restart, state written before it and reached by no transaction since may be left out. anvil_loadState takes it back, here or on Anvil. Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -11283,7 +11283,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "hardhat_dumpState",
       "x-extension": "anvil",
       "summary": "The state as Anvil dumps it.",
-      "description": "The same as anvil_dumpState (Anvil answers both names). Every account of the head's state the node can name (balance, nonce, code, storage) as Anvil's dump: gzip of the JSON {block, accounts, best_block_number}, hex-encoded. anvil_loadState takes it back, here or on Anvil. Dev network only.",
+      "description": "The same as anvil_dumpState (Anvil answers both names). Every account of the head's state the node can name (balance, nonce, code, storage) as Anvil's dump: gzip of the JSON {block, accounts, best_block_number}, hex-encoded. The state trie keeps only hashed keys, so the node names what it saw: every address and slot written since it started (by blocks, edits and loads), the accounts of its blocks, and slots 0 to 4095. After a restart, state written before it and reached by no transaction since may be left out. anvil_loadState takes it back, here or on Anvil. Dev network only.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"

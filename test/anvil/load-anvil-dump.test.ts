@@ -1,7 +1,8 @@
 /**
  * anvil_loadState takes Anvil's own dump: a token deployed and moved on Anvil (its balances in mapping slots, whose
  * keys are hashes), dumped there and loaded into svc-node, reads the same on svc-node, account by account and slot by
- * slot; and svc-node's own dump of it then lists the same accounts and slots, so the dump round-trips.
+ * slot; and svc-node's own dump of it then lists the same accounts and slots, so the dump round-trips. The same
+ * token deployed on both then dumps with the same slots: svc-node names what its own execution wrote.
  */
 import { gunzipSync } from 'node:zlib';
 import { AbiCoder, Interface } from 'ethers';
@@ -13,6 +14,7 @@ import { Token } from '../rpc/contracts.js';
 
 const FUNDED = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
 const HOLDER2 = '0x5555555555555555555555555555555555555555';
+const HOLDER3 = '0x6666666666666666666666666666666666666666';
 const token = new Interface(Token.abi);
 
 interface Dumped {
@@ -24,6 +26,19 @@ interface Dumped {
 const accountsOf = (dump: string): Record<string, Dumped> =>
   JSON.parse(gunzipSync(Buffer.from(dump.slice(2), 'hex')).toString('utf8')).accounts;
 const word = (hex: string) => `0x${hex.slice(2).padStart(64, '0')}`;
+
+/** Deploys the token from FUNDED and moves some of it: its balances sit in mapping slots (hashed keys). */
+async function deployAndMove(url: string, holder: string): Promise<string> {
+  const deployData = Token.bytecode + AbiCoder.defaultAbiCoder().encode(['uint256'], [1_000_000n]).slice(2);
+  const deployHash = await call<string>(url, 'eth_sendTransaction', [{ from: FUNDED, data: deployData }]);
+  const { contractAddress } = await call<{ contractAddress: string }>(url, 'eth_getTransactionReceipt', [deployHash]);
+  const transfer = token.encodeFunctionData('transfer', [holder, 250n]);
+  await call(url, 'eth_sendTransaction', [{ from: FUNDED, to: contractAddress, data: transfer }]);
+  return contractAddress.toLowerCase();
+}
+
+const normalise = (storage: Record<string, string> = {}) =>
+  Object.fromEntries(Object.entries(storage).map(([k, v]) => [word(k), word(v)]));
 
 let anvil: AnvilNode | undefined;
 let node: NodeProcess | undefined;
@@ -39,14 +54,9 @@ afterAll(async () => {
 describe("Anvil's dump loaded into svc-node", () => {
   it('reads the same balances, nonces, code and slots, and dumps them back', async () => {
     const a = anvil!.url;
-    const deployData = Token.bytecode + AbiCoder.defaultAbiCoder().encode(['uint256'], [1_000_000n]).slice(2);
-    const deployHash = await call<string>(a, 'eth_sendTransaction', [{ from: FUNDED, data: deployData }]);
-    const tokenAddress = (await call<{ contractAddress: string }>(a, 'eth_getTransactionReceipt', [deployHash]))
-      .contractAddress;
-    const transfer = token.encodeFunctionData('transfer', [HOLDER2, 250n]);
-    await call(a, 'eth_sendTransaction', [{ from: FUNDED, to: tokenAddress, data: transfer }]);
+    const tokenAddress = await deployAndMove(a, HOLDER2);
     const dumped = accountsOf(await call<string>(a, 'anvil_dumpState'));
-    const tokenSlots = dumped[tokenAddress.toLowerCase()]?.storage ?? {};
+    const tokenSlots = dumped[tokenAddress]?.storage ?? {};
     expect(Object.keys(tokenSlots).length).toBeGreaterThanOrEqual(2);
 
     const url = node!.url;
@@ -67,8 +77,17 @@ describe("Anvil's dump loaded into svc-node", () => {
 
     // svc-node's dump lists the token's slots as Anvil's did.
     const ours = accountsOf(await call<string>(url, 'anvil_dumpState'));
-    const normalise = (storage: Record<string, string>) =>
-      Object.fromEntries(Object.entries(storage).map(([k, v]) => [word(k), word(v)]));
-    expect(normalise(ours[tokenAddress.toLowerCase()]?.storage ?? {})).toEqual(normalise(tokenSlots));
+    expect(normalise(ours[tokenAddress]?.storage)).toEqual(normalise(tokenSlots));
+  }, 120_000);
+
+  it("names in its dump the slots its own execution wrote, as Anvil's dump does", async () => {
+    // FUNDED has the same nonce on both now (the load set it), so the token lands at one address on both; the new
+    // holder's slot is one no load or edit named.
+    const [theirs, ours] = await Promise.all([deployAndMove(anvil!.url, HOLDER3), deployAndMove(node!.url, HOLDER3)]);
+    expect(ours).toBe(theirs);
+    const anvilSlots = accountsOf(await call<string>(anvil!.url, 'anvil_dumpState'))[theirs]?.storage;
+    const ourSlots = accountsOf(await call<string>(node!.url, 'anvil_dumpState'))[ours]?.storage;
+    expect(Object.keys(anvilSlots ?? {}).length).toBeGreaterThanOrEqual(2);
+    expect(normalise(ourSlots)).toEqual(normalise(anvilSlots));
   }, 120_000);
 });

@@ -30,6 +30,8 @@ let tokenAddress: string;
 /** A contract the fork reads only in the failure test: its code is surely not in the fork's datadir before. */
 let counterAddress: string;
 let forkBlock: bigint;
+/** The upstream's token transfer, in a block below the fork's base. */
+let giveHash: string;
 
 async function rpc(url: string, method: string, params: unknown[] = []): Promise<any> {
   const { body } = await post(url, request(method, params));
@@ -64,6 +66,7 @@ beforeAll(async () => {
     data: token.encodeFunctionData('transfer', [other.address, 1000n]),
   });
   await give.wait();
+  giveHash = give.hash;
   const counter = await new ContractFactory(Counter.abi, Counter.bytecode, other.connect(provider)).deploy(1n);
   await counter.deploymentTransaction()!.wait();
   counterAddress = await counter.getAddress();
@@ -133,6 +136,23 @@ describe('a fork of an svc-node dev chain', () => {
     expect(await balanceOf(upstream.url, holder.address)).toBe(SUPPLY - 1000n);
     expect(await balanceOf(upstream.url, recipient)).toBe(0n);
     expect(proxy.calls.filter((c) => /^eth_send|^personal_|^qa_|^test_/.test(c))).toEqual([]);
+  });
+
+  it("answers the upstream's blocks, transactions and receipts up to its base from the upstream, and keeps them", async () => {
+    const { blockNumber, blockHash } = await rpc(upstream.url, 'eth_getTransactionReceipt', [giveHash]);
+    expect(BigInt(blockNumber)).toBeLessThan(forkBlock);
+    const asks: [string, unknown[]][] = [
+      ['eth_getBlockByNumber', [blockNumber, true]],
+      ['eth_getBlockByHash', [blockHash, false]],
+      ['eth_getBlockByNumber', [`0x${forkBlock.toString(16)}`, true]],
+      ['eth_getTransactionByHash', [giveHash]],
+      ['eth_getTransactionReceipt', [giveHash]],
+    ];
+    for (const [method, params] of asks)
+      expect(await rpc(fork!.url, method, params), method).toEqual(await rpc(upstream.url, method, params));
+    proxy.reset();
+    for (const [method, params] of asks) await rpc(fork!.url, method, params);
+    expect(proxy.calls).toEqual([]);
   });
 
   it('answers -32000 naming the upstream when it fails, and no value', async () => {

@@ -30,6 +30,7 @@ import { Lru } from '../db/lru.js';
 import type { ForkStateSource } from '../fork/fork-state.js';
 import { StateTrie, isMissingNode } from './state-trie.js';
 import { BufferedTrieDB, type TrieNodeStore } from './trie-db.js';
+import type { WrittenKeys } from './written-keys.js';
 
 export interface OpenedState {
   readonly stateManager: MerkleStateManager;
@@ -55,7 +56,7 @@ export function openState(store: TrieNodeStore, common: Common, stateRoot: Uint8
     storage: { type: CacheType.ORDERED_MAP },
     code: { type: CacheType.ORDERED_MAP },
   });
-  const stateManager = new ChainStateManager({ common, trie, caches }, store.fork);
+  const stateManager = new ChainStateManager({ common, trie, caches }, store.fork, store.writtenKeys);
   return { stateManager, buffer };
 }
 
@@ -71,8 +72,19 @@ class ChainStateManager extends MerkleStateManager {
   constructor(
     opts: MerkleStateManagerOpts,
     private readonly fork: ForkStateSource | undefined,
+    private readonly written?: WrittenKeys,
   ) {
     super(opts);
+  }
+
+  override async putAccount(address: Address, account: Account | undefined): Promise<void> {
+    this.written?.noteAccount(address.bytes);
+    return super.putAccount(address, account);
+  }
+
+  override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
+    this.written?.noteSlot(address.bytes, key);
+    return super.putStorage(address, key, value);
   }
 
   override async getAccount(address: Address): Promise<Account | undefined> {

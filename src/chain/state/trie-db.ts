@@ -14,6 +14,7 @@ import { keys } from '../db/keys.js';
 import { Lru } from '../db/lru.js';
 import type { ForkStateSource } from '../fork/fork-state.js';
 import type { StateTrieCaches } from './state-trie.js';
+import type { WrittenKeys } from './written-keys.js';
 
 const unprefixedHexToBytes = (hex: string): Uint8Array => hexToBytes(`0x${hex}`);
 
@@ -25,6 +26,8 @@ export class TrieNodeStore {
   trieCaches: StateTrieCaches;
   /** On a forked chain: where missing state comes from (fork/fork-state.ts). */
   private forkSource: ForkStateSource | undefined;
+  /** On the dev chain: the plain keys of what the state managers write (written-keys.ts); undefined elsewhere. */
+  writtenKeys: WrittenKeys | undefined;
 
   constructor(
     private readonly db: ChainDB,

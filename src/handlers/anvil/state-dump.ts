@@ -1,12 +1,12 @@
 /**
  * anvil_dumpState / anvil_loadState in Anvil's own format: hex of gzip(JSON) with `accounts` (address → nonce,
  * balance, code, storage), `block` and `best_block_number`. The state trie is keyed by hashes, so a dump lists the
- * accounts and slots the node can name (debug dumps' address book, slots 0 … 4095 and every address and slot an
- * anvil edit named); loading sets each listed account in the head's state in place, as an anvil edit does.
+ * accounts and slots the node can name (debug dumps' address book, slots 0 … 4095, every address and slot an
+ * anvil edit named, and every one written since the node started: chain/state/written-keys.ts); loading sets each listed account in the head's state in place, as an anvil edit does.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { RLP } from '@ethereumjs/rlp';
-import { Address, bytesToHex, createAccountFromRLP, hexToBytes, setLengthLeft } from '@ethereumjs/util';
+import { Address, bytesToBigInt, bytesToHex, createAccountFromRLP, hexToBytes, setLengthLeft } from '@ethereumjs/util';
 import type { StateEdit } from '../../chain/dev/state-edits.js';
 import { keccak256 } from '../../chain/crypto.js';
 import type { ChainEngine } from '../../chain/engine.js';
@@ -44,6 +44,9 @@ export async function anvil_dumpState(_params: [], ctx: HandlerContext): Promise
     book.add(hexToBytes(address as `0x${string}`));
     for (const slot of slots) nameSlot(slot);
   }
+  const written = engine.chain.writtenKeys;
+  for (const address of written?.allAddresses() ?? []) book.add(address);
+  for (const slot of written?.allSlots() ?? []) slotNames.set(bytesToHex(keccak256(slot)), bytesToBigInt(slot));
   const head = engine.chain.getHead();
   const state = (await engine.chain.stateAt(head.hash()))!;
   const opened = state;

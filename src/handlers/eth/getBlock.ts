@@ -18,6 +18,7 @@ import {
 } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { formatBlock } from '../format/index.js';
+import { upstreamHistory } from '../fork-history.js';
 
 /** Full transactions take their senders from the receipts (stored with the block), not from signature recovery. */
 export async function blockJson(
@@ -41,6 +42,10 @@ export async function eth_getBlockByHash(
 ): Promise<EthGetBlockByHashResult> {
   const engine = engineOf(ctx);
   const resolved = await findBlockByHash(engine, blockHash);
+  // A fork's history and its header-only base block are the upstream's (fork-history.ts).
+  const base = engine.chain.forkBase;
+  if (base !== undefined && (resolved === undefined || resolved.block.header.number === base))
+    return upstreamHistory<Block>(ctx, 'eth_getBlockByHash', [blockHash, full], (b) => b.number);
   return resolved === undefined ? null : blockJson(engine, resolved, full);
 }
 
@@ -49,6 +54,9 @@ export async function eth_getBlockByNumber(
   ctx: HandlerContext,
 ): Promise<EthGetBlockByNumberResult> {
   const engine = engineOf(ctx);
+  const base = engine.chain.forkBase;
+  if (base !== undefined && block.startsWith('0x') && BigInt(block) <= base)
+    return upstreamHistory<Block>(ctx, 'eth_getBlockByNumber', [block, full], (b) => b.number);
   const resolved = await findBlock(engine, block);
   return resolved === undefined ? null : blockJson(engine, resolved, full);
 }

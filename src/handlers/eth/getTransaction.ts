@@ -6,10 +6,12 @@ import type {
   EthGetTransactionByBlockNumberAndIndexResult,
   EthGetTransactionByHashParams,
   EthGetTransactionByHashResult,
+  Transaction,
 } from '../../generated/types.js';
 import { engineOf, findBlock, findBlockByHash } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { formatTransaction } from '../format/index.js';
+import { upstreamHistory } from '../fork-history.js';
 import { findTransaction, transactionAt, type FoundTransaction } from './transactions.js';
 
 const json = (found: FoundTransaction | undefined) =>
@@ -19,7 +21,10 @@ export async function eth_getTransactionByHash(
   [hash]: EthGetTransactionByHashParams,
   ctx: HandlerContext,
 ): Promise<EthGetTransactionByHashResult> {
-  return json(await findTransaction(engineOf(ctx), hash));
+  return (
+    json(await findTransaction(engineOf(ctx), hash)) ??
+    upstreamHistory<Transaction>(ctx, 'eth_getTransactionByHash', [hash], (t) => t.blockNumber ?? undefined)
+  );
 }
 
 export async function eth_getTransactionByBlockHashAndIndex(

@@ -4,10 +4,12 @@ import type {
   EthGetBlockReceiptsResult,
   EthGetTransactionReceiptParams,
   EthGetTransactionReceiptResult,
+  Receipt,
 } from '../../generated/types.js';
 import { engineOf, findBlock, receiptsOf } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { firstLogIndexOf, formatBlockReceipts, formatReceipt } from '../format/index.js';
+import { upstreamHistory } from '../fork-history.js';
 import { findMined } from './transactions.js';
 
 export async function eth_getTransactionReceipt(
@@ -15,7 +17,8 @@ export async function eth_getTransactionReceipt(
   ctx: HandlerContext,
 ): Promise<EthGetTransactionReceiptResult> {
   const mined = await findMined(engineOf(ctx), hash);
-  if (mined === undefined) return null;
+  if (mined === undefined)
+    return upstreamHistory<Receipt>(ctx, 'eth_getTransactionReceipt', [hash], (r) => r.blockNumber ?? undefined);
   const { index } = mined.at;
   return formatReceipt(mined.receipts[index], mined.tx, mined.at, firstLogIndexOf(mined.receipts, index));
 }

@@ -28,6 +28,8 @@ export interface RunningFork {
   readonly url: string;
   readonly upstream: string;
   readonly block: bigint | undefined;
+  /** Asks the upstream within the fork.* request limits (history below the base, handlers/fork-history.ts). */
+  readonly client: UpstreamClient;
 }
 
 export class ForkSwitcher {
@@ -41,8 +43,10 @@ export class ForkSwitcher {
 
   constructor(private readonly node: SvcNode) {
     const fork = node.config.fork;
-    if (fork !== undefined)
-      this.running = { url: fork.url, upstream: new UpstreamClient(fork).name, block: fork.block };
+    if (fork !== undefined) {
+      const client = new UpstreamClient(fork);
+      this.running = { url: fork.url, upstream: client.name, block: fork.block, client };
+    }
   }
 
   get current(): RunningFork | undefined {
@@ -86,7 +90,12 @@ export class ForkSwitcher {
       });
       // A new fork's head is its base block.
       if (upstream !== undefined)
-        running = { url: target!.url, upstream: upstream.name, block: engine.chain.getHead().header.number };
+        running = {
+          url: target!.url,
+          upstream: upstream.name,
+          block: engine.chain.getHead().header.number,
+          client: upstream,
+        };
     } catch (err) {
       await rm(dir, { recursive: true, force: true });
       throw err;
