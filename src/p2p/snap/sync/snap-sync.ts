@@ -120,10 +120,11 @@ export class SnapSync {
       this.#view.update(record);
       const pivot = await this.healAPivot();
       await adoptPivot(this.#opts.chain, this.#opts.state, this.#peers, pivot);
+      // The adopted pivot last: the record's may have moved on meanwhile (a head watch racing the last heal).
       this.#opts.log.info('snap sync done', {
+        ...this.#view.fields(),
         pivot: pivot.number.toString(),
         root: bytesToHex(pivot.stateRoot),
-        ...this.#view.fields(),
       });
       return true;
     } catch (err) {

@@ -1,0 +1,124 @@
+/**
+ * Serving-side pieces of the snap sync fault tests: one contract whose storage is bigger than one StorageRanges
+ * answer may carry (built through the node's own block production: calls to a contract that writes a run of
+ * slots), how to read every one of its slots back from a node, and the node's snap sync status from eth_syncing.
+ */
+import { RLP } from '@ethereumjs/rlp';
+import { bytesToHex } from '@ethereumjs/util';
+import { keccak256 } from '../../src/chain/crypto.js';
+import { DEV_ACCOUNTS } from '../../src/chain/networks/devAccounts.js';
+import { SNAP_SOFT_RESPONSE_BYTES } from '../../src/p2p/snap/trie-proof.js';
+import { REQUEST_BYTES } from '../../src/p2p/snap/sync/fetch.js';
+import type { NodeProcess } from '../helpers/node-process.js';
+import { post, request } from '../helpers/rpc.js';
+import { TestPeer } from '../helpers/test-peer.js';
+import { call } from './multi-node-fixture.js';
+
+/**
+ * Runtime code of the writer: SSTORE(i, ~i) for i in [start, start + count), start and count being the two
+ * calldata words. `~i` keeps every value 32 bytes long, so each slot costs the most bytes in a range answer.
+ */
+const WRITER_RUNTIME = [
+  '600035', // CALLDATALOAD(0)                     [start]
+  '602035', // CALLDATALOAD(32)                    [count, start]
+  '8101', // DUP2 ADD                              [end, i]
+  '5b', // JUMPDEST (offset 8)
+  '81198255', // DUP2 NOT DUP3 SSTORE              SSTORE(i, ~i)   [end, i]
+  '9060010190', // SWAP1 PUSH1 1 ADD SWAP1         [end, i+1]
+  '818111', // DUP2 DUP2 GT                        [end > i+1, end, i+1]
+  '61000857', // PUSH2 8 JUMPI
+  '00', // STOP
+].join('');
+/** Init code: CODECOPY the runtime (which follows these 11 bytes) to memory and RETURN it. */
+const WRITER_INIT = `0x601a80600b6000396000f3${WRITER_RUNTIME}`;
+/** Slots one call writes: ~22,150 gas each (a new slot), under the dev block's 30 M. */
+const SLOTS_PER_CALL = 1_250;
+/** A slot in a StorageRanges answer: its 32-byte hash and the RLP of a 32-byte value. */
+const SLOT_BYTES = 32 + 33;
+
+/** Enough slots that the answer the syncing client asks for cannot carry them all (a quarter more than fits). */
+export const BIG_STORAGE_SLOTS = Math.ceil((Math.min(REQUEST_BYTES, SNAP_SOFT_RESPONSE_BYTES) / SLOT_BYTES) * 1.25);
+
+const word = (n: number) => n.toString(16).padStart(64, '0');
+
+export interface BigStorage {
+  readonly address: string;
+  readonly slots: number;
+}
+
+/** Deploys the writer on `node` (a dev miner) and has it write `slots` slots, one block per call. */
+export async function deployBigStorage(node: NodeProcess, slots = BIG_STORAGE_SLOTS): Promise<BigStorage> {
+  const from = DEV_ACCOUNTS[0]!.address;
+  const deployed = await mined(
+    node,
+    await call<string>(node.url, 'eth_sendTransaction', [{ from, data: WRITER_INIT }]),
+  );
+  const address = deployed.contractAddress;
+  for (let start = 0; start < slots; start += SLOTS_PER_CALL) {
+    const count = Math.min(SLOTS_PER_CALL, slots - start);
+    const data = `0x${word(start)}${word(count)}`;
+    const hash = await call<string>(node.url, 'eth_sendTransaction', [{ from, to: address, data, gas: '0x1c9c380' }]);
+    await mined(node, hash);
+  }
+  return { address, slots };
+}
+
+async function mined(node: NodeProcess, hash: string): Promise<{ contractAddress: string }> {
+  for (let i = 0; i < 600; i++) {
+    const r = await call<{ status: string; contractAddress: string } | null>(node.url, 'eth_getTransactionReceipt', [
+      hash,
+    ]);
+    if (r !== null) {
+      if (r.status !== '0x1') throw new Error(`transaction ${hash} failed`);
+      return r;
+    }
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  throw new Error(`no receipt for ${hash}`);
+}
+
+/**
+ * The storage hash of `big` at `block` and every one of its slots (eth_getStorageAt, in JSON-RPC batches): two
+ * nodes with the same storage give the same list.
+ */
+export async function bigStorageAt(node: NodeProcess, big: BigStorage, block: string): Promise<unknown[]> {
+  const { storageHash } = await call<{ storageHash: string }>(node.url, 'eth_getProof', [big.address, [], block]);
+  const out: unknown[] = [storageHash];
+  const perBatch = 1000;
+  for (let start = 0; start < big.slots; start += perBatch) {
+    const batch = Array.from({ length: Math.min(perBatch, big.slots - start) }, (_, i) =>
+      request('eth_getStorageAt', [big.address, `0x${(start + i).toString(16)}`, block], start + i),
+    );
+    const res = await post(node.url, batch);
+    const answers = res.body as { id: number; result?: string; error?: unknown }[];
+    for (const a of answers.sort((x, y) => x.id - y.id)) out.push([a.id, a.result ?? a.error]);
+  }
+  return out;
+}
+
+/** The snap part of eth_syncing, or undefined when the node is not (or no longer) snap-syncing. */
+export interface SnapSyncing {
+  readonly snapPhase: string;
+  readonly pivotBlock: string;
+  readonly syncedAccounts: string;
+}
+
+export async function snapStatusOf(node: NodeProcess): Promise<SnapSyncing | undefined> {
+  const status = await call<false | Partial<SnapSyncing>>(node.url, 'eth_syncing', []);
+  return status !== false && status.snapPhase !== undefined ? (status as SnapSyncing) : undefined;
+}
+
+/**
+ * The hashes of the node's canonical headers `from`..`to`, asked over devp2p (GetBlockHeaders by number): a
+ * snap-synced node holds headers below its pivot without bodies, which the JSON-RPC block reads do not serve.
+ */
+export async function canonicalHashesOverWire(node: NodeProcess, from: number, to: number): Promise<string[]> {
+  const peer = await TestPeer.dial(node.enode!);
+  try {
+    await peer.nodeStatus;
+    const raws = await peer.getBlockHeaders({ origin: BigInt(from), amount: to - from + 1, skip: 0, reverse: false });
+    return raws.map((raw) => bytesToHex(keccak256(RLP.encode(raw))));
+  } finally {
+    await peer.destroy();
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * Snap sync when things go wrong, against one set of three serving dev nodes (one mines an empty block every
+ * second, so the head and the pivot move): a contract whose storage one StorageRanges answer cannot carry, a
+ * SIGKILL in the healing phase, a serving peer that stops answering, and a reorg of the serving chain under the
+ * pivot. `--sync.heal-pause` holds the syncing node in its healing phase long enough to act there without a race.
+ * Every case ends the same way: the synced node's state at its pivot equals the serving node's.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type NodeProcess, startNode } from '../helpers/node-process.js';
+import { blockAt, blockNumberOf, call, datadirWithStaticPeers, nodeIdOfEnode, waitFor } from './multi-node-fixture.js';
+import {
+  type BigStorage,
+  bigStorageAt,
+  canonicalHashesOverWire,
+  deployBigStorage,
+  snapStatusOf,
+} from './snap-faults-fixture.js';
+import { buildServedState, type ServedState, stateAt } from './snap-sync-fixture.js';
+
+const DISTANCE = 4;
+const SNAP_ARGS = ['--no-mine', '--sync', 'snap', '--sync.pivot-distance', String(DISTANCE)];
+/** The servers also answer test_rewindToBlock (the reorg case), which test mode enables. */
+const SERVER_APIS = ['--testmode', '--p2p'];
+const started: NodeProcess[] = [];
+let miner: NodeProcess;
+let servers: NodeProcess[];
+let served: ServedState;
+let big: BigStorage;
+
+const hexBlock = (n: unknown) => `0x${BigInt(n as string | number).toString(16)}`;
+const doneLine = (node: NodeProcess) => node.logs.find((l) => l.msg === 'snap sync done');
+
+async function start(args: string[], env?: NodeJS.ProcessEnv): Promise<NodeProcess> {
+  const node = await startNode({ args, ...(env ? { env } : {}), timeoutMs: 60_000 });
+  started.push(node);
+  return node;
+}
+
+/** A fresh node snap-syncing from every server, with extra flags. */
+const syncer = (...extra: string[]) =>
+  start(['--datadir', datadirWithStaticPeers(servers.map((s) => s.enode!)), ...SNAP_ARGS, ...extra]);
+
+/** Polls eth_syncing until the node is in the healing phase; returns that status. */
+async function inHealing(node: NodeProcess) {
+  for (;;) {
+    const status = await snapStatusOf(node);
+    expect(doneLine(node), 'the sync finished before its healing phase was seen').toBeUndefined();
+    if (status?.snapPhase === 'healing') return status;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function synced(node: NodeProcess, what: string): Promise<{ pivot: string; root: string }> {
+  const snapLog = async () =>
+    node.logs
+      .filter((l) => /snap|stopped|dropped/.test(String(l.msg)))
+      .slice(-25)
+      .map((l) => JSON.stringify(l))
+      .join('\n')
+      .concat(`\nheads: ${await Promise.all(servers.map((s) => blockNumberOf(s).catch(() => -1)))}`);
+  await waitFor(async () => doneLine(node) !== undefined, what, { node, miner }, 120_000, snapLog);
+  const done = doneLine(node)!;
+  return { pivot: hexBlock(done.pivot), root: done.root as string };
+}
+
+/** The node's state at `pivot` equals the miner's, and its pivot block is the miner's (same hash, same root). */
+async function expectMinersStateAt(node: NodeProcess, pivot: string, root: string): Promise<void> {
+  const [ours, theirs] = await Promise.all([node, miner].map((n) => blockAt(n, Number(pivot))));
+  expect(ours?.hash).toBe(theirs?.hash);
+  const minersHeader = await call<{ stateRoot: string }>(miner.url, 'eth_getBlockByNumber', [pivot, false]);
+  expect(root).toBe(minersHeader.stateRoot);
+  expect(await stateAt(node, served, pivot)).toEqual(await stateAt(miner, served, pivot));
+}
+
+beforeAll(async () => {
+  miner = await start(['--datadir', datadirWithStaticPeers([]), ...SERVER_APIS], { SVC_NODE_MINING_BLOCK_TIME: '1s' });
+  // The other two follow while the state is built, so their imports overlap the miner's blocks.
+  const a = await start(['--datadir', datadirWithStaticPeers([miner.enode!]), '--no-mine', ...SERVER_APIS]);
+  const b = await start(['--datadir', datadirWithStaticPeers([miner.enode!, a.enode!]), '--no-mine', ...SERVER_APIS]);
+  servers = [miner, a, b];
+  served = await buildServedState(miner, 3, 12, 12);
+  big = await deployBigStorage(miner);
+  await waitFor(
+    async () => Math.min(await blockNumberOf(a), await blockNumberOf(b)) >= (await blockNumberOf(miner)) - 1,
+    'the serving nodes to hold the chain',
+    { miner, a, b },
+    90_000,
+  );
+}, 240_000);
+
+afterAll(async () => {
+  for (const node of started) if (node.child.exitCode === null) node.child.kill('SIGCONT');
+  await Promise.all(started.map((node) => node.stop()));
+});
+
+describe('snap sync faults', () => {
+  it('a storage trie bigger than one StorageRanges answer arrives in pieces and every slot equals the server', async () => {
+    const fresh = await syncer();
+    const { pivot, root } = await synced(fresh, 'snap sync done');
+    expect(doneLine(fresh)!.slots as number).toBeGreaterThanOrEqual(big.slots);
+    const [ours, theirs] = await Promise.all([fresh, miner].map((n) => bigStorageAt(n, big, pivot)));
+    expect(ours).toEqual(theirs);
+    await expectMinersStateAt(fresh, pivot, root);
+  }, 240_000);
+
+  it('killed with SIGKILL in the healing phase, a restarted node resumes healing (not the ranges) and completes', async () => {
+    const datadir = datadirWithStaticPeers(servers.map((s) => s.enode!));
+    const first = await start(['--datadir', datadir, ...SNAP_ARGS, '--sync.heal-pause', '3s']);
+    const killedAt = await inHealing(first);
+    first.child.kill('SIGKILL');
+    await new Promise((resolve) => first.child.once('exit', resolve));
+    // While it is down the head passes twice the distance: the restarted node must move its pivot and heal the
+    // new root, not adopt the old one.
+    const oldPivot = Number(killedAt.pivotBlock);
+    await waitFor(async () => (await blockNumberOf(miner)) > oldPivot + 2 * DISTANCE + 1, 'the head to move', {
+      miner,
+    });
+    const again = await start(['--datadir', datadir, ...SNAP_ARGS]);
+    const { pivot, root } = await synced(again, 'snap sync done after the restart');
+    expect(again.logs.find((l) => l.msg === 'snap sync resumed')?.phase).toBe('healing');
+    expect(again.logs.some((l) => l.msg === 'snap sync pivot moved')).toBe(true);
+    expect(Number(pivot)).toBeGreaterThan(oldPivot);
+    // No account range was fetched again: the count is the one stored before the kill.
+    expect(doneLine(again)!.accounts).toBe(Number(killedAt.syncedAccounts));
+    await expectMinersStateAt(again, pivot, root);
+  }, 240_000);
+
+  it('a serving peer that stops answering mid-sync (SIGSTOP): the work moves to the other two and the sync completes', async () => {
+    const fresh = await syncer('--sync.heal-pause', '2s');
+    await inHealing(fresh);
+    // Healing asks one peer at a time, the first of the node's peers with a free slot: that one is stopped, so
+    // the next request is sure to meet it.
+    const [first] = await call<{ enode: string }[]>(fresh.url, 'admin_peers', []);
+    const victim = servers.find((s) => nodeIdOfEnode(s.enode!) === nodeIdOfEnode(first!.enode))!;
+    victim.child.kill('SIGSTOP');
+    try {
+      const { pivot, root } = await synced(fresh, 'snap sync done with a stopped peer');
+      victim.child.kill('SIGCONT');
+      await expectMinersStateAt(fresh, pivot, root);
+    } finally {
+      victim.child.kill('SIGCONT');
+    }
+  }, 240_000);
+
+  // Last: it rewinds the serving chain.
+  it('a reorg of the serving chain under its pivot: the node re-picks the pivot on the new branch and completes', async () => {
+    const fresh = await syncer('--sync.heal-pause', '2s');
+    const oldPivot = Number((await inHealing(fresh)).pivotBlock);
+    const forkPoint = oldPivot - 2;
+    const abandoned = await blockAt(miner, forkPoint + 1);
+    // Every server goes back below the pivot and the miner builds on from there: the same empty blocks with later
+    // timestamps, so other hashes, while each height keeps the state root it had on the old branch.
+    for (const server of [servers[2]!, servers[1]!, miner])
+      await call(server.url, 'test_rewindToBlock', [hexBlock(forkPoint)]);
+    const { pivot, root } = await synced(fresh, 'snap sync done after the reorg');
+    expect((await blockAt(miner, forkPoint + 1))?.hash).not.toBe(abandoned?.hash);
+    expect(Number(pivot)).toBeGreaterThan(oldPivot);
+    // Honest peers on a new branch are not liars, and no header of the abandoned branch stays under the pivot.
+    expect(fresh.logs.filter((l) => l.msg === 'p2p peer dropped for a bad block or answer')).toEqual([]);
+    const minersHashes: string[] = [];
+    for (let n = forkPoint + 1; n <= Number(pivot); n++) minersHashes.push((await blockAt(miner, n))!.hash);
+    expect(await canonicalHashesOverWire(fresh, forkPoint + 1, Number(pivot))).toEqual(minersHashes);
+    await expectMinersStateAt(fresh, pivot, root);
+  }, 240_000);
+});
