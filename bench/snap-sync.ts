@@ -180,7 +180,11 @@ async function snapSync(servers: NodeProc[], head: number): Promise<SnapResult> 
   let node: NodeProc;
   const t0 = performance.now();
   try {
-    node = await startNode(join(work, 'snap'), ['--no-mine', '--sync', 'snap', '--bootnodes', bootnodes], 'syncing');
+    node = await startNode(
+      join(work, 'snap'),
+      ['--no-mine', '--sync', 'snap', '--bootnodes', bootnodes, '--log-level', 'debug'],
+      'syncing',
+    );
   } catch (err) {
     return { stoppedBecause: `the node did not start with --sync snap: ${(err as Error).message.slice(0, 300)}` };
   }
@@ -219,6 +223,12 @@ async function snapSync(servers: NodeProc[], head: number): Promise<SnapResult> 
     while (!followed && performance.now() < deadline) {
       followed = Number(BigInt(await rpc<string>(node.url, 'eth_blockNumber'))) > head;
       if (!followed) await sleep(500);
+    }
+    // The node's own account of the phases (progress lines, pivot moves), for reading where the time went.
+    const origin = node.lines[0]?.at ?? 0;
+    for (const { at, entry } of node.lines.filter((l) => String(l.entry.msg).startsWith('snap sync'))) {
+      const { msg, level: _l, time: _t, ...fields } = entry;
+      process.stdout.write(`  +${((at - origin) / 1000).toFixed(1)} s ${String(msg)} ${JSON.stringify(fields)}\n`);
     }
     const started = node.lines.find((l) => l.entry.msg === 'snap sync started');
     const done = node.lines.find((l) => l.entry.msg === 'snap sync done');

@@ -40,7 +40,7 @@ export { SNAP_SOFT_RESPONSE_BYTES } from './trie-proof.js';
 /** Code hashes looked up per GetByteCodes request (geth's bound too): later hashes are ignored. */
 export const MAX_CODE_LOOKUPS = 1024;
 /** Accounts read from the trie per walk; the walk pages until the byte limit or the limit hash stops it. */
-const ACCOUNTS_PER_PAGE = 256;
+const ACCOUNTS_PER_PAGE = 1024;
 
 export interface SnapServerOptions {
   /** Blocks from the head (the head included) whose state roots are served; default SNAP_STATE_WINDOW. */

@@ -36,6 +36,8 @@ export interface AccountRangeAnswer {
   readonly more: boolean;
   /** The account-trie nodes the range proved complete (chain/state/range-proof.ts), to be stored as they are. */
   readonly nodes: ReadonlyArray<readonly [Uint8Array, Uint8Array]>;
+  /** From the request to the peer's answer (for the debug log: round trip and serving time). */
+  readonly waitedMs: number;
 }
 
 export async function fetchAccountRange(
@@ -44,7 +46,9 @@ export async function fetchAccountRange(
   origin: Uint8Array,
   limit: Uint8Array,
 ): Promise<AccountRangeAnswer> {
+  const asked = performance.now();
   const res = await peer.getAccountRange({ root, origin, limit, bytes: BigInt(REQUEST_BYTES) });
+  const waitedMs = performance.now() - asked;
   if (res.accounts.length === 0 && res.proof.length === 0) throw new NotHeld('empty account range');
   let size = 0;
   const entries = res.accounts.map((a) => {
@@ -57,7 +61,7 @@ export async function fetchAccountRange(
   const keys = entries.map((e) => e.key);
   const values = entries.map((e) => e.value);
   const { more, nodes } = await verifyRange(root, origin, keys, values, res.proof, 'account range');
-  return { entries, more, nodes };
+  return { entries, more, nodes, waitedMs };
 }
 
 /**

@@ -39,6 +39,8 @@ export interface SnapPeersOptions {
   readonly sessions: () => readonly EthSession[];
   readonly onBadPeer: (session: EthSession, reason: string) => void;
   readonly closed: () => boolean;
+  /** A request failed for another reason than the answer (a timeout, a disconnect) and goes to another try. */
+  readonly onRetry?: (reason: string) => void;
 }
 
 export class SnapPeers {
@@ -86,6 +88,7 @@ export class SnapPeers {
           lacks.add(rootHex);
         } else if (err instanceof SyncClosed || err instanceof RootGone) throw err;
         // Anything else (a timeout, a disconnect): try again, on whichever peer is free.
+        else this.#opts.onRetry?.((err as Error).message);
       } finally {
         const n = (this.#busy.get(peer) ?? 1) - 1;
         if (n <= 0) this.#busy.delete(peer);

@@ -64,6 +64,7 @@ export class SnapSync {
       sessions: options.sessions,
       onBadPeer: options.onBadPeer,
       closed: () => this.#closed,
+      onRetry: (reason) => options.log.debug('snap sync request failed, retrying', { reason }),
     });
     this.#view = new SnapProgressView(options.log, options.progressIntervalMs, options.onStatus);
   }
@@ -273,7 +274,9 @@ export class SnapSync {
     for (;;) {
       const root = this.root;
       try {
+        const started = performance.now();
         const answer = await this.#peers.run(root, (peer) => fetchAccountRange(peer, root, chunk.next, chunk.last));
+        const checked = performance.now();
         const storage = await this.#accountState.complete(root, answer.entries);
         const last = answer.entries.at(-1)?.key;
         const next = last === undefined ? undefined : incHash(last);
@@ -282,8 +285,16 @@ export class SnapSync {
         else chunk.next = next;
         record.counters.accounts += answer.entries.length;
         // The small storage tries go in the same batch as their accounts: one write per range answer.
+        const completed = performance.now();
         await this.#opts.state.write([...storage, ...answer.nodes], [], encodeRecord(record));
         this.#view.update(record);
+        this.#opts.log.debug('snap sync account range', {
+          accounts: answer.entries.length,
+          waitedMs: Math.round(answer.waitedMs),
+          fetchedMs: Math.round(checked - started),
+          storageMs: Math.round(completed - checked),
+          writeMs: Math.round(performance.now() - completed),
+        });
         if (done) return;
       } catch (err) {
         if (!(err instanceof RootGone)) throw err;
