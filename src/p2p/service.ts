@@ -9,7 +9,6 @@ import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex } from '@ethereumjs/util';
 import type { TxAddedEvent } from '../chain/txpool/events.js';
 import { Blacklist, normaliseIp } from './blacklist.js';
-import type { P2pEngine } from './chain-port.js';
 import { formatEnode, parseEnode, type Enode } from './enode.js';
 import type { NewBlockMsg, PooledTxAnnouncement, RawTx } from './eth/messages.js';
 import { EthServer } from './eth/serve.js';
@@ -17,7 +16,9 @@ import type { EthSession, LocalStatus, SessionHost } from './eth/session.js';
 import { ForkIdTable, forkBlocksOf } from './fork-id.js';
 import { loadOrCreateNodeKey, nodeIdOf } from './node-key.js';
 import { Discovery } from './discovery/discovery.js';
-import { PeerManager, type PeerLog } from './peer-manager.js';
+import type { P2pEngine } from './chain-port.js';
+import { PeerManager } from './peer-manager.js';
+import type { PeerServiceOptions } from './service-options.js';
 import { peerAdmin } from './peer-admin.js';
 import { startSearchLog } from './search-log.js';
 import { DisconnectReason } from './rlpx/transport.js';
@@ -38,40 +39,7 @@ import {
   type SyncProgress,
 } from './types.js';
 
-export interface PeerServiceOptions {
-  readonly datadir: string;
-  readonly engine: P2pEngine;
-  readonly clientId: string;
-  readonly listenHost: string;
-  readonly listenPort: number;
-  readonly maxPeers: number;
-  /**
-   * Enode URLs from configuration (`--bootnodes`); `<datadir>/static-nodes.json` is read as well. Without
-   * discovery they are static peers (kept connected); with it, bootnodes are where discovery starts and dial
-   * candidates, and only static-nodes.json and net_connectToPeer peers are kept connected.
-   */
-  readonly bootnodes: readonly string[];
-  readonly discovery?: {
-    readonly port?: number;
-    readonly intervalMs: number;
-    readonly dnsTrees: readonly string[];
-    readonly dnsServer?: string;
-  };
-  /** The IPv4 address other nodes reach us at (`--nat extip:`). */
-  readonly externalIp?: string;
-  /** Share (0–1) of maxPeers filled by dialling discovered nodes. */
-  readonly dialRatio?: number;
-  /** Snap requests of one peer answered at a time (the per-peer serving budget). */
-  readonly snapRequestsPerPeer?: number;
-  readonly log: PeerLog & { error(msg: string, f?: Record<string, unknown>): void };
-  readonly redialMs?: number;
-  /** snap: an empty node (head at genesis) first snap-syncs, then follows with full sync. Default full. */
-  readonly syncMode?: 'snap' | 'full';
-  /** Snap sync: blocks the pivot stays below the peers' head. */
-  readonly pivotDistance?: number;
-  /** Snap sync: ms of pause before each healing request (0 = none). */
-  readonly healPauseMs?: number;
-}
+export type { PeerServiceOptions } from './service-options.js';
 
 /** How long a peer that sent an invalid block stays blocked. */
 const BAD_PEER_BAN_SECONDS = 3600;

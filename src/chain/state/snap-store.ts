@@ -125,6 +125,8 @@ export class SnapStateStore {
     writeSnapBase(batch, { number: pivot.header.number, hash: pivot.hash() });
     batch.del(keys.meta('snapSync'));
     await this.db.write(batch);
+    // Durable before it is announced, also under dev write-behind: a node killed after "snap sync done" has its base.
+    await this.db.flushed();
     this.onAdopted?.(pivot.header.number);
     this.view.moveHead(pivot, { totalDifficulty: td, lastCheckpoint: 0n });
   }

@@ -43,7 +43,8 @@ export interface HistoryBackfillOptions {
 /** Progress for eth_syncing and the MCP sync resource: blocks held below the base, out of the base's height. */
 export type HistoryBackfillStatus = HistoryBackfillProgress;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// Unref'd: the backfill idles on every node, and must never keep a process alive that is stopping or failed to start.
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
 
 export class HistoryBackfill {
   readonly #opts: HistoryBackfillOptions;
