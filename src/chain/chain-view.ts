@@ -22,7 +22,7 @@ import { Lru } from './db/lru.js';
 import type { CacheLimits } from './cache-limits.js';
 import { CallExecutor, type CallMessage, type CallResult } from './exec/call.js';
 import { EditedRoots } from './state/edited-roots.js';
-import { assertStateHeld, decodeSnapBase, type SnapBase, snapBaseRecordsStaged } from './state/snap-base.js';
+import { assertStateHeld, decodeSnapBase, type SnapBase } from './state/snap-base.js';
 import { openReadState, StateView } from './state/state-view.js';
 import type { TrieNodeStore } from './state/trie-db.js';
 
@@ -52,14 +52,11 @@ export class ChainView {
   forkAncestry: { readonly base: bigint; hashAt(number: bigint): Promise<Uint8Array> } | undefined;
   private readonly callExecutors: Lru<string, CallExecutor>;
   /**
-   * The block a snap sync started from (state/snap-base.ts): states below it are not held. The snap client records
-   * it once, in the batch that makes that block the head; it is read at open and, once a record was staged in this
-   * process, again at every head move until it is stored; afterwards it never changes. A node that never
-   * snap-syncs reads it once: a read per head move (an awaited one, at first) was a large part of a dev block.
+   * The block a snap sync started from (state/snap-base.ts): states below it are not held. Read once at open, and
+   * set by the snap handover (`adoptSnapBase`) when it stores one; it never changes afterwards, so head moves do
+   * not read it (a read per head move was once a large part of a dev block).
    */
   private snapBase: SnapBase | undefined;
-  /** `snapBaseRecordsStaged()` when this view was made: any later staging may be this chain's record. */
-  private readonly snapBaseStagedBefore = snapBaseRecordsStaged();
   /** Dev state edits in place: blocks whose post-state is not their header's state root (state/edited-roots.ts). */
   readonly edited = new EditedRoots();
 
@@ -95,16 +92,16 @@ export class ChainView {
     this.head = block;
     this.headTd = weight.totalDifficulty;
     this.headCheckpoint = weight.lastCheckpoint;
-    if (this.snapBase === undefined && snapBaseRecordsStaged() !== this.snapBaseStagedBefore) this.readSnapBase();
     this.onHeadMoved(block);
   }
 
   private readSnapBase(): void {
-    try {
-      this.snapBase = decodeSnapBase(this.store.getMetaSync('snapBase'));
-    } catch {
-      // A failed read leaves no base in place; the next head move reads again.
-    }
+    this.snapBase = decodeSnapBase(this.store.getMetaSync('snapBase'));
+  }
+
+  /** The snap client's handover stored `base` (state/snap-store.ts): states below it are not held from now on. */
+  adoptSnapBase(base: SnapBase): void {
+    this.snapBase = base;
   }
 
   /** Throws StateNotHeldError for a block whose state this node never had (below its snap-sync base). */

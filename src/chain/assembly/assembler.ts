@@ -11,7 +11,7 @@ import { Ecip1097Header, type Federation } from '../checkpointing/index.js';
 import { transactionsRoot, type TxReceipt } from '../codec/receipts.js';
 import type { BlockStore } from '../db/block-store.js';
 import type { ChainRules } from '../engine-types.js';
-import { BlockRunner, type BlockRunnerInput } from '../exec/block-runner.js';
+import { BlockRunner } from '../exec/block-runner.js';
 import type { OpenedState } from '../state/state-view.js';
 import type { TrieNodeStore } from '../state/trie-db.js';
 import type { SealedBlocks } from './sealed-blocks.js';
@@ -31,8 +31,6 @@ export interface AssembleOptions {
   /** Defaults to the rules' difficulty for the parent and timestamp. */
   readonly difficulty?: bigint;
   readonly uncles?: readonly BlockHeader[];
-  /** State writes before the transactions (see BlockRunnerInput.preState). */
-  readonly preState?: BlockRunnerInput['preState'];
 }
 
 export interface AssembledBlock {
@@ -116,7 +114,6 @@ export class BlockAssembler {
       ancestors: view.ancestorsOf(parent),
       plainTransfers: !this.p.evmOnly,
       ...(state !== undefined ? { state } : {}),
-      ...(opts.preState !== undefined ? { preState: opts.preState } : {}),
     });
     const included: TypedTransaction[] = [];
     const rejected: { tx: TypedTransaction; reason: string }[] = [];

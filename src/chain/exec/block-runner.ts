@@ -42,11 +42,6 @@ export interface BlockRunnerInput {
    * run on it unless the caller emptied it in between.
    */
   readonly state?: OpenedState;
-  /**
-   * Writes to the parent state before the first transaction (the dev chain's anvil_setBalance and friends): they
-   * land in this block's state root like the block's own changes.
-   */
-  readonly preState?: (stateManager: OpenedState['stateManager']) => Promise<void>;
 }
 
 export type ApplyOutcome = { ok: true; receipt: TxReceipt } | { ok: false; reason: string };
@@ -90,7 +85,6 @@ export class BlockRunner {
   static async start(input: BlockRunnerInput): Promise<BlockRunner> {
     const opened = input.state ?? openState(input.store, input.common, input.parentStateRoot);
     await opened.stateManager.checkpoint();
-    if (input.preState !== undefined) await input.preState(opened.stateManager);
     const transfers =
       input.plainTransfers !== false && plainTransfersApply(input.common)
         ? new PlainTransferLedger(opened.stateManager, input.envBlock.header.coinbase)

@@ -9,7 +9,6 @@ import type { Block, BlockHeader } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { equalsBytes } from '@ethereumjs/util';
 import type { AssembledBlock, ImportResult } from '../blockchain.js';
-import type { AssembleOptions } from '../assembly/assembler.js';
 import { sealHash } from '../pow/ethash.js';
 import type { MinedSeal } from '../pow/seal.js';
 import { HashMeter } from './hashrate.js';
@@ -98,24 +97,18 @@ export class BlockProduction {
     parentHash: Uint8Array | undefined,
     withTransactions: boolean,
     timestamp: bigint | undefined,
-    preState?: AssembleOptions['preState'],
   ): Promise<MinedBlock> {
     const head = this.chain.getHead().hash();
     const parent = parentHash ?? head;
     const started = performance.now();
-    const assembled = await this.assemble(parent, withTransactions, timestamp ?? this.nextTimestamp?.(), preState);
+    const assembled = await this.assemble(parent, withTransactions, timestamp ?? this.nextTimestamp?.());
     const block = await this.sealNow(assembled);
     const sealMs = performance.now() - started;
     const result = await this.chain.importBlock(block);
     return this.settle(assembled, block, result, equalsBytes(parent, head), sealMs);
   }
 
-  assemble(
-    parentHash: Uint8Array,
-    withTransactions = true,
-    timestamp?: bigint,
-    preState?: AssembleOptions['preState'],
-  ): Promise<AssembledBlock> {
+  assemble(parentHash: Uint8Array, withTransactions = true, timestamp?: bigint): Promise<AssembledBlock> {
     const gasLimit = this.gasLimitTarget === undefined ? undefined : this.gasLimitToward(parentHash);
     return this.chain.assemble({
       parentHash,
@@ -124,7 +117,6 @@ export class BlockProduction {
       extraData: this.extra,
       ...(timestamp !== undefined ? { timestamp } : {}),
       ...(gasLimit !== undefined ? { gasLimit } : {}),
-      ...(preState !== undefined ? { preState } : {}),
     });
   }
 

@@ -16,20 +16,9 @@ export interface SnapBase {
   readonly hash: Uint8Array;
 }
 
-let recordsStaged = 0;
-
 /** Adds the record to a batch (the batch that makes the base block's state readable). */
 export function writeSnapBase(batch: WriteBatch, base: SnapBase): void {
   batch.put(keys.meta('snapBase'), RLP.encode([bigIntToUnpaddedBytes(base.number), base.hash]));
-  recordsStaged++;
-}
-
-/**
- * How many records `writeSnapBase` staged in this process: a chain that found none at open needs to look for one
- * again only once this moved (the read is then repeated at each head move until the record is stored).
- */
-export function snapBaseRecordsStaged(): number {
-  return recordsStaged;
 }
 
 /** The stored record, from the bytes of `getMeta('snapBase')`; undefined when the node never snap-synced. */

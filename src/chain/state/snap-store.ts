@@ -122,12 +122,14 @@ export class SnapStateStore {
       this.store.stageCanonical(batch, block);
     }
     this.store.stageHead(batch, pivot.hash());
-    writeSnapBase(batch, { number: pivot.header.number, hash: pivot.hash() });
+    const base = { number: pivot.header.number, hash: pivot.hash() };
+    writeSnapBase(batch, base);
     batch.del(keys.meta('snapSync'));
     await this.db.write(batch);
     // Durable before it is announced, also under dev write-behind: a node killed after "snap sync done" has its base.
     await this.db.flushed();
     this.onAdopted?.(pivot.header.number);
+    this.view.adoptSnapBase(base);
     this.view.moveHead(pivot, { totalDifficulty: td, lastCheckpoint: 0n });
   }
 }

@@ -1,7 +1,7 @@
 /**
  * "State not held": a snap-synced node records the block its sync started from (meta 'snapBase'); every state read
  * of an earlier block — views and calls — must say the state is not held instead of failing on a missing trie
- * node. Without a record nothing changes. The record is read at open and picked up at the next head move.
+ * node. Without a record nothing changes. The record is read at open and set by the snap handover.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Blockchain } from '../../../src/chain/blockchain.js';
@@ -46,17 +46,18 @@ describe('state below the snap-sync base', () => {
     expect(await chain.call(hashes[1]!, { to: TO })).toBeDefined();
   });
 
-  it('picks up a base the snap client records while the chain is open, at the next head move', async () => {
-    // Written the way the client writes it: into the chain database, in the batch that moves the head.
-    await recordBase((chain as unknown as { db: ChainDB }).db, 2n);
+  it('refuses states below a base the snap handover records while the chain is open', async () => {
     await mine(chain, [signedTx(chain, { from: 1, nonce: 0n, to: addresses[5]!, value: 1n })]);
-    await expect(chain.stateAt(1n)).rejects.toThrow(
-      'state of block 1 is not held: this node was snap-synced at block 2',
+    const head = chain.getHead();
+    await chain.snapState.adoptPivot([head], head);
+    await expect(chain.stateAt(4n)).rejects.toThrow(
+      `state of block 4 is not held: this node was snap-synced at block ${head.header.number}`,
     );
-    expect(await (await chain.stateAt(2n))!.getBalance(TO)).toBe(3n);
+    expect(await (await chain.stateAt('latest'))!.getBalance(TO)).toBe(10n);
   });
 
   it('refuses views and calls below a base read at open, and serves the base and later blocks', async () => {
+    await recordBase((chain as unknown as { db: ChainDB }).db, 2n);
     await reopen();
     const base = { number: 2n, hash: hashes[2]! };
     for (const ref of [1n, hashes[1]!, 'earliest' as const]) {
