@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { typeErrors } from '../helpers/compile-fail.js';
+import { compileFixtures } from '../helpers/compile-fail.js';
+
+/** One program for the three fixtures (compile-fail.ts); each is still checked as if alone. */
+const typeErrors = compileFixtures('correct-usage.ts', 'wrong-param-type.ts', 'wrong-result-type.ts');
 
 describe('the generated client is typed', () => {
   it('accepts correct calls, batches, request and the WebSocket transport with ws', () => {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { typeErrors } from '../../../test/helpers/compile-fail.js';
+import { compileFixtures } from '../../../test/helpers/compile-fail.js';
+
+/** One program for the three fixtures (compile-fail.ts); each is still checked as if alone. */
+const typeErrors = compileFixtures('setting-correct-usage.ts', 'setting-unknown-key.ts', 'setting-wrong-value-type.ts');
 
 describe('settings are typed by key', () => {
   it('reads each setting as its table entry says', () => {
