@@ -1,15 +1,20 @@
 import { defineConfig } from 'vitest/config';
 import { LongestFirst } from './test/sequencer.js';
 
+/**
+ * Files that may share a worker's modules (isolate: false): they change no process-wide state they do not restore,
+ * and each loaded most of src/ anew otherwise (the in-process nodes of test/rpc, ~3 s of CPU apiece).
+ */
+const SHARED_MODULES = [
+  'src/**/*.test.ts',
+  'test/rpc/**/*.test.ts',
+  'clients/*/test/**/*.test.ts',
+  'codegen/**/*.test.ts',
+  'bench/**/*.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: [
-      'test/**/*.test.ts',
-      'src/**/*.test.ts',
-      'clients/*/test/**/*.test.ts',
-      'codegen/**/*.test.ts',
-      'bench/**/*.test.ts',
-    ],
     exclude: ['**/node_modules/**'],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
@@ -18,11 +23,12 @@ export default defineConfig({
     // Most suites wait on node processes they started rather than compute, so more workers than the 2 cores
     // shorten the run; the CPU-heavy suites (scrypt, conformance) still get a core each.
     maxWorkers: 4,
-    // A worker loads a module once for all the files it runs instead of once per file: the files that run a node
-    // in-process each imported most of src/ anew (~3 s of CPU apiece), 300 s of a full run's CPU. No test file
-    // changes process-wide state it does not restore (vi.useRealTimers in afterEach where timers are faked).
-    isolate: false,
     // Longest files first (test/sequencer.ts): a clean clone has no durations of a last run to order by.
     sequence: { sequencer: LongestFirst },
+    // Two projects, run side by side in one pool (each runs the global setup again: ~0.1 s, nothing to build).
+    projects: [
+      { extends: true, test: { name: 'shared', include: SHARED_MODULES, isolate: false } },
+      { extends: true, test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: ['test/rpc/**'] } },
+    ],
   },
 });
