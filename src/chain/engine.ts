@@ -121,10 +121,15 @@ export class ChainEngine {
     });
     // The dev chain names what its state holds in anvil_dumpState (state/written-keys.ts).
     if (sealMode === 'instant') chain.recordWrittenKeys();
-    const pool = new TxPool(poolViewOf(chain), {
-      ...opts.pool,
-      senderRecovery: { ...(opts.onWarning ? { onWarning: opts.onWarning } : {}), ...opts.pool?.senderRecovery },
-    });
+    // Admission checks a transaction's gas against the next block's limit, which the miner sets (evm_setBlockGasLimit).
+    let nextGasLimit = (): bigint => chain.getHead().header.gasLimit;
+    const pool = new TxPool(
+      poolViewOf(chain, () => nextGasLimit()),
+      {
+        ...opts.pool,
+        senderRecovery: { ...(opts.onWarning ? { onWarning: opts.onWarning } : {}), ...opts.pool?.senderRecovery },
+      },
+    );
     const miner = new Miner({
       chain,
       pool,
@@ -135,6 +140,7 @@ export class ChainEngine {
       policy: devChain ? 'dev' : 'continuous',
       blockTimeSeconds: opts.mining?.blockTimeSeconds ?? 0,
     });
+    nextGasLimit = () => miner.nextBlockGasLimit();
     const logs = attachLogServices(chain, pool, {
       onError: (e) => opts.onWarning?.(`log filters: ${(e as Error)?.message ?? e}`),
       ...opts.logs,
@@ -216,10 +222,10 @@ function otherSealModeChain(err: unknown, named: NetworkDefinition, sealMode: Se
   );
 }
 
-function poolViewOf(chain: Blockchain): PoolChainView {
+function poolViewOf(chain: Blockchain, nextGasLimit: () => bigint): PoolChainView {
   return {
     chainId: chain.network.chainId,
-    blockGasLimit: () => chain.getHead().header.gasLimit,
+    blockGasLimit: nextGasLimit,
     async account(address) {
       const state = await chain.stateAt('latest');
       if (state === undefined) return { nonce: 0n, balance: 0n };

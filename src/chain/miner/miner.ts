@@ -195,6 +195,11 @@ export class Miner extends EventEmitter<MinerEvents> {
     this.core.gasLimitTarget = target;
   }
 
+  /** The gas limit the next block on the head gets: the head's, or a step toward the evm_setBlockGasLimit target. */
+  nextBlockGasLimit(): bigint {
+    return this.core.nextGasLimit();
+  }
+
   /** Runs `job` while no block is in production (a dev state edit must not slip under a block being assembled). */
   betweenBlocks<T>(job: () => Promise<T>): Promise<T> {
     return this.core.exclusive(job);

@@ -120,6 +120,15 @@ export class BlockProduction {
     });
   }
 
+  /**
+   * The gas limit of the next block built on the head: the target's step once evm_setBlockGasLimit set one, else the
+   * head's. Pool admission checks against it, so a transaction is admitted exactly when assembly can fit it.
+   */
+  nextGasLimit(): bigint {
+    const head = this.chain.getHead();
+    return this.gasLimitToward(head.hash()) ?? head.header.gasLimit;
+  }
+
   /** One header-rule step (less than 1/1024 of the parent's) from the head's gas limit toward the target. */
   private gasLimitToward(parentHash: Uint8Array): bigint | undefined {
     const head = this.chain.getHead().header;
