@@ -5,10 +5,12 @@
  * with its transactions. An answer about a block above the base is not the fork's and is dropped.
  */
 import { Lru } from '../chain/db/lru.js';
+import type { BlockNumberOrTagOrHash } from '../generated/types.js';
 import { forkSwitcherOf } from '../node/fork/fork-switch.js';
 import type { UpstreamClient } from '../node/fork/upstream-client.js';
 import type { HandlerContext } from '../rpc/context.js';
 import { engineOf } from './block-ref.js';
+import { bytesFromHex } from './hex.js';
 
 /** Answers kept per upstream: history does not change, and a test suite asks about few blocks. */
 const KEPT = 1024;
@@ -43,4 +45,43 @@ export async function upstreamHistory<T>(
   if (height === undefined || BigInt(height) > base) return null;
   answers.set(key, answer);
   return answer;
+}
+
+/**
+ * The height of the block a param names when that block is the fork's history (at or below the base: the base too,
+ * since it is stored header-only); undefined when it is this chain's to answer (not a fork, a tag that follows the
+ * head, or a block above the base); null for a hash known neither here nor upstream at or below the base.
+ * `earliest` is the upstream's genesis, as Anvil answers it.
+ */
+export async function historyHeightOf(
+  ctx: HandlerContext,
+  ref: BlockNumberOrTagOrHash,
+): Promise<bigint | null | undefined> {
+  const base = forkBaseOf(ctx);
+  if (base === undefined) return undefined;
+  if (typeof ref === 'object') return historyHeightOf(ctx, 'blockHash' in ref ? ref.blockHash : ref.blockNumber);
+  if (ref === 'earliest') return 0n;
+  if (!ref.startsWith('0x')) return undefined;
+  if (ref.length !== 66) return BigInt(ref) <= base ? BigInt(ref) : undefined;
+  const header = await engineOf(ctx).chain.getHeader(bytesFromHex(ref));
+  if (header !== undefined && header.number !== base) return undefined;
+  if (header !== undefined) return base;
+  const block = await upstreamHistory<{ number: string }>(ctx, 'eth_getBlockByHash', [ref, false], (b) => b.number);
+  return block === null ? null : BigInt(block.number);
+}
+
+/**
+ * The upstream's answer to `method` when `ref` names the fork's history (historyHeightOf), as `{ answer }`;
+ * undefined when the block is this chain's to answer.
+ */
+export async function fromForkHistory<T>(
+  ctx: HandlerContext,
+  ref: BlockNumberOrTagOrHash,
+  method: string,
+  params: readonly unknown[],
+): Promise<{ answer: T | null } | undefined> {
+  const height = await historyHeightOf(ctx, ref);
+  if (height === undefined) return undefined;
+  if (height === null) return { answer: null };
+  return { answer: await upstreamHistory<T>(ctx, method, params, () => `0x${height.toString(16)}`) };
 }

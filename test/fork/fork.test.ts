@@ -155,6 +155,37 @@ describe('a fork of an svc-node dev chain', () => {
     expect(proxy.calls).toEqual([]);
   });
 
+  it('answers earliest, block receipts, by-index reads, counts and logs at or below its base from the upstream', async () => {
+    const { blockNumber, blockHash } = await rpc(upstream.url, 'eth_getTransactionReceipt', [giveHash]);
+    const base = `0x${forkBlock.toString(16)}`;
+    const asks: [string, unknown[]][] = [
+      ['eth_getBlockByNumber', ['earliest', false]],
+      ['eth_getBlockReceipts', [blockNumber]],
+      ['eth_getBlockReceipts', [blockHash]],
+      ['eth_getBlockReceipts', [base]],
+      ['eth_getTransactionByBlockNumberAndIndex', [blockNumber, '0x0']],
+      ['eth_getTransactionByBlockHashAndIndex', [blockHash, '0x0']],
+      ['eth_getBlockTransactionCountByNumber', [blockNumber]],
+      ['eth_getBlockTransactionCountByHash', [blockHash]],
+      ['eth_getUncleCountByBlockNumber', ['earliest']],
+      ['eth_getLogs', [{ fromBlock: 'earliest', toBlock: base, address: tokenAddress }]],
+      ['eth_getLogs', [{ blockHash }]],
+    ];
+    for (const [method, params] of asks)
+      expect(await rpc(fork!.url, method, params), method).toEqual(await rpc(upstream.url, method, params));
+    proxy.reset();
+    for (const [method, params] of asks) await rpc(fork!.url, method, params);
+    expect(proxy.calls).toEqual([]);
+    // A range across the base: the upstream's logs up to it (the mint and the transfer), then the fork's own.
+    const below = await rpc(upstream.url, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: base, address: tokenAddress }]);
+    expect(below.length).toBe(2);
+    const across = await rpc(fork!.url, 'eth_getLogs', [
+      { fromBlock: '0x0', toBlock: 'latest', address: tokenAddress },
+    ]);
+    expect(across.slice(0, 2)).toEqual(below);
+    expect(across.slice(2).map((log: { blockNumber: string }) => BigInt(log.blockNumber))).toEqual([forkBlock + 1n]);
+  });
+
   it('answers -32000 naming the upstream when it fails, and no value', async () => {
     // What the fork has not read yet: a header, and code (which accounts it still lacks depends on the trie's shape).
     const unread = forkBlock - 2n;

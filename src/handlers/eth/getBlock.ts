@@ -18,7 +18,7 @@ import {
 } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { formatBlock } from '../format/index.js';
-import { upstreamHistory } from '../fork-history.js';
+import { fromForkHistory, upstreamHistory } from '../fork-history.js';
 
 /** Full transactions take their senders from the receipts (stored with the block), not from signature recovery. */
 export async function blockJson(
@@ -54,9 +54,8 @@ export async function eth_getBlockByNumber(
   ctx: HandlerContext,
 ): Promise<EthGetBlockByNumberResult> {
   const engine = engineOf(ctx);
-  const base = engine.chain.forkBase;
-  if (base !== undefined && block.startsWith('0x') && BigInt(block) <= base)
-    return upstreamHistory<Block>(ctx, 'eth_getBlockByNumber', [block, full], (b) => b.number);
+  const history = await fromForkHistory<Block>(ctx, block, 'eth_getBlockByNumber', [block, full]);
+  if (history !== undefined) return history.answer;
   const resolved = await findBlock(engine, block);
   return resolved === undefined ? null : blockJson(engine, resolved, full);
 }

@@ -11,7 +11,7 @@ import type {
 import { engineOf, findBlock, findBlockByHash } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { formatTransaction } from '../format/index.js';
-import { upstreamHistory } from '../fork-history.js';
+import { fromForkHistory, upstreamHistory } from '../fork-history.js';
 import { findTransaction, transactionAt, type FoundTransaction } from './transactions.js';
 
 const json = (found: FoundTransaction | undefined) =>
@@ -31,6 +31,9 @@ export async function eth_getTransactionByBlockHashAndIndex(
   [blockHash, index]: EthGetTransactionByBlockHashAndIndexParams,
   ctx: HandlerContext,
 ): Promise<EthGetTransactionByBlockHashAndIndexResult> {
+  const params = [blockHash, index];
+  const history = await fromForkHistory<Transaction>(ctx, blockHash, 'eth_getTransactionByBlockHashAndIndex', params);
+  if (history !== undefined) return history.answer;
   const engine = engineOf(ctx);
   return json(await transactionAt(engine, await findBlockByHash(engine, blockHash), index));
 }
@@ -39,6 +42,11 @@ export async function eth_getTransactionByBlockNumberAndIndex(
   [block, index]: EthGetTransactionByBlockNumberAndIndexParams,
   ctx: HandlerContext,
 ): Promise<EthGetTransactionByBlockNumberAndIndexResult> {
+  const history = await fromForkHistory<Transaction>(ctx, block, 'eth_getTransactionByBlockNumberAndIndex', [
+    block,
+    index,
+  ]);
+  if (history !== undefined) return history.answer;
   const engine = engineOf(ctx);
   return json(await transactionAt(engine, await findBlock(engine, block), index));
 }

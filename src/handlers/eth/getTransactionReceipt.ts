@@ -9,7 +9,7 @@ import type {
 import { engineOf, findBlock, receiptsOf } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { firstLogIndexOf, formatBlockReceipts, formatReceipt } from '../format/index.js';
-import { upstreamHistory } from '../fork-history.js';
+import { fromForkHistory, upstreamHistory } from '../fork-history.js';
 import { findMined } from './transactions.js';
 
 export async function eth_getTransactionReceipt(
@@ -28,6 +28,8 @@ export async function eth_getBlockReceipts(
   [block]: EthGetBlockReceiptsParams,
   ctx: HandlerContext,
 ): Promise<EthGetBlockReceiptsResult> {
+  const history = await fromForkHistory<EthGetBlockReceiptsResult>(ctx, block, 'eth_getBlockReceipts', [block]);
+  if (history !== undefined) return history.answer;
   const engine = engineOf(ctx);
   const resolved = await findBlock(engine, block);
   if (resolved === undefined) return null;

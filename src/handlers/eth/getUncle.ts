@@ -14,6 +14,7 @@ import { engineOf, findBlock, findBlockByHash, type ResolvedBlock } from '../blo
 import type { HandlerContext } from '../../rpc/context.js';
 import { fromQuantity, toQuantity } from '../hex.js';
 import { formatUncle } from '../format/index.js';
+import { fromForkHistory } from '../fork-history.js';
 
 /**
  * An uncle's total difficulty is its parent's plus its own: the parent is an ancestor of the including
@@ -38,6 +39,12 @@ export async function eth_getUncleByBlockHashAndIndex(
   [blockHash, index]: EthGetUncleByBlockHashAndIndexParams,
   ctx: HandlerContext,
 ): Promise<EthGetUncleByBlockHashAndIndexResult> {
+  const method = 'eth_getUncleByBlockHashAndIndex';
+  const history = await fromForkHistory<EthGetUncleByBlockHashAndIndexResult>(ctx, blockHash, method, [
+    blockHash,
+    index,
+  ]);
+  if (history !== undefined) return history.answer;
   const engine = engineOf(ctx);
   return uncleJson(engine, await findBlockByHash(engine, blockHash), index);
 }
@@ -46,6 +53,9 @@ export async function eth_getUncleByBlockNumberAndIndex(
   [block, index]: EthGetUncleByBlockNumberAndIndexParams,
   ctx: HandlerContext,
 ): Promise<EthGetUncleByBlockNumberAndIndexResult> {
+  const method = 'eth_getUncleByBlockNumberAndIndex';
+  const history = await fromForkHistory<EthGetUncleByBlockNumberAndIndexResult>(ctx, block, method, [block, index]);
+  if (history !== undefined) return history.answer;
   const engine = engineOf(ctx);
   return uncleJson(engine, await findBlock(engine, block), index);
 }
@@ -57,6 +67,9 @@ export async function eth_getUncleCountByBlockHash(
   [blockHash]: EthGetUncleCountByBlockHashParams,
   ctx: HandlerContext,
 ): Promise<EthGetUncleCountByBlockHashResult> {
+  const method = 'eth_getUncleCountByBlockHash';
+  const history = await fromForkHistory<EthGetUncleCountByBlockHashResult>(ctx, blockHash, method, [blockHash]);
+  if (history !== undefined) return history.answer;
   return uncleCount(await findBlockByHash(engineOf(ctx), blockHash));
 }
 
@@ -64,5 +77,8 @@ export async function eth_getUncleCountByBlockNumber(
   [block]: EthGetUncleCountByBlockNumberParams,
   ctx: HandlerContext,
 ): Promise<EthGetUncleCountByBlockNumberResult> {
+  const method = 'eth_getUncleCountByBlockNumber';
+  const history = await fromForkHistory<EthGetUncleCountByBlockNumberResult>(ctx, block, method, [block]);
+  if (history !== undefined) return history.answer;
   return uncleCount(await findBlock(engineOf(ctx), block));
 }
