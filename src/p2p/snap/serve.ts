@@ -52,6 +52,8 @@ export interface SnapServerOptions {
   readonly slotsPerPage?: number;
   /** Requests of one peer answered at a time (`network.snap.requests-per-peer`); default 2. */
   readonly requestsPerPeer?: number;
+  /** A request that waited longer for its turn is dropped unanswered; default STALE_REQUEST_MS. */
+  readonly staleAfterMs?: number;
 }
 
 export type SnapReply = { code: number; payload: Uint8Array };
@@ -72,6 +74,7 @@ export class SnapServer {
   private readonly slotsPerPage: number;
   private readonly roots: RecentStateRoots;
   readonly budget: PerPeerBudget;
+  private readonly staleAfterMs: number;
 
   constructor(
     private readonly chain: ChainPort,
@@ -81,6 +84,7 @@ export class SnapServer {
     this.accountsPerPage = Math.max(1, opts.accountsPerPage ?? ACCOUNTS_PER_PAGE);
     this.slotsPerPage = Math.max(1, opts.slotsPerPage ?? SLOTS_PER_PAGE);
     this.budget = new PerPeerBudget(opts.requestsPerPeer);
+    this.staleAfterMs = opts.staleAfterMs ?? STALE_REQUEST_MS;
   }
 
   /**
@@ -92,7 +96,7 @@ export class SnapServer {
     if (peer === undefined) return this.answer(code, payload);
     const queuedAt = performance.now();
     return this.budget.run(peer, () => {
-      if (peer.link.closed || performance.now() - queuedAt > STALE_REQUEST_MS) {
+      if (peer.link.closed || performance.now() - queuedAt > this.staleAfterMs) {
         this.skipped++;
         return Promise.resolve(undefined);
       }
