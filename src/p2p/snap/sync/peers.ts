@@ -58,6 +58,8 @@ export class SnapPeers {
   readonly #lacks = new WeakMap<EthSession, Map<string, number>>();
   readonly #bad = new WeakSet<EthSession>();
   #inFlight = 0;
+  /** Storage, code and trie-node requests waiting for a peer: new account ranges wait behind them. */
+  #urgentWaiting = 0;
   /** Requests that timed out (for the progress line). */
   timeouts = 0;
 
@@ -89,17 +91,42 @@ export class SnapPeers {
     const rootHex = bytesToHex(root);
     // Peers this work failed at: the next try goes to another peer while there is one.
     const tried = new Set<EthSession>();
+    // An account range's chunk waits for its storage and codes before its next range, so those go first: a new
+    // range waits while they wait (else they queue behind ranges at every peer and the chunks stall on them).
+    const urgent = kind !== 'accounts';
+    let waiting = false;
+    const wait = (on: boolean) => {
+      if (urgent && on !== waiting) this.#urgentWaiting += on ? 1 : -1;
+      waiting = on;
+    };
+    try {
+      return await this.runOn(rootHex, work, kind, tried, wait);
+    } finally {
+      wait(false);
+    }
+  }
+
+  private async runOn<T>(
+    rootHex: string,
+    work: (peer: EthSession, ticket: Ticket) => Promise<T>,
+    kind: RequestKind,
+    tried: Set<EthSession>,
+    wait: (on: boolean) => void,
+  ): Promise<T> {
     for (;;) {
       if (this.#opts.closed()) throw new SyncClosed('snap sync stopped');
       const peers = this.usable();
       const holding = peers.filter((p) => !this.lacks(p, rootHex));
       if (peers.length > 0 && holding.length === 0) throw new RootGone(rootHex);
       const untried = holding.filter((p) => !tried.has(p));
-      const peer = this.pick(untried.length > 0 ? untried : holding);
+      const yieldToUrgent = kind === 'accounts' && this.#urgentWaiting > 0;
+      const peer = yieldToUrgent ? undefined : this.pick(untried.length > 0 ? untried : holding);
       if (peer === undefined) {
+        wait(true);
         await new Promise((r) => setTimeout(r, IDLE_WAIT_MS));
         continue;
       }
+      wait(false);
       const rate = this.rate(peer);
       const ticket = rate.ticket(kind);
       rate.inFlight++;
