@@ -19,10 +19,10 @@ import { type ProvenRange, verifyRangeWithProof } from '../../../chain/state/ran
 import { buildRangeTrie, type RangeEntry } from '../../../chain/state/snap-store.js';
 import type { EthSession } from '../../eth/session.js';
 import { BadAnswer, NotHeld } from './peers.js';
-import { INITIAL_REQUEST_BYTES, type Ticket } from './rates.js';
+import { MAX_STORAGE_REQUEST_BYTES, type Ticket } from './rates.js';
 
-/** The most a storage request asks for (rates.ts; the first request of every kind asks this much). */
-export const REQUEST_BYTES = INITIAL_REQUEST_BYTES;
+/** The most a storage request asks for (rates.ts). */
+export const REQUEST_BYTES = MAX_STORAGE_REQUEST_BYTES;
 /** An answer may pass the byte limit it was asked with by one item, not by much more. */
 export const allowedBytes = (asked: number) => asked + 64 * 1024;
 const ZERO_HASH = new Uint8Array(32);

@@ -3,6 +3,7 @@ import { MemoryGuard } from './memory.js';
 import {
   INITIAL_REQUEST_BYTES,
   MAX_REQUEST_BYTES,
+  MAX_STORAGE_REQUEST_BYTES,
   MAX_TIMEOUT_MS,
   MIN_REQUEST_BYTES,
   MIN_TIMEOUT_MS,
@@ -36,10 +37,10 @@ describe('PeerRate', () => {
       rate.answered('accounts', rate.ticket('accounts').bytes, rate.ticket('accounts').bytes, 50);
     expect(rate.ticket('accounts').bytes).toBe(MAX_REQUEST_BYTES);
     expect(rate.window).toBeGreaterThan(3);
-    // Storage requests stay at the initial size (their pieces are of a known most).
+    // Storage requests stop at their own bound (their pieces are of a known most).
     for (let i = 0; i < 40; i++)
       rate.answered('storage', rate.ticket('storage').bytes, rate.ticket('storage').bytes, 50);
-    expect(rate.ticket('storage').bytes).toBe(INITIAL_REQUEST_BYTES);
+    expect(rate.ticket('storage').bytes).toBe(MAX_STORAGE_REQUEST_BYTES);
   });
 
   it('halves size and window on a timeout, and rests a peer that only times out', () => {

@@ -27,13 +27,17 @@ export const TARGET_ANSWER_MS = 1_500;
 /** Bounds of a request's byte limit (the serving side caps answers at 2 MiB anyway). */
 export const MIN_REQUEST_BYTES = 64 * 1024;
 export const MAX_REQUEST_BYTES = 2 * 1024 * 1024;
-/** The first request to a peer, before anything is measured. */
-export const INITIAL_REQUEST_BYTES = 512 * 1024;
+/**
+ * The first request to a peer, before anything is measured: small enough to come back within the longest timeout
+ * from a busy peer (512 KiB took longer than 15 s at cold, loaded servers), and one quick answer grows it.
+ */
+export const INITIAL_REQUEST_BYTES = 256 * 1024;
 /**
  * Storage requests grow no further: 64 accounts a request rarely fill more, and a big storage trie then comes in
  * pieces of a known most (test/p2p/snap-faults-fixture.ts builds one just bigger than that).
  */
-const MAX_BYTES: Partial<Record<RequestKind, number>> = { storage: INITIAL_REQUEST_BYTES };
+export const MAX_STORAGE_REQUEST_BYTES = 512 * 1024;
+const MAX_BYTES: Partial<Record<RequestKind, number>> = { storage: MAX_STORAGE_REQUEST_BYTES };
 /** Timeout = this × the measured round trip, within [MIN_TIMEOUT_MS, MAX_TIMEOUT_MS]. */
 const TIMEOUT_PER_RTT = 3;
 export const MIN_TIMEOUT_MS = 4_000;
