@@ -28,10 +28,11 @@ export const TARGET_ANSWER_MS = 1_500;
 export const MIN_REQUEST_BYTES = 64 * 1024;
 export const MAX_REQUEST_BYTES = 2 * 1024 * 1024;
 /**
- * The first request to a peer, before anything is measured: small enough to come back within the longest timeout
- * from a busy peer (512 KiB took longer than 15 s at cold, loaded servers), and one quick answer grows it.
+ * The first request to a peer, before anything is measured: the smallest, as geth starts a peer at one item, so
+ * that it comes back within the timeout from a cold, busy peer (512 and 256 KiB took longer than 15 s at freshly
+ * started, loaded servers: 20-30 s lost); the first quick answers grow it.
  */
-export const INITIAL_REQUEST_BYTES = 256 * 1024;
+export const INITIAL_REQUEST_BYTES = MIN_REQUEST_BYTES;
 /**
  * Storage requests grow no further: 64 accounts a request rarely fill more, and a big storage trie then comes in
  * pieces of a known most (test/p2p/snap-faults-fixture.ts builds one just bigger than that).
