@@ -71,6 +71,8 @@ export interface P2pConfig {
   readonly pivotDistance: number;
   /** Snap sync: ms of pause before each healing GetTrieNodes request. */
   readonly healPauseMs: number;
+  /** Snap sync: resident-set ceiling in bytes. */
+  readonly snapMaxRssBytes: number;
   /** snap/1 requests of one peer answered at a time (the per-peer serving budget). */
   readonly snapRequestsPerPeer: number;
 }
@@ -264,6 +266,7 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
       syncMode: get('network.sync.mode'),
       pivotDistance: get('network.sync.pivot-distance'),
       healPauseMs: get('network.sync.heal-pause'),
+      snapMaxRssBytes: get('network.sync.max-rss') * 1024 * 1024,
       ...discoveryOf(get),
     },
     mining: {

@@ -91,6 +91,7 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
       syncMode: config.p2p.syncMode,
       pivotDistance: config.p2p.pivotDistance,
       healPauseMs: config.p2p.healPauseMs,
+      snapMaxRssBytes: config.p2p.snapMaxRssBytes,
       snapRequestsPerPeer: config.p2p.snapRequestsPerPeer,
       ...(config.p2p.externalIp !== undefined ? { externalIp: config.p2p.externalIp } : {}),
       ...(config.p2p.discovery ? { discovery: discoveryOptionsOf(config.p2p) } : {}),

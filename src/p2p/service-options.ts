@@ -35,4 +35,6 @@ export interface PeerServiceOptions {
   readonly pivotDistance?: number;
   /** Snap sync: ms of pause before each healing request (0 = none). */
   readonly healPauseMs?: number;
+  /** Snap sync: the resident-set ceiling in bytes it keeps under (default 1.5 GiB). */
+  readonly snapMaxRssBytes?: number;
 }

@@ -165,6 +165,7 @@ export class P2pService implements PeerService, SessionHost {
       log: this.#opts.log,
       ...(this.#opts.pivotDistance !== undefined ? { pivotDistance: this.#opts.pivotDistance } : {}),
       ...(this.#opts.healPauseMs !== undefined ? { healPauseMs: this.#opts.healPauseMs } : {}),
+      ...(this.#opts.snapMaxRssBytes !== undefined ? { maxRssBytes: this.#opts.snapMaxRssBytes } : {}),
       onDone: () => {
         this.#snapRun = undefined;
       },

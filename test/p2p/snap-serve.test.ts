@@ -494,6 +494,34 @@ describe('snap/1 serving', () => {
     });
   });
 
+  describe('requests whose asker is gone', () => {
+    const ask = () => encodeGetByteCodes({ requestId: 3n, hashes: [keccak256(code)], bytes: TWO_MIB });
+
+    it('drops a request unanswered when the asking peer left before its turn', async () => {
+      const left = { link: { closed: true } };
+      const before = server.skipped;
+      expect(await server.serve(SnapCode.GetByteCodes, ask(), left)).toBeUndefined();
+      expect(server.skipped).toBe(before + 1);
+      expect(await server.serve(SnapCode.GetByteCodes, ask(), { link: { closed: false } })).toBeDefined();
+    });
+
+    it('drops a request that waited in the peer queue past the asker timeout', async () => {
+      const on = new SnapServer(chain, { requestsPerPeer: 1, staleAfterMs: 100 });
+      const peer = { link: { closed: false } };
+      // The peer's one slot is taken for 300 ms: the request queued behind it waits past 100 ms.
+      let release!: () => void;
+      const busy = on.budget.run(peer, () => new Promise<void>((r) => (release = r)));
+      const queued = on.serve(SnapCode.GetByteCodes, ask(), peer);
+      await new Promise((r) => setTimeout(r, 300));
+      release();
+      await busy;
+      expect(await queued).toBeUndefined();
+      expect(on.skipped).toBe(1);
+      // A request that finds the slot free is answered.
+      expect((await on.serve(SnapCode.GetByteCodes, ask(), peer))?.code).toBe(SnapCode.ByteCodes);
+    });
+  });
+
   describe('other messages', () => {
     it('returns undefined for responses and unknown codes', async () => {
       const payload = encodeAccountRange({ requestId: 1n, accounts: [], proof: [] });

@@ -67,6 +67,7 @@ function configFromTables(network: NetworkName): NodeConfig {
       syncMode: d('network.sync.mode'),
       pivotDistance: d('network.sync.pivot-distance'),
       healPauseMs: d('network.sync.heal-pause'),
+      snapMaxRssBytes: d('network.sync.max-rss') * 1024 * 1024,
     },
     mining: {
       enabled: d('mining.mining-enabled'),

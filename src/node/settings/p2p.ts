@@ -119,6 +119,14 @@ export const p2pSettings = {
       'snap sync: a pause before each trie-node request of the healing phase (0 = none), to go easy on the ' +
       'peers or to hold a node in that phase for a test',
   }),
+  'network.sync.max-rss': s.int({
+    flag: 'sync.max-rss',
+    default: 1536,
+    min: 256,
+    description:
+      'snap sync: resident memory ceiling in MiB; near it the sync asks its peers for less at once, over it for ' +
+      'one answer at a time, until memory falls again',
+  }),
   'network.nat': s.string({
     flag: 'nat',
     default: undefined,

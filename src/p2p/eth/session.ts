@@ -203,39 +203,43 @@ export class EthSession {
     return this.link.hello?.capabilities.includes(`snap/${snap.SNAP_VERSION}`) ?? false;
   }
 
-  getAccountRange(req: Omit<snap.GetAccountRange, 'requestId'>): Promise<snap.AccountRange> {
+  getAccountRange(req: Omit<snap.GetAccountRange, 'requestId'>, timeoutMs?: number): Promise<snap.AccountRange> {
     return this.request(
       SnapCode.GetAccountRange,
       SnapCode.AccountRange,
       (requestId) => snap.encodeGetAccountRange({ ...req, requestId }),
       'snap',
+      timeoutMs,
     );
   }
 
-  getStorageRanges(req: Omit<snap.GetStorageRanges, 'requestId'>): Promise<snap.StorageRanges> {
+  getStorageRanges(req: Omit<snap.GetStorageRanges, 'requestId'>, timeoutMs?: number): Promise<snap.StorageRanges> {
     return this.request(
       SnapCode.GetStorageRanges,
       SnapCode.StorageRanges,
       (requestId) => snap.encodeGetStorageRanges({ ...req, requestId }),
       'snap',
+      timeoutMs,
     );
   }
 
-  getByteCodes(req: Omit<snap.GetByteCodes, 'requestId'>): Promise<snap.ByteCodes> {
+  getByteCodes(req: Omit<snap.GetByteCodes, 'requestId'>, timeoutMs?: number): Promise<snap.ByteCodes> {
     return this.request(
       SnapCode.GetByteCodes,
       SnapCode.ByteCodes,
       (requestId) => snap.encodeGetByteCodes({ ...req, requestId }),
       'snap',
+      timeoutMs,
     );
   }
 
-  getTrieNodes(req: Omit<snap.GetTrieNodes, 'requestId'>): Promise<snap.TrieNodes> {
+  getTrieNodes(req: Omit<snap.GetTrieNodes, 'requestId'>, timeoutMs?: number): Promise<snap.TrieNodes> {
     return this.request(
       SnapCode.GetTrieNodes,
       SnapCode.TrieNodes,
       (requestId) => snap.encodeGetTrieNodes({ ...req, requestId }),
       'snap',
+      timeoutMs,
     );
   }
 
@@ -244,6 +248,8 @@ export class EthSession {
     expect: number,
     encode: (requestId: bigint) => Uint8Array,
     protocol: SubProtocol = 'eth',
+    /** The snap sync sizes it to the peer's measured round trip (snap/sync/rates.ts). */
+    timeoutMs = REQUEST_TIMEOUT_MS,
   ): Promise<T> {
     while (this.#pending.size >= MAX_IN_FLIGHT && !this.link.closed)
       await new Promise<void>((resolve) => this.#waiting.push(resolve));
@@ -253,13 +259,8 @@ export class EthSession {
         this.#pending.delete(requestId);
         this.score.timedOut();
         this.#waiting.shift()?.();
-        reject(
-          new SessionError(
-            DisconnectReason.TIMEOUT,
-            `no answer to request ${requestId} within ${REQUEST_TIMEOUT_MS} ms`,
-          ),
-        );
-      }, REQUEST_TIMEOUT_MS);
+        reject(new SessionError(DisconnectReason.TIMEOUT, `no answer to request ${requestId} within ${timeoutMs} ms`));
+      }, timeoutMs);
       this.#pending.set(requestId, {
         protocol,
         expect,

@@ -32,6 +32,7 @@ import { PerPeerBudget } from './serve-budget.js';
 import { SLOTS_PER_PAGE, storageRanges } from './serve-storage.js';
 import { trieNodes } from './serve-trie-nodes.js';
 import { RecentStateRoots, SNAP_STATE_WINDOW } from './state-roots.js';
+import { MAX_TIMEOUT_MS } from './sync/rates.js';
 import { proofNodes, softLimit } from './trie-proof.js';
 
 export { SNAP_STATE_WINDOW } from './state-roots.js';
@@ -51,15 +52,29 @@ export interface SnapServerOptions {
   readonly slotsPerPage?: number;
   /** Requests of one peer answered at a time (`network.snap.requests-per-peer`); default 2. */
   readonly requestsPerPeer?: number;
+  /** A request that waited longer for its turn is dropped unanswered; default STALE_REQUEST_MS. */
+  readonly staleAfterMs?: number;
 }
 
 export type SnapReply = { code: number; payload: Uint8Array };
+
+/** The asking peer as the server sees it: whether its link is gone. */
+export interface SnapAsker {
+  readonly link: { readonly closed: boolean };
+}
+
+/**
+ * A request that waited this long for its turn is skipped: its asker has given up on it (our sync's longest
+ * timeout, snap/sync/rates.ts), and answering would only delay the requests it asks again.
+ */
+export const STALE_REQUEST_MS = MAX_TIMEOUT_MS;
 
 export class SnapServer {
   private readonly accountsPerPage: number;
   private readonly slotsPerPage: number;
   private readonly roots: RecentStateRoots;
   readonly budget: PerPeerBudget;
+  private readonly staleAfterMs: number;
 
   constructor(
     private readonly chain: ChainPort,
@@ -69,15 +84,28 @@ export class SnapServer {
     this.accountsPerPage = Math.max(1, opts.accountsPerPage ?? ACCOUNTS_PER_PAGE);
     this.slotsPerPage = Math.max(1, opts.slotsPerPage ?? SLOTS_PER_PAGE);
     this.budget = new PerPeerBudget(opts.requestsPerPeer);
+    this.staleAfterMs = opts.staleAfterMs ?? STALE_REQUEST_MS;
   }
 
   /**
    * Answers one snap/1 request message; undefined for codes that are not requests. Throws WireDecodeError for
-   * malformed input. With `peer` (its session), the request waits for that peer's budget.
+   * malformed input. With `peer` (its session), the request waits for that peer's budget, and is dropped
+   * unanswered (undefined) when the peer left or gave up on it meanwhile.
    */
-  serve(code: number, payload: Uint8Array, peer?: object): Promise<SnapReply | undefined> {
-    return peer === undefined ? this.answer(code, payload) : this.budget.run(peer, () => this.answer(code, payload));
+  serve(code: number, payload: Uint8Array, peer?: SnapAsker): Promise<SnapReply | undefined> {
+    if (peer === undefined) return this.answer(code, payload);
+    const queuedAt = performance.now();
+    return this.budget.run(peer, () => {
+      if (peer.link.closed || performance.now() - queuedAt > this.staleAfterMs) {
+        this.skipped++;
+        return Promise.resolve(undefined);
+      }
+      return this.answer(code, payload);
+    });
   }
+
+  /** Requests dropped unanswered because their asker left or waited past its timeout. */
+  skipped = 0;
 
   private async answer(code: number, payload: Uint8Array): Promise<SnapReply | undefined> {
     switch (code) {

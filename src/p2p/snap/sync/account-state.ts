@@ -67,7 +67,7 @@ export class AccountStateFetcher {
     let left = hashes;
     while (left.length > 0) {
       const ask = left.slice(0, CODES_PER_REQUEST);
-      const got = await this.opts.peers.run(stateRoot, (peer) => fetchByteCodes(peer, ask));
+      const got = await this.opts.peers.run(stateRoot, (peer, t) => fetchByteCodes(peer, ask, t), 'codes');
       await this.opts.state.write([], got, undefined);
       this.opts.counters.codes += got.length;
       const have = new Set<string>();
@@ -86,7 +86,11 @@ export class AccountStateFetcher {
         const ask = queue.splice(0, STORAGE_ACCOUNTS_PER_REQUEST);
         let answer: StorageAnswer;
         try {
-          answer = await this.opts.peers.run(stateRoot, (peer) => fetchStorageRanges(peer, stateRoot, ask));
+          answer = await this.opts.peers.run(
+            stateRoot,
+            (peer, t) => fetchStorageRanges(peer, stateRoot, ask, t),
+            'storage',
+          );
         } catch (err) {
           queue.unshift(...ask);
           throw err;
@@ -115,7 +119,11 @@ export class AccountStateFetcher {
     let from: Uint8Array | undefined = origin;
     while (from !== undefined) {
       const start: Uint8Array = from;
-      const answer = await this.opts.peers.run(stateRoot, (peer) => fetchStorageRanges(peer, stateRoot, [job], start));
+      const answer = await this.opts.peers.run(
+        stateRoot,
+        (peer, t) => fetchStorageRanges(peer, stateRoot, [job], t, start),
+        'storage',
+      );
       const range = answer.ranges[0]!;
       await this.opts.state.write(range.nodes, [], undefined);
       this.opts.counters.slots += range.slots.length;

@@ -19,10 +19,12 @@ import { type ProvenRange, verifyRangeWithProof } from '../../../chain/state/ran
 import { buildRangeTrie, type RangeEntry } from '../../../chain/state/snap-store.js';
 import type { EthSession } from '../../eth/session.js';
 import { BadAnswer, NotHeld } from './peers.js';
+import { MAX_STORAGE_REQUEST_BYTES, type Ticket } from './rates.js';
 
-/** What we ask each answer to stay under; an answer may pass it by one item, not by much more. */
-export const REQUEST_BYTES = 512 * 1024;
-const ALLOWED_BYTES = REQUEST_BYTES + 64 * 1024;
+/** The most a storage request asks for (rates.ts). */
+export const REQUEST_BYTES = MAX_STORAGE_REQUEST_BYTES;
+/** An answer may pass the byte limit it was asked with by one item, not by much more. */
+export const allowedBytes = (asked: number) => asked + 64 * 1024;
 const ZERO_HASH = new Uint8Array(32);
 
 export interface AccountEntry extends RangeEntry {
@@ -36,8 +38,6 @@ export interface AccountRangeAnswer {
   readonly more: boolean;
   /** The account-trie nodes the range proved complete (chain/state/range-proof.ts), to be stored as they are. */
   readonly nodes: ReadonlyArray<readonly [Uint8Array, Uint8Array]>;
-  /** From the request to the peer's answer (for the debug log: round trip and serving time). */
-  readonly waitedMs: number;
 }
 
 export async function fetchAccountRange(
@@ -45,10 +45,10 @@ export async function fetchAccountRange(
   root: Uint8Array,
   origin: Uint8Array,
   limit: Uint8Array,
+  ticket: Ticket,
 ): Promise<AccountRangeAnswer> {
-  const asked = performance.now();
-  const res = await peer.getAccountRange({ root, origin, limit, bytes: BigInt(REQUEST_BYTES) });
-  const waitedMs = performance.now() - asked;
+  const res = await peer.getAccountRange({ root, origin, limit, bytes: BigInt(ticket.bytes) }, ticket.timeoutMs);
+  const answeredAt = performance.now();
   if (res.accounts.length === 0 && res.proof.length === 0) throw new NotHeld('empty account range');
   let size = 0;
   const entries = res.accounts.map((a) => {
@@ -57,11 +57,13 @@ export async function fetchAccountRange(
     return { key: a.hash, value: RLP.encode(full), storageRoot: full[2], codeHash: full[3] };
   });
   size += res.proof.reduce((n, p) => n + p.length, 0);
-  if (size > ALLOWED_BYTES) throw new BadAnswer(`sent an account range of ${size} bytes, ${REQUEST_BYTES} were asked`);
+  ticket.answered = { at: answeredAt, bytes: size };
+  if (size > allowedBytes(ticket.bytes))
+    throw new BadAnswer(`sent an account range of ${size} bytes, ${ticket.bytes} were asked`);
   const keys = entries.map((e) => e.key);
   const values = entries.map((e) => e.value);
   const { more, nodes } = await verifyRange(root, origin, keys, values, res.proof, 'account range');
-  return { entries, more, nodes, waitedMs };
+  return { entries, more, nodes };
 }
 
 /**
@@ -120,24 +122,32 @@ export async function fetchStorageRanges(
   peer: EthSession,
   stateRoot: Uint8Array,
   jobs: readonly StorageJob[],
+  ticket: Ticket,
   origin?: Uint8Array,
 ): Promise<StorageAnswer> {
-  const res = await peer.getStorageRanges({
-    root: stateRoot,
-    accounts: jobs.map((j) => j.account),
-    origin: origin ?? new Uint8Array(0),
-    limit: new Uint8Array(0),
-    bytes: BigInt(REQUEST_BYTES),
-  });
+  const res = await peer.getStorageRanges(
+    {
+      root: stateRoot,
+      accounts: jobs.map((j) => j.account),
+      origin: origin ?? new Uint8Array(0),
+      limit: new Uint8Array(0),
+      bytes: BigInt(ticket.bytes),
+    },
+    ticket.timeoutMs,
+  );
+  const answeredAt = performance.now();
   if (res.slots.length === 0 || (res.slots[0]!.length === 0 && res.proof.length === 0))
     throw new NotHeld('empty storage ranges');
   if (res.slots.length > jobs.length) throw new BadAnswer(`sent ${res.slots.length} storage ranges for ${jobs.length}`);
   let size = res.proof.reduce((n, p) => n + p.length, 0);
+  for (const slots of res.slots) for (const s of slots) size += s.hash.length + s.body.length;
+  ticket.answered = { at: answeredAt, bytes: size };
+  if (size > allowedBytes(ticket.bytes))
+    throw new BadAnswer(`sent storage ranges of ${size} bytes, ${ticket.bytes} were asked`);
   const ranges: StorageAnswer['ranges'] = [];
   for (let i = 0; i < res.slots.length; i++) {
     const job = jobs[i]!;
     const slots = res.slots[i]!.map((s) => ({ key: s.hash, value: s.body }));
-    for (const s of slots) size += s.key.length + s.value.length;
     const last = i === res.slots.length - 1;
     const from = origin ?? ZERO_HASH;
     if (last && res.proof.length > 0) {
@@ -158,13 +168,17 @@ export async function fetchStorageRanges(
       ranges.push({ job, slots, more: false, nodes });
     } else throw new BadAnswer('sent a partial storage range without a proof');
   }
-  if (size > ALLOWED_BYTES) throw new BadAnswer(`sent storage ranges of ${size} bytes, ${REQUEST_BYTES} were asked`);
   return { ranges };
 }
 
 /** Codes for `hashes`: each answered code must hash to one of them (snap.md lets a peer skip some). */
-export async function fetchByteCodes(peer: EthSession, hashes: readonly Uint8Array[]): Promise<Uint8Array[]> {
-  const res = await peer.getByteCodes({ hashes: [...hashes], bytes: BigInt(REQUEST_BYTES) });
+export async function fetchByteCodes(
+  peer: EthSession,
+  hashes: readonly Uint8Array[],
+  ticket: Ticket,
+): Promise<Uint8Array[]> {
+  const res = await peer.getByteCodes({ hashes: [...hashes], bytes: BigInt(ticket.bytes) }, ticket.timeoutMs);
+  const answeredAt = performance.now();
   if (res.codes.length === 0) throw new NotHeld('no byte codes');
   const wanted = new Set(hashes.map(bytesToUnprefixedHex));
   let size = 0;
@@ -173,8 +187,10 @@ export async function fetchByteCodes(peer: EthSession, hashes: readonly Uint8Arr
     if (!wanted.has(bytesToUnprefixedHex(keccak256(code))))
       throw new BadAnswer('sent a byte code whose hash was not asked for');
   }
-  if (size > ALLOWED_BYTES + 24 * 1024)
-    throw new BadAnswer(`sent byte codes of ${size} bytes, ${REQUEST_BYTES} were asked`);
+  ticket.answered = { at: answeredAt, bytes: size };
+  // One code may pass the limit by its whole size (24 KiB at most).
+  if (size > allowedBytes(ticket.bytes) + 24 * 1024)
+    throw new BadAnswer(`sent byte codes of ${size} bytes, ${ticket.bytes} were asked`);
   return res.codes;
 }
 

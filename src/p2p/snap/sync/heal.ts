@@ -12,13 +12,13 @@ import { bytesToHex, bytesToUnprefixedHex } from '@ethereumjs/util';
 import { keccak256 } from '../../../chain/crypto.js';
 import type { SnapStatePort } from '../../chain-port.js';
 import type { EthSession } from '../../eth/session.js';
-import { isEmptyCode, isEmptyStorage, REQUEST_BYTES } from './fetch.js';
+import { allowedBytes, isEmptyCode, isEmptyStorage } from './fetch.js';
 import { BadAnswer, NotHeld, type SnapPeers } from './peers.js';
+import type { Ticket } from './rates.js';
 import type { SnapCounters } from './record.js';
 
 /** Paths per GetTrieNodes request (geth asks up to 1024; smaller keeps answers under the byte budget). */
 const PATHS_PER_REQUEST = 256;
-const ALLOWED_BYTES = REQUEST_BYTES + 64 * 1024;
 
 interface Item {
   readonly hash: Uint8Array;
@@ -73,7 +73,11 @@ export class Healer {
         inFlight++;
         try {
           if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
-          const answered = await this.opts.peers.run(stateRoot, (peer) => this.request(peer, stateRoot, batch));
+          const answered = await this.opts.peers.run(
+            stateRoot,
+            (peer, ticket) => this.request(peer, stateRoot, batch, ticket),
+            'trie',
+          );
           queue.push(...batch.filter((item) => item.encoded === undefined));
           const writes: (readonly [Uint8Array, Uint8Array])[] = [];
           const codes: Uint8Array[] = [];
@@ -107,11 +111,17 @@ export class Healer {
    * Asks for the batch's nodes; returns the items answered (their `encoded` set). A peer may leave out nodes it
    * lacks, so answers are matched to the requested hashes in order, as geth does; a node matching none is a lie.
    */
-  private async request(peer: EthSession, stateRoot: Uint8Array, batch: readonly Item[]): Promise<Item[]> {
+  private async request(
+    peer: EthSession,
+    stateRoot: Uint8Array,
+    batch: readonly Item[],
+    ticket: Ticket,
+  ): Promise<Item[]> {
     const paths = batch.map((item) =>
       item.account === undefined ? [compactPath(item.path)] : [item.account, compactPath(item.path)],
     );
-    const res = await peer.getTrieNodes({ root: stateRoot, paths, bytes: BigInt(REQUEST_BYTES) });
+    const res = await peer.getTrieNodes({ root: stateRoot, paths, bytes: BigInt(ticket.bytes) }, ticket.timeoutMs);
+    ticket.answered = { at: performance.now(), bytes: res.nodes.reduce((n, node) => n + node.length, 0) };
     if (res.nodes.length === 0) throw new NotHeld('no trie nodes');
     if (res.nodes.length > batch.length)
       throw new BadAnswer(`sent ${res.nodes.length} trie nodes for ${batch.length} paths`);
@@ -127,7 +137,8 @@ export class Healer {
       matched.push({ item: batch[next]!, node });
       next++;
     }
-    if (size > ALLOWED_BYTES) throw new BadAnswer(`sent trie nodes of ${size} bytes, ${REQUEST_BYTES} were asked`);
+    if (size > allowedBytes(ticket.bytes))
+      throw new BadAnswer(`sent trie nodes of ${size} bytes, ${ticket.bytes} were asked`);
     // Only a whole answer that checked out marks anything, so a retry on another peer starts clean.
     for (const { item, node } of matched) item.encoded = node;
     return matched.map((m) => m.item);

@@ -17,6 +17,7 @@ import { AccountStateFetcher } from './account-state.js';
 import { fetchAccountRange } from './fetch.js';
 import { Healer } from './heal.js';
 import { agreedHead, downloadHeaders, headerAt, PivotAbandoned } from './headers.js';
+import { DEFAULT_MAX_RSS_MIB, MemoryGuard } from './memory.js';
 import { RootGone, SnapPeers, SyncClosed } from './peers.js';
 import { adoptPivot } from './handover.js';
 import { type Chunk, decodeRecord, encodeRecord, incHash, type SnapRecord, splitKeySpace } from './record.js';
@@ -27,6 +28,13 @@ export const ACCOUNT_CHUNKS = 16;
 /** Blocks the pivot stays below the agreed head (geth: 64). */
 export const DEFAULT_PIVOT_DISTANCE = 64;
 const PEER_WAIT_MS = 500;
+const MIB = 1024 * 1024;
+
+/** The V8 heap and the buffers outside it, so a growing resident set can be told apart from a growing heap. */
+function memoryFields(): Record<string, number> {
+  const m = process.memoryUsage();
+  return { heapMiB: Math.round(m.heapUsed / MIB), buffersMiB: Math.round(m.arrayBuffers / MIB) };
+}
 
 export interface SnapSyncOptions {
   readonly chain: ChainPort;
@@ -41,6 +49,8 @@ export interface SnapSyncOptions {
   /** A pause before each GetTrieNodes request of the healing phase (settings: sync.heal-pause). */
   readonly healPauseMs?: number;
   readonly progressIntervalMs?: number;
+  /** The resident-set ceiling the sync keeps under by asking less at once (settings: sync.max-rss). */
+  readonly maxRssBytes?: number;
   /** Called whenever the status changes phase or counts (for eth_syncing and the syncing subscription). */
   readonly onStatus?: (status: SnapStatus | null) => void;
 }
@@ -56,11 +66,14 @@ export class SnapSync {
   #moving: Promise<void> | undefined;
   #closed = false;
   readonly #view: SnapProgressView;
+  readonly #memory: MemoryGuard;
 
   constructor(options: SnapSyncOptions) {
     this.#opts = options;
     this.#distance = BigInt(options.pivotDistance ?? DEFAULT_PIVOT_DISTANCE);
+    this.#memory = new MemoryGuard(options.maxRssBytes ?? DEFAULT_MAX_RSS_MIB * MIB);
     this.#peers = new SnapPeers({
+      memory: this.#memory,
       sessions: options.sessions,
       onBadPeer: options.onBadPeer,
       closed: () => this.#closed,
@@ -101,13 +114,14 @@ export class SnapSync {
       const record = (this.#record = await this.start());
       if (record === undefined) return false;
       ({ accountState: this.#accountState, healer: this.#healer } = this.parts(record));
-      this.#view.start(record);
+      this.#view.start(record, () => this.lineExtras());
       const watch = setInterval(() => void this.followHead(), 2_000);
       watch.unref();
       this.#stopWatch = () => clearInterval(watch);
       if (record.phase === 'headers') {
         await this.headersToPivot();
         record.phase = 'accounts';
+        this.#view.update(record);
       }
       this.#pivotHeader = await this.#opts.chain.getHeader(record.pivot.hash);
       // A resumed sync may find its pivot far behind the peers' head: moved first, not after a failed request.
@@ -138,6 +152,20 @@ export class SnapSync {
   }
 
   #stopWatch: (() => void) | undefined;
+
+  /** What the progress line adds to the counts: how much each peer is asked at once, timeouts, memory. */
+  private lineExtras(): Record<string, unknown> {
+    const kind = this.#record?.phase === 'healing' ? 'trie' : 'accounts';
+    const peers = this.#peers.usable().map((p) => this.#peers.rate(p).estimate(kind));
+    return {
+      requestKiB: peers.map((e) => Math.round(e.bytes / 1024)),
+      inFlightMax: peers.map((e) => e.window),
+      rttMs: peers.map((e) => e.rttMs ?? null),
+      timeouts: this.#peers.timeouts,
+      rssMiB: Math.round(this.#memory.rssBytes() / MIB),
+      ...memoryFields(),
+    };
+  }
 
   /** Moves the pivot ahead of time when the peers' head is 2 × distance past it (their state window ends soon). */
   private async followHead(): Promise<void> {
@@ -275,7 +303,11 @@ export class SnapSync {
       const root = this.root;
       try {
         const started = performance.now();
-        const answer = await this.#peers.run(root, (peer) => fetchAccountRange(peer, root, chunk.next, chunk.last));
+        const answer = await this.#peers.run(
+          root,
+          (peer, t) => fetchAccountRange(peer, root, chunk.next, chunk.last, t),
+          'accounts',
+        );
         const checked = performance.now();
         const storage = await this.#accountState.complete(root, answer.entries);
         const last = answer.entries.at(-1)?.key;
@@ -290,7 +322,6 @@ export class SnapSync {
         this.#view.update(record);
         this.#opts.log.debug('snap sync account range', {
           accounts: answer.entries.length,
-          waitedMs: Math.round(answer.waitedMs),
           fetchedMs: Math.round(checked - started),
           storageMs: Math.round(completed - checked),
           writeMs: Math.round(performance.now() - completed),

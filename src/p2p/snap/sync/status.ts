@@ -1,7 +1,10 @@
 /**
  * What a snap sync shows: its status (eth_syncing's extra fields, the syncing subscription, /healthcheck) and
- * a progress line every few seconds with phase, counts, rate and an ETA. The ETA of the account phase comes from
- * the share of the account-hash space already covered, which grows evenly because hashes are uniform.
+ * a progress line every few seconds with the phase, counts, the phase's rate and an ETA. Both read the same
+ * record, and a change of phase goes out at once, so eth_syncing never shows a phase the sync has left.
+ * ETAs: headers from the headers left to the pivot; accounts from the share of the account-hash space already
+ * covered, which grows evenly because hashes are uniform; healing from the nodes fetched and not yet written
+ * (a floor: their children are not known yet).
  */
 import { bytesToBigInt } from '@ethereumjs/util';
 import type { SnapSyncStatus } from '../../types.js';
@@ -17,9 +20,14 @@ export class SnapProgressView {
   #record: SnapRecord | undefined;
   #pending = 0;
   #timer: NodeJS.Timeout | undefined;
-  #last = { at: 0, accounts: 0, slots: 0 };
-  #startedAt = 0;
-  #startShare = 0;
+  /** Where the last progress line left the counts, and where the current phase began. */
+  #last = { at: 0, accounts: 0, slots: 0, headers: 0n, healed: 0 };
+  #phase = { name: '', at: 0, share: 0, headers: 0n };
+  #sentPhase = '';
+  #sentAt = 0;
+  #trailing: NodeJS.Timeout | undefined;
+  /** Extra fields for the progress line (request sizes, timeouts, memory). */
+  #extra: () => Record<string, unknown> = () => ({});
 
   constructor(
     private readonly log: { info(msg: string, f?: Record<string, unknown>): void },
@@ -27,25 +35,45 @@ export class SnapProgressView {
     private readonly onStatus?: (status: SnapStatus | null) => void,
   ) {}
 
-  start(record: SnapRecord): void {
+  start(record: SnapRecord, extra?: () => Record<string, unknown>): void {
     this.#record = record;
-    this.#startedAt = Date.now();
-    this.#startShare = coveredShare(record);
-    this.#last = { at: this.#startedAt, accounts: record.counters.accounts, slots: record.counters.slots };
+    if (extra !== undefined) this.#extra = extra;
+    const c = record.counters;
+    this.#last = { at: Date.now(), accounts: c.accounts, slots: c.slots, headers: record.headerTip.number, healed: 0 };
     this.#timer = setInterval(() => this.logLine(), this.intervalMs);
     this.#timer.unref();
     this.update(record);
   }
 
-  #sentAt = 0;
-  #sentPhase = '';
-
+  /** The record changed: a new phase goes out at once, counts at most once a second (the last change too). */
   update(record: SnapRecord): void {
     this.#record = record;
+    if (record.phase !== this.#phase.name) {
+      this.#phase = {
+        name: record.phase,
+        at: Date.now(),
+        share: coveredShare(record),
+        headers: record.headerTip.number,
+      };
+    }
     const now = Date.now();
-    if (record.phase === this.#sentPhase && now - this.#sentAt < STATUS_EVERY_MS) return;
+    if (record.phase === this.#sentPhase && now - this.#sentAt < STATUS_EVERY_MS) {
+      this.#trailing ??= setTimeout(
+        () => {
+          this.#trailing = undefined;
+          if (this.#record !== undefined) this.send(Date.now());
+        },
+        STATUS_EVERY_MS - (now - this.#sentAt),
+      );
+      this.#trailing.unref();
+      return;
+    }
+    this.send(now);
+  }
+
+  private send(now: number): void {
     this.#sentAt = now;
-    this.#sentPhase = record.phase;
+    this.#sentPhase = this.#record!.phase;
     this.onStatus?.(this.status());
   }
 
@@ -55,7 +83,8 @@ export class SnapProgressView {
 
   stop(): void {
     if (this.#timer !== undefined) clearInterval(this.#timer);
-    this.#timer = undefined;
+    if (this.#trailing !== undefined) clearTimeout(this.#trailing);
+    this.#timer = this.#trailing = undefined;
     if (this.#record !== undefined) this.onStatus?.(null);
     this.#record = undefined;
   }
@@ -96,20 +125,46 @@ export class SnapProgressView {
     if (r === undefined) return;
     const now = Date.now();
     const seconds = Math.max(0.001, (now - this.#last.at) / 1000);
-    const accountsPerSecond = Math.round((r.counters.accounts - this.#last.accounts) / seconds);
-    const slotsPerSecond = Math.round((r.counters.slots - this.#last.slots) / seconds);
-    this.#last = { at: now, accounts: r.counters.accounts, slots: r.counters.slots };
+    const per = (n: number | bigint) => Math.round(Number(n) / seconds);
+    const c = r.counters;
+    const rates = {
+      headersPerSecond: per(r.headerTip.number - this.#last.headers),
+      accountsPerSecond: per(c.accounts - this.#last.accounts),
+      slotsPerSecond: per(c.slots - this.#last.slots),
+      healedPerSecond: per(c.healed - this.#last.healed),
+    };
+    this.#last = { at: now, accounts: c.accounts, slots: c.slots, headers: r.headerTip.number, healed: c.healed };
     const share = coveredShare(r);
-    const gained = share - this.#startShare;
-    const elapsed = (now - this.#startedAt) / 1000;
-    const etaSeconds = r.phase === 'accounts' && gained > 0 ? Math.round((elapsed * (1 - share)) / gained) : undefined;
+    const etaSeconds = this.eta(r, share, rates.healedPerSecond);
     this.log.info('snap sync progress', {
       ...this.fields(),
-      accountSpacePercent: Math.round(share * 1000) / 10,
-      accountsPerSecond,
-      slotsPerSecond,
+      ...(r.phase === 'headers' ? { headersPerSecond: rates.headersPerSecond } : {}),
+      ...(r.phase === 'accounts'
+        ? {
+            accountSpacePercent: Math.round(share * 1000) / 10,
+            accountsPerSecond: rates.accountsPerSecond,
+            slotsPerSecond: rates.slotsPerSecond,
+          }
+        : {}),
+      ...(r.phase === 'healing' ? { healedPerSecond: rates.healedPerSecond } : {}),
       ...(etaSeconds !== undefined ? { etaSeconds } : {}),
+      ...this.#extra(),
     });
+  }
+
+  /** Seconds left in the current phase, from its progress since it began; undefined while unknown. */
+  private eta(r: SnapRecord, share: number, healedPerSecond: number): number | undefined {
+    const elapsed = (Date.now() - this.#phase.at) / 1000;
+    if (r.phase === 'headers') {
+      const done = Number(r.headerTip.number - this.#phase.headers);
+      const left = Number(r.pivot.number - r.headerTip.number);
+      return done > 0 ? Math.round((elapsed * left) / done) : undefined;
+    }
+    if (r.phase === 'accounts') {
+      const gained = share - this.#phase.share;
+      return gained > 0 ? Math.round((elapsed * (1 - share)) / gained) : undefined;
+    }
+    return healedPerSecond > 0 ? Math.round(this.#pending / healedPerSecond) : undefined;
   }
 }
 
