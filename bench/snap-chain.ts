@@ -11,7 +11,7 @@
  * A genesis allocation is not used: the syncing node builds the dev genesis from the same definition, and the
  * state must come from executed blocks (issue 26).
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createLegacyTx } from '@ethereumjs/tx';
@@ -77,7 +77,54 @@ export interface ServingChainSizes {
   readonly onTop: number;
 }
 
-/** Builds the serving chain into `<cacheDir>/source` unless a finished one is there; returns that datadir. */
+/**
+ * Trie caches of the building engine: big enough to hold every node of the 1 M-account state, so that a fresh
+ * address's lookup (which must read the leaf its path runs into) is a memory hit instead of a LevelDB read. The
+ * node's defaults (cache-limits.ts) are sized for a light node; at 250 k accounts they missed on most lookups.
+ */
+const BUILDER_CACHES = {
+  trieNodes: 4_000_000,
+  trieDecodedNodes: 200_000,
+  // LevelDB's own block cache and memtable (native memory, no GC): the misses above and fewer, larger compactions.
+  dbCacheBytes: 256 * 1024 * 1024,
+  dbWriteBufferBytes: 32 * 1024 * 1024,
+};
+
+/** What the block at `number` (1-based) of the serving chain holds; undefined past its end. */
+type Step =
+  | { kind: 'spreader' }
+  | { kind: 'accounts'; first: number; count: number }
+  | { kind: 'contracts'; count: number }
+  | { kind: 'transfer'; index: number };
+
+/** The fixed block layout of the serving chain: a killed build resumes from its head by it. */
+export function servingChainPlan(sizes: ServingChainSizes) {
+  const contractGas = 60_000n + BigInt(sizes.slotsPerContract) * 22_300n;
+  const contractsPerBlock = Math.max(1, Math.floor(29_000_000 / Number(contractGas)));
+  const accountBlocks = Math.ceil(sizes.accounts / ACCOUNTS_PER_CALL);
+  const contractBlocks = Math.ceil(sizes.contracts / contractsPerBlock);
+  const lastBlock = 1 + accountBlocks + contractBlocks + sizes.onTop;
+  const step = (number: number): Step | undefined => {
+    if (number === 1) return { kind: 'spreader' };
+    let i = number - 2;
+    if (i < accountBlocks) {
+      const first = i * ACCOUNTS_PER_CALL;
+      return { kind: 'accounts', first, count: Math.min(ACCOUNTS_PER_CALL, sizes.accounts - first) };
+    }
+    i -= accountBlocks;
+    if (i < contractBlocks)
+      return { kind: 'contracts', count: Math.min(contractsPerBlock, sizes.contracts - i * contractsPerBlock) };
+    i -= contractBlocks;
+    return i < sizes.onTop ? { kind: 'transfer', index: i } : undefined;
+  };
+  return { contractGas, contractsPerBlock, accountBlocks, contractBlocks, lastBlock, step };
+}
+
+/**
+ * Builds the serving chain into `<cacheDir>/source` unless a finished one is there; returns that datadir. A build
+ * that was killed continues from the last block it stored (the layout is fixed by the sizes, recorded in
+ * `<cacheDir>/sizes.json`; the senders' nonces are read from the state), so only the block in flight is lost.
+ */
 export async function buildServingChain(
   cacheDir: string,
   ethashDir: string,
@@ -88,19 +135,29 @@ export async function buildServingChain(
     process.stdout.write(`serving chain: cached in ${cacheDir}\n`);
     return sourceDir;
   }
-  rmSync(cacheDir, { recursive: true, force: true });
-  mkdirSync(cacheDir, { recursive: true });
-  const contractGas = 60_000n + BigInt(sizes.slotsPerContract) * 22_300n;
-  const contractsPerBlock = Math.max(1, Math.floor(29_000_000 / Number(contractGas)));
+  const sizesFile = join(cacheDir, 'sizes.json');
+  const recorded = existsSync(sizesFile) ? readFileSync(sizesFile, 'utf8') : undefined;
+  if (recorded !== JSON.stringify(sizes)) {
+    rmSync(cacheDir, { recursive: true, force: true });
+    mkdirSync(cacheDir, { recursive: true });
+    writeFileSync(sizesFile, JSON.stringify(sizes));
+  }
+  const plan = servingChainPlan(sizes);
   const engine = await ChainEngine.open({
     dataDir: sourceDir,
     network: 'dev' as const,
     powCacheDir: ethashDir,
-    pool: { maxSize: 2 * contractsPerBlock + 100, maxPerSender: 2 * contractsPerBlock + 10 },
+    pool: { maxSize: 2 * plan.contractsPerBlock + 100, maxPerSender: 2 * plan.contractsPerBlock + 10 },
     mining: { coinbase: new Uint8Array(20).fill(0xcb) },
+    caches: BUILDER_CACHES,
   });
-  const nonces = devKeys.map(() => 0n);
+  const senders = DEV_ACCOUNTS.map((a) => hexToBytes(a.address as `0x${string}`));
+  const headState = await engine.chain.stateAt('latest');
+  const nonces = await Promise.all(senders.map((a) => headState!.getNonce(a)));
+  const resumedAt = Number(engine.chain.getHead().header.number);
+  if (resumedAt > 0) process.stdout.write(`serving chain: resuming after block ${resumedAt} of ${plan.lastBlock}\n`);
   const started = performance.now();
+  const cpuStarted = process.cpuUsage();
   type Tx = { to?: Address; data?: Uint8Array; gasLimit: bigint; value: bigint };
   /** Mines one block of `txs`; with `sender`, all come from that dev account and must not run out of gas. */
   const mine = async (txs: Tx[], sender?: number) => {
@@ -121,34 +178,49 @@ export async function buildServingChain(
     if (sender !== undefined && block.header.gasUsed >= gasAsked)
       throw new Error(`block ${block.header.number}: the transaction ran out of gas`);
   };
-  const progress = (what: string) =>
-    process.stdout.write(`serving chain: ${what} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
-  try {
-    const spreader = createContractAddress(
-      new Address(hexToBytes(DEV_ACCOUNTS[0]!.address as `0x${string}`)),
-      nonces[0]!,
+  let accountsMade = 0;
+  const progress = (what: string) => {
+    const s = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuStarted);
+    const rate = accountsMade > 0 ? `, ${(accountsMade / s).toFixed(0)} accounts/s` : '';
+    process.stdout.write(
+      `serving chain: ${what} (${s.toFixed(0)} s, cpu ${((cpu.user + cpu.system) / 1e6).toFixed(0)} s${rate})\n`,
     );
-    await mine([{ data: deployCode(spreaderRuntime()), gasLimit: 200_000n, value: 0n }], 0);
-    for (let done = 0; done < sizes.accounts; ) {
-      const n = Math.min(ACCOUNTS_PER_CALL, sizes.accounts - done);
-      const data = concatBytes(
-        setLengthLeft(bigIntToBytes(BigInt(done)), 32),
-        setLengthLeft(bigIntToBytes(BigInt(n)), 32),
-      );
-      await mine([{ to: spreader, data, gasLimit: SPREADER_TX_GAS, value: BigInt(n) }], 0);
-      done += n;
-      if ((done / ACCOUNTS_PER_CALL) % 100 < 1 || done === sizes.accounts)
-        progress(`${done}/${sizes.accounts} accounts`);
-    }
+  };
+  try {
+    const spreader = createContractAddress(new Address(senders[0]!), 0n);
     const initCode = fillerInitCode(sizes.slotsPerContract);
-    for (let done = 0; done < sizes.contracts; ) {
-      const n = Math.min(contractsPerBlock, sizes.contracts - done);
-      await mine(Array.from({ length: n }, () => ({ data: initCode, gasLimit: contractGas, value: 0n })));
-      done += n;
-      if ((done / contractsPerBlock) % 100 < 1 || done === sizes.contracts)
-        progress(`${done}/${sizes.contracts} contracts`);
+    for (let number = resumedAt + 1; number <= plan.lastBlock; number++) {
+      const step = plan.step(number)!;
+      switch (step.kind) {
+        case 'spreader':
+          await mine([{ data: deployCode(spreaderRuntime()), gasLimit: 200_000n, value: 0n }], 0);
+          break;
+        case 'accounts': {
+          const data = concatBytes(
+            setLengthLeft(bigIntToBytes(BigInt(step.first)), 32),
+            setLengthLeft(bigIntToBytes(BigInt(step.count)), 32),
+          );
+          await mine([{ to: spreader, data, gasLimit: SPREADER_TX_GAS, value: BigInt(step.count) }], 0);
+          accountsMade += step.count;
+          const done = step.first + step.count;
+          if ((number - 1) % 25 === 0 || done === sizes.accounts) progress(`${done}/${sizes.accounts} accounts`);
+          break;
+        }
+        case 'contracts': {
+          await mine(
+            Array.from({ length: step.count }, () => ({ data: initCode, gasLimit: plan.contractGas, value: 0n })),
+          );
+          const done = (number - 2 - plan.accountBlocks) * plan.contractsPerBlock + step.count;
+          if ((number - 2 - plan.accountBlocks) % 50 === 0 || done === sizes.contracts)
+            progress(`${done}/${sizes.contracts} contracts`);
+          break;
+        }
+        case 'transfer':
+          await mine([{ to: freshAddress(step.index), gasLimit: 21_000n, value: 1n }]);
+          break;
+      }
     }
-    for (let i = 0; i < sizes.onTop; i++) await mine([{ to: freshAddress(i), gasLimit: 21_000n, value: 1n }]);
     progress(`${sizes.onTop} blocks on top, head ${engine.chain.getHead().header.number}`);
   } finally {
     await engine.close();

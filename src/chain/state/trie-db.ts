@@ -7,7 +7,7 @@
  * receipts, indexes and state nodes land atomically. Read-only work (calls, historical reads) uses a
  * buffer that is simply dropped.
  */
-import { hexToBytes, type BatchDBOp, type DB } from '@ethereumjs/util';
+import type { BatchDBOp, DB } from '@ethereumjs/util';
 import { DEFAULT_CACHE_LIMITS } from '../cache-limits.js';
 import type { ChainDB, WriteBatch } from '../db/chain-db.js';
 import { keys } from '../db/keys.js';
@@ -16,7 +16,8 @@ import type { ForkStateSource } from '../fork/fork-state.js';
 import type { StateTrieCaches } from './state-trie.js';
 import type { WrittenKeys } from './written-keys.js';
 
-const unprefixedHexToBytes = (hex: string): Uint8Array => hexToBytes(`0x${hex}`);
+/** The trie's hex keys back to bytes: Node's native decoder, about twice as fast as the checked one of util. */
+const unprefixedHexToBytes = (hex: string): Uint8Array => Buffer.from(hex, 'hex');
 
 /** Committed nodes: LevelDB under the state tag, fronted by an LRU of recently used nodes. */
 export class TrieNodeStore {
@@ -42,7 +43,10 @@ export class TrieNodeStore {
   async get(hexKey: string): Promise<Uint8Array | undefined> {
     const cached = this.recent.get(hexKey);
     if (cached !== undefined) return cached;
-    const value = await this.db.get(keys.state(unprefixedHexToBytes(hexKey)));
+    // Synchronous: a node read is LevelDB's own lookup (block cache or page cache, microseconds), while the
+    // thread-pool round trip of an async get cost more CPU than that and, on a busy machine, waited for a pool
+    // thread far longer (state-heavy import: 29% less CPU, 4.7x less wall time; bench/results/state-heavy-blocks.md).
+    const value = this.db.getSync(keys.state(unprefixedHexToBytes(hexKey)));
     if (value !== undefined) this.recent.set(hexKey, value);
     return value;
   }
