@@ -9,7 +9,9 @@
  * N transfers per round (200), ROUNDS (5), PROFILE=<dir> runs svc-node under `node --cpu-prof` into that directory,
  * NODE_FLAGS="<flags>" adds Node.js flags to svc-node's process (e.g. `--trace-gc`; its output lands in the node's
  * log file; with `--trace-gc` each round also prints the collections its transfers caused, by kind); THREADS=1 prints
- * svc-node's CPU per transfer by thread name (main thread, V8's workers, libuv's pool, LevelDB's compaction...).
+ * svc-node's CPU per transfer by thread name (main thread, V8's workers, libuv's pool, LevelDB's compaction...);
+ * WARMUP (50) transfers per node before the rounds: V8's optimising compiler runs on its worker threads for the first
+ * ~1,000 transfers, so a short warm-up counts JIT work in the CPU column (perf showed it as a quarter of it).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { prepareFixture, RECIPIENT, type Fixture } from './compare/fixture.js';
@@ -119,9 +121,10 @@ try {
     }
     return (performance.now() - t) / n;
   };
+  const warmup = Number(process.env.WARMUP ?? 50);
   for (const x of nodes) {
-    await seq(x.f, 50);
-    await ceil(x.f, 50);
+    await seq(x.f, warmup);
+    await ceil(x.f, warmup);
   }
   for (let r = 0; r < ROUNDS; r++) {
     for (const x of r % 2 ? [...nodes].reverse() : nodes) {
