@@ -10,7 +10,8 @@
  * assemble and importBlock). Also printed: the records each block's LevelDB batch holds, by key kind.
  *
  * Knobs: N (1000 timed transfers after 200 discarded); DURABLE=1 awaits each block's LevelDB write (the mordor/etc
- * default) instead of the dev chain's write-behind.
+ * default) instead of the dev chain's write-behind; HEAP=<file> samples every allocation of the timed transfers
+ * (garbage included, heap-sampling.ts), writes the profile there and prints the bytes per transfer by site.
  */
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
@@ -29,6 +30,7 @@ import { TxAdmission } from '../src/chain/txpool/admission.js';
 import { BlockProduction } from '../src/chain/miner/production.js';
 import { DEV_ACCOUNTS } from '../src/chain/networks/index.js';
 import { tempDir } from '../test/chain/engine/fixtures.js';
+import { startHeapSampling } from './heap-sampling.js';
 /** utime + stime of this process's main thread (Linux /proc, 10 ms ticks: meaningful over seconds). */
 function mainThreadCpuMs(): number {
   const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
@@ -124,12 +126,21 @@ const origWrite = (engine.chain as any).db.write;
   }
   return origWrite.call(this, batch);
 };
+// LevelDB's own writes (write-behind groups blocks into one), counted below the queue.
+const level = (engine.chain as any).db.level;
+const origBatch = level.batch;
+let levelWrites = 0;
+level.batch = function (...args: unknown[]) {
+  levelWrites++;
+  return origBatch.apply(this, args);
+};
 await sendMined(deploy());
 const N = Number(process.env.N ?? 1000);
 const W = 200;
 const raws = Array.from({ length: N + W }, transfer);
 for (let i = 0; i < W; i++) await sendMined(raws[i]!);
 phases.clear();
+const heap = process.env.HEAP ? await startHeapSampling() : undefined;
 const t0 = performance.now();
 const cpu0 = process.cpuUsage();
 const main0 = mainThreadCpuMs();
@@ -145,7 +156,15 @@ console.log(
     `main thread CPU ${mainMs.toFixed(3)} ms`,
 );
 for (const [k, v] of [...phases].sort((a, b) => b[1] - a[1])) console.log(`${(v / N).toFixed(3).padStart(7)} ms  ${k}`);
+if (heap !== undefined) {
+  const { totalBytes, sites } = await heap.stop(process.env.HEAP!);
+  console.log(
+    `allocated per transfer (sampled, garbage included): ${(totalBytes / N / 1024).toFixed(0)} KiB; by site:`,
+  );
+  for (const { site, bytes } of sites) console.log(`${(bytes / N / 1024).toFixed(1).padStart(8)} KiB  ${site}`);
+}
 const perBlock = [...opCounts].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ×${(v / (N + W + 1)).toFixed(1)}`);
 console.log(`LevelDB records per block: ${perBlock.join(', ')}`);
+console.log(`LevelDB writes per block: ${(levelWrites / (N + W + 1)).toFixed(2)}`);
 await engine.close();
 dir.remove();

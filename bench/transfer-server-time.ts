@@ -6,9 +6,14 @@
  * the ceiling calls), which a busy machine inflates far less than wall time.
  *
  * Knobs: TARGETS (default svc-node,svc-node:durable,anvil,hardhat; `:durable` = svc-node with db.write-behind off),
- * N transfers per round (200), ROUNDS (5), PROFILE=<dir> runs svc-node under `node --cpu-prof` into that directory.
+ * N transfers per round (200), ROUNDS (5), PROFILE=<dir> runs svc-node under `node --cpu-prof` into that directory,
+ * NODE_FLAGS="<flags>" adds Node.js flags to svc-node's process (e.g. `--trace-gc`; its output lands in the node's
+ * log file; with `--trace-gc` each round also prints the collections its transfers caused, by kind); THREADS=1 prints
+ * svc-node's CPU per transfer by thread name (main thread, V8's workers, libuv's pool, LevelDB's compaction...);
+ * WARMUP (50) transfers per node before the rounds: V8's optimising compiler runs on its worker threads for the first
+ * ~1,000 transfers, so a short warm-up counts JIT work in the CPU column (perf showed it as a quarter of it).
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { prepareFixture, RECIPIENT, type Fixture } from './compare/fixture.js';
 import { makeWorkDir, startTarget, type RunningTarget } from './compare/launcher.js';
 import { processTree } from './compare/process-tree.js';
@@ -30,12 +35,41 @@ const cpuMs = (pid: number) =>
     }
   }, 0);
 
+/** utime + stime (ms) per thread name of every process of the tree (/proc/<pid>/task/<tid>/stat). */
+function cpuByThread(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const p of processTree(pid)) {
+    let tids: string[] = [];
+    try {
+      tids = readdirSync(`/proc/${p}/task`);
+    } catch {}
+    for (const tid of tids) {
+      try {
+        const f = readFileSync(`/proc/${p}/task/${tid}/stat`, 'utf8');
+        const name = Number(tid) === pid ? 'main' : `${f.slice(f.indexOf('(') + 1, f.lastIndexOf(')'))}:${tid}`;
+        const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
+        out.set(name, (out.get(name) ?? 0) + ((Number(rest[11]) + Number(rest[12])) * 1000) / ticks);
+      } catch {}
+    }
+  }
+  return out;
+}
+function threadDelta(before: Map<string, number>, after: Map<string, number>, n: number): string {
+  return [...after]
+    .map(([k, v]) => [k, (v - (before.get(k) ?? 0)) / n] as const)
+    .filter(([, v]) => v > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+    .join(', ');
+}
+
 function variant(id: string): Target {
   const [base, mode] = id.split(':') as [string, string | undefined];
   let target = allTargets.find((t) => t.id === base)!;
   const extraEnv = mode === 'durable' ? { SVC_NODE_DB_WRITE_BEHIND: 'false' } : {};
   const prof =
     process.env.PROFILE && base === 'svc-node' ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.PROFILE}`] : [];
+  if (base === 'svc-node' && process.env.NODE_FLAGS) prof.push(...process.env.NODE_FLAGS.split(' ').filter(Boolean));
   const launch = target.launch;
   target = {
     ...target,
@@ -45,6 +79,20 @@ function variant(id: string): Target {
     },
   };
   return target;
+}
+
+const tracingGc = /--trace-(gc|opt|deopt)/.test(process.env.NODE_FLAGS ?? '');
+const gcLogSize = (node: RunningTarget) => (tracingGc ? statSync(node.logFile).size : 0);
+/** The `--trace-gc` lines the node logged since `from` (a byte offset of its log), counted by kind. */
+function gcCounts(node: RunningTarget, from: number): string {
+  if (!tracingGc || node.target.id !== 'svc-node') return '';
+  const text = readFileSync(node.logFile).subarray(from).toString('utf8');
+  const kinds = new Map<string, number>();
+  for (const m of text.matchAll(
+    / ms: (Scavenge|Mark-Compact|Minor Mark-Sweep|Mark-Sweep)|\[(completed compiling|bailout|deoptimizing)/g,
+  ))
+    kinds.set(m[1] ?? m[2]!, (kinds.get(m[1] ?? m[2]!) ?? 0) + 1);
+  return `; GC/JIT during transfers: ${[...kinds].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`;
 }
 
 const nodes: Array<{ id: string; node: RunningTarget; f: Fixture; wall: number[]; cpu: number[] }> = [];
@@ -73,15 +121,21 @@ try {
     }
     return (performance.now() - t) / n;
   };
+  const warmup = Number(process.env.WARMUP ?? 50);
   for (const x of nodes) {
-    await seq(x.f, 50);
-    await ceil(x.f, 50);
+    await seq(x.f, warmup);
+    await ceil(x.f, warmup);
   }
   for (let r = 0; r < ROUNDS; r++) {
     for (const x of r % 2 ? [...nodes].reverse() : nodes) {
       const c0 = cpuMs(x.node.pid);
+      const log0 = gcLogSize(x.node);
+      const threads0 = process.env.THREADS && x.id.startsWith('svc-node') ? cpuByThread(x.node.pid) : undefined;
       const a = await seq(x.f, N);
+      if (threads0 !== undefined)
+        console.log(`${x.id} CPU per transfer by thread (ms): ${threadDelta(threads0, cpuByThread(x.node.pid), N)}`);
       const c1 = cpuMs(x.node.pid);
+      const gcs = gcCounts(x.node, log0);
       const b = await ceil(x.f, N);
       const c2 = cpuMs(x.node.pid);
       const cpu = (c1 - c0 - (c2 - c1)) / N;
@@ -89,7 +143,7 @@ try {
       x.cpu.push(cpu);
       console.log(
         `${x.id.padEnd(18)} round ${r}: transfer ${a.toFixed(3)} ms, ceiling ${b.toFixed(3)} ms, ` +
-          `server ${(a - b).toFixed(3)} ms; server CPU ${cpu.toFixed(3)} ms`,
+          `server ${(a - b).toFixed(3)} ms; server CPU ${cpu.toFixed(3)} ms${gcs}`,
       );
     }
   }

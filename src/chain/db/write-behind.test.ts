@@ -1,7 +1,8 @@
 /**
  * ChainDB with write-behind on a real LevelDB: a write returns before LevelDB has it, reads and key scans see it
  * at once, batches land in order with the later value winning, close stores everything queued, and a failed
- * write refuses the writes after it (they would build on a block the disk does not hold).
+ * write refuses the writes after it (they would build on a block the disk does not hold). Batches queued in
+ * different turns of the event loop within one group window share a write, which `flushed` starts at once.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -48,6 +49,25 @@ describe('ChainDB write-behind', () => {
     expect(await reopened.get(k(1, 2))).toBeUndefined();
     expect(text(await reopened.get(k(1, 3)))).toBe('c2');
     await reopened.close();
+  });
+
+  it('writes the batches of one window together, and at once when asked to flush', async () => {
+    const written: string[] = [];
+    // A window no test run outlasts: only `flushed` can start the write.
+    const queue = new WriteBehindQueue(async (ops) => {
+      written.push(ops.map((op) => op.key[0]).join(','));
+    }, 3_600_000);
+    for (const key of [1, 2, 3]) {
+      await queue.enqueue([{ type: 'put', key: k(key), value: value(`v${key}`) }]);
+      // Each block of a client sending one transaction at a time comes in a turn of its own.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    expect(written).toEqual([]);
+    expect(text(queue.lookup(k(2))?.value)).toBe('v2');
+    await queue.flushed();
+    expect(written).toEqual(['1,2,3']);
+    expect(queue.lookup(k(2))).toBeUndefined();
+    expect(queue.queued).toBe(0);
   });
 
   it('refuses writes after a failed one and keeps serving what was queued', async () => {
