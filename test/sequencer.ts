@@ -2,8 +2,8 @@
  * The order test files start in: longest first, so the workers end together instead of one starting a two-minute
  * file when the others are nearly done. Vitest orders by the durations of the last run on this machine, but CI runs a
  * clean clone with no such record and Vitest then starts the largest files first, which put install.test.ts 11th and
- * snap-sync-faults.test.ts 42nd. So the record is used where there is one, else the seconds below (a quiet 2-core
- * run, 4 workers), and files neither knows keep Vitest's order after those.
+ * snap-sync-faults.test.ts 42nd. So the record is used where there is one, else the seconds below (a full 2-core
+ * run recorded on this machine, 4 workers), and files neither knows keep Vitest's order after those.
  */
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';

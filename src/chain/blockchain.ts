@@ -412,8 +412,8 @@ export class Blockchain extends EventEmitter<ChainEvents> {
   }
 
   /** From now on, note every address and slot written (the dev chain, for anvil_dumpState). */
-  recordWrittenKeys(): void {
-    this.nodes.writtenKeys ??= new WrittenKeys();
+  async recordWrittenKeys(): Promise<void> {
+    this.nodes.writtenKeys ??= await WrittenKeys.open(this.db);
   }
 
   /** The edited post-states in force (a dev snapshot keeps them); `restoreEditedState` puts such a record back. */

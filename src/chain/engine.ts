@@ -120,7 +120,7 @@ export class ChainEngine {
       throw otherSealModeChain(err, named, sealMode) ?? err;
     });
     // The dev chain names what its state holds in anvil_dumpState (state/written-keys.ts).
-    if (sealMode === 'instant') chain.recordWrittenKeys();
+    if (sealMode === 'instant') await chain.recordWrittenKeys();
     // Admission checks a transaction's gas against the next block's limit, which the miner sets (evm_setBlockGasLimit).
     let nextGasLimit = (): bigint => chain.getHead().header.gasLimit;
     const pool = new TxPool(

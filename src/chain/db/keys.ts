@@ -11,6 +11,7 @@
  *   'X' txHash32        → RLP [blockHash, index] for canonical transactions only
  *   'S' trieKey         → state trie node (32-byte hash) or contract code ('c' + code hash)
  *   'M' name            → metadata: head hash, genesis hash, schema version, ECIP-1097 activation block
+ *   'W' address | slot  → (dev chain) a plain state key written, for anvil_dumpState (state/written-keys.ts)
  *
  * Big-endian numbers keep 'C' keys in height order, so a range delete drops everything above a height.
  */
@@ -44,6 +45,7 @@ export const Tag = {
   txLookup: tag('X'),
   state: tag('S'),
   meta: tag('M'),
+  writtenKey: tag('W'),
 } as const;
 
 export const keys = {
@@ -57,6 +59,7 @@ export const keys = {
   txLookup: (txHash: Uint8Array) => tagged(Tag.txLookup, txHash),
   state: (trieKey: Uint8Array) => tagged(Tag.state, trieKey),
   meta: (name: MetaName) => tagged(Tag.meta, new TextEncoder().encode(name)),
+  writtenKey: (key: Uint8Array) => tagged(Tag.writtenKey, key),
 };
 
 /**

@@ -95,8 +95,9 @@ export class BufferedTrieDB implements DB<string, Uint8Array> {
 
   async open(): Promise<void> {}
 
-  /** Adds the buffered nodes to a block's batch. */
+  /** Adds the buffered nodes to a block's batch, and the plain keys first written since the last batch (dev chain). */
   writeTo(batch: WriteBatch): void {
     for (const [k, v] of this.pending) batch.put(keys.state(unprefixedHexToBytes(k)), v);
+    this.store.writtenKeys?.stageNew(batch);
   }
 }
