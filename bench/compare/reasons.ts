@@ -21,7 +21,8 @@ const perBlock =
   'Bound first by the harness client, then by the engine. The next row, "client ceiling", is the harness\'s own ' +
   'cost: the same two calls per transfer with nothing sent; no node can beat its ceiling. Since issue 28 the ' +
   "instant-seal dev chain answers a send once its block is the in-memory head and writes the block's LevelDB batch " +
-  'behind it, in order, on the next turn of the event loop (setting db.write-behind, dev only; a kill -9 loses at ' +
+  'behind it, in order, grouped with the blocks of the next 25 ms into one write (setting db.write-behind, dev ' +
+  'only; a kill -9 loses at ' +
   'most the unwritten tail, test/crash/write-behind.test.ts and the crash loop check it): the ~0.75 ms wait for ' +
   'the batch and its ~0.2 ms of synchronous copying left the answer. Measured 2026-11-26 on a machine at load ' +
   '15-22 (`npx tsx bench/transfer-server-time.ts`: the sequential row minus its ceiling, alternating, 5 rounds ' +

@@ -15,6 +15,7 @@ import { createVM, runTx, type VM } from '@ethereumjs/vm';
 import type { RewardCredit } from '../engine-types.js';
 import { openState, type OpenedState } from '../state/state-view.js';
 import type { BufferedTrieDB, TrieNodeStore } from '../state/trie-db.js';
+import { callDeadlineInstalled } from './call-deadline.js';
 import { creditRewards } from './credit-rewards.js';
 import { jumpAnalysisCacheInstalled } from './jump-analysis-cache.js';
 import { PlainTransferLedger, plainTransfersApply } from './plain-transfers.js';
@@ -109,7 +110,8 @@ export class BlockRunner {
     const entry: StateVm = {
       common: this.input.common,
       ancestors: this.input.ancestors,
-      vm: jumpAnalysisCacheInstalled.then(() =>
+      // The interpreter's wrappers in place first (call-deadline.ts also runs await-free steps without a promise).
+      vm: Promise.all([jumpAnalysisCacheInstalled, callDeadlineInstalled]).then(() =>
         createVM({
           // A fresh shallow copy: the EVM subscribes to the Common's events, which must not pile up on the shared one.
           common: this.input.common.copy(),

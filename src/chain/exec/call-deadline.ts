@@ -10,11 +10,15 @@
  * the step throws `CallTimeoutError`, which is not an EVM error, so no frame catches it: it leaves `runTx`,
  * and the VM it ran on is discarded (CallExecutor never reuses a VM that threw).
  *
+ * The same install replaces the interpreter's frame loop for legacy code by one that runs the steps needing no await
+ * without a promise (sync-step.ts); with a deadline every step still passes the check here.
+ *
  * Measured with bench/eth-call.ts (see the operating guide, codegen/docs/guides/operating.md, "Limits"). If a future version moves `runStep`,
  * nothing is installed and `callDeadlineInstalled` resolves to false (calls then run unbounded in time).
  */
 import { interpreterPrototype } from './evm-interpreter.js';
 import { performance } from 'node:perf_hooks';
+import { coversFrame, type FrameOutcome, type InterpreterLike, runLegacyCode, runStepInline } from './sync-step.js';
 
 /** Steps between two clock reads: a step costs ~0.1–1 µs, so the limit is overshot by well under a millisecond. */
 const CHECK_EVERY = 1024;
@@ -37,7 +41,12 @@ interface Deadline {
 
 const DEADLINE = '_svcCallDeadline';
 type EvmWithDeadline = { [DEADLINE]?: Deadline | undefined };
-type InterpreterProto = { runStep(this: { _evm: EvmWithDeadline }, opcode: unknown): Promise<void> };
+type Interpreter = InterpreterLike & { _evm: EvmWithDeadline };
+type StepEntry = Parameters<typeof runStepInline>[1];
+interface InterpreterProto {
+  runStep(this: Interpreter, opcode?: StepEntry): Promise<void> | undefined;
+  run(this: Interpreter, code: Uint8Array, opts?: { pc?: number }): Promise<FrameOutcome>;
+}
 
 /** Gives the calls run on `evm` from now on until `clearDeadline` the deadline `at` (performance.now() ms). */
 export function setDeadline(evm: object, at: number, limitMs: number): void {
@@ -53,14 +62,21 @@ async function install(): Promise<boolean> {
   const proto = await interpreterPrototype<InterpreterProto>();
   const original = proto?.runStep;
   if (proto === undefined || typeof original !== 'function') return false;
-  proto.runStep = function (this: { _evm: EvmWithDeadline }, opcode: unknown): Promise<void> {
+  proto.runStep = function (this: Interpreter, opcode?: StepEntry): Promise<void> | undefined {
     const deadline = this._evm[DEADLINE];
     if (deadline !== undefined && --deadline.countdown === 0) {
       deadline.countdown = CHECK_EVERY;
       if (performance.now() > deadline.at) throw new CallTimeoutError(deadline.limitMs);
     }
+    if (runStepInline(this, opcode)) return undefined;
     return original.call(this, opcode);
   };
+  const originalRun = proto.run;
+  if (typeof originalRun === 'function')
+    proto.run = function (this: Interpreter, code: Uint8Array, opts: { pc?: number } = {}): Promise<FrameOutcome> {
+      if (!coversFrame(this, code)) return originalRun.call(this, code, opts);
+      return runLegacyCode(this, code, opts.pc);
+    };
   return true;
 }
 

@@ -1,0 +1,169 @@
+/**
+ * EVM steps without a promise where a step has nothing to wait for.
+ *
+ * @ethereumjs/evm's interpreter runs every opcode through the async `runStep` and awaits it: a promise and a
+ * microtask per opcode, the largest allocation site of an ERC-20 transfer's block (bench/transfer-phases.ts
+ * `HEAP=`). Most opcodes (PUSH, DUP, SWAP, arithmetic, JUMP…) have a fixed gas cost and a synchronous handler.
+ *
+ * `runStepInline` does such a step itself, in the library's order: charge the fixed gas (`useGas`, which throws
+ * out-of-gas), advance the program counter, run the handler, commit the access witness. Everything else is left to
+ * the library's `runStep`: dynamic gas or async handlers, invalid opcodes, a `step` listener (tracing), the EVM's
+ * debug mode or profiler, code-chunk charging (EIP-6800/7864) and a pending EIP-7928 call failure.
+ *
+ * `runLegacyCode` is the interpreter's loop over legacy (non-EOF) code, awaiting only the steps that return a
+ * promise; it keeps the library's semantics: jump analysis before the first JUMP/JUMPI/JUMPSUB, a VM error ends
+ * the frame (STOP being no error), any other error leaves it. Frames it does not cover (EOF code, the profiler,
+ * EIP-7864 witnesses, EIP-8037 state gas) run the library's own loop.
+ */
+
+const JUMP_OPCODES = new Set([0x56, 0x57, 0x5e]);
+
+const counts = { inline: 0, library: 0 };
+
+/** Steps run here and steps left to the library since start (tests and benches read it). */
+export function stepCounts(): { readonly inline: number; readonly library: number } {
+  return { ...counts };
+}
+
+/** Per EVM (its rules never change): whether its steps may charge code chunks (EIP-6800/7864), which the library does. */
+const chargesCodeChunks = new WeakMap<object, boolean>();
+function chargesChunks(interpreter: InterpreterLike): boolean {
+  let charges = chargesCodeChunks.get(interpreter._evm);
+  if (charges === undefined) {
+    charges = interpreter.common.isActivatedEIP(6800) || interpreter.common.isActivatedEIP(7864);
+    chargesCodeChunks.set(interpreter._evm, charges);
+  }
+  return charges;
+}
+
+interface OpcodeInfo {
+  readonly code: number;
+  readonly isAsync: boolean;
+  readonly dynamicGas: boolean;
+  readonly isInvalid: boolean;
+  readonly feeBigInt: bigint;
+}
+interface OpcodeEntry {
+  readonly opcodeInfo: OpcodeInfo;
+  readonly opHandler: (runState: RunState, common: unknown) => void;
+}
+interface RunState {
+  programCounter: number;
+  opCode: number;
+  code: Uint8Array;
+  validJumps: unknown;
+  cachedPushes: unknown;
+  shouldDoJumpAnalysis: boolean;
+  eip7928PostTargetCallOog?: unknown;
+  readonly env: {
+    readonly accessWitness?: { commit(): void; revert(): void };
+    readonly chargeCodeAccesses?: boolean;
+  };
+}
+/** The interpreter's members used here (the library's names; the class is not exported, so typed here). */
+export interface InterpreterLike {
+  readonly _evm: {
+    readonly DEBUG?: boolean;
+    readonly events?: { listenerCount(event: string): number };
+    readonly _opcodeMap: Record<number, OpcodeEntry>;
+  };
+  readonly _runState: RunState;
+  readonly _env: { readonly chargeCodeAccesses?: boolean };
+  readonly common: { isActivatedEIP(eip: number): boolean };
+  readonly profilerOpts?: { readonly enabled?: boolean };
+  useGas(amount: bigint, context: OpcodeInfo): void;
+  runStep(opcode?: OpcodeEntry): Promise<void> | undefined;
+  _getValidJumpDestinations(code: Uint8Array): { jumps: unknown; pushes: unknown; opcodesCached: OpcodeEntry[] };
+}
+
+export interface FrameOutcome {
+  readonly runState: RunState;
+  readonly exceptionError: unknown;
+}
+
+/** Runs the current step if it needs no await and returns true; false leaves it to the library's `runStep`. */
+export function runStepInline(interpreter: InterpreterLike, opcode: OpcodeEntry | undefined): boolean {
+  if (!stepsInline(interpreter, opcode)) {
+    counts.library++;
+    return false;
+  }
+  counts.inline++;
+  return true;
+}
+
+function stepsInline(interpreter: InterpreterLike, opcode: OpcodeEntry | undefined): boolean {
+  const runState = interpreter._runState;
+  const entry = opcode ?? interpreter._evm._opcodeMap[runState.opCode];
+  if (entry === undefined) return false;
+  const info = entry.opcodeInfo;
+  if (info.dynamicGas || info.isAsync || info.isInvalid) return false;
+  const evm = interpreter._evm;
+  if (evm.DEBUG === true || interpreter.profilerOpts?.enabled === true) return false;
+  if ((evm.events?.listenerCount('step') ?? 0) > 0) return false;
+  if (runState.eip7928PostTargetCallOog !== undefined) return false;
+  if (interpreter._env.chargeCodeAccesses === true && chargesChunks(interpreter)) return false;
+  interpreter.useGas(info.feeBigInt, info);
+  runState.programCounter++;
+  entry.opHandler(runState, interpreter.common);
+  runState.env.accessWitness?.commit();
+  return true;
+}
+
+/** Whether `runLegacyCode` covers a frame of `code` (else the library's loop runs it). */
+export function coversFrame(interpreter: InterpreterLike, code: Uint8Array): boolean {
+  const common = interpreter.common;
+  if (interpreter.profilerOpts?.enabled === true) return false;
+  if (code[0] === 0xef && common.isActivatedEIP(3540)) return false;
+  return !common.isActivatedEIP(7864) && !common.isActivatedEIP(8037);
+}
+
+/** The interpreter's frame loop over legacy code (see the top of this file). */
+export async function runLegacyCode(
+  interpreter: InterpreterLike,
+  code: Uint8Array,
+  startPc: number | undefined,
+): Promise<FrameOutcome> {
+  const runState = interpreter._runState;
+  runState.code = code;
+  runState.programCounter = startPc ?? runState.programCounter;
+  const first = runState.programCounter;
+  if (first !== 0 && (first < 0 || first >= code.length))
+    throw new Error('Internal error: program counter not in range');
+  let exceptionError: unknown;
+  // Until the first jump the opcodes are looked up one by one; from then on the analysis has them all.
+  let analysed: OpcodeEntry[] | undefined;
+  while (runState.programCounter < runState.code.length) {
+    const pc = runState.programCounter;
+    let entry: OpcodeEntry | undefined;
+    let opCode: number;
+    if (analysed === undefined) {
+      opCode = runState.code[pc]!;
+      if (JUMP_OPCODES.has(opCode)) {
+        const { jumps, pushes, opcodesCached } = interpreter._getValidJumpDestinations(runState.code);
+        runState.validJumps = jumps;
+        runState.cachedPushes = pushes;
+        runState.shouldDoJumpAnalysis = false;
+        analysed = opcodesCached;
+      }
+    } else {
+      entry = analysed[pc]!;
+      opCode = entry.opcodeInfo.code;
+    }
+    runState.opCode = opCode;
+    try {
+      const pending = interpreter.runStep(entry);
+      if (pending !== undefined) await pending;
+    } catch (err) {
+      runState.env.accessWitness?.revert();
+      if (!isVmError(err)) throw err;
+      if ((err as { error?: unknown }).error !== 'stop') exceptionError = err;
+      break;
+    }
+  }
+  return { runState, exceptionError };
+}
+
+/** The library's test for its own errors (`EVMError`), which end a frame instead of leaving it. */
+function isVmError(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { errorType?: unknown }).errorType === 'EVMError';
+}
