@@ -10,6 +10,10 @@
  *
  * A genesis allocation is not used: the syncing node builds the dev genesis from the same definition, and the
  * state must come from executed blocks (issue 26).
+ *
+ * The build is resumable: killed, it continues after the last stored block. A large one wants a bigger heap, e.g.
+ * `nice -n 10 node --max-old-space-size=8192 --max-semi-space-size=32 --import tsx bench/snap-sync.ts --build-only`.
+ * Rates: bench/results/state-heavy-blocks.md.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -8,7 +8,8 @@
  * execution, LevelDB, GC), which a busy machine disturbs less than the wall time.
  *
  * `--caches large` gives the importing engine trie caches that hold the whole state (what the serving-chain builder
- * uses); `default` is a node's defaults (src/chain/cache-limits.ts). Prints one line; nothing is written.
+ * uses); `default` is a node's defaults (src/chain/cache-limits.ts); a JSON object sets some bounds. Prints one
+ * line; nothing is written.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,8 +33,13 @@ const { values } = parseArgs({
 if (values.source === undefined) throw new Error('--source <datadir of a serving chain> is required');
 const from = Number(values.from);
 const count = Number(values.count);
+/** `default`, `large`, or a JSON object of cache-limits.ts bounds, e.g. '{"trieDecodedNodes":16000}'. */
 const caches: Partial<CacheLimits> | undefined =
-  values.caches === 'large' ? { trieNodes: 4_000_000, trieDecodedNodes: 200_000 } : undefined;
+  values.caches === 'large'
+    ? { trieNodes: 4_000_000, trieDecodedNodes: 200_000 }
+    : values.caches.startsWith('{')
+      ? (JSON.parse(values.caches) as Partial<CacheLimits>)
+      : undefined;
 const powCacheDir = join(tmpdir(), 'svc-node-bench-ethash');
 
 const source = await ChainEngine.open({ dataDir: values.source, network: 'dev', powCacheDir });
