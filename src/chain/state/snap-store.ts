@@ -100,6 +100,9 @@ export class SnapStateStore {
     }
     batch.put(keys.meta('snapSync'), progress);
     await this.db.write(batch);
+    // On disk before the sync goes on: the last batch moves the record to the account phase, which eth_syncing
+    // then shows at once, and a node killed at that sight must find that record (dev write-behind would queue it).
+    await this.db.flushed();
     return td;
   }
 
