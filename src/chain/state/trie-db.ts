@@ -45,7 +45,7 @@ export class TrieNodeStore {
     if (cached !== undefined) return cached;
     // Synchronous: a node read is LevelDB's own lookup (block cache or page cache, microseconds), while the
     // thread-pool round trip of an async get cost more CPU than that and, on a busy machine, waited for a pool
-    // thread far longer (state-heavy import: 29% less CPU, 4.7x less wall time; bench/results/state-heavy-blocks.md).
+    // thread far longer (state-heavy import: ~24 % less CPU per block; bench/results/state-heavy-blocks.md).
     const value = this.db.getSync(keys.state(unprefixedHexToBytes(hexKey)));
     if (value !== undefined) this.recent.set(hexKey, value);
     return value;
