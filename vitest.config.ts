@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import { LongestFirst } from './test/sequencer.js';
 
 /**
  * Files that may share a worker's modules (isolate: false): they change no process-wide state they do not restore,
@@ -23,8 +22,6 @@ export default defineConfig({
     // Most suites wait on node processes they started rather than compute, so more workers than the 2 cores
     // shorten the run; the CPU-heavy suites (scrypt, conformance) still get a core each.
     maxWorkers: 4,
-    // Longest files first (test/sequencer.ts): a clean clone has no durations of a last run to order by.
-    sequence: { sequencer: LongestFirst },
     // Two projects, run side by side in one pool (each runs the global setup again: ~0.1 s, nothing to build).
     projects: [
       { extends: true, test: { name: 'shared', include: SHARED_MODULES, isolate: false } },

@@ -27,11 +27,24 @@ const accountsOf = (dump: string): Record<string, Dumped> =>
   JSON.parse(gunzipSync(Buffer.from(dump.slice(2), 'hex')).toString('utf8')).accounts;
 const word = (hex: string) => `0x${hex.slice(2).padStart(64, '0')}`;
 
+/**
+ * The deployment's receipt, polled as clients do: one CI run read null right after the send (the node or Anvil, not
+ * captured); the dump comparison is this file's subject, the receipt's timing is not.
+ */
+async function receiptOf(url: string, hash: string): Promise<{ contractAddress: string }> {
+  for (let i = 0; i < 100; i++) {
+    const receipt = await call<{ contractAddress: string } | null>(url, 'eth_getTransactionReceipt', [hash]);
+    if (receipt) return receipt;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no receipt for ${hash} at ${url} after 5 s`);
+}
+
 /** Deploys the token from FUNDED and moves some of it: its balances sit in mapping slots (hashed keys). */
 async function deployAndMove(url: string, holder: string): Promise<string> {
   const deployData = Token.bytecode + AbiCoder.defaultAbiCoder().encode(['uint256'], [1_000_000n]).slice(2);
   const deployHash = await call<string>(url, 'eth_sendTransaction', [{ from: FUNDED, data: deployData }]);
-  const { contractAddress } = await call<{ contractAddress: string }>(url, 'eth_getTransactionReceipt', [deployHash]);
+  const { contractAddress } = await receiptOf(url, deployHash);
   const transfer = token.encodeFunctionData('transfer', [holder, 250n]);
   await call(url, 'eth_sendTransaction', [{ from: FUNDED, to: contractAddress, data: transfer }]);
   return contractAddress.toLowerCase();
