@@ -60,6 +60,7 @@ export interface SnapStatePort {
     nodes: Iterable<readonly [Uint8Array, Uint8Array]>,
     codes: Iterable<Uint8Array>,
     progress: Uint8Array | undefined,
+    options?: { readonly durable?: boolean },
   ): Promise<void>;
   storeHeaders(headers: readonly BlockHeader[], parentTd: bigint, progress: Uint8Array): Promise<bigint>;
   adoptPivot(blocks: readonly Block[], pivot: Block): Promise<void>;

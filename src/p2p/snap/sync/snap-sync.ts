@@ -130,7 +130,7 @@ export class SnapSync {
       if (record.phase === 'accounts') {
         await Promise.all(record.chunks.map((chunk) => this.accountChunk(chunk)));
         record.phase = 'healing';
-        await this.#opts.state.write([], [], encodeRecord(record));
+        await this.#opts.state.write([], [], encodeRecord(record), { durable: true });
       }
       this.#view.update(record);
       const pivot = await this.healAPivot();
