@@ -13,8 +13,8 @@ import type { BlockHeader } from '@ethereumjs/block';
 import { bytesToHex } from '@ethereumjs/util';
 import type { BackfilledBlock, HistoryFrontier } from '../../../chain/history/backfill-store.js';
 import { ProgressLog } from '../../../chain/progress-log.js';
-import type { ChainPort } from '../../chain-port.js';
 import type { EthSession } from '../../eth/session.js';
+import type { SyncOptions } from '../../sync.js';
 import type { HistoryBackfillProgress } from '../../types.js';
 import { fetchHistory } from './backfill-fetch.js';
 import { BadAnswer } from './peers.js';
@@ -27,14 +27,8 @@ const IDLE_WAIT_MS = 200;
 /** A peer that answered a run empty is not asked again for this long (it may be a snap-synced node itself). */
 const LACK_MS = 10_000;
 
-export interface HistoryBackfillOptions {
-  readonly chain: ChainPort;
-  readonly sessions: () => readonly EthSession[];
-  readonly onBadPeer: (session: EthSession, reason: string) => void;
-  readonly log: {
-    info(msg: string, f?: Record<string, unknown>): void;
-    debug(msg: string, f?: Record<string, unknown>): void;
-  };
+/** The peers, chain and log of full sync (SyncOptions), and when to stand aside for it. */
+export interface HistoryBackfillOptions extends Pick<SyncOptions, 'chain' | 'sessions' | 'onBadPeer' | 'log'> {
   /** Full sync is downloading: the backfill leaves the peers to it meanwhile. */
   readonly busy: () => boolean;
   readonly progressIntervalMs?: number;
