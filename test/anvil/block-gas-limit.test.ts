@@ -6,7 +6,8 @@
  *
  * Side by side with Anvil (same calls, same observations): eth_call and eth_estimateGas follow the new limit at
  * once, before any block carries it; and a transaction pooled before the limit was lowered under it waits in the
- * pool, unmined, until the limit is raised again.
+ * pool, unmined, until the limit is raised again, while other senders' transactions are mined one block each (the
+ * waiting one makes the dev miner seal no extra empty block).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnvilNode, startAnvil } from '../helpers/anvil-node.js';
@@ -19,10 +20,12 @@ const hex = (n: bigint) => `0x${n.toString(16)}`;
 let node: NodeProcess;
 let anvil: AnvilNode;
 let from: string;
+/** Dev account 1 (both nodes hold its key). */
+let second: string;
 
 beforeAll(async () => {
   [node, anvil] = await Promise.all([startNode({ args: ['--no-p2p'] }), startAnvil()]);
-  [from] = await call<string[]>(node.url, 'eth_accounts');
+  [from, second] = await call<string[]>(node.url, 'eth_accounts');
 });
 
 afterAll(async () => {
@@ -110,11 +113,21 @@ async function pooledAboveLoweredLimit(url: string): Promise<Record<string, unkn
       headGasLimit: BigInt((await call(url, 'eth_getBlockByNumber', ['latest', false])).gasLimit),
     },
   };
+  // Automining again, with it still waiting: another sender's transfer is mined in one block, and nothing more.
+  await call(url, 'evm_setAutomine', [true]);
+  const number = async () => BigInt(await call<string>(url, 'eth_blockNumber', []));
+  const before = await number();
+  const other = await call<string>(url, 'eth_sendTransaction', [
+    { from: second, to: BOB, value: '0x1', gas: '0x5208' },
+  ]);
+  const otherReceipt = await call(url, 'eth_getTransactionReceipt', [other]);
+  // A block the policy would seal after it lands within this wait (the dev gather window is 25 ms).
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  out.otherSender = { status: otherReceipt?.status, blocks: (await number()) - before };
   await call(url, 'evm_setBlockGasLimit', [hex(30_000_000n)]);
   await call(url, 'evm_mine', []);
   const receipt = await call(url, 'eth_getTransactionReceipt', [hash]);
   out.afterRaise = { status: receipt?.status, pool: await call(url, 'txpool_status', []) };
-  await call(url, 'evm_setAutomine', [true]);
   return out;
 }
 
@@ -133,10 +146,11 @@ describe('evm_setBlockGasLimit side by side with Anvil', () => {
     expect(svc).toEqual(reference);
   });
 
-  it('keeps a pooled transaction above a lowered limit waiting, unmined, and mines it once the limit is raised', async () => {
+  it('keeps a pooled transaction above a lowered limit waiting, unmined (sealing no extra blocks for it), and mines it once the limit is raised', async () => {
     const [svc, reference] = await Promise.all([pooledAboveLoweredLimit(node.url), pooledAboveLoweredLimit(anvil.url)]);
     expect(svc).toEqual({
       whileLowered: { receipt: null, pool: { pending: '0x1', queued: '0x0' }, headGasLimit: 50_000n },
+      otherSender: { status: '0x1', blocks: 1n },
       afterRaise: { status: '0x1', pool: { pending: '0x0', queued: '0x0' } },
     });
     expect(svc).toEqual(reference);
