@@ -62,6 +62,25 @@ describe('evm_setBlockGasLimit and the pool', () => {
     expect(BigInt(block.gasLimit)).toBe(lowered);
     expect(await call(node.url, 'txpool_status')).toEqual({ pending: '0x0', queued: '0x0' });
   });
+
+  it('seals the next block at once for what did not fit the last one', async () => {
+    // Five transfers sent together need 105,000 gas under the 100,000 limit: four fit one block, the fifth the next.
+    const sends = [0, 1, 2, 3, 4].map((id) =>
+      request('eth_sendTransaction', [{ from, to: BOB, value: '0x1', gas: hex(21_000n) }], id),
+    );
+    const hashes = ((await post(node.url, sends)).body as { result: string }[]).map((r) => r.result);
+    const blocks = new Set<string>();
+    for (const hash of hashes) {
+      let receipt = null;
+      for (let i = 0; i < 100 && receipt === null; i++) {
+        receipt = await call(node.url, 'eth_getTransactionReceipt', [hash]);
+        if (receipt === null) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(receipt?.status).toBe('0x1');
+      blocks.add(receipt.blockNumber);
+    }
+    expect(blocks.size).toBe(2);
+  });
 });
 
 /** Runtime code answering the gas it was given (GAS, then return it as one word). */
