@@ -11,10 +11,12 @@
  *
  * Knobs: N (1000 timed transfers after 200 discarded); DURABLE=1 awaits each block's LevelDB write (the mordor/etc
  * default) instead of the dev chain's write-behind; HEAP=<file> samples every allocation of the timed transfers
- * (garbage included, heap-sampling.ts), writes the profile there and prints the bytes per transfer by site.
+ * (garbage included, heap-sampling.ts), writes the profile there and prints the bytes per transfer by site;
+ * CPUPROF=<file> writes a CPU profile of the timed transfers only (no start-up, no warm-up: the steady state,
+ * for bench/profile-summary.ts); WARMUP (200) transfers before the clock (1000+ for V8's optimised code).
  */
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Interface, getCreateAddress } from 'ethers';
 import { tmpdir } from 'node:os';
 import { createLegacyTx } from '@ethereumjs/tx';
@@ -31,6 +33,7 @@ import { BlockProduction } from '../src/chain/miner/production.js';
 import { DEV_ACCOUNTS } from '../src/chain/networks/index.js';
 import { tempDir } from '../test/chain/engine/fixtures.js';
 import { startHeapSampling } from './heap-sampling.js';
+import { Session } from 'node:inspector/promises';
 /** utime + stime of this process's main thread (Linux /proc, 10 ms ticks: meaningful over seconds). */
 function mainThreadCpuMs(): number {
   const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
@@ -136,16 +139,27 @@ level.batch = function (...args: unknown[]) {
 };
 await sendMined(deploy());
 const N = Number(process.env.N ?? 1000);
-const W = 200;
+const W = Number(process.env.WARMUP ?? 200);
 const raws = Array.from({ length: N + W }, transfer);
 for (let i = 0; i < W; i++) await sendMined(raws[i]!);
 phases.clear();
 const heap = process.env.HEAP ? await startHeapSampling() : undefined;
+const profiler = process.env.CPUPROF ? new Session() : undefined;
+if (profiler !== undefined) {
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+  await profiler.post('Profiler.start');
+}
 const t0 = performance.now();
 const cpu0 = process.cpuUsage();
 const main0 = mainThreadCpuMs();
 for (let i = W; i < N + W; i++) await sendMined(raws[i]!);
 const ms = (performance.now() - t0) / N;
+if (profiler !== undefined) {
+  const { profile } = await profiler.post('Profiler.stop');
+  profiler.disconnect();
+  writeFileSync(process.env.CPUPROF!, JSON.stringify(profile));
+}
 const cpu = process.cpuUsage(cpu0);
 // CPU time (all threads, LevelDB's included) says more than wall time on a busy machine.
 const cpuMs = (cpu.user + cpu.system) / 1000 / N;

@@ -104,7 +104,7 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     super();
     const { rules } = opts;
     const evmOnly = opts.evmOnly === true;
-    this.view = new ChainView(store, nodes, codec, commons, federation, limits, (head) => this.warm.follow(head));
+    this.view = new ChainView(store, nodes, codec, commons, federation, limits, this.warm);
     this.validator = new BlockValidator(store, rules, opts.noProof === true ? undefined : opts.seal, federation);
     this.forkChoice = new ForkChoice(this.view, store, db, federation, this);
     const sealed = new SealedBlocks();

@@ -23,7 +23,7 @@ import type { CacheLimits } from './cache-limits.js';
 import { CallExecutor, type CallMessage, type CallResult } from './exec/call.js';
 import { EditedRoots } from './state/edited-roots.js';
 import { assertStateHeld, decodeSnapBase, type SnapBase } from './state/snap-base.js';
-import { openReadState, StateView } from './state/state-view.js';
+import { type KnownAccounts, openReadState, StateView } from './state/state-view.js';
 import type { TrieNodeStore } from './state/trie-db.js';
 
 /** A block by canonical height, by hash, or a tag. ('pending' belongs to the miner, not the engine.) */
@@ -34,6 +34,11 @@ export interface TransactionLookup {
   readonly block: Block;
   readonly index: number;
   readonly receipt: TxReceipt;
+}
+
+export interface HeadStateFollower {
+  follow(head: Block): void;
+  knownAccounts(blockHash: Uint8Array): KnownAccounts;
 }
 
 export class ChainView {
@@ -67,8 +72,11 @@ export class ChainView {
     private readonly commons: SharedCommons,
     private readonly federation: Federation | undefined,
     limits: CacheLimits,
-    /** Told of every head move, after it. */
-    private readonly onHeadMoved: (head: Block) => void,
+    /**
+     * The miner's kept state (assembly/warm-state.ts): told of every head move, after it; and the accounts of a
+     * block's post-state it holds in memory, for that block's read view.
+     */
+    private readonly headState: HeadStateFollower,
   ) {
     this.stateViews = new Lru(limits.stateViews);
     this.callExecutors = new Lru(limits.callExecutors);
@@ -92,7 +100,7 @@ export class ChainView {
     this.head = block;
     this.headTd = weight.totalDifficulty;
     this.headCheckpoint = weight.lastCheckpoint;
-    this.onHeadMoved(block);
+    this.headState.follow(block);
   }
 
   private readSnapBase(): void {
@@ -223,7 +231,12 @@ export class ChainView {
     let view = this.stateViews.get(key);
     if (view === undefined) {
       const root = this.stateRootAfter(block.header);
-      view = new StateView(openReadState(this.nodes, this.commonAt(block.header.number), root), root);
+      const common = this.commonAt(block.header.number);
+      view = new StateView(
+        () => openReadState(this.nodes, common, root),
+        root,
+        this.headState.knownAccounts(block.hash()),
+      );
       this.stateViews.set(key, view);
     }
     return view;

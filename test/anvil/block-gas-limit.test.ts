@@ -3,8 +3,14 @@
  * block can hold it. Raised above the head's limit, a transaction that needs more gas than the head allows is taken
  * and mined in a block with the new limit; lowered, one above the new limit is refused at once ("exceeds block gas
  * limit", as Anvil answers) instead of waiting in the pool for a block that can never hold it.
+ *
+ * Side by side with Anvil (same calls, same observations): eth_call and eth_estimateGas follow the new limit at
+ * once, before any block carries it; and a transaction pooled before the limit was lowered under it waits in the
+ * pool, unmined, until the limit is raised again, while other senders' transactions are mined one block each (the
+ * waiting one makes the dev miner seal no extra empty block).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AnvilNode, startAnvil } from '../helpers/anvil-node.js';
 import { startNode, type NodeProcess } from '../helpers/node-process.js';
 import { call, post, request } from '../helpers/rpc.js';
 
@@ -12,15 +18,18 @@ const BOB = '0x4444444444444444444444444444444444444444';
 const hex = (n: bigint) => `0x${n.toString(16)}`;
 
 let node: NodeProcess;
+let anvil: AnvilNode;
 let from: string;
+/** Dev account 1 (both nodes hold its key). */
+let second: string;
 
 beforeAll(async () => {
-  node = await startNode({ args: ['--no-p2p'] });
-  [from] = await call<string[]>(node.url, 'eth_accounts');
+  [node, anvil] = await Promise.all([startNode({ args: ['--no-p2p'] }), startAnvil()]);
+  [from, second] = await call<string[]>(node.url, 'eth_accounts');
 });
 
 afterAll(async () => {
-  await node?.stop();
+  await Promise.all([node?.stop(), anvil?.stop()]);
 });
 
 /** Sends 1 wei to BOB with `gas`, and answers the block that holds it. */
@@ -52,5 +61,117 @@ describe('evm_setBlockGasLimit and the pool', () => {
     const block = await mined(21_000n);
     expect(BigInt(block.gasLimit)).toBe(lowered);
     expect(await call(node.url, 'txpool_status')).toEqual({ pending: '0x0', queued: '0x0' });
+  });
+
+  it('seals the next block at once for what did not fit the last one', async () => {
+    // Five transfers sent together need 105,000 gas under the 100,000 limit: four fit one block, the fifth the next.
+    const sends = [0, 1, 2, 3, 4].map((id) =>
+      request('eth_sendTransaction', [{ from, to: BOB, value: '0x1', gas: hex(21_000n) }], id),
+    );
+    const hashes = ((await post(node.url, sends)).body as { result: string }[]).map((r) => r.result);
+    const blocks = new Set<string>();
+    for (const hash of hashes) {
+      let receipt = null;
+      for (let i = 0; i < 100 && receipt === null; i++) {
+        receipt = await call(node.url, 'eth_getTransactionReceipt', [hash]);
+        if (receipt === null) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(receipt?.status).toBe('0x1');
+      blocks.add(receipt.blockNumber);
+    }
+    expect(blocks.size).toBe(2);
+  });
+});
+
+/** Runtime code answering the gas it was given (GAS, then return it as one word). */
+const GAS_PROBE = '0x5a60005260206000f3';
+/** Runtime code that succeeds only when it starts with at least 35,000,000 gas (else INVALID). */
+const NEEDS_35M = '0x5a6302160ec011600b57005bfe';
+const PROBE_AT = '0x5555555555555555555555555555555555555555';
+const HEAVY_AT = '0x6666666666666666666666666666666666666666';
+
+/** What the same calls observe on one node (svc-node or Anvil). */
+async function callsUnderLimits(url: string): Promise<Record<string, unknown>> {
+  const gasSeen = async () => BigInt(await call<string>(url, 'eth_call', [{ from, to: PROBE_AT }, 'latest']));
+  const estimateHeavy = () =>
+    call<string>(url, 'eth_estimateGas', [{ from, to: HEAVY_AT }]).then(
+      (gas) => BigInt(gas),
+      () => 'refused',
+    );
+  await call(url, 'anvil_setCode', [PROBE_AT, GAS_PROBE]);
+  await call(url, 'anvil_setCode', [HEAVY_AT, NEEDS_35M]);
+  await call(url, 'evm_setBlockGasLimit', [hex(30_000_000n)]);
+  await call(url, 'evm_mine', []);
+  const out: Record<string, unknown> = { at30M: await gasSeen(), heavyAt30M: await estimateHeavy() };
+  const head = await call(url, 'eth_getBlockByNumber', ['latest', false]);
+  await call(url, 'evm_setBlockGasLimit', [hex(60_000_000n)]);
+  // No block carries the new limit yet: the calls follow it all the same.
+  out.headUnchanged = (await call(url, 'eth_getBlockByNumber', ['latest', false])).hash === head.hash;
+  out.at60M = await gasSeen();
+  const heavy = await estimateHeavy();
+  out.heavyAt60M = typeof heavy === 'bigint' && heavy >= 35_000_000n && heavy <= 60_000_000n;
+  await call(url, 'evm_setBlockGasLimit', [hex(1_000_000n)]);
+  out.at1M = await gasSeen();
+  await call(url, 'evm_setBlockGasLimit', [hex(30_000_000n)]);
+  return out;
+}
+
+/** A transaction pooled with automine off, then the limit lowered under it: what happens to it. */
+async function pooledAboveLoweredLimit(url: string): Promise<Record<string, unknown>> {
+  await call(url, 'evm_setBlockGasLimit', [hex(30_000_000n)]);
+  await call(url, 'evm_mine', []);
+  await call(url, 'evm_setAutomine', [false]);
+  const hash = await call<string>(url, 'eth_sendTransaction', [{ from, to: BOB, value: '0x1', gas: hex(100_000n) }]);
+  await call(url, 'evm_setBlockGasLimit', [hex(50_000n)]);
+  await call(url, 'evm_mine', []);
+  await call(url, 'evm_mine', []);
+  const out: Record<string, unknown> = {
+    whileLowered: {
+      receipt: await call(url, 'eth_getTransactionReceipt', [hash]),
+      pool: await call(url, 'txpool_status', []),
+      headGasLimit: BigInt((await call(url, 'eth_getBlockByNumber', ['latest', false])).gasLimit),
+    },
+  };
+  // Automining again, with it still waiting: another sender's transfer is mined in one block, and nothing more.
+  await call(url, 'evm_setAutomine', [true]);
+  const number = async () => BigInt(await call<string>(url, 'eth_blockNumber', []));
+  const before = await number();
+  const other = await call<string>(url, 'eth_sendTransaction', [
+    { from: second, to: BOB, value: '0x1', gas: '0x5208' },
+  ]);
+  const otherReceipt = await call(url, 'eth_getTransactionReceipt', [other]);
+  // A block the policy would seal after it lands within this wait (the dev gather window is 25 ms).
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  out.otherSender = { status: otherReceipt?.status, blocks: (await number()) - before };
+  await call(url, 'evm_setBlockGasLimit', [hex(30_000_000n)]);
+  await call(url, 'evm_mine', []);
+  const receipt = await call(url, 'eth_getTransactionReceipt', [hash]);
+  out.afterRaise = { status: receipt?.status, pool: await call(url, 'txpool_status', []) };
+  return out;
+}
+
+describe('evm_setBlockGasLimit side by side with Anvil', () => {
+  it('eth_call and eth_estimateGas take the new limit at once, before a block carries it', async () => {
+    const [svc, reference] = await Promise.all([callsUnderLimits(node.url), callsUnderLimits(anvil.url)]);
+    // The probe starts with the cap less the 21,000 intrinsic gas and the 2 its GAS costs.
+    expect(svc).toEqual({
+      at30M: 30_000_000n - 21_002n,
+      heavyAt30M: 'refused',
+      headUnchanged: true,
+      at60M: 60_000_000n - 21_002n,
+      heavyAt60M: true,
+      at1M: 1_000_000n - 21_002n,
+    });
+    expect(svc).toEqual(reference);
+  });
+
+  it('keeps a pooled transaction above a lowered limit waiting, unmined (sealing no extra blocks for it), and mines it once the limit is raised', async () => {
+    const [svc, reference] = await Promise.all([pooledAboveLoweredLimit(node.url), pooledAboveLoweredLimit(anvil.url)]);
+    expect(svc).toEqual({
+      whileLowered: { receipt: null, pool: { pending: '0x1', queued: '0x0' }, headGasLimit: 50_000n },
+      otherSender: { status: '0x1', blocks: 1n },
+      afterRaise: { status: '0x1', pool: { pending: '0x0', queued: '0x0' } },
+    });
+    expect(svc).toEqual(reference);
   });
 });

@@ -11,7 +11,7 @@ import { equalsBytes } from '@ethereumjs/util';
 import type { RewardCredit } from '../engine-types.js';
 import type { RunnerResult } from '../exec/block-runner.js';
 import { creditRewards } from '../exec/credit-rewards.js';
-import type { OpenedState } from '../state/state-view.js';
+import { cachedAccount, type KnownAccounts, type OpenedState } from '../state/state-view.js';
 
 interface Warm {
   /** The block whose post-state this is. */
@@ -56,6 +56,20 @@ export class WarmState {
     // The previous block's nodes are written (and remembered by the node store): this block's batch gets its own.
     warm.state.buffer.pending.clear();
     return warm.state;
+  }
+
+  /**
+   * Account reads for the read view of block `hash`, answered from the kept state's cache for as long as it is still
+   * that block's: the new head's view needs no trie of its own for the accounts its block touched. The check is
+   * made on every read, synchronously, so a read never sees the next block's execution (`take` empties the record
+   * before the state moves on).
+   */
+  knownAccounts(hash: Uint8Array): KnownAccounts {
+    return (address) => {
+      const warm = this.warm;
+      if (warm === undefined || !equalsBytes(warm.hash, hash)) return undefined;
+      return cachedAccount(warm.state, address);
+    };
   }
 
   /** Takes the whole record if it is `head`'s (a chunk of empty blocks carries it on); emptied either way. */

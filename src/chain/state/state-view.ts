@@ -17,6 +17,7 @@ import {
 import {
   type Account,
   Address,
+  createAccountFromRLP,
   KECCAK256_RLP,
   ValueEncoding,
   bytesToBigInt,
@@ -75,6 +76,16 @@ class ChainStateManager extends MerkleStateManager {
     private readonly written?: WrittenKeys,
   ) {
     super(opts);
+  }
+
+  /**
+   * The account as this state's own cache holds it, read synchronously: undefined when the cache does not have it,
+   * null when it holds it as absent. (A state the miner kept after a block caches every account the block touched.)
+   */
+  cachedAccount(address: Address): Account | null | undefined {
+    const elem = this._caches?.account?.get(address);
+    if (elem === undefined) return undefined;
+    return elem.accountRLP === undefined ? null : createAccountFromRLP(elem.accountRLP);
   }
 
   override async putAccount(address: Address, account: Account | undefined): Promise<void> {
@@ -172,6 +183,11 @@ class ChainStateManager extends MerkleStateManager {
   }
 }
 
+/** `address` as `state`'s own cache holds it (see ChainStateManager.cachedAccount); undefined if not cached. */
+export function cachedAccount(state: OpenedState, address: Address): Account | null | undefined {
+  return state.stateManager instanceof ChainStateManager ? state.stateManager.cachedAccount(address) : undefined;
+}
+
 /** A cache-less state manager for reads only (see the top of this file). */
 export function openReadState(store: TrieNodeStore, common: Common, stateRoot: Uint8Array): MerkleStateManager {
   const trie = new StateTrie(
@@ -186,6 +202,12 @@ export function openReadState(store: TrieNodeStore, common: Common, stateRoot: U
   );
   return new ChainStateManager({ common, trie }, store.fork);
 }
+
+/**
+ * Accounts of the block's post-state known without a trie walk, asked synchronously: undefined = not known here,
+ * null = known to be absent. (The dev miner's kept state, while it is still this block's; see warm-state.ts.)
+ */
+export type KnownAccounts = (address: Address) => Account | null | undefined;
 
 /** Entries each view memoises per kind (accounts, code, storage slots). */
 const VIEW_CACHE_SIZE = 2048;
@@ -207,10 +229,22 @@ export class StateView {
   private readonly codes = new Lru<string, Promise<Uint8Array>>(VIEW_CACHE_SIZE);
   private readonly slots = new Lru<string, Promise<Uint8Array>>(VIEW_CACHE_SIZE);
 
+  private opened: MerkleStateManager | undefined;
+
+  /**
+   * `open` builds the state manager on first need (a new trie and state manager per head cost more than the one
+   * account read most new heads get); `known` answers account reads before it is needed.
+   */
   constructor(
-    private readonly state: MerkleStateManager,
+    private readonly open: () => MerkleStateManager,
     readonly stateRoot: Uint8Array,
+    private readonly known?: KnownAccounts,
   ) {}
+
+  private get state(): MerkleStateManager {
+    this.opened ??= this.open();
+    return this.opened;
+  }
 
   async getBalance(address: Uint8Array): Promise<bigint> {
     return (await this.account(address))?.balance ?? 0n;
@@ -238,7 +272,12 @@ export class StateView {
   }
 
   private account(address: Uint8Array): Promise<Account | undefined> {
-    return memo(this.accounts, bytesToUnprefixedHex(address), () => this.state.getAccount(new Address(address)));
+    return memo(this.accounts, bytesToUnprefixedHex(address), () => {
+      const at = new Address(address);
+      const known = this.known?.(at);
+      if (known !== undefined) return Promise.resolve(known ?? undefined);
+      return this.state.getAccount(at);
+    });
   }
 
   /** EIP-1186 proof against this block's state root. */

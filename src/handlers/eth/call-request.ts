@@ -4,6 +4,7 @@
  * message runs on that block's state.
  */
 import type { Block } from '@ethereumjs/block';
+import { equalsBytes } from '@ethereumjs/util';
 import type { ChainEngine } from '../../chain/engine.js';
 import type { CallMessage, CallOverrides, CallResult } from '../../chain/exec/call.js';
 import { InvalidOverrideError } from '../../chain/exec/overrides.js';
@@ -24,6 +25,24 @@ import { overriddenBalance } from './call-overrides.js';
 export const callBlock = (engine: ChainEngine, block: BlockParam): Promise<Block> => stateBlockOf(engine, block);
 
 const notFound = (number: bigint): RpcError => blockNotFound(toQuantity(number));
+
+/**
+ * The gas a call gets when the request names none: its block's gas limit, except on the head, where it is the limit
+ * of the next block the miner builds: after evm_setBlockGasLimit that is the new limit before any block carries it,
+ * so a call or estimate follows it at once, as Anvil's do (elsewhere the next block's limit is the head's).
+ */
+export function defaultCallGas(engine: ChainEngine, block: Block): bigint {
+  const head = engine.chain.getHead();
+  return block === head || equalsBytes(block.hash(), head.hash())
+    ? engine.miner.nextBlockGasLimit()
+    : block.header.gasLimit;
+}
+
+/** `msg` with its gas given: the request's, else `defaultCallGas`. */
+export const withCallGas = (engine: ChainEngine, block: Block, msg: CallMessage): CallMessage & { gas: bigint } => ({
+  ...msg,
+  gas: msg.gas ?? defaultCallGas(engine, block),
+});
 
 /** The fields of the standard's GenericTransaction that `refuseForeignFields` looks at. */
 type ForeignFields = Pick<

@@ -2,7 +2,7 @@ import type { EthCallParams, EthCallResult } from '../../generated/types.js';
 import { ErrorCode, RpcError } from '../../rpc/errors.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { hexFromBytes } from '../hex.js';
-import { callBlock, callMessageOf, checkAffordable, runOn } from './call-request.js';
+import { callBlock, callMessageOf, checkAffordable, runOn, withCallGas } from './call-request.js';
 import { engineOf } from '../block-ref.js';
 import { executionReverted } from './revert.js';
 import { callOverridesOf } from './call-overrides.js';
@@ -13,9 +13,10 @@ export async function eth_call(
   ctx: HandlerContext,
 ): Promise<EthCallResult> {
   const engine = engineOf(ctx);
-  const msg = callMessageOf(ctx, request, 'eth_call', callOverridesOf(stateOverrides, blockOverrides));
+  const asked = callMessageOf(ctx, request, 'eth_call', callOverridesOf(stateOverrides, blockOverrides));
   const block = await callBlock(engine, blockParam);
-  await checkAffordable(engine, block, msg, msg.gas ?? block.header.gasLimit);
+  const msg = withCallGas(engine, block, asked);
+  await checkAffordable(engine, block, msg, msg.gas);
   const result = await runOn(engine, block, msg, 'eth_call');
   if (result.reverted) throw executionReverted(result.returnData);
   if (result.error !== undefined) throw new RpcError(ErrorCode.ServerError, result.error);

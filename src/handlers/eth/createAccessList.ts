@@ -9,7 +9,7 @@ import type { EthCreateAccessListParams, EthCreateAccessListResult } from '../..
 import type { HandlerContext } from '../../rpc/context.js';
 import { engineOf } from '../block-ref.js';
 import { toQuantity } from '../hex.js';
-import { callBlock, callMessageOf, checkAffordable, runOn } from './call-request.js';
+import { callBlock, callMessageOf, checkAffordable, runOn, withCallGas } from './call-request.js';
 
 /** More rounds than a list ever needs to settle; past it, the last list is answered. */
 const MAX_ROUNDS = 8;
@@ -22,9 +22,9 @@ export async function eth_createAccessList(
   ctx: HandlerContext,
 ): Promise<EthCreateAccessListResult> {
   const engine = engineOf(ctx);
-  const base = callMessageOf(ctx, request, 'eth_createAccessList');
   const block = await callBlock(engine, blockParam);
-  await checkAffordable(engine, block, base, base.gas ?? block.header.gasLimit);
+  const base = withCallGas(engine, block, callMessageOf(ctx, request, 'eth_createAccessList'));
+  await checkAffordable(engine, block, base, base.gas);
   let list: readonly CallAccessListEntry[] = (request.accessList ?? []).map((entry) => ({
     address: entry.address.toLowerCase(),
     storageKeys: entry.storageKeys.map((key) => key.toLowerCase()),

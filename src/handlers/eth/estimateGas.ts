@@ -10,6 +10,7 @@ import {
   callBlock,
   callMessageOf,
   checkAffordable,
+  defaultCallGas,
   insufficientFundsForTransfer,
   runOn,
 } from './call-request.js';
@@ -32,7 +33,7 @@ export async function eth_estimateGas(
 const succeeded = (result: CallResult): boolean => result.error === undefined;
 
 /**
- * Search bounds: the cap is the given gas, else the block gas limit, lowered to what the sender can pay
+ * Search bounds: the cap is the given gas, else the block gas limit (`defaultCallGas`), lowered to what the sender can pay
  * when a gas price is given. The run at the cap decides whether any limit works (a revert there is the
  * caller's answer, code 3). A run never needs less than the gas it used, so `gasUsed - 1` is a lower
  * bound, and the limit equal to `gasUsed` is tried first: it is the answer for anything without refunds
@@ -71,7 +72,7 @@ export async function estimateGas(
  * pay for any gas: geth answers "insufficient funds for transfer" there, not "gas required exceeds allowance (0)".
  */
 async function gasCap(engine: ChainEngine, block: Block, msg: CallMessage): Promise<bigint> {
-  const limit = msg.gas ?? block.header.gasLimit;
+  const limit = msg.gas ?? defaultCallGas(engine, block);
   const price = msg.gasPrice ?? 0n;
   if (price === 0n) {
     await checkAffordable(engine, block, msg, 0n);

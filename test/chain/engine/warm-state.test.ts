@@ -5,11 +5,12 @@
  * them, and any other head change (rewind, a block imported from elsewhere) makes the next block start from the
  * head's own state.
  */
-import { bytesToBigInt } from '@ethereumjs/util';
+import { bytesToBigInt, bytesToHex } from '@ethereumjs/util';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WarmState } from '../../../src/chain/assembly/warm-state.js';
 import type { Blockchain } from '../../../src/chain/blockchain.js';
+import type { StateView } from '../../../src/chain/state/state-view.js';
 import { addresses, mine, openDevChain, signedTx, tempDir } from './fixtures.js';
 
 const COINBASE = new Uint8Array(20).fill(0xcb);
@@ -180,6 +181,38 @@ describe('mining on the warm state', () => {
     next(1);
     const state = (await warm.stateAt('latest'))!;
     expect(await state.getNonce(addresses[2])).toBe(nonces.get(2));
+  });
+
+  it("answers the head's account reads from the kept state, and an older block's view never sees a later block", async () => {
+    const accounts = [...addresses.slice(0, 4), COINBASE, contract];
+    const readView = (view: StateView) =>
+      Promise.all(
+        accounts.map(async (a) => [
+          await view.getBalance(a),
+          await view.getNonce(a),
+          bytesToHex(await view.getStorageRoot(a)),
+        ]),
+      );
+    const readAll = async (chain: Blockchain, hash: Uint8Array) => readView((await chain.stateAt(hash))!);
+    for (let i = 0; i < 2; i++) {
+      const before = warm.getHead().hash();
+      // The view of the head is made while the state is still that block's, and read only after the next block.
+      const earlier = (await warm.stateAt(before))!;
+      const m = await mineBoth((c) => [
+        signedTx(c, { from: 2, nonce: nonces.get(2)!, to: addresses[3], value: 10n }),
+        signedTx(c, { from: 1, nonce: nonces.get(1)!, to: contract, data: Uint8Array.of(i), gasLimit: 100_000n }),
+      ]);
+      next(2);
+      next(1);
+      expect(warmHash(warm)).toEqual(m.block.hash());
+      const head = (await warm.stateAt(m.block.hash()))!;
+      // Every account the block touched comes from the kept state: the view opens no trie of its own for them.
+      for (const a of [addresses[1], addresses[2], addresses[3], COINBASE, contract]) await head.getNonce(a);
+      expect((head as unknown as { opened: unknown }).opened).toBeUndefined();
+      expect(await readAll(warm, m.block.hash())).toEqual(await readAll(replica, m.block.hash()));
+      const old = await readView(earlier);
+      expect(old).toEqual(await readAll(replica, before));
+    }
   });
 
   it('stored every state node: after a restart the whole state reads back from the database', async () => {

@@ -3,6 +3,7 @@
  * otherwise every `blockTimeSeconds` (0 = no empty blocks).
  */
 import type { BlockProduction } from '../production.js';
+import type { MinedBlock } from '../types.js';
 import type { SealingPolicy } from './sealing-policy.js';
 
 /** Longest the dev policy waits for adds under way before sealing what is pending. */
@@ -78,8 +79,10 @@ export class DevPolicy implements SealingPolicy {
         await core.pool.whenAddsSettled(DEV_GATHER_MS);
         const mined = await core.exclusive(() => core.produce(undefined, true, undefined));
         this.armBlockTimer();
-        // More pending than fitted: go on. (Not after a block that took nothing: that work cannot execute now.)
-        if (mined.transactions.length > 0 && core.pool.pendingCount > 0) this.again = true;
+        // More pending than fitted: go on. (Not after a block that took nothing: that work cannot execute now. Nor
+        // for a transaction above the next block's gas limit, which waits for the limit to rise: sealing for it
+        // would only add an empty block after every send, where Anvil seals one.)
+        if (mined.transactions.length > 0 && leftOutForGas(mined, core.nextGasLimit())) this.again = true;
       } catch (err) {
         core.report(err);
       }
@@ -93,4 +96,10 @@ export class DevPolicy implements SealingPolicy {
     this.blockTimer = setTimeout(() => this.wake(true), this.blockTimeSeconds * 1000);
     this.blockTimer.unref();
   }
+}
+
+/** Did the block leave out, for want of the gas it had left, a transaction the next block can hold? */
+function leftOutForGas(mined: MinedBlock, nextGasLimit: bigint): boolean {
+  const gasLeft = mined.block.header.gasLimit - mined.block.header.gasUsed;
+  return mined.rejected.some(({ tx }) => tx.gasLimit > gasLeft && tx.gasLimit <= nextGasLimit);
 }
