@@ -15,9 +15,13 @@
  *
  * Reported: accounts/s, slots/s, time to synced, the full-sync projection, peak RSS of the syncing node (VmHWM).
  * Output: bench/results/snap-sync.md. Every node is its own process group, killed at the end.
+ *
+ * The nodes run the bundle (dist/bundle/main.js, brought up to date first), as `svc-node` does: from the sources
+ * through tsx (`--sources`), every node spent its first 8-10 CPU seconds compiling modules, and each seal-check
+ * worker thread compiled its own, which the first snap requests waited for. `--logs DIR` keeps every node's log.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -44,6 +48,10 @@ const { values } = parseArgs({
     'cpu-prof': { type: 'string' },
     /** Only build (or find cached) the serving chain, e.g. ahead of a long run. */
     'build-only': { type: 'boolean', default: false },
+    /** Run the nodes from the TypeScript sources through tsx instead of the bundle. */
+    sources: { type: 'boolean', default: false },
+    /** A directory: each node's log (its stdout) is written there as <name>.log. */
+    logs: { type: 'string' },
   },
 });
 const ACCOUNTS = Number(values.accounts);
@@ -78,9 +86,11 @@ function startNode(datadir: string, extra: readonly string[], profileAs?: string
     values['cpu-prof'] !== undefined && profileAs !== undefined
       ? ['--cpu-prof', `--cpu-prof-dir=${join(values['cpu-prof'], profileAs)}`]
       : [];
+  const entry = values.sources ? ['--import', 'tsx', 'src/main.ts'] : ['dist/bundle/main.js'];
   const args = [
     ...profile,
-    ...['--import', 'tsx', 'src/main.ts', '--network', 'dev', '--seal', 'ethash', '--datadir', datadir],
+    ...entry,
+    ...['--network', 'dev', '--seal', 'ethash', '--datadir', datadir],
     ...['--http.addr', '127.0.0.1', '--http.port', '0', '--p2p.addr', '127.0.0.1', '--p2p.port', '0'],
     ...['--ethash.cachedir', ethashDir, ...extra],
   ];
@@ -90,10 +100,16 @@ function startNode(datadir: string, extra: readonly string[], profileAs?: string
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c));
   const logLines: NodeProc['lines'] = [];
+  const logFile = values.logs === undefined ? undefined : join(values.logs, `${profileAs ?? 'full'}.log`);
+  if (logFile !== undefined) {
+    mkdirSync(values.logs!, { recursive: true });
+    writeFileSync(logFile, '');
+  }
   return new Promise((resolve, reject) => {
     let enode = '';
     let buffered = '';
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      if (logFile !== undefined) appendFileSync(logFile, chunk);
       buffered += chunk;
       const lines = buffered.split('\n');
       buffered = lines.pop()!;
@@ -299,6 +315,10 @@ async function main(): Promise<void> {
   if (values['build-only']) {
     rmSync(work, { recursive: true, force: true });
     return;
+  }
+  if (!values.sources) {
+    const built = spawnSync(process.execPath, ['bin/build.js'], { cwd: repo, stdio: 'inherit' });
+    if (built.status !== 0) throw new Error('node bin/build.js failed');
   }
   const servers: NodeProc[] = [];
   try {
