@@ -14,6 +14,7 @@ import {
   KECCAK256_NULL,
   KECCAK256_RLP,
 } from '@ethereumjs/util';
+import { encodeRlp } from '../../../chain/codec/rlp-encode.js';
 import { keccak256 } from '../../../chain/crypto.js';
 import { type ProvenRange, verifyRangeWithProof } from '../../../chain/state/range-proof.js';
 import { buildRangeTrie, type RangeEntry } from '../../../chain/state/snap-store.js';
@@ -54,7 +55,7 @@ export async function fetchAccountRange(
   const entries = res.accounts.map((a) => {
     size += a.hash.length + a.body.length;
     const full = accountBodyFromSlim(RLP.decode(a.body) as unknown as AccountBodyBytes) as AccountBodyBytes;
-    return { key: a.hash, value: RLP.encode(full), storageRoot: full[2], codeHash: full[3] };
+    return { key: a.hash, value: encodeRlp(full), storageRoot: full[2], codeHash: full[3] };
   });
   size += res.proof.reduce((n, p) => n + p.length, 0);
   ticket.answered = { at: answeredAt, bytes: size };
