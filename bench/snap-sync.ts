@@ -52,6 +52,11 @@ const { values } = parseArgs({
     sources: { type: 'boolean', default: false },
     /** A directory: each node's log (its stdout) is written there as <name>.log. */
     logs: { type: 'string' },
+    /**
+     * `<percent>:<dir>`: a V8 heap snapshot of the syncing node, written into <dir> once its progress line shows that
+     * much of the account key space done (what the resident set holds mid-sync).
+     */
+    'heap-snapshot': { type: 'string' },
   },
 });
 const ACCOUNTS = Number(values.accounts);
@@ -80,12 +85,17 @@ interface NodeProc {
 }
 
 const running: ChildProcess[] = [];
+let snapshotTaken = false;
+
+const [snapshotAt, snapshotDir] = values['heap-snapshot']?.split(':') ?? [];
 
 function startNode(datadir: string, extra: readonly string[], profileAs?: string): Promise<NodeProc> {
   const profile =
     values['cpu-prof'] !== undefined && profileAs !== undefined
       ? ['--cpu-prof', `--cpu-prof-dir=${join(values['cpu-prof'], profileAs)}`]
       : [];
+  if (snapshotDir !== undefined && profileAs === 'syncing')
+    profile.push('--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshotDir}`);
   const entry = values.sources ? ['--import', 'tsx', 'src/main.ts'] : ['dist/bundle/main.js'];
   const args = [
     ...profile,
@@ -121,6 +131,17 @@ function startNode(datadir: string, extra: readonly string[], profileAs?: string
           continue;
         }
         logLines.push({ at: performance.now(), entry });
+        if (
+          profileAs === 'syncing' &&
+          snapshotAt !== undefined &&
+          !snapshotTaken &&
+          Number(entry.accountSpacePercent ?? 0) >= Number(snapshotAt)
+        ) {
+          snapshotTaken = true;
+          mkdirSync(snapshotDir!, { recursive: true });
+          child.kill('SIGUSR2');
+          process.stdout.write(`  heap snapshot asked at ${String(entry.accountSpacePercent)} % into ${snapshotDir}\n`);
+        }
         if (entry.msg === 'p2p listening') enode = entry.enode as string;
         if (entry.msg === 'listening')
           resolve({ child, url: entry.url as string, enode, stderr: () => stderr, lines: logLines });
@@ -170,6 +191,16 @@ function peakRssMiB(pid: number): number | undefined {
   }
 }
 
+/** CPU seconds (user + system, all threads) a process has used so far. */
+function cpuSeconds(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A copy of the serving datadir with its own node key (copies would otherwise share one node id). */
 function copyOfSource(name: string): string {
   const dir = join(work, name);
@@ -185,6 +216,8 @@ interface SnapResult {
   /** `snap sync started` → `snap sync done` in the node's log, with the counts and pivot of the done line. */
   readonly snap?: { ms: number; accounts: number; slots: number; pivot: number; pivotRootMatches: boolean };
   readonly peakRss?: number;
+  /** CPU seconds until synced: the syncing node's, and the servers' since it started. */
+  readonly cpu?: { syncing: number; servers: number[] };
   readonly rootMatches?: boolean;
   readonly followed?: boolean;
   readonly syncing?: unknown;
@@ -195,6 +228,7 @@ async function snapSync(servers: NodeProc[], head: number): Promise<SnapResult> 
   const bootnodes = servers.map((s) => s.enode).join(',');
   let node: NodeProc;
   const t0 = performance.now();
+  const serversBefore = servers.map((s) => cpuSeconds(s.child.pid!) ?? 0);
   try {
     node = await startNode(
       join(work, 'snap'),
@@ -216,6 +250,10 @@ async function snapSync(servers: NodeProc[], head: number): Promise<SnapResult> 
     }
     const ms = performance.now() - t0;
     const peakRss = peakRssMiB(node.child.pid!);
+    const cpu = {
+      syncing: cpuSeconds(node.child.pid!) ?? Number.NaN,
+      servers: servers.map((s, i) => (cpuSeconds(s.child.pid!) ?? Number.NaN) - serversBefore[i]!),
+    };
     const at = hex(head);
     const [mine, theirs] = await Promise.all(
       [node, servers[1]!].map((n) => rpc<{ stateRoot: string }>(n.url, 'eth_getBlockByNumber', [at, false])),
@@ -264,6 +302,7 @@ async function snapSync(servers: NodeProc[], head: number): Promise<SnapResult> 
       ms,
       ...(snap !== undefined ? { snap } : {}),
       ...(peakRss !== undefined ? { peakRss } : {}),
+      cpu,
       rootMatches,
       followed,
       syncing: lastSyncing,
@@ -354,6 +393,7 @@ async function main(): Promise<void> {
       `| state root at the pivot matches a server's | ${snap.snap?.pivotRootMatches ?? 'n/a'} |`,
       `| state root and sampled balances at the head match a server's | ${snap.rootMatches ?? 'n/a'} |`,
       `| follows a new block after sync | ${snap.followed ?? 'n/a'} |`,
+      `| CPU seconds until synced: syncing node; servers | ${snap.cpu === undefined ? 'n/a' : `${snap.cpu.syncing.toFixed(1)}; ${snap.cpu.servers.map((c) => c.toFixed(1)).join(', ')}`} |`,
       `| peak RSS of the syncing node (VmHWM) | ${snap.peakRss === undefined ? 'n/a' : `${snap.peakRss.toFixed(0)} MiB`} |`,
       `| full sync: blocks in the first ${FULL_SECONDS} s | ${Number.isNaN(full.blocks) ? 'n/a: eth_blockNumber unanswered' : full.blocks} of ${head} |`,
       `| full sync projected to the whole chain (by gas) | ${Number.isFinite(full.projectedS) ? `${(full.projectedS / 60).toFixed(1)} min` : `n/a: no block in ${FULL_SECONDS} s`} |`,
