@@ -195,5 +195,6 @@ export async function fetchByteCodes(
   return res.codes;
 }
 
-export const isEmptyStorage = (root: Uint8Array) => bytesToHex(root) === bytesToHex(KECCAK256_RLP);
-export const isEmptyCode = (hash: Uint8Array) => bytesToHex(hash) === bytesToHex(KECCAK256_NULL);
+// Asked for every account of every range: compared as bytes, not as two fresh hex strings each time.
+export const isEmptyStorage = (root: Uint8Array) => equalsBytes(root, KECCAK256_RLP);
+export const isEmptyCode = (hash: Uint8Array) => equalsBytes(hash, KECCAK256_NULL);
