@@ -13,6 +13,7 @@
  */
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { bytesToUnprefixedHex, equalsBytes, KECCAK256_RLP } from '@ethereumjs/util';
+import { decodeRlpList } from '../codec/rlp-views.js';
 import { toNibbles } from './nibbles.js';
 import type { TrieEntry, TriePage } from './trie-range.js';
 import { BufferedTrieDB } from './trie-db.js';
@@ -48,7 +49,7 @@ export function trieRangeNow(read: ReadNow, root: Uint8Array, start: Uint8Array,
     if (Array.isArray(ref)) return visit(ref, after);
     const encoded = read(ref, path.length < KEEP_DEPTH);
     if (encoded === undefined) throw new Unreadable();
-    return visit(decodeNode(encoded), after);
+    return visit(decodeRlpList(encoded) as Raw[], after);
   };
   const visit = (node: Raw[], after: boolean): boolean => {
     if (node.length === 17) {
@@ -94,45 +95,6 @@ export function trieRangeNow(read: ReadNow, root: Uint8Array, start: Uint8Array,
     throw err;
   }
   return { entries, ...(next !== undefined ? { next } : {}) };
-}
-
-/**
- * A node's RLP list, its strings as views into `encoded` (the library's decoder copies every one; a walk reads each
- * node once and keeps only leaf values). Throws on anything but a well-formed list.
- */
-export function decodeNode(encoded: Uint8Array): Raw[] {
-  const [list, end] = item(encoded, 0);
-  if (end !== encoded.length || !Array.isArray(list)) throw new Error('a trie node is not one RLP list');
-  return list;
-}
-
-/** The RLP item at `at` and the offset after it. */
-function item(b: Uint8Array, at: number): [Raw, number] {
-  const first = b[at];
-  if (first === undefined) throw new Error('a trie node ends inside an item');
-  if (first < 0x80) return [b.subarray(at, at + 1), at + 1];
-  let start: number;
-  let length: number;
-  if (first < 0xb8 || (first >= 0xc0 && first < 0xf8)) {
-    start = at + 1;
-    length = first - (first < 0xc0 ? 0x80 : 0xc0);
-  } else {
-    const bytes = first - (first < 0xc0 ? 0xb7 : 0xf7);
-    length = 0;
-    for (let i = 1; i <= bytes; i++) length = length * 256 + b[at + i]!;
-    start = at + 1 + bytes;
-  }
-  const end = start + length;
-  if (end > b.length) throw new Error('a trie node ends inside an item');
-  if (first < 0xc0) return [b.subarray(start, end), end];
-  const list: Raw[] = [];
-  for (let p = start; p < end; ) {
-    const [x, next] = item(b, p);
-    if (next > end) throw new Error('an item runs past the end of its list');
-    list.push(x);
-    p = next;
-  }
-  return [list, end];
 }
 
 function fromNibbles(nibbles: readonly number[]): Uint8Array {

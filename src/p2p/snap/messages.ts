@@ -3,8 +3,8 @@
  * serve from it is in snap/serve.ts. Same conventions as the eth codec: decoders throw only `WireDecodeError`,
  * naming the message and the field.
  */
-import { RLP } from '@ethereumjs/rlp';
 import { encodeRlp, type RlpItem as RlpTree } from '../../chain/codec/rlp-encode.js';
+import { decodeRlpList } from '../../chain/codec/rlp-views.js';
 import { decodeMessage, type Shape, uintBytes, type RlpItem } from '../wire-shape.js';
 
 export { WireDecodeError } from '../wire-shape.js';
@@ -145,7 +145,7 @@ export function decodeGetAccountRange(payload: Uint8Array): GetAccountRange {
 
 export function encodeAccountRange(res: AccountRange): Uint8Array {
   // The body is embedded as the RLP list it encodes (geth: `rlp.RawValue`), so it is decoded here to be re-nested.
-  return encode([uintBytes(res.requestId), res.accounts.map((a) => [a.hash, RLP.decode(a.body)]), res.proof]);
+  return encode([uintBytes(res.requestId), res.accounts.map((a) => [a.hash, decodeRlpList(a.body)]), res.proof]);
 }
 
 export function decodeAccountRange(payload: Uint8Array): AccountRange {
