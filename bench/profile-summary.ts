@@ -5,6 +5,8 @@
  * recurses. `filter` (a substring) keeps only the functions whose name or file contains it. FOCUS=<function name>
  * also prints the inclusive time of that function's direct callees (summed over every place it is called from).
  * TREE=<ms> prints the call tree top-down instead, same-named children merged, down to branches of that many ms.
+ * WINDOW=<from>:<to> (seconds since the profile started) keeps only the samples of that stretch, e.g. a node's
+ * first 30 s (its warm-up) apart from its steady work.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,6 +25,7 @@ interface Profile {
 const [target, topArg, filter] = process.argv.slice(2);
 if (!target) throw new Error('usage: profile-summary.ts <file.cpuprofile | dir> [top] [filter]');
 const top = Number(topArg ?? 30);
+const [windowFrom, windowTo] = (process.env.WINDOW ?? '0:Infinity').split(':').map((x) => Number(x) * 1000);
 const files = statSync(target).isDirectory()
   ? readdirSync(target)
       .filter((f) => f.endsWith('.cpuprofile'))
@@ -34,7 +37,7 @@ const label = (n: ProfileNode) =>
   `${n.callFrame.functionName || '(anonymous)'} ${shortFile(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
 
 for (const file of files) {
-  const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
+  const profile = inWindow(JSON.parse(readFileSync(file, 'utf8')) as Profile);
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -130,6 +133,22 @@ function printTree(
   };
   console.log('  total   self  (ms)');
   walk(root, '(root)', 0);
+}
+
+/** The profile with only the samples taken within WINDOW (the deltas of the others are dropped with them). */
+function inWindow(profile: Profile): Profile {
+  if (windowFrom === 0 && windowTo === Number.POSITIVE_INFINITY) return profile;
+  const samples: number[] = [];
+  const timeDeltas: number[] = [];
+  let at = 0;
+  profile.samples.forEach((id, i) => {
+    const dt = profile.timeDeltas[i] ?? 0;
+    at += dt / 1000;
+    if (at < windowFrom! || at > windowTo!) return;
+    samples.push(id);
+    timeDeltas.push(dt);
+  });
+  return { ...profile, samples, timeDeltas };
 }
 
 /** Sampled milliseconds per profile node (its own time, not its callees'). */

@@ -15,9 +15,13 @@
  *
  * Reported: accounts/s, slots/s, time to synced, the full-sync projection, peak RSS of the syncing node (VmHWM).
  * Output: bench/results/snap-sync.md. Every node is its own process group, killed at the end.
+ *
+ * The nodes run the bundle (dist/bundle/main.js, brought up to date first), as `svc-node` does: from the sources
+ * through tsx (`--sources`), every node spent its first 8-10 CPU seconds compiling modules, and each seal-check
+ * worker thread compiled its own, which the first snap requests waited for. `--logs DIR` keeps every node's log.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -44,6 +48,15 @@ const { values } = parseArgs({
     'cpu-prof': { type: 'string' },
     /** Only build (or find cached) the serving chain, e.g. ahead of a long run. */
     'build-only': { type: 'boolean', default: false },
+    /** Run the nodes from the TypeScript sources through tsx instead of the bundle. */
+    sources: { type: 'boolean', default: false },
+    /** A directory: each node's log (its stdout) is written there as <name>.log. */
+    logs: { type: 'string' },
+    /**
+     * `<percent>:<dir>`: a V8 heap snapshot of the syncing node, written into <dir> once its progress line shows that
+     * much of the account key space done (what the resident set holds mid-sync).
+     */
+    'heap-snapshot': { type: 'string' },
   },
 });
 const ACCOUNTS = Number(values.accounts);
@@ -72,15 +85,22 @@ interface NodeProc {
 }
 
 const running: ChildProcess[] = [];
+let snapshotTaken = false;
+
+const [snapshotAt, snapshotDir] = values['heap-snapshot']?.split(':') ?? [];
 
 function startNode(datadir: string, extra: readonly string[], profileAs?: string): Promise<NodeProc> {
   const profile =
     values['cpu-prof'] !== undefined && profileAs !== undefined
       ? ['--cpu-prof', `--cpu-prof-dir=${join(values['cpu-prof'], profileAs)}`]
       : [];
+  if (snapshotDir !== undefined && profileAs === 'syncing')
+    profile.push('--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshotDir}`);
+  const entry = values.sources ? ['--import', 'tsx', 'src/main.ts'] : ['dist/bundle/main.js'];
   const args = [
     ...profile,
-    ...['--import', 'tsx', 'src/main.ts', '--network', 'dev', '--seal', 'ethash', '--datadir', datadir],
+    ...entry,
+    ...['--network', 'dev', '--seal', 'ethash', '--datadir', datadir],
     ...['--http.addr', '127.0.0.1', '--http.port', '0', '--p2p.addr', '127.0.0.1', '--p2p.port', '0'],
     ...['--ethash.cachedir', ethashDir, ...extra],
   ];
@@ -90,10 +110,16 @@ function startNode(datadir: string, extra: readonly string[], profileAs?: string
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c));
   const logLines: NodeProc['lines'] = [];
+  const logFile = values.logs === undefined ? undefined : join(values.logs, `${profileAs ?? 'full'}.log`);
+  if (logFile !== undefined) {
+    mkdirSync(values.logs!, { recursive: true });
+    writeFileSync(logFile, '');
+  }
   return new Promise((resolve, reject) => {
     let enode = '';
     let buffered = '';
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      if (logFile !== undefined) appendFileSync(logFile, chunk);
       buffered += chunk;
       const lines = buffered.split('\n');
       buffered = lines.pop()!;
@@ -105,6 +131,17 @@ function startNode(datadir: string, extra: readonly string[], profileAs?: string
           continue;
         }
         logLines.push({ at: performance.now(), entry });
+        if (
+          profileAs === 'syncing' &&
+          snapshotAt !== undefined &&
+          !snapshotTaken &&
+          Number(entry.accountSpacePercent ?? 0) >= Number(snapshotAt)
+        ) {
+          snapshotTaken = true;
+          mkdirSync(snapshotDir!, { recursive: true });
+          child.kill('SIGUSR2');
+          process.stdout.write(`  heap snapshot asked at ${String(entry.accountSpacePercent)} % into ${snapshotDir}\n`);
+        }
         if (entry.msg === 'p2p listening') enode = entry.enode as string;
         if (entry.msg === 'listening')
           resolve({ child, url: entry.url as string, enode, stderr: () => stderr, lines: logLines });
@@ -154,6 +191,16 @@ function peakRssMiB(pid: number): number | undefined {
   }
 }
 
+/** CPU seconds (user + system, all threads) a process has used so far. */
+function cpuSeconds(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A copy of the serving datadir with its own node key (copies would otherwise share one node id). */
 function copyOfSource(name: string): string {
   const dir = join(work, name);
@@ -169,6 +216,8 @@ interface SnapResult {
   /** `snap sync started` → `snap sync done` in the node's log, with the counts and pivot of the done line. */
   readonly snap?: { ms: number; accounts: number; slots: number; pivot: number; pivotRootMatches: boolean };
   readonly peakRss?: number;
+  /** CPU seconds until synced: the syncing node's, and the servers' since it started. */
+  readonly cpu?: { syncing: number; servers: number[] };
   readonly rootMatches?: boolean;
   readonly followed?: boolean;
   readonly syncing?: unknown;
@@ -179,6 +228,7 @@ async function snapSync(servers: NodeProc[], head: number): Promise<SnapResult> 
   const bootnodes = servers.map((s) => s.enode).join(',');
   let node: NodeProc;
   const t0 = performance.now();
+  const serversBefore = servers.map((s) => cpuSeconds(s.child.pid!) ?? 0);
   try {
     node = await startNode(
       join(work, 'snap'),
@@ -200,6 +250,10 @@ async function snapSync(servers: NodeProc[], head: number): Promise<SnapResult> 
     }
     const ms = performance.now() - t0;
     const peakRss = peakRssMiB(node.child.pid!);
+    const cpu = {
+      syncing: cpuSeconds(node.child.pid!) ?? Number.NaN,
+      servers: servers.map((s, i) => (cpuSeconds(s.child.pid!) ?? Number.NaN) - serversBefore[i]!),
+    };
     const at = hex(head);
     const [mine, theirs] = await Promise.all(
       [node, servers[1]!].map((n) => rpc<{ stateRoot: string }>(n.url, 'eth_getBlockByNumber', [at, false])),
@@ -248,6 +302,7 @@ async function snapSync(servers: NodeProc[], head: number): Promise<SnapResult> 
       ms,
       ...(snap !== undefined ? { snap } : {}),
       ...(peakRss !== undefined ? { peakRss } : {}),
+      cpu,
       rootMatches,
       followed,
       syncing: lastSyncing,
@@ -300,6 +355,10 @@ async function main(): Promise<void> {
     rmSync(work, { recursive: true, force: true });
     return;
   }
+  if (!values.sources) {
+    const built = spawnSync(process.execPath, ['bin/build.js'], { cwd: repo, stdio: 'inherit' });
+    if (built.status !== 0) throw new Error('node bin/build.js failed');
+  }
   const servers: NodeProc[] = [];
   try {
     for (const [i, name] of ['server-1', 'server-2', 'server-3'].entries())
@@ -334,6 +393,7 @@ async function main(): Promise<void> {
       `| state root at the pivot matches a server's | ${snap.snap?.pivotRootMatches ?? 'n/a'} |`,
       `| state root and sampled balances at the head match a server's | ${snap.rootMatches ?? 'n/a'} |`,
       `| follows a new block after sync | ${snap.followed ?? 'n/a'} |`,
+      `| CPU seconds until synced: syncing node; servers | ${snap.cpu === undefined ? 'n/a' : `${snap.cpu.syncing.toFixed(1)}; ${snap.cpu.servers.map((c) => c.toFixed(1)).join(', ')}`} |`,
       `| peak RSS of the syncing node (VmHWM) | ${snap.peakRss === undefined ? 'n/a' : `${snap.peakRss.toFixed(0)} MiB`} |`,
       `| full sync: blocks in the first ${FULL_SECONDS} s | ${Number.isNaN(full.blocks) ? 'n/a: eth_blockNumber unanswered' : full.blocks} of ${head} |`,
       `| full sync projected to the whole chain (by gas) | ${Number.isFinite(full.projectedS) ? `${(full.projectedS / 60).toFixed(1)} min` : `n/a: no block in ${FULL_SECONDS} s`} |`,

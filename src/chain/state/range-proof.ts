@@ -14,7 +14,7 @@
  * Nodes on the edge paths also match the root, but their outer children are not stored: they are left out.
  */
 import { decodeMPTNode, decodeRawMPTNode, type MPTNode } from '@ethereumjs/mpt';
-import { RLP } from '@ethereumjs/rlp';
+import { encodeRlp, type RlpItem } from '../codec/rlp-encode.js';
 import { bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util';
 import { toNibbles } from './nibbles.js';
 import { TrieBatch } from './trie-batch.js';
@@ -76,7 +76,7 @@ export async function verifyRangeWithProof(
     if (err instanceof RangeProofError) throw err;
     throw new RangeProofError(`the proof does not decode: ${(err as Error).message}`);
   }
-  const encoded = RLP.encode(batch.raw(top!) as Parameters<typeof RLP.encode>[0]);
+  const encoded = encodeRlp(batch.raw(top!) as RlpItem);
   const built = hash(encoded);
   if (!equalsBytes(built, root)) throw new RangeProofError('the range and its proof do not build the root');
   const nodes = batch.writes;

@@ -10,7 +10,7 @@
  * An MPT is canonical (its shape depends only on the final key/value set), so applying the updates in
  * any order gives the same root as applying them one by one.
  */
-import { RLP } from '@ethereumjs/rlp';
+import { encodeRlp, type RlpItem } from '../codec/rlp-encode.js';
 import {
   type BranchMPTNode,
   ExtensionMPTNode,
@@ -63,7 +63,7 @@ export async function applyBatch(
   }
   if (top === undefined) return { root: emptyRoot, writes: [] };
   if (top.kind === 'stored' && top.ref instanceof Uint8Array) return { root: top.ref, writes: [] };
-  const encoded = RLP.encode(batch.raw(top));
+  const encoded = encodeRlp(batch.raw(top) as RlpItem);
   const rootHash = source.hash(encoded);
   batch.writes.push([rootHash, encoded]);
   return { root: rootHash, writes: batch.writes };
@@ -224,7 +224,7 @@ export class TrieBatch {
   reference(node: Work, at: readonly number[] = []): Ref {
     if (node.kind === 'stored') return node.ref;
     const raw = this.raw(node, at);
-    const encoded = RLP.encode(raw as Parameters<typeof RLP.encode>[0]);
+    const encoded = encodeRlp(raw as RlpItem);
     if (encoded.length < 32) return raw as Ref;
     const hash = this.source.hash(encoded);
     if (this.keepWrite === undefined || this.keepWrite(node.kind === 'branch' ? at : [...at, ...node.path]))

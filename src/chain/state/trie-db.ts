@@ -51,6 +51,19 @@ export class TrieNodeStore {
     return value;
   }
 
+  /**
+   * The node under `hexKey` read at once (undefined when absent), for walks that read many nodes once each (snap
+   * range answers): `keep` false leaves a miss out of the LRU, so a walk over many leaves does not evict the
+   * nodes other readers share (and costs no cache insert per leaf).
+   */
+  readNow(hexKey: string, keep: boolean): Uint8Array | undefined {
+    const cached = this.recent.get(hexKey);
+    if (cached !== undefined) return cached;
+    const value = this.db.getSync(keys.state(unprefixedHexToBytes(hexKey)));
+    if (keep && value !== undefined) this.recent.set(hexKey, value);
+    return value;
+  }
+
   get fork(): ForkStateSource | undefined {
     return this.forkSource;
   }
@@ -75,6 +88,15 @@ export class BufferedTrieDB implements DB<string, Uint8Array> {
 
   async get(key: string): Promise<Uint8Array | undefined> {
     return this.pending.get(key) ?? (await this.store.get(key));
+  }
+
+  /**
+   * A synchronous read (TrieNodeStore.readNow) for walks over committed state; undefined on a forked chain, whose
+   * missing nodes only the async read fetches.
+   */
+  readNow(key: string, keep: boolean): Uint8Array | undefined {
+    if (this.store.fork !== undefined) return undefined;
+    return this.pending.get(key) ?? this.store.readNow(key, keep);
   }
 
   async put(key: string, value: Uint8Array): Promise<void> {

@@ -3,7 +3,8 @@
  * serve from it is in snap/serve.ts. Same conventions as the eth codec: decoders throw only `WireDecodeError`,
  * naming the message and the field.
  */
-import { RLP, type Input } from '@ethereumjs/rlp';
+import { encodeRlp, type RlpItem as RlpTree } from '../../chain/codec/rlp-encode.js';
+import { decodeRlpList } from '../../chain/codec/rlp-views.js';
 import { decodeMessage, type Shape, uintBytes, type RlpItem } from '../wire-shape.js';
 
 export { WireDecodeError } from '../wire-shape.js';
@@ -98,7 +99,7 @@ export interface TrieNodes {
   nodes: Uint8Array[];
 }
 
-const encode = (value: unknown): Uint8Array => RLP.encode(value as Input);
+const encode = (value: RlpTree): Uint8Array => encodeRlp(value);
 
 /** A hash bound of a storage range: empty, or up to 32 bytes (geth decodes these as plain byte strings). */
 function readBound(s: Shape, item: RlpItem, field: string): Uint8Array {
@@ -120,7 +121,7 @@ function readSlimAccount(s: Shape, item: RlpItem, field: string): Uint8Array {
       s.fail(`${field}.${name}`, `must be empty (slim) or 32 bytes, got ${b.length}`);
   }
   // Canonical RLP, so re-encoding the decoded list gives back exactly the bytes the peer sent.
-  return RLP.encode(item);
+  return encodeRlp(item as RlpTree);
 }
 
 // ------------------------------------------------------------------ GetAccountRange (0x00) / AccountRange (0x01)
@@ -144,7 +145,7 @@ export function decodeGetAccountRange(payload: Uint8Array): GetAccountRange {
 
 export function encodeAccountRange(res: AccountRange): Uint8Array {
   // The body is embedded as the RLP list it encodes (geth: `rlp.RawValue`), so it is decoded here to be re-nested.
-  return encode([uintBytes(res.requestId), res.accounts.map((a) => [a.hash, RLP.decode(a.body)]), res.proof]);
+  return encode([uintBytes(res.requestId), res.accounts.map((a) => [a.hash, decodeRlpList(a.body)]), res.proof]);
 }
 
 export function decodeAccountRange(payload: Uint8Array): AccountRange {

@@ -8,10 +8,11 @@
  * cannot make us read the whole database, and each peer has a budget of requests in flight (snap/serve-budget.ts).
  */
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
-import { RLP } from '@ethereumjs/rlp';
 import { CODEHASH_PREFIX } from '@ethereumjs/statemanager';
 import { accountBodyToSlim, type AccountBodyBytes, concatBytes, equalsBytes, KECCAK256_NULL } from '@ethereumjs/util';
 import type { ChainPort } from '../chain-port.js';
+import { encodeRlp } from '../../chain/codec/rlp-encode.js';
+import { decodeRlpList } from '../../chain/codec/rlp-views.js';
 import { accountTrieOf, trieRange } from '../../chain/state/trie-range.js';
 import {
   decodeGetAccountRange,
@@ -187,7 +188,7 @@ export class SnapServer {
     walk: while (cursor !== undefined) {
       const page = await trieRange(trie, cursor, this.accountsPerPage);
       for (const entry of page.entries) {
-        const body = RLP.encode(accountBodyToSlim(RLP.decode(entry.value) as AccountBodyBytes));
+        const body = encodeRlp(accountBodyToSlim(decodeRlpList(entry.value) as AccountBodyBytes));
         accounts.push({ hash: entry.key, body });
         bytes += entry.key.length + body.length;
         if (Buffer.compare(entry.key, req.limit) >= 0 || bytes >= byteLimit) break walk;

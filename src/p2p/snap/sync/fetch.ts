@@ -14,6 +14,7 @@ import {
   KECCAK256_NULL,
   KECCAK256_RLP,
 } from '@ethereumjs/util';
+import { encodeRlp } from '../../../chain/codec/rlp-encode.js';
 import { keccak256 } from '../../../chain/crypto.js';
 import { type ProvenRange, verifyRangeWithProof } from '../../../chain/state/range-proof.js';
 import { buildRangeTrie, type RangeEntry } from '../../../chain/state/snap-store.js';
@@ -54,7 +55,7 @@ export async function fetchAccountRange(
   const entries = res.accounts.map((a) => {
     size += a.hash.length + a.body.length;
     const full = accountBodyFromSlim(RLP.decode(a.body) as unknown as AccountBodyBytes) as AccountBodyBytes;
-    return { key: a.hash, value: RLP.encode(full), storageRoot: full[2], codeHash: full[3] };
+    return { key: a.hash, value: encodeRlp(full), storageRoot: full[2], codeHash: full[3] };
   });
   size += res.proof.reduce((n, p) => n + p.length, 0);
   ticket.answered = { at: answeredAt, bytes: size };
@@ -194,5 +195,6 @@ export async function fetchByteCodes(
   return res.codes;
 }
 
-export const isEmptyStorage = (root: Uint8Array) => bytesToHex(root) === bytesToHex(KECCAK256_RLP);
-export const isEmptyCode = (hash: Uint8Array) => bytesToHex(hash) === bytesToHex(KECCAK256_NULL);
+// Asked for every account of every range: compared as bytes, not as two fresh hex strings each time.
+export const isEmptyStorage = (root: Uint8Array) => equalsBytes(root, KECCAK256_RLP);
+export const isEmptyCode = (hash: Uint8Array) => equalsBytes(hash, KECCAK256_NULL);

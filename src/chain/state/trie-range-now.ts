@@ -1,0 +1,115 @@
+/**
+ * trieRange (trie-range.ts) for tries over the chain database, walked synchronously on the raw node encodings.
+ *
+ * Why: a snap server answers every range by walking the trie, and the library's walk costs a promise, a decoded
+ * node object, a hex key and two cache inserts per node read. Node reads from the chain database are synchronous
+ * LevelDB gets underneath (trie-db.ts), so the walk can be a plain recursion over RLP lists: profiled on a 50 k
+ * account snap sync, the serving nodes spent most of their snap time in that per-node overhead and in the garbage
+ * collection it caused. Leaves read here stay out of the node cache (each is read once per range, and would evict
+ * the nodes block import and RPC share); the top levels, read again by every page, are kept.
+ *
+ * Same answers as the node-by-node walk: entries whose key is ≥ `start`, in key order, the next key after a full
+ * page. A node that cannot be read at once ends the walk undefined, and the caller walks node by node instead.
+ */
+import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import { bytesToUnprefixedHex, equalsBytes, KECCAK256_RLP } from '@ethereumjs/util';
+import { decodeRlpList } from '../codec/rlp-views.js';
+import { toNibbles } from './nibbles.js';
+import type { TrieEntry, TriePage } from './trie-range.js';
+import { BufferedTrieDB } from './trie-db.js';
+
+/** A node's encoding by its hash, read at once; `keep` says whether it may go into the node cache. */
+export type ReadNow = (hash: Uint8Array, keep: boolean) => Uint8Array | undefined;
+
+/** Nodes this close to the root (in nibbles) are kept in the node cache: every page walks down through them. */
+const KEEP_DEPTH = 4;
+
+type Raw = Uint8Array | Raw[];
+
+/** The synchronous reader of a trie on the chain database, or undefined when its reads must go through the library. */
+export function readerOf(trie: MerklePatriciaTrie): ReadNow | undefined {
+  const checkpoints = trie.database() as unknown as { db: unknown; hasCheckpoints(): boolean };
+  const db = checkpoints.db;
+  const prefixed = (trie as unknown as { _opts: { keyPrefix?: Uint8Array } })._opts.keyPrefix !== undefined;
+  if (!(db instanceof BufferedTrieDB) || checkpoints.hasCheckpoints() || prefixed) return undefined;
+  return (hash, keep) => db.readNow(bytesToUnprefixedHex(hash), keep);
+}
+
+class Unreadable extends Error {}
+
+/** Up to `limit` entries with key ≥ `start` under `root`; undefined when a node could not be read at once. */
+export function trieRangeNow(read: ReadNow, root: Uint8Array, start: Uint8Array, limit: number): TriePage | undefined {
+  const entries: TrieEntry[] = [];
+  if (equalsBytes(root, KECCAK256_RLP)) return { entries };
+  const startNibbles = toNibbles(start);
+  const path: number[] = [];
+  let next: Uint8Array | undefined;
+  // `after`: the path is already past `start` (every key below it is larger), so no more comparisons are needed.
+  const visitRef = (ref: Raw, after: boolean): boolean => {
+    if (Array.isArray(ref)) return visit(ref, after);
+    const encoded = read(ref, path.length < KEEP_DEPTH);
+    if (encoded === undefined) throw new Unreadable();
+    return visit(decodeRlpList(encoded) as Raw[], after);
+  };
+  const visit = (node: Raw[], after: boolean): boolean => {
+    if (node.length === 17) {
+      for (let i = 0; i < 16; i++) {
+        const child = node[i]!;
+        if (!Array.isArray(child) && child.length === 0) continue;
+        path.push(i);
+        const order = after ? 1 : comparePrefix(path, startNibbles);
+        const go = order < 0 || visitRef(child, order > 0);
+        path.pop();
+        if (!go) return false;
+      }
+      return true;
+    }
+    const [compact, value] = node as [Uint8Array, Raw];
+    const depth = path.length;
+    const flag = compact[0]! >> 4;
+    if (flag & 1) path.push(compact[0]! & 0x0f);
+    for (let i = 1; i < compact.length; i++) path.push(compact[i]! >> 4, compact[i]! & 0x0f);
+    let go: boolean;
+    if (flag >= 2) go = leaf(value as Uint8Array, after);
+    else {
+      const order = after ? 1 : comparePrefix(path, startNibbles);
+      go = order < 0 || visitRef(value, order > 0);
+    }
+    path.length = depth;
+    return go;
+  };
+  const leaf = (value: Uint8Array, after: boolean): boolean => {
+    if (!after && compareNibbles(path, startNibbles) < 0) return true;
+    const key = fromNibbles(path);
+    if (entries.length === limit) {
+      next = key;
+      return false;
+    }
+    entries.push({ key, value });
+    return true;
+  };
+  try {
+    visitRef(root, false);
+  } catch (err) {
+    if (err instanceof Unreadable) return undefined;
+    throw err;
+  }
+  return { entries, ...(next !== undefined ? { next } : {}) };
+}
+
+function fromNibbles(nibbles: readonly number[]): Uint8Array {
+  const out = new Uint8Array(nibbles.length >> 1);
+  for (let i = 0; i < out.length; i++) out[i] = (nibbles[2 * i]! << 4) | nibbles[2 * i + 1]!;
+  return out;
+}
+
+/** Compares `path` with the same-length prefix of `target`. */
+function comparePrefix(path: readonly number[], target: readonly number[]): number {
+  for (let i = 0; i < path.length && i < target.length; i++) if (path[i] !== target[i]) return path[i]! - target[i]!;
+  return 0;
+}
+
+function compareNibbles(a: readonly number[], b: readonly number[]): number {
+  const c = comparePrefix(a, b);
+  return c !== 0 ? c : a.length - b.length;
+}
