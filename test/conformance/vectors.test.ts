@@ -14,8 +14,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { bigIntToUnpaddedBytes, bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance, type RunSummary } from '../../conformance/index.js';
-import { startTestNode, type TestNode } from '../../conformance/node.js';
-import { repoRoot } from '../helpers/node-process.js';
+import { type NodeProcess, repoRoot, startNode } from '../helpers/node-process.js';
 
 const vectors = process.env.SVC_VECTORS_DIR ?? join(repoRoot, '../shared/vectors');
 const present = existsSync(join(vectors, 'BlockchainTests'));
@@ -40,7 +39,7 @@ const BLOCKCHAIN_SUBSET: ReadonlyArray<readonly [string, number]> = [
   ['legacy-cancun/ValidBlocks/bcStateTests/callcodeOutput1.json', 2],
 ];
 
-let node: TestNode;
+let node: NodeProcess;
 
 const run = (paths: string[], filter?: string): Promise<RunSummary> =>
   runConformance({ paths, url: node.url, ...(filter !== undefined ? { filter } : {}) });
@@ -49,7 +48,9 @@ const failures = (s: RunSummary) => s.outcomes.filter((o) => o.status === 'faile
 
 describe.skipIf(!present)('conformance vectors (fast subset)', () => {
   beforeAll(async () => {
-    node = await startTestNode();
+    // The node `npm run conformance` starts (test mode, dev network), from the bundle as every test node is, with
+    // the suite's shared Ethash cache: the sealed chain below needs epoch 0's, ~15 s of CPU to build anew.
+    node = await startNode({ args: ['--testmode', '--network', 'dev', '--no-p2p'], timeoutMs: 60_000 });
   }, 60_000);
   afterAll(async () => node?.stop());
 
