@@ -36,8 +36,10 @@ const SLOTS_PER_CALL = 1_250;
 /** A slot in a StorageRanges answer: its 32-byte hash and the RLP of a 32-byte value. */
 const SLOT_BYTES = 32 + 33;
 
+/** The most slots one StorageRanges answer the syncing client asks for can carry. */
+export const ONE_ANSWER_SLOTS = Math.floor(Math.min(REQUEST_BYTES, SNAP_SOFT_RESPONSE_BYTES) / SLOT_BYTES);
 /** Enough slots that the answer the syncing client asks for cannot carry them all (a quarter more than fits). */
-export const BIG_STORAGE_SLOTS = Math.ceil((Math.min(REQUEST_BYTES, SNAP_SOFT_RESPONSE_BYTES) / SLOT_BYTES) * 1.25);
+export const BIG_STORAGE_SLOTS = Math.ceil(ONE_ANSWER_SLOTS * 1.25);
 
 const word = (n: number) => n.toString(16).padStart(64, '0');
 

@@ -11,6 +11,7 @@ import { blockAt, blockNumberOf, call, datadirWithStaticPeers, nodeIdOfEnode, wa
 import {
   type BigStorage,
   bigStorageAt,
+  ONE_ANSWER_SLOTS,
   canonicalHashesOverWire,
   deployBigStorage,
   snapStatusOf,
@@ -97,7 +98,10 @@ describe('snap sync faults', () => {
   it('a storage trie bigger than one StorageRanges answer arrives in pieces and every slot equals the server', async () => {
     const fresh = await syncer();
     const { pivot, root } = await synced(fresh, 'snap sync done');
-    expect(doneLine(fresh)!.slots as number).toBeGreaterThanOrEqual(big.slots);
+    // More slots came as ranges than one answer carries (plus the small tries'), so the big trie came in pieces.
+    // Not all of them need to: when a pivot move restarts a chunk after the first piece stored the trie's root, the
+    // rest is healed under the new root instead (seen as 8,798 and 10,048 of 10,083); the slots below must agree.
+    expect(doneLine(fresh)!.slots as number).toBeGreaterThan(ONE_ANSWER_SLOTS + served.contracts.length * served.slots);
     const [ours, theirs] = await Promise.all([fresh, miner].map((n) => bigStorageAt(n, big, pivot)));
     expect(ours).toEqual(theirs);
     await expectMinersStateAt(fresh, pivot, root);
@@ -154,7 +158,9 @@ describe('snap sync faults', () => {
       await call(server.url, 'test_rewindToBlock', [hexBlock(forkPoint)]);
     const { pivot, root } = await synced(fresh, 'snap sync done after the reorg');
     expect((await blockAt(miner, forkPoint + 1))?.hash).not.toBe(abandoned?.hash);
-    expect(Number(pivot)).toBeGreaterThan(oldPivot);
+    // On the new branch: past the fork point (it may reuse the old pivot's height, on another block: the hashes
+    // and the state below are the miner's new ones).
+    expect(Number(pivot)).toBeGreaterThan(forkPoint);
     // Honest peers on a new branch are not liars, and no header of the abandoned branch stays under the pivot.
     expect(fresh.logs.filter((l) => l.msg === 'p2p peer dropped for a bad block or answer')).toEqual([]);
     const minersHashes: string[] = [];

@@ -41,7 +41,8 @@ describe('waitForReceipt', () => {
     expect(await client.eth_getTransactionReceipt(hash)).toBeNull(); // pending: the miner is off
     const counter = counted();
     const waiting = waitForReceipt(counter.client, hash, { intervalMs: 50, timeoutMs: 30_000 });
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Mined only once the helper has polled twice and seen nothing (a fixed pause gave one poll under load).
+    while (counter.polls() < 2) await new Promise((resolve) => setTimeout(resolve, 20));
     await client.qa_mineBlocks(1);
     const receipt = await waiting;
     expect(receipt).toMatchObject({ transactionHash: hash, status: '0x1', to: OTHER, gasUsed: '0x5208' });
@@ -52,13 +53,13 @@ describe('waitForReceipt', () => {
     const unknown = `0x${'ab'.repeat(32)}` as const;
     const counter = counted();
     const started = Date.now();
-    const error = await waitForReceipt(counter.client, unknown, { timeoutMs: 400, intervalMs: 100 }).catch(
+    const error = await waitForReceipt(counter.client, unknown, { timeoutMs: 1_500, intervalMs: 50 }).catch(
       (e: unknown) => e,
     );
-    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
     expect(error).toBeInstanceOf(ReceiptTimeoutError);
-    expect(error).toMatchObject({ transactionHash: unknown, timeoutMs: 400 });
-    expect((error as Error).message).toMatch(new RegExp(`no receipt for transaction ${unknown} after 400 ms`));
+    expect(error).toMatchObject({ transactionHash: unknown, timeoutMs: 1_500 });
+    expect((error as Error).message).toMatch(new RegExp(`no receipt for transaction ${unknown} after 1500 ms`));
     expect((error as ReceiptTimeoutError).polls).toBe(counter.polls());
     expect(counter.polls()).toBeGreaterThanOrEqual(2); // at least one pause between two polls
   });
