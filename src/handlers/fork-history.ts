@@ -10,7 +10,7 @@ import { forkSwitcherOf } from '../node/fork/fork-switch.js';
 import type { UpstreamClient } from '../node/fork/upstream-client.js';
 import type { HandlerContext } from '../rpc/context.js';
 import { engineOf } from './block-ref.js';
-import { bytesFromHex } from './hex.js';
+import { bytesFromHex, toQuantity } from './hex.js';
 
 /** Answers kept per upstream: history does not change, and a test suite asks about few blocks. */
 const KEPT = 1024;
@@ -83,5 +83,5 @@ export async function fromForkHistory<T>(
   const height = await historyHeightOf(ctx, ref);
   if (height === undefined) return undefined;
   if (height === null) return { answer: null };
-  return { answer: await upstreamHistory<T>(ctx, method, params, () => `0x${height.toString(16)}`) };
+  return { answer: await upstreamHistory<T>(ctx, method, params, () => toQuantity(height)) };
 }

@@ -115,3 +115,27 @@ export async function call<T = any>(
   if (body.error) throw new RpcCallError(method, body.error.code, body.error.message);
   return body.result as T;
 }
+
+/**
+ * The results of `reads`, in order, asked in JSON-RPC batches of `perBatch` (one POST per batch instead of one per
+ * read: far less CPU on both sides when a test reads hundreds of values); any error answer throws, as `call` does.
+ */
+export async function callBatch(
+  url: string,
+  reads: ReadonlyArray<readonly [method: string, params: readonly unknown[]]>,
+  perBatch = 500,
+): Promise<unknown[]> {
+  const results: unknown[] = [];
+  for (let start = 0; start < reads.length; start += perBatch) {
+    const batch = reads.slice(start, start + perBatch).map(([method, params], i) => request(method, [...params], i));
+    const res = await post(url, batch);
+    if (!Array.isArray(res.body)) throw new Error(`batch answered ${res.status}: ${res.text.slice(0, 300)}`);
+    const answers = res.body as Array<{ id: number; result?: unknown; error?: { code: number; message: string } }>;
+    if (answers.length !== batch.length) throw new Error(`${answers.length} answers to a batch of ${batch.length}`);
+    for (const a of answers.sort((x, y) => x.id - y.id)) {
+      if (a.error) throw new RpcCallError(batch[a.id]!.method, a.error.code, a.error.message);
+      results.push(a.result);
+    }
+  }
+  return results;
+}

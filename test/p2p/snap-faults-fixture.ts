@@ -10,7 +10,7 @@ import { DEV_ACCOUNTS } from '../../src/chain/networks/devAccounts.js';
 import { SNAP_SOFT_RESPONSE_BYTES } from '../../src/p2p/snap/trie-proof.js';
 import { REQUEST_BYTES } from '../../src/p2p/snap/sync/fetch.js';
 import type { NodeProcess } from '../helpers/node-process.js';
-import { post, request } from '../helpers/rpc.js';
+import { callBatch } from '../helpers/rpc.js';
 import { TestPeer } from '../helpers/test-peer.js';
 import { call } from './multi-node-fixture.js';
 
@@ -85,17 +85,11 @@ async function mined(node: NodeProcess, hash: string): Promise<{ contractAddress
  */
 export async function bigStorageAt(node: NodeProcess, big: BigStorage, block: string): Promise<unknown[]> {
   const { storageHash } = await call<{ storageHash: string }>(node.url, 'eth_getProof', [big.address, [], block]);
-  const out: unknown[] = [storageHash];
-  const perBatch = 1000;
-  for (let start = 0; start < big.slots; start += perBatch) {
-    const batch = Array.from({ length: Math.min(perBatch, big.slots - start) }, (_, i) =>
-      request('eth_getStorageAt', [big.address, `0x${(start + i).toString(16)}`, block], start + i),
-    );
-    const res = await post(node.url, batch);
-    const answers = res.body as { id: number; result?: string; error?: unknown }[];
-    for (const a of answers.sort((x, y) => x.id - y.id)) out.push([a.id, a.result ?? a.error]);
-  }
-  return out;
+  const reads = Array.from(
+    { length: big.slots },
+    (_, i) => ['eth_getStorageAt', [big.address, `0x${i.toString(16)}`, block]] as const,
+  );
+  return [storageHash, ...(await callBatch(node.url, reads, 1000))];
 }
 
 /** The snap part of eth_syncing, or undefined when the node is not (or no longer) snap-syncing. */

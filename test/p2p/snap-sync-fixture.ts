@@ -12,7 +12,7 @@ import * as snap from '../../src/p2p/snap/messages.js';
 import { SnapCode } from '../../src/p2p/snap/messages.js';
 import type { ReceivedMessage, TestPeer } from '../helpers/test-peer.js';
 import type { NodeProcess } from '../helpers/node-process.js';
-import { post, request } from '../helpers/rpc.js';
+import { callBatch } from '../helpers/rpc.js';
 import { call } from './multi-node-fixture.js';
 
 const hex = (n: number, bytes: number) => n.toString(16).padStart(bytes * 2, '0');
@@ -135,7 +135,7 @@ export async function stateAt(node: NodeProcess, served: ServedState, block: str
     reads.push(['eth_getCode', [contract, block]]);
     for (let i = 0; i <= served.slots; i++) reads.push(['eth_getStorageAt', [contract, `0x${i.toString(16)}`, block]]);
   }
-  const results = await batchCall(node.url, reads);
+  const results = await callBatch(node.url, reads);
   const out: unknown[] = [];
   let next = 0;
   for (const address of served.addresses) {
@@ -151,24 +151,6 @@ export async function stateAt(node: NodeProcess, served: ServedState, block: str
     out.push({ contract, slots: results.slice(next, (next += served.slots + 1)) });
   }
   return out;
-}
-
-/** The results of `reads`, in order, asked in batches; any error answer throws, as `call` does. */
-async function batchCall(url: string, reads: ReadonlyArray<[string, unknown[]]>): Promise<unknown[]> {
-  const perBatch = 500;
-  const results: unknown[] = [];
-  for (let start = 0; start < reads.length; start += perBatch) {
-    const batch = reads.slice(start, start + perBatch).map(([method, params], i) => request(method, params, i));
-    const res = await post(url, batch);
-    if (!Array.isArray(res.body)) throw new Error(`batch answered ${res.status}: ${res.text.slice(0, 300)}`);
-    const answers = res.body as Array<{ id: number; result?: unknown; error?: { code: number; message: string } }>;
-    if (answers.length !== batch.length) throw new Error(`${answers.length} answers to a batch of ${batch.length}`);
-    for (const a of answers.sort((x, y) => x.id - y.id)) {
-      if (a.error) throw new Error(`${batch[a.id]!.method} failed: ${a.error.code} ${a.error.message}`);
-      results.push(a.result);
-    }
-  }
-  return results;
 }
 
 /**

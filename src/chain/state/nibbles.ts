@@ -10,3 +10,22 @@ export function toNibbles(key: Uint8Array): number[] {
   }
   return nibbles;
 }
+
+/** Bytes from an even number of nibbles (the inverse of toNibbles). */
+export function fromNibbles(nibbles: readonly number[]): Uint8Array {
+  const out = new Uint8Array(nibbles.length >> 1);
+  for (let i = 0; i < out.length; i++) out[i] = (nibbles[2 * i]! << 4) | nibbles[2 * i + 1]!;
+  return out;
+}
+
+/** Compares `path` with the same-length prefix of `target`. */
+export function comparePrefix(path: readonly number[], target: readonly number[]): number {
+  for (let i = 0; i < path.length && i < target.length; i++) if (path[i] !== target[i]) return path[i]! - target[i]!;
+  return 0;
+}
+
+/** Key order of two nibble paths (a prefix first). */
+export function compareNibbles(a: readonly number[], b: readonly number[]): number {
+  const c = comparePrefix(a, b);
+  return c !== 0 ? c : a.length - b.length;
+}

@@ -41,14 +41,10 @@ export class TrieNodeStore {
   }
 
   async get(hexKey: string): Promise<Uint8Array | undefined> {
-    const cached = this.recent.get(hexKey);
-    if (cached !== undefined) return cached;
     // Synchronous: a node read is LevelDB's own lookup (block cache or page cache, microseconds), while the
     // thread-pool round trip of an async get cost more CPU than that and, on a busy machine, waited for a pool
     // thread far longer (state-heavy import: ~24 % less CPU per block; bench/results/state-heavy-blocks.md).
-    const value = this.db.getSync(keys.state(unprefixedHexToBytes(hexKey)));
-    if (value !== undefined) this.recent.set(hexKey, value);
-    return value;
+    return this.readNow(hexKey, true);
   }
 
   /**

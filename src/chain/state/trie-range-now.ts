@@ -14,7 +14,7 @@
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { bytesToUnprefixedHex, equalsBytes, KECCAK256_RLP } from '@ethereumjs/util';
 import { decodeRlpList } from '../codec/rlp-views.js';
-import { toNibbles } from './nibbles.js';
+import { compareNibbles, comparePrefix, fromNibbles, toNibbles } from './nibbles.js';
 import type { TrieEntry, TriePage } from './trie-range.js';
 import { BufferedTrieDB } from './trie-db.js';
 
@@ -95,21 +95,4 @@ export function trieRangeNow(read: ReadNow, root: Uint8Array, start: Uint8Array,
     throw err;
   }
   return { entries, ...(next !== undefined ? { next } : {}) };
-}
-
-function fromNibbles(nibbles: readonly number[]): Uint8Array {
-  const out = new Uint8Array(nibbles.length >> 1);
-  for (let i = 0; i < out.length; i++) out[i] = (nibbles[2 * i]! << 4) | nibbles[2 * i + 1]!;
-  return out;
-}
-
-/** Compares `path` with the same-length prefix of `target`. */
-function comparePrefix(path: readonly number[], target: readonly number[]): number {
-  for (let i = 0; i < path.length && i < target.length; i++) if (path[i] !== target[i]) return path[i]! - target[i]!;
-  return 0;
-}
-
-function compareNibbles(a: readonly number[], b: readonly number[]): number {
-  const c = comparePrefix(a, b);
-  return c !== 0 ? c : a.length - b.length;
 }

@@ -6,7 +6,7 @@
 import { BranchMPTNode, ExtensionMPTNode, LeafMPTNode, type MerklePatriciaTrie, type MPTNode } from '@ethereumjs/mpt';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address } from '@ethereumjs/util';
-import { toNibbles } from './nibbles.js';
+import { compareNibbles, comparePrefix, fromNibbles, toNibbles } from './nibbles.js';
 import { readerOf, trieRangeNow } from './trie-range-now.js';
 
 export interface TrieEntry {
@@ -92,21 +92,4 @@ export async function storageTrieOf(state: MerkleStateManager, address: Uint8Arr
 
 function equalsEmptyRoot(trie: MerklePatriciaTrie): boolean {
   return Buffer.from(trie.root()).equals(Buffer.from(trie.EMPTY_TRIE_ROOT));
-}
-
-function fromNibbles(nibbles: readonly number[]): Uint8Array {
-  const out = new Uint8Array(nibbles.length >> 1);
-  for (let i = 0; i < out.length; i++) out[i] = (nibbles[2 * i] << 4) | nibbles[2 * i + 1];
-  return out;
-}
-
-/** Compares `path` with the same-length prefix of `target`. */
-function comparePrefix(path: readonly number[], target: readonly number[]): number {
-  for (let i = 0; i < path.length && i < target.length; i++) if (path[i] !== target[i]) return path[i] - target[i];
-  return 0;
-}
-
-function compareNibbles(a: readonly number[], b: readonly number[]): number {
-  const c = comparePrefix(a, b);
-  return c !== 0 ? c : a.length - b.length;
 }

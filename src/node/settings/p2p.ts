@@ -1,6 +1,7 @@
 /** devp2p peering (src/p2p). Enode URLs are checked by the p2p module when it starts, not here. */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { DEFAULT_MAX_RSS_MIB } from '../../p2p/snap/sync/memory.js';
 import { defaultBootnodes, defaultDnsTrees } from './entry-points.js';
 import * as s from './setting.js';
 
@@ -121,7 +122,7 @@ export const p2pSettings = {
   }),
   'network.sync.max-rss': s.int({
     flag: 'sync.max-rss',
-    default: 1536,
+    default: DEFAULT_MAX_RSS_MIB,
     min: 256,
     description:
       'snap sync: resident memory ceiling in MiB; near it the sync asks its peers for less at once, over it for ' +
