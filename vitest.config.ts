@@ -1,4 +1,6 @@
+import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Files that may share a worker's modules (isolate: false): they change no process-wide state they do not restore,
@@ -16,6 +18,50 @@ const SHARED_MODULES = [
   'bench/**/*.test.ts',
 ];
 
+/**
+ * The longest files (wall seconds in a loaded full run, 2026-11-26), started first within their project. Without it a
+ * clean clone (no timing cache) ran them in file-size order, and a ~60 s file that started near the end ran alone
+ * while the other workers had nothing left to do. A file missing here only starts in vitest's own order.
+ */
+const LONGEST_FIRST = [
+  'test/package/install.test.ts', // 131 s
+  'test/p2p/snap-sync-faults.test.ts', // 103 s
+  'test/crash/crash-loop.test.ts', // 90 s
+  'test/conformance/vectors.test.ts', // 69 s
+  'test/p2p/simultaneous-dial.test.ts', // 64 s
+  'test/chain/engine/bulk-blocks.test.ts', // 63 s
+  'test/chain/archive/history-import.test.ts', // 58 s
+  'test/fuzz/fuzz.test.ts', // 55 s
+  'test/p2p/snap-sync.test.ts', // 48 s
+  'test/docs/guide-snippets.test.ts', // 46 s
+  'test/p2p/cluster.test.ts', // 46 s
+  'test/server/safe-defaults.test.ts', // 43 s
+  'test/crash/write-behind.test.ts', // 37 s
+  'test/chain/accounts/keystore-v3.test.ts', // 34 s
+  'test/server/networks.test.ts', // 34 s
+  'test/anvil/dump-after-restart.test.ts', // 32 s
+  'test/rpc/checkpointing.test.ts', // 27 s
+  'src/node/settings/typed-keys.test.ts', // 25 s
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const base = await super.sort(files);
+    const rank = (spec: TestSpecification) => {
+      const at = LONGEST_FIRST.indexOf(relative(spec.project.config.root, spec.moduleId).split('\\').join('/'));
+      return at < 0 ? LONGEST_FIRST.length : at;
+    };
+    const order = new Map(base.map((spec, i) => [spec, i]));
+    // Projects keep vitest's order (one after the other); within each, the longest first, then vitest's order.
+    return [...base].sort(
+      (a, b) =>
+        (a.project.name < b.project.name ? -1 : a.project.name > b.project.name ? 1 : 0) ||
+        rank(a) - rank(b) ||
+        order.get(a)! - order.get(b)!,
+    );
+  }
+}
+
 export default defineConfig({
   test: {
     exclude: ['**/node_modules/**'],
@@ -28,6 +74,7 @@ export default defineConfig({
     // clean clones of one tree (.ci/run): 2 workers 10 min 17 s, 3 workers 9 min 39 s, 4 workers 9 min 58 s (the
     // fourth added ~66 CPU s of contention to a CPU-bound run).
     maxWorkers: 3,
+    sequence: { sequencer: LongestFirst },
     // Two projects, run side by side in one pool (each runs the global setup again: ~0.1 s, nothing to build).
     projects: [
       { extends: true, test: { name: 'shared', include: SHARED_MODULES, isolate: false } },
