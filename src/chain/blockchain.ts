@@ -65,6 +65,8 @@ export interface OpenOptions {
   readonly noProof?: boolean;
   /** Run every transaction through the EVM, plain transfers included (default false: see exec/plain-transfers.ts). Tests compare the two. */
   readonly evmOnly?: boolean;
+  /** The miner assembles on a flat in-memory state over the trie (exec/flat-state.ts); the dev chain's choice. */
+  readonly flatState?: boolean;
   /** Bounds of the in-memory caches and of LevelDB's cache and write buffer; unset ones take DEFAULT_CACHE_LIMITS. */
   readonly caches?: Partial<CacheLimits>;
   /** Fork mode: the chain starts on this upstream's block and reads its state from there (fork/). */
@@ -117,7 +119,7 @@ export class Blockchain extends EventEmitter<ChainEvents> {
       sealed,
       evmOnly,
     });
-    this.assembler = new BlockAssembler({ ...parts, sealed, evmOnly });
+    this.assembler = new BlockAssembler({ ...parts, sealed, evmOnly, flatState: opts.flatState === true });
     this.emptyChunks = new EmptyChunkBuilder({ ...parts, db, validator: this.validator, events: this });
     this.history = new HistoryBackfillStore(db, store);
     this.snapState = new SnapStateStore(db, nodes, store, this.view, (base) => this.history.noteBase(base));
