@@ -279,9 +279,8 @@ export class FlatState implements StateManagerInterface {
         await backing.clearStorage(entry.address);
         account.storageRoot = KECCAK256_RLP;
         storage.cleared = false;
-      } else {
-        account.storageRoot = (await backing.getAccount(entry.address))?.storageRoot ?? KECCAK256_RLP;
       }
+      // Otherwise the account's storage root is the backing's: read from it, or set after the last root (below).
       await backing.putAccount(entry.address, copyAccount(account));
       const code = this.dirtyCode.has(key) ? this.code.get(key) : undefined;
       if (code !== undefined) await backing.putCode(entry.address, code);
