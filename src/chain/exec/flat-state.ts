@@ -5,17 +5,19 @@
  * one and every `putAccount` encodes one again (dozens per ERC-20 transfer), and it journals through a diff map per
  * checkpoint and cache. Here accounts are objects (copied, never encoded, on each access), storage and code sit in
  * maps, and a checkpoint is a position in one undo journal. Execution never touches the trie: `getStateRoot` writes
- * only what changed since the last root into the state manager the miner keeps anyway (the backing), whose flush,
- * batch and roots are the current path's, so roots, eth_getProof and the database stay exactly as they were.
+ * only what changed since the last root into the state manager the miner keeps anyway (the backing): each account's
+ * slots as one batch into its storage trie (the library would write each slot into the trie at once, on every
+ * SSTORE), then the accounts through its flush, so roots, eth_getProof and the database stay exactly as they were.
  *
- * Reads that miss go to the backing once and stay here. Accounts' storage roots are those of the last root
+ * Reads that miss go to the backing once (slots straight from its storage tries) and stay here. Accounts' storage roots are those of the last root
  * computation while a block runs (only EIP-7610's collision check reads them, and an address that could collide
  * has a nonce or code by then, which are exact).
  */
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common';
-import { type MerkleStateManager, OriginalStorageCache } from '@ethereumjs/statemanager';
+import { OriginalStorageCache } from '@ethereumjs/statemanager';
 import { Account, type Address, KECCAK256_RLP, bytesToUnprefixedHex, unpadBytes } from '@ethereumjs/util';
 import { keccak256 } from '../crypto.js';
+import type { ChainStateManager } from '../state/state-view.js';
 
 /** One address's account: null = known to be absent. */
 interface AccountEntry {
@@ -75,7 +77,7 @@ export class FlatState implements StateManagerInterface {
 
   readonly originalStorageCache: OriginalStorageCache;
 
-  constructor(private readonly backing: MerkleStateManager) {
+  constructor(private readonly backing: ChainStateManager) {
     this.originalStorageCache = new OriginalStorageCache((address, key) => this.getStorage(address, key));
   }
 
@@ -165,7 +167,8 @@ export class FlatState implements StateManagerInterface {
     if (known !== undefined) return known;
     const account = (this.accounts.get(key) ?? (await this.accountEntry(address, key))).account;
     if (account === null) return EMPTY;
-    const value = storage.cleared ? EMPTY : await this.backing.getStorage(address, slotKey);
+    // Past the backing's caches: slots are written with writeSlots, so a value it cached would go stale.
+    const value = storage.cleared ? EMPTY : await this.backing.readSlot(address, slotKey);
     storage.slots.set(slot, value);
     return value;
   }
@@ -255,13 +258,12 @@ export class FlatState implements StateManagerInterface {
   }
 
   /**
-   * Writes what changed since the last root into the backing (accounts, emptied storage, code, slots: the order
-   * the backing's flush expects), and returns its root.
+   * Writes what changed since the last root into the backing (emptied storage first, then each account's slots as
+   * one batch into its storage trie, its code, the account with its new storage root), and returns the backing's root.
    */
   async getStateRoot(): Promise<Uint8Array> {
     const keys = new Set([...this.dirtyAccounts, ...this.dirtyCode, ...this.dirtySlots.keys()]);
     for (const [key, storage] of this.storage) if (storage.cleared) keys.add(key);
-    const restored: StorageEntry[] = [];
     const backing = this.backing;
     for (const key of keys) {
       const entry = this.accounts.get(key)!;
@@ -280,28 +282,21 @@ export class FlatState implements StateManagerInterface {
         account.storageRoot = KECCAK256_RLP;
         storage.cleared = false;
       }
-      // Otherwise the account's storage root is the backing's: read from it, or set after the last root (below).
-      await backing.putAccount(entry.address, copyAccount(account));
-      const code = this.dirtyCode.has(key) ? this.code.get(key) : undefined;
-      if (code !== undefined) await backing.putCode(entry.address, code);
+      // Otherwise the account's storage root is the backing's: read from it, or set by the last root.
       const slots = this.dirtySlots.get(key);
       if (slots !== undefined && storage !== undefined) {
-        for (const slot of slots) await backing.putStorage(entry.address, hexToBytes(slot), storage.slots.get(slot)!);
-        restored.push(storage);
+        const writes = [...slots].map((slot) => [hexToBytes(slot), storage.slots.get(slot)!] as const);
+        account.storageRoot = await backing.writeSlots(entry.address, account.storageRoot, writes);
       }
+      const code = this.dirtyCode.has(key) ? this.code.get(key) : undefined;
+      if (code !== undefined) await backing.putCode(entry.address, code);
+      await backing.putAccount(entry.address, copyAccount(account));
     }
     this.dirtyAccounts.clear();
     this.dirtyCode.clear();
     this.dirtySlots.clear();
     this.written = this.journal.length;
-    const root = await backing.getStateRoot();
-    // The storage roots the flush computed, for the accounts whose storage changed.
-    for (const storage of restored) {
-      const entry = this.accounts.get(hex(storage.address.bytes))!;
-      const stored = await backing.getAccount(storage.address);
-      if (entry.account !== null && stored !== undefined) entry.account.storageRoot = stored.storageRoot;
-    }
-    return root;
+    return backing.getStateRoot();
   }
 
   async setStateRoot(): Promise<void> {
@@ -320,15 +315,15 @@ export class FlatState implements StateManagerInterface {
 }
 
 /** The flat state over each opened state (see block-runner.ts), made on first use, gone with the opened state. */
-const flatStates = new WeakMap<MerkleStateManager, FlatState>();
+const flatStates = new WeakMap<ChainStateManager, FlatState>();
 
-export function flatStateOver(backing: MerkleStateManager): FlatState {
+export function flatStateOver(backing: ChainStateManager): FlatState {
   let flat = flatStates.get(backing);
   if (flat === undefined) flatStates.set(backing, (flat = new FlatState(backing)));
   return flat;
 }
 
 /** Someone wrote the backing directly (a chunk of empty blocks' rewards): the next block starts a new flat state. */
-export function forgetFlatState(backing: MerkleStateManager): void {
+export function forgetFlatState(backing: ChainStateManager): void {
   flatStates.delete(backing);
 }
