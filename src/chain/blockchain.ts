@@ -105,21 +105,13 @@ export class Blockchain extends EventEmitter<ChainEvents> {
   ) {
     super();
     const { rules } = opts;
-    const evmOnly = opts.evmOnly === true;
     this.view = new ChainView(store, nodes, codec, commons, federation, limits, this.warm);
     this.validator = new BlockValidator(store, rules, opts.noProof === true ? undefined : opts.seal, federation);
     this.forkChoice = new ForkChoice(this.view, store, db, federation, this);
-    const sealed = new SealedBlocks();
     const parts = { view: this.view, store, nodes, rules, federation, warm: this.warm };
-    this.importer = new BlockImporter({
-      ...parts,
-      codec,
-      validator: this.validator,
-      forkChoice: this.forkChoice,
-      sealed,
-      evmOnly,
-    });
-    this.assembler = new BlockAssembler({ ...parts, sealed, evmOnly, flatState: opts.flatState === true });
+    const built = { ...parts, sealed: new SealedBlocks(), evmOnly: opts.evmOnly === true };
+    this.importer = new BlockImporter({ ...built, codec, validator: this.validator, forkChoice: this.forkChoice });
+    this.assembler = new BlockAssembler({ ...built, flatState: opts.flatState === true });
     this.emptyChunks = new EmptyChunkBuilder({ ...parts, db, validator: this.validator, events: this });
     this.history = new HistoryBackfillStore(db, store);
     this.snapState = new SnapStateStore(db, nodes, store, this.view, (base) => this.history.noteBase(base));
