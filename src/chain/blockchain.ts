@@ -65,6 +65,8 @@ export interface OpenOptions {
   readonly noProof?: boolean;
   /** Run every transaction through the EVM, plain transfers included (default false: see exec/plain-transfers.ts). Tests compare the two. */
   readonly evmOnly?: boolean;
+  /** The miner assembles on a flat in-memory state over the trie (exec/flat-state.ts); the dev chain's choice. */
+  readonly flatState?: boolean;
   /** Bounds of the in-memory caches and of LevelDB's cache and write buffer; unset ones take DEFAULT_CACHE_LIMITS. */
   readonly caches?: Partial<CacheLimits>;
   /** Fork mode: the chain starts on this upstream's block and reads its state from there (fork/). */
@@ -103,21 +105,13 @@ export class Blockchain extends EventEmitter<ChainEvents> {
   ) {
     super();
     const { rules } = opts;
-    const evmOnly = opts.evmOnly === true;
     this.view = new ChainView(store, nodes, codec, commons, federation, limits, this.warm);
     this.validator = new BlockValidator(store, rules, opts.noProof === true ? undefined : opts.seal, federation);
     this.forkChoice = new ForkChoice(this.view, store, db, federation, this);
-    const sealed = new SealedBlocks();
     const parts = { view: this.view, store, nodes, rules, federation, warm: this.warm };
-    this.importer = new BlockImporter({
-      ...parts,
-      codec,
-      validator: this.validator,
-      forkChoice: this.forkChoice,
-      sealed,
-      evmOnly,
-    });
-    this.assembler = new BlockAssembler({ ...parts, sealed, evmOnly });
+    const built = { ...parts, sealed: new SealedBlocks(), evmOnly: opts.evmOnly === true };
+    this.importer = new BlockImporter({ ...built, codec, validator: this.validator, forkChoice: this.forkChoice });
+    this.assembler = new BlockAssembler({ ...built, flatState: opts.flatState === true });
     this.emptyChunks = new EmptyChunkBuilder({ ...parts, db, validator: this.validator, events: this });
     this.history = new HistoryBackfillStore(db, store);
     this.snapState = new SnapStateStore(db, nodes, store, this.view, (base) => this.history.noteBase(base));

@@ -116,6 +116,7 @@ export class ChainEngine {
       ...(opts.caches ? { caches: opts.caches } : {}),
       ...(opts.fork ? { fork: opts.fork } : {}),
       ...(opts.writeBehind ? { writeBehind: true } : {}),
+      ...(devChain ? { flatState: true } : {}),
     }).catch((err: unknown) => {
       throw otherSealModeChain(err, named, sealMode) ?? err;
     });

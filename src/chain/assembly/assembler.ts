@@ -57,6 +57,8 @@ export interface AssemblerParts {
   readonly warm: WarmState;
   /** Run every transaction through the EVM, plain transfers included. */
   readonly evmOnly: boolean;
+  /** Execute on a flat state over the warm one (exec/flat-state.ts): the dev chain's miner. */
+  readonly flatState: boolean;
 }
 
 /** A header with the ECIP-1097 (here empty) checkpoint field when `federation` has it at `number`; the seal covers it. */
@@ -113,6 +115,7 @@ export class BlockAssembler {
       envBlock,
       ancestors: view.ancestorsOf(parent),
       plainTransfers: !this.p.evmOnly,
+      flat: this.p.flatState,
       ...(state !== undefined ? { state } : {}),
     });
     const included: TypedTransaction[] = [];

@@ -11,6 +11,7 @@ import { equalsBytes } from '@ethereumjs/util';
 import type { RewardCredit } from '../engine-types.js';
 import type { RunnerResult } from '../exec/block-runner.js';
 import { creditRewards } from '../exec/credit-rewards.js';
+import { forgetFlatState } from '../exec/flat-state.js';
 import { cachedAccount, type KnownAccounts, type OpenedState } from '../state/state-view.js';
 
 interface Warm {
@@ -95,6 +96,8 @@ export class WarmState {
   async carry(warm: Warm, rewards: readonly RewardCredit[], head: Block, common: Common): Promise<void> {
     if (warm.common !== common) return;
     const sm = warm.state.stateManager;
+    // Written here directly, past any flat state over it: the next block reads the trie's state afresh.
+    forgetFlatState(sm);
     await sm.checkpoint();
     await creditRewards(sm, rewards);
     await sm.commit();

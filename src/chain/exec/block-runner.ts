@@ -8,7 +8,7 @@
  * at `finish`. Rewards come from the chain rules, not from the VM.
  */
 import type { Block } from '@ethereumjs/block';
-import type { Common } from '@ethereumjs/common';
+import type { Common, StateManagerInterface } from '@ethereumjs/common';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { createVM, runTx, type VM } from '@ethereumjs/vm';
@@ -17,6 +17,7 @@ import { openState, type OpenedState } from '../state/state-view.js';
 import type { BufferedTrieDB, TrieNodeStore } from '../state/trie-db.js';
 import { callDeadlineInstalled } from './call-deadline.js';
 import { creditRewards } from './credit-rewards.js';
+import { flatStateOver } from './flat-state.js';
 import { jumpAnalysisCacheInstalled } from './jump-analysis-cache.js';
 import { PlainTransferLedger, plainTransfersApply } from './plain-transfers.js';
 import { combineBlooms, receiptsRoot, type TxReceipt } from '../codec/receipts.js';
@@ -43,6 +44,11 @@ export interface BlockRunnerInput {
    * run on it unless the caller emptied it in between.
    */
   readonly state?: OpenedState;
+  /**
+   * Execute on the flat state over the opened one (flat-state.ts: accounts as objects, the trie written once at
+   * the root): the dev miner's assembly. Default false, the state manager itself (imports, other networks).
+   */
+  readonly flat?: boolean;
 }
 
 export type ApplyOutcome = { ok: true; receipt: TxReceipt } | { ok: false; reason: string };
@@ -69,7 +75,7 @@ interface StateVm {
   readonly vm: Promise<VM>;
   ancestors: EVMMockBlockchainInterface;
 }
-const stateVms = new WeakMap<OpenedState, StateVm>();
+const stateVms = new WeakMap<StateManagerInterface, StateVm>();
 
 export class BlockRunner {
   private readonly receipts: TxReceipt[] = [];
@@ -79,24 +85,27 @@ export class BlockRunner {
   private constructor(
     private readonly input: BlockRunnerInput,
     private readonly opened: OpenedState,
+    /** What transactions run on: the opened state's manager, or the flat state over it. */
+    private readonly sm: StateManagerInterface,
     /** Plain value transfers skip the EVM (see plain-transfers.ts); undefined where the rules do not allow it. */
     private readonly transfers: PlainTransferLedger | undefined,
   ) {}
 
   static async start(input: BlockRunnerInput): Promise<BlockRunner> {
     const opened = input.state ?? openState(input.store, input.common, input.parentStateRoot);
-    await opened.stateManager.checkpoint();
+    const sm = input.flat === true ? flatStateOver(opened.stateManager) : opened.stateManager;
+    await sm.checkpoint();
     const transfers =
       input.plainTransfers !== false && plainTransfersApply(input.common)
-        ? new PlainTransferLedger(opened.stateManager, input.envBlock.header.coinbase)
+        ? new PlainTransferLedger(sm, input.envBlock.header.coinbase)
         : undefined;
-    return new BlockRunner(input, opened, transfers);
+    return new BlockRunner(input, opened, sm, transfers);
   }
 
   /** Built on first need: a block of plain transfers (or an empty one) never runs the EVM. */
   private vmOnce(): Promise<VM> {
     if (this.vm !== undefined) return this.vm;
-    const kept = stateVms.get(this.opened);
+    const kept = stateVms.get(this.sm);
     if (kept !== undefined && kept.common === this.input.common) {
       kept.ancestors = this.input.ancestors;
       this.vm = kept.vm;
@@ -115,12 +124,12 @@ export class BlockRunner {
         createVM({
           // A fresh shallow copy: the EVM subscribes to the Common's events, which must not pile up on the shared one.
           common: this.input.common.copy(),
-          stateManager: this.opened.stateManager,
+          stateManager: this.sm,
           blockchain: forwarding,
         }),
       ),
     };
-    stateVms.set(this.opened, entry);
+    stateVms.set(this.sm, entry);
     this.vm = entry.vm;
     return this.vm;
   }
@@ -191,7 +200,7 @@ export class BlockRunner {
   /** Credits rewards, flushes the state caches into the trie once, and computes the block's roots. */
   async finish(rewards: readonly RewardCredit[]): Promise<RunnerResult> {
     await this.transfers?.flush();
-    const sm = this.opened.stateManager;
+    const sm = this.sm;
     await creditRewards(sm, rewards);
     await sm.commit();
     const stateRoot = await sm.getStateRoot();

@@ -1,9 +1,12 @@
 /** Block rewards into a state manager's accounts (a block's last state change; see ChainRules.rewards). */
-import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import type { StateManagerInterface } from '@ethereumjs/common';
 import { Account, Address } from '@ethereumjs/util';
 import type { RewardCredit } from '../engine-types.js';
 
-export async function creditRewards(sm: MerkleStateManager, rewards: readonly RewardCredit[]): Promise<void> {
+export async function creditRewards(
+  sm: Pick<StateManagerInterface, 'getAccount' | 'putAccount'>,
+  rewards: readonly RewardCredit[],
+): Promise<void> {
   for (const { address, amount } of rewards) {
     const addr = new Address(address);
     const account = (await sm.getAccount(addr)) ?? new Account();

@@ -34,7 +34,7 @@ import { BufferedTrieDB, type TrieNodeStore } from './trie-db.js';
 import type { WrittenKeys } from './written-keys.js';
 
 export interface OpenedState {
-  readonly stateManager: MerkleStateManager;
+  readonly stateManager: ChainStateManager;
   /** Where the state manager's trie writes land until the caller persists (or drops) them. */
   readonly buffer: BufferedTrieDB;
 }
@@ -69,7 +69,7 @@ export function openState(store: TrieNodeStore, common: Common, stateRoot: Uint8
  * On a forked chain, a read that meets a missing trie node has the fork source store the proven path from the
  * upstream, then reads again (fork/fork-state.ts); missing code is fetched before the library would take it as none.
  */
-class ChainStateManager extends MerkleStateManager {
+export class ChainStateManager extends MerkleStateManager {
   constructor(
     opts: MerkleStateManagerOpts,
     private readonly fork: ForkStateSource | undefined,
@@ -86,6 +86,45 @@ class ChainStateManager extends MerkleStateManager {
     const elem = this._caches?.account?.get(address);
     if (elem === undefined) return undefined;
     return elem.accountRLP === undefined ? null : createAccountFromRLP(elem.accountRLP);
+  }
+
+  /**
+   * A slot read straight from the storage trie of `address` as this state holds it, past the caches: for a caller
+   * that keeps its own storage (exec/flat-state.ts) and writes it with `writeSlots`, so no cached value goes stale.
+   */
+  async readSlot(address: Address, key: Uint8Array): Promise<Uint8Array> {
+    const read = async () => {
+      const account = await this.getAccount(address);
+      if (account === undefined) return new Uint8Array(0);
+      const value = await this._getStorageTrie(address, account).get(key);
+      return value === null ? new Uint8Array(0) : (RLP.decode(value) as Uint8Array);
+    };
+    return this.fork === undefined ? read() : this.readingThrough(address, key, read);
+  }
+
+  /**
+   * Writes `slots` (32-byte keys, unpadded values, empty = delete) into the storage trie of `address`, whose root is
+   * `storageRoot`, as one batch, and returns the new root; the account itself is the caller's to put.
+   */
+  async writeSlots(
+    address: Address,
+    storageRoot: Uint8Array,
+    slots: Iterable<readonly [Uint8Array, Uint8Array]>,
+  ): Promise<Uint8Array> {
+    const trie = this._getStorageTrie(address, { storageRoot } as Account) as StateTrie;
+    trie.beginBatch();
+    try {
+      for (const [key, value] of slots) {
+        this.written?.noteSlot(address.bytes, key);
+        if (value.length > 0) await trie.put(key, RLP.encode(value));
+        else await trie.del(key);
+      }
+    } catch (err) {
+      trie.discardBatch();
+      throw err;
+    }
+    await trie.commitBatch();
+    return trie.root();
   }
 
   override async putAccount(address: Address, account: Account | undefined): Promise<void> {

@@ -17,6 +17,7 @@ import {
 import { type Address, SECP256K1_ORDER_DIV_2, bytesToBigInt } from '@ethereumjs/util';
 import { installFastSenderAddress } from '../exec/sender-address.js';
 import { TxRejectedError, feeMarketRefused } from './errors.js';
+import { installRememberedSigningHash, rememberSigningHash } from './signing-hash.js';
 
 /** The transaction kinds ETC has: legacy (type 0) and EIP-2930 access-list (type 1, from Magneto). */
 export type PoolTransaction = LegacyTx | AccessList2930Tx;
@@ -33,6 +34,7 @@ const TYPE_NAMES: Record<number, string> = {
 };
 
 installFastSenderAddress();
+installRememberedSigningHash();
 
 export function decodePoolTransaction(raw: Uint8Array, rules: DecodeRules): PoolTransaction {
   if (raw.length === 0) throw undecodable('empty input');
@@ -98,7 +100,9 @@ function decodeLegacy(raw: Uint8Array, rules: DecodeRules): LegacyTx {
   } catch (error) {
     throw undecodable(libraryMessage(error));
   }
-  return requireSigned(tx);
+  // Its sender's recovery hashes what the signature signs: from these bytes, not from the fields re-encoded.
+  rememberSigningHash(requireSigned(tx), raw);
+  return tx;
 }
 
 function decodeAccessList(raw: Uint8Array, rules: DecodeRules): AccessList2930Tx {

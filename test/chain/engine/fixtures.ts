@@ -17,8 +17,15 @@ export function tempDir(prefix = 'engine-'): { dir: string; remove: () => void }
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export function openDevChain(dataDir: string): Promise<Blockchain> {
-  return Blockchain.open({ dataDir, network: engineNetworkOf(dev), rules: etcEngineRules(dev), noProof: true });
+/** `flatState`: assemble as the dev node's miner does (exec/flat-state.ts). */
+export function openDevChain(dataDir: string, opts: { flatState?: boolean } = {}): Promise<Blockchain> {
+  return Blockchain.open({
+    dataDir,
+    network: engineNetworkOf(dev),
+    rules: etcEngineRules(dev),
+    noProof: true,
+    ...opts,
+  });
 }
 
 export interface TxSpec {

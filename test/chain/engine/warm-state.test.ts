@@ -19,7 +19,7 @@ const RUNTIME = '436001900340435560005460010160005536600060003736600060a000';
 const INIT = Uint8Array.from(Buffer.from(`601c600c600039601c6000f3${RUNTIME}`, 'hex'));
 
 const dirs = [tempDir('warm-a-'), tempDir('warm-b-'), tempDir('warm-c-')];
-/** Mines with the warm state. */
+/** Mines with the warm state, on the flat state over it as the dev node does. */
 let warm: Blockchain;
 /** Mines the same transactions with a fresh state per block. */
 let cold: Blockchain;
@@ -40,7 +40,7 @@ const next = (from: number) => {
 };
 
 beforeAll(async () => {
-  [warm, cold, replica] = await Promise.all(dirs.map((d) => openDevChain(d.dir)));
+  [warm, cold, replica] = await Promise.all(dirs.map((d, i) => openDevChain(d.dir, { flatState: i === 0 })));
 });
 
 afterAll(async () => {
@@ -218,7 +218,7 @@ describe('mining on the warm state', () => {
   it('stored every state node: after a restart the whole state reads back from the database', async () => {
     const head = warm.getHead();
     await warm.close();
-    warm = await openDevChain(dirs[0].dir);
+    warm = await openDevChain(dirs[0].dir, { flatState: true });
     const reopened = (await warm.stateAt('latest'))!;
     const expected = (await replica.stateAt(head.hash()))!;
     for (let n = 0n; n <= head.header.number; n++) {
