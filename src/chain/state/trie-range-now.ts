@@ -10,9 +10,10 @@
  *
  * Same answers as the node-by-node walk: entries whose key is ≥ `start`, in key order, the next key after a full
  * page. A node that cannot be read at once ends the walk undefined, and the caller walks node by node instead.
+ * Below the kept levels, nodes are read straight from the database, past the node cache (TrieNodeStore.readStored).
  */
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
-import { bytesToUnprefixedHex, equalsBytes, KECCAK256_RLP } from '@ethereumjs/util';
+import { equalsBytes, KECCAK256_RLP } from '@ethereumjs/util';
 import { decodeRlpList } from '../codec/rlp-views.js';
 import { compareNibbles, comparePrefix, fromNibbles, toNibbles } from './nibbles.js';
 import type { TrieEntry, TriePage } from './trie-range.js';
@@ -32,7 +33,7 @@ export function readerOf(trie: MerklePatriciaTrie): ReadNow | undefined {
   const db = checkpoints.db;
   const prefixed = (trie as unknown as { _opts: { keyPrefix?: Uint8Array } })._opts.keyPrefix !== undefined;
   if (!(db instanceof BufferedTrieDB) || checkpoints.hasCheckpoints() || prefixed) return undefined;
-  return (hash, keep) => db.readNow(bytesToUnprefixedHex(hash), keep);
+  return (hash, keep) => db.readHashNow(hash, keep);
 }
 
 class Unreadable extends Error {}
