@@ -73,16 +73,16 @@ export class SnapStateStore {
     nodes: Iterable<readonly [Uint8Array, Uint8Array]>,
     codes: Iterable<Uint8Array>,
     progress: Uint8Array | undefined,
-    options: { readonly durable?: boolean } = {},
+    // Every write here is durable (writeNow); the option stays in the port for the callers that need it said.
+    _options: { readonly durable?: boolean } = {},
   ): Promise<void> {
     const batch = new WriteBatch();
     for (const [hash, encoded] of nodes) batch.put(keys.state(hash), encoded);
     for (const code of codes) batch.put(keys.state(concatBytes(CODEHASH_PREFIX, keccak256(code))), code);
     if (progress !== undefined) batch.put(keys.meta('snapSync'), progress);
-    await this.db.write(batch);
-    // A phase change is logged and shown at once: on disk first, or dev write-behind (a 25 ms window) could still
-    // hold it when a kill follows that sight, and the restart would resume the phase before.
-    if (options.durable) await this.db.flushed();
+    // Straight to LevelDB, also under dev write-behind: these are the bulk of the sync's writes, and a phase change
+    // (`durable`) must be on disk before it is logged and shown, since a kill may follow that sight.
+    await this.db.writeNow(batch);
   }
 
   /**
