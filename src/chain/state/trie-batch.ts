@@ -128,6 +128,44 @@ export class TrieBatch {
     }
   }
 
+  /**
+   * `insert` for a working copy whose path to `key` holds no stored node (a trie built from nothing, or a range
+   * proof's trie once its edge paths are open): synchronous, so inserting a range answer's thousands of keys costs
+   * no promise per trie level (the async insert was most of a snap-syncing node's trie building, and its garbage).
+   * Throws on a stored node on the way.
+   */
+  insertNow(node: Work | undefined, key: number[], at: number, value: Uint8Array): Work {
+    if (node === undefined) return { kind: 'leaf', path: key.slice(at), value };
+    switch (node.kind) {
+      case 'stored':
+        throw new Error('a stored node on the path of an in-memory insert');
+      case 'branch': {
+        if (at === key.length) node.value = value;
+        else node.children[key[at]] = this.insertNow(node.children[key[at]], key, at + 1, value);
+        return node;
+      }
+      case 'leaf': {
+        const common = commonPrefix(node.path, key, at);
+        if (common === node.path.length && at + common === key.length) return { kind: 'leaf', path: node.path, value };
+        const branch = newBranch();
+        this.hang(branch, node.path.slice(common), { kind: 'leaf', path: [], value: node.value });
+        this.hang(branch, key.slice(at + common), { kind: 'leaf', path: [], value });
+        return common === 0 ? branch : { kind: 'ext', path: node.path.slice(0, common), child: branch };
+      }
+      case 'ext': {
+        const common = commonPrefix(node.path, key, at);
+        if (common === node.path.length)
+          return { kind: 'ext', path: node.path, child: this.insertNow(node.child, key, at + common, value) };
+        const branch = newBranch();
+        const rest = node.path.slice(common + 1);
+        branch.children[node.path[common]] =
+          rest.length === 0 ? node.child : { kind: 'ext', path: rest, child: node.child };
+        this.hang(branch, key.slice(at + common), { kind: 'leaf', path: [], value });
+        return common === 0 ? branch : { kind: 'ext', path: node.path.slice(0, common), child: branch };
+      }
+    }
+  }
+
   /** Puts a leaf below a fresh branch at `rest` (empty rest = the branch's own value). */
   private hang(branch: Extract<Work, { kind: 'branch' }>, rest: number[], leaf: Extract<Work, { kind: 'leaf' }>): void {
     if (rest.length === 0) branch.value = leaf.value;
