@@ -22,8 +22,12 @@ import { BufferedTrieDB } from './trie-db.js';
 /** A node's encoding by its hash, read at once; `keep` says whether it may go into the node cache. */
 export type ReadNow = (hash: Uint8Array, keep: boolean) => Uint8Array | undefined;
 
-/** Nodes this close to the root (in nibbles) are kept in the node cache: every page walks down through them. */
-const KEEP_DEPTH = 4;
+/**
+ * Nodes this close to the root (in nibbles) are kept in the node cache: every page walks down through them. A
+ * walker of many small tries (a snap server answering storage ranges: tries of a few hundred slots have their
+ * leaves 2-3 nibbles deep) passes 0, or every leaf would go through the cache, evicting what others share.
+ */
+export const KEEP_DEPTH = 4;
 
 type Raw = Uint8Array | Raw[];
 
@@ -39,7 +43,13 @@ export function readerOf(trie: MerklePatriciaTrie): ReadNow | undefined {
 class Unreadable extends Error {}
 
 /** Up to `limit` entries with key ≥ `start` under `root`; undefined when a node could not be read at once. */
-export function trieRangeNow(read: ReadNow, root: Uint8Array, start: Uint8Array, limit: number): TriePage | undefined {
+export function trieRangeNow(
+  read: ReadNow,
+  root: Uint8Array,
+  start: Uint8Array,
+  limit: number,
+  keepDepth = KEEP_DEPTH,
+): TriePage | undefined {
   const entries: TrieEntry[] = [];
   if (equalsBytes(root, KECCAK256_RLP)) return { entries };
   const startNibbles = toNibbles(start);
@@ -48,7 +58,7 @@ export function trieRangeNow(read: ReadNow, root: Uint8Array, start: Uint8Array,
   // `after`: the path is already past `start` (every key below it is larger), so no more comparisons are needed.
   const visitRef = (ref: Raw, after: boolean): boolean => {
     if (Array.isArray(ref)) return visit(ref, after);
-    const encoded = read(ref, path.length < KEEP_DEPTH);
+    const encoded = read(ref, path.length < keepDepth);
     if (encoded === undefined) throw new Unreadable();
     return visit(decodeRlpList(encoded) as Raw[], after);
   };

@@ -88,6 +88,8 @@ async function slotsOf(
       trie,
       cursor,
       nextPageSize(slotsPerPage, budget - bytes, { bytes, count: slots.length }, SLOT_ENTRY_GUESS),
+      // Storage tries are many and mostly small: none of their nodes go into the node cache (trie-range-now.ts).
+      0,
     );
     for (const [i, entry] of page.entries.entries()) {
       if (bytes >= budget) return { slots, more: true };
