@@ -57,6 +57,8 @@ const { values } = parseArgs({
      * much of the account key space done (what the resident set holds mid-sync).
      */
     'heap-snapshot': { type: 'string' },
+    /** Node (V8) flags for the syncing node only, space-separated, e.g. `--max-semi-space-size=64` (experiments). */
+    'syncing-node-flags': { type: 'string' },
   },
 });
 const ACCOUNTS = Number(values.accounts);
@@ -96,6 +98,8 @@ function startNode(datadir: string, extra: readonly string[], profileAs?: string
       : [];
   if (snapshotDir !== undefined && profileAs === 'syncing')
     profile.push('--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshotDir}`);
+  if (profileAs === 'syncing' && values['syncing-node-flags'] !== undefined)
+    profile.push(...values['syncing-node-flags'].split(' ').filter((f) => f !== ''));
   const entry = values.sources ? ['--import', 'tsx', 'src/main.ts'] : ['dist/bundle/main.js'];
   const args = [
     ...profile,

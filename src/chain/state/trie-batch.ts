@@ -128,6 +128,44 @@ export class TrieBatch {
     }
   }
 
+  /**
+   * `insert` for a working copy whose path to `key` holds no stored node (a trie built from nothing, or a range
+   * proof's trie once its edge paths are open): synchronous, so inserting a range answer's thousands of keys costs
+   * no promise per trie level (the async insert was most of a snap-syncing node's trie building, and its garbage).
+   * Throws on a stored node on the way.
+   */
+  insertNow(node: Work | undefined, key: number[], at: number, value: Uint8Array): Work {
+    if (node === undefined) return { kind: 'leaf', path: key.slice(at), value };
+    switch (node.kind) {
+      case 'stored':
+        throw new Error('a stored node on the path of an in-memory insert');
+      case 'branch': {
+        if (at === key.length) node.value = value;
+        else node.children[key[at]] = this.insertNow(node.children[key[at]], key, at + 1, value);
+        return node;
+      }
+      case 'leaf': {
+        const common = commonPrefix(node.path, key, at);
+        if (common === node.path.length && at + common === key.length) return { kind: 'leaf', path: node.path, value };
+        const branch = newBranch();
+        this.hang(branch, node.path.slice(common), { kind: 'leaf', path: [], value: node.value });
+        this.hang(branch, key.slice(at + common), { kind: 'leaf', path: [], value });
+        return common === 0 ? branch : { kind: 'ext', path: node.path.slice(0, common), child: branch };
+      }
+      case 'ext': {
+        const common = commonPrefix(node.path, key, at);
+        if (common === node.path.length)
+          return { kind: 'ext', path: node.path, child: this.insertNow(node.child, key, at + common, value) };
+        const branch = newBranch();
+        const rest = node.path.slice(common + 1);
+        branch.children[node.path[common]] =
+          rest.length === 0 ? node.child : { kind: 'ext', path: rest, child: node.child };
+        this.hang(branch, key.slice(at + common), { kind: 'leaf', path: [], value });
+        return common === 0 ? branch : { kind: 'ext', path: node.path.slice(0, common), child: branch };
+      }
+    }
+  }
+
   /** Puts a leaf below a fresh branch at `rest` (empty rest = the branch's own value). */
   private hang(branch: Extract<Work, { kind: 'branch' }>, rest: number[], leaf: Extract<Work, { kind: 'leaf' }>): void {
     if (rest.length === 0) branch.value = leaf.value;
@@ -197,22 +235,35 @@ export class TrieBatch {
 
   /**
    * The node's raw form; children of 32 bytes or more are hashed and queued for storage (those the write filter
-   * keeps). `at`: the key prefix above the node, tracked only when there is a filter.
+   * keeps). `at`: the key prefix above the node, tracked only when there is a filter, on one array pushed and
+   * popped along the walk (a fresh prefix array per node was a large share of a range proof's garbage); the filter
+   * must not keep it.
    */
-  raw(node: Work, at: readonly number[] = []): Ref | Uint8Array[] | (Ref | Uint8Array)[] {
+  raw(node: Work, at: number[] = []): Ref | Uint8Array[] | (Ref | Uint8Array)[] {
     const track = this.keepWrite !== undefined;
     switch (node.kind) {
       case 'stored':
         return node.ref;
       case 'leaf':
         return [hexPrefix(node.path, true), node.value];
-      case 'ext':
-        return [hexPrefix(node.path, false), this.reference(node.child, track ? [...at, ...node.path] : at)];
+      case 'ext': {
+        const depth = at.length;
+        if (track) for (const n of node.path) at.push(n);
+        const child = this.reference(node.child, at);
+        at.length = depth;
+        return [hexPrefix(node.path, false), child];
+      }
       case 'branch': {
         const out: (Ref | Uint8Array)[] = new Array(17);
         for (let i = 0; i < 16; i++) {
           const child = node.children[i];
-          out[i] = child === undefined ? EMPTY : this.reference(child, track ? [...at, i] : at);
+          if (child === undefined) {
+            out[i] = EMPTY;
+            continue;
+          }
+          if (track) at.push(i);
+          out[i] = this.reference(child, at);
+          if (track) at.pop();
         }
         out[16] = node.value ?? EMPTY;
         return out;
@@ -221,14 +272,21 @@ export class TrieBatch {
   }
 
   /** How a parent refers to a child: its hash, or the child itself inline when it encodes to under 32 bytes. */
-  reference(node: Work, at: readonly number[] = []): Ref {
+  reference(node: Work, at: number[] = []): Ref {
     if (node.kind === 'stored') return node.ref;
     const raw = this.raw(node, at);
     const encoded = encodeRlp(raw as RlpItem);
     if (encoded.length < 32) return raw as Ref;
     const hash = this.source.hash(encoded);
-    if (this.keepWrite === undefined || this.keepWrite(node.kind === 'branch' ? at : [...at, ...node.path]))
-      this.writes.push([hash, encoded]);
+    if (this.keepWrite === undefined) this.writes.push([hash, encoded]);
+    else {
+      // What the node covers: the prefix above it, and its own path unless it is a branch.
+      const depth = at.length;
+      if (node.kind !== 'branch') for (const n of node.path) at.push(n);
+      const keep = this.keepWrite(at);
+      at.length = depth;
+      if (keep) this.writes.push([hash, encoded]);
+    }
     return hash;
   }
 

@@ -7,7 +7,7 @@
  * receipts, indexes and state nodes land atomically. Read-only work (calls, historical reads) uses a
  * buffer that is simply dropped.
  */
-import type { BatchDBOp, DB } from '@ethereumjs/util';
+import { type BatchDBOp, bytesToUnprefixedHex, type DB } from '@ethereumjs/util';
 import { DEFAULT_CACHE_LIMITS } from '../cache-limits.js';
 import type { ChainDB, WriteBatch } from '../db/chain-db.js';
 import { keys } from '../db/keys.js';
@@ -60,6 +60,16 @@ export class TrieNodeStore {
     return value;
   }
 
+  /**
+   * A node read past the LRU, by its hash as bytes: for the deep nodes of a range walk (leaves and the levels above
+   * them, each read once per range and rarely in the LRU, which holds the nodes of recent blocks). The LRU check
+   * cost a hex key, its conversion back to bytes and a Map lookup per node, ~10 % of a snap server's walk; every
+   * committed node is in LevelDB (or the write-behind queue, which getSync reads first) whether cached or not.
+   */
+  readStored(hash: Uint8Array): Uint8Array | undefined {
+    return this.db.getSync(keys.state(hash));
+  }
+
   get fork(): ForkStateSource | undefined {
     return this.forkSource;
   }
@@ -93,6 +103,13 @@ export class BufferedTrieDB implements DB<string, Uint8Array> {
   readNow(key: string, keep: boolean): Uint8Array | undefined {
     if (this.store.fork !== undefined) return undefined;
     return this.pending.get(key) ?? this.store.readNow(key, keep);
+  }
+
+  /** readNow by the node's hash as bytes; `keep` false reads past the node LRU (TrieNodeStore.readStored). */
+  readHashNow(hash: Uint8Array, keep: boolean): Uint8Array | undefined {
+    if (this.store.fork !== undefined) return undefined;
+    if (keep || this.pending.size > 0) return this.readNow(bytesToUnprefixedHex(hash), keep);
+    return this.store.readStored(hash);
   }
 
   async put(key: string, value: Uint8Array): Promise<void> {

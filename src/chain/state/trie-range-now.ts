@@ -10,9 +10,10 @@
  *
  * Same answers as the node-by-node walk: entries whose key is ≥ `start`, in key order, the next key after a full
  * page. A node that cannot be read at once ends the walk undefined, and the caller walks node by node instead.
+ * Below the kept levels, nodes are read straight from the database, past the node cache (TrieNodeStore.readStored).
  */
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
-import { bytesToUnprefixedHex, equalsBytes, KECCAK256_RLP } from '@ethereumjs/util';
+import { equalsBytes, KECCAK256_RLP } from '@ethereumjs/util';
 import { decodeRlpList } from '../codec/rlp-views.js';
 import { compareNibbles, comparePrefix, fromNibbles, toNibbles } from './nibbles.js';
 import type { TrieEntry, TriePage } from './trie-range.js';
@@ -21,8 +22,12 @@ import { BufferedTrieDB } from './trie-db.js';
 /** A node's encoding by its hash, read at once; `keep` says whether it may go into the node cache. */
 export type ReadNow = (hash: Uint8Array, keep: boolean) => Uint8Array | undefined;
 
-/** Nodes this close to the root (in nibbles) are kept in the node cache: every page walks down through them. */
-const KEEP_DEPTH = 4;
+/**
+ * Nodes this close to the root (in nibbles) are kept in the node cache: every page walks down through them. A
+ * walker of many small tries (a snap server answering storage ranges: tries of a few hundred slots have their
+ * leaves 2-3 nibbles deep) passes 0, or every leaf would go through the cache, evicting what others share.
+ */
+export const KEEP_DEPTH = 4;
 
 type Raw = Uint8Array | Raw[];
 
@@ -32,13 +37,19 @@ export function readerOf(trie: MerklePatriciaTrie): ReadNow | undefined {
   const db = checkpoints.db;
   const prefixed = (trie as unknown as { _opts: { keyPrefix?: Uint8Array } })._opts.keyPrefix !== undefined;
   if (!(db instanceof BufferedTrieDB) || checkpoints.hasCheckpoints() || prefixed) return undefined;
-  return (hash, keep) => db.readNow(bytesToUnprefixedHex(hash), keep);
+  return (hash, keep) => db.readHashNow(hash, keep);
 }
 
 class Unreadable extends Error {}
 
 /** Up to `limit` entries with key ≥ `start` under `root`; undefined when a node could not be read at once. */
-export function trieRangeNow(read: ReadNow, root: Uint8Array, start: Uint8Array, limit: number): TriePage | undefined {
+export function trieRangeNow(
+  read: ReadNow,
+  root: Uint8Array,
+  start: Uint8Array,
+  limit: number,
+  keepDepth = KEEP_DEPTH,
+): TriePage | undefined {
   const entries: TrieEntry[] = [];
   if (equalsBytes(root, KECCAK256_RLP)) return { entries };
   const startNibbles = toNibbles(start);
@@ -47,7 +58,7 @@ export function trieRangeNow(read: ReadNow, root: Uint8Array, start: Uint8Array,
   // `after`: the path is already past `start` (every key below it is larger), so no more comparisons are needed.
   const visitRef = (ref: Raw, after: boolean): boolean => {
     if (Array.isArray(ref)) return visit(ref, after);
-    const encoded = read(ref, path.length < KEEP_DEPTH);
+    const encoded = read(ref, path.length < keepDepth);
     if (encoded === undefined) throw new Unreadable();
     return visit(decodeRlpList(encoded) as Raw[], after);
   };

@@ -7,7 +7,7 @@ import { BranchMPTNode, ExtensionMPTNode, LeafMPTNode, type MerklePatriciaTrie, 
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address } from '@ethereumjs/util';
 import { compareNibbles, comparePrefix, fromNibbles, toNibbles } from './nibbles.js';
-import { readerOf, trieRangeNow } from './trie-range-now.js';
+import { KEEP_DEPTH, readerOf, trieRangeNow } from './trie-range-now.js';
 
 export interface TrieEntry {
   /** The 32-byte trie key: keccak256 of the address or storage slot. */
@@ -27,11 +27,16 @@ type NodeRef = Uint8Array | Uint8Array[];
 /**
  * Up to `limit` entries with key ≥ `start` (32 bytes), and the key that starts the next page. Tries over the chain
  * database are walked synchronously (trie-range-now.ts); others, and a walk that meets a node it cannot read at
- * once (a forked chain's), node by node through the library.
+ * once (a forked chain's), node by node through the library. `keepDepth`: see trie-range-now.ts.
  */
-export async function trieRange(trie: MerklePatriciaTrie, start: Uint8Array, limit: number): Promise<TriePage> {
+export async function trieRange(
+  trie: MerklePatriciaTrie,
+  start: Uint8Array,
+  limit: number,
+  keepDepth = KEEP_DEPTH,
+): Promise<TriePage> {
   const read = readerOf(trie);
-  const page = read === undefined ? undefined : trieRangeNow(read, trie.root(), start, limit);
+  const page = read === undefined ? undefined : trieRangeNow(read, trie.root(), start, limit, keepDepth);
   return page ?? trieRangeByNode(trie, start, limit);
 }
 

@@ -14,6 +14,10 @@ import { RLP } from '@ethereumjs/rlp';
 import * as snappy from 'snappyjs';
 import { ETH_MESSAGE_COUNT, ETH_VERSION, MAX_MESSAGE_SIZE } from '../eth/messages.js';
 import { SNAP_MESSAGE_COUNT, SNAP_VERSION } from '../snap/messages.js';
+import { installNativeFrameMac } from './frame-mac.js';
+
+// Every link's frame MACs hash on the native keccak (frame-mac.ts).
+installNativeFrameMac();
 
 export type SubProtocol = 'eth' | 'snap';
 

@@ -101,6 +101,12 @@ export interface TrieNodes {
 
 const encode = (value: RlpTree): Uint8Array => encodeRlp(value);
 
+/**
+ * The range answers are decoded into views of the message (wire-shape.ts decodeRlpViews): their hashes and values
+ * are checked, written and dropped with the range, so holding the message that long costs nothing.
+ */
+const SNAP_ANSWER_VIEWS = { views: true } as const;
+
 /** A hash bound of a storage range: empty, or up to 32 bytes (geth decodes these as plain byte strings). */
 function readBound(s: Shape, item: RlpItem, field: string): Uint8Array {
   const b = s.bytes(item, field);
@@ -149,17 +155,22 @@ export function encodeAccountRange(res: AccountRange): Uint8Array {
 }
 
 export function decodeAccountRange(payload: Uint8Array): AccountRange {
-  return decodeMessage('AccountRange', payload, (root, s) => {
-    const [id, accounts, proof] = s.list(root, 'message', 3) as RlpItem[];
-    return {
-      requestId: s.uint(id!, 'request id'),
-      accounts: s.listOf(accounts!, 'accounts', (item, f) => {
-        const [hash, body] = s.list(item, f, 2) as [RlpItem, RlpItem];
-        return { hash: s.hash(hash, `${f}.hash`), body: readSlimAccount(s, body, `${f}.body`) };
-      }),
-      proof: s.byteStrings(proof!, 'proof'),
-    };
-  });
+  return decodeMessage(
+    'AccountRange',
+    payload,
+    (root, s) => {
+      const [id, accounts, proof] = s.list(root, 'message', 3) as RlpItem[];
+      return {
+        requestId: s.uint(id!, 'request id'),
+        accounts: s.listOf(accounts!, 'accounts', (item, f) => {
+          const [hash, body] = s.list(item, f, 2) as [RlpItem, RlpItem];
+          return { hash: s.hash(hash, `${f}.hash`), body: readSlimAccount(s, body, `${f}.body`) };
+        }),
+        proof: s.byteStrings(proof!, 'proof'),
+      };
+    },
+    SNAP_ANSWER_VIEWS,
+  );
 }
 
 // ------------------------------------------------------------------ GetStorageRanges (0x02) / StorageRanges (0x03)
@@ -191,19 +202,24 @@ export function encodeStorageRanges(res: StorageRanges): Uint8Array {
 }
 
 export function decodeStorageRanges(payload: Uint8Array): StorageRanges {
-  return decodeMessage('StorageRanges', payload, (root, s) => {
-    const [id, slots, proof] = s.list(root, 'message', 3) as RlpItem[];
-    return {
-      requestId: s.uint(id!, 'request id'),
-      slots: s.listOf(slots!, 'slots', (list, f) =>
-        s.listOf(list, f, (slot, sf) => {
-          const [hash, body] = s.list(slot, sf, 2) as [RlpItem, RlpItem];
-          return { hash: s.hash(hash, `${sf}.hash`), body: s.bytes(body, `${sf}.body`) };
-        }),
-      ),
-      proof: s.byteStrings(proof!, 'proof'),
-    };
-  });
+  return decodeMessage(
+    'StorageRanges',
+    payload,
+    (root, s) => {
+      const [id, slots, proof] = s.list(root, 'message', 3) as RlpItem[];
+      return {
+        requestId: s.uint(id!, 'request id'),
+        slots: s.listOf(slots!, 'slots', (list, f) =>
+          s.listOf(list, f, (slot, sf) => {
+            const [hash, body] = s.list(slot, sf, 2) as [RlpItem, RlpItem];
+            return { hash: s.hash(hash, `${sf}.hash`), body: s.bytes(body, `${sf}.body`) };
+          }),
+        ),
+        proof: s.byteStrings(proof!, 'proof'),
+      };
+    },
+    SNAP_ANSWER_VIEWS,
+  );
 }
 
 // ------------------------------------------------------------------ GetByteCodes (0x04) / ByteCodes (0x05)

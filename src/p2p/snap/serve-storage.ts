@@ -12,6 +12,7 @@ import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { setLengthLeft } from '@ethereumjs/util';
 import { trieRange } from '../../chain/state/trie-range.js';
 import type { GetStorageRanges, StorageRanges, StorageSlot } from './messages.js';
+import { nextPageSize } from './page-size.js';
 import { proofNodes, softLimit, storageTrieByHash } from './trie-proof.js';
 
 /** How far past the soft limit one storage range may run before it is cut (geth's stateLookupSlack). */
@@ -20,6 +21,8 @@ export const STORAGE_LOOKUP_SLACK = 0.1;
 export const MAX_STORAGE_ACCOUNTS = 1024;
 /** Slots read from a storage trie per walk; the walk pages until a limit stops it. */
 export const SLOTS_PER_PAGE = 512;
+/** A slot's bytes before any was seen: its 32-byte hash and the RLP of a value of up to 32 bytes. */
+const SLOT_ENTRY_GUESS = 48;
 
 const ZERO_HASH = new Uint8Array(32);
 const MAX_HASH = new Uint8Array(32).fill(0xff);
@@ -81,7 +84,13 @@ async function slotsOf(
   let bytes = 0;
   let cursor: Uint8Array | undefined = origin;
   while (cursor !== undefined) {
-    const page = await trieRange(trie, cursor, slotsPerPage);
+    const page = await trieRange(
+      trie,
+      cursor,
+      nextPageSize(slotsPerPage, budget - bytes, { bytes, count: slots.length }, SLOT_ENTRY_GUESS),
+      // Storage tries are many and mostly small: none of their nodes go into the node cache (trie-range-now.ts).
+      0,
+    );
     for (const [i, entry] of page.entries.entries()) {
       if (bytes >= budget) return { slots, more: true };
       slots.push({ hash: entry.key, body: entry.value });

@@ -29,6 +29,7 @@ import {
   type GetByteCodes,
   type SnapAccount,
 } from './messages.js';
+import { nextPageSize } from './page-size.js';
 import { PerPeerBudget } from './serve-budget.js';
 import { SLOTS_PER_PAGE, storageRanges } from './serve-storage.js';
 import { trieNodes } from './serve-trie-nodes.js';
@@ -43,6 +44,8 @@ export { SNAP_SOFT_RESPONSE_BYTES } from './trie-proof.js';
 export const MAX_CODE_LOOKUPS = 1024;
 /** Accounts read from the trie per walk; the walk pages until the byte limit or the limit hash stops it. */
 const ACCOUNTS_PER_PAGE = 1024;
+/** An answered account's bytes before any was seen: its 32-byte hash and a slim body of a small balance. */
+const ACCOUNT_ENTRY_GUESS = 40;
 
 export interface SnapServerOptions {
   /** Blocks from the head (the head included) whose state roots are served; default SNAP_STATE_WINDOW. */
@@ -186,7 +189,13 @@ export class SnapServer {
     let bytes = 0;
     let cursor: Uint8Array | undefined = req.origin;
     walk: while (cursor !== undefined) {
-      const page = await trieRange(trie, cursor, this.accountsPerPage);
+      const pageSize = nextPageSize(
+        this.accountsPerPage,
+        byteLimit - bytes,
+        { bytes, count: accounts.length },
+        ACCOUNT_ENTRY_GUESS,
+      );
+      const page = await trieRange(trie, cursor, pageSize);
       for (const entry of page.entries) {
         const body = encodeRlp(accountBodyToSlim(decodeRlpList(entry.value) as AccountBodyBytes));
         accounts.push({ hash: entry.key, body });

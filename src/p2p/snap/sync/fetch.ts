@@ -4,7 +4,6 @@
  * against the byte budget it was asked with. A wrong answer throws BadAnswer, an empty one NotHeld.
  */
 import { verifyMerkleRangeProof } from '@ethereumjs/mpt';
-import { RLP } from '@ethereumjs/rlp';
 import {
   accountBodyFromSlim,
   type AccountBodyBytes,
@@ -15,6 +14,7 @@ import {
   KECCAK256_RLP,
 } from '@ethereumjs/util';
 import { encodeRlp } from '../../../chain/codec/rlp-encode.js';
+import { decodeRlpList } from '../../../chain/codec/rlp-views.js';
 import { keccak256 } from '../../../chain/crypto.js';
 import { type ProvenRange, verifyRangeWithProof } from '../../../chain/state/range-proof.js';
 import { buildRangeTrie, type RangeEntry } from '../../../chain/state/snap-store.js';
@@ -54,7 +54,8 @@ export async function fetchAccountRange(
   let size = 0;
   const entries = res.accounts.map((a) => {
     size += a.hash.length + a.body.length;
-    const full = accountBodyFromSlim(RLP.decode(a.body) as unknown as AccountBodyBytes) as AccountBodyBytes;
+    // Views into the slim body (which the message decoder built for this account alone), not copies.
+    const full = accountBodyFromSlim(decodeRlpList(a.body) as AccountBodyBytes) as AccountBodyBytes;
     return { key: a.hash, value: encodeRlp(full), storageRoot: full[2], codeHash: full[3] };
   });
   size += res.proof.reduce((n, p) => n + p.length, 0);
