@@ -164,7 +164,7 @@ describe('history below the snap pivot', () => {
       writeFileSync(join(datadir, 'static-nodes.json'), JSON.stringify(liars.map((l) => l.enode)));
       lying = await start(['--datadir', datadir, ...SNAP_ARGS]);
       const dropped = () => lying.logs.filter((l) => l.msg === 'p2p peer dropped for a bad block or answer');
-      await waitFor(async () => dropped().length === 2, 'both liars to be dropped', { lying }, 60_000);
+      await waitFor(async () => dropped().length === 2, 'both liars to be dropped', { lying }, 120_000);
       expect(
         dropped()
           .map((l) => l.reason)
