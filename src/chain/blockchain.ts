@@ -356,7 +356,10 @@ export class Blockchain extends EventEmitter<ChainEvents> {
 
   /** Moves the head back to canonical block `number` (test_rewindToBlock); later blocks stay stored as a side chain. */
   rewindTo(number: bigint): Promise<Block> {
-    return this.queued(() => this.forkChoice.rewind(number));
+    return this.queued(() => {
+      this.importer.forgetChildlessHead();
+      return this.forkChoice.rewind(number);
+    });
   }
 
   /**
@@ -378,7 +381,10 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     while (done + out.length < opts.count) {
       const size = Math.min(BULK_CHUNK, opts.count - done - out.length);
       const started = performance.now();
-      const chunk = await this.queued(() => this.emptyChunks.extend(size, opts));
+      const chunk = await this.queued(() => {
+        this.importer.forgetChildlessHead();
+        return this.emptyChunks.extend(size, opts);
+      });
       opts.onChunk?.(chunk, performance.now() - started);
       if (opts.collect === false) done += chunk.length;
       else out.push(...chunk);

@@ -19,6 +19,11 @@ export class SealedBlocks {
     if (sealVerified) this.sealChecked.add(block);
   }
 
+  /** Whether `block` is one this chain assembled and has not imported yet. */
+  has(block: Block): boolean {
+    return this.executions.has(block);
+  }
+
   /** Whether the sealer verified `block`'s seal. */
   sealVerified(block: Block): boolean {
     return this.sealChecked.has(block);

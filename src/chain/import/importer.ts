@@ -52,13 +52,33 @@ export interface ImporterParts {
 }
 
 export class BlockImporter {
+  /**
+   * The head this importer stored as a new block, while no block has been stored on it since: a block on it cannot
+   * be stored already, so the dev miner's next block skips the "is it stored?" read (a LevelDB get per block).
+   * Any other import and every other writer of blocks or the head (`forgetChildlessHead`) clear it. Once the head
+   * moves back (evm_revert), a re-mined block can be byte-identical to one stored before, so the read stays there.
+   */
+  private childlessHead: Uint8Array | undefined;
+
   constructor(private readonly p: ImporterParts) {}
+
+  /** A rewind or a run of empty blocks stored without this importer: the next import reads the store again. */
+  forgetChildlessHead(): void {
+    this.childlessHead = undefined;
+  }
 
   /** Not serialised here: the chain's import queue runs one at a time. */
   async importBlock(block: Block): Promise<ImportResult> {
     const { view, store, federation, validator } = this.p;
     const hash = block.hash();
-    if ((await store.getNumber(hash)) !== undefined)
+    // Only for a block this chain assembled on that head, still the head: a peer's block keeps the read.
+    const surelyNew =
+      this.childlessHead !== undefined &&
+      this.p.sealed.has(block) &&
+      equalsBytes(block.header.parentHash, this.childlessHead) &&
+      equalsBytes(view.getHead().hash(), this.childlessHead);
+    this.childlessHead = undefined;
+    if (!surelyNew && (await store.getNumber(hash)) !== undefined)
       return (await this.p.forkChoice.restoreStored(hash, block)) ?? { status: 'known', hash };
     const header = block.header;
     const parent = await store.getHeader(header.parentHash);
@@ -113,7 +133,9 @@ export class BlockImporter {
       assembled === undefined
         ? undefined
         : () => this.p.warm.keep(block, assembled, view.commonAt(block.header.number));
-    return this.p.forkChoice.place(batch, block, weight, remember, keepWarm);
+    const placed = await this.p.forkChoice.place(batch, block, weight, remember, keepWarm);
+    if (placed.status === 'head') this.childlessHead = hash;
+    return placed;
   }
 
   /** A checkpoint block's outcome: the parent's state unchanged, no receipts, no reward. */

@@ -3,8 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { Block } from '@ethereumjs/block';
 import { bytesToHex, setLengthLeft, bigIntToBytes } from '@ethereumjs/util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Blockchain } from '../../../src/chain/blockchain.js';
+import { BlockStore } from '../../../src/chain/db/block-store.js';
 import { BlockImportError } from '../../../src/chain/import/import-error.js';
 import type { ReorgEvent } from '../../../src/chain/chain-events.js';
 import { DEV_ACCOUNT_BALANCE, dev, genesisBlockOf } from '../../../src/chain/networks/index.js';
@@ -16,6 +17,7 @@ const word = (n: bigint) => setLengthLeft(bigIntToBytes(n), 32);
 const RUNTIME = '6000358060005560005260206000a060206000f3';
 const INIT = `602a60015560146011600039` + `60146000f3` + RUNTIME;
 const hex = (s: string) => Uint8Array.from(Buffer.from(s, 'hex'));
+const getNumber = BlockStore.prototype.getNumber;
 
 describe('chain engine', () => {
   const dirA = tempDir();
@@ -217,6 +219,58 @@ describe('chain engine', () => {
         noProof: true,
       }),
     ).rejects.toThrow(/belongs to a chain with genesis/);
+  });
+});
+
+describe('the "is it stored?" read on importing a block this chain assembled', () => {
+  it('is skipped on a head this chain just stored, and kept after a rewind, where the same block is mined again', async () => {
+    const dir = tempDir('engine-stored-read-');
+    const chain = await openDevChain(dir.dir);
+    const asked: string[] = [];
+    const spy = vi.spyOn(BlockStore.prototype, 'getNumber').mockImplementation(function (this: BlockStore, hash) {
+      asked.push(bytesToHex(hash));
+      return getNumber.call(this, hash);
+    });
+    const readFor = async (mined: Promise<Awaited<ReturnType<typeof mine>>>) => {
+      asked.length = 0;
+      const { block, result } = await mined;
+      return { block, status: result.status, read: asked.includes(bytesToHex(block.hash())) };
+    };
+    try {
+      // The first block after opening reads: the importer has not stored the head itself.
+      expect(await readFor(mine(chain, []))).toMatchObject({ status: 'head', read: true });
+      const b2 = await readFor(mine(chain, [signedTx(chain, { from: 0, nonce: 0n, to: addresses[1], value: 1n })]));
+      const b3 = await readFor(mine(chain, []));
+      expect([b2, b3]).toMatchObject([
+        { status: 'head', read: false },
+        { status: 'head', read: false },
+      ]);
+
+      // After a rewind (evm_revert) the same parent, transactions and timestamps give byte-identical blocks,
+      // stored already: each must be found so, and made the head again from the store.
+      await chain.rewindTo(1n);
+      const again2 = await readFor(mine(chain, [signedTx(chain, { from: 0, nonce: 0n, to: addresses[1], value: 1n })]));
+      const again3 = await readFor(mine(chain, []));
+      expect(bytesToHex(again2.block.hash())).toBe(bytesToHex(b2.block.hash()));
+      expect(bytesToHex(again3.block.hash())).toBe(bytesToHex(b3.block.hash()));
+      expect([again2, again3]).toMatchObject([
+        { status: 'head', read: true },
+        { status: 'head', read: true },
+      ]);
+      // A new block on the restored head is new: the read is skipped again only once this chain stored a head.
+      const b4 = await readFor(mine(chain, []));
+      const b5 = await readFor(mine(chain, []));
+      expect([b4, b5]).toMatchObject([
+        { status: 'head', read: true },
+        { status: 'head', read: false },
+      ]);
+      expect(chain.getHead().header.number).toBe(5n);
+      expect(await chain.getCanonicalHash(3n)).toEqual(b3.block.hash());
+    } finally {
+      spy.mockRestore();
+      await chain.close();
+      dir.remove();
+    }
   });
 });
 
