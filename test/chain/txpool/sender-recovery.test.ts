@@ -58,8 +58,9 @@ function workerOf(service: SenderRecovery): Worker {
 
 describe('SenderRecovery', () => {
   const opened: SenderRecovery[] = [];
+  // minWorkerBatch 1: every request of a turn goes to the worker, so these tests see its batches whole.
   const open = (options: SenderRecoveryOptions = {}) => {
-    const service = new SenderRecovery({ startWorkerAfter: 0, ...options });
+    const service = new SenderRecovery({ startWorkerAfter: 0, minWorkerBatch: 1, ...options });
     opened.push(service);
     return service;
   };
@@ -85,6 +86,24 @@ describe('SenderRecovery', () => {
       expect(cacheOf(tx).senderAddress).toBe(senders[i]);
       expect(tx.getSenderAddress()).toBe(senders[i]);
     });
+  });
+
+  it('recovers the first request of a turn at once, and batches the rest of that turn for the worker', async () => {
+    const service = open({ minWorkerBatch: 4 });
+    expect(await service.whenReady()).toBe(true);
+    const [lone, ...rest] = decodedTransactions(9);
+    // A lone send waits for no later turn of the event loop: its sender is known before recover returns.
+    const loneSender = service.recover(lone);
+    expect(cacheOf(lone).senderAddress?.toString()).toBe(signers[0].address.toString());
+    expect(service.counts).toEqual({ worker: 0, inThread: 1, messages: 0 });
+    expect((await loneSender).toString()).toBe(signers[0].address.toString());
+
+    // Nine in one later turn: the first at once, the other eight in one message.
+    await new Promise((next) => setImmediate(next));
+    const [first, ...others] = [decode(lone.serialize()), ...rest];
+    const senders = await Promise.all([first, ...others].map((tx) => service.recover(tx)));
+    expect(service.counts).toEqual({ worker: 8, inThread: 2, messages: 1 });
+    senders.forEach((sender, i) => expect(sender.toString()).toBe(signers[i % signers.length].address.toString()));
   });
 
   it('rejects an unrecoverable signature with the in-thread error while the rest of its batch resolves', async () => {
