@@ -4,6 +4,7 @@
  */
 import { RLP, type NestedUint8Array } from '@ethereumjs/rlp';
 import { bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util';
+import { decodeRlpViews as decodeViews } from '../chain/codec/rlp-views.js';
 
 export class WireDecodeError extends Error {
   override name = 'WireDecodeError';
@@ -120,55 +121,11 @@ export function decodeRlp(data: Uint8Array): RlpItem {
 
 /**
  * The same decoding as decodeRlp (canonical encoding only, the nesting bound), but every byte string is a view into
- * `data` instead of a copy. For the large snap answers, whose strings are hashed, checked and written once: the
- * library's decoder copied each of them (with its slices, ~7 % of a snap-syncing node's CPU, and garbage). A view
- * keeps the whole message alive while it is held, so messages whose parts are kept long use decodeRlp.
+ * `data` instead of a copy: for the large snap answers, whose strings are hashed, checked and written once (the
+ * library's copies were ~7 % of a snap-syncing node's CPU). Messages whose parts are kept long use decodeRlp.
  */
 export function decodeRlpViews(data: Uint8Array): RlpItem {
-  if (data.length === 0) return data;
-  const [item, end] = readItem(data, 0, data.length, 0);
-  if (end !== data.length) throw new Error('invalid RLP: remainder must be zero');
-  return item;
-}
-
-/** The length in `size` big-endian bytes at `at` (canonical: no leading zero), within `limit`. */
-function readLength(b: Uint8Array, at: number, size: number, limit: number): number {
-  if (at + size > limit) throw new Error('invalid RLP: not enough bytes for the length');
-  if (b[at] === 0) throw new Error('invalid RLP: extra zeros');
-  let n = 0;
-  for (let i = 0; i < size; i++) n = n * 256 + b[at + i]!;
-  return n;
-}
-
-/** The item at `at`, which must end by `limit`, and the offset after it. */
-function readItem(b: Uint8Array, at: number, limit: number, depth: number): [RlpItem, number] {
-  const first = b[at]!;
-  if (first < 0x80) return [b.subarray(at, at + 1), at + 1];
-  let start: number;
-  let length: number;
-  if (first <= 0xb7 || (first >= 0xc0 && first <= 0xf7)) {
-    start = at + 1;
-    length = first - (first <= 0xb7 ? 0x80 : 0xc0);
-  } else {
-    const size = first - (first <= 0xbf ? 0xb7 : 0xf7);
-    length = readLength(b, at + 1, size, limit);
-    if (length < 56) throw new Error('invalid RLP: a long form for fewer than 56 bytes');
-    start = at + 1 + size;
-  }
-  const end = start + length;
-  if (end > limit) throw new Error('invalid RLP: an item runs past the end of its list or of the data');
-  if (first <= 0xbf) {
-    if (length === 1 && b[start]! < 0x80) throw new Error('invalid RLP: single byte < 0x80 are not prefixed');
-    return [b.subarray(start, end), end];
-  }
-  if (depth >= MAX_RLP_DEPTH) throw new Error(`lists nested deeper than ${MAX_RLP_DEPTH}`);
-  const list: RlpItem[] = [];
-  for (let p = start; p < end; ) {
-    const [x, next] = readItem(b, p, end, depth + 1);
-    list.push(x);
-    p = next;
-  }
-  return [list as RlpItem, end];
+  return decodeViews(data, MAX_RLP_DEPTH) as RlpItem;
 }
 
 /**

@@ -112,18 +112,8 @@ export class ChainStateManager extends MerkleStateManager {
     slots: Iterable<readonly [Uint8Array, Uint8Array]>,
   ): Promise<Uint8Array> {
     const trie = this._getStorageTrie(address, { storageRoot } as Account) as StateTrie;
-    trie.beginBatch();
-    try {
-      for (const [key, value] of slots) {
-        this.written?.noteSlot(address.bytes, key);
-        if (value.length > 0) await trie.put(key, RLP.encode(value));
-        else await trie.del(key);
-      }
-    } catch (err) {
-      trie.discardBatch();
-      throw err;
-    }
-    await trie.commitBatch();
+    // Past putStorage, so the written keys are noted here.
+    await writeSlotBatch(trie, slots, (key) => this.written?.noteSlot(address.bytes, key));
     return trie.root();
   }
 
@@ -201,25 +191,42 @@ export class ChainStateManager extends MerkleStateManager {
       const account = await this.getAccount(address);
       if (account === undefined) continue;
       const storageTrie = this._getStorageTrie(address, account) as StateTrie;
-      storageTrie.beginBatch();
-      try {
-        for (const [keyHex, value] of slots) {
-          const key = unprefixedHexToBytes(keyHex);
-          const decoded = RLP.decode(value ?? new Uint8Array(0)) as Uint8Array;
-          if (decoded.length > 0) await storageTrie.put(key, RLP.encode(decoded));
-          else await storageTrie.del(key);
-        }
-      } catch (err) {
-        storageTrie.discardBatch();
-        throw err;
-      }
-      await storageTrie.commitBatch();
+      await writeSlotBatch(
+        storageTrie,
+        slots.map(([keyHex, value]) => [
+          unprefixedHexToBytes(keyHex),
+          RLP.decode(value ?? new Uint8Array(0)) as Uint8Array,
+        ]),
+      );
       // As the library's _modifyContractStorage: the trie is remembered under the plain address too.
       this._storageTries[addressHex] = storageTrie;
       account.storageRoot = storageTrie.root();
       await this.putAccount(address, account);
     }
   }
+}
+
+/**
+ * Puts (a non-empty value, RLP-encoded here) or deletes (an empty one) each slot in `trie` as one batch, telling
+ * `noted` each key; the batch is discarded if a write fails.
+ */
+async function writeSlotBatch(
+  trie: StateTrie,
+  slots: Iterable<readonly [Uint8Array, Uint8Array]>,
+  noted?: (key: Uint8Array) => void,
+): Promise<void> {
+  trie.beginBatch();
+  try {
+    for (const [key, value] of slots) {
+      noted?.(key);
+      if (value.length > 0) await trie.put(key, RLP.encode(value));
+      else await trie.del(key);
+    }
+  } catch (err) {
+    trie.discardBatch();
+    throw err;
+  }
+  await trie.commitBatch();
 }
 
 /** `address` as `state`'s own cache holds it (see ChainStateManager.cachedAccount); undefined if not cached. */

@@ -105,25 +105,12 @@ export class TrieBatch {
         else open.children[key[at]] = await this.insert(open.children[key[at]], key, at + 1, value);
         return open;
       }
-      case 'leaf': {
-        const common = commonPrefix(open.path, key, at);
-        if (common === open.path.length && at + common === key.length) return { kind: 'leaf', path: open.path, value };
-        const branch = newBranch();
-        this.hang(branch, open.path.slice(common), { kind: 'leaf', path: [], value: open.value });
-        this.hang(branch, key.slice(at + common), { kind: 'leaf', path: [], value });
-        return common === 0 ? branch : { kind: 'ext', path: open.path.slice(0, common), child: branch };
-      }
+      case 'leaf':
+        return intoLeaf(open, key, at, value);
       case 'ext': {
         const common = commonPrefix(open.path, key, at);
-        if (common === open.path.length) {
-          return { kind: 'ext', path: open.path, child: await this.insert(open.child, key, at + common, value) };
-        }
-        const branch = newBranch();
-        const rest = open.path.slice(common + 1);
-        branch.children[open.path[common]] =
-          rest.length === 0 ? open.child : { kind: 'ext', path: rest, child: open.child };
-        this.hang(branch, key.slice(at + common), { kind: 'leaf', path: [], value });
-        return common === 0 ? branch : { kind: 'ext', path: open.path.slice(0, common), child: branch };
+        if (common < open.path.length) return splitExt(open, common, key, at, value);
+        return { kind: 'ext', path: open.path, child: await this.insert(open.child, key, at + common, value) };
       }
     }
   }
@@ -144,32 +131,14 @@ export class TrieBatch {
         else node.children[key[at]] = this.insertNow(node.children[key[at]], key, at + 1, value);
         return node;
       }
-      case 'leaf': {
-        const common = commonPrefix(node.path, key, at);
-        if (common === node.path.length && at + common === key.length) return { kind: 'leaf', path: node.path, value };
-        const branch = newBranch();
-        this.hang(branch, node.path.slice(common), { kind: 'leaf', path: [], value: node.value });
-        this.hang(branch, key.slice(at + common), { kind: 'leaf', path: [], value });
-        return common === 0 ? branch : { kind: 'ext', path: node.path.slice(0, common), child: branch };
-      }
+      case 'leaf':
+        return intoLeaf(node, key, at, value);
       case 'ext': {
         const common = commonPrefix(node.path, key, at);
-        if (common === node.path.length)
-          return { kind: 'ext', path: node.path, child: this.insertNow(node.child, key, at + common, value) };
-        const branch = newBranch();
-        const rest = node.path.slice(common + 1);
-        branch.children[node.path[common]] =
-          rest.length === 0 ? node.child : { kind: 'ext', path: rest, child: node.child };
-        this.hang(branch, key.slice(at + common), { kind: 'leaf', path: [], value });
-        return common === 0 ? branch : { kind: 'ext', path: node.path.slice(0, common), child: branch };
+        if (common < node.path.length) return splitExt(node, common, key, at, value);
+        return { kind: 'ext', path: node.path, child: this.insertNow(node.child, key, at + common, value) };
       }
     }
-  }
-
-  /** Puts a leaf below a fresh branch at `rest` (empty rest = the branch's own value). */
-  private hang(branch: Extract<Work, { kind: 'branch' }>, rest: number[], leaf: Extract<Work, { kind: 'leaf' }>): void {
-    if (rest.length === 0) branch.value = leaf.value;
-    else branch.children[rest[0]] = { kind: 'leaf', path: rest.slice(1), value: leaf.value };
   }
 
   /** Deletes `key`; `changed` false (and the node as given) when the key was not there. */
@@ -346,6 +315,37 @@ function comparePrefixOf(prefix: readonly number[], key: readonly number[]): num
 }
 
 const EMPTY = new Uint8Array(0);
+
+/** `key` (from `at`) put into `leaf`: the leaf's new value, or a branch holding both (below their common part). */
+function intoLeaf(leaf: Extract<Work, { kind: 'leaf' }>, key: number[], at: number, value: Uint8Array): Work {
+  const common = commonPrefix(leaf.path, key, at);
+  if (common === leaf.path.length && at + common === key.length) return { kind: 'leaf', path: leaf.path, value };
+  const branch = newBranch();
+  hang(branch, leaf.path.slice(common), leaf.value);
+  hang(branch, key.slice(at + common), value);
+  return common === 0 ? branch : { kind: 'ext', path: leaf.path.slice(0, common), child: branch };
+}
+
+/** `key` put beside `ext`, which it leaves after `common` nibbles (fewer than its path): a branch at that point. */
+function splitExt(
+  ext: Extract<Work, { kind: 'ext' }>,
+  common: number,
+  key: number[],
+  at: number,
+  value: Uint8Array,
+): Work {
+  const branch = newBranch();
+  const rest = ext.path.slice(common + 1);
+  branch.children[ext.path[common]] = rest.length === 0 ? ext.child : { kind: 'ext', path: rest, child: ext.child };
+  hang(branch, key.slice(at + common), value);
+  return common === 0 ? branch : { kind: 'ext', path: ext.path.slice(0, common), child: branch };
+}
+
+/** Puts a leaf below a fresh branch at `rest` (empty rest = the branch's own value). */
+function hang(branch: Extract<Work, { kind: 'branch' }>, rest: number[], value: Uint8Array): void {
+  if (rest.length === 0) branch.value = value;
+  else branch.children[rest[0]] = { kind: 'leaf', path: rest.slice(1), value };
+}
 
 function newBranch(): Extract<Work, { kind: 'branch' }> {
   return { kind: 'branch', children: new Array(16).fill(undefined), value: null };

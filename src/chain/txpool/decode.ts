@@ -100,8 +100,8 @@ function decodeLegacy(raw: Uint8Array, rules: DecodeRules): LegacyTx {
   } catch (error) {
     throw undecodable(libraryMessage(error));
   }
-  // Its sender's recovery hashes what the signature signs: from these bytes, not from the fields re-encoded.
-  rememberSigningHash(requireSigned(tx), raw);
+  // Its sender's recovery hashes what the signature signs: from these field bytes, not from the fields re-encoded.
+  rememberSigningHash(requireSigned(tx), values as Uint8Array[]);
   return tx;
 }
 
