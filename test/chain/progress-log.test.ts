@@ -39,7 +39,9 @@ describe('ProgressLog', () => {
       total: 10,
       intervalMs: 20,
     }).start();
-    await new Promise((r) => setTimeout(r, 110));
+    // Three ticks come on their own, however late a loaded machine fires the timer; none after stop().
+    const deadline = Date.now() + 10_000;
+    while (lines.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     progress.stop();
     const count = lines.length;
     expect(count).toBeGreaterThanOrEqual(3);

@@ -672,7 +672,7 @@ describe('fuzzing: decoders never throw anything but WireDecodeError', () => {
     expect(huge.length).toBeGreaterThan(3_500_000);
     const started = performance.now();
     expectReject(eth.decodeReceipts, huge, /nested deeper than 16/);
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(performance.now() - started).toBeLessThan(10_000);
     // The same limit guards the RLP inside a typed receipt.
     const typed = new Uint8Array([0x01, ...nestedLists(30)]);
     expectReject(

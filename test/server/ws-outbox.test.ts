@@ -91,7 +91,7 @@ describe('FlushScheduler', () => {
     await scheduler.idle();
     expect(flushedAt).toHaveLength(2);
     expect(flushedAt[1] - flushedAt[0]).toBeGreaterThanOrEqual(55);
-    expect(performance.now() - t0).toBeLessThan(1_000);
+    expect(performance.now() - t0).toBeLessThan(5_000);
     await expect(scheduler.idle()).resolves.toBeUndefined();
   });
 
