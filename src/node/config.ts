@@ -75,6 +75,8 @@ export interface P2pConfig {
   readonly snapMaxRssBytes: number;
   /** snap/1 requests of one peer answered at a time (the per-peer serving budget). */
   readonly snapRequestsPerPeer: number;
+  /** The most bytes of one snap/1 answer we serve. */
+  readonly snapResponseBytes: number;
 }
 
 export interface AuthConfig {
@@ -262,6 +264,7 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
       bootnodes: get('network.bootnodes'),
       maxPeers,
       snapRequestsPerPeer: get('network.snap.requests-per-peer'),
+      snapResponseBytes: get('network.snap.response-bytes'),
       discovery: get('network.discovery.discovery-enabled'),
       syncMode: get('network.sync.mode'),
       pivotDistance: get('network.sync.pivot-distance'),

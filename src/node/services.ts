@@ -93,6 +93,7 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
       healPauseMs: config.p2p.healPauseMs,
       snapMaxRssBytes: config.p2p.snapMaxRssBytes,
       snapRequestsPerPeer: config.p2p.snapRequestsPerPeer,
+      snapResponseBytes: config.p2p.snapResponseBytes,
       ...(config.p2p.externalIp !== undefined ? { externalIp: config.p2p.externalIp } : {}),
       ...(config.p2p.discovery ? { discovery: discoveryOptionsOf(config.p2p) } : {}),
     });

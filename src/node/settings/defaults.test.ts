@@ -60,6 +60,7 @@ function configFromTables(network: NetworkName): NodeConfig {
       bootnodes: d('network.bootnodes'),
       maxPeers: d('network.max-peers'),
       snapRequestsPerPeer: d('network.snap.requests-per-peer'),
+      snapResponseBytes: d('network.snap.response-bytes'),
       discovery: d('network.discovery.discovery-enabled'),
       discoveryIntervalMs: d('network.discovery.interval'),
       dnsTrees: d('network.discovery.dns'),
