@@ -1,6 +1,7 @@
 /**
  * Snap sync when things go wrong, against one set of three serving dev nodes (one mines an empty block every
- * second, so the head and the pivot move): a contract whose storage one StorageRanges answer cannot carry, a
+ * second, so the head and the pivot move; all answer snap requests in small pieces, --snap.response-bytes, so that
+ * a small state spans several answers): a contract whose storage one StorageRanges answer cannot carry, a
  * SIGKILL in the healing phase, a serving peer that stops answering, and a reorg of the serving chain under the
  * pivot. `--sync.heal-pause` holds the syncing node in its healing phase long enough to act there without a race.
  * Every case ends the same way: the synced node's state at its pivot equals the serving node's.
@@ -10,8 +11,10 @@ import { type NodeProcess, startNode } from '../helpers/node-process.js';
 import { blockAt, blockNumberOf, call, datadirWithStaticPeers, nodeIdOfEnode, waitFor } from './multi-node-fixture.js';
 import {
   type BigStorage,
+  bigStorageAnswerOf,
   bigStorageAt,
   ONE_ANSWER_SLOTS,
+  SERVED_ANSWER_ARGS,
   canonicalHashesOverWire,
   deployBigStorage,
   snapStatusOf,
@@ -21,7 +24,7 @@ import { buildServedState, type ServedState, stateAt } from './snap-sync-fixture
 const DISTANCE = 4;
 const SNAP_ARGS = ['--no-mine', '--sync', 'snap', '--sync.pivot-distance', String(DISTANCE)];
 /** The servers also answer test_rewindToBlock (the reorg case), which test mode enables. */
-const SERVER_APIS = ['--testmode', '--p2p'];
+const SERVER_APIS = ['--testmode', '--p2p', ...SERVED_ANSWER_ARGS];
 const started: NodeProcess[] = [];
 let miner: NodeProcess;
 let servers: NodeProcess[];
@@ -96,11 +99,19 @@ afterAll(async () => {
 
 describe('snap sync faults', () => {
   it('a storage trie bigger than one StorageRanges answer arrives in pieces and every slot equals the server', async () => {
+    // Every server cuts the big trie short, with a boundary proof, even when asked for the client's most.
+    for (const server of servers) {
+      const answer = await bigStorageAnswerOf(server, big);
+      expect(answer.proof).toBe(true);
+      expect(answer.slots).toBeGreaterThan(0);
+      expect(answer.slots).toBeLessThanOrEqual(ONE_ANSWER_SLOTS);
+    }
     const fresh = await syncer();
     const { pivot, root } = await synced(fresh, 'snap sync done');
     // More slots came as ranges than one answer carries (plus the small tries'), so the big trie came in pieces.
     // Not all of them need to: when a pivot move restarts a chunk after the first piece stored the trie's root, the
-    // rest is healed under the new root instead (seen as 8,798 and 10,048 of 10,083); the slots below must agree.
+    // rest is healed under the new root instead (seen as 8,798 and 10,048 of 10,083 with a 10,083-slot trie); the
+    // slots below must agree.
     expect(doneLine(fresh)!.slots as number).toBeGreaterThan(ONE_ANSWER_SLOTS + served.contracts.length * served.slots);
     const [ours, theirs] = await Promise.all([fresh, miner].map((n) => bigStorageAt(n, big, pivot)));
     expect(ours).toEqual(theirs);
