@@ -118,7 +118,8 @@ export interface NodeConfig {
   readonly checkpointing: boolean;
   readonly p2p: P2pConfig;
   readonly mining: MiningConfig;
-  readonly keystore: { readonly minimalPassphraseLength: number };
+  /** lightKdf: new keys get geth's light scrypt parameters. */
+  readonly keystore: { readonly minimalPassphraseLength: number; readonly lightKdf: boolean };
   readonly txpool: { readonly size: number; readonly transactionTimeoutMs: number };
   readonly datadir: string;
   readonly testmode: boolean;
@@ -280,7 +281,10 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
       extraData: get('mining.header-extra-data'),
       ...(ethashCacheDir !== undefined ? { ethashCacheDir } : {}),
     },
-    keystore: { minimalPassphraseLength: get('keystore.minimal-passphrase-length') },
+    keystore: {
+      minimalPassphraseLength: get('keystore.minimal-passphrase-length'),
+      lightKdf: get('keystore.light-kdf'),
+    },
     txpool: {
       size: get('txpool.tx-pool-size'),
       transactionTimeoutMs: get('txpool.transaction-timeout'),

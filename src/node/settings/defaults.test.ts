@@ -77,7 +77,10 @@ function configFromTables(network: NetworkName): NodeConfig {
       blockTimeMs: d('mining.block-time'),
       extraData: d('mining.header-extra-data'),
     },
-    keystore: { minimalPassphraseLength: d('keystore.minimal-passphrase-length') },
+    keystore: {
+      minimalPassphraseLength: d('keystore.minimal-passphrase-length'),
+      lightKdf: d('keystore.light-kdf'),
+    },
     txpool: { size: d('txpool.tx-pool-size'), transactionTimeoutMs: d('txpool.transaction-timeout') },
     datadir,
     testmode: d('testmode'),
