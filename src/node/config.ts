@@ -126,6 +126,8 @@ export interface NodeConfig {
   readonly logLevel: LogLevel;
   /** No start banner (`--quiet`). */
   readonly quiet: boolean;
+  /** ms between the progress lines of `import` and `export`. */
+  readonly progressIntervalMs: number;
   readonly configFile?: string;
   readonly rpc: {
     /** Effective enabled namespaces, in registry order: always includes `rpc`; testmode adds `test` and `debug`. */
@@ -293,6 +295,7 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
     testmode,
     logLevel: get('logging.level'),
     quiet: get('logging.quiet'),
+    progressIntervalMs: get('logging.progress-interval'),
     configFile: configPath,
     rpc: {
       apis,

@@ -86,6 +86,7 @@ function configFromTables(network: NetworkName): NodeConfig {
     testmode: d('testmode'),
     logLevel: d('logging.level'),
     quiet: d('logging.quiet'),
+    progressIntervalMs: d('logging.progress-interval'),
     configFile: undefined,
     rpc: {
       apis: resolveApis(d('network.rpc.apis'), false),
