@@ -59,6 +59,8 @@ const word = (n: number) => n.toString(16).padStart(64, '0');
 export interface BigStorage {
   readonly address: string;
   readonly slots: number;
+  /** The block of the last write: a pivot below it holds only part of the storage. */
+  readonly block: number;
 }
 
 /** Deploys the writer on `node` (a dev miner) and has it write `slots` slots, one block per call. */
@@ -69,20 +71,25 @@ export async function deployBigStorage(node: NodeProcess, slots = BIG_STORAGE_SL
     await call<string>(node.url, 'eth_sendTransaction', [{ from, data: WRITER_INIT }]),
   );
   const address = deployed.contractAddress;
+  let block = Number(deployed.blockNumber);
   for (let start = 0; start < slots; start += SLOTS_PER_CALL) {
     const count = Math.min(SLOTS_PER_CALL, slots - start);
     const data = `0x${word(start)}${word(count)}`;
     const hash = await call<string>(node.url, 'eth_sendTransaction', [{ from, to: address, data, gas: '0x1c9c380' }]);
-    await mined(node, hash);
+    block = Number((await mined(node, hash)).blockNumber);
   }
-  return { address, slots };
+  return { address, slots, block };
 }
 
-async function mined(node: NodeProcess, hash: string): Promise<{ contractAddress: string }> {
+interface Mined {
+  readonly status: string;
+  readonly contractAddress: string;
+  readonly blockNumber: string;
+}
+
+async function mined(node: NodeProcess, hash: string): Promise<Mined> {
   for (let i = 0; i < 600; i++) {
-    const r = await call<{ status: string; contractAddress: string } | null>(node.url, 'eth_getTransactionReceipt', [
-      hash,
-    ]);
+    const r = await call<Mined | null>(node.url, 'eth_getTransactionReceipt', [hash]);
     if (r !== null) {
       if (r.status !== '0x1') throw new Error(`transaction ${hash} failed`);
       return r;
