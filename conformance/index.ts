@@ -42,6 +42,14 @@ const afterBerlin = (fork: string): string =>
 
 export async function runConformance(opts: RunOptions): Promise<RunSummary> {
   const rpc = new RpcClient(opts.url);
+  try {
+    return await runWith(rpc, opts);
+  } finally {
+    rpc.close();
+  }
+}
+
+async function runWith(rpc: RpcClient, opts: RunOptions): Promise<RunSummary> {
   const outcomes: CaseOutcome[] = [];
   const report = (o: CaseOutcome) => {
     outcomes.push(o);

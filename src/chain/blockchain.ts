@@ -379,7 +379,7 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     const out: ExtendedBlock[] = [];
     let done = 0;
     while (done + out.length < opts.count) {
-      const size = Math.min(BULK_CHUNK, opts.count - done - out.length);
+      const size = Math.min(Math.max(1, opts.chunkSize ?? BULK_CHUNK), opts.count - done - out.length);
       const started = performance.now();
       const chunk = await this.queued(() => {
         this.importer.forgetChildlessHead();

@@ -75,6 +75,8 @@ export interface P2pConfig {
   readonly snapMaxRssBytes: number;
   /** snap/1 requests of one peer answered at a time (the per-peer serving budget). */
   readonly snapRequestsPerPeer: number;
+  /** The most bytes of one snap/1 answer we serve. */
+  readonly snapResponseBytes: number;
 }
 
 export interface AuthConfig {
@@ -116,13 +118,16 @@ export interface NodeConfig {
   readonly checkpointing: boolean;
   readonly p2p: P2pConfig;
   readonly mining: MiningConfig;
-  readonly keystore: { readonly minimalPassphraseLength: number };
+  /** lightKdf: new keys get geth's light scrypt parameters. */
+  readonly keystore: { readonly minimalPassphraseLength: number; readonly lightKdf: boolean };
   readonly txpool: { readonly size: number; readonly transactionTimeoutMs: number };
   readonly datadir: string;
   readonly testmode: boolean;
   readonly logLevel: LogLevel;
   /** No start banner (`--quiet`). */
   readonly quiet: boolean;
+  /** ms between the progress lines of `import` and `export`. */
+  readonly progressIntervalMs: number;
   readonly configFile?: string;
   readonly rpc: {
     /** Effective enabled namespaces, in registry order: always includes `rpc`; testmode adds `test` and `debug`. */
@@ -262,6 +267,7 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
       bootnodes: get('network.bootnodes'),
       maxPeers,
       snapRequestsPerPeer: get('network.snap.requests-per-peer'),
+      snapResponseBytes: get('network.snap.response-bytes'),
       discovery: get('network.discovery.discovery-enabled'),
       syncMode: get('network.sync.mode'),
       pivotDistance: get('network.sync.pivot-distance'),
@@ -277,7 +283,10 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
       extraData: get('mining.header-extra-data'),
       ...(ethashCacheDir !== undefined ? { ethashCacheDir } : {}),
     },
-    keystore: { minimalPassphraseLength: get('keystore.minimal-passphrase-length') },
+    keystore: {
+      minimalPassphraseLength: get('keystore.minimal-passphrase-length'),
+      lightKdf: get('keystore.light-kdf'),
+    },
     txpool: {
       size: get('txpool.tx-pool-size'),
       transactionTimeoutMs: get('txpool.transaction-timeout'),
@@ -286,6 +295,7 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
     testmode,
     logLevel: get('logging.level'),
     quiet: get('logging.quiet'),
+    progressIntervalMs: get('logging.progress-interval'),
     configFile: configPath,
     rpc: {
       apis,

@@ -45,7 +45,13 @@ export async function runHistoryCommand(
   try {
     const chain = engine.chain;
     if (command === 'import') {
-      const outcome = await importHistory({ chain, files: args, log, ...(signal ? { signal } : {}) });
+      const outcome = await importHistory({
+        chain,
+        files: args,
+        log,
+        progressIntervalMs: config.progressIntervalMs,
+        ...(signal ? { signal } : {}),
+      });
       const seconds = Math.max(outcome.seconds, 1e-3);
       log.info(outcome.stopped ? 'import stopped' : 'import done', {
         imported: outcome.imported,
@@ -66,6 +72,7 @@ export async function runHistoryCommand(
       ...(first !== undefined ? { first: BigInt(first) } : {}),
       ...(last !== undefined ? { last: BigInt(last) } : {}),
       log,
+      progressIntervalMs: config.progressIntervalMs,
       ...(signal ? { signal } : {}),
     });
     log.info(outcome.stopped ? 'export stopped' : 'export done', {

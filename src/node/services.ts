@@ -3,7 +3,7 @@
  * node-held accounts, configured from `NodeConfig`, and closes them again in the right order.
  */
 import { hexToBytes } from '@ethereumjs/util';
-import { AccountManager, keystoreDirOf } from '../chain/accounts/index.js';
+import { AccountManager, keystoreDirOf, LIGHT_SCRYPT } from '../chain/accounts/index.js';
 import { ChainEngine, type EngineOptions } from '../chain/engine.js';
 import { etcEngineRules } from '../chain/engine-adapters.js';
 import { devWithCheckpointing, getNetwork } from '../chain/networks/index.js';
@@ -45,6 +45,7 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
     keystoreDir: keystoreDirOf(config.datadir),
     minPassphraseLength: config.keystore.minimalPassphraseLength,
     allowEmptyPassphrase: false,
+    ...(config.keystore.lightKdf ? { scrypt: LIGHT_SCRYPT } : {}),
   });
   // The dev chain's prefunded test-mnemonic accounts are node-held and unlocked, as in other dev nodes.
   if (config.network === 'dev')
@@ -93,6 +94,7 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
       healPauseMs: config.p2p.healPauseMs,
       snapMaxRssBytes: config.p2p.snapMaxRssBytes,
       snapRequestsPerPeer: config.p2p.snapRequestsPerPeer,
+      snapResponseBytes: config.p2p.snapResponseBytes,
       ...(config.p2p.externalIp !== undefined ? { externalIp: config.p2p.externalIp } : {}),
       ...(config.p2p.discovery ? { discovery: discoveryOptionsOf(config.p2p) } : {}),
     });

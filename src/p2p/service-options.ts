@@ -27,6 +27,8 @@ export interface PeerServiceOptions {
   readonly dialRatio?: number;
   /** Snap requests of one peer answered at a time (the per-peer serving budget). */
   readonly snapRequestsPerPeer?: number;
+  /** The most bytes of one snap answer we serve (default and most: 2 MiB). */
+  readonly snapResponseBytes?: number;
   readonly log: PeerLog & { error(msg: string, f?: Record<string, unknown>): void };
   readonly redialMs?: number;
   /** snap: an empty node (head at genesis) first snap-syncs, then follows with full sync. Default full. */

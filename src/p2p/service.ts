@@ -98,10 +98,10 @@ export class P2pService implements PeerService, SessionHost {
       },
     });
     this.#eth = new EthServer(chain, engine.pool);
-    this.#snap = new SnapServer(
-      chain,
-      options.snapRequestsPerPeer !== undefined ? { requestsPerPeer: options.snapRequestsPerPeer } : {},
-    );
+    this.#snap = new SnapServer(chain, {
+      ...(options.snapRequestsPerPeer !== undefined ? { requestsPerPeer: options.snapRequestsPerPeer } : {}),
+      ...(options.snapResponseBytes !== undefined ? { responseBytes: options.snapResponseBytes } : {}),
+    });
     const peering = {
       chain,
       sessions: () => this.#manager.sessions(),

@@ -20,6 +20,9 @@ describe('the generated client is typed', () => {
     const errors = typeErrors('wrong-result-type.ts');
     expect(errors).toHaveLength(1);
     expect(errors[0]).toContain('wrong-result-type.ts: TS2322');
-    expect(errors[0]).toMatch(/Type '`0x\$\{string\}` \| RpcClientError' is not assignable to type 'number'/);
+    // tsc and tsgo print the union's members in another order.
+    expect(errors[0]).toMatch(
+      /Type '(`0x\$\{string\}` \| RpcClientError|RpcClientError \| `0x\$\{string\}`)' is not assignable to type 'number'/,
+    );
   });
 });

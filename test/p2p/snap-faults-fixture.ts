@@ -2,12 +2,17 @@
  * Serving-side pieces of the snap sync fault tests: one contract whose storage is bigger than one StorageRanges
  * answer may carry (built through the node's own block production: calls to a contract that writes a run of
  * slots), how to read every one of its slots back from a node, and the node's snap sync status from eth_syncing.
+ *
+ * The servers answer at most SERVED_ANSWER_BYTES (`--snap.response-bytes`): a storage trie of a few hundred slots
+ * then spans several answers, where the client's own 512 KiB storage request needed ~10,000 slots built through
+ * blocks on three nodes (~30 CPU s of the file).
  */
 import { RLP } from '@ethereumjs/rlp';
-import { bytesToHex } from '@ethereumjs/util';
+import { bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { keccak256 } from '../../src/chain/crypto.js';
 import { DEV_ACCOUNTS } from '../../src/chain/networks/devAccounts.js';
-import { SNAP_SOFT_RESPONSE_BYTES } from '../../src/p2p/snap/trie-proof.js';
+import { decodeStorageRanges, encodeGetStorageRanges, SnapCode } from '../../src/p2p/snap/messages.js';
+import { STORAGE_LOOKUP_SLACK } from '../../src/p2p/snap/serve-storage.js';
 import { REQUEST_BYTES } from '../../src/p2p/snap/sync/fetch.js';
 import type { NodeProcess } from '../helpers/node-process.js';
 import { callBatch } from '../helpers/rpc.js';
@@ -36,16 +41,26 @@ const SLOTS_PER_CALL = 1_250;
 /** A slot in a StorageRanges answer: its 32-byte hash and the RLP of a 32-byte value. */
 const SLOT_BYTES = 32 + 33;
 
-/** The most slots one StorageRanges answer the syncing client asks for can carry. */
-export const ONE_ANSWER_SLOTS = Math.floor(Math.min(REQUEST_BYTES, SNAP_SOFT_RESPONSE_BYTES) / SLOT_BYTES);
-/** Enough slots that the answer the syncing client asks for cannot carry them all (a quarter more than fits). */
-export const BIG_STORAGE_SLOTS = Math.ceil(ONE_ANSWER_SLOTS * 1.25);
+/** The servers' answer limit, and their flag for it. */
+export const SERVED_ANSWER_BYTES = 16 * 1024;
+export const SERVED_ANSWER_ARGS = ['--snap.response-bytes', String(SERVED_ANSWER_BYTES)];
+/**
+ * The most slots one StorageRanges answer can carry: a range runs 10% past the limit before it is cut, the slot
+ * that crosses that included.
+ */
+export const ONE_ANSWER_SLOTS = Math.ceil(
+  Math.floor(Math.min(REQUEST_BYTES, SERVED_ANSWER_BYTES) * (1 + STORAGE_LOOKUP_SLACK)) / SLOT_BYTES,
+);
+/** Enough slots that one answer cannot carry them all, even with part of them healed after a pivot move. */
+export const BIG_STORAGE_SLOTS = ONE_ANSWER_SLOTS * 2;
 
 const word = (n: number) => n.toString(16).padStart(64, '0');
 
 export interface BigStorage {
   readonly address: string;
   readonly slots: number;
+  /** The block of the last write: a pivot below it holds only part of the storage. */
+  readonly block: number;
 }
 
 /** Deploys the writer on `node` (a dev miner) and has it write `slots` slots, one block per call. */
@@ -56,20 +71,25 @@ export async function deployBigStorage(node: NodeProcess, slots = BIG_STORAGE_SL
     await call<string>(node.url, 'eth_sendTransaction', [{ from, data: WRITER_INIT }]),
   );
   const address = deployed.contractAddress;
+  let block = Number(deployed.blockNumber);
   for (let start = 0; start < slots; start += SLOTS_PER_CALL) {
     const count = Math.min(SLOTS_PER_CALL, slots - start);
     const data = `0x${word(start)}${word(count)}`;
     const hash = await call<string>(node.url, 'eth_sendTransaction', [{ from, to: address, data, gas: '0x1c9c380' }]);
-    await mined(node, hash);
+    block = Number((await mined(node, hash)).blockNumber);
   }
-  return { address, slots };
+  return { address, slots, block };
 }
 
-async function mined(node: NodeProcess, hash: string): Promise<{ contractAddress: string }> {
+interface Mined {
+  readonly status: string;
+  readonly contractAddress: string;
+  readonly blockNumber: string;
+}
+
+async function mined(node: NodeProcess, hash: string): Promise<Mined> {
   for (let i = 0; i < 600; i++) {
-    const r = await call<{ status: string; contractAddress: string } | null>(node.url, 'eth_getTransactionReceipt', [
-      hash,
-    ]);
+    const r = await call<Mined | null>(node.url, 'eth_getTransactionReceipt', [hash]);
     if (r !== null) {
       if (r.status !== '0x1') throw new Error(`transaction ${hash} failed`);
       return r;
@@ -90,6 +110,39 @@ export async function bigStorageAt(node: NodeProcess, big: BigStorage, block: st
     (_, i) => ['eth_getStorageAt', [big.address, `0x${i.toString(16)}`, block]] as const,
   );
   return [storageHash, ...(await callBatch(node.url, reads, 1000))];
+}
+
+/**
+ * What `node` answers over the wire when asked for the whole storage of `big` at its head with the client's
+ * largest storage request: the slots that came and whether a boundary proof closed a cut range.
+ */
+export async function bigStorageAnswerOf(
+  node: NodeProcess,
+  big: BigStorage,
+): Promise<{ slots: number; proof: boolean }> {
+  const head = await call<{ stateRoot: string }>(node.url, 'eth_getBlockByNumber', ['latest', false]);
+  const peer = await TestPeer.dial(node.enode!);
+  try {
+    await peer.nodeStatus;
+    const requestId = 7n;
+    const answer = peer.waitForMessage(
+      (m) => m.protocol === 'snap' && m.code === SnapCode.StorageRanges,
+      'the StorageRanges answer',
+    );
+    const request = encodeGetStorageRanges({
+      requestId,
+      root: hexToBytes(head.stateRoot as `0x${string}`),
+      accounts: [keccak256(hexToBytes(big.address as `0x${string}`))],
+      origin: new Uint8Array(0),
+      limit: new Uint8Array(0),
+      bytes: BigInt(REQUEST_BYTES),
+    });
+    peer.link.send('snap', SnapCode.GetStorageRanges, request);
+    const { slots, proof } = decodeStorageRanges((await answer).payload);
+    return { slots: slots[0]?.length ?? 0, proof: proof.length > 0 };
+  } finally {
+    await peer.destroy();
+  }
 }
 
 /** The snap part of eth_syncing, or undefined when the node is not (or no longer) snap-syncing. */

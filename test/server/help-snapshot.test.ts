@@ -27,6 +27,7 @@ describe('svc-node --help', () => {
       'RPC server:',
       'Peer-to-peer:',
       'Mining:',
+      'Accounts:',
     ]);
     expect(help.stdout.indexOf('svc-node --network mordor --metrics')).toBeLessThan(help.stdout.indexOf('--network <'));
     // The reference lists every setting, each with its environment name; ranges are stated.

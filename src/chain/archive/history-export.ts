@@ -15,6 +15,8 @@ export interface HistoryExportOptions {
   readonly last?: bigint;
   readonly log: ProgressLogger;
   readonly signal?: AbortSignal;
+  /** ms between progress lines (default ProgressLog's 5 s). */
+  readonly progressIntervalMs?: number;
 }
 
 export interface HistoryExportOutcome {
@@ -38,6 +40,7 @@ export async function exportHistory(opts: HistoryExportOptions): Promise<History
     message: 'export progress',
     total: Number(last - first + 1n),
     unit: 'blocks',
+    ...(opts.progressIntervalMs !== undefined ? { intervalMs: opts.progressIntervalMs } : {}),
   }).start();
   let exported = 0;
   let stopped = false;

@@ -25,8 +25,8 @@ export interface HistoryImportOptions {
   readonly log: ProgressLogger;
   /** Aborted: stop after the block being imported. */
   readonly signal?: AbortSignal;
-  /** Seconds between progress lines (default 5). */
-  readonly progressSeconds?: number;
+  /** ms between progress lines (default 5 s). */
+  readonly progressIntervalMs?: number;
 }
 
 export interface HistoryImportOutcome {
@@ -94,7 +94,7 @@ class ImportRun {
       message: 'import progress',
       total,
       unit: 'blocks',
-      intervalMs: (opts.progressSeconds ?? 5) * 1000,
+      intervalMs: opts.progressIntervalMs ?? 5_000,
       fields: () => ({ number: this.lastNumber.toString(), mgasPerSecond: this.mgasSinceTick() }),
     }).start();
   }

@@ -39,6 +39,8 @@ export interface ExtendHeadOptions {
   readonly onChunk?: (chunk: readonly ExtendedBlock[], chunkMs: number) => void;
   /** Return every block made (default true); false: resolve to an empty list, so no chunk is held past its own. */
   readonly collect?: boolean;
+  /** Blocks per chunk (default BULK_CHUNK): tests cross chunk boundaries with short runs of small chunks. */
+  readonly chunkSize?: number;
 }
 
 export interface ExtendedBlock {

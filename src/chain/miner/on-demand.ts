@@ -23,7 +23,7 @@ export async function mineBlocks(
     // Blocks on the head with nothing to include go in bulk (one database batch per chunk, see Blockchain.extendHead).
     if (parentHash === undefined && core.chain.extendHead !== undefined) {
       const made = await core.exclusive(() =>
-        core.produceEmpty(count - done, withTransactions, options.timestamp, collect ? out : undefined),
+        core.produceEmpty(count - done, withTransactions, options, collect ? out : undefined),
       );
       done += made;
       if (made > 0) continue;

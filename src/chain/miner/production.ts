@@ -14,7 +14,7 @@ import type { MinedSeal } from '../pow/seal.js';
 import { HashMeter } from './hashrate.js';
 import { searchNonce } from './nonce-search.js';
 import type { MinerChain, MinerPool, MinerPow } from './ports.js';
-import type { MinedBlock, MinerEvents, MiningConsensus } from './types.js';
+import type { MineBlocksOptions, MinedBlock, MinerEvents, MiningConsensus } from './types.js';
 
 export interface ProductionOptions {
   readonly chain: MinerChain;
@@ -206,7 +206,7 @@ export class BlockProduction {
   async produceEmpty(
     count: number,
     withTransactions: boolean,
-    timestamp: (() => bigint | undefined) | undefined,
+    { timestamp, chunkSize }: Pick<MineBlocksOptions, 'timestamp' | 'chunkSize'>,
     out: MinedBlock[] | undefined,
   ): Promise<number> {
     if (withTransactions && this.pool.pendingCount > 0) return 0;
@@ -220,6 +220,7 @@ export class BlockProduction {
       coinbase: this.coinbaseAddress,
       extraData: this.extra,
       ...(timestamp !== undefined ? { timestamp } : {}),
+      ...(chunkSize !== undefined ? { chunkSize } : {}),
       seal: (assembled) => this.sealNow(assembled),
       collect: false,
       // Per chunk, once it is stored: nothing of a chunk is held after it unless the caller collects.

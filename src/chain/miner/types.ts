@@ -57,6 +57,8 @@ export interface MineBlocksOptions {
    * (qa_mineBlocks(10000)) does not hold every block it made until it ends; `sealed` still fires per block.
    */
   readonly collect?: boolean;
+  /** Blocks per database batch of a bulk run (default BULK_CHUNK, assembly/empty-chunk.ts). */
+  readonly chunkSize?: number;
 }
 
 export interface MinerEvents {

@@ -47,4 +47,10 @@ export const chainSettings = {
     default: false,
     description: 'no start banner at a terminal (URLs, dev accounts and keys); log lines are unchanged',
   }),
+  'logging.progress-interval': s.duration({
+    flag: 'progress-interval',
+    default: 5_000,
+    min: 100,
+    description: 'how often the import and export commands log their progress line',
+  }),
 };

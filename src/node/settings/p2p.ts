@@ -5,6 +5,9 @@ import { DEFAULT_MAX_RSS_MIB } from '../../p2p/snap/sync/memory.js';
 import { defaultBootnodes, defaultDnsTrees } from './entry-points.js';
 import * as s from './setting.js';
 
+/** snap/trie-proof.ts's SNAP_SOFT_RESPONSE_BYTES (not imported: that module loads the trie library). */
+const SNAP_ANSWER_MAX_BYTES = 2 * 1024 * 1024;
+
 /**
  * Dev peers only when asked: a static-nodes.json in the datadir, --bootnodes, --p2p.port or --p2p.addr. Otherwise two dev nodes
  * side by side (another --http.port each) would fight over the one default devp2p port.
@@ -55,6 +58,15 @@ export const p2pSettings = {
     description:
       "snap/1 requests of one peer answered at a time; the peer's further requests wait (so one peer cannot take " +
       "the node's whole I/O)",
+  }),
+  'network.snap.response-bytes': s.int({
+    flag: 'snap.response-bytes',
+    default: SNAP_ANSWER_MAX_BYTES,
+    min: 4096,
+    max: SNAP_ANSWER_MAX_BYTES,
+    description:
+      'most bytes of one snap/1 answer (a peer may ask for less): lower to serve state in smaller pieces, so ' +
+      'that one request holds less memory and the link for less time',
   }),
   'network.max-peers': s.count({
     flag: 'maxpeers',

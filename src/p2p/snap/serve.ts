@@ -4,8 +4,9 @@
  * We keep no flat snapshot, so ranges are read by walking the tries themselves; that is slower than a snapshot
  * iterator but gives the same answers. A root we do not serve gets the empty answer snap.md prescribes.
  *
- * Every answer is capped (soft byte limit, at most 2 MiB, and a bounded number of lookups) so that one request
- * cannot make us read the whole database, and each peer has a budget of requests in flight (snap/serve-budget.ts).
+ * Every answer is capped (soft byte limit, at most 2 MiB or `network.snap.response-bytes`, and a bounded number of
+ * lookups) so that one request cannot make us read the whole database, and each peer has a budget of requests in
+ * flight (snap/serve-budget.ts).
  */
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { CODEHASH_PREFIX } from '@ethereumjs/statemanager';
@@ -35,7 +36,7 @@ import { SLOTS_PER_PAGE, storageRanges } from './serve-storage.js';
 import { trieNodes } from './serve-trie-nodes.js';
 import { RecentStateRoots, SNAP_STATE_WINDOW } from './state-roots.js';
 import { MAX_TIMEOUT_MS } from './sync/rates.js';
-import { proofNodes, softLimit } from './trie-proof.js';
+import { proofNodes, SNAP_SOFT_RESPONSE_BYTES, softLimit } from './trie-proof.js';
 
 export { SNAP_STATE_WINDOW } from './state-roots.js';
 export { SNAP_SOFT_RESPONSE_BYTES } from './trie-proof.js';
@@ -56,6 +57,8 @@ export interface SnapServerOptions {
   readonly slotsPerPage?: number;
   /** Requests of one peer answered at a time (`network.snap.requests-per-peer`); default 2. */
   readonly requestsPerPeer?: number;
+  /** The most bytes of one answer (`network.snap.response-bytes`); default and most SNAP_SOFT_RESPONSE_BYTES. */
+  readonly responseBytes?: number;
   /** A request that waited longer for its turn is dropped unanswered; default STALE_REQUEST_MS. */
   readonly staleAfterMs?: number;
 }
@@ -79,6 +82,7 @@ export class SnapServer {
   private readonly roots: RecentStateRoots;
   readonly budget: PerPeerBudget;
   private readonly staleAfterMs: number;
+  private readonly responseBytes: bigint;
 
   constructor(
     private readonly chain: ChainPort,
@@ -89,6 +93,12 @@ export class SnapServer {
     this.slotsPerPage = Math.max(1, opts.slotsPerPage ?? SLOTS_PER_PAGE);
     this.budget = new PerPeerBudget(opts.requestsPerPeer);
     this.staleAfterMs = opts.staleAfterMs ?? STALE_REQUEST_MS;
+    this.responseBytes = BigInt(Math.max(1, Math.min(opts.responseBytes ?? Infinity, SNAP_SOFT_RESPONSE_BYTES)));
+  }
+
+  /** The request as if its peer had asked for no more than our answer limit (the readers' own cap is 2 MiB). */
+  private capped<R extends { readonly bytes: bigint }>(req: R): R {
+    return req.bytes > this.responseBytes ? { ...req, bytes: this.responseBytes } : req;
   }
 
   /**
@@ -114,26 +124,26 @@ export class SnapServer {
   private async answer(code: number, payload: Uint8Array): Promise<SnapReply | undefined> {
     switch (code) {
       case SnapCode.GetAccountRange: {
-        const req = decodeGetAccountRange(payload);
+        const req = this.capped(decodeGetAccountRange(payload));
         return {
           code: SnapCode.AccountRange,
           payload: encodeAccountRange({ requestId: req.requestId, ...(await this.accountRange(req)) }),
         };
       }
       case SnapCode.GetStorageRanges: {
-        const req = decodeGetStorageRanges(payload);
+        const req = this.capped(decodeGetStorageRanges(payload));
         const answer = await storageRanges(await this.roots.accountTrie(req.root), req, this.slotsPerPage);
         return { code: SnapCode.StorageRanges, payload: encodeStorageRanges({ requestId: req.requestId, ...answer }) };
       }
       case SnapCode.GetByteCodes: {
-        const req = decodeGetByteCodes(payload);
+        const req = this.capped(decodeGetByteCodes(payload));
         return {
           code: SnapCode.ByteCodes,
           payload: encodeByteCodes({ requestId: req.requestId, codes: await this.byteCodes(req) }),
         };
       }
       case SnapCode.GetTrieNodes: {
-        const req = decodeGetTrieNodes(payload);
+        const req = this.capped(decodeGetTrieNodes(payload));
         const nodes = await trieNodes(await this.roots.accountTrie(req.root), req);
         return { code: SnapCode.TrieNodes, payload: encodeTrieNodes({ requestId: req.requestId, nodes }) };
       }

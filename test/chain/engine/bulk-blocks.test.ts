@@ -23,8 +23,11 @@ function open(dataDir = newDir()): Promise<ChainEngine> {
   return engines.open({ dataDir, network: 'dev', seal: 'instant', mining: { coinbase } });
 }
 
-// More than two chunks of Blockchain's BULK_CHUNK (500), so chunk boundaries are crossed.
-const BLOCKS = 1203;
+// Small chunks (the node's are BULK_CHUNK, 500 blocks) and runs of more than two, so chunk boundaries are crossed
+// at a tenth of the blocks: the same chunk code, per block, as a run of 1,203 in chunks of 500.
+const CHUNK = 50;
+const BLOCKS = 123;
+const bulk = { withTransactions: false, chunkSize: CHUNK } as const;
 
 describe('bulk empty blocks', () => {
   it('builds a valid chain across chunks that survives a restart and re-imports with full validation', async () => {
@@ -32,7 +35,7 @@ describe('bulk empty blocks', () => {
     const engine = await open(dataDir);
     const heads: bigint[] = [];
     engine.chain.on('newHead', (b) => heads.push(b.header.number));
-    const mined = await engine.miner.mineBlocks(BLOCKS, { withTransactions: false });
+    const mined = await engine.miner.mineBlocks(BLOCKS, bulk);
     expect(mined).toHaveLength(BLOCKS);
     // newHead once per block, in order.
     expect(heads).toEqual(Array.from({ length: BLOCKS }, (_, i) => BigInt(i + 1)));
@@ -43,7 +46,7 @@ describe('bulk empty blocks', () => {
     expect(reward).toBeGreaterThan(0n);
     expect(await (await engine.chain.stateAt('latest'))!.getBalance(coinbase)).toBe(reward * BigInt(BLOCKS));
     // Blocks from the middle of each chunk are stored, canonical and linked, with their own state.
-    for (const n of [499n, 500n, 501n, 1000n, 1001n]) {
+    for (const n of [49n, 50n, 51n, 100n, 101n]) {
       const block = (await engine.chain.getBlock(n))!;
       expect(block.header.parentHash).toEqual((await engine.chain.getBlock(n - 1n))!.hash());
       expect(await engine.chain.isCanonical(block.hash())).toBe(true);
@@ -57,7 +60,7 @@ describe('bulk empty blocks', () => {
     expect(reopened.chain.getHeadTotalDifficulty()).toBe(engine.chain.getHeadTotalDifficulty());
     expect(await (await reopened.chain.stateAt('latest'))!.getBalance(coinbase)).toBe(reward * BigInt(BLOCKS));
     // Mining goes on from the stored head.
-    await reopened.miner.mineBlocks(2, { withTransactions: false });
+    await reopened.miner.mineBlocks(2, bulk);
     expect(reopened.chain.getHead().header.number).toBe(BigInt(BLOCKS + 2));
 
     // A fresh engine takes every block as from a peer: decoded, header rules, seal, execution and state root checked.
@@ -73,11 +76,11 @@ describe('bulk empty blocks', () => {
     const engine = await open();
     const sealed: bigint[] = [];
     engine.miner.on('sealed', (m) => sealed.push(m.block.header.number));
-    const result = await engine.miner.mineBlocks(600, { withTransactions: false, collect: false });
+    const result = await engine.miner.mineBlocks(120, { ...bulk, collect: false });
     expect(result).toEqual([]);
-    expect(sealed).toEqual(Array.from({ length: 600 }, (_, i) => BigInt(i + 1)));
-    expect(engine.chain.getHead().header.number).toBe(600n);
-    expect((await engine.chain.getBlock(600n))!.header.parentHash).toEqual((await engine.chain.getBlock(599n))!.hash());
+    expect(sealed).toEqual(Array.from({ length: 120 }, (_, i) => BigInt(i + 1)));
+    expect(engine.chain.getHead().header.number).toBe(120n);
+    expect((await engine.chain.getBlock(120n))!.header.parentHash).toEqual((await engine.chain.getBlock(119n))!.hash());
   });
 
   it('seals pending transactions first, then the rest in bulk', async () => {
@@ -133,11 +136,11 @@ describe('bulk empty blocks', () => {
 
 /**
  * Bulk blocks against the per-block path (assemble, seal, importBlock) with the same timestamps: the very same
- * blocks, hash for hash. The eras of ECIP-1017 are shortened to 300 blocks (the dev chain's are 5,000,000, which a
- * long qa_mineBlocks run can reach), so the reward drops twice in a run crossing a chunk boundary too.
+ * blocks, hash for hash. The eras of ECIP-1017 are shortened to 40 blocks (the dev chain's are 5,000,000, which a
+ * long qa_mineBlocks run can reach), so the reward drops three times in a run crossing two chunk boundaries too.
  */
 describe('bulk empty blocks are the blocks the per-block path makes', () => {
-  const shortEras = { ...dev, eraLength: 300n };
+  const shortEras = { ...dev, eraLength: 40n };
   const variants: Array<{ name: string; coinbase: Uint8Array; rules: ChainRules }> = [
     { name: 'a new coinbase, rewarded block after block', coinbase, rules: etcEngineRules(shortEras) },
     { name: 'a funded dev account as coinbase', coinbase: addresses[0], rules: etcEngineRules(shortEras) },
@@ -168,7 +171,7 @@ describe('bulk empty blocks are the blocks the per-block path makes', () => {
       const bulkChain = await open(newDir());
       const stepChain = await open(newDir());
       try {
-        const count = 650;
+        const count = 130;
         const start = bulkChain.getHead().header.timestamp;
         let next = 0n;
         const heads: bigint[] = [];
@@ -178,6 +181,7 @@ describe('bulk empty blocks are the blocks the per-block path makes', () => {
           coinbase: paid,
           extraData: Uint8Array.of(1, 2, 3),
           timestamp: () => start + 1n + next++,
+          chunkSize: CHUNK,
           seal: async (assembled) => assembled.seal(new Uint8Array(8), new Uint8Array(32)),
         });
         expect(heads).toEqual(Array.from({ length: count }, (_, i) => BigInt(i + 1)));
@@ -198,7 +202,7 @@ describe('bulk empty blocks are the blocks the per-block path makes', () => {
         }
         expect(bulkChain.getHeadTotalDifficulty()).toBe(stepChain.getHeadTotalDifficulty());
         // Every block's state reads back (nodes of the blocks inside a chunk are stored, not only the last one's).
-        for (const n of [1n, 299n, 300n, 301n, 499n, 500n, 501n, 650n]) {
+        for (const n of [1n, 39n, 40n, 41n, 49n, 50n, 51n, 130n]) {
           const [a, b] = [await bulkChain.stateAt(n), await stepChain.stateAt(n)];
           expect(await a!.getBalance(paid)).toBe(await b!.getBalance(paid));
           expect(await a!.getBalance(addresses[3])).toBe(await b!.getBalance(addresses[3]));

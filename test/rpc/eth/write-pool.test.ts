@@ -18,7 +18,7 @@ const recipient = asHex(Wallet.createRandom().address);
 const GWEI = 1_000_000_000n;
 
 beforeAll(async () => {
-  node = await startNode();
+  node = await startNode({ args: ['--lightkdf'] }); // light scrypt for the one keystore account made here
   client = createClient(httpTransport(node.url));
 }, 60_000);
 

@@ -35,7 +35,7 @@ export const MAX_REQUEST_BYTES = 2 * 1024 * 1024;
 export const INITIAL_REQUEST_BYTES = MIN_REQUEST_BYTES;
 /**
  * Storage requests grow no further: 64 accounts a request rarely fill more, and a big storage trie then comes in
- * pieces of a known most (test/p2p/snap-faults-fixture.ts builds one just bigger than that).
+ * pieces of a known most.
  */
 export const MAX_STORAGE_REQUEST_BYTES = 512 * 1024;
 const MAX_BYTES: Partial<Record<RequestKind, number>> = { storage: MAX_STORAGE_REQUEST_BYTES };
