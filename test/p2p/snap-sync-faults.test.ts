@@ -168,7 +168,9 @@ describe('snap sync faults', () => {
 
   // Last: it rewinds the serving chain.
   it('a reorg of the serving chain under its pivot: the node re-picks the pivot on the new branch and completes', async () => {
-    const fresh = await syncer('--sync.heal-pause', '2s');
+    // The small state heals in a request or two: a 2-s pause let a loaded machine finish healing on the old branch
+    // before the three rewinds below had landed (seen in CI); 6 s holds it there while they do.
+    const fresh = await syncer('--sync.heal-pause', '6s');
     const oldPivot = Number((await inHealing(fresh)).pivotBlock);
     const forkPoint = oldPivot - 2;
     const abandoned = await blockAt(miner, forkPoint + 1);
