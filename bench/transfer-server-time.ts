@@ -12,6 +12,9 @@
  * svc-node's CPU per transfer by thread name (main thread, V8's workers, libuv's pool, LevelDB's compaction...);
  * WARMUP (50) transfers per node before the rounds: V8's optimising compiler runs on its worker threads for the first
  * ~1,000 transfers, so a short warm-up counts JIT work in the CPU column (perf showed it as a quarter of it).
+ * With THREADS=1 the main thread's scheduler figures per transfer follow (/proc schedstat and status, in both loops):
+ * time on a CPU, time runnable but waiting for one, and voluntary / involuntary switches, which tell a preempted
+ * thread (the profile then charges the wait to where it stood, e.g. `writev`) from one spending CPU.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { prepareFixture, RECIPIENT, type Fixture } from './compare/fixture.js';
@@ -61,6 +64,21 @@ function threadDelta(before: Map<string, number>, after: Map<string, number>, n:
     .sort((a, b) => b[1] - a[1])
     .map(([k, v]) => `${k} ${v.toFixed(2)}`)
     .join(', ');
+}
+
+/** The main thread's ns on a CPU, ns runnable waiting for one, and context switches (voluntary, involuntary). */
+function mainSched(pid: number): [number, number, number, number] {
+  const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+  const status = readFileSync(`/proc/${pid}/task/${pid}/status`, 'utf8');
+  const count = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+  return [run!, wait!, count('voluntary_ctxt_switches'), count('nonvoluntary_ctxt_switches')];
+}
+function schedDelta(before: number[], after: number[], n: number): string {
+  const d = after.map((v, i) => (v - before[i]!) / n);
+  return (
+    `on CPU ${(d[0]! / 1e6).toFixed(3)} ms, runnable waiting ${(d[1]! / 1e6).toFixed(3)} ms, ` +
+    `switches ${d[2]!.toFixed(2)} voluntary / ${d[3]!.toFixed(2)} involuntary`
+  );
 }
 
 function variant(id: string): Target {
@@ -131,13 +149,20 @@ try {
       const c0 = cpuMs(x.node.pid);
       const log0 = gcLogSize(x.node);
       const threads0 = process.env.THREADS && x.id.startsWith('svc-node') ? cpuByThread(x.node.pid) : undefined;
+      const sched0 = threads0 && mainSched(x.node.pid);
       const a = await seq(x.f, N);
+      const sched1 = threads0 && mainSched(x.node.pid);
       if (threads0 !== undefined)
         console.log(`${x.id} CPU per transfer by thread (ms): ${threadDelta(threads0, cpuByThread(x.node.pid), N)}`);
       const c1 = cpuMs(x.node.pid);
       const gcs = gcCounts(x.node, log0);
       const b = await ceil(x.f, N);
       const c2 = cpuMs(x.node.pid);
+      if (sched0 && sched1) {
+        const sched2 = mainSched(x.node.pid);
+        console.log(`${x.id} main thread per transfer: ${schedDelta(sched0, sched1, N)}`);
+        console.log(`${x.id} main thread per ceiling pair: ${schedDelta(sched1, sched2, N)}`);
+      }
       const cpu = (c1 - c0 - (c2 - c1)) / N;
       x.wall.push(a - b);
       x.cpu.push(cpu);
