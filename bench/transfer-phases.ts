@@ -173,9 +173,8 @@ console.log(
 for (const [k, v] of [...phases].sort((a, b) => b[1] - a[1])) console.log(`${(v / N).toFixed(3).padStart(7)} ms  ${k}`);
 if (heap !== undefined) {
   const { totalBytes, sites } = await heap.stop(process.env.HEAP!);
-  console.log(
-    `${process.env.HEAP_SURVIVORS === '1' ? 'outlived a scavenge' : 'allocated'} per transfer (sampled): ${(totalBytes / N / 1024).toFixed(0)} KiB; by site:`,
-  );
+  const what = process.env.HEAP_SURVIVORS === '1' ? 'outlived a scavenge' : 'allocated';
+  console.log(`${what} per transfer (sampled): ${(totalBytes / N / 1024).toFixed(0)} KiB; by site:`);
   for (const { site, bytes } of sites) console.log(`${(bytes / N / 1024).toFixed(1).padStart(8)} KiB  ${site}`);
 }
 const perBlock = [...opCounts].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ×${(v / (N + W + 1)).toFixed(1)}`);
