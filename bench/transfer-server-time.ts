@@ -8,7 +8,8 @@
  * Knobs: TARGETS (default svc-node,svc-node:durable,anvil,hardhat; `:durable` = svc-node with db.write-behind off),
  * N transfers per round (200), ROUNDS (5), PROFILE=<dir> runs svc-node under `node --cpu-prof` into that directory,
  * NODE_FLAGS="<flags>" adds Node.js flags to svc-node's process (e.g. `--trace-gc`; its output lands in the node's
- * log file; with `--trace-gc` each round also prints the collections its transfers caused, by kind); THREADS=1 prints
+ * log file; with `--trace-gc` each round also prints the collections its transfers caused, by kind, and with
+ * `--trace-opt` the compilations and their jobs' time per transfer); THREADS=1 prints
  * svc-node's CPU per transfer by thread name (main thread, V8's workers, libuv's pool, LevelDB's compaction...);
  * WARMUP (50) transfers per node before the rounds: V8's optimising compiler runs on its worker threads for the first
  * ~1,000 transfers, so a short warm-up counts JIT work in the CPU column (perf showed it as a quarter of it).
@@ -102,7 +103,7 @@ function variant(id: string): Target {
 const tracingGc = /--trace-(gc|opt|deopt)/.test(process.env.NODE_FLAGS ?? '');
 const gcLogSize = (node: RunningTarget) => (tracingGc ? statSync(node.logFile).size : 0);
 /** The `--trace-gc` lines the node logged since `from` (a byte offset of its log), counted by kind. */
-function gcCounts(node: RunningTarget, from: number): string {
+function gcCounts(node: RunningTarget, from: number, transfers: number): string {
   if (!tracingGc || node.target.id !== 'svc-node') return '';
   const text = readFileSync(node.logFile).subarray(from).toString('utf8');
   const kinds = new Map<string, number>();
@@ -110,7 +111,14 @@ function gcCounts(node: RunningTarget, from: number): string {
     / ms: (Scavenge|Mark-Compact|Minor Mark-Sweep|Mark-Sweep)|\[(completed compiling|bailout|deoptimizing)/g,
   ))
     kinds.set(m[1] ?? m[2]!, (kinds.get(m[1] ?? m[2]!) ?? 0) + 1);
-  return `; GC/JIT during transfers: ${[...kinds].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`;
+  // `--trace-opt` prints each compilation's phases as "took <prepare>, <execute>, <finalize> ms"; the middle one
+  // runs on V8's worker threads (wall time: a preempted worker counts its wait): a JIT still warming up competes
+  // with the main thread for the cores.
+  let compileMs = 0;
+  for (const m of text.matchAll(/\[completed compiling .*? took ([\d.]+), ([\d.]+), ([\d.]+) ms/g))
+    compileMs += Number(m[1]) + Number(m[2]) + Number(m[3]);
+  const jit = compileMs > 0 ? ` (compile jobs ${(compileMs / transfers).toFixed(2)} ms per transfer)` : '';
+  return `; GC/JIT during transfers: ${[...kinds].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}${jit}`;
 }
 
 const nodes: Array<{ id: string; node: RunningTarget; f: Fixture; wall: number[]; cpu: number[] }> = [];
@@ -155,7 +163,7 @@ try {
       if (threads0 !== undefined)
         console.log(`${x.id} CPU per transfer by thread (ms): ${threadDelta(threads0, cpuByThread(x.node.pid), N)}`);
       const c1 = cpuMs(x.node.pid);
-      const gcs = gcCounts(x.node, log0);
+      const gcs = gcCounts(x.node, log0, N);
       const b = await ceil(x.f, N);
       const c2 = cpuMs(x.node.pid);
       if (sched0 && sched1) {
