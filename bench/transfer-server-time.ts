@@ -12,7 +12,8 @@
  * `--trace-opt` the compilations and their jobs' time per transfer); THREADS=1 prints
  * svc-node's CPU per transfer by thread name (main thread, V8's workers, libuv's pool, LevelDB's compaction...);
  * WARMUP (50) transfers per node before the rounds: V8's optimising compiler runs on its worker threads for the first
- * ~1,000 transfers, so a short warm-up counts JIT work in the CPU column (perf showed it as a quarter of it).
+ * ~3,000 transfers (the once-per-block functions get hot last), so a shorter warm-up counts JIT work in the CPU
+ * column (after 1,000: ~1.5–2 ms per transfer on the workers; after 4,000: ~0.4; results/transfer-server-time.md).
  * With THREADS=1 the main thread's scheduler figures per transfer follow (/proc schedstat and status, in both loops):
  * time on a CPU, time runnable but waiting for one, and voluntary / involuntary switches, which tell a preempted
  * thread (the profile then charges the wait to where it stood, e.g. `writev`) from one spending CPU.
