@@ -24,6 +24,7 @@ import {
   type MPTOpts,
   type Path,
   type TrieShallowCopyOpts,
+  decodeRawMPTNode,
 } from '@ethereumjs/mpt';
 import { bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util';
 import type { Lru } from '../db/lru.js';
@@ -92,7 +93,12 @@ export class StateTrie extends MerklePatriciaTrie {
     if (updates === undefined || updates.size === 0) return;
     const root = this.root();
     const { root: newRoot, writes } = await applyBatch(
-      { load: (ref) => this.lookupNode(ref), hash: (bytes) => this.hash(bytes) },
+      {
+        load: (ref) => this.lookupNode(ref),
+        hash: (bytes) => this.hash(bytes),
+        // The next batch (the dev miner's next block, an import's next flush) opens the paths this one wrote.
+        created: (hash, raw) => this.decoded?.set(bytesToUnprefixedHex(hash), decodeRawMPTNode(raw)),
+      },
       equalsBytes(root, this.EMPTY_TRIE_ROOT) ? undefined : root,
       updates.values(),
       this.EMPTY_TRIE_ROOT,
