@@ -17,13 +17,17 @@ export interface HeapSampling {
   stop(file: string, top?: number): Promise<{ totalBytes: number; sites: { site: string; bytes: number }[] }>;
 }
 
-export async function startHeapSampling(samplingInterval = 4096): Promise<HeapSampling> {
+/**
+ * `survivorsOnly` leaves out what scavenges collected: what remains is what outlived the young generation (promoted
+ * to the old one, where only a mark-sweep frees it), the objects that make scavenges and concurrent marking costly.
+ */
+export async function startHeapSampling(samplingInterval = 4096, survivorsOnly = false): Promise<HeapSampling> {
   const session = new Session();
   session.connect();
   await session.post('HeapProfiler.startSampling', {
     samplingInterval,
     includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: true,
+    includeObjectsCollectedByMinorGC: !survivorsOnly,
   } as never);
   return {
     async stop(file, top = 40) {

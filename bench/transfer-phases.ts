@@ -11,7 +11,8 @@
  *
  * Knobs: N (1000 timed transfers after 200 discarded); DURABLE=1 awaits each block's LevelDB write (the mordor/etc
  * default) instead of the dev chain's write-behind; HEAP=<file> samples every allocation of the timed transfers
- * (garbage included, heap-sampling.ts), writes the profile there and prints the bytes per transfer by site;
+ * (garbage included, heap-sampling.ts), writes the profile there and prints the bytes per transfer by site; with
+ * HEAP_SURVIVORS=1 only what outlived a scavenge (promoted: the old generation's churn, found by mark-sweeps);
  * CPUPROF=<file> writes a CPU profile of the timed transfers only (no start-up, no warm-up: the steady state,
  * for bench/profile-summary.ts); WARMUP (200) transfers before the clock (1000+ for V8's optimised code).
  */
@@ -143,7 +144,7 @@ const W = Number(process.env.WARMUP ?? 200);
 const raws = Array.from({ length: N + W }, transfer);
 for (let i = 0; i < W; i++) await sendMined(raws[i]!);
 phases.clear();
-const heap = process.env.HEAP ? await startHeapSampling() : undefined;
+const heap = process.env.HEAP ? await startHeapSampling(4096, process.env.HEAP_SURVIVORS === '1') : undefined;
 const profiler = process.env.CPUPROF ? new Session() : undefined;
 if (profiler !== undefined) {
   profiler.connect();
@@ -172,9 +173,8 @@ console.log(
 for (const [k, v] of [...phases].sort((a, b) => b[1] - a[1])) console.log(`${(v / N).toFixed(3).padStart(7)} ms  ${k}`);
 if (heap !== undefined) {
   const { totalBytes, sites } = await heap.stop(process.env.HEAP!);
-  console.log(
-    `allocated per transfer (sampled, garbage included): ${(totalBytes / N / 1024).toFixed(0)} KiB; by site:`,
-  );
+  const what = process.env.HEAP_SURVIVORS === '1' ? 'outlived a scavenge' : 'allocated';
+  console.log(`${what} per transfer (sampled): ${(totalBytes / N / 1024).toFixed(0)} KiB; by site:`);
   for (const { site, bytes } of sites) console.log(`${(bytes / N / 1024).toFixed(1).padStart(8)} KiB  ${site}`);
 }
 const perBlock = [...opCounts].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ×${(v / (N + W + 1)).toFixed(1)}`);

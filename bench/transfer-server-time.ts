@@ -8,10 +8,15 @@
  * Knobs: TARGETS (default svc-node,svc-node:durable,anvil,hardhat; `:durable` = svc-node with db.write-behind off),
  * N transfers per round (200), ROUNDS (5), PROFILE=<dir> runs svc-node under `node --cpu-prof` into that directory,
  * NODE_FLAGS="<flags>" adds Node.js flags to svc-node's process (e.g. `--trace-gc`; its output lands in the node's
- * log file; with `--trace-gc` each round also prints the collections its transfers caused, by kind); THREADS=1 prints
+ * log file; with `--trace-gc` each round also prints the collections its transfers caused, by kind, and with
+ * `--trace-opt` the compilations and their jobs' time per transfer); THREADS=1 prints
  * svc-node's CPU per transfer by thread name (main thread, V8's workers, libuv's pool, LevelDB's compaction...);
  * WARMUP (50) transfers per node before the rounds: V8's optimising compiler runs on its worker threads for the first
- * ~1,000 transfers, so a short warm-up counts JIT work in the CPU column (perf showed it as a quarter of it).
+ * ~3,000 transfers (the once-per-block functions get hot last), so a shorter warm-up counts JIT work in the CPU
+ * column (after 1,000: ~1.5–2 ms per transfer on the workers; after 4,000: ~0.4; results/transfer-server-time.md).
+ * With THREADS=1 the main thread's scheduler figures per transfer follow (/proc schedstat and status, in both loops):
+ * time on a CPU, time runnable but waiting for one, and voluntary / involuntary switches, which tell a preempted
+ * thread (the profile then charges the wait to where it stood, e.g. `writev`) from one spending CPU.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { prepareFixture, RECIPIENT, type Fixture } from './compare/fixture.js';
@@ -63,6 +68,21 @@ function threadDelta(before: Map<string, number>, after: Map<string, number>, n:
     .join(', ');
 }
 
+/** The main thread's ns on a CPU, ns runnable waiting for one, and context switches (voluntary, involuntary). */
+function mainSched(pid: number): [number, number, number, number] {
+  const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+  const status = readFileSync(`/proc/${pid}/task/${pid}/status`, 'utf8');
+  const count = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+  return [run!, wait!, count('voluntary_ctxt_switches'), count('nonvoluntary_ctxt_switches')];
+}
+function schedDelta(before: number[], after: number[], n: number): string {
+  const d = after.map((v, i) => (v - before[i]!) / n);
+  return (
+    `on CPU ${(d[0]! / 1e6).toFixed(3)} ms, runnable waiting ${(d[1]! / 1e6).toFixed(3)} ms, ` +
+    `switches ${d[2]!.toFixed(2)} voluntary / ${d[3]!.toFixed(2)} involuntary`
+  );
+}
+
 function variant(id: string): Target {
   const [base, mode] = id.split(':') as [string, string | undefined];
   let target = allTargets.find((t) => t.id === base)!;
@@ -84,7 +104,7 @@ function variant(id: string): Target {
 const tracingGc = /--trace-(gc|opt|deopt)/.test(process.env.NODE_FLAGS ?? '');
 const gcLogSize = (node: RunningTarget) => (tracingGc ? statSync(node.logFile).size : 0);
 /** The `--trace-gc` lines the node logged since `from` (a byte offset of its log), counted by kind. */
-function gcCounts(node: RunningTarget, from: number): string {
+function gcCounts(node: RunningTarget, from: number, transfers: number): string {
   if (!tracingGc || node.target.id !== 'svc-node') return '';
   const text = readFileSync(node.logFile).subarray(from).toString('utf8');
   const kinds = new Map<string, number>();
@@ -92,7 +112,14 @@ function gcCounts(node: RunningTarget, from: number): string {
     / ms: (Scavenge|Mark-Compact|Minor Mark-Sweep|Mark-Sweep)|\[(completed compiling|bailout|deoptimizing)/g,
   ))
     kinds.set(m[1] ?? m[2]!, (kinds.get(m[1] ?? m[2]!) ?? 0) + 1);
-  return `; GC/JIT during transfers: ${[...kinds].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`;
+  // `--trace-opt` prints each compilation's phases as "took <prepare>, <execute>, <finalize> ms"; the middle one
+  // runs on V8's worker threads (wall time: a preempted worker counts its wait): a JIT still warming up competes
+  // with the main thread for the cores.
+  let compileMs = 0;
+  for (const m of text.matchAll(/\[completed compiling .*? took ([\d.]+), ([\d.]+), ([\d.]+) ms/g))
+    compileMs += Number(m[1]) + Number(m[2]) + Number(m[3]);
+  const jit = compileMs > 0 ? ` (compile jobs ${(compileMs / transfers).toFixed(2)} ms per transfer)` : '';
+  return `; GC/JIT during transfers: ${[...kinds].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}${jit}`;
 }
 
 const nodes: Array<{ id: string; node: RunningTarget; f: Fixture; wall: number[]; cpu: number[] }> = [];
@@ -131,13 +158,20 @@ try {
       const c0 = cpuMs(x.node.pid);
       const log0 = gcLogSize(x.node);
       const threads0 = process.env.THREADS && x.id.startsWith('svc-node') ? cpuByThread(x.node.pid) : undefined;
+      const sched0 = threads0 && mainSched(x.node.pid);
       const a = await seq(x.f, N);
+      const sched1 = threads0 && mainSched(x.node.pid);
       if (threads0 !== undefined)
         console.log(`${x.id} CPU per transfer by thread (ms): ${threadDelta(threads0, cpuByThread(x.node.pid), N)}`);
       const c1 = cpuMs(x.node.pid);
-      const gcs = gcCounts(x.node, log0);
+      const gcs = gcCounts(x.node, log0, N);
       const b = await ceil(x.f, N);
       const c2 = cpuMs(x.node.pid);
+      if (sched0 && sched1) {
+        const sched2 = mainSched(x.node.pid);
+        console.log(`${x.id} main thread per transfer: ${schedDelta(sched0, sched1, N)}`);
+        console.log(`${x.id} main thread per ceiling pair: ${schedDelta(sched1, sched2, N)}`);
+      }
       const cpu = (c1 - c0 - (c2 - c1)) / N;
       x.wall.push(a - b);
       x.cpu.push(cpu);

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChainDB, WriteBatch } from './chain-db.js';
 import { WriteBehindQueue } from './write-behind.js';
 
@@ -85,6 +85,29 @@ describe('ChainDB write-behind', () => {
     expect(written).toEqual(['1,2,3']);
     expect(queue.lookup(k(2))).toBeUndefined();
     expect(queue.queued).toBe(0);
+  });
+
+  it('indexes queued batches only when read, in queue order, and forgets written ones either way', async () => {
+    const queue = new WriteBehindQueue(async () => {}, 3_600_000);
+    const put = (key: number, v: string) => queue.enqueue([{ type: 'put', key: k(key), value: value(v) }]);
+    // No read: no key is turned into a string (the index's cost), neither when queued nor when written.
+    const keyStrings = vi.spyOn(Buffer.prototype, 'toString');
+    for (let i = 0; i < 50; i++) await put(9, `unread ${i}`);
+    await queue.flushed();
+    expect(keyStrings).not.toHaveBeenCalled();
+    keyStrings.mockRestore();
+    expect(queue.lookup(k(9))).toBeUndefined();
+    // A read indexes what is queued; batches queued after it are indexed by the next read, the later value winning.
+    await put(1, 'a');
+    expect(text(queue.lookup(k(1))?.value)).toBe('a');
+    await put(1, 'b');
+    await queue.enqueue([{ type: 'del', key: k(2) }]);
+    await put(2, 'c');
+    expect(text(queue.lookup(k(1))?.value)).toBe('b');
+    expect(text(queue.lookup(k(2))?.value)).toBe('c');
+    await put(3, 'd');
+    await queue.flushed();
+    for (const key of [1, 2, 3]) expect(queue.lookup(k(key))).toBeUndefined();
   });
 
   it('refuses writes after a failed one and keeps serving what was queued', async () => {

@@ -15,7 +15,8 @@
  */
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common';
 import { OriginalStorageCache } from '@ethereumjs/statemanager';
-import { Account, type Address, KECCAK256_RLP, bytesToUnprefixedHex, unpadBytes } from '@ethereumjs/util';
+import { Account, type Address, KECCAK256_RLP, unpadBytes } from '@ethereumjs/util';
+import { hexKey } from '../db/hex-key.js';
 import { keccak256 } from '../crypto.js';
 import type { ChainStateManager } from '../state/state-view.js';
 
@@ -52,7 +53,7 @@ type Undo =
     };
 
 const EMPTY = new Uint8Array(0);
-const hex = bytesToUnprefixedHex;
+const hex = hexKey;
 /** Slot keys back to bytes at the root computation: Node's native decoder. */
 const hexToBytes = (h: string): Uint8Array => new Uint8Array(Buffer.from(h, 'hex'));
 

@@ -24,8 +24,10 @@ import {
   type MPTOpts,
   type Path,
   type TrieShallowCopyOpts,
+  decodeRawMPTNode,
 } from '@ethereumjs/mpt';
-import { bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util';
+import { equalsBytes } from '@ethereumjs/util';
+import { hexKey } from '../db/hex-key.js';
 import type { Lru } from '../db/lru.js';
 import { toNibbles } from './nibbles.js';
 import { applyBatch } from './trie-batch.js';
@@ -69,7 +71,7 @@ export class StateTrie extends MerklePatriciaTrie {
 
   override async lookupNode(node: Uint8Array | Uint8Array[]): Promise<MPTNode> {
     if (this.decoded === undefined || this.editing > 0 || !(node instanceof Uint8Array)) return super.lookupNode(node);
-    const key = bytesToUnprefixedHex(node);
+    const key = hexKey(node);
     const known = this.decoded.get(key);
     if (known !== undefined) return known;
     const fresh = await super.lookupNode(node);
@@ -92,7 +94,12 @@ export class StateTrie extends MerklePatriciaTrie {
     if (updates === undefined || updates.size === 0) return;
     const root = this.root();
     const { root: newRoot, writes } = await applyBatch(
-      { load: (ref) => this.lookupNode(ref), hash: (bytes) => this.hash(bytes) },
+      {
+        load: (ref) => this.lookupNode(ref),
+        hash: (bytes) => this.hash(bytes),
+        // The next batch (the dev miner's next block, an import's next flush) opens the paths this one wrote.
+        created: (hash, raw) => this.decoded?.set(hexKey(hash), decodeRawMPTNode(raw)),
+      },
       equalsBytes(root, this.EMPTY_TRIE_ROOT) ? undefined : root,
       updates.values(),
       this.EMPTY_TRIE_ROOT,
@@ -110,13 +117,13 @@ export class StateTrie extends MerklePatriciaTrie {
   override async put(key: Uint8Array, value: Uint8Array | null, skipKeyTransform = false): Promise<void> {
     if (this.collected === undefined) return this.edit(() => super.put(key, value, skipKeyTransform));
     const applied = skipKeyTransform ? key : this.appliedKey(key);
-    this.collected.set(bytesToUnprefixedHex(applied), [applied, value === null || value.length === 0 ? null : value]);
+    this.collected.set(hexKey(applied), [applied, value === null || value.length === 0 ? null : value]);
   }
 
   override async del(key: Uint8Array, skipKeyTransform = false): Promise<void> {
     if (this.collected === undefined) return this.edit(() => super.del(key, skipKeyTransform));
     const applied = skipKeyTransform ? key : this.appliedKey(key);
-    this.collected.set(bytesToUnprefixedHex(applied), [applied, null]);
+    this.collected.set(hexKey(applied), [applied, null]);
   }
 
   private async edit(change: () => Promise<void>): Promise<void> {
@@ -130,11 +137,11 @@ export class StateTrie extends MerklePatriciaTrie {
 
   override async get(key: Uint8Array, throwIfMissing = false): Promise<Uint8Array | null> {
     if (this.collected !== undefined) {
-      const pending = this.collected.get(bytesToUnprefixedHex(this.appliedKey(key)));
+      const pending = this.collected.get(hexKey(this.appliedKey(key)));
       if (pending !== undefined) return pending[1];
     }
     if (this.memo === undefined || throwIfMissing) return super.get(key, throwIfMissing);
-    const memoKey = bytesToUnprefixedHex(this.root()) + bytesToUnprefixedHex(key);
+    const memoKey = hexKey(this.root()) + hexKey(key);
     const known = this.memo.get(memoKey);
     if (known !== undefined) return known;
     const value = await super.get(key);

@@ -33,6 +33,11 @@ export interface TrieNodeSource {
   /** Decodes a stored (hash) or inline (raw) node. */
   load(ref: Ref): Promise<MPTNode>;
   hash(bytes: Uint8Array): Uint8Array;
+  /**
+   * Told of each new node stored (its hash and raw form): a trie whose next batch opens the nodes this one wrote
+   * can keep them decoded instead of decoding their encodings again.
+   */
+  created?(hash: Uint8Array, raw: Uint8Array[]): void;
 }
 
 export interface BatchResult {
@@ -63,9 +68,11 @@ export async function applyBatch(
   }
   if (top === undefined) return { root: emptyRoot, writes: [] };
   if (top.kind === 'stored' && top.ref instanceof Uint8Array) return { root: top.ref, writes: [] };
-  const encoded = encodeRlp(batch.raw(top) as RlpItem);
+  const raw = batch.raw(top);
+  const encoded = encodeRlp(raw as RlpItem);
   const rootHash = source.hash(encoded);
   batch.writes.push([rootHash, encoded]);
+  source.created?.(rootHash, raw as Uint8Array[]);
   return { root: rootHash, writes: batch.writes };
 }
 
@@ -247,8 +254,10 @@ export class TrieBatch {
     const encoded = encodeRlp(raw as RlpItem);
     if (encoded.length < 32) return raw as Ref;
     const hash = this.source.hash(encoded);
-    if (this.keepWrite === undefined) this.writes.push([hash, encoded]);
-    else {
+    if (this.keepWrite === undefined) {
+      this.writes.push([hash, encoded]);
+      this.source.created?.(hash, raw as Uint8Array[]);
+    } else {
       // What the node covers: the prefix above it, and its own path unless it is a branch.
       const depth = at.length;
       if (node.kind !== 'branch') for (const n of node.path) at.push(n);

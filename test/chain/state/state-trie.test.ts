@@ -3,9 +3,9 @@
  * the root the library reaches with one put/del at a time, and the path lookup finds the same values.
  */
 import { randomBytes } from 'node:crypto';
-import { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import { decodeMPTNode, MerklePatriciaTrie, type MPTNode } from '@ethereumjs/mpt';
 import { bytesToHex, MapDB, ValueEncoding } from '@ethereumjs/util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Lru } from '../../../src/chain/db/lru.js';
 import { keccak256 } from '../../../src/chain/crypto.js';
 import { StateTrie } from '../../../src/chain/state/state-trie.js';
@@ -104,6 +104,30 @@ describe('StateTrie batched updates', () => {
       keys.map((k) => [k, null]),
     );
     expect(fast.root()).toEqual(fast.EMPTY_TRIE_ROOT);
+  });
+
+  it('keeps the nodes a batch stores decoded, so the next batch decodes none of them from their encodings', async () => {
+    const nodes = new Lru<string, MPTNode>(1000);
+    const db = new MapDB<string, Uint8Array>();
+    const fast = new StateTrie({ ...opts(), db }, { nodes });
+    const keys = Array.from({ length: 40 }, (_, i) => Uint8Array.of(i, 1));
+    await batched(
+      fast,
+      keys.map((k, i) => [k, Uint8Array.of(i, 2)]),
+    );
+    // Every stored node is kept, decoded exactly as the library decodes what the store holds.
+    expect(db._database.size).toBeGreaterThan(10);
+    for (const [hex, encoded] of db._database) expect(nodes.get(hex)?.raw()).toEqual(decodeMPTNode(encoded).raw());
+    // A second batch over the same paths opens only kept nodes (none decoded from an encoding) and reaches the
+    // library's root.
+    const decodes = vi.spyOn(MerklePatriciaTrie.prototype, 'lookupNode');
+    const changes = keys.map((k, i): [Uint8Array, Uint8Array] => [k, Uint8Array.of(i, 3)]);
+    await batched(fast, changes);
+    expect(decodes).not.toHaveBeenCalled();
+    decodes.mockRestore();
+    const reference = new MerklePatriciaTrie(opts());
+    for (const [k, v] of changes) await reference.put(k, v);
+    expect(fast.root()).toEqual(reference.root());
   });
 
   it('reads through an open batch see its pending writes', async () => {
