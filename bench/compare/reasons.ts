@@ -19,21 +19,19 @@ const evm =
 
 const perBlock =
   'Bound first by the harness client, then by the engine. The next row, "client ceiling", is the harness\'s own ' +
-  'cost: the same two calls per transfer with nothing sent; no node can beat its ceiling. Since issue 28 the ' +
-  "instant-seal dev chain answers a send once its block is the in-memory head and writes the block's LevelDB batch " +
-  'behind it, in order, grouped with the blocks of the next 25 ms into one write (setting db.write-behind, dev ' +
-  'only; a kill -9 loses at ' +
-  'most the unwritten tail, test/crash/write-behind.test.ts and the crash loop check it): the ~0.75 ms wait for ' +
-  'the batch and its ~0.2 ms of synchronous copying left the answer. Measured 2026-11-26 on a machine at load ' +
-  '15-22 (`npx tsx bench/transfer-server-time.ts`: the sequential row minus its ceiling, alternating, 5 rounds ' +
-  'of 200): server CPU ' +
-  'per transfer svc-node ~7 ms, Anvil ~2 ms, Hardhat ~1 ms (all inflated ~2.5x by the load; the in-process ' +
-  '`npx tsx bench/transfer-phases.ts` reads ~7 ms CPU there too, 2.9 ms wall when the machine was quiet). What the ' +
-  "answer still waits for, from CPU profiles: the transfer's runTx in the JS EVM (the largest part: @ethereumjs's " +
-  'per-transaction bookkeeping, account and storage caches that decode and re-encode RLP, checkpoints, receipt and ' +
-  'bloom), the state and receipts roots, the pool add (decode, sender recovery, admission reads) and the pool ' +
-  'refresh on the new head (a state view at the new root), plus garbage collection. Anvil and Hardhat keep their ' +
-  'chains in memory and execute in Rust (revm, EDR); closing the rest needs a faster EVM path.';
+  'cost: the same two calls per transfer with nothing sent; no node can beat its ceiling. The instant-seal dev ' +
+  "chain answers a send once its block is the in-memory head and writes the block's LevelDB batch behind it, in " +
+  'order (setting db.write-behind, dev only; test/crash/write-behind.test.ts and the crash loop check that a kill -9 ' +
+  'loses at most the unwritten tail). This row warms each node with 20 transfers, so it shows the first minutes of ' +
+  "a test suite, when V8 still runs svc-node's code unoptimised and compiles it on its worker threads. Measured " +
+  '2026-11-26 on a quiet machine (`THREADS=1 WARMUP=<n> TARGETS=svc-node,anvil,hardhat N=200 ROUNDS=3 npx tsx ' +
+  'bench/transfer-server-time.ts`, median server time per transfer): after 50 warm-up transfers svc-node 7.95 ms, ' +
+  'Anvil 1.65, Hardhat 1.92; after 4,000 svc-node 3.72 ms, Anvil 16.98 (its cost grows with its chain), Hardhat ' +
+  '2.74. V8 tiering flags (--maglev, --always-sparkplug, a lower --interrupt-budget) did not shorten the warm-up. ' +
+  'What a warm transfer still costs (profile, ~2.1-2.9 ms of main-thread CPU): the JS EVM and its per-message ' +
+  "objects, @ethereumjs's runTx, pool admission with sender recovery, garbage collection, the import, two block " +
+  'headers and the state root, each 0.1-0.25 ms (bench/results/transfer-server-time.md, rounds 5-8). Anvil and ' +
+  'Hardhat execute in Rust (revm, EDR); closing the rest needs an EVM path without those objects.';
 
 const sealing =
   "Sealing is the transfers' execution: 1,000 ERC-20 transfers through @ethereumjs's runTx in the JS EVM (~0.8 ms " +
