@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { hexKey } from '../db/hex-key.js';
 import { keccak256 } from '../crypto.js';
 import { invalidPrivateKey } from './errors.js';
 
@@ -39,7 +40,7 @@ export function addressOfPrivateKey(privateKey: Uint8Array): Uint8Array {
 
 /** Lowercase hex without 0x: the map key and the form used in keystore file names and JSON. */
 export function addressKey(address: Uint8Array): string {
-  return Buffer.from(address.buffer, address.byteOffset, address.byteLength).toString('hex');
+  return hexKey(address);
 }
 
 export function addressFromKey(key: string): Uint8Array {

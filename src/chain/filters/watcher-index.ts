@@ -13,6 +13,7 @@
  * pairs, and of that bucket. A group sits under one key kind only and a log has one address and one topic
  * per position, so no group is reached twice for the same log.
  */
+import { hexKey } from '../db/hex-key.js';
 import { bloomMayMatch, compileCriteria, matchesLog, type CompiledCriteria } from '../logs/match.js';
 import type { Log, LogCriteria } from '../logs/types.js';
 
@@ -22,8 +23,7 @@ export interface CriteriaGroup<W> {
   readonly members: Set<W>;
 }
 
-const keyOfBytes = (bytes: Uint8Array): string =>
-  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+const keyOfBytes = hexKey;
 
 /** Equal for criteria that match the same logs (order and duplicates within an OR-set do not matter). */
 function criteriaKey(c: CompiledCriteria): string {

@@ -1,12 +1,10 @@
 /** devp2p peering (src/p2p). Enode URLs are checked by the p2p module when it starts, not here. */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { SNAP_SOFT_RESPONSE_BYTES } from '../../p2p/snap/answer-limit.js';
 import { DEFAULT_MAX_RSS_MIB } from '../../p2p/snap/sync/memory.js';
 import { defaultBootnodes, defaultDnsTrees } from './entry-points.js';
 import * as s from './setting.js';
-
-/** snap/trie-proof.ts's SNAP_SOFT_RESPONSE_BYTES (not imported: that module loads the trie library). */
-const SNAP_ANSWER_MAX_BYTES = 2 * 1024 * 1024;
 
 /**
  * Dev peers only when asked: a static-nodes.json in the datadir, --bootnodes, --p2p.port or --p2p.addr. Otherwise two dev nodes
@@ -61,9 +59,9 @@ export const p2pSettings = {
   }),
   'network.snap.response-bytes': s.int({
     flag: 'snap.response-bytes',
-    default: SNAP_ANSWER_MAX_BYTES,
+    default: SNAP_SOFT_RESPONSE_BYTES,
     min: 4096,
-    max: SNAP_ANSWER_MAX_BYTES,
+    max: SNAP_SOFT_RESPONSE_BYTES,
     description:
       'most bytes of one snap/1 answer (a peer may ask for less): lower to serve state in smaller pieces, so ' +
       'that one request holds less memory and the link for less time',

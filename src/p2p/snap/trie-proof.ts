@@ -4,9 +4,9 @@
  */
 import { LeafMPTNode, type MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { type Account, bytesToUnprefixedHex, createAccountFromRLP } from '@ethereumjs/util';
+import { SNAP_SOFT_RESPONSE_BYTES } from './answer-limit.js';
 
-/** Soft limit of one answer's payload, as other clients use (2 MiB); a peer may ask for less, never for more. */
-export const SNAP_SOFT_RESPONSE_BYTES = 2 * 1024 * 1024;
+export { SNAP_SOFT_RESPONSE_BYTES } from './answer-limit.js';
 
 /** The requested soft limit, capped at ours. */
 export function softLimit(requested: bigint): number {
