@@ -24,13 +24,14 @@ const perBlock =
   'order (setting db.write-behind, dev only; test/crash/write-behind.test.ts and the crash loop check that a kill -9 ' +
   'loses at most the unwritten tail). This row warms each node with 20 transfers, so it shows the first minutes of ' +
   "a test suite, when V8 still runs svc-node's code unoptimised and compiles it on its worker threads. Measured " +
-  '2026-11-26 on a quiet machine (`THREADS=1 WARMUP=<n> TARGETS=svc-node,anvil,hardhat N=200 ROUNDS=3 npx tsx ' +
-  'bench/transfer-server-time.ts`, median server time per transfer): after 50 warm-up transfers svc-node 7.95 ms, ' +
-  'Anvil 1.65, Hardhat 1.92; after 4,000 svc-node 3.72 ms, Anvil 16.98 (its cost grows with its chain), Hardhat ' +
-  '2.74. V8 tiering flags (--maglev, --always-sparkplug, a lower --interrupt-budget) did not shorten the warm-up. ' +
+  '2026-11-26 on a quiet machine (`THREADS=1 WARMUP=<n> TARGETS=<nodes> N=200 ROUNDS=3 npx tsx ' +
+  'bench/transfer-server-time.ts`, median server time per transfer): after 50 warm-up transfers svc-node 5.42 ms, ' +
+  'Anvil 1.60, Hardhat 1.62; after 4,000 svc-node 2.06 ms, Hardhat 0.62 (Anvil 16.98 in an earlier run: its cost ' +
+  'grows with its chain). V8 tiering flags (--maglev, --always-sparkplug, a lower --interrupt-budget) did not ' +
+  'shorten the warm-up. ' +
   'What a warm transfer still costs (profile, ~2.1-2.9 ms of main-thread CPU): the JS EVM and its per-message ' +
   "objects, @ethereumjs's runTx, pool admission with sender recovery, garbage collection, the import, two block " +
-  'headers and the state root, each 0.1-0.25 ms (bench/results/transfer-server-time.md, rounds 5-8). Anvil and ' +
+  'headers and the state root, each 0.1-0.25 ms (bench/results/transfer-server-time.md, rounds 5-9). Anvil and ' +
   'Hardhat execute in Rust (revm, EDR); closing the rest needs an EVM path without those objects.';
 
 const sealing =
