@@ -3061,7 +3061,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_getLogs",
       "summary": "Returns the logs matching a filter.",
-      "description": "Filter: `address` is one address or an array (OR); `topics` has up to 4 positions, each null (any), a topic, or an array of topics (OR); a log must have at least as many topics as the filter has positions. Give either `blockHash` (EIP-234) or a `fromBlock`/`toBlock` range (both default to `latest`), not both (-32602). Logs are returned in chain order. A range with fromBlock > toBlock returns []. To keep responses bounded, a range of more than 10000 blocks or a result of more than 10000 logs gives -32005 with the limit in the message: page by querying consecutive fromBlock/toBlock windows (both limits are configurable). An unknown blockHash gives -32001. Logs follow the standard: logIndex is the position of the log in its block (the original product counted per transaction) and `removed` is true only for logs that a reorganisation dropped (delivered by filters and subscriptions). `address` or `topics` null means any. `safe` and `finalized` give -39001 (no block of a proof-of-work chain is either). Deliberately stricter than ethereum/execution-apis: at most 4 topic positions (a log has at most 4 topics; geth refuses more too). On a snap-synced node whose history below the snap pivot is still being backfilled, a canonical block whose body and receipts are not held yet gives -32000 (HistoryNotHeld) rather than an empty result. A range that reaches into such blocks gives that error, naming the first.",
+      "description": "Filter: `address` is one address or an array (OR); `topics` has up to 4 positions, each null (any), a topic, or an array of topics (OR); a log must have at least as many topics as the filter has positions. Give either `blockHash` (EIP-234) or a `fromBlock`/`toBlock` range (both default to `latest`), not both (-32602). Logs are returned in chain order. A range with fromBlock > toBlock returns []. To keep responses bounded, a range of more than 10000 blocks or a result of more than 10000 logs gives -32602 with the limit in the message and a range that fits in data.suggestion: page by querying consecutive fromBlock/toBlock windows (both limits are configurable). Not -32005: viem and Foundry retry that code as a rate limit, and the same query never fits on a retry. An unknown blockHash gives -32001. Logs follow the standard: logIndex is the position of the log in its block (the original product counted per transaction) and `removed` is true only for logs that a reorganisation dropped (delivered by filters and subscriptions). `address` or `topics` null means any. `safe` and `finalized` give -39001 (no block of a proof-of-work chain is either). Deliberately stricter than ethereum/execution-apis: at most 4 topic positions (a log has at most 4 topics; geth refuses more too). On a snap-synced node whose history below the snap pivot is still being backfilled, a canonical block whose body and receipts are not held yet gives -32000 (HistoryNotHeld) rather than an empty result. A range that reaches into such blocks gives that error, naming the first.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -3372,7 +3372,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_getFilterLogs",
       "summary": "Returns every log matching a log filter.",
-      "description": "Runs the filter's criteria over its whole range, like eth_getLogs (same limits and -32005 errors), without advancing the filter; it does reset its expiry. A block or pending-transaction filter gives []. An unknown or expired id gives -32000 \"filter not found\". Logs follow the standard: logIndex is the position of the log in its block (the original product counted per transaction) and `removed` is true only for logs that a reorganisation dropped (delivered by filters and subscriptions). On a snap-synced node whose history below the snap pivot is still being backfilled, a filter range that reaches into blocks whose receipts are not held yet gives -32000 (HistoryNotHeld) naming the first, rather than missing logs.",
+      "description": "Runs the filter's criteria over its whole range, like eth_getLogs (same limits and -32602 errors), without advancing the filter; it does reset its expiry. A block or pending-transaction filter gives []. An unknown or expired id gives -32000 \"filter not found\". Logs follow the standard: logIndex is the position of the log in its block (the original product counted per transaction) and `removed` is true only for logs that a reorganisation dropped (delivered by filters and subscriptions). On a snap-synced node whose history below the snap pivot is still being backfilled, a filter range that reaches into blocks whose receipts are not held yet gives -32000 (HistoryNotHeld) naming the first, rather than missing logs.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -18231,11 +18231,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         "message": "filter not found"
       },
       "LogRangeTooWide": {
-        "code": -32005,
+        "code": -32602,
         "message": "block range 0x…..0x… spans <n> blocks, more than the limit of 10000; query at most 10000 blocks at a time, e.g. 0x…..0x…"
       },
       "TooManyLogs": {
-        "code": -32005,
+        "code": -32602,
         "message": "query returned more than 10000 results; narrow the block range, e.g. 0x…..0x…"
       },
       "MiningUnavailable": {

@@ -1,6 +1,6 @@
 /**
  * eth_getLogs and log filters over HTTP against the real engine: standard log fields, address / topic
- * criteria, EIP-234 blockHash, the range and result limits (-32005 with the limit in the message), and a
+ * criteria, EIP-234 blockHash, the range and result limits (-32602 with the limit in the message), and a
  * reorganisation (a heavier side chain imported through the engine) reported as `removed: true` logs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,19 +81,19 @@ describe('eth_getLogs', () => {
     expect((await rpc(node.url, 'eth_getLogs', [{ blockHash: unknown, fromBlock: '0x0' }])).error?.code).toBe(-32602);
   });
 
-  it('refuses an over-wide range with -32005 naming the limit and a range that fits', async () => {
+  it('refuses an over-wide range with -32602 naming the limit and a range that fits', async () => {
     await node.engine.miner.mineBlocks(50, { withTransactions: false });
     const { error } = await rpc(node.url, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest' }]);
-    expect(error?.code).toBe(-32005);
+    expect(error?.code).toBe(-32602);
     expect(error?.message).toMatch(/more than the limit of 50; query at most 50 blocks at a time, e\.g\. 0x0\.\.0x31/);
   });
 
-  it('refuses a result over the cap with -32005 naming the cap', async () => {
+  it('refuses a result over the cap with -32602 naming the cap', async () => {
     const txs = Array.from({ length: 21 }, (_, i) => ping(100 + i));
     await addToPool(node.engine, txs);
     await node.engine.miner.mineBlocks(1);
     const { error } = await rpc(node.url, 'eth_getLogs', [{ fromBlock: 'latest', address: hex(emitter) }]);
-    expect(error?.code).toBe(-32005);
+    expect(error?.code).toBe(-32602);
     expect(error?.message).toMatch(/more than 20 results/);
   });
 });

@@ -29,11 +29,11 @@ export const rpcSettings = {
   }),
   'network.rpc.logs.max-block-range': s.int({
     default: 10_000,
-    description: 'widest fromBlock..toBlock range one eth_getLogs / eth_getFilterLogs query may span (-32005 above it)',
+    description: 'widest fromBlock..toBlock range one eth_getLogs / eth_getFilterLogs query may span (-32602 above it)',
   }),
   'network.rpc.logs.max-results': s.count({
     default: 10_000,
-    description: 'most logs one eth_getLogs / eth_getFilterLogs query may return (-32005 above it)',
+    description: 'most logs one eth_getLogs / eth_getFilterLogs query may return (-32602 above it)',
   }),
   'network.rpc.trace.filter-max-blocks': s.int({
     default: 10_000,
