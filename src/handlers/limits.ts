@@ -1,8 +1,9 @@
 /**
  * The answers of the per-request resource caps, so each limit answers the same way: -32005 with a message naming
  * the limit, its value and its setting. The caps are checked where the handlers have decoded the values:
- * - eth_call / eth_estimateGas (call-request.ts): a `gas` above `network.rpc.call.gas-cap`, and execution past
- *   `network.rpc.call.timeout` (the engine stops the EVM at the message's deadline and throws `CallTimeoutError`);
+ * - eth_call / eth_estimateGas (call-request.ts): execution past `network.rpc.call.timeout` (the engine stops the
+ *   EVM at the message's deadline and throws `CallTimeoutError`); a `gas` above `network.rpc.call.gas-cap` is no
+ *   error, it runs with the cap as in geth;
  * - debug_accountRange / debug_storageRangeAt (debug/block-state.ts): a `maxResults` above
  *   `network.rpc.debug.max-range-results`, which would otherwise build one answer as large as the state.
  */

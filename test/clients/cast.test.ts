@@ -4,7 +4,8 @@
  * a plain `cast send` gets past eth_feeHistory (which once did not exist) and stops in cast's own fee estimation,
  * which finds no base fee; `cast rpc txpool_status` and `cast run <tx>` work. `cast logs` over a range wider than the
  * node's limit (lowered to 1 block here) fails at once with the range to ask for: cast retries -32005 as a rate
- * limit (about 13 s, then "Max retries exceeded"), so the limit answers -32602.
+ * limit (about 13 s, then "Max retries exceeded"), so the limit answers -32602. `cast estimate --gas-limit` above
+ * the node's gas cap runs with the cap, as geth does.
  */
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,6 +85,12 @@ describe.skipIf(castPath === undefined)('Foundry cast', () => {
     expect(code).not.toBe(0);
     expect(out).toMatch(/error code -32602: .*query at most 1 blocks at a time, e\.g\. 0x0\.\.0x0/);
     expect(out).not.toMatch(/Max retries exceeded/);
+  });
+
+  it('cast estimate with a gas limit above the gas cap (50,000,000): runs with the cap, as on geth', async () => {
+    const { code, out } = await cast('estimate', '--from', FROM, TO, '--value', '1', '--gas-limit', '100000000');
+    expect(code, out).toBe(0);
+    expect(out.trim()).toBe('21000');
   });
 
   it('cast run replays the legacy transaction', async () => {

@@ -114,7 +114,7 @@ export const rpcSettings = {
   'network.rpc.call.gas-cap': s.count({
     default: 50_000_000,
     description:
-      'most gas an eth_call / eth_estimateGas request may ask for (-32005 above it); without gas they run with the block gas limit',
+      'most gas an eth_call / eth_estimateGas request runs with (more is lowered to it, as geth does); without gas they run with the block gas limit',
   }),
   'network.rpc.call.timeout': s.duration({
     default: 5_000,
