@@ -11666,7 +11666,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "trace_filter",
       "x-extension": "openethereum",
       "summary": "Traces of a block range matching addresses.",
-      "description": "Traces (reward traces included) of fromBlock..toBlock in chain order whose sender is in fromAddress and whose receiver is in toAddress (each filter applies when given), skipping `after` matches and returning at most `count`. Blocks without transactions are not replayed (only their rewards can match), so a wide empty range is cheap. The range is capped by network.rpc.trace.filter-max-blocks and the answer by network.rpc.trace.filter-max-count: -32005 naming the setting.",
+      "description": "Traces (reward traces included) of fromBlock..toBlock in chain order whose sender is in fromAddress and whose receiver is in toAddress (each filter applies when given), skipping `after` matches and returning at most `count`. Blocks without transactions are not replayed (only their rewards can match), so a wide empty range is cheap. The range is capped by network.rpc.trace.filter-max-blocks and the answer by network.rpc.trace.filter-max-count: -32602 naming the setting (not -32005, which viem and Foundry retry as a rate limit; a narrower range or a count fits, the same query never does).",
       "tags": [
         {
           "$ref": "#/components/tags/trace"
@@ -11693,6 +11693,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         }
       },
       "errors": [
+        {
+          "$ref": "#/components/errors/TraceFilterPageTooLarge"
+        },
         {
           "$ref": "#/components/errors/TraceLimitExceeded"
         },
@@ -17629,7 +17632,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         "title": "ParityTraceFilter",
         "type": "object",
         "additionalProperties": false,
-        "description": "trace_filter's query: fromBlock..toBlock (numbers or tags; default latest), traces whose sender is in fromAddress and/or whose receiver (callee, created contract, refund address, reward author) is in toAddress; skip `after` matches, return at most `count`. The range and count are capped by network.rpc.trace.filter-max-blocks and network.rpc.trace.filter-max-count (-32005 above them).",
+        "description": "trace_filter's query: fromBlock..toBlock (numbers or tags; default latest), traces whose sender is in fromAddress and/or whose receiver (callee, created contract, refund address, reward author) is in toAddress; skip `after` matches, return at most `count`. The range and count are capped by network.rpc.trace.filter-max-blocks and network.rpc.trace.filter-max-count (-32602 above them).",
         "properties": {
           "fromBlock": {
             "$ref": "#/components/schemas/BlockNumberOrTag"
@@ -18369,6 +18372,10 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "TraceLimitExceeded": {
         "code": -32005,
         "message": "<what> exceeds the limit of <n> (<setting>)"
+      },
+      "TraceFilterPageTooLarge": {
+        "code": -32602,
+        "message": "trace_filter: block range of <n> is above the limit of <m> (network.rpc.trace.filter-max-blocks)"
       },
       "HistoryNotHeld": {
         "code": -32000,

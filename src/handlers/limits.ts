@@ -25,6 +25,21 @@ export function limitExceeded(
   });
 }
 
+/**
+ * A query whose size is over a limit (trace_filter's range or count): -32602 with the same message and data as
+ * `limitExceeded`. Not -32005: viem and Foundry retry that code as a rate limit, and the same query never fits; a
+ * narrower one does.
+ */
+export function queryTooLarge(
+  what: string,
+  requested: bigint | number,
+  limit: bigint | number,
+  setting: string,
+): RpcError {
+  const refused = limitExceeded(what, requested, limit, setting);
+  return new RpcError(ErrorCode.InvalidParams, refused.message, refused.data);
+}
+
 /** `5s`, `1.5s`, `250 ms`: a limit in milliseconds as the setting is usually written. */
 function durationText(ms: number): string {
   return ms >= 1000 && ms % 100 === 0 ? `${ms / 1000}s` : `${ms} ms`;

@@ -869,6 +869,7 @@ export interface RpcMethodsClient {
    *
    * @param filter The query.
    * @returns traces
+   * @throws {RpcClientError} -32602 trace_filter: block range of <n> is above the limit of <m> (network.rpc.trace.filter-max-blocks)
    * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
    */

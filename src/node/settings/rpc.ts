@@ -37,12 +37,12 @@ export const rpcSettings = {
   }),
   'network.rpc.trace.filter-max-blocks': s.int({
     default: 10_000,
-    description: 'widest fromBlock..toBlock range one trace_filter query may span (-32005 above it)',
+    description: 'widest fromBlock..toBlock range one trace_filter query may span (-32602 above it)',
   }),
   'network.rpc.trace.filter-max-count': s.count({
     default: 10_000,
     description:
-      'most traces one trace_filter query may return: a larger count, or more matches without one, is -32005',
+      'most traces one trace_filter query may return: a larger count, or more matches without one, is -32602',
   }),
   'filter.filter-timeout': s.duration({
     default: 5 * 60_000,
