@@ -13335,7 +13335,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "Log": {
         "title": "Log",
         "type": "object",
-        "description": "An event log. logIndex counts across the whole block (the standard, not the original product's per-transaction count); removed is true when a reorganisation dropped the log.",
+        "description": "An event log. logIndex counts across the whole block (the standard, not the original product's per-transaction count); removed is true when a reorganisation dropped the log. blockTimestamp is the block's timestamp (execution-apis, geth 1.16, Anvil), so an indexer needs no block read per log; a forked node passes its upstream's older logs on as the upstream gives them, possibly without it.",
         "properties": {
           "removed": {
             "type": "boolean"
@@ -13353,6 +13353,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "$ref": "#/components/schemas/hash32"
           },
           "blockNumber": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "blockTimestamp": {
             "$ref": "#/components/schemas/uint"
           },
           "address": {

@@ -364,7 +364,7 @@ export interface AccessListEntry {
   storageKeys: Hash32[];
 }
 /**
- * An event log. logIndex counts across the whole block (the standard, not the original product's per-transaction count); removed is true when a reorganisation dropped the log.
+ * An event log. logIndex counts across the whole block (the standard, not the original product's per-transaction count); removed is true when a reorganisation dropped the log. blockTimestamp is the block's timestamp (execution-apis, geth 1.16, Anvil), so an indexer needs no block read per log; a forked node passes its upstream's older logs on as the upstream gives them, possibly without it.
  */
 export interface Log {
   removed: boolean;
@@ -373,6 +373,7 @@ export interface Log {
   transactionHash: Hash32;
   blockHash: Hash32;
   blockNumber: Uint;
+  blockTimestamp?: Uint;
   address: Address;
   data: Bytes;
   topics: Bytes32[];
