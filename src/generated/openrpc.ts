@@ -6208,7 +6208,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "debug_traceTransaction",
       "x-extension": "geth",
       "summary": "Replays a transaction and traces it (geth's tracers).",
-      "description": "Replays the transaction's block from its parent's state, with the rules of the block's height, up to the transaction, and traces it: the struct logger by default, or a built-in tracer (callTracer, prestateTracer, 4byteTracer, noopTracer). A trace past network.rpc.debug.trace-timeout (or the request's shorter timeout), network.rpc.debug.max-struct-logs entries or network.rpc.debug.max-trace-bytes is stopped and answered -32005 naming the cap. Checked against Anvil 1.7.1 (hardfork shanghai, the EVM closest to ETC Spiral; test/trace/anvil-diff.test.ts): the answers agree field by field except where svc-node follows geth and Anvil does not, or an ETC rule differs: (1) callTracer's top frame gas is the transaction's gas limit (Anvil: the gas left after intrinsic gas); (2) callTracer logs carry address, topics, data and position (Anvil adds index); (3) errors are geth's words: write protection, contract address collision, out of gas, execution reverted (Anvil: revm's names, e.g. StateChangeDuringStaticCall, CreateCollision, OutOfGas); (4) prestateTracer leaves out a contract the transaction created (Anvil keeps it as {balance: 0x0}), and the coinbase's balance includes ETC's block rewards (Anvil pays none); (5) 4byteTracer skips calls to precompiles (Anvil counts them); (6) the struct logger's gasCost of CREATE/CREATE2 is the opcode's own cost (Anvil adds the gas handed to the new frame), and on an opcode that runs out of gas it is the opcode's cost (Anvil: the gas left); storage keys and values and returnValue are hex without 0x and refund is left out when 0 (Anvil: 0x-prefixed, refund 0 on every entry). On a snap-synced node a block at or below the snap pivot replays on a state that was never downloaded: -32000 \"state of block N is not held: this node was snap-synced at block P\" (N the parent).",
+      "description": "Replays the transaction's block from its parent's state, with the rules of the block's height, up to the transaction, and traces it: the struct logger by default, or a built-in tracer (callTracer, flatCallTracer, prestateTracer, 4byteTracer, noopTracer). A trace past network.rpc.debug.trace-timeout (or the request's shorter timeout), network.rpc.debug.max-struct-logs entries or network.rpc.debug.max-trace-bytes is stopped and answered -32005 naming the cap. Checked against Anvil 1.7.1 (hardfork shanghai, the EVM closest to ETC Spiral; test/trace/anvil-diff.test.ts): the answers agree field by field except where svc-node follows geth and Anvil does not, or an ETC rule differs: (1) callTracer's top frame gas is the transaction's gas limit (Anvil: the gas left after intrinsic gas); (2) callTracer logs carry address, topics, data and position (Anvil adds index); (3) errors are geth's words: write protection, contract address collision, out of gas, execution reverted (Anvil: revm's names, e.g. StateChangeDuringStaticCall, CreateCollision, OutOfGas); (4) prestateTracer leaves out a contract the transaction created (Anvil keeps it as {balance: 0x0}), and the coinbase's balance includes ETC's block rewards (Anvil pays none); (5) 4byteTracer skips calls to precompiles (Anvil counts them); (6) the struct logger's gasCost of CREATE/CREATE2 is the opcode's own cost (Anvil adds the gas handed to the new frame), and on an opcode that runs out of gas it is the opcode's cost (Anvil: the gas left); storage keys and values and returnValue are hex without 0x and refund is left out when 0 (Anvil: 0x-prefixed, refund 0 on every entry). On a snap-synced node a block at or below the snap pivot replays on a state that was never downloaded: -32000 \"state of block N is not held: this node was snap-synced at block P\" (N the parent).",
       "tags": [
         {
           "$ref": "#/components/tags/debug"
@@ -16438,17 +16438,18 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "GethTraceConfig": {
         "title": "GethTraceConfig",
         "type": "object",
-        "description": "geth's TraceConfig. Without tracer, the struct logger runs (one entry per opcode) with its switches disableStack, disableStorage, enableMemory, enableReturnData and limit. tracer names one of the built-in tracers: callTracer (tracerConfig onlyTopCall, withLog), prestateTracer (tracerConfig diffMode), 4byteTracer, noopTracer; JavaScript tracer bodies are not run (-32602). timeout is a Go duration (\"5s\", \"500ms\", \"1m30s\"), at most the node's network.rpc.debug.trace-timeout, which is also the default. reexec is accepted and ignored: this node keeps every block's state.",
+        "description": "geth's TraceConfig. Without tracer, the struct logger runs (one entry per opcode) with its switches disableStack, disableStorage, enableMemory, enableReturnData and limit. tracer names one of the built-in tracers: callTracer (tracerConfig onlyTopCall, withLog), flatCallTracer (tracerConfig convertParityErrors, includePrecompiles), prestateTracer (tracerConfig diffMode), 4byteTracer, noopTracer; JavaScript tracer bodies are not run (-32602). timeout is a Go duration (\"5s\", \"500ms\", \"1m30s\"), at most the node's network.rpc.debug.trace-timeout, which is also the default. reexec is accepted and ignored: this node keeps every block's state.",
         "properties": {
           "tracer": {
             "type": "string",
             "enum": [
               "callTracer",
+              "flatCallTracer",
               "prestateTracer",
               "4byteTracer",
               "noopTracer"
             ],
-            "description": "one of the built-in tracers callTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)"
+            "description": "one of the built-in tracers callTracer, flatCallTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)"
           },
           "tracerConfig": {
             "type": "object",
@@ -16465,6 +16466,14 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
               "diffMode": {
                 "type": "boolean",
                 "description": "prestateTracer: {pre, post} of what changed instead of the touched state."
+              },
+              "convertParityErrors": {
+                "type": "boolean",
+                "description": "flatCallTracer: errors in OpenEthereum's words (Reverted, Out of gas, ...) instead of geth's."
+              },
+              "includePrecompiles": {
+                "type": "boolean",
+                "description": "flatCallTracer: keep the calls to precompiles (left out by default, as OpenEthereum does)."
               }
             },
             "additionalProperties": false
@@ -16737,13 +16746,16 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       },
       "GethTraceResult": {
         "title": "GethTraceResult",
-        "description": "A trace in the named tracer's shape: the struct logger's, callTracer's frame, prestateTracer's map (or {pre, post} with diffMode), 4byteTracer's counts, noopTracer's {}.",
+        "description": "A trace in the named tracer's shape: the struct logger's, callTracer's frame, flatCallTracer's list of frames, prestateTracer's map (or {pre, post} with diffMode), 4byteTracer's counts, noopTracer's {}.",
         "anyOf": [
           {
             "$ref": "#/components/schemas/GethTraceStructLogs"
           },
           {
             "$ref": "#/components/schemas/GethTraceCallFrame"
+          },
+          {
+            "$ref": "#/components/schemas/GethTraceFlatCalls"
           },
           {
             "$ref": "#/components/schemas/GethTracePrestateDiff"
@@ -18092,11 +18104,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "type": "string",
             "enum": [
               "callTracer",
+              "flatCallTracer",
               "prestateTracer",
               "4byteTracer",
               "noopTracer"
             ],
-            "description": "one of the built-in tracers callTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)"
+            "description": "one of the built-in tracers callTracer, flatCallTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)"
           },
           "tracerConfig": {
             "type": "object",
@@ -18113,6 +18126,14 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
               "diffMode": {
                 "type": "boolean",
                 "description": "prestateTracer: {pre, post} of what changed instead of the touched state."
+              },
+              "convertParityErrors": {
+                "type": "boolean",
+                "description": "flatCallTracer: errors in OpenEthereum's words (Reverted, Out of gas, ...) instead of geth's."
+              },
+              "includePrecompiles": {
+                "type": "boolean",
+                "description": "flatCallTracer: keep the calls to precompiles (left out by default, as OpenEthereum does)."
               }
             },
             "additionalProperties": false
@@ -18173,6 +18194,89 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "gasUsed"
         ],
         "additionalProperties": false
+      },
+      "GethTraceFlatCallFrame": {
+        "title": "GethTraceFlatCallFrame",
+        "type": "object",
+        "description": "One frame of flatCallTracer's answer: callTracer's frame in OpenEthereum's trace shape (action, result, subtraces, traceAddress, type call, create or suicide). The top frame's gas and gasUsed are callTracer's (the transaction's gas limit and its receipt's gasUsed; trace_transaction takes the intrinsic gas off both). result is left out after a failure other than a revert, and for suicide. blockHash and transactionHash are null, blockNumber and transactionPosition 0, where no mined transaction is traced (debug_traceCall), as in geth.",
+        "properties": {
+          "action": {
+            "$ref": "#/components/schemas/ParityTraceAction"
+          },
+          "blockHash": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "$ref": "#/components/schemas/hash32"
+              }
+            ]
+          },
+          "blockNumber": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "error": {
+            "type": "string",
+            "description": "geth's words (execution reverted, out of gas, ...), or OpenEthereum's with convertParityErrors."
+          },
+          "result": {
+            "$ref": "#/components/schemas/ParityTraceResult"
+          },
+          "subtraces": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "traceAddress": {
+            "type": "array",
+            "items": {
+              "type": "integer",
+              "minimum": 0
+            }
+          },
+          "transactionHash": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "$ref": "#/components/schemas/hash32"
+              }
+            ]
+          },
+          "transactionPosition": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "type": {
+            "type": "string",
+            "enum": [
+              "call",
+              "create",
+              "suicide"
+            ]
+          }
+        },
+        "required": [
+          "action",
+          "blockHash",
+          "blockNumber",
+          "subtraces",
+          "traceAddress",
+          "transactionHash",
+          "transactionPosition",
+          "type"
+        ],
+        "additionalProperties": false
+      },
+      "GethTraceFlatCalls": {
+        "title": "GethTraceFlatCalls",
+        "type": "array",
+        "description": "flatCallTracer's answer: the transaction's frames in order, each followed by its subtraces.",
+        "items": {
+          "$ref": "#/components/schemas/GethTraceFlatCallFrame"
+        }
       }
     },
     "errors": {

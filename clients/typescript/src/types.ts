@@ -123,10 +123,19 @@ export type EnodeUrl = string;
  */
 export type PrivateKey = string;
 /**
- * A trace in the named tracer's shape: the struct logger's, callTracer's frame, prestateTracer's map (or {pre, post} with diffMode), 4byteTracer's counts, noopTracer's {}.
+ * A trace in the named tracer's shape: the struct logger's, callTracer's frame, flatCallTracer's list of frames, prestateTracer's map (or {pre, post} with diffMode), 4byteTracer's counts, noopTracer's {}.
  */
 export type GethTraceResult =
-  GethTraceStructLogs | GethTraceCallFrame | GethTracePrestateDiff | GethTracePrestate | GethTraceFourByte;
+  | GethTraceStructLogs
+  | GethTraceCallFrame
+  | GethTraceFlatCalls
+  | GethTracePrestateDiff
+  | GethTracePrestate
+  | GethTraceFourByte;
+/**
+ * flatCallTracer's answer: the transaction's frames in order, each followed by its subtraces.
+ */
+export type GethTraceFlatCalls = GethTraceFlatCallFrame[];
 /**
  * What to return: "trace" (the call traces) and/or "stateDiff". "vmTrace" is not offered (-32602).
  */
@@ -1309,13 +1318,13 @@ export interface OpenRpcDocument {
   [k: string]: unknown | undefined;
 }
 /**
- * geth's TraceConfig. Without tracer, the struct logger runs (one entry per opcode) with its switches disableStack, disableStorage, enableMemory, enableReturnData and limit. tracer names one of the built-in tracers: callTracer (tracerConfig onlyTopCall, withLog), prestateTracer (tracerConfig diffMode), 4byteTracer, noopTracer; JavaScript tracer bodies are not run (-32602). timeout is a Go duration ("5s", "500ms", "1m30s"), at most the node's network.rpc.debug.trace-timeout, which is also the default. reexec is accepted and ignored: this node keeps every block's state.
+ * geth's TraceConfig. Without tracer, the struct logger runs (one entry per opcode) with its switches disableStack, disableStorage, enableMemory, enableReturnData and limit. tracer names one of the built-in tracers: callTracer (tracerConfig onlyTopCall, withLog), flatCallTracer (tracerConfig convertParityErrors, includePrecompiles), prestateTracer (tracerConfig diffMode), 4byteTracer, noopTracer; JavaScript tracer bodies are not run (-32602). timeout is a Go duration ("5s", "500ms", "1m30s"), at most the node's network.rpc.debug.trace-timeout, which is also the default. reexec is accepted and ignored: this node keeps every block's state.
  */
 export interface GethTraceConfig {
   /**
-   * one of the built-in tracers callTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)
+   * one of the built-in tracers callTracer, flatCallTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)
    */
-  tracer?: "callTracer" | "prestateTracer" | "4byteTracer" | "noopTracer";
+  tracer?: "callTracer" | "flatCallTracer" | "prestateTracer" | "4byteTracer" | "noopTracer";
   /**
    * The named tracer's options.
    */
@@ -1332,6 +1341,14 @@ export interface GethTraceConfig {
      * prestateTracer: {pre, post} of what changed instead of the touched state.
      */
     diffMode?: boolean;
+    /**
+     * flatCallTracer: errors in OpenEthereum's words (Reverted, Out of gas, ...) instead of geth's.
+     */
+    convertParityErrors?: boolean;
+    /**
+     * flatCallTracer: keep the calls to precompiles (left out by default, as OpenEthereum does).
+     */
+    includePrecompiles?: boolean;
   };
   /**
    * Go duration: how long the trace may run.
@@ -1428,6 +1445,50 @@ export interface GethTracePrestateDiff {
  */
 export interface GethTraceFourByte {
   [k: string]: number | undefined;
+}
+/**
+ * One frame of flatCallTracer's answer: callTracer's frame in OpenEthereum's trace shape (action, result, subtraces, traceAddress, type call, create or suicide). The top frame's gas and gasUsed are callTracer's (the transaction's gas limit and its receipt's gasUsed; trace_transaction takes the intrinsic gas off both). result is left out after a failure other than a revert, and for suicide. blockHash and transactionHash are null, blockNumber and transactionPosition 0, where no mined transaction is traced (debug_traceCall), as in geth.
+ */
+export interface GethTraceFlatCallFrame {
+  action: ParityTraceAction;
+  blockHash: NotFound | Hash32;
+  blockNumber: number;
+  /**
+   * geth's words (execution reverted, out of gas, ...), or OpenEthereum's with convertParityErrors.
+   */
+  error?: string;
+  result?: ParityTraceResult;
+  subtraces: number;
+  traceAddress: number[];
+  transactionHash: NotFound | Hash32;
+  transactionPosition: number;
+  type: "call" | "create" | "suicide";
+}
+/**
+ * What a trace did. call: callType (call, callcode, delegatecall, staticcall), from, gas, input, to, value. create: from, gas, init, value. suicide: address, balance, refundAddress. reward: author, rewardType (block or uncle), value.
+ */
+export interface ParityTraceAction {
+  address?: Address;
+  author?: Address;
+  balance?: Uint;
+  from?: Address;
+  gas?: Uint;
+  init?: Bytes;
+  input?: Bytes;
+  refundAddress?: Address;
+  to?: Address;
+  value?: Uint;
+  callType?: "call" | "callcode" | "delegatecall" | "staticcall";
+  rewardType?: "block" | "uncle";
+}
+/**
+ * A trace's outcome: gasUsed and output for a call; address, code and gasUsed for a creation. Left out where the trace failed with an error OpenEthereum names (Reverted, Out of gas, ...); null for suicide-free rewards.
+ */
+export interface ParityTraceResult {
+  address?: Address;
+  code?: Bytes;
+  gasUsed?: Uint;
+  output?: Bytes;
 }
 /**
  * One transaction's trace in a block trace.
@@ -1556,32 +1617,6 @@ export interface BlockOverrides {
   random?: Hash32;
   baseFee?: Uint256;
   difficulty?: Uint256;
-}
-/**
- * What a trace did. call: callType (call, callcode, delegatecall, staticcall), from, gas, input, to, value. create: from, gas, init, value. suicide: address, balance, refundAddress. reward: author, rewardType (block or uncle), value.
- */
-export interface ParityTraceAction {
-  address?: Address;
-  author?: Address;
-  balance?: Uint;
-  from?: Address;
-  gas?: Uint;
-  init?: Bytes;
-  input?: Bytes;
-  refundAddress?: Address;
-  to?: Address;
-  value?: Uint;
-  callType?: "call" | "callcode" | "delegatecall" | "staticcall";
-  rewardType?: "block" | "uncle";
-}
-/**
- * A trace's outcome: gasUsed and output for a call; address, code and gasUsed for a creation. Left out where the trace failed with an error OpenEthereum names (Reverted, Out of gas, ...); null for suicide-free rewards.
- */
-export interface ParityTraceResult {
-  address?: Address;
-  code?: Bytes;
-  gasUsed?: Uint;
-  output?: Bytes;
 }
 /**
  * One frame of a transaction's execution, OpenEthereum's shape: traceAddress is the path of child indexes from the transaction's top call (calls to precompiles are left out, as core-geth does).
@@ -1835,9 +1870,9 @@ export interface AdminPeer {
  */
 export interface GethTraceCallConfig {
   /**
-   * one of the built-in tracers callTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)
+   * one of the built-in tracers callTracer, flatCallTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)
    */
-  tracer?: "callTracer" | "prestateTracer" | "4byteTracer" | "noopTracer";
+  tracer?: "callTracer" | "flatCallTracer" | "prestateTracer" | "4byteTracer" | "noopTracer";
   /**
    * The named tracer's options.
    */
@@ -1854,6 +1889,14 @@ export interface GethTraceCallConfig {
      * prestateTracer: {pre, post} of what changed instead of the touched state.
      */
     diffMode?: boolean;
+    /**
+     * flatCallTracer: errors in OpenEthereum's words (Reverted, Out of gas, ...) instead of geth's.
+     */
+    convertParityErrors?: boolean;
+    /**
+     * flatCallTracer: keep the calls to precompiles (left out by default, as OpenEthereum does).
+     */
+    includePrecompiles?: boolean;
   };
   /**
    * Go duration: how long the trace may run.
