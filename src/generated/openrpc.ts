@@ -18417,7 +18417,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         "message": "Invalid checkpoint: <the rule that failed, e.g. \"signature 1 recovers to 0x…, which is not a federation member\">; data.reason names it (too-many-signatures, unsorted-signatures, invalid-signature, not-federation-signer, duplicate-signer, too-few-signatures, malformed-checkpoint-block)."
       },
       "AccountTransactionsRangeTooWide": {
-        "code": -32005,
+        "code": -32602,
         "message": "Maximum number of blocks to search is 1000, requested: <n>. Split the range into smaller requests."
       },
       "InvalidChainParams": {

@@ -106,14 +106,14 @@ describe('execution limits', () => {
     expect(estimate.body.error).toEqual({ code: -32000, message: 'gas required exceeds allowance (0x186a0)' });
   });
 
-  it('debug_accountRange / debug_storageRangeAt with maxResults above the cap are -32005 naming it', async () => {
+  it('debug_accountRange / debug_storageRangeAt with maxResults above the cap are -32602 naming it', async () => {
     const over = await post(node.url, request('debug_accountRange', ['0x00', 0, ZERO32, 11]));
-    expect(over.body.error).toMatchObject({ code: -32005, data: { limit: 10, requested: 11 } });
+    expect(over.body.error).toMatchObject({ code: -32602, data: { limit: 10, requested: 11 } });
     expect(over.body.error.message).toMatch(
       /maxResults 11 is above the limit of 10 \(network\.rpc\.debug\.max-range-results\)/,
     );
     const storage = await post(node.url, request('debug_storageRangeAt', ['0x00', 0, DEV_ACCOUNT, ZERO32, '0xb']));
-    expect(storage.body.error.code).toBe(-32005);
+    expect(storage.body.error.code).toBe(-32602);
     const atCap = await post(node.url, request('debug_accountRange', ['0x00', 0, ZERO32, 10]));
     expect(Object.keys(atCap.body.result.accounts ?? atCap.body.result.addressMap ?? {}).length).toBeLessThanOrEqual(
       10,

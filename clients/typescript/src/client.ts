@@ -978,7 +978,7 @@ export interface RpcMethodsClient {
    * @param fromBlock First block of the range.
    * @param toBlock Last block of the range, inclusive.
    * @returns accountTransactions
-   * @throws {RpcClientError} -32005 Maximum number of blocks to search is 1000, requested: <n>. Split the range into smaller requests.
+   * @throws {RpcClientError} -32602 Maximum number of blocks to search is 1000, requested: <n>. Split the range into smaller requests.
    */
   svc_getAccountTransactions(...params: T.SvcGetAccountTransactionsParams): Promise<T.SvcGetAccountTransactionsResult>;
   /**

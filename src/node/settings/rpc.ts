@@ -123,7 +123,7 @@ export const rpcSettings = {
   }),
   'network.rpc.debug.max-range-results': s.count({
     default: 10_000,
-    description: 'largest maxResults debug_accountRange / debug_storageRangeAt accept (-32005 above it)',
+    description: 'largest maxResults debug_accountRange / debug_storageRangeAt accept (-32602 above it)',
   }),
   'network.rpc.debug.trace-timeout': s.duration({
     default: 5_000,
