@@ -6,6 +6,7 @@
  * and throws `CallTimeoutError`). Caps that answer -32602: eth_getLogs (eth/log-filter.ts), trace_filter
  * (trace/filter.ts), debug_accountRange / debug_storageRangeAt's `maxResults` (debug/block-state.ts),
  * svc_getAccountTransactions' range. A `gas` above `network.rpc.call.gas-cap` is no error: it runs with the cap.
+ * The trace caps (debug/trace-config.ts, trace/tracing.ts: time, struct-log entries, answer size) still answer -32005.
  */
 import { ErrorCode, RpcError } from '../rpc/errors.js';
 
