@@ -11395,6 +11395,84 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       ]
     },
     {
+      "name": "anvil_setBlockTimestampInterval",
+      "x-extension": "anvil",
+      "summary": "Gives every block to come a timestamp a fixed number of seconds after its parent's.",
+      "description": "Each new block's timestamp is the previous block's plus interval seconds (at least 1), whatever the wall clock says, until anvil_removeBlockTimestampInterval; a timestamp set by evm_setNextBlockTimestamp still wins for its block. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "interval",
+          "description": "Seconds between consecutive blocks (at least 1).",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "interval",
+              "value": 12
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_removeBlockTimestampInterval",
+      "x-extension": "anvil",
+      "summary": "Stops anvil_setBlockTimestampInterval: blocks follow the clock again.",
+      "description": "true when an interval was set, false otherwise. Blocks to come follow the clock (wall clock plus evm_increaseTime's offset), never earlier than a second after the head. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "boolean"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": true
+          }
+        }
+      ]
+    },
+    {
       "name": "trace_block",
       "x-extension": "openethereum",
       "summary": "Every trace of a block, with its rewards.",

@@ -131,11 +131,13 @@ export type MethodName =
   | 'anvil_metadata'
   | 'anvil_mine'
   | 'anvil_nodeInfo'
+  | 'anvil_removeBlockTimestampInterval'
   | 'anvil_reset'
   | 'anvil_revert'
   | 'anvil_setAutomine'
   | 'anvil_setBalance'
   | 'anvil_setBlockGasLimit'
+  | 'anvil_setBlockTimestampInterval'
   | 'anvil_setCode'
   | 'anvil_setCoinbase'
   | 'anvil_setIntervalMining'
@@ -2445,6 +2447,14 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     checkResult: checker(validators.validateAnvilNodeInfoResult),
     transport: 'any',
   },
+  anvil_removeBlockTimestampInterval: {
+    name: 'anvil_removeBlockTimestampInterval',
+    namespace: 'anvil',
+    params: [],
+    requiredParams: 0,
+    checkResult: checker(validators.validateAnvilRemoveBlockTimestampIntervalResult),
+    transport: 'any',
+  },
   anvil_reset: {
     name: 'anvil_reset',
     namespace: 'anvil',
@@ -2524,6 +2534,21 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateAnvilSetBlockGasLimitResult),
+    transport: 'any',
+  },
+  anvil_setBlockTimestampInterval: {
+    name: 'anvil_setBlockTimestampInterval',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'interval',
+        required: true,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateAnvilSetBlockTimestampIntervalIntervalParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateAnvilSetBlockTimestampIntervalResult),
     transport: 'any',
   },
   anvil_setCode: {

@@ -20951,11 +20951,26 @@ validate1051.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilResetOptionsParam = validate1058;
-const schema380 = {"$ref":"AnvilResetOptions.json","$id":"validateAnvilResetOptionsParam"};
-const schema381 = {"title":"AnvilResetOptions","description":"anvil_reset's option as Anvil and viem send it. forking asks for a new fork: jsonRpcUrl, the upstream's http(s) JSON-RPC URL (an etc, mordor or svc-node dev node; default: the running fork's), and blockNumber, the block to pin (default: the upstream's head minus 5).","type":"object","properties":{"forking":{"type":"object","properties":{"jsonRpcUrl":{"type":"string"},"blockNumber":{"oneOf":[{"type":"integer","minimum":0},{"type":"string"}]}}}},"$id":"AnvilResetOptions.json"};
+export const validateAnvilRemoveBlockTimestampIntervalResult = validate1058;
+const schema380 = {"type":"boolean","$id":"validateAnvilRemoveBlockTimestampIntervalResult"};
 
-function validate1059(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1058(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilRemoveBlockTimestampIntervalResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1058.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1058.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilResetOptionsParam = validate1059;
+const schema381 = {"$ref":"AnvilResetOptions.json","$id":"validateAnvilResetOptionsParam"};
+const schema382 = {"title":"AnvilResetOptions","description":"anvil_reset's option as Anvil and viem send it. forking asks for a new fork: jsonRpcUrl, the upstream's http(s) JSON-RPC URL (an etc, mordor or svc-node dev node; default: the running fork's), and blockNumber, the block to pin (default: the upstream's head minus 5).","type":"object","properties":{"forking":{"type":"object","properties":{"jsonRpcUrl":{"type":"string"},"blockNumber":{"oneOf":[{"type":"integer","minimum":0},{"type":"string"}]}}}},"$id":"AnvilResetOptions.json"};
+
+function validate1060(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AnvilResetOptions.json" */;
 let vErrors = null;
 let errors = 0;
@@ -20969,7 +20984,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.jsonRpcUrl !== undefined){
 const _errs3 = errors;
 if(typeof data0.jsonRpcUrl !== "string"){
-validate1059.errors = [{instancePath:instancePath+"/forking/jsonRpcUrl",schemaPath:"#/properties/forking/properties/jsonRpcUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1060.errors = [{instancePath:instancePath+"/forking/jsonRpcUrl",schemaPath:"#/properties/forking/properties/jsonRpcUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs3 === errors;
@@ -21045,7 +21060,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate1059.errors = vErrors;
+validate1060.errors = vErrors;
 return false;
 }
 else {
@@ -21067,53 +21082,53 @@ var valid1 = true;
 }
 }
 else {
-validate1059.errors = [{instancePath:instancePath+"/forking",schemaPath:"#/properties/forking/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1060.errors = [{instancePath:instancePath+"/forking",schemaPath:"#/properties/forking/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 }
 }
 else {
-validate1059.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1060.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
+}
+validate1060.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate1059(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilResetOptionsParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1060(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1060.errors : vErrors.concat(validate1060.errors);
+errors = vErrors.length;
 }
 validate1059.errors = vErrors;
 return errors === 0;
 }
 
+export const validateAnvilResetResult = validate1062;
+const schema383 = {"type":"null","$id":"validateAnvilResetResult"};
 
-function validate1058(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilResetOptionsParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate1059(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1059.errors : vErrors.concat(validate1059.errors);
-errors = vErrors.length;
-}
-validate1058.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilResetResult = validate1061;
-const schema382 = {"type":"null","$id":"validateAnvilResetResult"};
-
-function validate1061(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1062(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilResetResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1061.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1062.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1061.errors = vErrors;
+validate1062.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilRevertIdParam = validate1062;
-const schema383 = {"$ref":"TestQuantity.json","$id":"validateAnvilRevertIdParam"};
+export const validateAnvilRevertIdParam = validate1063;
+const schema384 = {"$ref":"TestQuantity.json","$id":"validateAnvilRevertIdParam"};
 
-function validate1062(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1063(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilRevertIdParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21121,30 +21136,15 @@ if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1062.errors = vErrors;
+validate1063.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilRevertResult = validate1064;
-const schema384 = {"type":"boolean","$id":"validateAnvilRevertResult"};
-
-function validate1064(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilRevertResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate1064.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate1064.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetAutomineEnabledParam = validate1065;
-const schema385 = {"type":"boolean","$id":"validateAnvilSetAutomineEnabledParam"};
+export const validateAnvilRevertResult = validate1065;
+const schema385 = {"type":"boolean","$id":"validateAnvilRevertResult"};
 
 function validate1065(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetAutomineEnabledParam" */;
+/*# sourceURL="validateAnvilRevertResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
@@ -21155,25 +21155,40 @@ validate1065.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetAutomineResult = validate1066;
-const schema386 = {"type":"null","$id":"validateAnvilSetAutomineResult"};
+export const validateAnvilSetAutomineEnabledParam = validate1066;
+const schema386 = {"type":"boolean","$id":"validateAnvilSetAutomineEnabledParam"};
 
 function validate1066(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetAutomineResult" */;
+/*# sourceURL="validateAnvilSetAutomineEnabledParam" */;
 let vErrors = null;
 let errors = 0;
-if(data !== null){
-validate1066.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+if(typeof data !== "boolean"){
+validate1066.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 validate1066.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetBalanceAddressParam = validate1067;
-const schema387 = {"$ref":"address.json","$id":"validateAnvilSetBalanceAddressParam"};
+export const validateAnvilSetAutomineResult = validate1067;
+const schema387 = {"type":"null","$id":"validateAnvilSetAutomineResult"};
 
 function validate1067(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetAutomineResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1067.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1067.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetBalanceAddressParam = validate1068;
+const schema388 = {"$ref":"address.json","$id":"validateAnvilSetBalanceAddressParam"};
+
+function validate1068(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetBalanceAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21181,14 +21196,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1067.errors = vErrors;
+validate1068.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetBalanceBalanceParam = validate1069;
-const schema388 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetBalanceBalanceParam"};
+export const validateAnvilSetBalanceBalanceParam = validate1070;
+const schema389 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetBalanceBalanceParam"};
 
-function validate1069(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1070(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetBalanceBalanceParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21196,29 +21211,29 @@ if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1069.errors = vErrors;
+validate1070.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetBalanceResult = validate1071;
-const schema389 = {"type":"null","$id":"validateAnvilSetBalanceResult"};
+export const validateAnvilSetBalanceResult = validate1072;
+const schema390 = {"type":"null","$id":"validateAnvilSetBalanceResult"};
 
-function validate1071(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1072(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetBalanceResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1071.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1072.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1071.errors = vErrors;
+validate1072.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetBlockGasLimitGasLimitParam = validate1072;
-const schema390 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetBlockGasLimitGasLimitParam"};
+export const validateAnvilSetBlockGasLimitGasLimitParam = validate1073;
+const schema391 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetBlockGasLimitGasLimitParam"};
 
-function validate1072(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1073(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetBlockGasLimitGasLimitParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21226,29 +21241,59 @@ if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1072.errors = vErrors;
+validate1073.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetBlockGasLimitResult = validate1074;
-const schema391 = {"type":"boolean","$id":"validateAnvilSetBlockGasLimitResult"};
+export const validateAnvilSetBlockGasLimitResult = validate1075;
+const schema392 = {"type":"boolean","$id":"validateAnvilSetBlockGasLimitResult"};
 
-function validate1074(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1075(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetBlockGasLimitResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1074.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1075.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1074.errors = vErrors;
+validate1075.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetCodeAddressParam = validate1075;
-const schema392 = {"$ref":"address.json","$id":"validateAnvilSetCodeAddressParam"};
+export const validateAnvilSetBlockTimestampIntervalIntervalParam = validate1076;
+const schema393 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetBlockTimestampIntervalIntervalParam"};
 
-function validate1075(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1076(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetBlockTimestampIntervalIntervalParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+errors = vErrors.length;
+}
+validate1076.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetBlockTimestampIntervalResult = validate1078;
+const schema394 = {"type":"null","$id":"validateAnvilSetBlockTimestampIntervalResult"};
+
+function validate1078(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetBlockTimestampIntervalResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1078.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1078.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetCodeAddressParam = validate1079;
+const schema395 = {"$ref":"address.json","$id":"validateAnvilSetCodeAddressParam"};
+
+function validate1079(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetCodeAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21256,14 +21301,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1075.errors = vErrors;
+validate1079.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetCodeCodeParam = validate1077;
-const schema393 = {"$ref":"bytes.json","$id":"validateAnvilSetCodeCodeParam"};
+export const validateAnvilSetCodeCodeParam = validate1081;
+const schema396 = {"$ref":"bytes.json","$id":"validateAnvilSetCodeCodeParam"};
 
-function validate1077(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1081(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetCodeCodeParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21271,29 +21316,29 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate1077.errors = vErrors;
+validate1081.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetCodeResult = validate1079;
-const schema394 = {"type":"null","$id":"validateAnvilSetCodeResult"};
+export const validateAnvilSetCodeResult = validate1083;
+const schema397 = {"type":"null","$id":"validateAnvilSetCodeResult"};
 
-function validate1079(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1083(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetCodeResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1079.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1083.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1079.errors = vErrors;
+validate1083.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetCoinbaseAddressParam = validate1080;
-const schema395 = {"$ref":"address.json","$id":"validateAnvilSetCoinbaseAddressParam"};
+export const validateAnvilSetCoinbaseAddressParam = validate1084;
+const schema398 = {"$ref":"address.json","$id":"validateAnvilSetCoinbaseAddressParam"};
 
-function validate1080(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1084(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetCoinbaseAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21301,29 +21346,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1080.errors = vErrors;
+validate1084.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetCoinbaseResult = validate1082;
-const schema396 = {"type":"null","$id":"validateAnvilSetCoinbaseResult"};
+export const validateAnvilSetCoinbaseResult = validate1086;
+const schema399 = {"type":"null","$id":"validateAnvilSetCoinbaseResult"};
 
-function validate1082(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1086(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetCoinbaseResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1082.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1086.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1082.errors = vErrors;
+validate1086.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetIntervalMiningSecondsParam = validate1083;
-const schema397 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetIntervalMiningSecondsParam"};
+export const validateAnvilSetIntervalMiningSecondsParam = validate1087;
+const schema400 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetIntervalMiningSecondsParam"};
 
-function validate1083(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1087(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetIntervalMiningSecondsParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21331,29 +21376,29 @@ if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1083.errors = vErrors;
+validate1087.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetIntervalMiningResult = validate1085;
-const schema398 = {"type":"null","$id":"validateAnvilSetIntervalMiningResult"};
+export const validateAnvilSetIntervalMiningResult = validate1089;
+const schema401 = {"type":"null","$id":"validateAnvilSetIntervalMiningResult"};
 
-function validate1085(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1089(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetIntervalMiningResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1085.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1089.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1085.errors = vErrors;
+validate1089.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetMinGasPriceGasPriceParam = validate1086;
-const schema399 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetMinGasPriceGasPriceParam"};
+export const validateAnvilSetMinGasPriceGasPriceParam = validate1090;
+const schema402 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetMinGasPriceGasPriceParam"};
 
-function validate1086(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1090(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetMinGasPriceGasPriceParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21361,29 +21406,29 @@ if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1086.errors = vErrors;
+validate1090.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetMinGasPriceResult = validate1088;
-const schema400 = {"type":"null","$id":"validateAnvilSetMinGasPriceResult"};
+export const validateAnvilSetMinGasPriceResult = validate1092;
+const schema403 = {"type":"null","$id":"validateAnvilSetMinGasPriceResult"};
 
-function validate1088(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1092(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetMinGasPriceResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1088.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1092.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1088.errors = vErrors;
+validate1092.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetNextBlockTimestampTimestampParam = validate1089;
-const schema401 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetNextBlockTimestampTimestampParam"};
+export const validateAnvilSetNextBlockTimestampTimestampParam = validate1093;
+const schema404 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetNextBlockTimestampTimestampParam"};
 
-function validate1089(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1093(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetNextBlockTimestampTimestampParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21391,29 +21436,29 @@ if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1089.errors = vErrors;
+validate1093.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetNextBlockTimestampResult = validate1091;
-const schema402 = {"type":"null","$id":"validateAnvilSetNextBlockTimestampResult"};
+export const validateAnvilSetNextBlockTimestampResult = validate1095;
+const schema405 = {"type":"null","$id":"validateAnvilSetNextBlockTimestampResult"};
 
-function validate1091(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1095(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetNextBlockTimestampResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1091.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1095.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1091.errors = vErrors;
+validate1095.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetNonceAddressParam = validate1092;
-const schema403 = {"$ref":"address.json","$id":"validateAnvilSetNonceAddressParam"};
+export const validateAnvilSetNonceAddressParam = validate1096;
+const schema406 = {"$ref":"address.json","$id":"validateAnvilSetNonceAddressParam"};
 
-function validate1092(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1096(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetNonceAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21421,14 +21466,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1092.errors = vErrors;
+validate1096.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetNonceNonceParam = validate1094;
-const schema404 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetNonceNonceParam"};
+export const validateAnvilSetNonceNonceParam = validate1098;
+const schema407 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetNonceNonceParam"};
 
-function validate1094(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1098(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetNonceNonceParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21436,29 +21481,29 @@ if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1094.errors = vErrors;
+validate1098.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetNonceResult = validate1096;
-const schema405 = {"type":"null","$id":"validateAnvilSetNonceResult"};
+export const validateAnvilSetNonceResult = validate1100;
+const schema408 = {"type":"null","$id":"validateAnvilSetNonceResult"};
 
-function validate1096(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetNonceResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1096.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1100.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1096.errors = vErrors;
+validate1100.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetStorageAtAddressParam = validate1097;
-const schema406 = {"$ref":"address.json","$id":"validateAnvilSetStorageAtAddressParam"};
+export const validateAnvilSetStorageAtAddressParam = validate1101;
+const schema409 = {"$ref":"address.json","$id":"validateAnvilSetStorageAtAddressParam"};
 
-function validate1097(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetStorageAtAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21466,14 +21511,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1097.errors = vErrors;
+validate1101.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetStorageAtSlotParam = validate1099;
-const schema407 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetStorageAtSlotParam"};
+export const validateAnvilSetStorageAtSlotParam = validate1103;
+const schema410 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetStorageAtSlotParam"};
 
-function validate1099(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetStorageAtSlotParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21481,14 +21526,14 @@ if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1099.errors = vErrors;
+validate1103.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetStorageAtValueParam = validate1101;
-const schema408 = {"$ref":"bytes32.json","$id":"validateAnvilSetStorageAtValueParam"};
+export const validateAnvilSetStorageAtValueParam = validate1105;
+const schema411 = {"$ref":"bytes32.json","$id":"validateAnvilSetStorageAtValueParam"};
 
-function validate1101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetStorageAtValueParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21496,29 +21541,29 @@ if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
-validate1101.errors = vErrors;
+validate1105.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetStorageAtResult = validate1103;
-const schema409 = {"type":"boolean","$id":"validateAnvilSetStorageAtResult"};
+export const validateAnvilSetStorageAtResult = validate1107;
+const schema412 = {"type":"boolean","$id":"validateAnvilSetStorageAtResult"};
 
-function validate1103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetStorageAtResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1103.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1107.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1103.errors = vErrors;
+validate1107.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSnapshotResult = validate1104;
-const schema410 = {"$ref":"uint.json","$id":"validateAnvilSnapshotResult"};
+export const validateAnvilSnapshotResult = validate1108;
+const schema413 = {"$ref":"uint.json","$id":"validateAnvilSnapshotResult"};
 
-function validate1104(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSnapshotResult" */;
 let vErrors = null;
 let errors = 0;
@@ -21526,14 +21571,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate1104.errors = vErrors;
+validate1108.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilStopImpersonatingAccountAddressParam = validate1106;
-const schema411 = {"$ref":"address.json","$id":"validateAnvilStopImpersonatingAccountAddressParam"};
+export const validateAnvilStopImpersonatingAccountAddressParam = validate1110;
+const schema414 = {"$ref":"address.json","$id":"validateAnvilStopImpersonatingAccountAddressParam"};
 
-function validate1106(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilStopImpersonatingAccountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21541,29 +21586,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1106.errors = vErrors;
+validate1110.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilStopImpersonatingAccountResult = validate1108;
-const schema412 = {"type":"null","$id":"validateAnvilStopImpersonatingAccountResult"};
+export const validateAnvilStopImpersonatingAccountResult = validate1112;
+const schema415 = {"type":"null","$id":"validateAnvilStopImpersonatingAccountResult"};
 
-function validate1108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilStopImpersonatingAccountResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1108.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1112.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1108.errors = vErrors;
+validate1112.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmIncreaseTimeSecondsParam = validate1109;
-const schema413 = {"$ref":"TestQuantity.json","$id":"validateEvmIncreaseTimeSecondsParam"};
+export const validateEvmIncreaseTimeSecondsParam = validate1113;
+const schema416 = {"$ref":"TestQuantity.json","$id":"validateEvmIncreaseTimeSecondsParam"};
 
-function validate1109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEvmIncreaseTimeSecondsParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21571,30 +21616,30 @@ if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1109.errors = vErrors;
+validate1113.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmIncreaseTimeResult = validate1111;
-const schema414 = {"type":"integer","$id":"validateEvmIncreaseTimeResult"};
+export const validateEvmIncreaseTimeResult = validate1115;
+const schema417 = {"type":"integer","$id":"validateEvmIncreaseTimeResult"};
 
-function validate1111(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEvmIncreaseTimeResult" */;
 let vErrors = null;
 let errors = 0;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate1111.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1115.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-validate1111.errors = vErrors;
+validate1115.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmMineOptionsParam = validate1112;
-const schema415 = {"$ref":"AnvilMineOptions.json","$id":"validateEvmMineOptionsParam"};
-const schema416 = {"title":"AnvilMineOptions","description":"evm_mine's option: a timestamp for the (first) block, or an object with the timestamp and the number of blocks.","oneOf":[{"$ref":"TestQuantity.json"},{"type":"object","properties":{"timestamp":{"$ref":"TestQuantity.json"},"blocks":{"$ref":"TestQuantity.json"}},"additionalProperties":false}],"$id":"AnvilMineOptions.json"};
+export const validateEvmMineOptionsParam = validate1116;
+const schema418 = {"$ref":"AnvilMineOptions.json","$id":"validateEvmMineOptionsParam"};
+const schema419 = {"title":"AnvilMineOptions","description":"evm_mine's option: a timestamp for the (first) block, or an object with the timestamp and the number of blocks.","oneOf":[{"$ref":"TestQuantity.json"},{"type":"object","properties":{"timestamp":{"$ref":"TestQuantity.json"},"blocks":{"$ref":"TestQuantity.json"}},"additionalProperties":false}],"$id":"AnvilMineOptions.json"};
 
-function validate1113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AnvilMineOptions.json" */;
 let vErrors = null;
 let errors = 0;
@@ -21686,7 +21731,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate1113.errors = vErrors;
+validate1117.errors = vErrors;
 return false;
 }
 else {
@@ -21700,27 +21745,27 @@ vErrors = null;
 }
 }
 }
-validate1113.errors = vErrors;
+validate1117.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEvmMineOptionsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1113(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1113.errors : vErrors.concat(validate1113.errors);
+if(!(validate1117(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1117.errors : vErrors.concat(validate1117.errors);
 errors = vErrors.length;
 }
-validate1112.errors = vErrors;
+validate1116.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmMineResult = validate1118;
-const schema417 = {"$ref":"uint.json","$id":"validateEvmMineResult"};
+export const validateEvmMineResult = validate1122;
+const schema420 = {"$ref":"uint.json","$id":"validateEvmMineResult"};
 
-function validate1118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEvmMineResult" */;
 let vErrors = null;
 let errors = 0;
@@ -21728,14 +21773,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate1118.errors = vErrors;
+validate1122.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmRevertIdParam = validate1120;
-const schema418 = {"$ref":"TestQuantity.json","$id":"validateEvmRevertIdParam"};
+export const validateEvmRevertIdParam = validate1124;
+const schema421 = {"$ref":"TestQuantity.json","$id":"validateEvmRevertIdParam"};
 
-function validate1120(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEvmRevertIdParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21743,29 +21788,29 @@ if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1120.errors = vErrors;
+validate1124.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmRevertResult = validate1122;
-const schema419 = {"type":"boolean","$id":"validateEvmRevertResult"};
+export const validateEvmRevertResult = validate1126;
+const schema422 = {"type":"boolean","$id":"validateEvmRevertResult"};
 
-function validate1122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEvmRevertResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1122.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1126.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1122.errors = vErrors;
+validate1126.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetAccountNonceAddressParam = validate1123;
-const schema420 = {"$ref":"address.json","$id":"validateEvmSetAccountNonceAddressParam"};
+export const validateEvmSetAccountNonceAddressParam = validate1127;
+const schema423 = {"$ref":"address.json","$id":"validateEvmSetAccountNonceAddressParam"};
 
-function validate1123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEvmSetAccountNonceAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21773,14 +21818,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1123.errors = vErrors;
+validate1127.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetAccountNonceNonceParam = validate1125;
-const schema421 = {"$ref":"TestQuantity.json","$id":"validateEvmSetAccountNonceNonceParam"};
+export const validateEvmSetAccountNonceNonceParam = validate1129;
+const schema424 = {"$ref":"TestQuantity.json","$id":"validateEvmSetAccountNonceNonceParam"};
 
-function validate1125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEvmSetAccountNonceNonceParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21788,75 +21833,30 @@ if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1125.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEvmSetAccountNonceResult = validate1127;
-const schema422 = {"type":"null","$id":"validateEvmSetAccountNonceResult"};
-
-function validate1127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetAccountNonceResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1127.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
-validate1127.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEvmSetAutomineEnabledParam = validate1128;
-const schema423 = {"type":"boolean","$id":"validateEvmSetAutomineEnabledParam"};
-
-function validate1128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetAutomineEnabledParam" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate1128.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate1128.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEvmSetAutomineResult = validate1129;
-const schema424 = {"type":"null","$id":"validateEvmSetAutomineResult"};
-
-function validate1129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetAutomineResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1129.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
 validate1129.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetBlockGasLimitGasLimitParam = validate1130;
-const schema425 = {"$ref":"TestQuantity.json","$id":"validateEvmSetBlockGasLimitGasLimitParam"};
+export const validateEvmSetAccountNonceResult = validate1131;
+const schema425 = {"type":"null","$id":"validateEvmSetAccountNonceResult"};
 
-function validate1130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetBlockGasLimitGasLimitParam" */;
+function validate1131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetAccountNonceResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
-errors = vErrors.length;
+if(data !== null){
+validate1131.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
 }
-validate1130.errors = vErrors;
+validate1131.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetBlockGasLimitResult = validate1132;
-const schema426 = {"type":"boolean","$id":"validateEvmSetBlockGasLimitResult"};
+export const validateEvmSetAutomineEnabledParam = validate1132;
+const schema426 = {"type":"boolean","$id":"validateEvmSetAutomineEnabledParam"};
 
 function validate1132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetBlockGasLimitResult" */;
+/*# sourceURL="validateEvmSetAutomineEnabledParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
@@ -21867,10 +21867,55 @@ validate1132.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetIntervalMiningSecondsParam = validate1133;
-const schema427 = {"$ref":"TestQuantity.json","$id":"validateEvmSetIntervalMiningSecondsParam"};
+export const validateEvmSetAutomineResult = validate1133;
+const schema427 = {"type":"null","$id":"validateEvmSetAutomineResult"};
 
 function validate1133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetAutomineResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1133.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1133.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSetBlockGasLimitGasLimitParam = validate1134;
+const schema428 = {"$ref":"TestQuantity.json","$id":"validateEvmSetBlockGasLimitGasLimitParam"};
+
+function validate1134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetBlockGasLimitGasLimitParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+errors = vErrors.length;
+}
+validate1134.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSetBlockGasLimitResult = validate1136;
+const schema429 = {"type":"boolean","$id":"validateEvmSetBlockGasLimitResult"};
+
+function validate1136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetBlockGasLimitResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1136.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1136.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSetIntervalMiningSecondsParam = validate1137;
+const schema430 = {"$ref":"TestQuantity.json","$id":"validateEvmSetIntervalMiningSecondsParam"};
+
+function validate1137(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEvmSetIntervalMiningSecondsParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21878,29 +21923,29 @@ if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1133.errors = vErrors;
+validate1137.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetIntervalMiningResult = validate1135;
-const schema428 = {"type":"null","$id":"validateEvmSetIntervalMiningResult"};
+export const validateEvmSetIntervalMiningResult = validate1139;
+const schema431 = {"type":"null","$id":"validateEvmSetIntervalMiningResult"};
 
-function validate1135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEvmSetIntervalMiningResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1135.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1139.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1135.errors = vErrors;
+validate1139.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetNextBlockTimestampTimestampParam = validate1136;
-const schema429 = {"$ref":"TestQuantity.json","$id":"validateEvmSetNextBlockTimestampTimestampParam"};
+export const validateEvmSetNextBlockTimestampTimestampParam = validate1140;
+const schema432 = {"$ref":"TestQuantity.json","$id":"validateEvmSetNextBlockTimestampTimestampParam"};
 
-function validate1136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEvmSetNextBlockTimestampTimestampParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21908,60 +21953,15 @@ if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1136.errors = vErrors;
+validate1140.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetNextBlockTimestampResult = validate1138;
-const schema430 = {"type":"null","$id":"validateEvmSetNextBlockTimestampResult"};
-
-function validate1138(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetNextBlockTimestampResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1138.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
-validate1138.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEvmSnapshotResult = validate1139;
-const schema431 = {"$ref":"uint.json","$id":"validateEvmSnapshotResult"};
-
-function validate1139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSnapshotResult" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
-validate1139.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatAutoImpersonateAccountEnabledParam = validate1141;
-const schema432 = {"type":"boolean","$id":"validateHardhatAutoImpersonateAccountEnabledParam"};
-
-function validate1141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatAutoImpersonateAccountEnabledParam" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate1141.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate1141.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatAutoImpersonateAccountResult = validate1142;
-const schema433 = {"type":"null","$id":"validateHardhatAutoImpersonateAccountResult"};
+export const validateEvmSetNextBlockTimestampResult = validate1142;
+const schema433 = {"type":"null","$id":"validateEvmSetNextBlockTimestampResult"};
 
 function validate1142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatAutoImpersonateAccountResult" */;
+/*# sourceURL="validateEvmSetNextBlockTimestampResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
@@ -21972,25 +21972,70 @@ validate1142.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatDropAllTransactionsResult = validate1143;
-const schema434 = {"type":"null","$id":"validateHardhatDropAllTransactionsResult"};
+export const validateEvmSnapshotResult = validate1143;
+const schema434 = {"$ref":"uint.json","$id":"validateEvmSnapshotResult"};
 
 function validate1143(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatDropAllTransactionsResult" */;
+/*# sourceURL="validateEvmSnapshotResult" */;
 let vErrors = null;
 let errors = 0;
-if(data !== null){
-validate1143.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
+if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
 }
 validate1143.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatDropTransactionHashParam = validate1144;
-const schema435 = {"$ref":"hash32.json","$id":"validateHardhatDropTransactionHashParam"};
+export const validateHardhatAutoImpersonateAccountEnabledParam = validate1145;
+const schema435 = {"type":"boolean","$id":"validateHardhatAutoImpersonateAccountEnabledParam"};
 
-function validate1144(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatAutoImpersonateAccountEnabledParam" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1145.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1145.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatAutoImpersonateAccountResult = validate1146;
+const schema436 = {"type":"null","$id":"validateHardhatAutoImpersonateAccountResult"};
+
+function validate1146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatAutoImpersonateAccountResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1146.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1146.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatDropAllTransactionsResult = validate1147;
+const schema437 = {"type":"null","$id":"validateHardhatDropAllTransactionsResult"};
+
+function validate1147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatDropAllTransactionsResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1147.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1147.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatDropTransactionHashParam = validate1148;
+const schema438 = {"$ref":"hash32.json","$id":"validateHardhatDropTransactionHashParam"};
+
+function validate1148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatDropTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21998,14 +22043,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate1144.errors = vErrors;
+validate1148.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatDropTransactionResult = validate1146;
-const schema436 = {"oneOf":[{"$ref":"hash32.json"},{"type":"null"}],"$id":"validateHardhatDropTransactionResult"};
+export const validateHardhatDropTransactionResult = validate1150;
+const schema439 = {"oneOf":[{"$ref":"hash32.json"},{"type":"null"}],"$id":"validateHardhatDropTransactionResult"};
 
-function validate1146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatDropTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -22053,7 +22098,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate1146.errors = vErrors;
+validate1150.errors = vErrors;
 return false;
 }
 else {
@@ -22067,14 +22112,14 @@ vErrors = null;
 }
 }
 }
-validate1146.errors = vErrors;
+validate1150.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatDumpStateResult = validate1148;
-const schema437 = {"$ref":"bytes.json","$id":"validateHardhatDumpStateResult"};
+export const validateHardhatDumpStateResult = validate1152;
+const schema440 = {"$ref":"bytes.json","$id":"validateHardhatDumpStateResult"};
 
-function validate1148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatDumpStateResult" */;
 let vErrors = null;
 let errors = 0;
@@ -22082,29 +22127,29 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate1148.errors = vErrors;
+validate1152.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatGetAutomineResult = validate1150;
-const schema438 = {"type":"boolean","$id":"validateHardhatGetAutomineResult"};
+export const validateHardhatGetAutomineResult = validate1154;
+const schema441 = {"type":"boolean","$id":"validateHardhatGetAutomineResult"};
 
-function validate1150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatGetAutomineResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1150.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1154.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1150.errors = vErrors;
+validate1154.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatImpersonateAccountAddressParam = validate1151;
-const schema439 = {"$ref":"address.json","$id":"validateHardhatImpersonateAccountAddressParam"};
+export const validateHardhatImpersonateAccountAddressParam = validate1155;
+const schema442 = {"$ref":"address.json","$id":"validateHardhatImpersonateAccountAddressParam"};
 
-function validate1151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatImpersonateAccountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22112,29 +22157,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1151.errors = vErrors;
+validate1155.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatImpersonateAccountResult = validate1153;
-const schema440 = {"type":"null","$id":"validateHardhatImpersonateAccountResult"};
+export const validateHardhatImpersonateAccountResult = validate1157;
+const schema443 = {"type":"null","$id":"validateHardhatImpersonateAccountResult"};
 
-function validate1153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatImpersonateAccountResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1153.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1157.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1153.errors = vErrors;
+validate1157.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatLoadStateStateParam = validate1154;
-const schema441 = {"$ref":"bytes.json","$id":"validateHardhatLoadStateStateParam"};
+export const validateHardhatLoadStateStateParam = validate1158;
+const schema444 = {"$ref":"bytes.json","$id":"validateHardhatLoadStateStateParam"};
 
-function validate1154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatLoadStateStateParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22142,29 +22187,29 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate1154.errors = vErrors;
+validate1158.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatLoadStateResult = validate1156;
-const schema442 = {"type":"boolean","$id":"validateHardhatLoadStateResult"};
+export const validateHardhatLoadStateResult = validate1160;
+const schema445 = {"type":"boolean","$id":"validateHardhatLoadStateResult"};
 
-function validate1156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatLoadStateResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1156.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1160.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1156.errors = vErrors;
+validate1160.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatMetadataResult = validate1157;
-const schema443 = {"$ref":"AnvilMetadata.json","$id":"validateHardhatMetadataResult"};
+export const validateHardhatMetadataResult = validate1161;
+const schema446 = {"$ref":"AnvilMetadata.json","$id":"validateHardhatMetadataResult"};
 
-function validate1157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1161(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatMetadataResult" */;
 let vErrors = null;
 let errors = 0;
@@ -22172,14 +22217,14 @@ if(!(validate1041(data, {instancePath,parentData,parentDataProperty,rootData})))
 vErrors = vErrors === null ? validate1041.errors : vErrors.concat(validate1041.errors);
 errors = vErrors.length;
 }
-validate1157.errors = vErrors;
+validate1161.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatMineCountParam = validate1159;
-const schema444 = {"$ref":"TestQuantity.json","$id":"validateHardhatMineCountParam"};
+export const validateHardhatMineCountParam = validate1163;
+const schema447 = {"$ref":"TestQuantity.json","$id":"validateHardhatMineCountParam"};
 
-function validate1159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatMineCountParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22187,14 +22232,14 @@ if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1159.errors = vErrors;
+validate1163.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatMineIntervalParam = validate1161;
-const schema445 = {"$ref":"TestQuantity.json","$id":"validateHardhatMineIntervalParam"};
+export const validateHardhatMineIntervalParam = validate1165;
+const schema448 = {"$ref":"TestQuantity.json","$id":"validateHardhatMineIntervalParam"};
 
-function validate1161(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1165(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatMineIntervalParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22202,59 +22247,59 @@ if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1161.errors = vErrors;
+validate1165.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatMineResult = validate1163;
-const schema446 = {"type":"null","$id":"validateHardhatMineResult"};
+export const validateHardhatMineResult = validate1167;
+const schema449 = {"type":"null","$id":"validateHardhatMineResult"};
 
-function validate1163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatMineResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1163.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1167.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1163.errors = vErrors;
+validate1167.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatResetOptionsParam = validate1164;
-const schema447 = {"$ref":"AnvilResetOptions.json","$id":"validateHardhatResetOptionsParam"};
+export const validateHardhatResetOptionsParam = validate1168;
+const schema450 = {"$ref":"AnvilResetOptions.json","$id":"validateHardhatResetOptionsParam"};
 
-function validate1164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatResetOptionsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1059(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1059.errors : vErrors.concat(validate1059.errors);
+if(!(validate1060(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1060.errors : vErrors.concat(validate1060.errors);
 errors = vErrors.length;
 }
-validate1164.errors = vErrors;
+validate1168.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatResetResult = validate1166;
-const schema448 = {"type":"null","$id":"validateHardhatResetResult"};
+export const validateHardhatResetResult = validate1170;
+const schema451 = {"type":"null","$id":"validateHardhatResetResult"};
 
-function validate1166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatResetResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1166.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1170.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1166.errors = vErrors;
+validate1170.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetBalanceAddressParam = validate1167;
-const schema449 = {"$ref":"address.json","$id":"validateHardhatSetBalanceAddressParam"};
+export const validateHardhatSetBalanceAddressParam = validate1171;
+const schema452 = {"$ref":"address.json","$id":"validateHardhatSetBalanceAddressParam"};
 
-function validate1167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1171(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetBalanceAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22262,14 +22307,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1167.errors = vErrors;
+validate1171.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetBalanceBalanceParam = validate1169;
-const schema450 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetBalanceBalanceParam"};
+export const validateHardhatSetBalanceBalanceParam = validate1173;
+const schema453 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetBalanceBalanceParam"};
 
-function validate1169(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetBalanceBalanceParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22277,29 +22322,29 @@ if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1169.errors = vErrors;
+validate1173.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetBalanceResult = validate1171;
-const schema451 = {"type":"null","$id":"validateHardhatSetBalanceResult"};
+export const validateHardhatSetBalanceResult = validate1175;
+const schema454 = {"type":"null","$id":"validateHardhatSetBalanceResult"};
 
-function validate1171(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1175(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetBalanceResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1171.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1175.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1171.errors = vErrors;
+validate1175.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetCodeAddressParam = validate1172;
-const schema452 = {"$ref":"address.json","$id":"validateHardhatSetCodeAddressParam"};
+export const validateHardhatSetCodeAddressParam = validate1176;
+const schema455 = {"$ref":"address.json","$id":"validateHardhatSetCodeAddressParam"};
 
-function validate1172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1176(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetCodeAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22307,14 +22352,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1172.errors = vErrors;
+validate1176.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetCodeCodeParam = validate1174;
-const schema453 = {"$ref":"bytes.json","$id":"validateHardhatSetCodeCodeParam"};
+export const validateHardhatSetCodeCodeParam = validate1178;
+const schema456 = {"$ref":"bytes.json","$id":"validateHardhatSetCodeCodeParam"};
 
-function validate1174(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetCodeCodeParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22322,29 +22367,29 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate1174.errors = vErrors;
+validate1178.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetCodeResult = validate1176;
-const schema454 = {"type":"null","$id":"validateHardhatSetCodeResult"};
+export const validateHardhatSetCodeResult = validate1180;
+const schema457 = {"type":"null","$id":"validateHardhatSetCodeResult"};
 
-function validate1176(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1180(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetCodeResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1176.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1180.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1176.errors = vErrors;
+validate1180.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetCoinbaseAddressParam = validate1177;
-const schema455 = {"$ref":"address.json","$id":"validateHardhatSetCoinbaseAddressParam"};
+export const validateHardhatSetCoinbaseAddressParam = validate1181;
+const schema458 = {"$ref":"address.json","$id":"validateHardhatSetCoinbaseAddressParam"};
 
-function validate1177(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1181(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetCoinbaseAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22352,29 +22397,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1177.errors = vErrors;
+validate1181.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetCoinbaseResult = validate1179;
-const schema456 = {"type":"null","$id":"validateHardhatSetCoinbaseResult"};
+export const validateHardhatSetCoinbaseResult = validate1183;
+const schema459 = {"type":"null","$id":"validateHardhatSetCoinbaseResult"};
 
-function validate1179(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1183(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetCoinbaseResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1179.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1183.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1179.errors = vErrors;
+validate1183.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetMinGasPriceGasPriceParam = validate1180;
-const schema457 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetMinGasPriceGasPriceParam"};
+export const validateHardhatSetMinGasPriceGasPriceParam = validate1184;
+const schema460 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetMinGasPriceGasPriceParam"};
 
-function validate1180(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetMinGasPriceGasPriceParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22382,29 +22427,29 @@ if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1180.errors = vErrors;
+validate1184.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetMinGasPriceResult = validate1182;
-const schema458 = {"type":"null","$id":"validateHardhatSetMinGasPriceResult"};
+export const validateHardhatSetMinGasPriceResult = validate1186;
+const schema461 = {"type":"null","$id":"validateHardhatSetMinGasPriceResult"};
 
-function validate1182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetMinGasPriceResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1182.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1186.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1182.errors = vErrors;
+validate1186.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetNonceAddressParam = validate1183;
-const schema459 = {"$ref":"address.json","$id":"validateHardhatSetNonceAddressParam"};
+export const validateHardhatSetNonceAddressParam = validate1187;
+const schema462 = {"$ref":"address.json","$id":"validateHardhatSetNonceAddressParam"};
 
-function validate1183(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetNonceAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22412,14 +22457,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1183.errors = vErrors;
+validate1187.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetNonceNonceParam = validate1185;
-const schema460 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetNonceNonceParam"};
+export const validateHardhatSetNonceNonceParam = validate1189;
+const schema463 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetNonceNonceParam"};
 
-function validate1185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetNonceNonceParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22427,29 +22472,29 @@ if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1185.errors = vErrors;
+validate1189.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetNonceResult = validate1187;
-const schema461 = {"type":"null","$id":"validateHardhatSetNonceResult"};
+export const validateHardhatSetNonceResult = validate1191;
+const schema464 = {"type":"null","$id":"validateHardhatSetNonceResult"};
 
-function validate1187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1191(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetNonceResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1187.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1191.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1187.errors = vErrors;
+validate1191.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetStorageAtAddressParam = validate1188;
-const schema462 = {"$ref":"address.json","$id":"validateHardhatSetStorageAtAddressParam"};
+export const validateHardhatSetStorageAtAddressParam = validate1192;
+const schema465 = {"$ref":"address.json","$id":"validateHardhatSetStorageAtAddressParam"};
 
-function validate1188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1192(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetStorageAtAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22457,14 +22502,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1188.errors = vErrors;
+validate1192.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetStorageAtSlotParam = validate1190;
-const schema463 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetStorageAtSlotParam"};
+export const validateHardhatSetStorageAtSlotParam = validate1194;
+const schema466 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetStorageAtSlotParam"};
 
-function validate1190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetStorageAtSlotParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22472,14 +22517,14 @@ if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1190.errors = vErrors;
+validate1194.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetStorageAtValueParam = validate1192;
-const schema464 = {"$ref":"bytes32.json","$id":"validateHardhatSetStorageAtValueParam"};
+export const validateHardhatSetStorageAtValueParam = validate1196;
+const schema467 = {"$ref":"bytes32.json","$id":"validateHardhatSetStorageAtValueParam"};
 
-function validate1192(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1196(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetStorageAtValueParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22487,29 +22532,29 @@ if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
-validate1192.errors = vErrors;
+validate1196.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetStorageAtResult = validate1194;
-const schema465 = {"type":"boolean","$id":"validateHardhatSetStorageAtResult"};
+export const validateHardhatSetStorageAtResult = validate1198;
+const schema468 = {"type":"boolean","$id":"validateHardhatSetStorageAtResult"};
 
-function validate1194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1198(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetStorageAtResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1194.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1198.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1194.errors = vErrors;
+validate1198.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatStopImpersonatingAccountAddressParam = validate1195;
-const schema466 = {"$ref":"address.json","$id":"validateHardhatStopImpersonatingAccountAddressParam"};
+export const validateHardhatStopImpersonatingAccountAddressParam = validate1199;
+const schema469 = {"$ref":"address.json","$id":"validateHardhatStopImpersonatingAccountAddressParam"};
 
-function validate1195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1199(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatStopImpersonatingAccountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22517,30 +22562,30 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1195.errors = vErrors;
+validate1199.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatStopImpersonatingAccountResult = validate1197;
-const schema467 = {"type":"null","$id":"validateHardhatStopImpersonatingAccountResult"};
+export const validateHardhatStopImpersonatingAccountResult = validate1201;
+const schema470 = {"type":"null","$id":"validateHardhatStopImpersonatingAccountResult"};
 
-function validate1197(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1201(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatStopImpersonatingAccountResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1197.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1201.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1197.errors = vErrors;
+validate1201.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleCallCallParam = validate1198;
-const schema468 = {"$ref":"IeleCallRequest.json","$id":"validateIeleCallCallParam"};
-const schema469 = {"title":"IeleCallRequest","type":"object","description":"A call to the IELE virtual machine: give function (with its arguments) to call a contract, or contractCode to run creation code.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"function":{"type":"string"},"contractCode":{"$ref":"bytes.json"},"arguments":{"type":"array","items":{"$ref":"bytes.json"}}},"required":[],"additionalProperties":false,"$id":"IeleCallRequest.json"};
+export const validateIeleCallCallParam = validate1202;
+const schema471 = {"$ref":"IeleCallRequest.json","$id":"validateIeleCallCallParam"};
+const schema472 = {"title":"IeleCallRequest","type":"object","description":"A call to the IELE virtual machine: give function (with its arguments) to call a contract, or contractCode to run creation code.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"function":{"type":"string"},"contractCode":{"$ref":"bytes.json"},"arguments":{"type":"array","items":{"$ref":"bytes.json"}}},"required":[],"additionalProperties":false,"$id":"IeleCallRequest.json"};
 
-function validate1199(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="IeleCallRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22549,7 +22594,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "from") || (key0 === "to")) || (key0 === "gas")) || (key0 === "gasPrice")) || (key0 === "value")) || (key0 === "function")) || (key0 === "contractCode")) || (key0 === "arguments"))){
-validate1199.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1203.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -22608,7 +22653,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate1199.errors = vErrors;
+validate1203.errors = vErrors;
 return false;
 }
 else {
@@ -22667,7 +22712,7 @@ if(valid0){
 if(data.function !== undefined){
 const _errs10 = errors;
 if(typeof data.function !== "string"){
-validate1199.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1203.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -22708,7 +22753,7 @@ break;
 }
 }
 else {
-validate1199.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1203.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -22727,31 +22772,31 @@ var valid0 = true;
 }
 }
 else {
-validate1199.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1203.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1199.errors = vErrors;
+validate1203.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1198(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleCallCallParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1199(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1199.errors : vErrors.concat(validate1199.errors);
+if(!(validate1203(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1203.errors : vErrors.concat(validate1203.errors);
 errors = vErrors.length;
 }
-validate1198.errors = vErrors;
+validate1202.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleCallBlockParam = validate1209;
-const schema470 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateIeleCallBlockParam"};
+export const validateIeleCallBlockParam = validate1213;
+const schema473 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateIeleCallBlockParam"};
 
-function validate1209(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1213(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleCallBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22759,14 +22804,14 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate1209.errors = vErrors;
+validate1213.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleCallResult = validate1211;
-const schema471 = {"type":"array","items":{"$ref":"bytes.json"},"$id":"validateIeleCallResult"};
+export const validateIeleCallResult = validate1215;
+const schema474 = {"type":"array","items":{"$ref":"bytes.json"},"$id":"validateIeleCallResult"};
 
-function validate1211(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1215(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleCallResult" */;
 let vErrors = null;
 let errors = 0;
@@ -22787,19 +22832,19 @@ break;
 }
 }
 else {
-validate1211.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1215.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate1211.errors = vErrors;
+validate1215.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleSendTransactionTransactionParam = validate1213;
-const schema472 = {"$ref":"IeleTransactionRequest.json","$id":"validateIeleSendTransactionTransactionParam"};
-const schema473 = {"title":"IeleTransactionRequest","type":"object","description":"An IELE transaction for the node to sign with an unlocked account: give function (with its arguments) or contractCode. Absent gas, gasPrice and nonce are filled in as for eth_sendTransaction.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"nonce":{"$ref":"uint.json"},"function":{"type":"string"},"contractCode":{"$ref":"bytes.json"},"arguments":{"type":"array","items":{"$ref":"bytes.json"}}},"required":["from"],"additionalProperties":false,"$id":"IeleTransactionRequest.json"};
+export const validateIeleSendTransactionTransactionParam = validate1217;
+const schema475 = {"$ref":"IeleTransactionRequest.json","$id":"validateIeleSendTransactionTransactionParam"};
+const schema476 = {"title":"IeleTransactionRequest","type":"object","description":"An IELE transaction for the node to sign with an unlocked account: give function (with its arguments) or contractCode. Absent gas, gasPrice and nonce are filled in as for eth_sendTransaction.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"nonce":{"$ref":"uint.json"},"function":{"type":"string"},"contractCode":{"$ref":"bytes.json"},"arguments":{"type":"array","items":{"$ref":"bytes.json"}}},"required":["from"],"additionalProperties":false,"$id":"IeleTransactionRequest.json"};
 
-function validate1214(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="IeleTransactionRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22807,14 +22852,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.from === undefined) && (missing0 = "from")){
-validate1214.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1218.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema473.properties, key0))){
-validate1214.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema476.properties, key0))){
+validate1218.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -22873,7 +22918,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate1214.errors = vErrors;
+validate1218.errors = vErrors;
 return false;
 }
 else {
@@ -22944,7 +22989,7 @@ if(valid0){
 if(data.function !== undefined){
 const _errs11 = errors;
 if(typeof data.function !== "string"){
-validate1214.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1218.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -22985,7 +23030,7 @@ break;
 }
 }
 else {
-validate1214.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1218.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -23006,31 +23051,31 @@ var valid0 = true;
 }
 }
 else {
-validate1214.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1218.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1214.errors = vErrors;
+validate1218.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1213(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleSendTransactionTransactionParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1214(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1214.errors : vErrors.concat(validate1214.errors);
+if(!(validate1218(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1218.errors : vErrors.concat(validate1218.errors);
 errors = vErrors.length;
 }
-validate1213.errors = vErrors;
+validate1217.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleSendTransactionResult = validate1225;
-const schema474 = {"$ref":"hash32.json","$id":"validateIeleSendTransactionResult"};
+export const validateIeleSendTransactionResult = validate1229;
+const schema477 = {"$ref":"hash32.json","$id":"validateIeleSendTransactionResult"};
 
-function validate1225(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1229(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleSendTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -23038,15 +23083,15 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate1225.errors = vErrors;
+validate1229.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMcpInitializeRequestParam = validate1227;
-const schema475 = {"$ref":"McpInitializeRequest.json","$id":"validateMcpInitializeRequestParam"};
-const schema476 = {"title":"McpInitializeRequest","type":"object","description":"An MCP initialize request object (optional; its content is only informative: the server always answers with the one protocol version it speaks).","properties":{"protocolVersion":{"type":"string"},"capabilities":{"type":"object"},"clientInfo":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name"],"additionalProperties":true}},"required":[],"additionalProperties":true,"$id":"McpInitializeRequest.json"};
+export const validateMcpInitializeRequestParam = validate1231;
+const schema478 = {"$ref":"McpInitializeRequest.json","$id":"validateMcpInitializeRequestParam"};
+const schema479 = {"title":"McpInitializeRequest","type":"object","description":"An MCP initialize request object (optional; its content is only informative: the server always answers with the one protocol version it speaks).","properties":{"protocolVersion":{"type":"string"},"capabilities":{"type":"object"},"clientInfo":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name"],"additionalProperties":true}},"required":[],"additionalProperties":true,"$id":"McpInitializeRequest.json"};
 
-function validate1228(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1232(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpInitializeRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23055,7 +23100,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.protocolVersion !== undefined){
 const _errs2 = errors;
 if(typeof data.protocolVersion !== "string"){
-validate1228.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1232.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -23068,7 +23113,7 @@ if(data.capabilities !== undefined){
 let data1 = data.capabilities;
 const _errs4 = errors;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
-validate1228.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1232.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -23084,14 +23129,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing0;
 if((data2.name === undefined) && (missing0 = "name")){
-validate1228.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1232.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data2.name !== undefined){
 const _errs9 = errors;
 if(typeof data2.name !== "string"){
-validate1228.errors = [{instancePath:instancePath+"/clientInfo/name",schemaPath:"#/properties/clientInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1232.errors = [{instancePath:instancePath+"/clientInfo/name",schemaPath:"#/properties/clientInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -23103,7 +23148,7 @@ if(valid1){
 if(data2.version !== undefined){
 const _errs11 = errors;
 if(typeof data2.version !== "string"){
-validate1228.errors = [{instancePath:instancePath+"/clientInfo/version",schemaPath:"#/properties/clientInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1232.errors = [{instancePath:instancePath+"/clientInfo/version",schemaPath:"#/properties/clientInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -23115,7 +23160,7 @@ var valid1 = true;
 }
 }
 else {
-validate1228.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1232.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -23128,32 +23173,32 @@ var valid0 = true;
 }
 }
 else {
-validate1228.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1232.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1228.errors = vErrors;
+validate1232.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1231(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMcpInitializeRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1228(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1228.errors : vErrors.concat(validate1228.errors);
+if(!(validate1232(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1232.errors : vErrors.concat(validate1232.errors);
 errors = vErrors.length;
 }
-validate1227.errors = vErrors;
+validate1231.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMcpInitializeResult = validate1230;
-const schema477 = {"$ref":"McpInitializeResult.json","$id":"validateMcpInitializeResult"};
-const schema478 = {"title":"McpInitializeResult","type":"object","description":"The server's MCP identity: protocol version 2024-11-05 and the three capabilities it offers (tools, resources, prompts; no list-change notifications, no subscriptions).","properties":{"protocolVersion":{"type":"string","const":"2024-11-05"},"capabilities":{"type":"object","properties":{"tools":{"type":"object"},"resources":{"type":"object"},"prompts":{"type":"object"}},"required":["tools","resources","prompts"],"additionalProperties":false},"serverInfo":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"additionalProperties":false},"instructions":{"type":"string","description":"How to use this server, for the model."}},"required":["protocolVersion","capabilities","serverInfo"],"additionalProperties":false,"$id":"McpInitializeResult.json"};
+export const validateMcpInitializeResult = validate1234;
+const schema480 = {"$ref":"McpInitializeResult.json","$id":"validateMcpInitializeResult"};
+const schema481 = {"title":"McpInitializeResult","type":"object","description":"The server's MCP identity: protocol version 2024-11-05 and the three capabilities it offers (tools, resources, prompts; no list-change notifications, no subscriptions).","properties":{"protocolVersion":{"type":"string","const":"2024-11-05"},"capabilities":{"type":"object","properties":{"tools":{"type":"object"},"resources":{"type":"object"},"prompts":{"type":"object"}},"required":["tools","resources","prompts"],"additionalProperties":false},"serverInfo":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"additionalProperties":false},"instructions":{"type":"string","description":"How to use this server, for the model."}},"required":["protocolVersion","capabilities","serverInfo"],"additionalProperties":false,"$id":"McpInitializeResult.json"};
 
-function validate1231(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1235(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpInitializeResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23161,14 +23206,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.protocolVersion === undefined) && (missing0 = "protocolVersion")) || ((data.capabilities === undefined) && (missing0 = "capabilities"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
-validate1231.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1235.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "protocolVersion") || (key0 === "capabilities")) || (key0 === "serverInfo")) || (key0 === "instructions"))){
-validate1231.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1235.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23178,11 +23223,11 @@ if(data.protocolVersion !== undefined){
 let data0 = data.protocolVersion;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate1231.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1235.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("2024-11-05" !== data0){
-validate1231.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/const",keyword:"const",params:{allowedValue: "2024-11-05"},message:"must be equal to constant"}];
+validate1235.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/const",keyword:"const",params:{allowedValue: "2024-11-05"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -23198,14 +23243,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.tools === undefined) && (missing1 = "tools")) || ((data1.resources === undefined) && (missing1 = "resources"))) || ((data1.prompts === undefined) && (missing1 = "prompts"))){
-validate1231.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1235.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs6 = errors;
 for(const key1 in data1){
 if(!(((key1 === "tools") || (key1 === "resources")) || (key1 === "prompts"))){
-validate1231.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1235.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23215,7 +23260,7 @@ if(data1.tools !== undefined){
 let data2 = data1.tools;
 const _errs7 = errors;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-validate1231.errors = [{instancePath:instancePath+"/capabilities/tools",schemaPath:"#/properties/capabilities/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1235.errors = [{instancePath:instancePath+"/capabilities/tools",schemaPath:"#/properties/capabilities/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -23228,7 +23273,7 @@ if(data1.resources !== undefined){
 let data3 = data1.resources;
 const _errs9 = errors;
 if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
-validate1231.errors = [{instancePath:instancePath+"/capabilities/resources",schemaPath:"#/properties/capabilities/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1235.errors = [{instancePath:instancePath+"/capabilities/resources",schemaPath:"#/properties/capabilities/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -23241,7 +23286,7 @@ if(data1.prompts !== undefined){
 let data4 = data1.prompts;
 const _errs11 = errors;
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-validate1231.errors = [{instancePath:instancePath+"/capabilities/prompts",schemaPath:"#/properties/capabilities/properties/prompts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1235.errors = [{instancePath:instancePath+"/capabilities/prompts",schemaPath:"#/properties/capabilities/properties/prompts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -23255,7 +23300,7 @@ var valid1 = true;
 }
 }
 else {
-validate1231.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1235.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -23272,14 +23317,14 @@ if(errors === _errs13){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing2;
 if(((data5.name === undefined) && (missing2 = "name")) || ((data5.version === undefined) && (missing2 = "version"))){
-validate1231.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate1235.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs15 = errors;
 for(const key2 in data5){
 if(!((key2 === "name") || (key2 === "version"))){
-validate1231.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate1235.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23288,7 +23333,7 @@ if(_errs15 === errors){
 if(data5.name !== undefined){
 const _errs16 = errors;
 if(typeof data5.name !== "string"){
-validate1231.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"#/properties/serverInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1235.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"#/properties/serverInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs16 === errors;
@@ -23300,7 +23345,7 @@ if(valid2){
 if(data5.version !== undefined){
 const _errs18 = errors;
 if(typeof data5.version !== "string"){
-validate1231.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"#/properties/serverInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1235.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"#/properties/serverInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs18 === errors;
@@ -23313,7 +23358,7 @@ var valid2 = true;
 }
 }
 else {
-validate1231.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1235.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -23326,7 +23371,7 @@ if(valid0){
 if(data.instructions !== undefined){
 const _errs20 = errors;
 if(typeof data.instructions !== "string"){
-validate1231.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1235.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -23341,32 +23386,32 @@ var valid0 = true;
 }
 }
 else {
-validate1231.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1235.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1231.errors = vErrors;
+validate1235.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1230(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMcpInitializeResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1231(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1231.errors : vErrors.concat(validate1231.errors);
+if(!(validate1235(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1235.errors : vErrors.concat(validate1235.errors);
 errors = vErrors.length;
 }
-validate1230.errors = vErrors;
+validate1234.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsGetRequestParam = validate1233;
-const schema479 = {"$ref":"McpPromptGetRequest.json","$id":"validatePromptsGetRequestParam"};
-const schema480 = {"title":"McpPromptGetRequest","type":"object","description":"An object naming the prompt to render, e.g. {\"name\": \"mcp_node_health_check\"} (arguments optional, string values).","properties":{"name":{"type":"string"},"arguments":{"type":"object","additionalProperties":{"type":"string"}}},"required":["name"],"additionalProperties":true,"$id":"McpPromptGetRequest.json"};
+export const validatePromptsGetRequestParam = validate1237;
+const schema482 = {"$ref":"McpPromptGetRequest.json","$id":"validatePromptsGetRequestParam"};
+const schema483 = {"title":"McpPromptGetRequest","type":"object","description":"An object naming the prompt to render, e.g. {\"name\": \"mcp_node_health_check\"} (arguments optional, string values).","properties":{"name":{"type":"string"},"arguments":{"type":"object","additionalProperties":{"type":"string"}}},"required":["name"],"additionalProperties":true,"$id":"McpPromptGetRequest.json"};
 
-function validate1234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1238(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPromptGetRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23374,14 +23419,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.name === undefined) && (missing0 = "name")){
-validate1234.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1238.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate1234.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1238.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -23398,7 +23443,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 for(const key0 in data1){
 const _errs7 = errors;
 if(typeof data1[key0] !== "string"){
-validate1234.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1238.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -23408,7 +23453,7 @@ break;
 }
 }
 else {
-validate1234.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1238.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -23416,86 +23461,6 @@ var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
-}
-}
-}
-}
-else {
-validate1234.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate1234.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate1233(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validatePromptsGetRequestParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate1234(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1234.errors : vErrors.concat(validate1234.errors);
-errors = vErrors.length;
-}
-validate1233.errors = vErrors;
-return errors === 0;
-}
-
-export const validatePromptsGetResult = validate1236;
-const schema481 = {"$ref":"McpPromptGetResult.json","$id":"validatePromptsGetResult"};
-const schema482 = {"title":"McpPromptGetResult","type":"object","description":"The rendered prompt: a description and the messages to hand to the model.","properties":{"description":{"type":"string"},"messages":{"type":"array","items":{"type":"object","properties":{"role":{"type":"string","enum":["user","assistant"]},"content":{"$ref":"McpTextContent.json"}},"required":["role","content"],"additionalProperties":false}}},"required":["description","messages"],"additionalProperties":false,"$id":"McpPromptGetResult.json"};
-const schema483 = {"title":"McpTextContent","type":"object","description":"MCP text content.","properties":{"type":{"type":"string","const":"text"},"text":{"type":"string"}},"required":["type","text"],"additionalProperties":false,"$id":"McpTextContent.json"};
-
-function validate1238(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="McpTextContent.json" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.type === undefined) && (missing0 = "type")) || ((data.text === undefined) && (missing0 = "text"))){
-validate1238.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((key0 === "type") || (key0 === "text"))){
-validate1238.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.type !== undefined){
-let data0 = data.type;
-const _errs2 = errors;
-if(typeof data0 !== "string"){
-validate1238.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if("text" !== data0){
-validate1238.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.text !== undefined){
-const _errs4 = errors;
-if(typeof data.text !== "string"){
-validate1238.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -23511,6 +23476,86 @@ return errors === 0;
 
 
 function validate1237(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validatePromptsGetRequestParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1238(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1238.errors : vErrors.concat(validate1238.errors);
+errors = vErrors.length;
+}
+validate1237.errors = vErrors;
+return errors === 0;
+}
+
+export const validatePromptsGetResult = validate1240;
+const schema484 = {"$ref":"McpPromptGetResult.json","$id":"validatePromptsGetResult"};
+const schema485 = {"title":"McpPromptGetResult","type":"object","description":"The rendered prompt: a description and the messages to hand to the model.","properties":{"description":{"type":"string"},"messages":{"type":"array","items":{"type":"object","properties":{"role":{"type":"string","enum":["user","assistant"]},"content":{"$ref":"McpTextContent.json"}},"required":["role","content"],"additionalProperties":false}}},"required":["description","messages"],"additionalProperties":false,"$id":"McpPromptGetResult.json"};
+const schema486 = {"title":"McpTextContent","type":"object","description":"MCP text content.","properties":{"type":{"type":"string","const":"text"},"text":{"type":"string"}},"required":["type","text"],"additionalProperties":false,"$id":"McpTextContent.json"};
+
+function validate1242(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="McpTextContent.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.type === undefined) && (missing0 = "type")) || ((data.text === undefined) && (missing0 = "text"))){
+validate1242.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "type") || (key0 === "text"))){
+validate1242.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.type !== undefined){
+let data0 = data.type;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+validate1242.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("text" !== data0){
+validate1242.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.text !== undefined){
+const _errs4 = errors;
+if(typeof data.text !== "string"){
+validate1242.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate1242.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1242.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate1241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPromptGetResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23518,14 +23563,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.description === undefined) && (missing0 = "description")) || ((data.messages === undefined) && (missing0 = "messages"))){
-validate1237.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1241.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "description") || (key0 === "messages"))){
-validate1237.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1241.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23534,7 +23579,7 @@ if(_errs1 === errors){
 if(data.description !== undefined){
 const _errs2 = errors;
 if(typeof data.description !== "string"){
-validate1237.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1241.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -23557,14 +23602,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if(((data2.role === undefined) && (missing1 = "role")) || ((data2.content === undefined) && (missing1 = "content"))){
-validate1237.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1241.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs8 = errors;
 for(const key1 in data2){
 if(!((key1 === "role") || (key1 === "content"))){
-validate1237.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1241.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23574,11 +23619,11 @@ if(data2.role !== undefined){
 let data3 = data2.role;
 const _errs9 = errors;
 if(typeof data3 !== "string"){
-validate1237.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1241.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data3 === "user") || (data3 === "assistant"))){
-validate1237.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema482.properties.messages.items.properties.role.enum},message:"must be equal to one of the allowed values"}];
+validate1241.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema485.properties.messages.items.properties.role.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -23589,8 +23634,8 @@ var valid2 = true;
 if(valid2){
 if(data2.content !== undefined){
 const _errs11 = errors;
-if(!(validate1238(data2.content, {instancePath:instancePath+"/messages/" + i0+"/content",parentData:data2,parentDataProperty:"content",rootData}))){
-vErrors = vErrors === null ? validate1238.errors : vErrors.concat(validate1238.errors);
+if(!(validate1242(data2.content, {instancePath:instancePath+"/messages/" + i0+"/content",parentData:data2,parentDataProperty:"content",rootData}))){
+vErrors = vErrors === null ? validate1242.errors : vErrors.concat(validate1242.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs11 === errors;
@@ -23603,7 +23648,7 @@ var valid2 = true;
 }
 }
 else {
-validate1237.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1241.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -23614,7 +23659,7 @@ break;
 }
 }
 else {
-validate1237.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1241.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -23628,32 +23673,32 @@ var valid0 = true;
 }
 }
 else {
-validate1237.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1241.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1237.errors = vErrors;
+validate1241.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1236(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePromptsGetResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1237(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1237.errors : vErrors.concat(validate1237.errors);
+if(!(validate1241(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1241.errors : vErrors.concat(validate1241.errors);
 errors = vErrors.length;
 }
-validate1236.errors = vErrors;
+validate1240.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsListRequestParam = validate1241;
-const schema484 = {"$ref":"McpListRequest.json","$id":"validatePromptsListRequestParam"};
-const schema485 = {"title":"McpListRequest","type":"object","description":"An MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored).","properties":{"cursor":{"type":"string"}},"required":[],"additionalProperties":true,"$id":"McpListRequest.json"};
+export const validatePromptsListRequestParam = validate1245;
+const schema487 = {"$ref":"McpListRequest.json","$id":"validatePromptsListRequestParam"};
+const schema488 = {"title":"McpListRequest","type":"object","description":"An MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored).","properties":{"cursor":{"type":"string"}},"required":[],"additionalProperties":true,"$id":"McpListRequest.json"};
 
-function validate1242(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1246(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpListRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23661,39 +23706,39 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.cursor !== undefined){
 if(typeof data.cursor !== "string"){
-validate1242.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1246.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 else {
-validate1242.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1246.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1242.errors = vErrors;
+validate1246.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePromptsListRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1242(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1242.errors : vErrors.concat(validate1242.errors);
+if(!(validate1246(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1246.errors : vErrors.concat(validate1246.errors);
 errors = vErrors.length;
 }
-validate1241.errors = vErrors;
+validate1245.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsListResult = validate1244;
-const schema486 = {"$ref":"McpPromptList.json","$id":"validatePromptsListResult"};
-const schema487 = {"title":"McpPromptList","type":"object","description":"The prompts of this server. nextCursor is never set (no paging).","properties":{"prompts":{"type":"array","items":{"$ref":"McpPrompt.json"}},"nextCursor":{"type":"string"}},"required":["prompts"],"additionalProperties":false,"$id":"McpPromptList.json"};
-const schema488 = {"title":"McpPrompt","type":"object","description":"An MCP prompt template. None of this server's prompts takes arguments, so arguments is omitted.","properties":{"name":{"type":"string"},"description":{"type":"string"},"arguments":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"},"required":{"type":"boolean"}},"required":["name"],"additionalProperties":false}}},"required":["name","description"],"additionalProperties":false,"$id":"McpPrompt.json"};
+export const validatePromptsListResult = validate1248;
+const schema489 = {"$ref":"McpPromptList.json","$id":"validatePromptsListResult"};
+const schema490 = {"title":"McpPromptList","type":"object","description":"The prompts of this server. nextCursor is never set (no paging).","properties":{"prompts":{"type":"array","items":{"$ref":"McpPrompt.json"}},"nextCursor":{"type":"string"}},"required":["prompts"],"additionalProperties":false,"$id":"McpPromptList.json"};
+const schema491 = {"title":"McpPrompt","type":"object","description":"An MCP prompt template. None of this server's prompts takes arguments, so arguments is omitted.","properties":{"name":{"type":"string"},"description":{"type":"string"},"arguments":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"},"required":{"type":"boolean"}},"required":["name"],"additionalProperties":false}}},"required":["name","description"],"additionalProperties":false,"$id":"McpPrompt.json"};
 
-function validate1246(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1250(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPrompt.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23701,14 +23746,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) && (missing0 = "name")) || ((data.description === undefined) && (missing0 = "description"))){
-validate1246.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1250.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "name") || (key0 === "description")) || (key0 === "arguments"))){
-validate1246.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1250.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23717,7 +23762,7 @@ if(_errs1 === errors){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate1246.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1250.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -23729,7 +23774,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate1246.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1250.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -23752,14 +23797,14 @@ if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if((data3.name === undefined) && (missing1 = "name")){
-validate1246.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1250.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs10 = errors;
 for(const key1 in data3){
 if(!(((key1 === "name") || (key1 === "description")) || (key1 === "required"))){
-validate1246.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1250.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23768,7 +23813,7 @@ if(_errs10 === errors){
 if(data3.name !== undefined){
 const _errs11 = errors;
 if(typeof data3.name !== "string"){
-validate1246.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"#/properties/arguments/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1250.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"#/properties/arguments/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -23780,7 +23825,7 @@ if(valid2){
 if(data3.description !== undefined){
 const _errs13 = errors;
 if(typeof data3.description !== "string"){
-validate1246.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"#/properties/arguments/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1250.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"#/properties/arguments/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -23792,7 +23837,7 @@ if(valid2){
 if(data3.required !== undefined){
 const _errs15 = errors;
 if(typeof data3.required !== "boolean"){
-validate1246.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"#/properties/arguments/items/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1250.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"#/properties/arguments/items/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -23806,7 +23851,7 @@ var valid2 = true;
 }
 }
 else {
-validate1246.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1250.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -23817,7 +23862,7 @@ break;
 }
 }
 else {
-validate1246.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1250.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -23832,16 +23877,16 @@ var valid0 = true;
 }
 }
 else {
-validate1246.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1250.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1246.errors = vErrors;
+validate1250.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1249(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPromptList.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23849,14 +23894,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.prompts === undefined) && (missing0 = "prompts")){
-validate1245.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1249.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "prompts") || (key0 === "nextCursor"))){
-validate1245.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1249.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23871,8 +23916,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate1246(data0[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate1246.errors : vErrors.concat(validate1246.errors);
+if(!(validate1250(data0[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1250.errors : vErrors.concat(validate1250.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -23882,7 +23927,7 @@ break;
 }
 }
 else {
-validate1245.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1249.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -23895,7 +23940,7 @@ if(valid0){
 if(data.nextCursor !== undefined){
 const _errs5 = errors;
 if(typeof data.nextCursor !== "string"){
-validate1245.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1249.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -23908,48 +23953,48 @@ var valid0 = true;
 }
 }
 else {
-validate1245.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1249.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
-}
-validate1245.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate1244(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validatePromptsListResult" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate1245(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1245.errors : vErrors.concat(validate1245.errors);
-errors = vErrors.length;
-}
-validate1244.errors = vErrors;
-return errors === 0;
-}
-
-export const validateResourcesListRequestParam = validate1249;
-const schema489 = {"$ref":"McpListRequest.json","$id":"validateResourcesListRequestParam"};
-
-function validate1249(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateResourcesListRequestParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate1242(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1242.errors : vErrors.concat(validate1242.errors);
-errors = vErrors.length;
 }
 validate1249.errors = vErrors;
 return errors === 0;
 }
 
-export const validateResourcesListResult = validate1251;
-const schema490 = {"$ref":"McpResourceList.json","$id":"validateResourcesListResult"};
-const schema491 = {"title":"McpResourceList","type":"object","description":"The resources of this server. nextCursor is never set (no paging).","properties":{"resources":{"type":"array","items":{"$ref":"McpResource.json"}},"nextCursor":{"type":"string"}},"required":["resources"],"additionalProperties":false,"$id":"McpResourceList.json"};
-const schema492 = {"title":"McpResource","type":"object","description":"An MCP resource: a JSON document identified by an svc:// URI.","properties":{"uri":{"type":"string"},"name":{"type":"string"},"description":{"type":"string"},"mimeType":{"type":"string"}},"required":["uri","name","description","mimeType"],"additionalProperties":false,"$id":"McpResource.json"};
+
+function validate1248(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validatePromptsListResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1249(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1249.errors : vErrors.concat(validate1249.errors);
+errors = vErrors.length;
+}
+validate1248.errors = vErrors;
+return errors === 0;
+}
+
+export const validateResourcesListRequestParam = validate1253;
+const schema492 = {"$ref":"McpListRequest.json","$id":"validateResourcesListRequestParam"};
 
 function validate1253(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateResourcesListRequestParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1246(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1246.errors : vErrors.concat(validate1246.errors);
+errors = vErrors.length;
+}
+validate1253.errors = vErrors;
+return errors === 0;
+}
+
+export const validateResourcesListResult = validate1255;
+const schema493 = {"$ref":"McpResourceList.json","$id":"validateResourcesListResult"};
+const schema494 = {"title":"McpResourceList","type":"object","description":"The resources of this server. nextCursor is never set (no paging).","properties":{"resources":{"type":"array","items":{"$ref":"McpResource.json"}},"nextCursor":{"type":"string"}},"required":["resources"],"additionalProperties":false,"$id":"McpResourceList.json"};
+const schema495 = {"title":"McpResource","type":"object","description":"An MCP resource: a JSON document identified by an svc:// URI.","properties":{"uri":{"type":"string"},"name":{"type":"string"},"description":{"type":"string"},"mimeType":{"type":"string"}},"required":["uri","name","description","mimeType"],"additionalProperties":false,"$id":"McpResource.json"};
+
+function validate1257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpResource.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23957,14 +24002,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.uri === undefined) && (missing0 = "uri")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.description === undefined) && (missing0 = "description"))) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
-validate1253.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1257.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "uri") || (key0 === "name")) || (key0 === "description")) || (key0 === "mimeType"))){
-validate1253.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1257.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23973,7 +24018,7 @@ if(_errs1 === errors){
 if(data.uri !== undefined){
 const _errs2 = errors;
 if(typeof data.uri !== "string"){
-validate1253.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1257.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -23985,7 +24030,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs4 = errors;
 if(typeof data.name !== "string"){
-validate1253.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1257.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -23997,7 +24042,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs6 = errors;
 if(typeof data.description !== "string"){
-validate1253.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1257.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -24009,7 +24054,7 @@ if(valid0){
 if(data.mimeType !== undefined){
 const _errs8 = errors;
 if(typeof data.mimeType !== "string"){
-validate1253.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1257.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -24019,128 +24064,6 @@ var valid0 = true;
 }
 }
 }
-}
-}
-}
-}
-else {
-validate1253.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate1253.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate1252(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="McpResourceList.json" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.resources === undefined) && (missing0 = "resources")){
-validate1252.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((key0 === "resources") || (key0 === "nextCursor"))){
-validate1252.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.resources !== undefined){
-let data0 = data.resources;
-const _errs2 = errors;
-if(errors === _errs2){
-if(Array.isArray(data0)){
-var valid1 = true;
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-const _errs4 = errors;
-if(!(validate1253(data0[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate1253.errors : vErrors.concat(validate1253.errors);
-errors = vErrors.length;
-}
-var valid1 = _errs4 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-validate1252.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.nextCursor !== undefined){
-const _errs5 = errors;
-if(typeof data.nextCursor !== "string"){
-validate1252.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate1252.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate1252.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate1251(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateResourcesListResult" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate1252(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1252.errors : vErrors.concat(validate1252.errors);
-errors = vErrors.length;
-}
-validate1251.errors = vErrors;
-return errors === 0;
-}
-
-export const validateResourcesReadRequestParam = validate1256;
-const schema493 = {"$ref":"McpResourceReadRequest.json","$id":"validateResourcesReadRequestParam"};
-const schema494 = {"title":"McpResourceReadRequest","type":"object","description":"An object naming the resource to read, e.g. {\"uri\": \"svc://node/status\"}.","properties":{"uri":{"type":"string"}},"required":["uri"],"additionalProperties":true,"$id":"McpResourceReadRequest.json"};
-
-function validate1257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="McpResourceReadRequest.json" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.uri === undefined) && (missing0 = "uri")){
-validate1257.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.uri !== undefined){
-if(typeof data.uri !== "string"){
-validate1257.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
 }
 }
 }
@@ -24156,22 +24079,144 @@ return errors === 0;
 
 
 function validate1256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateResourcesReadRequestParam" */;
+/*# sourceURL="McpResourceList.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1257(data, {instancePath,parentData,parentDataProperty,rootData}))){
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.resources === undefined) && (missing0 = "resources")){
+validate1256.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "resources") || (key0 === "nextCursor"))){
+validate1256.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.resources !== undefined){
+let data0 = data.resources;
+const _errs2 = errors;
+if(errors === _errs2){
+if(Array.isArray(data0)){
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+const _errs4 = errors;
+if(!(validate1257(data0[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate1257.errors : vErrors.concat(validate1257.errors);
 errors = vErrors.length;
+}
+var valid1 = _errs4 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate1256.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nextCursor !== undefined){
+const _errs5 = errors;
+if(typeof data.nextCursor !== "string"){
+validate1256.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate1256.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
 }
 validate1256.errors = vErrors;
 return errors === 0;
 }
 
-export const validateResourcesReadResult = validate1259;
-const schema495 = {"$ref":"McpResourceReadResult.json","$id":"validateResourcesReadResult"};
-const schema496 = {"title":"McpResourceReadResult","type":"object","description":"The resource content: one entry whose text is the JSON document serialised as a string.","properties":{"contents":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string"},"mimeType":{"type":"string"},"text":{"type":"string"}},"required":["uri","mimeType","text"],"additionalProperties":false}}},"required":["contents"],"additionalProperties":false,"$id":"McpResourceReadResult.json"};
+
+function validate1255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateResourcesListResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1256(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1256.errors : vErrors.concat(validate1256.errors);
+errors = vErrors.length;
+}
+validate1255.errors = vErrors;
+return errors === 0;
+}
+
+export const validateResourcesReadRequestParam = validate1260;
+const schema496 = {"$ref":"McpResourceReadRequest.json","$id":"validateResourcesReadRequestParam"};
+const schema497 = {"title":"McpResourceReadRequest","type":"object","description":"An object naming the resource to read, e.g. {\"uri\": \"svc://node/status\"}.","properties":{"uri":{"type":"string"}},"required":["uri"],"additionalProperties":true,"$id":"McpResourceReadRequest.json"};
+
+function validate1261(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="McpResourceReadRequest.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.uri === undefined) && (missing0 = "uri")){
+validate1261.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.uri !== undefined){
+if(typeof data.uri !== "string"){
+validate1261.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+else {
+validate1261.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1261.errors = vErrors;
+return errors === 0;
+}
+
 
 function validate1260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateResourcesReadRequestParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1261(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1261.errors : vErrors.concat(validate1261.errors);
+errors = vErrors.length;
+}
+validate1260.errors = vErrors;
+return errors === 0;
+}
+
+export const validateResourcesReadResult = validate1263;
+const schema498 = {"$ref":"McpResourceReadResult.json","$id":"validateResourcesReadResult"};
+const schema499 = {"title":"McpResourceReadResult","type":"object","description":"The resource content: one entry whose text is the JSON document serialised as a string.","properties":{"contents":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string"},"mimeType":{"type":"string"},"text":{"type":"string"}},"required":["uri","mimeType","text"],"additionalProperties":false}}},"required":["contents"],"additionalProperties":false,"$id":"McpResourceReadResult.json"};
+
+function validate1264(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpResourceReadResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24179,14 +24224,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.contents === undefined) && (missing0 = "contents")){
-validate1260.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1264.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "contents")){
-validate1260.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1264.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -24206,14 +24251,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.uri === undefined) && (missing1 = "uri")) || ((data1.mimeType === undefined) && (missing1 = "mimeType"))) || ((data1.text === undefined) && (missing1 = "text"))){
-validate1260.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1264.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs6 = errors;
 for(const key1 in data1){
 if(!(((key1 === "uri") || (key1 === "mimeType")) || (key1 === "text"))){
-validate1260.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1264.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -24222,7 +24267,7 @@ if(_errs6 === errors){
 if(data1.uri !== undefined){
 const _errs7 = errors;
 if(typeof data1.uri !== "string"){
-validate1260.errors = [{instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"#/properties/contents/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1264.errors = [{instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"#/properties/contents/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs7 === errors;
@@ -24234,7 +24279,7 @@ if(valid2){
 if(data1.mimeType !== undefined){
 const _errs9 = errors;
 if(typeof data1.mimeType !== "string"){
-validate1260.errors = [{instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"#/properties/contents/items/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1264.errors = [{instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"#/properties/contents/items/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -24246,7 +24291,7 @@ if(valid2){
 if(data1.text !== undefined){
 const _errs11 = errors;
 if(typeof data1.text !== "string"){
-validate1260.errors = [{instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"#/properties/contents/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1264.errors = [{instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"#/properties/contents/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -24260,7 +24305,7 @@ var valid2 = true;
 }
 }
 else {
-validate1260.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1264.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -24271,7 +24316,7 @@ break;
 }
 }
 else {
-validate1260.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1264.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -24280,32 +24325,32 @@ return false;
 }
 }
 else {
-validate1260.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1264.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1260.errors = vErrors;
+validate1264.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1259(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateResourcesReadResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1260(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1260.errors : vErrors.concat(validate1260.errors);
+if(!(validate1264(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1264.errors : vErrors.concat(validate1264.errors);
 errors = vErrors.length;
 }
-validate1259.errors = vErrors;
+validate1263.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsCallRequestParam = validate1262;
-const schema497 = {"$ref":"McpToolCallRequest.json","$id":"validateToolsCallRequestParam"};
-const schema498 = {"title":"McpToolCallRequest","type":"object","description":"An object naming the tool to run, e.g. {\"name\": \"mcp_node_status\", \"arguments\": {}} (arguments optional).","properties":{"name":{"type":"string"},"arguments":{"type":"object"}},"required":["name"],"additionalProperties":true,"$id":"McpToolCallRequest.json"};
+export const validateToolsCallRequestParam = validate1266;
+const schema500 = {"$ref":"McpToolCallRequest.json","$id":"validateToolsCallRequestParam"};
+const schema501 = {"title":"McpToolCallRequest","type":"object","description":"An object naming the tool to run, e.g. {\"name\": \"mcp_node_status\", \"arguments\": {}} (arguments optional).","properties":{"name":{"type":"string"},"arguments":{"type":"object"}},"required":["name"],"additionalProperties":true,"$id":"McpToolCallRequest.json"};
 
-function validate1263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1267(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpToolCallRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24313,14 +24358,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.name === undefined) && (missing0 = "name")){
-validate1263.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1267.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate1263.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1267.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -24333,7 +24378,7 @@ if(data.arguments !== undefined){
 let data1 = data.arguments;
 const _errs4 = errors;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
-validate1263.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1267.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -24345,33 +24390,33 @@ var valid0 = true;
 }
 }
 else {
-validate1263.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1267.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1263.errors = vErrors;
+validate1267.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1262(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1266(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsCallRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1263(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1263.errors : vErrors.concat(validate1263.errors);
+if(!(validate1267(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1267.errors : vErrors.concat(validate1267.errors);
 errors = vErrors.length;
 }
-validate1262.errors = vErrors;
+validate1266.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsCallResult = validate1265;
-const schema499 = {"$ref":"McpToolCallResult.json","$id":"validateToolsCallResult"};
-const schema500 = {"title":"McpToolCallResult","type":"object","description":"The tool's output: its report as text, and the same figures as structuredContent (a JSON object in the tool's outputSchema shape). isError is true when the tool ran but failed (the text then starts with \"Error:\" and there is no structuredContent), per MCP: a failing tool is a result, not a JSON-RPC error.","properties":{"content":{"type":"array","items":{"$ref":"McpTextContent.json"}},"structuredContent":{"oneOf":[{"$ref":"McpNodeStatus.json"},{"$ref":"McpNodeInfo.json"},{"$ref":"McpBlockchainInfo.json"},{"$ref":"McpSyncStatus.json"},{"$ref":"McpPeerList.json"}]},"isError":{"type":"boolean"}},"required":["content"],"additionalProperties":false,"$id":"McpToolCallResult.json"};
-const schema501 = {"title":"McpNodeStatus","type":"object","description":"The node at the time of the call: structuredContent of the tool mcp_node_status and the content of the resource svc://node/status. syncState: syncing (catching up with a peer: startBlock, currentBlock and targetBlock are present), synced (peering runs and no peer is ahead), not_syncing (peering is off).","properties":{"running":{"type":"boolean","const":true},"syncing":{"type":"boolean"},"syncState":{"type":"string","enum":["syncing","synced","not_syncing"]},"startBlock":{"type":"integer","minimum":0,"description":"Where the running sync started (only while syncing)."},"currentBlock":{"type":"integer","minimum":0,"description":"The block the sync is at (only while syncing)."},"targetBlock":{"type":"integer","minimum":0,"description":"The best peer's head (only while syncing)."},"bestBlock":{"type":"integer","minimum":0,"description":"Number of the head block (eth_blockNumber)."},"peerCount":{"type":"integer","minimum":0,"description":"Every connection in the peer table, whatever its state (net_listPeers length)."},"handshakedPeers":{"type":"integer","minimum":0,"description":"Peers past the eth handshake (net_peerCount)."},"peering":{"type":"boolean","description":"Whether devp2p peering runs (false with --no-p2p and in test mode)."},"networkId":{"type":"integer","minimum":0,"description":"devp2p network id."},"chainId":{"type":"integer","minimum":0,"description":"EIP-155 chain id (eth_chainId)."}},"required":["running","syncing","syncState","bestBlock","peerCount","handshakedPeers","peering","networkId","chainId"],"additionalProperties":false,"$id":"McpNodeStatus.json"};
+export const validateToolsCallResult = validate1269;
+const schema502 = {"$ref":"McpToolCallResult.json","$id":"validateToolsCallResult"};
+const schema503 = {"title":"McpToolCallResult","type":"object","description":"The tool's output: its report as text, and the same figures as structuredContent (a JSON object in the tool's outputSchema shape). isError is true when the tool ran but failed (the text then starts with \"Error:\" and there is no structuredContent), per MCP: a failing tool is a result, not a JSON-RPC error.","properties":{"content":{"type":"array","items":{"$ref":"McpTextContent.json"}},"structuredContent":{"oneOf":[{"$ref":"McpNodeStatus.json"},{"$ref":"McpNodeInfo.json"},{"$ref":"McpBlockchainInfo.json"},{"$ref":"McpSyncStatus.json"},{"$ref":"McpPeerList.json"}]},"isError":{"type":"boolean"}},"required":["content"],"additionalProperties":false,"$id":"McpToolCallResult.json"};
+const schema504 = {"title":"McpNodeStatus","type":"object","description":"The node at the time of the call: structuredContent of the tool mcp_node_status and the content of the resource svc://node/status. syncState: syncing (catching up with a peer: startBlock, currentBlock and targetBlock are present), synced (peering runs and no peer is ahead), not_syncing (peering is off).","properties":{"running":{"type":"boolean","const":true},"syncing":{"type":"boolean"},"syncState":{"type":"string","enum":["syncing","synced","not_syncing"]},"startBlock":{"type":"integer","minimum":0,"description":"Where the running sync started (only while syncing)."},"currentBlock":{"type":"integer","minimum":0,"description":"The block the sync is at (only while syncing)."},"targetBlock":{"type":"integer","minimum":0,"description":"The best peer's head (only while syncing)."},"bestBlock":{"type":"integer","minimum":0,"description":"Number of the head block (eth_blockNumber)."},"peerCount":{"type":"integer","minimum":0,"description":"Every connection in the peer table, whatever its state (net_listPeers length)."},"handshakedPeers":{"type":"integer","minimum":0,"description":"Peers past the eth handshake (net_peerCount)."},"peering":{"type":"boolean","description":"Whether devp2p peering runs (false with --no-p2p and in test mode)."},"networkId":{"type":"integer","minimum":0,"description":"devp2p network id."},"chainId":{"type":"integer","minimum":0,"description":"EIP-155 chain id (eth_chainId)."}},"required":["running","syncing","syncState","bestBlock","peerCount","handshakedPeers","peering","networkId","chainId"],"additionalProperties":false,"$id":"McpNodeStatus.json"};
 
-function validate1268(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1272(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpNodeStatus.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24379,14 +24424,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((data.running === undefined) && (missing0 = "running")) || ((data.syncing === undefined) && (missing0 = "syncing"))) || ((data.syncState === undefined) && (missing0 = "syncState"))) || ((data.bestBlock === undefined) && (missing0 = "bestBlock"))) || ((data.peerCount === undefined) && (missing0 = "peerCount"))) || ((data.handshakedPeers === undefined) && (missing0 = "handshakedPeers"))) || ((data.peering === undefined) && (missing0 = "peering"))) || ((data.networkId === undefined) && (missing0 = "networkId"))) || ((data.chainId === undefined) && (missing0 = "chainId"))){
-validate1268.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1272.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema501.properties, key0))){
-validate1268.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema504.properties, key0))){
+validate1272.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -24396,11 +24441,11 @@ if(data.running !== undefined){
 let data0 = data.running;
 const _errs2 = errors;
 if(typeof data0 !== "boolean"){
-validate1268.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1272.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 if(true !== data0){
-validate1268.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"}];
+validate1272.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -24412,7 +24457,7 @@ if(valid0){
 if(data.syncing !== undefined){
 const _errs4 = errors;
 if(typeof data.syncing !== "boolean"){
-validate1268.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1272.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -24425,11 +24470,11 @@ if(data.syncState !== undefined){
 let data2 = data.syncState;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate1268.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1272.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data2 === "syncing") || (data2 === "synced")) || (data2 === "not_syncing"))){
-validate1268.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/enum",keyword:"enum",params:{allowedValues: schema501.properties.syncState.enum},message:"must be equal to one of the allowed values"}];
+validate1272.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/enum",keyword:"enum",params:{allowedValues: schema504.properties.syncState.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -24442,13 +24487,13 @@ if(data.startBlock !== undefined){
 let data3 = data.startBlock;
 const _errs8 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate1268.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1272.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-validate1268.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1272.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24463,13 +24508,13 @@ if(data.currentBlock !== undefined){
 let data4 = data.currentBlock;
 const _errs10 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate1268.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1272.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate1268.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1272.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24484,13 +24529,13 @@ if(data.targetBlock !== undefined){
 let data5 = data.targetBlock;
 const _errs12 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-validate1268.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1272.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data5 == "number"){
 if(data5 < 0 || isNaN(data5)){
-validate1268.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1272.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24505,13 +24550,13 @@ if(data.bestBlock !== undefined){
 let data6 = data.bestBlock;
 const _errs14 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate1268.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1272.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs14){
 if(typeof data6 == "number"){
 if(data6 < 0 || isNaN(data6)){
-validate1268.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1272.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24526,13 +24571,13 @@ if(data.peerCount !== undefined){
 let data7 = data.peerCount;
 const _errs16 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate1268.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1272.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 == "number"){
 if(data7 < 0 || isNaN(data7)){
-validate1268.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1272.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24547,13 +24592,13 @@ if(data.handshakedPeers !== undefined){
 let data8 = data.handshakedPeers;
 const _errs18 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-validate1268.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1272.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs18){
 if(typeof data8 == "number"){
 if(data8 < 0 || isNaN(data8)){
-validate1268.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1272.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24567,7 +24612,7 @@ if(valid0){
 if(data.peering !== undefined){
 const _errs20 = errors;
 if(typeof data.peering !== "boolean"){
-validate1268.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1272.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -24580,13 +24625,13 @@ if(data.networkId !== undefined){
 let data10 = data.networkId;
 const _errs22 = errors;
 if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
-validate1268.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1272.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs22){
 if(typeof data10 == "number"){
 if(data10 < 0 || isNaN(data10)){
-validate1268.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1272.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24601,13 +24646,13 @@ if(data.chainId !== undefined){
 let data11 = data.chainId;
 const _errs24 = errors;
 if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-validate1268.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1272.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs24){
 if(typeof data11 == "number"){
 if(data11 < 0 || isNaN(data11)){
-validate1268.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1272.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24632,17 +24677,17 @@ var valid0 = true;
 }
 }
 else {
-validate1268.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1272.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1268.errors = vErrors;
+validate1272.errors = vErrors;
 return errors === 0;
 }
 
-const schema502 = {"title":"McpNodeInfo","type":"object","description":"Who the node is: structuredContent of the tool mcp_node_info.","properties":{"name":{"type":"string","const":"svc-node"},"version":{"type":"string","description":"The package version."},"clientVersion":{"type":"string","description":"What web3_clientVersion answers."},"runtime":{"type":"string","description":"The JavaScript runtime, e.g. Node.js v20.19.5."},"network":{"type":"string","enum":["dev","mordor","etc"]},"networkName":{"type":"string","description":"ETC Mainnet, Mordor Testnet or Dev chain; Chain <id> for a test-mode chain."},"chainId":{"type":"integer","minimum":0},"networkId":{"type":"integer","minimum":0},"enode":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}],"description":"Our enode URL; null when peering is off."},"p2pPort":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}],"description":"The devp2p TCP port listened on; null when peering is off."},"apis":{"type":"array","items":{"type":"string"},"description":"Enabled JSON-RPC namespaces."},"startedAt":{"type":"string","description":"When the node started (ISO 8601, UTC)."},"uptimeSeconds":{"type":"integer","minimum":0}},"required":["name","version","clientVersion","runtime","network","networkName","chainId","networkId","enode","p2pPort","apis","startedAt","uptimeSeconds"],"additionalProperties":false,"$id":"McpNodeInfo.json"};
+const schema505 = {"title":"McpNodeInfo","type":"object","description":"Who the node is: structuredContent of the tool mcp_node_info.","properties":{"name":{"type":"string","const":"svc-node"},"version":{"type":"string","description":"The package version."},"clientVersion":{"type":"string","description":"What web3_clientVersion answers."},"runtime":{"type":"string","description":"The JavaScript runtime, e.g. Node.js v20.19.5."},"network":{"type":"string","enum":["dev","mordor","etc"]},"networkName":{"type":"string","description":"ETC Mainnet, Mordor Testnet or Dev chain; Chain <id> for a test-mode chain."},"chainId":{"type":"integer","minimum":0},"networkId":{"type":"integer","minimum":0},"enode":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}],"description":"Our enode URL; null when peering is off."},"p2pPort":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}],"description":"The devp2p TCP port listened on; null when peering is off."},"apis":{"type":"array","items":{"type":"string"},"description":"Enabled JSON-RPC namespaces."},"startedAt":{"type":"string","description":"When the node started (ISO 8601, UTC)."},"uptimeSeconds":{"type":"integer","minimum":0}},"required":["name","version","clientVersion","runtime","network","networkName","chainId","networkId","enode","p2pPort","apis","startedAt","uptimeSeconds"],"additionalProperties":false,"$id":"McpNodeInfo.json"};
 
-function validate1270(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpNodeInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24650,14 +24695,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))) || ((data.clientVersion === undefined) && (missing0 = "clientVersion"))) || ((data.runtime === undefined) && (missing0 = "runtime"))) || ((data.network === undefined) && (missing0 = "network"))) || ((data.networkName === undefined) && (missing0 = "networkName"))) || ((data.chainId === undefined) && (missing0 = "chainId"))) || ((data.networkId === undefined) && (missing0 = "networkId"))) || ((data.enode === undefined) && (missing0 = "enode"))) || ((data.p2pPort === undefined) && (missing0 = "p2pPort"))) || ((data.apis === undefined) && (missing0 = "apis"))) || ((data.startedAt === undefined) && (missing0 = "startedAt"))) || ((data.uptimeSeconds === undefined) && (missing0 = "uptimeSeconds"))){
-validate1270.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1274.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema502.properties, key0))){
-validate1270.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema505.properties, key0))){
+validate1274.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -24667,11 +24712,11 @@ if(data.name !== undefined){
 let data0 = data.name;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate1270.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1274.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("svc-node" !== data0){
-validate1270.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/const",keyword:"const",params:{allowedValue: "svc-node"},message:"must be equal to constant"}];
+validate1274.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/const",keyword:"const",params:{allowedValue: "svc-node"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -24683,7 +24728,7 @@ if(valid0){
 if(data.version !== undefined){
 const _errs4 = errors;
 if(typeof data.version !== "string"){
-validate1270.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1274.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -24695,7 +24740,7 @@ if(valid0){
 if(data.clientVersion !== undefined){
 const _errs6 = errors;
 if(typeof data.clientVersion !== "string"){
-validate1270.errors = [{instancePath:instancePath+"/clientVersion",schemaPath:"#/properties/clientVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1274.errors = [{instancePath:instancePath+"/clientVersion",schemaPath:"#/properties/clientVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -24707,7 +24752,7 @@ if(valid0){
 if(data.runtime !== undefined){
 const _errs8 = errors;
 if(typeof data.runtime !== "string"){
-validate1270.errors = [{instancePath:instancePath+"/runtime",schemaPath:"#/properties/runtime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1274.errors = [{instancePath:instancePath+"/runtime",schemaPath:"#/properties/runtime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -24720,11 +24765,11 @@ if(data.network !== undefined){
 let data4 = data.network;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
-validate1270.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1274.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data4 === "dev") || (data4 === "mordor")) || (data4 === "etc"))){
-validate1270.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema502.properties.network.enum},message:"must be equal to one of the allowed values"}];
+validate1274.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema505.properties.network.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -24736,7 +24781,7 @@ if(valid0){
 if(data.networkName !== undefined){
 const _errs12 = errors;
 if(typeof data.networkName !== "string"){
-validate1270.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1274.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -24749,13 +24794,13 @@ if(data.chainId !== undefined){
 let data6 = data.chainId;
 const _errs14 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate1270.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1274.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs14){
 if(typeof data6 == "number"){
 if(data6 < 0 || isNaN(data6)){
-validate1270.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1274.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24770,13 +24815,13 @@ if(data.networkId !== undefined){
 let data7 = data.networkId;
 const _errs16 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate1270.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1274.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 == "number"){
 if(data7 < 0 || isNaN(data7)){
-validate1270.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1274.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24834,7 +24879,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate1270.errors = vErrors;
+validate1274.errors = vErrors;
 return false;
 }
 else {
@@ -24915,7 +24960,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate1270.errors = vErrors;
+validate1274.errors = vErrors;
 return false;
 }
 else {
@@ -24945,7 +24990,7 @@ const len0 = data10.length;
 for(let i0=0; i0<len0; i0++){
 const _errs30 = errors;
 if(typeof data10[i0] !== "string"){
-validate1270.errors = [{instancePath:instancePath+"/apis/" + i0,schemaPath:"#/properties/apis/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1274.errors = [{instancePath:instancePath+"/apis/" + i0,schemaPath:"#/properties/apis/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid3 = _errs30 === errors;
@@ -24955,7 +25000,7 @@ break;
 }
 }
 else {
-validate1270.errors = [{instancePath:instancePath+"/apis",schemaPath:"#/properties/apis/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1274.errors = [{instancePath:instancePath+"/apis",schemaPath:"#/properties/apis/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -24968,7 +25013,7 @@ if(valid0){
 if(data.startedAt !== undefined){
 const _errs32 = errors;
 if(typeof data.startedAt !== "string"){
-validate1270.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1274.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs32 === errors;
@@ -24981,13 +25026,13 @@ if(data.uptimeSeconds !== undefined){
 let data13 = data.uptimeSeconds;
 const _errs34 = errors;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-validate1270.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1274.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs34){
 if(typeof data13 == "number"){
 if(data13 < 0 || isNaN(data13)){
-validate1270.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1274.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25002,181 +25047,6 @@ var valid0 = true;
 }
 }
 }
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate1270.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate1270.errors = vErrors;
-return errors === 0;
-}
-
-const schema503 = {"title":"McpBlockchainInfo","type":"object","description":"The chain: structuredContent of the tool mcp_blockchain_info.","properties":{"network":{"type":"string","enum":["dev","mordor","etc"]},"networkName":{"type":"string"},"bestBlockNumber":{"type":"integer","minimum":0},"bestBlockHash":{"type":"string","pattern":"^0x[0-9a-f]{64}$"},"chainId":{"type":"integer","minimum":0},"totalDifficulty":{"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"Total difficulty of the head, decimal."},"genesisHash":{"type":"string","pattern":"^0x[0-9a-f]{64}$"}},"required":["network","networkName","bestBlockNumber","bestBlockHash","chainId","totalDifficulty","genesisHash"],"additionalProperties":false,"$id":"McpBlockchainInfo.json"};
-const pattern31 = new RegExp("^0x[0-9a-f]{64}$", "u");
-
-function validate1274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="McpBlockchainInfo.json" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((((((data.network === undefined) && (missing0 = "network")) || ((data.networkName === undefined) && (missing0 = "networkName"))) || ((data.bestBlockNumber === undefined) && (missing0 = "bestBlockNumber"))) || ((data.bestBlockHash === undefined) && (missing0 = "bestBlockHash"))) || ((data.chainId === undefined) && (missing0 = "chainId"))) || ((data.totalDifficulty === undefined) && (missing0 = "totalDifficulty"))) || ((data.genesisHash === undefined) && (missing0 = "genesisHash"))){
-validate1274.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((((key0 === "network") || (key0 === "networkName")) || (key0 === "bestBlockNumber")) || (key0 === "bestBlockHash")) || (key0 === "chainId")) || (key0 === "totalDifficulty")) || (key0 === "genesisHash"))){
-validate1274.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.network !== undefined){
-let data0 = data.network;
-const _errs2 = errors;
-if(typeof data0 !== "string"){
-validate1274.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((data0 === "dev") || (data0 === "mordor")) || (data0 === "etc"))){
-validate1274.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema503.properties.network.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.networkName !== undefined){
-const _errs4 = errors;
-if(typeof data.networkName !== "string"){
-validate1274.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.bestBlockNumber !== undefined){
-let data2 = data.bestBlockNumber;
-const _errs6 = errors;
-if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate1274.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs6){
-if(typeof data2 == "number"){
-if(data2 < 0 || isNaN(data2)){
-validate1274.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.bestBlockHash !== undefined){
-let data3 = data.bestBlockHash;
-const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(!pattern31.test(data3)){
-validate1274.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
-return false;
-}
-}
-else {
-validate1274.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.chainId !== undefined){
-let data4 = data.chainId;
-const _errs10 = errors;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate1274.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs10){
-if(typeof data4 == "number"){
-if(data4 < 0 || isNaN(data4)){
-validate1274.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.totalDifficulty !== undefined){
-let data5 = data.totalDifficulty;
-const _errs12 = errors;
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(!pattern19.test(data5)){
-validate1274.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""}];
-return false;
-}
-}
-else {
-validate1274.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.genesisHash !== undefined){
-let data6 = data.genesisHash;
-const _errs14 = errors;
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(!pattern31.test(data6)){
-validate1274.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
-return false;
-}
-}
-else {
-validate1274.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -25196,9 +25066,184 @@ validate1274.errors = vErrors;
 return errors === 0;
 }
 
-const schema504 = {"title":"McpSyncStatus","type":"object","description":"Synchronisation: structuredContent of the tool mcp_sync_status and the content of the resource svc://sync/status. mode: full (a full sync is catching up: the progress fields are present), regular (following peers' announcements, nothing to catch up), idle (peering is off). The numbers are those of eth_syncing. snapPhase, pivotBlock and the synced*/healed* counts are present during a snap sync; backfilledBlocks and backfillTarget while the history below the snap pivot is backfilled (mode regular, status synced, once the head has caught up).","properties":{"syncing":{"type":"boolean"},"mode":{"type":"string","enum":["full","regular","idle"]},"status":{"type":"string","enum":["syncing","synced","not_syncing"]},"bestBlock":{"type":"integer","minimum":0,"description":"Number of the head block."},"startingBlock":{"type":"integer","minimum":0},"currentBlock":{"type":"integer","minimum":0},"targetBlock":{"type":"integer","minimum":0,"description":"eth_syncing's highestBlock."},"remainingBlocks":{"type":"integer","minimum":0},"progressPercent":{"type":"number","minimum":0,"maximum":100,"description":"currentBlock / targetBlock, in percent with two decimals."},"peerSearch":{"type":"string","description":"Present while peering runs and no peer is connected: where the node looks for peers (bootnodes, DNS trees, discv4) and how many dials it tried."},"snapPhase":{"type":"string","enum":["headers","accounts","healing"],"description":"eth_syncing's snapPhase."},"pivotBlock":{"type":"integer","minimum":0},"syncedAccounts":{"type":"integer","minimum":0},"syncedSlots":{"type":"integer","minimum":0},"syncedCodes":{"type":"integer","minimum":0},"healedNodes":{"type":"integer","minimum":0},"pendingHealNodes":{"type":"integer","minimum":0},"backfilledBlocks":{"type":"integer","minimum":0},"backfillTarget":{"type":"integer","minimum":0},"backfillPercent":{"type":"number","minimum":0,"maximum":100,"description":"backfilledBlocks / backfillTarget, in percent with one decimal."}},"required":["syncing","mode","status","bestBlock"],"additionalProperties":false,"$id":"McpSyncStatus.json"};
+const schema506 = {"title":"McpBlockchainInfo","type":"object","description":"The chain: structuredContent of the tool mcp_blockchain_info.","properties":{"network":{"type":"string","enum":["dev","mordor","etc"]},"networkName":{"type":"string"},"bestBlockNumber":{"type":"integer","minimum":0},"bestBlockHash":{"type":"string","pattern":"^0x[0-9a-f]{64}$"},"chainId":{"type":"integer","minimum":0},"totalDifficulty":{"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"Total difficulty of the head, decimal."},"genesisHash":{"type":"string","pattern":"^0x[0-9a-f]{64}$"}},"required":["network","networkName","bestBlockNumber","bestBlockHash","chainId","totalDifficulty","genesisHash"],"additionalProperties":false,"$id":"McpBlockchainInfo.json"};
+const pattern31 = new RegExp("^0x[0-9a-f]{64}$", "u");
 
-function validate1276(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="McpBlockchainInfo.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((((((data.network === undefined) && (missing0 = "network")) || ((data.networkName === undefined) && (missing0 = "networkName"))) || ((data.bestBlockNumber === undefined) && (missing0 = "bestBlockNumber"))) || ((data.bestBlockHash === undefined) && (missing0 = "bestBlockHash"))) || ((data.chainId === undefined) && (missing0 = "chainId"))) || ((data.totalDifficulty === undefined) && (missing0 = "totalDifficulty"))) || ((data.genesisHash === undefined) && (missing0 = "genesisHash"))){
+validate1278.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((((key0 === "network") || (key0 === "networkName")) || (key0 === "bestBlockNumber")) || (key0 === "bestBlockHash")) || (key0 === "chainId")) || (key0 === "totalDifficulty")) || (key0 === "genesisHash"))){
+validate1278.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.network !== undefined){
+let data0 = data.network;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+validate1278.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data0 === "dev") || (data0 === "mordor")) || (data0 === "etc"))){
+validate1278.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema506.properties.network.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.networkName !== undefined){
+const _errs4 = errors;
+if(typeof data.networkName !== "string"){
+validate1278.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.bestBlockNumber !== undefined){
+let data2 = data.bestBlockNumber;
+const _errs6 = errors;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+validate1278.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs6){
+if(typeof data2 == "number"){
+if(data2 < 0 || isNaN(data2)){
+validate1278.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.bestBlockHash !== undefined){
+let data3 = data.bestBlockHash;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(!pattern31.test(data3)){
+validate1278.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate1278.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.chainId !== undefined){
+let data4 = data.chainId;
+const _errs10 = errors;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+validate1278.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs10){
+if(typeof data4 == "number"){
+if(data4 < 0 || isNaN(data4)){
+validate1278.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.totalDifficulty !== undefined){
+let data5 = data.totalDifficulty;
+const _errs12 = errors;
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(!pattern19.test(data5)){
+validate1278.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""}];
+return false;
+}
+}
+else {
+validate1278.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.genesisHash !== undefined){
+let data6 = data.genesisHash;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(!pattern31.test(data6)){
+validate1278.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate1278.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate1278.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1278.errors = vErrors;
+return errors === 0;
+}
+
+const schema507 = {"title":"McpSyncStatus","type":"object","description":"Synchronisation: structuredContent of the tool mcp_sync_status and the content of the resource svc://sync/status. mode: full (a full sync is catching up: the progress fields are present), regular (following peers' announcements, nothing to catch up), idle (peering is off). The numbers are those of eth_syncing. snapPhase, pivotBlock and the synced*/healed* counts are present during a snap sync; backfilledBlocks and backfillTarget while the history below the snap pivot is backfilled (mode regular, status synced, once the head has caught up).","properties":{"syncing":{"type":"boolean"},"mode":{"type":"string","enum":["full","regular","idle"]},"status":{"type":"string","enum":["syncing","synced","not_syncing"]},"bestBlock":{"type":"integer","minimum":0,"description":"Number of the head block."},"startingBlock":{"type":"integer","minimum":0},"currentBlock":{"type":"integer","minimum":0},"targetBlock":{"type":"integer","minimum":0,"description":"eth_syncing's highestBlock."},"remainingBlocks":{"type":"integer","minimum":0},"progressPercent":{"type":"number","minimum":0,"maximum":100,"description":"currentBlock / targetBlock, in percent with two decimals."},"peerSearch":{"type":"string","description":"Present while peering runs and no peer is connected: where the node looks for peers (bootnodes, DNS trees, discv4) and how many dials it tried."},"snapPhase":{"type":"string","enum":["headers","accounts","healing"],"description":"eth_syncing's snapPhase."},"pivotBlock":{"type":"integer","minimum":0},"syncedAccounts":{"type":"integer","minimum":0},"syncedSlots":{"type":"integer","minimum":0},"syncedCodes":{"type":"integer","minimum":0},"healedNodes":{"type":"integer","minimum":0},"pendingHealNodes":{"type":"integer","minimum":0},"backfilledBlocks":{"type":"integer","minimum":0},"backfillTarget":{"type":"integer","minimum":0},"backfillPercent":{"type":"number","minimum":0,"maximum":100,"description":"backfilledBlocks / backfillTarget, in percent with one decimal."}},"required":["syncing","mode","status","bestBlock"],"additionalProperties":false,"$id":"McpSyncStatus.json"};
+
+function validate1280(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpSyncStatus.json" */;
 let vErrors = null;
 let errors = 0;
@@ -25206,14 +25251,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.syncing === undefined) && (missing0 = "syncing")) || ((data.mode === undefined) && (missing0 = "mode"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.bestBlock === undefined) && (missing0 = "bestBlock"))){
-validate1276.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1280.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema504.properties, key0))){
-validate1276.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema507.properties, key0))){
+validate1280.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -25222,7 +25267,7 @@ if(_errs1 === errors){
 if(data.syncing !== undefined){
 const _errs2 = errors;
 if(typeof data.syncing !== "boolean"){
-validate1276.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1280.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -25235,11 +25280,11 @@ if(data.mode !== undefined){
 let data1 = data.mode;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate1276.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1280.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data1 === "full") || (data1 === "regular")) || (data1 === "idle"))){
-validate1276.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema504.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+validate1280.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema507.properties.mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -25252,11 +25297,11 @@ if(data.status !== undefined){
 let data2 = data.status;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate1276.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1280.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data2 === "syncing") || (data2 === "synced")) || (data2 === "not_syncing"))){
-validate1276.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema504.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate1280.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema507.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -25269,13 +25314,13 @@ if(data.bestBlock !== undefined){
 let data3 = data.bestBlock;
 const _errs8 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate1276.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1280.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-validate1276.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25290,13 +25335,13 @@ if(data.startingBlock !== undefined){
 let data4 = data.startingBlock;
 const _errs10 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate1276.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1280.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate1276.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25311,13 +25356,13 @@ if(data.currentBlock !== undefined){
 let data5 = data.currentBlock;
 const _errs12 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-validate1276.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1280.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data5 == "number"){
 if(data5 < 0 || isNaN(data5)){
-validate1276.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25332,13 +25377,13 @@ if(data.targetBlock !== undefined){
 let data6 = data.targetBlock;
 const _errs14 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate1276.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1280.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs14){
 if(typeof data6 == "number"){
 if(data6 < 0 || isNaN(data6)){
-validate1276.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25353,13 +25398,13 @@ if(data.remainingBlocks !== undefined){
 let data7 = data.remainingBlocks;
 const _errs16 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate1276.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1280.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 == "number"){
 if(data7 < 0 || isNaN(data7)){
-validate1276.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25376,18 +25421,18 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data8 == "number"){
 if(data8 > 100 || isNaN(data8)){
-validate1276.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate1280.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data8 < 0 || isNaN(data8)){
-validate1276.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 else {
-validate1276.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate1280.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -25400,7 +25445,7 @@ if(valid0){
 if(data.peerSearch !== undefined){
 const _errs20 = errors;
 if(typeof data.peerSearch !== "string"){
-validate1276.errors = [{instancePath:instancePath+"/peerSearch",schemaPath:"#/properties/peerSearch/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1280.errors = [{instancePath:instancePath+"/peerSearch",schemaPath:"#/properties/peerSearch/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -25413,11 +25458,11 @@ if(data.snapPhase !== undefined){
 let data10 = data.snapPhase;
 const _errs22 = errors;
 if(typeof data10 !== "string"){
-validate1276.errors = [{instancePath:instancePath+"/snapPhase",schemaPath:"#/properties/snapPhase/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1280.errors = [{instancePath:instancePath+"/snapPhase",schemaPath:"#/properties/snapPhase/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data10 === "headers") || (data10 === "accounts")) || (data10 === "healing"))){
-validate1276.errors = [{instancePath:instancePath+"/snapPhase",schemaPath:"#/properties/snapPhase/enum",keyword:"enum",params:{allowedValues: schema504.properties.snapPhase.enum},message:"must be equal to one of the allowed values"}];
+validate1280.errors = [{instancePath:instancePath+"/snapPhase",schemaPath:"#/properties/snapPhase/enum",keyword:"enum",params:{allowedValues: schema507.properties.snapPhase.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -25430,13 +25475,13 @@ if(data.pivotBlock !== undefined){
 let data11 = data.pivotBlock;
 const _errs24 = errors;
 if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-validate1276.errors = [{instancePath:instancePath+"/pivotBlock",schemaPath:"#/properties/pivotBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1280.errors = [{instancePath:instancePath+"/pivotBlock",schemaPath:"#/properties/pivotBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs24){
 if(typeof data11 == "number"){
 if(data11 < 0 || isNaN(data11)){
-validate1276.errors = [{instancePath:instancePath+"/pivotBlock",schemaPath:"#/properties/pivotBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/pivotBlock",schemaPath:"#/properties/pivotBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25451,13 +25496,13 @@ if(data.syncedAccounts !== undefined){
 let data12 = data.syncedAccounts;
 const _errs26 = errors;
 if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
-validate1276.errors = [{instancePath:instancePath+"/syncedAccounts",schemaPath:"#/properties/syncedAccounts/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1280.errors = [{instancePath:instancePath+"/syncedAccounts",schemaPath:"#/properties/syncedAccounts/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs26){
 if(typeof data12 == "number"){
 if(data12 < 0 || isNaN(data12)){
-validate1276.errors = [{instancePath:instancePath+"/syncedAccounts",schemaPath:"#/properties/syncedAccounts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/syncedAccounts",schemaPath:"#/properties/syncedAccounts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25472,13 +25517,13 @@ if(data.syncedSlots !== undefined){
 let data13 = data.syncedSlots;
 const _errs28 = errors;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-validate1276.errors = [{instancePath:instancePath+"/syncedSlots",schemaPath:"#/properties/syncedSlots/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1280.errors = [{instancePath:instancePath+"/syncedSlots",schemaPath:"#/properties/syncedSlots/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs28){
 if(typeof data13 == "number"){
 if(data13 < 0 || isNaN(data13)){
-validate1276.errors = [{instancePath:instancePath+"/syncedSlots",schemaPath:"#/properties/syncedSlots/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/syncedSlots",schemaPath:"#/properties/syncedSlots/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25493,13 +25538,13 @@ if(data.syncedCodes !== undefined){
 let data14 = data.syncedCodes;
 const _errs30 = errors;
 if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
-validate1276.errors = [{instancePath:instancePath+"/syncedCodes",schemaPath:"#/properties/syncedCodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1280.errors = [{instancePath:instancePath+"/syncedCodes",schemaPath:"#/properties/syncedCodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs30){
 if(typeof data14 == "number"){
 if(data14 < 0 || isNaN(data14)){
-validate1276.errors = [{instancePath:instancePath+"/syncedCodes",schemaPath:"#/properties/syncedCodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/syncedCodes",schemaPath:"#/properties/syncedCodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25514,13 +25559,13 @@ if(data.healedNodes !== undefined){
 let data15 = data.healedNodes;
 const _errs32 = errors;
 if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
-validate1276.errors = [{instancePath:instancePath+"/healedNodes",schemaPath:"#/properties/healedNodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1280.errors = [{instancePath:instancePath+"/healedNodes",schemaPath:"#/properties/healedNodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs32){
 if(typeof data15 == "number"){
 if(data15 < 0 || isNaN(data15)){
-validate1276.errors = [{instancePath:instancePath+"/healedNodes",schemaPath:"#/properties/healedNodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/healedNodes",schemaPath:"#/properties/healedNodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25535,13 +25580,13 @@ if(data.pendingHealNodes !== undefined){
 let data16 = data.pendingHealNodes;
 const _errs34 = errors;
 if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-validate1276.errors = [{instancePath:instancePath+"/pendingHealNodes",schemaPath:"#/properties/pendingHealNodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1280.errors = [{instancePath:instancePath+"/pendingHealNodes",schemaPath:"#/properties/pendingHealNodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs34){
 if(typeof data16 == "number"){
 if(data16 < 0 || isNaN(data16)){
-validate1276.errors = [{instancePath:instancePath+"/pendingHealNodes",schemaPath:"#/properties/pendingHealNodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/pendingHealNodes",schemaPath:"#/properties/pendingHealNodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25556,13 +25601,13 @@ if(data.backfilledBlocks !== undefined){
 let data17 = data.backfilledBlocks;
 const _errs36 = errors;
 if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){
-validate1276.errors = [{instancePath:instancePath+"/backfilledBlocks",schemaPath:"#/properties/backfilledBlocks/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1280.errors = [{instancePath:instancePath+"/backfilledBlocks",schemaPath:"#/properties/backfilledBlocks/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs36){
 if(typeof data17 == "number"){
 if(data17 < 0 || isNaN(data17)){
-validate1276.errors = [{instancePath:instancePath+"/backfilledBlocks",schemaPath:"#/properties/backfilledBlocks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/backfilledBlocks",schemaPath:"#/properties/backfilledBlocks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25577,13 +25622,13 @@ if(data.backfillTarget !== undefined){
 let data18 = data.backfillTarget;
 const _errs38 = errors;
 if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
-validate1276.errors = [{instancePath:instancePath+"/backfillTarget",schemaPath:"#/properties/backfillTarget/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1280.errors = [{instancePath:instancePath+"/backfillTarget",schemaPath:"#/properties/backfillTarget/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs38){
 if(typeof data18 == "number"){
 if(data18 < 0 || isNaN(data18)){
-validate1276.errors = [{instancePath:instancePath+"/backfillTarget",schemaPath:"#/properties/backfillTarget/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/backfillTarget",schemaPath:"#/properties/backfillTarget/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25600,18 +25645,18 @@ const _errs40 = errors;
 if(errors === _errs40){
 if(typeof data19 == "number"){
 if(data19 > 100 || isNaN(data19)){
-validate1276.errors = [{instancePath:instancePath+"/backfillPercent",schemaPath:"#/properties/backfillPercent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate1280.errors = [{instancePath:instancePath+"/backfillPercent",schemaPath:"#/properties/backfillPercent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data19 < 0 || isNaN(data19)){
-validate1276.errors = [{instancePath:instancePath+"/backfillPercent",schemaPath:"#/properties/backfillPercent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/backfillPercent",schemaPath:"#/properties/backfillPercent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 else {
-validate1276.errors = [{instancePath:instancePath+"/backfillPercent",schemaPath:"#/properties/backfillPercent/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate1280.errors = [{instancePath:instancePath+"/backfillPercent",schemaPath:"#/properties/backfillPercent/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -25643,17 +25688,17 @@ var valid0 = true;
 }
 }
 else {
-validate1276.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1280.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1276.errors = vErrors;
+validate1280.errors = vErrors;
 return errors === 0;
 }
 
-const schema505 = {"title":"McpPeerList","type":"object","description":"The peer table: structuredContent of the tool mcp_peer_list and the content of the resource svc://peers/connected, sorted by id. count = every connection (net_listPeers), handshakedCount = net_peerCount.","properties":{"peering":{"type":"boolean","description":"Whether devp2p peering runs; when false the list is empty."},"count":{"type":"integer","minimum":0},"handshakedCount":{"type":"integer","minimum":0},"peers":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","description":"Connection id (host:port), as net_listPeers gives it."},"address":{"type":"string","description":"Remote host:port."},"direction":{"type":"string","enum":["inbound","outbound"]},"status":{"type":"string","enum":["connecting","handshaking","handshaked","idle","disconnected"]},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"clientId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]},"capabilities":{"type":"array","items":{"type":"string"}},"bestBlock":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}],"description":"Highest block the peer is known to have."},"totalDifficulty":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"A decimal integer as a string (may exceed 2^53)."}]},"foundBy":{"type":"string","enum":["static","discovery","dns","inbound"],"description":"How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."},"score":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0,"maximum":100,"description":"0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."}]}},"required":["id","address","direction","status","nodeId","clientId","capabilities","bestBlock","totalDifficulty","foundBy","score"],"additionalProperties":false}},"search":{"type":"object","description":"How the node looks for peers: discovery on or off, the discv4 table, the bootnodes and DNS trees it uses, and how many dials it tried.","properties":{"discovery":{"type":"boolean"},"udpPort":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}]},"tableSize":{"type":"integer","minimum":0,"description":"Nodes in the discv4 table."},"bootnodes":{"type":"array","items":{"type":"string"},"description":"host:port of the bootnodes and configured peers."},"dnsTrees":{"type":"array","items":{"type":"object","properties":{"url":{"type":"string"},"records":{"type":"integer","minimum":0},"error":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]}},"required":["url","records","error"],"additionalProperties":false}},"dialsTried":{"type":"integer","minimum":0},"dialsSucceeded":{"type":"integer","minimum":0},"candidates":{"type":"integer","minimum":0,"description":"Found nodes waiting to be dialled."}},"required":["discovery","udpPort","tableSize","bootnodes","dnsTrees","dialsTried","dialsSucceeded","candidates"],"additionalProperties":false}},"required":["peering","count","handshakedCount","peers"],"additionalProperties":false,"$id":"McpPeerList.json"};
+const schema508 = {"title":"McpPeerList","type":"object","description":"The peer table: structuredContent of the tool mcp_peer_list and the content of the resource svc://peers/connected, sorted by id. count = every connection (net_listPeers), handshakedCount = net_peerCount.","properties":{"peering":{"type":"boolean","description":"Whether devp2p peering runs; when false the list is empty."},"count":{"type":"integer","minimum":0},"handshakedCount":{"type":"integer","minimum":0},"peers":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","description":"Connection id (host:port), as net_listPeers gives it."},"address":{"type":"string","description":"Remote host:port."},"direction":{"type":"string","enum":["inbound","outbound"]},"status":{"type":"string","enum":["connecting","handshaking","handshaked","idle","disconnected"]},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"clientId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]},"capabilities":{"type":"array","items":{"type":"string"}},"bestBlock":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}],"description":"Highest block the peer is known to have."},"totalDifficulty":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"A decimal integer as a string (may exceed 2^53)."}]},"foundBy":{"type":"string","enum":["static","discovery","dns","inbound"],"description":"How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."},"score":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0,"maximum":100,"description":"0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."}]}},"required":["id","address","direction","status","nodeId","clientId","capabilities","bestBlock","totalDifficulty","foundBy","score"],"additionalProperties":false}},"search":{"type":"object","description":"How the node looks for peers: discovery on or off, the discv4 table, the bootnodes and DNS trees it uses, and how many dials it tried.","properties":{"discovery":{"type":"boolean"},"udpPort":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}]},"tableSize":{"type":"integer","minimum":0,"description":"Nodes in the discv4 table."},"bootnodes":{"type":"array","items":{"type":"string"},"description":"host:port of the bootnodes and configured peers."},"dnsTrees":{"type":"array","items":{"type":"object","properties":{"url":{"type":"string"},"records":{"type":"integer","minimum":0},"error":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]}},"required":["url","records","error"],"additionalProperties":false}},"dialsTried":{"type":"integer","minimum":0},"dialsSucceeded":{"type":"integer","minimum":0},"candidates":{"type":"integer","minimum":0,"description":"Found nodes waiting to be dialled."}},"required":["discovery","udpPort","tableSize","bootnodes","dnsTrees","dialsTried","dialsSucceeded","candidates"],"additionalProperties":false}},"required":["peering","count","handshakedCount","peers"],"additionalProperties":false,"$id":"McpPeerList.json"};
 
-function validate1278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1282(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPeerList.json" */;
 let vErrors = null;
 let errors = 0;
@@ -25661,14 +25706,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.peering === undefined) && (missing0 = "peering")) || ((data.count === undefined) && (missing0 = "count"))) || ((data.handshakedCount === undefined) && (missing0 = "handshakedCount"))) || ((data.peers === undefined) && (missing0 = "peers"))){
-validate1278.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1282.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "peering") || (key0 === "count")) || (key0 === "handshakedCount")) || (key0 === "peers")) || (key0 === "search"))){
-validate1278.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1282.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -25677,7 +25722,7 @@ if(_errs1 === errors){
 if(data.peering !== undefined){
 const _errs2 = errors;
 if(typeof data.peering !== "boolean"){
-validate1278.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1282.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -25690,13 +25735,13 @@ if(data.count !== undefined){
 let data1 = data.count;
 const _errs4 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate1278.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1282.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs4){
 if(typeof data1 == "number"){
 if(data1 < 0 || isNaN(data1)){
-validate1278.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1282.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25711,13 +25756,13 @@ if(data.handshakedCount !== undefined){
 let data2 = data.handshakedCount;
 const _errs6 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate1278.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1282.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-validate1278.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1282.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25742,14 +25787,14 @@ if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing1;
 if((((((((((((data4.id === undefined) && (missing1 = "id")) || ((data4.address === undefined) && (missing1 = "address"))) || ((data4.direction === undefined) && (missing1 = "direction"))) || ((data4.status === undefined) && (missing1 = "status"))) || ((data4.nodeId === undefined) && (missing1 = "nodeId"))) || ((data4.clientId === undefined) && (missing1 = "clientId"))) || ((data4.capabilities === undefined) && (missing1 = "capabilities"))) || ((data4.bestBlock === undefined) && (missing1 = "bestBlock"))) || ((data4.totalDifficulty === undefined) && (missing1 = "totalDifficulty"))) || ((data4.foundBy === undefined) && (missing1 = "foundBy"))) || ((data4.score === undefined) && (missing1 = "score"))){
-validate1278.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1282.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs12 = errors;
 for(const key1 in data4){
-if(!(func2.call(schema505.properties.peers.items.properties, key1))){
-validate1278.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+if(!(func2.call(schema508.properties.peers.items.properties, key1))){
+validate1282.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -25758,7 +25803,7 @@ if(_errs12 === errors){
 if(data4.id !== undefined){
 const _errs13 = errors;
 if(typeof data4.id !== "string"){
-validate1278.errors = [{instancePath:instancePath+"/peers/" + i0+"/id",schemaPath:"#/properties/peers/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/id",schemaPath:"#/properties/peers/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -25770,7 +25815,7 @@ if(valid2){
 if(data4.address !== undefined){
 const _errs15 = errors;
 if(typeof data4.address !== "string"){
-validate1278.errors = [{instancePath:instancePath+"/peers/" + i0+"/address",schemaPath:"#/properties/peers/items/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/address",schemaPath:"#/properties/peers/items/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -25783,11 +25828,11 @@ if(data4.direction !== undefined){
 let data7 = data4.direction;
 const _errs17 = errors;
 if(typeof data7 !== "string"){
-validate1278.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data7 === "inbound") || (data7 === "outbound"))){
-validate1278.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema505.properties.peers.items.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema508.properties.peers.items.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs17 === errors;
@@ -25800,11 +25845,11 @@ if(data4.status !== undefined){
 let data8 = data4.status;
 const _errs19 = errors;
 if(typeof data8 !== "string"){
-validate1278.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data8 === "connecting") || (data8 === "handshaking")) || (data8 === "handshaked")) || (data8 === "idle")) || (data8 === "disconnected"))){
-validate1278.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema505.properties.peers.items.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema508.properties.peers.items.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs19 === errors;
@@ -25874,7 +25919,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate1278.errors = vErrors;
+validate1282.errors = vErrors;
 return false;
 }
 else {
@@ -25941,7 +25986,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate1278.errors = vErrors;
+validate1282.errors = vErrors;
 return false;
 }
 else {
@@ -25971,7 +26016,7 @@ const len1 = data11.length;
 for(let i1=0; i1<len1; i1++){
 const _errs33 = errors;
 if(typeof data11[i1] !== "string"){
-validate1278.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities/" + i1,schemaPath:"#/properties/peers/items/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities/" + i1,schemaPath:"#/properties/peers/items/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid5 = _errs33 === errors;
@@ -25981,7 +26026,7 @@ break;
 }
 }
 else {
-validate1278.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities",schemaPath:"#/properties/peers/items/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities",schemaPath:"#/properties/peers/items/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -26052,7 +26097,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
-validate1278.errors = vErrors;
+validate1282.errors = vErrors;
 return false;
 }
 else {
@@ -26133,7 +26178,7 @@ else {
 vErrors.push(err10);
 }
 errors++;
-validate1278.errors = vErrors;
+validate1282.errors = vErrors;
 return false;
 }
 else {
@@ -26157,11 +26202,11 @@ if(data4.foundBy !== undefined){
 let data15 = data4.foundBy;
 const _errs45 = errors;
 if(typeof data15 !== "string"){
-validate1278.errors = [{instancePath:instancePath+"/peers/" + i0+"/foundBy",schemaPath:"#/properties/peers/items/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/foundBy",schemaPath:"#/properties/peers/items/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data15 === "static") || (data15 === "discovery")) || (data15 === "dns")) || (data15 === "inbound"))){
-validate1278.errors = [{instancePath:instancePath+"/peers/" + i0+"/foundBy",schemaPath:"#/properties/peers/items/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema505.properties.peers.items.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
+validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/foundBy",schemaPath:"#/properties/peers/items/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema508.properties.peers.items.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs45 === errors;
@@ -26243,7 +26288,7 @@ else {
 vErrors.push(err14);
 }
 errors++;
-validate1278.errors = vErrors;
+validate1282.errors = vErrors;
 return false;
 }
 else {
@@ -26276,7 +26321,7 @@ var valid2 = true;
 }
 }
 else {
-validate1278.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1282.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -26287,7 +26332,7 @@ break;
 }
 }
 else {
-validate1278.errors = [{instancePath:instancePath+"/peers",schemaPath:"#/properties/peers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1282.errors = [{instancePath:instancePath+"/peers",schemaPath:"#/properties/peers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -26304,14 +26349,14 @@ if(errors === _errs52){
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
 let missing2;
 if(((((((((data17.discovery === undefined) && (missing2 = "discovery")) || ((data17.udpPort === undefined) && (missing2 = "udpPort"))) || ((data17.tableSize === undefined) && (missing2 = "tableSize"))) || ((data17.bootnodes === undefined) && (missing2 = "bootnodes"))) || ((data17.dnsTrees === undefined) && (missing2 = "dnsTrees"))) || ((data17.dialsTried === undefined) && (missing2 = "dialsTried"))) || ((data17.dialsSucceeded === undefined) && (missing2 = "dialsSucceeded"))) || ((data17.candidates === undefined) && (missing2 = "candidates"))){
-validate1278.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate1282.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs54 = errors;
 for(const key2 in data17){
 if(!((((((((key2 === "discovery") || (key2 === "udpPort")) || (key2 === "tableSize")) || (key2 === "bootnodes")) || (key2 === "dnsTrees")) || (key2 === "dialsTried")) || (key2 === "dialsSucceeded")) || (key2 === "candidates"))){
-validate1278.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate1282.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -26320,7 +26365,7 @@ if(_errs54 === errors){
 if(data17.discovery !== undefined){
 const _errs55 = errors;
 if(typeof data17.discovery !== "boolean"){
-validate1278.errors = [{instancePath:instancePath+"/search/discovery",schemaPath:"#/properties/search/properties/discovery/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1282.errors = [{instancePath:instancePath+"/search/discovery",schemaPath:"#/properties/search/properties/discovery/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid9 = _errs55 === errors;
@@ -26390,7 +26435,7 @@ else {
 vErrors.push(err17);
 }
 errors++;
-validate1278.errors = vErrors;
+validate1282.errors = vErrors;
 return false;
 }
 else {
@@ -26414,13 +26459,13 @@ if(data17.tableSize !== undefined){
 let data20 = data17.tableSize;
 const _errs62 = errors;
 if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
-validate1278.errors = [{instancePath:instancePath+"/search/tableSize",schemaPath:"#/properties/search/properties/tableSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1282.errors = [{instancePath:instancePath+"/search/tableSize",schemaPath:"#/properties/search/properties/tableSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs62){
 if(typeof data20 == "number"){
 if(data20 < 0 || isNaN(data20)){
-validate1278.errors = [{instancePath:instancePath+"/search/tableSize",schemaPath:"#/properties/search/properties/tableSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1282.errors = [{instancePath:instancePath+"/search/tableSize",schemaPath:"#/properties/search/properties/tableSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -26441,7 +26486,7 @@ const len2 = data21.length;
 for(let i2=0; i2<len2; i2++){
 const _errs66 = errors;
 if(typeof data21[i2] !== "string"){
-validate1278.errors = [{instancePath:instancePath+"/search/bootnodes/" + i2,schemaPath:"#/properties/search/properties/bootnodes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1282.errors = [{instancePath:instancePath+"/search/bootnodes/" + i2,schemaPath:"#/properties/search/properties/bootnodes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid11 = _errs66 === errors;
@@ -26451,7 +26496,7 @@ break;
 }
 }
 else {
-validate1278.errors = [{instancePath:instancePath+"/search/bootnodes",schemaPath:"#/properties/search/properties/bootnodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1282.errors = [{instancePath:instancePath+"/search/bootnodes",schemaPath:"#/properties/search/properties/bootnodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -26475,14 +26520,14 @@ if(errors === _errs70){
 if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
 let missing3;
 if((((data24.url === undefined) && (missing3 = "url")) || ((data24.records === undefined) && (missing3 = "records"))) || ((data24.error === undefined) && (missing3 = "error"))){
-validate1278.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate1282.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
 const _errs72 = errors;
 for(const key3 in data24){
 if(!(((key3 === "url") || (key3 === "records")) || (key3 === "error"))){
-validate1278.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate1282.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -26491,7 +26536,7 @@ if(_errs72 === errors){
 if(data24.url !== undefined){
 const _errs73 = errors;
 if(typeof data24.url !== "string"){
-validate1278.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/url",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1282.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/url",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid13 = _errs73 === errors;
@@ -26504,13 +26549,13 @@ if(data24.records !== undefined){
 let data26 = data24.records;
 const _errs75 = errors;
 if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
-validate1278.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/records",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/records/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1282.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/records",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/records/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs75){
 if(typeof data26 == "number"){
 if(data26 < 0 || isNaN(data26)){
-validate1278.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/records",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/records/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1282.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/records",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/records/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -26568,7 +26613,7 @@ else {
 vErrors.push(err19);
 }
 errors++;
-validate1278.errors = vErrors;
+validate1282.errors = vErrors;
 return false;
 }
 else {
@@ -26593,7 +26638,7 @@ var valid13 = true;
 }
 }
 else {
-validate1278.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1282.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -26604,7 +26649,7 @@ break;
 }
 }
 else {
-validate1278.errors = [{instancePath:instancePath+"/search/dnsTrees",schemaPath:"#/properties/search/properties/dnsTrees/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1282.errors = [{instancePath:instancePath+"/search/dnsTrees",schemaPath:"#/properties/search/properties/dnsTrees/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -26618,13 +26663,13 @@ if(data17.dialsTried !== undefined){
 let data28 = data17.dialsTried;
 const _errs82 = errors;
 if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
-validate1278.errors = [{instancePath:instancePath+"/search/dialsTried",schemaPath:"#/properties/search/properties/dialsTried/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1282.errors = [{instancePath:instancePath+"/search/dialsTried",schemaPath:"#/properties/search/properties/dialsTried/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs82){
 if(typeof data28 == "number"){
 if(data28 < 0 || isNaN(data28)){
-validate1278.errors = [{instancePath:instancePath+"/search/dialsTried",schemaPath:"#/properties/search/properties/dialsTried/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1282.errors = [{instancePath:instancePath+"/search/dialsTried",schemaPath:"#/properties/search/properties/dialsTried/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -26639,13 +26684,13 @@ if(data17.dialsSucceeded !== undefined){
 let data29 = data17.dialsSucceeded;
 const _errs84 = errors;
 if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
-validate1278.errors = [{instancePath:instancePath+"/search/dialsSucceeded",schemaPath:"#/properties/search/properties/dialsSucceeded/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1282.errors = [{instancePath:instancePath+"/search/dialsSucceeded",schemaPath:"#/properties/search/properties/dialsSucceeded/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs84){
 if(typeof data29 == "number"){
 if(data29 < 0 || isNaN(data29)){
-validate1278.errors = [{instancePath:instancePath+"/search/dialsSucceeded",schemaPath:"#/properties/search/properties/dialsSucceeded/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1282.errors = [{instancePath:instancePath+"/search/dialsSucceeded",schemaPath:"#/properties/search/properties/dialsSucceeded/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -26660,13 +26705,13 @@ if(data17.candidates !== undefined){
 let data30 = data17.candidates;
 const _errs86 = errors;
 if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
-validate1278.errors = [{instancePath:instancePath+"/search/candidates",schemaPath:"#/properties/search/properties/candidates/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1282.errors = [{instancePath:instancePath+"/search/candidates",schemaPath:"#/properties/search/properties/candidates/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs86){
 if(typeof data30 == "number"){
 if(data30 < 0 || isNaN(data30)){
-validate1278.errors = [{instancePath:instancePath+"/search/candidates",schemaPath:"#/properties/search/properties/candidates/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1282.errors = [{instancePath:instancePath+"/search/candidates",schemaPath:"#/properties/search/properties/candidates/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -26687,7 +26732,7 @@ var valid9 = true;
 }
 }
 else {
-validate1278.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1282.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -26704,16 +26749,16 @@ var valid0 = true;
 }
 }
 else {
-validate1278.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1282.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1278.errors = vErrors;
+validate1282.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1266(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1270(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpToolCallResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -26721,14 +26766,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.content === undefined) && (missing0 = "content")){
-validate1266.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1270.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "content") || (key0 === "structuredContent")) || (key0 === "isError"))){
-validate1266.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1270.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -26743,8 +26788,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate1238(data0[i0], {instancePath:instancePath+"/content/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate1238.errors : vErrors.concat(validate1238.errors);
+if(!(validate1242(data0[i0], {instancePath:instancePath+"/content/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1242.errors : vErrors.concat(validate1242.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -26754,7 +26799,7 @@ break;
 }
 }
 else {
-validate1266.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1270.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -26771,8 +26816,8 @@ const _errs6 = errors;
 let valid2 = false;
 let passing0 = null;
 const _errs7 = errors;
-if(!(validate1268(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate1268.errors : vErrors.concat(validate1268.errors);
+if(!(validate1272(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate1272.errors : vErrors.concat(validate1272.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -26781,8 +26826,8 @@ valid2 = true;
 passing0 = 0;
 }
 const _errs8 = errors;
-if(!(validate1270(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate1270.errors : vErrors.concat(validate1270.errors);
+if(!(validate1274(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate1274.errors : vErrors.concat(validate1274.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -26796,8 +26841,8 @@ valid2 = true;
 passing0 = 1;
 }
 const _errs9 = errors;
-if(!(validate1274(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate1274.errors : vErrors.concat(validate1274.errors);
+if(!(validate1278(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate1278.errors : vErrors.concat(validate1278.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -26811,8 +26856,8 @@ valid2 = true;
 passing0 = 2;
 }
 const _errs10 = errors;
-if(!(validate1276(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate1276.errors : vErrors.concat(validate1276.errors);
+if(!(validate1280(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate1280.errors : vErrors.concat(validate1280.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
@@ -26826,8 +26871,8 @@ valid2 = true;
 passing0 = 3;
 }
 const _errs11 = errors;
-if(!(validate1278(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate1278.errors : vErrors.concat(validate1278.errors);
+if(!(validate1282(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate1282.errors : vErrors.concat(validate1282.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
@@ -26853,7 +26898,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate1266.errors = vErrors;
+validate1270.errors = vErrors;
 return false;
 }
 else {
@@ -26876,7 +26921,7 @@ if(valid0){
 if(data.isError !== undefined){
 const _errs12 = errors;
 if(typeof data.isError !== "boolean"){
-validate1266.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1270.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -26890,48 +26935,48 @@ var valid0 = true;
 }
 }
 else {
-validate1266.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1270.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1266.errors = vErrors;
+validate1270.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1265(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1269(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsCallResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1266(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1266.errors : vErrors.concat(validate1266.errors);
+if(!(validate1270(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1270.errors : vErrors.concat(validate1270.errors);
 errors = vErrors.length;
 }
-validate1265.errors = vErrors;
+validate1269.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsListRequestParam = validate1288;
-const schema506 = {"$ref":"McpListRequest.json","$id":"validateToolsListRequestParam"};
+export const validateToolsListRequestParam = validate1292;
+const schema509 = {"$ref":"McpListRequest.json","$id":"validateToolsListRequestParam"};
 
-function validate1288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1292(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsListRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1242(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1242.errors : vErrors.concat(validate1242.errors);
+if(!(validate1246(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1246.errors : vErrors.concat(validate1246.errors);
 errors = vErrors.length;
 }
-validate1288.errors = vErrors;
+validate1292.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsListResult = validate1290;
-const schema507 = {"$ref":"McpToolList.json","$id":"validateToolsListResult"};
-const schema508 = {"title":"McpToolList","type":"object","description":"The tools of this server. nextCursor is never set (no paging).","properties":{"tools":{"type":"array","items":{"$ref":"McpTool.json"}},"nextCursor":{"type":"string"}},"required":["tools"],"additionalProperties":false,"$id":"McpToolList.json"};
-const schema509 = {"title":"McpTool","type":"object","description":"An MCP tool. inputSchema is the JSON Schema of its arguments, outputSchema that of its structuredContent; annotations are hints for clients (all tools here are read-only).","properties":{"name":{"type":"string"},"description":{"type":"string"},"inputSchema":{"type":"object","properties":{"type":{"type":"string","const":"object"},"properties":{"type":"object"},"required":{"type":"array","items":{"type":"string"}}},"required":["type"],"additionalProperties":true},"outputSchema":{"type":"object","properties":{"type":{"type":"string","const":"object"}},"required":["type"],"additionalProperties":true},"annotations":{"type":"object","properties":{"title":{"type":"string"},"readOnlyHint":{"type":"boolean"},"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"}},"additionalProperties":false}},"required":["name","description","inputSchema"],"additionalProperties":false,"$id":"McpTool.json"};
+export const validateToolsListResult = validate1294;
+const schema510 = {"$ref":"McpToolList.json","$id":"validateToolsListResult"};
+const schema511 = {"title":"McpToolList","type":"object","description":"The tools of this server. nextCursor is never set (no paging).","properties":{"tools":{"type":"array","items":{"$ref":"McpTool.json"}},"nextCursor":{"type":"string"}},"required":["tools"],"additionalProperties":false,"$id":"McpToolList.json"};
+const schema512 = {"title":"McpTool","type":"object","description":"An MCP tool. inputSchema is the JSON Schema of its arguments, outputSchema that of its structuredContent; annotations are hints for clients (all tools here are read-only).","properties":{"name":{"type":"string"},"description":{"type":"string"},"inputSchema":{"type":"object","properties":{"type":{"type":"string","const":"object"},"properties":{"type":"object"},"required":{"type":"array","items":{"type":"string"}}},"required":["type"],"additionalProperties":true},"outputSchema":{"type":"object","properties":{"type":{"type":"string","const":"object"}},"required":["type"],"additionalProperties":true},"annotations":{"type":"object","properties":{"title":{"type":"string"},"readOnlyHint":{"type":"boolean"},"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"}},"additionalProperties":false}},"required":["name","description","inputSchema"],"additionalProperties":false,"$id":"McpTool.json"};
 
-function validate1292(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1296(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpTool.json" */;
 let vErrors = null;
 let errors = 0;
@@ -26939,14 +26984,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) && (missing0 = "name")) || ((data.description === undefined) && (missing0 = "description"))) || ((data.inputSchema === undefined) && (missing0 = "inputSchema"))){
-validate1292.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1296.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "name") || (key0 === "description")) || (key0 === "inputSchema")) || (key0 === "outputSchema")) || (key0 === "annotations"))){
-validate1292.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1296.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -26955,7 +27000,7 @@ if(_errs1 === errors){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate1292.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1296.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -26967,7 +27012,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate1292.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1296.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -26983,7 +27028,7 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if((data2.type === undefined) && (missing1 = "type")){
-validate1292.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1296.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
@@ -26991,11 +27036,11 @@ if(data2.type !== undefined){
 let data3 = data2.type;
 const _errs9 = errors;
 if(typeof data3 !== "string"){
-validate1292.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1296.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("object" !== data3){
-validate1292.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
+validate1296.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -27008,7 +27053,7 @@ if(data2.properties !== undefined){
 let data4 = data2.properties;
 const _errs11 = errors;
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-validate1292.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1296.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -27027,7 +27072,7 @@ const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
 const _errs15 = errors;
 if(typeof data5[i0] !== "string"){
-validate1292.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1296.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -27037,7 +27082,7 @@ break;
 }
 }
 else {
-validate1292.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1296.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -27051,7 +27096,7 @@ var valid1 = true;
 }
 }
 else {
-validate1292.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1296.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -27068,25 +27113,25 @@ if(errors === _errs17){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 let missing2;
 if((data7.type === undefined) && (missing2 = "type")){
-validate1292.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate1296.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 if(data7.type !== undefined){
 let data8 = data7.type;
 if(typeof data8 !== "string"){
-validate1292.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1296.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("object" !== data8){
-validate1292.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
+validate1296.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate1292.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1296.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -27104,7 +27149,7 @@ if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 const _errs24 = errors;
 for(const key1 in data9){
 if(!(((((key1 === "title") || (key1 === "readOnlyHint")) || (key1 === "destructiveHint")) || (key1 === "idempotentHint")) || (key1 === "openWorldHint"))){
-validate1292.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1296.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -27113,7 +27158,7 @@ if(_errs24 === errors){
 if(data9.title !== undefined){
 const _errs25 = errors;
 if(typeof data9.title !== "string"){
-validate1292.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"#/properties/annotations/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1296.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"#/properties/annotations/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid4 = _errs25 === errors;
@@ -27125,7 +27170,7 @@ if(valid4){
 if(data9.readOnlyHint !== undefined){
 const _errs27 = errors;
 if(typeof data9.readOnlyHint !== "boolean"){
-validate1292.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"#/properties/annotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1296.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"#/properties/annotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid4 = _errs27 === errors;
@@ -27137,7 +27182,7 @@ if(valid4){
 if(data9.destructiveHint !== undefined){
 const _errs29 = errors;
 if(typeof data9.destructiveHint !== "boolean"){
-validate1292.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"#/properties/annotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1296.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"#/properties/annotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid4 = _errs29 === errors;
@@ -27149,7 +27194,7 @@ if(valid4){
 if(data9.idempotentHint !== undefined){
 const _errs31 = errors;
 if(typeof data9.idempotentHint !== "boolean"){
-validate1292.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"#/properties/annotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1296.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"#/properties/annotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid4 = _errs31 === errors;
@@ -27161,7 +27206,7 @@ if(valid4){
 if(data9.openWorldHint !== undefined){
 const _errs33 = errors;
 if(typeof data9.openWorldHint !== "boolean"){
-validate1292.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"#/properties/annotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1296.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"#/properties/annotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid4 = _errs33 === errors;
@@ -27176,7 +27221,7 @@ var valid4 = true;
 }
 }
 else {
-validate1292.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1296.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -27193,16 +27238,16 @@ var valid0 = true;
 }
 }
 else {
-validate1292.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1296.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1292.errors = vErrors;
+validate1296.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1295(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpToolList.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27210,14 +27255,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.tools === undefined) && (missing0 = "tools")){
-validate1291.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1295.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "tools") || (key0 === "nextCursor"))){
-validate1291.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1295.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -27232,8 +27277,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate1292(data0[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate1292.errors : vErrors.concat(validate1292.errors);
+if(!(validate1296(data0[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1296.errors : vErrors.concat(validate1296.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -27243,7 +27288,7 @@ break;
 }
 }
 else {
-validate1291.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1295.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -27256,7 +27301,7 @@ if(valid0){
 if(data.nextCursor !== undefined){
 const _errs5 = errors;
 if(typeof data.nextCursor !== "string"){
-validate1291.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1295.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -27269,32 +27314,32 @@ var valid0 = true;
 }
 }
 else {
-validate1291.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1295.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1291.errors = vErrors;
+validate1295.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1290(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1294(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsListResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1291(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1291.errors : vErrors.concat(validate1291.errors);
+if(!(validate1295(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1295.errors : vErrors.concat(validate1295.errors);
 errors = vErrors.length;
 }
-validate1290.errors = vErrors;
+validate1294.errors = vErrors;
 return errors === 0;
 }
 
-export const validateRpcDiscoverResult = validate1295;
-const schema510 = {"$ref":"OpenRpcDocument.json","$id":"validateRpcDiscoverResult"};
-const schema511 = {"title":"OpenRpcDocument","type":"object","description":"An OpenRPC 1.3 document (https://spec.open-rpc.org). Only its outline is constrained here; the full structure is defined by the OpenRPC meta-schema.","properties":{"openrpc":{"type":"string"},"info":{"type":"object","properties":{"title":{"type":"string"},"version":{"type":"string"}},"required":["title","version"],"additionalProperties":true},"methods":{"type":"array","items":{"type":"object"}}},"required":["openrpc","info","methods"],"additionalProperties":true,"$id":"OpenRpcDocument.json"};
+export const validateRpcDiscoverResult = validate1299;
+const schema513 = {"$ref":"OpenRpcDocument.json","$id":"validateRpcDiscoverResult"};
+const schema514 = {"title":"OpenRpcDocument","type":"object","description":"An OpenRPC 1.3 document (https://spec.open-rpc.org). Only its outline is constrained here; the full structure is defined by the OpenRPC meta-schema.","properties":{"openrpc":{"type":"string"},"info":{"type":"object","properties":{"title":{"type":"string"},"version":{"type":"string"}},"required":["title","version"],"additionalProperties":true},"methods":{"type":"array","items":{"type":"object"}}},"required":["openrpc","info","methods"],"additionalProperties":true,"$id":"OpenRpcDocument.json"};
 
-function validate1296(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1300(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="OpenRpcDocument.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27302,14 +27347,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.openrpc === undefined) && (missing0 = "openrpc")) || ((data.info === undefined) && (missing0 = "info"))) || ((data.methods === undefined) && (missing0 = "methods"))){
-validate1296.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1300.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.openrpc !== undefined){
 const _errs2 = errors;
 if(typeof data.openrpc !== "string"){
-validate1296.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"#/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1300.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"#/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -27325,14 +27370,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.title === undefined) && (missing1 = "title")) || ((data1.version === undefined) && (missing1 = "version"))){
-validate1296.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1300.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data1.title !== undefined){
 const _errs7 = errors;
 if(typeof data1.title !== "string"){
-validate1296.errors = [{instancePath:instancePath+"/info/title",schemaPath:"#/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1300.errors = [{instancePath:instancePath+"/info/title",schemaPath:"#/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -27344,7 +27389,7 @@ if(valid1){
 if(data1.version !== undefined){
 const _errs9 = errors;
 if(typeof data1.version !== "string"){
-validate1296.errors = [{instancePath:instancePath+"/info/version",schemaPath:"#/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1300.errors = [{instancePath:instancePath+"/info/version",schemaPath:"#/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -27356,7 +27401,7 @@ var valid1 = true;
 }
 }
 else {
-validate1296.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1300.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -27377,7 +27422,7 @@ for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 const _errs13 = errors;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-validate1296.errors = [{instancePath:instancePath+"/methods/" + i0,schemaPath:"#/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1300.errors = [{instancePath:instancePath+"/methods/" + i0,schemaPath:"#/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -27387,7 +27432,7 @@ break;
 }
 }
 else {
-validate1296.errors = [{instancePath:instancePath+"/methods",schemaPath:"#/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1300.errors = [{instancePath:instancePath+"/methods",schemaPath:"#/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -27401,32 +27446,32 @@ var valid0 = true;
 }
 }
 else {
-validate1296.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1300.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1296.errors = vErrors;
+validate1300.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1295(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1299(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateRpcDiscoverResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1296(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1296.errors : vErrors.concat(validate1296.errors);
+if(!(validate1300(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1300.errors : vErrors.concat(validate1300.errors);
 errors = vErrors.length;
 }
-validate1295.errors = vErrors;
+validate1299.errors = vErrors;
 return errors === 0;
 }
 
-export const validateRpcModulesResult = validate1298;
-const schema512 = {"$ref":"RpcModules.json","$id":"validateRpcModulesResult"};
-const schema513 = {"title":"RpcModules","type":"object","description":"The enabled namespaces, each with its API version \"1.0\". rpc is always present.","properties":{"eth":{"type":"string"},"web3":{"type":"string"},"net":{"type":"string"},"personal":{"type":"string"},"debug":{"type":"string"},"trace":{"type":"string"},"qa":{"type":"string"},"checkpointing":{"type":"string"},"svc":{"type":"string"},"test":{"type":"string"},"anvil":{"type":"string"},"iele":{"type":"string"},"mcp":{"type":"string"},"rpc":{"type":"string"},"txpool":{"type":"string"},"admin":{"type":"string"}},"required":["rpc"],"additionalProperties":false,"$id":"RpcModules.json"};
+export const validateRpcModulesResult = validate1302;
+const schema515 = {"$ref":"RpcModules.json","$id":"validateRpcModulesResult"};
+const schema516 = {"title":"RpcModules","type":"object","description":"The enabled namespaces, each with its API version \"1.0\". rpc is always present.","properties":{"eth":{"type":"string"},"web3":{"type":"string"},"net":{"type":"string"},"personal":{"type":"string"},"debug":{"type":"string"},"trace":{"type":"string"},"qa":{"type":"string"},"checkpointing":{"type":"string"},"svc":{"type":"string"},"test":{"type":"string"},"anvil":{"type":"string"},"iele":{"type":"string"},"mcp":{"type":"string"},"rpc":{"type":"string"},"txpool":{"type":"string"},"admin":{"type":"string"}},"required":["rpc"],"additionalProperties":false,"$id":"RpcModules.json"};
 
-function validate1299(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1303(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="RpcModules.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27434,14 +27479,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.rpc === undefined) && (missing0 = "rpc")){
-validate1299.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1303.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema513.properties, key0))){
-validate1299.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema516.properties, key0))){
+validate1303.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -27450,7 +27495,7 @@ if(_errs1 === errors){
 if(data.eth !== undefined){
 const _errs2 = errors;
 if(typeof data.eth !== "string"){
-validate1299.errors = [{instancePath:instancePath+"/eth",schemaPath:"#/properties/eth/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/eth",schemaPath:"#/properties/eth/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -27462,7 +27507,7 @@ if(valid0){
 if(data.web3 !== undefined){
 const _errs4 = errors;
 if(typeof data.web3 !== "string"){
-validate1299.errors = [{instancePath:instancePath+"/web3",schemaPath:"#/properties/web3/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/web3",schemaPath:"#/properties/web3/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -27474,7 +27519,7 @@ if(valid0){
 if(data.net !== undefined){
 const _errs6 = errors;
 if(typeof data.net !== "string"){
-validate1299.errors = [{instancePath:instancePath+"/net",schemaPath:"#/properties/net/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/net",schemaPath:"#/properties/net/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -27486,7 +27531,7 @@ if(valid0){
 if(data.personal !== undefined){
 const _errs8 = errors;
 if(typeof data.personal !== "string"){
-validate1299.errors = [{instancePath:instancePath+"/personal",schemaPath:"#/properties/personal/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/personal",schemaPath:"#/properties/personal/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -27498,7 +27543,7 @@ if(valid0){
 if(data.debug !== undefined){
 const _errs10 = errors;
 if(typeof data.debug !== "string"){
-validate1299.errors = [{instancePath:instancePath+"/debug",schemaPath:"#/properties/debug/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/debug",schemaPath:"#/properties/debug/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -27510,7 +27555,7 @@ if(valid0){
 if(data.trace !== undefined){
 const _errs12 = errors;
 if(typeof data.trace !== "string"){
-validate1299.errors = [{instancePath:instancePath+"/trace",schemaPath:"#/properties/trace/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/trace",schemaPath:"#/properties/trace/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -27522,7 +27567,7 @@ if(valid0){
 if(data.qa !== undefined){
 const _errs14 = errors;
 if(typeof data.qa !== "string"){
-validate1299.errors = [{instancePath:instancePath+"/qa",schemaPath:"#/properties/qa/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/qa",schemaPath:"#/properties/qa/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -27534,7 +27579,7 @@ if(valid0){
 if(data.checkpointing !== undefined){
 const _errs16 = errors;
 if(typeof data.checkpointing !== "string"){
-validate1299.errors = [{instancePath:instancePath+"/checkpointing",schemaPath:"#/properties/checkpointing/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/checkpointing",schemaPath:"#/properties/checkpointing/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -27546,7 +27591,7 @@ if(valid0){
 if(data.svc !== undefined){
 const _errs18 = errors;
 if(typeof data.svc !== "string"){
-validate1299.errors = [{instancePath:instancePath+"/svc",schemaPath:"#/properties/svc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/svc",schemaPath:"#/properties/svc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -27558,7 +27603,7 @@ if(valid0){
 if(data.test !== undefined){
 const _errs20 = errors;
 if(typeof data.test !== "string"){
-validate1299.errors = [{instancePath:instancePath+"/test",schemaPath:"#/properties/test/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/test",schemaPath:"#/properties/test/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -27570,7 +27615,7 @@ if(valid0){
 if(data.anvil !== undefined){
 const _errs22 = errors;
 if(typeof data.anvil !== "string"){
-validate1299.errors = [{instancePath:instancePath+"/anvil",schemaPath:"#/properties/anvil/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/anvil",schemaPath:"#/properties/anvil/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -27582,7 +27627,7 @@ if(valid0){
 if(data.iele !== undefined){
 const _errs24 = errors;
 if(typeof data.iele !== "string"){
-validate1299.errors = [{instancePath:instancePath+"/iele",schemaPath:"#/properties/iele/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/iele",schemaPath:"#/properties/iele/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs24 === errors;
@@ -27594,7 +27639,7 @@ if(valid0){
 if(data.mcp !== undefined){
 const _errs26 = errors;
 if(typeof data.mcp !== "string"){
-validate1299.errors = [{instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs26 === errors;
@@ -27606,7 +27651,7 @@ if(valid0){
 if(data.rpc !== undefined){
 const _errs28 = errors;
 if(typeof data.rpc !== "string"){
-validate1299.errors = [{instancePath:instancePath+"/rpc",schemaPath:"#/properties/rpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/rpc",schemaPath:"#/properties/rpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs28 === errors;
@@ -27618,7 +27663,7 @@ if(valid0){
 if(data.txpool !== undefined){
 const _errs30 = errors;
 if(typeof data.txpool !== "string"){
-validate1299.errors = [{instancePath:instancePath+"/txpool",schemaPath:"#/properties/txpool/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/txpool",schemaPath:"#/properties/txpool/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -27630,7 +27675,7 @@ if(valid0){
 if(data.admin !== undefined){
 const _errs32 = errors;
 if(typeof data.admin !== "string"){
-validate1299.errors = [{instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs32 === errors;
@@ -27657,34 +27702,34 @@ var valid0 = true;
 }
 }
 else {
-validate1299.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1303.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1299.errors = vErrors;
+validate1303.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1298(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1302(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateRpcModulesResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1299(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1299.errors : vErrors.concat(validate1299.errors);
+if(!(validate1303(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1303.errors : vErrors.concat(validate1303.errors);
 errors = vErrors.length;
 }
-validate1298.errors = vErrors;
+validate1302.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTxpoolContentResult = validate1301;
-const schema514 = {"$ref":"TxPoolContent.json","$id":"validateTxpoolContentResult"};
-const schema515 = {"title":"TxPoolContent","type":"object","description":"The pool: pending = executable now (each sender's nonces continuous from its account nonce), queued = waiting behind a nonce gap. Transactions have null blockHash, blockNumber and transactionIndex.","properties":{"pending":{"$ref":"TxPoolTransactionsBySender.json"},"queued":{"$ref":"TxPoolTransactionsBySender.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolContent.json"};
-const schema516 = {"title":"TxPoolTransactionsBySender","type":"object","description":"Pooled transactions keyed by sender (EIP-55 checksummed address, as geth keys them), then by decimal nonce.","additionalProperties":{"$ref":"TxPoolTransactionsByNonce.json"},"$id":"TxPoolTransactionsBySender.json"};
-const schema517 = {"title":"TxPoolTransactionsByNonce","type":"object","description":"One sender's pooled transactions, keyed by nonce in decimal (\"0\", \"1\", …).","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"Transaction.json"},"$id":"TxPoolTransactionsByNonce.json"};
+export const validateTxpoolContentResult = validate1305;
+const schema517 = {"$ref":"TxPoolContent.json","$id":"validateTxpoolContentResult"};
+const schema518 = {"title":"TxPoolContent","type":"object","description":"The pool: pending = executable now (each sender's nonces continuous from its account nonce), queued = waiting behind a nonce gap. Transactions have null blockHash, blockNumber and transactionIndex.","properties":{"pending":{"$ref":"TxPoolTransactionsBySender.json"},"queued":{"$ref":"TxPoolTransactionsBySender.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolContent.json"};
+const schema519 = {"title":"TxPoolTransactionsBySender","type":"object","description":"Pooled transactions keyed by sender (EIP-55 checksummed address, as geth keys them), then by decimal nonce.","additionalProperties":{"$ref":"TxPoolTransactionsByNonce.json"},"$id":"TxPoolTransactionsBySender.json"};
+const schema520 = {"title":"TxPoolTransactionsByNonce","type":"object","description":"One sender's pooled transactions, keyed by nonce in decimal (\"0\", \"1\", …).","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"Transaction.json"},"$id":"TxPoolTransactionsByNonce.json"};
 
-function validate1304(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1308(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolTransactionsByNonce.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27714,7 +27759,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate1304.errors = vErrors;
+validate1308.errors = vErrors;
 return false;
 break;
 }
@@ -27734,16 +27779,16 @@ break;
 }
 }
 else {
-validate1304.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1308.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1304.errors = vErrors;
+validate1308.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1303(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1307(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolTransactionsBySender.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27751,8 +27796,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 const _errs2 = errors;
-if(!(validate1304(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
-vErrors = vErrors === null ? validate1304.errors : vErrors.concat(validate1304.errors);
+if(!(validate1308(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
+vErrors = vErrors === null ? validate1308.errors : vErrors.concat(validate1308.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -27762,16 +27807,16 @@ break;
 }
 }
 else {
-validate1303.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1307.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1303.errors = vErrors;
+validate1307.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1302(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1306(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolContent.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27779,14 +27824,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate1302.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1306.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate1302.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1306.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -27794,8 +27839,8 @@ break;
 if(_errs1 === errors){
 if(data.pending !== undefined){
 const _errs2 = errors;
-if(!(validate1303(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
-vErrors = vErrors === null ? validate1303.errors : vErrors.concat(validate1303.errors);
+if(!(validate1307(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate1307.errors : vErrors.concat(validate1307.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -27806,8 +27851,8 @@ var valid0 = true;
 if(valid0){
 if(data.queued !== undefined){
 const _errs3 = errors;
-if(!(validate1303(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
-vErrors = vErrors === null ? validate1303.errors : vErrors.concat(validate1303.errors);
+if(!(validate1307(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate1307.errors : vErrors.concat(validate1307.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -27820,31 +27865,31 @@ var valid0 = true;
 }
 }
 else {
-validate1302.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1306.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1302.errors = vErrors;
+validate1306.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1301(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1305(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTxpoolContentResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1302(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1302.errors : vErrors.concat(validate1302.errors);
+if(!(validate1306(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1306.errors : vErrors.concat(validate1306.errors);
 errors = vErrors.length;
 }
-validate1301.errors = vErrors;
+validate1305.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTxpoolContentFromAddressParam = validate1310;
-const schema518 = {"$ref":"address.json","$id":"validateTxpoolContentFromAddressParam"};
+export const validateTxpoolContentFromAddressParam = validate1314;
+const schema521 = {"$ref":"address.json","$id":"validateTxpoolContentFromAddressParam"};
 
-function validate1310(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1314(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTxpoolContentFromAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -27852,15 +27897,15 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1310.errors = vErrors;
+validate1314.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTxpoolContentFromResult = validate1312;
-const schema519 = {"$ref":"TxPoolSenderContent.json","$id":"validateTxpoolContentFromResult"};
-const schema520 = {"title":"TxPoolSenderContent","type":"object","description":"One sender's pooled transactions: pending (executable) and queued (behind a nonce gap), keyed by decimal nonce.","properties":{"pending":{"$ref":"TxPoolTransactionsByNonce.json"},"queued":{"$ref":"TxPoolTransactionsByNonce.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolSenderContent.json"};
+export const validateTxpoolContentFromResult = validate1316;
+const schema522 = {"$ref":"TxPoolSenderContent.json","$id":"validateTxpoolContentFromResult"};
+const schema523 = {"title":"TxPoolSenderContent","type":"object","description":"One sender's pooled transactions: pending (executable) and queued (behind a nonce gap), keyed by decimal nonce.","properties":{"pending":{"$ref":"TxPoolTransactionsByNonce.json"},"queued":{"$ref":"TxPoolTransactionsByNonce.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolSenderContent.json"};
 
-function validate1313(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1317(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolSenderContent.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27868,14 +27913,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate1313.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1317.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate1313.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1317.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -27883,8 +27928,8 @@ break;
 if(_errs1 === errors){
 if(data.pending !== undefined){
 const _errs2 = errors;
-if(!(validate1304(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
-vErrors = vErrors === null ? validate1304.errors : vErrors.concat(validate1304.errors);
+if(!(validate1308(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate1308.errors : vErrors.concat(validate1308.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -27895,8 +27940,8 @@ var valid0 = true;
 if(valid0){
 if(data.queued !== undefined){
 const _errs3 = errors;
-if(!(validate1304(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
-vErrors = vErrors === null ? validate1304.errors : vErrors.concat(validate1304.errors);
+if(!(validate1308(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate1308.errors : vErrors.concat(validate1308.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -27909,33 +27954,33 @@ var valid0 = true;
 }
 }
 else {
-validate1313.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1317.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1313.errors = vErrors;
+validate1317.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1312(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1316(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTxpoolContentFromResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1313(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1313.errors : vErrors.concat(validate1313.errors);
+if(!(validate1317(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1317.errors : vErrors.concat(validate1317.errors);
 errors = vErrors.length;
 }
-validate1312.errors = vErrors;
+validate1316.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTxpoolInspectResult = validate1317;
-const schema521 = {"$ref":"TxPoolInspection.json","$id":"validateTxpoolInspectResult"};
-const schema522 = {"title":"TxPoolInspection","type":"object","description":"The pool as text: pending (executable) and queued (behind a nonce gap) transaction summaries.","properties":{"pending":{"$ref":"TxPoolSummariesBySender.json"},"queued":{"$ref":"TxPoolSummariesBySender.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolInspection.json"};
-const schema523 = {"title":"TxPoolSummariesBySender","type":"object","description":"One line per pooled transaction, keyed by checksummed sender then decimal nonce: \"<to>: <value> wei + <gas> gas × <gasPrice> wei\", or \"contract creation: …\" without a recipient.","additionalProperties":{"type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"type":"string"}},"$id":"TxPoolSummariesBySender.json"};
+export const validateTxpoolInspectResult = validate1321;
+const schema524 = {"$ref":"TxPoolInspection.json","$id":"validateTxpoolInspectResult"};
+const schema525 = {"title":"TxPoolInspection","type":"object","description":"The pool as text: pending (executable) and queued (behind a nonce gap) transaction summaries.","properties":{"pending":{"$ref":"TxPoolSummariesBySender.json"},"queued":{"$ref":"TxPoolSummariesBySender.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolInspection.json"};
+const schema526 = {"title":"TxPoolSummariesBySender","type":"object","description":"One line per pooled transaction, keyed by checksummed sender then decimal nonce: \"<to>: <value> wei + <gas> gas × <gasPrice> wei\", or \"contract creation: …\" without a recipient.","additionalProperties":{"type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"type":"string"}},"$id":"TxPoolSummariesBySender.json"};
 
-function validate1319(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1323(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolSummariesBySender.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27970,7 +28015,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate1319.errors = vErrors;
+validate1323.errors = vErrors;
 return false;
 break;
 }
@@ -27979,7 +28024,7 @@ if(valid1){
 for(const key2 in data0){
 const _errs6 = errors;
 if(typeof data0[key2] !== "string"){
-validate1319.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1323.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs6 === errors;
@@ -27990,7 +28035,7 @@ break;
 }
 }
 else {
-validate1319.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1323.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -28001,16 +28046,16 @@ break;
 }
 }
 else {
-validate1319.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1323.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1319.errors = vErrors;
+validate1323.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1318(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1322(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolInspection.json" */;
 let vErrors = null;
 let errors = 0;
@@ -28018,14 +28063,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate1318.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1322.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate1318.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1322.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -28033,8 +28078,8 @@ break;
 if(_errs1 === errors){
 if(data.pending !== undefined){
 const _errs2 = errors;
-if(!(validate1319(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
-vErrors = vErrors === null ? validate1319.errors : vErrors.concat(validate1319.errors);
+if(!(validate1323(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate1323.errors : vErrors.concat(validate1323.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -28045,8 +28090,8 @@ var valid0 = true;
 if(valid0){
 if(data.queued !== undefined){
 const _errs3 = errors;
-if(!(validate1319(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
-vErrors = vErrors === null ? validate1319.errors : vErrors.concat(validate1319.errors);
+if(!(validate1323(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate1323.errors : vErrors.concat(validate1323.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -28059,32 +28104,32 @@ var valid0 = true;
 }
 }
 else {
-validate1318.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1322.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1318.errors = vErrors;
+validate1322.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1317(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1321(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTxpoolInspectResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1318(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1318.errors : vErrors.concat(validate1318.errors);
+if(!(validate1322(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1322.errors : vErrors.concat(validate1322.errors);
 errors = vErrors.length;
 }
-validate1317.errors = vErrors;
+validate1321.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTxpoolStatusResult = validate1323;
-const schema524 = {"$ref":"TxPoolStatus.json","$id":"validateTxpoolStatusResult"};
-const schema525 = {"title":"TxPoolStatus","type":"object","description":"How many pooled transactions are executable (pending) and how many wait behind a nonce gap (queued).","properties":{"pending":{"$ref":"uint.json"},"queued":{"$ref":"uint.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolStatus.json"};
+export const validateTxpoolStatusResult = validate1327;
+const schema527 = {"$ref":"TxPoolStatus.json","$id":"validateTxpoolStatusResult"};
+const schema528 = {"title":"TxPoolStatus","type":"object","description":"How many pooled transactions are executable (pending) and how many wait behind a nonce gap (queued).","properties":{"pending":{"$ref":"uint.json"},"queued":{"$ref":"uint.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolStatus.json"};
 
-function validate1324(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1328(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolStatus.json" */;
 let vErrors = null;
 let errors = 0;
@@ -28092,14 +28137,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate1324.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1328.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate1324.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1328.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -28133,31 +28178,31 @@ var valid0 = true;
 }
 }
 else {
-validate1324.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1328.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1324.errors = vErrors;
+validate1328.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1323(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1327(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTxpoolStatusResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1324(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1324.errors : vErrors.concat(validate1324.errors);
+if(!(validate1328(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1328.errors : vErrors.concat(validate1328.errors);
 errors = vErrors.length;
 }
-validate1323.errors = vErrors;
+validate1327.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminAddPeerEnodeParam = validate1328;
-const schema526 = {"$ref":"EnodeUrl.json","$id":"validateAdminAddPeerEnodeParam"};
+export const validateAdminAddPeerEnodeParam = validate1332;
+const schema529 = {"$ref":"EnodeUrl.json","$id":"validateAdminAddPeerEnodeParam"};
 
-function validate1328(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1332(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminAddPeerEnodeParam" */;
 let vErrors = null;
 let errors = 0;
@@ -28165,29 +28210,29 @@ if(!(validate564(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate564.errors : vErrors.concat(validate564.errors);
 errors = vErrors.length;
 }
-validate1328.errors = vErrors;
+validate1332.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminAddPeerResult = validate1330;
-const schema527 = {"type":"boolean","$id":"validateAdminAddPeerResult"};
+export const validateAdminAddPeerResult = validate1334;
+const schema530 = {"type":"boolean","$id":"validateAdminAddPeerResult"};
 
-function validate1330(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1334(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminAddPeerResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1330.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1334.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1330.errors = vErrors;
+validate1334.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminAddTrustedPeerEnodeParam = validate1331;
-const schema528 = {"$ref":"EnodeUrl.json","$id":"validateAdminAddTrustedPeerEnodeParam"};
+export const validateAdminAddTrustedPeerEnodeParam = validate1335;
+const schema531 = {"$ref":"EnodeUrl.json","$id":"validateAdminAddTrustedPeerEnodeParam"};
 
-function validate1331(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1335(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminAddTrustedPeerEnodeParam" */;
 let vErrors = null;
 let errors = 0;
@@ -28195,46 +28240,46 @@ if(!(validate564(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate564.errors : vErrors.concat(validate564.errors);
 errors = vErrors.length;
 }
-validate1331.errors = vErrors;
+validate1335.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminAddTrustedPeerResult = validate1333;
-const schema529 = {"type":"boolean","$id":"validateAdminAddTrustedPeerResult"};
+export const validateAdminAddTrustedPeerResult = validate1337;
+const schema532 = {"type":"boolean","$id":"validateAdminAddTrustedPeerResult"};
 
-function validate1333(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1337(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminAddTrustedPeerResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1333.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1337.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1333.errors = vErrors;
+validate1337.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminDatadirResult = validate1334;
-const schema530 = {"type":"string","$id":"validateAdminDatadirResult"};
+export const validateAdminDatadirResult = validate1338;
+const schema533 = {"type":"string","$id":"validateAdminDatadirResult"};
 
-function validate1334(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1338(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminDatadirResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate1334.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1338.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate1334.errors = vErrors;
+validate1338.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminNodeInfoResult = validate1335;
-const schema531 = {"$ref":"AdminNodeInfo.json","$id":"validateAdminNodeInfoResult"};
-const schema532 = {"title":"AdminNodeInfo","type":"object","description":"This node as geth's admin_nodeInfo shows it: id = keccak256 of the node's public key (64 hex digits), name = the client version, enode, enr (EIP-778; absent when discovery is off), ip, ports (discovery 0 when discovery is off), listenAddr, and protocols.eth: network id, head total difficulty (a hex quantity, where geth writes a JSON number that JavaScript could not hold exactly), genesis and head hashes, and the chain config (chainId and <fork>Block for each scheduled fork).","properties":{"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"name":{"type":"string"},"enode":{"$ref":"EnodeUrl.json"},"enr":{"type":"string","pattern":"^enr:"},"ip":{"type":"string"},"ports":{"type":"object","properties":{"discovery":{"type":"integer"},"listener":{"type":"integer"}},"required":["discovery","listener"],"additionalProperties":false},"listenAddr":{"type":"string"},"protocols":{"type":"object","properties":{"eth":{"type":"object","properties":{"network":{"type":"integer"},"difficulty":{"$ref":"uint.json"},"genesis":{"$ref":"hash32.json"},"head":{"$ref":"hash32.json"},"config":{"type":"object","additionalProperties":{"type":"integer"}}},"required":["network","difficulty","genesis","head","config"],"additionalProperties":false}},"required":["eth"],"additionalProperties":false}},"required":["id","name","enode","ip","ports","listenAddr","protocols"],"additionalProperties":false,"$id":"AdminNodeInfo.json"};
+export const validateAdminNodeInfoResult = validate1339;
+const schema534 = {"$ref":"AdminNodeInfo.json","$id":"validateAdminNodeInfoResult"};
+const schema535 = {"title":"AdminNodeInfo","type":"object","description":"This node as geth's admin_nodeInfo shows it: id = keccak256 of the node's public key (64 hex digits), name = the client version, enode, enr (EIP-778; absent when discovery is off), ip, ports (discovery 0 when discovery is off), listenAddr, and protocols.eth: network id, head total difficulty (a hex quantity, where geth writes a JSON number that JavaScript could not hold exactly), genesis and head hashes, and the chain config (chainId and <fork>Block for each scheduled fork).","properties":{"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"name":{"type":"string"},"enode":{"$ref":"EnodeUrl.json"},"enr":{"type":"string","pattern":"^enr:"},"ip":{"type":"string"},"ports":{"type":"object","properties":{"discovery":{"type":"integer"},"listener":{"type":"integer"}},"required":["discovery","listener"],"additionalProperties":false},"listenAddr":{"type":"string"},"protocols":{"type":"object","properties":{"eth":{"type":"object","properties":{"network":{"type":"integer"},"difficulty":{"$ref":"uint.json"},"genesis":{"$ref":"hash32.json"},"head":{"$ref":"hash32.json"},"config":{"type":"object","additionalProperties":{"type":"integer"}}},"required":["network","difficulty","genesis","head","config"],"additionalProperties":false}},"required":["eth"],"additionalProperties":false}},"required":["id","name","enode","ip","ports","listenAddr","protocols"],"additionalProperties":false,"$id":"AdminNodeInfo.json"};
 const pattern39 = new RegExp("^enr:", "u");
 
-function validate1336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1340(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AdminNodeInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -28242,14 +28287,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.id === undefined) && (missing0 = "id")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.enode === undefined) && (missing0 = "enode"))) || ((data.ip === undefined) && (missing0 = "ip"))) || ((data.ports === undefined) && (missing0 = "ports"))) || ((data.listenAddr === undefined) && (missing0 = "listenAddr"))) || ((data.protocols === undefined) && (missing0 = "protocols"))){
-validate1336.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1340.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "id") || (key0 === "name")) || (key0 === "enode")) || (key0 === "enr")) || (key0 === "ip")) || (key0 === "ports")) || (key0 === "listenAddr")) || (key0 === "protocols"))){
-validate1336.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1340.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -28261,12 +28306,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern26.test(data0)){
-validate1336.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+validate1340.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate1336.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1340.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -28279,7 +28324,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs4 = errors;
 if(typeof data.name !== "string"){
-validate1336.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1340.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -28306,12 +28351,12 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data3 === "string"){
 if(!pattern39.test(data3)){
-validate1336.errors = [{instancePath:instancePath+"/enr",schemaPath:"#/properties/enr/pattern",keyword:"pattern",params:{pattern: "^enr:"},message:"must match pattern \""+"^enr:"+"\""}];
+validate1340.errors = [{instancePath:instancePath+"/enr",schemaPath:"#/properties/enr/pattern",keyword:"pattern",params:{pattern: "^enr:"},message:"must match pattern \""+"^enr:"+"\""}];
 return false;
 }
 }
 else {
-validate1336.errors = [{instancePath:instancePath+"/enr",schemaPath:"#/properties/enr/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1340.errors = [{instancePath:instancePath+"/enr",schemaPath:"#/properties/enr/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -28324,7 +28369,7 @@ if(valid0){
 if(data.ip !== undefined){
 const _errs9 = errors;
 if(typeof data.ip !== "string"){
-validate1336.errors = [{instancePath:instancePath+"/ip",schemaPath:"#/properties/ip/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1340.errors = [{instancePath:instancePath+"/ip",schemaPath:"#/properties/ip/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -28340,14 +28385,14 @@ if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing1;
 if(((data5.discovery === undefined) && (missing1 = "discovery")) || ((data5.listener === undefined) && (missing1 = "listener"))){
-validate1336.errors = [{instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1340.errors = [{instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs13 = errors;
 for(const key1 in data5){
 if(!((key1 === "discovery") || (key1 === "listener"))){
-validate1336.errors = [{instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1340.errors = [{instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -28357,7 +28402,7 @@ if(data5.discovery !== undefined){
 let data6 = data5.discovery;
 const _errs14 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate1336.errors = [{instancePath:instancePath+"/ports/discovery",schemaPath:"#/properties/ports/properties/discovery/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1340.errors = [{instancePath:instancePath+"/ports/discovery",schemaPath:"#/properties/ports/properties/discovery/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid1 = _errs14 === errors;
@@ -28370,7 +28415,7 @@ if(data5.listener !== undefined){
 let data7 = data5.listener;
 const _errs16 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate1336.errors = [{instancePath:instancePath+"/ports/listener",schemaPath:"#/properties/ports/properties/listener/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1340.errors = [{instancePath:instancePath+"/ports/listener",schemaPath:"#/properties/ports/properties/listener/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid1 = _errs16 === errors;
@@ -28383,7 +28428,7 @@ var valid1 = true;
 }
 }
 else {
-validate1336.errors = [{instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1340.errors = [{instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -28396,7 +28441,7 @@ if(valid0){
 if(data.listenAddr !== undefined){
 const _errs18 = errors;
 if(typeof data.listenAddr !== "string"){
-validate1336.errors = [{instancePath:instancePath+"/listenAddr",schemaPath:"#/properties/listenAddr/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1340.errors = [{instancePath:instancePath+"/listenAddr",schemaPath:"#/properties/listenAddr/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -28412,14 +28457,14 @@ if(errors === _errs20){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing2;
 if((data9.eth === undefined) && (missing2 = "eth")){
-validate1336.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate1340.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs22 = errors;
 for(const key2 in data9){
 if(!(key2 === "eth")){
-validate1336.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate1340.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -28432,14 +28477,14 @@ if(errors === _errs23){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 let missing3;
 if((((((data10.network === undefined) && (missing3 = "network")) || ((data10.difficulty === undefined) && (missing3 = "difficulty"))) || ((data10.genesis === undefined) && (missing3 = "genesis"))) || ((data10.head === undefined) && (missing3 = "head"))) || ((data10.config === undefined) && (missing3 = "config"))){
-validate1336.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate1340.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
 const _errs25 = errors;
 for(const key3 in data10){
 if(!(((((key3 === "network") || (key3 === "difficulty")) || (key3 === "genesis")) || (key3 === "head")) || (key3 === "config"))){
-validate1336.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate1340.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -28449,7 +28494,7 @@ if(data10.network !== undefined){
 let data11 = data10.network;
 const _errs26 = errors;
 if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-validate1336.errors = [{instancePath:instancePath+"/protocols/eth/network",schemaPath:"#/properties/protocols/properties/eth/properties/network/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1340.errors = [{instancePath:instancePath+"/protocols/eth/network",schemaPath:"#/properties/protocols/properties/eth/properties/network/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid3 = _errs26 === errors;
@@ -28503,7 +28548,7 @@ for(const key4 in data15){
 let data16 = data15[key4];
 const _errs34 = errors;
 if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-validate1336.errors = [{instancePath:instancePath+"/protocols/eth/config/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/protocols/properties/eth/properties/config/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1340.errors = [{instancePath:instancePath+"/protocols/eth/config/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/protocols/properties/eth/properties/config/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid4 = _errs34 === errors;
@@ -28513,7 +28558,7 @@ break;
 }
 }
 else {
-validate1336.errors = [{instancePath:instancePath+"/protocols/eth/config",schemaPath:"#/properties/protocols/properties/eth/properties/config/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1340.errors = [{instancePath:instancePath+"/protocols/eth/config",schemaPath:"#/properties/protocols/properties/eth/properties/config/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -28530,7 +28575,7 @@ var valid3 = true;
 }
 }
 else {
-validate1336.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1340.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -28539,7 +28584,7 @@ return false;
 }
 }
 else {
-validate1336.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1340.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -28559,33 +28604,33 @@ var valid0 = true;
 }
 }
 else {
-validate1336.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1340.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1336.errors = vErrors;
+validate1340.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1335(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1339(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminNodeInfoResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1336(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1336.errors : vErrors.concat(validate1336.errors);
+if(!(validate1340(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1340.errors : vErrors.concat(validate1340.errors);
 errors = vErrors.length;
 }
-validate1335.errors = vErrors;
+validate1339.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminPeersResult = validate1342;
-const schema533 = {"type":"array","items":{"$ref":"AdminPeer.json"},"$id":"validateAdminPeersResult"};
-const schema534 = {"title":"AdminPeer","type":"object","description":"A connected peer as geth's admin_peers shows it: enode (its node id at the connection's address), id (keccak256 of its public key), name (its client id), caps, network {remoteAddress, inbound, trusted, static} and protocols.eth {version, difficulty, head} (difficulty as a hex quantity). geth's network.localAddress is not given.","properties":{"enode":{"type":"string","pattern":"^enode://"},"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"name":{"type":"string"},"caps":{"type":"array","items":{"type":"string"}},"network":{"type":"object","properties":{"remoteAddress":{"type":"string"},"inbound":{"type":"boolean"},"trusted":{"type":"boolean"},"static":{"type":"boolean"}},"required":["remoteAddress","inbound","trusted","static"],"additionalProperties":false},"protocols":{"type":"object","properties":{"eth":{"type":"object","properties":{"version":{"type":"integer"},"difficulty":{"$ref":"uint.json"},"head":{"$ref":"hash32.json"}},"required":["version"],"additionalProperties":false}},"required":["eth"],"additionalProperties":false}},"required":["enode","id","name","caps","network","protocols"],"additionalProperties":false,"$id":"AdminPeer.json"};
+export const validateAdminPeersResult = validate1346;
+const schema536 = {"type":"array","items":{"$ref":"AdminPeer.json"},"$id":"validateAdminPeersResult"};
+const schema537 = {"title":"AdminPeer","type":"object","description":"A connected peer as geth's admin_peers shows it: enode (its node id at the connection's address), id (keccak256 of its public key), name (its client id), caps, network {remoteAddress, inbound, trusted, static} and protocols.eth {version, difficulty, head} (difficulty as a hex quantity). geth's network.localAddress is not given.","properties":{"enode":{"type":"string","pattern":"^enode://"},"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"name":{"type":"string"},"caps":{"type":"array","items":{"type":"string"}},"network":{"type":"object","properties":{"remoteAddress":{"type":"string"},"inbound":{"type":"boolean"},"trusted":{"type":"boolean"},"static":{"type":"boolean"}},"required":["remoteAddress","inbound","trusted","static"],"additionalProperties":false},"protocols":{"type":"object","properties":{"eth":{"type":"object","properties":{"version":{"type":"integer"},"difficulty":{"$ref":"uint.json"},"head":{"$ref":"hash32.json"}},"required":["version"],"additionalProperties":false}},"required":["eth"],"additionalProperties":false}},"required":["enode","id","name","caps","network","protocols"],"additionalProperties":false,"$id":"AdminPeer.json"};
 const pattern40 = new RegExp("^enode://", "u");
 
-function validate1343(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AdminPeer.json" */;
 let vErrors = null;
 let errors = 0;
@@ -28593,14 +28638,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.enode === undefined) && (missing0 = "enode")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.name === undefined) && (missing0 = "name"))) || ((data.caps === undefined) && (missing0 = "caps"))) || ((data.network === undefined) && (missing0 = "network"))) || ((data.protocols === undefined) && (missing0 = "protocols"))){
-validate1343.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1347.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "enode") || (key0 === "id")) || (key0 === "name")) || (key0 === "caps")) || (key0 === "network")) || (key0 === "protocols"))){
-validate1343.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1347.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -28612,12 +28657,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern40.test(data0)){
-validate1343.errors = [{instancePath:instancePath+"/enode",schemaPath:"#/properties/enode/pattern",keyword:"pattern",params:{pattern: "^enode://"},message:"must match pattern \""+"^enode://"+"\""}];
+validate1347.errors = [{instancePath:instancePath+"/enode",schemaPath:"#/properties/enode/pattern",keyword:"pattern",params:{pattern: "^enode://"},message:"must match pattern \""+"^enode://"+"\""}];
 return false;
 }
 }
 else {
-validate1343.errors = [{instancePath:instancePath+"/enode",schemaPath:"#/properties/enode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1347.errors = [{instancePath:instancePath+"/enode",schemaPath:"#/properties/enode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -28633,12 +28678,12 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(!pattern26.test(data1)){
-validate1343.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+validate1347.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate1343.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1347.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -28651,7 +28696,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs6 = errors;
 if(typeof data.name !== "string"){
-validate1343.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1347.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -28670,7 +28715,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs10 = errors;
 if(typeof data3[i0] !== "string"){
-validate1343.errors = [{instancePath:instancePath+"/caps/" + i0,schemaPath:"#/properties/caps/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1347.errors = [{instancePath:instancePath+"/caps/" + i0,schemaPath:"#/properties/caps/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -28680,7 +28725,7 @@ break;
 }
 }
 else {
-validate1343.errors = [{instancePath:instancePath+"/caps",schemaPath:"#/properties/caps/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1347.errors = [{instancePath:instancePath+"/caps",schemaPath:"#/properties/caps/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -28697,14 +28742,14 @@ if(errors === _errs12){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing1;
 if(((((data5.remoteAddress === undefined) && (missing1 = "remoteAddress")) || ((data5.inbound === undefined) && (missing1 = "inbound"))) || ((data5.trusted === undefined) && (missing1 = "trusted"))) || ((data5.static === undefined) && (missing1 = "static"))){
-validate1343.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1347.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs14 = errors;
 for(const key1 in data5){
 if(!((((key1 === "remoteAddress") || (key1 === "inbound")) || (key1 === "trusted")) || (key1 === "static"))){
-validate1343.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1347.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -28713,7 +28758,7 @@ if(_errs14 === errors){
 if(data5.remoteAddress !== undefined){
 const _errs15 = errors;
 if(typeof data5.remoteAddress !== "string"){
-validate1343.errors = [{instancePath:instancePath+"/network/remoteAddress",schemaPath:"#/properties/network/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1347.errors = [{instancePath:instancePath+"/network/remoteAddress",schemaPath:"#/properties/network/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -28725,7 +28770,7 @@ if(valid2){
 if(data5.inbound !== undefined){
 const _errs17 = errors;
 if(typeof data5.inbound !== "boolean"){
-validate1343.errors = [{instancePath:instancePath+"/network/inbound",schemaPath:"#/properties/network/properties/inbound/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1347.errors = [{instancePath:instancePath+"/network/inbound",schemaPath:"#/properties/network/properties/inbound/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid2 = _errs17 === errors;
@@ -28737,7 +28782,7 @@ if(valid2){
 if(data5.trusted !== undefined){
 const _errs19 = errors;
 if(typeof data5.trusted !== "boolean"){
-validate1343.errors = [{instancePath:instancePath+"/network/trusted",schemaPath:"#/properties/network/properties/trusted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1347.errors = [{instancePath:instancePath+"/network/trusted",schemaPath:"#/properties/network/properties/trusted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid2 = _errs19 === errors;
@@ -28749,7 +28794,7 @@ if(valid2){
 if(data5.static !== undefined){
 const _errs21 = errors;
 if(typeof data5.static !== "boolean"){
-validate1343.errors = [{instancePath:instancePath+"/network/static",schemaPath:"#/properties/network/properties/static/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1347.errors = [{instancePath:instancePath+"/network/static",schemaPath:"#/properties/network/properties/static/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid2 = _errs21 === errors;
@@ -28764,7 +28809,7 @@ var valid2 = true;
 }
 }
 else {
-validate1343.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1347.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -28781,14 +28826,14 @@ if(errors === _errs23){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 let missing2;
 if((data10.eth === undefined) && (missing2 = "eth")){
-validate1343.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate1347.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs25 = errors;
 for(const key2 in data10){
 if(!(key2 === "eth")){
-validate1343.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate1347.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -28801,14 +28846,14 @@ if(errors === _errs26){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing3;
 if((data11.version === undefined) && (missing3 = "version")){
-validate1343.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate1347.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
 const _errs28 = errors;
 for(const key3 in data11){
 if(!(((key3 === "version") || (key3 === "difficulty")) || (key3 === "head"))){
-validate1343.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate1347.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -28818,7 +28863,7 @@ if(data11.version !== undefined){
 let data12 = data11.version;
 const _errs29 = errors;
 if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
-validate1343.errors = [{instancePath:instancePath+"/protocols/eth/version",schemaPath:"#/properties/protocols/properties/eth/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1347.errors = [{instancePath:instancePath+"/protocols/eth/version",schemaPath:"#/properties/protocols/properties/eth/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid4 = _errs29 === errors;
@@ -28856,7 +28901,7 @@ var valid4 = true;
 }
 }
 else {
-validate1343.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1347.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -28865,7 +28910,7 @@ return false;
 }
 }
 else {
-validate1343.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1347.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -28883,16 +28928,16 @@ var valid0 = true;
 }
 }
 else {
-validate1343.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1347.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1343.errors = vErrors;
+validate1347.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1342(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1346(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminPeersResult" */;
 let vErrors = null;
 let errors = 0;
@@ -28902,8 +28947,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate1343(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate1343.errors : vErrors.concat(validate1343.errors);
+if(!(validate1347(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1347.errors : vErrors.concat(validate1347.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -28913,18 +28958,18 @@ break;
 }
 }
 else {
-validate1342.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1346.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate1342.errors = vErrors;
+validate1346.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminRemovePeerEnodeParam = validate1347;
-const schema535 = {"$ref":"EnodeUrl.json","$id":"validateAdminRemovePeerEnodeParam"};
+export const validateAdminRemovePeerEnodeParam = validate1351;
+const schema538 = {"$ref":"EnodeUrl.json","$id":"validateAdminRemovePeerEnodeParam"};
 
-function validate1347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1351(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminRemovePeerEnodeParam" */;
 let vErrors = null;
 let errors = 0;
@@ -28932,29 +28977,29 @@ if(!(validate564(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate564.errors : vErrors.concat(validate564.errors);
 errors = vErrors.length;
 }
-validate1347.errors = vErrors;
+validate1351.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminRemovePeerResult = validate1349;
-const schema536 = {"type":"boolean","$id":"validateAdminRemovePeerResult"};
+export const validateAdminRemovePeerResult = validate1353;
+const schema539 = {"type":"boolean","$id":"validateAdminRemovePeerResult"};
 
-function validate1349(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1353(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminRemovePeerResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1349.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1353.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1349.errors = vErrors;
+validate1353.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminRemoveTrustedPeerEnodeParam = validate1350;
-const schema537 = {"$ref":"EnodeUrl.json","$id":"validateAdminRemoveTrustedPeerEnodeParam"};
+export const validateAdminRemoveTrustedPeerEnodeParam = validate1354;
+const schema540 = {"$ref":"EnodeUrl.json","$id":"validateAdminRemoveTrustedPeerEnodeParam"};
 
-function validate1350(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1354(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminRemoveTrustedPeerEnodeParam" */;
 let vErrors = null;
 let errors = 0;
@@ -28962,21 +29007,21 @@ if(!(validate564(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate564.errors : vErrors.concat(validate564.errors);
 errors = vErrors.length;
 }
-validate1350.errors = vErrors;
+validate1354.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminRemoveTrustedPeerResult = validate1352;
-const schema538 = {"type":"boolean","$id":"validateAdminRemoveTrustedPeerResult"};
+export const validateAdminRemoveTrustedPeerResult = validate1356;
+const schema541 = {"type":"boolean","$id":"validateAdminRemoveTrustedPeerResult"};
 
-function validate1352(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1356(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminRemoveTrustedPeerResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1352.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1356.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1352.errors = vErrors;
+validate1356.errors = vErrors;
 return errors === 0;
 }

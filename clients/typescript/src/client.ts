@@ -1111,6 +1111,12 @@ export interface RpcMethodsClient {
    */
   anvil_nodeInfo(...params: T.AnvilNodeInfoParams): Promise<T.AnvilNodeInfoResult>;
   /**
+   * `anvil_removeBlockTimestampInterval`: Stops anvil_setBlockTimestampInterval: blocks follow the clock again.
+   *
+   * @returns result
+   */
+  anvil_removeBlockTimestampInterval(...params: T.AnvilRemoveBlockTimestampIntervalParams): Promise<T.AnvilRemoveBlockTimestampIntervalResult>;
+  /**
    * `anvil_reset`: Back to genesis, or onto a new fork.
    *
    * @param [options] Anvil's reset options.
@@ -1150,6 +1156,14 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32602 invalid params: <why>
    */
   anvil_setBlockGasLimit(...params: T.AnvilSetBlockGasLimitParams): Promise<T.AnvilSetBlockGasLimitResult>;
+  /**
+   * `anvil_setBlockTimestampInterval`: Gives every block to come a timestamp a fixed number of seconds after its parent's.
+   *
+   * @param interval Seconds between consecutive blocks (at least 1).
+   * @returns result
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  anvil_setBlockTimestampInterval(...params: T.AnvilSetBlockTimestampIntervalParams): Promise<T.AnvilSetBlockTimestampIntervalResult>;
   /**
    * `anvil_setCode`: Sets an account's code.
    *
@@ -1719,11 +1733,13 @@ const METHOD_NAMES: { readonly [member: string]: string } = {
   anvil_metadata: 'anvil_metadata',
   anvil_mine: 'anvil_mine',
   anvil_nodeInfo: 'anvil_nodeInfo',
+  anvil_removeBlockTimestampInterval: 'anvil_removeBlockTimestampInterval',
   anvil_reset: 'anvil_reset',
   anvil_revert: 'anvil_revert',
   anvil_setAutomine: 'anvil_setAutomine',
   anvil_setBalance: 'anvil_setBalance',
   anvil_setBlockGasLimit: 'anvil_setBlockGasLimit',
+  anvil_setBlockTimestampInterval: 'anvil_setBlockTimestampInterval',
   anvil_setCode: 'anvil_setCode',
   anvil_setCoinbase: 'anvil_setCoinbase',
   anvil_setIntervalMining: 'anvil_setIntervalMining',

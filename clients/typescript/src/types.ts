@@ -249,12 +249,14 @@ export type AnvilImpersonateAccountResult = null;
 export type AnvilIncreaseTimeResult = number;
 export type AnvilLoadStateResult = boolean;
 export type AnvilMineResult = null;
+export type AnvilRemoveBlockTimestampIntervalResult = boolean;
 export type AnvilResetResult = null;
 export type AnvilRevertResult = boolean;
 export type AnvilSetAutomineEnabledParam = boolean;
 export type AnvilSetAutomineResult = null;
 export type AnvilSetBalanceResult = null;
 export type AnvilSetBlockGasLimitResult = boolean;
+export type AnvilSetBlockTimestampIntervalResult = null;
 export type AnvilSetCodeResult = null;
 export type AnvilSetCoinbaseResult = null;
 export type AnvilSetIntervalMiningResult = null;
@@ -2279,6 +2281,8 @@ export type AnvilMineParams = [count?: TestQuantity, interval?: TestQuantity];
 export type AnvilNodeInfoParams = [];
 /** Result of `anvil_nodeInfo`. */
 export type AnvilNodeInfoResult = AnvilNodeInfo;
+/** Positional params of `anvil_removeBlockTimestampInterval`. */
+export type AnvilRemoveBlockTimestampIntervalParams = [];
 /** Positional params of `anvil_reset`. */
 export type AnvilResetParams = [options?: AnvilResetOptions];
 /** Positional params of `anvil_revert`. */
@@ -2289,6 +2293,8 @@ export type AnvilSetAutomineParams = [enabled: AnvilSetAutomineEnabledParam];
 export type AnvilSetBalanceParams = [address: Address, balance: TestQuantity];
 /** Positional params of `anvil_setBlockGasLimit`. */
 export type AnvilSetBlockGasLimitParams = [gasLimit: TestQuantity];
+/** Positional params of `anvil_setBlockTimestampInterval`. */
+export type AnvilSetBlockTimestampIntervalParams = [interval: TestQuantity];
 /** Positional params of `anvil_setCode`. */
 export type AnvilSetCodeParams = [address: Address, code: Bytes];
 /** Positional params of `anvil_setCoinbase`. */
@@ -2568,11 +2574,13 @@ export interface RpcMethods {
   anvil_metadata: { params: AnvilMetadataParams; result: AnvilMetadataResult };
   anvil_mine: { params: AnvilMineParams; result: AnvilMineResult };
   anvil_nodeInfo: { params: AnvilNodeInfoParams; result: AnvilNodeInfoResult };
+  anvil_removeBlockTimestampInterval: { params: AnvilRemoveBlockTimestampIntervalParams; result: AnvilRemoveBlockTimestampIntervalResult };
   anvil_reset: { params: AnvilResetParams; result: AnvilResetResult };
   anvil_revert: { params: AnvilRevertParams; result: AnvilRevertResult };
   anvil_setAutomine: { params: AnvilSetAutomineParams; result: AnvilSetAutomineResult };
   anvil_setBalance: { params: AnvilSetBalanceParams; result: AnvilSetBalanceResult };
   anvil_setBlockGasLimit: { params: AnvilSetBlockGasLimitParams; result: AnvilSetBlockGasLimitResult };
+  anvil_setBlockTimestampInterval: { params: AnvilSetBlockTimestampIntervalParams; result: AnvilSetBlockTimestampIntervalResult };
   anvil_setCode: { params: AnvilSetCodeParams; result: AnvilSetCodeResult };
   anvil_setCoinbase: { params: AnvilSetCoinbaseParams; result: AnvilSetCoinbaseResult };
   anvil_setIntervalMining: { params: AnvilSetIntervalMiningParams; result: AnvilSetIntervalMiningResult };
