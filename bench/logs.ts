@@ -148,7 +148,7 @@ function storeSource(s: BlockStore): LogSource {
     canonicalHash: (n) => s.getCanonicalHash(n),
     async header(hash) {
       const h = await s.getHeader(hash);
-      return h && { hash, number: h.number, parentHash: h.parentHash, logsBloom: h.logsBloom };
+      return h && { hash, number: h.number, parentHash: h.parentHash, timestamp: h.timestamp, logsBloom: h.logsBloom };
     },
     async blockReceipts(hash) {
       const [block, receipts] = await Promise.all([s.getBlock(hash), s.getReceipts(hash)]);
@@ -157,6 +157,7 @@ function storeSource(s: BlockStore): LogSource {
         hash,
         number: block.header.number,
         parentHash: block.header.parentHash,
+        timestamp: block.header.timestamp,
         logsBloom: block.header.logsBloom,
       };
       return { header, transactionHashes: block.transactions.map((tx) => tx.hash()), receipts };

@@ -283,6 +283,8 @@ export interface AnvilHandlers<Ctx> {
   anvil_mine(params: T.AnvilMineParams, ctx: Ctx): MaybePromise<T.AnvilMineResult>;
   /** The dev chain's head and settings. */
   anvil_nodeInfo(params: T.AnvilNodeInfoParams, ctx: Ctx): MaybePromise<T.AnvilNodeInfoResult>;
+  /** Stops anvil_setBlockTimestampInterval: blocks follow the clock again. */
+  anvil_removeBlockTimestampInterval(params: T.AnvilRemoveBlockTimestampIntervalParams, ctx: Ctx): MaybePromise<T.AnvilRemoveBlockTimestampIntervalResult>;
   /** Back to genesis, or onto a new fork. */
   anvil_reset(params: T.AnvilResetParams, ctx: Ctx): MaybePromise<T.AnvilResetResult>;
   /** Goes back to a snapshot. */
@@ -293,6 +295,8 @@ export interface AnvilHandlers<Ctx> {
   anvil_setBalance(params: T.AnvilSetBalanceParams, ctx: Ctx): MaybePromise<T.AnvilSetBalanceResult>;
   /** Sets the gas limit blocks aim at. */
   anvil_setBlockGasLimit(params: T.AnvilSetBlockGasLimitParams, ctx: Ctx): MaybePromise<T.AnvilSetBlockGasLimitResult>;
+  /** Gives every block to come a timestamp a fixed number of seconds after its parent's. */
+  anvil_setBlockTimestampInterval(params: T.AnvilSetBlockTimestampIntervalParams, ctx: Ctx): MaybePromise<T.AnvilSetBlockTimestampIntervalResult>;
   /** Sets an account's code. */
   anvil_setCode(params: T.AnvilSetCodeParams, ctx: Ctx): MaybePromise<T.AnvilSetCodeResult>;
   /** Sets the coinbase of blocks to come. */

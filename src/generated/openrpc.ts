@@ -3061,7 +3061,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_getLogs",
       "summary": "Returns the logs matching a filter.",
-      "description": "Filter: `address` is one address or an array (OR); `topics` has up to 4 positions, each null (any), a topic, or an array of topics (OR); a log must have at least as many topics as the filter has positions. Give either `blockHash` (EIP-234) or a `fromBlock`/`toBlock` range (both default to `latest`), not both (-32602). Logs are returned in chain order. A range with fromBlock > toBlock returns []. To keep responses bounded, a range of more than 10000 blocks or a result of more than 10000 logs gives -32005 with the limit in the message: page by querying consecutive fromBlock/toBlock windows (both limits are configurable). An unknown blockHash gives -32001. Logs follow the standard: logIndex is the position of the log in its block (the original product counted per transaction) and `removed` is true only for logs that a reorganisation dropped (delivered by filters and subscriptions). `address` or `topics` null means any. `safe` and `finalized` give -39001 (no block of a proof-of-work chain is either). Deliberately stricter than ethereum/execution-apis: at most 4 topic positions (a log has at most 4 topics; geth refuses more too). On a snap-synced node whose history below the snap pivot is still being backfilled, a canonical block whose body and receipts are not held yet gives -32000 (HistoryNotHeld) rather than an empty result. A range that reaches into such blocks gives that error, naming the first.",
+      "description": "Filter: `address` is one address or an array (OR); `topics` has up to 4 positions, each null (any), a topic, or an array of topics (OR); a log must have at least as many topics as the filter has positions. Give either `blockHash` (EIP-234) or a `fromBlock`/`toBlock` range (both default to `latest`), not both (-32602). Logs are returned in chain order. A range with fromBlock > toBlock returns []. To keep responses bounded, a range of more than 10000 blocks or a result of more than 10000 logs gives -32602 with the limit in the message and a range that fits in data.suggestion: page by querying consecutive fromBlock/toBlock windows (both limits are configurable). Not -32005: viem and Foundry retry that code as a rate limit, and the same query never fits on a retry. An unknown blockHash gives -32001. Logs follow the standard: logIndex is the position of the log in its block (the original product counted per transaction) and `removed` is true only for logs that a reorganisation dropped (delivered by filters and subscriptions). `address` or `topics` null means any. `safe` and `finalized` give -39001 (no block of a proof-of-work chain is either). Deliberately stricter than ethereum/execution-apis: at most 4 topic positions (a log has at most 4 topics; geth refuses more too). On a snap-synced node whose history below the snap pivot is still being backfilled, a canonical block whose body and receipts are not held yet gives -32000 (HistoryNotHeld) rather than an empty result. A range that reaches into such blocks gives that error, naming the first.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -3372,7 +3372,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_getFilterLogs",
       "summary": "Returns every log matching a log filter.",
-      "description": "Runs the filter's criteria over its whole range, like eth_getLogs (same limits and -32005 errors), without advancing the filter; it does reset its expiry. A block or pending-transaction filter gives []. An unknown or expired id gives -32000 \"filter not found\". Logs follow the standard: logIndex is the position of the log in its block (the original product counted per transaction) and `removed` is true only for logs that a reorganisation dropped (delivered by filters and subscriptions). On a snap-synced node whose history below the snap pivot is still being backfilled, a filter range that reaches into blocks whose receipts are not held yet gives -32000 (HistoryNotHeld) naming the first, rather than missing logs.",
+      "description": "Runs the filter's criteria over its whole range, like eth_getLogs (same limits and -32602 errors), without advancing the filter; it does reset its expiry. A block or pending-transaction filter gives []. An unknown or expired id gives -32000 \"filter not found\". Logs follow the standard: logIndex is the position of the log in its block (the original product counted per transaction) and `removed` is true only for logs that a reorganisation dropped (delivered by filters and subscriptions). On a snap-synced node whose history below the snap pivot is still being backfilled, a filter range that reaches into blocks whose receipts are not held yet gives -32000 (HistoryNotHeld) naming the first, rather than missing logs.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -6208,7 +6208,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "debug_traceTransaction",
       "x-extension": "geth",
       "summary": "Replays a transaction and traces it (geth's tracers).",
-      "description": "Replays the transaction's block from its parent's state, with the rules of the block's height, up to the transaction, and traces it: the struct logger by default, or a built-in tracer (callTracer, prestateTracer, 4byteTracer, noopTracer). A trace past network.rpc.debug.trace-timeout (or the request's shorter timeout), network.rpc.debug.max-struct-logs entries or network.rpc.debug.max-trace-bytes is stopped and answered -32005 naming the cap. Checked against Anvil 1.7.1 (hardfork shanghai, the EVM closest to ETC Spiral; test/trace/anvil-diff.test.ts): the answers agree field by field except where svc-node follows geth and Anvil does not, or an ETC rule differs: (1) callTracer's top frame gas is the transaction's gas limit (Anvil: the gas left after intrinsic gas); (2) callTracer logs carry address, topics, data and position (Anvil adds index); (3) errors are geth's words: write protection, contract address collision, out of gas, execution reverted (Anvil: revm's names, e.g. StateChangeDuringStaticCall, CreateCollision, OutOfGas); (4) prestateTracer leaves out a contract the transaction created (Anvil keeps it as {balance: 0x0}), and the coinbase's balance includes ETC's block rewards (Anvil pays none); (5) 4byteTracer skips calls to precompiles (Anvil counts them); (6) the struct logger's gasCost of CREATE/CREATE2 is the opcode's own cost (Anvil adds the gas handed to the new frame), and on an opcode that runs out of gas it is the opcode's cost (Anvil: the gas left); storage keys and values and returnValue are hex without 0x and refund is left out when 0 (Anvil: 0x-prefixed, refund 0 on every entry). On a snap-synced node a block at or below the snap pivot replays on a state that was never downloaded: -32000 \"state of block N is not held: this node was snap-synced at block P\" (N the parent).",
+      "description": "Replays the transaction's block from its parent's state, with the rules of the block's height, up to the transaction, and traces it: the struct logger by default, or a built-in tracer (callTracer, flatCallTracer, prestateTracer, 4byteTracer, noopTracer). A trace past network.rpc.debug.trace-timeout (or the request's shorter timeout), network.rpc.debug.max-struct-logs entries or network.rpc.debug.max-trace-bytes is stopped and answered -32005 naming the cap. Checked against Anvil 1.7.1 (hardfork shanghai, the EVM closest to ETC Spiral; test/trace/anvil-diff.test.ts): the answers agree field by field except where svc-node follows geth and Anvil does not, or an ETC rule differs: (1) callTracer's top frame gas is the transaction's gas limit (Anvil: the gas left after intrinsic gas); (2) callTracer logs carry address, topics, data and position (Anvil adds index); (3) errors are geth's words: write protection, contract address collision, out of gas, execution reverted (Anvil: revm's names, e.g. StateChangeDuringStaticCall, CreateCollision, OutOfGas); (4) prestateTracer leaves out a contract the transaction created (Anvil keeps it as {balance: 0x0}), and the coinbase's balance includes ETC's block rewards (Anvil pays none); (5) 4byteTracer skips calls to precompiles (Anvil counts them); (6) the struct logger's gasCost of CREATE/CREATE2 is the opcode's own cost (Anvil adds the gas handed to the new frame), and on an opcode that runs out of gas it is the opcode's cost (Anvil: the gas left); storage keys and values and returnValue are hex without 0x and refund is left out when 0 (Anvil: 0x-prefixed, refund 0 on every entry). On a snap-synced node a block at or below the snap pivot replays on a state that was never downloaded: -32000 \"state of block N is not held: this node was snap-synced at block P\" (N the parent).",
       "tags": [
         {
           "$ref": "#/components/tags/debug"
@@ -11395,6 +11395,84 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       ]
     },
     {
+      "name": "anvil_setBlockTimestampInterval",
+      "x-extension": "anvil",
+      "summary": "Gives every block to come a timestamp a fixed number of seconds after its parent's.",
+      "description": "Each new block's timestamp is the previous block's plus interval seconds (at least 1), whatever the wall clock says, until anvil_removeBlockTimestampInterval; a timestamp set by evm_setNextBlockTimestamp still wins for its block. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "interval",
+          "description": "Seconds between consecutive blocks (at least 1).",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "interval",
+              "value": 12
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_removeBlockTimestampInterval",
+      "x-extension": "anvil",
+      "summary": "Stops anvil_setBlockTimestampInterval: blocks follow the clock again.",
+      "description": "true when an interval was set, false otherwise. Blocks to come follow the clock (wall clock plus evm_increaseTime's offset), never earlier than a second after the head. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "boolean"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": true
+          }
+        }
+      ]
+    },
+    {
       "name": "trace_block",
       "x-extension": "openethereum",
       "summary": "Every trace of a block, with its rewards.",
@@ -11666,7 +11744,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "trace_filter",
       "x-extension": "openethereum",
       "summary": "Traces of a block range matching addresses.",
-      "description": "Traces (reward traces included) of fromBlock..toBlock in chain order whose sender is in fromAddress and whose receiver is in toAddress (each filter applies when given), skipping `after` matches and returning at most `count`. Blocks without transactions are not replayed (only their rewards can match), so a wide empty range is cheap. The range is capped by network.rpc.trace.filter-max-blocks and the answer by network.rpc.trace.filter-max-count: -32005 naming the setting.",
+      "description": "Traces (reward traces included) of fromBlock..toBlock in chain order whose sender is in fromAddress and whose receiver is in toAddress (each filter applies when given), skipping `after` matches and returning at most `count`. Blocks without transactions are not replayed (only their rewards can match), so a wide empty range is cheap. The range is capped by network.rpc.trace.filter-max-blocks and the answer by network.rpc.trace.filter-max-count: -32602 naming the setting (not -32005, which viem and Foundry retry as a rate limit; a narrower range or a count fits, the same query never does).",
       "tags": [
         {
           "$ref": "#/components/tags/trace"
@@ -11693,6 +11771,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         }
       },
       "errors": [
+        {
+          "$ref": "#/components/errors/TraceFilterPageTooLarge"
+        },
         {
           "$ref": "#/components/errors/TraceLimitExceeded"
         },
@@ -13332,7 +13413,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "Log": {
         "title": "Log",
         "type": "object",
-        "description": "An event log. logIndex counts across the whole block (the standard, not the original product's per-transaction count); removed is true when a reorganisation dropped the log.",
+        "description": "An event log. logIndex counts across the whole block (the standard, not the original product's per-transaction count); removed is true when a reorganisation dropped the log. blockTimestamp is the block's timestamp (execution-apis, geth 1.16, Anvil), so an indexer needs no block read per log; a forked node passes its upstream's older logs on as the upstream gives them, possibly without it.",
         "properties": {
           "removed": {
             "type": "boolean"
@@ -13350,6 +13431,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "$ref": "#/components/schemas/hash32"
           },
           "blockNumber": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "blockTimestamp": {
             "$ref": "#/components/schemas/uint"
           },
           "address": {
@@ -16432,17 +16516,18 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "GethTraceConfig": {
         "title": "GethTraceConfig",
         "type": "object",
-        "description": "geth's TraceConfig. Without tracer, the struct logger runs (one entry per opcode) with its switches disableStack, disableStorage, enableMemory, enableReturnData and limit. tracer names one of the built-in tracers: callTracer (tracerConfig onlyTopCall, withLog), prestateTracer (tracerConfig diffMode), 4byteTracer, noopTracer; JavaScript tracer bodies are not run (-32602). timeout is a Go duration (\"5s\", \"500ms\", \"1m30s\"), at most the node's network.rpc.debug.trace-timeout, which is also the default. reexec is accepted and ignored: this node keeps every block's state.",
+        "description": "geth's TraceConfig. Without tracer, the struct logger runs (one entry per opcode) with its switches disableStack, disableStorage, enableMemory, enableReturnData and limit. tracer names one of the built-in tracers: callTracer (tracerConfig onlyTopCall, withLog), flatCallTracer (tracerConfig convertParityErrors, includePrecompiles), prestateTracer (tracerConfig diffMode), 4byteTracer, noopTracer; JavaScript tracer bodies are not run (-32602). timeout is a Go duration (\"5s\", \"500ms\", \"1m30s\"), at most the node's network.rpc.debug.trace-timeout, which is also the default. reexec is accepted and ignored: this node keeps every block's state.",
         "properties": {
           "tracer": {
             "type": "string",
             "enum": [
               "callTracer",
+              "flatCallTracer",
               "prestateTracer",
               "4byteTracer",
               "noopTracer"
             ],
-            "description": "one of the built-in tracers callTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)"
+            "description": "one of the built-in tracers callTracer, flatCallTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)"
           },
           "tracerConfig": {
             "type": "object",
@@ -16459,6 +16544,14 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
               "diffMode": {
                 "type": "boolean",
                 "description": "prestateTracer: {pre, post} of what changed instead of the touched state."
+              },
+              "convertParityErrors": {
+                "type": "boolean",
+                "description": "flatCallTracer: errors in OpenEthereum's words (Reverted, Out of gas, ...) instead of geth's."
+              },
+              "includePrecompiles": {
+                "type": "boolean",
+                "description": "flatCallTracer: keep the calls to precompiles (left out by default, as OpenEthereum does)."
               }
             },
             "additionalProperties": false
@@ -16731,13 +16824,16 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       },
       "GethTraceResult": {
         "title": "GethTraceResult",
-        "description": "A trace in the named tracer's shape: the struct logger's, callTracer's frame, prestateTracer's map (or {pre, post} with diffMode), 4byteTracer's counts, noopTracer's {}.",
+        "description": "A trace in the named tracer's shape: the struct logger's, callTracer's frame, flatCallTracer's list of frames, prestateTracer's map (or {pre, post} with diffMode), 4byteTracer's counts, noopTracer's {}.",
         "anyOf": [
           {
             "$ref": "#/components/schemas/GethTraceStructLogs"
           },
           {
             "$ref": "#/components/schemas/GethTraceCallFrame"
+          },
+          {
+            "$ref": "#/components/schemas/GethTraceFlatCalls"
           },
           {
             "$ref": "#/components/schemas/GethTracePrestateDiff"
@@ -17629,7 +17725,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         "title": "ParityTraceFilter",
         "type": "object",
         "additionalProperties": false,
-        "description": "trace_filter's query: fromBlock..toBlock (numbers or tags; default latest), traces whose sender is in fromAddress and/or whose receiver (callee, created contract, refund address, reward author) is in toAddress; skip `after` matches, return at most `count`. The range and count are capped by network.rpc.trace.filter-max-blocks and network.rpc.trace.filter-max-count (-32005 above them).",
+        "description": "trace_filter's query: fromBlock..toBlock (numbers or tags; default latest), traces whose sender is in fromAddress and/or whose receiver (callee, created contract, refund address, reward author) is in toAddress; skip `after` matches, return at most `count`. The range and count are capped by network.rpc.trace.filter-max-blocks and network.rpc.trace.filter-max-count (-32602 above them).",
         "properties": {
           "fromBlock": {
             "$ref": "#/components/schemas/BlockNumberOrTag"
@@ -18086,11 +18182,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "type": "string",
             "enum": [
               "callTracer",
+              "flatCallTracer",
               "prestateTracer",
               "4byteTracer",
               "noopTracer"
             ],
-            "description": "one of the built-in tracers callTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)"
+            "description": "one of the built-in tracers callTracer, flatCallTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)"
           },
           "tracerConfig": {
             "type": "object",
@@ -18107,6 +18204,14 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
               "diffMode": {
                 "type": "boolean",
                 "description": "prestateTracer: {pre, post} of what changed instead of the touched state."
+              },
+              "convertParityErrors": {
+                "type": "boolean",
+                "description": "flatCallTracer: errors in OpenEthereum's words (Reverted, Out of gas, ...) instead of geth's."
+              },
+              "includePrecompiles": {
+                "type": "boolean",
+                "description": "flatCallTracer: keep the calls to precompiles (left out by default, as OpenEthereum does)."
               }
             },
             "additionalProperties": false
@@ -18167,6 +18272,89 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "gasUsed"
         ],
         "additionalProperties": false
+      },
+      "GethTraceFlatCallFrame": {
+        "title": "GethTraceFlatCallFrame",
+        "type": "object",
+        "description": "One frame of flatCallTracer's answer: callTracer's frame in OpenEthereum's trace shape (action, result, subtraces, traceAddress, type call, create or suicide). The top frame's gas and gasUsed are callTracer's (the transaction's gas limit and its receipt's gasUsed; trace_transaction takes the intrinsic gas off both). result is left out after a failure other than a revert, and for suicide. blockHash and transactionHash are null, blockNumber and transactionPosition 0, where no mined transaction is traced (debug_traceCall), as in geth.",
+        "properties": {
+          "action": {
+            "$ref": "#/components/schemas/ParityTraceAction"
+          },
+          "blockHash": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "$ref": "#/components/schemas/hash32"
+              }
+            ]
+          },
+          "blockNumber": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "error": {
+            "type": "string",
+            "description": "geth's words (execution reverted, out of gas, ...), or OpenEthereum's with convertParityErrors."
+          },
+          "result": {
+            "$ref": "#/components/schemas/ParityTraceResult"
+          },
+          "subtraces": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "traceAddress": {
+            "type": "array",
+            "items": {
+              "type": "integer",
+              "minimum": 0
+            }
+          },
+          "transactionHash": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "$ref": "#/components/schemas/hash32"
+              }
+            ]
+          },
+          "transactionPosition": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "type": {
+            "type": "string",
+            "enum": [
+              "call",
+              "create",
+              "suicide"
+            ]
+          }
+        },
+        "required": [
+          "action",
+          "blockHash",
+          "blockNumber",
+          "subtraces",
+          "traceAddress",
+          "transactionHash",
+          "transactionPosition",
+          "type"
+        ],
+        "additionalProperties": false
+      },
+      "GethTraceFlatCalls": {
+        "title": "GethTraceFlatCalls",
+        "type": "array",
+        "description": "flatCallTracer's answer: the transaction's frames in order, each followed by its subtraces.",
+        "items": {
+          "$ref": "#/components/schemas/GethTraceFlatCallFrame"
+        }
       }
     },
     "errors": {
@@ -18231,11 +18419,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         "message": "filter not found"
       },
       "LogRangeTooWide": {
-        "code": -32005,
+        "code": -32602,
         "message": "block range 0x…..0x… spans <n> blocks, more than the limit of 10000; query at most 10000 blocks at a time, e.g. 0x…..0x…"
       },
       "TooManyLogs": {
-        "code": -32005,
+        "code": -32602,
         "message": "query returned more than 10000 results; narrow the block range, e.g. 0x…..0x…"
       },
       "MiningUnavailable": {
@@ -18307,7 +18495,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         "message": "Invalid checkpoint: <the rule that failed, e.g. \"signature 1 recovers to 0x…, which is not a federation member\">; data.reason names it (too-many-signatures, unsorted-signatures, invalid-signature, not-federation-signer, duplicate-signer, too-few-signatures, malformed-checkpoint-block)."
       },
       "AccountTransactionsRangeTooWide": {
-        "code": -32005,
+        "code": -32602,
         "message": "Maximum number of blocks to search is 1000, requested: <n>. Split the range into smaller requests."
       },
       "InvalidChainParams": {
@@ -18369,6 +18557,10 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "TraceLimitExceeded": {
         "code": -32005,
         "message": "<what> exceeds the limit of <n> (<setting>)"
+      },
+      "TraceFilterPageTooLarge": {
+        "code": -32602,
+        "message": "trace_filter: block range of <n> is above the limit of <m> (network.rpc.trace.filter-max-blocks)"
       },
       "HistoryNotHeld": {
         "code": -32000,

@@ -123,10 +123,19 @@ export type EnodeUrl = string;
  */
 export type PrivateKey = string;
 /**
- * A trace in the named tracer's shape: the struct logger's, callTracer's frame, prestateTracer's map (or {pre, post} with diffMode), 4byteTracer's counts, noopTracer's {}.
+ * A trace in the named tracer's shape: the struct logger's, callTracer's frame, flatCallTracer's list of frames, prestateTracer's map (or {pre, post} with diffMode), 4byteTracer's counts, noopTracer's {}.
  */
 export type GethTraceResult =
-  GethTraceStructLogs | GethTraceCallFrame | GethTracePrestateDiff | GethTracePrestate | GethTraceFourByte;
+  | GethTraceStructLogs
+  | GethTraceCallFrame
+  | GethTraceFlatCalls
+  | GethTracePrestateDiff
+  | GethTracePrestate
+  | GethTraceFourByte;
+/**
+ * flatCallTracer's answer: the transaction's frames in order, each followed by its subtraces.
+ */
+export type GethTraceFlatCalls = GethTraceFlatCallFrame[];
 /**
  * What to return: "trace" (the call traces) and/or "stateDiff". "vmTrace" is not offered (-32602).
  */
@@ -240,12 +249,14 @@ export type AnvilImpersonateAccountResult = null;
 export type AnvilIncreaseTimeResult = number;
 export type AnvilLoadStateResult = boolean;
 export type AnvilMineResult = null;
+export type AnvilRemoveBlockTimestampIntervalResult = boolean;
 export type AnvilResetResult = null;
 export type AnvilRevertResult = boolean;
 export type AnvilSetAutomineEnabledParam = boolean;
 export type AnvilSetAutomineResult = null;
 export type AnvilSetBalanceResult = null;
 export type AnvilSetBlockGasLimitResult = boolean;
+export type AnvilSetBlockTimestampIntervalResult = null;
 export type AnvilSetCodeResult = null;
 export type AnvilSetCoinbaseResult = null;
 export type AnvilSetIntervalMiningResult = null;
@@ -364,7 +375,7 @@ export interface AccessListEntry {
   storageKeys: Hash32[];
 }
 /**
- * An event log. logIndex counts across the whole block (the standard, not the original product's per-transaction count); removed is true when a reorganisation dropped the log.
+ * An event log. logIndex counts across the whole block (the standard, not the original product's per-transaction count); removed is true when a reorganisation dropped the log. blockTimestamp is the block's timestamp (execution-apis, geth 1.16, Anvil), so an indexer needs no block read per log; a forked node passes its upstream's older logs on as the upstream gives them, possibly without it.
  */
 export interface Log {
   removed: boolean;
@@ -373,6 +384,7 @@ export interface Log {
   transactionHash: Hash32;
   blockHash: Hash32;
   blockNumber: Uint;
+  blockTimestamp?: Uint;
   address: Address;
   data: Bytes;
   topics: Bytes32[];
@@ -1308,13 +1320,13 @@ export interface OpenRpcDocument {
   [k: string]: unknown | undefined;
 }
 /**
- * geth's TraceConfig. Without tracer, the struct logger runs (one entry per opcode) with its switches disableStack, disableStorage, enableMemory, enableReturnData and limit. tracer names one of the built-in tracers: callTracer (tracerConfig onlyTopCall, withLog), prestateTracer (tracerConfig diffMode), 4byteTracer, noopTracer; JavaScript tracer bodies are not run (-32602). timeout is a Go duration ("5s", "500ms", "1m30s"), at most the node's network.rpc.debug.trace-timeout, which is also the default. reexec is accepted and ignored: this node keeps every block's state.
+ * geth's TraceConfig. Without tracer, the struct logger runs (one entry per opcode) with its switches disableStack, disableStorage, enableMemory, enableReturnData and limit. tracer names one of the built-in tracers: callTracer (tracerConfig onlyTopCall, withLog), flatCallTracer (tracerConfig convertParityErrors, includePrecompiles), prestateTracer (tracerConfig diffMode), 4byteTracer, noopTracer; JavaScript tracer bodies are not run (-32602). timeout is a Go duration ("5s", "500ms", "1m30s"), at most the node's network.rpc.debug.trace-timeout, which is also the default. reexec is accepted and ignored: this node keeps every block's state.
  */
 export interface GethTraceConfig {
   /**
-   * one of the built-in tracers callTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)
+   * one of the built-in tracers callTracer, flatCallTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)
    */
-  tracer?: "callTracer" | "prestateTracer" | "4byteTracer" | "noopTracer";
+  tracer?: "callTracer" | "flatCallTracer" | "prestateTracer" | "4byteTracer" | "noopTracer";
   /**
    * The named tracer's options.
    */
@@ -1331,6 +1343,14 @@ export interface GethTraceConfig {
      * prestateTracer: {pre, post} of what changed instead of the touched state.
      */
     diffMode?: boolean;
+    /**
+     * flatCallTracer: errors in OpenEthereum's words (Reverted, Out of gas, ...) instead of geth's.
+     */
+    convertParityErrors?: boolean;
+    /**
+     * flatCallTracer: keep the calls to precompiles (left out by default, as OpenEthereum does).
+     */
+    includePrecompiles?: boolean;
   };
   /**
    * Go duration: how long the trace may run.
@@ -1427,6 +1447,50 @@ export interface GethTracePrestateDiff {
  */
 export interface GethTraceFourByte {
   [k: string]: number | undefined;
+}
+/**
+ * One frame of flatCallTracer's answer: callTracer's frame in OpenEthereum's trace shape (action, result, subtraces, traceAddress, type call, create or suicide). The top frame's gas and gasUsed are callTracer's (the transaction's gas limit and its receipt's gasUsed; trace_transaction takes the intrinsic gas off both). result is left out after a failure other than a revert, and for suicide. blockHash and transactionHash are null, blockNumber and transactionPosition 0, where no mined transaction is traced (debug_traceCall), as in geth.
+ */
+export interface GethTraceFlatCallFrame {
+  action: ParityTraceAction;
+  blockHash: NotFound | Hash32;
+  blockNumber: number;
+  /**
+   * geth's words (execution reverted, out of gas, ...), or OpenEthereum's with convertParityErrors.
+   */
+  error?: string;
+  result?: ParityTraceResult;
+  subtraces: number;
+  traceAddress: number[];
+  transactionHash: NotFound | Hash32;
+  transactionPosition: number;
+  type: "call" | "create" | "suicide";
+}
+/**
+ * What a trace did. call: callType (call, callcode, delegatecall, staticcall), from, gas, input, to, value. create: from, gas, init, value. suicide: address, balance, refundAddress. reward: author, rewardType (block or uncle), value.
+ */
+export interface ParityTraceAction {
+  address?: Address;
+  author?: Address;
+  balance?: Uint;
+  from?: Address;
+  gas?: Uint;
+  init?: Bytes;
+  input?: Bytes;
+  refundAddress?: Address;
+  to?: Address;
+  value?: Uint;
+  callType?: "call" | "callcode" | "delegatecall" | "staticcall";
+  rewardType?: "block" | "uncle";
+}
+/**
+ * A trace's outcome: gasUsed and output for a call; address, code and gasUsed for a creation. Left out where the trace failed with an error OpenEthereum names (Reverted, Out of gas, ...); null for suicide-free rewards.
+ */
+export interface ParityTraceResult {
+  address?: Address;
+  code?: Bytes;
+  gasUsed?: Uint;
+  output?: Bytes;
 }
 /**
  * One transaction's trace in a block trace.
@@ -1557,32 +1621,6 @@ export interface BlockOverrides {
   difficulty?: Uint256;
 }
 /**
- * What a trace did. call: callType (call, callcode, delegatecall, staticcall), from, gas, input, to, value. create: from, gas, init, value. suicide: address, balance, refundAddress. reward: author, rewardType (block or uncle), value.
- */
-export interface ParityTraceAction {
-  address?: Address;
-  author?: Address;
-  balance?: Uint;
-  from?: Address;
-  gas?: Uint;
-  init?: Bytes;
-  input?: Bytes;
-  refundAddress?: Address;
-  to?: Address;
-  value?: Uint;
-  callType?: "call" | "callcode" | "delegatecall" | "staticcall";
-  rewardType?: "block" | "uncle";
-}
-/**
- * A trace's outcome: gasUsed and output for a call; address, code and gasUsed for a creation. Left out where the trace failed with an error OpenEthereum names (Reverted, Out of gas, ...); null for suicide-free rewards.
- */
-export interface ParityTraceResult {
-  address?: Address;
-  code?: Bytes;
-  gasUsed?: Uint;
-  output?: Bytes;
-}
-/**
  * One frame of a transaction's execution, OpenEthereum's shape: traceAddress is the path of child indexes from the transaction's top call (calls to precompiles are left out, as core-geth does).
  */
 export interface ParityTrace {
@@ -1693,7 +1731,7 @@ export interface ParityTraceResults {
   transactionHash?: Hash32;
 }
 /**
- * trace_filter's query: fromBlock..toBlock (numbers or tags; default latest), traces whose sender is in fromAddress and/or whose receiver (callee, created contract, refund address, reward author) is in toAddress; skip `after` matches, return at most `count`. The range and count are capped by network.rpc.trace.filter-max-blocks and network.rpc.trace.filter-max-count (-32005 above them).
+ * trace_filter's query: fromBlock..toBlock (numbers or tags; default latest), traces whose sender is in fromAddress and/or whose receiver (callee, created contract, refund address, reward author) is in toAddress; skip `after` matches, return at most `count`. The range and count are capped by network.rpc.trace.filter-max-blocks and network.rpc.trace.filter-max-count (-32602 above them).
  */
 export interface ParityTraceFilter {
   fromBlock?: BlockNumberOrTag;
@@ -1834,9 +1872,9 @@ export interface AdminPeer {
  */
 export interface GethTraceCallConfig {
   /**
-   * one of the built-in tracers callTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)
+   * one of the built-in tracers callTracer, flatCallTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)
    */
-  tracer?: "callTracer" | "prestateTracer" | "4byteTracer" | "noopTracer";
+  tracer?: "callTracer" | "flatCallTracer" | "prestateTracer" | "4byteTracer" | "noopTracer";
   /**
    * The named tracer's options.
    */
@@ -1853,6 +1891,14 @@ export interface GethTraceCallConfig {
      * prestateTracer: {pre, post} of what changed instead of the touched state.
      */
     diffMode?: boolean;
+    /**
+     * flatCallTracer: errors in OpenEthereum's words (Reverted, Out of gas, ...) instead of geth's.
+     */
+    convertParityErrors?: boolean;
+    /**
+     * flatCallTracer: keep the calls to precompiles (left out by default, as OpenEthereum does).
+     */
+    includePrecompiles?: boolean;
   };
   /**
    * Go duration: how long the trace may run.
@@ -2235,6 +2281,8 @@ export type AnvilMineParams = [count?: TestQuantity, interval?: TestQuantity];
 export type AnvilNodeInfoParams = [];
 /** Result of `anvil_nodeInfo`. */
 export type AnvilNodeInfoResult = AnvilNodeInfo;
+/** Positional params of `anvil_removeBlockTimestampInterval`. */
+export type AnvilRemoveBlockTimestampIntervalParams = [];
 /** Positional params of `anvil_reset`. */
 export type AnvilResetParams = [options?: AnvilResetOptions];
 /** Positional params of `anvil_revert`. */
@@ -2245,6 +2293,8 @@ export type AnvilSetAutomineParams = [enabled: AnvilSetAutomineEnabledParam];
 export type AnvilSetBalanceParams = [address: Address, balance: TestQuantity];
 /** Positional params of `anvil_setBlockGasLimit`. */
 export type AnvilSetBlockGasLimitParams = [gasLimit: TestQuantity];
+/** Positional params of `anvil_setBlockTimestampInterval`. */
+export type AnvilSetBlockTimestampIntervalParams = [interval: TestQuantity];
 /** Positional params of `anvil_setCode`. */
 export type AnvilSetCodeParams = [address: Address, code: Bytes];
 /** Positional params of `anvil_setCoinbase`. */
@@ -2524,11 +2574,13 @@ export interface RpcMethods {
   anvil_metadata: { params: AnvilMetadataParams; result: AnvilMetadataResult };
   anvil_mine: { params: AnvilMineParams; result: AnvilMineResult };
   anvil_nodeInfo: { params: AnvilNodeInfoParams; result: AnvilNodeInfoResult };
+  anvil_removeBlockTimestampInterval: { params: AnvilRemoveBlockTimestampIntervalParams; result: AnvilRemoveBlockTimestampIntervalResult };
   anvil_reset: { params: AnvilResetParams; result: AnvilResetResult };
   anvil_revert: { params: AnvilRevertParams; result: AnvilRevertResult };
   anvil_setAutomine: { params: AnvilSetAutomineParams; result: AnvilSetAutomineResult };
   anvil_setBalance: { params: AnvilSetBalanceParams; result: AnvilSetBalanceResult };
   anvil_setBlockGasLimit: { params: AnvilSetBlockGasLimitParams; result: AnvilSetBlockGasLimitResult };
+  anvil_setBlockTimestampInterval: { params: AnvilSetBlockTimestampIntervalParams; result: AnvilSetBlockTimestampIntervalResult };
   anvil_setCode: { params: AnvilSetCodeParams; result: AnvilSetCodeResult };
   anvil_setCoinbase: { params: AnvilSetCoinbaseParams; result: AnvilSetCoinbaseResult };
   anvil_setIntervalMining: { params: AnvilSetIntervalMiningParams; result: AnvilSetIntervalMiningResult };

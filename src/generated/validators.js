@@ -3727,7 +3727,7 @@ return errors === 0;
 export const validateEthGetBlockReceiptsResult = validate217;
 const schema67 = {"oneOf":[{"$ref":"notFound.json"},{"type":"array","items":{"$ref":"Receipt.json"}}],"$id":"validateEthGetBlockReceiptsResult"};
 const schema68 = {"title":"Receipt","type":"object","description":"A transaction receipt. Before Atlantis (Byzantium rules) it carries the post-state root instead of status.","properties":{"type":{"type":"string","enum":["0x0","0x1"]},"transactionHash":{"$ref":"hash32.json"},"transactionIndex":{"$ref":"uint.json"},"blockHash":{"$ref":"hash32.json"},"blockNumber":{"$ref":"uint.json"},"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"cumulativeGasUsed":{"$ref":"uint.json"},"gasUsed":{"$ref":"uint.json"},"effectiveGasPrice":{"$ref":"uint.json"},"contractAddress":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"logs":{"type":"array","items":{"$ref":"Log.json"}},"logsBloom":{"$ref":"bytes256.json"},"root":{"$ref":"hash32.json"},"status":{"type":"string","enum":["0x0","0x1"]}},"required":["type","transactionHash","transactionIndex","blockHash","blockNumber","from","to","cumulativeGasUsed","gasUsed","effectiveGasPrice","contractAddress","logs","logsBloom"],"additionalProperties":false,"$id":"Receipt.json"};
-const schema69 = {"title":"Log","type":"object","description":"An event log. logIndex counts across the whole block (the standard, not the original product's per-transaction count); removed is true when a reorganisation dropped the log.","properties":{"removed":{"type":"boolean"},"logIndex":{"$ref":"uint.json"},"transactionIndex":{"$ref":"uint.json"},"transactionHash":{"$ref":"hash32.json"},"blockHash":{"$ref":"hash32.json"},"blockNumber":{"$ref":"uint.json"},"address":{"$ref":"address.json"},"data":{"$ref":"bytes.json"},"topics":{"type":"array","items":{"$ref":"bytes32.json"}}},"required":["removed","logIndex","transactionIndex","transactionHash","blockHash","blockNumber","address","data","topics"],"additionalProperties":false,"$id":"Log.json"};
+const schema69 = {"title":"Log","type":"object","description":"An event log. logIndex counts across the whole block (the standard, not the original product's per-transaction count); removed is true when a reorganisation dropped the log. blockTimestamp is the block's timestamp (execution-apis, geth 1.16, Anvil), so an indexer needs no block read per log; a forked node passes its upstream's older logs on as the upstream gives them, possibly without it.","properties":{"removed":{"type":"boolean"},"logIndex":{"$ref":"uint.json"},"transactionIndex":{"$ref":"uint.json"},"transactionHash":{"$ref":"hash32.json"},"blockHash":{"$ref":"hash32.json"},"blockNumber":{"$ref":"uint.json"},"blockTimestamp":{"$ref":"uint.json"},"address":{"$ref":"address.json"},"data":{"$ref":"bytes.json"},"topics":{"type":"array","items":{"$ref":"bytes32.json"}}},"required":["removed","logIndex","transactionIndex","transactionHash","blockHash","blockNumber","address","data","topics"],"additionalProperties":false,"$id":"Log.json"};
 
 function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="Log.json" */;
@@ -3822,10 +3822,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.address !== undefined){
+if(data.blockTimestamp !== undefined){
 const _errs9 = errors;
-if(!(validate22(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+if(!(validate25(data.blockTimestamp, {instancePath:instancePath+"/blockTimestamp",parentData:data,parentDataProperty:"blockTimestamp",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs9 === errors;
@@ -3834,10 +3834,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined){
+if(data.address !== undefined){
 const _errs10 = errors;
-if(!(validate36(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData}))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+if(!(validate22(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs10 === errors;
@@ -3846,20 +3846,32 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.topics !== undefined){
-let data8 = data.topics;
+if(data.data !== undefined){
 const _errs11 = errors;
-if(errors === _errs11){
-if(Array.isArray(data8)){
+if(!(validate36(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.topics !== undefined){
+let data9 = data.topics;
+const _errs12 = errors;
+if(errors === _errs12){
+if(Array.isArray(data9)){
 var valid1 = true;
-const len0 = data8.length;
+const len0 = data9.length;
 for(let i0=0; i0<len0; i0++){
-const _errs13 = errors;
-if(!(validate90(data8[i0], {instancePath:instancePath+"/topics/" + i0,parentData:data8,parentDataProperty:i0,rootData}))){
+const _errs14 = errors;
+if(!(validate90(data9[i0], {instancePath:instancePath+"/topics/" + i0,parentData:data9,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
-var valid1 = _errs13 === errors;
+var valid1 = _errs14 === errors;
 if(!valid1){
 break;
 }
@@ -3870,10 +3882,11 @@ validate232.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/propert
 return false;
 }
 }
-var valid0 = _errs11 === errors;
+var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }
@@ -4332,10 +4345,10 @@ validate217.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBlockTransactionCountByHashBlockHashParam = validate245;
+export const validateEthGetBlockTransactionCountByHashBlockHashParam = validate246;
 const schema70 = {"$ref":"hash32.json","$id":"validateEthGetBlockTransactionCountByHashBlockHashParam"};
 
-function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBlockTransactionCountByHashBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4343,14 +4356,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate245.errors = vErrors;
+validate246.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBlockTransactionCountByHashResult = validate247;
+export const validateEthGetBlockTransactionCountByHashResult = validate248;
 const schema71 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}],"$id":"validateEthGetBlockTransactionCountByHashResult"};
 
-function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBlockTransactionCountByHashResult" */;
 let vErrors = null;
 let errors = 0;
@@ -4392,7 +4405,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate247.errors = vErrors;
+validate248.errors = vErrors;
 return false;
 }
 else {
@@ -4406,14 +4419,14 @@ vErrors = null;
 }
 }
 }
-validate247.errors = vErrors;
+validate248.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBlockTransactionCountByNumberBlockParam = validate250;
+export const validateEthGetBlockTransactionCountByNumberBlockParam = validate251;
 const schema72 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetBlockTransactionCountByNumberBlockParam"};
 
-function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBlockTransactionCountByNumberBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4421,14 +4434,14 @@ if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
-validate250.errors = vErrors;
+validate251.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetBlockTransactionCountByNumberResult = validate252;
+export const validateEthGetBlockTransactionCountByNumberResult = validate253;
 const schema73 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}],"$id":"validateEthGetBlockTransactionCountByNumberResult"};
 
-function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetBlockTransactionCountByNumberResult" */;
 let vErrors = null;
 let errors = 0;
@@ -4470,7 +4483,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate252.errors = vErrors;
+validate253.errors = vErrors;
 return false;
 }
 else {
@@ -4484,14 +4497,14 @@ vErrors = null;
 }
 }
 }
-validate252.errors = vErrors;
+validate253.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetCodeAddressParam = validate255;
+export const validateEthGetCodeAddressParam = validate256;
 const schema74 = {"$ref":"address.json","$id":"validateEthGetCodeAddressParam"};
 
-function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetCodeAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4499,14 +4512,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate255.errors = vErrors;
+validate256.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetCodeBlockParam = validate257;
+export const validateEthGetCodeBlockParam = validate258;
 const schema75 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateEthGetCodeBlockParam"};
 
-function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetCodeBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4514,14 +4527,14 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate257.errors = vErrors;
+validate258.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetCodeResult = validate259;
+export const validateEthGetCodeResult = validate260;
 const schema76 = {"$ref":"bytes.json","$id":"validateEthGetCodeResult"};
 
-function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetCodeResult" */;
 let vErrors = null;
 let errors = 0;
@@ -4529,14 +4542,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate259.errors = vErrors;
+validate260.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetFilterChangesFilterIdParam = validate261;
+export const validateEthGetFilterChangesFilterIdParam = validate262;
 const schema77 = {"$ref":"uint.json","$id":"validateEthGetFilterChangesFilterIdParam"};
 
-function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetFilterChangesFilterIdParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4544,14 +4557,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate261.errors = vErrors;
+validate262.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetFilterChangesResult = validate263;
+export const validateEthGetFilterChangesResult = validate264;
 const schema78 = {"anyOf":[{"type":"array","items":{"$ref":"Log.json"}},{"type":"array","items":{"$ref":"hash32.json"}}],"$id":"validateEthGetFilterChangesResult"};
 
-function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetFilterChangesResult" */;
 let vErrors = null;
 let errors = 0;
@@ -4628,7 +4641,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate263.errors = vErrors;
+validate264.errors = vErrors;
 return false;
 }
 else {
@@ -4642,14 +4655,14 @@ vErrors = null;
 }
 }
 }
-validate263.errors = vErrors;
+validate264.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetFilterLogsFilterIdParam = validate266;
+export const validateEthGetFilterLogsFilterIdParam = validate267;
 const schema79 = {"$ref":"uint.json","$id":"validateEthGetFilterLogsFilterIdParam"};
 
-function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetFilterLogsFilterIdParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4657,14 +4670,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate266.errors = vErrors;
+validate267.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetFilterLogsResult = validate268;
+export const validateEthGetFilterLogsResult = validate269;
 const schema80 = {"type":"array","items":{"$ref":"Log.json"},"$id":"validateEthGetFilterLogsResult"};
 
-function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetFilterLogsResult" */;
 let vErrors = null;
 let errors = 0;
@@ -4685,18 +4698,18 @@ break;
 }
 }
 else {
-validate268.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate269.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate268.errors = vErrors;
+validate269.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetHeaderByHashBlockHashParam = validate270;
+export const validateEthGetHeaderByHashBlockHashParam = validate271;
 const schema81 = {"$ref":"hash32.json","$id":"validateEthGetHeaderByHashBlockHashParam"};
 
-function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetHeaderByHashBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -4704,15 +4717,15 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate270.errors = vErrors;
+validate271.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetHeaderByHashResult = validate272;
+export const validateEthGetHeaderByHashResult = validate273;
 const schema82 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"BlockHeaderObject.json"}],"$id":"validateEthGetHeaderByHashResult"};
 const schema83 = {"title":"BlockHeaderObject","type":"object","description":"A block header in geth's shape (eth_getHeaderByNumber / eth_getHeaderByHash): the Block object's fields without transactions, uncles and size, with totalDifficulty as core-geth adds it and the ECIP-1097 fields as on blocks (checkpoint; lastCheckpointNumber only on a network with checkpointing).","properties":{"number":{"$ref":"uint.json"},"hash":{"$ref":"hash32.json"},"parentHash":{"$ref":"hash32.json"},"nonce":{"oneOf":[{"$ref":"bytes8.json"},{"type":"string","const":"0x","description":"Empty: an ECIP-1097 checkpoint block, which has no proof of work."}]},"mixHash":{"oneOf":[{"$ref":"hash32.json"},{"type":"string","const":"0x","description":"Empty: an ECIP-1097 checkpoint block, which has no proof of work."}]},"sha3Uncles":{"$ref":"hash32.json"},"logsBloom":{"$ref":"bytes256.json"},"transactionsRoot":{"$ref":"hash32.json"},"stateRoot":{"$ref":"hash32.json"},"receiptsRoot":{"$ref":"hash32.json"},"miner":{"$ref":"address.json"},"difficulty":{"$ref":"uint.json"},"totalDifficulty":{"$ref":"uint.json"},"lastCheckpointNumber":{"$ref":"uint.json"},"extraData":{"$ref":"bytes.json"},"gasLimit":{"$ref":"uint.json"},"gasUsed":{"$ref":"uint.json"},"timestamp":{"$ref":"uint.json"},"checkpoint":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"Checkpoint.json"}]}},"required":["number","hash","parentHash","nonce","mixHash","sha3Uncles","logsBloom","transactionsRoot","stateRoot","receiptsRoot","miner","difficulty","totalDifficulty","extraData","gasLimit","gasUsed","timestamp"],"additionalProperties":false,"$id":"BlockHeaderObject.json"};
 
-function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="BlockHeaderObject.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4720,14 +4733,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((((((((data.number === undefined) && (missing0 = "number")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.parentHash === undefined) && (missing0 = "parentHash"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.mixHash === undefined) && (missing0 = "mixHash"))) || ((data.sha3Uncles === undefined) && (missing0 = "sha3Uncles"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.transactionsRoot === undefined) && (missing0 = "transactionsRoot"))) || ((data.stateRoot === undefined) && (missing0 = "stateRoot"))) || ((data.receiptsRoot === undefined) && (missing0 = "receiptsRoot"))) || ((data.miner === undefined) && (missing0 = "miner"))) || ((data.difficulty === undefined) && (missing0 = "difficulty"))) || ((data.totalDifficulty === undefined) && (missing0 = "totalDifficulty"))) || ((data.extraData === undefined) && (missing0 = "extraData"))) || ((data.gasLimit === undefined) && (missing0 = "gasLimit"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))){
-validate274.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate275.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema83.properties, key0))){
-validate274.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate275.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4826,7 +4839,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate274.errors = vErrors;
+validate275.errors = vErrors;
 return false;
 }
 else {
@@ -4903,7 +4916,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
-validate274.errors = vErrors;
+validate275.errors = vErrors;
 return false;
 }
 else {
@@ -5120,7 +5133,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate274.errors = vErrors;
+validate275.errors = vErrors;
 return false;
 }
 else {
@@ -5161,16 +5174,16 @@ var valid0 = true;
 }
 }
 else {
-validate274.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate275.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate274.errors = vErrors;
+validate275.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetHeaderByHashResult" */;
 let vErrors = null;
 let errors = 0;
@@ -5188,8 +5201,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate274(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
+if(!(validate275(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -5212,7 +5225,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate272.errors = vErrors;
+validate273.errors = vErrors;
 return false;
 }
 else {
@@ -5226,14 +5239,14 @@ vErrors = null;
 }
 }
 }
-validate272.errors = vErrors;
+validate273.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetHeaderByNumberBlockParam = validate296;
+export const validateEthGetHeaderByNumberBlockParam = validate297;
 const schema84 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetHeaderByNumberBlockParam"};
 
-function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetHeaderByNumberBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -5241,14 +5254,14 @@ if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
-validate296.errors = vErrors;
+validate297.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetHeaderByNumberResult = validate298;
+export const validateEthGetHeaderByNumberResult = validate299;
 const schema85 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"BlockHeaderObject.json"}],"$id":"validateEthGetHeaderByNumberResult"};
 
-function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate299(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetHeaderByNumberResult" */;
 let vErrors = null;
 let errors = 0;
@@ -5266,8 +5279,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate274(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
+if(!(validate275(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -5290,7 +5303,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate298.errors = vErrors;
+validate299.errors = vErrors;
 return false;
 }
 else {
@@ -5304,16 +5317,16 @@ vErrors = null;
 }
 }
 }
-validate298.errors = vErrors;
+validate299.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetLogsFilterParam = validate301;
+export const validateEthGetLogsFilterParam = validate302;
 const schema86 = {"$ref":"Filter.json","$id":"validateEthGetLogsFilterParam"};
 const schema87 = {"title":"Filter","type":"object","description":"A log filter. Use blockHash (EIP-234) or a fromBlock/toBlock range, not both. address and topics may be null (any). At most 4 topic positions: a log has at most 4 topics (geth refuses more too).","properties":{"fromBlock":{"$ref":"BlockNumberOrTag.json"},"toBlock":{"$ref":"BlockNumberOrTag.json"},"blockHash":{"$ref":"hash32.json"},"address":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"},{"type":"array","items":{"$ref":"address.json"}}]},"topics":{"oneOf":[{"$ref":"notFound.json"},{"type":"array","maxItems":4,"items":{"$ref":"FilterTopic.json"}}]}},"required":[],"additionalProperties":false,"$id":"Filter.json"};
 const schema88 = {"title":"FilterTopic","oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes32.json"},{"type":"array","items":{"$ref":"bytes32.json"}}],"description":"One topic position: null = any, a topic, or an array of alternatives (OR).","$id":"FilterTopic.json"};
 
-function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="FilterTopic.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5394,7 +5407,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate310.errors = vErrors;
+validate311.errors = vErrors;
 return false;
 }
 else {
@@ -5408,12 +5421,12 @@ vErrors = null;
 }
 }
 }
-validate310.errors = vErrors;
+validate311.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="Filter.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5422,7 +5435,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "fromBlock") || (key0 === "toBlock")) || (key0 === "blockHash")) || (key0 === "address")) || (key0 === "topics"))){
-validate302.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate303.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5544,7 +5557,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate302.errors = vErrors;
+validate303.errors = vErrors;
 return false;
 }
 else {
@@ -5598,8 +5611,8 @@ var valid4 = true;
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
 const _errs17 = errors;
-if(!(validate310(data5[i1], {instancePath:instancePath+"/topics/" + i1,parentData:data5,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
+if(!(validate311(data5[i1], {instancePath:instancePath+"/topics/" + i1,parentData:data5,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
 errors = vErrors.length;
 }
 var valid4 = _errs17 === errors;
@@ -5640,7 +5653,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate302.errors = vErrors;
+validate303.errors = vErrors;
 return false;
 }
 else {
@@ -5666,31 +5679,31 @@ var valid0 = true;
 }
 }
 else {
-validate302.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate303.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
+}
+validate303.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEthGetLogsFilterParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate303(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate303.errors : vErrors.concat(validate303.errors);
+errors = vErrors.length;
 }
 validate302.errors = vErrors;
 return errors === 0;
 }
 
-
-function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEthGetLogsFilterParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate302(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
-errors = vErrors.length;
-}
-validate301.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEthGetLogsResult = validate316;
+export const validateEthGetLogsResult = validate317;
 const schema89 = {"type":"array","items":{"$ref":"Log.json"},"$id":"validateEthGetLogsResult"};
 
-function validate316(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate317(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetLogsResult" */;
 let vErrors = null;
 let errors = 0;
@@ -5711,18 +5724,18 @@ break;
 }
 }
 else {
-validate316.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate317.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate316.errors = vErrors;
+validate317.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetProofAddressParam = validate318;
+export const validateEthGetProofAddressParam = validate319;
 const schema90 = {"$ref":"address.json","$id":"validateEthGetProofAddressParam"};
 
-function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetProofAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -5730,37 +5743,37 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate318.errors = vErrors;
+validate319.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetProofStorageKeysParam = validate320;
+export const validateEthGetProofStorageKeysParam = validate321;
 const schema91 = {"type":"array","items":{"$ref":"bytesMax32.json"},"$id":"validateEthGetProofStorageKeysParam"};
 const schema92 = {"title":"bytesMax32","type":"string","pattern":"^0x[0-9a-fA-F]{0,64}$","description":"0 to 32 bytes as hex, as clients send storage slots: leading zeros and an odd digit count allowed, read as a big-endian number left-padded to 32 bytes. `0x`, `0x0`, `0x00` and 32 zero bytes all name slot 0; `0x1`, `0x01`, `0x0000000000000000000000000000000000000001` (20 bytes) and `0x00…01` (32 bytes) all name slot 1.","$id":"bytesMax32.json"};
 const pattern15 = new RegExp("^0x[0-9a-fA-F]{0,64}$", "u");
 
-function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="bytesMax32.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern15.test(data)){
-validate321.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{0,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{0,64}$"+"\""}];
+validate322.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{0,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{0,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate321.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate322.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate321.errors = vErrors;
+validate322.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetProofStorageKeysParam" */;
 let vErrors = null;
 let errors = 0;
@@ -5770,8 +5783,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate321(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate321.errors : vErrors.concat(validate321.errors);
+if(!(validate322(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate322.errors : vErrors.concat(validate322.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -5781,18 +5794,18 @@ break;
 }
 }
 else {
-validate320.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate321.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate320.errors = vErrors;
+validate321.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetProofBlockParam = validate323;
+export const validateEthGetProofBlockParam = validate324;
 const schema93 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateEthGetProofBlockParam"};
 
-function validate323(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetProofBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -5800,17 +5813,17 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate323.errors = vErrors;
+validate324.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetProofResult = validate325;
+export const validateEthGetProofResult = validate326;
 const schema94 = {"$ref":"AccountProof.json","$id":"validateEthGetProofResult"};
 const schema95 = {"title":"AccountProof","type":"object","description":"EIP-1186 account proof: the account fields and the RLP trie nodes from the block's stateRoot down to the account, plus one storage proof per requested slot. An account that does not exist proves its absence with zero fields.","properties":{"address":{"$ref":"address.json"},"accountProof":{"type":"array","items":{"$ref":"bytes.json"}},"balance":{"$ref":"uint256.json"},"codeHash":{"$ref":"hash32.json"},"nonce":{"$ref":"uint64.json"},"storageHash":{"$ref":"hash32.json"},"storageProof":{"type":"array","items":{"$ref":"StorageProof.json"}}},"required":["address","accountProof","balance","codeHash","nonce","storageHash","storageProof"],"additionalProperties":false,"$id":"AccountProof.json"};
 const schema96 = {"title":"StorageProof","type":"object","description":"EIP-1186 Merkle proof of one storage slot against the account's storageHash. A slot that was never written proves value 0x0.","properties":{"key":{"$ref":"StorageSlot.json"},"value":{"$ref":"uint256.json"},"proof":{"type":"array","items":{"$ref":"bytes.json"}}},"required":["key","value","proof"],"additionalProperties":false,"$id":"StorageProof.json"};
 const schema97 = {"title":"StorageSlot","anyOf":[{"$ref":"uint256.json"},{"$ref":"bytes32.json"}],"description":"A storage slot: a quantity (`0x0`) or 32 bytes (`0x00…00`); both name the same slot.","$id":"StorageSlot.json"};
 
-function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="StorageSlot.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5841,7 +5854,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate334.errors = vErrors;
+validate335.errors = vErrors;
 return false;
 }
 else {
@@ -5855,12 +5868,12 @@ vErrors = null;
 }
 }
 }
-validate334.errors = vErrors;
+validate335.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="StorageProof.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5868,14 +5881,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.key === undefined) && (missing0 = "key")) || ((data.value === undefined) && (missing0 = "value"))) || ((data.proof === undefined) && (missing0 = "proof"))){
-validate333.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate334.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "key") || (key0 === "value")) || (key0 === "proof"))){
-validate333.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate334.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5883,8 +5896,8 @@ break;
 if(_errs1 === errors){
 if(data.key !== undefined){
 const _errs2 = errors;
-if(!(validate334(data.key, {instancePath:instancePath+"/key",parentData:data,parentDataProperty:"key",rootData}))){
-vErrors = vErrors === null ? validate334.errors : vErrors.concat(validate334.errors);
+if(!(validate335(data.key, {instancePath:instancePath+"/key",parentData:data,parentDataProperty:"key",rootData}))){
+vErrors = vErrors === null ? validate335.errors : vErrors.concat(validate335.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -5925,7 +5938,7 @@ break;
 }
 }
 else {
-validate333.errors = [{instancePath:instancePath+"/proof",schemaPath:"#/properties/proof/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate334.errors = [{instancePath:instancePath+"/proof",schemaPath:"#/properties/proof/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -5940,16 +5953,16 @@ var valid0 = true;
 }
 }
 else {
-validate333.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate334.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate333.errors = vErrors;
+validate334.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AccountProof.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5957,14 +5970,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.address === undefined) && (missing0 = "address")) || ((data.accountProof === undefined) && (missing0 = "accountProof"))) || ((data.balance === undefined) && (missing0 = "balance"))) || ((data.codeHash === undefined) && (missing0 = "codeHash"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.storageHash === undefined) && (missing0 = "storageHash"))) || ((data.storageProof === undefined) && (missing0 = "storageProof"))){
-validate326.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate327.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "address") || (key0 === "accountProof")) || (key0 === "balance")) || (key0 === "codeHash")) || (key0 === "nonce")) || (key0 === "storageHash")) || (key0 === "storageProof"))){
-validate326.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate327.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -6002,7 +6015,7 @@ break;
 }
 }
 else {
-validate326.errors = [{instancePath:instancePath+"/accountProof",schemaPath:"#/properties/accountProof/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate327.errors = [{instancePath:instancePath+"/accountProof",schemaPath:"#/properties/accountProof/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -6069,8 +6082,8 @@ var valid2 = true;
 const len1 = data7.length;
 for(let i1=0; i1<len1; i1++){
 const _errs12 = errors;
-if(!(validate333(data7[i1], {instancePath:instancePath+"/storageProof/" + i1,parentData:data7,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate333.errors : vErrors.concat(validate333.errors);
+if(!(validate334(data7[i1], {instancePath:instancePath+"/storageProof/" + i1,parentData:data7,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate334.errors : vErrors.concat(validate334.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs12 === errors;
@@ -6080,7 +6093,7 @@ break;
 }
 }
 else {
-validate326.errors = [{instancePath:instancePath+"/storageProof",schemaPath:"#/properties/storageProof/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate327.errors = [{instancePath:instancePath+"/storageProof",schemaPath:"#/properties/storageProof/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -6099,31 +6112,31 @@ var valid0 = true;
 }
 }
 else {
-validate326.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate327.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
+}
+validate327.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEthGetProofResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate327(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate327.errors : vErrors.concat(validate327.errors);
+errors = vErrors.length;
 }
 validate326.errors = vErrors;
 return errors === 0;
 }
 
-
-function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEthGetProofResult" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate326(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate326.errors : vErrors.concat(validate326.errors);
-errors = vErrors.length;
-}
-validate325.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEthGetRawTransactionByBlockHashAndIndexBlockHashParam = validate342;
+export const validateEthGetRawTransactionByBlockHashAndIndexBlockHashParam = validate343;
 const schema98 = {"$ref":"hash32.json","$id":"validateEthGetRawTransactionByBlockHashAndIndexBlockHashParam"};
 
-function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetRawTransactionByBlockHashAndIndexBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6131,14 +6144,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate342.errors = vErrors;
+validate343.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetRawTransactionByBlockHashAndIndexIndexParam = validate344;
+export const validateEthGetRawTransactionByBlockHashAndIndexIndexParam = validate345;
 const schema99 = {"$ref":"uint.json","$id":"validateEthGetRawTransactionByBlockHashAndIndexIndexParam"};
 
-function validate344(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetRawTransactionByBlockHashAndIndexIndexParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6146,14 +6159,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate344.errors = vErrors;
+validate345.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetRawTransactionByBlockHashAndIndexResult = validate346;
+export const validateEthGetRawTransactionByBlockHashAndIndexResult = validate347;
 const schema100 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes.json"}],"$id":"validateEthGetRawTransactionByBlockHashAndIndexResult"};
 
-function validate346(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetRawTransactionByBlockHashAndIndexResult" */;
 let vErrors = null;
 let errors = 0;
@@ -6195,7 +6208,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate346.errors = vErrors;
+validate347.errors = vErrors;
 return false;
 }
 else {
@@ -6209,14 +6222,14 @@ vErrors = null;
 }
 }
 }
-validate346.errors = vErrors;
+validate347.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetRawTransactionByBlockNumberAndIndexBlockParam = validate349;
+export const validateEthGetRawTransactionByBlockNumberAndIndexBlockParam = validate350;
 const schema101 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetRawTransactionByBlockNumberAndIndexBlockParam"};
 
-function validate349(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetRawTransactionByBlockNumberAndIndexBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6224,14 +6237,14 @@ if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
-validate349.errors = vErrors;
+validate350.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetRawTransactionByBlockNumberAndIndexIndexParam = validate351;
+export const validateEthGetRawTransactionByBlockNumberAndIndexIndexParam = validate352;
 const schema102 = {"$ref":"uint.json","$id":"validateEthGetRawTransactionByBlockNumberAndIndexIndexParam"};
 
-function validate351(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetRawTransactionByBlockNumberAndIndexIndexParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6239,14 +6252,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate351.errors = vErrors;
+validate352.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetRawTransactionByBlockNumberAndIndexResult = validate353;
+export const validateEthGetRawTransactionByBlockNumberAndIndexResult = validate354;
 const schema103 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes.json"}],"$id":"validateEthGetRawTransactionByBlockNumberAndIndexResult"};
 
-function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetRawTransactionByBlockNumberAndIndexResult" */;
 let vErrors = null;
 let errors = 0;
@@ -6288,7 +6301,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate353.errors = vErrors;
+validate354.errors = vErrors;
 return false;
 }
 else {
@@ -6302,14 +6315,14 @@ vErrors = null;
 }
 }
 }
-validate353.errors = vErrors;
+validate354.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetRawTransactionByHashTransactionHashParam = validate356;
+export const validateEthGetRawTransactionByHashTransactionHashParam = validate357;
 const schema104 = {"$ref":"hash32.json","$id":"validateEthGetRawTransactionByHashTransactionHashParam"};
 
-function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetRawTransactionByHashTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6317,14 +6330,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate356.errors = vErrors;
+validate357.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetRawTransactionByHashResult = validate358;
+export const validateEthGetRawTransactionByHashResult = validate359;
 const schema105 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes.json"}],"$id":"validateEthGetRawTransactionByHashResult"};
 
-function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetRawTransactionByHashResult" */;
 let vErrors = null;
 let errors = 0;
@@ -6366,7 +6379,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate358.errors = vErrors;
+validate359.errors = vErrors;
 return false;
 }
 else {
@@ -6380,14 +6393,14 @@ vErrors = null;
 }
 }
 }
-validate358.errors = vErrors;
+validate359.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetStorageAtAddressParam = validate361;
+export const validateEthGetStorageAtAddressParam = validate362;
 const schema106 = {"$ref":"address.json","$id":"validateEthGetStorageAtAddressParam"};
 
-function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetStorageAtAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6395,29 +6408,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate361.errors = vErrors;
+validate362.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetStorageAtPositionParam = validate363;
+export const validateEthGetStorageAtPositionParam = validate364;
 const schema107 = {"$ref":"bytesMax32.json","$id":"validateEthGetStorageAtPositionParam"};
 
-function validate363(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetStorageAtPositionParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate321(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate321.errors : vErrors.concat(validate321.errors);
+if(!(validate322(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate322.errors : vErrors.concat(validate322.errors);
 errors = vErrors.length;
 }
-validate363.errors = vErrors;
+validate364.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetStorageAtBlockParam = validate365;
+export const validateEthGetStorageAtBlockParam = validate366;
 const schema108 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateEthGetStorageAtBlockParam"};
 
-function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetStorageAtBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6425,14 +6438,14 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate365.errors = vErrors;
+validate366.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetStorageAtResult = validate367;
+export const validateEthGetStorageAtResult = validate368;
 const schema109 = {"$ref":"bytes32.json","$id":"validateEthGetStorageAtResult"};
 
-function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate368(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetStorageAtResult" */;
 let vErrors = null;
 let errors = 0;
@@ -6440,14 +6453,14 @@ if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
-validate367.errors = vErrors;
+validate368.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetStorageRootAddressParam = validate369;
+export const validateEthGetStorageRootAddressParam = validate370;
 const schema110 = {"$ref":"address.json","$id":"validateEthGetStorageRootAddressParam"};
 
-function validate369(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetStorageRootAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6455,14 +6468,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate369.errors = vErrors;
+validate370.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetStorageRootBlockParam = validate371;
+export const validateEthGetStorageRootBlockParam = validate372;
 const schema111 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateEthGetStorageRootBlockParam"};
 
-function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetStorageRootBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6470,14 +6483,14 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate371.errors = vErrors;
+validate372.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetStorageRootResult = validate373;
+export const validateEthGetStorageRootResult = validate374;
 const schema112 = {"$ref":"hash32.json","$id":"validateEthGetStorageRootResult"};
 
-function validate373(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetStorageRootResult" */;
 let vErrors = null;
 let errors = 0;
@@ -6485,14 +6498,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate373.errors = vErrors;
+validate374.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionByBlockHashAndIndexBlockHashParam = validate375;
+export const validateEthGetTransactionByBlockHashAndIndexBlockHashParam = validate376;
 const schema113 = {"$ref":"hash32.json","$id":"validateEthGetTransactionByBlockHashAndIndexBlockHashParam"};
 
-function validate375(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionByBlockHashAndIndexBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6500,14 +6513,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate375.errors = vErrors;
+validate376.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionByBlockHashAndIndexIndexParam = validate377;
+export const validateEthGetTransactionByBlockHashAndIndexIndexParam = validate378;
 const schema114 = {"$ref":"uint.json","$id":"validateEthGetTransactionByBlockHashAndIndexIndexParam"};
 
-function validate377(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate378(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionByBlockHashAndIndexIndexParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6515,14 +6528,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate377.errors = vErrors;
+validate378.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionByBlockHashAndIndexResult = validate379;
+export const validateEthGetTransactionByBlockHashAndIndexResult = validate380;
 const schema115 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Transaction.json"}],"$id":"validateEthGetTransactionByBlockHashAndIndexResult"};
 
-function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionByBlockHashAndIndexResult" */;
 let vErrors = null;
 let errors = 0;
@@ -6564,7 +6577,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate379.errors = vErrors;
+validate380.errors = vErrors;
 return false;
 }
 else {
@@ -6578,14 +6591,14 @@ vErrors = null;
 }
 }
 }
-validate379.errors = vErrors;
+validate380.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionByBlockNumberAndIndexBlockParam = validate382;
+export const validateEthGetTransactionByBlockNumberAndIndexBlockParam = validate383;
 const schema116 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetTransactionByBlockNumberAndIndexBlockParam"};
 
-function validate382(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate383(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionByBlockNumberAndIndexBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6593,14 +6606,14 @@ if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
-validate382.errors = vErrors;
+validate383.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionByBlockNumberAndIndexIndexParam = validate384;
+export const validateEthGetTransactionByBlockNumberAndIndexIndexParam = validate385;
 const schema117 = {"$ref":"uint.json","$id":"validateEthGetTransactionByBlockNumberAndIndexIndexParam"};
 
-function validate384(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate385(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionByBlockNumberAndIndexIndexParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6608,14 +6621,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate384.errors = vErrors;
+validate385.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionByBlockNumberAndIndexResult = validate386;
+export const validateEthGetTransactionByBlockNumberAndIndexResult = validate387;
 const schema118 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Transaction.json"}],"$id":"validateEthGetTransactionByBlockNumberAndIndexResult"};
 
-function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionByBlockNumberAndIndexResult" */;
 let vErrors = null;
 let errors = 0;
@@ -6657,7 +6670,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate386.errors = vErrors;
+validate387.errors = vErrors;
 return false;
 }
 else {
@@ -6671,14 +6684,14 @@ vErrors = null;
 }
 }
 }
-validate386.errors = vErrors;
+validate387.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionByHashTransactionHashParam = validate389;
+export const validateEthGetTransactionByHashTransactionHashParam = validate390;
 const schema119 = {"$ref":"hash32.json","$id":"validateEthGetTransactionByHashTransactionHashParam"};
 
-function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate390(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionByHashTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6686,14 +6699,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate389.errors = vErrors;
+validate390.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionByHashResult = validate391;
+export const validateEthGetTransactionByHashResult = validate392;
 const schema120 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Transaction.json"}],"$id":"validateEthGetTransactionByHashResult"};
 
-function validate391(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionByHashResult" */;
 let vErrors = null;
 let errors = 0;
@@ -6735,7 +6748,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate391.errors = vErrors;
+validate392.errors = vErrors;
 return false;
 }
 else {
@@ -6749,14 +6762,14 @@ vErrors = null;
 }
 }
 }
-validate391.errors = vErrors;
+validate392.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionCountAddressParam = validate394;
+export const validateEthGetTransactionCountAddressParam = validate395;
 const schema121 = {"$ref":"address.json","$id":"validateEthGetTransactionCountAddressParam"};
 
-function validate394(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionCountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6764,14 +6777,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate394.errors = vErrors;
+validate395.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionCountBlockParam = validate396;
+export const validateEthGetTransactionCountBlockParam = validate397;
 const schema122 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateEthGetTransactionCountBlockParam"};
 
-function validate396(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate397(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionCountBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6779,14 +6792,14 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate396.errors = vErrors;
+validate397.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionCountResult = validate398;
+export const validateEthGetTransactionCountResult = validate399;
 const schema123 = {"$ref":"uint.json","$id":"validateEthGetTransactionCountResult"};
 
-function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate399(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionCountResult" */;
 let vErrors = null;
 let errors = 0;
@@ -6794,14 +6807,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate398.errors = vErrors;
+validate399.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionReceiptTransactionHashParam = validate400;
+export const validateEthGetTransactionReceiptTransactionHashParam = validate401;
 const schema124 = {"$ref":"hash32.json","$id":"validateEthGetTransactionReceiptTransactionHashParam"};
 
-function validate400(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate401(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionReceiptTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6809,14 +6822,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate400.errors = vErrors;
+validate401.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetTransactionReceiptResult = validate402;
+export const validateEthGetTransactionReceiptResult = validate403;
 const schema125 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Receipt.json"}],"$id":"validateEthGetTransactionReceiptResult"};
 
-function validate402(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetTransactionReceiptResult" */;
 let vErrors = null;
 let errors = 0;
@@ -6858,7 +6871,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate402.errors = vErrors;
+validate403.errors = vErrors;
 return false;
 }
 else {
@@ -6872,14 +6885,14 @@ vErrors = null;
 }
 }
 }
-validate402.errors = vErrors;
+validate403.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleByBlockHashAndIndexBlockHashParam = validate405;
+export const validateEthGetUncleByBlockHashAndIndexBlockHashParam = validate406;
 const schema126 = {"$ref":"hash32.json","$id":"validateEthGetUncleByBlockHashAndIndexBlockHashParam"};
 
-function validate405(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate406(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleByBlockHashAndIndexBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6887,14 +6900,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate405.errors = vErrors;
+validate406.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleByBlockHashAndIndexIndexParam = validate407;
+export const validateEthGetUncleByBlockHashAndIndexIndexParam = validate408;
 const schema127 = {"$ref":"uint.json","$id":"validateEthGetUncleByBlockHashAndIndexIndexParam"};
 
-function validate407(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate408(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleByBlockHashAndIndexIndexParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6902,14 +6915,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate407.errors = vErrors;
+validate408.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleByBlockHashAndIndexResult = validate409;
+export const validateEthGetUncleByBlockHashAndIndexResult = validate410;
 const schema128 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Block.json"}],"$id":"validateEthGetUncleByBlockHashAndIndexResult"};
 
-function validate409(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate410(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleByBlockHashAndIndexResult" */;
 let vErrors = null;
 let errors = 0;
@@ -6951,7 +6964,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate409.errors = vErrors;
+validate410.errors = vErrors;
 return false;
 }
 else {
@@ -6965,14 +6978,14 @@ vErrors = null;
 }
 }
 }
-validate409.errors = vErrors;
+validate410.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleByBlockNumberAndIndexBlockParam = validate412;
+export const validateEthGetUncleByBlockNumberAndIndexBlockParam = validate413;
 const schema129 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetUncleByBlockNumberAndIndexBlockParam"};
 
-function validate412(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate413(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleByBlockNumberAndIndexBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6980,14 +6993,14 @@ if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
-validate412.errors = vErrors;
+validate413.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleByBlockNumberAndIndexIndexParam = validate414;
+export const validateEthGetUncleByBlockNumberAndIndexIndexParam = validate415;
 const schema130 = {"$ref":"uint.json","$id":"validateEthGetUncleByBlockNumberAndIndexIndexParam"};
 
-function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate415(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleByBlockNumberAndIndexIndexParam" */;
 let vErrors = null;
 let errors = 0;
@@ -6995,14 +7008,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate414.errors = vErrors;
+validate415.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleByBlockNumberAndIndexResult = validate416;
+export const validateEthGetUncleByBlockNumberAndIndexResult = validate417;
 const schema131 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Block.json"}],"$id":"validateEthGetUncleByBlockNumberAndIndexResult"};
 
-function validate416(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate417(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleByBlockNumberAndIndexResult" */;
 let vErrors = null;
 let errors = 0;
@@ -7044,7 +7057,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate416.errors = vErrors;
+validate417.errors = vErrors;
 return false;
 }
 else {
@@ -7058,14 +7071,14 @@ vErrors = null;
 }
 }
 }
-validate416.errors = vErrors;
+validate417.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleCountByBlockHashBlockHashParam = validate419;
+export const validateEthGetUncleCountByBlockHashBlockHashParam = validate420;
 const schema132 = {"$ref":"hash32.json","$id":"validateEthGetUncleCountByBlockHashBlockHashParam"};
 
-function validate419(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate420(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleCountByBlockHashBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -7073,14 +7086,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate419.errors = vErrors;
+validate420.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleCountByBlockHashResult = validate421;
+export const validateEthGetUncleCountByBlockHashResult = validate422;
 const schema133 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}],"$id":"validateEthGetUncleCountByBlockHashResult"};
 
-function validate421(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate422(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleCountByBlockHashResult" */;
 let vErrors = null;
 let errors = 0;
@@ -7122,7 +7135,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate421.errors = vErrors;
+validate422.errors = vErrors;
 return false;
 }
 else {
@@ -7136,14 +7149,14 @@ vErrors = null;
 }
 }
 }
-validate421.errors = vErrors;
+validate422.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleCountByBlockNumberBlockParam = validate424;
+export const validateEthGetUncleCountByBlockNumberBlockParam = validate425;
 const schema134 = {"$ref":"BlockNumberOrTag.json","$id":"validateEthGetUncleCountByBlockNumberBlockParam"};
 
-function validate424(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate425(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleCountByBlockNumberBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -7151,14 +7164,14 @@ if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
-validate424.errors = vErrors;
+validate425.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetUncleCountByBlockNumberResult = validate426;
+export const validateEthGetUncleCountByBlockNumberResult = validate427;
 const schema135 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}],"$id":"validateEthGetUncleCountByBlockNumberResult"};
 
-function validate426(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate427(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthGetUncleCountByBlockNumberResult" */;
 let vErrors = null;
 let errors = 0;
@@ -7200,7 +7213,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate426.errors = vErrors;
+validate427.errors = vErrors;
 return false;
 }
 else {
@@ -7214,27 +7227,27 @@ vErrors = null;
 }
 }
 }
-validate426.errors = vErrors;
+validate427.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthGetWorkResult = validate429;
+export const validateEthGetWorkResult = validate430;
 const schema136 = {"$ref":"WorkResult.json","$id":"validateEthGetWorkResult"};
 const schema137 = {"title":"WorkResult","type":"array","items":{"$ref":"bytes32.json"},"minItems":3,"maxItems":3,"description":"Ethash work package: [powHash (Keccak-256 of the pending header without nonce and mixHash), seedHash (the DAG seed of the block's epoch), boundary (2^256 / difficulty, big-endian)].","$id":"WorkResult.json"};
 
-function validate430(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate431(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="WorkResult.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(Array.isArray(data)){
 if(data.length > 3){
-validate430.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
+validate431.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"}];
 return false;
 }
 else {
 if(data.length < 3){
-validate430.errors = [{instancePath,schemaPath:"#/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
+validate431.errors = [{instancePath,schemaPath:"#/minItems",keyword:"minItems",params:{limit: 3},message:"must NOT have fewer than 3 items"}];
 return false;
 }
 else {
@@ -7255,31 +7268,31 @@ break;
 }
 }
 else {
-validate430.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate431.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
+}
+validate431.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate430(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEthGetWorkResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate431(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate431.errors : vErrors.concat(validate431.errors);
+errors = vErrors.length;
 }
 validate430.errors = vErrors;
 return errors === 0;
 }
 
-
-function validate429(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEthGetWorkResult" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate430(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate430.errors : vErrors.concat(validate430.errors);
-errors = vErrors.length;
-}
-validate429.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEthHashrateResult = validate433;
+export const validateEthHashrateResult = validate434;
 const schema138 = {"$ref":"uint.json","$id":"validateEthHashrateResult"};
 
-function validate433(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate434(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthHashrateResult" */;
 let vErrors = null;
 let errors = 0;
@@ -7287,14 +7300,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate433.errors = vErrors;
+validate434.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthMaxPriorityFeePerGasResult = validate435;
+export const validateEthMaxPriorityFeePerGasResult = validate436;
 const schema139 = {"$ref":"uint.json","$id":"validateEthMaxPriorityFeePerGasResult"};
 
-function validate435(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate436(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthMaxPriorityFeePerGasResult" */;
 let vErrors = null;
 let errors = 0;
@@ -7302,29 +7315,29 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate435.errors = vErrors;
+validate436.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthMiningResult = validate437;
+export const validateEthMiningResult = validate438;
 const schema140 = {"type":"boolean","$id":"validateEthMiningResult"};
 
-function validate437(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate438(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthMiningResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate437.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate438.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate437.errors = vErrors;
+validate438.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthNewBlockFilterResult = validate438;
+export const validateEthNewBlockFilterResult = validate439;
 const schema141 = {"$ref":"uint.json","$id":"validateEthNewBlockFilterResult"};
 
-function validate438(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate439(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthNewBlockFilterResult" */;
 let vErrors = null;
 let errors = 0;
@@ -7332,29 +7345,29 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate438.errors = vErrors;
+validate439.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthNewFilterFilterParam = validate440;
+export const validateEthNewFilterFilterParam = validate441;
 const schema142 = {"$ref":"Filter.json","$id":"validateEthNewFilterFilterParam"};
 
-function validate440(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate441(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthNewFilterFilterParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate302(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
+if(!(validate303(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate303.errors : vErrors.concat(validate303.errors);
 errors = vErrors.length;
 }
-validate440.errors = vErrors;
+validate441.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthNewFilterResult = validate442;
+export const validateEthNewFilterResult = validate443;
 const schema143 = {"$ref":"uint.json","$id":"validateEthNewFilterResult"};
 
-function validate442(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate443(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthNewFilterResult" */;
 let vErrors = null;
 let errors = 0;
@@ -7362,14 +7375,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate442.errors = vErrors;
+validate443.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthNewPendingTransactionFilterResult = validate444;
+export const validateEthNewPendingTransactionFilterResult = validate445;
 const schema144 = {"$ref":"uint.json","$id":"validateEthNewPendingTransactionFilterResult"};
 
-function validate444(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate445(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthNewPendingTransactionFilterResult" */;
 let vErrors = null;
 let errors = 0;
@@ -7377,14 +7390,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate444.errors = vErrors;
+validate445.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthPendingTransactionsResult = validate446;
+export const validateEthPendingTransactionsResult = validate447;
 const schema145 = {"type":"array","items":{"$ref":"Transaction.json"},"$id":"validateEthPendingTransactionsResult"};
 
-function validate446(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate447(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthPendingTransactionsResult" */;
 let vErrors = null;
 let errors = 0;
@@ -7405,18 +7418,18 @@ break;
 }
 }
 else {
-validate446.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate447.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate446.errors = vErrors;
+validate447.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthProtocolVersionResult = validate448;
+export const validateEthProtocolVersionResult = validate449;
 const schema146 = {"$ref":"uint.json","$id":"validateEthProtocolVersionResult"};
 
-function validate448(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate449(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthProtocolVersionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -7424,14 +7437,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate448.errors = vErrors;
+validate449.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSendRawTransactionSignedTransactionParam = validate450;
+export const validateEthSendRawTransactionSignedTransactionParam = validate451;
 const schema147 = {"$ref":"bytes.json","$id":"validateEthSendRawTransactionSignedTransactionParam"};
 
-function validate450(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate451(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSendRawTransactionSignedTransactionParam" */;
 let vErrors = null;
 let errors = 0;
@@ -7439,14 +7452,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate450.errors = vErrors;
+validate451.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSendRawTransactionResult = validate452;
+export const validateEthSendRawTransactionResult = validate453;
 const schema148 = {"$ref":"hash32.json","$id":"validateEthSendRawTransactionResult"};
 
-function validate452(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate453(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSendRawTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -7454,15 +7467,15 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate452.errors = vErrors;
+validate453.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSendTransactionTransactionParam = validate454;
+export const validateEthSendTransactionTransactionParam = validate455;
 const schema149 = {"$ref":"TransactionRequest.json","$id":"validateEthSendTransactionTransactionParam"};
 const schema150 = {"title":"TransactionRequest","type":"object","description":"A transaction object for the node to sign with a key it holds: the standard's GenericTransaction with from required (the key that signs), plus gasLimit and data. Absent fields are filled in: nonce from the account, gas by estimation, gasPrice from eth_gasPrice. gasLimit is accepted as a synonym of gas; input as a synonym of data (both given and different: -32602). The node signs legacy transactions (EIP-155): type 0x0 or absent, and an empty or absent accessList. Quantities are hex: chainId 61 is 0x3d. An EIP-2930 request (type 0x1 or a non-empty accessList) gives -32602: sign it yourself and use eth_sendRawTransaction. type 0x3 and later, blob fields (EIP-4844) and a non-empty authorizationList (EIP-7702) give -32602: Ethereum Classic has no Cancun or Prague. maxFeePerGas/maxPriorityFeePerGas or type 0x2 (EIP-1559, not active on Ethereum Classic) give -32003 with how to send a legacy transaction instead (type 0 with gasPrice; Foundry's --legacy), as eth_sendRawTransaction answers a signed type-2 transaction. A nonce or gas wider than 64 bits, or a value or gasPrice wider than 256 bits, gives -32602 (as geth refuses them).","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasLimit":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"data":{"$ref":"bytes.json"},"input":{"$ref":"bytes.json"},"nonce":{"$ref":"uint.json"},"chainId":{"$ref":"uint.json"},"accessList":{"$ref":"AccessList.json"},"type":{"$ref":"byte.json"},"maxPriorityFeePerGas":{"$ref":"uint.json"},"maxFeePerGas":{"$ref":"uint.json"},"maxFeePerBlobGas":{"$ref":"uint.json"},"blobVersionedHashes":{"type":"array","items":{"$ref":"hash32.json"}},"blobs":{"type":"array","items":{"$ref":"bytes.json"}},"commitments":{"type":"array","items":{"$ref":"bytes.json"}},"proofs":{"type":"array","items":{"$ref":"bytes.json"}},"authorizationList":{"$ref":"AuthorizationList.json"}},"required":["from"],"additionalProperties":false,"$id":"TransactionRequest.json"};
 
-function validate455(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate456(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TransactionRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -7470,14 +7483,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.from === undefined) && (missing0 = "from")){
-validate455.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate456.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema150.properties, key0))){
-validate455.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate456.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -7536,7 +7549,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate455.errors = vErrors;
+validate456.errors = vErrors;
 return false;
 }
 else {
@@ -7732,7 +7745,7 @@ break;
 }
 }
 else {
-validate455.errors = [{instancePath:instancePath+"/blobVersionedHashes",schemaPath:"#/properties/blobVersionedHashes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate456.errors = [{instancePath:instancePath+"/blobVersionedHashes",schemaPath:"#/properties/blobVersionedHashes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -7762,7 +7775,7 @@ break;
 }
 }
 else {
-validate455.errors = [{instancePath:instancePath+"/blobs",schemaPath:"#/properties/blobs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate456.errors = [{instancePath:instancePath+"/blobs",schemaPath:"#/properties/blobs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -7792,7 +7805,7 @@ break;
 }
 }
 else {
-validate455.errors = [{instancePath:instancePath+"/commitments",schemaPath:"#/properties/commitments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate456.errors = [{instancePath:instancePath+"/commitments",schemaPath:"#/properties/commitments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -7822,7 +7835,7 @@ break;
 }
 }
 else {
-validate455.errors = [{instancePath:instancePath+"/proofs",schemaPath:"#/properties/proofs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate456.errors = [{instancePath:instancePath+"/proofs",schemaPath:"#/properties/proofs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -7866,31 +7879,31 @@ var valid0 = true;
 }
 }
 else {
-validate455.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate456.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
+}
+validate456.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate455(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEthSendTransactionTransactionParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate456(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate456.errors : vErrors.concat(validate456.errors);
+errors = vErrors.length;
 }
 validate455.errors = vErrors;
 return errors === 0;
 }
 
-
-function validate454(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEthSendTransactionTransactionParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate455(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate455.errors : vErrors.concat(validate455.errors);
-errors = vErrors.length;
-}
-validate454.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEthSendTransactionResult = validate478;
+export const validateEthSendTransactionResult = validate479;
 const schema151 = {"$ref":"hash32.json","$id":"validateEthSendTransactionResult"};
 
-function validate478(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate479(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSendTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -7898,14 +7911,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate478.errors = vErrors;
+validate479.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSignAddressParam = validate480;
+export const validateEthSignAddressParam = validate481;
 const schema152 = {"$ref":"address.json","$id":"validateEthSignAddressParam"};
 
-function validate480(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate481(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSignAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -7913,14 +7926,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate480.errors = vErrors;
+validate481.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSignMessageParam = validate482;
+export const validateEthSignMessageParam = validate483;
 const schema153 = {"$ref":"bytes.json","$id":"validateEthSignMessageParam"};
 
-function validate482(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate483(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSignMessageParam" */;
 let vErrors = null;
 let errors = 0;
@@ -7928,14 +7941,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate482.errors = vErrors;
+validate483.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSignResult = validate484;
+export const validateEthSignResult = validate485;
 const schema154 = {"$ref":"bytes65.json","$id":"validateEthSignResult"};
 
-function validate484(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate485(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSignResult" */;
 let vErrors = null;
 let errors = 0;
@@ -7943,30 +7956,30 @@ if(!(validate178(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
 errors = vErrors.length;
 }
-validate484.errors = vErrors;
+validate485.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSignTransactionTransactionParam = validate486;
+export const validateEthSignTransactionTransactionParam = validate487;
 const schema155 = {"$ref":"TransactionRequest.json","$id":"validateEthSignTransactionTransactionParam"};
 
-function validate486(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate487(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSignTransactionTransactionParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate455(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate455.errors : vErrors.concat(validate455.errors);
+if(!(validate456(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate456.errors : vErrors.concat(validate456.errors);
 errors = vErrors.length;
 }
-validate486.errors = vErrors;
+validate487.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSignTransactionResult = validate488;
+export const validateEthSignTransactionResult = validate489;
 const schema156 = {"$ref":"SignedTransactionResult.json","$id":"validateEthSignTransactionResult"};
 const schema157 = {"title":"SignedTransactionResult","type":"object","description":"A transaction signed and not sent (geth's eth_signTransaction shape): raw = its signed encoding for eth_sendRawTransaction, tx = the transaction object (null block fields).","properties":{"raw":{"$ref":"bytes.json"},"tx":{"$ref":"Transaction.json"}},"required":["raw","tx"],"additionalProperties":false,"$id":"SignedTransactionResult.json"};
 
-function validate489(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate490(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="SignedTransactionResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -7974,14 +7987,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.raw === undefined) && (missing0 = "raw")) || ((data.tx === undefined) && (missing0 = "tx"))){
-validate489.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate490.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "raw") || (key0 === "tx"))){
-validate489.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate490.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -8015,31 +8028,31 @@ var valid0 = true;
 }
 }
 else {
-validate489.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate490.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
+}
+validate490.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate489(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEthSignTransactionResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate490(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate490.errors : vErrors.concat(validate490.errors);
+errors = vErrors.length;
 }
 validate489.errors = vErrors;
 return errors === 0;
 }
 
-
-function validate488(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEthSignTransactionResult" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate489(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate489.errors : vErrors.concat(validate489.errors);
-errors = vErrors.length;
-}
-validate488.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEthSignTypedDataV4AddressParam = validate493;
+export const validateEthSignTypedDataV4AddressParam = validate494;
 const schema158 = {"$ref":"address.json","$id":"validateEthSignTypedDataV4AddressParam"};
 
-function validate493(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate494(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSignTypedDataV4AddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -8047,15 +8060,15 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate493.errors = vErrors;
+validate494.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSignTypedDataV4TypedDataParam = validate495;
+export const validateEthSignTypedDataV4TypedDataParam = validate496;
 const schema159 = {"oneOf":[{"$ref":"TypedDataV4.json"},{"type":"string"}],"$id":"validateEthSignTypedDataV4TypedDataParam"};
 const schema160 = {"title":"TypedDataV4","type":"object","description":"EIP-712 typed structured data: the struct types (EIP712Domain may be among them; types the primary type does not use are ignored), the primary type, the domain and the message.","properties":{"types":{"type":"object","additionalProperties":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"type":{"type":"string"}},"required":["name","type"]}}},"primaryType":{"type":"string"},"domain":{"type":"object"},"message":{"type":"object"}},"required":["types","primaryType","domain","message"],"$id":"TypedDataV4.json"};
 
-function validate496(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TypedDataV4.json" */;
 let vErrors = null;
 let errors = 0;
@@ -8063,7 +8076,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.types === undefined) && (missing0 = "types")) || ((data.primaryType === undefined) && (missing0 = "primaryType"))) || ((data.domain === undefined) && (missing0 = "domain"))) || ((data.message === undefined) && (missing0 = "message"))){
-validate496.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate497.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -8086,14 +8099,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if(((data2.name === undefined) && (missing1 = "name")) || ((data2.type === undefined) && (missing1 = "type"))){
-validate496.errors = [{instancePath:instancePath+"/types/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/types/additionalProperties/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate497.errors = [{instancePath:instancePath+"/types/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/types/additionalProperties/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data2.name !== undefined){
 const _errs8 = errors;
 if(typeof data2.name !== "string"){
-validate496.errors = [{instancePath:instancePath+"/types/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0+"/name",schemaPath:"#/properties/types/additionalProperties/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate497.errors = [{instancePath:instancePath+"/types/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0+"/name",schemaPath:"#/properties/types/additionalProperties/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid3 = _errs8 === errors;
@@ -8105,7 +8118,7 @@ if(valid3){
 if(data2.type !== undefined){
 const _errs10 = errors;
 if(typeof data2.type !== "string"){
-validate496.errors = [{instancePath:instancePath+"/types/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0+"/type",schemaPath:"#/properties/types/additionalProperties/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate497.errors = [{instancePath:instancePath+"/types/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0+"/type",schemaPath:"#/properties/types/additionalProperties/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid3 = _errs10 === errors;
@@ -8117,7 +8130,7 @@ var valid3 = true;
 }
 }
 else {
-validate496.errors = [{instancePath:instancePath+"/types/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/types/additionalProperties/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate497.errors = [{instancePath:instancePath+"/types/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/types/additionalProperties/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -8128,7 +8141,7 @@ break;
 }
 }
 else {
-validate496.errors = [{instancePath:instancePath+"/types/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/types/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate497.errors = [{instancePath:instancePath+"/types/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/types/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -8139,7 +8152,7 @@ break;
 }
 }
 else {
-validate496.errors = [{instancePath:instancePath+"/types",schemaPath:"#/properties/types/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate497.errors = [{instancePath:instancePath+"/types",schemaPath:"#/properties/types/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -8152,7 +8165,7 @@ if(valid0){
 if(data.primaryType !== undefined){
 const _errs12 = errors;
 if(typeof data.primaryType !== "string"){
-validate496.errors = [{instancePath:instancePath+"/primaryType",schemaPath:"#/properties/primaryType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate497.errors = [{instancePath:instancePath+"/primaryType",schemaPath:"#/properties/primaryType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -8165,7 +8178,7 @@ if(data.domain !== undefined){
 let data6 = data.domain;
 const _errs14 = errors;
 if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
-validate496.errors = [{instancePath:instancePath+"/domain",schemaPath:"#/properties/domain/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate497.errors = [{instancePath:instancePath+"/domain",schemaPath:"#/properties/domain/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -8178,7 +8191,7 @@ if(data.message !== undefined){
 let data7 = data.message;
 const _errs16 = errors;
 if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
-validate496.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate497.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -8192,16 +8205,16 @@ var valid0 = true;
 }
 }
 else {
-validate496.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate497.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate496.errors = vErrors;
+validate497.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate495(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate496(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSignTypedDataV4TypedDataParam" */;
 let vErrors = null;
 let errors = 0;
@@ -8209,8 +8222,8 @@ const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
-if(!(validate496(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate496.errors : vErrors.concat(validate496.errors);
+if(!(validate497(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate497.errors : vErrors.concat(validate497.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -8249,7 +8262,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate495.errors = vErrors;
+validate496.errors = vErrors;
 return false;
 }
 else {
@@ -8263,14 +8276,14 @@ vErrors = null;
 }
 }
 }
-validate495.errors = vErrors;
+validate496.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSignTypedDataV4Result = validate498;
+export const validateEthSignTypedDataV4Result = validate499;
 const schema161 = {"$ref":"bytes65.json","$id":"validateEthSignTypedDataV4Result"};
 
-function validate498(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate499(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSignTypedDataV4Result" */;
 let vErrors = null;
 let errors = 0;
@@ -8278,14 +8291,14 @@ if(!(validate178(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
 errors = vErrors.length;
 }
-validate498.errors = vErrors;
+validate499.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubmitHashrateHashRateParam = validate500;
+export const validateEthSubmitHashrateHashRateParam = validate501;
 const schema162 = {"anyOf":[{"$ref":"uint.json"},{"$ref":"bytes32.json"}],"$id":"validateEthSubmitHashrateHashRateParam"};
 
-function validate500(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate501(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubmitHashrateHashRateParam" */;
 let vErrors = null;
 let errors = 0;
@@ -8316,7 +8329,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate500.errors = vErrors;
+validate501.errors = vErrors;
 return false;
 }
 else {
@@ -8330,14 +8343,14 @@ vErrors = null;
 }
 }
 }
-validate500.errors = vErrors;
+validate501.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubmitHashrateMinerIdParam = validate503;
+export const validateEthSubmitHashrateMinerIdParam = validate504;
 const schema163 = {"$ref":"bytes32.json","$id":"validateEthSubmitHashrateMinerIdParam"};
 
-function validate503(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate504(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubmitHashrateMinerIdParam" */;
 let vErrors = null;
 let errors = 0;
@@ -8345,29 +8358,29 @@ if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
-validate503.errors = vErrors;
+validate504.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubmitHashrateResult = validate505;
+export const validateEthSubmitHashrateResult = validate506;
 const schema164 = {"type":"boolean","$id":"validateEthSubmitHashrateResult"};
 
-function validate505(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate506(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubmitHashrateResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate505.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate506.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate505.errors = vErrors;
+validate506.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubmitWorkNonceParam = validate506;
+export const validateEthSubmitWorkNonceParam = validate507;
 const schema165 = {"$ref":"bytes8.json","$id":"validateEthSubmitWorkNonceParam"};
 
-function validate506(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate507(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubmitWorkNonceParam" */;
 let vErrors = null;
 let errors = 0;
@@ -8375,14 +8388,14 @@ if(!(validate158(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
 errors = vErrors.length;
 }
-validate506.errors = vErrors;
+validate507.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubmitWorkPowHashParam = validate508;
+export const validateEthSubmitWorkPowHashParam = validate509;
 const schema166 = {"$ref":"hash32.json","$id":"validateEthSubmitWorkPowHashParam"};
 
-function validate508(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate509(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubmitWorkPowHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -8390,14 +8403,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate508.errors = vErrors;
+validate509.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubmitWorkMixDigestParam = validate510;
+export const validateEthSubmitWorkMixDigestParam = validate511;
 const schema167 = {"$ref":"hash32.json","$id":"validateEthSubmitWorkMixDigestParam"};
 
-function validate510(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate511(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubmitWorkMixDigestParam" */;
 let vErrors = null;
 let errors = 0;
@@ -8405,62 +8418,62 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate510.errors = vErrors;
+validate511.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubmitWorkResult = validate512;
+export const validateEthSubmitWorkResult = validate513;
 const schema168 = {"type":"boolean","$id":"validateEthSubmitWorkResult"};
 
-function validate512(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate513(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubmitWorkResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate512.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate513.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-validate512.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEthSubscribeKindParam = validate513;
-const schema169 = {"$ref":"SubscriptionKind.json","$id":"validateEthSubscribeKindParam"};
-const schema170 = {"title":"SubscriptionKind","type":"string","enum":["newHeads","logs","newPendingTransactions","syncing"],"description":"One of newHeads, logs, newPendingTransactions or syncing: what an eth_subscribe subscription delivers.","$id":"SubscriptionKind.json"};
-
-function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="SubscriptionKind.json" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "string"){
-validate514.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((((data === "newHeads") || (data === "logs")) || (data === "newPendingTransactions")) || (data === "syncing"))){
-validate514.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema170.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-validate514.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate513(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEthSubscribeKindParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate514(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate514.errors : vErrors.concat(validate514.errors);
-errors = vErrors.length;
 }
 validate513.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubscribeOptionsParam = validate516;
+export const validateEthSubscribeKindParam = validate514;
+const schema169 = {"$ref":"SubscriptionKind.json","$id":"validateEthSubscribeKindParam"};
+const schema170 = {"title":"SubscriptionKind","type":"string","enum":["newHeads","logs","newPendingTransactions","syncing"],"description":"One of newHeads, logs, newPendingTransactions or syncing: what an eth_subscribe subscription delivers.","$id":"SubscriptionKind.json"};
+
+function validate515(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="SubscriptionKind.json" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+validate515.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data === "newHeads") || (data === "logs")) || (data === "newPendingTransactions")) || (data === "syncing"))){
+validate515.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema170.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+validate515.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEthSubscribeKindParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate515(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate515.errors : vErrors.concat(validate515.errors);
+errors = vErrors.length;
+}
+validate514.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEthSubscribeOptionsParam = validate517;
 const schema171 = {"oneOf":[{"$ref":"Filter.json"},{"type":"boolean"}],"$id":"validateEthSubscribeOptionsParam"};
 
-function validate516(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate517(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSubscribeOptionsParam" */;
 let vErrors = null;
 let errors = 0;
@@ -8468,8 +8481,8 @@ const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
-if(!(validate302(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
+if(!(validate303(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate303.errors : vErrors.concat(validate303.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -8508,7 +8521,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate516.errors = vErrors;
+validate517.errors = vErrors;
 return false;
 }
 else {
@@ -8522,53 +8535,53 @@ vErrors = null;
 }
 }
 }
-validate516.errors = vErrors;
+validate517.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthSubscribeResult = validate518;
+export const validateEthSubscribeResult = validate519;
 const schema172 = {"$ref":"SubscriptionId.json","$id":"validateEthSubscribeResult"};
 const schema173 = {"title":"SubscriptionId","type":"string","pattern":"^0x[0-9a-f]{1,32}$","description":"An opaque subscription id (16 random bytes as hex), valid on the WebSocket connection that created it.","$id":"SubscriptionId.json"};
 const pattern16 = new RegExp("^0x[0-9a-f]{1,32}$", "u");
 
-function validate519(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate520(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="SubscriptionId.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern16.test(data)){
-validate519.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-f]{1,32}$"+"\""}];
+validate520.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-f]{1,32}$"+"\""}];
 return false;
 }
 }
 else {
-validate519.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate520.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+}
+validate520.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate519(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEthSubscribeResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate520(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate520.errors : vErrors.concat(validate520.errors);
+errors = vErrors.length;
 }
 validate519.errors = vErrors;
 return errors === 0;
 }
 
-
-function validate518(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEthSubscribeResult" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate519(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate519.errors : vErrors.concat(validate519.errors);
-errors = vErrors.length;
-}
-validate518.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEthSyncingResult = validate521;
+export const validateEthSyncingResult = validate522;
 const schema174 = {"oneOf":[{"type":"boolean","enum":[false]},{"$ref":"SyncingStatus.json"}],"$id":"validateEthSyncingResult"};
 const schema175 = {"title":"SyncingStatus","type":"object","description":"Progress of a running synchronisation. knownStates/pulledStates appear only during fast (state) sync: state trie nodes known and downloaded so far. snapPhase and the counts after it appear only during a snap sync: its phase, the pivot block whose state is downloaded, and the accounts, storage slots, codes and healed trie nodes stored so far. backfilledBlocks and backfillTarget appear after a snap sync while the bodies and receipts of the blocks below its pivot are fetched in the background: blocks held so far (counted down from the pivot) and the pivot's number; eth_syncing then returns this object even when the head has caught up (as geth does while it indexes transactions), with pivotBlock set and currentBlock = highestBlock = the head.","properties":{"startingBlock":{"$ref":"uint.json"},"currentBlock":{"$ref":"uint.json"},"highestBlock":{"$ref":"uint.json"},"knownStates":{"$ref":"uint.json"},"pulledStates":{"$ref":"uint.json"},"snapPhase":{"type":"string","enum":["headers","accounts","healing"],"description":"headers: the header chain to the pivot; accounts: account ranges with their storage and codes; healing: trie nodes the ranges left out, fetched until the pivot's state is complete"},"pivotBlock":{"$ref":"uint.json"},"syncedAccounts":{"$ref":"uint.json"},"syncedSlots":{"$ref":"uint.json"},"syncedCodes":{"$ref":"uint.json"},"healedNodes":{"$ref":"uint.json"},"pendingHealNodes":{"$ref":"uint.json"},"backfilledBlocks":{"$ref":"uint.json"},"backfillTarget":{"$ref":"uint.json"}},"required":["startingBlock","currentBlock","highestBlock"],"additionalProperties":false,"$id":"SyncingStatus.json"};
 
-function validate522(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate523(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="SyncingStatus.json" */;
 let vErrors = null;
 let errors = 0;
@@ -8576,14 +8589,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.startingBlock === undefined) && (missing0 = "startingBlock")) || ((data.currentBlock === undefined) && (missing0 = "currentBlock"))) || ((data.highestBlock === undefined) && (missing0 = "highestBlock"))){
-validate522.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate523.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema175.properties, key0))){
-validate522.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate523.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -8653,11 +8666,11 @@ if(data.snapPhase !== undefined){
 let data5 = data.snapPhase;
 const _errs7 = errors;
 if(typeof data5 !== "string"){
-validate522.errors = [{instancePath:instancePath+"/snapPhase",schemaPath:"#/properties/snapPhase/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate523.errors = [{instancePath:instancePath+"/snapPhase",schemaPath:"#/properties/snapPhase/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data5 === "headers") || (data5 === "accounts")) || (data5 === "healing"))){
-validate522.errors = [{instancePath:instancePath+"/snapPhase",schemaPath:"#/properties/snapPhase/enum",keyword:"enum",params:{allowedValues: schema175.properties.snapPhase.enum},message:"must be equal to one of the allowed values"}];
+validate523.errors = [{instancePath:instancePath+"/snapPhase",schemaPath:"#/properties/snapPhase/enum",keyword:"enum",params:{allowedValues: schema175.properties.snapPhase.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -8778,16 +8791,16 @@ var valid0 = true;
 }
 }
 else {
-validate522.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate523.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate522.errors = vErrors;
+validate523.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate521(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate522(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthSyncingResult" */;
 let vErrors = null;
 let errors = 0;
@@ -8821,8 +8834,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs3 = errors;
-if(!(validate522(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate522.errors : vErrors.concat(validate522.errors);
+if(!(validate523(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate523.errors : vErrors.concat(validate523.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
@@ -8845,7 +8858,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate521.errors = vErrors;
+validate522.errors = vErrors;
 return false;
 }
 else {
@@ -8859,14 +8872,14 @@ vErrors = null;
 }
 }
 }
-validate521.errors = vErrors;
+validate522.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthUninstallFilterFilterIdParam = validate537;
+export const validateEthUninstallFilterFilterIdParam = validate538;
 const schema176 = {"$ref":"uint.json","$id":"validateEthUninstallFilterFilterIdParam"};
 
-function validate537(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate538(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthUninstallFilterFilterIdParam" */;
 let vErrors = null;
 let errors = 0;
@@ -8874,60 +8887,60 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate537.errors = vErrors;
+validate538.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthUninstallFilterResult = validate539;
+export const validateEthUninstallFilterResult = validate540;
 const schema177 = {"type":"boolean","$id":"validateEthUninstallFilterResult"};
 
-function validate539(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate540(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthUninstallFilterResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate539.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate540.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-validate539.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEthUnsubscribeSubscriptionIdParam = validate540;
-const schema178 = {"$ref":"SubscriptionId.json","$id":"validateEthUnsubscribeSubscriptionIdParam"};
-
-function validate540(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEthUnsubscribeSubscriptionIdParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate519(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate519.errors : vErrors.concat(validate519.errors);
-errors = vErrors.length;
 }
 validate540.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEthUnsubscribeResult = validate542;
+export const validateEthUnsubscribeSubscriptionIdParam = validate541;
+const schema178 = {"$ref":"SubscriptionId.json","$id":"validateEthUnsubscribeSubscriptionIdParam"};
+
+function validate541(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEthUnsubscribeSubscriptionIdParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate520(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate520.errors : vErrors.concat(validate520.errors);
+errors = vErrors.length;
+}
+validate541.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEthUnsubscribeResult = validate543;
 const schema179 = {"type":"boolean","$id":"validateEthUnsubscribeResult"};
 
-function validate542(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate543(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEthUnsubscribeResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate542.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate543.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate542.errors = vErrors;
+validate543.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMinerGetStatusResult = validate543;
+export const validateMinerGetStatusResult = validate544;
 const schema180 = {"$ref":"MiningStatus.json","$id":"validateMinerGetStatusResult"};
 const schema181 = {"title":"MiningStatus","type":"object","description":"State of proof-of-work mining on this node.","properties":{"isMining":{"type":"boolean","description":"true while the built-in miner runs (miner_start) or an external miner used eth_getWork, eth_submitWork or eth_submitHashrate in the last 30 seconds."},"coinbase":{"$ref":"address.json"},"hashRate":{"$ref":"uint.json"},"blocksMinedCount":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}],"description":"Blocks sealed by this node since start-up; null when not counted."}},"required":["isMining","coinbase","hashRate","blocksMinedCount"],"additionalProperties":false,"$id":"MiningStatus.json"};
 
-function validate544(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate545(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="MiningStatus.json" */;
 let vErrors = null;
 let errors = 0;
@@ -8935,14 +8948,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.isMining === undefined) && (missing0 = "isMining")) || ((data.coinbase === undefined) && (missing0 = "coinbase"))) || ((data.hashRate === undefined) && (missing0 = "hashRate"))) || ((data.blocksMinedCount === undefined) && (missing0 = "blocksMinedCount"))){
-validate544.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate545.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "isMining") || (key0 === "coinbase")) || (key0 === "hashRate")) || (key0 === "blocksMinedCount"))){
-validate544.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate545.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -8951,7 +8964,7 @@ if(_errs1 === errors){
 if(data.isMining !== undefined){
 const _errs2 = errors;
 if(typeof data.isMining !== "boolean"){
-validate544.errors = [{instancePath:instancePath+"/isMining",schemaPath:"#/properties/isMining/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate545.errors = [{instancePath:instancePath+"/isMining",schemaPath:"#/properties/isMining/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -9025,7 +9038,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate544.errors = vErrors;
+validate545.errors = vErrors;
 return false;
 }
 else {
@@ -9051,47 +9064,32 @@ var valid0 = true;
 }
 }
 else {
-validate544.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate545.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
+}
+validate545.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate544(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateMinerGetStatusResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate545(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate545.errors : vErrors.concat(validate545.errors);
+errors = vErrors.length;
 }
 validate544.errors = vErrors;
 return errors === 0;
 }
 
-
-function validate543(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateMinerGetStatusResult" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate544(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate544.errors : vErrors.concat(validate544.errors);
-errors = vErrors.length;
-}
-validate543.errors = vErrors;
-return errors === 0;
-}
-
-export const validateMinerStartResult = validate550;
+export const validateMinerStartResult = validate551;
 const schema182 = {"type":"boolean","$id":"validateMinerStartResult"};
 
-function validate550(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateMinerStartResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate550.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate550.errors = vErrors;
-return errors === 0;
-}
-
-export const validateMinerStopResult = validate551;
-const schema183 = {"type":"boolean","$id":"validateMinerStopResult"};
-
 function validate551(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateMinerStopResult" */;
+/*# sourceURL="validateMinerStartResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
@@ -9102,25 +9100,40 @@ validate551.errors = vErrors;
 return errors === 0;
 }
 
-export const validateWeb3ClientVersionResult = validate552;
-const schema184 = {"type":"string","$id":"validateWeb3ClientVersionResult"};
+export const validateMinerStopResult = validate552;
+const schema183 = {"type":"boolean","$id":"validateMinerStopResult"};
 
 function validate552(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateWeb3ClientVersionResult" */;
+/*# sourceURL="validateMinerStopResult" */;
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "string"){
-validate552.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data !== "boolean"){
+validate552.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 validate552.errors = vErrors;
 return errors === 0;
 }
 
-export const validateWeb3Sha3DataParam = validate553;
-const schema185 = {"$ref":"bytes.json","$id":"validateWeb3Sha3DataParam"};
+export const validateWeb3ClientVersionResult = validate553;
+const schema184 = {"type":"string","$id":"validateWeb3ClientVersionResult"};
 
 function validate553(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateWeb3ClientVersionResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+validate553.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+validate553.errors = vErrors;
+return errors === 0;
+}
+
+export const validateWeb3Sha3DataParam = validate554;
+const schema185 = {"$ref":"bytes.json","$id":"validateWeb3Sha3DataParam"};
+
+function validate554(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateWeb3Sha3DataParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9128,14 +9141,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate553.errors = vErrors;
+validate554.errors = vErrors;
 return errors === 0;
 }
 
-export const validateWeb3Sha3Result = validate555;
+export const validateWeb3Sha3Result = validate556;
 const schema186 = {"$ref":"hash32.json","$id":"validateWeb3Sha3Result"};
 
-function validate555(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate556(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateWeb3Sha3Result" */;
 let vErrors = null;
 let errors = 0;
@@ -9143,29 +9156,29 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate555.errors = vErrors;
+validate556.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetAddToBlacklistAddressParam = validate557;
+export const validateNetAddToBlacklistAddressParam = validate558;
 const schema187 = {"type":"string","$id":"validateNetAddToBlacklistAddressParam"};
 
-function validate557(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate558(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetAddToBlacklistAddressParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate557.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate558.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate557.errors = vErrors;
+validate558.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetAddToBlacklistDurationParam = validate558;
+export const validateNetAddToBlacklistDurationParam = validate559;
 const schema188 = {"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":1}],"$id":"validateNetAddToBlacklistDurationParam"};
 
-function validate558(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate559(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetAddToBlacklistDurationParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9227,7 +9240,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate558.errors = vErrors;
+validate559.errors = vErrors;
 return false;
 }
 else {
@@ -9241,128 +9254,128 @@ vErrors = null;
 }
 }
 }
-validate558.errors = vErrors;
+validate559.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetAddToBlacklistReasonParam = validate560;
+export const validateNetAddToBlacklistReasonParam = validate561;
 const schema189 = {"type":"string","$id":"validateNetAddToBlacklistReasonParam"};
 
-function validate560(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate561(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetAddToBlacklistReasonParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate560.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-validate560.errors = vErrors;
-return errors === 0;
-}
-
-export const validateNetAddToBlacklistResult = validate561;
-const schema190 = {"type":"boolean","$id":"validateNetAddToBlacklistResult"};
-
-function validate561(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateNetAddToBlacklistResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate561.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate561.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 validate561.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetConnectToPeerEnodeParam = validate562;
+export const validateNetAddToBlacklistResult = validate562;
+const schema190 = {"type":"boolean","$id":"validateNetAddToBlacklistResult"};
+
+function validate562(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateNetAddToBlacklistResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate562.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate562.errors = vErrors;
+return errors === 0;
+}
+
+export const validateNetConnectToPeerEnodeParam = validate563;
 const schema191 = {"$ref":"EnodeUrl.json","$id":"validateNetConnectToPeerEnodeParam"};
 const schema192 = {"title":"EnodeUrl","type":"string","description":"A devp2p node URL: enode://<128 hex digits of the node public key>@<host or IP>:<TCP port>, optionally followed by ?discport=<UDP port>.","pattern":"^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$","$id":"EnodeUrl.json"};
 const pattern17 = new RegExp("^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$", "u");
 
-function validate563(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate564(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="EnodeUrl.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern17.test(data)){
-validate563.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$"},message:"must match pattern \""+"^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$"+"\""}];
+validate564.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$"},message:"must match pattern \""+"^enode://[0-9a-fA-F]{128}@(\\[[0-9a-fA-F:.]+\\]|[^:@/\\[\\]?]+):[0-9]{1,5}(\\?discport=[0-9]{1,5})?$"+"\""}];
 return false;
 }
 }
 else {
-validate563.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate564.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+}
+validate564.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate563(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateNetConnectToPeerEnodeParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate564(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate564.errors : vErrors.concat(validate564.errors);
+errors = vErrors.length;
 }
 validate563.errors = vErrors;
 return errors === 0;
 }
 
-
-function validate562(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateNetConnectToPeerEnodeParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate563(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate563.errors : vErrors.concat(validate563.errors);
-errors = vErrors.length;
-}
-validate562.errors = vErrors;
-return errors === 0;
-}
-
-export const validateNetConnectToPeerResult = validate565;
+export const validateNetConnectToPeerResult = validate566;
 const schema193 = {"type":"boolean","$id":"validateNetConnectToPeerResult"};
 
-function validate565(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate566(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetConnectToPeerResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate565.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate565.errors = vErrors;
-return errors === 0;
-}
-
-export const validateNetDisconnectPeerPeerIdParam = validate566;
-const schema194 = {"type":"string","$id":"validateNetDisconnectPeerPeerIdParam"};
-
-function validate566(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateNetDisconnectPeerPeerIdParam" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "string"){
-validate566.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate566.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 validate566.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetDisconnectPeerResult = validate567;
-const schema195 = {"type":"boolean","$id":"validateNetDisconnectPeerResult"};
+export const validateNetDisconnectPeerPeerIdParam = validate567;
+const schema194 = {"type":"string","$id":"validateNetDisconnectPeerPeerIdParam"};
 
 function validate567(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateNetDisconnectPeerResult" */;
+/*# sourceURL="validateNetDisconnectPeerPeerIdParam" */;
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-validate567.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(typeof data !== "string"){
+validate567.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 validate567.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetListBlacklistedPeersResult = validate568;
+export const validateNetDisconnectPeerResult = validate568;
+const schema195 = {"type":"boolean","$id":"validateNetDisconnectPeerResult"};
+
+function validate568(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateNetDisconnectPeerResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate568.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate568.errors = vErrors;
+return errors === 0;
+}
+
+export const validateNetListBlacklistedPeersResult = validate569;
 const schema196 = {"type":"array","items":{"$ref":"BlacklistEntry.json"},"$id":"validateNetListBlacklistedPeersResult"};
 const schema197 = {"title":"BlacklistEntry","type":"object","description":"A blocked IP address or node id. Times are milliseconds since the Unix epoch; expiresAt is null for a permanent entry.","properties":{"id":{"type":"string","description":"The blocked IP address, or node id (128 hex digits)."},"reason":{"type":"string","description":"The reason given to net_addToBlacklist, or the reason the node blocked the peer itself."},"addedAt":{"type":"integer","minimum":0},"expiresAt":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}]}},"required":["id","reason","addedAt","expiresAt"],"additionalProperties":false,"$id":"BlacklistEntry.json"};
 
-function validate569(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate570(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="BlacklistEntry.json" */;
 let vErrors = null;
 let errors = 0;
@@ -9370,14 +9383,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) && (missing0 = "id")) || ((data.reason === undefined) && (missing0 = "reason"))) || ((data.addedAt === undefined) && (missing0 = "addedAt"))) || ((data.expiresAt === undefined) && (missing0 = "expiresAt"))){
-validate569.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate570.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "id") || (key0 === "reason")) || (key0 === "addedAt")) || (key0 === "expiresAt"))){
-validate569.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate570.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9386,7 +9399,7 @@ if(_errs1 === errors){
 if(data.id !== undefined){
 const _errs2 = errors;
 if(typeof data.id !== "string"){
-validate569.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate570.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -9398,7 +9411,7 @@ if(valid0){
 if(data.reason !== undefined){
 const _errs4 = errors;
 if(typeof data.reason !== "string"){
-validate569.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate570.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -9411,13 +9424,13 @@ if(data.addedAt !== undefined){
 let data2 = data.addedAt;
 const _errs6 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate569.errors = [{instancePath:instancePath+"/addedAt",schemaPath:"#/properties/addedAt/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate570.errors = [{instancePath:instancePath+"/addedAt",schemaPath:"#/properties/addedAt/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-validate569.errors = [{instancePath:instancePath+"/addedAt",schemaPath:"#/properties/addedAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate570.errors = [{instancePath:instancePath+"/addedAt",schemaPath:"#/properties/addedAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -9489,7 +9502,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate569.errors = vErrors;
+validate570.errors = vErrors;
 return false;
 }
 else {
@@ -9515,16 +9528,16 @@ var valid0 = true;
 }
 }
 else {
-validate569.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate570.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate569.errors = vErrors;
+validate570.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate568(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate569(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetListBlacklistedPeersResult" */;
 let vErrors = null;
 let errors = 0;
@@ -9534,8 +9547,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate569(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate569.errors : vErrors.concat(validate569.errors);
+if(!(validate570(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate570.errors : vErrors.concat(validate570.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -9545,20 +9558,20 @@ break;
 }
 }
 else {
-validate568.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate569.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate568.errors = vErrors;
+validate569.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetListPeersResult = validate572;
+export const validateNetListPeersResult = validate573;
 const schema198 = {"type":"array","items":{"$ref":"Peer.json"},"$id":"validateNetListPeersResult"};
 const schema199 = {"title":"Peer","type":"object","description":"A connected (or connecting) devp2p peer. id is the handle for net_disconnectPeer; nodeId is null until the encryption handshake has revealed the remote public key.","properties":{"id":{"type":"string","description":"Connection identifier, the remote host:port."},"remoteAddress":{"type":"string","description":"Remote socket address, host:port."},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"incomingConnection":{"type":"boolean","description":"true when the peer dialled us."},"status":{"type":"string","enum":["Connecting","Handshaking","Handshaked","Idle","Disconnected"]},"foundBy":{"type":"string","enum":["static","discovery","dns","inbound"],"description":"How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."},"score":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0,"maximum":100,"description":"0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."}]}},"required":["id","remoteAddress","nodeId","incomingConnection","status","foundBy","score"],"additionalProperties":false,"$id":"Peer.json"};
 const pattern18 = new RegExp("^[0-9a-f]{128}$", "u");
 
-function validate573(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate574(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="Peer.json" */;
 let vErrors = null;
 let errors = 0;
@@ -9566,14 +9579,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.id === undefined) && (missing0 = "id")) || ((data.remoteAddress === undefined) && (missing0 = "remoteAddress"))) || ((data.nodeId === undefined) && (missing0 = "nodeId"))) || ((data.incomingConnection === undefined) && (missing0 = "incomingConnection"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.foundBy === undefined) && (missing0 = "foundBy"))) || ((data.score === undefined) && (missing0 = "score"))){
-validate573.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate574.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "id") || (key0 === "remoteAddress")) || (key0 === "nodeId")) || (key0 === "incomingConnection")) || (key0 === "status")) || (key0 === "foundBy")) || (key0 === "score"))){
-validate573.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate574.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9582,7 +9595,7 @@ if(_errs1 === errors){
 if(data.id !== undefined){
 const _errs2 = errors;
 if(typeof data.id !== "string"){
-validate573.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate574.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -9594,7 +9607,7 @@ if(valid0){
 if(data.remoteAddress !== undefined){
 const _errs4 = errors;
 if(typeof data.remoteAddress !== "string"){
-validate573.errors = [{instancePath:instancePath+"/remoteAddress",schemaPath:"#/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate574.errors = [{instancePath:instancePath+"/remoteAddress",schemaPath:"#/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -9664,7 +9677,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate573.errors = vErrors;
+validate574.errors = vErrors;
 return false;
 }
 else {
@@ -9687,7 +9700,7 @@ if(valid0){
 if(data.incomingConnection !== undefined){
 const _errs11 = errors;
 if(typeof data.incomingConnection !== "boolean"){
-validate573.errors = [{instancePath:instancePath+"/incomingConnection",schemaPath:"#/properties/incomingConnection/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate574.errors = [{instancePath:instancePath+"/incomingConnection",schemaPath:"#/properties/incomingConnection/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -9700,11 +9713,11 @@ if(data.status !== undefined){
 let data4 = data.status;
 const _errs13 = errors;
 if(typeof data4 !== "string"){
-validate573.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate574.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data4 === "Connecting") || (data4 === "Handshaking")) || (data4 === "Handshaked")) || (data4 === "Idle")) || (data4 === "Disconnected"))){
-validate573.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema199.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate574.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema199.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -9717,11 +9730,11 @@ if(data.foundBy !== undefined){
 let data5 = data.foundBy;
 const _errs15 = errors;
 if(typeof data5 !== "string"){
-validate573.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate574.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data5 === "static") || (data5 === "discovery")) || (data5 === "dns")) || (data5 === "inbound"))){
-validate573.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema199.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
+validate574.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema199.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -9803,7 +9816,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate573.errors = vErrors;
+validate574.errors = vErrors;
 return false;
 }
 else {
@@ -9832,16 +9845,16 @@ var valid0 = true;
 }
 }
 else {
-validate573.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate574.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate573.errors = vErrors;
+validate574.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate572(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate573(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetListPeersResult" */;
 let vErrors = null;
 let errors = 0;
@@ -9851,8 +9864,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate573(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate573.errors : vErrors.concat(validate573.errors);
+if(!(validate574(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate574.errors : vErrors.concat(validate574.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -9862,33 +9875,33 @@ break;
 }
 }
 else {
-validate572.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate573.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate572.errors = vErrors;
+validate573.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetListeningResult = validate577;
+export const validateNetListeningResult = validate578;
 const schema200 = {"type":"boolean","$id":"validateNetListeningResult"};
 
-function validate577(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate578(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetListeningResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate577.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate578.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate577.errors = vErrors;
+validate578.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetPeerCountResult = validate578;
+export const validateNetPeerCountResult = validate579;
 const schema201 = {"$ref":"uint.json","$id":"validateNetPeerCountResult"};
 
-function validate578(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate579(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetPeerCountResult" */;
 let vErrors = null;
 let errors = 0;
@@ -9896,68 +9909,68 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate578.errors = vErrors;
+validate579.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetRemoveFromBlacklistAddressParam = validate580;
+export const validateNetRemoveFromBlacklistAddressParam = validate581;
 const schema202 = {"type":"string","$id":"validateNetRemoveFromBlacklistAddressParam"};
 
-function validate580(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate581(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetRemoveFromBlacklistAddressParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate580.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-validate580.errors = vErrors;
-return errors === 0;
-}
-
-export const validateNetRemoveFromBlacklistResult = validate581;
-const schema203 = {"type":"boolean","$id":"validateNetRemoveFromBlacklistResult"};
-
-function validate581(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateNetRemoveFromBlacklistResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate581.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate581.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 validate581.errors = vErrors;
 return errors === 0;
 }
 
-export const validateNetVersionResult = validate582;
+export const validateNetRemoveFromBlacklistResult = validate582;
+const schema203 = {"type":"boolean","$id":"validateNetRemoveFromBlacklistResult"};
+
+function validate582(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateNetRemoveFromBlacklistResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate582.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate582.errors = vErrors;
+return errors === 0;
+}
+
+export const validateNetVersionResult = validate583;
 const schema204 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$","$id":"validateNetVersionResult"};
 const pattern19 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
-function validate582(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate583(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateNetVersionResult" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern19.test(data)){
-validate582.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""}];
+validate583.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""}];
 return false;
 }
 }
 else {
-validate582.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate583.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate582.errors = vErrors;
+validate583.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalEcRecoverMessageParam = validate583;
+export const validatePersonalEcRecoverMessageParam = validate584;
 const schema205 = {"$ref":"bytes.json","$id":"validatePersonalEcRecoverMessageParam"};
 
-function validate583(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate584(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalEcRecoverMessageParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9965,14 +9978,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate583.errors = vErrors;
+validate584.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalEcRecoverSignatureParam = validate585;
+export const validatePersonalEcRecoverSignatureParam = validate586;
 const schema206 = {"$ref":"bytes65.json","$id":"validatePersonalEcRecoverSignatureParam"};
 
-function validate585(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate586(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalEcRecoverSignatureParam" */;
 let vErrors = null;
 let errors = 0;
@@ -9980,14 +9993,14 @@ if(!(validate178(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
 errors = vErrors.length;
 }
-validate585.errors = vErrors;
+validate586.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalEcRecoverResult = validate587;
+export const validatePersonalEcRecoverResult = validate588;
 const schema207 = {"$ref":"address.json","$id":"validatePersonalEcRecoverResult"};
 
-function validate587(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate588(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalEcRecoverResult" */;
 let vErrors = null;
 let errors = 0;
@@ -9995,67 +10008,67 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate587.errors = vErrors;
+validate588.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalImportRawKeyPrivateKeyParam = validate589;
+export const validatePersonalImportRawKeyPrivateKeyParam = validate590;
 const schema208 = {"$ref":"PrivateKey.json","$id":"validatePersonalImportRawKeyPrivateKeyParam"};
 const schema209 = {"title":"PrivateKey","type":"string","pattern":"^(0x)?[0-9a-fA-F]{64}$","description":"A secp256k1 private key: 32 bytes as 64 hex digits; the 0x prefix is optional (geth-style keys without it are accepted).","$id":"PrivateKey.json"};
 const pattern20 = new RegExp("^(0x)?[0-9a-fA-F]{64}$", "u");
 
-function validate590(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate591(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="PrivateKey.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern20.test(data)){
-validate590.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0x)?[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^(0x)?[0-9a-fA-F]{64}$"+"\""}];
+validate591.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0x)?[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^(0x)?[0-9a-fA-F]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate590.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate591.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+}
+validate591.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate590(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validatePersonalImportRawKeyPrivateKeyParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate591(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
+errors = vErrors.length;
 }
 validate590.errors = vErrors;
 return errors === 0;
 }
 
-
-function validate589(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validatePersonalImportRawKeyPrivateKeyParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate590(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate590.errors : vErrors.concat(validate590.errors);
-errors = vErrors.length;
-}
-validate589.errors = vErrors;
-return errors === 0;
-}
-
-export const validatePersonalImportRawKeyPassphraseParam = validate592;
+export const validatePersonalImportRawKeyPassphraseParam = validate593;
 const schema210 = {"type":"string","$id":"validatePersonalImportRawKeyPassphraseParam"};
 
-function validate592(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate593(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalImportRawKeyPassphraseParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate592.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate593.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate592.errors = vErrors;
+validate593.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalImportRawKeyResult = validate593;
+export const validatePersonalImportRawKeyResult = validate594;
 const schema211 = {"$ref":"address.json","$id":"validatePersonalImportRawKeyResult"};
 
-function validate593(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate594(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalImportRawKeyResult" */;
 let vErrors = null;
 let errors = 0;
@@ -10063,14 +10076,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate593.errors = vErrors;
+validate594.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalListAccountsResult = validate595;
+export const validatePersonalListAccountsResult = validate596;
 const schema212 = {"type":"array","items":{"$ref":"address.json"},"$id":"validatePersonalListAccountsResult"};
 
-function validate595(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate596(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalListAccountsResult" */;
 let vErrors = null;
 let errors = 0;
@@ -10091,18 +10104,18 @@ break;
 }
 }
 else {
-validate595.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate596.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate595.errors = vErrors;
+validate596.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalLockAccountAddressParam = validate597;
+export const validatePersonalLockAccountAddressParam = validate598;
 const schema213 = {"$ref":"address.json","$id":"validatePersonalLockAccountAddressParam"};
 
-function validate597(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate598(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalLockAccountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10110,44 +10123,44 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate597.errors = vErrors;
+validate598.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalLockAccountResult = validate599;
+export const validatePersonalLockAccountResult = validate600;
 const schema214 = {"type":"boolean","$id":"validatePersonalLockAccountResult"};
 
-function validate599(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate600(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalLockAccountResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate599.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate599.errors = vErrors;
-return errors === 0;
-}
-
-export const validatePersonalNewAccountPassphraseParam = validate600;
-const schema215 = {"type":"string","$id":"validatePersonalNewAccountPassphraseParam"};
-
-function validate600(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validatePersonalNewAccountPassphraseParam" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "string"){
-validate600.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate600.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 validate600.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalNewAccountResult = validate601;
-const schema216 = {"$ref":"address.json","$id":"validatePersonalNewAccountResult"};
+export const validatePersonalNewAccountPassphraseParam = validate601;
+const schema215 = {"type":"string","$id":"validatePersonalNewAccountPassphraseParam"};
 
 function validate601(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validatePersonalNewAccountPassphraseParam" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+validate601.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+validate601.errors = vErrors;
+return errors === 0;
+}
+
+export const validatePersonalNewAccountResult = validate602;
+const schema216 = {"$ref":"address.json","$id":"validatePersonalNewAccountResult"};
+
+function validate602(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalNewAccountResult" */;
 let vErrors = null;
 let errors = 0;
@@ -10155,44 +10168,44 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate601.errors = vErrors;
+validate602.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSendTransactionTransactionParam = validate603;
+export const validatePersonalSendTransactionTransactionParam = validate604;
 const schema217 = {"$ref":"TransactionRequest.json","$id":"validatePersonalSendTransactionTransactionParam"};
 
-function validate603(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate604(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSendTransactionTransactionParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate455(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate455.errors : vErrors.concat(validate455.errors);
+if(!(validate456(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate456.errors : vErrors.concat(validate456.errors);
 errors = vErrors.length;
 }
-validate603.errors = vErrors;
+validate604.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSendTransactionPassphraseParam = validate605;
+export const validatePersonalSendTransactionPassphraseParam = validate606;
 const schema218 = {"type":"string","$id":"validatePersonalSendTransactionPassphraseParam"};
 
-function validate605(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate606(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSendTransactionPassphraseParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate605.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate606.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate605.errors = vErrors;
+validate606.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSendTransactionResult = validate606;
+export const validatePersonalSendTransactionResult = validate607;
 const schema219 = {"$ref":"hash32.json","$id":"validatePersonalSendTransactionResult"};
 
-function validate606(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate607(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSendTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -10200,14 +10213,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate606.errors = vErrors;
+validate607.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignMessageParam = validate608;
+export const validatePersonalSignMessageParam = validate609;
 const schema220 = {"$ref":"bytes.json","$id":"validatePersonalSignMessageParam"};
 
-function validate608(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate609(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignMessageParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10215,14 +10228,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate608.errors = vErrors;
+validate609.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignAddressParam = validate610;
+export const validatePersonalSignAddressParam = validate611;
 const schema221 = {"$ref":"address.json","$id":"validatePersonalSignAddressParam"};
 
-function validate610(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate611(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10230,29 +10243,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate610.errors = vErrors;
+validate611.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignPassphraseParam = validate612;
+export const validatePersonalSignPassphraseParam = validate613;
 const schema222 = {"type":"string","$id":"validatePersonalSignPassphraseParam"};
 
-function validate612(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate613(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignPassphraseParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate612.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate613.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate612.errors = vErrors;
+validate613.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignResult = validate613;
+export const validatePersonalSignResult = validate614;
 const schema223 = {"$ref":"bytes65.json","$id":"validatePersonalSignResult"};
 
-function validate613(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate614(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignResult" */;
 let vErrors = null;
 let errors = 0;
@@ -10260,44 +10273,44 @@ if(!(validate178(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
 errors = vErrors.length;
 }
-validate613.errors = vErrors;
+validate614.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignAndSendTransactionTransactionParam = validate615;
+export const validatePersonalSignAndSendTransactionTransactionParam = validate616;
 const schema224 = {"$ref":"TransactionRequest.json","$id":"validatePersonalSignAndSendTransactionTransactionParam"};
 
-function validate615(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate616(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignAndSendTransactionTransactionParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate455(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate455.errors : vErrors.concat(validate455.errors);
+if(!(validate456(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate456.errors : vErrors.concat(validate456.errors);
 errors = vErrors.length;
 }
-validate615.errors = vErrors;
+validate616.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignAndSendTransactionPassphraseParam = validate617;
+export const validatePersonalSignAndSendTransactionPassphraseParam = validate618;
 const schema225 = {"type":"string","$id":"validatePersonalSignAndSendTransactionPassphraseParam"};
 
-function validate617(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate618(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignAndSendTransactionPassphraseParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate617.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate618.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate617.errors = vErrors;
+validate618.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalSignAndSendTransactionResult = validate618;
+export const validatePersonalSignAndSendTransactionResult = validate619;
 const schema226 = {"$ref":"hash32.json","$id":"validatePersonalSignAndSendTransactionResult"};
 
-function validate618(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate619(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalSignAndSendTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -10305,14 +10318,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate618.errors = vErrors;
+validate619.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalUnlockAccountAddressParam = validate620;
+export const validatePersonalUnlockAccountAddressParam = validate621;
 const schema227 = {"$ref":"address.json","$id":"validatePersonalUnlockAccountAddressParam"};
 
-function validate620(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate621(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalUnlockAccountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10320,29 +10333,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate620.errors = vErrors;
+validate621.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalUnlockAccountPassphraseParam = validate622;
+export const validatePersonalUnlockAccountPassphraseParam = validate623;
 const schema228 = {"type":"string","$id":"validatePersonalUnlockAccountPassphraseParam"};
 
-function validate622(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate623(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalUnlockAccountPassphraseParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate622.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate623.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate622.errors = vErrors;
+validate623.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalUnlockAccountDurationParam = validate623;
+export const validatePersonalUnlockAccountDurationParam = validate624;
 const schema229 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"},{"type":"integer","minimum":0}],"$id":"validatePersonalUnlockAccountDurationParam"};
 
-function validate623(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate624(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalUnlockAccountDurationParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10420,7 +10433,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate623.errors = vErrors;
+validate624.errors = vErrors;
 return false;
 }
 else {
@@ -10434,33 +10447,33 @@ vErrors = null;
 }
 }
 }
-validate623.errors = vErrors;
+validate624.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePersonalUnlockAccountResult = validate626;
+export const validatePersonalUnlockAccountResult = validate627;
 const schema230 = {"type":"boolean","$id":"validatePersonalUnlockAccountResult"};
 
-function validate626(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate627(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePersonalUnlockAccountResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate626.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate627.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate626.errors = vErrors;
+validate627.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugAccountRangeBlockParam = validate627;
+export const validateDebugAccountRangeBlockParam = validate628;
 const schema231 = {"$ref":"TestBlockHashOrNumber.json","$id":"validateDebugAccountRangeBlockParam"};
 const schema232 = {"title":"TestBlockHashOrNumber","description":"A block for the retesteth state dumps: a 32-byte block hash (0x and 64 hex digits) or a block number as a TestQuantity (\"1\", 1 or \"0x01\").","anyOf":[{"$ref":"hash32.json"},{"$ref":"TestQuantity.json"}],"$id":"TestBlockHashOrNumber.json"};
 const schema233 = {"title":"TestQuantity","description":"A non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\"). A string without 0x is decimal (the original node read every string as hex).","oneOf":[{"type":"integer","minimum":0},{"type":"string","pattern":"^[0-9]+$"},{"type":"string","pattern":"^0x[0-9a-fA-F]+$"}],"$id":"TestQuantity.json"};
 const pattern21 = new RegExp("^[0-9]+$", "u");
 const pattern22 = new RegExp("^0x[0-9a-fA-F]+$", "u");
 
-function validate630(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate631(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TestQuantity.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10578,7 +10591,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate630.errors = vErrors;
+validate631.errors = vErrors;
 return false;
 }
 else {
@@ -10592,12 +10605,12 @@ vErrors = null;
 }
 }
 }
-validate630.errors = vErrors;
+validate631.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate628(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate629(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TestBlockHashOrNumber.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10612,8 +10625,8 @@ var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -10628,7 +10641,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate628.errors = vErrors;
+validate629.errors = vErrors;
 return false;
 }
 else {
@@ -10642,42 +10655,42 @@ vErrors = null;
 }
 }
 }
+validate629.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate628(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugAccountRangeBlockParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate629(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate629.errors : vErrors.concat(validate629.errors);
+errors = vErrors.length;
+}
 validate628.errors = vErrors;
 return errors === 0;
 }
 
-
-function validate627(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugAccountRangeBlockParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
-errors = vErrors.length;
-}
-validate627.errors = vErrors;
-return errors === 0;
-}
-
-export const validateDebugAccountRangeTxIndexParam = validate633;
+export const validateDebugAccountRangeTxIndexParam = validate634;
 const schema234 = {"$ref":"TestQuantity.json","$id":"validateDebugAccountRangeTxIndexParam"};
 
-function validate633(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate634(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugAccountRangeTxIndexParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate633.errors = vErrors;
+validate634.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugAccountRangeStartKeyParam = validate635;
+export const validateDebugAccountRangeStartKeyParam = validate636;
 const schema235 = {"$ref":"bytes.json","$id":"validateDebugAccountRangeStartKeyParam"};
 
-function validate635(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate636(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugAccountRangeStartKeyParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10685,30 +10698,30 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate635.errors = vErrors;
+validate636.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugAccountRangeMaxResultsParam = validate637;
+export const validateDebugAccountRangeMaxResultsParam = validate638;
 const schema236 = {"$ref":"TestQuantity.json","$id":"validateDebugAccountRangeMaxResultsParam"};
 
-function validate637(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate638(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugAccountRangeMaxResultsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate637.errors = vErrors;
+validate638.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugAccountRangeResult = validate639;
+export const validateDebugAccountRangeResult = validate640;
 const schema237 = {"$ref":"AccountRange.json","$id":"validateDebugAccountRangeResult"};
 const schema238 = {"title":"AccountRange","type":"object","description":"One page of a state dump, read from the state trie. Accounts are ordered by keccak256(address), the order of the state trie; addressMap maps each such hash to its address, or to null when the node never saw the address (the trie stores only the hash). nextKey is the hash to pass as startKey for the next page, or 32 zero bytes when the dump is complete.","properties":{"addressMap":{"type":"object","additionalProperties":{"oneOf":[{"$ref":"address.json"},{"$ref":"notFound.json"}]}},"nextKey":{"$ref":"bytes32.json"}},"required":["addressMap","nextKey"],"additionalProperties":false,"$id":"AccountRange.json"};
 
-function validate640(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate641(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AccountRange.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10716,14 +10729,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.addressMap === undefined) && (missing0 = "addressMap")) || ((data.nextKey === undefined) && (missing0 = "nextKey"))){
-validate640.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate641.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "addressMap") || (key0 === "nextKey"))){
-validate640.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate641.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10775,7 +10788,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate640.errors = vErrors;
+validate641.errors = vErrors;
 return false;
 }
 else {
@@ -10796,7 +10809,7 @@ break;
 }
 }
 else {
-validate640.errors = [{instancePath:instancePath+"/addressMap",schemaPath:"#/properties/addressMap/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate641.errors = [{instancePath:instancePath+"/addressMap",schemaPath:"#/properties/addressMap/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -10822,31 +10835,31 @@ var valid0 = true;
 }
 }
 else {
-validate640.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate641.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
+}
+validate641.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate640(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugAccountRangeResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate641(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate641.errors : vErrors.concat(validate641.errors);
+errors = vErrors.length;
 }
 validate640.errors = vErrors;
 return errors === 0;
 }
 
-
-function validate639(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugAccountRangeResult" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate640(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate640.errors : vErrors.concat(validate640.errors);
-errors = vErrors.length;
-}
-validate639.errors = vErrors;
-return errors === 0;
-}
-
-export const validateDebugGetRawBlockBlockParam = validate645;
+export const validateDebugGetRawBlockBlockParam = validate646;
 const schema239 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateDebugGetRawBlockBlockParam"};
 
-function validate645(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate646(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawBlockBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10854,14 +10867,14 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate645.errors = vErrors;
+validate646.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawBlockResult = validate647;
+export const validateDebugGetRawBlockResult = validate648;
 const schema240 = {"$ref":"bytes.json","$id":"validateDebugGetRawBlockResult"};
 
-function validate647(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate648(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawBlockResult" */;
 let vErrors = null;
 let errors = 0;
@@ -10869,14 +10882,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate647.errors = vErrors;
+validate648.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawHeaderBlockParam = validate649;
+export const validateDebugGetRawHeaderBlockParam = validate650;
 const schema241 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateDebugGetRawHeaderBlockParam"};
 
-function validate649(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate650(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawHeaderBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10884,14 +10897,14 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate649.errors = vErrors;
+validate650.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawHeaderResult = validate651;
+export const validateDebugGetRawHeaderResult = validate652;
 const schema242 = {"$ref":"bytes.json","$id":"validateDebugGetRawHeaderResult"};
 
-function validate651(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate652(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawHeaderResult" */;
 let vErrors = null;
 let errors = 0;
@@ -10899,14 +10912,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate651.errors = vErrors;
+validate652.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawReceiptsBlockParam = validate653;
+export const validateDebugGetRawReceiptsBlockParam = validate654;
 const schema243 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateDebugGetRawReceiptsBlockParam"};
 
-function validate653(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate654(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawReceiptsBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10914,14 +10927,14 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate653.errors = vErrors;
+validate654.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawReceiptsResult = validate655;
+export const validateDebugGetRawReceiptsResult = validate656;
 const schema244 = {"type":"array","items":{"$ref":"bytes.json"},"$id":"validateDebugGetRawReceiptsResult"};
 
-function validate655(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate656(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawReceiptsResult" */;
 let vErrors = null;
 let errors = 0;
@@ -10942,18 +10955,18 @@ break;
 }
 }
 else {
-validate655.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate656.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate655.errors = vErrors;
+validate656.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawTransactionTransactionHashParam = validate657;
+export const validateDebugGetRawTransactionTransactionHashParam = validate658;
 const schema245 = {"$ref":"hash32.json","$id":"validateDebugGetRawTransactionTransactionHashParam"};
 
-function validate657(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate658(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawTransactionTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -10961,14 +10974,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate657.errors = vErrors;
+validate658.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugGetRawTransactionResult = validate659;
+export const validateDebugGetRawTransactionResult = validate660;
 const schema246 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes.json"}],"$id":"validateDebugGetRawTransactionResult"};
 
-function validate659(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate660(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugGetRawTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -11010,7 +11023,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate659.errors = vErrors;
+validate660.errors = vErrors;
 return false;
 }
 else {
@@ -11024,15 +11037,15 @@ vErrors = null;
 }
 }
 }
-validate659.errors = vErrors;
+validate660.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugListPeersInfoResult = validate662;
+export const validateDebugListPeersInfoResult = validate663;
 const schema247 = {"type":"array","items":{"$ref":"PeerInfo.json"},"$id":"validateDebugListPeersInfoResult"};
 const schema248 = {"title":"PeerInfo","type":"object","description":"Debug details of a peer: the Peer fields plus what its Hello and eth Status messages announced. Fields the peer has not sent yet are null. (The original node returned one free-text string per peer.)","properties":{"id":{"type":"string","description":"Connection identifier, the remote host:port."},"remoteAddress":{"type":"string"},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"incomingConnection":{"type":"boolean"},"status":{"type":"string","enum":["Connecting","Handshaking","Handshaked","Idle","Disconnected"]},"foundBy":{"type":"string","enum":["static","discovery","dns","inbound"],"description":"How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."},"score":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0,"maximum":100,"description":"0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."}]},"clientId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]},"capabilities":{"type":"array","items":{"type":"string"},"description":"Capabilities from the Hello message, e.g. eth/68, snap/1."},"networkId":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"genesisHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"bestBlockHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"maxBlockNumber":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"totalDifficulty":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"forkAccepted":{"oneOf":[{"$ref":"notFound.json"},{"type":"boolean","description":"Whether the peer passed the fork-id / DAO-fork check."}]}},"required":["id","remoteAddress","nodeId","incomingConnection","status","foundBy","score","clientId","capabilities","networkId","genesisHash","bestBlockHash","maxBlockNumber","totalDifficulty","forkAccepted"],"additionalProperties":false,"$id":"PeerInfo.json"};
 
-function validate663(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate664(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="PeerInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -11040,14 +11053,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((((((data.id === undefined) && (missing0 = "id")) || ((data.remoteAddress === undefined) && (missing0 = "remoteAddress"))) || ((data.nodeId === undefined) && (missing0 = "nodeId"))) || ((data.incomingConnection === undefined) && (missing0 = "incomingConnection"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.foundBy === undefined) && (missing0 = "foundBy"))) || ((data.score === undefined) && (missing0 = "score"))) || ((data.clientId === undefined) && (missing0 = "clientId"))) || ((data.capabilities === undefined) && (missing0 = "capabilities"))) || ((data.networkId === undefined) && (missing0 = "networkId"))) || ((data.genesisHash === undefined) && (missing0 = "genesisHash"))) || ((data.bestBlockHash === undefined) && (missing0 = "bestBlockHash"))) || ((data.maxBlockNumber === undefined) && (missing0 = "maxBlockNumber"))) || ((data.totalDifficulty === undefined) && (missing0 = "totalDifficulty"))) || ((data.forkAccepted === undefined) && (missing0 = "forkAccepted"))){
-validate663.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate664.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema248.properties, key0))){
-validate663.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate664.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11056,7 +11069,7 @@ if(_errs1 === errors){
 if(data.id !== undefined){
 const _errs2 = errors;
 if(typeof data.id !== "string"){
-validate663.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate664.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -11068,7 +11081,7 @@ if(valid0){
 if(data.remoteAddress !== undefined){
 const _errs4 = errors;
 if(typeof data.remoteAddress !== "string"){
-validate663.errors = [{instancePath:instancePath+"/remoteAddress",schemaPath:"#/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate664.errors = [{instancePath:instancePath+"/remoteAddress",schemaPath:"#/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -11138,7 +11151,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate663.errors = vErrors;
+validate664.errors = vErrors;
 return false;
 }
 else {
@@ -11161,7 +11174,7 @@ if(valid0){
 if(data.incomingConnection !== undefined){
 const _errs11 = errors;
 if(typeof data.incomingConnection !== "boolean"){
-validate663.errors = [{instancePath:instancePath+"/incomingConnection",schemaPath:"#/properties/incomingConnection/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate664.errors = [{instancePath:instancePath+"/incomingConnection",schemaPath:"#/properties/incomingConnection/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -11174,11 +11187,11 @@ if(data.status !== undefined){
 let data4 = data.status;
 const _errs13 = errors;
 if(typeof data4 !== "string"){
-validate663.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate664.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data4 === "Connecting") || (data4 === "Handshaking")) || (data4 === "Handshaked")) || (data4 === "Idle")) || (data4 === "Disconnected"))){
-validate663.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema248.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate664.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema248.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -11191,11 +11204,11 @@ if(data.foundBy !== undefined){
 let data5 = data.foundBy;
 const _errs15 = errors;
 if(typeof data5 !== "string"){
-validate663.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate664.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data5 === "static") || (data5 === "discovery")) || (data5 === "dns")) || (data5 === "inbound"))){
-validate663.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema248.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
+validate664.errors = [{instancePath:instancePath+"/foundBy",schemaPath:"#/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema248.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -11277,7 +11290,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate663.errors = vErrors;
+validate664.errors = vErrors;
 return false;
 }
 else {
@@ -11344,7 +11357,7 @@ else {
 vErrors.push(err8);
 }
 errors++;
-validate663.errors = vErrors;
+validate664.errors = vErrors;
 return false;
 }
 else {
@@ -11374,7 +11387,7 @@ const len0 = data8.length;
 for(let i0=0; i0<len0; i0++){
 const _errs29 = errors;
 if(typeof data8[i0] !== "string"){
-validate663.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"#/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate664.errors = [{instancePath:instancePath+"/capabilities/" + i0,schemaPath:"#/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid4 = _errs29 === errors;
@@ -11384,7 +11397,7 @@ break;
 }
 }
 else {
-validate663.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate664.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11435,7 +11448,7 @@ else {
 vErrors.push(err9);
 }
 errors++;
-validate663.errors = vErrors;
+validate664.errors = vErrors;
 return false;
 }
 else {
@@ -11496,7 +11509,7 @@ else {
 vErrors.push(err10);
 }
 errors++;
-validate663.errors = vErrors;
+validate664.errors = vErrors;
 return false;
 }
 else {
@@ -11557,7 +11570,7 @@ else {
 vErrors.push(err11);
 }
 errors++;
-validate663.errors = vErrors;
+validate664.errors = vErrors;
 return false;
 }
 else {
@@ -11618,7 +11631,7 @@ else {
 vErrors.push(err12);
 }
 errors++;
-validate663.errors = vErrors;
+validate664.errors = vErrors;
 return false;
 }
 else {
@@ -11679,7 +11692,7 @@ else {
 vErrors.push(err13);
 }
 errors++;
-validate663.errors = vErrors;
+validate664.errors = vErrors;
 return false;
 }
 else {
@@ -11746,7 +11759,7 @@ else {
 vErrors.push(err15);
 }
 errors++;
-validate663.errors = vErrors;
+validate664.errors = vErrors;
 return false;
 }
 else {
@@ -11783,16 +11796,16 @@ var valid0 = true;
 }
 }
 else {
-validate663.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate664.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate663.errors = vErrors;
+validate664.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate662(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate663(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugListPeersInfoResult" */;
 let vErrors = null;
 let errors = 0;
@@ -11802,8 +11815,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate663(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate663.errors : vErrors.concat(validate663.errors);
+if(!(validate664(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate664.errors : vErrors.concat(validate664.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -11813,48 +11826,48 @@ break;
 }
 }
 else {
-validate662.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate663.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate662.errors = vErrors;
+validate663.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtBlockParam = validate679;
+export const validateDebugStorageRangeAtBlockParam = validate680;
 const schema249 = {"$ref":"TestBlockHashOrNumber.json","$id":"validateDebugStorageRangeAtBlockParam"};
 
-function validate679(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate680(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtBlockParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate628(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate628.errors : vErrors.concat(validate628.errors);
+if(!(validate629(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate629.errors : vErrors.concat(validate629.errors);
 errors = vErrors.length;
 }
-validate679.errors = vErrors;
+validate680.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtTxIndexParam = validate681;
+export const validateDebugStorageRangeAtTxIndexParam = validate682;
 const schema250 = {"$ref":"TestQuantity.json","$id":"validateDebugStorageRangeAtTxIndexParam"};
 
-function validate681(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate682(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtTxIndexParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate681.errors = vErrors;
+validate682.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtAddressParam = validate683;
+export const validateDebugStorageRangeAtAddressParam = validate684;
 const schema251 = {"$ref":"address.json","$id":"validateDebugStorageRangeAtAddressParam"};
 
-function validate683(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate684(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -11862,14 +11875,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate683.errors = vErrors;
+validate684.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtBeginParam = validate685;
+export const validateDebugStorageRangeAtBeginParam = validate686;
 const schema252 = {"$ref":"bytes.json","$id":"validateDebugStorageRangeAtBeginParam"};
 
-function validate685(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate686(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtBeginParam" */;
 let vErrors = null;
 let errors = 0;
@@ -11877,30 +11890,30 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate685.errors = vErrors;
+validate686.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtMaxResultsParam = validate687;
+export const validateDebugStorageRangeAtMaxResultsParam = validate688;
 const schema253 = {"$ref":"TestQuantity.json","$id":"validateDebugStorageRangeAtMaxResultsParam"};
 
-function validate687(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate688(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugStorageRangeAtMaxResultsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate687.errors = vErrors;
+validate688.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugStorageRangeAtResult = validate689;
+export const validateDebugStorageRangeAtResult = validate690;
 const schema254 = {"$ref":"StorageRange.json","$id":"validateDebugStorageRangeAtResult"};
 const schema255 = {"title":"StorageRange","type":"object","description":"One page of an account's storage. storage maps keccak256(slot) to the slot and its value (both 32 bytes; key is null when the node does not know the slot preimage). Zero values are never listed. complete is true when nothing follows; then nextKey is null, otherwise it is the begin of the next page.","properties":{"complete":{"type":"boolean"},"storage":{"type":"object","additionalProperties":{"type":"object","properties":{"key":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes32.json"}]},"value":{"$ref":"bytes32.json"}},"required":["key","value"],"additionalProperties":false}},"nextKey":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"bytes32.json"}]}},"required":["complete","storage","nextKey"],"additionalProperties":false,"$id":"StorageRange.json"};
 
-function validate690(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate691(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="StorageRange.json" */;
 let vErrors = null;
 let errors = 0;
@@ -11908,14 +11921,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.complete === undefined) && (missing0 = "complete")) || ((data.storage === undefined) && (missing0 = "storage"))) || ((data.nextKey === undefined) && (missing0 = "nextKey"))){
-validate690.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate691.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "complete") || (key0 === "storage")) || (key0 === "nextKey"))){
-validate690.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate691.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11924,7 +11937,7 @@ if(_errs1 === errors){
 if(data.complete !== undefined){
 const _errs2 = errors;
 if(typeof data.complete !== "boolean"){
-validate690.errors = [{instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate691.errors = [{instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -11945,14 +11958,14 @@ if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if(((data2.key === undefined) && (missing1 = "key")) || ((data2.value === undefined) && (missing1 = "value"))){
-validate690.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate691.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs9 = errors;
 for(const key2 in data2){
 if(!((key2 === "key") || (key2 === "value"))){
-validate690.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate691.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11999,7 +12012,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate690.errors = vErrors;
+validate691.errors = vErrors;
 return false;
 }
 else {
@@ -12035,7 +12048,7 @@ var valid2 = true;
 }
 }
 else {
-validate690.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate691.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -12046,7 +12059,7 @@ break;
 }
 }
 else {
-validate690.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate691.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -12097,7 +12110,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate690.errors = vErrors;
+validate691.errors = vErrors;
 return false;
 }
 else {
@@ -12122,31 +12135,31 @@ var valid0 = true;
 }
 }
 else {
-validate690.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate691.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
+}
+validate691.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate690(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugStorageRangeAtResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate691(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate691.errors : vErrors.concat(validate691.errors);
+errors = vErrors.length;
 }
 validate690.errors = vErrors;
 return errors === 0;
 }
 
-
-function validate689(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugStorageRangeAtResult" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate690(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate690.errors : vErrors.concat(validate690.errors);
-errors = vErrors.length;
-}
-validate689.errors = vErrors;
-return errors === 0;
-}
-
-export const validateDebugTraceBlockBlockRlpParam = validate697;
+export const validateDebugTraceBlockBlockRlpParam = validate698;
 const schema256 = {"$ref":"bytes.json","$id":"validateDebugTraceBlockBlockRlpParam"};
 
-function validate697(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate698(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateDebugTraceBlockBlockRlpParam" */;
 let vErrors = null;
 let errors = 0;
@@ -12154,16 +12167,16 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate697.errors = vErrors;
+validate698.errors = vErrors;
 return errors === 0;
 }
 
-export const validateDebugTraceBlockConfigParam = validate699;
+export const validateDebugTraceBlockConfigParam = validate700;
 const schema257 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceBlockConfigParam"};
-const schema258 = {"title":"GethTraceConfig","type":"object","description":"geth's TraceConfig. Without tracer, the struct logger runs (one entry per opcode) with its switches disableStack, disableStorage, enableMemory, enableReturnData and limit. tracer names one of the built-in tracers: callTracer (tracerConfig onlyTopCall, withLog), prestateTracer (tracerConfig diffMode), 4byteTracer, noopTracer; JavaScript tracer bodies are not run (-32602). timeout is a Go duration (\"5s\", \"500ms\", \"1m30s\"), at most the node's network.rpc.debug.trace-timeout, which is also the default. reexec is accepted and ignored: this node keeps every block's state.","properties":{"tracer":{"type":"string","enum":["callTracer","prestateTracer","4byteTracer","noopTracer"],"description":"one of the built-in tracers callTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)"},"tracerConfig":{"type":"object","description":"The named tracer's options.","properties":{"onlyTopCall":{"type":"boolean","description":"callTracer: the top frame only."},"withLog":{"type":"boolean","description":"callTracer: each frame's logs, with their position among its calls."},"diffMode":{"type":"boolean","description":"prestateTracer: {pre, post} of what changed instead of the touched state."}},"additionalProperties":false},"timeout":{"type":"string","pattern":"^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$","description":"Go duration: how long the trace may run."},"disableStack":{"type":"boolean"},"disableStorage":{"type":"boolean"},"enableMemory":{"type":"boolean"},"enableReturnData":{"type":"boolean"},"limit":{"type":"integer","minimum":0,"description":"Most struct-log entries to record (0 = all); later opcodes still run."},"reexec":{"type":"integer","minimum":0,"description":"Accepted and ignored."}},"additionalProperties":false,"$id":"GethTraceConfig.json"};
+const schema258 = {"title":"GethTraceConfig","type":"object","description":"geth's TraceConfig. Without tracer, the struct logger runs (one entry per opcode) with its switches disableStack, disableStorage, enableMemory, enableReturnData and limit. tracer names one of the built-in tracers: callTracer (tracerConfig onlyTopCall, withLog), flatCallTracer (tracerConfig convertParityErrors, includePrecompiles), prestateTracer (tracerConfig diffMode), 4byteTracer, noopTracer; JavaScript tracer bodies are not run (-32602). timeout is a Go duration (\"5s\", \"500ms\", \"1m30s\"), at most the node's network.rpc.debug.trace-timeout, which is also the default. reexec is accepted and ignored: this node keeps every block's state.","properties":{"tracer":{"type":"string","enum":["callTracer","flatCallTracer","prestateTracer","4byteTracer","noopTracer"],"description":"one of the built-in tracers callTracer, flatCallTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)"},"tracerConfig":{"type":"object","description":"The named tracer's options.","properties":{"onlyTopCall":{"type":"boolean","description":"callTracer: the top frame only."},"withLog":{"type":"boolean","description":"callTracer: each frame's logs, with their position among its calls."},"diffMode":{"type":"boolean","description":"prestateTracer: {pre, post} of what changed instead of the touched state."},"convertParityErrors":{"type":"boolean","description":"flatCallTracer: errors in OpenEthereum's words (Reverted, Out of gas, ...) instead of geth's."},"includePrecompiles":{"type":"boolean","description":"flatCallTracer: keep the calls to precompiles (left out by default, as OpenEthereum does)."}},"additionalProperties":false},"timeout":{"type":"string","pattern":"^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$","description":"Go duration: how long the trace may run."},"disableStack":{"type":"boolean"},"disableStorage":{"type":"boolean"},"enableMemory":{"type":"boolean"},"enableReturnData":{"type":"boolean"},"limit":{"type":"integer","minimum":0,"description":"Most struct-log entries to record (0 = all); later opcodes still run."},"reexec":{"type":"integer","minimum":0,"description":"Accepted and ignored."}},"additionalProperties":false,"$id":"GethTraceConfig.json"};
 const pattern24 = new RegExp("^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$", "u");
 
-function validate700(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate701(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTraceConfig.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12172,7 +12185,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema258.properties, key0))){
-validate700.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate701.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12182,11 +12195,11 @@ if(data.tracer !== undefined){
 let data0 = data.tracer;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate700.errors = [{instancePath:instancePath+"/tracer",schemaPath:"#/properties/tracer/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate701.errors = [{instancePath:instancePath+"/tracer",schemaPath:"#/properties/tracer/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((((data0 === "callTracer") || (data0 === "prestateTracer")) || (data0 === "4byteTracer")) || (data0 === "noopTracer"))){
-validate700.errors = [{instancePath:instancePath+"/tracer",schemaPath:"#/properties/tracer/enum",keyword:"enum",params:{allowedValues: schema258.properties.tracer.enum},message:"must be equal to one of the allowed values"}];
+if(!(((((data0 === "callTracer") || (data0 === "flatCallTracer")) || (data0 === "prestateTracer")) || (data0 === "4byteTracer")) || (data0 === "noopTracer"))){
+validate701.errors = [{instancePath:instancePath+"/tracer",schemaPath:"#/properties/tracer/enum",keyword:"enum",params:{allowedValues: schema258.properties.tracer.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -12202,8 +12215,8 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 const _errs6 = errors;
 for(const key1 in data1){
-if(!(((key1 === "onlyTopCall") || (key1 === "withLog")) || (key1 === "diffMode"))){
-validate700.errors = [{instancePath:instancePath+"/tracerConfig",schemaPath:"#/properties/tracerConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+if(!(((((key1 === "onlyTopCall") || (key1 === "withLog")) || (key1 === "diffMode")) || (key1 === "convertParityErrors")) || (key1 === "includePrecompiles"))){
+validate701.errors = [{instancePath:instancePath+"/tracerConfig",schemaPath:"#/properties/tracerConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12212,7 +12225,7 @@ if(_errs6 === errors){
 if(data1.onlyTopCall !== undefined){
 const _errs7 = errors;
 if(typeof data1.onlyTopCall !== "boolean"){
-validate700.errors = [{instancePath:instancePath+"/tracerConfig/onlyTopCall",schemaPath:"#/properties/tracerConfig/properties/onlyTopCall/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate701.errors = [{instancePath:instancePath+"/tracerConfig/onlyTopCall",schemaPath:"#/properties/tracerConfig/properties/onlyTopCall/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -12224,7 +12237,7 @@ if(valid1){
 if(data1.withLog !== undefined){
 const _errs9 = errors;
 if(typeof data1.withLog !== "boolean"){
-validate700.errors = [{instancePath:instancePath+"/tracerConfig/withLog",schemaPath:"#/properties/tracerConfig/properties/withLog/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate701.errors = [{instancePath:instancePath+"/tracerConfig/withLog",schemaPath:"#/properties/tracerConfig/properties/withLog/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -12236,10 +12249,34 @@ if(valid1){
 if(data1.diffMode !== undefined){
 const _errs11 = errors;
 if(typeof data1.diffMode !== "boolean"){
-validate700.errors = [{instancePath:instancePath+"/tracerConfig/diffMode",schemaPath:"#/properties/tracerConfig/properties/diffMode/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate701.errors = [{instancePath:instancePath+"/tracerConfig/diffMode",schemaPath:"#/properties/tracerConfig/properties/diffMode/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.convertParityErrors !== undefined){
+const _errs13 = errors;
+if(typeof data1.convertParityErrors !== "boolean"){
+validate701.errors = [{instancePath:instancePath+"/tracerConfig/convertParityErrors",schemaPath:"#/properties/tracerConfig/properties/convertParityErrors/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid1 = _errs13 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.includePrecompiles !== undefined){
+const _errs15 = errors;
+if(typeof data1.includePrecompiles !== "boolean"){
+validate701.errors = [{instancePath:instancePath+"/tracerConfig/includePrecompiles",schemaPath:"#/properties/tracerConfig/properties/includePrecompiles/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid1 = _errs15 === errors;
 }
 else {
 var valid1 = true;
@@ -12248,8 +12285,10 @@ var valid1 = true;
 }
 }
 }
+}
+}
 else {
-validate700.errors = [{instancePath:instancePath+"/tracerConfig",schemaPath:"#/properties/tracerConfig/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate701.errors = [{instancePath:instancePath+"/tracerConfig",schemaPath:"#/properties/tracerConfig/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -12260,43 +12299,19 @@ var valid0 = true;
 }
 if(valid0){
 if(data.timeout !== undefined){
-let data5 = data.timeout;
-const _errs13 = errors;
-if(errors === _errs13){
-if(typeof data5 === "string"){
-if(!pattern24.test(data5)){
-validate700.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"+"\""}];
-return false;
-}
-}
-else {
-validate700.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs13 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.disableStack !== undefined){
-const _errs15 = errors;
-if(typeof data.disableStack !== "boolean"){
-validate700.errors = [{instancePath:instancePath+"/disableStack",schemaPath:"#/properties/disableStack/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs15 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.disableStorage !== undefined){
+let data7 = data.timeout;
 const _errs17 = errors;
-if(typeof data.disableStorage !== "boolean"){
-validate700.errors = [{instancePath:instancePath+"/disableStorage",schemaPath:"#/properties/disableStorage/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(errors === _errs17){
+if(typeof data7 === "string"){
+if(!pattern24.test(data7)){
+validate701.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"+"\""}];
 return false;
+}
+}
+else {
+validate701.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
 }
 var valid0 = _errs17 === errors;
 }
@@ -12304,10 +12319,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enableMemory !== undefined){
+if(data.disableStack !== undefined){
 const _errs19 = errors;
-if(typeof data.enableMemory !== "boolean"){
-validate700.errors = [{instancePath:instancePath+"/enableMemory",schemaPath:"#/properties/enableMemory/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(typeof data.disableStack !== "boolean"){
+validate701.errors = [{instancePath:instancePath+"/disableStack",schemaPath:"#/properties/disableStack/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -12316,10 +12331,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enableReturnData !== undefined){
+if(data.disableStorage !== undefined){
 const _errs21 = errors;
-if(typeof data.enableReturnData !== "boolean"){
-validate700.errors = [{instancePath:instancePath+"/enableReturnData",schemaPath:"#/properties/enableReturnData/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(typeof data.disableStorage !== "boolean"){
+validate701.errors = [{instancePath:instancePath+"/disableStorage",schemaPath:"#/properties/disableStorage/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs21 === errors;
@@ -12328,20 +12343,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.limit !== undefined){
-let data10 = data.limit;
+if(data.enableMemory !== undefined){
 const _errs23 = errors;
-if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
-validate700.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(typeof data.enableMemory !== "boolean"){
+validate701.errors = [{instancePath:instancePath+"/enableMemory",schemaPath:"#/properties/enableMemory/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-if(errors === _errs23){
-if(typeof data10 == "number"){
-if(data10 < 0 || isNaN(data10)){
-validate700.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
 }
 var valid0 = _errs23 === errors;
 }
@@ -12349,22 +12355,55 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.reexec !== undefined){
-let data11 = data.reexec;
+if(data.enableReturnData !== undefined){
 const _errs25 = errors;
-if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-validate700.errors = [{instancePath:instancePath+"/reexec",schemaPath:"#/properties/reexec/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(typeof data.enableReturnData !== "boolean"){
+validate701.errors = [{instancePath:instancePath+"/enableReturnData",schemaPath:"#/properties/enableReturnData/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-if(errors === _errs25){
-if(typeof data11 == "number"){
-if(data11 < 0 || isNaN(data11)){
-validate700.errors = [{instancePath:instancePath+"/reexec",schemaPath:"#/properties/reexec/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
 }
 var valid0 = _errs25 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.limit !== undefined){
+let data12 = data.limit;
+const _errs27 = errors;
+if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
+validate701.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs27){
+if(typeof data12 == "number"){
+if(data12 < 0 || isNaN(data12)){
+validate701.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs27 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.reexec !== undefined){
+let data13 = data.reexec;
+const _errs29 = errors;
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
+validate701.errors = [{instancePath:instancePath+"/reexec",schemaPath:"#/properties/reexec/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs29){
+if(typeof data13 == "number"){
+if(data13 < 0 || isNaN(data13)){
+validate701.errors = [{instancePath:instancePath+"/reexec",schemaPath:"#/properties/reexec/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs29 === errors;
 }
 else {
 var valid0 = true;
@@ -12380,37 +12419,37 @@ var valid0 = true;
 }
 }
 else {
-validate700.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate701.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
+}
+validate701.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate700(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugTraceBlockConfigParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate701(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate701.errors : vErrors.concat(validate701.errors);
+errors = vErrors.length;
 }
 validate700.errors = vErrors;
 return errors === 0;
 }
 
-
-function validate699(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugTraceBlockConfigParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate700(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate700.errors : vErrors.concat(validate700.errors);
-errors = vErrors.length;
-}
-validate699.errors = vErrors;
-return errors === 0;
-}
-
-export const validateDebugTraceBlockResult = validate702;
+export const validateDebugTraceBlockResult = validate703;
 const schema259 = {"type":"array","items":{"$ref":"GethTraceBlockItem.json"},"$id":"validateDebugTraceBlockResult"};
 const schema260 = {"title":"GethTraceBlockItem","type":"object","description":"One transaction's trace in a block trace.","properties":{"txHash":{"$ref":"hash32.json"},"result":{"$ref":"GethTraceResult.json"}},"required":["txHash","result"],"additionalProperties":false,"$id":"GethTraceBlockItem.json"};
-const schema261 = {"title":"GethTraceResult","description":"A trace in the named tracer's shape: the struct logger's, callTracer's frame, prestateTracer's map (or {pre, post} with diffMode), 4byteTracer's counts, noopTracer's {}.","anyOf":[{"$ref":"GethTraceStructLogs.json"},{"$ref":"GethTraceCallFrame.json"},{"$ref":"GethTracePrestateDiff.json"},{"$ref":"GethTracePrestate.json"},{"$ref":"GethTraceFourByte.json"}],"$id":"GethTraceResult.json"};
+const schema261 = {"title":"GethTraceResult","description":"A trace in the named tracer's shape: the struct logger's, callTracer's frame, flatCallTracer's list of frames, prestateTracer's map (or {pre, post} with diffMode), 4byteTracer's counts, noopTracer's {}.","anyOf":[{"$ref":"GethTraceStructLogs.json"},{"$ref":"GethTraceCallFrame.json"},{"$ref":"GethTraceFlatCalls.json"},{"$ref":"GethTracePrestateDiff.json"},{"$ref":"GethTracePrestate.json"},{"$ref":"GethTraceFourByte.json"}],"$id":"GethTraceResult.json"};
 const schema262 = {"title":"GethTraceStructLogs","type":"object","description":"The struct logger's answer: gas the transaction used, whether it failed, its return value (hex without 0x, as geth and core-geth write it) and one entry per opcode.","properties":{"gas":{"type":"integer"},"failed":{"type":"boolean"},"returnValue":{"type":"string","pattern":"^([0-9a-f]{2})*$"},"structLogs":{"type":"array","items":{"$ref":"GethTraceStructLog.json"}}},"required":["gas","failed","returnValue","structLogs"],"additionalProperties":false,"$id":"GethTraceStructLogs.json"};
 const pattern25 = new RegExp("^([0-9a-f]{2})*$", "u");
 const schema263 = {"title":"GethTraceStructLog","type":"object","description":"One opcode as geth's struct logger records it: gas before it, its cost, the call depth from 1; stack words as quantities, memory in 32-byte rows and the frame's touched storage as 64 hex digits without 0x.","properties":{"pc":{"type":"integer"},"op":{"type":"string"},"gas":{"type":"integer"},"gasCost":{"type":"integer"},"depth":{"type":"integer"},"error":{"type":"string"},"stack":{"type":"array","items":{"$ref":"uint.json"}},"memory":{"type":"array","items":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"storage":{"type":"object","additionalProperties":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"returnData":{"$ref":"bytes.json"},"refund":{"type":"integer"}},"required":["pc","op","gas","gasCost","depth"],"additionalProperties":false,"$id":"GethTraceStructLog.json"};
 const pattern26 = new RegExp("^[0-9a-f]{64}$", "u");
 
-function validate707(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate708(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTraceStructLog.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12418,14 +12457,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.pc === undefined) && (missing0 = "pc")) || ((data.op === undefined) && (missing0 = "op"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.gasCost === undefined) && (missing0 = "gasCost"))) || ((data.depth === undefined) && (missing0 = "depth"))){
-validate707.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate708.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema263.properties, key0))){
-validate707.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate708.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12435,7 +12474,7 @@ if(data.pc !== undefined){
 let data0 = data.pc;
 const _errs2 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate707.errors = [{instancePath:instancePath+"/pc",schemaPath:"#/properties/pc/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate708.errors = [{instancePath:instancePath+"/pc",schemaPath:"#/properties/pc/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -12447,7 +12486,7 @@ if(valid0){
 if(data.op !== undefined){
 const _errs4 = errors;
 if(typeof data.op !== "string"){
-validate707.errors = [{instancePath:instancePath+"/op",schemaPath:"#/properties/op/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate708.errors = [{instancePath:instancePath+"/op",schemaPath:"#/properties/op/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -12460,7 +12499,7 @@ if(data.gas !== undefined){
 let data2 = data.gas;
 const _errs6 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate707.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/properties/gas/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate708.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/properties/gas/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -12473,7 +12512,7 @@ if(data.gasCost !== undefined){
 let data3 = data.gasCost;
 const _errs8 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate707.errors = [{instancePath:instancePath+"/gasCost",schemaPath:"#/properties/gasCost/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate708.errors = [{instancePath:instancePath+"/gasCost",schemaPath:"#/properties/gasCost/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -12486,7 +12525,7 @@ if(data.depth !== undefined){
 let data4 = data.depth;
 const _errs10 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate707.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate708.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -12498,7 +12537,7 @@ if(valid0){
 if(data.error !== undefined){
 const _errs12 = errors;
 if(typeof data.error !== "string"){
-validate707.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate708.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -12527,7 +12566,7 @@ break;
 }
 }
 else {
-validate707.errors = [{instancePath:instancePath+"/stack",schemaPath:"#/properties/stack/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate708.errors = [{instancePath:instancePath+"/stack",schemaPath:"#/properties/stack/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12550,12 +12589,12 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(typeof data9 === "string"){
 if(!pattern26.test(data9)){
-validate707.errors = [{instancePath:instancePath+"/memory/" + i1,schemaPath:"#/properties/memory/items/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+validate708.errors = [{instancePath:instancePath+"/memory/" + i1,schemaPath:"#/properties/memory/items/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate707.errors = [{instancePath:instancePath+"/memory/" + i1,schemaPath:"#/properties/memory/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate708.errors = [{instancePath:instancePath+"/memory/" + i1,schemaPath:"#/properties/memory/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12566,7 +12605,7 @@ break;
 }
 }
 else {
-validate707.errors = [{instancePath:instancePath+"/memory",schemaPath:"#/properties/memory/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate708.errors = [{instancePath:instancePath+"/memory",schemaPath:"#/properties/memory/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12587,12 +12626,12 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data11 === "string"){
 if(!pattern26.test(data11)){
-validate707.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+validate708.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate707.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate708.errors = [{instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/storage/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12603,7 +12642,7 @@ break;
 }
 }
 else {
-validate707.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate708.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -12629,7 +12668,7 @@ if(data.refund !== undefined){
 let data13 = data.refund;
 const _errs27 = errors;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-validate707.errors = [{instancePath:instancePath+"/refund",schemaPath:"#/properties/refund/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate708.errors = [{instancePath:instancePath+"/refund",schemaPath:"#/properties/refund/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs27 === errors;
@@ -12651,16 +12690,16 @@ var valid0 = true;
 }
 }
 else {
-validate707.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate708.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate707.errors = vErrors;
+validate708.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate706(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate707(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTraceStructLogs.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12668,14 +12707,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.gas === undefined) && (missing0 = "gas")) || ((data.failed === undefined) && (missing0 = "failed"))) || ((data.returnValue === undefined) && (missing0 = "returnValue"))) || ((data.structLogs === undefined) && (missing0 = "structLogs"))){
-validate706.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate707.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "gas") || (key0 === "failed")) || (key0 === "returnValue")) || (key0 === "structLogs"))){
-validate706.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate707.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12685,7 +12724,7 @@ if(data.gas !== undefined){
 let data0 = data.gas;
 const _errs2 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate706.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/properties/gas/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate707.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/properties/gas/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -12697,7 +12736,7 @@ if(valid0){
 if(data.failed !== undefined){
 const _errs4 = errors;
 if(typeof data.failed !== "boolean"){
-validate706.errors = [{instancePath:instancePath+"/failed",schemaPath:"#/properties/failed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate707.errors = [{instancePath:instancePath+"/failed",schemaPath:"#/properties/failed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -12712,12 +12751,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!pattern25.test(data2)){
-validate706.errors = [{instancePath:instancePath+"/returnValue",schemaPath:"#/properties/returnValue/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{2})*$"},message:"must match pattern \""+"^([0-9a-f]{2})*$"+"\""}];
+validate707.errors = [{instancePath:instancePath+"/returnValue",schemaPath:"#/properties/returnValue/pattern",keyword:"pattern",params:{pattern: "^([0-9a-f]{2})*$"},message:"must match pattern \""+"^([0-9a-f]{2})*$"+"\""}];
 return false;
 }
 }
 else {
-validate706.errors = [{instancePath:instancePath+"/returnValue",schemaPath:"#/properties/returnValue/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate707.errors = [{instancePath:instancePath+"/returnValue",schemaPath:"#/properties/returnValue/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12736,8 +12775,8 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs10 = errors;
-if(!(validate707(data3[i0], {instancePath:instancePath+"/structLogs/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate707.errors : vErrors.concat(validate707.errors);
+if(!(validate708(data3[i0], {instancePath:instancePath+"/structLogs/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate708.errors : vErrors.concat(validate708.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs10 === errors;
@@ -12747,7 +12786,7 @@ break;
 }
 }
 else {
-validate706.errors = [{instancePath:instancePath+"/structLogs",schemaPath:"#/properties/structLogs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate707.errors = [{instancePath:instancePath+"/structLogs",schemaPath:"#/properties/structLogs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12763,18 +12802,18 @@ var valid0 = true;
 }
 }
 else {
-validate706.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate707.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate706.errors = vErrors;
+validate707.errors = vErrors;
 return errors === 0;
 }
 
 const schema264 = {"title":"GethTraceCallFrame","type":"object","description":"callTracer's frame: the transaction's call or creation with every call, creation and self-destruct its code made, nested. gas and gasUsed of the top frame are the transaction's gas limit and the gas it was charged. output is left out when empty; error names a failure (\"execution reverted\", \"out of gas\", ...), revertReason decodes Error(string); value is left out for STATICCALL.","properties":{"from":{"$ref":"address.json"},"gas":{"$ref":"uint.json"},"gasUsed":{"$ref":"uint.json"},"to":{"$ref":"address.json"},"input":{"$ref":"bytes.json"},"output":{"$ref":"bytes.json"},"error":{"type":"string"},"revertReason":{"type":"string"},"calls":{"type":"array","items":{"$ref":"GethTraceCallFrame.json"}},"logs":{"type":"array","items":{"type":"object","properties":{"address":{"$ref":"address.json"},"topics":{"type":"array","items":{"$ref":"bytes32.json"}},"data":{"$ref":"bytes.json"},"position":{"$ref":"uint.json"}},"required":["address","topics","data","position"],"additionalProperties":false}},"value":{"$ref":"uint.json"},"type":{"type":"string","enum":["CALL","CALLCODE","DELEGATECALL","STATICCALL","CREATE","CREATE2","SELFDESTRUCT"]}},"required":["from","gas","gasUsed","input","type"],"additionalProperties":false,"$id":"GethTraceCallFrame.json"};
-const wrapper0 = {validate: validate712};
+const wrapper0 = {validate: validate713};
 
-function validate712(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate713(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="GethTraceCallFrame.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12782,14 +12821,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.from === undefined) && (missing0 = "from")) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.input === undefined) && (missing0 = "input"))) || ((data.type === undefined) && (missing0 = "type"))){
-validate712.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate713.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema264.properties, key0))){
-validate712.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate713.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12870,7 +12909,7 @@ if(valid0){
 if(data.error !== undefined){
 const _errs8 = errors;
 if(typeof data.error !== "string"){
-validate712.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate713.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -12882,7 +12921,7 @@ if(valid0){
 if(data.revertReason !== undefined){
 const _errs10 = errors;
 if(typeof data.revertReason !== "string"){
-validate712.errors = [{instancePath:instancePath+"/revertReason",schemaPath:"#/properties/revertReason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate713.errors = [{instancePath:instancePath+"/revertReason",schemaPath:"#/properties/revertReason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -12911,7 +12950,7 @@ break;
 }
 }
 else {
-validate712.errors = [{instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate713.errors = [{instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12935,14 +12974,14 @@ if(errors === _errs17){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing1;
 if(((((data11.address === undefined) && (missing1 = "address")) || ((data11.topics === undefined) && (missing1 = "topics"))) || ((data11.data === undefined) && (missing1 = "data"))) || ((data11.position === undefined) && (missing1 = "position"))){
-validate712.errors = [{instancePath:instancePath+"/logs/" + i1,schemaPath:"#/properties/logs/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate713.errors = [{instancePath:instancePath+"/logs/" + i1,schemaPath:"#/properties/logs/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs19 = errors;
 for(const key1 in data11){
 if(!((((key1 === "address") || (key1 === "topics")) || (key1 === "data")) || (key1 === "position"))){
-validate712.errors = [{instancePath:instancePath+"/logs/" + i1,schemaPath:"#/properties/logs/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate713.errors = [{instancePath:instancePath+"/logs/" + i1,schemaPath:"#/properties/logs/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -12980,7 +13019,7 @@ break;
 }
 }
 else {
-validate712.errors = [{instancePath:instancePath+"/logs/" + i1+"/topics",schemaPath:"#/properties/logs/items/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate713.errors = [{instancePath:instancePath+"/logs/" + i1+"/topics",schemaPath:"#/properties/logs/items/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -13020,7 +13059,7 @@ var valid3 = true;
 }
 }
 else {
-validate712.errors = [{instancePath:instancePath+"/logs/" + i1,schemaPath:"#/properties/logs/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate713.errors = [{instancePath:instancePath+"/logs/" + i1,schemaPath:"#/properties/logs/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -13031,7 +13070,7 @@ break;
 }
 }
 else {
-validate712.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate713.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -13057,11 +13096,11 @@ if(data.type !== undefined){
 let data18 = data.type;
 const _errs27 = errors;
 if(typeof data18 !== "string"){
-validate712.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate713.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((((data18 === "CALL") || (data18 === "CALLCODE")) || (data18 === "DELEGATECALL")) || (data18 === "STATICCALL")) || (data18 === "CREATE")) || (data18 === "CREATE2")) || (data18 === "SELFDESTRUCT"))){
-validate712.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema264.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate713.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema264.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs27 === errors;
@@ -13084,895 +13123,19 @@ var valid0 = true;
 }
 }
 else {
-validate712.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate713.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate712.errors = vErrors;
+validate713.errors = vErrors;
 return errors === 0;
 }
 
-const schema265 = {"title":"GethTracePrestateDiff","type":"object","description":"prestateTracer's answer with diffMode: what changed, before (pre) and after (post).","properties":{"post":{"$ref":"GethTracePrestate.json"},"pre":{"$ref":"GethTracePrestate.json"}},"required":["post","pre"],"additionalProperties":false,"$id":"GethTracePrestateDiff.json"};
-const schema266 = {"title":"GethTracePrestate","type":"object","description":"prestateTracer's answer: by address, the accounts the transaction touched as they were before it.","additionalProperties":{"$ref":"GethTracePrestateAccount.json"},"$id":"GethTracePrestate.json"};
-const schema267 = {"title":"GethTracePrestateAccount","type":"object","description":"An account as prestateTracer shows it: balance, code, nonce and storage slots (left out when empty or zero).","properties":{"balance":{"$ref":"uint.json"},"code":{"$ref":"bytes.json"},"nonce":{"type":"integer"},"storage":{"type":"object","additionalProperties":{"$ref":"bytes32.json"}}},"additionalProperties":false,"$id":"GethTracePrestateAccount.json"};
+const schema265 = {"title":"GethTraceFlatCalls","type":"array","description":"flatCallTracer's answer: the transaction's frames in order, each followed by its subtraces.","items":{"$ref":"GethTraceFlatCallFrame.json"},"$id":"GethTraceFlatCalls.json"};
+const schema266 = {"title":"GethTraceFlatCallFrame","type":"object","description":"One frame of flatCallTracer's answer: callTracer's frame in OpenEthereum's trace shape (action, result, subtraces, traceAddress, type call, create or suicide). The top frame's gas and gasUsed are callTracer's (the transaction's gas limit and its receipt's gasUsed; trace_transaction takes the intrinsic gas off both). result is left out after a failure other than a revert, and for suicide. blockHash and transactionHash are null, blockNumber and transactionPosition 0, where no mined transaction is traced (debug_traceCall), as in geth.","properties":{"action":{"$ref":"ParityTraceAction.json"},"blockHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"blockNumber":{"type":"integer","minimum":0},"error":{"type":"string","description":"geth's words (execution reverted, out of gas, ...), or OpenEthereum's with convertParityErrors."},"result":{"$ref":"ParityTraceResult.json"},"subtraces":{"type":"integer","minimum":0},"traceAddress":{"type":"array","items":{"type":"integer","minimum":0}},"transactionHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"transactionPosition":{"type":"integer","minimum":0},"type":{"type":"string","enum":["call","create","suicide"]}},"required":["action","blockHash","blockNumber","subtraces","traceAddress","transactionHash","transactionPosition","type"],"additionalProperties":false,"$id":"GethTraceFlatCallFrame.json"};
+const schema267 = {"title":"ParityTraceAction","type":"object","additionalProperties":false,"description":"What a trace did. call: callType (call, callcode, delegatecall, staticcall), from, gas, input, to, value. create: from, gas, init, value. suicide: address, balance, refundAddress. reward: author, rewardType (block or uncle), value.","properties":{"address":{"$ref":"address.json"},"author":{"$ref":"address.json"},"balance":{"$ref":"uint.json"},"from":{"$ref":"address.json"},"gas":{"$ref":"uint.json"},"init":{"$ref":"bytes.json"},"input":{"$ref":"bytes.json"},"refundAddress":{"$ref":"address.json"},"to":{"$ref":"address.json"},"value":{"$ref":"uint.json"},"callType":{"type":"string","enum":["call","callcode","delegatecall","staticcall"]},"rewardType":{"type":"string","enum":["block","uncle"]}},"$id":"ParityTraceAction.json"};
 
-function validate727(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="GethTracePrestateAccount.json" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((key0 === "balance") || (key0 === "code")) || (key0 === "nonce")) || (key0 === "storage"))){
-validate727.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.balance !== undefined){
-const _errs2 = errors;
-if(!(validate25(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.code !== undefined){
-const _errs3 = errors;
-if(!(validate36(data.code, {instancePath:instancePath+"/code",parentData:data,parentDataProperty:"code",rootData}))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.nonce !== undefined){
-let data2 = data.nonce;
-const _errs4 = errors;
-if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate727.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.storage !== undefined){
-let data3 = data.storage;
-const _errs6 = errors;
-if(errors === _errs6){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-for(const key1 in data3){
-const _errs9 = errors;
-if(!(validate90(data3[key1], {instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
-vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
-errors = vErrors.length;
-}
-var valid1 = _errs9 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-validate727.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate727.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate727.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate726(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="GethTracePrestate.json" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
-const _errs2 = errors;
-if(!(validate727(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
-vErrors = vErrors === null ? validate727.errors : vErrors.concat(validate727.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs2 === errors;
-if(!valid0){
-break;
-}
-}
-}
-else {
-validate726.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate726.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate725(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="GethTracePrestateDiff.json" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.post === undefined) && (missing0 = "post")) || ((data.pre === undefined) && (missing0 = "pre"))){
-validate725.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((key0 === "post") || (key0 === "pre"))){
-validate725.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.post !== undefined){
-const _errs2 = errors;
-if(!(validate726(data.post, {instancePath:instancePath+"/post",parentData:data,parentDataProperty:"post",rootData}))){
-vErrors = vErrors === null ? validate726.errors : vErrors.concat(validate726.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.pre !== undefined){
-const _errs3 = errors;
-if(!(validate726(data.pre, {instancePath:instancePath+"/pre",parentData:data,parentDataProperty:"pre",rootData}))){
-vErrors = vErrors === null ? validate726.errors : vErrors.concat(validate726.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate725.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate725.errors = vErrors;
-return errors === 0;
-}
-
-const schema268 = {"title":"GethTraceFourByte","type":"object","description":"4byteTracer's answer: \"0x<selector>-<argument bytes>\" → how many calls; noopTracer answers {}.","additionalProperties":{"type":"integer"},"$id":"GethTraceFourByte.json"};
-
-function validate736(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="GethTraceFourByte.json" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
-let data0 = data[key0];
-const _errs2 = errors;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate736.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-if(!valid0){
-break;
-}
-}
-}
-else {
-validate736.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate736.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate705(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="GethTraceResult.json" */;
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
-if(!(validate706(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate706.errors : vErrors.concat(validate706.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs2 = errors;
-if(!(validate712(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate712.errors : vErrors.concat(validate712.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs3 = errors;
-if(!(validate725(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate725.errors : vErrors.concat(validate725.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs3 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs4 = errors;
-if(!(validate726(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate726.errors : vErrors.concat(validate726.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs5 = errors;
-if(!(validate736(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate736.errors : vErrors.concat(validate736.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs5 === errors;
-valid0 = valid0 || _valid0;
-}
-}
-}
-}
-if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-validate705.errors = vErrors;
-return false;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate705.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate703(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="GethTraceBlockItem.json" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.txHash === undefined) && (missing0 = "txHash")) || ((data.result === undefined) && (missing0 = "result"))){
-validate703.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((key0 === "txHash") || (key0 === "result"))){
-validate703.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.txHash !== undefined){
-const _errs2 = errors;
-if(!(validate43(data.txHash, {instancePath:instancePath+"/txHash",parentData:data,parentDataProperty:"txHash",rootData}))){
-vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.result !== undefined){
-const _errs3 = errors;
-if(!(validate705(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate705.errors : vErrors.concat(validate705.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate703.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate703.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate702(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugTraceBlockResult" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(Array.isArray(data)){
-var valid0 = true;
-const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
-const _errs1 = errors;
-if(!(validate703(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate703.errors : vErrors.concat(validate703.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs1 === errors;
-if(!valid0){
-break;
-}
-}
-}
-else {
-validate702.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-validate702.errors = vErrors;
-return errors === 0;
-}
-
-export const validateDebugTraceBlockByHashBlockHashParam = validate740;
-const schema269 = {"$ref":"hash32.json","$id":"validateDebugTraceBlockByHashBlockHashParam"};
-
-function validate740(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugTraceBlockByHashBlockHashParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-errors = vErrors.length;
-}
-validate740.errors = vErrors;
-return errors === 0;
-}
-
-export const validateDebugTraceBlockByHashConfigParam = validate742;
-const schema270 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceBlockByHashConfigParam"};
-
-function validate742(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugTraceBlockByHashConfigParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate700(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate700.errors : vErrors.concat(validate700.errors);
-errors = vErrors.length;
-}
-validate742.errors = vErrors;
-return errors === 0;
-}
-
-export const validateDebugTraceBlockByHashResult = validate744;
-const schema271 = {"type":"array","items":{"$ref":"GethTraceBlockItem.json"},"$id":"validateDebugTraceBlockByHashResult"};
-
-function validate744(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugTraceBlockByHashResult" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(Array.isArray(data)){
-var valid0 = true;
-const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
-const _errs1 = errors;
-if(!(validate703(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate703.errors : vErrors.concat(validate703.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs1 === errors;
-if(!valid0){
-break;
-}
-}
-}
-else {
-validate744.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-validate744.errors = vErrors;
-return errors === 0;
-}
-
-export const validateDebugTraceBlockByNumberBlockParam = validate746;
-const schema272 = {"$ref":"BlockNumberOrTag.json","$id":"validateDebugTraceBlockByNumberBlockParam"};
-
-function validate746(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugTraceBlockByNumberBlockParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
-errors = vErrors.length;
-}
-validate746.errors = vErrors;
-return errors === 0;
-}
-
-export const validateDebugTraceBlockByNumberConfigParam = validate748;
-const schema273 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceBlockByNumberConfigParam"};
-
-function validate748(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugTraceBlockByNumberConfigParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate700(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate700.errors : vErrors.concat(validate700.errors);
-errors = vErrors.length;
-}
-validate748.errors = vErrors;
-return errors === 0;
-}
-
-export const validateDebugTraceBlockByNumberResult = validate750;
-const schema274 = {"type":"array","items":{"$ref":"GethTraceBlockItem.json"},"$id":"validateDebugTraceBlockByNumberResult"};
-
-function validate750(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugTraceBlockByNumberResult" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(Array.isArray(data)){
-var valid0 = true;
-const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
-const _errs1 = errors;
-if(!(validate703(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate703.errors : vErrors.concat(validate703.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs1 === errors;
-if(!valid0){
-break;
-}
-}
-}
-else {
-validate750.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-validate750.errors = vErrors;
-return errors === 0;
-}
-
-export const validateDebugTraceCallTransactionParam = validate752;
-const schema275 = {"$ref":"CallRequest.json","$id":"validateDebugTraceCallTransactionParam"};
-
-function validate752(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugTraceCallTransactionParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate28(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
-errors = vErrors.length;
-}
-validate752.errors = vErrors;
-return errors === 0;
-}
-
-export const validateDebugTraceCallBlockParam = validate754;
-const schema276 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateDebugTraceCallBlockParam"};
-
-function validate754(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugTraceCallBlockParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
-validate754.errors = vErrors;
-return errors === 0;
-}
-
-export const validateDebugTraceCallConfigParam = validate756;
-const schema277 = {"$ref":"GethTraceCallConfig.json","$id":"validateDebugTraceCallConfigParam"};
-const schema278 = {"title":"GethTraceCallConfig","type":"object","description":"geth's TraceCallConfig: GethTraceConfig plus stateOverrides and blockOverrides, applied to the traced call only as eth_call applies them (StateOverrides, BlockOverrides).","properties":{"tracer":{"type":"string","enum":["callTracer","prestateTracer","4byteTracer","noopTracer"],"description":"one of the built-in tracers callTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)"},"tracerConfig":{"type":"object","description":"The named tracer's options.","properties":{"onlyTopCall":{"type":"boolean","description":"callTracer: the top frame only."},"withLog":{"type":"boolean","description":"callTracer: each frame's logs, with their position among its calls."},"diffMode":{"type":"boolean","description":"prestateTracer: {pre, post} of what changed instead of the touched state."}},"additionalProperties":false},"timeout":{"type":"string","pattern":"^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$","description":"Go duration: how long the trace may run."},"disableStack":{"type":"boolean"},"disableStorage":{"type":"boolean"},"enableMemory":{"type":"boolean"},"enableReturnData":{"type":"boolean"},"limit":{"type":"integer","minimum":0,"description":"Most struct-log entries to record (0 = all); later opcodes still run."},"reexec":{"type":"integer","minimum":0,"description":"Accepted and ignored."},"stateOverrides":{"$ref":"StateOverrides.json"},"blockOverrides":{"$ref":"BlockOverrides.json"}},"additionalProperties":false,"$id":"GethTraceCallConfig.json"};
-
-function validate757(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="GethTraceCallConfig.json" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!(func2.call(schema278.properties, key0))){
-validate757.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.tracer !== undefined){
-let data0 = data.tracer;
-const _errs2 = errors;
-if(typeof data0 !== "string"){
-validate757.errors = [{instancePath:instancePath+"/tracer",schemaPath:"#/properties/tracer/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((((data0 === "callTracer") || (data0 === "prestateTracer")) || (data0 === "4byteTracer")) || (data0 === "noopTracer"))){
-validate757.errors = [{instancePath:instancePath+"/tracer",schemaPath:"#/properties/tracer/enum",keyword:"enum",params:{allowedValues: schema278.properties.tracer.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.tracerConfig !== undefined){
-let data1 = data.tracerConfig;
-const _errs4 = errors;
-if(errors === _errs4){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-const _errs6 = errors;
-for(const key1 in data1){
-if(!(((key1 === "onlyTopCall") || (key1 === "withLog")) || (key1 === "diffMode"))){
-validate757.errors = [{instancePath:instancePath+"/tracerConfig",schemaPath:"#/properties/tracerConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs6 === errors){
-if(data1.onlyTopCall !== undefined){
-const _errs7 = errors;
-if(typeof data1.onlyTopCall !== "boolean"){
-validate757.errors = [{instancePath:instancePath+"/tracerConfig/onlyTopCall",schemaPath:"#/properties/tracerConfig/properties/onlyTopCall/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid1 = _errs7 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1.withLog !== undefined){
-const _errs9 = errors;
-if(typeof data1.withLog !== "boolean"){
-validate757.errors = [{instancePath:instancePath+"/tracerConfig/withLog",schemaPath:"#/properties/tracerConfig/properties/withLog/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid1 = _errs9 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data1.diffMode !== undefined){
-const _errs11 = errors;
-if(typeof data1.diffMode !== "boolean"){
-validate757.errors = [{instancePath:instancePath+"/tracerConfig/diffMode",schemaPath:"#/properties/tracerConfig/properties/diffMode/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid1 = _errs11 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-else {
-validate757.errors = [{instancePath:instancePath+"/tracerConfig",schemaPath:"#/properties/tracerConfig/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.timeout !== undefined){
-let data5 = data.timeout;
-const _errs13 = errors;
-if(errors === _errs13){
-if(typeof data5 === "string"){
-if(!pattern24.test(data5)){
-validate757.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"+"\""}];
-return false;
-}
-}
-else {
-validate757.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs13 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.disableStack !== undefined){
-const _errs15 = errors;
-if(typeof data.disableStack !== "boolean"){
-validate757.errors = [{instancePath:instancePath+"/disableStack",schemaPath:"#/properties/disableStack/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs15 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.disableStorage !== undefined){
-const _errs17 = errors;
-if(typeof data.disableStorage !== "boolean"){
-validate757.errors = [{instancePath:instancePath+"/disableStorage",schemaPath:"#/properties/disableStorage/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs17 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.enableMemory !== undefined){
-const _errs19 = errors;
-if(typeof data.enableMemory !== "boolean"){
-validate757.errors = [{instancePath:instancePath+"/enableMemory",schemaPath:"#/properties/enableMemory/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs19 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.enableReturnData !== undefined){
-const _errs21 = errors;
-if(typeof data.enableReturnData !== "boolean"){
-validate757.errors = [{instancePath:instancePath+"/enableReturnData",schemaPath:"#/properties/enableReturnData/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs21 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.limit !== undefined){
-let data10 = data.limit;
-const _errs23 = errors;
-if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
-validate757.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs23){
-if(typeof data10 == "number"){
-if(data10 < 0 || isNaN(data10)){
-validate757.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid0 = _errs23 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.reexec !== undefined){
-let data11 = data.reexec;
-const _errs25 = errors;
-if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-validate757.errors = [{instancePath:instancePath+"/reexec",schemaPath:"#/properties/reexec/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs25){
-if(typeof data11 == "number"){
-if(data11 < 0 || isNaN(data11)){
-validate757.errors = [{instancePath:instancePath+"/reexec",schemaPath:"#/properties/reexec/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid0 = _errs25 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.stateOverrides !== undefined){
-const _errs27 = errors;
-if(!(validate85(data.stateOverrides, {instancePath:instancePath+"/stateOverrides",parentData:data,parentDataProperty:"stateOverrides",rootData}))){
-vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs27 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.blockOverrides !== undefined){
-const _errs28 = errors;
-if(!(validate95(data.blockOverrides, {instancePath:instancePath+"/blockOverrides",parentData:data,parentDataProperty:"blockOverrides",rootData}))){
-vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs28 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate757.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate757.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate756(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugTraceCallConfigParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate757(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate757.errors : vErrors.concat(validate757.errors);
-errors = vErrors.length;
-}
-validate756.errors = vErrors;
-return errors === 0;
-}
-
-export const validateDebugTraceCallResult = validate761;
-const schema279 = {"$ref":"GethTraceResult.json","$id":"validateDebugTraceCallResult"};
-
-function validate761(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugTraceCallResult" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate705(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate705.errors : vErrors.concat(validate705.errors);
-errors = vErrors.length;
-}
-validate761.errors = vErrors;
-return errors === 0;
-}
-
-export const validateDebugTraceTransactionTxHashParam = validate763;
-const schema280 = {"$ref":"hash32.json","$id":"validateDebugTraceTransactionTxHashParam"};
-
-function validate763(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugTraceTransactionTxHashParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-errors = vErrors.length;
-}
-validate763.errors = vErrors;
-return errors === 0;
-}
-
-export const validateDebugTraceTransactionConfigParam = validate765;
-const schema281 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceTransactionConfigParam"};
-
-function validate765(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugTraceTransactionConfigParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate700(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate700.errors : vErrors.concat(validate700.errors);
-errors = vErrors.length;
-}
-validate765.errors = vErrors;
-return errors === 0;
-}
-
-export const validateDebugTraceTransactionResult = validate767;
-const schema282 = {"$ref":"GethTraceResult.json","$id":"validateDebugTraceTransactionResult"};
-
-function validate767(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateDebugTraceTransactionResult" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate705(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate705.errors : vErrors.concat(validate705.errors);
-errors = vErrors.length;
-}
-validate767.errors = vErrors;
-return errors === 0;
-}
-
-export const validateTraceBlockBlockParam = validate769;
-const schema283 = {"$ref":"BlockNumberOrTag.json","$id":"validateTraceBlockBlockParam"};
-
-function validate769(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTraceBlockBlockParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
-errors = vErrors.length;
-}
-validate769.errors = vErrors;
-return errors === 0;
-}
-
-export const validateTraceBlockResult = validate771;
-const schema284 = {"oneOf":[{"$ref":"notFound.json"},{"type":"array","items":{"$ref":"ParityLocalizedTrace.json"}}],"$id":"validateTraceBlockResult"};
-const schema285 = {"title":"ParityLocalizedTrace","type":"object","additionalProperties":false,"required":["action","blockHash","blockNumber","subtraces","traceAddress","transactionHash","transactionPosition","type"],"description":"A trace placed in the chain: ParityTrace plus its block and transaction (null for reward traces).","properties":{"action":{"$ref":"ParityTraceAction.json"},"error":{"type":"string","description":"OpenEthereum's words: Reverted, Out of gas, Bad jump destination, Bad instruction, Out of stack, Stack underflow, Out of bounds, Built-in failed; other EVM errors in geth's words."},"result":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"ParityTraceResult.json"}]},"subtraces":{"type":"integer","minimum":0},"traceAddress":{"type":"array","items":{"type":"integer","minimum":0}},"type":{"type":"string","enum":["call","create","suicide","reward"]},"blockHash":{"$ref":"hash32.json"},"blockNumber":{"type":"integer","minimum":0},"transactionHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"transactionPosition":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}]}},"$id":"ParityLocalizedTrace.json"};
-const schema286 = {"title":"ParityTraceAction","type":"object","additionalProperties":false,"description":"What a trace did. call: callType (call, callcode, delegatecall, staticcall), from, gas, input, to, value. create: from, gas, init, value. suicide: address, balance, refundAddress. reward: author, rewardType (block or uncle), value.","properties":{"address":{"$ref":"address.json"},"author":{"$ref":"address.json"},"balance":{"$ref":"uint.json"},"from":{"$ref":"address.json"},"gas":{"$ref":"uint.json"},"init":{"$ref":"bytes.json"},"input":{"$ref":"bytes.json"},"refundAddress":{"$ref":"address.json"},"to":{"$ref":"address.json"},"value":{"$ref":"uint.json"},"callType":{"type":"string","enum":["call","callcode","delegatecall","staticcall"]},"rewardType":{"type":"string","enum":["block","uncle"]}},"$id":"ParityTraceAction.json"};
-
-function validate774(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate728(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ParityTraceAction.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13980,8 +13143,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema286.properties, key0))){
-validate774.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema267.properties, key0))){
+validate728.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14111,11 +13274,11 @@ if(data.callType !== undefined){
 let data10 = data.callType;
 const _errs12 = errors;
 if(typeof data10 !== "string"){
-validate774.errors = [{instancePath:instancePath+"/callType",schemaPath:"#/properties/callType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate728.errors = [{instancePath:instancePath+"/callType",schemaPath:"#/properties/callType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data10 === "call") || (data10 === "callcode")) || (data10 === "delegatecall")) || (data10 === "staticcall"))){
-validate774.errors = [{instancePath:instancePath+"/callType",schemaPath:"#/properties/callType/enum",keyword:"enum",params:{allowedValues: schema286.properties.callType.enum},message:"must be equal to one of the allowed values"}];
+validate728.errors = [{instancePath:instancePath+"/callType",schemaPath:"#/properties/callType/enum",keyword:"enum",params:{allowedValues: schema267.properties.callType.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -14128,11 +13291,11 @@ if(data.rewardType !== undefined){
 let data11 = data.rewardType;
 const _errs14 = errors;
 if(typeof data11 !== "string"){
-validate774.errors = [{instancePath:instancePath+"/rewardType",schemaPath:"#/properties/rewardType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate728.errors = [{instancePath:instancePath+"/rewardType",schemaPath:"#/properties/rewardType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data11 === "block") || (data11 === "uncle"))){
-validate774.errors = [{instancePath:instancePath+"/rewardType",schemaPath:"#/properties/rewardType/enum",keyword:"enum",params:{allowedValues: schema286.properties.rewardType.enum},message:"must be equal to one of the allowed values"}];
+validate728.errors = [{instancePath:instancePath+"/rewardType",schemaPath:"#/properties/rewardType/enum",keyword:"enum",params:{allowedValues: schema267.properties.rewardType.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -14154,17 +13317,17 @@ var valid0 = true;
 }
 }
 else {
-validate774.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate728.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate774.errors = vErrors;
+validate728.errors = vErrors;
 return errors === 0;
 }
 
-const schema287 = {"title":"ParityTraceResult","type":"object","additionalProperties":false,"description":"A trace's outcome: gasUsed and output for a call; address, code and gasUsed for a creation. Left out where the trace failed with an error OpenEthereum names (Reverted, Out of gas, ...); null for suicide-free rewards.","properties":{"address":{"$ref":"address.json"},"code":{"$ref":"bytes.json"},"gasUsed":{"$ref":"uint.json"},"output":{"$ref":"bytes.json"}},"$id":"ParityTraceResult.json"};
+const schema268 = {"title":"ParityTraceResult","type":"object","additionalProperties":false,"description":"A trace's outcome: gasUsed and output for a call; address, code and gasUsed for a creation. Left out where the trace failed with an error OpenEthereum names (Reverted, Out of gas, ...); null for suicide-free rewards.","properties":{"address":{"$ref":"address.json"},"code":{"$ref":"bytes.json"},"gasUsed":{"$ref":"uint.json"},"output":{"$ref":"bytes.json"}},"$id":"ParityTraceResult.json"};
 
-function validate787(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate742(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ParityTraceResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14173,7 +13336,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "address") || (key0 === "code")) || (key0 === "gasUsed")) || (key0 === "output"))){
-validate787.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate742.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14232,31 +13395,31 @@ var valid0 = true;
 }
 }
 else {
-validate787.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate742.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate787.errors = vErrors;
+validate742.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate773(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="ParityLocalizedTrace.json" */;
+function validate727(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="GethTraceFlatCallFrame.json" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((data.action === undefined) && (missing0 = "action")) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.subtraces === undefined) && (missing0 = "subtraces"))) || ((data.traceAddress === undefined) && (missing0 = "traceAddress"))) || ((data.transactionHash === undefined) && (missing0 = "transactionHash"))) || ((data.transactionPosition === undefined) && (missing0 = "transactionPosition"))) || ((data.type === undefined) && (missing0 = "type"))){
-validate773.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate727.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema285.properties, key0))){
-validate773.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema266.properties, key0))){
+validate727.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14264,8 +13427,1270 @@ break;
 if(_errs1 === errors){
 if(data.action !== undefined){
 const _errs2 = errors;
-if(!(validate774(data.action, {instancePath:instancePath+"/action",parentData:data,parentDataProperty:"action",rootData}))){
-vErrors = vErrors === null ? validate774.errors : vErrors.concat(validate774.errors);
+if(!(validate728(data.action, {instancePath:instancePath+"/action",parentData:data,parentDataProperty:"action",rootData}))){
+vErrors = vErrors === null ? validate728.errors : vErrors.concat(validate728.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.blockHash !== undefined){
+let data1 = data.blockHash;
+const _errs3 = errors;
+const _errs4 = errors;
+let valid1 = false;
+let passing0 = null;
+const _errs5 = errors;
+if(!(validate30(data1, {instancePath:instancePath+"/blockHash",parentData:data,parentDataProperty:"blockHash",rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs5 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+}
+const _errs6 = errors;
+if(!(validate43(data1, {instancePath:instancePath+"/blockHash",parentData:data,parentDataProperty:"blockHash",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs6 === errors;
+if(_valid0 && valid1){
+valid1 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid1 = true;
+passing0 = 1;
+}
+}
+if(!valid1){
+const err0 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+validate727.errors = vErrors;
+return false;
+}
+else {
+errors = _errs4;
+if(vErrors !== null){
+if(_errs4){
+vErrors.length = _errs4;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.blockNumber !== undefined){
+let data2 = data.blockNumber;
+const _errs7 = errors;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+validate727.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs7){
+if(typeof data2 == "number"){
+if(data2 < 0 || isNaN(data2)){
+validate727.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.error !== undefined){
+const _errs9 = errors;
+if(typeof data.error !== "string"){
+validate727.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.result !== undefined){
+const _errs11 = errors;
+if(!(validate742(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate742.errors : vErrors.concat(validate742.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.subtraces !== undefined){
+let data5 = data.subtraces;
+const _errs12 = errors;
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
+validate727.errors = [{instancePath:instancePath+"/subtraces",schemaPath:"#/properties/subtraces/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs12){
+if(typeof data5 == "number"){
+if(data5 < 0 || isNaN(data5)){
+validate727.errors = [{instancePath:instancePath+"/subtraces",schemaPath:"#/properties/subtraces/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.traceAddress !== undefined){
+let data6 = data.traceAddress;
+const _errs14 = errors;
+if(errors === _errs14){
+if(Array.isArray(data6)){
+var valid2 = true;
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+const _errs16 = errors;
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+validate727.errors = [{instancePath:instancePath+"/traceAddress/" + i0,schemaPath:"#/properties/traceAddress/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs16){
+if(typeof data7 == "number"){
+if(data7 < 0 || isNaN(data7)){
+validate727.errors = [{instancePath:instancePath+"/traceAddress/" + i0,schemaPath:"#/properties/traceAddress/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid2 = _errs16 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate727.errors = [{instancePath:instancePath+"/traceAddress",schemaPath:"#/properties/traceAddress/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.transactionHash !== undefined){
+let data8 = data.transactionHash;
+const _errs18 = errors;
+const _errs19 = errors;
+let valid3 = false;
+let passing1 = null;
+const _errs20 = errors;
+if(!(validate30(data8, {instancePath:instancePath+"/transactionHash",parentData:data,parentDataProperty:"transactionHash",rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs20 === errors;
+if(_valid1){
+valid3 = true;
+passing1 = 0;
+}
+const _errs21 = errors;
+if(!(validate43(data8, {instancePath:instancePath+"/transactionHash",parentData:data,parentDataProperty:"transactionHash",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs21 === errors;
+if(_valid1 && valid3){
+valid3 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid3 = true;
+passing1 = 1;
+}
+}
+if(!valid3){
+const err1 = {instancePath:instancePath+"/transactionHash",schemaPath:"#/properties/transactionHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate727.errors = vErrors;
+return false;
+}
+else {
+errors = _errs19;
+if(vErrors !== null){
+if(_errs19){
+vErrors.length = _errs19;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.transactionPosition !== undefined){
+let data9 = data.transactionPosition;
+const _errs22 = errors;
+if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
+validate727.errors = [{instancePath:instancePath+"/transactionPosition",schemaPath:"#/properties/transactionPosition/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs22){
+if(typeof data9 == "number"){
+if(data9 < 0 || isNaN(data9)){
+validate727.errors = [{instancePath:instancePath+"/transactionPosition",schemaPath:"#/properties/transactionPosition/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined){
+let data10 = data.type;
+const _errs24 = errors;
+if(typeof data10 !== "string"){
+validate727.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data10 === "call") || (data10 === "create")) || (data10 === "suicide"))){
+validate727.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema266.properties.type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate727.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate727.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate726(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="GethTraceFlatCalls.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(Array.isArray(data)){
+var valid0 = true;
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+const _errs1 = errors;
+if(!(validate727(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate727.errors : vErrors.concat(validate727.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+break;
+}
+}
+}
+else {
+validate726.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+validate726.errors = vErrors;
+return errors === 0;
+}
+
+const schema269 = {"title":"GethTracePrestateDiff","type":"object","description":"prestateTracer's answer with diffMode: what changed, before (pre) and after (post).","properties":{"post":{"$ref":"GethTracePrestate.json"},"pre":{"$ref":"GethTracePrestate.json"}},"required":["post","pre"],"additionalProperties":false,"$id":"GethTracePrestateDiff.json"};
+const schema270 = {"title":"GethTracePrestate","type":"object","description":"prestateTracer's answer: by address, the accounts the transaction touched as they were before it.","additionalProperties":{"$ref":"GethTracePrestateAccount.json"},"$id":"GethTracePrestate.json"};
+const schema271 = {"title":"GethTracePrestateAccount","type":"object","description":"An account as prestateTracer shows it: balance, code, nonce and storage slots (left out when empty or zero).","properties":{"balance":{"$ref":"uint.json"},"code":{"$ref":"bytes.json"},"nonce":{"type":"integer"},"storage":{"type":"object","additionalProperties":{"$ref":"bytes32.json"}}},"additionalProperties":false,"$id":"GethTracePrestateAccount.json"};
+
+function validate754(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="GethTracePrestateAccount.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "balance") || (key0 === "code")) || (key0 === "nonce")) || (key0 === "storage"))){
+validate754.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.balance !== undefined){
+const _errs2 = errors;
+if(!(validate25(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.code !== undefined){
+const _errs3 = errors;
+if(!(validate36(data.code, {instancePath:instancePath+"/code",parentData:data,parentDataProperty:"code",rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nonce !== undefined){
+let data2 = data.nonce;
+const _errs4 = errors;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+validate754.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.storage !== undefined){
+let data3 = data.storage;
+const _errs6 = errors;
+if(errors === _errs6){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+for(const key1 in data3){
+const _errs9 = errors;
+if(!(validate90(data3[key1], {instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs9 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate754.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate754.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate754.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate753(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="GethTracePrestate.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+const _errs2 = errors;
+if(!(validate754(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
+vErrors = vErrors === null ? validate754.errors : vErrors.concat(validate754.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+if(!valid0){
+break;
+}
+}
+}
+else {
+validate753.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate753.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate752(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="GethTracePrestateDiff.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.post === undefined) && (missing0 = "post")) || ((data.pre === undefined) && (missing0 = "pre"))){
+validate752.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "post") || (key0 === "pre"))){
+validate752.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.post !== undefined){
+const _errs2 = errors;
+if(!(validate753(data.post, {instancePath:instancePath+"/post",parentData:data,parentDataProperty:"post",rootData}))){
+vErrors = vErrors === null ? validate753.errors : vErrors.concat(validate753.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.pre !== undefined){
+const _errs3 = errors;
+if(!(validate753(data.pre, {instancePath:instancePath+"/pre",parentData:data,parentDataProperty:"pre",rootData}))){
+vErrors = vErrors === null ? validate753.errors : vErrors.concat(validate753.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate752.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate752.errors = vErrors;
+return errors === 0;
+}
+
+const schema272 = {"title":"GethTraceFourByte","type":"object","description":"4byteTracer's answer: \"0x<selector>-<argument bytes>\" → how many calls; noopTracer answers {}.","additionalProperties":{"type":"integer"},"$id":"GethTraceFourByte.json"};
+
+function validate763(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="GethTraceFourByte.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+let data0 = data[key0];
+const _errs2 = errors;
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+validate763.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+if(!valid0){
+break;
+}
+}
+}
+else {
+validate763.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate763.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate706(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="GethTraceResult.json" */;
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(!(validate707(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate707.errors : vErrors.concat(validate707.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs2 = errors;
+if(!(validate713(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate713.errors : vErrors.concat(validate713.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs2 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs3 = errors;
+if(!(validate726(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate726.errors : vErrors.concat(validate726.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs3 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs4 = errors;
+if(!(validate752(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate752.errors : vErrors.concat(validate752.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs4 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs5 = errors;
+if(!(validate753(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate753.errors : vErrors.concat(validate753.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs5 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs6 = errors;
+if(!(validate763(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate763.errors : vErrors.concat(validate763.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs6 === errors;
+valid0 = valid0 || _valid0;
+}
+}
+}
+}
+}
+if(!valid0){
+const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+validate706.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate706.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate704(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="GethTraceBlockItem.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.txHash === undefined) && (missing0 = "txHash")) || ((data.result === undefined) && (missing0 = "result"))){
+validate704.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "txHash") || (key0 === "result"))){
+validate704.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.txHash !== undefined){
+const _errs2 = errors;
+if(!(validate43(data.txHash, {instancePath:instancePath+"/txHash",parentData:data,parentDataProperty:"txHash",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.result !== undefined){
+const _errs3 = errors;
+if(!(validate706(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate706.errors : vErrors.concat(validate706.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate704.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate704.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate703(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugTraceBlockResult" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(Array.isArray(data)){
+var valid0 = true;
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+const _errs1 = errors;
+if(!(validate704(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate704.errors : vErrors.concat(validate704.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+break;
+}
+}
+}
+else {
+validate703.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+validate703.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugTraceBlockByHashBlockHashParam = validate767;
+const schema273 = {"$ref":"hash32.json","$id":"validateDebugTraceBlockByHashBlockHashParam"};
+
+function validate767(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugTraceBlockByHashBlockHashParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+validate767.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugTraceBlockByHashConfigParam = validate769;
+const schema274 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceBlockByHashConfigParam"};
+
+function validate769(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugTraceBlockByHashConfigParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate701(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate701.errors : vErrors.concat(validate701.errors);
+errors = vErrors.length;
+}
+validate769.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugTraceBlockByHashResult = validate771;
+const schema275 = {"type":"array","items":{"$ref":"GethTraceBlockItem.json"},"$id":"validateDebugTraceBlockByHashResult"};
+
+function validate771(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugTraceBlockByHashResult" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(Array.isArray(data)){
+var valid0 = true;
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+const _errs1 = errors;
+if(!(validate704(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate704.errors : vErrors.concat(validate704.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+break;
+}
+}
+}
+else {
+validate771.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+validate771.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugTraceBlockByNumberBlockParam = validate773;
+const schema276 = {"$ref":"BlockNumberOrTag.json","$id":"validateDebugTraceBlockByNumberBlockParam"};
+
+function validate773(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugTraceBlockByNumberBlockParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+errors = vErrors.length;
+}
+validate773.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugTraceBlockByNumberConfigParam = validate775;
+const schema277 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceBlockByNumberConfigParam"};
+
+function validate775(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugTraceBlockByNumberConfigParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate701(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate701.errors : vErrors.concat(validate701.errors);
+errors = vErrors.length;
+}
+validate775.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugTraceBlockByNumberResult = validate777;
+const schema278 = {"type":"array","items":{"$ref":"GethTraceBlockItem.json"},"$id":"validateDebugTraceBlockByNumberResult"};
+
+function validate777(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugTraceBlockByNumberResult" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(Array.isArray(data)){
+var valid0 = true;
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+const _errs1 = errors;
+if(!(validate704(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate704.errors : vErrors.concat(validate704.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+break;
+}
+}
+}
+else {
+validate777.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+validate777.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugTraceCallTransactionParam = validate779;
+const schema279 = {"$ref":"CallRequest.json","$id":"validateDebugTraceCallTransactionParam"};
+
+function validate779(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugTraceCallTransactionParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate28(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+errors = vErrors.length;
+}
+validate779.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugTraceCallBlockParam = validate781;
+const schema280 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateDebugTraceCallBlockParam"};
+
+function validate781(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugTraceCallBlockParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+errors = vErrors.length;
+}
+validate781.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugTraceCallConfigParam = validate783;
+const schema281 = {"$ref":"GethTraceCallConfig.json","$id":"validateDebugTraceCallConfigParam"};
+const schema282 = {"title":"GethTraceCallConfig","type":"object","description":"geth's TraceCallConfig: GethTraceConfig plus stateOverrides and blockOverrides, applied to the traced call only as eth_call applies them (StateOverrides, BlockOverrides).","properties":{"tracer":{"type":"string","enum":["callTracer","flatCallTracer","prestateTracer","4byteTracer","noopTracer"],"description":"one of the built-in tracers callTracer, flatCallTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)"},"tracerConfig":{"type":"object","description":"The named tracer's options.","properties":{"onlyTopCall":{"type":"boolean","description":"callTracer: the top frame only."},"withLog":{"type":"boolean","description":"callTracer: each frame's logs, with their position among its calls."},"diffMode":{"type":"boolean","description":"prestateTracer: {pre, post} of what changed instead of the touched state."},"convertParityErrors":{"type":"boolean","description":"flatCallTracer: errors in OpenEthereum's words (Reverted, Out of gas, ...) instead of geth's."},"includePrecompiles":{"type":"boolean","description":"flatCallTracer: keep the calls to precompiles (left out by default, as OpenEthereum does)."}},"additionalProperties":false},"timeout":{"type":"string","pattern":"^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$","description":"Go duration: how long the trace may run."},"disableStack":{"type":"boolean"},"disableStorage":{"type":"boolean"},"enableMemory":{"type":"boolean"},"enableReturnData":{"type":"boolean"},"limit":{"type":"integer","minimum":0,"description":"Most struct-log entries to record (0 = all); later opcodes still run."},"reexec":{"type":"integer","minimum":0,"description":"Accepted and ignored."},"stateOverrides":{"$ref":"StateOverrides.json"},"blockOverrides":{"$ref":"BlockOverrides.json"}},"additionalProperties":false,"$id":"GethTraceCallConfig.json"};
+
+function validate784(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="GethTraceCallConfig.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func2.call(schema282.properties, key0))){
+validate784.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.tracer !== undefined){
+let data0 = data.tracer;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+validate784.errors = [{instancePath:instancePath+"/tracer",schemaPath:"#/properties/tracer/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((((data0 === "callTracer") || (data0 === "flatCallTracer")) || (data0 === "prestateTracer")) || (data0 === "4byteTracer")) || (data0 === "noopTracer"))){
+validate784.errors = [{instancePath:instancePath+"/tracer",schemaPath:"#/properties/tracer/enum",keyword:"enum",params:{allowedValues: schema282.properties.tracer.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tracerConfig !== undefined){
+let data1 = data.tracerConfig;
+const _errs4 = errors;
+if(errors === _errs4){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const _errs6 = errors;
+for(const key1 in data1){
+if(!(((((key1 === "onlyTopCall") || (key1 === "withLog")) || (key1 === "diffMode")) || (key1 === "convertParityErrors")) || (key1 === "includePrecompiles"))){
+validate784.errors = [{instancePath:instancePath+"/tracerConfig",schemaPath:"#/properties/tracerConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs6 === errors){
+if(data1.onlyTopCall !== undefined){
+const _errs7 = errors;
+if(typeof data1.onlyTopCall !== "boolean"){
+validate784.errors = [{instancePath:instancePath+"/tracerConfig/onlyTopCall",schemaPath:"#/properties/tracerConfig/properties/onlyTopCall/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.withLog !== undefined){
+const _errs9 = errors;
+if(typeof data1.withLog !== "boolean"){
+validate784.errors = [{instancePath:instancePath+"/tracerConfig/withLog",schemaPath:"#/properties/tracerConfig/properties/withLog/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.diffMode !== undefined){
+const _errs11 = errors;
+if(typeof data1.diffMode !== "boolean"){
+validate784.errors = [{instancePath:instancePath+"/tracerConfig/diffMode",schemaPath:"#/properties/tracerConfig/properties/diffMode/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.convertParityErrors !== undefined){
+const _errs13 = errors;
+if(typeof data1.convertParityErrors !== "boolean"){
+validate784.errors = [{instancePath:instancePath+"/tracerConfig/convertParityErrors",schemaPath:"#/properties/tracerConfig/properties/convertParityErrors/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid1 = _errs13 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.includePrecompiles !== undefined){
+const _errs15 = errors;
+if(typeof data1.includePrecompiles !== "boolean"){
+validate784.errors = [{instancePath:instancePath+"/tracerConfig/includePrecompiles",schemaPath:"#/properties/tracerConfig/properties/includePrecompiles/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid1 = _errs15 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate784.errors = [{instancePath:instancePath+"/tracerConfig",schemaPath:"#/properties/tracerConfig/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.timeout !== undefined){
+let data7 = data.timeout;
+const _errs17 = errors;
+if(errors === _errs17){
+if(typeof data7 === "string"){
+if(!pattern24.test(data7)){
+validate784.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/pattern",keyword:"pattern",params:{pattern: "^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"},message:"must match pattern \""+"^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"+"\""}];
+return false;
+}
+}
+else {
+validate784.errors = [{instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.disableStack !== undefined){
+const _errs19 = errors;
+if(typeof data.disableStack !== "boolean"){
+validate784.errors = [{instancePath:instancePath+"/disableStack",schemaPath:"#/properties/disableStack/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.disableStorage !== undefined){
+const _errs21 = errors;
+if(typeof data.disableStorage !== "boolean"){
+validate784.errors = [{instancePath:instancePath+"/disableStorage",schemaPath:"#/properties/disableStorage/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs21 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.enableMemory !== undefined){
+const _errs23 = errors;
+if(typeof data.enableMemory !== "boolean"){
+validate784.errors = [{instancePath:instancePath+"/enableMemory",schemaPath:"#/properties/enableMemory/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs23 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.enableReturnData !== undefined){
+const _errs25 = errors;
+if(typeof data.enableReturnData !== "boolean"){
+validate784.errors = [{instancePath:instancePath+"/enableReturnData",schemaPath:"#/properties/enableReturnData/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs25 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.limit !== undefined){
+let data12 = data.limit;
+const _errs27 = errors;
+if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
+validate784.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs27){
+if(typeof data12 == "number"){
+if(data12 < 0 || isNaN(data12)){
+validate784.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs27 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.reexec !== undefined){
+let data13 = data.reexec;
+const _errs29 = errors;
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
+validate784.errors = [{instancePath:instancePath+"/reexec",schemaPath:"#/properties/reexec/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs29){
+if(typeof data13 == "number"){
+if(data13 < 0 || isNaN(data13)){
+validate784.errors = [{instancePath:instancePath+"/reexec",schemaPath:"#/properties/reexec/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs29 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.stateOverrides !== undefined){
+const _errs31 = errors;
+if(!(validate85(data.stateOverrides, {instancePath:instancePath+"/stateOverrides",parentData:data,parentDataProperty:"stateOverrides",rootData}))){
+vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs31 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.blockOverrides !== undefined){
+const _errs32 = errors;
+if(!(validate95(data.blockOverrides, {instancePath:instancePath+"/blockOverrides",parentData:data,parentDataProperty:"blockOverrides",rootData}))){
+vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs32 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate784.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate784.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate783(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugTraceCallConfigParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate784(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate784.errors : vErrors.concat(validate784.errors);
+errors = vErrors.length;
+}
+validate783.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugTraceCallResult = validate788;
+const schema283 = {"$ref":"GethTraceResult.json","$id":"validateDebugTraceCallResult"};
+
+function validate788(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugTraceCallResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate706(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate706.errors : vErrors.concat(validate706.errors);
+errors = vErrors.length;
+}
+validate788.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugTraceTransactionTxHashParam = validate790;
+const schema284 = {"$ref":"hash32.json","$id":"validateDebugTraceTransactionTxHashParam"};
+
+function validate790(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugTraceTransactionTxHashParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+validate790.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugTraceTransactionConfigParam = validate792;
+const schema285 = {"$ref":"GethTraceConfig.json","$id":"validateDebugTraceTransactionConfigParam"};
+
+function validate792(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugTraceTransactionConfigParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate701(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate701.errors : vErrors.concat(validate701.errors);
+errors = vErrors.length;
+}
+validate792.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDebugTraceTransactionResult = validate794;
+const schema286 = {"$ref":"GethTraceResult.json","$id":"validateDebugTraceTransactionResult"};
+
+function validate794(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateDebugTraceTransactionResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate706(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate706.errors : vErrors.concat(validate706.errors);
+errors = vErrors.length;
+}
+validate794.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTraceBlockBlockParam = validate796;
+const schema287 = {"$ref":"BlockNumberOrTag.json","$id":"validateTraceBlockBlockParam"};
+
+function validate796(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTraceBlockBlockParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+errors = vErrors.length;
+}
+validate796.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTraceBlockResult = validate798;
+const schema288 = {"oneOf":[{"$ref":"notFound.json"},{"type":"array","items":{"$ref":"ParityLocalizedTrace.json"}}],"$id":"validateTraceBlockResult"};
+const schema289 = {"title":"ParityLocalizedTrace","type":"object","additionalProperties":false,"required":["action","blockHash","blockNumber","subtraces","traceAddress","transactionHash","transactionPosition","type"],"description":"A trace placed in the chain: ParityTrace plus its block and transaction (null for reward traces).","properties":{"action":{"$ref":"ParityTraceAction.json"},"error":{"type":"string","description":"OpenEthereum's words: Reverted, Out of gas, Bad jump destination, Bad instruction, Out of stack, Stack underflow, Out of bounds, Built-in failed; other EVM errors in geth's words."},"result":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"ParityTraceResult.json"}]},"subtraces":{"type":"integer","minimum":0},"traceAddress":{"type":"array","items":{"type":"integer","minimum":0}},"type":{"type":"string","enum":["call","create","suicide","reward"]},"blockHash":{"$ref":"hash32.json"},"blockNumber":{"type":"integer","minimum":0},"transactionHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"transactionPosition":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}]}},"$id":"ParityLocalizedTrace.json"};
+
+function validate800(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="ParityLocalizedTrace.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((((((data.action === undefined) && (missing0 = "action")) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.subtraces === undefined) && (missing0 = "subtraces"))) || ((data.traceAddress === undefined) && (missing0 = "traceAddress"))) || ((data.transactionHash === undefined) && (missing0 = "transactionHash"))) || ((data.transactionPosition === undefined) && (missing0 = "transactionPosition"))) || ((data.type === undefined) && (missing0 = "type"))){
+validate800.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func2.call(schema289.properties, key0))){
+validate800.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.action !== undefined){
+const _errs2 = errors;
+if(!(validate728(data.action, {instancePath:instancePath+"/action",parentData:data,parentDataProperty:"action",rootData}))){
+vErrors = vErrors === null ? validate728.errors : vErrors.concat(validate728.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -14277,7 +14702,7 @@ if(valid0){
 if(data.error !== undefined){
 const _errs3 = errors;
 if(typeof data.error !== "string"){
-validate773.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate800.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -14303,8 +14728,8 @@ valid1 = true;
 passing0 = 0;
 }
 const _errs8 = errors;
-if(!(validate787(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate787.errors : vErrors.concat(validate787.errors);
+if(!(validate742(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate742.errors : vErrors.concat(validate742.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -14327,7 +14752,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate773.errors = vErrors;
+validate800.errors = vErrors;
 return false;
 }
 else {
@@ -14351,13 +14776,13 @@ if(data.subtraces !== undefined){
 let data3 = data.subtraces;
 const _errs9 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate773.errors = [{instancePath:instancePath+"/subtraces",schemaPath:"#/properties/subtraces/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate800.errors = [{instancePath:instancePath+"/subtraces",schemaPath:"#/properties/subtraces/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs9){
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-validate773.errors = [{instancePath:instancePath+"/subtraces",schemaPath:"#/properties/subtraces/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate800.errors = [{instancePath:instancePath+"/subtraces",schemaPath:"#/properties/subtraces/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -14379,13 +14804,13 @@ for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 const _errs13 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-validate773.errors = [{instancePath:instancePath+"/traceAddress/" + i0,schemaPath:"#/properties/traceAddress/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate800.errors = [{instancePath:instancePath+"/traceAddress/" + i0,schemaPath:"#/properties/traceAddress/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs13){
 if(typeof data5 == "number"){
 if(data5 < 0 || isNaN(data5)){
-validate773.errors = [{instancePath:instancePath+"/traceAddress/" + i0,schemaPath:"#/properties/traceAddress/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate800.errors = [{instancePath:instancePath+"/traceAddress/" + i0,schemaPath:"#/properties/traceAddress/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -14397,7 +14822,7 @@ break;
 }
 }
 else {
-validate773.errors = [{instancePath:instancePath+"/traceAddress",schemaPath:"#/properties/traceAddress/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate800.errors = [{instancePath:instancePath+"/traceAddress",schemaPath:"#/properties/traceAddress/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -14411,11 +14836,11 @@ if(data.type !== undefined){
 let data6 = data.type;
 const _errs15 = errors;
 if(typeof data6 !== "string"){
-validate773.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate800.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data6 === "call") || (data6 === "create")) || (data6 === "suicide")) || (data6 === "reward"))){
-validate773.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema285.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate800.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema289.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -14440,13 +14865,13 @@ if(data.blockNumber !== undefined){
 let data8 = data.blockNumber;
 const _errs18 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-validate773.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate800.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs18){
 if(typeof data8 == "number"){
 if(data8 < 0 || isNaN(data8)){
-validate773.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate800.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -14498,7 +14923,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate773.errors = vErrors;
+validate800.errors = vErrors;
 return false;
 }
 else {
@@ -14579,7 +15004,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate773.errors = vErrors;
+validate800.errors = vErrors;
 return false;
 }
 else {
@@ -14611,16 +15036,16 @@ var valid0 = true;
 }
 }
 else {
-validate773.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate800.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate773.errors = vErrors;
+validate800.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate771(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate798(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceBlockResult" */;
 let vErrors = null;
 let errors = 0;
@@ -14644,8 +15069,8 @@ var valid1 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate773(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate773.errors : vErrors.concat(validate773.errors);
+if(!(validate800(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate800.errors : vErrors.concat(validate800.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -14685,7 +15110,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate771.errors = vErrors;
+validate798.errors = vErrors;
 return false;
 }
 else {
@@ -14699,14 +15124,14 @@ vErrors = null;
 }
 }
 }
-validate771.errors = vErrors;
+validate798.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceCallTransactionParam = validate798;
-const schema288 = {"$ref":"CallRequest.json","$id":"validateTraceCallTransactionParam"};
+export const validateTraceCallTransactionParam = validate809;
+const schema290 = {"$ref":"CallRequest.json","$id":"validateTraceCallTransactionParam"};
 
-function validate798(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate809(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceCallTransactionParam" */;
 let vErrors = null;
 let errors = 0;
@@ -14714,15 +15139,15 @@ if(!(validate28(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
-validate798.errors = vErrors;
+validate809.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceCallTraceTypesParam = validate800;
-const schema289 = {"$ref":"ParityTraceTypes.json","$id":"validateTraceCallTraceTypesParam"};
-const schema290 = {"title":"ParityTraceTypes","type":"array","uniqueItems":true,"description":"What to return: \"trace\" (the call traces) and/or \"stateDiff\". \"vmTrace\" is not offered (-32602).","items":{"type":"string","enum":["trace","stateDiff","vmTrace"]},"$id":"ParityTraceTypes.json"};
+export const validateTraceCallTraceTypesParam = validate811;
+const schema291 = {"$ref":"ParityTraceTypes.json","$id":"validateTraceCallTraceTypesParam"};
+const schema292 = {"title":"ParityTraceTypes","type":"array","uniqueItems":true,"description":"What to return: \"trace\" (the call traces) and/or \"stateDiff\". \"vmTrace\" is not offered (-32602).","items":{"type":"string","enum":["trace","stateDiff","vmTrace"]},"$id":"ParityTraceTypes.json"};
 
-function validate801(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate812(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ParityTraceTypes.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14734,11 +15159,11 @@ for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate801.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate812.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data0 === "trace") || (data0 === "stateDiff")) || (data0 === "vmTrace"))){
-validate801.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema290.items.enum},message:"must be equal to one of the allowed values"}];
+validate812.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/enum",keyword:"enum",params:{allowedValues: schema292.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -14758,7 +15183,7 @@ continue;
 }
 if(typeof indices0[item0] == "number"){
 j0 = indices0[item0];
-validate801.errors = [{instancePath,schemaPath:"#/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
+validate812.errors = [{instancePath,schemaPath:"#/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
 return false;
 break;
 }
@@ -14768,31 +15193,31 @@ indices0[item0] = i1;
 }
 }
 else {
-validate801.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate812.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate801.errors = vErrors;
+validate812.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate800(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate811(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceCallTraceTypesParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate801(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate801.errors : vErrors.concat(validate801.errors);
+if(!(validate812(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate812.errors : vErrors.concat(validate812.errors);
 errors = vErrors.length;
 }
-validate800.errors = vErrors;
+validate811.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceCallBlockParam = validate803;
-const schema291 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateTraceCallBlockParam"};
+export const validateTraceCallBlockParam = validate814;
+const schema293 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateTraceCallBlockParam"};
 
-function validate803(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate814(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceCallBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -14800,17 +15225,17 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate803.errors = vErrors;
+validate814.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceCallResult = validate805;
-const schema292 = {"$ref":"ParityTraceResults.json","$id":"validateTraceCallResult"};
-const schema293 = {"title":"ParityTraceResults","type":"object","additionalProperties":false,"required":["output","stateDiff","trace","vmTrace"],"description":"A replayed transaction or call: its output, the traces (empty unless \"trace\" was asked), the state diff (null unless \"stateDiff\" was asked), vmTrace always null; transactionHash in trace_replayBlockTransactions.","properties":{"output":{"$ref":"bytes.json"},"stateDiff":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"ParityStateDiff.json"}]},"trace":{"type":"array","items":{"$ref":"ParityTrace.json"}},"vmTrace":{"$ref":"notFound.json"},"transactionHash":{"$ref":"hash32.json"}},"$id":"ParityTraceResults.json"};
-const schema294 = {"title":"ParityStateDiff","type":"object","description":"Per account touched: balance, code, nonce and storage, each \"=\" (unchanged), {\"+\": value} (born), {\"-\": value} (died) or {\"*\": {from, to}} (changed).","propertyNames":{"pattern":"^0x[0-9a-f]{40}$"},"additionalProperties":{"type":"object","additionalProperties":false,"required":["balance","code","nonce","storage"],"properties":{"balance":{"oneOf":[{"type":"string","enum":["="]},{"type":"object","additionalProperties":false,"required":["+"],"properties":{"+":{"$ref":"uint.json"}}},{"type":"object","additionalProperties":false,"required":["-"],"properties":{"-":{"$ref":"uint.json"}}},{"type":"object","additionalProperties":false,"required":["*"],"properties":{"*":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"$ref":"uint.json"},"to":{"$ref":"uint.json"}}}}}]},"code":{"oneOf":[{"type":"string","enum":["="]},{"type":"object","additionalProperties":false,"required":["+"],"properties":{"+":{"$ref":"bytes.json"}}},{"type":"object","additionalProperties":false,"required":["-"],"properties":{"-":{"$ref":"bytes.json"}}},{"type":"object","additionalProperties":false,"required":["*"],"properties":{"*":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"$ref":"bytes.json"},"to":{"$ref":"bytes.json"}}}}}]},"nonce":{"oneOf":[{"type":"string","enum":["="]},{"type":"object","additionalProperties":false,"required":["+"],"properties":{"+":{"$ref":"uint.json"}}},{"type":"object","additionalProperties":false,"required":["-"],"properties":{"-":{"$ref":"uint.json"}}},{"type":"object","additionalProperties":false,"required":["*"],"properties":{"*":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"$ref":"uint.json"},"to":{"$ref":"uint.json"}}}}}]},"storage":{"type":"object","additionalProperties":{"oneOf":[{"type":"string","enum":["="]},{"type":"object","additionalProperties":false,"required":["+"],"properties":{"+":{"$ref":"bytes32.json"}}},{"type":"object","additionalProperties":false,"required":["-"],"properties":{"-":{"$ref":"bytes32.json"}}},{"type":"object","additionalProperties":false,"required":["*"],"properties":{"*":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"$ref":"bytes32.json"},"to":{"$ref":"bytes32.json"}}}}}]}}}},"$id":"ParityStateDiff.json"};
+export const validateTraceCallResult = validate816;
+const schema294 = {"$ref":"ParityTraceResults.json","$id":"validateTraceCallResult"};
+const schema295 = {"title":"ParityTraceResults","type":"object","additionalProperties":false,"required":["output","stateDiff","trace","vmTrace"],"description":"A replayed transaction or call: its output, the traces (empty unless \"trace\" was asked), the state diff (null unless \"stateDiff\" was asked), vmTrace always null; transactionHash in trace_replayBlockTransactions.","properties":{"output":{"$ref":"bytes.json"},"stateDiff":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"ParityStateDiff.json"}]},"trace":{"type":"array","items":{"$ref":"ParityTrace.json"}},"vmTrace":{"$ref":"notFound.json"},"transactionHash":{"$ref":"hash32.json"}},"$id":"ParityTraceResults.json"};
+const schema296 = {"title":"ParityStateDiff","type":"object","description":"Per account touched: balance, code, nonce and storage, each \"=\" (unchanged), {\"+\": value} (born), {\"-\": value} (died) or {\"*\": {from, to}} (changed).","propertyNames":{"pattern":"^0x[0-9a-f]{40}$"},"additionalProperties":{"type":"object","additionalProperties":false,"required":["balance","code","nonce","storage"],"properties":{"balance":{"oneOf":[{"type":"string","enum":["="]},{"type":"object","additionalProperties":false,"required":["+"],"properties":{"+":{"$ref":"uint.json"}}},{"type":"object","additionalProperties":false,"required":["-"],"properties":{"-":{"$ref":"uint.json"}}},{"type":"object","additionalProperties":false,"required":["*"],"properties":{"*":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"$ref":"uint.json"},"to":{"$ref":"uint.json"}}}}}]},"code":{"oneOf":[{"type":"string","enum":["="]},{"type":"object","additionalProperties":false,"required":["+"],"properties":{"+":{"$ref":"bytes.json"}}},{"type":"object","additionalProperties":false,"required":["-"],"properties":{"-":{"$ref":"bytes.json"}}},{"type":"object","additionalProperties":false,"required":["*"],"properties":{"*":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"$ref":"bytes.json"},"to":{"$ref":"bytes.json"}}}}}]},"nonce":{"oneOf":[{"type":"string","enum":["="]},{"type":"object","additionalProperties":false,"required":["+"],"properties":{"+":{"$ref":"uint.json"}}},{"type":"object","additionalProperties":false,"required":["-"],"properties":{"-":{"$ref":"uint.json"}}},{"type":"object","additionalProperties":false,"required":["*"],"properties":{"*":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"$ref":"uint.json"},"to":{"$ref":"uint.json"}}}}}]},"storage":{"type":"object","additionalProperties":{"oneOf":[{"type":"string","enum":["="]},{"type":"object","additionalProperties":false,"required":["+"],"properties":{"+":{"$ref":"bytes32.json"}}},{"type":"object","additionalProperties":false,"required":["-"],"properties":{"-":{"$ref":"bytes32.json"}}},{"type":"object","additionalProperties":false,"required":["*"],"properties":{"*":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"$ref":"bytes32.json"},"to":{"$ref":"bytes32.json"}}}}}]}}}},"$id":"ParityStateDiff.json"};
 const pattern29 = new RegExp("^0x[0-9a-f]{40}$", "u");
 
-function validate809(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate820(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ParityStateDiff.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14840,7 +15265,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate809.errors = vErrors;
+validate820.errors = vErrors;
 return false;
 break;
 }
@@ -14853,14 +15278,14 @@ if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing0;
 if(((((data0.balance === undefined) && (missing0 = "balance")) || ((data0.code === undefined) && (missing0 = "code"))) || ((data0.nonce === undefined) && (missing0 = "nonce"))) || ((data0.storage === undefined) && (missing0 = "storage"))){
-validate809.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate820.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs5 = errors;
 for(const key2 in data0){
 if(!((((key2 === "balance") || (key2 === "code")) || (key2 === "nonce")) || (key2 === "storage"))){
-validate809.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate820.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14884,7 +15309,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!(data1 === "=")){
-const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/balance",schemaPath:"#/additionalProperties/properties/balance/oneOf/0/enum",keyword:"enum",params:{allowedValues: schema294.additionalProperties.properties.balance.oneOf[0].enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/balance",schemaPath:"#/additionalProperties/properties/balance/oneOf/0/enum",keyword:"enum",params:{allowedValues: schema296.additionalProperties.properties.balance.oneOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -15155,7 +15580,7 @@ else {
 vErrors.push(err16);
 }
 errors++;
-validate809.errors = vErrors;
+validate820.errors = vErrors;
 return false;
 }
 else {
@@ -15193,7 +15618,7 @@ vErrors.push(err17);
 errors++;
 }
 if(!(data7 === "=")){
-const err18 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/code",schemaPath:"#/additionalProperties/properties/code/oneOf/0/enum",keyword:"enum",params:{allowedValues: schema294.additionalProperties.properties.code.oneOf[0].enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/code",schemaPath:"#/additionalProperties/properties/code/oneOf/0/enum",keyword:"enum",params:{allowedValues: schema296.additionalProperties.properties.code.oneOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -15464,7 +15889,7 @@ else {
 vErrors.push(err31);
 }
 errors++;
-validate809.errors = vErrors;
+validate820.errors = vErrors;
 return false;
 }
 else {
@@ -15502,7 +15927,7 @@ vErrors.push(err32);
 errors++;
 }
 if(!(data13 === "=")){
-const err33 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nonce",schemaPath:"#/additionalProperties/properties/nonce/oneOf/0/enum",keyword:"enum",params:{allowedValues: schema294.additionalProperties.properties.nonce.oneOf[0].enum},message:"must be equal to one of the allowed values"};
+const err33 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/nonce",schemaPath:"#/additionalProperties/properties/nonce/oneOf/0/enum",keyword:"enum",params:{allowedValues: schema296.additionalProperties.properties.nonce.oneOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -15773,7 +16198,7 @@ else {
 vErrors.push(err46);
 }
 errors++;
-validate809.errors = vErrors;
+validate820.errors = vErrors;
 return false;
 }
 else {
@@ -15816,7 +16241,7 @@ vErrors.push(err47);
 errors++;
 }
 if(!(data20 === "=")){
-const err48 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/storage/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/properties/storage/additionalProperties/oneOf/0/enum",keyword:"enum",params:{allowedValues: schema294.additionalProperties.properties.storage.additionalProperties.oneOf[0].enum},message:"must be equal to one of the allowed values"};
+const err48 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/storage/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/properties/storage/additionalProperties/oneOf/0/enum",keyword:"enum",params:{allowedValues: schema296.additionalProperties.properties.storage.additionalProperties.oneOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -16087,7 +16512,7 @@ else {
 vErrors.push(err61);
 }
 errors++;
-validate809.errors = vErrors;
+validate820.errors = vErrors;
 return false;
 }
 else {
@@ -16108,7 +16533,7 @@ break;
 }
 }
 else {
-validate809.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/storage",schemaPath:"#/additionalProperties/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate820.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/storage",schemaPath:"#/additionalProperties/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -16124,7 +16549,7 @@ var valid2 = true;
 }
 }
 else {
-validate809.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate820.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -16136,17 +16561,17 @@ break;
 }
 }
 else {
-validate809.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate820.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate809.errors = vErrors;
+validate820.errors = vErrors;
 return errors === 0;
 }
 
-const schema295 = {"title":"ParityTrace","type":"object","additionalProperties":false,"required":["action","subtraces","traceAddress","type"],"description":"One frame of a transaction's execution, OpenEthereum's shape: traceAddress is the path of child indexes from the transaction's top call (calls to precompiles are left out, as core-geth does).","properties":{"action":{"$ref":"ParityTraceAction.json"},"error":{"type":"string","description":"OpenEthereum's words: Reverted, Out of gas, Bad jump destination, Bad instruction, Out of stack, Stack underflow, Out of bounds, Built-in failed; other EVM errors in geth's words."},"result":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"ParityTraceResult.json"}]},"subtraces":{"type":"integer","minimum":0},"traceAddress":{"type":"array","items":{"type":"integer","minimum":0}},"type":{"type":"string","enum":["call","create","suicide","reward"]}},"$id":"ParityTrace.json"};
+const schema297 = {"title":"ParityTrace","type":"object","additionalProperties":false,"required":["action","subtraces","traceAddress","type"],"description":"One frame of a transaction's execution, OpenEthereum's shape: traceAddress is the path of child indexes from the transaction's top call (calls to precompiles are left out, as core-geth does).","properties":{"action":{"$ref":"ParityTraceAction.json"},"error":{"type":"string","description":"OpenEthereum's words: Reverted, Out of gas, Bad jump destination, Bad instruction, Out of stack, Stack underflow, Out of bounds, Built-in failed; other EVM errors in geth's words."},"result":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"ParityTraceResult.json"}]},"subtraces":{"type":"integer","minimum":0},"traceAddress":{"type":"array","items":{"type":"integer","minimum":0}},"type":{"type":"string","enum":["call","create","suicide","reward"]}},"$id":"ParityTrace.json"};
 
-function validate827(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate838(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ParityTrace.json" */;
 let vErrors = null;
 let errors = 0;
@@ -16154,14 +16579,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.action === undefined) && (missing0 = "action")) || ((data.subtraces === undefined) && (missing0 = "subtraces"))) || ((data.traceAddress === undefined) && (missing0 = "traceAddress"))) || ((data.type === undefined) && (missing0 = "type"))){
-validate827.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate838.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "action") || (key0 === "error")) || (key0 === "result")) || (key0 === "subtraces")) || (key0 === "traceAddress")) || (key0 === "type"))){
-validate827.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate838.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -16169,8 +16594,8 @@ break;
 if(_errs1 === errors){
 if(data.action !== undefined){
 const _errs2 = errors;
-if(!(validate774(data.action, {instancePath:instancePath+"/action",parentData:data,parentDataProperty:"action",rootData}))){
-vErrors = vErrors === null ? validate774.errors : vErrors.concat(validate774.errors);
+if(!(validate728(data.action, {instancePath:instancePath+"/action",parentData:data,parentDataProperty:"action",rootData}))){
+vErrors = vErrors === null ? validate728.errors : vErrors.concat(validate728.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -16182,7 +16607,7 @@ if(valid0){
 if(data.error !== undefined){
 const _errs3 = errors;
 if(typeof data.error !== "string"){
-validate827.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate838.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -16208,8 +16633,8 @@ valid1 = true;
 passing0 = 0;
 }
 const _errs8 = errors;
-if(!(validate787(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate787.errors : vErrors.concat(validate787.errors);
+if(!(validate742(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate742.errors : vErrors.concat(validate742.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -16232,7 +16657,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate827.errors = vErrors;
+validate838.errors = vErrors;
 return false;
 }
 else {
@@ -16256,13 +16681,13 @@ if(data.subtraces !== undefined){
 let data3 = data.subtraces;
 const _errs9 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate827.errors = [{instancePath:instancePath+"/subtraces",schemaPath:"#/properties/subtraces/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate838.errors = [{instancePath:instancePath+"/subtraces",schemaPath:"#/properties/subtraces/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs9){
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-validate827.errors = [{instancePath:instancePath+"/subtraces",schemaPath:"#/properties/subtraces/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate838.errors = [{instancePath:instancePath+"/subtraces",schemaPath:"#/properties/subtraces/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16284,13 +16709,13 @@ for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 const _errs13 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-validate827.errors = [{instancePath:instancePath+"/traceAddress/" + i0,schemaPath:"#/properties/traceAddress/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate838.errors = [{instancePath:instancePath+"/traceAddress/" + i0,schemaPath:"#/properties/traceAddress/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs13){
 if(typeof data5 == "number"){
 if(data5 < 0 || isNaN(data5)){
-validate827.errors = [{instancePath:instancePath+"/traceAddress/" + i0,schemaPath:"#/properties/traceAddress/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate838.errors = [{instancePath:instancePath+"/traceAddress/" + i0,schemaPath:"#/properties/traceAddress/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16302,7 +16727,7 @@ break;
 }
 }
 else {
-validate827.errors = [{instancePath:instancePath+"/traceAddress",schemaPath:"#/properties/traceAddress/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate838.errors = [{instancePath:instancePath+"/traceAddress",schemaPath:"#/properties/traceAddress/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16316,11 +16741,11 @@ if(data.type !== undefined){
 let data6 = data.type;
 const _errs15 = errors;
 if(typeof data6 !== "string"){
-validate827.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate838.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data6 === "call") || (data6 === "create")) || (data6 === "suicide")) || (data6 === "reward"))){
-validate827.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema295.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate838.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema297.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -16337,16 +16762,16 @@ var valid0 = true;
 }
 }
 else {
-validate827.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate838.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate827.errors = vErrors;
+validate838.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate806(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate817(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ParityTraceResults.json" */;
 let vErrors = null;
 let errors = 0;
@@ -16354,14 +16779,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.output === undefined) && (missing0 = "output")) || ((data.stateDiff === undefined) && (missing0 = "stateDiff"))) || ((data.trace === undefined) && (missing0 = "trace"))) || ((data.vmTrace === undefined) && (missing0 = "vmTrace"))){
-validate806.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate817.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "output") || (key0 === "stateDiff")) || (key0 === "trace")) || (key0 === "vmTrace")) || (key0 === "transactionHash"))){
-validate806.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate817.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -16396,8 +16821,8 @@ valid1 = true;
 passing0 = 0;
 }
 const _errs6 = errors;
-if(!(validate809(data1, {instancePath:instancePath+"/stateDiff",parentData:data,parentDataProperty:"stateDiff",rootData}))){
-vErrors = vErrors === null ? validate809.errors : vErrors.concat(validate809.errors);
+if(!(validate820(data1, {instancePath:instancePath+"/stateDiff",parentData:data,parentDataProperty:"stateDiff",rootData}))){
+vErrors = vErrors === null ? validate820.errors : vErrors.concat(validate820.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
@@ -16420,7 +16845,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate806.errors = vErrors;
+validate817.errors = vErrors;
 return false;
 }
 else {
@@ -16449,8 +16874,8 @@ var valid2 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
-if(!(validate827(data2[i0], {instancePath:instancePath+"/trace/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate827.errors : vErrors.concat(validate827.errors);
+if(!(validate838(data2[i0], {instancePath:instancePath+"/trace/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate838.errors : vErrors.concat(validate838.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs9 === errors;
@@ -16460,7 +16885,7 @@ break;
 }
 }
 else {
-validate806.errors = [{instancePath:instancePath+"/trace",schemaPath:"#/properties/trace/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate817.errors = [{instancePath:instancePath+"/trace",schemaPath:"#/properties/trace/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16501,31 +16926,31 @@ var valid0 = true;
 }
 }
 else {
-validate806.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate817.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate806.errors = vErrors;
+validate817.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate805(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate816(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceCallResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate806(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate806.errors : vErrors.concat(validate806.errors);
+if(!(validate817(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate817.errors : vErrors.concat(validate817.errors);
 errors = vErrors.length;
 }
-validate805.errors = vErrors;
+validate816.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceCallManyCallsParam = validate835;
-const schema296 = {"type":"array","items":{"type":"array","minItems":2,"maxItems":2,"items":[{"$ref":"CallRequest.json"},{"$ref":"ParityTraceTypes.json"}],"additionalItems":false},"$id":"validateTraceCallManyCallsParam"};
+export const validateTraceCallManyCallsParam = validate846;
+const schema298 = {"type":"array","items":{"type":"array","minItems":2,"maxItems":2,"items":[{"$ref":"CallRequest.json"},{"$ref":"ParityTraceTypes.json"}],"additionalItems":false},"$id":"validateTraceCallManyCallsParam"};
 
-function validate835(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate846(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceCallManyCallsParam" */;
 let vErrors = null;
 let errors = 0;
@@ -16539,18 +16964,18 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(Array.isArray(data0)){
 if(data0.length > 2){
-validate835.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
+validate846.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
 return false;
 }
 else {
 if(data0.length < 2){
-validate835.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
+validate846.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"}];
 return false;
 }
 else {
 const len1 = data0.length;
 if(!(len1 <= 2)){
-validate835.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
+validate846.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
 return false;
 }
 else {
@@ -16566,8 +16991,8 @@ var valid1 = _errs3 === errors;
 if(valid1){
 if(len2 > 1){
 const _errs4 = errors;
-if(!(validate801(data0[1], {instancePath:instancePath+"/" + i0+"/1",parentData:data0,parentDataProperty:1,rootData}))){
-vErrors = vErrors === null ? validate801.errors : vErrors.concat(validate801.errors);
+if(!(validate812(data0[1], {instancePath:instancePath+"/" + i0+"/1",parentData:data0,parentDataProperty:1,rootData}))){
+vErrors = vErrors === null ? validate812.errors : vErrors.concat(validate812.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -16578,7 +17003,7 @@ var valid1 = _errs4 === errors;
 }
 }
 else {
-validate835.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate846.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16589,18 +17014,18 @@ break;
 }
 }
 else {
-validate835.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate846.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate835.errors = vErrors;
+validate846.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceCallManyBlockParam = validate838;
-const schema297 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateTraceCallManyBlockParam"};
+export const validateTraceCallManyBlockParam = validate849;
+const schema299 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateTraceCallManyBlockParam"};
 
-function validate838(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate849(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceCallManyBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -16608,14 +17033,14 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate838.errors = vErrors;
+validate849.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceCallManyResult = validate840;
-const schema298 = {"type":"array","items":{"$ref":"ParityTraceResults.json"},"$id":"validateTraceCallManyResult"};
+export const validateTraceCallManyResult = validate851;
+const schema300 = {"type":"array","items":{"$ref":"ParityTraceResults.json"},"$id":"validateTraceCallManyResult"};
 
-function validate840(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate851(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceCallManyResult" */;
 let vErrors = null;
 let errors = 0;
@@ -16625,8 +17050,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate806(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate806.errors : vErrors.concat(validate806.errors);
+if(!(validate817(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate817.errors : vErrors.concat(validate817.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -16636,19 +17061,19 @@ break;
 }
 }
 else {
-validate840.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate851.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate840.errors = vErrors;
+validate851.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceFilterFilterParam = validate842;
-const schema299 = {"$ref":"ParityTraceFilter.json","$id":"validateTraceFilterFilterParam"};
-const schema300 = {"title":"ParityTraceFilter","type":"object","additionalProperties":false,"description":"trace_filter's query: fromBlock..toBlock (numbers or tags; default latest), traces whose sender is in fromAddress and/or whose receiver (callee, created contract, refund address, reward author) is in toAddress; skip `after` matches, return at most `count`. The range and count are capped by network.rpc.trace.filter-max-blocks and network.rpc.trace.filter-max-count (-32005 above them).","properties":{"fromBlock":{"$ref":"BlockNumberOrTag.json"},"toBlock":{"$ref":"BlockNumberOrTag.json"},"fromAddress":{"type":"array","items":{"$ref":"address.json"}},"toAddress":{"type":"array","items":{"$ref":"address.json"}},"after":{"type":"integer","minimum":0},"count":{"type":"integer","minimum":0}},"$id":"ParityTraceFilter.json"};
+export const validateTraceFilterFilterParam = validate853;
+const schema301 = {"$ref":"ParityTraceFilter.json","$id":"validateTraceFilterFilterParam"};
+const schema302 = {"title":"ParityTraceFilter","type":"object","additionalProperties":false,"description":"trace_filter's query: fromBlock..toBlock (numbers or tags; default latest), traces whose sender is in fromAddress and/or whose receiver (callee, created contract, refund address, reward author) is in toAddress; skip `after` matches, return at most `count`. The range and count are capped by network.rpc.trace.filter-max-blocks and network.rpc.trace.filter-max-count (-32602 above them).","properties":{"fromBlock":{"$ref":"BlockNumberOrTag.json"},"toBlock":{"$ref":"BlockNumberOrTag.json"},"fromAddress":{"type":"array","items":{"$ref":"address.json"}},"toAddress":{"type":"array","items":{"$ref":"address.json"}},"after":{"type":"integer","minimum":0},"count":{"type":"integer","minimum":0}},"$id":"ParityTraceFilter.json"};
 
-function validate843(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate854(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ParityTraceFilter.json" */;
 let vErrors = null;
 let errors = 0;
@@ -16657,7 +17082,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "fromBlock") || (key0 === "toBlock")) || (key0 === "fromAddress")) || (key0 === "toAddress")) || (key0 === "after")) || (key0 === "count"))){
-validate843.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate854.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -16707,7 +17132,7 @@ break;
 }
 }
 else {
-validate843.errors = [{instancePath:instancePath+"/fromAddress",schemaPath:"#/properties/fromAddress/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate854.errors = [{instancePath:instancePath+"/fromAddress",schemaPath:"#/properties/fromAddress/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16737,7 +17162,7 @@ break;
 }
 }
 else {
-validate843.errors = [{instancePath:instancePath+"/toAddress",schemaPath:"#/properties/toAddress/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate854.errors = [{instancePath:instancePath+"/toAddress",schemaPath:"#/properties/toAddress/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16751,13 +17176,13 @@ if(data.after !== undefined){
 let data6 = data.after;
 const _errs10 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate843.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate854.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data6 == "number"){
 if(data6 < 0 || isNaN(data6)){
-validate843.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate854.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16772,13 +17197,13 @@ if(data.count !== undefined){
 let data7 = data.count;
 const _errs12 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate843.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate854.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data7 == "number"){
 if(data7 < 0 || isNaN(data7)){
-validate843.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate854.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16796,31 +17221,31 @@ var valid0 = true;
 }
 }
 else {
-validate843.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate854.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate843.errors = vErrors;
+validate854.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate842(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate853(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceFilterFilterParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate843(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate843.errors : vErrors.concat(validate843.errors);
+if(!(validate854(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate854.errors : vErrors.concat(validate854.errors);
 errors = vErrors.length;
 }
-validate842.errors = vErrors;
+validate853.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceFilterResult = validate849;
-const schema301 = {"type":"array","items":{"$ref":"ParityLocalizedTrace.json"},"$id":"validateTraceFilterResult"};
+export const validateTraceFilterResult = validate860;
+const schema303 = {"type":"array","items":{"$ref":"ParityLocalizedTrace.json"},"$id":"validateTraceFilterResult"};
 
-function validate849(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate860(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceFilterResult" */;
 let vErrors = null;
 let errors = 0;
@@ -16830,8 +17255,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate773(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate773.errors : vErrors.concat(validate773.errors);
+if(!(validate800(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate800.errors : vErrors.concat(validate800.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -16841,18 +17266,18 @@ break;
 }
 }
 else {
-validate849.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate860.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate849.errors = vErrors;
+validate860.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceGetTransactionHashParam = validate851;
-const schema302 = {"$ref":"hash32.json","$id":"validateTraceGetTransactionHashParam"};
+export const validateTraceGetTransactionHashParam = validate862;
+const schema304 = {"$ref":"hash32.json","$id":"validateTraceGetTransactionHashParam"};
 
-function validate851(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate862(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceGetTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -16860,14 +17285,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate851.errors = vErrors;
+validate862.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceGetIndicesParam = validate853;
-const schema303 = {"type":"array","items":{"$ref":"uint.json"},"$id":"validateTraceGetIndicesParam"};
+export const validateTraceGetIndicesParam = validate864;
+const schema305 = {"type":"array","items":{"$ref":"uint.json"},"$id":"validateTraceGetIndicesParam"};
 
-function validate853(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate864(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceGetIndicesParam" */;
 let vErrors = null;
 let errors = 0;
@@ -16888,18 +17313,18 @@ break;
 }
 }
 else {
-validate853.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate864.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate853.errors = vErrors;
+validate864.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceGetResult = validate855;
-const schema304 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"ParityLocalizedTrace.json"}],"$id":"validateTraceGetResult"};
+export const validateTraceGetResult = validate866;
+const schema306 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"ParityLocalizedTrace.json"}],"$id":"validateTraceGetResult"};
 
-function validate855(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate866(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceGetResult" */;
 let vErrors = null;
 let errors = 0;
@@ -16917,8 +17342,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate773(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate773.errors : vErrors.concat(validate773.errors);
+if(!(validate800(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate800.errors : vErrors.concat(validate800.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -16941,7 +17366,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate855.errors = vErrors;
+validate866.errors = vErrors;
 return false;
 }
 else {
@@ -16955,14 +17380,14 @@ vErrors = null;
 }
 }
 }
-validate855.errors = vErrors;
+validate866.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceRawTransactionDataParam = validate858;
-const schema305 = {"$ref":"bytes.json","$id":"validateTraceRawTransactionDataParam"};
+export const validateTraceRawTransactionDataParam = validate869;
+const schema307 = {"$ref":"bytes.json","$id":"validateTraceRawTransactionDataParam"};
 
-function validate858(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate869(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceRawTransactionDataParam" */;
 let vErrors = null;
 let errors = 0;
@@ -16970,29 +17395,29 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate858.errors = vErrors;
+validate869.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceRawTransactionTraceTypesParam = validate860;
-const schema306 = {"$ref":"ParityTraceTypes.json","$id":"validateTraceRawTransactionTraceTypesParam"};
+export const validateTraceRawTransactionTraceTypesParam = validate871;
+const schema308 = {"$ref":"ParityTraceTypes.json","$id":"validateTraceRawTransactionTraceTypesParam"};
 
-function validate860(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate871(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceRawTransactionTraceTypesParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate801(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate801.errors : vErrors.concat(validate801.errors);
+if(!(validate812(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate812.errors : vErrors.concat(validate812.errors);
 errors = vErrors.length;
 }
-validate860.errors = vErrors;
+validate871.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceRawTransactionBlockParam = validate862;
-const schema307 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateTraceRawTransactionBlockParam"};
+export const validateTraceRawTransactionBlockParam = validate873;
+const schema309 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateTraceRawTransactionBlockParam"};
 
-function validate862(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate873(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceRawTransactionBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -17000,29 +17425,29 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate862.errors = vErrors;
+validate873.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceRawTransactionResult = validate864;
-const schema308 = {"$ref":"ParityTraceResults.json","$id":"validateTraceRawTransactionResult"};
+export const validateTraceRawTransactionResult = validate875;
+const schema310 = {"$ref":"ParityTraceResults.json","$id":"validateTraceRawTransactionResult"};
 
-function validate864(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate875(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceRawTransactionResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate806(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate806.errors : vErrors.concat(validate806.errors);
+if(!(validate817(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate817.errors : vErrors.concat(validate817.errors);
 errors = vErrors.length;
 }
-validate864.errors = vErrors;
+validate875.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceReplayBlockTransactionsBlockParam = validate866;
-const schema309 = {"$ref":"BlockNumberOrTag.json","$id":"validateTraceReplayBlockTransactionsBlockParam"};
+export const validateTraceReplayBlockTransactionsBlockParam = validate877;
+const schema311 = {"$ref":"BlockNumberOrTag.json","$id":"validateTraceReplayBlockTransactionsBlockParam"};
 
-function validate866(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate877(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceReplayBlockTransactionsBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -17030,29 +17455,29 @@ if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
-validate866.errors = vErrors;
+validate877.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceReplayBlockTransactionsTraceTypesParam = validate868;
-const schema310 = {"$ref":"ParityTraceTypes.json","$id":"validateTraceReplayBlockTransactionsTraceTypesParam"};
+export const validateTraceReplayBlockTransactionsTraceTypesParam = validate879;
+const schema312 = {"$ref":"ParityTraceTypes.json","$id":"validateTraceReplayBlockTransactionsTraceTypesParam"};
 
-function validate868(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate879(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceReplayBlockTransactionsTraceTypesParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate801(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate801.errors : vErrors.concat(validate801.errors);
+if(!(validate812(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate812.errors : vErrors.concat(validate812.errors);
 errors = vErrors.length;
 }
-validate868.errors = vErrors;
+validate879.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceReplayBlockTransactionsResult = validate870;
-const schema311 = {"oneOf":[{"$ref":"notFound.json"},{"type":"array","items":{"$ref":"ParityTraceResults.json"}}],"$id":"validateTraceReplayBlockTransactionsResult"};
+export const validateTraceReplayBlockTransactionsResult = validate881;
+const schema313 = {"oneOf":[{"$ref":"notFound.json"},{"type":"array","items":{"$ref":"ParityTraceResults.json"}}],"$id":"validateTraceReplayBlockTransactionsResult"};
 
-function validate870(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate881(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceReplayBlockTransactionsResult" */;
 let vErrors = null;
 let errors = 0;
@@ -17076,8 +17501,8 @@ var valid1 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate806(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate806.errors : vErrors.concat(validate806.errors);
+if(!(validate817(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate817.errors : vErrors.concat(validate817.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -17117,7 +17542,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate870.errors = vErrors;
+validate881.errors = vErrors;
 return false;
 }
 else {
@@ -17131,14 +17556,14 @@ vErrors = null;
 }
 }
 }
-validate870.errors = vErrors;
+validate881.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceReplayTransactionTransactionHashParam = validate873;
-const schema312 = {"$ref":"hash32.json","$id":"validateTraceReplayTransactionTransactionHashParam"};
+export const validateTraceReplayTransactionTransactionHashParam = validate884;
+const schema314 = {"$ref":"hash32.json","$id":"validateTraceReplayTransactionTransactionHashParam"};
 
-function validate873(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate884(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceReplayTransactionTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -17146,29 +17571,29 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate873.errors = vErrors;
+validate884.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceReplayTransactionTraceTypesParam = validate875;
-const schema313 = {"$ref":"ParityTraceTypes.json","$id":"validateTraceReplayTransactionTraceTypesParam"};
+export const validateTraceReplayTransactionTraceTypesParam = validate886;
+const schema315 = {"$ref":"ParityTraceTypes.json","$id":"validateTraceReplayTransactionTraceTypesParam"};
 
-function validate875(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate886(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceReplayTransactionTraceTypesParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate801(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate801.errors : vErrors.concat(validate801.errors);
+if(!(validate812(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate812.errors : vErrors.concat(validate812.errors);
 errors = vErrors.length;
 }
-validate875.errors = vErrors;
+validate886.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceReplayTransactionResult = validate877;
-const schema314 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"ParityTraceResults.json"}],"$id":"validateTraceReplayTransactionResult"};
+export const validateTraceReplayTransactionResult = validate888;
+const schema316 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"ParityTraceResults.json"}],"$id":"validateTraceReplayTransactionResult"};
 
-function validate877(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate888(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceReplayTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -17186,8 +17611,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate806(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate806.errors : vErrors.concat(validate806.errors);
+if(!(validate817(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate817.errors : vErrors.concat(validate817.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -17210,7 +17635,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate877.errors = vErrors;
+validate888.errors = vErrors;
 return false;
 }
 else {
@@ -17224,14 +17649,14 @@ vErrors = null;
 }
 }
 }
-validate877.errors = vErrors;
+validate888.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceTransactionTransactionHashParam = validate880;
-const schema315 = {"$ref":"hash32.json","$id":"validateTraceTransactionTransactionHashParam"};
+export const validateTraceTransactionTransactionHashParam = validate891;
+const schema317 = {"$ref":"hash32.json","$id":"validateTraceTransactionTransactionHashParam"};
 
-function validate880(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate891(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceTransactionTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -17239,14 +17664,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate880.errors = vErrors;
+validate891.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTraceTransactionResult = validate882;
-const schema316 = {"oneOf":[{"$ref":"notFound.json"},{"type":"array","items":{"$ref":"ParityLocalizedTrace.json"}}],"$id":"validateTraceTransactionResult"};
+export const validateTraceTransactionResult = validate893;
+const schema318 = {"oneOf":[{"$ref":"notFound.json"},{"type":"array","items":{"$ref":"ParityLocalizedTrace.json"}}],"$id":"validateTraceTransactionResult"};
 
-function validate882(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate893(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTraceTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -17270,8 +17695,8 @@ var valid1 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate773(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate773.errors : vErrors.concat(validate773.errors);
+if(!(validate800(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate800.errors : vErrors.concat(validate800.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -17311,7 +17736,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate882.errors = vErrors;
+validate893.errors = vErrors;
 return false;
 }
 else {
@@ -17325,14 +17750,14 @@ vErrors = null;
 }
 }
 }
-validate882.errors = vErrors;
+validate893.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaGenerateCheckpointPrivateKeysParam = validate885;
-const schema317 = {"type":"array","items":{"$ref":"PrivateKey.json"},"$id":"validateQaGenerateCheckpointPrivateKeysParam"};
+export const validateQaGenerateCheckpointPrivateKeysParam = validate896;
+const schema319 = {"type":"array","items":{"$ref":"PrivateKey.json"},"$id":"validateQaGenerateCheckpointPrivateKeysParam"};
 
-function validate885(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate896(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaGenerateCheckpointPrivateKeysParam" */;
 let vErrors = null;
 let errors = 0;
@@ -17342,8 +17767,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate590(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate590.errors : vErrors.concat(validate590.errors);
+if(!(validate591(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate591.errors : vErrors.concat(validate591.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -17353,18 +17778,18 @@ break;
 }
 }
 else {
-validate885.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate896.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate885.errors = vErrors;
+validate896.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaGenerateCheckpointBlockHashParam = validate887;
-const schema318 = {"$ref":"hash32.json","$id":"validateQaGenerateCheckpointBlockHashParam"};
+export const validateQaGenerateCheckpointBlockHashParam = validate898;
+const schema320 = {"$ref":"hash32.json","$id":"validateQaGenerateCheckpointBlockHashParam"};
 
-function validate887(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate898(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaGenerateCheckpointBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -17372,14 +17797,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate887.errors = vErrors;
+validate898.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaGenerateCheckpointResult = validate889;
-const schema319 = {"$ref":"Checkpoint.json","$id":"validateQaGenerateCheckpointResult"};
+export const validateQaGenerateCheckpointResult = validate900;
+const schema321 = {"$ref":"Checkpoint.json","$id":"validateQaGenerateCheckpointResult"};
 
-function validate889(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate900(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaGenerateCheckpointResult" */;
 let vErrors = null;
 let errors = 0;
@@ -17387,15 +17812,15 @@ if(!(validate177(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
 errors = vErrors.length;
 }
-validate889.errors = vErrors;
+validate900.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaGetFederationMembersInfoResult = validate891;
-const schema320 = {"$ref":"FederationMembersInfo.json","$id":"validateQaGetFederationMembersInfoResult"};
-const schema321 = {"title":"FederationMembersInfo","type":"object","description":"The ECIP-1097 checkpointing federation configured on this node.","properties":{"membersPublicKeys":{"type":"array","items":{"$ref":"PublicKey.json"}}},"required":["membersPublicKeys"],"additionalProperties":false,"$id":"FederationMembersInfo.json"};
+export const validateQaGetFederationMembersInfoResult = validate902;
+const schema322 = {"$ref":"FederationMembersInfo.json","$id":"validateQaGetFederationMembersInfoResult"};
+const schema323 = {"title":"FederationMembersInfo","type":"object","description":"The ECIP-1097 checkpointing federation configured on this node.","properties":{"membersPublicKeys":{"type":"array","items":{"$ref":"PublicKey.json"}}},"required":["membersPublicKeys"],"additionalProperties":false,"$id":"FederationMembersInfo.json"};
 
-function validate892(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate903(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="FederationMembersInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -17403,14 +17828,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.membersPublicKeys === undefined) && (missing0 = "membersPublicKeys")){
-validate892.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate903.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "membersPublicKeys")){
-validate892.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate903.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -17436,7 +17861,7 @@ break;
 }
 }
 else {
-validate892.errors = [{instancePath:instancePath+"/membersPublicKeys",schemaPath:"#/properties/membersPublicKeys/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate903.errors = [{instancePath:instancePath+"/membersPublicKeys",schemaPath:"#/properties/membersPublicKeys/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17445,31 +17870,31 @@ return false;
 }
 }
 else {
-validate892.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate903.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate892.errors = vErrors;
+validate903.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate891(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate902(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaGetFederationMembersInfoResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate892(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate892.errors : vErrors.concat(validate892.errors);
+if(!(validate903(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate903.errors : vErrors.concat(validate903.errors);
 errors = vErrors.length;
 }
-validate891.errors = vErrors;
+validate902.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaMineBlocksCountParam = validate895;
-const schema322 = {"oneOf":[{"type":"integer","minimum":1},{"$ref":"uint.json"}],"$id":"validateQaMineBlocksCountParam"};
+export const validateQaMineBlocksCountParam = validate906;
+const schema324 = {"oneOf":[{"type":"integer","minimum":1},{"$ref":"uint.json"}],"$id":"validateQaMineBlocksCountParam"};
 
-function validate895(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate906(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaMineBlocksCountParam" */;
 let vErrors = null;
 let errors = 0;
@@ -17531,7 +17956,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate895.errors = vErrors;
+validate906.errors = vErrors;
 return false;
 }
 else {
@@ -17545,29 +17970,29 @@ vErrors = null;
 }
 }
 }
-validate895.errors = vErrors;
+validate906.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaMineBlocksWithTransactionsParam = validate897;
-const schema323 = {"type":"boolean","$id":"validateQaMineBlocksWithTransactionsParam"};
+export const validateQaMineBlocksWithTransactionsParam = validate908;
+const schema325 = {"type":"boolean","$id":"validateQaMineBlocksWithTransactionsParam"};
 
-function validate897(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate908(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaMineBlocksWithTransactionsParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate897.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate908.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate897.errors = vErrors;
+validate908.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaMineBlocksParentHashParam = validate898;
-const schema324 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}],"$id":"validateQaMineBlocksParentHashParam"};
+export const validateQaMineBlocksParentHashParam = validate909;
+const schema326 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}],"$id":"validateQaMineBlocksParentHashParam"};
 
-function validate898(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate909(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaMineBlocksParentHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -17609,7 +18034,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate898.errors = vErrors;
+validate909.errors = vErrors;
 return false;
 }
 else {
@@ -17623,15 +18048,15 @@ vErrors = null;
 }
 }
 }
-validate898.errors = vErrors;
+validate909.errors = vErrors;
 return errors === 0;
 }
 
-export const validateQaMineBlocksResult = validate901;
-const schema325 = {"$ref":"QaMineBlocksResult.json","$id":"validateQaMineBlocksResult"};
-const schema326 = {"title":"QaMineBlocksResult","type":"object","description":"What the miner did with the order. MiningOrdered: the blocks are being mined. MinerIsWorking: an earlier order is still running, nothing new was ordered. MinerNotExist: this node runs no miner. MinerNotSupport: the configured miner cannot mine on demand. MiningError: the order failed; message says why.","properties":{"responseType":{"type":"string","enum":["MiningOrdered","MinerIsWorking","MinerNotExist","MinerNotSupport","MiningError"]},"message":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]}},"required":["responseType","message"],"additionalProperties":false,"$id":"QaMineBlocksResult.json"};
+export const validateQaMineBlocksResult = validate912;
+const schema327 = {"$ref":"QaMineBlocksResult.json","$id":"validateQaMineBlocksResult"};
+const schema328 = {"title":"QaMineBlocksResult","type":"object","description":"What the miner did with the order. MiningOrdered: the blocks are being mined. MinerIsWorking: an earlier order is still running, nothing new was ordered. MinerNotExist: this node runs no miner. MinerNotSupport: the configured miner cannot mine on demand. MiningError: the order failed; message says why.","properties":{"responseType":{"type":"string","enum":["MiningOrdered","MinerIsWorking","MinerNotExist","MinerNotSupport","MiningError"]},"message":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]}},"required":["responseType","message"],"additionalProperties":false,"$id":"QaMineBlocksResult.json"};
 
-function validate902(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate913(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="QaMineBlocksResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -17639,14 +18064,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.responseType === undefined) && (missing0 = "responseType")) || ((data.message === undefined) && (missing0 = "message"))){
-validate902.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate913.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "responseType") || (key0 === "message"))){
-validate902.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate913.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -17656,11 +18081,11 @@ if(data.responseType !== undefined){
 let data0 = data.responseType;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate902.errors = [{instancePath:instancePath+"/responseType",schemaPath:"#/properties/responseType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate913.errors = [{instancePath:instancePath+"/responseType",schemaPath:"#/properties/responseType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data0 === "MiningOrdered") || (data0 === "MinerIsWorking")) || (data0 === "MinerNotExist")) || (data0 === "MinerNotSupport")) || (data0 === "MiningError"))){
-validate902.errors = [{instancePath:instancePath+"/responseType",schemaPath:"#/properties/responseType/enum",keyword:"enum",params:{allowedValues: schema326.properties.responseType.enum},message:"must be equal to one of the allowed values"}];
+validate913.errors = [{instancePath:instancePath+"/responseType",schemaPath:"#/properties/responseType/enum",keyword:"enum",params:{allowedValues: schema328.properties.responseType.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -17716,7 +18141,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate902.errors = vErrors;
+validate913.errors = vErrors;
 return false;
 }
 else {
@@ -17740,31 +18165,31 @@ var valid0 = true;
 }
 }
 else {
-validate902.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate913.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate902.errors = vErrors;
+validate913.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate901(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate912(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateQaMineBlocksResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate902(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate902.errors : vErrors.concat(validate902.errors);
+if(!(validate913(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate913.errors : vErrors.concat(validate913.errors);
 errors = vErrors.length;
 }
-validate901.errors = vErrors;
+validate912.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingGetLatestBlockCheckpointingIntervalParam = validate905;
-const schema327 = {"oneOf":[{"type":"integer","minimum":1,"maximum":2147483647},{"$ref":"uint.json"}],"$id":"validateCheckpointingGetLatestBlockCheckpointingIntervalParam"};
+export const validateCheckpointingGetLatestBlockCheckpointingIntervalParam = validate916;
+const schema329 = {"oneOf":[{"type":"integer","minimum":1,"maximum":2147483647},{"$ref":"uint.json"}],"$id":"validateCheckpointingGetLatestBlockCheckpointingIntervalParam"};
 
-function validate905(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate916(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingGetLatestBlockCheckpointingIntervalParam" */;
 let vErrors = null;
 let errors = 0;
@@ -17838,7 +18263,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate905.errors = vErrors;
+validate916.errors = vErrors;
 return false;
 }
 else {
@@ -17852,14 +18277,14 @@ vErrors = null;
 }
 }
 }
-validate905.errors = vErrors;
+validate916.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingGetLatestBlockParentCheckpointParam = validate907;
-const schema328 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}],"$id":"validateCheckpointingGetLatestBlockParentCheckpointParam"};
+export const validateCheckpointingGetLatestBlockParentCheckpointParam = validate918;
+const schema330 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}],"$id":"validateCheckpointingGetLatestBlockParentCheckpointParam"};
 
-function validate907(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate918(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingGetLatestBlockParentCheckpointParam" */;
 let vErrors = null;
 let errors = 0;
@@ -17901,7 +18326,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate907.errors = vErrors;
+validate918.errors = vErrors;
 return false;
 }
 else {
@@ -17915,15 +18340,15 @@ vErrors = null;
 }
 }
 }
-validate907.errors = vErrors;
+validate918.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingGetLatestBlockResult = validate910;
-const schema329 = {"$ref":"LatestCheckpointBlock.json","$id":"validateCheckpointingGetLatestBlockResult"};
-const schema330 = {"title":"LatestCheckpointBlock","type":"object","description":"The block the federation should checkpoint next, or block null when there is none.","properties":{"block":{"oneOf":[{"$ref":"notFound.json"},{"type":"object","properties":{"hash":{"$ref":"hash32.json"},"number":{"$ref":"uint.json"}},"required":["hash","number"],"additionalProperties":false}]}},"required":["block"],"additionalProperties":false,"$id":"LatestCheckpointBlock.json"};
+export const validateCheckpointingGetLatestBlockResult = validate921;
+const schema331 = {"$ref":"LatestCheckpointBlock.json","$id":"validateCheckpointingGetLatestBlockResult"};
+const schema332 = {"title":"LatestCheckpointBlock","type":"object","description":"The block the federation should checkpoint next, or block null when there is none.","properties":{"block":{"oneOf":[{"$ref":"notFound.json"},{"type":"object","properties":{"hash":{"$ref":"hash32.json"},"number":{"$ref":"uint.json"}},"required":["hash","number"],"additionalProperties":false}]}},"required":["block"],"additionalProperties":false,"$id":"LatestCheckpointBlock.json"};
 
-function validate911(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate922(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="LatestCheckpointBlock.json" */;
 let vErrors = null;
 let errors = 0;
@@ -17931,14 +18356,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.block === undefined) && (missing0 = "block")){
-validate911.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate922.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "block")){
-validate911.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate922.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18047,7 +18472,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate911.errors = vErrors;
+validate922.errors = vErrors;
 return false;
 }
 else {
@@ -18066,31 +18491,31 @@ vErrors = null;
 }
 }
 else {
-validate911.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate922.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate911.errors = vErrors;
+validate922.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate910(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate921(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingGetLatestBlockResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate911(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate911.errors : vErrors.concat(validate911.errors);
+if(!(validate922(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate922.errors : vErrors.concat(validate922.errors);
 errors = vErrors.length;
 }
-validate910.errors = vErrors;
+validate921.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingPushCheckpointBlockHashParam = validate916;
-const schema331 = {"$ref":"hash32.json","$id":"validateCheckpointingPushCheckpointBlockHashParam"};
+export const validateCheckpointingPushCheckpointBlockHashParam = validate927;
+const schema333 = {"$ref":"hash32.json","$id":"validateCheckpointingPushCheckpointBlockHashParam"};
 
-function validate916(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate927(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingPushCheckpointBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -18098,15 +18523,15 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate916.errors = vErrors;
+validate927.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingPushCheckpointSignaturesParam = validate918;
-const schema332 = {"type":"array","items":{"type":"string","pattern":"^(0x)?[0-9a-fA-F]{130}$"},"$id":"validateCheckpointingPushCheckpointSignaturesParam"};
+export const validateCheckpointingPushCheckpointSignaturesParam = validate929;
+const schema334 = {"type":"array","items":{"type":"string","pattern":"^(0x)?[0-9a-fA-F]{130}$"},"$id":"validateCheckpointingPushCheckpointSignaturesParam"};
 const pattern30 = new RegExp("^(0x)?[0-9a-fA-F]{130}$", "u");
 
-function validate918(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate929(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingPushCheckpointSignaturesParam" */;
 let vErrors = null;
 let errors = 0;
@@ -18120,12 +18545,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(!pattern30.test(data0)){
-validate918.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/pattern",keyword:"pattern",params:{pattern: "^(0x)?[0-9a-fA-F]{130}$"},message:"must match pattern \""+"^(0x)?[0-9a-fA-F]{130}$"+"\""}];
+validate929.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/pattern",keyword:"pattern",params:{pattern: "^(0x)?[0-9a-fA-F]{130}$"},message:"must match pattern \""+"^(0x)?[0-9a-fA-F]{130}$"+"\""}];
 return false;
 }
 }
 else {
-validate918.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate929.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18136,33 +18561,33 @@ break;
 }
 }
 else {
-validate918.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate929.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate918.errors = vErrors;
+validate929.errors = vErrors;
 return errors === 0;
 }
 
-export const validateCheckpointingPushCheckpointResult = validate919;
-const schema333 = {"type":"boolean","$id":"validateCheckpointingPushCheckpointResult"};
+export const validateCheckpointingPushCheckpointResult = validate930;
+const schema335 = {"type":"boolean","$id":"validateCheckpointingPushCheckpointResult"};
 
-function validate919(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate930(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateCheckpointingPushCheckpointResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate919.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate930.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate919.errors = vErrors;
+validate930.errors = vErrors;
 return errors === 0;
 }
 
-export const validateSvcGetAccountTransactionsAddressParam = validate920;
-const schema334 = {"$ref":"address.json","$id":"validateSvcGetAccountTransactionsAddressParam"};
+export const validateSvcGetAccountTransactionsAddressParam = validate931;
+const schema336 = {"$ref":"address.json","$id":"validateSvcGetAccountTransactionsAddressParam"};
 
-function validate920(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate931(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateSvcGetAccountTransactionsAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -18170,14 +18595,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate920.errors = vErrors;
+validate931.errors = vErrors;
 return errors === 0;
 }
 
-export const validateSvcGetAccountTransactionsFromBlockParam = validate922;
-const schema335 = {"$ref":"uint.json","$id":"validateSvcGetAccountTransactionsFromBlockParam"};
+export const validateSvcGetAccountTransactionsFromBlockParam = validate933;
+const schema337 = {"$ref":"uint.json","$id":"validateSvcGetAccountTransactionsFromBlockParam"};
 
-function validate922(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate933(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateSvcGetAccountTransactionsFromBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -18185,14 +18610,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate922.errors = vErrors;
+validate933.errors = vErrors;
 return errors === 0;
 }
 
-export const validateSvcGetAccountTransactionsToBlockParam = validate924;
-const schema336 = {"$ref":"uint.json","$id":"validateSvcGetAccountTransactionsToBlockParam"};
+export const validateSvcGetAccountTransactionsToBlockParam = validate935;
+const schema338 = {"$ref":"uint.json","$id":"validateSvcGetAccountTransactionsToBlockParam"};
 
-function validate924(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate935(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateSvcGetAccountTransactionsToBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -18200,16 +18625,16 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate924.errors = vErrors;
+validate935.errors = vErrors;
 return errors === 0;
 }
 
-export const validateSvcGetAccountTransactionsResult = validate926;
-const schema337 = {"$ref":"AccountTransactions.json","$id":"validateSvcGetAccountTransactionsResult"};
-const schema338 = {"title":"AccountTransactions","type":"object","description":"Transactions of one account: newest block first and, within a block, the last transaction first; then every matching pending transaction.","properties":{"transactions":{"type":"array","items":{"$ref":"AccountTransaction.json"}}},"required":["transactions"],"additionalProperties":false,"$id":"AccountTransactions.json"};
-const schema339 = {"title":"AccountTransaction","type":"object","description":"A Transaction plus its meaning for the queried account: isOutgoing (the account sent it), isPending (still in the pool), isCheckpointed (its block is at or below the latest ECIP-1097 checkpoint; false while pending), gasUsed (its own gas, null while pending) and timestamp (its block's, a hex quantity like every other timestamp; null while pending).","properties":{"type":{"type":"string","enum":["0x0","0x1"]},"hash":{"$ref":"hash32.json"},"nonce":{"$ref":"uint.json"},"blockHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"blockNumber":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"transactionIndex":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"value":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"gas":{"$ref":"uint.json"},"input":{"$ref":"bytes.json"},"chainId":{"$ref":"uint.json"},"accessList":{"$ref":"AccessList.json"},"v":{"$ref":"uint.json"},"r":{"$ref":"uint.json"},"s":{"$ref":"uint.json"},"yParity":{"$ref":"uint.json"},"isOutgoing":{"type":"boolean"},"isCheckpointed":{"type":"boolean"},"isPending":{"type":"boolean"},"gasUsed":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"timestamp":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]}},"required":["type","hash","nonce","blockHash","blockNumber","transactionIndex","from","to","value","gasPrice","gas","input","v","r","s","isOutgoing","isCheckpointed","isPending","gasUsed","timestamp"],"additionalProperties":false,"$id":"AccountTransaction.json"};
+export const validateSvcGetAccountTransactionsResult = validate937;
+const schema339 = {"$ref":"AccountTransactions.json","$id":"validateSvcGetAccountTransactionsResult"};
+const schema340 = {"title":"AccountTransactions","type":"object","description":"Transactions of one account: newest block first and, within a block, the last transaction first; then every matching pending transaction.","properties":{"transactions":{"type":"array","items":{"$ref":"AccountTransaction.json"}}},"required":["transactions"],"additionalProperties":false,"$id":"AccountTransactions.json"};
+const schema341 = {"title":"AccountTransaction","type":"object","description":"A Transaction plus its meaning for the queried account: isOutgoing (the account sent it), isPending (still in the pool), isCheckpointed (its block is at or below the latest ECIP-1097 checkpoint; false while pending), gasUsed (its own gas, null while pending) and timestamp (its block's, a hex quantity like every other timestamp; null while pending).","properties":{"type":{"type":"string","enum":["0x0","0x1"]},"hash":{"$ref":"hash32.json"},"nonce":{"$ref":"uint.json"},"blockHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"blockNumber":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"transactionIndex":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"value":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"gas":{"$ref":"uint.json"},"input":{"$ref":"bytes.json"},"chainId":{"$ref":"uint.json"},"accessList":{"$ref":"AccessList.json"},"v":{"$ref":"uint.json"},"r":{"$ref":"uint.json"},"s":{"$ref":"uint.json"},"yParity":{"$ref":"uint.json"},"isOutgoing":{"type":"boolean"},"isCheckpointed":{"type":"boolean"},"isPending":{"type":"boolean"},"gasUsed":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"timestamp":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]}},"required":["type","hash","nonce","blockHash","blockNumber","transactionIndex","from","to","value","gasPrice","gas","input","v","r","s","isOutgoing","isCheckpointed","isPending","gasUsed","timestamp"],"additionalProperties":false,"$id":"AccountTransaction.json"};
 
-function validate928(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate939(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AccountTransaction.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18217,14 +18642,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((((((((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.gasPrice === undefined) && (missing0 = "gasPrice"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.input === undefined) && (missing0 = "input"))) || ((data.v === undefined) && (missing0 = "v"))) || ((data.r === undefined) && (missing0 = "r"))) || ((data.s === undefined) && (missing0 = "s"))) || ((data.isOutgoing === undefined) && (missing0 = "isOutgoing"))) || ((data.isCheckpointed === undefined) && (missing0 = "isCheckpointed"))) || ((data.isPending === undefined) && (missing0 = "isPending"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))){
-validate928.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate939.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema339.properties, key0))){
-validate928.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema341.properties, key0))){
+validate939.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18234,11 +18659,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate928.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate939.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data0 === "0x0") || (data0 === "0x1"))){
-validate928.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema339.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate939.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema341.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -18312,7 +18737,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate928.errors = vErrors;
+validate939.errors = vErrors;
 return false;
 }
 else {
@@ -18373,7 +18798,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate928.errors = vErrors;
+validate939.errors = vErrors;
 return false;
 }
 else {
@@ -18434,7 +18859,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate928.errors = vErrors;
+validate939.errors = vErrors;
 return false;
 }
 else {
@@ -18507,7 +18932,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate928.errors = vErrors;
+validate939.errors = vErrors;
 return false;
 }
 else {
@@ -18650,7 +19075,7 @@ if(valid0){
 if(data.isOutgoing !== undefined){
 const _errs33 = errors;
 if(typeof data.isOutgoing !== "boolean"){
-validate928.errors = [{instancePath:instancePath+"/isOutgoing",schemaPath:"#/properties/isOutgoing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate939.errors = [{instancePath:instancePath+"/isOutgoing",schemaPath:"#/properties/isOutgoing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs33 === errors;
@@ -18662,7 +19087,7 @@ if(valid0){
 if(data.isCheckpointed !== undefined){
 const _errs35 = errors;
 if(typeof data.isCheckpointed !== "boolean"){
-validate928.errors = [{instancePath:instancePath+"/isCheckpointed",schemaPath:"#/properties/isCheckpointed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate939.errors = [{instancePath:instancePath+"/isCheckpointed",schemaPath:"#/properties/isCheckpointed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs35 === errors;
@@ -18674,7 +19099,7 @@ if(valid0){
 if(data.isPending !== undefined){
 const _errs37 = errors;
 if(typeof data.isPending !== "boolean"){
-validate928.errors = [{instancePath:instancePath+"/isPending",schemaPath:"#/properties/isPending/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate939.errors = [{instancePath:instancePath+"/isPending",schemaPath:"#/properties/isPending/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs37 === errors;
@@ -18724,7 +19149,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate928.errors = vErrors;
+validate939.errors = vErrors;
 return false;
 }
 else {
@@ -18785,7 +19210,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
-validate928.errors = vErrors;
+validate939.errors = vErrors;
 return false;
 }
 else {
@@ -18830,16 +19255,16 @@ var valid0 = true;
 }
 }
 else {
-validate928.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate939.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate928.errors = vErrors;
+validate939.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate927(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate938(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AccountTransactions.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18847,14 +19272,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.transactions === undefined) && (missing0 = "transactions")){
-validate927.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate938.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "transactions")){
-validate927.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate938.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18869,8 +19294,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate928(data0[i0], {instancePath:instancePath+"/transactions/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate928.errors : vErrors.concat(validate928.errors);
+if(!(validate939(data0[i0], {instancePath:instancePath+"/transactions/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate939.errors : vErrors.concat(validate939.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -18880,7 +19305,7 @@ break;
 }
 }
 else {
-validate927.errors = [{instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate938.errors = [{instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -18889,31 +19314,31 @@ return false;
 }
 }
 else {
-validate927.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate938.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate927.errors = vErrors;
+validate938.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate926(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate937(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateSvcGetAccountTransactionsResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate927(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate927.errors : vErrors.concat(validate927.errors);
+if(!(validate938(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate938.errors : vErrors.concat(validate938.errors);
 errors = vErrors.length;
 }
-validate926.errors = vErrors;
+validate937.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMinerSetEtherbaseAddressParam = validate956;
-const schema340 = {"$ref":"address.json","$id":"validateMinerSetEtherbaseAddressParam"};
+export const validateMinerSetEtherbaseAddressParam = validate967;
+const schema342 = {"$ref":"address.json","$id":"validateMinerSetEtherbaseAddressParam"};
 
-function validate956(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate967(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMinerSetEtherbaseAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -18921,105 +19346,15 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate956.errors = vErrors;
-return errors === 0;
-}
-
-export const validateMinerSetEtherbaseResult = validate958;
-const schema341 = {"type":"boolean","$id":"validateMinerSetEtherbaseResult"};
-
-function validate958(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateMinerSetEtherbaseResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate958.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate958.errors = vErrors;
-return errors === 0;
-}
-
-export const validateTestGetLogHashTransactionHashParam = validate959;
-const schema342 = {"$ref":"hash32.json","$id":"validateTestGetLogHashTransactionHashParam"};
-
-function validate959(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestGetLogHashTransactionHashParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-errors = vErrors.length;
-}
-validate959.errors = vErrors;
-return errors === 0;
-}
-
-export const validateTestGetLogHashResult = validate961;
-const schema343 = {"$ref":"hash32.json","$id":"validateTestGetLogHashResult"};
-
-function validate961(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestGetLogHashResult" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-errors = vErrors.length;
-}
-validate961.errors = vErrors;
-return errors === 0;
-}
-
-export const validateTestImportRawBlockRawBlockParam = validate963;
-const schema344 = {"$ref":"bytes.json","$id":"validateTestImportRawBlockRawBlockParam"};
-
-function validate963(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestImportRawBlockRawBlockParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
-}
-validate963.errors = vErrors;
-return errors === 0;
-}
-
-export const validateTestImportRawBlockResult = validate965;
-const schema345 = {"$ref":"hash32.json","$id":"validateTestImportRawBlockResult"};
-
-function validate965(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestImportRawBlockResult" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-errors = vErrors.length;
-}
-validate965.errors = vErrors;
-return errors === 0;
-}
-
-export const validateTestMineBlocksCountParam = validate967;
-const schema346 = {"$ref":"TestQuantity.json","$id":"validateTestMineBlocksCountParam"};
-
-function validate967(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestMineBlocksCountParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
-errors = vErrors.length;
-}
 validate967.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestMineBlocksResult = validate969;
-const schema347 = {"type":"boolean","$id":"validateTestMineBlocksResult"};
+export const validateMinerSetEtherbaseResult = validate969;
+const schema343 = {"type":"boolean","$id":"validateMinerSetEtherbaseResult"};
 
 function validate969(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestMineBlocksResult" */;
+/*# sourceURL="validateMinerSetEtherbaseResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
@@ -19030,72 +19365,162 @@ validate969.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestModifyTimestampTimestampParam = validate970;
-const schema348 = {"$ref":"TestQuantity.json","$id":"validateTestModifyTimestampTimestampParam"};
+export const validateTestGetLogHashTransactionHashParam = validate970;
+const schema344 = {"$ref":"hash32.json","$id":"validateTestGetLogHashTransactionHashParam"};
 
 function validate970(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestModifyTimestampTimestampParam" */;
+/*# sourceURL="validateTestGetLogHashTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
 validate970.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestModifyTimestampResult = validate972;
-const schema349 = {"type":"boolean","$id":"validateTestModifyTimestampResult"};
+export const validateTestGetLogHashResult = validate972;
+const schema345 = {"$ref":"hash32.json","$id":"validateTestGetLogHashResult"};
 
 function validate972(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestModifyTimestampResult" */;
+/*# sourceURL="validateTestGetLogHashResult" */;
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-validate972.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
+if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
 }
 validate972.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestRewindToBlockBlockNumberParam = validate973;
-const schema350 = {"$ref":"TestQuantity.json","$id":"validateTestRewindToBlockBlockNumberParam"};
+export const validateTestImportRawBlockRawBlockParam = validate974;
+const schema346 = {"$ref":"bytes.json","$id":"validateTestImportRawBlockRawBlockParam"};
 
-function validate973(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateTestRewindToBlockBlockNumberParam" */;
+function validate974(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTestImportRawBlockRawBlockParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate973.errors = vErrors;
+validate974.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestRewindToBlockResult = validate975;
-const schema351 = {"type":"boolean","$id":"validateTestRewindToBlockResult"};
+export const validateTestImportRawBlockResult = validate976;
+const schema347 = {"$ref":"hash32.json","$id":"validateTestImportRawBlockResult"};
 
-function validate975(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate976(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTestImportRawBlockResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+validate976.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTestMineBlocksCountParam = validate978;
+const schema348 = {"$ref":"TestQuantity.json","$id":"validateTestMineBlocksCountParam"};
+
+function validate978(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTestMineBlocksCountParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+errors = vErrors.length;
+}
+validate978.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTestMineBlocksResult = validate980;
+const schema349 = {"type":"boolean","$id":"validateTestMineBlocksResult"};
+
+function validate980(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTestMineBlocksResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate980.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate980.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTestModifyTimestampTimestampParam = validate981;
+const schema350 = {"$ref":"TestQuantity.json","$id":"validateTestModifyTimestampTimestampParam"};
+
+function validate981(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTestModifyTimestampTimestampParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+errors = vErrors.length;
+}
+validate981.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTestModifyTimestampResult = validate983;
+const schema351 = {"type":"boolean","$id":"validateTestModifyTimestampResult"};
+
+function validate983(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTestModifyTimestampResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate983.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate983.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTestRewindToBlockBlockNumberParam = validate984;
+const schema352 = {"$ref":"TestQuantity.json","$id":"validateTestRewindToBlockBlockNumberParam"};
+
+function validate984(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateTestRewindToBlockBlockNumberParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+errors = vErrors.length;
+}
+validate984.errors = vErrors;
+return errors === 0;
+}
+
+export const validateTestRewindToBlockResult = validate986;
+const schema353 = {"type":"boolean","$id":"validateTestRewindToBlockResult"};
+
+function validate986(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestRewindToBlockResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate975.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate986.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate975.errors = vErrors;
+validate986.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestSetChainParamsChainParamsParam = validate976;
-const schema352 = {"$ref":"ChainParams.json","$id":"validateTestSetChainParamsChainParamsParam"};
-const schema353 = {"title":"ChainParams","type":"object","description":"A test chain as retesteth describes it: the genesis header fields, the fork schedule, the seal engine and the pre-state.","properties":{"genesis":{"$ref":"ChainParamsGenesis.json"},"params":{"$ref":"ChainParamsForks.json"},"sealEngine":{"type":"string","enum":["NoProof","NoReward","Ethash"],"description":"NoProof (default): skip the proof-of-work check. NoReward: NoProof without block rewards (state tests). Ethash: full validation."},"accounts":{"type":"object","additionalProperties":{"$ref":"ChainParamsAccount.json"}}},"required":["genesis","params","accounts"],"additionalProperties":false,"$id":"ChainParams.json"};
-const schema354 = {"title":"ChainParamsGenesis","type":"object","description":"The genesis fields retesteth sets. Everything else is implied: number 0, zero parent hash, gasUsed 0, empty bloom, empty transaction/receipt/uncle roots, and stateRoot computed from accounts. London-style fields (baseFeePerGas) are refused: Ethereum Classic has no London.","properties":{"author":{"$ref":"address.json"},"difficulty":{"$ref":"TestQuantity.json"},"gasLimit":{"$ref":"TestQuantity.json"},"extraData":{"$ref":"bytes.json"},"timestamp":{"$ref":"TestQuantity.json"},"nonce":{"$ref":"bytes8.json"},"mixHash":{"$ref":"hash32.json"}},"required":["author","difficulty","gasLimit","extraData","timestamp","nonce","mixHash"],"additionalProperties":false,"$id":"ChainParamsGenesis.json"};
+export const validateTestSetChainParamsChainParamsParam = validate987;
+const schema354 = {"$ref":"ChainParams.json","$id":"validateTestSetChainParamsChainParamsParam"};
+const schema355 = {"title":"ChainParams","type":"object","description":"A test chain as retesteth describes it: the genesis header fields, the fork schedule, the seal engine and the pre-state.","properties":{"genesis":{"$ref":"ChainParamsGenesis.json"},"params":{"$ref":"ChainParamsForks.json"},"sealEngine":{"type":"string","enum":["NoProof","NoReward","Ethash"],"description":"NoProof (default): skip the proof-of-work check. NoReward: NoProof without block rewards (state tests). Ethash: full validation."},"accounts":{"type":"object","additionalProperties":{"$ref":"ChainParamsAccount.json"}}},"required":["genesis","params","accounts"],"additionalProperties":false,"$id":"ChainParams.json"};
+const schema356 = {"title":"ChainParamsGenesis","type":"object","description":"The genesis fields retesteth sets. Everything else is implied: number 0, zero parent hash, gasUsed 0, empty bloom, empty transaction/receipt/uncle roots, and stateRoot computed from accounts. London-style fields (baseFeePerGas) are refused: Ethereum Classic has no London.","properties":{"author":{"$ref":"address.json"},"difficulty":{"$ref":"TestQuantity.json"},"gasLimit":{"$ref":"TestQuantity.json"},"extraData":{"$ref":"bytes.json"},"timestamp":{"$ref":"TestQuantity.json"},"nonce":{"$ref":"bytes8.json"},"mixHash":{"$ref":"hash32.json"}},"required":["author","difficulty","gasLimit","extraData","timestamp","nonce","mixHash"],"additionalProperties":false,"$id":"ChainParamsGenesis.json"};
 
-function validate978(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate989(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ChainParamsGenesis.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19103,14 +19528,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.author === undefined) && (missing0 = "author")) || ((data.difficulty === undefined) && (missing0 = "difficulty"))) || ((data.gasLimit === undefined) && (missing0 = "gasLimit"))) || ((data.extraData === undefined) && (missing0 = "extraData"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.mixHash === undefined) && (missing0 = "mixHash"))){
-validate978.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate989.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "author") || (key0 === "difficulty")) || (key0 === "gasLimit")) || (key0 === "extraData")) || (key0 === "timestamp")) || (key0 === "nonce")) || (key0 === "mixHash"))){
-validate978.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate989.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -19130,8 +19555,8 @@ var valid0 = true;
 if(valid0){
 if(data.difficulty !== undefined){
 const _errs3 = errors;
-if(!(validate630(data.difficulty, {instancePath:instancePath+"/difficulty",parentData:data,parentDataProperty:"difficulty",rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data.difficulty, {instancePath:instancePath+"/difficulty",parentData:data,parentDataProperty:"difficulty",rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -19142,8 +19567,8 @@ var valid0 = true;
 if(valid0){
 if(data.gasLimit !== undefined){
 const _errs4 = errors;
-if(!(validate630(data.gasLimit, {instancePath:instancePath+"/gasLimit",parentData:data,parentDataProperty:"gasLimit",rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data.gasLimit, {instancePath:instancePath+"/gasLimit",parentData:data,parentDataProperty:"gasLimit",rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -19166,8 +19591,8 @@ var valid0 = true;
 if(valid0){
 if(data.timestamp !== undefined){
 const _errs6 = errors;
-if(!(validate630(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -19209,17 +19634,17 @@ var valid0 = true;
 }
 }
 else {
-validate978.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate989.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate978.errors = vErrors;
+validate989.errors = vErrors;
 return errors === 0;
 }
 
-const schema355 = {"title":"ChainParamsForks","type":"object","description":"The fork schedule, in either dialect. Fork-name dialect: fork is an Ethereum fork name (Frontier … Berlin), a transition name such as FrontierToHomesteadAt5, an ETC name (ETC_Atlantis, ETC_Agharta, ETC_Phoenix, ETC_Magneto, ETC_Mystique) or any of these with +EIP suffixes. Classic dialect: one …ForkBlock number per fork; an absent fork never activates. Ethereum names apply Ethereum rules (rewards, difficulty bomb, DAO fork); ETC rules come only from the ETC_ names. Unknown extra keys are ignored.","properties":{"fork":{"type":"string"},"chainID":{"$ref":"TestQuantity.json"},"homesteadForkBlock":{"$ref":"TestQuantity.json"},"EIP150ForkBlock":{"$ref":"TestQuantity.json"},"EIP158ForkBlock":{"$ref":"TestQuantity.json"},"byzantiumForkBlock":{"$ref":"TestQuantity.json"},"constantinopleForkBlock":{"$ref":"TestQuantity.json"},"constantinopleFixForkBlock":{"$ref":"TestQuantity.json"},"istanbulForkBlock":{"$ref":"TestQuantity.json"},"berlinForkBlock":{"$ref":"TestQuantity.json"},"londonForkBlock":{"$ref":"TestQuantity.json"},"daoHardforkBlock":{"$ref":"TestQuantity.json"},"accountStartNonce":{"$ref":"TestQuantity.json"},"allowFutureBlocks":{"type":"boolean"},"blockReward":{"$ref":"TestQuantity.json"}},"required":[],"additionalProperties":true,"$id":"ChainParamsForks.json"};
+const schema357 = {"title":"ChainParamsForks","type":"object","description":"The fork schedule, in either dialect. Fork-name dialect: fork is an Ethereum fork name (Frontier … Berlin), a transition name such as FrontierToHomesteadAt5, an ETC name (ETC_Atlantis, ETC_Agharta, ETC_Phoenix, ETC_Magneto, ETC_Mystique) or any of these with +EIP suffixes. Classic dialect: one …ForkBlock number per fork; an absent fork never activates. Ethereum names apply Ethereum rules (rewards, difficulty bomb, DAO fork); ETC rules come only from the ETC_ names. Unknown extra keys are ignored.","properties":{"fork":{"type":"string"},"chainID":{"$ref":"TestQuantity.json"},"homesteadForkBlock":{"$ref":"TestQuantity.json"},"EIP150ForkBlock":{"$ref":"TestQuantity.json"},"EIP158ForkBlock":{"$ref":"TestQuantity.json"},"byzantiumForkBlock":{"$ref":"TestQuantity.json"},"constantinopleForkBlock":{"$ref":"TestQuantity.json"},"constantinopleFixForkBlock":{"$ref":"TestQuantity.json"},"istanbulForkBlock":{"$ref":"TestQuantity.json"},"berlinForkBlock":{"$ref":"TestQuantity.json"},"londonForkBlock":{"$ref":"TestQuantity.json"},"daoHardforkBlock":{"$ref":"TestQuantity.json"},"accountStartNonce":{"$ref":"TestQuantity.json"},"allowFutureBlocks":{"type":"boolean"},"blockReward":{"$ref":"TestQuantity.json"}},"required":[],"additionalProperties":true,"$id":"ChainParamsForks.json"};
 
-function validate987(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate998(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ChainParamsForks.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19228,7 +19653,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.fork !== undefined){
 const _errs2 = errors;
 if(typeof data.fork !== "string"){
-validate987.errors = [{instancePath:instancePath+"/fork",schemaPath:"#/properties/fork/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate998.errors = [{instancePath:instancePath+"/fork",schemaPath:"#/properties/fork/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -19239,8 +19664,8 @@ var valid0 = true;
 if(valid0){
 if(data.chainID !== undefined){
 const _errs4 = errors;
-if(!(validate630(data.chainID, {instancePath:instancePath+"/chainID",parentData:data,parentDataProperty:"chainID",rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data.chainID, {instancePath:instancePath+"/chainID",parentData:data,parentDataProperty:"chainID",rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -19251,8 +19676,8 @@ var valid0 = true;
 if(valid0){
 if(data.homesteadForkBlock !== undefined){
 const _errs5 = errors;
-if(!(validate630(data.homesteadForkBlock, {instancePath:instancePath+"/homesteadForkBlock",parentData:data,parentDataProperty:"homesteadForkBlock",rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data.homesteadForkBlock, {instancePath:instancePath+"/homesteadForkBlock",parentData:data,parentDataProperty:"homesteadForkBlock",rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -19263,8 +19688,8 @@ var valid0 = true;
 if(valid0){
 if(data.EIP150ForkBlock !== undefined){
 const _errs6 = errors;
-if(!(validate630(data.EIP150ForkBlock, {instancePath:instancePath+"/EIP150ForkBlock",parentData:data,parentDataProperty:"EIP150ForkBlock",rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data.EIP150ForkBlock, {instancePath:instancePath+"/EIP150ForkBlock",parentData:data,parentDataProperty:"EIP150ForkBlock",rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -19275,8 +19700,8 @@ var valid0 = true;
 if(valid0){
 if(data.EIP158ForkBlock !== undefined){
 const _errs7 = errors;
-if(!(validate630(data.EIP158ForkBlock, {instancePath:instancePath+"/EIP158ForkBlock",parentData:data,parentDataProperty:"EIP158ForkBlock",rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data.EIP158ForkBlock, {instancePath:instancePath+"/EIP158ForkBlock",parentData:data,parentDataProperty:"EIP158ForkBlock",rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs7 === errors;
@@ -19287,8 +19712,8 @@ var valid0 = true;
 if(valid0){
 if(data.byzantiumForkBlock !== undefined){
 const _errs8 = errors;
-if(!(validate630(data.byzantiumForkBlock, {instancePath:instancePath+"/byzantiumForkBlock",parentData:data,parentDataProperty:"byzantiumForkBlock",rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data.byzantiumForkBlock, {instancePath:instancePath+"/byzantiumForkBlock",parentData:data,parentDataProperty:"byzantiumForkBlock",rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -19299,8 +19724,8 @@ var valid0 = true;
 if(valid0){
 if(data.constantinopleForkBlock !== undefined){
 const _errs9 = errors;
-if(!(validate630(data.constantinopleForkBlock, {instancePath:instancePath+"/constantinopleForkBlock",parentData:data,parentDataProperty:"constantinopleForkBlock",rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data.constantinopleForkBlock, {instancePath:instancePath+"/constantinopleForkBlock",parentData:data,parentDataProperty:"constantinopleForkBlock",rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs9 === errors;
@@ -19311,8 +19736,8 @@ var valid0 = true;
 if(valid0){
 if(data.constantinopleFixForkBlock !== undefined){
 const _errs10 = errors;
-if(!(validate630(data.constantinopleFixForkBlock, {instancePath:instancePath+"/constantinopleFixForkBlock",parentData:data,parentDataProperty:"constantinopleFixForkBlock",rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data.constantinopleFixForkBlock, {instancePath:instancePath+"/constantinopleFixForkBlock",parentData:data,parentDataProperty:"constantinopleFixForkBlock",rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs10 === errors;
@@ -19323,8 +19748,8 @@ var valid0 = true;
 if(valid0){
 if(data.istanbulForkBlock !== undefined){
 const _errs11 = errors;
-if(!(validate630(data.istanbulForkBlock, {instancePath:instancePath+"/istanbulForkBlock",parentData:data,parentDataProperty:"istanbulForkBlock",rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data.istanbulForkBlock, {instancePath:instancePath+"/istanbulForkBlock",parentData:data,parentDataProperty:"istanbulForkBlock",rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs11 === errors;
@@ -19335,8 +19760,8 @@ var valid0 = true;
 if(valid0){
 if(data.berlinForkBlock !== undefined){
 const _errs12 = errors;
-if(!(validate630(data.berlinForkBlock, {instancePath:instancePath+"/berlinForkBlock",parentData:data,parentDataProperty:"berlinForkBlock",rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data.berlinForkBlock, {instancePath:instancePath+"/berlinForkBlock",parentData:data,parentDataProperty:"berlinForkBlock",rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs12 === errors;
@@ -19347,8 +19772,8 @@ var valid0 = true;
 if(valid0){
 if(data.londonForkBlock !== undefined){
 const _errs13 = errors;
-if(!(validate630(data.londonForkBlock, {instancePath:instancePath+"/londonForkBlock",parentData:data,parentDataProperty:"londonForkBlock",rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data.londonForkBlock, {instancePath:instancePath+"/londonForkBlock",parentData:data,parentDataProperty:"londonForkBlock",rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs13 === errors;
@@ -19359,8 +19784,8 @@ var valid0 = true;
 if(valid0){
 if(data.daoHardforkBlock !== undefined){
 const _errs14 = errors;
-if(!(validate630(data.daoHardforkBlock, {instancePath:instancePath+"/daoHardforkBlock",parentData:data,parentDataProperty:"daoHardforkBlock",rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data.daoHardforkBlock, {instancePath:instancePath+"/daoHardforkBlock",parentData:data,parentDataProperty:"daoHardforkBlock",rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs14 === errors;
@@ -19371,8 +19796,8 @@ var valid0 = true;
 if(valid0){
 if(data.accountStartNonce !== undefined){
 const _errs15 = errors;
-if(!(validate630(data.accountStartNonce, {instancePath:instancePath+"/accountStartNonce",parentData:data,parentDataProperty:"accountStartNonce",rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data.accountStartNonce, {instancePath:instancePath+"/accountStartNonce",parentData:data,parentDataProperty:"accountStartNonce",rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs15 === errors;
@@ -19384,7 +19809,7 @@ if(valid0){
 if(data.allowFutureBlocks !== undefined){
 const _errs16 = errors;
 if(typeof data.allowFutureBlocks !== "boolean"){
-validate987.errors = [{instancePath:instancePath+"/allowFutureBlocks",schemaPath:"#/properties/allowFutureBlocks/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate998.errors = [{instancePath:instancePath+"/allowFutureBlocks",schemaPath:"#/properties/allowFutureBlocks/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -19395,8 +19820,8 @@ var valid0 = true;
 if(valid0){
 if(data.blockReward !== undefined){
 const _errs18 = errors;
-if(!(validate630(data.blockReward, {instancePath:instancePath+"/blockReward",parentData:data,parentDataProperty:"blockReward",rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data.blockReward, {instancePath:instancePath+"/blockReward",parentData:data,parentDataProperty:"blockReward",rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs18 === errors;
@@ -19420,17 +19845,17 @@ var valid0 = true;
 }
 }
 else {
-validate987.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate998.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate987.errors = vErrors;
+validate998.errors = vErrors;
 return errors === 0;
 }
 
-const schema356 = {"title":"ChainParamsAccount","type":"object","description":"A pre-state account. Absent fields are zero or empty. storage maps slot to value, both hex.","properties":{"balance":{"$ref":"TestQuantity.json"},"code":{"$ref":"bytes.json"},"nonce":{"$ref":"TestQuantity.json"},"storage":{"type":"object","additionalProperties":{"$ref":"TestQuantity.json"}}},"required":[],"additionalProperties":false,"$id":"ChainParamsAccount.json"};
+const schema358 = {"title":"ChainParamsAccount","type":"object","description":"A pre-state account. Absent fields are zero or empty. storage maps slot to value, both hex.","properties":{"balance":{"$ref":"TestQuantity.json"},"code":{"$ref":"bytes.json"},"nonce":{"$ref":"TestQuantity.json"},"storage":{"type":"object","additionalProperties":{"$ref":"TestQuantity.json"}}},"required":[],"additionalProperties":false,"$id":"ChainParamsAccount.json"};
 
-function validate1002(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1013(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ChainParamsAccount.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19439,7 +19864,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "balance") || (key0 === "code")) || (key0 === "nonce")) || (key0 === "storage"))){
-validate1002.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1013.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -19447,8 +19872,8 @@ break;
 if(_errs1 === errors){
 if(data.balance !== undefined){
 const _errs2 = errors;
-if(!(validate630(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data.balance, {instancePath:instancePath+"/balance",parentData:data,parentDataProperty:"balance",rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -19471,8 +19896,8 @@ var valid0 = true;
 if(valid0){
 if(data.nonce !== undefined){
 const _errs4 = errors;
-if(!(validate630(data.nonce, {instancePath:instancePath+"/nonce",parentData:data,parentDataProperty:"nonce",rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data.nonce, {instancePath:instancePath+"/nonce",parentData:data,parentDataProperty:"nonce",rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -19488,8 +19913,8 @@ if(errors === _errs5){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key1 in data3){
 const _errs8 = errors;
-if(!(validate630(data3[key1], {instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data3[key1], {instancePath:instancePath+"/storage/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -19499,7 +19924,7 @@ break;
 }
 }
 else {
-validate1002.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1013.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -19514,16 +19939,16 @@ var valid0 = true;
 }
 }
 else {
-validate1002.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1013.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1002.errors = vErrors;
+validate1013.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate977(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate988(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ChainParams.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19531,14 +19956,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.genesis === undefined) && (missing0 = "genesis")) || ((data.params === undefined) && (missing0 = "params"))) || ((data.accounts === undefined) && (missing0 = "accounts"))){
-validate977.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate988.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "genesis") || (key0 === "params")) || (key0 === "sealEngine")) || (key0 === "accounts"))){
-validate977.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate988.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -19546,8 +19971,8 @@ break;
 if(_errs1 === errors){
 if(data.genesis !== undefined){
 const _errs2 = errors;
-if(!(validate978(data.genesis, {instancePath:instancePath+"/genesis",parentData:data,parentDataProperty:"genesis",rootData}))){
-vErrors = vErrors === null ? validate978.errors : vErrors.concat(validate978.errors);
+if(!(validate989(data.genesis, {instancePath:instancePath+"/genesis",parentData:data,parentDataProperty:"genesis",rootData}))){
+vErrors = vErrors === null ? validate989.errors : vErrors.concat(validate989.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -19558,8 +19983,8 @@ var valid0 = true;
 if(valid0){
 if(data.params !== undefined){
 const _errs3 = errors;
-if(!(validate987(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate987.errors : vErrors.concat(validate987.errors);
+if(!(validate998(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate998.errors : vErrors.concat(validate998.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -19572,11 +19997,11 @@ if(data.sealEngine !== undefined){
 let data2 = data.sealEngine;
 const _errs4 = errors;
 if(typeof data2 !== "string"){
-validate977.errors = [{instancePath:instancePath+"/sealEngine",schemaPath:"#/properties/sealEngine/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate988.errors = [{instancePath:instancePath+"/sealEngine",schemaPath:"#/properties/sealEngine/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data2 === "NoProof") || (data2 === "NoReward")) || (data2 === "Ethash"))){
-validate977.errors = [{instancePath:instancePath+"/sealEngine",schemaPath:"#/properties/sealEngine/enum",keyword:"enum",params:{allowedValues: schema353.properties.sealEngine.enum},message:"must be equal to one of the allowed values"}];
+validate988.errors = [{instancePath:instancePath+"/sealEngine",schemaPath:"#/properties/sealEngine/enum",keyword:"enum",params:{allowedValues: schema355.properties.sealEngine.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -19592,8 +20017,8 @@ if(errors === _errs6){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key1 in data3){
 const _errs9 = errors;
-if(!(validate1002(data3[key1], {instancePath:instancePath+"/accounts/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
-vErrors = vErrors === null ? validate1002.errors : vErrors.concat(validate1002.errors);
+if(!(validate1013(data3[key1], {instancePath:instancePath+"/accounts/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data3,parentDataProperty:key1,rootData}))){
+vErrors = vErrors === null ? validate1013.errors : vErrors.concat(validate1013.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs9 === errors;
@@ -19603,7 +20028,7 @@ break;
 }
 }
 else {
-validate977.errors = [{instancePath:instancePath+"/accounts",schemaPath:"#/properties/accounts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate988.errors = [{instancePath:instancePath+"/accounts",schemaPath:"#/properties/accounts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -19619,91 +20044,91 @@ var valid0 = true;
 }
 }
 else {
-validate977.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate988.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate977.errors = vErrors;
+validate988.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate976(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate987(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestSetChainParamsChainParamsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate977(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate977.errors : vErrors.concat(validate977.errors);
+if(!(validate988(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate988.errors : vErrors.concat(validate988.errors);
 errors = vErrors.length;
 }
-validate976.errors = vErrors;
+validate987.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTestSetChainParamsResult = validate1009;
-const schema357 = {"type":"boolean","$id":"validateTestSetChainParamsResult"};
+export const validateTestSetChainParamsResult = validate1020;
+const schema359 = {"type":"boolean","$id":"validateTestSetChainParamsResult"};
 
-function validate1009(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1020(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTestSetChainParamsResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1009.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1020.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1009.errors = vErrors;
+validate1020.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilAutoImpersonateAccountEnabledParam = validate1010;
-const schema358 = {"type":"boolean","$id":"validateAnvilAutoImpersonateAccountEnabledParam"};
+export const validateAnvilAutoImpersonateAccountEnabledParam = validate1021;
+const schema360 = {"type":"boolean","$id":"validateAnvilAutoImpersonateAccountEnabledParam"};
 
-function validate1010(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1021(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilAutoImpersonateAccountEnabledParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1010.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1021.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1010.errors = vErrors;
+validate1021.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilAutoImpersonateAccountResult = validate1011;
-const schema359 = {"type":"null","$id":"validateAnvilAutoImpersonateAccountResult"};
+export const validateAnvilAutoImpersonateAccountResult = validate1022;
+const schema361 = {"type":"null","$id":"validateAnvilAutoImpersonateAccountResult"};
 
-function validate1011(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1022(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilAutoImpersonateAccountResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1011.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1022.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1011.errors = vErrors;
+validate1022.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilDropAllTransactionsResult = validate1012;
-const schema360 = {"type":"null","$id":"validateAnvilDropAllTransactionsResult"};
+export const validateAnvilDropAllTransactionsResult = validate1023;
+const schema362 = {"type":"null","$id":"validateAnvilDropAllTransactionsResult"};
 
-function validate1012(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1023(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilDropAllTransactionsResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1012.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1023.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1012.errors = vErrors;
+validate1023.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilDropTransactionHashParam = validate1013;
-const schema361 = {"$ref":"hash32.json","$id":"validateAnvilDropTransactionHashParam"};
+export const validateAnvilDropTransactionHashParam = validate1024;
+const schema363 = {"$ref":"hash32.json","$id":"validateAnvilDropTransactionHashParam"};
 
-function validate1013(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1024(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilDropTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -19711,14 +20136,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate1013.errors = vErrors;
+validate1024.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilDropTransactionResult = validate1015;
-const schema362 = {"oneOf":[{"$ref":"hash32.json"},{"type":"null"}],"$id":"validateAnvilDropTransactionResult"};
+export const validateAnvilDropTransactionResult = validate1026;
+const schema364 = {"oneOf":[{"$ref":"hash32.json"},{"type":"null"}],"$id":"validateAnvilDropTransactionResult"};
 
-function validate1015(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1026(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilDropTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -19766,7 +20191,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate1015.errors = vErrors;
+validate1026.errors = vErrors;
 return false;
 }
 else {
@@ -19780,14 +20205,14 @@ vErrors = null;
 }
 }
 }
-validate1015.errors = vErrors;
+validate1026.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilDumpStateResult = validate1017;
-const schema363 = {"$ref":"bytes.json","$id":"validateAnvilDumpStateResult"};
+export const validateAnvilDumpStateResult = validate1028;
+const schema365 = {"$ref":"bytes.json","$id":"validateAnvilDumpStateResult"};
 
-function validate1017(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1028(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilDumpStateResult" */;
 let vErrors = null;
 let errors = 0;
@@ -19795,29 +20220,29 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate1017.errors = vErrors;
+validate1028.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilGetAutomineResult = validate1019;
-const schema364 = {"type":"boolean","$id":"validateAnvilGetAutomineResult"};
+export const validateAnvilGetAutomineResult = validate1030;
+const schema366 = {"type":"boolean","$id":"validateAnvilGetAutomineResult"};
 
-function validate1019(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1030(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilGetAutomineResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1019.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1030.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1019.errors = vErrors;
+validate1030.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilImpersonateAccountAddressParam = validate1020;
-const schema365 = {"$ref":"address.json","$id":"validateAnvilImpersonateAccountAddressParam"};
+export const validateAnvilImpersonateAccountAddressParam = validate1031;
+const schema367 = {"$ref":"address.json","$id":"validateAnvilImpersonateAccountAddressParam"};
 
-function validate1020(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1031(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilImpersonateAccountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -19825,59 +20250,59 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1020.errors = vErrors;
+validate1031.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilImpersonateAccountResult = validate1022;
-const schema366 = {"type":"null","$id":"validateAnvilImpersonateAccountResult"};
+export const validateAnvilImpersonateAccountResult = validate1033;
+const schema368 = {"type":"null","$id":"validateAnvilImpersonateAccountResult"};
 
-function validate1022(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1033(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilImpersonateAccountResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1022.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1033.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1022.errors = vErrors;
+validate1033.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilIncreaseTimeSecondsParam = validate1023;
-const schema367 = {"$ref":"TestQuantity.json","$id":"validateAnvilIncreaseTimeSecondsParam"};
+export const validateAnvilIncreaseTimeSecondsParam = validate1034;
+const schema369 = {"$ref":"TestQuantity.json","$id":"validateAnvilIncreaseTimeSecondsParam"};
 
-function validate1023(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1034(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilIncreaseTimeSecondsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1023.errors = vErrors;
+validate1034.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilIncreaseTimeResult = validate1025;
-const schema368 = {"type":"integer","$id":"validateAnvilIncreaseTimeResult"};
+export const validateAnvilIncreaseTimeResult = validate1036;
+const schema370 = {"type":"integer","$id":"validateAnvilIncreaseTimeResult"};
 
-function validate1025(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1036(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilIncreaseTimeResult" */;
 let vErrors = null;
 let errors = 0;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate1025.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1036.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-validate1025.errors = vErrors;
+validate1036.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilLoadStateStateParam = validate1026;
-const schema369 = {"$ref":"bytes.json","$id":"validateAnvilLoadStateStateParam"};
+export const validateAnvilLoadStateStateParam = validate1037;
+const schema371 = {"$ref":"bytes.json","$id":"validateAnvilLoadStateStateParam"};
 
-function validate1026(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1037(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilLoadStateStateParam" */;
 let vErrors = null;
 let errors = 0;
@@ -19885,30 +20310,30 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate1026.errors = vErrors;
+validate1037.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilLoadStateResult = validate1028;
-const schema370 = {"type":"boolean","$id":"validateAnvilLoadStateResult"};
+export const validateAnvilLoadStateResult = validate1039;
+const schema372 = {"type":"boolean","$id":"validateAnvilLoadStateResult"};
 
-function validate1028(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1039(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilLoadStateResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1028.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1039.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1028.errors = vErrors;
+validate1039.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilMetadataResult = validate1029;
-const schema371 = {"$ref":"AnvilMetadata.json","$id":"validateAnvilMetadataResult"};
-const schema372 = {"title":"AnvilMetadata","description":"Who answers and what it holds, in Anvil's shape: client version, chain id, an id of this node's run (new on every start and reset), the head, and the open snapshots (id → [block number, block hash]).","type":"object","properties":{"clientVersion":{"type":"string"},"chainId":{"type":"integer"},"instanceId":{"$ref":"hash32.json"},"latestBlockNumber":{"type":"integer"},"latestBlockHash":{"$ref":"hash32.json"},"forkedNetwork":{"type":"null"},"snapshots":{"type":"object","additionalProperties":{"type":"array","items":[{"type":"integer"},{"$ref":"hash32.json"}]}}},"required":["clientVersion","chainId","instanceId","latestBlockNumber","latestBlockHash","forkedNetwork","snapshots"],"$id":"AnvilMetadata.json"};
+export const validateAnvilMetadataResult = validate1040;
+const schema373 = {"$ref":"AnvilMetadata.json","$id":"validateAnvilMetadataResult"};
+const schema374 = {"title":"AnvilMetadata","description":"Who answers and what it holds, in Anvil's shape: client version, chain id, an id of this node's run (new on every start and reset), the head, and the open snapshots (id → [block number, block hash]).","type":"object","properties":{"clientVersion":{"type":"string"},"chainId":{"type":"integer"},"instanceId":{"$ref":"hash32.json"},"latestBlockNumber":{"type":"integer"},"latestBlockHash":{"$ref":"hash32.json"},"forkedNetwork":{"type":"null"},"snapshots":{"type":"object","additionalProperties":{"type":"array","items":[{"type":"integer"},{"$ref":"hash32.json"}]}}},"required":["clientVersion","chainId","instanceId","latestBlockNumber","latestBlockHash","forkedNetwork","snapshots"],"$id":"AnvilMetadata.json"};
 
-function validate1030(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1041(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AnvilMetadata.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19916,14 +20341,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.clientVersion === undefined) && (missing0 = "clientVersion")) || ((data.chainId === undefined) && (missing0 = "chainId"))) || ((data.instanceId === undefined) && (missing0 = "instanceId"))) || ((data.latestBlockNumber === undefined) && (missing0 = "latestBlockNumber"))) || ((data.latestBlockHash === undefined) && (missing0 = "latestBlockHash"))) || ((data.forkedNetwork === undefined) && (missing0 = "forkedNetwork"))) || ((data.snapshots === undefined) && (missing0 = "snapshots"))){
-validate1030.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1041.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.clientVersion !== undefined){
 const _errs1 = errors;
 if(typeof data.clientVersion !== "string"){
-validate1030.errors = [{instancePath:instancePath+"/clientVersion",schemaPath:"#/properties/clientVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1041.errors = [{instancePath:instancePath+"/clientVersion",schemaPath:"#/properties/clientVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -19936,7 +20361,7 @@ if(data.chainId !== undefined){
 let data1 = data.chainId;
 const _errs3 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate1030.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1041.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -19961,7 +20386,7 @@ if(data.latestBlockNumber !== undefined){
 let data3 = data.latestBlockNumber;
 const _errs6 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate1030.errors = [{instancePath:instancePath+"/latestBlockNumber",schemaPath:"#/properties/latestBlockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1041.errors = [{instancePath:instancePath+"/latestBlockNumber",schemaPath:"#/properties/latestBlockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -19985,7 +20410,7 @@ if(valid0){
 if(data.forkedNetwork !== undefined){
 const _errs9 = errors;
 if(data.forkedNetwork !== null){
-validate1030.errors = [{instancePath:instancePath+"/forkedNetwork",schemaPath:"#/properties/forkedNetwork/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1041.errors = [{instancePath:instancePath+"/forkedNetwork",schemaPath:"#/properties/forkedNetwork/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -20009,7 +20434,7 @@ if(len0 > 0){
 let data8 = data7[0];
 const _errs16 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-validate1030.errors = [{instancePath:instancePath+"/snapshots/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/0",schemaPath:"#/properties/snapshots/additionalProperties/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1041.errors = [{instancePath:instancePath+"/snapshots/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/0",schemaPath:"#/properties/snapshots/additionalProperties/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid2 = _errs16 === errors;
@@ -20026,7 +20451,7 @@ var valid2 = _errs18 === errors;
 }
 }
 else {
-validate1030.errors = [{instancePath:instancePath+"/snapshots/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/snapshots/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1041.errors = [{instancePath:instancePath+"/snapshots/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/snapshots/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -20037,7 +20462,7 @@ break;
 }
 }
 else {
-validate1030.errors = [{instancePath:instancePath+"/snapshots",schemaPath:"#/properties/snapshots/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1041.errors = [{instancePath:instancePath+"/snapshots",schemaPath:"#/properties/snapshots/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -20055,77 +20480,77 @@ var valid0 = true;
 }
 }
 else {
-validate1030.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1041.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1030.errors = vErrors;
+validate1041.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1029(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1040(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilMetadataResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1030(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1030.errors : vErrors.concat(validate1030.errors);
+if(!(validate1041(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1041.errors : vErrors.concat(validate1041.errors);
 errors = vErrors.length;
 }
-validate1029.errors = vErrors;
+validate1040.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilMineCountParam = validate1035;
-const schema373 = {"$ref":"TestQuantity.json","$id":"validateAnvilMineCountParam"};
+export const validateAnvilMineCountParam = validate1046;
+const schema375 = {"$ref":"TestQuantity.json","$id":"validateAnvilMineCountParam"};
 
-function validate1035(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1046(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilMineCountParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1035.errors = vErrors;
+validate1046.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilMineIntervalParam = validate1037;
-const schema374 = {"$ref":"TestQuantity.json","$id":"validateAnvilMineIntervalParam"};
+export const validateAnvilMineIntervalParam = validate1048;
+const schema376 = {"$ref":"TestQuantity.json","$id":"validateAnvilMineIntervalParam"};
 
-function validate1037(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1048(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilMineIntervalParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1037.errors = vErrors;
+validate1048.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilMineResult = validate1039;
-const schema375 = {"type":"null","$id":"validateAnvilMineResult"};
+export const validateAnvilMineResult = validate1050;
+const schema377 = {"type":"null","$id":"validateAnvilMineResult"};
 
-function validate1039(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1050(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilMineResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1039.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1050.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1039.errors = vErrors;
+validate1050.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilNodeInfoResult = validate1040;
-const schema376 = {"$ref":"AnvilNodeInfo.json","$id":"validateAnvilNodeInfoResult"};
-const schema377 = {"title":"AnvilNodeInfo","description":"The dev chain's head and settings, in Anvil's shape (hardFork is the ETC fork in force; transactionOrder is the pool's: gas price, then nonce).","type":"object","properties":{"currentBlockNumber":{"$ref":"uint.json"},"currentBlockTimestamp":{"type":"integer"},"currentBlockHash":{"$ref":"hash32.json"},"hardFork":{"type":"string"},"transactionOrder":{"type":"string"},"environment":{"type":"object","properties":{"chainId":{"type":"integer"},"gasLimit":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"}},"required":["chainId","gasLimit","gasPrice"]},"forkConfig":{"type":"object","properties":{"forkUrl":{"oneOf":[{"type":"string"},{"type":"null"}]},"forkBlockNumber":{"oneOf":[{"type":"integer"},{"type":"null"}]},"forkRetryBackoff":{"oneOf":[{"type":"integer"},{"type":"null"}]}}}},"required":["currentBlockNumber","currentBlockTimestamp","currentBlockHash","hardFork","transactionOrder","environment","forkConfig"],"$id":"AnvilNodeInfo.json"};
+export const validateAnvilNodeInfoResult = validate1051;
+const schema378 = {"$ref":"AnvilNodeInfo.json","$id":"validateAnvilNodeInfoResult"};
+const schema379 = {"title":"AnvilNodeInfo","description":"The dev chain's head and settings, in Anvil's shape (hardFork is the ETC fork in force; transactionOrder is the pool's: gas price, then nonce).","type":"object","properties":{"currentBlockNumber":{"$ref":"uint.json"},"currentBlockTimestamp":{"type":"integer"},"currentBlockHash":{"$ref":"hash32.json"},"hardFork":{"type":"string"},"transactionOrder":{"type":"string"},"environment":{"type":"object","properties":{"chainId":{"type":"integer"},"gasLimit":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"}},"required":["chainId","gasLimit","gasPrice"]},"forkConfig":{"type":"object","properties":{"forkUrl":{"oneOf":[{"type":"string"},{"type":"null"}]},"forkBlockNumber":{"oneOf":[{"type":"integer"},{"type":"null"}]},"forkRetryBackoff":{"oneOf":[{"type":"integer"},{"type":"null"}]}}}},"required":["currentBlockNumber","currentBlockTimestamp","currentBlockHash","hardFork","transactionOrder","environment","forkConfig"],"$id":"AnvilNodeInfo.json"};
 
-function validate1041(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1052(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AnvilNodeInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -20133,7 +20558,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.currentBlockNumber === undefined) && (missing0 = "currentBlockNumber")) || ((data.currentBlockTimestamp === undefined) && (missing0 = "currentBlockTimestamp"))) || ((data.currentBlockHash === undefined) && (missing0 = "currentBlockHash"))) || ((data.hardFork === undefined) && (missing0 = "hardFork"))) || ((data.transactionOrder === undefined) && (missing0 = "transactionOrder"))) || ((data.environment === undefined) && (missing0 = "environment"))) || ((data.forkConfig === undefined) && (missing0 = "forkConfig"))){
-validate1041.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1052.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -20153,7 +20578,7 @@ if(data.currentBlockTimestamp !== undefined){
 let data1 = data.currentBlockTimestamp;
 const _errs2 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate1041.errors = [{instancePath:instancePath+"/currentBlockTimestamp",schemaPath:"#/properties/currentBlockTimestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1052.errors = [{instancePath:instancePath+"/currentBlockTimestamp",schemaPath:"#/properties/currentBlockTimestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -20177,7 +20602,7 @@ if(valid0){
 if(data.hardFork !== undefined){
 const _errs5 = errors;
 if(typeof data.hardFork !== "string"){
-validate1041.errors = [{instancePath:instancePath+"/hardFork",schemaPath:"#/properties/hardFork/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1052.errors = [{instancePath:instancePath+"/hardFork",schemaPath:"#/properties/hardFork/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -20189,7 +20614,7 @@ if(valid0){
 if(data.transactionOrder !== undefined){
 const _errs7 = errors;
 if(typeof data.transactionOrder !== "string"){
-validate1041.errors = [{instancePath:instancePath+"/transactionOrder",schemaPath:"#/properties/transactionOrder/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1052.errors = [{instancePath:instancePath+"/transactionOrder",schemaPath:"#/properties/transactionOrder/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -20205,7 +20630,7 @@ if(errors === _errs9){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing1;
 if((((data5.chainId === undefined) && (missing1 = "chainId")) || ((data5.gasLimit === undefined) && (missing1 = "gasLimit"))) || ((data5.gasPrice === undefined) && (missing1 = "gasPrice"))){
-validate1041.errors = [{instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1052.errors = [{instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
@@ -20213,7 +20638,7 @@ if(data5.chainId !== undefined){
 let data6 = data5.chainId;
 const _errs11 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate1041.errors = [{instancePath:instancePath+"/environment/chainId",schemaPath:"#/properties/environment/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1052.errors = [{instancePath:instancePath+"/environment/chainId",schemaPath:"#/properties/environment/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -20250,7 +20675,7 @@ var valid1 = true;
 }
 }
 else {
-validate1041.errors = [{instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1052.errors = [{instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -20318,7 +20743,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate1041.errors = vErrors;
+validate1052.errors = vErrors;
 return false;
 }
 else {
@@ -20391,7 +20816,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
-validate1041.errors = vErrors;
+validate1052.errors = vErrors;
 return false;
 }
 else {
@@ -20464,7 +20889,7 @@ else {
 vErrors.push(err8);
 }
 errors++;
-validate1041.errors = vErrors;
+validate1052.errors = vErrors;
 return false;
 }
 else {
@@ -20487,7 +20912,7 @@ var valid2 = true;
 }
 }
 else {
-validate1041.errors = [{instancePath:instancePath+"/forkConfig",schemaPath:"#/properties/forkConfig/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1052.errors = [{instancePath:instancePath+"/forkConfig",schemaPath:"#/properties/forkConfig/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -20505,32 +20930,47 @@ var valid0 = true;
 }
 }
 else {
-validate1041.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1052.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1041.errors = vErrors;
+validate1052.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1040(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1051(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilNodeInfoResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1041(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1041.errors : vErrors.concat(validate1041.errors);
+if(!(validate1052(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1052.errors : vErrors.concat(validate1052.errors);
 errors = vErrors.length;
 }
-validate1040.errors = vErrors;
+validate1051.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilResetOptionsParam = validate1047;
-const schema378 = {"$ref":"AnvilResetOptions.json","$id":"validateAnvilResetOptionsParam"};
-const schema379 = {"title":"AnvilResetOptions","description":"anvil_reset's option as Anvil and viem send it. forking asks for a new fork: jsonRpcUrl, the upstream's http(s) JSON-RPC URL (an etc, mordor or svc-node dev node; default: the running fork's), and blockNumber, the block to pin (default: the upstream's head minus 5).","type":"object","properties":{"forking":{"type":"object","properties":{"jsonRpcUrl":{"type":"string"},"blockNumber":{"oneOf":[{"type":"integer","minimum":0},{"type":"string"}]}}}},"$id":"AnvilResetOptions.json"};
+export const validateAnvilRemoveBlockTimestampIntervalResult = validate1058;
+const schema380 = {"type":"boolean","$id":"validateAnvilRemoveBlockTimestampIntervalResult"};
 
-function validate1048(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1058(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilRemoveBlockTimestampIntervalResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1058.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1058.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilResetOptionsParam = validate1059;
+const schema381 = {"$ref":"AnvilResetOptions.json","$id":"validateAnvilResetOptionsParam"};
+const schema382 = {"title":"AnvilResetOptions","description":"anvil_reset's option as Anvil and viem send it. forking asks for a new fork: jsonRpcUrl, the upstream's http(s) JSON-RPC URL (an etc, mordor or svc-node dev node; default: the running fork's), and blockNumber, the block to pin (default: the upstream's head minus 5).","type":"object","properties":{"forking":{"type":"object","properties":{"jsonRpcUrl":{"type":"string"},"blockNumber":{"oneOf":[{"type":"integer","minimum":0},{"type":"string"}]}}}},"$id":"AnvilResetOptions.json"};
+
+function validate1060(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AnvilResetOptions.json" */;
 let vErrors = null;
 let errors = 0;
@@ -20544,7 +20984,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.jsonRpcUrl !== undefined){
 const _errs3 = errors;
 if(typeof data0.jsonRpcUrl !== "string"){
-validate1048.errors = [{instancePath:instancePath+"/forking/jsonRpcUrl",schemaPath:"#/properties/forking/properties/jsonRpcUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1060.errors = [{instancePath:instancePath+"/forking/jsonRpcUrl",schemaPath:"#/properties/forking/properties/jsonRpcUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs3 === errors;
@@ -20620,7 +21060,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate1048.errors = vErrors;
+validate1060.errors = vErrors;
 return false;
 }
 else {
@@ -20642,113 +21082,113 @@ var valid1 = true;
 }
 }
 else {
-validate1048.errors = [{instancePath:instancePath+"/forking",schemaPath:"#/properties/forking/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1060.errors = [{instancePath:instancePath+"/forking",schemaPath:"#/properties/forking/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 }
 }
 else {
-validate1048.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1060.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1048.errors = vErrors;
+validate1060.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1047(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1059(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilResetOptionsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1048(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1048.errors : vErrors.concat(validate1048.errors);
+if(!(validate1060(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1060.errors : vErrors.concat(validate1060.errors);
 errors = vErrors.length;
 }
-validate1047.errors = vErrors;
+validate1059.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilResetResult = validate1050;
-const schema380 = {"type":"null","$id":"validateAnvilResetResult"};
+export const validateAnvilResetResult = validate1062;
+const schema383 = {"type":"null","$id":"validateAnvilResetResult"};
 
-function validate1050(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1062(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilResetResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1050.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1062.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1050.errors = vErrors;
+validate1062.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilRevertIdParam = validate1051;
-const schema381 = {"$ref":"TestQuantity.json","$id":"validateAnvilRevertIdParam"};
+export const validateAnvilRevertIdParam = validate1063;
+const schema384 = {"$ref":"TestQuantity.json","$id":"validateAnvilRevertIdParam"};
 
-function validate1051(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1063(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilRevertIdParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1051.errors = vErrors;
+validate1063.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilRevertResult = validate1053;
-const schema382 = {"type":"boolean","$id":"validateAnvilRevertResult"};
+export const validateAnvilRevertResult = validate1065;
+const schema385 = {"type":"boolean","$id":"validateAnvilRevertResult"};
 
-function validate1053(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1065(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilRevertResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1053.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1065.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1053.errors = vErrors;
+validate1065.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetAutomineEnabledParam = validate1054;
-const schema383 = {"type":"boolean","$id":"validateAnvilSetAutomineEnabledParam"};
+export const validateAnvilSetAutomineEnabledParam = validate1066;
+const schema386 = {"type":"boolean","$id":"validateAnvilSetAutomineEnabledParam"};
 
-function validate1054(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1066(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetAutomineEnabledParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1054.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1066.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1054.errors = vErrors;
+validate1066.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetAutomineResult = validate1055;
-const schema384 = {"type":"null","$id":"validateAnvilSetAutomineResult"};
+export const validateAnvilSetAutomineResult = validate1067;
+const schema387 = {"type":"null","$id":"validateAnvilSetAutomineResult"};
 
-function validate1055(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1067(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetAutomineResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1055.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1067.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1055.errors = vErrors;
+validate1067.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetBalanceAddressParam = validate1056;
-const schema385 = {"$ref":"address.json","$id":"validateAnvilSetBalanceAddressParam"};
+export const validateAnvilSetBalanceAddressParam = validate1068;
+const schema388 = {"$ref":"address.json","$id":"validateAnvilSetBalanceAddressParam"};
 
-function validate1056(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1068(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetBalanceAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -20756,74 +21196,104 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1056.errors = vErrors;
+validate1068.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetBalanceBalanceParam = validate1058;
-const schema386 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetBalanceBalanceParam"};
+export const validateAnvilSetBalanceBalanceParam = validate1070;
+const schema389 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetBalanceBalanceParam"};
 
-function validate1058(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1070(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetBalanceBalanceParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1058.errors = vErrors;
+validate1070.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetBalanceResult = validate1060;
-const schema387 = {"type":"null","$id":"validateAnvilSetBalanceResult"};
+export const validateAnvilSetBalanceResult = validate1072;
+const schema390 = {"type":"null","$id":"validateAnvilSetBalanceResult"};
 
-function validate1060(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1072(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetBalanceResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1060.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1072.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1060.errors = vErrors;
+validate1072.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetBlockGasLimitGasLimitParam = validate1061;
-const schema388 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetBlockGasLimitGasLimitParam"};
+export const validateAnvilSetBlockGasLimitGasLimitParam = validate1073;
+const schema391 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetBlockGasLimitGasLimitParam"};
 
-function validate1061(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1073(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetBlockGasLimitGasLimitParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1061.errors = vErrors;
+validate1073.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetBlockGasLimitResult = validate1063;
-const schema389 = {"type":"boolean","$id":"validateAnvilSetBlockGasLimitResult"};
+export const validateAnvilSetBlockGasLimitResult = validate1075;
+const schema392 = {"type":"boolean","$id":"validateAnvilSetBlockGasLimitResult"};
 
-function validate1063(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1075(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetBlockGasLimitResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1063.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1075.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1063.errors = vErrors;
+validate1075.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetCodeAddressParam = validate1064;
-const schema390 = {"$ref":"address.json","$id":"validateAnvilSetCodeAddressParam"};
+export const validateAnvilSetBlockTimestampIntervalIntervalParam = validate1076;
+const schema393 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetBlockTimestampIntervalIntervalParam"};
 
-function validate1064(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1076(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetBlockTimestampIntervalIntervalParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+errors = vErrors.length;
+}
+validate1076.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetBlockTimestampIntervalResult = validate1078;
+const schema394 = {"type":"null","$id":"validateAnvilSetBlockTimestampIntervalResult"};
+
+function validate1078(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetBlockTimestampIntervalResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1078.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1078.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetCodeAddressParam = validate1079;
+const schema395 = {"$ref":"address.json","$id":"validateAnvilSetCodeAddressParam"};
+
+function validate1079(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetCodeAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -20831,14 +21301,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1064.errors = vErrors;
+validate1079.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetCodeCodeParam = validate1066;
-const schema391 = {"$ref":"bytes.json","$id":"validateAnvilSetCodeCodeParam"};
+export const validateAnvilSetCodeCodeParam = validate1081;
+const schema396 = {"$ref":"bytes.json","$id":"validateAnvilSetCodeCodeParam"};
 
-function validate1066(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1081(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetCodeCodeParam" */;
 let vErrors = null;
 let errors = 0;
@@ -20846,29 +21316,29 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate1066.errors = vErrors;
+validate1081.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetCodeResult = validate1068;
-const schema392 = {"type":"null","$id":"validateAnvilSetCodeResult"};
+export const validateAnvilSetCodeResult = validate1083;
+const schema397 = {"type":"null","$id":"validateAnvilSetCodeResult"};
 
-function validate1068(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1083(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetCodeResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1068.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1083.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1068.errors = vErrors;
+validate1083.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetCoinbaseAddressParam = validate1069;
-const schema393 = {"$ref":"address.json","$id":"validateAnvilSetCoinbaseAddressParam"};
+export const validateAnvilSetCoinbaseAddressParam = validate1084;
+const schema398 = {"$ref":"address.json","$id":"validateAnvilSetCoinbaseAddressParam"};
 
-function validate1069(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1084(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetCoinbaseAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -20876,119 +21346,119 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1069.errors = vErrors;
+validate1084.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetCoinbaseResult = validate1071;
-const schema394 = {"type":"null","$id":"validateAnvilSetCoinbaseResult"};
+export const validateAnvilSetCoinbaseResult = validate1086;
+const schema399 = {"type":"null","$id":"validateAnvilSetCoinbaseResult"};
 
-function validate1071(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1086(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetCoinbaseResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1071.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1086.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1071.errors = vErrors;
+validate1086.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetIntervalMiningSecondsParam = validate1072;
-const schema395 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetIntervalMiningSecondsParam"};
+export const validateAnvilSetIntervalMiningSecondsParam = validate1087;
+const schema400 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetIntervalMiningSecondsParam"};
 
-function validate1072(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1087(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetIntervalMiningSecondsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1072.errors = vErrors;
+validate1087.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetIntervalMiningResult = validate1074;
-const schema396 = {"type":"null","$id":"validateAnvilSetIntervalMiningResult"};
+export const validateAnvilSetIntervalMiningResult = validate1089;
+const schema401 = {"type":"null","$id":"validateAnvilSetIntervalMiningResult"};
 
-function validate1074(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1089(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetIntervalMiningResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1074.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1089.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1074.errors = vErrors;
+validate1089.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetMinGasPriceGasPriceParam = validate1075;
-const schema397 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetMinGasPriceGasPriceParam"};
+export const validateAnvilSetMinGasPriceGasPriceParam = validate1090;
+const schema402 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetMinGasPriceGasPriceParam"};
 
-function validate1075(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1090(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetMinGasPriceGasPriceParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1075.errors = vErrors;
+validate1090.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetMinGasPriceResult = validate1077;
-const schema398 = {"type":"null","$id":"validateAnvilSetMinGasPriceResult"};
+export const validateAnvilSetMinGasPriceResult = validate1092;
+const schema403 = {"type":"null","$id":"validateAnvilSetMinGasPriceResult"};
 
-function validate1077(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1092(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetMinGasPriceResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1077.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1092.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1077.errors = vErrors;
+validate1092.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetNextBlockTimestampTimestampParam = validate1078;
-const schema399 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetNextBlockTimestampTimestampParam"};
+export const validateAnvilSetNextBlockTimestampTimestampParam = validate1093;
+const schema404 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetNextBlockTimestampTimestampParam"};
 
-function validate1078(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1093(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetNextBlockTimestampTimestampParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1078.errors = vErrors;
+validate1093.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetNextBlockTimestampResult = validate1080;
-const schema400 = {"type":"null","$id":"validateAnvilSetNextBlockTimestampResult"};
+export const validateAnvilSetNextBlockTimestampResult = validate1095;
+const schema405 = {"type":"null","$id":"validateAnvilSetNextBlockTimestampResult"};
 
-function validate1080(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1095(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetNextBlockTimestampResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1080.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1095.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1080.errors = vErrors;
+validate1095.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetNonceAddressParam = validate1081;
-const schema401 = {"$ref":"address.json","$id":"validateAnvilSetNonceAddressParam"};
+export const validateAnvilSetNonceAddressParam = validate1096;
+const schema406 = {"$ref":"address.json","$id":"validateAnvilSetNonceAddressParam"};
 
-function validate1081(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1096(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetNonceAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -20996,44 +21466,44 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1081.errors = vErrors;
+validate1096.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetNonceNonceParam = validate1083;
-const schema402 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetNonceNonceParam"};
+export const validateAnvilSetNonceNonceParam = validate1098;
+const schema407 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetNonceNonceParam"};
 
-function validate1083(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1098(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetNonceNonceParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1083.errors = vErrors;
+validate1098.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetNonceResult = validate1085;
-const schema403 = {"type":"null","$id":"validateAnvilSetNonceResult"};
+export const validateAnvilSetNonceResult = validate1100;
+const schema408 = {"type":"null","$id":"validateAnvilSetNonceResult"};
 
-function validate1085(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetNonceResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1085.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1100.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1085.errors = vErrors;
+validate1100.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetStorageAtAddressParam = validate1086;
-const schema404 = {"$ref":"address.json","$id":"validateAnvilSetStorageAtAddressParam"};
+export const validateAnvilSetStorageAtAddressParam = validate1101;
+const schema409 = {"$ref":"address.json","$id":"validateAnvilSetStorageAtAddressParam"};
 
-function validate1086(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetStorageAtAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21041,29 +21511,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1086.errors = vErrors;
+validate1101.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetStorageAtSlotParam = validate1088;
-const schema405 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetStorageAtSlotParam"};
+export const validateAnvilSetStorageAtSlotParam = validate1103;
+const schema410 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetStorageAtSlotParam"};
 
-function validate1088(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetStorageAtSlotParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1088.errors = vErrors;
+validate1103.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetStorageAtValueParam = validate1090;
-const schema406 = {"$ref":"bytes32.json","$id":"validateAnvilSetStorageAtValueParam"};
+export const validateAnvilSetStorageAtValueParam = validate1105;
+const schema411 = {"$ref":"bytes32.json","$id":"validateAnvilSetStorageAtValueParam"};
 
-function validate1090(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetStorageAtValueParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21071,29 +21541,29 @@ if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
-validate1090.errors = vErrors;
+validate1105.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSetStorageAtResult = validate1092;
-const schema407 = {"type":"boolean","$id":"validateAnvilSetStorageAtResult"};
+export const validateAnvilSetStorageAtResult = validate1107;
+const schema412 = {"type":"boolean","$id":"validateAnvilSetStorageAtResult"};
 
-function validate1092(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSetStorageAtResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1092.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1107.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1092.errors = vErrors;
+validate1107.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilSnapshotResult = validate1093;
-const schema408 = {"$ref":"uint.json","$id":"validateAnvilSnapshotResult"};
+export const validateAnvilSnapshotResult = validate1108;
+const schema413 = {"$ref":"uint.json","$id":"validateAnvilSnapshotResult"};
 
-function validate1093(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilSnapshotResult" */;
 let vErrors = null;
 let errors = 0;
@@ -21101,14 +21571,14 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate1093.errors = vErrors;
+validate1108.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilStopImpersonatingAccountAddressParam = validate1095;
-const schema409 = {"$ref":"address.json","$id":"validateAnvilStopImpersonatingAccountAddressParam"};
+export const validateAnvilStopImpersonatingAccountAddressParam = validate1110;
+const schema414 = {"$ref":"address.json","$id":"validateAnvilStopImpersonatingAccountAddressParam"};
 
-function validate1095(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilStopImpersonatingAccountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21116,60 +21586,60 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1095.errors = vErrors;
+validate1110.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilStopImpersonatingAccountResult = validate1097;
-const schema410 = {"type":"null","$id":"validateAnvilStopImpersonatingAccountResult"};
+export const validateAnvilStopImpersonatingAccountResult = validate1112;
+const schema415 = {"type":"null","$id":"validateAnvilStopImpersonatingAccountResult"};
 
-function validate1097(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilStopImpersonatingAccountResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1097.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1112.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1097.errors = vErrors;
+validate1112.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmIncreaseTimeSecondsParam = validate1098;
-const schema411 = {"$ref":"TestQuantity.json","$id":"validateEvmIncreaseTimeSecondsParam"};
+export const validateEvmIncreaseTimeSecondsParam = validate1113;
+const schema416 = {"$ref":"TestQuantity.json","$id":"validateEvmIncreaseTimeSecondsParam"};
 
-function validate1098(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEvmIncreaseTimeSecondsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1098.errors = vErrors;
+validate1113.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmIncreaseTimeResult = validate1100;
-const schema412 = {"type":"integer","$id":"validateEvmIncreaseTimeResult"};
+export const validateEvmIncreaseTimeResult = validate1115;
+const schema417 = {"type":"integer","$id":"validateEvmIncreaseTimeResult"};
 
-function validate1100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEvmIncreaseTimeResult" */;
 let vErrors = null;
 let errors = 0;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate1100.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1115.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-validate1100.errors = vErrors;
+validate1115.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmMineOptionsParam = validate1101;
-const schema413 = {"$ref":"AnvilMineOptions.json","$id":"validateEvmMineOptionsParam"};
-const schema414 = {"title":"AnvilMineOptions","description":"evm_mine's option: a timestamp for the (first) block, or an object with the timestamp and the number of blocks.","oneOf":[{"$ref":"TestQuantity.json"},{"type":"object","properties":{"timestamp":{"$ref":"TestQuantity.json"},"blocks":{"$ref":"TestQuantity.json"}},"additionalProperties":false}],"$id":"AnvilMineOptions.json"};
+export const validateEvmMineOptionsParam = validate1116;
+const schema418 = {"$ref":"AnvilMineOptions.json","$id":"validateEvmMineOptionsParam"};
+const schema419 = {"title":"AnvilMineOptions","description":"evm_mine's option: a timestamp for the (first) block, or an object with the timestamp and the number of blocks.","oneOf":[{"$ref":"TestQuantity.json"},{"type":"object","properties":{"timestamp":{"$ref":"TestQuantity.json"},"blocks":{"$ref":"TestQuantity.json"}},"additionalProperties":false}],"$id":"AnvilMineOptions.json"};
 
-function validate1102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AnvilMineOptions.json" */;
 let vErrors = null;
 let errors = 0;
@@ -21177,8 +21647,8 @@ const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -21206,8 +21676,8 @@ break;
 if(_errs4 === errors){
 if(data.timestamp !== undefined){
 const _errs5 = errors;
-if(!(validate630(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs5 === errors;
@@ -21218,8 +21688,8 @@ var valid1 = true;
 if(valid1){
 if(data.blocks !== undefined){
 const _errs6 = errors;
-if(!(validate630(data.blocks, {instancePath:instancePath+"/blocks",parentData:data,parentDataProperty:"blocks",rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data.blocks, {instancePath:instancePath+"/blocks",parentData:data,parentDataProperty:"blocks",rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs6 === errors;
@@ -21261,7 +21731,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate1102.errors = vErrors;
+validate1117.errors = vErrors;
 return false;
 }
 else {
@@ -21275,27 +21745,27 @@ vErrors = null;
 }
 }
 }
-validate1102.errors = vErrors;
+validate1117.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEvmMineOptionsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1102(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1102.errors : vErrors.concat(validate1102.errors);
+if(!(validate1117(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1117.errors : vErrors.concat(validate1117.errors);
 errors = vErrors.length;
 }
-validate1101.errors = vErrors;
+validate1116.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmMineResult = validate1107;
-const schema415 = {"$ref":"uint.json","$id":"validateEvmMineResult"};
+export const validateEvmMineResult = validate1122;
+const schema420 = {"$ref":"uint.json","$id":"validateEvmMineResult"};
 
-function validate1107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEvmMineResult" */;
 let vErrors = null;
 let errors = 0;
@@ -21303,44 +21773,44 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate1107.errors = vErrors;
+validate1122.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmRevertIdParam = validate1109;
-const schema416 = {"$ref":"TestQuantity.json","$id":"validateEvmRevertIdParam"};
+export const validateEvmRevertIdParam = validate1124;
+const schema421 = {"$ref":"TestQuantity.json","$id":"validateEvmRevertIdParam"};
 
-function validate1109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEvmRevertIdParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1109.errors = vErrors;
+validate1124.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmRevertResult = validate1111;
-const schema417 = {"type":"boolean","$id":"validateEvmRevertResult"};
+export const validateEvmRevertResult = validate1126;
+const schema422 = {"type":"boolean","$id":"validateEvmRevertResult"};
 
-function validate1111(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEvmRevertResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1111.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1126.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1111.errors = vErrors;
+validate1126.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetAccountNonceAddressParam = validate1112;
-const schema418 = {"$ref":"address.json","$id":"validateEvmSetAccountNonceAddressParam"};
+export const validateEvmSetAccountNonceAddressParam = validate1127;
+const schema423 = {"$ref":"address.json","$id":"validateEvmSetAccountNonceAddressParam"};
 
-function validate1112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEvmSetAccountNonceAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21348,195 +21818,30 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1112.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEvmSetAccountNonceNonceParam = validate1114;
-const schema419 = {"$ref":"TestQuantity.json","$id":"validateEvmSetAccountNonceNonceParam"};
-
-function validate1114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetAccountNonceNonceParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
-errors = vErrors.length;
-}
-validate1114.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEvmSetAccountNonceResult = validate1116;
-const schema420 = {"type":"null","$id":"validateEvmSetAccountNonceResult"};
-
-function validate1116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetAccountNonceResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1116.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
-validate1116.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEvmSetAutomineEnabledParam = validate1117;
-const schema421 = {"type":"boolean","$id":"validateEvmSetAutomineEnabledParam"};
-
-function validate1117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetAutomineEnabledParam" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate1117.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate1117.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEvmSetAutomineResult = validate1118;
-const schema422 = {"type":"null","$id":"validateEvmSetAutomineResult"};
-
-function validate1118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetAutomineResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1118.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
-validate1118.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEvmSetBlockGasLimitGasLimitParam = validate1119;
-const schema423 = {"$ref":"TestQuantity.json","$id":"validateEvmSetBlockGasLimitGasLimitParam"};
-
-function validate1119(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetBlockGasLimitGasLimitParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
-errors = vErrors.length;
-}
-validate1119.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEvmSetBlockGasLimitResult = validate1121;
-const schema424 = {"type":"boolean","$id":"validateEvmSetBlockGasLimitResult"};
-
-function validate1121(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetBlockGasLimitResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate1121.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate1121.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEvmSetIntervalMiningSecondsParam = validate1122;
-const schema425 = {"$ref":"TestQuantity.json","$id":"validateEvmSetIntervalMiningSecondsParam"};
-
-function validate1122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetIntervalMiningSecondsParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
-errors = vErrors.length;
-}
-validate1122.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEvmSetIntervalMiningResult = validate1124;
-const schema426 = {"type":"null","$id":"validateEvmSetIntervalMiningResult"};
-
-function validate1124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetIntervalMiningResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1124.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
-validate1124.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEvmSetNextBlockTimestampTimestampParam = validate1125;
-const schema427 = {"$ref":"TestQuantity.json","$id":"validateEvmSetNextBlockTimestampTimestampParam"};
-
-function validate1125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetNextBlockTimestampTimestampParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
-errors = vErrors.length;
-}
-validate1125.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEvmSetNextBlockTimestampResult = validate1127;
-const schema428 = {"type":"null","$id":"validateEvmSetNextBlockTimestampResult"};
-
-function validate1127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetNextBlockTimestampResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1127.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
 validate1127.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSnapshotResult = validate1128;
-const schema429 = {"$ref":"uint.json","$id":"validateEvmSnapshotResult"};
+export const validateEvmSetAccountNonceNonceParam = validate1129;
+const schema424 = {"$ref":"TestQuantity.json","$id":"validateEvmSetAccountNonceNonceParam"};
 
-function validate1128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSnapshotResult" */;
+function validate1129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetAccountNonceNonceParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1128.errors = vErrors;
+validate1129.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatAutoImpersonateAccountEnabledParam = validate1130;
-const schema430 = {"type":"boolean","$id":"validateHardhatAutoImpersonateAccountEnabledParam"};
-
-function validate1130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatAutoImpersonateAccountEnabledParam" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate1130.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate1130.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatAutoImpersonateAccountResult = validate1131;
-const schema431 = {"type":"null","$id":"validateHardhatAutoImpersonateAccountResult"};
+export const validateEvmSetAccountNonceResult = validate1131;
+const schema425 = {"type":"null","$id":"validateEvmSetAccountNonceResult"};
 
 function validate1131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatAutoImpersonateAccountResult" */;
+/*# sourceURL="validateEvmSetAccountNonceResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
@@ -21547,25 +21852,190 @@ validate1131.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatDropAllTransactionsResult = validate1132;
-const schema432 = {"type":"null","$id":"validateHardhatDropAllTransactionsResult"};
+export const validateEvmSetAutomineEnabledParam = validate1132;
+const schema426 = {"type":"boolean","$id":"validateEvmSetAutomineEnabledParam"};
 
 function validate1132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatDropAllTransactionsResult" */;
+/*# sourceURL="validateEvmSetAutomineEnabledParam" */;
 let vErrors = null;
 let errors = 0;
-if(data !== null){
-validate1132.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+if(typeof data !== "boolean"){
+validate1132.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 validate1132.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatDropTransactionHashParam = validate1133;
-const schema433 = {"$ref":"hash32.json","$id":"validateHardhatDropTransactionHashParam"};
+export const validateEvmSetAutomineResult = validate1133;
+const schema427 = {"type":"null","$id":"validateEvmSetAutomineResult"};
 
 function validate1133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetAutomineResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1133.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1133.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSetBlockGasLimitGasLimitParam = validate1134;
+const schema428 = {"$ref":"TestQuantity.json","$id":"validateEvmSetBlockGasLimitGasLimitParam"};
+
+function validate1134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetBlockGasLimitGasLimitParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+errors = vErrors.length;
+}
+validate1134.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSetBlockGasLimitResult = validate1136;
+const schema429 = {"type":"boolean","$id":"validateEvmSetBlockGasLimitResult"};
+
+function validate1136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetBlockGasLimitResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1136.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1136.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSetIntervalMiningSecondsParam = validate1137;
+const schema430 = {"$ref":"TestQuantity.json","$id":"validateEvmSetIntervalMiningSecondsParam"};
+
+function validate1137(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetIntervalMiningSecondsParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+errors = vErrors.length;
+}
+validate1137.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSetIntervalMiningResult = validate1139;
+const schema431 = {"type":"null","$id":"validateEvmSetIntervalMiningResult"};
+
+function validate1139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetIntervalMiningResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1139.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1139.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSetNextBlockTimestampTimestampParam = validate1140;
+const schema432 = {"$ref":"TestQuantity.json","$id":"validateEvmSetNextBlockTimestampTimestampParam"};
+
+function validate1140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetNextBlockTimestampTimestampParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+errors = vErrors.length;
+}
+validate1140.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSetNextBlockTimestampResult = validate1142;
+const schema433 = {"type":"null","$id":"validateEvmSetNextBlockTimestampResult"};
+
+function validate1142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetNextBlockTimestampResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1142.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1142.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSnapshotResult = validate1143;
+const schema434 = {"$ref":"uint.json","$id":"validateEvmSnapshotResult"};
+
+function validate1143(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSnapshotResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+validate1143.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatAutoImpersonateAccountEnabledParam = validate1145;
+const schema435 = {"type":"boolean","$id":"validateHardhatAutoImpersonateAccountEnabledParam"};
+
+function validate1145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatAutoImpersonateAccountEnabledParam" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1145.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1145.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatAutoImpersonateAccountResult = validate1146;
+const schema436 = {"type":"null","$id":"validateHardhatAutoImpersonateAccountResult"};
+
+function validate1146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatAutoImpersonateAccountResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1146.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1146.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatDropAllTransactionsResult = validate1147;
+const schema437 = {"type":"null","$id":"validateHardhatDropAllTransactionsResult"};
+
+function validate1147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatDropAllTransactionsResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1147.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1147.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatDropTransactionHashParam = validate1148;
+const schema438 = {"$ref":"hash32.json","$id":"validateHardhatDropTransactionHashParam"};
+
+function validate1148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatDropTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21573,14 +22043,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate1133.errors = vErrors;
+validate1148.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatDropTransactionResult = validate1135;
-const schema434 = {"oneOf":[{"$ref":"hash32.json"},{"type":"null"}],"$id":"validateHardhatDropTransactionResult"};
+export const validateHardhatDropTransactionResult = validate1150;
+const schema439 = {"oneOf":[{"$ref":"hash32.json"},{"type":"null"}],"$id":"validateHardhatDropTransactionResult"};
 
-function validate1135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatDropTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -21628,7 +22098,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate1135.errors = vErrors;
+validate1150.errors = vErrors;
 return false;
 }
 else {
@@ -21642,14 +22112,14 @@ vErrors = null;
 }
 }
 }
-validate1135.errors = vErrors;
+validate1150.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatDumpStateResult = validate1137;
-const schema435 = {"$ref":"bytes.json","$id":"validateHardhatDumpStateResult"};
+export const validateHardhatDumpStateResult = validate1152;
+const schema440 = {"$ref":"bytes.json","$id":"validateHardhatDumpStateResult"};
 
-function validate1137(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatDumpStateResult" */;
 let vErrors = null;
 let errors = 0;
@@ -21657,29 +22127,29 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate1137.errors = vErrors;
+validate1152.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatGetAutomineResult = validate1139;
-const schema436 = {"type":"boolean","$id":"validateHardhatGetAutomineResult"};
+export const validateHardhatGetAutomineResult = validate1154;
+const schema441 = {"type":"boolean","$id":"validateHardhatGetAutomineResult"};
 
-function validate1139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatGetAutomineResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1139.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1154.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1139.errors = vErrors;
+validate1154.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatImpersonateAccountAddressParam = validate1140;
-const schema437 = {"$ref":"address.json","$id":"validateHardhatImpersonateAccountAddressParam"};
+export const validateHardhatImpersonateAccountAddressParam = validate1155;
+const schema442 = {"$ref":"address.json","$id":"validateHardhatImpersonateAccountAddressParam"};
 
-function validate1140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatImpersonateAccountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21687,29 +22157,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1140.errors = vErrors;
+validate1155.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatImpersonateAccountResult = validate1142;
-const schema438 = {"type":"null","$id":"validateHardhatImpersonateAccountResult"};
+export const validateHardhatImpersonateAccountResult = validate1157;
+const schema443 = {"type":"null","$id":"validateHardhatImpersonateAccountResult"};
 
-function validate1142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatImpersonateAccountResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1142.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1157.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1142.errors = vErrors;
+validate1157.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatLoadStateStateParam = validate1143;
-const schema439 = {"$ref":"bytes.json","$id":"validateHardhatLoadStateStateParam"};
+export const validateHardhatLoadStateStateParam = validate1158;
+const schema444 = {"$ref":"bytes.json","$id":"validateHardhatLoadStateStateParam"};
 
-function validate1143(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatLoadStateStateParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21717,119 +22187,119 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate1143.errors = vErrors;
+validate1158.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatLoadStateResult = validate1145;
-const schema440 = {"type":"boolean","$id":"validateHardhatLoadStateResult"};
+export const validateHardhatLoadStateResult = validate1160;
+const schema445 = {"type":"boolean","$id":"validateHardhatLoadStateResult"};
 
-function validate1145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatLoadStateResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1145.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1160.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1145.errors = vErrors;
+validate1160.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatMetadataResult = validate1146;
-const schema441 = {"$ref":"AnvilMetadata.json","$id":"validateHardhatMetadataResult"};
+export const validateHardhatMetadataResult = validate1161;
+const schema446 = {"$ref":"AnvilMetadata.json","$id":"validateHardhatMetadataResult"};
 
-function validate1146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1161(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatMetadataResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1030(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1030.errors : vErrors.concat(validate1030.errors);
+if(!(validate1041(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1041.errors : vErrors.concat(validate1041.errors);
 errors = vErrors.length;
 }
-validate1146.errors = vErrors;
+validate1161.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatMineCountParam = validate1148;
-const schema442 = {"$ref":"TestQuantity.json","$id":"validateHardhatMineCountParam"};
+export const validateHardhatMineCountParam = validate1163;
+const schema447 = {"$ref":"TestQuantity.json","$id":"validateHardhatMineCountParam"};
 
-function validate1148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatMineCountParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1148.errors = vErrors;
+validate1163.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatMineIntervalParam = validate1150;
-const schema443 = {"$ref":"TestQuantity.json","$id":"validateHardhatMineIntervalParam"};
+export const validateHardhatMineIntervalParam = validate1165;
+const schema448 = {"$ref":"TestQuantity.json","$id":"validateHardhatMineIntervalParam"};
 
-function validate1150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1165(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatMineIntervalParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1150.errors = vErrors;
+validate1165.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatMineResult = validate1152;
-const schema444 = {"type":"null","$id":"validateHardhatMineResult"};
+export const validateHardhatMineResult = validate1167;
+const schema449 = {"type":"null","$id":"validateHardhatMineResult"};
 
-function validate1152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatMineResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1152.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1167.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1152.errors = vErrors;
+validate1167.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatResetOptionsParam = validate1153;
-const schema445 = {"$ref":"AnvilResetOptions.json","$id":"validateHardhatResetOptionsParam"};
+export const validateHardhatResetOptionsParam = validate1168;
+const schema450 = {"$ref":"AnvilResetOptions.json","$id":"validateHardhatResetOptionsParam"};
 
-function validate1153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatResetOptionsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1048(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1048.errors : vErrors.concat(validate1048.errors);
+if(!(validate1060(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1060.errors : vErrors.concat(validate1060.errors);
 errors = vErrors.length;
 }
-validate1153.errors = vErrors;
+validate1168.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatResetResult = validate1155;
-const schema446 = {"type":"null","$id":"validateHardhatResetResult"};
+export const validateHardhatResetResult = validate1170;
+const schema451 = {"type":"null","$id":"validateHardhatResetResult"};
 
-function validate1155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatResetResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1155.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1170.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1155.errors = vErrors;
+validate1170.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetBalanceAddressParam = validate1156;
-const schema447 = {"$ref":"address.json","$id":"validateHardhatSetBalanceAddressParam"};
+export const validateHardhatSetBalanceAddressParam = validate1171;
+const schema452 = {"$ref":"address.json","$id":"validateHardhatSetBalanceAddressParam"};
 
-function validate1156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1171(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetBalanceAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21837,44 +22307,44 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1156.errors = vErrors;
+validate1171.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetBalanceBalanceParam = validate1158;
-const schema448 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetBalanceBalanceParam"};
+export const validateHardhatSetBalanceBalanceParam = validate1173;
+const schema453 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetBalanceBalanceParam"};
 
-function validate1158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetBalanceBalanceParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1158.errors = vErrors;
+validate1173.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetBalanceResult = validate1160;
-const schema449 = {"type":"null","$id":"validateHardhatSetBalanceResult"};
+export const validateHardhatSetBalanceResult = validate1175;
+const schema454 = {"type":"null","$id":"validateHardhatSetBalanceResult"};
 
-function validate1160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1175(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetBalanceResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1160.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1175.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1160.errors = vErrors;
+validate1175.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetCodeAddressParam = validate1161;
-const schema450 = {"$ref":"address.json","$id":"validateHardhatSetCodeAddressParam"};
+export const validateHardhatSetCodeAddressParam = validate1176;
+const schema455 = {"$ref":"address.json","$id":"validateHardhatSetCodeAddressParam"};
 
-function validate1161(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1176(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetCodeAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21882,14 +22352,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1161.errors = vErrors;
+validate1176.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetCodeCodeParam = validate1163;
-const schema451 = {"$ref":"bytes.json","$id":"validateHardhatSetCodeCodeParam"};
+export const validateHardhatSetCodeCodeParam = validate1178;
+const schema456 = {"$ref":"bytes.json","$id":"validateHardhatSetCodeCodeParam"};
 
-function validate1163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetCodeCodeParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21897,29 +22367,29 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate1163.errors = vErrors;
+validate1178.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetCodeResult = validate1165;
-const schema452 = {"type":"null","$id":"validateHardhatSetCodeResult"};
+export const validateHardhatSetCodeResult = validate1180;
+const schema457 = {"type":"null","$id":"validateHardhatSetCodeResult"};
 
-function validate1165(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1180(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetCodeResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1165.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1180.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1165.errors = vErrors;
+validate1180.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetCoinbaseAddressParam = validate1166;
-const schema453 = {"$ref":"address.json","$id":"validateHardhatSetCoinbaseAddressParam"};
+export const validateHardhatSetCoinbaseAddressParam = validate1181;
+const schema458 = {"$ref":"address.json","$id":"validateHardhatSetCoinbaseAddressParam"};
 
-function validate1166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1181(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetCoinbaseAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -21927,180 +22397,45 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1166.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatSetCoinbaseResult = validate1168;
-const schema454 = {"type":"null","$id":"validateHardhatSetCoinbaseResult"};
-
-function validate1168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatSetCoinbaseResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1168.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
-validate1168.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatSetMinGasPriceGasPriceParam = validate1169;
-const schema455 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetMinGasPriceGasPriceParam"};
-
-function validate1169(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatSetMinGasPriceGasPriceParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
-errors = vErrors.length;
-}
-validate1169.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatSetMinGasPriceResult = validate1171;
-const schema456 = {"type":"null","$id":"validateHardhatSetMinGasPriceResult"};
-
-function validate1171(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatSetMinGasPriceResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1171.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
-validate1171.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatSetNonceAddressParam = validate1172;
-const schema457 = {"$ref":"address.json","$id":"validateHardhatSetNonceAddressParam"};
-
-function validate1172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatSetNonceAddressParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
-validate1172.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatSetNonceNonceParam = validate1174;
-const schema458 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetNonceNonceParam"};
-
-function validate1174(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatSetNonceNonceParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
-errors = vErrors.length;
-}
-validate1174.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatSetNonceResult = validate1176;
-const schema459 = {"type":"null","$id":"validateHardhatSetNonceResult"};
-
-function validate1176(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatSetNonceResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1176.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
-validate1176.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatSetStorageAtAddressParam = validate1177;
-const schema460 = {"$ref":"address.json","$id":"validateHardhatSetStorageAtAddressParam"};
-
-function validate1177(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatSetStorageAtAddressParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
-validate1177.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatSetStorageAtSlotParam = validate1179;
-const schema461 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetStorageAtSlotParam"};
-
-function validate1179(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatSetStorageAtSlotParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate630(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate630.errors : vErrors.concat(validate630.errors);
-errors = vErrors.length;
-}
-validate1179.errors = vErrors;
-return errors === 0;
-}
-
-export const validateHardhatSetStorageAtValueParam = validate1181;
-const schema462 = {"$ref":"bytes32.json","$id":"validateHardhatSetStorageAtValueParam"};
-
-function validate1181(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatSetStorageAtValueParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
-errors = vErrors.length;
-}
 validate1181.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetStorageAtResult = validate1183;
-const schema463 = {"type":"boolean","$id":"validateHardhatSetStorageAtResult"};
+export const validateHardhatSetCoinbaseResult = validate1183;
+const schema459 = {"type":"null","$id":"validateHardhatSetCoinbaseResult"};
 
 function validate1183(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatSetStorageAtResult" */;
+/*# sourceURL="validateHardhatSetCoinbaseResult" */;
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-validate1183.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(data !== null){
+validate1183.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
 validate1183.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatStopImpersonatingAccountAddressParam = validate1184;
-const schema464 = {"$ref":"address.json","$id":"validateHardhatStopImpersonatingAccountAddressParam"};
+export const validateHardhatSetMinGasPriceGasPriceParam = validate1184;
+const schema460 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetMinGasPriceGasPriceParam"};
 
 function validate1184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatStopImpersonatingAccountAddressParam" */;
+/*# sourceURL="validateHardhatSetMinGasPriceGasPriceParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
 validate1184.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatStopImpersonatingAccountResult = validate1186;
-const schema465 = {"type":"null","$id":"validateHardhatStopImpersonatingAccountResult"};
+export const validateHardhatSetMinGasPriceResult = validate1186;
+const schema461 = {"type":"null","$id":"validateHardhatSetMinGasPriceResult"};
 
 function validate1186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateHardhatStopImpersonatingAccountResult" */;
+/*# sourceURL="validateHardhatSetMinGasPriceResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
@@ -22111,11 +22446,146 @@ validate1186.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleCallCallParam = validate1187;
-const schema466 = {"$ref":"IeleCallRequest.json","$id":"validateIeleCallCallParam"};
-const schema467 = {"title":"IeleCallRequest","type":"object","description":"A call to the IELE virtual machine: give function (with its arguments) to call a contract, or contractCode to run creation code.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"function":{"type":"string"},"contractCode":{"$ref":"bytes.json"},"arguments":{"type":"array","items":{"$ref":"bytes.json"}}},"required":[],"additionalProperties":false,"$id":"IeleCallRequest.json"};
+export const validateHardhatSetNonceAddressParam = validate1187;
+const schema462 = {"$ref":"address.json","$id":"validateHardhatSetNonceAddressParam"};
 
-function validate1188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatSetNonceAddressParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+validate1187.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatSetNonceNonceParam = validate1189;
+const schema463 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetNonceNonceParam"};
+
+function validate1189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatSetNonceNonceParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+errors = vErrors.length;
+}
+validate1189.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatSetNonceResult = validate1191;
+const schema464 = {"type":"null","$id":"validateHardhatSetNonceResult"};
+
+function validate1191(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatSetNonceResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1191.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1191.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatSetStorageAtAddressParam = validate1192;
+const schema465 = {"$ref":"address.json","$id":"validateHardhatSetStorageAtAddressParam"};
+
+function validate1192(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatSetStorageAtAddressParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+validate1192.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatSetStorageAtSlotParam = validate1194;
+const schema466 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetStorageAtSlotParam"};
+
+function validate1194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatSetStorageAtSlotParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+errors = vErrors.length;
+}
+validate1194.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatSetStorageAtValueParam = validate1196;
+const schema467 = {"$ref":"bytes32.json","$id":"validateHardhatSetStorageAtValueParam"};
+
+function validate1196(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatSetStorageAtValueParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+errors = vErrors.length;
+}
+validate1196.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatSetStorageAtResult = validate1198;
+const schema468 = {"type":"boolean","$id":"validateHardhatSetStorageAtResult"};
+
+function validate1198(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatSetStorageAtResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1198.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1198.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatStopImpersonatingAccountAddressParam = validate1199;
+const schema469 = {"$ref":"address.json","$id":"validateHardhatStopImpersonatingAccountAddressParam"};
+
+function validate1199(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatStopImpersonatingAccountAddressParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+validate1199.errors = vErrors;
+return errors === 0;
+}
+
+export const validateHardhatStopImpersonatingAccountResult = validate1201;
+const schema470 = {"type":"null","$id":"validateHardhatStopImpersonatingAccountResult"};
+
+function validate1201(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateHardhatStopImpersonatingAccountResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1201.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1201.errors = vErrors;
+return errors === 0;
+}
+
+export const validateIeleCallCallParam = validate1202;
+const schema471 = {"$ref":"IeleCallRequest.json","$id":"validateIeleCallCallParam"};
+const schema472 = {"title":"IeleCallRequest","type":"object","description":"A call to the IELE virtual machine: give function (with its arguments) to call a contract, or contractCode to run creation code.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"function":{"type":"string"},"contractCode":{"$ref":"bytes.json"},"arguments":{"type":"array","items":{"$ref":"bytes.json"}}},"required":[],"additionalProperties":false,"$id":"IeleCallRequest.json"};
+
+function validate1203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="IeleCallRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22124,271 +22594,6 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "from") || (key0 === "to")) || (key0 === "gas")) || (key0 === "gasPrice")) || (key0 === "value")) || (key0 === "function")) || (key0 === "contractCode")) || (key0 === "arguments"))){
-validate1188.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.from !== undefined){
-const _errs2 = errors;
-if(!(validate22(data.from, {instancePath:instancePath+"/from",parentData:data,parentDataProperty:"from",rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.to !== undefined){
-let data1 = data.to;
-const _errs3 = errors;
-const _errs4 = errors;
-let valid1 = false;
-let passing0 = null;
-const _errs5 = errors;
-if(!(validate30(data1, {instancePath:instancePath+"/to",parentData:data,parentDataProperty:"to",rootData}))){
-vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs5 === errors;
-if(_valid0){
-valid1 = true;
-passing0 = 0;
-}
-const _errs6 = errors;
-if(!(validate22(data1, {instancePath:instancePath+"/to",parentData:data,parentDataProperty:"to",rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs6 === errors;
-if(_valid0 && valid1){
-valid1 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid1 = true;
-passing0 = 1;
-}
-}
-if(!valid1){
-const err0 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-validate1188.errors = vErrors;
-return false;
-}
-else {
-errors = _errs4;
-if(vErrors !== null){
-if(_errs4){
-vErrors.length = _errs4;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.gas !== undefined){
-const _errs7 = errors;
-if(!(validate25(data.gas, {instancePath:instancePath+"/gas",parentData:data,parentDataProperty:"gas",rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.gasPrice !== undefined){
-const _errs8 = errors;
-if(!(validate25(data.gasPrice, {instancePath:instancePath+"/gasPrice",parentData:data,parentDataProperty:"gasPrice",rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.value !== undefined){
-const _errs9 = errors;
-if(!(validate25(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.function !== undefined){
-const _errs10 = errors;
-if(typeof data.function !== "string"){
-validate1188.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.contractCode !== undefined){
-const _errs12 = errors;
-if(!(validate36(data.contractCode, {instancePath:instancePath+"/contractCode",parentData:data,parentDataProperty:"contractCode",rootData}))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.arguments !== undefined){
-let data7 = data.arguments;
-const _errs13 = errors;
-if(errors === _errs13){
-if(Array.isArray(data7)){
-var valid2 = true;
-const len0 = data7.length;
-for(let i0=0; i0<len0; i0++){
-const _errs15 = errors;
-if(!(validate36(data7[i0], {instancePath:instancePath+"/arguments/" + i0,parentData:data7,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
-}
-var valid2 = _errs15 === errors;
-if(!valid2){
-break;
-}
-}
-}
-else {
-validate1188.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs13 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate1188.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate1188.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate1187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateIeleCallCallParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate1188(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1188.errors : vErrors.concat(validate1188.errors);
-errors = vErrors.length;
-}
-validate1187.errors = vErrors;
-return errors === 0;
-}
-
-export const validateIeleCallBlockParam = validate1198;
-const schema468 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateIeleCallBlockParam"};
-
-function validate1198(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateIeleCallBlockParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
-validate1198.errors = vErrors;
-return errors === 0;
-}
-
-export const validateIeleCallResult = validate1200;
-const schema469 = {"type":"array","items":{"$ref":"bytes.json"},"$id":"validateIeleCallResult"};
-
-function validate1200(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateIeleCallResult" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(Array.isArray(data)){
-var valid0 = true;
-const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
-const _errs1 = errors;
-if(!(validate36(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs1 === errors;
-if(!valid0){
-break;
-}
-}
-}
-else {
-validate1200.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-validate1200.errors = vErrors;
-return errors === 0;
-}
-
-export const validateIeleSendTransactionTransactionParam = validate1202;
-const schema470 = {"$ref":"IeleTransactionRequest.json","$id":"validateIeleSendTransactionTransactionParam"};
-const schema471 = {"title":"IeleTransactionRequest","type":"object","description":"An IELE transaction for the node to sign with an unlocked account: give function (with its arguments) or contractCode. Absent gas, gasPrice and nonce are filled in as for eth_sendTransaction.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"nonce":{"$ref":"uint.json"},"function":{"type":"string"},"contractCode":{"$ref":"bytes.json"},"arguments":{"type":"array","items":{"$ref":"bytes.json"}}},"required":["from"],"additionalProperties":false,"$id":"IeleTransactionRequest.json"};
-
-function validate1203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="IeleTransactionRequest.json" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.from === undefined) && (missing0 = "from")){
-validate1203.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(func2.call(schema471.properties, key0))){
 validate1203.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -22504,6 +22709,271 @@ else {
 var valid0 = true;
 }
 if(valid0){
+if(data.function !== undefined){
+const _errs10 = errors;
+if(typeof data.function !== "string"){
+validate1203.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.contractCode !== undefined){
+const _errs12 = errors;
+if(!(validate36(data.contractCode, {instancePath:instancePath+"/contractCode",parentData:data,parentDataProperty:"contractCode",rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.arguments !== undefined){
+let data7 = data.arguments;
+const _errs13 = errors;
+if(errors === _errs13){
+if(Array.isArray(data7)){
+var valid2 = true;
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+const _errs15 = errors;
+if(!(validate36(data7[i0], {instancePath:instancePath+"/arguments/" + i0,parentData:data7,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+var valid2 = _errs15 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate1203.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate1203.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1203.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate1202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateIeleCallCallParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1203(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1203.errors : vErrors.concat(validate1203.errors);
+errors = vErrors.length;
+}
+validate1202.errors = vErrors;
+return errors === 0;
+}
+
+export const validateIeleCallBlockParam = validate1213;
+const schema473 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateIeleCallBlockParam"};
+
+function validate1213(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateIeleCallBlockParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+errors = vErrors.length;
+}
+validate1213.errors = vErrors;
+return errors === 0;
+}
+
+export const validateIeleCallResult = validate1215;
+const schema474 = {"type":"array","items":{"$ref":"bytes.json"},"$id":"validateIeleCallResult"};
+
+function validate1215(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateIeleCallResult" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(Array.isArray(data)){
+var valid0 = true;
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+const _errs1 = errors;
+if(!(validate36(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+break;
+}
+}
+}
+else {
+validate1215.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+validate1215.errors = vErrors;
+return errors === 0;
+}
+
+export const validateIeleSendTransactionTransactionParam = validate1217;
+const schema475 = {"$ref":"IeleTransactionRequest.json","$id":"validateIeleSendTransactionTransactionParam"};
+const schema476 = {"title":"IeleTransactionRequest","type":"object","description":"An IELE transaction for the node to sign with an unlocked account: give function (with its arguments) or contractCode. Absent gas, gasPrice and nonce are filled in as for eth_sendTransaction.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"nonce":{"$ref":"uint.json"},"function":{"type":"string"},"contractCode":{"$ref":"bytes.json"},"arguments":{"type":"array","items":{"$ref":"bytes.json"}}},"required":["from"],"additionalProperties":false,"$id":"IeleTransactionRequest.json"};
+
+function validate1218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="IeleTransactionRequest.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.from === undefined) && (missing0 = "from")){
+validate1218.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func2.call(schema476.properties, key0))){
+validate1218.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.from !== undefined){
+const _errs2 = errors;
+if(!(validate22(data.from, {instancePath:instancePath+"/from",parentData:data,parentDataProperty:"from",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to !== undefined){
+let data1 = data.to;
+const _errs3 = errors;
+const _errs4 = errors;
+let valid1 = false;
+let passing0 = null;
+const _errs5 = errors;
+if(!(validate30(data1, {instancePath:instancePath+"/to",parentData:data,parentDataProperty:"to",rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs5 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+}
+const _errs6 = errors;
+if(!(validate22(data1, {instancePath:instancePath+"/to",parentData:data,parentDataProperty:"to",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs6 === errors;
+if(_valid0 && valid1){
+valid1 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid1 = true;
+passing0 = 1;
+}
+}
+if(!valid1){
+const err0 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+validate1218.errors = vErrors;
+return false;
+}
+else {
+errors = _errs4;
+if(vErrors !== null){
+if(_errs4){
+vErrors.length = _errs4;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.gas !== undefined){
+const _errs7 = errors;
+if(!(validate25(data.gas, {instancePath:instancePath+"/gas",parentData:data,parentDataProperty:"gas",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.gasPrice !== undefined){
+const _errs8 = errors;
+if(!(validate25(data.gasPrice, {instancePath:instancePath+"/gasPrice",parentData:data,parentDataProperty:"gasPrice",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.value !== undefined){
+const _errs9 = errors;
+if(!(validate25(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data.nonce !== undefined){
 const _errs10 = errors;
 if(!(validate25(data.nonce, {instancePath:instancePath+"/nonce",parentData:data,parentDataProperty:"nonce",rootData}))){
@@ -22519,7 +22989,7 @@ if(valid0){
 if(data.function !== undefined){
 const _errs11 = errors;
 if(typeof data.function !== "string"){
-validate1203.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1218.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -22560,7 +23030,7 @@ break;
 }
 }
 else {
-validate1203.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1218.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -22581,31 +23051,31 @@ var valid0 = true;
 }
 }
 else {
-validate1203.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1218.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1203.errors = vErrors;
+validate1218.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleSendTransactionTransactionParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1203(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1203.errors : vErrors.concat(validate1203.errors);
+if(!(validate1218(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1218.errors : vErrors.concat(validate1218.errors);
 errors = vErrors.length;
 }
-validate1202.errors = vErrors;
+validate1217.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleSendTransactionResult = validate1214;
-const schema472 = {"$ref":"hash32.json","$id":"validateIeleSendTransactionResult"};
+export const validateIeleSendTransactionResult = validate1229;
+const schema477 = {"$ref":"hash32.json","$id":"validateIeleSendTransactionResult"};
 
-function validate1214(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1229(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleSendTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -22613,15 +23083,15 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate1214.errors = vErrors;
+validate1229.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMcpInitializeRequestParam = validate1216;
-const schema473 = {"$ref":"McpInitializeRequest.json","$id":"validateMcpInitializeRequestParam"};
-const schema474 = {"title":"McpInitializeRequest","type":"object","description":"An MCP initialize request object (optional; its content is only informative: the server always answers with the one protocol version it speaks).","properties":{"protocolVersion":{"type":"string"},"capabilities":{"type":"object"},"clientInfo":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name"],"additionalProperties":true}},"required":[],"additionalProperties":true,"$id":"McpInitializeRequest.json"};
+export const validateMcpInitializeRequestParam = validate1231;
+const schema478 = {"$ref":"McpInitializeRequest.json","$id":"validateMcpInitializeRequestParam"};
+const schema479 = {"title":"McpInitializeRequest","type":"object","description":"An MCP initialize request object (optional; its content is only informative: the server always answers with the one protocol version it speaks).","properties":{"protocolVersion":{"type":"string"},"capabilities":{"type":"object"},"clientInfo":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name"],"additionalProperties":true}},"required":[],"additionalProperties":true,"$id":"McpInitializeRequest.json"};
 
-function validate1217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1232(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpInitializeRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22630,7 +23100,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.protocolVersion !== undefined){
 const _errs2 = errors;
 if(typeof data.protocolVersion !== "string"){
-validate1217.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1232.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -22643,7 +23113,7 @@ if(data.capabilities !== undefined){
 let data1 = data.capabilities;
 const _errs4 = errors;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
-validate1217.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1232.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -22659,14 +23129,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing0;
 if((data2.name === undefined) && (missing0 = "name")){
-validate1217.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1232.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data2.name !== undefined){
 const _errs9 = errors;
 if(typeof data2.name !== "string"){
-validate1217.errors = [{instancePath:instancePath+"/clientInfo/name",schemaPath:"#/properties/clientInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1232.errors = [{instancePath:instancePath+"/clientInfo/name",schemaPath:"#/properties/clientInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -22678,7 +23148,7 @@ if(valid1){
 if(data2.version !== undefined){
 const _errs11 = errors;
 if(typeof data2.version !== "string"){
-validate1217.errors = [{instancePath:instancePath+"/clientInfo/version",schemaPath:"#/properties/clientInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1232.errors = [{instancePath:instancePath+"/clientInfo/version",schemaPath:"#/properties/clientInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -22690,7 +23160,7 @@ var valid1 = true;
 }
 }
 else {
-validate1217.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1232.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -22703,32 +23173,32 @@ var valid0 = true;
 }
 }
 else {
-validate1217.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1232.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1217.errors = vErrors;
+validate1232.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1216(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1231(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMcpInitializeRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1217(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1217.errors : vErrors.concat(validate1217.errors);
+if(!(validate1232(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1232.errors : vErrors.concat(validate1232.errors);
 errors = vErrors.length;
 }
-validate1216.errors = vErrors;
+validate1231.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMcpInitializeResult = validate1219;
-const schema475 = {"$ref":"McpInitializeResult.json","$id":"validateMcpInitializeResult"};
-const schema476 = {"title":"McpInitializeResult","type":"object","description":"The server's MCP identity: protocol version 2024-11-05 and the three capabilities it offers (tools, resources, prompts; no list-change notifications, no subscriptions).","properties":{"protocolVersion":{"type":"string","const":"2024-11-05"},"capabilities":{"type":"object","properties":{"tools":{"type":"object"},"resources":{"type":"object"},"prompts":{"type":"object"}},"required":["tools","resources","prompts"],"additionalProperties":false},"serverInfo":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"additionalProperties":false},"instructions":{"type":"string","description":"How to use this server, for the model."}},"required":["protocolVersion","capabilities","serverInfo"],"additionalProperties":false,"$id":"McpInitializeResult.json"};
+export const validateMcpInitializeResult = validate1234;
+const schema480 = {"$ref":"McpInitializeResult.json","$id":"validateMcpInitializeResult"};
+const schema481 = {"title":"McpInitializeResult","type":"object","description":"The server's MCP identity: protocol version 2024-11-05 and the three capabilities it offers (tools, resources, prompts; no list-change notifications, no subscriptions).","properties":{"protocolVersion":{"type":"string","const":"2024-11-05"},"capabilities":{"type":"object","properties":{"tools":{"type":"object"},"resources":{"type":"object"},"prompts":{"type":"object"}},"required":["tools","resources","prompts"],"additionalProperties":false},"serverInfo":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"additionalProperties":false},"instructions":{"type":"string","description":"How to use this server, for the model."}},"required":["protocolVersion","capabilities","serverInfo"],"additionalProperties":false,"$id":"McpInitializeResult.json"};
 
-function validate1220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1235(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpInitializeResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22736,14 +23206,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.protocolVersion === undefined) && (missing0 = "protocolVersion")) || ((data.capabilities === undefined) && (missing0 = "capabilities"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
-validate1220.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1235.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "protocolVersion") || (key0 === "capabilities")) || (key0 === "serverInfo")) || (key0 === "instructions"))){
-validate1220.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1235.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -22753,11 +23223,11 @@ if(data.protocolVersion !== undefined){
 let data0 = data.protocolVersion;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate1220.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1235.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("2024-11-05" !== data0){
-validate1220.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/const",keyword:"const",params:{allowedValue: "2024-11-05"},message:"must be equal to constant"}];
+validate1235.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/const",keyword:"const",params:{allowedValue: "2024-11-05"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -22773,14 +23243,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.tools === undefined) && (missing1 = "tools")) || ((data1.resources === undefined) && (missing1 = "resources"))) || ((data1.prompts === undefined) && (missing1 = "prompts"))){
-validate1220.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1235.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs6 = errors;
 for(const key1 in data1){
 if(!(((key1 === "tools") || (key1 === "resources")) || (key1 === "prompts"))){
-validate1220.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1235.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -22790,7 +23260,7 @@ if(data1.tools !== undefined){
 let data2 = data1.tools;
 const _errs7 = errors;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-validate1220.errors = [{instancePath:instancePath+"/capabilities/tools",schemaPath:"#/properties/capabilities/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1235.errors = [{instancePath:instancePath+"/capabilities/tools",schemaPath:"#/properties/capabilities/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -22803,7 +23273,7 @@ if(data1.resources !== undefined){
 let data3 = data1.resources;
 const _errs9 = errors;
 if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
-validate1220.errors = [{instancePath:instancePath+"/capabilities/resources",schemaPath:"#/properties/capabilities/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1235.errors = [{instancePath:instancePath+"/capabilities/resources",schemaPath:"#/properties/capabilities/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -22816,7 +23286,7 @@ if(data1.prompts !== undefined){
 let data4 = data1.prompts;
 const _errs11 = errors;
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-validate1220.errors = [{instancePath:instancePath+"/capabilities/prompts",schemaPath:"#/properties/capabilities/properties/prompts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1235.errors = [{instancePath:instancePath+"/capabilities/prompts",schemaPath:"#/properties/capabilities/properties/prompts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -22830,7 +23300,7 @@ var valid1 = true;
 }
 }
 else {
-validate1220.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1235.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -22847,14 +23317,14 @@ if(errors === _errs13){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing2;
 if(((data5.name === undefined) && (missing2 = "name")) || ((data5.version === undefined) && (missing2 = "version"))){
-validate1220.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate1235.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs15 = errors;
 for(const key2 in data5){
 if(!((key2 === "name") || (key2 === "version"))){
-validate1220.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate1235.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -22863,7 +23333,7 @@ if(_errs15 === errors){
 if(data5.name !== undefined){
 const _errs16 = errors;
 if(typeof data5.name !== "string"){
-validate1220.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"#/properties/serverInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1235.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"#/properties/serverInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs16 === errors;
@@ -22875,7 +23345,7 @@ if(valid2){
 if(data5.version !== undefined){
 const _errs18 = errors;
 if(typeof data5.version !== "string"){
-validate1220.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"#/properties/serverInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1235.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"#/properties/serverInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs18 === errors;
@@ -22888,7 +23358,7 @@ var valid2 = true;
 }
 }
 else {
-validate1220.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1235.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -22901,7 +23371,7 @@ if(valid0){
 if(data.instructions !== undefined){
 const _errs20 = errors;
 if(typeof data.instructions !== "string"){
-validate1220.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1235.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -22916,32 +23386,32 @@ var valid0 = true;
 }
 }
 else {
-validate1220.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1235.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1220.errors = vErrors;
+validate1235.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1219(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMcpInitializeResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1220(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1220.errors : vErrors.concat(validate1220.errors);
+if(!(validate1235(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1235.errors : vErrors.concat(validate1235.errors);
 errors = vErrors.length;
 }
-validate1219.errors = vErrors;
+validate1234.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsGetRequestParam = validate1222;
-const schema477 = {"$ref":"McpPromptGetRequest.json","$id":"validatePromptsGetRequestParam"};
-const schema478 = {"title":"McpPromptGetRequest","type":"object","description":"An object naming the prompt to render, e.g. {\"name\": \"mcp_node_health_check\"} (arguments optional, string values).","properties":{"name":{"type":"string"},"arguments":{"type":"object","additionalProperties":{"type":"string"}}},"required":["name"],"additionalProperties":true,"$id":"McpPromptGetRequest.json"};
+export const validatePromptsGetRequestParam = validate1237;
+const schema482 = {"$ref":"McpPromptGetRequest.json","$id":"validatePromptsGetRequestParam"};
+const schema483 = {"title":"McpPromptGetRequest","type":"object","description":"An object naming the prompt to render, e.g. {\"name\": \"mcp_node_health_check\"} (arguments optional, string values).","properties":{"name":{"type":"string"},"arguments":{"type":"object","additionalProperties":{"type":"string"}}},"required":["name"],"additionalProperties":true,"$id":"McpPromptGetRequest.json"};
 
-function validate1223(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1238(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPromptGetRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22949,14 +23419,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.name === undefined) && (missing0 = "name")){
-validate1223.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1238.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate1223.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1238.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -22973,7 +23443,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 for(const key0 in data1){
 const _errs7 = errors;
 if(typeof data1[key0] !== "string"){
-validate1223.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1238.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -22983,7 +23453,7 @@ break;
 }
 }
 else {
-validate1223.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1238.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -22996,33 +23466,33 @@ var valid0 = true;
 }
 }
 else {
-validate1223.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1238.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1223.errors = vErrors;
+validate1238.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1222(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1237(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePromptsGetRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1223(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1223.errors : vErrors.concat(validate1223.errors);
+if(!(validate1238(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1238.errors : vErrors.concat(validate1238.errors);
 errors = vErrors.length;
 }
-validate1222.errors = vErrors;
+validate1237.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsGetResult = validate1225;
-const schema479 = {"$ref":"McpPromptGetResult.json","$id":"validatePromptsGetResult"};
-const schema480 = {"title":"McpPromptGetResult","type":"object","description":"The rendered prompt: a description and the messages to hand to the model.","properties":{"description":{"type":"string"},"messages":{"type":"array","items":{"type":"object","properties":{"role":{"type":"string","enum":["user","assistant"]},"content":{"$ref":"McpTextContent.json"}},"required":["role","content"],"additionalProperties":false}}},"required":["description","messages"],"additionalProperties":false,"$id":"McpPromptGetResult.json"};
-const schema481 = {"title":"McpTextContent","type":"object","description":"MCP text content.","properties":{"type":{"type":"string","const":"text"},"text":{"type":"string"}},"required":["type","text"],"additionalProperties":false,"$id":"McpTextContent.json"};
+export const validatePromptsGetResult = validate1240;
+const schema484 = {"$ref":"McpPromptGetResult.json","$id":"validatePromptsGetResult"};
+const schema485 = {"title":"McpPromptGetResult","type":"object","description":"The rendered prompt: a description and the messages to hand to the model.","properties":{"description":{"type":"string"},"messages":{"type":"array","items":{"type":"object","properties":{"role":{"type":"string","enum":["user","assistant"]},"content":{"$ref":"McpTextContent.json"}},"required":["role","content"],"additionalProperties":false}}},"required":["description","messages"],"additionalProperties":false,"$id":"McpPromptGetResult.json"};
+const schema486 = {"title":"McpTextContent","type":"object","description":"MCP text content.","properties":{"type":{"type":"string","const":"text"},"text":{"type":"string"}},"required":["type","text"],"additionalProperties":false,"$id":"McpTextContent.json"};
 
-function validate1227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1242(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpTextContent.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23030,14 +23500,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.text === undefined) && (missing0 = "text"))){
-validate1227.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1242.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "type") || (key0 === "text"))){
-validate1227.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1242.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23047,11 +23517,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate1227.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1242.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("text" !== data0){
-validate1227.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"}];
+validate1242.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -23063,7 +23533,7 @@ if(valid0){
 if(data.text !== undefined){
 const _errs4 = errors;
 if(typeof data.text !== "string"){
-validate1227.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1242.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -23076,16 +23546,16 @@ var valid0 = true;
 }
 }
 else {
-validate1227.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1242.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1227.errors = vErrors;
+validate1242.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1226(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPromptGetResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23093,14 +23563,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.description === undefined) && (missing0 = "description")) || ((data.messages === undefined) && (missing0 = "messages"))){
-validate1226.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1241.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "description") || (key0 === "messages"))){
-validate1226.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1241.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23109,7 +23579,7 @@ if(_errs1 === errors){
 if(data.description !== undefined){
 const _errs2 = errors;
 if(typeof data.description !== "string"){
-validate1226.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1241.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -23132,14 +23602,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if(((data2.role === undefined) && (missing1 = "role")) || ((data2.content === undefined) && (missing1 = "content"))){
-validate1226.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1241.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs8 = errors;
 for(const key1 in data2){
 if(!((key1 === "role") || (key1 === "content"))){
-validate1226.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1241.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23149,11 +23619,11 @@ if(data2.role !== undefined){
 let data3 = data2.role;
 const _errs9 = errors;
 if(typeof data3 !== "string"){
-validate1226.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1241.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data3 === "user") || (data3 === "assistant"))){
-validate1226.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema480.properties.messages.items.properties.role.enum},message:"must be equal to one of the allowed values"}];
+validate1241.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema485.properties.messages.items.properties.role.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -23164,8 +23634,8 @@ var valid2 = true;
 if(valid2){
 if(data2.content !== undefined){
 const _errs11 = errors;
-if(!(validate1227(data2.content, {instancePath:instancePath+"/messages/" + i0+"/content",parentData:data2,parentDataProperty:"content",rootData}))){
-vErrors = vErrors === null ? validate1227.errors : vErrors.concat(validate1227.errors);
+if(!(validate1242(data2.content, {instancePath:instancePath+"/messages/" + i0+"/content",parentData:data2,parentDataProperty:"content",rootData}))){
+vErrors = vErrors === null ? validate1242.errors : vErrors.concat(validate1242.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs11 === errors;
@@ -23178,7 +23648,7 @@ var valid2 = true;
 }
 }
 else {
-validate1226.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1241.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -23189,7 +23659,7 @@ break;
 }
 }
 else {
-validate1226.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1241.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -23203,32 +23673,32 @@ var valid0 = true;
 }
 }
 else {
-validate1226.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1241.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1226.errors = vErrors;
+validate1241.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1225(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePromptsGetResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1226(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1226.errors : vErrors.concat(validate1226.errors);
+if(!(validate1241(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1241.errors : vErrors.concat(validate1241.errors);
 errors = vErrors.length;
 }
-validate1225.errors = vErrors;
+validate1240.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsListRequestParam = validate1230;
-const schema482 = {"$ref":"McpListRequest.json","$id":"validatePromptsListRequestParam"};
-const schema483 = {"title":"McpListRequest","type":"object","description":"An MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored).","properties":{"cursor":{"type":"string"}},"required":[],"additionalProperties":true,"$id":"McpListRequest.json"};
+export const validatePromptsListRequestParam = validate1245;
+const schema487 = {"$ref":"McpListRequest.json","$id":"validatePromptsListRequestParam"};
+const schema488 = {"title":"McpListRequest","type":"object","description":"An MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored).","properties":{"cursor":{"type":"string"}},"required":[],"additionalProperties":true,"$id":"McpListRequest.json"};
 
-function validate1231(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1246(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpListRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23236,39 +23706,39 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.cursor !== undefined){
 if(typeof data.cursor !== "string"){
-validate1231.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1246.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 else {
-validate1231.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1246.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1231.errors = vErrors;
+validate1246.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1230(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePromptsListRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1231(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1231.errors : vErrors.concat(validate1231.errors);
+if(!(validate1246(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1246.errors : vErrors.concat(validate1246.errors);
 errors = vErrors.length;
 }
-validate1230.errors = vErrors;
+validate1245.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsListResult = validate1233;
-const schema484 = {"$ref":"McpPromptList.json","$id":"validatePromptsListResult"};
-const schema485 = {"title":"McpPromptList","type":"object","description":"The prompts of this server. nextCursor is never set (no paging).","properties":{"prompts":{"type":"array","items":{"$ref":"McpPrompt.json"}},"nextCursor":{"type":"string"}},"required":["prompts"],"additionalProperties":false,"$id":"McpPromptList.json"};
-const schema486 = {"title":"McpPrompt","type":"object","description":"An MCP prompt template. None of this server's prompts takes arguments, so arguments is omitted.","properties":{"name":{"type":"string"},"description":{"type":"string"},"arguments":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"},"required":{"type":"boolean"}},"required":["name"],"additionalProperties":false}}},"required":["name","description"],"additionalProperties":false,"$id":"McpPrompt.json"};
+export const validatePromptsListResult = validate1248;
+const schema489 = {"$ref":"McpPromptList.json","$id":"validatePromptsListResult"};
+const schema490 = {"title":"McpPromptList","type":"object","description":"The prompts of this server. nextCursor is never set (no paging).","properties":{"prompts":{"type":"array","items":{"$ref":"McpPrompt.json"}},"nextCursor":{"type":"string"}},"required":["prompts"],"additionalProperties":false,"$id":"McpPromptList.json"};
+const schema491 = {"title":"McpPrompt","type":"object","description":"An MCP prompt template. None of this server's prompts takes arguments, so arguments is omitted.","properties":{"name":{"type":"string"},"description":{"type":"string"},"arguments":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"},"required":{"type":"boolean"}},"required":["name"],"additionalProperties":false}}},"required":["name","description"],"additionalProperties":false,"$id":"McpPrompt.json"};
 
-function validate1235(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1250(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPrompt.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23276,14 +23746,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) && (missing0 = "name")) || ((data.description === undefined) && (missing0 = "description"))){
-validate1235.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1250.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "name") || (key0 === "description")) || (key0 === "arguments"))){
-validate1235.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1250.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23292,7 +23762,7 @@ if(_errs1 === errors){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate1235.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1250.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -23304,7 +23774,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate1235.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1250.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -23327,14 +23797,14 @@ if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if((data3.name === undefined) && (missing1 = "name")){
-validate1235.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1250.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs10 = errors;
 for(const key1 in data3){
 if(!(((key1 === "name") || (key1 === "description")) || (key1 === "required"))){
-validate1235.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1250.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23343,7 +23813,7 @@ if(_errs10 === errors){
 if(data3.name !== undefined){
 const _errs11 = errors;
 if(typeof data3.name !== "string"){
-validate1235.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"#/properties/arguments/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1250.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"#/properties/arguments/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -23355,7 +23825,7 @@ if(valid2){
 if(data3.description !== undefined){
 const _errs13 = errors;
 if(typeof data3.description !== "string"){
-validate1235.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"#/properties/arguments/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1250.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"#/properties/arguments/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -23367,7 +23837,7 @@ if(valid2){
 if(data3.required !== undefined){
 const _errs15 = errors;
 if(typeof data3.required !== "boolean"){
-validate1235.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"#/properties/arguments/items/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1250.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"#/properties/arguments/items/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -23381,7 +23851,7 @@ var valid2 = true;
 }
 }
 else {
-validate1235.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1250.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -23392,7 +23862,7 @@ break;
 }
 }
 else {
-validate1235.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1250.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -23407,16 +23877,16 @@ var valid0 = true;
 }
 }
 else {
-validate1235.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1250.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1235.errors = vErrors;
+validate1250.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1249(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPromptList.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23424,14 +23894,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.prompts === undefined) && (missing0 = "prompts")){
-validate1234.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1249.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "prompts") || (key0 === "nextCursor"))){
-validate1234.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1249.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23446,8 +23916,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate1235(data0[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate1235.errors : vErrors.concat(validate1235.errors);
+if(!(validate1250(data0[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1250.errors : vErrors.concat(validate1250.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -23457,7 +23927,7 @@ break;
 }
 }
 else {
-validate1234.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1249.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -23470,7 +23940,7 @@ if(valid0){
 if(data.nextCursor !== undefined){
 const _errs5 = errors;
 if(typeof data.nextCursor !== "string"){
-validate1234.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1249.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -23483,48 +23953,48 @@ var valid0 = true;
 }
 }
 else {
-validate1234.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1249.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1234.errors = vErrors;
+validate1249.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1233(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1248(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePromptsListResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1234(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1234.errors : vErrors.concat(validate1234.errors);
+if(!(validate1249(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1249.errors : vErrors.concat(validate1249.errors);
 errors = vErrors.length;
 }
-validate1233.errors = vErrors;
+validate1248.errors = vErrors;
 return errors === 0;
 }
 
-export const validateResourcesListRequestParam = validate1238;
-const schema487 = {"$ref":"McpListRequest.json","$id":"validateResourcesListRequestParam"};
+export const validateResourcesListRequestParam = validate1253;
+const schema492 = {"$ref":"McpListRequest.json","$id":"validateResourcesListRequestParam"};
 
-function validate1238(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1253(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateResourcesListRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1231(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1231.errors : vErrors.concat(validate1231.errors);
+if(!(validate1246(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1246.errors : vErrors.concat(validate1246.errors);
 errors = vErrors.length;
 }
-validate1238.errors = vErrors;
+validate1253.errors = vErrors;
 return errors === 0;
 }
 
-export const validateResourcesListResult = validate1240;
-const schema488 = {"$ref":"McpResourceList.json","$id":"validateResourcesListResult"};
-const schema489 = {"title":"McpResourceList","type":"object","description":"The resources of this server. nextCursor is never set (no paging).","properties":{"resources":{"type":"array","items":{"$ref":"McpResource.json"}},"nextCursor":{"type":"string"}},"required":["resources"],"additionalProperties":false,"$id":"McpResourceList.json"};
-const schema490 = {"title":"McpResource","type":"object","description":"An MCP resource: a JSON document identified by an svc:// URI.","properties":{"uri":{"type":"string"},"name":{"type":"string"},"description":{"type":"string"},"mimeType":{"type":"string"}},"required":["uri","name","description","mimeType"],"additionalProperties":false,"$id":"McpResource.json"};
+export const validateResourcesListResult = validate1255;
+const schema493 = {"$ref":"McpResourceList.json","$id":"validateResourcesListResult"};
+const schema494 = {"title":"McpResourceList","type":"object","description":"The resources of this server. nextCursor is never set (no paging).","properties":{"resources":{"type":"array","items":{"$ref":"McpResource.json"}},"nextCursor":{"type":"string"}},"required":["resources"],"additionalProperties":false,"$id":"McpResourceList.json"};
+const schema495 = {"title":"McpResource","type":"object","description":"An MCP resource: a JSON document identified by an svc:// URI.","properties":{"uri":{"type":"string"},"name":{"type":"string"},"description":{"type":"string"},"mimeType":{"type":"string"}},"required":["uri","name","description","mimeType"],"additionalProperties":false,"$id":"McpResource.json"};
 
-function validate1242(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpResource.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23532,14 +24002,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.uri === undefined) && (missing0 = "uri")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.description === undefined) && (missing0 = "description"))) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
-validate1242.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1257.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "uri") || (key0 === "name")) || (key0 === "description")) || (key0 === "mimeType"))){
-validate1242.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1257.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23548,7 +24018,7 @@ if(_errs1 === errors){
 if(data.uri !== undefined){
 const _errs2 = errors;
 if(typeof data.uri !== "string"){
-validate1242.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1257.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -23560,7 +24030,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs4 = errors;
 if(typeof data.name !== "string"){
-validate1242.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1257.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -23572,7 +24042,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs6 = errors;
 if(typeof data.description !== "string"){
-validate1242.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1257.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -23584,7 +24054,7 @@ if(valid0){
 if(data.mimeType !== undefined){
 const _errs8 = errors;
 if(typeof data.mimeType !== "string"){
-validate1242.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1257.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -23599,16 +24069,16 @@ var valid0 = true;
 }
 }
 else {
-validate1242.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1257.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1242.errors = vErrors;
+validate1257.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpResourceList.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23616,14 +24086,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.resources === undefined) && (missing0 = "resources")){
-validate1241.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1256.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "resources") || (key0 === "nextCursor"))){
-validate1241.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1256.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23638,8 +24108,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate1242(data0[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate1242.errors : vErrors.concat(validate1242.errors);
+if(!(validate1257(data0[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1257.errors : vErrors.concat(validate1257.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -23649,7 +24119,7 @@ break;
 }
 }
 else {
-validate1241.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1256.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -23662,7 +24132,7 @@ if(valid0){
 if(data.nextCursor !== undefined){
 const _errs5 = errors;
 if(typeof data.nextCursor !== "string"){
-validate1241.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1256.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -23675,32 +24145,32 @@ var valid0 = true;
 }
 }
 else {
-validate1241.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1256.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1241.errors = vErrors;
+validate1256.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateResourcesListResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1241(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1241.errors : vErrors.concat(validate1241.errors);
+if(!(validate1256(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1256.errors : vErrors.concat(validate1256.errors);
 errors = vErrors.length;
 }
-validate1240.errors = vErrors;
+validate1255.errors = vErrors;
 return errors === 0;
 }
 
-export const validateResourcesReadRequestParam = validate1245;
-const schema491 = {"$ref":"McpResourceReadRequest.json","$id":"validateResourcesReadRequestParam"};
-const schema492 = {"title":"McpResourceReadRequest","type":"object","description":"An object naming the resource to read, e.g. {\"uri\": \"svc://node/status\"}.","properties":{"uri":{"type":"string"}},"required":["uri"],"additionalProperties":true,"$id":"McpResourceReadRequest.json"};
+export const validateResourcesReadRequestParam = validate1260;
+const schema496 = {"$ref":"McpResourceReadRequest.json","$id":"validateResourcesReadRequestParam"};
+const schema497 = {"title":"McpResourceReadRequest","type":"object","description":"An object naming the resource to read, e.g. {\"uri\": \"svc://node/status\"}.","properties":{"uri":{"type":"string"}},"required":["uri"],"additionalProperties":true,"$id":"McpResourceReadRequest.json"};
 
-function validate1246(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1261(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpResourceReadRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23708,45 +24178,45 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.uri === undefined) && (missing0 = "uri")){
-validate1246.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1261.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.uri !== undefined){
 if(typeof data.uri !== "string"){
-validate1246.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1261.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 }
 else {
-validate1246.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1261.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1246.errors = vErrors;
+validate1261.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateResourcesReadRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1246(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1246.errors : vErrors.concat(validate1246.errors);
+if(!(validate1261(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1261.errors : vErrors.concat(validate1261.errors);
 errors = vErrors.length;
 }
-validate1245.errors = vErrors;
+validate1260.errors = vErrors;
 return errors === 0;
 }
 
-export const validateResourcesReadResult = validate1248;
-const schema493 = {"$ref":"McpResourceReadResult.json","$id":"validateResourcesReadResult"};
-const schema494 = {"title":"McpResourceReadResult","type":"object","description":"The resource content: one entry whose text is the JSON document serialised as a string.","properties":{"contents":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string"},"mimeType":{"type":"string"},"text":{"type":"string"}},"required":["uri","mimeType","text"],"additionalProperties":false}}},"required":["contents"],"additionalProperties":false,"$id":"McpResourceReadResult.json"};
+export const validateResourcesReadResult = validate1263;
+const schema498 = {"$ref":"McpResourceReadResult.json","$id":"validateResourcesReadResult"};
+const schema499 = {"title":"McpResourceReadResult","type":"object","description":"The resource content: one entry whose text is the JSON document serialised as a string.","properties":{"contents":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string"},"mimeType":{"type":"string"},"text":{"type":"string"}},"required":["uri","mimeType","text"],"additionalProperties":false}}},"required":["contents"],"additionalProperties":false,"$id":"McpResourceReadResult.json"};
 
-function validate1249(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1264(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpResourceReadResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23754,14 +24224,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.contents === undefined) && (missing0 = "contents")){
-validate1249.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1264.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "contents")){
-validate1249.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1264.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23781,14 +24251,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.uri === undefined) && (missing1 = "uri")) || ((data1.mimeType === undefined) && (missing1 = "mimeType"))) || ((data1.text === undefined) && (missing1 = "text"))){
-validate1249.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1264.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs6 = errors;
 for(const key1 in data1){
 if(!(((key1 === "uri") || (key1 === "mimeType")) || (key1 === "text"))){
-validate1249.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1264.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23797,7 +24267,7 @@ if(_errs6 === errors){
 if(data1.uri !== undefined){
 const _errs7 = errors;
 if(typeof data1.uri !== "string"){
-validate1249.errors = [{instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"#/properties/contents/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1264.errors = [{instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"#/properties/contents/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs7 === errors;
@@ -23809,7 +24279,7 @@ if(valid2){
 if(data1.mimeType !== undefined){
 const _errs9 = errors;
 if(typeof data1.mimeType !== "string"){
-validate1249.errors = [{instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"#/properties/contents/items/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1264.errors = [{instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"#/properties/contents/items/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -23821,7 +24291,7 @@ if(valid2){
 if(data1.text !== undefined){
 const _errs11 = errors;
 if(typeof data1.text !== "string"){
-validate1249.errors = [{instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"#/properties/contents/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1264.errors = [{instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"#/properties/contents/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -23835,7 +24305,7 @@ var valid2 = true;
 }
 }
 else {
-validate1249.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1264.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -23846,7 +24316,7 @@ break;
 }
 }
 else {
-validate1249.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1264.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -23855,32 +24325,32 @@ return false;
 }
 }
 else {
-validate1249.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1264.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1249.errors = vErrors;
+validate1264.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1248(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateResourcesReadResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1249(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1249.errors : vErrors.concat(validate1249.errors);
+if(!(validate1264(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1264.errors : vErrors.concat(validate1264.errors);
 errors = vErrors.length;
 }
-validate1248.errors = vErrors;
+validate1263.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsCallRequestParam = validate1251;
-const schema495 = {"$ref":"McpToolCallRequest.json","$id":"validateToolsCallRequestParam"};
-const schema496 = {"title":"McpToolCallRequest","type":"object","description":"An object naming the tool to run, e.g. {\"name\": \"mcp_node_status\", \"arguments\": {}} (arguments optional).","properties":{"name":{"type":"string"},"arguments":{"type":"object"}},"required":["name"],"additionalProperties":true,"$id":"McpToolCallRequest.json"};
+export const validateToolsCallRequestParam = validate1266;
+const schema500 = {"$ref":"McpToolCallRequest.json","$id":"validateToolsCallRequestParam"};
+const schema501 = {"title":"McpToolCallRequest","type":"object","description":"An object naming the tool to run, e.g. {\"name\": \"mcp_node_status\", \"arguments\": {}} (arguments optional).","properties":{"name":{"type":"string"},"arguments":{"type":"object"}},"required":["name"],"additionalProperties":true,"$id":"McpToolCallRequest.json"};
 
-function validate1252(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1267(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpToolCallRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23888,14 +24358,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.name === undefined) && (missing0 = "name")){
-validate1252.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1267.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate1252.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1267.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -23908,7 +24378,7 @@ if(data.arguments !== undefined){
 let data1 = data.arguments;
 const _errs4 = errors;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
-validate1252.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1267.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -23920,33 +24390,33 @@ var valid0 = true;
 }
 }
 else {
-validate1252.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1267.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1252.errors = vErrors;
+validate1267.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1251(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1266(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsCallRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1252(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1252.errors : vErrors.concat(validate1252.errors);
+if(!(validate1267(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1267.errors : vErrors.concat(validate1267.errors);
 errors = vErrors.length;
 }
-validate1251.errors = vErrors;
+validate1266.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsCallResult = validate1254;
-const schema497 = {"$ref":"McpToolCallResult.json","$id":"validateToolsCallResult"};
-const schema498 = {"title":"McpToolCallResult","type":"object","description":"The tool's output: its report as text, and the same figures as structuredContent (a JSON object in the tool's outputSchema shape). isError is true when the tool ran but failed (the text then starts with \"Error:\" and there is no structuredContent), per MCP: a failing tool is a result, not a JSON-RPC error.","properties":{"content":{"type":"array","items":{"$ref":"McpTextContent.json"}},"structuredContent":{"oneOf":[{"$ref":"McpNodeStatus.json"},{"$ref":"McpNodeInfo.json"},{"$ref":"McpBlockchainInfo.json"},{"$ref":"McpSyncStatus.json"},{"$ref":"McpPeerList.json"}]},"isError":{"type":"boolean"}},"required":["content"],"additionalProperties":false,"$id":"McpToolCallResult.json"};
-const schema499 = {"title":"McpNodeStatus","type":"object","description":"The node at the time of the call: structuredContent of the tool mcp_node_status and the content of the resource svc://node/status. syncState: syncing (catching up with a peer: startBlock, currentBlock and targetBlock are present), synced (peering runs and no peer is ahead), not_syncing (peering is off).","properties":{"running":{"type":"boolean","const":true},"syncing":{"type":"boolean"},"syncState":{"type":"string","enum":["syncing","synced","not_syncing"]},"startBlock":{"type":"integer","minimum":0,"description":"Where the running sync started (only while syncing)."},"currentBlock":{"type":"integer","minimum":0,"description":"The block the sync is at (only while syncing)."},"targetBlock":{"type":"integer","minimum":0,"description":"The best peer's head (only while syncing)."},"bestBlock":{"type":"integer","minimum":0,"description":"Number of the head block (eth_blockNumber)."},"peerCount":{"type":"integer","minimum":0,"description":"Every connection in the peer table, whatever its state (net_listPeers length)."},"handshakedPeers":{"type":"integer","minimum":0,"description":"Peers past the eth handshake (net_peerCount)."},"peering":{"type":"boolean","description":"Whether devp2p peering runs (false with --no-p2p and in test mode)."},"networkId":{"type":"integer","minimum":0,"description":"devp2p network id."},"chainId":{"type":"integer","minimum":0,"description":"EIP-155 chain id (eth_chainId)."}},"required":["running","syncing","syncState","bestBlock","peerCount","handshakedPeers","peering","networkId","chainId"],"additionalProperties":false,"$id":"McpNodeStatus.json"};
+export const validateToolsCallResult = validate1269;
+const schema502 = {"$ref":"McpToolCallResult.json","$id":"validateToolsCallResult"};
+const schema503 = {"title":"McpToolCallResult","type":"object","description":"The tool's output: its report as text, and the same figures as structuredContent (a JSON object in the tool's outputSchema shape). isError is true when the tool ran but failed (the text then starts with \"Error:\" and there is no structuredContent), per MCP: a failing tool is a result, not a JSON-RPC error.","properties":{"content":{"type":"array","items":{"$ref":"McpTextContent.json"}},"structuredContent":{"oneOf":[{"$ref":"McpNodeStatus.json"},{"$ref":"McpNodeInfo.json"},{"$ref":"McpBlockchainInfo.json"},{"$ref":"McpSyncStatus.json"},{"$ref":"McpPeerList.json"}]},"isError":{"type":"boolean"}},"required":["content"],"additionalProperties":false,"$id":"McpToolCallResult.json"};
+const schema504 = {"title":"McpNodeStatus","type":"object","description":"The node at the time of the call: structuredContent of the tool mcp_node_status and the content of the resource svc://node/status. syncState: syncing (catching up with a peer: startBlock, currentBlock and targetBlock are present), synced (peering runs and no peer is ahead), not_syncing (peering is off).","properties":{"running":{"type":"boolean","const":true},"syncing":{"type":"boolean"},"syncState":{"type":"string","enum":["syncing","synced","not_syncing"]},"startBlock":{"type":"integer","minimum":0,"description":"Where the running sync started (only while syncing)."},"currentBlock":{"type":"integer","minimum":0,"description":"The block the sync is at (only while syncing)."},"targetBlock":{"type":"integer","minimum":0,"description":"The best peer's head (only while syncing)."},"bestBlock":{"type":"integer","minimum":0,"description":"Number of the head block (eth_blockNumber)."},"peerCount":{"type":"integer","minimum":0,"description":"Every connection in the peer table, whatever its state (net_listPeers length)."},"handshakedPeers":{"type":"integer","minimum":0,"description":"Peers past the eth handshake (net_peerCount)."},"peering":{"type":"boolean","description":"Whether devp2p peering runs (false with --no-p2p and in test mode)."},"networkId":{"type":"integer","minimum":0,"description":"devp2p network id."},"chainId":{"type":"integer","minimum":0,"description":"EIP-155 chain id (eth_chainId)."}},"required":["running","syncing","syncState","bestBlock","peerCount","handshakedPeers","peering","networkId","chainId"],"additionalProperties":false,"$id":"McpNodeStatus.json"};
 
-function validate1257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1272(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpNodeStatus.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23954,14 +24424,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((data.running === undefined) && (missing0 = "running")) || ((data.syncing === undefined) && (missing0 = "syncing"))) || ((data.syncState === undefined) && (missing0 = "syncState"))) || ((data.bestBlock === undefined) && (missing0 = "bestBlock"))) || ((data.peerCount === undefined) && (missing0 = "peerCount"))) || ((data.handshakedPeers === undefined) && (missing0 = "handshakedPeers"))) || ((data.peering === undefined) && (missing0 = "peering"))) || ((data.networkId === undefined) && (missing0 = "networkId"))) || ((data.chainId === undefined) && (missing0 = "chainId"))){
-validate1257.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1272.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema499.properties, key0))){
-validate1257.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema504.properties, key0))){
+validate1272.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23971,11 +24441,11 @@ if(data.running !== undefined){
 let data0 = data.running;
 const _errs2 = errors;
 if(typeof data0 !== "boolean"){
-validate1257.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1272.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 if(true !== data0){
-validate1257.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"}];
+validate1272.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -23987,7 +24457,7 @@ if(valid0){
 if(data.syncing !== undefined){
 const _errs4 = errors;
 if(typeof data.syncing !== "boolean"){
-validate1257.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1272.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -24000,11 +24470,11 @@ if(data.syncState !== undefined){
 let data2 = data.syncState;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate1257.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1272.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data2 === "syncing") || (data2 === "synced")) || (data2 === "not_syncing"))){
-validate1257.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/enum",keyword:"enum",params:{allowedValues: schema499.properties.syncState.enum},message:"must be equal to one of the allowed values"}];
+validate1272.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/enum",keyword:"enum",params:{allowedValues: schema504.properties.syncState.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -24017,13 +24487,13 @@ if(data.startBlock !== undefined){
 let data3 = data.startBlock;
 const _errs8 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate1257.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1272.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-validate1257.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1272.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24038,13 +24508,13 @@ if(data.currentBlock !== undefined){
 let data4 = data.currentBlock;
 const _errs10 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate1257.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1272.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate1257.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1272.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24059,13 +24529,13 @@ if(data.targetBlock !== undefined){
 let data5 = data.targetBlock;
 const _errs12 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-validate1257.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1272.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data5 == "number"){
 if(data5 < 0 || isNaN(data5)){
-validate1257.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1272.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24080,13 +24550,13 @@ if(data.bestBlock !== undefined){
 let data6 = data.bestBlock;
 const _errs14 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate1257.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1272.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs14){
 if(typeof data6 == "number"){
 if(data6 < 0 || isNaN(data6)){
-validate1257.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1272.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24101,13 +24571,13 @@ if(data.peerCount !== undefined){
 let data7 = data.peerCount;
 const _errs16 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate1257.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1272.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 == "number"){
 if(data7 < 0 || isNaN(data7)){
-validate1257.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1272.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24122,13 +24592,13 @@ if(data.handshakedPeers !== undefined){
 let data8 = data.handshakedPeers;
 const _errs18 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-validate1257.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1272.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs18){
 if(typeof data8 == "number"){
 if(data8 < 0 || isNaN(data8)){
-validate1257.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1272.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24142,7 +24612,7 @@ if(valid0){
 if(data.peering !== undefined){
 const _errs20 = errors;
 if(typeof data.peering !== "boolean"){
-validate1257.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1272.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -24155,13 +24625,13 @@ if(data.networkId !== undefined){
 let data10 = data.networkId;
 const _errs22 = errors;
 if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
-validate1257.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1272.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs22){
 if(typeof data10 == "number"){
 if(data10 < 0 || isNaN(data10)){
-validate1257.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1272.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24176,13 +24646,13 @@ if(data.chainId !== undefined){
 let data11 = data.chainId;
 const _errs24 = errors;
 if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-validate1257.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1272.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs24){
 if(typeof data11 == "number"){
 if(data11 < 0 || isNaN(data11)){
-validate1257.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1272.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24207,17 +24677,17 @@ var valid0 = true;
 }
 }
 else {
-validate1257.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1272.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1257.errors = vErrors;
+validate1272.errors = vErrors;
 return errors === 0;
 }
 
-const schema500 = {"title":"McpNodeInfo","type":"object","description":"Who the node is: structuredContent of the tool mcp_node_info.","properties":{"name":{"type":"string","const":"svc-node"},"version":{"type":"string","description":"The package version."},"clientVersion":{"type":"string","description":"What web3_clientVersion answers."},"runtime":{"type":"string","description":"The JavaScript runtime, e.g. Node.js v20.19.5."},"network":{"type":"string","enum":["dev","mordor","etc"]},"networkName":{"type":"string","description":"ETC Mainnet, Mordor Testnet or Dev chain; Chain <id> for a test-mode chain."},"chainId":{"type":"integer","minimum":0},"networkId":{"type":"integer","minimum":0},"enode":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}],"description":"Our enode URL; null when peering is off."},"p2pPort":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}],"description":"The devp2p TCP port listened on; null when peering is off."},"apis":{"type":"array","items":{"type":"string"},"description":"Enabled JSON-RPC namespaces."},"startedAt":{"type":"string","description":"When the node started (ISO 8601, UTC)."},"uptimeSeconds":{"type":"integer","minimum":0}},"required":["name","version","clientVersion","runtime","network","networkName","chainId","networkId","enode","p2pPort","apis","startedAt","uptimeSeconds"],"additionalProperties":false,"$id":"McpNodeInfo.json"};
+const schema505 = {"title":"McpNodeInfo","type":"object","description":"Who the node is: structuredContent of the tool mcp_node_info.","properties":{"name":{"type":"string","const":"svc-node"},"version":{"type":"string","description":"The package version."},"clientVersion":{"type":"string","description":"What web3_clientVersion answers."},"runtime":{"type":"string","description":"The JavaScript runtime, e.g. Node.js v20.19.5."},"network":{"type":"string","enum":["dev","mordor","etc"]},"networkName":{"type":"string","description":"ETC Mainnet, Mordor Testnet or Dev chain; Chain <id> for a test-mode chain."},"chainId":{"type":"integer","minimum":0},"networkId":{"type":"integer","minimum":0},"enode":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}],"description":"Our enode URL; null when peering is off."},"p2pPort":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}],"description":"The devp2p TCP port listened on; null when peering is off."},"apis":{"type":"array","items":{"type":"string"},"description":"Enabled JSON-RPC namespaces."},"startedAt":{"type":"string","description":"When the node started (ISO 8601, UTC)."},"uptimeSeconds":{"type":"integer","minimum":0}},"required":["name","version","clientVersion","runtime","network","networkName","chainId","networkId","enode","p2pPort","apis","startedAt","uptimeSeconds"],"additionalProperties":false,"$id":"McpNodeInfo.json"};
 
-function validate1259(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpNodeInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24225,14 +24695,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))) || ((data.clientVersion === undefined) && (missing0 = "clientVersion"))) || ((data.runtime === undefined) && (missing0 = "runtime"))) || ((data.network === undefined) && (missing0 = "network"))) || ((data.networkName === undefined) && (missing0 = "networkName"))) || ((data.chainId === undefined) && (missing0 = "chainId"))) || ((data.networkId === undefined) && (missing0 = "networkId"))) || ((data.enode === undefined) && (missing0 = "enode"))) || ((data.p2pPort === undefined) && (missing0 = "p2pPort"))) || ((data.apis === undefined) && (missing0 = "apis"))) || ((data.startedAt === undefined) && (missing0 = "startedAt"))) || ((data.uptimeSeconds === undefined) && (missing0 = "uptimeSeconds"))){
-validate1259.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1274.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema500.properties, key0))){
-validate1259.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema505.properties, key0))){
+validate1274.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -24242,11 +24712,11 @@ if(data.name !== undefined){
 let data0 = data.name;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate1259.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1274.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("svc-node" !== data0){
-validate1259.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/const",keyword:"const",params:{allowedValue: "svc-node"},message:"must be equal to constant"}];
+validate1274.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/const",keyword:"const",params:{allowedValue: "svc-node"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -24258,7 +24728,7 @@ if(valid0){
 if(data.version !== undefined){
 const _errs4 = errors;
 if(typeof data.version !== "string"){
-validate1259.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1274.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -24270,7 +24740,7 @@ if(valid0){
 if(data.clientVersion !== undefined){
 const _errs6 = errors;
 if(typeof data.clientVersion !== "string"){
-validate1259.errors = [{instancePath:instancePath+"/clientVersion",schemaPath:"#/properties/clientVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1274.errors = [{instancePath:instancePath+"/clientVersion",schemaPath:"#/properties/clientVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -24282,7 +24752,7 @@ if(valid0){
 if(data.runtime !== undefined){
 const _errs8 = errors;
 if(typeof data.runtime !== "string"){
-validate1259.errors = [{instancePath:instancePath+"/runtime",schemaPath:"#/properties/runtime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1274.errors = [{instancePath:instancePath+"/runtime",schemaPath:"#/properties/runtime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -24295,11 +24765,11 @@ if(data.network !== undefined){
 let data4 = data.network;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
-validate1259.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1274.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data4 === "dev") || (data4 === "mordor")) || (data4 === "etc"))){
-validate1259.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema500.properties.network.enum},message:"must be equal to one of the allowed values"}];
+validate1274.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema505.properties.network.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -24311,7 +24781,7 @@ if(valid0){
 if(data.networkName !== undefined){
 const _errs12 = errors;
 if(typeof data.networkName !== "string"){
-validate1259.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1274.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -24324,13 +24794,13 @@ if(data.chainId !== undefined){
 let data6 = data.chainId;
 const _errs14 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate1259.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1274.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs14){
 if(typeof data6 == "number"){
 if(data6 < 0 || isNaN(data6)){
-validate1259.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1274.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24345,13 +24815,13 @@ if(data.networkId !== undefined){
 let data7 = data.networkId;
 const _errs16 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate1259.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1274.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 == "number"){
 if(data7 < 0 || isNaN(data7)){
-validate1259.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1274.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24409,7 +24879,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate1259.errors = vErrors;
+validate1274.errors = vErrors;
 return false;
 }
 else {
@@ -24490,7 +24960,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate1259.errors = vErrors;
+validate1274.errors = vErrors;
 return false;
 }
 else {
@@ -24520,7 +24990,7 @@ const len0 = data10.length;
 for(let i0=0; i0<len0; i0++){
 const _errs30 = errors;
 if(typeof data10[i0] !== "string"){
-validate1259.errors = [{instancePath:instancePath+"/apis/" + i0,schemaPath:"#/properties/apis/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1274.errors = [{instancePath:instancePath+"/apis/" + i0,schemaPath:"#/properties/apis/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid3 = _errs30 === errors;
@@ -24530,7 +25000,7 @@ break;
 }
 }
 else {
-validate1259.errors = [{instancePath:instancePath+"/apis",schemaPath:"#/properties/apis/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1274.errors = [{instancePath:instancePath+"/apis",schemaPath:"#/properties/apis/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -24543,7 +25013,7 @@ if(valid0){
 if(data.startedAt !== undefined){
 const _errs32 = errors;
 if(typeof data.startedAt !== "string"){
-validate1259.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1274.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs32 === errors;
@@ -24556,13 +25026,13 @@ if(data.uptimeSeconds !== undefined){
 let data13 = data.uptimeSeconds;
 const _errs34 = errors;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-validate1259.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1274.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs34){
 if(typeof data13 == "number"){
 if(data13 < 0 || isNaN(data13)){
-validate1259.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1274.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24588,18 +25058,18 @@ var valid0 = true;
 }
 }
 else {
-validate1259.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1274.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1259.errors = vErrors;
+validate1274.errors = vErrors;
 return errors === 0;
 }
 
-const schema501 = {"title":"McpBlockchainInfo","type":"object","description":"The chain: structuredContent of the tool mcp_blockchain_info.","properties":{"network":{"type":"string","enum":["dev","mordor","etc"]},"networkName":{"type":"string"},"bestBlockNumber":{"type":"integer","minimum":0},"bestBlockHash":{"type":"string","pattern":"^0x[0-9a-f]{64}$"},"chainId":{"type":"integer","minimum":0},"totalDifficulty":{"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"Total difficulty of the head, decimal."},"genesisHash":{"type":"string","pattern":"^0x[0-9a-f]{64}$"}},"required":["network","networkName","bestBlockNumber","bestBlockHash","chainId","totalDifficulty","genesisHash"],"additionalProperties":false,"$id":"McpBlockchainInfo.json"};
+const schema506 = {"title":"McpBlockchainInfo","type":"object","description":"The chain: structuredContent of the tool mcp_blockchain_info.","properties":{"network":{"type":"string","enum":["dev","mordor","etc"]},"networkName":{"type":"string"},"bestBlockNumber":{"type":"integer","minimum":0},"bestBlockHash":{"type":"string","pattern":"^0x[0-9a-f]{64}$"},"chainId":{"type":"integer","minimum":0},"totalDifficulty":{"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"Total difficulty of the head, decimal."},"genesisHash":{"type":"string","pattern":"^0x[0-9a-f]{64}$"}},"required":["network","networkName","bestBlockNumber","bestBlockHash","chainId","totalDifficulty","genesisHash"],"additionalProperties":false,"$id":"McpBlockchainInfo.json"};
 const pattern31 = new RegExp("^0x[0-9a-f]{64}$", "u");
 
-function validate1263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpBlockchainInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24607,14 +25077,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.network === undefined) && (missing0 = "network")) || ((data.networkName === undefined) && (missing0 = "networkName"))) || ((data.bestBlockNumber === undefined) && (missing0 = "bestBlockNumber"))) || ((data.bestBlockHash === undefined) && (missing0 = "bestBlockHash"))) || ((data.chainId === undefined) && (missing0 = "chainId"))) || ((data.totalDifficulty === undefined) && (missing0 = "totalDifficulty"))) || ((data.genesisHash === undefined) && (missing0 = "genesisHash"))){
-validate1263.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1278.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "network") || (key0 === "networkName")) || (key0 === "bestBlockNumber")) || (key0 === "bestBlockHash")) || (key0 === "chainId")) || (key0 === "totalDifficulty")) || (key0 === "genesisHash"))){
-validate1263.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1278.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -24624,11 +25094,11 @@ if(data.network !== undefined){
 let data0 = data.network;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate1263.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1278.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data0 === "dev") || (data0 === "mordor")) || (data0 === "etc"))){
-validate1263.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema501.properties.network.enum},message:"must be equal to one of the allowed values"}];
+validate1278.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema506.properties.network.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -24640,7 +25110,7 @@ if(valid0){
 if(data.networkName !== undefined){
 const _errs4 = errors;
 if(typeof data.networkName !== "string"){
-validate1263.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1278.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -24653,13 +25123,13 @@ if(data.bestBlockNumber !== undefined){
 let data2 = data.bestBlockNumber;
 const _errs6 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate1263.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1278.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-validate1263.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1278.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24676,12 +25146,12 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(!pattern31.test(data3)){
-validate1263.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
+validate1278.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate1263.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1278.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -24695,13 +25165,13 @@ if(data.chainId !== undefined){
 let data4 = data.chainId;
 const _errs10 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate1263.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1278.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate1263.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1278.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24718,12 +25188,12 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(!pattern19.test(data5)){
-validate1263.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""}];
+validate1278.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""}];
 return false;
 }
 }
 else {
-validate1263.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1278.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -24739,12 +25209,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data6 === "string"){
 if(!pattern31.test(data6)){
-validate1263.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
+validate1278.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate1263.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1278.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -24763,17 +25233,17 @@ var valid0 = true;
 }
 }
 else {
-validate1263.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1278.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1263.errors = vErrors;
+validate1278.errors = vErrors;
 return errors === 0;
 }
 
-const schema502 = {"title":"McpSyncStatus","type":"object","description":"Synchronisation: structuredContent of the tool mcp_sync_status and the content of the resource svc://sync/status. mode: full (a full sync is catching up: the progress fields are present), regular (following peers' announcements, nothing to catch up), idle (peering is off). The numbers are those of eth_syncing. snapPhase, pivotBlock and the synced*/healed* counts are present during a snap sync; backfilledBlocks and backfillTarget while the history below the snap pivot is backfilled (mode regular, status synced, once the head has caught up).","properties":{"syncing":{"type":"boolean"},"mode":{"type":"string","enum":["full","regular","idle"]},"status":{"type":"string","enum":["syncing","synced","not_syncing"]},"bestBlock":{"type":"integer","minimum":0,"description":"Number of the head block."},"startingBlock":{"type":"integer","minimum":0},"currentBlock":{"type":"integer","minimum":0},"targetBlock":{"type":"integer","minimum":0,"description":"eth_syncing's highestBlock."},"remainingBlocks":{"type":"integer","minimum":0},"progressPercent":{"type":"number","minimum":0,"maximum":100,"description":"currentBlock / targetBlock, in percent with two decimals."},"peerSearch":{"type":"string","description":"Present while peering runs and no peer is connected: where the node looks for peers (bootnodes, DNS trees, discv4) and how many dials it tried."},"snapPhase":{"type":"string","enum":["headers","accounts","healing"],"description":"eth_syncing's snapPhase."},"pivotBlock":{"type":"integer","minimum":0},"syncedAccounts":{"type":"integer","minimum":0},"syncedSlots":{"type":"integer","minimum":0},"syncedCodes":{"type":"integer","minimum":0},"healedNodes":{"type":"integer","minimum":0},"pendingHealNodes":{"type":"integer","minimum":0},"backfilledBlocks":{"type":"integer","minimum":0},"backfillTarget":{"type":"integer","minimum":0},"backfillPercent":{"type":"number","minimum":0,"maximum":100,"description":"backfilledBlocks / backfillTarget, in percent with one decimal."}},"required":["syncing","mode","status","bestBlock"],"additionalProperties":false,"$id":"McpSyncStatus.json"};
+const schema507 = {"title":"McpSyncStatus","type":"object","description":"Synchronisation: structuredContent of the tool mcp_sync_status and the content of the resource svc://sync/status. mode: full (a full sync is catching up: the progress fields are present), regular (following peers' announcements, nothing to catch up), idle (peering is off). The numbers are those of eth_syncing. snapPhase, pivotBlock and the synced*/healed* counts are present during a snap sync; backfilledBlocks and backfillTarget while the history below the snap pivot is backfilled (mode regular, status synced, once the head has caught up).","properties":{"syncing":{"type":"boolean"},"mode":{"type":"string","enum":["full","regular","idle"]},"status":{"type":"string","enum":["syncing","synced","not_syncing"]},"bestBlock":{"type":"integer","minimum":0,"description":"Number of the head block."},"startingBlock":{"type":"integer","minimum":0},"currentBlock":{"type":"integer","minimum":0},"targetBlock":{"type":"integer","minimum":0,"description":"eth_syncing's highestBlock."},"remainingBlocks":{"type":"integer","minimum":0},"progressPercent":{"type":"number","minimum":0,"maximum":100,"description":"currentBlock / targetBlock, in percent with two decimals."},"peerSearch":{"type":"string","description":"Present while peering runs and no peer is connected: where the node looks for peers (bootnodes, DNS trees, discv4) and how many dials it tried."},"snapPhase":{"type":"string","enum":["headers","accounts","healing"],"description":"eth_syncing's snapPhase."},"pivotBlock":{"type":"integer","minimum":0},"syncedAccounts":{"type":"integer","minimum":0},"syncedSlots":{"type":"integer","minimum":0},"syncedCodes":{"type":"integer","minimum":0},"healedNodes":{"type":"integer","minimum":0},"pendingHealNodes":{"type":"integer","minimum":0},"backfilledBlocks":{"type":"integer","minimum":0},"backfillTarget":{"type":"integer","minimum":0},"backfillPercent":{"type":"number","minimum":0,"maximum":100,"description":"backfilledBlocks / backfillTarget, in percent with one decimal."}},"required":["syncing","mode","status","bestBlock"],"additionalProperties":false,"$id":"McpSyncStatus.json"};
 
-function validate1265(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1280(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpSyncStatus.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24781,14 +25251,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.syncing === undefined) && (missing0 = "syncing")) || ((data.mode === undefined) && (missing0 = "mode"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.bestBlock === undefined) && (missing0 = "bestBlock"))){
-validate1265.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1280.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema502.properties, key0))){
-validate1265.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema507.properties, key0))){
+validate1280.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -24797,7 +25267,7 @@ if(_errs1 === errors){
 if(data.syncing !== undefined){
 const _errs2 = errors;
 if(typeof data.syncing !== "boolean"){
-validate1265.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1280.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -24810,11 +25280,11 @@ if(data.mode !== undefined){
 let data1 = data.mode;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate1265.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1280.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data1 === "full") || (data1 === "regular")) || (data1 === "idle"))){
-validate1265.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema502.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+validate1280.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema507.properties.mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -24827,11 +25297,11 @@ if(data.status !== undefined){
 let data2 = data.status;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate1265.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1280.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data2 === "syncing") || (data2 === "synced")) || (data2 === "not_syncing"))){
-validate1265.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema502.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate1280.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema507.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -24844,13 +25314,13 @@ if(data.bestBlock !== undefined){
 let data3 = data.bestBlock;
 const _errs8 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate1265.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1280.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-validate1265.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24865,13 +25335,13 @@ if(data.startingBlock !== undefined){
 let data4 = data.startingBlock;
 const _errs10 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate1265.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1280.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate1265.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24886,13 +25356,13 @@ if(data.currentBlock !== undefined){
 let data5 = data.currentBlock;
 const _errs12 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-validate1265.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1280.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data5 == "number"){
 if(data5 < 0 || isNaN(data5)){
-validate1265.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24907,13 +25377,13 @@ if(data.targetBlock !== undefined){
 let data6 = data.targetBlock;
 const _errs14 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate1265.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1280.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs14){
 if(typeof data6 == "number"){
 if(data6 < 0 || isNaN(data6)){
-validate1265.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24928,13 +25398,13 @@ if(data.remainingBlocks !== undefined){
 let data7 = data.remainingBlocks;
 const _errs16 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate1265.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1280.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 == "number"){
 if(data7 < 0 || isNaN(data7)){
-validate1265.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24951,18 +25421,18 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data8 == "number"){
 if(data8 > 100 || isNaN(data8)){
-validate1265.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate1280.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data8 < 0 || isNaN(data8)){
-validate1265.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 else {
-validate1265.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate1280.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -24975,7 +25445,7 @@ if(valid0){
 if(data.peerSearch !== undefined){
 const _errs20 = errors;
 if(typeof data.peerSearch !== "string"){
-validate1265.errors = [{instancePath:instancePath+"/peerSearch",schemaPath:"#/properties/peerSearch/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1280.errors = [{instancePath:instancePath+"/peerSearch",schemaPath:"#/properties/peerSearch/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -24988,11 +25458,11 @@ if(data.snapPhase !== undefined){
 let data10 = data.snapPhase;
 const _errs22 = errors;
 if(typeof data10 !== "string"){
-validate1265.errors = [{instancePath:instancePath+"/snapPhase",schemaPath:"#/properties/snapPhase/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1280.errors = [{instancePath:instancePath+"/snapPhase",schemaPath:"#/properties/snapPhase/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data10 === "headers") || (data10 === "accounts")) || (data10 === "healing"))){
-validate1265.errors = [{instancePath:instancePath+"/snapPhase",schemaPath:"#/properties/snapPhase/enum",keyword:"enum",params:{allowedValues: schema502.properties.snapPhase.enum},message:"must be equal to one of the allowed values"}];
+validate1280.errors = [{instancePath:instancePath+"/snapPhase",schemaPath:"#/properties/snapPhase/enum",keyword:"enum",params:{allowedValues: schema507.properties.snapPhase.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -25005,13 +25475,13 @@ if(data.pivotBlock !== undefined){
 let data11 = data.pivotBlock;
 const _errs24 = errors;
 if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-validate1265.errors = [{instancePath:instancePath+"/pivotBlock",schemaPath:"#/properties/pivotBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1280.errors = [{instancePath:instancePath+"/pivotBlock",schemaPath:"#/properties/pivotBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs24){
 if(typeof data11 == "number"){
 if(data11 < 0 || isNaN(data11)){
-validate1265.errors = [{instancePath:instancePath+"/pivotBlock",schemaPath:"#/properties/pivotBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/pivotBlock",schemaPath:"#/properties/pivotBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25026,13 +25496,13 @@ if(data.syncedAccounts !== undefined){
 let data12 = data.syncedAccounts;
 const _errs26 = errors;
 if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
-validate1265.errors = [{instancePath:instancePath+"/syncedAccounts",schemaPath:"#/properties/syncedAccounts/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1280.errors = [{instancePath:instancePath+"/syncedAccounts",schemaPath:"#/properties/syncedAccounts/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs26){
 if(typeof data12 == "number"){
 if(data12 < 0 || isNaN(data12)){
-validate1265.errors = [{instancePath:instancePath+"/syncedAccounts",schemaPath:"#/properties/syncedAccounts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/syncedAccounts",schemaPath:"#/properties/syncedAccounts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25047,13 +25517,13 @@ if(data.syncedSlots !== undefined){
 let data13 = data.syncedSlots;
 const _errs28 = errors;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-validate1265.errors = [{instancePath:instancePath+"/syncedSlots",schemaPath:"#/properties/syncedSlots/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1280.errors = [{instancePath:instancePath+"/syncedSlots",schemaPath:"#/properties/syncedSlots/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs28){
 if(typeof data13 == "number"){
 if(data13 < 0 || isNaN(data13)){
-validate1265.errors = [{instancePath:instancePath+"/syncedSlots",schemaPath:"#/properties/syncedSlots/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/syncedSlots",schemaPath:"#/properties/syncedSlots/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25068,13 +25538,13 @@ if(data.syncedCodes !== undefined){
 let data14 = data.syncedCodes;
 const _errs30 = errors;
 if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
-validate1265.errors = [{instancePath:instancePath+"/syncedCodes",schemaPath:"#/properties/syncedCodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1280.errors = [{instancePath:instancePath+"/syncedCodes",schemaPath:"#/properties/syncedCodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs30){
 if(typeof data14 == "number"){
 if(data14 < 0 || isNaN(data14)){
-validate1265.errors = [{instancePath:instancePath+"/syncedCodes",schemaPath:"#/properties/syncedCodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/syncedCodes",schemaPath:"#/properties/syncedCodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25089,13 +25559,13 @@ if(data.healedNodes !== undefined){
 let data15 = data.healedNodes;
 const _errs32 = errors;
 if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
-validate1265.errors = [{instancePath:instancePath+"/healedNodes",schemaPath:"#/properties/healedNodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1280.errors = [{instancePath:instancePath+"/healedNodes",schemaPath:"#/properties/healedNodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs32){
 if(typeof data15 == "number"){
 if(data15 < 0 || isNaN(data15)){
-validate1265.errors = [{instancePath:instancePath+"/healedNodes",schemaPath:"#/properties/healedNodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/healedNodes",schemaPath:"#/properties/healedNodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25110,13 +25580,13 @@ if(data.pendingHealNodes !== undefined){
 let data16 = data.pendingHealNodes;
 const _errs34 = errors;
 if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-validate1265.errors = [{instancePath:instancePath+"/pendingHealNodes",schemaPath:"#/properties/pendingHealNodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1280.errors = [{instancePath:instancePath+"/pendingHealNodes",schemaPath:"#/properties/pendingHealNodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs34){
 if(typeof data16 == "number"){
 if(data16 < 0 || isNaN(data16)){
-validate1265.errors = [{instancePath:instancePath+"/pendingHealNodes",schemaPath:"#/properties/pendingHealNodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/pendingHealNodes",schemaPath:"#/properties/pendingHealNodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25131,13 +25601,13 @@ if(data.backfilledBlocks !== undefined){
 let data17 = data.backfilledBlocks;
 const _errs36 = errors;
 if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){
-validate1265.errors = [{instancePath:instancePath+"/backfilledBlocks",schemaPath:"#/properties/backfilledBlocks/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1280.errors = [{instancePath:instancePath+"/backfilledBlocks",schemaPath:"#/properties/backfilledBlocks/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs36){
 if(typeof data17 == "number"){
 if(data17 < 0 || isNaN(data17)){
-validate1265.errors = [{instancePath:instancePath+"/backfilledBlocks",schemaPath:"#/properties/backfilledBlocks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/backfilledBlocks",schemaPath:"#/properties/backfilledBlocks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25152,13 +25622,13 @@ if(data.backfillTarget !== undefined){
 let data18 = data.backfillTarget;
 const _errs38 = errors;
 if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
-validate1265.errors = [{instancePath:instancePath+"/backfillTarget",schemaPath:"#/properties/backfillTarget/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1280.errors = [{instancePath:instancePath+"/backfillTarget",schemaPath:"#/properties/backfillTarget/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs38){
 if(typeof data18 == "number"){
 if(data18 < 0 || isNaN(data18)){
-validate1265.errors = [{instancePath:instancePath+"/backfillTarget",schemaPath:"#/properties/backfillTarget/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/backfillTarget",schemaPath:"#/properties/backfillTarget/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25175,18 +25645,18 @@ const _errs40 = errors;
 if(errors === _errs40){
 if(typeof data19 == "number"){
 if(data19 > 100 || isNaN(data19)){
-validate1265.errors = [{instancePath:instancePath+"/backfillPercent",schemaPath:"#/properties/backfillPercent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate1280.errors = [{instancePath:instancePath+"/backfillPercent",schemaPath:"#/properties/backfillPercent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data19 < 0 || isNaN(data19)){
-validate1265.errors = [{instancePath:instancePath+"/backfillPercent",schemaPath:"#/properties/backfillPercent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1280.errors = [{instancePath:instancePath+"/backfillPercent",schemaPath:"#/properties/backfillPercent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 else {
-validate1265.errors = [{instancePath:instancePath+"/backfillPercent",schemaPath:"#/properties/backfillPercent/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate1280.errors = [{instancePath:instancePath+"/backfillPercent",schemaPath:"#/properties/backfillPercent/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -25218,17 +25688,17 @@ var valid0 = true;
 }
 }
 else {
-validate1265.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1280.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1265.errors = vErrors;
+validate1280.errors = vErrors;
 return errors === 0;
 }
 
-const schema503 = {"title":"McpPeerList","type":"object","description":"The peer table: structuredContent of the tool mcp_peer_list and the content of the resource svc://peers/connected, sorted by id. count = every connection (net_listPeers), handshakedCount = net_peerCount.","properties":{"peering":{"type":"boolean","description":"Whether devp2p peering runs; when false the list is empty."},"count":{"type":"integer","minimum":0},"handshakedCount":{"type":"integer","minimum":0},"peers":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","description":"Connection id (host:port), as net_listPeers gives it."},"address":{"type":"string","description":"Remote host:port."},"direction":{"type":"string","enum":["inbound","outbound"]},"status":{"type":"string","enum":["connecting","handshaking","handshaked","idle","disconnected"]},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"clientId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]},"capabilities":{"type":"array","items":{"type":"string"}},"bestBlock":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}],"description":"Highest block the peer is known to have."},"totalDifficulty":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"A decimal integer as a string (may exceed 2^53)."}]},"foundBy":{"type":"string","enum":["static","discovery","dns","inbound"],"description":"How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."},"score":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0,"maximum":100,"description":"0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."}]}},"required":["id","address","direction","status","nodeId","clientId","capabilities","bestBlock","totalDifficulty","foundBy","score"],"additionalProperties":false}},"search":{"type":"object","description":"How the node looks for peers: discovery on or off, the discv4 table, the bootnodes and DNS trees it uses, and how many dials it tried.","properties":{"discovery":{"type":"boolean"},"udpPort":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}]},"tableSize":{"type":"integer","minimum":0,"description":"Nodes in the discv4 table."},"bootnodes":{"type":"array","items":{"type":"string"},"description":"host:port of the bootnodes and configured peers."},"dnsTrees":{"type":"array","items":{"type":"object","properties":{"url":{"type":"string"},"records":{"type":"integer","minimum":0},"error":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]}},"required":["url","records","error"],"additionalProperties":false}},"dialsTried":{"type":"integer","minimum":0},"dialsSucceeded":{"type":"integer","minimum":0},"candidates":{"type":"integer","minimum":0,"description":"Found nodes waiting to be dialled."}},"required":["discovery","udpPort","tableSize","bootnodes","dnsTrees","dialsTried","dialsSucceeded","candidates"],"additionalProperties":false}},"required":["peering","count","handshakedCount","peers"],"additionalProperties":false,"$id":"McpPeerList.json"};
+const schema508 = {"title":"McpPeerList","type":"object","description":"The peer table: structuredContent of the tool mcp_peer_list and the content of the resource svc://peers/connected, sorted by id. count = every connection (net_listPeers), handshakedCount = net_peerCount.","properties":{"peering":{"type":"boolean","description":"Whether devp2p peering runs; when false the list is empty."},"count":{"type":"integer","minimum":0},"handshakedCount":{"type":"integer","minimum":0},"peers":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","description":"Connection id (host:port), as net_listPeers gives it."},"address":{"type":"string","description":"Remote host:port."},"direction":{"type":"string","enum":["inbound","outbound"]},"status":{"type":"string","enum":["connecting","handshaking","handshaked","idle","disconnected"]},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"clientId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]},"capabilities":{"type":"array","items":{"type":"string"}},"bestBlock":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}],"description":"Highest block the peer is known to have."},"totalDifficulty":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"A decimal integer as a string (may exceed 2^53)."}]},"foundBy":{"type":"string","enum":["static","discovery","dns","inbound"],"description":"How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."},"score":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0,"maximum":100,"description":"0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."}]}},"required":["id","address","direction","status","nodeId","clientId","capabilities","bestBlock","totalDifficulty","foundBy","score"],"additionalProperties":false}},"search":{"type":"object","description":"How the node looks for peers: discovery on or off, the discv4 table, the bootnodes and DNS trees it uses, and how many dials it tried.","properties":{"discovery":{"type":"boolean"},"udpPort":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}]},"tableSize":{"type":"integer","minimum":0,"description":"Nodes in the discv4 table."},"bootnodes":{"type":"array","items":{"type":"string"},"description":"host:port of the bootnodes and configured peers."},"dnsTrees":{"type":"array","items":{"type":"object","properties":{"url":{"type":"string"},"records":{"type":"integer","minimum":0},"error":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]}},"required":["url","records","error"],"additionalProperties":false}},"dialsTried":{"type":"integer","minimum":0},"dialsSucceeded":{"type":"integer","minimum":0},"candidates":{"type":"integer","minimum":0,"description":"Found nodes waiting to be dialled."}},"required":["discovery","udpPort","tableSize","bootnodes","dnsTrees","dialsTried","dialsSucceeded","candidates"],"additionalProperties":false}},"required":["peering","count","handshakedCount","peers"],"additionalProperties":false,"$id":"McpPeerList.json"};
 
-function validate1267(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1282(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPeerList.json" */;
 let vErrors = null;
 let errors = 0;
@@ -25236,14 +25706,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.peering === undefined) && (missing0 = "peering")) || ((data.count === undefined) && (missing0 = "count"))) || ((data.handshakedCount === undefined) && (missing0 = "handshakedCount"))) || ((data.peers === undefined) && (missing0 = "peers"))){
-validate1267.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1282.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "peering") || (key0 === "count")) || (key0 === "handshakedCount")) || (key0 === "peers")) || (key0 === "search"))){
-validate1267.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1282.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -25252,7 +25722,7 @@ if(_errs1 === errors){
 if(data.peering !== undefined){
 const _errs2 = errors;
 if(typeof data.peering !== "boolean"){
-validate1267.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1282.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -25265,13 +25735,13 @@ if(data.count !== undefined){
 let data1 = data.count;
 const _errs4 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate1267.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1282.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs4){
 if(typeof data1 == "number"){
 if(data1 < 0 || isNaN(data1)){
-validate1267.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1282.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25286,13 +25756,13 @@ if(data.handshakedCount !== undefined){
 let data2 = data.handshakedCount;
 const _errs6 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate1267.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1282.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-validate1267.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1282.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25317,14 +25787,14 @@ if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing1;
 if((((((((((((data4.id === undefined) && (missing1 = "id")) || ((data4.address === undefined) && (missing1 = "address"))) || ((data4.direction === undefined) && (missing1 = "direction"))) || ((data4.status === undefined) && (missing1 = "status"))) || ((data4.nodeId === undefined) && (missing1 = "nodeId"))) || ((data4.clientId === undefined) && (missing1 = "clientId"))) || ((data4.capabilities === undefined) && (missing1 = "capabilities"))) || ((data4.bestBlock === undefined) && (missing1 = "bestBlock"))) || ((data4.totalDifficulty === undefined) && (missing1 = "totalDifficulty"))) || ((data4.foundBy === undefined) && (missing1 = "foundBy"))) || ((data4.score === undefined) && (missing1 = "score"))){
-validate1267.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1282.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs12 = errors;
 for(const key1 in data4){
-if(!(func2.call(schema503.properties.peers.items.properties, key1))){
-validate1267.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+if(!(func2.call(schema508.properties.peers.items.properties, key1))){
+validate1282.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -25333,7 +25803,7 @@ if(_errs12 === errors){
 if(data4.id !== undefined){
 const _errs13 = errors;
 if(typeof data4.id !== "string"){
-validate1267.errors = [{instancePath:instancePath+"/peers/" + i0+"/id",schemaPath:"#/properties/peers/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/id",schemaPath:"#/properties/peers/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -25345,7 +25815,7 @@ if(valid2){
 if(data4.address !== undefined){
 const _errs15 = errors;
 if(typeof data4.address !== "string"){
-validate1267.errors = [{instancePath:instancePath+"/peers/" + i0+"/address",schemaPath:"#/properties/peers/items/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/address",schemaPath:"#/properties/peers/items/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -25358,11 +25828,11 @@ if(data4.direction !== undefined){
 let data7 = data4.direction;
 const _errs17 = errors;
 if(typeof data7 !== "string"){
-validate1267.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data7 === "inbound") || (data7 === "outbound"))){
-validate1267.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema503.properties.peers.items.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema508.properties.peers.items.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs17 === errors;
@@ -25375,11 +25845,11 @@ if(data4.status !== undefined){
 let data8 = data4.status;
 const _errs19 = errors;
 if(typeof data8 !== "string"){
-validate1267.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data8 === "connecting") || (data8 === "handshaking")) || (data8 === "handshaked")) || (data8 === "idle")) || (data8 === "disconnected"))){
-validate1267.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema503.properties.peers.items.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema508.properties.peers.items.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs19 === errors;
@@ -25449,7 +25919,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate1267.errors = vErrors;
+validate1282.errors = vErrors;
 return false;
 }
 else {
@@ -25516,7 +25986,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate1267.errors = vErrors;
+validate1282.errors = vErrors;
 return false;
 }
 else {
@@ -25546,7 +26016,7 @@ const len1 = data11.length;
 for(let i1=0; i1<len1; i1++){
 const _errs33 = errors;
 if(typeof data11[i1] !== "string"){
-validate1267.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities/" + i1,schemaPath:"#/properties/peers/items/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities/" + i1,schemaPath:"#/properties/peers/items/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid5 = _errs33 === errors;
@@ -25556,7 +26026,7 @@ break;
 }
 }
 else {
-validate1267.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities",schemaPath:"#/properties/peers/items/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities",schemaPath:"#/properties/peers/items/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -25627,7 +26097,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
-validate1267.errors = vErrors;
+validate1282.errors = vErrors;
 return false;
 }
 else {
@@ -25708,7 +26178,7 @@ else {
 vErrors.push(err10);
 }
 errors++;
-validate1267.errors = vErrors;
+validate1282.errors = vErrors;
 return false;
 }
 else {
@@ -25732,11 +26202,11 @@ if(data4.foundBy !== undefined){
 let data15 = data4.foundBy;
 const _errs45 = errors;
 if(typeof data15 !== "string"){
-validate1267.errors = [{instancePath:instancePath+"/peers/" + i0+"/foundBy",schemaPath:"#/properties/peers/items/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/foundBy",schemaPath:"#/properties/peers/items/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data15 === "static") || (data15 === "discovery")) || (data15 === "dns")) || (data15 === "inbound"))){
-validate1267.errors = [{instancePath:instancePath+"/peers/" + i0+"/foundBy",schemaPath:"#/properties/peers/items/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema503.properties.peers.items.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
+validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/foundBy",schemaPath:"#/properties/peers/items/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema508.properties.peers.items.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs45 === errors;
@@ -25818,7 +26288,7 @@ else {
 vErrors.push(err14);
 }
 errors++;
-validate1267.errors = vErrors;
+validate1282.errors = vErrors;
 return false;
 }
 else {
@@ -25851,7 +26321,7 @@ var valid2 = true;
 }
 }
 else {
-validate1267.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1282.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -25862,7 +26332,7 @@ break;
 }
 }
 else {
-validate1267.errors = [{instancePath:instancePath+"/peers",schemaPath:"#/properties/peers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1282.errors = [{instancePath:instancePath+"/peers",schemaPath:"#/properties/peers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -25879,14 +26349,14 @@ if(errors === _errs52){
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
 let missing2;
 if(((((((((data17.discovery === undefined) && (missing2 = "discovery")) || ((data17.udpPort === undefined) && (missing2 = "udpPort"))) || ((data17.tableSize === undefined) && (missing2 = "tableSize"))) || ((data17.bootnodes === undefined) && (missing2 = "bootnodes"))) || ((data17.dnsTrees === undefined) && (missing2 = "dnsTrees"))) || ((data17.dialsTried === undefined) && (missing2 = "dialsTried"))) || ((data17.dialsSucceeded === undefined) && (missing2 = "dialsSucceeded"))) || ((data17.candidates === undefined) && (missing2 = "candidates"))){
-validate1267.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate1282.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs54 = errors;
 for(const key2 in data17){
 if(!((((((((key2 === "discovery") || (key2 === "udpPort")) || (key2 === "tableSize")) || (key2 === "bootnodes")) || (key2 === "dnsTrees")) || (key2 === "dialsTried")) || (key2 === "dialsSucceeded")) || (key2 === "candidates"))){
-validate1267.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate1282.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -25895,7 +26365,7 @@ if(_errs54 === errors){
 if(data17.discovery !== undefined){
 const _errs55 = errors;
 if(typeof data17.discovery !== "boolean"){
-validate1267.errors = [{instancePath:instancePath+"/search/discovery",schemaPath:"#/properties/search/properties/discovery/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1282.errors = [{instancePath:instancePath+"/search/discovery",schemaPath:"#/properties/search/properties/discovery/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid9 = _errs55 === errors;
@@ -25965,7 +26435,7 @@ else {
 vErrors.push(err17);
 }
 errors++;
-validate1267.errors = vErrors;
+validate1282.errors = vErrors;
 return false;
 }
 else {
@@ -25989,13 +26459,13 @@ if(data17.tableSize !== undefined){
 let data20 = data17.tableSize;
 const _errs62 = errors;
 if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
-validate1267.errors = [{instancePath:instancePath+"/search/tableSize",schemaPath:"#/properties/search/properties/tableSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1282.errors = [{instancePath:instancePath+"/search/tableSize",schemaPath:"#/properties/search/properties/tableSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs62){
 if(typeof data20 == "number"){
 if(data20 < 0 || isNaN(data20)){
-validate1267.errors = [{instancePath:instancePath+"/search/tableSize",schemaPath:"#/properties/search/properties/tableSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1282.errors = [{instancePath:instancePath+"/search/tableSize",schemaPath:"#/properties/search/properties/tableSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -26016,7 +26486,7 @@ const len2 = data21.length;
 for(let i2=0; i2<len2; i2++){
 const _errs66 = errors;
 if(typeof data21[i2] !== "string"){
-validate1267.errors = [{instancePath:instancePath+"/search/bootnodes/" + i2,schemaPath:"#/properties/search/properties/bootnodes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1282.errors = [{instancePath:instancePath+"/search/bootnodes/" + i2,schemaPath:"#/properties/search/properties/bootnodes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid11 = _errs66 === errors;
@@ -26026,7 +26496,7 @@ break;
 }
 }
 else {
-validate1267.errors = [{instancePath:instancePath+"/search/bootnodes",schemaPath:"#/properties/search/properties/bootnodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1282.errors = [{instancePath:instancePath+"/search/bootnodes",schemaPath:"#/properties/search/properties/bootnodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -26050,14 +26520,14 @@ if(errors === _errs70){
 if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
 let missing3;
 if((((data24.url === undefined) && (missing3 = "url")) || ((data24.records === undefined) && (missing3 = "records"))) || ((data24.error === undefined) && (missing3 = "error"))){
-validate1267.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate1282.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
 const _errs72 = errors;
 for(const key3 in data24){
 if(!(((key3 === "url") || (key3 === "records")) || (key3 === "error"))){
-validate1267.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate1282.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -26066,7 +26536,7 @@ if(_errs72 === errors){
 if(data24.url !== undefined){
 const _errs73 = errors;
 if(typeof data24.url !== "string"){
-validate1267.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/url",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1282.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/url",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid13 = _errs73 === errors;
@@ -26079,13 +26549,13 @@ if(data24.records !== undefined){
 let data26 = data24.records;
 const _errs75 = errors;
 if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
-validate1267.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/records",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/records/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1282.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/records",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/records/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs75){
 if(typeof data26 == "number"){
 if(data26 < 0 || isNaN(data26)){
-validate1267.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/records",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/records/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1282.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/records",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/records/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -26143,7 +26613,7 @@ else {
 vErrors.push(err19);
 }
 errors++;
-validate1267.errors = vErrors;
+validate1282.errors = vErrors;
 return false;
 }
 else {
@@ -26168,7 +26638,7 @@ var valid13 = true;
 }
 }
 else {
-validate1267.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1282.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -26179,7 +26649,7 @@ break;
 }
 }
 else {
-validate1267.errors = [{instancePath:instancePath+"/search/dnsTrees",schemaPath:"#/properties/search/properties/dnsTrees/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1282.errors = [{instancePath:instancePath+"/search/dnsTrees",schemaPath:"#/properties/search/properties/dnsTrees/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -26193,13 +26663,13 @@ if(data17.dialsTried !== undefined){
 let data28 = data17.dialsTried;
 const _errs82 = errors;
 if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
-validate1267.errors = [{instancePath:instancePath+"/search/dialsTried",schemaPath:"#/properties/search/properties/dialsTried/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1282.errors = [{instancePath:instancePath+"/search/dialsTried",schemaPath:"#/properties/search/properties/dialsTried/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs82){
 if(typeof data28 == "number"){
 if(data28 < 0 || isNaN(data28)){
-validate1267.errors = [{instancePath:instancePath+"/search/dialsTried",schemaPath:"#/properties/search/properties/dialsTried/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1282.errors = [{instancePath:instancePath+"/search/dialsTried",schemaPath:"#/properties/search/properties/dialsTried/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -26214,13 +26684,13 @@ if(data17.dialsSucceeded !== undefined){
 let data29 = data17.dialsSucceeded;
 const _errs84 = errors;
 if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
-validate1267.errors = [{instancePath:instancePath+"/search/dialsSucceeded",schemaPath:"#/properties/search/properties/dialsSucceeded/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1282.errors = [{instancePath:instancePath+"/search/dialsSucceeded",schemaPath:"#/properties/search/properties/dialsSucceeded/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs84){
 if(typeof data29 == "number"){
 if(data29 < 0 || isNaN(data29)){
-validate1267.errors = [{instancePath:instancePath+"/search/dialsSucceeded",schemaPath:"#/properties/search/properties/dialsSucceeded/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1282.errors = [{instancePath:instancePath+"/search/dialsSucceeded",schemaPath:"#/properties/search/properties/dialsSucceeded/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -26235,13 +26705,13 @@ if(data17.candidates !== undefined){
 let data30 = data17.candidates;
 const _errs86 = errors;
 if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
-validate1267.errors = [{instancePath:instancePath+"/search/candidates",schemaPath:"#/properties/search/properties/candidates/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1282.errors = [{instancePath:instancePath+"/search/candidates",schemaPath:"#/properties/search/properties/candidates/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs86){
 if(typeof data30 == "number"){
 if(data30 < 0 || isNaN(data30)){
-validate1267.errors = [{instancePath:instancePath+"/search/candidates",schemaPath:"#/properties/search/properties/candidates/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1282.errors = [{instancePath:instancePath+"/search/candidates",schemaPath:"#/properties/search/properties/candidates/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -26262,7 +26732,7 @@ var valid9 = true;
 }
 }
 else {
-validate1267.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1282.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -26279,16 +26749,16 @@ var valid0 = true;
 }
 }
 else {
-validate1267.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1282.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1267.errors = vErrors;
+validate1282.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1270(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpToolCallResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -26296,14 +26766,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.content === undefined) && (missing0 = "content")){
-validate1255.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1270.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "content") || (key0 === "structuredContent")) || (key0 === "isError"))){
-validate1255.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1270.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -26318,8 +26788,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate1227(data0[i0], {instancePath:instancePath+"/content/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate1227.errors : vErrors.concat(validate1227.errors);
+if(!(validate1242(data0[i0], {instancePath:instancePath+"/content/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1242.errors : vErrors.concat(validate1242.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -26329,7 +26799,7 @@ break;
 }
 }
 else {
-validate1255.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1270.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -26346,8 +26816,8 @@ const _errs6 = errors;
 let valid2 = false;
 let passing0 = null;
 const _errs7 = errors;
-if(!(validate1257(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate1257.errors : vErrors.concat(validate1257.errors);
+if(!(validate1272(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate1272.errors : vErrors.concat(validate1272.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -26356,8 +26826,8 @@ valid2 = true;
 passing0 = 0;
 }
 const _errs8 = errors;
-if(!(validate1259(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate1259.errors : vErrors.concat(validate1259.errors);
+if(!(validate1274(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate1274.errors : vErrors.concat(validate1274.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -26371,8 +26841,8 @@ valid2 = true;
 passing0 = 1;
 }
 const _errs9 = errors;
-if(!(validate1263(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate1263.errors : vErrors.concat(validate1263.errors);
+if(!(validate1278(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate1278.errors : vErrors.concat(validate1278.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -26386,8 +26856,8 @@ valid2 = true;
 passing0 = 2;
 }
 const _errs10 = errors;
-if(!(validate1265(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate1265.errors : vErrors.concat(validate1265.errors);
+if(!(validate1280(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate1280.errors : vErrors.concat(validate1280.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
@@ -26401,8 +26871,8 @@ valid2 = true;
 passing0 = 3;
 }
 const _errs11 = errors;
-if(!(validate1267(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate1267.errors : vErrors.concat(validate1267.errors);
+if(!(validate1282(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate1282.errors : vErrors.concat(validate1282.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
@@ -26428,7 +26898,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate1255.errors = vErrors;
+validate1270.errors = vErrors;
 return false;
 }
 else {
@@ -26451,7 +26921,7 @@ if(valid0){
 if(data.isError !== undefined){
 const _errs12 = errors;
 if(typeof data.isError !== "boolean"){
-validate1255.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1270.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -26465,48 +26935,48 @@ var valid0 = true;
 }
 }
 else {
-validate1255.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1270.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1255.errors = vErrors;
+validate1270.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1254(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1269(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsCallResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1255(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1255.errors : vErrors.concat(validate1255.errors);
+if(!(validate1270(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1270.errors : vErrors.concat(validate1270.errors);
 errors = vErrors.length;
 }
-validate1254.errors = vErrors;
+validate1269.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsListRequestParam = validate1277;
-const schema504 = {"$ref":"McpListRequest.json","$id":"validateToolsListRequestParam"};
+export const validateToolsListRequestParam = validate1292;
+const schema509 = {"$ref":"McpListRequest.json","$id":"validateToolsListRequestParam"};
 
-function validate1277(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1292(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsListRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1231(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1231.errors : vErrors.concat(validate1231.errors);
+if(!(validate1246(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1246.errors : vErrors.concat(validate1246.errors);
 errors = vErrors.length;
 }
-validate1277.errors = vErrors;
+validate1292.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsListResult = validate1279;
-const schema505 = {"$ref":"McpToolList.json","$id":"validateToolsListResult"};
-const schema506 = {"title":"McpToolList","type":"object","description":"The tools of this server. nextCursor is never set (no paging).","properties":{"tools":{"type":"array","items":{"$ref":"McpTool.json"}},"nextCursor":{"type":"string"}},"required":["tools"],"additionalProperties":false,"$id":"McpToolList.json"};
-const schema507 = {"title":"McpTool","type":"object","description":"An MCP tool. inputSchema is the JSON Schema of its arguments, outputSchema that of its structuredContent; annotations are hints for clients (all tools here are read-only).","properties":{"name":{"type":"string"},"description":{"type":"string"},"inputSchema":{"type":"object","properties":{"type":{"type":"string","const":"object"},"properties":{"type":"object"},"required":{"type":"array","items":{"type":"string"}}},"required":["type"],"additionalProperties":true},"outputSchema":{"type":"object","properties":{"type":{"type":"string","const":"object"}},"required":["type"],"additionalProperties":true},"annotations":{"type":"object","properties":{"title":{"type":"string"},"readOnlyHint":{"type":"boolean"},"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"}},"additionalProperties":false}},"required":["name","description","inputSchema"],"additionalProperties":false,"$id":"McpTool.json"};
+export const validateToolsListResult = validate1294;
+const schema510 = {"$ref":"McpToolList.json","$id":"validateToolsListResult"};
+const schema511 = {"title":"McpToolList","type":"object","description":"The tools of this server. nextCursor is never set (no paging).","properties":{"tools":{"type":"array","items":{"$ref":"McpTool.json"}},"nextCursor":{"type":"string"}},"required":["tools"],"additionalProperties":false,"$id":"McpToolList.json"};
+const schema512 = {"title":"McpTool","type":"object","description":"An MCP tool. inputSchema is the JSON Schema of its arguments, outputSchema that of its structuredContent; annotations are hints for clients (all tools here are read-only).","properties":{"name":{"type":"string"},"description":{"type":"string"},"inputSchema":{"type":"object","properties":{"type":{"type":"string","const":"object"},"properties":{"type":"object"},"required":{"type":"array","items":{"type":"string"}}},"required":["type"],"additionalProperties":true},"outputSchema":{"type":"object","properties":{"type":{"type":"string","const":"object"}},"required":["type"],"additionalProperties":true},"annotations":{"type":"object","properties":{"title":{"type":"string"},"readOnlyHint":{"type":"boolean"},"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"}},"additionalProperties":false}},"required":["name","description","inputSchema"],"additionalProperties":false,"$id":"McpTool.json"};
 
-function validate1281(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1296(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpTool.json" */;
 let vErrors = null;
 let errors = 0;
@@ -26514,14 +26984,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) && (missing0 = "name")) || ((data.description === undefined) && (missing0 = "description"))) || ((data.inputSchema === undefined) && (missing0 = "inputSchema"))){
-validate1281.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1296.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "name") || (key0 === "description")) || (key0 === "inputSchema")) || (key0 === "outputSchema")) || (key0 === "annotations"))){
-validate1281.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1296.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -26530,7 +27000,7 @@ if(_errs1 === errors){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate1281.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1296.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -26542,7 +27012,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate1281.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1296.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -26558,7 +27028,7 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if((data2.type === undefined) && (missing1 = "type")){
-validate1281.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1296.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
@@ -26566,11 +27036,11 @@ if(data2.type !== undefined){
 let data3 = data2.type;
 const _errs9 = errors;
 if(typeof data3 !== "string"){
-validate1281.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1296.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("object" !== data3){
-validate1281.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
+validate1296.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -26583,7 +27053,7 @@ if(data2.properties !== undefined){
 let data4 = data2.properties;
 const _errs11 = errors;
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-validate1281.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1296.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -26602,7 +27072,7 @@ const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
 const _errs15 = errors;
 if(typeof data5[i0] !== "string"){
-validate1281.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1296.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -26612,7 +27082,7 @@ break;
 }
 }
 else {
-validate1281.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1296.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -26626,7 +27096,7 @@ var valid1 = true;
 }
 }
 else {
-validate1281.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1296.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -26643,25 +27113,25 @@ if(errors === _errs17){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 let missing2;
 if((data7.type === undefined) && (missing2 = "type")){
-validate1281.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate1296.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 if(data7.type !== undefined){
 let data8 = data7.type;
 if(typeof data8 !== "string"){
-validate1281.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1296.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("object" !== data8){
-validate1281.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
+validate1296.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate1281.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1296.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -26679,7 +27149,7 @@ if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 const _errs24 = errors;
 for(const key1 in data9){
 if(!(((((key1 === "title") || (key1 === "readOnlyHint")) || (key1 === "destructiveHint")) || (key1 === "idempotentHint")) || (key1 === "openWorldHint"))){
-validate1281.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1296.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -26688,7 +27158,7 @@ if(_errs24 === errors){
 if(data9.title !== undefined){
 const _errs25 = errors;
 if(typeof data9.title !== "string"){
-validate1281.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"#/properties/annotations/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1296.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"#/properties/annotations/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid4 = _errs25 === errors;
@@ -26700,7 +27170,7 @@ if(valid4){
 if(data9.readOnlyHint !== undefined){
 const _errs27 = errors;
 if(typeof data9.readOnlyHint !== "boolean"){
-validate1281.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"#/properties/annotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1296.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"#/properties/annotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid4 = _errs27 === errors;
@@ -26712,7 +27182,7 @@ if(valid4){
 if(data9.destructiveHint !== undefined){
 const _errs29 = errors;
 if(typeof data9.destructiveHint !== "boolean"){
-validate1281.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"#/properties/annotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1296.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"#/properties/annotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid4 = _errs29 === errors;
@@ -26724,7 +27194,7 @@ if(valid4){
 if(data9.idempotentHint !== undefined){
 const _errs31 = errors;
 if(typeof data9.idempotentHint !== "boolean"){
-validate1281.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"#/properties/annotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1296.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"#/properties/annotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid4 = _errs31 === errors;
@@ -26736,7 +27206,7 @@ if(valid4){
 if(data9.openWorldHint !== undefined){
 const _errs33 = errors;
 if(typeof data9.openWorldHint !== "boolean"){
-validate1281.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"#/properties/annotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1296.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"#/properties/annotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid4 = _errs33 === errors;
@@ -26751,7 +27221,7 @@ var valid4 = true;
 }
 }
 else {
-validate1281.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1296.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -26768,16 +27238,16 @@ var valid0 = true;
 }
 }
 else {
-validate1281.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1296.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1281.errors = vErrors;
+validate1296.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1280(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1295(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpToolList.json" */;
 let vErrors = null;
 let errors = 0;
@@ -26785,14 +27255,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.tools === undefined) && (missing0 = "tools")){
-validate1280.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1295.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "tools") || (key0 === "nextCursor"))){
-validate1280.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1295.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -26807,8 +27277,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate1281(data0[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate1281.errors : vErrors.concat(validate1281.errors);
+if(!(validate1296(data0[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1296.errors : vErrors.concat(validate1296.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -26818,7 +27288,7 @@ break;
 }
 }
 else {
-validate1280.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1295.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -26831,7 +27301,7 @@ if(valid0){
 if(data.nextCursor !== undefined){
 const _errs5 = errors;
 if(typeof data.nextCursor !== "string"){
-validate1280.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1295.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -26844,32 +27314,32 @@ var valid0 = true;
 }
 }
 else {
-validate1280.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1295.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1280.errors = vErrors;
+validate1295.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1294(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsListResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1280(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1280.errors : vErrors.concat(validate1280.errors);
+if(!(validate1295(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1295.errors : vErrors.concat(validate1295.errors);
 errors = vErrors.length;
 }
-validate1279.errors = vErrors;
+validate1294.errors = vErrors;
 return errors === 0;
 }
 
-export const validateRpcDiscoverResult = validate1284;
-const schema508 = {"$ref":"OpenRpcDocument.json","$id":"validateRpcDiscoverResult"};
-const schema509 = {"title":"OpenRpcDocument","type":"object","description":"An OpenRPC 1.3 document (https://spec.open-rpc.org). Only its outline is constrained here; the full structure is defined by the OpenRPC meta-schema.","properties":{"openrpc":{"type":"string"},"info":{"type":"object","properties":{"title":{"type":"string"},"version":{"type":"string"}},"required":["title","version"],"additionalProperties":true},"methods":{"type":"array","items":{"type":"object"}}},"required":["openrpc","info","methods"],"additionalProperties":true,"$id":"OpenRpcDocument.json"};
+export const validateRpcDiscoverResult = validate1299;
+const schema513 = {"$ref":"OpenRpcDocument.json","$id":"validateRpcDiscoverResult"};
+const schema514 = {"title":"OpenRpcDocument","type":"object","description":"An OpenRPC 1.3 document (https://spec.open-rpc.org). Only its outline is constrained here; the full structure is defined by the OpenRPC meta-schema.","properties":{"openrpc":{"type":"string"},"info":{"type":"object","properties":{"title":{"type":"string"},"version":{"type":"string"}},"required":["title","version"],"additionalProperties":true},"methods":{"type":"array","items":{"type":"object"}}},"required":["openrpc","info","methods"],"additionalProperties":true,"$id":"OpenRpcDocument.json"};
 
-function validate1285(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1300(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="OpenRpcDocument.json" */;
 let vErrors = null;
 let errors = 0;
@@ -26877,14 +27347,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.openrpc === undefined) && (missing0 = "openrpc")) || ((data.info === undefined) && (missing0 = "info"))) || ((data.methods === undefined) && (missing0 = "methods"))){
-validate1285.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1300.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.openrpc !== undefined){
 const _errs2 = errors;
 if(typeof data.openrpc !== "string"){
-validate1285.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"#/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1300.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"#/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -26900,14 +27370,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.title === undefined) && (missing1 = "title")) || ((data1.version === undefined) && (missing1 = "version"))){
-validate1285.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1300.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data1.title !== undefined){
 const _errs7 = errors;
 if(typeof data1.title !== "string"){
-validate1285.errors = [{instancePath:instancePath+"/info/title",schemaPath:"#/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1300.errors = [{instancePath:instancePath+"/info/title",schemaPath:"#/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -26919,7 +27389,7 @@ if(valid1){
 if(data1.version !== undefined){
 const _errs9 = errors;
 if(typeof data1.version !== "string"){
-validate1285.errors = [{instancePath:instancePath+"/info/version",schemaPath:"#/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1300.errors = [{instancePath:instancePath+"/info/version",schemaPath:"#/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -26931,7 +27401,7 @@ var valid1 = true;
 }
 }
 else {
-validate1285.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1300.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -26952,7 +27422,7 @@ for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 const _errs13 = errors;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-validate1285.errors = [{instancePath:instancePath+"/methods/" + i0,schemaPath:"#/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1300.errors = [{instancePath:instancePath+"/methods/" + i0,schemaPath:"#/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -26962,7 +27432,7 @@ break;
 }
 }
 else {
-validate1285.errors = [{instancePath:instancePath+"/methods",schemaPath:"#/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1300.errors = [{instancePath:instancePath+"/methods",schemaPath:"#/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -26976,32 +27446,32 @@ var valid0 = true;
 }
 }
 else {
-validate1285.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1300.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1285.errors = vErrors;
+validate1300.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1284(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1299(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateRpcDiscoverResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1285(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1285.errors : vErrors.concat(validate1285.errors);
+if(!(validate1300(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1300.errors : vErrors.concat(validate1300.errors);
 errors = vErrors.length;
 }
-validate1284.errors = vErrors;
+validate1299.errors = vErrors;
 return errors === 0;
 }
 
-export const validateRpcModulesResult = validate1287;
-const schema510 = {"$ref":"RpcModules.json","$id":"validateRpcModulesResult"};
-const schema511 = {"title":"RpcModules","type":"object","description":"The enabled namespaces, each with its API version \"1.0\". rpc is always present.","properties":{"eth":{"type":"string"},"web3":{"type":"string"},"net":{"type":"string"},"personal":{"type":"string"},"debug":{"type":"string"},"trace":{"type":"string"},"qa":{"type":"string"},"checkpointing":{"type":"string"},"svc":{"type":"string"},"test":{"type":"string"},"anvil":{"type":"string"},"iele":{"type":"string"},"mcp":{"type":"string"},"rpc":{"type":"string"},"txpool":{"type":"string"},"admin":{"type":"string"}},"required":["rpc"],"additionalProperties":false,"$id":"RpcModules.json"};
+export const validateRpcModulesResult = validate1302;
+const schema515 = {"$ref":"RpcModules.json","$id":"validateRpcModulesResult"};
+const schema516 = {"title":"RpcModules","type":"object","description":"The enabled namespaces, each with its API version \"1.0\". rpc is always present.","properties":{"eth":{"type":"string"},"web3":{"type":"string"},"net":{"type":"string"},"personal":{"type":"string"},"debug":{"type":"string"},"trace":{"type":"string"},"qa":{"type":"string"},"checkpointing":{"type":"string"},"svc":{"type":"string"},"test":{"type":"string"},"anvil":{"type":"string"},"iele":{"type":"string"},"mcp":{"type":"string"},"rpc":{"type":"string"},"txpool":{"type":"string"},"admin":{"type":"string"}},"required":["rpc"],"additionalProperties":false,"$id":"RpcModules.json"};
 
-function validate1288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1303(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="RpcModules.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27009,14 +27479,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.rpc === undefined) && (missing0 = "rpc")){
-validate1288.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1303.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema511.properties, key0))){
-validate1288.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema516.properties, key0))){
+validate1303.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -27025,7 +27495,7 @@ if(_errs1 === errors){
 if(data.eth !== undefined){
 const _errs2 = errors;
 if(typeof data.eth !== "string"){
-validate1288.errors = [{instancePath:instancePath+"/eth",schemaPath:"#/properties/eth/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/eth",schemaPath:"#/properties/eth/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -27037,7 +27507,7 @@ if(valid0){
 if(data.web3 !== undefined){
 const _errs4 = errors;
 if(typeof data.web3 !== "string"){
-validate1288.errors = [{instancePath:instancePath+"/web3",schemaPath:"#/properties/web3/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/web3",schemaPath:"#/properties/web3/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -27049,7 +27519,7 @@ if(valid0){
 if(data.net !== undefined){
 const _errs6 = errors;
 if(typeof data.net !== "string"){
-validate1288.errors = [{instancePath:instancePath+"/net",schemaPath:"#/properties/net/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/net",schemaPath:"#/properties/net/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -27061,7 +27531,7 @@ if(valid0){
 if(data.personal !== undefined){
 const _errs8 = errors;
 if(typeof data.personal !== "string"){
-validate1288.errors = [{instancePath:instancePath+"/personal",schemaPath:"#/properties/personal/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/personal",schemaPath:"#/properties/personal/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -27073,7 +27543,7 @@ if(valid0){
 if(data.debug !== undefined){
 const _errs10 = errors;
 if(typeof data.debug !== "string"){
-validate1288.errors = [{instancePath:instancePath+"/debug",schemaPath:"#/properties/debug/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/debug",schemaPath:"#/properties/debug/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -27085,7 +27555,7 @@ if(valid0){
 if(data.trace !== undefined){
 const _errs12 = errors;
 if(typeof data.trace !== "string"){
-validate1288.errors = [{instancePath:instancePath+"/trace",schemaPath:"#/properties/trace/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/trace",schemaPath:"#/properties/trace/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -27097,7 +27567,7 @@ if(valid0){
 if(data.qa !== undefined){
 const _errs14 = errors;
 if(typeof data.qa !== "string"){
-validate1288.errors = [{instancePath:instancePath+"/qa",schemaPath:"#/properties/qa/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/qa",schemaPath:"#/properties/qa/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -27109,7 +27579,7 @@ if(valid0){
 if(data.checkpointing !== undefined){
 const _errs16 = errors;
 if(typeof data.checkpointing !== "string"){
-validate1288.errors = [{instancePath:instancePath+"/checkpointing",schemaPath:"#/properties/checkpointing/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/checkpointing",schemaPath:"#/properties/checkpointing/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -27121,7 +27591,7 @@ if(valid0){
 if(data.svc !== undefined){
 const _errs18 = errors;
 if(typeof data.svc !== "string"){
-validate1288.errors = [{instancePath:instancePath+"/svc",schemaPath:"#/properties/svc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/svc",schemaPath:"#/properties/svc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -27133,7 +27603,7 @@ if(valid0){
 if(data.test !== undefined){
 const _errs20 = errors;
 if(typeof data.test !== "string"){
-validate1288.errors = [{instancePath:instancePath+"/test",schemaPath:"#/properties/test/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/test",schemaPath:"#/properties/test/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -27145,7 +27615,7 @@ if(valid0){
 if(data.anvil !== undefined){
 const _errs22 = errors;
 if(typeof data.anvil !== "string"){
-validate1288.errors = [{instancePath:instancePath+"/anvil",schemaPath:"#/properties/anvil/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/anvil",schemaPath:"#/properties/anvil/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -27157,7 +27627,7 @@ if(valid0){
 if(data.iele !== undefined){
 const _errs24 = errors;
 if(typeof data.iele !== "string"){
-validate1288.errors = [{instancePath:instancePath+"/iele",schemaPath:"#/properties/iele/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/iele",schemaPath:"#/properties/iele/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs24 === errors;
@@ -27169,7 +27639,7 @@ if(valid0){
 if(data.mcp !== undefined){
 const _errs26 = errors;
 if(typeof data.mcp !== "string"){
-validate1288.errors = [{instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs26 === errors;
@@ -27181,7 +27651,7 @@ if(valid0){
 if(data.rpc !== undefined){
 const _errs28 = errors;
 if(typeof data.rpc !== "string"){
-validate1288.errors = [{instancePath:instancePath+"/rpc",schemaPath:"#/properties/rpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/rpc",schemaPath:"#/properties/rpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs28 === errors;
@@ -27193,7 +27663,7 @@ if(valid0){
 if(data.txpool !== undefined){
 const _errs30 = errors;
 if(typeof data.txpool !== "string"){
-validate1288.errors = [{instancePath:instancePath+"/txpool",schemaPath:"#/properties/txpool/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/txpool",schemaPath:"#/properties/txpool/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -27205,7 +27675,7 @@ if(valid0){
 if(data.admin !== undefined){
 const _errs32 = errors;
 if(typeof data.admin !== "string"){
-validate1288.errors = [{instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1303.errors = [{instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs32 === errors;
@@ -27232,34 +27702,34 @@ var valid0 = true;
 }
 }
 else {
-validate1288.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1303.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1288.errors = vErrors;
+validate1303.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1287(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1302(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateRpcModulesResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1288(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1288.errors : vErrors.concat(validate1288.errors);
+if(!(validate1303(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1303.errors : vErrors.concat(validate1303.errors);
 errors = vErrors.length;
 }
-validate1287.errors = vErrors;
+validate1302.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTxpoolContentResult = validate1290;
-const schema512 = {"$ref":"TxPoolContent.json","$id":"validateTxpoolContentResult"};
-const schema513 = {"title":"TxPoolContent","type":"object","description":"The pool: pending = executable now (each sender's nonces continuous from its account nonce), queued = waiting behind a nonce gap. Transactions have null blockHash, blockNumber and transactionIndex.","properties":{"pending":{"$ref":"TxPoolTransactionsBySender.json"},"queued":{"$ref":"TxPoolTransactionsBySender.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolContent.json"};
-const schema514 = {"title":"TxPoolTransactionsBySender","type":"object","description":"Pooled transactions keyed by sender (EIP-55 checksummed address, as geth keys them), then by decimal nonce.","additionalProperties":{"$ref":"TxPoolTransactionsByNonce.json"},"$id":"TxPoolTransactionsBySender.json"};
-const schema515 = {"title":"TxPoolTransactionsByNonce","type":"object","description":"One sender's pooled transactions, keyed by nonce in decimal (\"0\", \"1\", …).","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"Transaction.json"},"$id":"TxPoolTransactionsByNonce.json"};
+export const validateTxpoolContentResult = validate1305;
+const schema517 = {"$ref":"TxPoolContent.json","$id":"validateTxpoolContentResult"};
+const schema518 = {"title":"TxPoolContent","type":"object","description":"The pool: pending = executable now (each sender's nonces continuous from its account nonce), queued = waiting behind a nonce gap. Transactions have null blockHash, blockNumber and transactionIndex.","properties":{"pending":{"$ref":"TxPoolTransactionsBySender.json"},"queued":{"$ref":"TxPoolTransactionsBySender.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolContent.json"};
+const schema519 = {"title":"TxPoolTransactionsBySender","type":"object","description":"Pooled transactions keyed by sender (EIP-55 checksummed address, as geth keys them), then by decimal nonce.","additionalProperties":{"$ref":"TxPoolTransactionsByNonce.json"},"$id":"TxPoolTransactionsBySender.json"};
+const schema520 = {"title":"TxPoolTransactionsByNonce","type":"object","description":"One sender's pooled transactions, keyed by nonce in decimal (\"0\", \"1\", …).","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"Transaction.json"},"$id":"TxPoolTransactionsByNonce.json"};
 
-function validate1293(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1308(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolTransactionsByNonce.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27289,7 +27759,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate1293.errors = vErrors;
+validate1308.errors = vErrors;
 return false;
 break;
 }
@@ -27309,16 +27779,16 @@ break;
 }
 }
 else {
-validate1293.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1308.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1293.errors = vErrors;
+validate1308.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1292(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1307(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolTransactionsBySender.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27326,8 +27796,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 const _errs2 = errors;
-if(!(validate1293(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
-vErrors = vErrors === null ? validate1293.errors : vErrors.concat(validate1293.errors);
+if(!(validate1308(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
+vErrors = vErrors === null ? validate1308.errors : vErrors.concat(validate1308.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -27337,16 +27807,16 @@ break;
 }
 }
 else {
-validate1292.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1307.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1292.errors = vErrors;
+validate1307.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1306(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolContent.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27354,14 +27824,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate1291.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1306.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate1291.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1306.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -27369,8 +27839,8 @@ break;
 if(_errs1 === errors){
 if(data.pending !== undefined){
 const _errs2 = errors;
-if(!(validate1292(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
-vErrors = vErrors === null ? validate1292.errors : vErrors.concat(validate1292.errors);
+if(!(validate1307(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate1307.errors : vErrors.concat(validate1307.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -27381,8 +27851,8 @@ var valid0 = true;
 if(valid0){
 if(data.queued !== undefined){
 const _errs3 = errors;
-if(!(validate1292(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
-vErrors = vErrors === null ? validate1292.errors : vErrors.concat(validate1292.errors);
+if(!(validate1307(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate1307.errors : vErrors.concat(validate1307.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -27395,31 +27865,31 @@ var valid0 = true;
 }
 }
 else {
-validate1291.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1306.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1291.errors = vErrors;
+validate1306.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1290(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1305(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTxpoolContentResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1291(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1291.errors : vErrors.concat(validate1291.errors);
+if(!(validate1306(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1306.errors : vErrors.concat(validate1306.errors);
 errors = vErrors.length;
 }
-validate1290.errors = vErrors;
+validate1305.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTxpoolContentFromAddressParam = validate1299;
-const schema516 = {"$ref":"address.json","$id":"validateTxpoolContentFromAddressParam"};
+export const validateTxpoolContentFromAddressParam = validate1314;
+const schema521 = {"$ref":"address.json","$id":"validateTxpoolContentFromAddressParam"};
 
-function validate1299(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1314(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTxpoolContentFromAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -27427,15 +27897,15 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1299.errors = vErrors;
+validate1314.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTxpoolContentFromResult = validate1301;
-const schema517 = {"$ref":"TxPoolSenderContent.json","$id":"validateTxpoolContentFromResult"};
-const schema518 = {"title":"TxPoolSenderContent","type":"object","description":"One sender's pooled transactions: pending (executable) and queued (behind a nonce gap), keyed by decimal nonce.","properties":{"pending":{"$ref":"TxPoolTransactionsByNonce.json"},"queued":{"$ref":"TxPoolTransactionsByNonce.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolSenderContent.json"};
+export const validateTxpoolContentFromResult = validate1316;
+const schema522 = {"$ref":"TxPoolSenderContent.json","$id":"validateTxpoolContentFromResult"};
+const schema523 = {"title":"TxPoolSenderContent","type":"object","description":"One sender's pooled transactions: pending (executable) and queued (behind a nonce gap), keyed by decimal nonce.","properties":{"pending":{"$ref":"TxPoolTransactionsByNonce.json"},"queued":{"$ref":"TxPoolTransactionsByNonce.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolSenderContent.json"};
 
-function validate1302(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1317(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolSenderContent.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27443,14 +27913,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate1302.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1317.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate1302.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1317.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -27458,8 +27928,8 @@ break;
 if(_errs1 === errors){
 if(data.pending !== undefined){
 const _errs2 = errors;
-if(!(validate1293(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
-vErrors = vErrors === null ? validate1293.errors : vErrors.concat(validate1293.errors);
+if(!(validate1308(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate1308.errors : vErrors.concat(validate1308.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -27470,8 +27940,8 @@ var valid0 = true;
 if(valid0){
 if(data.queued !== undefined){
 const _errs3 = errors;
-if(!(validate1293(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
-vErrors = vErrors === null ? validate1293.errors : vErrors.concat(validate1293.errors);
+if(!(validate1308(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate1308.errors : vErrors.concat(validate1308.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -27484,33 +27954,33 @@ var valid0 = true;
 }
 }
 else {
-validate1302.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1317.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1302.errors = vErrors;
+validate1317.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1301(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1316(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTxpoolContentFromResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1302(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1302.errors : vErrors.concat(validate1302.errors);
+if(!(validate1317(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1317.errors : vErrors.concat(validate1317.errors);
 errors = vErrors.length;
 }
-validate1301.errors = vErrors;
+validate1316.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTxpoolInspectResult = validate1306;
-const schema519 = {"$ref":"TxPoolInspection.json","$id":"validateTxpoolInspectResult"};
-const schema520 = {"title":"TxPoolInspection","type":"object","description":"The pool as text: pending (executable) and queued (behind a nonce gap) transaction summaries.","properties":{"pending":{"$ref":"TxPoolSummariesBySender.json"},"queued":{"$ref":"TxPoolSummariesBySender.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolInspection.json"};
-const schema521 = {"title":"TxPoolSummariesBySender","type":"object","description":"One line per pooled transaction, keyed by checksummed sender then decimal nonce: \"<to>: <value> wei + <gas> gas × <gasPrice> wei\", or \"contract creation: …\" without a recipient.","additionalProperties":{"type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"type":"string"}},"$id":"TxPoolSummariesBySender.json"};
+export const validateTxpoolInspectResult = validate1321;
+const schema524 = {"$ref":"TxPoolInspection.json","$id":"validateTxpoolInspectResult"};
+const schema525 = {"title":"TxPoolInspection","type":"object","description":"The pool as text: pending (executable) and queued (behind a nonce gap) transaction summaries.","properties":{"pending":{"$ref":"TxPoolSummariesBySender.json"},"queued":{"$ref":"TxPoolSummariesBySender.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolInspection.json"};
+const schema526 = {"title":"TxPoolSummariesBySender","type":"object","description":"One line per pooled transaction, keyed by checksummed sender then decimal nonce: \"<to>: <value> wei + <gas> gas × <gasPrice> wei\", or \"contract creation: …\" without a recipient.","additionalProperties":{"type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"type":"string"}},"$id":"TxPoolSummariesBySender.json"};
 
-function validate1308(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1323(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolSummariesBySender.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27545,7 +28015,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate1308.errors = vErrors;
+validate1323.errors = vErrors;
 return false;
 break;
 }
@@ -27554,7 +28024,7 @@ if(valid1){
 for(const key2 in data0){
 const _errs6 = errors;
 if(typeof data0[key2] !== "string"){
-validate1308.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1323.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs6 === errors;
@@ -27565,7 +28035,7 @@ break;
 }
 }
 else {
-validate1308.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1323.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -27576,16 +28046,16 @@ break;
 }
 }
 else {
-validate1308.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1323.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1308.errors = vErrors;
+validate1323.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1307(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1322(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolInspection.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27593,14 +28063,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate1307.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1322.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate1307.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1322.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -27608,8 +28078,8 @@ break;
 if(_errs1 === errors){
 if(data.pending !== undefined){
 const _errs2 = errors;
-if(!(validate1308(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
-vErrors = vErrors === null ? validate1308.errors : vErrors.concat(validate1308.errors);
+if(!(validate1323(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate1323.errors : vErrors.concat(validate1323.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -27620,8 +28090,8 @@ var valid0 = true;
 if(valid0){
 if(data.queued !== undefined){
 const _errs3 = errors;
-if(!(validate1308(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
-vErrors = vErrors === null ? validate1308.errors : vErrors.concat(validate1308.errors);
+if(!(validate1323(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate1323.errors : vErrors.concat(validate1323.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -27634,32 +28104,32 @@ var valid0 = true;
 }
 }
 else {
-validate1307.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1322.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1307.errors = vErrors;
+validate1322.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1306(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1321(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTxpoolInspectResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1307(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1307.errors : vErrors.concat(validate1307.errors);
+if(!(validate1322(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1322.errors : vErrors.concat(validate1322.errors);
 errors = vErrors.length;
 }
-validate1306.errors = vErrors;
+validate1321.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTxpoolStatusResult = validate1312;
-const schema522 = {"$ref":"TxPoolStatus.json","$id":"validateTxpoolStatusResult"};
-const schema523 = {"title":"TxPoolStatus","type":"object","description":"How many pooled transactions are executable (pending) and how many wait behind a nonce gap (queued).","properties":{"pending":{"$ref":"uint.json"},"queued":{"$ref":"uint.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolStatus.json"};
+export const validateTxpoolStatusResult = validate1327;
+const schema527 = {"$ref":"TxPoolStatus.json","$id":"validateTxpoolStatusResult"};
+const schema528 = {"title":"TxPoolStatus","type":"object","description":"How many pooled transactions are executable (pending) and how many wait behind a nonce gap (queued).","properties":{"pending":{"$ref":"uint.json"},"queued":{"$ref":"uint.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolStatus.json"};
 
-function validate1313(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1328(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolStatus.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27667,14 +28137,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate1313.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1328.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate1313.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1328.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -27708,108 +28178,108 @@ var valid0 = true;
 }
 }
 else {
-validate1313.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1328.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1313.errors = vErrors;
+validate1328.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1312(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1327(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTxpoolStatusResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1313(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1313.errors : vErrors.concat(validate1313.errors);
+if(!(validate1328(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1328.errors : vErrors.concat(validate1328.errors);
 errors = vErrors.length;
 }
-validate1312.errors = vErrors;
+validate1327.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminAddPeerEnodeParam = validate1317;
-const schema524 = {"$ref":"EnodeUrl.json","$id":"validateAdminAddPeerEnodeParam"};
+export const validateAdminAddPeerEnodeParam = validate1332;
+const schema529 = {"$ref":"EnodeUrl.json","$id":"validateAdminAddPeerEnodeParam"};
 
-function validate1317(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1332(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminAddPeerEnodeParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate563(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate563.errors : vErrors.concat(validate563.errors);
+if(!(validate564(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate564.errors : vErrors.concat(validate564.errors);
 errors = vErrors.length;
 }
-validate1317.errors = vErrors;
+validate1332.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminAddPeerResult = validate1319;
-const schema525 = {"type":"boolean","$id":"validateAdminAddPeerResult"};
+export const validateAdminAddPeerResult = validate1334;
+const schema530 = {"type":"boolean","$id":"validateAdminAddPeerResult"};
 
-function validate1319(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1334(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminAddPeerResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1319.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1334.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1319.errors = vErrors;
+validate1334.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminAddTrustedPeerEnodeParam = validate1320;
-const schema526 = {"$ref":"EnodeUrl.json","$id":"validateAdminAddTrustedPeerEnodeParam"};
+export const validateAdminAddTrustedPeerEnodeParam = validate1335;
+const schema531 = {"$ref":"EnodeUrl.json","$id":"validateAdminAddTrustedPeerEnodeParam"};
 
-function validate1320(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1335(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminAddTrustedPeerEnodeParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate563(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate563.errors : vErrors.concat(validate563.errors);
+if(!(validate564(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate564.errors : vErrors.concat(validate564.errors);
 errors = vErrors.length;
 }
-validate1320.errors = vErrors;
+validate1335.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminAddTrustedPeerResult = validate1322;
-const schema527 = {"type":"boolean","$id":"validateAdminAddTrustedPeerResult"};
+export const validateAdminAddTrustedPeerResult = validate1337;
+const schema532 = {"type":"boolean","$id":"validateAdminAddTrustedPeerResult"};
 
-function validate1322(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1337(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminAddTrustedPeerResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1322.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1337.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1322.errors = vErrors;
+validate1337.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminDatadirResult = validate1323;
-const schema528 = {"type":"string","$id":"validateAdminDatadirResult"};
+export const validateAdminDatadirResult = validate1338;
+const schema533 = {"type":"string","$id":"validateAdminDatadirResult"};
 
-function validate1323(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1338(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminDatadirResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate1323.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1338.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate1323.errors = vErrors;
+validate1338.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminNodeInfoResult = validate1324;
-const schema529 = {"$ref":"AdminNodeInfo.json","$id":"validateAdminNodeInfoResult"};
-const schema530 = {"title":"AdminNodeInfo","type":"object","description":"This node as geth's admin_nodeInfo shows it: id = keccak256 of the node's public key (64 hex digits), name = the client version, enode, enr (EIP-778; absent when discovery is off), ip, ports (discovery 0 when discovery is off), listenAddr, and protocols.eth: network id, head total difficulty (a hex quantity, where geth writes a JSON number that JavaScript could not hold exactly), genesis and head hashes, and the chain config (chainId and <fork>Block for each scheduled fork).","properties":{"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"name":{"type":"string"},"enode":{"$ref":"EnodeUrl.json"},"enr":{"type":"string","pattern":"^enr:"},"ip":{"type":"string"},"ports":{"type":"object","properties":{"discovery":{"type":"integer"},"listener":{"type":"integer"}},"required":["discovery","listener"],"additionalProperties":false},"listenAddr":{"type":"string"},"protocols":{"type":"object","properties":{"eth":{"type":"object","properties":{"network":{"type":"integer"},"difficulty":{"$ref":"uint.json"},"genesis":{"$ref":"hash32.json"},"head":{"$ref":"hash32.json"},"config":{"type":"object","additionalProperties":{"type":"integer"}}},"required":["network","difficulty","genesis","head","config"],"additionalProperties":false}},"required":["eth"],"additionalProperties":false}},"required":["id","name","enode","ip","ports","listenAddr","protocols"],"additionalProperties":false,"$id":"AdminNodeInfo.json"};
+export const validateAdminNodeInfoResult = validate1339;
+const schema534 = {"$ref":"AdminNodeInfo.json","$id":"validateAdminNodeInfoResult"};
+const schema535 = {"title":"AdminNodeInfo","type":"object","description":"This node as geth's admin_nodeInfo shows it: id = keccak256 of the node's public key (64 hex digits), name = the client version, enode, enr (EIP-778; absent when discovery is off), ip, ports (discovery 0 when discovery is off), listenAddr, and protocols.eth: network id, head total difficulty (a hex quantity, where geth writes a JSON number that JavaScript could not hold exactly), genesis and head hashes, and the chain config (chainId and <fork>Block for each scheduled fork).","properties":{"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"name":{"type":"string"},"enode":{"$ref":"EnodeUrl.json"},"enr":{"type":"string","pattern":"^enr:"},"ip":{"type":"string"},"ports":{"type":"object","properties":{"discovery":{"type":"integer"},"listener":{"type":"integer"}},"required":["discovery","listener"],"additionalProperties":false},"listenAddr":{"type":"string"},"protocols":{"type":"object","properties":{"eth":{"type":"object","properties":{"network":{"type":"integer"},"difficulty":{"$ref":"uint.json"},"genesis":{"$ref":"hash32.json"},"head":{"$ref":"hash32.json"},"config":{"type":"object","additionalProperties":{"type":"integer"}}},"required":["network","difficulty","genesis","head","config"],"additionalProperties":false}},"required":["eth"],"additionalProperties":false}},"required":["id","name","enode","ip","ports","listenAddr","protocols"],"additionalProperties":false,"$id":"AdminNodeInfo.json"};
 const pattern39 = new RegExp("^enr:", "u");
 
-function validate1325(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1340(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AdminNodeInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27817,14 +28287,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.id === undefined) && (missing0 = "id")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.enode === undefined) && (missing0 = "enode"))) || ((data.ip === undefined) && (missing0 = "ip"))) || ((data.ports === undefined) && (missing0 = "ports"))) || ((data.listenAddr === undefined) && (missing0 = "listenAddr"))) || ((data.protocols === undefined) && (missing0 = "protocols"))){
-validate1325.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1340.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "id") || (key0 === "name")) || (key0 === "enode")) || (key0 === "enr")) || (key0 === "ip")) || (key0 === "ports")) || (key0 === "listenAddr")) || (key0 === "protocols"))){
-validate1325.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1340.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -27836,12 +28306,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern26.test(data0)){
-validate1325.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+validate1340.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate1325.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1340.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -27854,7 +28324,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs4 = errors;
 if(typeof data.name !== "string"){
-validate1325.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1340.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -27865,8 +28335,8 @@ var valid0 = true;
 if(valid0){
 if(data.enode !== undefined){
 const _errs6 = errors;
-if(!(validate563(data.enode, {instancePath:instancePath+"/enode",parentData:data,parentDataProperty:"enode",rootData}))){
-vErrors = vErrors === null ? validate563.errors : vErrors.concat(validate563.errors);
+if(!(validate564(data.enode, {instancePath:instancePath+"/enode",parentData:data,parentDataProperty:"enode",rootData}))){
+vErrors = vErrors === null ? validate564.errors : vErrors.concat(validate564.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -27881,12 +28351,12 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data3 === "string"){
 if(!pattern39.test(data3)){
-validate1325.errors = [{instancePath:instancePath+"/enr",schemaPath:"#/properties/enr/pattern",keyword:"pattern",params:{pattern: "^enr:"},message:"must match pattern \""+"^enr:"+"\""}];
+validate1340.errors = [{instancePath:instancePath+"/enr",schemaPath:"#/properties/enr/pattern",keyword:"pattern",params:{pattern: "^enr:"},message:"must match pattern \""+"^enr:"+"\""}];
 return false;
 }
 }
 else {
-validate1325.errors = [{instancePath:instancePath+"/enr",schemaPath:"#/properties/enr/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1340.errors = [{instancePath:instancePath+"/enr",schemaPath:"#/properties/enr/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -27899,7 +28369,7 @@ if(valid0){
 if(data.ip !== undefined){
 const _errs9 = errors;
 if(typeof data.ip !== "string"){
-validate1325.errors = [{instancePath:instancePath+"/ip",schemaPath:"#/properties/ip/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1340.errors = [{instancePath:instancePath+"/ip",schemaPath:"#/properties/ip/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -27915,14 +28385,14 @@ if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing1;
 if(((data5.discovery === undefined) && (missing1 = "discovery")) || ((data5.listener === undefined) && (missing1 = "listener"))){
-validate1325.errors = [{instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1340.errors = [{instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs13 = errors;
 for(const key1 in data5){
 if(!((key1 === "discovery") || (key1 === "listener"))){
-validate1325.errors = [{instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1340.errors = [{instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -27932,7 +28402,7 @@ if(data5.discovery !== undefined){
 let data6 = data5.discovery;
 const _errs14 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate1325.errors = [{instancePath:instancePath+"/ports/discovery",schemaPath:"#/properties/ports/properties/discovery/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1340.errors = [{instancePath:instancePath+"/ports/discovery",schemaPath:"#/properties/ports/properties/discovery/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid1 = _errs14 === errors;
@@ -27945,7 +28415,7 @@ if(data5.listener !== undefined){
 let data7 = data5.listener;
 const _errs16 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate1325.errors = [{instancePath:instancePath+"/ports/listener",schemaPath:"#/properties/ports/properties/listener/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1340.errors = [{instancePath:instancePath+"/ports/listener",schemaPath:"#/properties/ports/properties/listener/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid1 = _errs16 === errors;
@@ -27958,7 +28428,7 @@ var valid1 = true;
 }
 }
 else {
-validate1325.errors = [{instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1340.errors = [{instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -27971,7 +28441,7 @@ if(valid0){
 if(data.listenAddr !== undefined){
 const _errs18 = errors;
 if(typeof data.listenAddr !== "string"){
-validate1325.errors = [{instancePath:instancePath+"/listenAddr",schemaPath:"#/properties/listenAddr/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1340.errors = [{instancePath:instancePath+"/listenAddr",schemaPath:"#/properties/listenAddr/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -27987,14 +28457,14 @@ if(errors === _errs20){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing2;
 if((data9.eth === undefined) && (missing2 = "eth")){
-validate1325.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate1340.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs22 = errors;
 for(const key2 in data9){
 if(!(key2 === "eth")){
-validate1325.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate1340.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -28007,14 +28477,14 @@ if(errors === _errs23){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 let missing3;
 if((((((data10.network === undefined) && (missing3 = "network")) || ((data10.difficulty === undefined) && (missing3 = "difficulty"))) || ((data10.genesis === undefined) && (missing3 = "genesis"))) || ((data10.head === undefined) && (missing3 = "head"))) || ((data10.config === undefined) && (missing3 = "config"))){
-validate1325.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate1340.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
 const _errs25 = errors;
 for(const key3 in data10){
 if(!(((((key3 === "network") || (key3 === "difficulty")) || (key3 === "genesis")) || (key3 === "head")) || (key3 === "config"))){
-validate1325.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate1340.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -28024,7 +28494,7 @@ if(data10.network !== undefined){
 let data11 = data10.network;
 const _errs26 = errors;
 if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-validate1325.errors = [{instancePath:instancePath+"/protocols/eth/network",schemaPath:"#/properties/protocols/properties/eth/properties/network/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1340.errors = [{instancePath:instancePath+"/protocols/eth/network",schemaPath:"#/properties/protocols/properties/eth/properties/network/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid3 = _errs26 === errors;
@@ -28078,7 +28548,7 @@ for(const key4 in data15){
 let data16 = data15[key4];
 const _errs34 = errors;
 if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-validate1325.errors = [{instancePath:instancePath+"/protocols/eth/config/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/protocols/properties/eth/properties/config/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1340.errors = [{instancePath:instancePath+"/protocols/eth/config/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/protocols/properties/eth/properties/config/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid4 = _errs34 === errors;
@@ -28088,7 +28558,7 @@ break;
 }
 }
 else {
-validate1325.errors = [{instancePath:instancePath+"/protocols/eth/config",schemaPath:"#/properties/protocols/properties/eth/properties/config/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1340.errors = [{instancePath:instancePath+"/protocols/eth/config",schemaPath:"#/properties/protocols/properties/eth/properties/config/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -28105,7 +28575,7 @@ var valid3 = true;
 }
 }
 else {
-validate1325.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1340.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -28114,7 +28584,7 @@ return false;
 }
 }
 else {
-validate1325.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1340.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -28134,33 +28604,33 @@ var valid0 = true;
 }
 }
 else {
-validate1325.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1340.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1325.errors = vErrors;
+validate1340.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1324(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1339(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminNodeInfoResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1325(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1325.errors : vErrors.concat(validate1325.errors);
+if(!(validate1340(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1340.errors : vErrors.concat(validate1340.errors);
 errors = vErrors.length;
 }
-validate1324.errors = vErrors;
+validate1339.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminPeersResult = validate1331;
-const schema531 = {"type":"array","items":{"$ref":"AdminPeer.json"},"$id":"validateAdminPeersResult"};
-const schema532 = {"title":"AdminPeer","type":"object","description":"A connected peer as geth's admin_peers shows it: enode (its node id at the connection's address), id (keccak256 of its public key), name (its client id), caps, network {remoteAddress, inbound, trusted, static} and protocols.eth {version, difficulty, head} (difficulty as a hex quantity). geth's network.localAddress is not given.","properties":{"enode":{"type":"string","pattern":"^enode://"},"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"name":{"type":"string"},"caps":{"type":"array","items":{"type":"string"}},"network":{"type":"object","properties":{"remoteAddress":{"type":"string"},"inbound":{"type":"boolean"},"trusted":{"type":"boolean"},"static":{"type":"boolean"}},"required":["remoteAddress","inbound","trusted","static"],"additionalProperties":false},"protocols":{"type":"object","properties":{"eth":{"type":"object","properties":{"version":{"type":"integer"},"difficulty":{"$ref":"uint.json"},"head":{"$ref":"hash32.json"}},"required":["version"],"additionalProperties":false}},"required":["eth"],"additionalProperties":false}},"required":["enode","id","name","caps","network","protocols"],"additionalProperties":false,"$id":"AdminPeer.json"};
+export const validateAdminPeersResult = validate1346;
+const schema536 = {"type":"array","items":{"$ref":"AdminPeer.json"},"$id":"validateAdminPeersResult"};
+const schema537 = {"title":"AdminPeer","type":"object","description":"A connected peer as geth's admin_peers shows it: enode (its node id at the connection's address), id (keccak256 of its public key), name (its client id), caps, network {remoteAddress, inbound, trusted, static} and protocols.eth {version, difficulty, head} (difficulty as a hex quantity). geth's network.localAddress is not given.","properties":{"enode":{"type":"string","pattern":"^enode://"},"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"name":{"type":"string"},"caps":{"type":"array","items":{"type":"string"}},"network":{"type":"object","properties":{"remoteAddress":{"type":"string"},"inbound":{"type":"boolean"},"trusted":{"type":"boolean"},"static":{"type":"boolean"}},"required":["remoteAddress","inbound","trusted","static"],"additionalProperties":false},"protocols":{"type":"object","properties":{"eth":{"type":"object","properties":{"version":{"type":"integer"},"difficulty":{"$ref":"uint.json"},"head":{"$ref":"hash32.json"}},"required":["version"],"additionalProperties":false}},"required":["eth"],"additionalProperties":false}},"required":["enode","id","name","caps","network","protocols"],"additionalProperties":false,"$id":"AdminPeer.json"};
 const pattern40 = new RegExp("^enode://", "u");
 
-function validate1332(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AdminPeer.json" */;
 let vErrors = null;
 let errors = 0;
@@ -28168,14 +28638,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.enode === undefined) && (missing0 = "enode")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.name === undefined) && (missing0 = "name"))) || ((data.caps === undefined) && (missing0 = "caps"))) || ((data.network === undefined) && (missing0 = "network"))) || ((data.protocols === undefined) && (missing0 = "protocols"))){
-validate1332.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1347.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "enode") || (key0 === "id")) || (key0 === "name")) || (key0 === "caps")) || (key0 === "network")) || (key0 === "protocols"))){
-validate1332.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1347.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -28187,12 +28657,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern40.test(data0)){
-validate1332.errors = [{instancePath:instancePath+"/enode",schemaPath:"#/properties/enode/pattern",keyword:"pattern",params:{pattern: "^enode://"},message:"must match pattern \""+"^enode://"+"\""}];
+validate1347.errors = [{instancePath:instancePath+"/enode",schemaPath:"#/properties/enode/pattern",keyword:"pattern",params:{pattern: "^enode://"},message:"must match pattern \""+"^enode://"+"\""}];
 return false;
 }
 }
 else {
-validate1332.errors = [{instancePath:instancePath+"/enode",schemaPath:"#/properties/enode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1347.errors = [{instancePath:instancePath+"/enode",schemaPath:"#/properties/enode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -28208,12 +28678,12 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(!pattern26.test(data1)){
-validate1332.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+validate1347.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate1332.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1347.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -28226,7 +28696,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs6 = errors;
 if(typeof data.name !== "string"){
-validate1332.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1347.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -28245,7 +28715,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs10 = errors;
 if(typeof data3[i0] !== "string"){
-validate1332.errors = [{instancePath:instancePath+"/caps/" + i0,schemaPath:"#/properties/caps/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1347.errors = [{instancePath:instancePath+"/caps/" + i0,schemaPath:"#/properties/caps/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -28255,7 +28725,7 @@ break;
 }
 }
 else {
-validate1332.errors = [{instancePath:instancePath+"/caps",schemaPath:"#/properties/caps/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1347.errors = [{instancePath:instancePath+"/caps",schemaPath:"#/properties/caps/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -28272,14 +28742,14 @@ if(errors === _errs12){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing1;
 if(((((data5.remoteAddress === undefined) && (missing1 = "remoteAddress")) || ((data5.inbound === undefined) && (missing1 = "inbound"))) || ((data5.trusted === undefined) && (missing1 = "trusted"))) || ((data5.static === undefined) && (missing1 = "static"))){
-validate1332.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1347.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs14 = errors;
 for(const key1 in data5){
 if(!((((key1 === "remoteAddress") || (key1 === "inbound")) || (key1 === "trusted")) || (key1 === "static"))){
-validate1332.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1347.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -28288,7 +28758,7 @@ if(_errs14 === errors){
 if(data5.remoteAddress !== undefined){
 const _errs15 = errors;
 if(typeof data5.remoteAddress !== "string"){
-validate1332.errors = [{instancePath:instancePath+"/network/remoteAddress",schemaPath:"#/properties/network/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1347.errors = [{instancePath:instancePath+"/network/remoteAddress",schemaPath:"#/properties/network/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -28300,7 +28770,7 @@ if(valid2){
 if(data5.inbound !== undefined){
 const _errs17 = errors;
 if(typeof data5.inbound !== "boolean"){
-validate1332.errors = [{instancePath:instancePath+"/network/inbound",schemaPath:"#/properties/network/properties/inbound/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1347.errors = [{instancePath:instancePath+"/network/inbound",schemaPath:"#/properties/network/properties/inbound/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid2 = _errs17 === errors;
@@ -28312,7 +28782,7 @@ if(valid2){
 if(data5.trusted !== undefined){
 const _errs19 = errors;
 if(typeof data5.trusted !== "boolean"){
-validate1332.errors = [{instancePath:instancePath+"/network/trusted",schemaPath:"#/properties/network/properties/trusted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1347.errors = [{instancePath:instancePath+"/network/trusted",schemaPath:"#/properties/network/properties/trusted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid2 = _errs19 === errors;
@@ -28324,7 +28794,7 @@ if(valid2){
 if(data5.static !== undefined){
 const _errs21 = errors;
 if(typeof data5.static !== "boolean"){
-validate1332.errors = [{instancePath:instancePath+"/network/static",schemaPath:"#/properties/network/properties/static/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1347.errors = [{instancePath:instancePath+"/network/static",schemaPath:"#/properties/network/properties/static/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid2 = _errs21 === errors;
@@ -28339,7 +28809,7 @@ var valid2 = true;
 }
 }
 else {
-validate1332.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1347.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -28356,14 +28826,14 @@ if(errors === _errs23){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 let missing2;
 if((data10.eth === undefined) && (missing2 = "eth")){
-validate1332.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate1347.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs25 = errors;
 for(const key2 in data10){
 if(!(key2 === "eth")){
-validate1332.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate1347.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -28376,14 +28846,14 @@ if(errors === _errs26){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing3;
 if((data11.version === undefined) && (missing3 = "version")){
-validate1332.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate1347.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
 const _errs28 = errors;
 for(const key3 in data11){
 if(!(((key3 === "version") || (key3 === "difficulty")) || (key3 === "head"))){
-validate1332.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate1347.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -28393,7 +28863,7 @@ if(data11.version !== undefined){
 let data12 = data11.version;
 const _errs29 = errors;
 if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
-validate1332.errors = [{instancePath:instancePath+"/protocols/eth/version",schemaPath:"#/properties/protocols/properties/eth/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1347.errors = [{instancePath:instancePath+"/protocols/eth/version",schemaPath:"#/properties/protocols/properties/eth/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid4 = _errs29 === errors;
@@ -28431,7 +28901,7 @@ var valid4 = true;
 }
 }
 else {
-validate1332.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1347.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -28440,7 +28910,7 @@ return false;
 }
 }
 else {
-validate1332.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1347.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -28458,16 +28928,16 @@ var valid0 = true;
 }
 }
 else {
-validate1332.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1347.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1332.errors = vErrors;
+validate1347.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1331(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1346(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminPeersResult" */;
 let vErrors = null;
 let errors = 0;
@@ -28477,8 +28947,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate1332(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate1332.errors : vErrors.concat(validate1332.errors);
+if(!(validate1347(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1347.errors : vErrors.concat(validate1347.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -28488,70 +28958,70 @@ break;
 }
 }
 else {
-validate1331.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1346.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate1331.errors = vErrors;
+validate1346.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminRemovePeerEnodeParam = validate1336;
-const schema533 = {"$ref":"EnodeUrl.json","$id":"validateAdminRemovePeerEnodeParam"};
+export const validateAdminRemovePeerEnodeParam = validate1351;
+const schema538 = {"$ref":"EnodeUrl.json","$id":"validateAdminRemovePeerEnodeParam"};
 
-function validate1336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1351(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminRemovePeerEnodeParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate563(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate563.errors : vErrors.concat(validate563.errors);
+if(!(validate564(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate564.errors : vErrors.concat(validate564.errors);
 errors = vErrors.length;
 }
-validate1336.errors = vErrors;
+validate1351.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminRemovePeerResult = validate1338;
-const schema534 = {"type":"boolean","$id":"validateAdminRemovePeerResult"};
+export const validateAdminRemovePeerResult = validate1353;
+const schema539 = {"type":"boolean","$id":"validateAdminRemovePeerResult"};
 
-function validate1338(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1353(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminRemovePeerResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1338.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1353.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1338.errors = vErrors;
+validate1353.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminRemoveTrustedPeerEnodeParam = validate1339;
-const schema535 = {"$ref":"EnodeUrl.json","$id":"validateAdminRemoveTrustedPeerEnodeParam"};
+export const validateAdminRemoveTrustedPeerEnodeParam = validate1354;
+const schema540 = {"$ref":"EnodeUrl.json","$id":"validateAdminRemoveTrustedPeerEnodeParam"};
 
-function validate1339(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1354(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminRemoveTrustedPeerEnodeParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate563(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate563.errors : vErrors.concat(validate563.errors);
+if(!(validate564(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate564.errors : vErrors.concat(validate564.errors);
 errors = vErrors.length;
 }
-validate1339.errors = vErrors;
+validate1354.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminRemoveTrustedPeerResult = validate1341;
-const schema536 = {"type":"boolean","$id":"validateAdminRemoveTrustedPeerResult"};
+export const validateAdminRemoveTrustedPeerResult = validate1356;
+const schema541 = {"type":"boolean","$id":"validateAdminRemoveTrustedPeerResult"};
 
-function validate1341(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1356(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminRemoveTrustedPeerResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1341.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1356.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1341.errors = vErrors;
+validate1356.errors = vErrors;
 return errors === 0;
 }

@@ -1,10 +1,12 @@
 /**
- * The answers of the per-request resource caps, so each limit answers the same way: -32005 with a message naming
- * the limit, its value and its setting. The caps are checked where the handlers have decoded the values:
- * - eth_call / eth_estimateGas (call-request.ts): a `gas` above `network.rpc.call.gas-cap`, and execution past
- *   `network.rpc.call.timeout` (the engine stops the EVM at the message's deadline and throws `CallTimeoutError`);
- * - debug_accountRange / debug_storageRangeAt (debug/block-state.ts): a `maxResults` above
- *   `network.rpc.debug.max-range-results`, which would otherwise build one answer as large as the state.
+ * The answers of the per-request resource caps, each naming the limit, its value and its setting. A query too large
+ * to serve (a page or range above its cap) is -32602 (`queryTooLarge`): a smaller one fits and the same one never
+ * does, while viem and Foundry retry -32005 as a rate limit. -32005 (`limitExceeded`, `callTimedOut`) stays for
+ * what can pass later: execution past `network.rpc.call.timeout` (the engine stops the EVM at the message's deadline
+ * and throws `CallTimeoutError`). Caps that answer -32602: eth_getLogs (eth/log-filter.ts), trace_filter
+ * (trace/filter.ts), debug_accountRange / debug_storageRangeAt's `maxResults` (debug/block-state.ts),
+ * svc_getAccountTransactions' range. A `gas` above `network.rpc.call.gas-cap` is no error: it runs with the cap.
+ * The trace caps (debug/trace-config.ts, trace/tracing.ts: time, struct-log entries, answer size) still answer -32005.
  */
 import { ErrorCode, RpcError } from '../rpc/errors.js';
 
@@ -22,6 +24,21 @@ export function limitExceeded(
         ? `0x${requested.toString(16)}`
         : Number(requested),
   });
+}
+
+/**
+ * A query whose size is over a limit (trace_filter's range or count): -32602 with the same message and data as
+ * `limitExceeded`. Not -32005: viem and Foundry retry that code as a rate limit, and the same query never fits; a
+ * narrower one does.
+ */
+export function queryTooLarge(
+  what: string,
+  requested: bigint | number,
+  limit: bigint | number,
+  setting: string,
+): RpcError {
+  const refused = limitExceeded(what, requested, limit, setting);
+  return new RpcError(ErrorCode.InvalidParams, refused.message, refused.data);
 }
 
 /** `5s`, `1.5s`, `250 ms`: a limit in milliseconds as the setting is usually written. */

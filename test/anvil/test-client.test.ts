@@ -1,8 +1,8 @@
 /**
  * viem's test client (`mode: 'anvil'`) drives one script, unchanged, against svc-node's dev chain and against Anvil
- * itself (same mnemonic, chain id 1337): state edits, mining, time travel, snapshots, impersonation, dropping a
- * pooled transaction, dump and load. Each node's observations must be what the script expects, and the two must
- * agree. Both are real processes on loopback ports.
+ * itself (same mnemonic, chain id 1337): state edits, mining, time travel (a timestamp interval too), snapshots,
+ * impersonation, dropping a pooled transaction, dump and load. Each node's observations must be what the script
+ * expects, and the two must agree. Both are real processes on loopback ports.
  */
 import {
   type Address,
@@ -88,6 +88,16 @@ async function script(url: string): Promise<Record<string, unknown>> {
     () => false,
     () => true,
   );
+  // A fixed step between blocks, then back to the clock (which the increase above has put an hour ahead).
+  await test.setBlockTimestampInterval({ interval: 7 });
+  await test.mine({ blocks: 1 });
+  const stepped = (await head()).timestamp;
+  await test.mine({ blocks: 1 });
+  out.interval = {
+    step: Number((await head()).timestamp - stepped),
+    removed: await test.request({ method: 'anvil_removeBlockTimestampInterval' }),
+    removedAgain: await test.request({ method: 'anvil_removeBlockTimestampInterval' }),
+  };
 
   const revertsTo = (id: Hex) =>
     test.request({ method: 'evm_revert', params: [id] }).then(
@@ -193,6 +203,7 @@ describe("viem's test client, the same script on svc-node and Anvil", () => {
       timeJumped: true,
       exactTimestamp: true,
       pastTimestampRefused: true,
+      interval: { step: 7, removed: true, removedAgain: false },
       revert: { headBack: true, balanceBack: true, unminedEditUndone: true, usedAgain: false, laterConsumed: false },
       impersonated: {
         status: 'success',

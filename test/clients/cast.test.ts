@@ -2,7 +2,10 @@
  * Foundry's cast against a dev node, as a new user runs it: `cast send --legacy` is mined; a type-2 send (explicit
  * EIP-1559 fees, signed locally or by the node with --unlocked) gets the node's refusal that says to use --legacy;
  * a plain `cast send` gets past eth_feeHistory (which once did not exist) and stops in cast's own fee estimation,
- * which finds no base fee; `cast rpc txpool_status` and `cast run <tx>` work.
+ * which finds no base fee; `cast rpc txpool_status` and `cast run <tx>` work. `cast logs` over a range wider than the
+ * node's limit (lowered to 1 block here) fails at once with the range to ask for: cast retries -32005 as a rate
+ * limit (about 13 s, then "Max retries exceeded"), so the limit answers -32602. `cast estimate --gas-limit` above
+ * the node's gas cap runs with the cap, as geth does.
  */
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +20,7 @@ const TO = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 let node: NodeProcess;
 
 beforeAll(async () => {
-  node = await startNode();
+  node = await startNode({ env: { SVC_NODE_NETWORK_RPC_LOGS_MAX_BLOCK_RANGE: '1' } });
 });
 afterAll(async () => {
   await node?.stop();
@@ -74,6 +77,20 @@ describe.skipIf(castPath === undefined)('Foundry cast', () => {
     const { code, out } = await cast('rpc', 'txpool_status');
     expect(code, out).toBe(0);
     expect(JSON.parse(out)).toEqual({ pending: '0x0', queued: '0x0' });
+  });
+
+  it('cast logs over a range past the limit: refused at once, with the range that fits (no retries)', async () => {
+    // To `latest` (cast's default): cast 1.7.1 falls back to block-by-block queries only for a numeric range.
+    const { code, out } = await cast('logs', '--from-block', '0');
+    expect(code).not.toBe(0);
+    expect(out).toMatch(/error code -32602: .*query at most 1 blocks at a time, e\.g\. 0x0\.\.0x0/);
+    expect(out).not.toMatch(/Max retries exceeded/);
+  });
+
+  it('cast estimate with a gas limit above the gas cap (50,000,000): runs with the cap, as on geth', async () => {
+    const { code, out } = await cast('estimate', '--from', FROM, TO, '--value', '1', '--gas-limit', '100000000');
+    expect(code, out).toBe(0);
+    expect(out.trim()).toBe('21000');
   });
 
   it('cast run replays the legacy transaction', async () => {

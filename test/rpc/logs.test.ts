@@ -1,7 +1,8 @@
 /**
- * eth_getLogs and log filters over HTTP against the real engine: standard log fields, address / topic
- * criteria, EIP-234 blockHash, the range and result limits (-32005 with the limit in the message), and a
- * reorganisation (a heavier side chain imported through the engine) reported as `removed: true` logs.
+ * eth_getLogs and log filters over HTTP against the real engine: standard log fields (blockTimestamp too, also in
+ * receipts, filters and subscriptions), address / topic criteria, EIP-234 blockHash, the range and result limits
+ * (-32602 with the limit in the message), and a reorganisation (a heavier side chain imported through the engine)
+ * reported as `removed: true` logs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -40,6 +41,7 @@ describe('eth_getLogs', () => {
     await addToPool(node.engine, [ping(1), ping(2), ping(3)]);
     const [mined] = await node.engine.miner.mineBlocks(1);
     const number = `0x${mined.block.header.number.toString(16)}`;
+    const stamp = `0x${mined.block.header.timestamp.toString(16)}`;
     const { result } = await rpc(node.url, 'eth_getLogs', [
       { fromBlock: number, toBlock: number, address: hex(emitter) },
     ]);
@@ -53,10 +55,16 @@ describe('eth_getLogs', () => {
       transactionHash: hex(mined.block.transactions[1].hash()),
       blockHash: hex(mined.block.hash()),
       blockNumber: number,
+      blockTimestamp: stamp,
       address: hex(emitter),
       data: hex(word(2)),
       topics: [PING_TOPIC],
     });
+    // Receipts carry the same logs, blockTimestamp included (execution-apis, geth 1.16, Anvil).
+    const receipt = await rpc(node.url, 'eth_getTransactionReceipt', [hex(mined.block.transactions[1].hash())]);
+    expect(receipt.result.logs).toEqual([result[1]]);
+    const receipts = await rpc(node.url, 'eth_getBlockReceipts', [number]);
+    expect(receipts.result.flatMap((r: any) => r.logs)).toEqual(result);
     // EIP-234: the same logs by block hash; topic OR-arrays and null wildcards; an address array.
     const byHash = await rpc(node.url, 'eth_getLogs', [
       { blockHash: hex(mined.block.hash()), topics: [[PING_TOPIC, hex(word(9))]] },
@@ -81,19 +89,19 @@ describe('eth_getLogs', () => {
     expect((await rpc(node.url, 'eth_getLogs', [{ blockHash: unknown, fromBlock: '0x0' }])).error?.code).toBe(-32602);
   });
 
-  it('refuses an over-wide range with -32005 naming the limit and a range that fits', async () => {
+  it('refuses an over-wide range with -32602 naming the limit and a range that fits', async () => {
     await node.engine.miner.mineBlocks(50, { withTransactions: false });
     const { error } = await rpc(node.url, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest' }]);
-    expect(error?.code).toBe(-32005);
+    expect(error?.code).toBe(-32602);
     expect(error?.message).toMatch(/more than the limit of 50; query at most 50 blocks at a time, e\.g\. 0x0\.\.0x31/);
   });
 
-  it('refuses a result over the cap with -32005 naming the cap', async () => {
+  it('refuses a result over the cap with -32602 naming the cap', async () => {
     const txs = Array.from({ length: 21 }, (_, i) => ping(100 + i));
     await addToPool(node.engine, txs);
     await node.engine.miner.mineBlocks(1);
     const { error } = await rpc(node.url, 'eth_getLogs', [{ fromBlock: 'latest', address: hex(emitter) }]);
-    expect(error?.code).toBe(-32005);
+    expect(error?.code).toBe(-32602);
     expect(error?.message).toMatch(/more than 20 results/);
   });
 });
@@ -109,9 +117,10 @@ describe('log filters and subscriptions across a reorganisation', () => {
     await addToPool(node.engine, [ping(501), ping(502)]);
     const [dropped] = await node.engine.miner.mineBlocks(1);
     const first = (await rpc(node.url, 'eth_getFilterChanges', [filter])).result;
-    expect(first.map((l: any) => [l.data, l.removed])).toEqual([
-      [hex(word(501)), false],
-      [hex(word(502)), false],
+    const stamp = `0x${dropped.block.header.timestamp.toString(16)}`;
+    expect(first.map((l: any) => [l.data, l.removed, l.blockTimestamp])).toEqual([
+      [hex(word(501)), false, stamp],
+      [hex(word(502)), false, stamp],
     ]);
 
     // A heavier side chain from the fork point: two empty blocks outweigh the one with the logs.
@@ -125,11 +134,11 @@ describe('log filters and subscriptions across a reorganisation', () => {
     ]);
 
     await until(() => ws.of(sub).length >= 4, 'four log notifications');
-    expect(ws.of(sub).map((l: any) => [l.data, l.removed])).toEqual([
-      [hex(word(501)), false],
-      [hex(word(502)), false],
-      [hex(word(501)), true],
-      [hex(word(502)), true],
+    expect(ws.of(sub).map((l: any) => [l.data, l.removed, l.blockTimestamp])).toEqual([
+      [hex(word(501)), false, stamp],
+      [hex(word(502)), false, stamp],
+      [hex(word(501)), true, stamp],
+      [hex(word(502)), true, stamp],
     ]);
     // The canonical range no longer holds them; the dropped block is still readable by hash (EIP-234).
     const range = await rpc(node.url, 'eth_getLogs', [

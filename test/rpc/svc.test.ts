@@ -84,10 +84,10 @@ describe('svc_getAccountTransactions', () => {
     expect(after.map((t: any) => t.isPending)).toEqual([true]);
   });
 
-  it('refuses a range wider than the configured limit with -32005; from > to is empty', async () => {
+  it('refuses a range wider than the configured limit with -32602, as the original node; from > to is empty', async () => {
     const { error } = await rpc(node.url, 'svc_getAccountTransactions', [hex(addresses[5]), '0x0', '0x64']);
     expect(error).toMatchObject({
-      code: -32005,
+      code: -32602,
       message: 'Maximum number of blocks to search is 100, requested: 101. Split the range into smaller requests.',
     });
     expect(

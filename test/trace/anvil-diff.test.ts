@@ -2,6 +2,7 @@
  * debug_trace* against Anvil: the same contracts and transactions on both nodes (scenario.ts), every tracer's
  * answer compared field by field after undoing the differences listed in openrpc.json (normalize.ts), the
  * struct logger opcode by opcode, and an explorer's pass: debug_traceBlockByNumber with callTracer over 100 blocks.
+ * flatCallTracer, which Anvil does not serve, is checked against this node's own trace_transaction and callTracer.
  */
 import { createBlockFromRPC } from '@ethereumjs/block';
 import { Mainnet, createCustomCommon } from '@ethereumjs/common';
@@ -197,13 +198,68 @@ describe('the other entry points', () => {
   });
 });
 
+describe('flatCallTracer (geth and core-geth; Anvil answers {})', () => {
+  it('is trace_transaction with callTracer top gas, and a revert keeps its result', async () => {
+    for (let i = 0; i < 12; i++) {
+      const name = txs[i].name;
+      const flatConfig = { tracer: 'flatCallTracer', tracerConfig: { convertParityErrors: true } };
+      const [flat, parity, frame] = await Promise.all([
+        trace(svc.url, svcHashes[i], flatConfig),
+        call(svc.url, 'trace_transaction', [svcHashes[i]]),
+        trace(svc.url, svcHashes[i], { tracer: 'callTracer' }),
+      ]);
+      expect(flat[0].action.gas, name).toBe(frame.gas);
+      if (flat[0].result !== undefined) expect(flat[0].result.gasUsed, name).toBe(frame.gasUsed);
+      // trace_transaction takes the intrinsic gas off the top frame; after a failure geth keeps a result only for
+      // a revert (its reason), where trace_transaction has its own rule: results of failed frames are not compared.
+      flat[0].action.gas = parity[0].action.gas;
+      if (flat[0].result !== undefined && parity[0].result) flat[0].result.gasUsed = parity[0].result.gasUsed;
+      for (const [j, f] of flat.entries()) {
+        if (f.error === undefined) continue;
+        expect(f.result === undefined, `${name} ${f.error}`).toBe(f.error !== 'Reverted');
+        f.result = undefined;
+        parity[j].result = undefined;
+      }
+      expect(JSON.parse(JSON.stringify(flat)), name).toEqual(JSON.parse(JSON.stringify(parity)));
+    }
+    const geth = await trace(svc.url, svcHashes[6], { tracer: 'flatCallTracer' });
+    expect(geth[0]).toMatchObject({
+      error: 'execution reverted',
+      result: { output: expect.stringMatching(/^0x08c379a0/) },
+    });
+  });
+
+  it('keeps precompile calls with includePrecompiles, and places frames in blocks but not in calls', async () => {
+    const withPrecompiles = { tracer: 'flatCallTracer', tracerConfig: { includePrecompiles: true } };
+    const [plain, all] = await Promise.all([
+      trace(svc.url, svcHashes[4], { tracer: 'flatCallTracer' }),
+      trace(svc.url, svcHashes[4], withPrecompiles),
+    ]);
+    expect(all.length).toBe(plain.length + 1);
+    expect(all.map((f: Json) => f.action.to)).toContain('0x0000000000000000000000000000000000000002');
+    const receipt = await call(svc.url, 'eth_getTransactionReceipt', [svcHashes[4]]);
+    expect(plain[0]).toMatchObject({
+      blockHash: receipt.blockHash,
+      blockNumber: Number(receipt.blockNumber),
+      transactionHash: svcHashes[4],
+      transactionPosition: 0,
+    });
+    const block = await call(svc.url, 'debug_traceBlockByNumber', [receipt.blockNumber, { tracer: 'flatCallTracer' }]);
+    expect(block).toEqual([{ txHash: svcHashes[4], result: plain }]);
+    const driverCall = { from: ACCOUNT0, to: contractAt(3), value: '0x64', gas: '0x16e360' };
+    const called = await call(svc.url, 'debug_traceCall', [driverCall, 'latest', { tracer: 'flatCallTracer' }]);
+    expect(called[0]).toMatchObject({ blockHash: null, blockNumber: 0, transactionHash: null, transactionPosition: 0 });
+    expect(called.length).toBe(plain.length);
+  });
+});
+
 describe('tracer names', () => {
   it('refuses an unknown tracer and a JavaScript tracer with -32602 naming the tracers there are', async () => {
     for (const tracer of ['opcodeTracer', '{ data: [], step: function(log) { this.data.push(log.op.toString()) } }']) {
       const err = await trace(svc.url, svcHashes[4], { tracer }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(RpcCallError);
       expect((err as RpcCallError).code).toBe(-32602);
-      for (const name of ['callTracer', 'prestateTracer', '4byteTracer', 'noopTracer'])
+      for (const name of ['callTracer', 'flatCallTracer', 'prestateTracer', '4byteTracer', 'noopTracer'])
         expect((err as RpcCallError).message).toContain(name);
     }
     expect(await trace(svc.url, svcHashes[4], { tracer: 'noopTracer' })).toEqual({});

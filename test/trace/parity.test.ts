@@ -151,7 +151,7 @@ describe('trace_filter', () => {
     expect(all.at(-1).type).toBe('reward');
   });
 
-  it('walks all the empty blocks the cap allows, stops at count; caps answer -32005 naming their setting', async () => {
+  it('walks all the empty blocks the cap allows, stops at count; caps answer -32602 naming their setting', async () => {
     const start = Number(await rpc('eth_blockNumber', [])) + 1;
     const end = start + CAP - 1;
     await rpc('qa_mineBlocks', [CAP, false]);
@@ -164,10 +164,10 @@ describe('trace_filter', () => {
     const last = await rpc('trace_filter', [{ ...range, after: CAP - 1, count: 5 }]);
     expect(last.map((t: any) => t.blockNumber)).toEqual([end]);
     const wide = await rpcError('trace_filter', [{ fromBlock: '0x0', toBlock: `0x${end.toString(16)}` }]);
-    expect(wide.code).toBe(-32005);
+    expect(wide.code).toBe(-32602);
     expect(wide.message).toContain('network.rpc.trace.filter-max-blocks');
     const many = await rpcError('trace_filter', [{ ...range, count: CAP + 1 }]);
-    expect(many.code).toBe(-32005);
+    expect(many.code).toBe(-32602);
     expect(many.message).toContain('network.rpc.trace.filter-max-count');
   }, 120_000);
 });

@@ -167,8 +167,8 @@ export interface RpcMethodsClient {
    * @param filterId A filter id returned by eth_newFilter, eth_newBlockFilter or eth_newPendingTransactionFilter.
    * @returns logs
    * @throws {RpcClientError} -32000 filter not found
-   * @throws {RpcClientError} -32005 block range 0x…..0x… spans <n> blocks, more than the limit of 10000; query at most 10000 blocks at a time, e.g. 0x…..0x…
-   * @throws {RpcClientError} -32005 query returned more than 10000 results; narrow the block range, e.g. 0x…..0x…
+   * @throws {RpcClientError} -32602 block range 0x…..0x… spans <n> blocks, more than the limit of 10000; query at most 10000 blocks at a time, e.g. 0x…..0x…
+   * @throws {RpcClientError} -32602 query returned more than 10000 results; narrow the block range, e.g. 0x…..0x…
    * @throws {RpcClientError} -32000 body and receipts of block N are not held yet: history below the snap pivot P is being backfilled (X% done, blocks H and above are held)
    */
   eth_getFilterLogs(...params: T.EthGetFilterLogsParams): Promise<T.EthGetFilterLogsResult>;
@@ -192,8 +192,8 @@ export interface RpcMethodsClient {
    *
    * @param filter Which logs to return.
    * @returns logs
-   * @throws {RpcClientError} -32005 block range 0x…..0x… spans <n> blocks, more than the limit of 10000; query at most 10000 blocks at a time, e.g. 0x…..0x…
-   * @throws {RpcClientError} -32005 query returned more than 10000 results; narrow the block range, e.g. 0x…..0x…
+   * @throws {RpcClientError} -32602 block range 0x…..0x… spans <n> blocks, more than the limit of 10000; query at most 10000 blocks at a time, e.g. 0x…..0x…
+   * @throws {RpcClientError} -32602 query returned more than 10000 results; narrow the block range, e.g. 0x…..0x…
    * @throws {RpcClientError} -32001 Block 0x… not found
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
    * @throws {RpcClientError} -32000 body and receipts of block N are not held yet: history below the snap pivot P is being backfilled (X% done, blocks H and above are held)
@@ -869,6 +869,7 @@ export interface RpcMethodsClient {
    *
    * @param filter The query.
    * @returns traces
+   * @throws {RpcClientError} -32602 trace_filter: block range of <n> is above the limit of <m> (network.rpc.trace.filter-max-blocks)
    * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
    */
@@ -977,7 +978,7 @@ export interface RpcMethodsClient {
    * @param fromBlock First block of the range.
    * @param toBlock Last block of the range, inclusive.
    * @returns accountTransactions
-   * @throws {RpcClientError} -32005 Maximum number of blocks to search is 1000, requested: <n>. Split the range into smaller requests.
+   * @throws {RpcClientError} -32602 Maximum number of blocks to search is 1000, requested: <n>. Split the range into smaller requests.
    */
   svc_getAccountTransactions(...params: T.SvcGetAccountTransactionsParams): Promise<T.SvcGetAccountTransactionsResult>;
   /**
@@ -1110,6 +1111,12 @@ export interface RpcMethodsClient {
    */
   anvil_nodeInfo(...params: T.AnvilNodeInfoParams): Promise<T.AnvilNodeInfoResult>;
   /**
+   * `anvil_removeBlockTimestampInterval`: Stops anvil_setBlockTimestampInterval: blocks follow the clock again.
+   *
+   * @returns result
+   */
+  anvil_removeBlockTimestampInterval(...params: T.AnvilRemoveBlockTimestampIntervalParams): Promise<T.AnvilRemoveBlockTimestampIntervalResult>;
+  /**
    * `anvil_reset`: Back to genesis, or onto a new fork.
    *
    * @param [options] Anvil's reset options.
@@ -1149,6 +1156,14 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32602 invalid params: <why>
    */
   anvil_setBlockGasLimit(...params: T.AnvilSetBlockGasLimitParams): Promise<T.AnvilSetBlockGasLimitResult>;
+  /**
+   * `anvil_setBlockTimestampInterval`: Gives every block to come a timestamp a fixed number of seconds after its parent's.
+   *
+   * @param interval Seconds between consecutive blocks (at least 1).
+   * @returns result
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  anvil_setBlockTimestampInterval(...params: T.AnvilSetBlockTimestampIntervalParams): Promise<T.AnvilSetBlockTimestampIntervalResult>;
   /**
    * `anvil_setCode`: Sets an account's code.
    *
@@ -1718,11 +1733,13 @@ const METHOD_NAMES: { readonly [member: string]: string } = {
   anvil_metadata: 'anvil_metadata',
   anvil_mine: 'anvil_mine',
   anvil_nodeInfo: 'anvil_nodeInfo',
+  anvil_removeBlockTimestampInterval: 'anvil_removeBlockTimestampInterval',
   anvil_reset: 'anvil_reset',
   anvil_revert: 'anvil_revert',
   anvil_setAutomine: 'anvil_setAutomine',
   anvil_setBalance: 'anvil_setBalance',
   anvil_setBlockGasLimit: 'anvil_setBlockGasLimit',
+  anvil_setBlockTimestampInterval: 'anvil_setBlockTimestampInterval',
   anvil_setCode: 'anvil_setCode',
   anvil_setCoinbase: 'anvil_setCoinbase',
   anvil_setIntervalMining: 'anvil_setIntervalMining',

@@ -1,7 +1,8 @@
 /**
  * The dev chain's block clock for Anvil's time methods: the wall clock plus an offset (evm_increaseTime), an exact
- * timestamp for the next block (evm_setNextBlockTimestamp), and never a timestamp at or below one already given
- * or the head's, so timestamps strictly increase whatever the caller asks.
+ * timestamp for the next block (evm_setNextBlockTimestamp), a fixed step from the last block instead of the clock
+ * (anvil_setBlockTimestampInterval), and never a timestamp at or below one already given or the head's, so
+ * timestamps strictly increase whatever the caller asks.
  */
 export interface DevClockState {
   readonly offset: bigint;
@@ -14,6 +15,8 @@ export class DevClock {
   private next: bigint | undefined;
   /** The last timestamp handed out: a bulk run asks for several before the head moves. */
   private lastIssued = 0n;
+  /** anvil_setBlockTimestampInterval's step in seconds; not part of a snapshot, as in Anvil. */
+  private interval: bigint | undefined;
 
   constructor(
     private readonly headTimestamp: () => bigint,
@@ -28,8 +31,24 @@ export class DevClock {
       this.next = undefined;
       // The clock goes on from there, as Anvil's does.
       this.offset = ts - this.now();
+    } else if (this.interval !== undefined) {
+      const head = this.headTimestamp();
+      ts = (this.lastIssued > head ? this.lastIssued : head) + this.interval;
     } else ts = this.now() + this.offset;
     return this.issue(ts);
+  }
+
+  /** anvil_setBlockTimestampInterval: each block `seconds` (at least 1) after the one before. */
+  setInterval(seconds: bigint): void {
+    if (seconds < 1n) throw new RangeError(`interval ${seconds} is below 1 second: timestamps strictly increase`);
+    this.interval = seconds;
+  }
+
+  /** anvil_removeBlockTimestampInterval: back to the clock; whether an interval was set. */
+  removeInterval(): boolean {
+    const had = this.interval !== undefined;
+    this.interval = undefined;
+    return had;
   }
 
   /** Hands out `ts`, or the earliest timestamp still free when `ts` is not later than every one before. */

@@ -19,6 +19,7 @@ export function logsOfBlock(block: BlockReceipts, criteria?: CompiledCriteria, r
           data: log.data,
           blockNumber: header.number,
           blockHash: header.hash,
+          blockTimestamp: header.timestamp,
           transactionHash: transactionHashes[txIndex],
           transactionIndex: txIndex,
           logIndex,

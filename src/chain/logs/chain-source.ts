@@ -4,7 +4,8 @@ import type { Blockchain } from '../blockchain.js';
 import type { BlockReceipts, LogBlockHeader, LogSource } from './types.js';
 
 function headerOf(header: BlockHeader): LogBlockHeader {
-  return { hash: header.hash(), number: header.number, parentHash: header.parentHash, logsBloom: header.logsBloom };
+  const { number, parentHash, timestamp, logsBloom } = header;
+  return { hash: header.hash(), number, parentHash, timestamp, logsBloom };
 }
 
 export function chainLogSource(chain: Blockchain): LogSource {

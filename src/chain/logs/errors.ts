@@ -1,4 +1,4 @@
-/** Typed errors of log queries; the JSON-RPC layer maps them to codes (LimitExceededError → -32005). */
+/** Typed errors of log queries; the JSON-RPC layer maps them to codes (LimitExceededError → -32602). */
 
 const hex = (n: bigint): string => `0x${n.toString(16)}`;
 

@@ -20,6 +20,8 @@ export interface ReceiptWithLogs {
 export interface Log extends ReceiptLog {
   readonly blockNumber: bigint;
   readonly blockHash: Uint8Array;
+  /** The block's timestamp (execution-apis `blockTimestamp`): an indexer needs no block read per log for it. */
+  readonly blockTimestamp: bigint;
   readonly transactionHash: Uint8Array;
   /** Index of the transaction in its block. */
   readonly transactionIndex: number;
@@ -61,6 +63,7 @@ export interface LogBlockHeader {
   readonly hash: Uint8Array;
   readonly number: bigint;
   readonly parentHash: Uint8Array;
+  readonly timestamp: bigint;
   /** The block's logs bloom (union of its receipts' blooms). */
   readonly logsBloom: Uint8Array;
 }

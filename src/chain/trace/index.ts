@@ -1,9 +1,10 @@
 /**
  * geth-style tracing (debug_trace*): `traceTransaction`, `traceBlock` and `traceCall` with the struct logger or a
- * named tracer (callTracer, prestateTracer, 4byteTracer, noopTracer), under per-request caps.
+ * named tracer (callTracer, flatCallTracer, prestateTracer, 4byteTracer, noopTracer), under per-request caps.
  */
 export { traceBlock, traceCall, traceTransaction, TraceReplayError } from './replay.js';
 export type { TraceCallOptions, TraceChain } from './replay.js';
 export { TRACER_NAMES, TraceLimitError } from './types.js';
 export type { StructLoggerConfig, TraceCap, TraceLimits, TraceOptions, TracerName, TxTrace } from './types.js';
 export type { CallFrameJson } from './call-tracer.js';
+export type { FlatCallFrameJson } from './flat-call-tracer.js';

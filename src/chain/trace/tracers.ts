@@ -1,5 +1,6 @@
 /** A new tracer for one transaction, by name (undefined = the struct logger) and geth's tracerConfig. */
 import { CallTracer } from './call-tracer.js';
+import { FlatCallTracer } from './flat-call-tracer.js';
 import { FourByteTracer } from './four-byte-tracer.js';
 import { NoopTracer } from './noop-tracer.js';
 import { PrestateTracer } from './prestate-tracer.js';
@@ -15,6 +16,11 @@ export function newTracer(opts: TraceOptions): Tracer {
       return new StructLogger(opts.logger ?? {}, opts.limits?.maxStructLogs ?? 0, opts.limits?.maxResultBytes ?? 0);
     case 'callTracer':
       return new CallTracer({ onlyTopCall: flag(config, 'onlyTopCall'), withLog: flag(config, 'withLog') });
+    case 'flatCallTracer':
+      return new FlatCallTracer({
+        convertParityErrors: flag(config, 'convertParityErrors'),
+        includePrecompiles: flag(config, 'includePrecompiles'),
+      });
     case 'prestateTracer':
       return new PrestateTracer({ diffMode: flag(config, 'diffMode') });
     case '4byteTracer':

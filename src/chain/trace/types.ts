@@ -117,7 +117,7 @@ export interface StructLoggerConfig {
   readonly limit?: number;
 }
 
-export const TRACER_NAMES = ['callTracer', 'prestateTracer', '4byteTracer', 'noopTracer'] as const;
+export const TRACER_NAMES = ['callTracer', 'flatCallTracer', 'prestateTracer', '4byteTracer', 'noopTracer'] as const;
 export type TracerName = (typeof TRACER_NAMES)[number];
 
 /** Caps on one trace request; a trace past one is stopped with `TraceLimitError`. */

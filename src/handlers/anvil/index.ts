@@ -19,7 +19,12 @@ import { anvil_reset } from './reset.js';
 import { evm_revert, evm_snapshot } from './snapshot.js';
 import { anvil_dumpState, anvil_loadState } from './state-dump.js';
 import { anvil_setBalance, anvil_setCode, anvil_setNonce, anvil_setStorageAt } from './state.js';
-import { evm_increaseTime, evm_setNextBlockTimestamp } from './time.js';
+import {
+  anvil_removeBlockTimestampInterval,
+  anvil_setBlockTimestampInterval,
+  evm_increaseTime,
+  evm_setNextBlockTimestamp,
+} from './time.js';
 
 /** Anvil's test methods on the dev chain, under every name Anvil answers (evm_*, anvil_*, hardhat_*). */
 export const anvilHandlers: AnvilHandlers<HandlerContext> = {
@@ -36,6 +41,8 @@ export const anvilHandlers: AnvilHandlers<HandlerContext> = {
   anvil_revert: evm_revert,
   anvil_increaseTime: evm_increaseTime,
   anvil_setNextBlockTimestamp: evm_setNextBlockTimestamp,
+  anvil_setBlockTimestampInterval,
+  anvil_removeBlockTimestampInterval,
   anvil_setAutomine: evm_setAutomine,
   anvil_setIntervalMining: evm_setIntervalMining,
   anvil_setBlockGasLimit: evm_setBlockGasLimit,

@@ -1,4 +1,8 @@
 import type {
+  AnvilRemoveBlockTimestampIntervalParams,
+  AnvilRemoveBlockTimestampIntervalResult,
+  AnvilSetBlockTimestampIntervalParams,
+  AnvilSetBlockTimestampIntervalResult,
   EvmIncreaseTimeParams,
   EvmIncreaseTimeResult,
   EvmSetNextBlockTimestampParams,
@@ -28,4 +32,28 @@ export function evm_setNextBlockTimestamp(
     throw err;
   }
   return null;
+}
+
+/** Every block to come `interval` seconds after the one before, instead of following the clock. */
+export function anvil_setBlockTimestampInterval(
+  [interval]: AnvilSetBlockTimestampIntervalParams,
+  ctx: HandlerContext,
+): AnvilSetBlockTimestampIntervalResult {
+  const seconds = quantityParam(interval, 'anvil_setBlockTimestampInterval', 'interval');
+  try {
+    controlsOf(ctx, 'anvil_setBlockTimestampInterval').clock.setInterval(seconds);
+  } catch (err) {
+    if (err instanceof RangeError)
+      throw invalidParams(`invalid params for anvil_setBlockTimestampInterval: ${err.message}`);
+    throw err;
+  }
+  return null;
+}
+
+/** Back to the clock; whether an interval was set. */
+export function anvil_removeBlockTimestampInterval(
+  _params: AnvilRemoveBlockTimestampIntervalParams,
+  ctx: HandlerContext,
+): AnvilRemoveBlockTimestampIntervalResult {
+  return controlsOf(ctx, 'anvil_removeBlockTimestampInterval').clock.removeInterval();
 }

@@ -4,7 +4,7 @@ import type { TestBlockHashOrNumber } from '../../generated/types.js';
 import { blockNotFound, engineOf, heldState } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex } from '../hex.js';
-import { limitExceeded } from '../limits.js';
+import { queryTooLarge } from '../limits.js';
 import { quantityNumberParam, quantityParam } from '../test-quantity.js';
 
 export async function stateOfBlock(
@@ -29,13 +29,13 @@ export function cursorKey(hex: string): Uint8Array {
 
 /**
  * A range dump's `maxResults`: a page size that fits a JS number (else -32602), at most
- * `network.rpc.debug.max-range-results` (else -32005 naming the limit), which keeps one answer from being as large
- * as the state.
+ * `network.rpc.debug.max-range-results` (else -32602 naming the limit: a smaller page fits, the same one never does),
+ * which keeps one answer from being as large as the state.
  */
 export function maxResultsParam(value: number | string | bigint, ctx: HandlerContext, method: string): number {
   const requested = quantityNumberParam(value, method, 'maxResults');
   const cap = ctx.node.config.rpc.debug.maxRangeResults;
   if (requested > cap)
-    throw limitExceeded(`${method}: maxResults`, requested, cap, 'network.rpc.debug.max-range-results');
+    throw queryTooLarge(`${method}: maxResults`, requested, cap, 'network.rpc.debug.max-range-results');
   return requested;
 }

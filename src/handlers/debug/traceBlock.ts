@@ -13,6 +13,7 @@ import type { HandlerContext } from '../../rpc/context.js';
 import { invalidParams } from '../../rpc/errors.js';
 import { blockNotFound, engineOf, findBlock, findBlockByHash } from '../block-ref.js';
 import { bytesFromHex, hexFromBytes } from '../hex.js';
+import { placeFlatFrames } from './flat-frames.js';
 import { answering, traceOptionsOf } from './trace-config.js';
 
 async function traced(
@@ -24,7 +25,15 @@ async function traced(
   const opts = traceOptionsOf(config, ctx);
   const chain = engineOf(ctx).chain;
   const traces = await answering(method, () => traceBlock(chain, block, opts));
-  return (traces ?? []).map((t) => ({ txHash: hexFromBytes(t.txHash), result: t.result as GethTraceResult }));
+  const blockHash = block.hash();
+  return (traces ?? []).map((t, index) => {
+    const result = t.result as GethTraceResult;
+    const place = { blockHash, blockNumber: block.header.number, txHash: t.txHash, index };
+    return {
+      txHash: hexFromBytes(t.txHash),
+      result: opts.tracer === 'flatCallTracer' ? placeFlatFrames(result, place) : result,
+    };
+  });
 }
 
 export async function debug_traceBlockByNumber(

@@ -4,6 +4,7 @@ import type { HandlerContext } from '../../rpc/context.js';
 import { ErrorCode, RpcError } from '../../rpc/errors.js';
 import { engineOf } from '../block-ref.js';
 import { bytesFromHex } from '../hex.js';
+import { placeFlatFrames } from './flat-frames.js';
 import { answering, traceOptionsOf } from './trace-config.js';
 
 /** Replays the transaction's block up to it and traces it (geth's debug_traceTransaction). */
@@ -15,5 +16,11 @@ export async function debug_traceTransaction(
   const chain = engineOf(ctx).chain;
   const result = await answering('debug_traceTransaction', () => traceTransaction(chain, bytesFromHex(txHash), opts));
   if (result === undefined) throw new RpcError(ErrorCode.ServerError, `transaction ${txHash.toLowerCase()} not found`);
-  return result as DebugTraceTransactionResult;
+  if (opts.tracer !== 'flatCallTracer') return result as DebugTraceTransactionResult;
+  const hash = bytesFromHex(txHash);
+  const location = await chain.getTransactionLocation(hash);
+  const header = location === undefined ? undefined : await chain.getHeader(location.blockHash);
+  if (location === undefined || header === undefined) return result as DebugTraceTransactionResult;
+  const place = { blockHash: location.blockHash, blockNumber: header.number, txHash: hash, index: location.index };
+  return placeFlatFrames(result as DebugTraceTransactionResult, place);
 }

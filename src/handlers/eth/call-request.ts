@@ -15,7 +15,7 @@ import { CallTimeoutError } from '../../chain/exec/call-deadline.js';
 import { blockNotFound, engineOf, heldState, stateBlockOf, type BlockParam } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex, fieldQuantity, fromQuantity, toQuantity } from '../hex.js';
-import { callTimedOut, limitExceeded } from '../limits.js';
+import { callTimedOut } from '../limits.js';
 import { overriddenBalance } from './call-overrides.js';
 
 /**
@@ -110,7 +110,9 @@ export function payloadOf(request: { readonly data?: string; readonly input?: st
 
 /**
  * The message of an eth_call / eth_estimateGas request, under the node's limits: a `gas` above
- * `network.rpc.call.gas-cap` is refused, and the message carries the request's deadline (`deadlineOf`).
+ * `network.rpc.call.gas-cap` runs with the cap, as geth does ("Caller gas above allowance, capping"): clients send
+ * gas as large as 2^53 - 1 to mean "unlimited", and a refusal (-32005) made cast and viem retry it as a rate limit.
+ * The message carries the request's deadline (`deadlineOf`).
  * type, nonce and accessList do not change a call here; maxFeePerGas and maxPriorityFeePerGas are ignored as geth
  * does before London (there is no base fee to pay).
  */
@@ -124,10 +126,10 @@ export function callMessageOf(
   refuseForeignFields(request, method);
   checkChainId(engine, request, ErrorCode.ServerError);
   const data = payloadOf(request);
-  const gas = request.gas === undefined ? undefined : fieldQuantity(request.gas, 64, 'gas');
+  const asked = request.gas === undefined ? undefined : fieldQuantity(request.gas, 64, 'gas');
   if (request.nonce !== undefined) fieldQuantity(request.nonce, 64, 'nonce');
   const cap = ctx.node.config.rpc.call.gasCap;
-  if (gas !== undefined && gas > cap) throw limitExceeded(`${method}: gas`, gas, cap, 'network.rpc.call.gas-cap');
+  const gas = asked !== undefined && asked > cap ? cap : asked;
   return {
     ...(request.from !== undefined ? { from: bytesFromHex(request.from) } : {}),
     ...(request.to !== undefined && request.to !== null ? { to: bytesFromHex(request.to) } : {}),

@@ -7,7 +7,7 @@ import { toQuantity } from '../hex.js';
 import { logQueryOf, rpcErrorOf } from './log-filter.js';
 
 /**
- * Matching logs in chain order, from the log index; bounded by the node's range and result limits (-32005). On a fork,
+ * Matching logs in chain order, from the log index; bounded by the node's range and result limits (-32602). On a fork,
  * the part of the range at or below the base (or a block hash there) is the upstream's history: its logs are asked
  * of the upstream, as Anvil does, and the blocks mined here are read here.
  */

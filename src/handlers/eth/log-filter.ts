@@ -73,7 +73,11 @@ export function checkFilterRange(filter: Filter): void {
   }
 }
 
-/** The engine's typed errors as JSON-RPC errors; anything else is rethrown (a fault). */
+/**
+ * The engine's typed errors as JSON-RPC errors; anything else is rethrown (a fault). A query over the range or result
+ * limit is -32602, not -32005: viem and Foundry (cast, forge) retry -32005 as a rate limit with backoff (cast for
+ * about 13 s before "Max retries exceeded"), and the same query never fits on a retry; reth answers -32602 too.
+ */
 export function rpcErrorOf(err: unknown): never {
   if (err instanceof LimitExceededError) {
     const data: Record<string, unknown> = { limit: err.limit, kind: err.limitKind };
@@ -82,7 +86,7 @@ export function rpcErrorOf(err: unknown): never {
         fromBlock: toQuantity(err.suggestion.fromBlock),
         toBlock: toQuantity(err.suggestion.toBlock),
       };
-    throw new RpcError(ErrorCode.LimitExceeded, err.message, data);
+    throw new RpcError(ErrorCode.InvalidParams, err.message, data);
   }
   if (err instanceof UnknownBlockError)
     throw new RpcError(ErrorCode.ResourceNotFound, `Block ${hexFromBytes(err.blockHash)} not found`);

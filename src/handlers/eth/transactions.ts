@@ -17,7 +17,7 @@ export interface FoundTransaction {
 }
 
 export interface MinedTransaction extends FoundTransaction {
-  readonly at: TxPosition;
+  readonly at: TxPosition & { readonly blockTimestamp: bigint };
   /** Every receipt of the block (log indexes count across it); `receipts[at.index]` is this transaction's. */
   readonly receipts: readonly TxReceipt[];
 }
@@ -38,7 +38,12 @@ export async function findMined(engine: ChainEngine, hash: string): Promise<Mine
   return {
     tx: block.transactions[index],
     from: receipts[index].from,
-    at: { blockHash: location.blockHash, blockNumber: block.header.number, index },
+    at: {
+      blockHash: location.blockHash,
+      blockNumber: block.header.number,
+      blockTimestamp: block.header.timestamp,
+      index,
+    },
     receipts,
   };
 }

@@ -11,6 +11,7 @@ export function formatLog(log: EngineLog): Log {
     transactionHash: hexFromBytes(log.transactionHash),
     blockHash: hexFromBytes(log.blockHash),
     blockNumber: toQuantity(log.blockNumber),
+    blockTimestamp: toQuantity(log.blockTimestamp),
     address: hexFromBytes(log.address),
     data: hexFromBytes(log.data),
     topics: log.topics.map(hexFromBytes),

@@ -21,7 +21,7 @@ export function firstLogIndexOf(receipts: readonly TxReceipt[], index: number): 
 export function formatReceipt(
   receipt: TxReceipt,
   tx: TypedTransaction,
-  at: TxPosition,
+  at: TxPosition & { readonly blockTimestamp: bigint },
   firstLogIndex: number,
 ): Receipt {
   const transactionHash = tx.hash();
@@ -42,6 +42,7 @@ export function formatReceipt(
         ...log,
         blockNumber: at.blockNumber,
         blockHash: at.blockHash,
+        blockTimestamp: at.blockTimestamp,
         transactionHash,
         transactionIndex: at.index,
         logIndex: firstLogIndex + i,
@@ -64,7 +65,7 @@ export function formatBlockReceipts(block: Block, receipts: readonly TxReceipt[]
       formatReceipt(
         receipts[index],
         block.transactions[index],
-        { blockHash, blockNumber: block.header.number, index },
+        { blockHash, blockNumber: block.header.number, blockTimestamp: block.header.timestamp, index },
         logIndex,
       ),
     );

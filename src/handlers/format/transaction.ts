@@ -13,6 +13,8 @@ export interface TxPosition {
   readonly blockHash: Uint8Array;
   readonly blockNumber: bigint;
   readonly index: number;
+  /** The block's timestamp: receipts put it on their logs (`blockTimestamp`). */
+  readonly blockTimestamp?: bigint;
 }
 
 /** The transaction kinds ETC blocks and the pool hold (legacy and EIP-2930). */

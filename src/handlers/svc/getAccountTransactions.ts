@@ -26,7 +26,8 @@ export async function svc_getAccountTransactions(
     .transactions(account, fromQuantity(fromBlock), fromQuantity(toBlock))
     .catch((err: unknown) => {
       if (err instanceof AccountRangeTooWideError) {
-        throw new RpcError(ErrorCode.LimitExceeded, err.message, {
+        // -32602 as in the original node (and not -32005, which clients retry as a rate limit).
+        throw new RpcError(ErrorCode.InvalidParams, err.message, {
           limit: err.limit,
           requested: toQuantity(err.requested),
         });

@@ -9,7 +9,7 @@ import type { BlockNumberOrTag, TraceFilterParams, TraceFilterResult } from '../
 import type { HandlerContext } from '../../rpc/context.js';
 import { ErrorCode, RpcError } from '../../rpc/errors.js';
 import { blockNotFound, engineOf, findBlock } from '../block-ref.js';
-import { limitExceeded } from '../limits.js';
+import { queryTooLarge } from '../limits.js';
 import { type LocalizedTrace, wire } from './parity-convert.js';
 import { blockTracesOf, rewardTracesOf, traceLimits, traced } from './tracing.js';
 
@@ -48,11 +48,11 @@ export async function trace_filter([filter]: TraceFilterParams, ctx: HandlerCont
   if (to < from) return [];
   const span = to - from + 1n;
   if (span > BigInt(filterMaxBlocks)) {
-    throw limitExceeded('trace_filter: block range of', span, filterMaxBlocks, 'network.rpc.trace.filter-max-blocks');
+    throw queryTooLarge('trace_filter: block range of', span, filterMaxBlocks, 'network.rpc.trace.filter-max-blocks');
   }
   const { count } = filter;
   if (count !== undefined && count > filterMaxCount) {
-    throw limitExceeded('trace_filter: count', count, filterMaxCount, 'network.rpc.trace.filter-max-count');
+    throw queryTooLarge('trace_filter: count', count, filterMaxCount, 'network.rpc.trace.filter-max-count');
   }
   const fromOk = matcher(filter.fromAddress);
   const toOk = matcher(filter.toAddress);
@@ -78,7 +78,7 @@ export async function trace_filter([filter]: TraceFilterParams, ctx: HandlerCont
       if (count !== undefined && out.length >= count) return wire(out);
       if (count === undefined && out.length > filterMaxCount) {
         throw new RpcError(
-          ErrorCode.LimitExceeded,
+          ErrorCode.InvalidParams,
           `trace_filter: more than ${filterMaxCount} traces match (network.rpc.trace.filter-max-count); ` +
             'give a count, or narrow the range or the addresses',
           { limit: filterMaxCount },

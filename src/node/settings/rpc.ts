@@ -29,20 +29,20 @@ export const rpcSettings = {
   }),
   'network.rpc.logs.max-block-range': s.int({
     default: 10_000,
-    description: 'widest fromBlock..toBlock range one eth_getLogs / eth_getFilterLogs query may span (-32005 above it)',
+    description: 'widest fromBlock..toBlock range one eth_getLogs / eth_getFilterLogs query may span (-32602 above it)',
   }),
   'network.rpc.logs.max-results': s.count({
     default: 10_000,
-    description: 'most logs one eth_getLogs / eth_getFilterLogs query may return (-32005 above it)',
+    description: 'most logs one eth_getLogs / eth_getFilterLogs query may return (-32602 above it)',
   }),
   'network.rpc.trace.filter-max-blocks': s.int({
     default: 10_000,
-    description: 'widest fromBlock..toBlock range one trace_filter query may span (-32005 above it)',
+    description: 'widest fromBlock..toBlock range one trace_filter query may span (-32602 above it)',
   }),
   'network.rpc.trace.filter-max-count': s.count({
     default: 10_000,
     description:
-      'most traces one trace_filter query may return: a larger count, or more matches without one, is -32005',
+      'most traces one trace_filter query may return: a larger count, or more matches without one, is -32602',
   }),
   'filter.filter-timeout': s.duration({
     default: 5 * 60_000,
@@ -114,7 +114,7 @@ export const rpcSettings = {
   'network.rpc.call.gas-cap': s.count({
     default: 50_000_000,
     description:
-      'most gas an eth_call / eth_estimateGas request may ask for (-32005 above it); without gas they run with the block gas limit',
+      'most gas an eth_call / eth_estimateGas request runs with (more is lowered to it, as geth does); without gas they run with the block gas limit',
   }),
   'network.rpc.call.timeout': s.duration({
     default: 5_000,
@@ -123,7 +123,7 @@ export const rpcSettings = {
   }),
   'network.rpc.debug.max-range-results': s.count({
     default: 10_000,
-    description: 'largest maxResults debug_accountRange / debug_storageRangeAt accept (-32005 above it)',
+    description: 'largest maxResults debug_accountRange / debug_storageRangeAt accept (-32602 above it)',
   }),
   'network.rpc.debug.trace-timeout': s.duration({
     default: 5_000,

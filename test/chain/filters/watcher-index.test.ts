@@ -16,6 +16,7 @@ const positioned = (address: number, topics: number[], logIndex: number): Log =>
   data: new Uint8Array(0),
   blockNumber: 1n,
   blockHash: new Uint8Array(32),
+  blockTimestamp: 0n,
   transactionHash: new Uint8Array(32),
   transactionIndex: 0,
   logIndex,

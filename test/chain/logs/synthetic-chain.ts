@@ -130,6 +130,7 @@ export class SyntheticChain implements LogSource {
       hash,
       number,
       parentHash,
+      timestamp: 1_000n + number,
       logsBloom: combineBlooms(receipts.map((r) => r.logsBloom)),
     };
     const txHashes = txLogs.map((_, i) => keccak256(Buffer.concat([hash, Buffer.from([i])])));

@@ -1,0 +1,166 @@
+/**
+ * geth's `flatCallTracer` (core-geth serves it too): callTracer's frames flattened into OpenEthereum-style traces,
+ * each with its traceAddress and number of subtraces. Unlike trace_transaction, the top frame keeps callTracer's
+ * gas (the transaction's gas limit) and gasUsed (the receipt's); errors stay in geth's words unless
+ * `convertParityErrors`; calls to precompiles are left out unless `includePrecompiles`. The block and transaction
+ * fields are placeholders (null, 0) that the RPC layer fills in where a transaction is being traced.
+ */
+import { CallTracer, type CallFrameJson } from './call-tracer.js';
+import { hexBytes } from './json.js';
+import type { FrameEnter, FrameExit, Tracer, TxEnd, TxStart } from './types.js';
+
+export interface FlatCallTracerConfig {
+  readonly convertParityErrors?: boolean;
+  readonly includePrecompiles?: boolean;
+}
+
+export interface FlatCallFrameJson {
+  action: Record<string, string>;
+  blockHash: string | null;
+  blockNumber: number;
+  error?: string;
+  result?: Record<string, string>;
+  subtraces: number;
+  traceAddress: number[];
+  transactionHash: string | null;
+  transactionPosition: number;
+  type: 'call' | 'create' | 'suicide';
+}
+
+/** geth's EVM error texts in OpenEthereum's words (exact texts first, then by prefix). */
+const PARITY_ERRORS: Readonly<Record<string, string>> = {
+  'contract creation code storage out of gas': 'Out of gas',
+  'out of gas': 'Out of gas',
+  'gas uint64 overflow': 'Out of gas',
+  'max code size exceeded': 'Out of gas',
+  'invalid jump destination': 'Bad jump destination',
+  'execution reverted': 'Reverted',
+  'return data out of bounds': 'Out of bounds',
+  'stack limit reached 1024 (1023)': 'Out of stack',
+  'precompiled failed': 'Built-in failed',
+  'invalid input length': 'Built-in failed',
+};
+const PARITY_ERROR_PREFIXES: readonly (readonly [string, string])[] = [
+  ['invalid opcode:', 'Bad instruction'],
+  ['stack underflow', 'Stack underflow'],
+];
+
+function parityError(error: string): string {
+  return PARITY_ERRORS[error] ?? PARITY_ERROR_PREFIXES.find(([prefix]) => error.startsWith(prefix))?.[1] ?? error;
+}
+
+export class FlatCallTracer implements Tracer {
+  private readonly calls = new CallTracer({});
+  /** Precompile addresses the transaction called (0x hex): a frame calling one is a precompile call. */
+  private readonly precompiles = new Set<string>();
+
+  constructor(private readonly config: FlatCallTracerConfig) {}
+
+  txStart(tx: TxStart): void {
+    this.calls.txStart(tx);
+  }
+
+  enter(frame: FrameEnter): void {
+    if (frame.precompile && frame.to !== undefined) this.precompiles.add(hexBytes(frame.to));
+    this.calls.enter(frame);
+  }
+
+  exit(frame: FrameExit): void {
+    this.calls.exit(frame);
+  }
+
+  txEnd(end: TxEnd): void {
+    this.calls.txEnd(end);
+  }
+
+  sizeEstimate(): number {
+    return this.calls.sizeEstimate();
+  }
+
+  result(): FlatCallFrameJson[] {
+    const root = this.calls.result();
+    if (!('type' in root)) return [];
+    const out: FlatCallFrameJson[] = [];
+    this.flatten(root as CallFrameJson, [], 0, out);
+    return out;
+  }
+
+  private isPrecompileCall(frame: CallFrameJson): boolean {
+    if (this.config.includePrecompiles === true || frame.to === undefined) return false;
+    return (frame.type === 'CALL' || frame.type === 'STATICCALL') && this.precompiles.has(frame.to);
+  }
+
+  private flatten(frame: CallFrameJson, traceAddress: number[], depth: number, out: FlatCallFrameJson[]): void {
+    const children = (frame.calls ?? []).filter((c) => !this.isPrecompileCall(c));
+    const flat: FlatCallFrameJson = {
+      ...shapeOf(frame, depth),
+      blockHash: null,
+      blockNumber: 0,
+      subtraces: children.length,
+      traceAddress,
+      transactionHash: null,
+      transactionPosition: 0,
+    };
+    if (frame.error !== undefined) {
+      flat.error = this.config.convertParityErrors === true ? parityError(frame.error) : frame.error;
+      // A revert's output (its reason) is worth keeping; any other failure has no result.
+      if (frame.error !== 'execution reverted') delete flat.result;
+    }
+    out.push(sorted(flat));
+    for (const [i, child] of children.entries()) this.flatten(child, [...traceAddress, i], depth + 1, out);
+  }
+}
+
+/** The frame's type, action and result in OpenEthereum's terms. */
+function shapeOf(frame: CallFrameJson, depth: number): Pick<FlatCallFrameJson, 'type' | 'action' | 'result'> {
+  // Only a STATICCALL has no value; below the top frame geth reports it as 0.
+  const value = frame.value ?? (depth > 0 ? '0x0' : undefined);
+  switch (frame.type) {
+    case 'CREATE':
+    case 'CREATE2':
+      return {
+        type: 'create',
+        action: { from: frame.from, gas: frame.gas, init: frame.input, ...(value ? { value } : {}) },
+        result: { ...(frame.to ? { address: frame.to } : {}), code: frame.output ?? '0x', gasUsed: frame.gasUsed },
+      };
+    case 'SELFDESTRUCT':
+      return {
+        type: 'suicide',
+        action: {
+          address: frame.from,
+          balance: frame.value ?? '0x0',
+          ...(frame.to ? { refundAddress: frame.to } : {}),
+        },
+      };
+    default:
+      return {
+        type: 'call',
+        action: {
+          callType: frame.type.toLowerCase(),
+          from: frame.from,
+          gas: frame.gas,
+          input: frame.input,
+          ...(frame.to ? { to: frame.to } : {}),
+          ...(value ? { value } : {}),
+        },
+        result: { gasUsed: frame.gasUsed, output: frame.output ?? '0x' },
+      };
+  }
+}
+
+/** geth's field order (flatCallFrame's JSON), so answers read the same. */
+function sorted(flat: FlatCallFrameJson): FlatCallFrameJson {
+  const { action, blockHash, blockNumber, error, result, subtraces, traceAddress } = flat;
+  return {
+    action,
+    blockHash,
+    blockNumber,
+    ...(error !== undefined ? { error } : {}),
+    ...(result !== undefined ? { result } : {}),
+    subtraces,
+    traceAddress,
+    transactionHash: flat.transactionHash,
+    transactionPosition: flat.transactionPosition,
+    type: flat.type,
+  };
+}
