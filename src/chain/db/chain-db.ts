@@ -98,8 +98,11 @@ export class ChainDB {
     return Buffer.isBuffer(value) ? new Uint8Array(value.buffer, value.byteOffset, value.byteLength) : value;
   }
 
-  /** Ordered keys in `[gte, lt)`: the log index scans its postings this way (after any queued writes land). */
-  keys(range: { gte: Uint8Array; lt: Uint8Array }): KeyRangeIterator {
+  /**
+   * Ordered keys in `[gte, lt)` (highest first when `reverse`): the log and address indexes scan their postings
+   * this way (after any queued writes land).
+   */
+  keys(range: { gte: Uint8Array; lt: Uint8Array; reverse?: boolean }): KeyRangeIterator {
     const queue = this.queue;
     if (queue === undefined || queue.queued === 0) return this.level.keys(range);
     // Merging queued keys into LevelDB's order is not worth it: scans are rare next to writes, a flush is short.

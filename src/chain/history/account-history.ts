@@ -35,6 +35,14 @@ export interface AccountTransaction {
   readonly isOutgoing: boolean;
 }
 
+/** One page of an account's history (`AccountHistory.page`). */
+export interface AccountHistoryPage {
+  /** In walking order: newest first going back, oldest first going forward. */
+  readonly transactions: AccountTransaction[];
+  /** Another canonical transaction of the account lies beyond the page in the walking direction. */
+  readonly more: boolean;
+}
+
 export class AccountHistory {
   private readonly index: AddressIndex;
 
@@ -46,6 +54,46 @@ export class AccountHistory {
     if (!Number.isSafeInteger(maxBlocks) || maxBlocks < 1)
       throw new RangeError(`maxBlocks must be a positive integer, got ${maxBlocks}`);
     this.index = new AddressIndex(reader);
+  }
+
+  /**
+   * Canonical transactions of `address` from block `start` (inclusive) towards the genesis block or the head,
+   * until at least `count` are found and the last block found is complete: a page never splits a block, so it may
+   * hold a few more than `count` (Otterscan's ots_searchTransactions* pages work this way).
+   */
+  async page(
+    address: Uint8Array,
+    start: bigint,
+    direction: 'back' | 'forward',
+    count: number,
+  ): Promise<AccountHistoryPage> {
+    const head = this.chain.getHead().header.number;
+    const found: AccountTransaction[] = [];
+    let more = false;
+    for await (const entry of this.index.walk(address, start, direction)) {
+      if (entry.number > head) continue;
+      const hash = await this.chain.getCanonicalHash(entry.number);
+      if (hash === undefined || !equalsBytes(hash, entry.blockHash)) continue;
+      const last = found.at(-1);
+      if (found.length >= count && last !== undefined && last.block.header.number !== entry.number) {
+        more = true;
+        break;
+      }
+      const mined = await this.load(entry.blockHash, entry.index, address);
+      if (mined !== undefined) found.push(mined);
+    }
+    return { transactions: found, more };
+  }
+
+  private async load(
+    blockHash: Uint8Array,
+    index: number,
+    address: Uint8Array,
+  ): Promise<AccountTransaction | undefined> {
+    const [block, receipts] = await Promise.all([this.chain.getBlock(blockHash), this.chain.getReceipts(blockHash)]);
+    if (block === undefined || receipts === undefined) return undefined;
+    const receipt = receipts[index];
+    return { tx: block.transactions[index], block, index, receipt, isOutgoing: equalsBytes(receipt.from, address) };
   }
 
   /** Canonical transactions of `address` in [from, to] (inclusive), newest first. Throws AccountRangeTooWideError. */

@@ -32,7 +32,7 @@ export interface SenderReceipt {
 
 /** Ordered key reads on the chain database (`Blockchain.logIndex` satisfies it). */
 export interface AddressIndexReader {
-  keys(range: { gte: Uint8Array; lt: Uint8Array }): KeyIterator;
+  keys(range: { gte: Uint8Array; lt: Uint8Array; reverse?: boolean }): KeyIterator;
 }
 
 /** One indexed transaction: where it is; not yet checked to be canonical. */
@@ -113,6 +113,31 @@ const READ_CHUNK = 1024;
 
 export class AddressIndex {
   constructor(private readonly reader: AddressIndexReader) {}
+
+  /**
+   * Entries of `address` from block `start` on, towards the genesis block (`back`) or the head, in that order
+   * (within a block, the last transaction first going back); the caller stops the walk when it has enough.
+   */
+  async *walk(address: Uint8Array, start: bigint, direction: 'back' | 'forward'): AsyncGenerator<AddressIndexEntry> {
+    const back = direction === 'back';
+    const iterator = this.reader.keys({
+      gte: prefixOf(address, back ? 0n : start),
+      lt: back ? prefixOf(address, start + 1n) : prefixOf(address, MAX_U64),
+      reverse: back,
+    });
+    try {
+      for (;;) {
+        const keys = await iterator.nextv(64);
+        if (keys.length === 0) return;
+        for (const key of keys) {
+          const view = new DataView(key.buffer, key.byteOffset, key.byteLength);
+          yield { number: view.getBigUint64(21), blockHash: key.slice(29, 61), index: view.getUint32(61) };
+        }
+      }
+    } finally {
+      await iterator.close();
+    }
+  }
 
   /** Entries of `address` in blocks [from, to], ascending by height (canonical or not). */
   async entries(address: Uint8Array, from: bigint, to: bigint): Promise<AddressIndexEntry[]> {

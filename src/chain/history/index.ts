@@ -12,5 +12,6 @@ export {
   AccountHistory,
   AccountRangeTooWideError,
   DEFAULT_ACCOUNT_HISTORY_MAX_BLOCKS,
+  type AccountHistoryPage,
   type AccountTransaction,
 } from './account-history.js';

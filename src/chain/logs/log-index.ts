@@ -42,7 +42,7 @@ export interface KeyIterator {
 
 /** Ordered key reads on the chain database: LevelDB's `db.keys({ gte, lt })` satisfies it. */
 export interface LogIndexReader {
-  keys(range: { gte: Uint8Array; lt: Uint8Array }): KeyIterator;
+  keys(range: { gte: Uint8Array; lt: Uint8Array; reverse?: boolean }): KeyIterator;
 }
 
 /** A block that the index says may hold matching logs; not yet checked to be canonical. */

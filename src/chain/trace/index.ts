@@ -5,6 +5,15 @@
 export { traceBlock, traceCall, traceTransaction, TraceReplayError } from './replay.js';
 export type { TraceCallOptions, TraceChain } from './replay.js';
 export { TRACER_NAMES, TraceLimitError } from './types.js';
-export type { StructLoggerConfig, TraceCap, TraceLimits, TraceOptions, TracerName, TxTrace } from './types.js';
+export type {
+  EngineTracerName,
+  StructLoggerConfig,
+  TraceCap,
+  TraceLimits,
+  TraceOptions,
+  TracerName,
+  TxTrace,
+} from './types.js';
 export type { CallFrameJson } from './call-tracer.js';
 export type { FlatCallFrameJson } from './flat-call-tracer.js';
+export type { OtsTraceJson } from './ots-tracer.js';

@@ -3,6 +3,7 @@ import { CallTracer } from './call-tracer.js';
 import { FlatCallTracer } from './flat-call-tracer.js';
 import { FourByteTracer } from './four-byte-tracer.js';
 import { NoopTracer } from './noop-tracer.js';
+import { OtsTracer } from './ots-tracer.js';
 import { PrestateTracer } from './prestate-tracer.js';
 import { StructLogger } from './struct-logger.js';
 import type { TraceOptions, Tracer } from './types.js';
@@ -27,5 +28,7 @@ export function newTracer(opts: TraceOptions): Tracer {
       return new FourByteTracer();
     case 'noopTracer':
       return new NoopTracer();
+    case 'otsTracer':
+      return new OtsTracer();
   }
 }

@@ -119,6 +119,8 @@ export interface StructLoggerConfig {
 
 export const TRACER_NAMES = ['callTracer', 'flatCallTracer', 'prestateTracer', '4byteTracer', 'noopTracer'] as const;
 export type TracerName = (typeof TRACER_NAMES)[number];
+/** The engine's tracers: geth's named ones, and `otsTracer` (ots-tracer.ts), which only the ots_* methods use. */
+export type EngineTracerName = TracerName | 'otsTracer';
 
 /** Caps on one trace request; a trace past one is stopped with `TraceLimitError`. */
 export interface TraceLimits {
@@ -134,7 +136,7 @@ export interface TraceLimits {
 
 export interface TraceOptions {
   /** undefined = geth's default struct logger. */
-  readonly tracer?: TracerName;
+  readonly tracer?: EngineTracerName;
   /** The named tracer's config (callTracer: onlyTopCall, withLog; prestateTracer: diffMode). */
   readonly tracerConfig?: Readonly<Record<string, unknown>>;
   /** Struct-logger switches (ignored by the named tracers). */
